@@ -1,0 +1,426 @@
+"""Load a content pack: YAML files → schema checks → cross references → compiled objects.
+
+Every problem is collected (not just the first) as a :class:`ContentError`
+with file, line, column, a stable code and, where it helps, a hint. A content
+mistake never surfaces as a Python traceback. Several pack directories may be
+given: a later pack overrides earlier ones by id (a rule-set fork), and its
+``rules.yaml`` / ``deck.yaml`` replace the earlier ones.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from ..engine.state import COLOR_BITS
+from ..language.compiler import Compiler, CompileErrors, context_env
+from ..language.errors import LanguageError
+from .model import (TIMINGS, VICTORY_CHECKS, CardType, CardUse, Content, DeckEntry, Identity, Rules, SecretTask,
+                    Victory)
+from .yamlpos import PosDict, key_pos_of, load as load_yaml, pos_of
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BUNDLED_CONTENT = REPO_ROOT / "content"
+SCHEMA_DIR = REPO_ROOT / "schema"
+MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass
+class ContentError:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    hint: str | None = None
+
+    def __str__(self) -> str:
+        s = f"{self.path}:{self.line}:{self.col}: error {self.code}: {self.message}"
+        return s + (f"\n    hint: {self.hint}" if self.hint else "")
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "col": self.col, "code": self.code,
+                "message": self.message, "hint": self.hint}
+
+
+class ContentErrors(Exception):
+    def __init__(self, errors: list):
+        super().__init__(f"{len(errors)} problem(s) in the content")
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+@lru_cache(maxsize=None)
+def schema(kind: str) -> dict:
+    return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+def _suggest(word, candidates):
+    close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"did you mean {close[0]}?" if close else None
+
+
+# Context variables each kind of code unit can read.
+CARD_VARS = ["self", "current", "this_card"]
+PENDING_VARS = ["pending", "holder", "sender"]
+
+
+def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> dict:
+    names = list(CARD_VARS)
+    if has_target and not for_target_rule:
+        names.append("target")
+    if timing == "dying":
+        names.append("dying")
+    if timing in ("send_idle", "contest"):
+        names += PENDING_VARS
+    return context_env(names)
+
+
+def victory_env(check: str) -> dict:
+    names = ["self", "current"]
+    if check in ("collect_unclaimed", "death"):
+        names.append("subject")
+    return context_env(names)
+
+
+class Loader:
+    def __init__(self):
+        self.errors: list[ContentError] = []
+        self.card_names: dict = {}
+
+    # ------------------------------------------------------------------ reporting
+
+    def err(self, path, pos, code, message, hint=None):
+        line, col = (pos.line, pos.col) if pos is not None else (1, 1)
+        self.errors.append(ContentError(str(path), line, col, code, message, hint))
+
+    # ------------------------------------------------------------------ files
+
+    def read(self, path: Path, kind: str):
+        """Read one YAML file and check it against its schema. None if unusable."""
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            self.err(path, None, "E100", f"cannot read the file: {e.strerror}")
+            return None
+        if len(raw) > MAX_FILE_BYTES:
+            self.err(path, None, "E104", f"the file is {len(raw)} bytes; content files are limited to "
+                     f"{MAX_FILE_BYTES} bytes", "split it into one file per card, role or task")
+            return None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = raw[:e.start].count(b"\n") + 1
+            col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+            self.errors.append(ContentError(str(path), line, col, "E102",
+                               f"byte 0x{raw[e.start]:02x} is not UTF-8", "save the file as UTF-8"))
+            return None
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+            self.err(path, None, "E103", "the file is empty", f"a {kind} file needs at least: "
+                     + ", ".join(schema(kind).get("required", [])))
+            return None
+        try:
+            data = load_yaml(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            problem = getattr(e, "problem", None) or str(e)
+            hint = None
+            src_line = text.splitlines()[line - 1] if mark and line - 1 < len(text.splitlines()) else ""
+            if "\t" in src_line or "tab" in str(problem):
+                hint = "YAML indentation must use spaces, not tabs"
+            elif "mapping values are not allowed" in str(problem) or "expected <block end>" in str(problem):
+                hint = "check the indentation of this line against the line above"
+            self.errors.append(ContentError(str(path), line, col, "E101", f"YAML syntax: {problem}", hint))
+            return None
+        if not isinstance(data, PosDict):
+            self.err(path, getattr(data, "pos", None), "E110", f"a {kind} file must be a mapping (key: value lines)")
+            return None
+        self.check_schema(path, data, kind)
+        return data
+
+    def check_schema(self, path, data, kind):
+        validator = jsonschema.Draft202012Validator(schema(kind))
+        for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+            container, key = data, None
+            node = data
+            for k in e.absolute_path:
+                container, key = node, k
+                try:
+                    node = node[k]
+                except (KeyError, IndexError, TypeError):
+                    break
+            pos = pos_of(container, key) if key is not None else data.pos
+            code, msg, hint = "E113", e.message, None
+            if e.validator == "additionalProperties":
+                allowed = list(e.schema.get("properties", {}))
+                extras = [k for k in node if k not in allowed] if isinstance(node, dict) else []
+                for extra in extras:
+                    where = key_pos_of(node, extra)
+                    h = _suggest(extra, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
+                    self.err(path, where, "E111", f"unknown key '{extra}'", h)
+                continue
+            if e.validator == "required":
+                code = "E112"
+                missing = e.message.split("'")[1] if "'" in e.message else e.message
+                msg = f"missing key '{missing}'"
+                pos = getattr(node, "pos", pos)
+                desc = e.schema.get("properties", {}).get(missing, {}).get("description")
+                hint = desc
+            elif e.validator == "enum":
+                hint = _suggest(e.instance, e.validator_value)
+                msg = f"{e.instance!r} is not allowed here"
+                hint = hint or "allowed values: " + ", ".join(map(str, e.validator_value))
+            elif e.validator == "type":
+                msg = f"{e.instance!r} should be {e.validator_value}"
+            self.err(path, pos, code, msg, hint)
+
+    # ------------------------------------------------------------------ code units
+
+    def compile_unit(self, path, container, key, env, unit, mode, expect=None):
+        text = container.get(key) if container is not None else None
+        if text is None:
+            return None
+        if not isinstance(text, str):
+            return None
+        comp = Compiler(env, unit, self.card_names)
+        pos = pos_of(container, key)
+        try:
+            fn = comp.program(text) if mode == "program" else comp.expression(text, expect)
+        except LanguageError as e:
+            comp.errors.append(e)
+            fn = None
+        for e in comp.errors:
+            line, col = pos.map(e.line, e.col) if pos is not None else (e.line, e.col)
+            self.errors.append(ContentError(str(path), line, col, e.code, e.message, e.hint))
+        return fn if not comp.errors else None
+
+    # ------------------------------------------------------------------ kinds
+
+    def load_card(self, path, data) -> CardType | None:
+        ctype = CardType(id=data.get("id", path.stem), name=data.get("name", "?"), text=data.get("text", ""),
+                         face_down=bool(data.get("face_down", False)),
+                         after_use=data.get("after_use", "discard"),
+                         replaces_send=bool(data.get("replaces_send", False)),
+                         data_keys=dict(data.get("data") or {}))
+        for i, use in enumerate(data.get("uses") or []):
+            if not isinstance(use, PosDict) or use.get("timing") not in TIMINGS:
+                continue
+            timing = use["timing"]
+            has_target = "target" in use
+            eff_container = use if "effect" in use else data
+            if "effect" not in eff_container:
+                self.err(path, use.pos, "E112", "this use has no effect, and the card gives no shared `effect`")
+                continue
+            target = self.compile_unit(path, use, "target", card_env(timing, False, True), timing, "expr", "players")
+            cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool")
+            effect = self.compile_unit(path, eff_container, "effect", card_env(timing, has_target), timing, "program")
+            if effect is None:
+                continue
+            cu = CardUse(ctype, timing, target, cond, effect, i)
+            ctype.uses.append(cu)
+            ctype.uses_by_timing.setdefault(timing, []).append(cu)
+        return ctype
+
+    def load_victories(self, path, container, key) -> list:
+        out = []
+        for i, v in enumerate(container.get(key) or []):
+            if not isinstance(v, PosDict) or v.get("check") not in VICTORY_CHECKS:
+                continue
+            fn = self.compile_unit(path, v, "condition", victory_env(v["check"]), v["check"], "expr", "bool")
+            if fn is not None:
+                out.append(Victory(v["check"], fn, bool(v.get("dead_may_win", False)), v.get("condition", "")))
+        return out
+
+    def load_task(self, path, data) -> SecretTask:
+        return SecretTask(data.get("id", path.stem), data.get("name", "?"), data.get("text", ""),
+                          self.load_victories(path, data, "victory"))
+
+    def load_rules(self, path, data) -> tuple[Rules, dict]:
+        identities = {}
+        for iid, spec in (data.get("identities") or {}).items():
+            if not isinstance(spec, dict) or spec.get("color") not in COLOR_BITS:
+                continue
+            identities[iid] = Identity(iid, spec.get("name", iid), COLOR_BITS[spec["color"]], spec.get("camp"),
+                                       bool(spec.get("takes_task", False)),
+                                       self.load_victories(path, spec, "victory"))
+        table = {}
+        for n, row in (data.get("identity_table") or {}).items():
+            try:
+                count = int(n)
+            except (TypeError, ValueError):
+                self.err(path, key_pos_of(data["identity_table"], n), "E113", f"{n!r} is not a player count")
+                continue
+            for iid in row:
+                if iid not in identities:
+                    self.err(path, key_pos_of(row, iid), "E121", f"unknown identity '{iid}'",
+                             _suggest(iid, identities))
+            if sum(row.values()) != count:
+                self.err(path, pos_of(data["identity_table"], n), "E122",
+                         f"the identities for {count} players add up to {sum(row.values())}")
+            table[count] = {k: v for k, v in row.items() if k in identities}
+        decks = [(d["players"][0], d["players"][1], d["deck"]) for d in data.get("decks") or []]
+        rules = Rules(name=data.get("name", ""), start_hand=data.get("start_hand", 3),
+                      draw_count=data.get("draw_count", 3), max_turns=data.get("max_turns", 300),
+                      identity_table=table, decks=decks, give_on_death=data.get("give_on_death", 3))
+        return rules, identities
+
+    def load_deck(self, path, data, card_types) -> tuple[list, dict]:
+        entries, seen = [], {}
+        for i, c in enumerate(data.get("cards") or []):
+            if not isinstance(c, PosDict) or "id" not in c or "card" not in c:
+                continue
+            pos = pos_of(data["cards"], i)
+            if c["id"] in seen:
+                self.err(path, pos, "E120", f"card id {c['id']} is used twice")
+                continue
+            seen[c["id"]] = True
+            ctype = card_types.get(c["card"])
+            if ctype is None:
+                self.err(path, pos_of(c, "card"), "E121", f"unknown card type '{c['card']}'",
+                         _suggest(c["card"], card_types) or "card types: " + ", ".join(sorted(card_types)))
+                continue
+            mask = 0
+            for col in c.get("colors") or []:
+                mask |= COLOR_BITS.get(col, 0)
+            copy_data = {}
+            given = c.get("data") or {}
+            for key, typ in ctype.data_keys.items():
+                if key not in given:
+                    self.err(path, pos_of(c, "data") or pos, "E112",
+                             f"card {c['id']} ({ctype.name}) needs data '{key}' ({typ})")
+                    continue
+                copy_data[COLOR_BITS.get(key, key)] = self._data_value(path, c["data"], key, typ)
+            for key in given:
+                if key not in ctype.data_keys:
+                    self.err(path, key_pos_of(given, key), "E111", f"{ctype.name} has no per-copy data '{key}'",
+                             _suggest(key, ctype.data_keys))
+            entries.append(DeckEntry(c["id"], c["card"], mask, c.get("direction", "up"),
+                                     bool(c.get("lockable", False)), copy_data))
+        all_ids = [e.uid for e in entries]
+        decks = {}
+        for name, spec in (data.get("decks") or {}).items():
+            inc = spec.get("include", "all")
+            if inc == "all":
+                ids = list(all_ids)
+            elif isinstance(inc, dict):
+                lo, hi = inc["range"]
+                ids = [u for u in all_ids if lo <= u <= hi]
+            else:
+                ids = list(inc)
+            exclude = set(spec.get("exclude") or [])
+            for u in list(exclude) + (ids if isinstance(inc, list) else []):
+                if u not in seen:
+                    self.err(path, pos_of(data["decks"], name), "E121", f"deck '{name}' names card id {u}, "
+                             "which deck.yaml does not have")
+            decks[name] = [u for u in ids if u not in exclude and u in seen]
+        return entries, decks
+
+    def _data_value(self, path, given, key, typ):
+        v = given[key]
+        if typ == "int" and isinstance(v, int) and not isinstance(v, bool):
+            return v
+        if typ == "color" and v in COLOR_BITS:
+            return COLOR_BITS[v]
+        if typ == "text" and isinstance(v, str):
+            return v
+        self.err(path, pos_of(given, key), "E113", f"data '{key}' should be {typ}, got {v!r}")
+        return None
+
+
+def _files(dirs, sub):
+    out = {}
+    for d in dirs:
+        folder = Path(d) / sub
+        if folder.is_dir():
+            for f in sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml")):
+                out[f.stem] = f  # a later pack overrides an earlier one's file of the same name
+    return list(out.values())
+
+
+def _last_file(dirs, name):
+    found = None
+    for d in dirs:
+        f = Path(d) / name
+        if f.is_file():
+            found = f
+    return found
+
+
+def load_content(paths=None) -> Content:
+    """Load and compile content packs (default: the bundled content). Raises ContentErrors."""
+    dirs = [Path(p) for p in (paths or [BUNDLED_CONTENT])]
+    L = Loader()
+    for d in dirs:
+        if not d.is_dir():
+            L.err(d, None, "E100", "not a content directory")
+    if L.errors:
+        raise ContentErrors(L.errors)
+    # card names must be known before any code compiles (【截获】 in effects)
+    card_files = []
+    for f in _files(dirs, "cards"):
+        data = L.read(f, "card")
+        if data is not None:
+            card_files.append((f, data))
+            if isinstance(data.get("name"), str) and isinstance(data.get("id"), str):
+                L.card_names[data["name"]] = data["id"]
+    card_types, where = {}, {}
+    for f, data in card_files:
+        ct = L.load_card(f, data)
+        if ct.id in card_types:
+            L.err(f, pos_of(data, "id"), "E120", f"card id '{ct.id}' is also used by {where[ct.id]}")
+            continue
+        card_types[ct.id] = ct
+        where[ct.id] = f
+    tasks = {}
+    for f in _files(dirs, "secret_tasks"):
+        data = L.read(f, "secret_task")
+        if data is None:
+            continue
+        t = L.load_task(f, data)
+        if t.id in tasks:
+            L.err(f, pos_of(data, "id"), "E120", f"secret task id '{t.id}' is used twice")
+        tasks[t.id] = t
+    rules_file = _last_file(dirs, "rules.yaml")
+    deck_file = _last_file(dirs, "deck.yaml")
+    rules, identities = None, {}
+    if rules_file is None:
+        L.err(dirs[-1] / "rules.yaml", None, "E100", "the content has no rules.yaml")
+    else:
+        data = L.read(rules_file, "rules")
+        if data is not None:
+            rules, identities = L.load_rules(rules_file, data)
+    deck, decks = [], {}
+    if deck_file is None:
+        L.err(dirs[-1] / "deck.yaml", None, "E100", "the content has no deck.yaml")
+    else:
+        data = L.read(deck_file, "deck")
+        if data is not None:
+            deck, decks = L.load_deck(deck_file, data, card_types)
+            if rules is not None:
+                for i, (_, _, name) in enumerate(rules.decks):
+                    if name not in decks:
+                        L.err(rules_file, None, "E121", f"rules.yaml uses deck '{name}', which deck.yaml does not define",
+                              _suggest(name, decks))
+    if L.errors:
+        raise ContentErrors(L.errors)
+    return Content(rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks)
+
+
+_cache: dict = {}
+
+
+def load_cached(paths=None) -> Content:
+    key = tuple(str(p) for p in (paths or [BUNDLED_CONTENT]))
+    if key not in _cache:
+        _cache[key] = load_content(paths)
+    return _cache[key]

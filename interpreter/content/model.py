@@ -1,0 +1,119 @@
+"""Typed content objects, built once by the loader and read by the engine.
+
+Nothing here is keyed by a game object's name: the engine only sees these
+structures and the compiled effect callables they carry.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# Idle points (空闲时点) at which a card or active skill can be used, and who may act there.
+TIMINGS = {
+    "play_phase": "出牌阶段 (only the current player)",
+    "send_start": "传递阶段开始时 (only the current player; the use replaces sending an intel)",
+    "send_idle": "传递阶段空闲时点 (only the player the intel is in front of)",
+    "contest": "争夺阶段 (whoever is being asked)",
+    "dying": "濒死求澄清 (whoever is being asked; `dying` is the dying player)",
+}
+
+# Victory check kinds (宣胜时机), in the order of seed 004 / detail_rules.md.
+VICTORY_CHECKS = {
+    "collect": "a player with 3 red or 3 blue intel wins if this condition holds for him (`self`)",
+    "collect_unclaimed": "a player (`subject`) has 3 red or 3 blue intel but does not win by it",
+    "death": "a player (`subject`) has just died",
+    "turn_end": "at the end of a turn, after everything else",
+    "usurp": "someone is declaring victory; this player takes the victory instead",
+}
+
+
+@dataclass
+class CardUse:
+    """One way of using a card type: at an idle point, with a target rule and an effect."""
+    card_type: "CardType"
+    timing: str
+    target: Callable | None      # ctx -> list of candidate players, or None: no target
+    condition: Callable | None   # ctx -> bool: may it be used now
+    effect: Callable             # ctx -> None
+    source_index: int = 0
+
+
+@dataclass
+class CardType:
+    id: str
+    name: str
+    text: str
+    face_down: bool = False          # played face down: only the user (and the target) see the copy
+    after_use: str = "discard"       # where the card goes after resolving if the effect left it in play
+    replaces_send: bool = False      # a send_start use that replaces the normal sending of an intel
+    uses: list = field(default_factory=list)
+    data_keys: dict = field(default_factory=dict)  # per-copy data: key -> type name
+    uses_by_timing: dict = field(default_factory=dict)  # timing -> [CardUse]
+
+    def label(self) -> str:
+        return f"【{self.name}】"
+
+
+@dataclass
+class DeckEntry:
+    uid: int
+    card_type: str
+    mask: int
+    direction: str
+    lockable: bool
+    data: dict
+
+
+@dataclass
+class Victory:
+    check: str
+    condition: Callable           # ctx -> bool
+    dead_may_win: bool = False    # may the holder win while dead (e.g. on his own turn after dying)
+    source: str = ""              # the condition text, for describe and traces
+
+
+@dataclass
+class Identity:
+    id: str
+    name: str
+    color: int                    # identity color bit (潜伏=red, 特工=blue, 神秘人=black)
+    camp: str | None              # players of the same camp win together; None: each alone
+    takes_task: bool = False      # this identity draws a secret task
+    victories: list = field(default_factory=list)
+
+
+@dataclass
+class SecretTask:
+    id: str
+    name: str
+    text: str
+    victories: list = field(default_factory=list)
+
+
+@dataclass
+class Rules:
+    name: str
+    start_hand: int
+    draw_count: int
+    max_turns: int
+    identity_table: dict          # player count -> {identity id: count}
+    decks: list                   # [(min_players, max_players, deck name)]
+    give_on_death: int = 3
+
+
+@dataclass
+class Content:
+    rules: Rules
+    card_types: dict              # id -> CardType
+    deck: list                    # [DeckEntry]
+    decks: dict                   # deck name -> [uid]
+    identities: dict              # id -> Identity
+    tasks: dict                   # id -> SecretTask
+    roles: dict = field(default_factory=dict)
+
+    def deck_for(self, players: int) -> list:
+        for lo, hi, name in self.rules.decks:
+            if lo <= players <= hi:
+                wanted = set(self.decks[name])
+                return [e for e in self.deck if e.uid in wanted]
+        raise ValueError(f"no deck is configured for {players} players")

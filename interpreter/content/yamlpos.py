@@ -1,0 +1,110 @@
+"""Safe YAML loading that remembers where every value came from.
+
+Mappings load as :class:`PosDict` and sequences as :class:`PosList`; both keep
+the (line, column) of each key and value, so any later check — JSON Schema,
+cross references, the effect-language compiler — can point into the file.
+Effect texts also keep their scalar style and indentation, so an error at
+line 3, column 7 of a ``|`` block maps to the exact YAML line and column.
+"""
+from __future__ import annotations
+
+import yaml
+
+
+class Pos:
+    __slots__ = ("line", "col", "style", "indent")
+
+    def __init__(self, line, col, style=None, indent=0):
+        self.line, self.col, self.style, self.indent = line, col, style, indent
+
+    def map(self, line: int, col: int) -> tuple[int, int]:
+        """Map a 1-based position inside a scalar's text to a 1-based position in the file."""
+        if self.style in ("|", ">"):
+            return self.line + line, self.indent + col
+        if line == 1:
+            quote = 1 if self.style in ('"', "'") else 0
+            return self.line, self.col + col - 1 + quote
+        return self.line + line - 1, self.indent + col
+
+
+class PosDict(dict):
+    __slots__ = ("pos", "key_pos", "val_pos")
+
+
+class PosList(list):
+    __slots__ = ("pos", "item_pos")
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _node_pos(loader, node) -> Pos:
+    m = node.start_mark
+    style = getattr(node, "style", None)
+    indent = 0
+    if style in ("|", ">"):
+        lines = loader._source_lines
+        # the first non-empty content line after the indicator gives the block's indentation
+        for raw in lines[m.line + 1:]:
+            if raw.strip():
+                indent = len(raw) - len(raw.lstrip(" "))
+                break
+    elif isinstance(node, yaml.ScalarNode):
+        indent = m.column
+    return Pos(m.line + 1, m.column + 1, style, indent)
+
+
+def _construct_mapping(loader, node, deep=False):
+    loader.flatten_mapping(node)
+    out = PosDict()
+    out.pos = _node_pos(loader, node)
+    out.key_pos = {}
+    out.val_pos = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, float, bool)) and key is not None:
+            raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value",
+                                                    key_node.start_mark)
+        if key in out:
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_pos[key] = _node_pos(loader, key_node)
+        out.val_pos[key] = _node_pos(loader, value_node)
+    return out
+
+
+def _construct_sequence(loader, node, deep=False):
+    out = PosList(loader.construct_object(child, deep=True) for child in node.value)
+    out.pos = _node_pos(loader, node)
+    out.item_pos = [_node_pos(loader, child) for child in node.value]
+    return out
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def load(text: str):
+    """Parse YAML text safely. Raises yaml.YAMLError (with marks) on bad input."""
+    loader = _Loader(text)
+    loader._source_lines = text.splitlines()
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def pos_of(container, key) -> Pos | None:
+    """Where the value `container[key]` is written, if known."""
+    if isinstance(container, PosDict):
+        return container.val_pos.get(key)
+    if isinstance(container, PosList) and isinstance(key, int) and key < len(container.item_pos):
+        return container.item_pos[key]
+    return None
+
+
+def key_pos_of(container, key) -> Pos | None:
+    if isinstance(container, PosDict):
+        return container.key_pos.get(key)
+    return pos_of(container, key)

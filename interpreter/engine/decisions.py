@@ -1,0 +1,99 @@
+"""Decision objects: every choice the rules give a player.
+
+The engine builds a :class:`Decision` with the legal options already
+enumerated and hands it to the seat's agent, which answers with an index.
+Options are engine objects (cards, players, strings, or small tuples); each has
+a label for logs and human players. An option never reveals more than the
+deciding seat may see: blind picks (抽取) are offered as positions, not cards.
+"""
+from __future__ import annotations
+
+from .state import Card, Player
+
+# Decision kinds (stable names: they appear in logs, replays and scenario files).
+PLAY = "play"                  # an idle point: use a card / skill, or pass
+SEND = "send"                  # 传递阶段: which hand card to send (or a card that replaces sending)
+SEND_TARGET = "send_target"    # ↑ intel: to whom
+LOCK = "lock"                  # lockable intel: whom to lock (or nobody)
+RECEIVE = "receive"            # the intel is in front of you: accept it, or pass it on
+TARGET = "target"              # the target of a card
+CHOOSE = "choose"              # a choice inside an effect (player, card, color, text, card name)
+CONFIRM = "confirm"            # 可以: do it or not
+OPTION = "option"              # 选择一项
+GIVE_TARGET = "death_give_target"  # a dying player's last gift: to whom (or nobody)
+GIVE_CARD = "death_give_card"      # ... and which cards, one at a time
+
+
+def option_label(opt) -> str:
+    if opt is None:
+        return "不"
+    if isinstance(opt, (Card, Player)):
+        return opt.label() if isinstance(opt, Card) else f"P{opt.seat}"
+    if isinstance(opt, tuple):
+        return " ".join(option_label(o) for o in opt)
+    if isinstance(opt, bool):
+        return "是" if opt else "否"
+    label = getattr(opt, "label", None)
+    if callable(label):
+        return label()
+    return str(opt)
+
+
+def option_json(opt):
+    """A JSON-friendly form of an option, for logs."""
+    if opt is None or isinstance(opt, (bool, int, str)):
+        return opt
+    if isinstance(opt, Card):
+        return {"card": opt.uid}
+    if isinstance(opt, Player):
+        return {"seat": opt.seat}
+    if isinstance(opt, tuple):
+        return [option_json(o) for o in opt]
+    to_json = getattr(opt, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    return str(opt)
+
+
+class Decision:
+    """A question to one seat with its legal options."""
+
+    __slots__ = ("kind", "seat", "options", "prompt", "source")
+
+    def __init__(self, kind: str, seat: int, options: list, prompt: str = "", source: str = ""):
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.prompt = prompt
+        self.source = source  # the card or skill that asks, if any
+
+    def labels(self) -> list[str]:
+        return [option_label(o) for o in self.options]
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt, "source": self.source,
+                "options": [option_json(o) for o in self.options]}
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, seat={self.seat}, {self.labels()})"
+
+
+class PlayOption:
+    """An idle-point action: use `card` (via `use`), or pass when `card` is None."""
+
+    __slots__ = ("card", "use")
+
+    def __init__(self, card, use):
+        self.card = card
+        self.use = use
+
+    def label(self) -> str:
+        if self.card is None:
+            return "pass"
+        return f"use {self.card.label()}"
+
+    def to_json(self):
+        return None if self.card is None else {"use": self.card.uid, "as": self.use.card_type.id}
+
+
+PASS = PlayOption(None, None)

@@ -1,0 +1,612 @@
+"""The fixed skeleton of a game: setup, turns, phases, intel travel and card use.
+
+Phases follow the rulebook (seed 003): 摸牌 → 出牌 → 传递 → 争夺 → 接收, then
+回合结束. Every place the rules stop and let a player act calls
+:meth:`settle` first — the timing-node loop of seed 004, in
+``resolution.py`` — so triggers, victory checks and dying happen in the one
+documented order. Cards are data: the engine only knows a card's timings,
+target rule and compiled effect.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from ..language.runtime import Ctx, StopEffect
+from . import decisions as D
+from .decisions import PASS, Decision, PlayOption
+from .resolution import Resolution
+from .state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
+                    STAGING, UP, ZONE_NAMES, Card, Player)
+from .victory import GameOver, VictoryChecks
+
+ACCEPT = "accept"
+DECLINE = "decline"
+
+
+class EngineError(RuntimeError):
+    """The engine reached a state it must not reach (a bug or a runaway content loop)."""
+
+
+class Transit:
+    """The intel being sent this turn (情报传递)."""
+
+    __slots__ = ("card", "sender", "direction", "target", "lock", "face_up")
+
+    def __init__(self, card, sender, direction, target, lock, face_up):
+        self.card, self.sender, self.direction = card, sender, direction
+        self.target, self.lock, self.face_up = target, lock, face_up
+
+
+class Game(Resolution, VictoryChecks):
+    """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
+
+    MAX_DECISIONS = 50_000
+
+    def __init__(self, content, n_players: int, seed: int, agents, record: bool = False,
+                 max_turns: int | None = None):
+        if n_players < 2:
+            raise ValueError("a game needs at least 2 players")
+        self.content = content
+        self.rules = content.rules
+        self.n = n_players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.agents = agents
+        self.max_turns = max_turns or self.rules.max_turns
+        self.players = [Player(i) for i in range(n_players)]
+        self.cards: list[Card] = []
+        self.deck: list[Card] = []       # the top of the deck is the END of the list
+        self.discard_pile: list[Card] = []
+        self.removed: list[Card] = []
+        self.processing: list[Card] = []
+        self.staging: list[Card] = []
+        self.pending: Card | None = None  # 待收情报
+        self.pending_face_up = False
+        self.holder: Player | None = None
+        self.transit: Transit | None = None
+        self.current: Player | None = None
+        self.phase = "setup"
+        self.turn_no = 0
+        self.decision_count = 0
+        self.record = record
+        self.log: list = [] if record else None
+        self.decision_log: list = []      # indices answered, in order (the replay script)
+        self.triggers: list = []          # trigger hooks of roles (empty without roles)
+        self._events: list = []
+        self.suspend_checks = 0           # >0 while dying/death resolve (victory checks deferred)
+        self.dying_player: Player | None = None
+        self.in_death: set = set()        # players whose death is being resolved
+        self.result: GameOver | None = None
+
+    # ------------------------------------------------------------------ events & decisions
+
+    def emit(self, kind: str, **data):
+        """Record that something happened (for triggers and the log)."""
+        if self.triggers:
+            self._events.append((kind, data))
+        if self.record:
+            data["e"] = kind
+            self.log.append(data)
+
+    def ask(self, player: Player, kind: str, options: list, prompt: str = "", source: str = ""):
+        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
+        if not options:
+            raise EngineError(f"decision {kind} for P{player.seat} has no options")
+        self.decision_count += 1
+        if self.decision_count > self.MAX_DECISIONS:
+            raise EngineError("the game is stuck: too many decisions")
+        if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
+            index = 0  # a forced choice is not a decision
+        else:
+            decision = Decision(kind, player.seat, options, prompt, source)
+            index = self.agents[player.seat].decide(decision, self)
+            if type(index) is not int or not 0 <= index < len(options):
+                raise EngineError(f"agent for P{player.seat} answered {index!r}, not an index of {len(options)} options")
+            self.decision_log.append(index)
+            if self.record:
+                self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
+                                 "label": D.option_label(options[index]), "prompt": prompt, "source": source})
+        return options[index]
+
+    def view(self, seat: int):
+        from .view import PlayerView
+        return PlayerView(self, seat)
+
+    # ------------------------------------------------------------------ seats
+
+    def order_from(self, start: Player) -> list[Player]:
+        """All players counter-clockwise starting at `start`."""
+        s = start.seat
+        return self.players[s:] + self.players[:s]
+
+    def alive_from(self, start: Player) -> list[Player]:
+        return [p for p in self.order_from(start) if p.alive]
+
+    def alive_players(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def neighbor(self, p: Player, direction: str, stop_at: Player | None = None) -> Player | None:
+        """The next living player to the left (←) or right (→) of p; `stop_at` is returned even if dead."""
+        step = 1 if direction == RIGHT else -1
+        seat = p.seat
+        for _ in range(self.n):
+            seat = (seat + step) % self.n
+            q = self.players[seat]
+            if q is stop_at or q.alive:
+                return q
+        return None
+
+    def neighbors(self, p: Player) -> list[Player]:
+        out = []
+        for d in (LEFT, RIGHT):
+            q = self.neighbor(p, d)
+            if q is not None and q is not p and q not in out:
+                out.append(q)
+        return out
+
+    # ------------------------------------------------------------------ zones
+
+    def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True):
+        """Move one card to a zone. The only place a card's zone changes."""
+        z = card.zone
+        if z == HAND:
+            card.owner.hand.remove(card)
+        elif z == INTEL:
+            o = card.owner
+            o.intel.remove(card)
+            m = card.mask
+            c = o.counts
+            if m & RED:
+                c[RED] -= 1
+            if m & BLUE:
+                c[BLUE] -= 1
+            if m & BLACK:
+                c[BLACK] -= 1
+        elif z == DECK:
+            self.deck.remove(card)
+        elif z == DISCARD:
+            self.discard_pile.remove(card)
+        elif z == PENDING:
+            self.pending = None
+        elif z == PROCESSING:
+            self.processing.remove(card)
+        elif z == STAGING:
+            self.staging.remove(card)
+        elif z == REMOVED:
+            self.removed.remove(card)
+        card.zone = zone
+        card.owner = owner
+        if zone == HAND:
+            owner.hand.append(card)
+        elif zone == INTEL:
+            owner.intel.append(card)
+            m = card.mask
+            c = owner.counts
+            if m & RED:
+                c[RED] += 1
+            if m & BLUE:
+                c[BLUE] += 1
+            if m & BLACK:
+                c[BLACK] += 1
+        elif zone == DISCARD:
+            self.discard_pile.append(card)
+        elif zone == DECK:
+            if top:
+                self.deck.append(card)
+            else:
+                self.deck.insert(0, card)
+        elif zone == PENDING:
+            if self.pending is not None:
+                raise EngineError("two pending intels")
+            self.pending = card
+        elif zone == PROCESSING:
+            self.processing.append(card)
+        elif zone == STAGING:
+            self.staging.append(card)
+        elif zone == REMOVED:
+            self.removed.append(card)
+
+    def _refill_deck(self) -> bool:
+        """When the deck runs out, the discard pile is shuffled into a new deck."""
+        if self.deck:
+            return True
+        if not self.discard_pile:
+            return False
+        pile = self.discard_pile
+        self.discard_pile = []
+        for c in pile:
+            c.zone = DECK
+        self.rng.shuffle(pile)
+        self.deck = pile
+        self.emit("reshuffle", cards=len(pile))
+        return True
+
+    def draw(self, p: Player, n: int) -> bool:
+        """p draws n cards; False if the deck and discard pile ran out first."""
+        got = []
+        for _ in range(n):
+            if not self.deck and not self._refill_deck():
+                break
+            card = self.deck[-1]
+            self.move(card, HAND, p)
+            got.append(card)
+        if self.record:
+            self.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got], to=[p.seat])
+        return len(got) == n
+
+    def top_cards(self, n: int) -> list[Card]:
+        """The top n cards (top first), refilling the deck if needed; they stay where they are."""
+        if len(self.deck) < n:
+            self._refill_deck()
+        return self.deck[-1:-n - 1:-1] if n > 0 else []
+
+    def reveal(self, cards, seats=None):
+        """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are."""
+        targets = self.players if seats is None else seats
+        for p in targets:
+            for c in cards:
+                p.known[c.uid] = c
+        if self.record:
+            self.emit("reveal", cards=[c.uid for c in cards],
+                      to=None if seats is None else [p.seat for p in seats])
+
+    def discard_cards(self, cards) -> None:
+        for c in list(cards):
+            self.move(c, DISCARD)
+        if self.record and cards:
+            self.emit("discard", cards=[c.uid for c in cards])
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self):
+        content = self.content
+        rng = self.rng
+        # identities (the table is data: rules.yaml)
+        table = self.rules.identity_table.get(self.n)
+        if table is None:
+            raise ValueError(f"rules.yaml has no identity table for {self.n} players")
+        idents = []
+        for ident_id, count in table.items():
+            idents += [content.identities[ident_id]] * count
+        rng.shuffle(idents)
+        tasks = sorted(content.tasks.values(), key=lambda t: t.id)
+        rng.shuffle(tasks)
+        for p, ident in zip(self.players, idents):
+            p.identity = ident
+            if ident.takes_task:
+                p.task = tasks.pop()
+        # the deck
+        types = content.card_types
+        for e in content.deck_for(self.n):
+            card = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
+            self.cards.append(card)
+        self.deck = list(self.cards)
+        rng.shuffle(self.deck)
+        self.current = self.players[rng.randrange(self.n)]
+        if self.record:
+            self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
+                             "identities": [p.identity.id for p in self.players],
+                             "tasks": [p.task.id if p.task else None for p in self.players],
+                             "deck": [c.uid for c in reversed(self.deck)]})
+        for p in self.order_from(self.current):
+            self.draw(p, self.rules.start_hand)
+
+    # ------------------------------------------------------------------ the game loop
+
+    def run(self) -> GameOver:
+        """Play the game to its end and return the result."""
+        if self.current is None:
+            self.setup()
+        try:
+            while True:
+                if self.turn_no >= self.max_turns:
+                    raise GameOver([], "turn_limit")
+                self.play_turn()
+                self.current = self._next_turn_player()
+        except GameOver as over:
+            self.result = over
+            over.turns = self.turn_no
+            if self.record:
+                self.log.append({"e": "game_over", "winners": [p.seat for p in over.winners],
+                                 "reason": over.reason, "turns": self.turn_no})
+            return over
+
+    def _next_turn_player(self) -> Player:
+        q = self.neighbor(self.current, RIGHT)
+        if q is None:
+            raise GameOver([], "no_players")
+        return q
+
+    def play_turn(self):
+        self.turn_no += 1
+        p = self.current
+        self.transit = None
+        self.holder = None
+        self.emit("turn_start", seat=p.seat, turn=self.turn_no)
+        # 摸牌阶段
+        self.phase = "draw"
+        self.settle()
+        if p.alive:
+            self.draw(p, self.rules.draw_count)
+        # 出牌阶段
+        self.phase = "play"
+        if p.alive:
+            self.idle_loop(p, "play_phase")
+        # 传递阶段
+        self.phase = "send"
+        sent = p.alive and self.send_phase(p)
+        if sent and self.travel():
+            # 争夺阶段
+            self.phase = "contest"
+            self.contest_phase()
+            # 接收阶段
+            self.phase = "receive"
+            self.receive_phase()
+        elif self.pending is not None:
+            self.move(self.pending, DISCARD)
+        # 回合结束
+        self.phase = "turn_end"
+        self.emit("turn_end", seat=p.seat)
+        self.settle()
+        self.check_turn_end_victory()
+        self.transit = None
+        self.holder = None
+
+    def idle_loop(self, p: Player, timing: str):
+        """出牌阶段: the current player uses cards until they pass."""
+        while True:
+            self.settle()
+            if not p.alive:
+                return
+            options = self.card_options(p, timing)
+            if not options:
+                return
+            options.append(PASS)
+            choice = self.ask(p, D.PLAY, options, timing)
+            if choice is PASS:
+                return
+            self.use_card(p, choice.card, choice.use)
+
+    # ------------------------------------------------------------------ 传递阶段
+
+    def send_phase(self, p: Player) -> bool:
+        """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
+        self.settle()  # 传递阶段开始时
+        while self.transit is None:
+            if not p.alive:
+                return False
+            options = list(p.hand)
+            options += self.card_options(p, "send_start")
+            if not options:
+                self.abstain(p)
+                return False
+            choice = self.ask(p, D.SEND, options, "传出情报")
+            if isinstance(choice, PlayOption):
+                self.use_card(p, choice.card, choice.use)
+            else:
+                self.send_intel(p, choice, face_up=False)
+        return True
+
+    def abstain(self, p: Player):
+        """弃权: a player who cannot send is out — not dead, no triggers, cannot win."""
+        p.alive = False
+        p.out = True
+        p.role_face_up = False
+        self.emit("abstain", seat=p.seat)
+        for c in list(p.hand) + list(p.intel):
+            self.move(c, DISCARD)
+        self.check_last_alive()
+
+    def send_intel(self, sender: Player, card: Card, face_up: bool) -> bool:
+        """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel."""
+        others = [q for q in self.alive_from(sender) if q is not sender]
+        if not others:
+            return False
+        direction = card.direction
+        target = None
+        if direction == UP:
+            target = self.ask(sender, D.SEND_TARGET, others, "情报传给谁")
+        lock = None
+        if card.lockable:
+            lock = self.ask(sender, D.LOCK, [None] + others, "锁定谁")
+        self.move(card, PENDING)
+        self.pending_face_up = face_up
+        self.transit = Transit(card, sender, direction, target, lock, face_up)
+        self.holder = sender
+        self.emit("intel_sent", seat=sender.seat, card=card.uid, direction=direction,
+                  target=target.seat if target else None, lock=lock.seat if lock else None,
+                  face_up=face_up, to=None if face_up else [sender.seat])
+        return True
+
+    def travel(self) -> bool:
+        """The intel moves from player to player until one accepts it. False: it was discarded."""
+        t = self.transit
+        self.settle()  # 传出情报时
+        pos = t.target if t.direction == UP else self.neighbor(t.sender, t.direction, stop_at=t.sender)
+        for _ in range(4 * self.n + 4):
+            if self.pending is None:
+                return False
+            self.holder = pos
+            self.emit("intel_arrives", seat=pos.seat)
+            self.settle()  # 情报传递到面前时
+            if self.pending is None:
+                return False
+            if pos.alive and self.receive_choice(pos, t):
+                self.emit("intel_accepted", seat=pos.seat)
+                return True
+            if pos is t.sender:  # only a dead sender gets here: the intel is discarded
+                self.move(self.pending, DISCARD)
+                return False
+            if t.direction == UP:
+                pos = t.sender
+            else:
+                pos = self.neighbor(pos, t.direction, stop_at=t.sender)
+        raise EngineError("intel travelled around the table without stopping")
+
+    def receive_choice(self, pos: Player, t: Transit) -> bool:
+        """传递阶段空闲时点 in front of `pos`: use 破译-like cards, then accept or pass on."""
+        while True:
+            forced = pos is t.sender or pos is t.lock or self.has_status(pos, "must_receive")
+            can_accept = forced or not self.has_status(pos, "cannot_receive")
+            options = self.card_options(pos, "send_idle")
+            if can_accept:
+                options.append(ACCEPT)
+            if not forced:
+                options.append(DECLINE)
+            choice = self.ask(pos, D.RECEIVE, options, "接收情报吗")
+            if isinstance(choice, PlayOption):
+                self.use_card(pos, choice.card, choice.use)
+                self.settle()
+                if not pos.alive or self.pending is None:
+                    return False
+                continue
+            return choice == ACCEPT
+
+    # ------------------------------------------------------------------ 争夺阶段 / 接收阶段
+
+    def contest_phase(self):
+        """Ask around from the holder; after any card or skill, start again from the holder."""
+        self.contest_over = False
+        asker = self.holder if self.holder.alive else self.neighbor(self.holder, RIGHT)
+        passes = 0
+        while not self.contest_over and self.pending is not None:
+            alive = self.alive_players()
+            if passes >= len(alive) or asker is None:
+                return
+            self.settle()
+            if self.pending is None or self.contest_over:
+                return
+            if not asker.alive:
+                asker = self.neighbor(asker, RIGHT)
+                continue
+            options = self.card_options(asker, "contest")
+            choice = PASS
+            if options:
+                options.append(PASS)
+                choice = self.ask(asker, D.PLAY, options, "争夺阶段")
+            if choice is PASS:
+                passes += 1
+                asker = self.neighbor(asker, RIGHT)
+            else:
+                self.use_card(asker, choice.card, choice.use)
+                passes = 0
+                h = self.holder
+                asker = h if h.alive else self.neighbor(h, RIGHT)
+
+    def receive_phase(self):
+        card = self.pending
+        if card is None:
+            return
+        holder = self.holder
+        if holder.alive:
+            self.move(card, INTEL, holder)
+            self.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
+            self.settle()  # 接收情报时
+        else:
+            self.move(card, DISCARD)
+            self.emit("discard", cards=[card.uid])
+
+    # ------------------------------------------------------------------ using cards
+
+    def has_status(self, p: Player, name: str) -> bool:
+        until = p.statuses.get(name)
+        return until is not None and until >= self.turn_no
+
+    def add_status(self, p: Player, name: str, turns: int = 0):
+        """A status lasting to the end of this turn (turns=0) or later turns."""
+        p.statuses[name] = self.turn_no + turns
+        self.emit("status", seat=p.seat, status=name)
+
+    def card_options(self, p: Player, timing: str) -> list:
+        """The legal card uses of p at an idle point (cards whose rule allows them now)."""
+        if p.statuses and self.has_status(p, "cannot_use_cards"):
+            return []
+        options = []
+        for card in p.hand:
+            uses = card.type.uses_by_timing.get(timing)
+            if not uses:
+                continue
+            for use in uses:
+                ctx = Ctx(self, p, card=card, dying=self.dying_player)
+                if use.condition is not None and not use.condition(ctx):
+                    continue
+                if use.target is not None and not use.target(ctx):
+                    continue
+                options.append(PlayOption(card, use))
+        return options
+
+    def use_card(self, user: Player, card: Card, use):
+        """Use a card: pick its target, let triggers react, resolve its effect, dispose of it."""
+        ctype = use.card_type
+        self.move(card, PROCESSING)
+        ctx = Ctx(self, user, card=card, dying=self.dying_player)
+        target = None
+        if use.target is not None:
+            target = self.ask(user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
+            ctx.target = target
+        hidden = [user.seat] + ([target.seat] if target is not None and ctype.face_down else [])
+        self.emit("card_used", seat=user.seat, card=ctype.id, uid=card.uid, timing=use.timing,
+                  target=target.seat if target else None, to=hidden if ctype.face_down else None)
+        self.settle()  # 被指定为目标后
+        if target is None or target.alive or use.timing == "dying":
+            self.emit("card_resolving", seat=user.seat, card=ctype.id)
+            try:
+                use.effect(ctx)
+            except StopEffect:
+                pass
+        for c in list(self.staging):  # cards an effect turned up and left: discarded
+            self.move(c, DISCARD)
+        if card.zone == PROCESSING:
+            if ctype.after_use == "remove":
+                self.move(card, REMOVED)
+            else:
+                self.move(card, DISCARD)
+        self.emit("card_resolved", seat=user.seat, card=ctype.id)
+        self.settle()  # 结算卡牌效果后
+
+    # ------------------------------------------------------------------ checks and digests
+
+    def check_invariants(self):
+        """Every card is in exactly one zone, and the zones agree with the cards."""
+        seen = {}
+        zones = [(DECK, None, self.deck), (DISCARD, None, self.discard_pile), (REMOVED, None, self.removed),
+                 (PROCESSING, None, self.processing), (STAGING, None, self.staging)]
+        for p in self.players:
+            zones.append((HAND, p, p.hand))
+            zones.append((INTEL, p, p.intel))
+        if self.pending is not None:
+            zones.append((PENDING, None, [self.pending]))
+        for zone, owner, cards in zones:
+            for c in cards:
+                if c.uid in seen:
+                    raise AssertionError(f"{c} is in {ZONE_NAMES[zone]} and {ZONE_NAMES[seen[c.uid]]}")
+                seen[c.uid] = zone
+                if c.zone != zone or c.owner is not owner:
+                    raise AssertionError(f"{c} thinks it is in {ZONE_NAMES[c.zone]}, found in {ZONE_NAMES[zone]}")
+        if len(seen) != len(self.cards):
+            raise AssertionError(f"{len(self.cards) - len(seen)} cards are in no zone")
+        for p in self.players:
+            for bit in (RED, BLUE, BLACK):
+                if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
+                    raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
+
+    def digest(self) -> dict:
+        """The end state, for replay checks: every zone's contents and each player's state."""
+        return {
+            "turn": self.turn_no,
+            "current": self.current.seat if self.current else None,
+            "deck": [c.uid for c in self.deck],
+            "discard": [c.uid for c in self.discard_pile],
+            "removed": [c.uid for c in self.removed],
+            "players": [{"seat": p.seat, "alive": p.alive, "out": p.out, "identity": p.identity.id,
+                         "task": p.task.id if p.task else None,
+                         "hand": sorted(c.uid for c in p.hand), "intel": [c.uid for c in p.intel]}
+                        for p in self.players],
+            "winners": [p.seat for p in self.result.winners] if self.result else None,
+            "reason": self.result.reason if self.result else None,
+            "decisions": self.decision_count,
+        }
+
+    def digest_text(self) -> str:
+        return json.dumps(self.digest(), sort_keys=True, ensure_ascii=False)

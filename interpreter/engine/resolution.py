@@ -1,0 +1,155 @@
+"""The timing-node loop of seed 004, dying (濒死) and death (死亡).
+
+Entering a node (:meth:`Resolution.settle`):
+
+1. from the current player counter-clockwise, every player's triggered skills
+   that match the recorded events may fire; the records are cleared;
+2. if anything fired, the new events are checked again (step 1), until a pass
+   fires nothing;
+3. victory checks of the "collect" kind (deferred while dying/death resolve);
+4. players with three or more black intel enter dying, one after another
+   from the current player; those nobody saves die together;
+5. the caller goes on with what it was doing (the pending action).
+
+There is no "insertion": a card or skill always resolves completely before the
+next node is entered.
+"""
+from __future__ import annotations
+
+from . import decisions as D
+from .decisions import PASS
+from .state import DISCARD, HAND
+
+MAX_TRIGGER_ROUNDS = 64
+
+
+class Resolution:
+    """Mixin of :class:`Game`: nodes, dying and death."""
+
+    def settle(self):
+        """Enter a timing node: triggers until quiet, then victory checks, then dying."""
+        while True:
+            if self.triggers:
+                self._run_triggers()
+            else:
+                self._events.clear()
+            if self.suspend_checks:
+                return
+            self.check_collect_victory()
+            if not any(p.alive and p.counts[4] >= 3 for p in self.players):
+                return
+            self.resolve_dying()
+            # deaths may have made new events (死亡前 skills, 如归 …): go round again
+
+    def _run_triggers(self):
+        for _ in range(MAX_TRIGGER_ROUNDS):
+            if not self._events:
+                return
+            batch = self._events
+            self._events = []
+            fired = False
+            for p in self.order_from(self.current):
+                for trig in self.triggers:
+                    if trig.owner is p and trig.fire(self, batch):
+                        fired = True
+            if not fired:
+                self._events.clear()
+                return
+        from .game import EngineError
+        raise EngineError("triggered skills keep triggering each other (more than "
+                          f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop")
+
+    # ------------------------------------------------------------------ 濒死
+
+    def resolve_dying(self):
+        """Dying players, from the current player on, each ask for 澄清; the unsaved die together."""
+        self.suspend_checks += 1
+        doomed = []
+        try:
+            for p in self.alive_from(self.current):
+                if p.alive and p.counts[4] >= 3 and p not in doomed:
+                    if not self._ask_for_rescue(p):
+                        doomed.append(p)
+        finally:
+            self.suspend_checks -= 1
+        if doomed:
+            self.resolve_deaths(doomed)
+
+    def _ask_for_rescue(self, p) -> bool:
+        """One dying player's round of asking, from himself counter-clockwise. True: saved."""
+        p.dying = True
+        self.dying_player = p
+        self.emit("dying", seat=p.seat)
+        try:
+            askers = self.alive_from(p)
+            i = 0
+            while i < len(askers):
+                asker = askers[i]
+                if not asker.alive:
+                    i += 1
+                    continue
+                options = self.card_options(asker, "dying")
+                choice = PASS
+                if options:
+                    options.append(PASS)
+                    choice = self.ask(asker, D.PLAY, options, f"P{p.seat}濒死")
+                if choice is PASS:
+                    i += 1
+                    continue
+                self.use_card(asker, choice.card, choice.use)
+                if p.counts[4] < 3:
+                    self.emit("saved", seat=p.seat)
+                    return True
+                # still dying: keep asking from the same player, not a new round
+            return False
+        finally:
+            p.dying = False
+            self.dying_player = None
+
+    # ------------------------------------------------------------------ 死亡
+
+    def resolve_deaths(self, dead: list):
+        """死亡结算: death victory checks, 死亡前 triggers, the last gift, then discarding."""
+        self.suspend_checks += 1
+        try:
+            for p in dead:
+                p.alive = False
+                self.in_death.add(p)
+                self.emit("died", seat=p.seat)
+            self.check_death_victory(dead)
+            self.settle()  # 死亡前: triggers of the dead (victory checks stay deferred)
+            for p in dead:
+                self._last_gift(p)
+            for p in dead:
+                for c in list(p.hand) + list(p.intel):
+                    self.move(c, DISCARD)
+                if self.record:
+                    self.emit("dead_discard", seat=p.seat)
+        finally:
+            for p in dead:
+                self.in_death.discard(p)
+            self.suspend_checks -= 1
+        self.check_last_alive()
+
+    def _last_gift(self, p):
+        """A dying player may give up to N (rules: give_on_death) hand cards to one living player."""
+        if not p.hand:
+            return
+        receivers = [q for q in self.alive_players() if q is not p]
+        if not receivers:
+            return
+        to = self.ask(p, D.GIVE_TARGET, [None] + receivers, "把手牌交给谁")
+        if to is None:
+            return
+        given = []
+        for _ in range(self.rules.give_on_death):
+            if not p.hand:
+                break
+            options = list(p.hand) if not given else [None] + list(p.hand)
+            card = self.ask(p, D.GIVE_CARD, options, "交出哪张牌")
+            if card is None:
+                break
+            self.move(card, HAND, to)
+            given.append(card)
+        self.emit("give", seat=p.seat, to_seat=to.seat, n=len(given),
+                  cards=[c.uid for c in given], to=[p.seat, to.seat])

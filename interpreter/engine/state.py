@@ -1,0 +1,97 @@
+"""Game state: physical cards, zones and players.
+
+Colors are bit masks (a dual-color card has two bits set), so "is this card
+black" is one ``&`` and "pure black" one ``==``. Every card is in exactly
+one zone at a time; :meth:`Game.move` is the only code that changes it, and
+it keeps each player's per-color intel counters up to date.
+"""
+from __future__ import annotations
+
+RED, BLUE, BLACK = 1, 2, 4
+COLOR_BITS = {"red": RED, "blue": BLUE, "black": BLACK}
+COLOR_NAMES = {RED: "red", BLUE: "blue", BLACK: "black"}
+COLOR_ZH = {RED: "红", BLUE: "蓝", BLACK: "黑"}
+
+LEFT, RIGHT, UP = "left", "right", "up"
+DIRECTION_ZH = {LEFT: "←", RIGHT: "→", UP: "↑"}
+
+# Zones. A card's `owner` is the player whose hand/intel holds it, else None.
+DECK, HAND, INTEL, DISCARD, REMOVED, PENDING, PROCESSING, STAGING = range(8)
+ZONE_NAMES = ["deck", "hand", "intel", "discard", "removed", "pending", "processing", "staging"]
+
+
+def mask_colors(mask: int) -> list[str]:
+    return [COLOR_NAMES[b] for b in (RED, BLUE, BLACK) if mask & b]
+
+
+def mask_zh(mask: int) -> str:
+    return "".join(COLOR_ZH[b] for b in (RED, BLUE, BLACK) if mask & b)
+
+
+class Card:
+    """One physical card of the deck."""
+
+    __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner")
+
+    def __init__(self, uid, ctype, mask, direction, lockable, data):
+        self.uid = uid              # the deck id (1..118)
+        self.type = ctype           # a content CardType
+        self.mask = mask            # color bits
+        self.direction = direction  # LEFT / RIGHT / UP
+        self.lockable = lockable
+        self.data = data            # per-copy values (dict), read by `data(card, key)`
+        self.zone = DECK
+        self.owner = None
+
+    @property
+    def name(self) -> str:
+        return self.type.name
+
+    def label(self) -> str:
+        lock = "锁" if self.lockable else ""
+        return f"{self.type.name}#{self.uid}({mask_zh(self.mask)}{DIRECTION_ZH[self.direction]}{lock})"
+
+    def public_dict(self) -> dict:
+        return {"id": self.uid, "card": self.type.id, "colors": mask_colors(self.mask),
+                "direction": self.direction, "lockable": self.lockable}
+
+    def __repr__(self) -> str:
+        return self.label()
+
+
+class Player:
+    """A seat at the table. Seats are numbered counter-clockwise: seat+1 is the right-hand neighbour."""
+
+    __slots__ = ("seat", "identity", "task", "role", "role_face_up", "hand", "intel",
+                 "alive", "out", "dying", "counts", "statuses", "usage", "known")
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.identity = None      # content Identity
+        self.task = None          # content SecretTask or None
+        self.role = None          # content Role or None (role slot: roles are added as data)
+        self.role_face_up = True
+        self.hand: list[Card] = []
+        self.intel: list[Card] = []
+        self.alive = True
+        self.out = False          # 弃权: could not send; not dead, cannot win
+        self.dying = False
+        self.counts = [0, 0, 0, 0, 0, 0, 0, 0]  # intel cards containing each color bit (index = bit)
+        self.statuses: dict[str, int] = {}      # status name -> turn number it expires after
+        self.usage: dict = {}                    # per-phase/turn/game use counters of skills
+        self.known: dict[int, Card] = {}         # cards this seat has been shown (uid -> card)
+
+    @property
+    def red(self) -> int:
+        return self.counts[RED]
+
+    @property
+    def blue(self) -> int:
+        return self.counts[BLUE]
+
+    @property
+    def black(self) -> int:
+        return self.counts[BLACK]
+
+    def __repr__(self) -> str:
+        return f"P{self.seat}"

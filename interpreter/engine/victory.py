@@ -1,0 +1,125 @@
+"""Victory checks, in the documented order (seed 004 / detail_rules.md 宣胜).
+
+Collect checks (at every node, step 3):
+
+1. each player with 3 red or 3 blue intel: if his own "collect" condition holds
+   he wins with his camp; otherwise every eligible holder of a
+   "collect_unclaimed" condition (诱变者) wins;
+2. (role victory skills — a hook, filled by roles);
+3. if someone is winning and an eligible holder of a "usurp" condition
+   (篡夺者) is not among them, he replaces them all;
+4. (co-victory skills of roles — a hook).
+
+Death checks replace step 1 with the "death" conditions, evaluated for each
+player who just died; the turn-end check (搅局者) with the "turn_end" ones.
+The conditions are effect-language expressions from identities and secret
+tasks; this module only knows the order.
+"""
+from __future__ import annotations
+
+from ..language.runtime import Ctx
+
+
+class GameOver(Exception):
+    def __init__(self, winners: list, reason: str):
+        super().__init__(reason)
+        self.winners = winners
+        self.reason = reason
+        self.turns = 0
+
+
+class VictoryChecks:
+    """Mixin of :class:`Game`."""
+
+    def _victories(self, p, check: str):
+        out = []
+        for v in p.identity.victories:
+            if v.check == check:
+                out.append(v)
+        if p.task is not None:
+            for v in p.task.victories:
+                if v.check == check:
+                    out.append(v)
+        return out
+
+    def _eligible(self, p, v) -> bool:
+        """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
+        if p.out:
+            return False
+        return p.alive or p in self.in_death or v.dead_may_win
+
+    def _holds(self, p, v, subject=None) -> bool:
+        return bool(v.condition(Ctx(self, p, subject=subject)))
+
+    def _add_with_camp(self, winners: list, p):
+        if p not in winners:
+            winners.append(p)
+        camp = p.identity.camp
+        if camp is not None and not (p.task is not None):
+            for q in self.players:
+                if q.identity.camp == camp and q.task is None and not q.out and q not in winners:
+                    winners.append(q)
+
+    def check_collect_victory(self):
+        winners = []
+        for p in self.order_from(self.current):
+            if p.out or not (p.alive or p in self.in_death):
+                continue
+            if p.counts[1] < 3 and p.counts[2] < 3:
+                continue
+            claimed = False
+            for v in self._victories(p, "collect"):
+                if self._holds(p, v):
+                    claimed = True
+                    self._add_with_camp(winners, p)
+                    break
+            if not claimed:
+                for q in self.order_from(self.current):
+                    for v in self._victories(q, "collect_unclaimed"):
+                        if self._eligible(q, v) and self._holds(q, v, subject=p) and q not in winners:
+                            winners.append(q)
+        if winners:
+            self._declare(winners, "collect")
+
+    def check_death_victory(self, dead: list):
+        winners = []
+        for d in dead:
+            for q in self.order_from(self.current):
+                for v in self._victories(q, "death"):
+                    if q not in winners and self._eligible(q, v) and self._holds(q, v, subject=d):
+                        winners.append(q)
+        if winners:
+            self._declare(winners, "death")
+
+    def check_turn_end_victory(self):
+        winners = []
+        for q in self.order_from(self.current):
+            for v in self._victories(q, "turn_end"):
+                if q not in winners and self._eligible(q, v) and self._holds(q, v):
+                    winners.append(q)
+        if winners:
+            self._declare(winners, "turn_end")
+
+    def check_last_alive(self):
+        """The last living player wins, with his camp."""
+        alive = self.alive_players()
+        if len(alive) == 1:
+            winners = []
+            self._add_with_camp(winners, alive[0])
+            self._declare(winners, "last_alive")
+        elif not alive:
+            from .victory import GameOver as _G
+            raise _G([], "no_players")
+
+    def _declare(self, winners: list, reason: str):
+        # step 3: 篡夺者
+        for q in self.order_from(self.current):
+            for v in self._victories(q, "usurp"):
+                if q not in winners and self._eligible(q, v) and self._holds(q, v):
+                    self.emit("usurp", seat=q.seat, replaced=[p.seat for p in winners])
+                    winners = [q]
+                    reason = reason + "+usurp"
+                    break
+        # step 4: co-victory skills of roles hook in here (none without roles)
+        self.emit("victory", winners=[p.seat for p in winners], reason=reason)
+        raise GameOver(winners, reason)

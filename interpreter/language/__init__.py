@@ -1,0 +1,1 @@
+"""The effect language: parse (``parser``), check and compile (``compiler``) to Python callables."""

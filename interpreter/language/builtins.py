@@ -1,0 +1,437 @@
+"""The primitives of the effect language: queries, actions and choices.
+
+Each primitive has a typed signature (checked when content loads), a short
+Chinese wording (for ``describe`` and logs) and an implementation that calls
+the engine. An action returns True when it fully resolved (the basis of
+然后); a query or choice returns its value. Every primitive is general: none
+is named after, or only useful to, a single card, role or task.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..engine import decisions as D
+from ..engine.state import BLACK, BLUE, DISCARD, HAND, INTEL, PENDING, PROCESSING, RED, REMOVED, STAGING, Card
+from . import types as T
+
+REQUIRED = object()
+
+# Statuses an effect may put on a player until the end of a turn. The engine honours each.
+STATUSES = {
+    "cannot_use_cards": "本回合不能使用手牌",
+    "skills_disabled": "本回合角色技能无效",
+    "cannot_receive": "本回合不能选择接收情报",
+    "must_receive": "本回合必须接收情报",
+}
+
+
+@dataclass
+class Param:
+    name: str
+    type: str
+    default: object = REQUIRED
+
+
+@dataclass
+class Builtin:
+    name: str
+    kind: str                      # query | action | choice
+    params: list
+    returns: object                # a type, or a function(arg types by name) -> type
+    impl: Callable
+    zh: str                        # Chinese wording, {param} placeholders
+    doc: str = ""
+    contexts: frozenset | None = None  # None: anywhere; else the unit kinds where it may be used
+    extra: dict = field(default_factory=dict)
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name, kind, params, returns, zh, doc="", contexts=None):
+    def wrap(fn):
+        BUILTINS[name] = Builtin(name, kind, [Param(*p) for p in params], returns, fn, zh, doc,
+                                 frozenset(contexts) if contexts else None)
+        return fn
+    return wrap
+
+
+def as_cards(x) -> list:
+    if x is None:
+        return []
+    if isinstance(x, Card):
+        return [x]
+    return list(x)
+
+
+def _alive_ok(p) -> bool:
+    return p is not None and p.alive
+
+
+# ---------------------------------------------------------------- queries
+
+@builtin("alive", "query", [], T.PLAYERS, "所有存活角色", "Living players, counter-clockwise from the current player.")
+def _alive(ctx):
+    return ctx.game.alive_from(ctx.game.current)
+
+
+@builtin("alive_from", "query", [("p", T.PLAYER)], T.PLAYERS, "从{p}开始逆时针的所有存活角色",
+         "Living players counter-clockwise starting at p (从你开始，逆时针).")
+def _alive_from(ctx, p):
+    return ctx.game.alive_from(p if p is not None else ctx.game.current)
+
+
+@builtin("others", "query", [("p", T.PLAYER)], T.PLAYERS, "{p}以外的存活角色",
+         "Living players other than p (其他角色), counter-clockwise from p.")
+def _others(ctx, p):
+    if p is None:
+        return ctx.game.alive_from(ctx.game.current)
+    return [q for q in ctx.game.alive_from(p) if q is not p]
+
+
+@builtin("neighbors", "query", [("p", T.PLAYER)], T.PLAYERS, "{p}相邻的角色",
+         "The nearest living player on each side of p.")
+def _neighbors(ctx, p):
+    return ctx.game.neighbors(p) if p is not None else []
+
+
+@builtin("hand", "query", [("p", T.PLAYER)], T.CARDS, "{p}的手牌", "p's hand cards.")
+def _hand(ctx, p):
+    return list(p.hand) if p is not None else []
+
+
+@builtin("intel", "query", [("p", T.PLAYER)], T.CARDS, "{p}的情报区", "The intel in front of p (情报区).")
+def _intel(ctx, p):
+    return list(p.intel) if p is not None else []
+
+
+@builtin("count", "query", [("xs", T.LIST)], T.INT, "{xs}的数量", "How many items a list has.")
+def _count(ctx, xs):
+    if xs is None:
+        return 0
+    if isinstance(xs, (list, tuple)):
+        return len(xs)
+    return 1
+
+
+@builtin("hand_count", "query", [("p", T.PLAYER)], T.INT, "{p}的手牌数", "How many hand cards p has.")
+def _hand_count(ctx, p):
+    return len(p.hand) if p is not None else 0
+
+
+@builtin("any_of", "query", [("xs", T.LIST)], T.BOOL, "{xs}存在", "True if the list is not empty.")
+def _any_of(ctx, xs):
+    return bool(xs)
+
+
+@builtin("none_of", "query", [("xs", T.LIST)], T.BOOL, "没有{xs}", "True if the list is empty.")
+def _none_of(ctx, xs):
+    return not xs
+
+
+@builtin("exists", "query", [("x", T.ANY)], T.BOOL, "{x}存在", "True unless x is none (a choice from nothing).")
+def _exists(ctx, x):
+    return x is not None
+
+
+@builtin("identity_color", "query", [("p", T.PLAYER)], T.COLOR, "{p}的身份颜色",
+         "The color of p's identity: red 潜伏战线, blue 特工机关, black 神秘人 (or as rules.yaml says).")
+def _identity_color(ctx, p):
+    return p.identity.color if p is not None else 0
+
+
+@builtin("pure", "query", [("c", T.CARD), ("color", T.COLOR)], T.BOOL, "{c}是纯{color}",
+         "True if the card has exactly this one color (纯色).")
+def _pure(ctx, c, color):
+    return c is not None and c.mask == color
+
+
+@builtin("is_dual", "query", [("c", T.CARD)], T.BOOL, "{c}是双色", "True for a card with two colors.")
+def _is_dual(ctx, c):
+    return c is not None and c.mask not in (RED, BLUE, BLACK)
+
+
+@builtin("shares_color", "query", [("a", T.CARD), ("b", T.CARD)], T.BOOL, "{a}与{b}含有相同颜色",
+         "True if the two cards have at least one color in common.")
+def _shares_color(ctx, a, b):
+    return a is not None and b is not None and bool(a.mask & b.mask)
+
+
+@builtin("makes_three", "query", [("p", T.PLAYER), ("c", T.CARD)], T.BOOL, "会让{p}收集三张或更多同色情报",
+         "True if putting c into p's intel would make p hold 3 or more intel of one of c's colors.")
+def _makes_three(ctx, p, c):
+    if p is None or c is None:
+        return False
+    counts = p.counts
+    m = c.mask
+    return any(m & b and counts[b] + 1 >= 3 for b in (RED, BLUE, BLACK))
+
+
+@builtin("data", "query", [("c", T.CARD), ("key", T.ANY)], T.ANY, "{c}上{key}对应的值",
+         "A per-copy value printed on this copy (deck.yaml `data:`), looked up by key (text or color).")
+def _data(ctx, c, key):
+    if c is None:
+        return None
+    return c.data.get(key)
+
+
+@builtin("top_cards", "query", [("n", T.INT, 1)], T.CARDS, "牌堆顶的{n}张牌",
+         "The top n cards of the deck, without moving them.")
+def _top_cards(ctx, n):
+    return ctx.game.top_cards(n)
+
+
+@builtin("top_card", "query", [], T.CARD, "牌堆顶的一张牌",
+         "The top card of the deck (none if deck and discard pile are empty), without moving it.")
+def _top_card(ctx):
+    top = ctx.game.top_cards(1)
+    return top[0] if top else None
+
+
+@builtin("set_aside", "query", [], T.CARDS, "翻开的牌",
+         "The cards this effect has turned up with take_top and not yet moved on.")
+def _set_aside(ctx):
+    return list(ctx.game.staging)
+
+
+@builtin("alive_count", "query", [], T.INT, "存活角色数", "How many players are alive.")
+def _alive_count(ctx):
+    return sum(1 for p in ctx.game.players if p.alive)
+
+
+@builtin("name_of", "query", [("c", T.CARD)], T.CARDNAME, "{c}的牌名", "The card name of c, to compare with 【...】.")
+def _name_of(ctx, c):
+    return c.type.id if c is not None else None
+
+
+@builtin("is_face_up", "query", [], T.BOOL, "待收情报正面朝上", "True if the pending intel is face up.",
+         contexts=("send_idle", "contest"))
+def _is_face_up(ctx):
+    return ctx.game.pending_face_up
+
+
+# ---------------------------------------------------------------- actions
+
+@builtin("draw", "action", [("p", T.PLAYER), ("n", T.INT, 1)], T.BOOL, "{p}摸{n}张牌", "p draws n cards.")
+def _draw(ctx, p, n):
+    if not _alive_ok(p) or n <= 0:
+        return n <= 0
+    return ctx.game.draw(p, n)
+
+
+@builtin("discard", "action", [("xs", T.CARDS)], T.BOOL, "弃置{xs}",
+         "弃置: the cards go face up to the discard pile, from wherever they are.")
+def _discard(ctx, xs):
+    cards = as_cards(xs)
+    ctx.game.discard_cards(cards)
+    return bool(cards)
+
+
+@builtin("give", "action", [("xs", T.CARDS), ("to", T.PLAYER)], T.BOOL, "将{xs}交给{to}",
+         "交给: the cards go face down into `to`'s hand; only giver and receiver see them.")
+def _give(ctx, xs, to):
+    cards = as_cards(xs)
+    if not cards or to is None:
+        return False
+    g = ctx.game
+    frm = cards[0].owner
+    for c in cards:
+        g.move(c, HAND, to)
+        to.known[c.uid] = c
+    g.emit("give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards),
+           cards=[c.uid for c in cards], to=[s for s in ((frm.seat,) if frm else ()) + (to.seat,)])
+    return True
+
+
+@builtin("put_in_hand", "action", [("xs", T.CARDS), ("p", T.PLAYER)], T.BOOL, "将{xs}加入{p}的手牌",
+         "加入手牌: the cards go into p's hand; cards from a face-up place stay known to all.")
+def _put_in_hand(ctx, xs, p):
+    cards = as_cards(xs)
+    if not cards or p is None:
+        return False
+    g = ctx.game
+    for c in cards:
+        g.move(c, HAND, p)
+    g.emit("to_hand", seat=p.seat, cards=[c.uid for c in cards])
+    return True
+
+
+@builtin("collect", "action", [("xs", T.CARDS), ("p", T.PLAYER)], T.BOOL, "将{xs}置入{p}的情报区",
+         "置入情报区: face up into p's intel. This is collecting, not receiving (接收).")
+def _collect(ctx, xs, p):
+    cards = as_cards(xs)
+    if not cards or not _alive_ok(p):
+        return False
+    g = ctx.game
+    for c in cards:
+        g.move(c, INTEL, p)
+    g.emit("collect", seat=p.seat, cards=[c.uid for c in cards])
+    return True
+
+
+@builtin("remove", "action", [("xs", T.CARDS)], T.BOOL, "将{xs}移出游戏", "移出游戏: the cards leave the game.")
+def _remove(ctx, xs):
+    cards = as_cards(xs)
+    for c in cards:
+        ctx.game.move(c, REMOVED)
+    return bool(cards)
+
+
+@builtin("reveal", "action", [("xs", T.CARDS), ("to", T.PLAYERS, None)], T.BOOL, "展示{xs}",
+         "展示 (to everyone) or 查看 (to: the players who look). The cards stay where they are.")
+def _reveal(ctx, xs, to):
+    cards = as_cards(xs)
+    seats = None if to is None else ([to] if not isinstance(to, list) else to)
+    ctx.game.reveal(cards, seats)
+    return True
+
+
+@builtin("move_pending", "action", [("p", T.PLAYER)], T.BOOL, "将待收情报移至{p}面前",
+         "The pending intel (待收情报) moves in front of p.", contexts=("contest",))
+def _move_pending(ctx, p):
+    g = ctx.game
+    if g.pending is None or p is None:
+        return False
+    g.holder = p
+    g.emit("pending_moved", seat=p.seat)
+    return True
+
+
+@builtin("swap_pending", "action", [("c", T.CARD)], T.BOOL, "用{c}面朝下代替待收情报",
+         "c becomes the pending intel, face down; the old one goes face up to the discard pile. The sender stays.",
+         contexts=("contest",))
+def _swap_pending(ctx, c):
+    g = ctx.game
+    old = g.pending
+    if old is None or c is None:
+        return False
+    g.move(old, DISCARD)
+    g.move(c, PENDING)
+    g.pending_face_up = False
+    g.emit("pending_swapped", old=old.uid, new=c.uid, to=[ctx.me.seat])
+    return True
+
+
+@builtin("flip_pending", "action", [], T.BOOL, "翻开待收情报", "The pending intel is turned face up.",
+         contexts=("send_idle", "contest"))
+def _flip_pending(ctx):
+    g = ctx.game
+    if g.pending is None or g.pending_face_up:
+        return False
+    g.pending_face_up = True
+    g.reveal([g.pending])
+    return True
+
+
+@builtin("send", "action", [("c", T.CARD), ("by", T.PLAYER, None), ("face_up", T.BOOL, False)], T.BOOL,
+         "由{by}将{c}作为情报传出", "c is sent as this turn's intel by `by` (default: self), who picks "
+         "the target of an ↑ card and the lock; `by` becomes the sender (情报传出者).",
+         contexts=("send_start",))
+def _send(ctx, c, by, face_up):
+    sender = by if by is not None else ctx.me
+    if c is None or not sender.alive:
+        return False
+    return ctx.game.send_intel(sender, c, face_up)
+
+
+@builtin("take_top", "action", [("n", T.INT)], T.CARDS, "翻开牌堆顶的{n}张牌",
+         "翻开: the top n cards are turned face up and set aside for this effect; effects must move them on "
+         "(leftovers go to the discard pile when the effect ends).")
+def _take_top(ctx, n):
+    g = ctx.game
+    out = []
+    for _ in range(n):
+        if not g.deck and not g._refill_deck():
+            break
+        c = g.deck[-1]
+        g.move(c, STAGING)
+        out.append(c)
+    g.reveal(out)
+    if len(out) < n:
+        ctx.incomplete = True
+    return out
+
+
+@builtin("add_status", "action", [("p", T.PLAYER), ("status", T.STATUS), ("turns", T.INT, 0)], T.BOOL,
+         "令{p}{status}", "Put a status on p until the end of this turn (turns: that many turns more). "
+         "Statuses: " + ", ".join(STATUSES))
+def _add_status(ctx, p, status, turns):
+    if p is None:
+        return False
+    ctx.game.add_status(p, status, turns)
+    return True
+
+
+# ---------------------------------------------------------------- choices
+
+def _elem_type(argtypes):
+    return T.element_of(argtypes.get("from", T.ANY))
+
+
+def _list_type(argtypes):
+    return T.list_of(argtypes.get("from", T.ANY))
+
+
+def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
+    g = ctx.game
+    chooser = by if by is not None else ctx.me
+    if not options:
+        ctx.incomplete = True
+        return None
+    if optional:
+        options = options + [None]
+    choice = g.ask(chooser, kind, options, prompt, ctx.card.type.id if ctx.card is not None else "")
+    if choice is None:
+        ctx.incomplete = True
+    return choice
+
+
+@builtin("choose", "choice", [("from", T.LIST), ("by", T.PLAYER, None), ("prompt", T.TEXT, ""),
+                              ("optional", T.BOOL, False)], _elem_type, "{by}从{from}中选择一个",
+         "`by` (default self) picks one item of the list; none if the list is empty "
+         "(or if optional and they decline).")
+def _choose(ctx, options, by, prompt, optional):
+    return _ask(ctx, by, list(options) if isinstance(options, list) else as_list(options), prompt, optional)
+
+
+@builtin("declare", "choice", [("from", T.LIST), ("by", T.PLAYER, None), ("prompt", T.TEXT, "")], _elem_type,
+         "{by}宣言{from}中的一个", "宣言: like choose, but everyone hears the answer.")
+def _declare(ctx, options, by, prompt):
+    value = _ask(ctx, by, list(options), prompt, False)
+    who = by if by is not None else ctx.me
+    ctx.game.emit("declare", seat=who.seat, value=value if not isinstance(value, int) else value)
+    return value
+
+
+@builtin("choose_many", "choice", [("from", T.LIST), ("by", T.PLAYER, None), ("min", T.INT, 0),
+                                   ("max", T.INT, 99), ("prompt", T.TEXT, "")], _list_type,
+         "{by}从{from}中选择{min}至{max}个", "`by` picks between min and max items, one at a time.")
+def _choose_many(ctx, options, by, lo, hi, prompt):
+    g = ctx.game
+    chooser = by if by is not None else ctx.me
+    left = list(options)
+    picked = []
+    while left and len(picked) < hi:
+        opts = left + ([None] if len(picked) >= lo else [])
+        choice = g.ask(chooser, D.CHOOSE, opts, prompt, ctx.card.type.id if ctx.card is not None else "")
+        if choice is None:
+            break
+        picked.append(choice)
+        left.remove(choice)
+    if len(picked) < lo:
+        ctx.incomplete = True
+    return picked
+
+
+def as_list(x):
+    if x is None:
+        return []
+    if isinstance(x, list):
+        return x
+    return [x]
+
+
+# Names every unit can read, and the unit kinds that provide the others.
+CONSTANTS = {"red": (T.COLOR, RED), "blue": (T.COLOR, BLUE), "black": (T.COLOR, BLACK),
+             "true": (T.BOOL, True), "false": (T.BOOL, False), "none": (T.NONE, None)}

@@ -1,0 +1,271 @@
+"""Parse effect text into the typed AST of ``ast.py``.
+
+The grammar lives in ``effect.lark`` and is loaded once per process. Syntax
+errors become :class:`LanguageError` with the position and a readable list of
+what was expected, never a Lark traceback.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import LanguageError
+
+GRAMMAR_PATH = Path(__file__).with_name("effect.lark")
+
+_OPEN = {"LPAR", "LSQB"}
+_CLOSE = {"RPAR", "RSQB"}
+_GLUE_BEFORE = {"ELSE", "ELIF", "INSTEAD"}
+
+
+class _NewlinePostLex:
+    """Drops newlines inside ( ) and [ ], and before else/elif/instead."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream):
+        depth = 0
+        held = None
+        for tok in stream:
+            if tok.type == "_NL":
+                if depth == 0 and held is None:
+                    held = tok
+                continue
+            if held is not None:
+                if tok.type not in _GLUE_BEFORE:
+                    yield held
+                held = None
+            if tok.type in _OPEN:
+                depth += 1
+            elif tok.type in _CLOSE:
+                depth = max(0, depth - 1)
+            yield tok
+        if held is not None:
+            yield held
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="basic",  # the postlexer looks one token ahead, which the contextual lexer cannot allow
+        postlex=_NewlinePostLex(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expression"],
+    )
+
+
+def _pos(meta_or_tok):
+    return getattr(meta_or_tok, "line", 1) or 1, getattr(meta_or_tok, "column", 1) or 1
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    # -- statements
+    def start(self, meta, items):
+        return ast.Program([i for i in items if i is not None])
+
+    def expression(self, meta, items):
+        return [i for i in items if i is not None][0]
+
+    def block(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def let_stmt(self, meta, items):
+        name, value = items
+        return ast.Let(*_pos(meta), name=str(name), value=value)
+
+    def if_stmt(self, meta, items):
+        cond, body, *rest = items
+        branches = [(cond, body)]
+        orelse = None
+        for r in rest:
+            if r is None:
+                continue
+            if r[0] == "elif":
+                branches.append((r[1], r[2]))
+            else:
+                orelse = r[1]
+        return ast.If(*_pos(meta), branches=branches, orelse=orelse)
+
+    def elif_clause(self, meta, items):
+        return ("elif", items[0], items[1])
+
+    def else_clause(self, meta, items):
+        return ("else", items[0])
+
+    def may_stmt(self, meta, items):
+        by, prompt, body = items
+        return ast.May(*_pos(meta), by=by, prompt=_unquote(prompt), body=body)
+
+    def choose_one_stmt(self, meta, items):
+        by, prompt, *options = items
+        return ast.ChooseOne(*_pos(meta), by=by, prompt=_unquote(prompt), options=[o for o in options if o is not None])
+
+    def option(self, meta, items):
+        label, cond, body = items
+        return ast.Option(*_pos(meta), label=_unquote(label), condition=cond, body=body)
+
+    def condition(self, meta, items):
+        return items[0]
+
+    def by_clause(self, meta, items):
+        return items[0]
+
+    def for_stmt(self, meta, items):
+        name, source, body = items
+        return ast.For(*_pos(meta), name=str(name), source=source, body=body)
+
+    def repeat_stmt(self, meta, items):
+        count, body = items
+        return ast.Repeat(*_pos(meta), count=count, body=body)
+
+    def then_stmt(self, meta, items):
+        return ast.Then(*_pos(meta), stmt=items[0])
+
+    def call_stmt(self, meta, items):
+        call, instead = items
+        if instead is None:
+            return ast.CallStmt(*_pos(meta), call=call)
+        return ast.CallStmt(*_pos(meta), call=call, instead_cond=instead[0], instead_body=instead[1])
+
+    def instead_clause(self, meta, items):
+        return (items[0], items[1])
+
+    # -- expressions
+    def call(self, meta, items):
+        name, *args = items
+        pos_args, kwargs = [], {}
+        for a in args:
+            if a is None:
+                continue
+            if isinstance(a, tuple) and a and a[0] == "kw":
+                kwargs[a[1]] = a[2]
+            else:
+                pos_args.append(a)
+        return ast.Call(*_pos(meta), func=str(name), args=pos_args, kwargs=kwargs)
+
+    def kwarg(self, meta, items):
+        return ("kw", str(items[0]), items[1])
+
+    def by_kwarg(self, meta, items):
+        return ("kw", "by", items[0])
+
+    def var(self, meta, items):
+        return ast.Var(*_pos(meta), name=str(items[0]))
+
+    def int_lit(self, meta, items):
+        return ast.IntLit(*_pos(meta), value=int(items[0]))
+
+    def str_lit(self, meta, items):
+        return ast.StrLit(*_pos(meta), value=_unquote(items[0]))
+
+    def card_name(self, meta, items):
+        return ast.CardNameLit(*_pos(meta), name=str(items[0])[1:-1])
+
+    def list_lit(self, meta, items):
+        return ast.ListLit(*_pos(meta), items=[i for i in items if i is not None])
+
+    def attr(self, meta, items):
+        return ast.Attr(*_pos(meta), obj=items[0], name=str(items[1]))
+
+    def where(self, meta, items):
+        return ast.Where(*_pos(meta), source=items[0], predicate=items[1])
+
+    def or_(self, meta, items):
+        return ast.BinOp(*_pos(meta), op="or", left=items[0], right=items[1])
+
+    def and_(self, meta, items):
+        return ast.BinOp(*_pos(meta), op="and", left=items[0], right=items[1])
+
+    def not_(self, meta, items):
+        return ast.Not(*_pos(meta), operand=items[0])
+
+    def neg(self, meta, items):
+        return ast.Neg(*_pos(meta), operand=items[0])
+
+    def compare(self, meta, items):
+        return ast.BinOp(*_pos(meta), op=str(items[1]), left=items[0], right=items[2])
+
+    def arith(self, meta, items):
+        return ast.BinOp(*_pos(meta), op=str(items[1]), left=items[0], right=items[2])
+
+    def has(self, meta, items):
+        return ast.BinOp(*_pos(meta), op="has", left=items[0], right=items[1])
+
+    def member(self, meta, items):
+        return ast.BinOp(*_pos(meta), op="in", left=items[0], right=items[1])
+
+
+def _unquote(tok):
+    if tok is None:
+        return None
+    s = str(tok)
+    return s[1:-1] if s.startswith('"') else s
+
+
+_TOKEN_WORDS = {
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "SEMICOLON": "';'", "MINUS": "'-'",
+    "_NL": "a new line", "NAME": "a name", "INT": "a number", "STRING": "a quoted text",
+    "CARD_NAME": "a card name like 【截获】", "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "$END": "the end of the text",
+}
+
+
+def _describe_expected(expected) -> str:
+    words = []
+    for e in sorted(expected):
+        if e.startswith("__ANON"):
+            continue
+        w = _TOKEN_WORDS.get(e)
+        if w is None:
+            w = "'" + e.lower() + "'" if e.isupper() and e.isalpha() else e
+        if w not in words:
+            words.append(w)
+    if not words:
+        return "something else"
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def parse(text: str, start: str = "start"):
+    """Parse one effect text (start="start") or one expression (start="expression").
+
+    Raises LanguageError(E201 syntax) with a position.
+    """
+    if not text.strip():
+        if start == "expression":
+            raise LanguageError("E201", "an expression is missing here", 1, 1)
+        return ast.Program([])
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedCharacters as e:
+        ch = text[e.pos_in_stream] if e.pos_in_stream is not None and e.pos_in_stream < len(text) else "?"
+        hint = None
+        if ch in "“”":
+            hint = 'use plain double quotes "..."'
+        elif ch in "（），：；":
+            hint = "full-width punctuation is not part of the language; use ( ) , : ;"
+        raise LanguageError("E201", f"unexpected character {ch!r}", e.line, e.column, hint) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        shown = "end of text" if tok.type == "$END" else repr(str(tok).strip() or tok.type)
+        raise LanguageError(
+            "E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}",
+            tok.line or 1, tok.column or 1,
+        ) from None
+    except UnexpectedEOF as e:
+        lines = text.rstrip().splitlines() or [""]
+        raise LanguageError("E201", f"the text ends too early; expected {_describe_expected(e.expected)}",
+                            len(lines), len(lines[-1]) + 1) from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark input errors
+        raise LanguageError("E201", str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
+    return _ToAst().transform(tree)

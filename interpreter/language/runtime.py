@@ -1,0 +1,27 @@
+"""The run-time context a compiled effect, target rule or condition runs in."""
+from __future__ import annotations
+
+
+class Ctx:
+    """What `self`, `target`, `this_card`, `dying` and `subject` mean for one evaluation.
+
+    `incomplete` is set by any action that could not fully resolve (nothing to
+    choose from, not enough cards, ...); a `then` statement reads and resets it.
+    `frame` holds the `let` variables and `it` slots of the running program.
+    """
+
+    __slots__ = ("game", "me", "target", "card", "dying", "subject", "frame", "incomplete")
+
+    def __init__(self, game, me, target=None, card=None, dying=None, subject=None):
+        self.game = game
+        self.me = me
+        self.target = target
+        self.card = card
+        self.dying = dying
+        self.subject = subject
+        self.frame = None
+        self.incomplete = False
+
+
+class StopEffect(Exception):
+    """Raised by `then` when what came before did not fully resolve: the rest of the text is skipped."""
