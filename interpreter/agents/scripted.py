@@ -1,7 +1,7 @@
 """A scripted agent: answers from a list, for tests, scenarios and replays."""
 from __future__ import annotations
 
-from ..engine.decisions import option_label
+from ..engine.decisions import option_label, option_matches
 from .base import Agent
 
 
@@ -35,7 +35,9 @@ class ScriptedAgent(Agent):
             for i, o in enumerate(decision.options):
                 if answer(o):
                     return i
-        elif answer in labels:
-            return labels.index(answer)
+        else:
+            for i, o in enumerate(decision.options):
+                if option_matches(o, answer):
+                    return i
         raise ScriptExhausted(f"scripted answer {answer!r} is not a legal option of {decision!r}; "
                               f"options: {labels}")

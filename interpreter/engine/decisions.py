@@ -55,6 +55,41 @@ def option_json(opt):
     return str(opt)
 
 
+def option_matches(opt, answer) -> bool:
+    """Does a scripted answer name this option?
+
+    Accepted forms: the option's label; for a card its deck id ("#79" or "79")
+    or its name when unambiguous is checked by the caller; for a player "P3";
+    for an idle-point action "pass" or "use 截获" / "use #79"; for yes/no
+    "yes"/"no"; for none "none".
+    """
+    if isinstance(answer, str):
+        a = answer.strip()
+        if a == option_label(opt):
+            return True
+        if opt is None:
+            return a in ("none", "no", "不", "skip", "stop")
+        if isinstance(opt, bool):
+            return a in (("yes", "是", "true") if opt else ("no", "否", "false"))
+        if isinstance(opt, Card):
+            return a in (f"#{opt.uid}", str(opt.uid), opt.type.name, opt.type.id)
+        if isinstance(opt, Player):
+            return a in (f"P{opt.seat}", str(opt.seat))
+        if isinstance(opt, PlayOption):
+            if opt.card is None:
+                return a == "pass"
+            if a.startswith("use "):
+                rest = a[4:].strip()
+                return rest in (f"#{opt.card.uid}", str(opt.card.uid), opt.card.type.name, opt.card.type.id,
+                                opt.use.card_type.name, opt.use.card_type.id)
+            return False
+        if isinstance(opt, int) and not isinstance(opt, bool):
+            from .state import COLOR_NAMES
+            return COLOR_NAMES.get(opt) == a
+        return str(opt) == a
+    return False
+
+
 class Decision:
     """A question to one seat with its legal options."""
 

@@ -1,0 +1,137 @@
+"""The ``fengsheng`` command."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .content.loader import BUNDLED_CONTENT, ContentErrors, load_content
+
+
+def _content_paths(paths) -> list[Path]:
+    return [Path(p) for p in paths] if paths else [BUNDLED_CONTENT]
+
+
+def _load_or_exit(paths):
+    try:
+        return load_content(paths)
+    except ContentErrors as e:
+        for err in e.errors:
+            click.echo(str(err), err=True)
+        click.echo(f"{len(e.errors)} error(s) in the content; run `fengsheng validate` for details.", err=True)
+        sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fengsheng")
+def main():
+    """fengsheng: a data-driven rules interpreter for 风声 (The Message)."""
+
+
+@main.command()
+@click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players per game")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1), help="how many games")
+@click.option("--seed", "-s", default=0, show_default=True, type=int, help="seed of the batch")
+@click.option("--content", "content_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="content pack directory (repeat to layer packs; default: the bundled content)")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+              help="write every event and decision of every game to this JSONL file")
+@click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
+    """Play GAMES games between random agents and print a summary.
+
+    The same seed (and content) prints the same result, byte for byte.
+    """
+    from .sim import simulate as run_batch
+    paths = _content_paths(content_dirs)
+    content = _load_or_exit(paths)
+    if players not in content.rules.identity_table:
+        raise click.UsageError(f"the rules have no identity table for {players} players "
+                               f"(have: {sorted(content.rules.identity_table)})")
+    summary = run_batch(content, players, games, seed, log_path=log_path, content_paths=paths,
+                        max_turns=max_turns)
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
+        return
+    deck = len(content.deck_for(players))
+    header = (f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
+              f"content: {content.rules.name} ({len(content.card_types)} card types, {deck}-card deck, "
+              f"{len(content.tasks)} secret tasks, {len(content.roles)} roles)")
+    click.echo(summary.text(header))
+    if log_path:
+        click.echo(f"\nlog written to {log_path}; check it with: fengsheng replay {log_path}")
+
+
+@main.command()
+@click.argument("log_path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--content", "content_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="content pack directory the games were played with")
+@click.option("--game", "only", type=int, default=None, help="replay only the game with this index")
+def replay(log_path, content_dirs, only):
+    """Re-run logged games from their seed and decisions; check the same events and end state."""
+    from .sim import ReplayMismatch, content_fingerprint, read_log, replay_game
+    paths = _content_paths(content_dirs)
+    content = _load_or_exit(paths)
+    try:
+        games = read_log(log_path)
+    except ReplayMismatch as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    if not games:
+        click.echo(f"error: {log_path} holds no game", err=True)
+        sys.exit(1)
+    fp = content_fingerprint(paths)
+    bad = 0
+    for logged in games:
+        h = logged["header"]
+        if only is not None and h.get("index") != only:
+            continue
+        if h.get("content") != fp:
+            click.echo(f"warning: game {h.get('index')} was played with different content "
+                       f"({h.get('content')} vs {fp})", err=True)
+        ok, msg = replay_game(content, logged)
+        click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")
+        bad += not ok
+    if bad:
+        click.echo(f"{bad} game(s) did not replay identically", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def validate(paths, fmt):
+    """Check content packs (default: the bundled content) and print every problem.
+
+    Exit status: 0 clean, 1 errors, 2 usage error.
+    """
+    dirs = _content_paths(paths)
+    for d in dirs:
+        if not d.is_dir():
+            raise click.UsageError(f"{d} is not a content directory")
+    try:
+        content = load_content(dirs)
+        errors = []
+    except ContentErrors as e:
+        content, errors = None, e.errors
+    if fmt == "json":
+        click.echo(json.dumps({"ok": not errors, "errors": [e.to_json() for e in errors]},
+                              ensure_ascii=False, indent=2))
+    else:
+        for e in errors:
+            click.echo(str(e))
+        if errors:
+            click.echo(f"{len(errors)} error(s)")
+        else:
+            click.echo(f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards, "
+                       f"{len(content.tasks)} secret tasks, {len(content.identities)} identities, "
+                       f"{len(content.roles)} roles")
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,91 @@
+"""Build a game in a chosen mid-game state: the basis of rule tests and scenario files.
+
+A table spec says, per seat, the identity (and secret task), hand and intel
+(by deck id), who is alive; the cards on top of the deck in order; the
+current player. Every other card of the content's full deck goes to the deck
+below them, in a seeded order. Then :func:`start` runs the game from a phase.
+"""
+from __future__ import annotations
+
+from .game import Game, Transit
+from .state import DECK, HAND, INTEL, PENDING, UP, Card
+
+
+class TableError(ValueError):
+    """The spec asks for something impossible (an unknown card, a card used twice …)."""
+
+
+def build(content, seats: list[dict], agents, deck_top=(), current: int = 0, seed: int = 0,
+          record: bool = True, deck: str | None = None) -> Game:
+    n = len(seats)
+    g = Game(content, n, seed, agents, record=record)
+    types = content.card_types
+    entries = content.deck if deck is None else [e for e in content.deck if e.uid in set(content.decks[deck])]
+    by_uid = {}
+    for e in entries:
+        c = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
+        g.cards.append(c)
+        by_uid[e.uid] = c
+    free = dict(by_uid)
+
+    def take(uid) -> Card:
+        if uid not in by_uid:
+            raise TableError(f"card #{uid} is not in the deck")
+        if uid not in free:
+            raise TableError(f"card #{uid} is placed twice")
+        return free.pop(uid)
+
+    for p, spec in zip(g.players, seats):
+        ident = spec.get("identity")
+        if ident not in content.identities:
+            raise TableError(f"seat {p.seat}: unknown identity {ident!r}")
+        p.identity = content.identities[ident]
+        task = spec.get("task")
+        if task is not None:
+            if task not in content.tasks:
+                raise TableError(f"seat {p.seat}: unknown secret task {task!r}")
+            p.task = content.tasks[task]
+        for uid in spec.get("hand", []):
+            c = take(uid)
+            c.zone, c.owner = HAND, p
+            p.hand.append(c)
+        for uid in spec.get("intel", []):
+            c = take(uid)
+            c.zone, c.owner = INTEL, p
+            p.intel.append(c)
+            for bit in (1, 2, 4):
+                if c.mask & bit:
+                    p.counts[bit] += 1
+        if spec.get("alive", True) is False:
+            p.alive = False
+    top = [take(uid) for uid in deck_top]
+    rest = list(free.values())
+    g.rng.shuffle(rest)
+    g.deck = rest + list(reversed(top))  # the end of the list is the top
+    for c in g.deck:
+        c.zone, c.owner = DECK, None
+    g.current = g.players[current]
+    g.turn_no = 1
+    return g
+
+
+def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = False, lock: int | None = None):
+    """Place an intel in transit, as if `sender` had sent it and `holder` accepted it."""
+    card = next(c for c in g.cards if c.uid == uid)
+    if card.zone != DECK:
+        raise TableError(f"card #{uid} is already placed")
+    g.deck.remove(card)
+    card.zone, card.owner = PENDING, None
+    g.pending = card
+    g.pending_face_up = face_up
+    g.transit = Transit(card, g.players[sender], card.direction, None,
+                        g.players[lock] if lock is not None else None, face_up)
+    g.holder = g.players[holder]
+    return card
+
+
+def card(g: Game, uid: int) -> Card:
+    for c in g.cards:
+        if c.uid == uid:
+            return c
+    raise TableError(f"card #{uid} is not in the game")

@@ -1,0 +1,246 @@
+"""Batch simulation, game logs and replay.
+
+A game is fully determined by the content, the player count, its seed and the
+answers given to its decisions. The log (JSONL) therefore holds a header with
+the seed, every event and every decision, and the end-state digest; replay
+re-runs the game from the seed, feeding the logged answers back, and checks
+that every event and the end state come out the same.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .agents import Agent, RandomAgent
+from .engine.game import Game
+
+LOG_FORMAT = 1
+
+
+def _width(s: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+
+def pad(s: str, width: int) -> str:
+    """Left-justify to a display width (a CJK character takes two columns)."""
+    return s + " " * max(0, width - _width(s))
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a batch started with `seed`."""
+    return (seed * 1_000_003 + index * 7_919) % (2 ** 63)
+
+
+def content_fingerprint(paths) -> str:
+    """A hash of every content file, so a replay can tell if the content changed."""
+    h = hashlib.sha256()
+    for root in paths:
+        root = Path(root)
+        for f in sorted(root.rglob("*.y*ml")):
+            h.update(str(f.relative_to(root)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def random_agents(gseed: int, n: int) -> list:
+    return [RandomAgent(gseed * 31 + seat) for seat in range(n)]
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    players: int = 0
+    reasons: Counter = field(default_factory=Counter)
+    identity_wins: Counter = field(default_factory=Counter)
+    identity_dealt: Counter = field(default_factory=Counter)
+    task_wins: Counter = field(default_factory=Counter)
+    task_dealt: Counter = field(default_factory=Counter)
+    turns: list = field(default_factory=list)
+    decisions: int = 0
+
+    def add(self, game: Game, result):
+        self.games += 1
+        self.reasons[result.reason] += 1
+        self.turns.append(game.turn_no)
+        self.decisions += game.decision_count
+        for p in game.players:
+            self.identity_dealt[p.identity.name] += 1
+            if p.task is not None:
+                self.task_dealt[p.task.name] += 1
+        won_idents = {p.identity.name for p in result.winners}
+        for name in won_idents:
+            self.identity_wins[name] += 1
+        for p in result.winners:
+            if p.task is not None:
+                self.task_wins[p.task.name] += 1
+
+    def text(self, header: str) -> str:
+        g = max(self.games, 1)
+        lines = [header, ""]
+        lines.append("How games ended:")
+        for reason, k in sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"  {pad(REASON_TEXT.get(reason, reason), 58)} {k:>6}  {100 * k / g:5.1f}%")
+        lines.append("")
+        lines.append("Wins by identity (games in which a player of this identity won):")
+        for name in sorted(self.identity_dealt):
+            k = self.identity_wins.get(name, 0)
+            lines.append(f"  {pad(name, 10)} {k:>6}  {100 * k / g:5.1f}%")
+        if self.task_dealt:
+            lines.append("")
+            lines.append("Wins by secret task (won / times dealt):")
+            for name in sorted(self.task_dealt):
+                k = self.task_wins.get(name, 0)
+                d = self.task_dealt[name]
+                lines.append(f"  {pad(name, 10)} {k:>6} / {d:<6} {100 * k / d:5.1f}%")
+        t = self.turns or [0]
+        lines.append("")
+        lines.append(f"Average turns: {sum(t) / len(t):.2f} (min {min(t)}, max {max(t)})")
+        lines.append(f"Average decisions per game: {self.decisions / g:.1f}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        t = self.turns or [0]
+        return {"games": self.games, "players": self.players, "ended_by": dict(self.reasons),
+                "identity_wins": dict(self.identity_wins), "task_wins": dict(self.task_wins),
+                "task_dealt": dict(self.task_dealt), "average_turns": sum(t) / len(t),
+                "min_turns": min(t), "max_turns": max(t), "decisions": self.decisions}
+
+
+REASON_TEXT = {
+    "collect": "a player collected three red or blue intel",
+    "death": "a death fulfilled a secret task",
+    "turn_end": "a secret task fulfilled at turn end (搅局者)",
+    "last_alive": "only one player was left alive",
+    "turn_limit": "draw: turn limit reached",
+    "no_players": "draw: no player left",
+}
+for _k in list(REASON_TEXT):
+    REASON_TEXT[_k + "+usurp"] = REASON_TEXT[_k] + ", usurped (篡夺者)"
+
+
+class LogWriter:
+    """Writes games as JSONL: header, events and decisions, end digest."""
+
+    def __init__(self, path, content_paths, players: int):
+        self.f = open(path, "w", encoding="utf-8")
+        self.fingerprint = content_fingerprint(content_paths)
+        self.players = players
+
+    def write_game(self, index: int, gseed: int, game: Game):
+        w = self.f.write
+        w(json.dumps({"type": "game", "format": LOG_FORMAT, "version": __version__, "index": index,
+                      "seed": gseed, "players": self.players, "content": self.fingerprint,
+                      "agents": "random"}, ensure_ascii=False) + "\n")
+        for rec in game.log:
+            kind = "decision" if "d" in rec else "event"
+            w(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True) + "\n")
+        w(json.dumps({"type": "end", "digest": game.digest()}, ensure_ascii=False, sort_keys=True) + "\n")
+
+    def close(self):
+        self.f.close()
+
+
+def simulate(content, players: int, games: int, seed: int, log_path=None, content_paths=None,
+             max_turns=None, progress=None) -> Summary:
+    summary = Summary(players=players)
+    writer = LogWriter(log_path, content_paths, players) if log_path else None
+    try:
+        for i in range(games):
+            gseed = game_seed(seed, i)
+            game = Game(content, players, gseed, random_agents(gseed, players), record=writer is not None,
+                        max_turns=max_turns)
+            result = game.run()
+            summary.add(game, result)
+            if writer:
+                writer.write_game(i, gseed, game)
+            if progress:
+                progress(i + 1)
+    finally:
+        if writer:
+            writer.close()
+    return summary
+
+
+# ---------------------------------------------------------------------- replay
+
+class ReplayMismatch(Exception):
+    pass
+
+
+class ReplayAgent(Agent):
+    """Feeds the logged answers back, checking that the same decisions are asked in the same order."""
+
+    def __init__(self, decisions: list):
+        self.decisions = decisions
+        self.pos = 0
+
+    def decide(self, decision, game) -> int:
+        if self.pos >= len(self.decisions):
+            raise ReplayMismatch(f"the game asks more decisions than the log has ({decision!r})")
+        rec = self.decisions[self.pos]
+        self.pos += 1
+        if rec["seat"] != decision.seat or rec["d"] != decision.kind or rec["n"] != len(decision.options):
+            raise ReplayMismatch(f"decision {self.pos}: log has {rec['d']} for P{rec['seat']} with {rec['n']} "
+                                 f"options, the game asks {decision.kind} for P{decision.seat} with "
+                                 f"{len(decision.options)}")
+        return rec["choice"]
+
+
+def read_log(path) -> list[dict]:
+    """Split a JSONL log into games: [{header, records, end}]."""
+    games = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ReplayMismatch(f"{path}:{n}: not a JSON line ({e.msg})") from None
+            t = rec.get("type")
+            if t == "game":
+                games.append({"header": rec, "records": [], "end": None})
+            elif not games:
+                raise ReplayMismatch(f"{path}:{n}: the log does not start with a game header")
+            elif t == "end":
+                games[-1]["end"] = rec
+            else:
+                rec = dict(rec)
+                rec.pop("type", None)
+                games[-1]["records"].append(rec)
+    return games
+
+
+def replay_game(content, logged: dict) -> tuple[bool, str]:
+    """Re-run one logged game; returns (identical?, message)."""
+    h = logged["header"]
+    decisions = [r for r in logged["records"] if "d" in r]
+    agent = ReplayAgent(decisions)
+    game = Game(content, h["players"], h["seed"], [agent] * h["players"], record=True)
+    try:
+        game.run()
+    except ReplayMismatch as e:
+        return False, str(e)
+    if agent.pos != len(decisions):
+        return False, f"the game ended after {agent.pos} of {len(decisions)} logged decisions"
+    logged_recs = [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in logged["records"]]
+    new_recs = [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in game.log]
+    if logged_recs != new_recs:
+        for i, (a, b) in enumerate(zip(logged_recs, new_recs)):
+            if a != b:
+                return False, f"record {i + 1} differs:\n  log:    {a}\n  replay: {b}"
+        return False, f"the log has {len(logged_recs)} records, the replay {len(new_recs)}"
+    end = logged.get("end")
+    if end is None:
+        return False, "the log has no end record (was it cut off?)"
+    if json.dumps(end["digest"], sort_keys=True) != json.dumps(json.loads(json.dumps(game.digest())), sort_keys=True):
+        return False, "the end state differs from the logged one"
+    winners = ", ".join(f"P{s}" for s in game.digest()["winners"]) or "nobody"
+    return True, (f"identical: {len(decisions)} decisions, {len(new_recs)} records, "
+                  f"{game.turn_no} turns, winners {winners} ({game.result.reason})")
