@@ -20,8 +20,8 @@ import yaml
 from ..engine.state import COLOR_BITS
 from ..language.compiler import Compiler, CompileErrors, context_env
 from ..language.errors import LanguageError
-from .model import (TIMINGS, VICTORY_CHECKS, CardType, CardUse, Content, DeckEntry, Identity, Rules, SecretTask,
-                    Victory)
+from .model import (TIMINGS, TRIGGER_EVENTS, VICTORY_CHECKS, CardType, CardUse, Content, DeckEntry, Identity, Role,
+                    Rules, SecretTask, Skill, Victory)
 from .yamlpos import PosDict, key_pos_of, load as load_yaml, pos_of
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +79,18 @@ def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> di
     if timing == "dying":
         names.append("dying")
     if timing in ("send_idle", "contest"):
+        names += PENDING_VARS
+    return context_env(names)
+
+
+def skill_env(skill: dict) -> dict:
+    names = ["self", "current"]
+    timing = skill.get("timing")
+    if skill.get("kind") == "triggered":
+        names += ["subject", "this_card"]
+    if timing == "dying":
+        names.append("dying")
+    if timing in ("send_idle", "contest") or skill.get("kind") == "triggered":
         names += PENDING_VARS
     return context_env(names)
 
@@ -241,6 +253,33 @@ class Loader:
                 out.append(Victory(v["check"], fn, bool(v.get("dead_may_win", False)), v.get("condition", "")))
         return out
 
+    def load_role(self, path, data) -> Role:
+        role = Role(data.get("id", path.stem), data.get("name", "?"), data.get("title", ""),
+                    data.get("gender", "male"), bool(data.get("hidden", False)))
+        for i, sk in enumerate(data.get("skills") or []):
+            if not isinstance(sk, PosDict):
+                continue
+            kind = sk.get("kind")
+            pos = pos_of(data["skills"], i)
+            if kind == "active" and sk.get("timing") not in TIMINGS:
+                self.err(path, pos, "E112", "an active skill needs `timing:` (the idle point where it is used)",
+                         "timings: " + ", ".join(TIMINGS))
+                continue
+            if kind == "triggered" and sk.get("trigger") not in TRIGGER_EVENTS:
+                self.err(path, pos, "E112", "a triggered skill needs `trigger:` (the event it reacts to)",
+                         "events: " + ", ".join(TRIGGER_EVENTS))
+                continue
+            unit = sk.get("timing") or sk.get("trigger") or kind
+            env = skill_env(sk)
+            cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
+            effect = self.compile_unit(path, sk, "effect", env, unit, "program")
+            limit = sk.get("limit") or {}
+            role.skills.append(Skill(sk.get("id", f"skill{i}"), sk.get("name", "?"), sk.get("text", ""), kind,
+                                     sk.get("timing"), sk.get("trigger"), cond, effect, limit.get("per"),
+                                     limit.get("times", 1), bool(sk.get("flips_up", False)),
+                                     bool(sk.get("optional", True)), role))
+        return role
+
     def load_task(self, path, data) -> SecretTask:
         return SecretTask(data.get("id", path.stem), data.get("name", "?"), data.get("text", ""),
                           self.load_victories(path, data, "victory"))
@@ -390,6 +429,15 @@ def load_content(paths=None) -> Content:
         if t.id in tasks:
             L.err(f, pos_of(data, "id"), "E120", f"secret task id '{t.id}' is used twice")
         tasks[t.id] = t
+    roles = {}
+    for f in _files(dirs, "roles"):
+        data = L.read(f, "role")
+        if data is None:
+            continue
+        r = L.load_role(f, data)
+        if r.id in roles:
+            L.err(f, pos_of(data, "id"), "E120", f"role id '{r.id}' is used twice")
+        roles[r.id] = r
     rules_file = _last_file(dirs, "rules.yaml")
     deck_file = _last_file(dirs, "deck.yaml")
     rules, identities = None, {}
@@ -413,7 +461,8 @@ def load_content(paths=None) -> Content:
                               _suggest(name, decks))
     if L.errors:
         raise ContentErrors(L.errors)
-    return Content(rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks)
+    return Content(rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks,
+                   roles=roles)
 
 
 _cache: dict = {}

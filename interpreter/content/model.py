@@ -101,6 +101,57 @@ class Rules:
     give_on_death: int = 3
 
 
+# Events a triggered skill can react to (`trigger:`), as the engine emits them.
+TRIGGER_EVENTS = {
+    "turn_start": "a turn begins (subject: the current player)",
+    "card_used": "a card is used and its target chosen (subject: the user; this_card: the card)",
+    "card_resolved": "a card finished resolving (subject: the user)",
+    "intel_sent": "an intel is sent (subject: the sender; this_card: the intel)",
+    "intel_arrives": "the intel arrives in front of a player (subject: that player)",
+    "intel_accepted": "a player decides to receive the intel (subject: that player)",
+    "received": "a player received the intel (subject: the receiver; this_card: the intel)",
+    "collect": "cards were put into a player's intel area (subject: that player)",
+    "dying": "a player enters dying (subject: the dying player)",
+    "died": "a player died (subject: the dead player) — 死亡前 skills",
+    "turn_end": "a turn ends (subject: the current player)",
+    "skill_used": "a skill was used (subject: its owner)",
+}
+
+LIMIT_SCOPES = ("phase", "turn", "game")
+
+
+@dataclass
+class Skill:
+    """One skill of a role. Active skills are used at an idle point; triggered ones react to events."""
+    id: str
+    name: str
+    text: str
+    kind: str                       # active | triggered | passive
+    timing: str | None = None       # active: the idle point
+    on: str | None = None           # triggered: the event kind
+    condition: Callable | None = None
+    effect: Callable | None = None
+    limit_scope: str | None = None  # phase | turn | game
+    limit_times: int = 1
+    flips_up: bool = False          # 翻开此角色牌: usable while face down, turns the role face up
+    optional: bool = True           # 可以: the owner is asked before a triggered skill fires
+    role: "Role | None" = None
+
+
+@dataclass
+class Role:
+    id: str
+    name: str
+    title: str
+    gender: str                     # male | female
+    hidden: bool                    # a hidden role starts face down
+    text: str = ""
+    skills: list = field(default_factory=list)
+
+    def label(self) -> str:
+        return f"{self.name}（{self.title}）" if self.title else self.name
+
+
 @dataclass
 class Content:
     rules: Rules

@@ -8,6 +8,8 @@ line 3, column 7 of a ``|`` block maps to the exact YAML line and column.
 """
 from __future__ import annotations
 
+import re
+
 import yaml
 
 
@@ -37,6 +39,14 @@ class PosList(list):
 
 class _Loader(yaml.SafeLoader):
     pass
+
+
+# YAML 1.1 reads yes/no/on/off as booleans (so a key `on:` would become True). Content files
+# follow YAML 1.2 here: only true/false are booleans.
+_Loader.yaml_implicit_resolvers = {k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
+                                   for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
 
 
 def _node_pos(loader, node) -> Pos:

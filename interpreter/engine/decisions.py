@@ -22,6 +22,7 @@ CONFIRM = "confirm"            # 可以: do it or not
 OPTION = "option"              # 选择一项
 GIVE_TARGET = "death_give_target"  # a dying player's last gift: to whom (or nobody)
 GIVE_CARD = "death_give_card"      # ... and which cards, one at a time
+ROLE = "role"                  # setup: which of the dealt roles to keep
 
 
 def option_label(opt) -> str:
@@ -76,8 +77,10 @@ def option_matches(opt, answer) -> bool:
         if isinstance(opt, Player):
             return a in (f"P{opt.seat}", str(opt.seat))
         if isinstance(opt, PlayOption):
-            if opt.card is None:
+            if opt.use is None:
                 return a == "pass"
+            if opt.card is None:
+                return a in (f"skill {opt.use.name}", f"skill {opt.use.id}", f"use {opt.use.name}")
             if a.startswith("use "):
                 rest = a[4:].strip()
                 return rest in (f"#{opt.card.uid}", str(opt.card.uid), opt.card.type.name, opt.card.type.id,
@@ -114,7 +117,7 @@ class Decision:
 
 
 class PlayOption:
-    """An idle-point action: use `card` (via `use`), or pass when `card` is None."""
+    """An idle-point action: use `card` via a card use, or a skill (`card` None, `use` a Skill), or pass."""
 
     __slots__ = ("card", "use")
 
@@ -122,13 +125,23 @@ class PlayOption:
         self.card = card
         self.use = use
 
+    @property
+    def is_skill(self) -> bool:
+        return self.card is None and self.use is not None
+
     def label(self) -> str:
-        if self.card is None:
+        if self.use is None:
             return "pass"
+        if self.card is None:
+            return f"skill {self.use.name}"
         return f"use {self.card.label()}"
 
     def to_json(self):
-        return None if self.card is None else {"use": self.card.uid, "as": self.use.card_type.id}
+        if self.use is None:
+            return None
+        if self.card is None:
+            return {"skill": self.use.id}
+        return {"use": self.card.uid, "as": self.use.card_type.id}
 
 
 PASS = PlayOption(None, None)

@@ -72,7 +72,8 @@ class Game(Resolution, VictoryChecks):
         self.record = record
         self.log: list = [] if record else None
         self.decision_log: list = []      # indices answered, in order (the replay script)
-        self.triggers: list = []          # trigger hooks of roles (empty without roles)
+        self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
+        self.role_pile: list = []         # roles not dealt (角色牌堆)
         self._events: list = []
         self.suspend_checks = 0           # >0 while dying/death resolve (victory checks deferred)
         self.dying_player: Player | None = None
@@ -284,6 +285,7 @@ class Game(Resolution, VictoryChecks):
         self.deck = list(self.cards)
         rng.shuffle(self.deck)
         self.current = self.players[rng.randrange(self.n)]
+        self._deal_roles()
         if self.record:
             self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
                              "identities": [p.identity.id for p in self.players],
@@ -291,6 +293,26 @@ class Game(Resolution, VictoryChecks):
                              "deck": [c.uid for c in reversed(self.deck)]})
         for p in self.order_from(self.current):
             self.draw(p, self.rules.start_hand)
+
+    def _deal_roles(self):
+        """Each player is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
+        pool = sorted(self.content.roles.values(), key=lambda r: r.id)
+        if not pool:
+            return
+        self.rng.shuffle(pool)
+        per = 2 if len(pool) >= 2 * self.n else 1
+        for p in self.order_from(self.current):
+            dealt = [pool.pop() for _ in range(min(per, len(pool)))]
+            if not dealt:
+                break
+            p.role = self.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
+            p.role_face_up = not p.role.hidden
+        self.role_pile = pool
+        self._index_triggers()
+
+    def _index_triggers(self):
+        self.triggers = [(p, sk) for p in self.players if p.role is not None
+                         for sk in p.role.skills if sk.kind == "triggered"]
 
     # ------------------------------------------------------------------ the game loop
 
@@ -366,7 +388,7 @@ class Game(Resolution, VictoryChecks):
             choice = self.ask(p, D.PLAY, options, timing)
             if choice is PASS:
                 return
-            self.use_card(p, choice.card, choice.use)
+            self.perform(p, choice)
 
     # ------------------------------------------------------------------ 传递阶段
 
@@ -383,7 +405,7 @@ class Game(Resolution, VictoryChecks):
                 return False
             choice = self.ask(p, D.SEND, options, "传出情报")
             if isinstance(choice, PlayOption):
-                self.use_card(p, choice.card, choice.use)
+                self.perform(p, choice)
             else:
                 self.send_intel(p, choice, face_up=False)
         return True
@@ -456,7 +478,7 @@ class Game(Resolution, VictoryChecks):
                 options.append(DECLINE)
             choice = self.ask(pos, D.RECEIVE, options, "接收情报吗")
             if isinstance(choice, PlayOption):
-                self.use_card(pos, choice.card, choice.use)
+                self.perform(pos, choice)
                 self.settle()
                 if not pos.alive or self.pending is None:
                     return False
@@ -489,7 +511,7 @@ class Game(Resolution, VictoryChecks):
                 passes += 1
                 asker = self.neighbor(asker, RIGHT)
             else:
-                self.use_card(asker, choice.card, choice.use)
+                self.perform(asker, choice)
                 passes = 0
                 h = self.holder
                 asker = h if h.alive else self.neighbor(h, RIGHT)
@@ -519,10 +541,10 @@ class Game(Resolution, VictoryChecks):
         self.emit("status", seat=p.seat, status=name)
 
     def card_options(self, p: Player, timing: str) -> list:
-        """The legal card uses of p at an idle point (cards whose rule allows them now)."""
+        """The legal card uses and active skills of p at an idle point."""
+        options = self.skill_options(p, timing) if p.role is not None else []
         if p.statuses and self.has_status(p, "cannot_use_cards"):
-            return []
-        options = []
+            return options
         for card in p.hand:
             uses = card.type.uses_by_timing.get(timing)
             if not uses:
@@ -535,6 +557,57 @@ class Game(Resolution, VictoryChecks):
                     continue
                 options.append(PlayOption(card, use))
         return options
+
+    # ------------------------------------------------------------------ skills
+
+    def skill_ready(self, p: Player, skill) -> bool:
+        """May p use this skill now: alive (or dying-resolving for 死亡前), face up or a flip-up skill,
+        not invalidated, within its limit."""
+        if not (p.alive or (skill.on == "died" and p in self.in_death)):
+            return False
+        if not p.role_face_up and not skill.flips_up:
+            return False
+        if p.statuses and self.has_status(p, "skills_disabled"):
+            return False
+        if skill.limit_scope is not None and p.usage.get(self._limit_key(skill), 0) >= skill.limit_times:
+            return False
+        return True
+
+    def _limit_key(self, skill):
+        scope = skill.limit_scope
+        if scope == "phase":
+            return (skill.id, self.turn_no, self.phase)
+        if scope == "turn":
+            return (skill.id, self.turn_no)
+        return (skill.id,)
+
+    def skill_options(self, p: Player, timing: str) -> list:
+        out = []
+        for skill in p.role.skills:
+            if skill.kind == "active" and skill.timing == timing and self.skill_ready(p, skill):
+                if skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)):
+                    out.append(PlayOption(None, skill))
+        return out
+
+    def use_skill(self, p: Player, skill, ctx=None):
+        """Pay the skill's costs (flip face up, count its use) and resolve its effect."""
+        if skill.limit_scope is not None:
+            key = self._limit_key(skill)
+            p.usage[key] = p.usage.get(key, 0) + 1
+        if skill.flips_up and not p.role_face_up:
+            p.role_face_up = True
+            self.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=True)
+        self.emit("skill_used", seat=p.seat, skill=skill.id)
+        if skill.effect is not None:
+            skill.effect(ctx or Ctx(self, p, dying=self.dying_player))
+
+    def perform(self, p: Player, choice: PlayOption):
+        """Carry out an idle-point action."""
+        if choice.card is None:
+            self.use_skill(p, choice.use)
+            self.settle()
+        else:
+            self.use_card(p, choice.card, choice.use)
 
     def use_card(self, user: Player, card: Card, use):
         """Use a card: pick its target, let triggers react, resolve its effect, dispose of it."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from . import decisions as D
 from .decisions import PASS
+from ..language.runtime import Ctx
 from .state import DISCARD, HAND
 
 MAX_TRIGGER_ROUNDS = 64
@@ -49,15 +50,31 @@ class Resolution:
             self._events = []
             fired = False
             for p in self.order_from(self.current):
-                for trig in self.triggers:
-                    if trig.owner is p and trig.fire(self, batch):
-                        fired = True
+                for owner, skill in self.triggers:
+                    if owner is not p:
+                        continue
+                    for kind, data in batch:
+                        if kind == skill.on and self.skill_ready(p, skill) and self._fire(p, skill, data):
+                            fired = True
             if not fired:
                 self._events.clear()
                 return
         from .game import EngineError
         raise EngineError("triggered skills keep triggering each other (more than "
                           f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop")
+
+    def _fire(self, p, skill, data) -> bool:
+        """Offer a triggered skill for one event; True if it was used."""
+        subject = self.players[data["seat"]] if data.get("seat") is not None else None
+        uid = data.get("uid", data.get("card"))
+        card = next((c for c in self.cards if c.uid == uid), None) if isinstance(uid, int) else None
+        ctx = Ctx(self, p, card=card, subject=subject, dying=self.dying_player)
+        if skill.condition is not None and not skill.condition(ctx):
+            return False
+        if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+            return False
+        self.use_skill(p, skill, ctx)
+        return True
 
     # ------------------------------------------------------------------ 濒死
 
@@ -96,7 +113,7 @@ class Resolution:
                 if choice is PASS:
                     i += 1
                     continue
-                self.use_card(asker, choice.card, choice.use)
+                self.perform(asker, choice)
                 if p.counts[4] < 3:
                     self.emit("saved", seat=p.seat)
                     return True
