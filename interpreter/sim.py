@@ -179,7 +179,7 @@ class ReplayAgent(Agent):
         self.decisions = decisions
         self.pos = 0
 
-    def decide(self, decision, game) -> int:
+    def decide(self, decision, view) -> int:
         if self.pos >= len(self.decisions):
             raise ReplayMismatch(f"the game asks more decisions than the log has ({decision!r})")
         rec = self.decisions[self.pos]

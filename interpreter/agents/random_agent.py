@@ -10,5 +10,5 @@ class RandomAgent(Agent):
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def decide(self, decision, game) -> int:
+    def decide(self, decision, view) -> int:
         return self.rng.randrange(len(decision.options))

@@ -21,10 +21,10 @@ class ScriptedAgent(Agent):
         self.pos = 0
         self.fallback = fallback
 
-    def decide(self, decision, game) -> int:
+    def decide(self, decision, view) -> int:
         if self.pos >= len(self.answers):
             if self.fallback is not None:
-                return self.fallback.decide(decision, game)
+                return self.fallback.decide(decision, view)
             raise ScriptExhausted(f"no scripted answer for {decision!r}")
         answer = self.answers[self.pos]
         self.pos += 1

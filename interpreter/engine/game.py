@@ -79,6 +79,8 @@ class Game(Resolution, VictoryChecks):
         self.dying_player: Player | None = None
         self.in_death: set = set()        # players whose death is being resolved
         self.result: GameOver | None = None
+        from .view import PlayerView
+        self.views = [PlayerView(self, i) for i in range(n_players)]  # what each seat's agent may see
 
     # ------------------------------------------------------------------ events & decisions
 
@@ -101,7 +103,7 @@ class Game(Resolution, VictoryChecks):
             index = 0  # a forced choice is not a decision
         else:
             decision = Decision(kind, player.seat, options, prompt, source)
-            index = self.agents[player.seat].decide(decision, self)
+            index = self.agents[player.seat].decide(decision, self.views[player.seat])
             if type(index) is not int or not 0 <= index < len(options):
                 raise EngineError(f"agent for P{player.seat} answered {index!r}, not an index of {len(options)} options")
             self.decision_log.append(index)
@@ -111,8 +113,7 @@ class Game(Resolution, VictoryChecks):
         return options[index]
 
     def view(self, seat: int):
-        from .view import PlayerView
-        return PlayerView(self, seat)
+        return self.views[seat]
 
     # ------------------------------------------------------------------ seats
 

@@ -36,8 +36,16 @@ class Resolution:
                 self._events.clear()
             if self.suspend_checks:
                 return
-            self.check_collect_victory()
-            if not any(p.alive and p.counts[4] >= 3 for p in self.players):
+            collect = dying = False
+            for p in self.players:  # cheap scan first: most nodes have nothing to check
+                c = p.counts
+                if c[1] >= 3 or c[2] >= 3:
+                    collect = True
+                if c[4] >= 3 and p.alive:
+                    dying = True
+            if collect:
+                self.check_collect_victory()
+            if not dying:
                 return
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills, 如归 …): go round again
