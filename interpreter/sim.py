@@ -114,13 +114,13 @@ class Summary:
 REASON_TEXT = {
     "collect": "a player collected three red or blue intel",
     "death": "a death fulfilled a secret task",
-    "turn_end": "a secret task fulfilled at turn end (搅局者)",
+    "turn_end": "a secret task fulfilled at turn end",
     "last_alive": "only one player was left alive",
     "turn_limit": "draw: turn limit reached",
     "no_players": "draw: no player left",
 }
 for _k in list(REASON_TEXT):
-    REASON_TEXT[_k + "+usurp"] = REASON_TEXT[_k] + ", usurped (篡夺者)"
+    REASON_TEXT[_k + "+usurp"] = REASON_TEXT[_k] + ", then usurped"
 
 
 class LogWriter:

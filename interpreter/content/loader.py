@@ -404,7 +404,7 @@ def load_content(paths=None) -> Content:
             L.err(d, None, "E100", "not a content directory")
     if L.errors:
         raise ContentErrors(L.errors)
-    # card names must be known before any code compiles (【截获】 in effects)
+    # card names must be known before any code compiles (【...】 names in effects)
     card_files = []
     for f in _files(dirs, "cards"):
         data = L.read(f, "card")

@@ -14,7 +14,7 @@ TIMINGS = {
     "send_start": "传递阶段开始时 (only the current player; the use replaces sending an intel)",
     "send_idle": "传递阶段空闲时点 (only the player the intel is in front of)",
     "contest": "争夺阶段 (whoever is being asked)",
-    "dying": "濒死求澄清 (whoever is being asked; `dying` is the dying player)",
+    "dying": "濒死求救 (whoever is being asked; `dying` is the dying player)",
 }
 
 # Victory check kinds (宣胜时机), in the order of seed 004 / detail_rules.md.

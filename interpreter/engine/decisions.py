@@ -61,7 +61,7 @@ def option_matches(opt, answer) -> bool:
 
     Accepted forms: the option's label; for a card its deck id ("#79" or "79")
     or its name when unambiguous is checked by the caller; for a player "P3";
-    for an idle-point action "pass" or "use 截获" / "use #79"; for yes/no
+    for an idle-point action "pass" or "use <card name>" / "use #79"; for yes/no
     "yes"/"no"; for none "none".
     """
     if isinstance(answer, str):

@@ -468,7 +468,7 @@ class Game(Resolution, VictoryChecks):
         raise EngineError("intel travelled around the table without stopping")
 
     def receive_choice(self, pos: Player, t: Transit) -> bool:
-        """传递阶段空闲时点 in front of `pos`: use 破译-like cards, then accept or pass on."""
+        """传递阶段空闲时点 in front of `pos`: use send_idle cards, then accept or pass on."""
         while True:
             forced = pos is t.sender or pos is t.lock or self.has_status(pos, "must_receive")
             can_accept = forced or not self.has_status(pos, "cannot_receive")

@@ -48,7 +48,7 @@ class Resolution:
             if not dying:
                 return
             self.resolve_dying()
-            # deaths may have made new events (死亡前 skills, 如归 …): go round again
+            # deaths may have made new events (死亡前 skills and what they do): go round again
 
     def _run_triggers(self):
         for _ in range(MAX_TRIGGER_ROUNDS):
@@ -87,7 +87,7 @@ class Resolution:
     # ------------------------------------------------------------------ 濒死
 
     def resolve_dying(self):
-        """Dying players, from the current player on, each ask for 澄清; the unsaved die together."""
+        """Dying players, from the current player on, each ask the table for help; the unsaved die together."""
         self.suspend_checks += 1
         doomed = []
         try:

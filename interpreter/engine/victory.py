@@ -4,14 +4,14 @@ Collect checks (at every node, step 3):
 
 1. each player with 3 red or 3 blue intel: if his own "collect" condition holds
    he wins with his camp; otherwise every eligible holder of a
-   "collect_unclaimed" condition (诱变者) wins;
+   "collect_unclaimed" condition wins;
 2. (role victory skills — a hook, filled by roles);
 3. if someone is winning and an eligible holder of a "usurp" condition
-   (篡夺者) is not among them, he replaces them all;
+   is not among them, he replaces them all;
 4. (co-victory skills of roles — a hook).
 
 Death checks replace step 1 with the "death" conditions, evaluated for each
-player who just died; the turn-end check (搅局者) with the "turn_end" ones.
+player who just died; the turn-end check with the "turn_end" ones.
 The conditions are effect-language expressions from identities and secret
 tasks; this module only knows the order.
 """
@@ -112,7 +112,7 @@ class VictoryChecks:
             raise _G([], "no_players")
 
     def _declare(self, winners: list, reason: str):
-        # step 3: 篡夺者
+        # step 3: a usurp condition replaces the winners
         for q in self.order_from(self.current):
             for v in self._victories(q, "usurp"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):

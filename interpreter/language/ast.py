@@ -33,7 +33,7 @@ class StrLit(Node):
 
 @dataclass
 class CardNameLit(Node):
-    """A card type written as 【截获】 in the source."""
+    """A card type written as 【name】 in the source."""
     name: str
 
 

@@ -79,7 +79,7 @@ class Compiler:
     def __init__(self, env: dict, unit: str, card_names: dict):
         self.env = env              # context variables available: name -> (type, getter, where)
         self.unit = unit            # the timing or check this code runs at (for context checks)
-        self.card_names = card_names  # 截获 -> jie_huo
+        self.card_names = card_names  # Chinese card name -> card id
         self.errors: list[LanguageError] = []
         self.nslots = 0
         self.scope = _Scope()

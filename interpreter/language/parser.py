@@ -214,7 +214,7 @@ _TOKEN_WORDS = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "SEMICOLON": "';'", "MINUS": "'-'",
     "_NL": "a new line", "NAME": "a name", "INT": "a number", "STRING": "a quoted text",
-    "CARD_NAME": "a card name like 【截获】", "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "CARD_NAME": "a card name in 【】", "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
     "$END": "the end of the text",
 }
 

@@ -24,7 +24,7 @@ LIST = "list"  # a parameter accepting any list type
 DESCRIPTIONS = {
     PLAYER: "a player", PLAYERS: "a list of players", CARD: "a card", CARDS: "a list of cards",
     COLOR: "a color (red, blue, black)", COLORS: "a list of colors", TEXT: 'a text ("...")',
-    TEXTS: "a list of texts", CARDNAME: "a card name like 【截获】", CARDNAMES: "a list of card names",
+    TEXTS: "a list of texts", CARDNAME: "a card name in 【】", CARDNAMES: "a list of card names",
     INT: "a number", BOOL: "a condition (true/false)", ANY: "any value", NONE: "none", LIST: "a list",
     STATUS: "a status name",
 }
