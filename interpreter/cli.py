@@ -133,5 +133,39 @@ def validate(paths, fmt):
     sys.exit(1 if errors else 0)
 
 
+@main.group()
+def scenario():
+    """Scenario tests: a mid-game state, scripted answers, expectations (docs/scenarios.md)."""
+
+
+@scenario.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--trace", is_flag=True, help="print the resolution trace of passing scenarios too")
+def scenario_run(paths, trace):
+    """Run scenario files (or every *.scenario.yaml under the given folders); report pass/fail."""
+    from .scenario import format_trace, run_scenario
+    files = []
+    for p in map(Path, paths):
+        files += sorted(p.rglob("*.scenario.yaml")) if p.is_dir() else [p]
+    if not files:
+        raise click.UsageError("no *.scenario.yaml files found")
+    failed = 0
+    for f in files:
+        try:
+            result = run_scenario(f)
+        except ContentErrors as e:
+            click.echo(f"FAIL {f}: the file has errors")
+            for err in e.errors:
+                click.echo(f"  {err}")
+            failed += 1
+            continue
+        click.echo(result.report())
+        if trace and result.passed:
+            click.echo("\n".join("    " + t for t in format_trace(result.trace)))
+        failed += not result.passed
+    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

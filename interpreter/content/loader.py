@@ -277,7 +277,7 @@ class Loader:
             role.skills.append(Skill(sk.get("id", f"skill{i}"), sk.get("name", "?"), sk.get("text", ""), kind,
                                      sk.get("timing"), sk.get("trigger"), cond, effect, limit.get("per"),
                                      limit.get("times", 1), bool(sk.get("flips_up", False)),
-                                     bool(sk.get("optional", True)), role))
+                                     bool(sk.get("optional", True)), role, sk.get("condition", "")))
         return role
 
     def load_task(self, path, data) -> SecretTask:

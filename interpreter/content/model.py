@@ -136,6 +136,7 @@ class Skill:
     flips_up: bool = False          # 翻开此角色牌: usable while face down, turns the role face up
     optional: bool = True           # 可以: the owner is asked before a triggered skill fires
     role: "Role | None" = None
+    condition_text: str = ""        # the condition's source, for traces
 
 
 @dataclass

@@ -70,6 +70,7 @@ class Game(Resolution, VictoryChecks):
         self.turn_no = 0
         self.decision_count = 0
         self.record = record
+        self.trace: list | None = None    # a resolution trace, when someone (a scenario) wants one
         self.log: list = [] if record else None
         self.decision_log: list = []      # indices answered, in order (the replay script)
         self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
@@ -103,10 +104,14 @@ class Game(Resolution, VictoryChecks):
             index = 0  # a forced choice is not a decision
         else:
             decision = Decision(kind, player.seat, options, prompt, source)
+            if self.trace is not None:
+                self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
             index = self.agents[player.seat].decide(decision, self.views[player.seat])
             if type(index) is not int or not 0 <= index < len(options):
                 raise EngineError(f"agent for P{player.seat} answered {index!r}, not an index of {len(options)} options")
             self.decision_log.append(index)
+            if self.trace is not None:
+                self.trace.append(("answer", player.seat, D.option_label(options[index])))
             if self.record:
                 self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
                                  "label": D.option_label(options[index]), "prompt": prompt, "source": source})
@@ -341,37 +346,54 @@ class Game(Resolution, VictoryChecks):
             raise GameOver([], "no_players")
         return q
 
-    def play_turn(self):
-        self.turn_no += 1
+    PHASES = ("draw", "play", "send", "travel", "contest", "receive", "turn_end")
+
+    def play_turn(self, start: str = "draw"):
+        """Play the current player's turn, from the beginning or resumed at phase `start`.
+
+        Resuming (used by scenario files) skips the earlier phases: "travel" and
+        "contest" expect an intel in transit (see table.put_pending).
+        """
         p = self.current
-        self.transit = None
-        self.holder = None
-        self.emit("turn_start", seat=p.seat, turn=self.turn_no)
-        # 摸牌阶段
-        self.phase = "draw"
-        self.settle()
-        if p.alive:
-            self.draw(p, self.rules.draw_count)
-        # 出牌阶段
-        self.phase = "play"
-        if p.alive:
-            self.idle_loop(p, "play_phase")
-        # 传递阶段
-        self.phase = "send"
-        sent = p.alive and self.send_phase(p)
-        if sent and self.travel():
-            # 争夺阶段
-            self.phase = "contest"
-            self.contest_phase()
-            # 接收阶段
-            self.phase = "receive"
-            self.receive_phase()
+        i = self.PHASES.index(start)
+        if i == 0:
+            self.turn_no += 1
+            self.transit = None
+            self.holder = None
+            self.emit("turn_start", seat=p.seat, turn=self.turn_no)
+            # 摸牌阶段
+            self.phase = "draw"
+            self.settle("摸牌阶段开始时")
+            if p.alive:
+                self.draw(p, self.rules.draw_count)
+        if i <= 1:
+            # 出牌阶段
+            self.phase = "play"
+            if p.alive:
+                self.idle_loop(p, "play_phase")
+        accepted = i >= 4
+        if i <= 2:
+            # 传递阶段
+            self.phase = "send"
+            accepted = p.alive and self.send_phase(p) and self.travel()
+        elif i == 3:
+            self.phase = "send"
+            accepted = self.travel()
+        if accepted:
+            if i <= 4:
+                # 争夺阶段
+                self.phase = "contest"
+                self.contest_phase()
+            if i <= 5:
+                # 接收阶段
+                self.phase = "receive"
+                self.receive_phase()
         elif self.pending is not None:
             self.move(self.pending, DISCARD)
         # 回合结束
         self.phase = "turn_end"
         self.emit("turn_end", seat=p.seat)
-        self.settle()
+        self.settle("回合结束时")
         self.check_turn_end_victory()
         self.transit = None
         self.holder = None
@@ -379,7 +401,7 @@ class Game(Resolution, VictoryChecks):
     def idle_loop(self, p: Player, timing: str):
         """出牌阶段: the current player uses cards until they pass."""
         while True:
-            self.settle()
+            self.settle("出牌阶段空闲时点")
             if not p.alive:
                 return
             options = self.card_options(p, timing)
@@ -395,7 +417,7 @@ class Game(Resolution, VictoryChecks):
 
     def send_phase(self, p: Player) -> bool:
         """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
-        self.settle()  # 传递阶段开始时
+        self.settle("传递阶段开始时")
         while self.transit is None:
             if not p.alive:
                 return False
@@ -445,14 +467,14 @@ class Game(Resolution, VictoryChecks):
     def travel(self) -> bool:
         """The intel moves from player to player until one accepts it. False: it was discarded."""
         t = self.transit
-        self.settle()  # 传出情报时
+        self.settle("传出情报时")
         pos = t.target if t.direction == UP else self.neighbor(t.sender, t.direction, stop_at=t.sender)
         for _ in range(4 * self.n + 4):
             if self.pending is None:
                 return False
             self.holder = pos
             self.emit("intel_arrives", seat=pos.seat)
-            self.settle()  # 情报传递到面前时
+            self.settle("情报传递到面前时")
             if self.pending is None:
                 return False
             if pos.alive and self.receive_choice(pos, t):
@@ -480,7 +502,7 @@ class Game(Resolution, VictoryChecks):
             choice = self.ask(pos, D.RECEIVE, options, "接收情报吗")
             if isinstance(choice, PlayOption):
                 self.perform(pos, choice)
-                self.settle()
+                self.settle("传递阶段空闲时点")
                 if not pos.alive or self.pending is None:
                     return False
                 continue
@@ -497,7 +519,7 @@ class Game(Resolution, VictoryChecks):
             alive = self.alive_players()
             if passes >= len(alive) or asker is None:
                 return
-            self.settle()
+            self.settle("争夺阶段空闲时点")
             if self.pending is None or self.contest_over:
                 return
             if not asker.alive:
@@ -525,7 +547,7 @@ class Game(Resolution, VictoryChecks):
         if holder.alive:
             self.move(card, INTEL, holder)
             self.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
-            self.settle()  # 接收情报时
+            self.settle("接收情报时")
         else:
             self.move(card, DISCARD)
             self.emit("discard", cards=[card.uid])
@@ -606,7 +628,7 @@ class Game(Resolution, VictoryChecks):
         """Carry out an idle-point action."""
         if choice.card is None:
             self.use_skill(p, choice.use)
-            self.settle()
+            self.settle("发动技能后")
         else:
             self.use_card(p, choice.card, choice.use)
 
@@ -622,7 +644,7 @@ class Game(Resolution, VictoryChecks):
         hidden = [user.seat] + ([target.seat] if target is not None and ctype.face_down else [])
         self.emit("card_used", seat=user.seat, card=ctype.id, uid=card.uid, timing=use.timing,
                   target=target.seat if target else None, to=hidden if ctype.face_down else None)
-        self.settle()  # 被指定为目标后
+        self.settle("指定目标后")
         if target is None or target.alive or use.timing == "dying":
             self.emit("card_resolving", seat=user.seat, card=ctype.id)
             try:
@@ -637,7 +659,7 @@ class Game(Resolution, VictoryChecks):
             else:
                 self.move(card, DISCARD)
         self.emit("card_resolved", seat=user.seat, card=ctype.id)
-        self.settle()  # 结算卡牌效果后
+        self.settle("结算卡牌效果后")
 
     # ------------------------------------------------------------------ checks and digests
 

@@ -27,8 +27,10 @@ MAX_TRIGGER_ROUNDS = 64
 class Resolution:
     """Mixin of :class:`Game`: nodes, dying and death."""
 
-    def settle(self):
+    def settle(self, node: str = ""):
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
+        if self.trace is not None:
+            self.trace.append(("node", node or self.phase, self.phase))
         while True:
             if self.triggers:
                 self._run_triggers()
@@ -47,6 +49,8 @@ class Resolution:
                 self.check_collect_victory()
             if not dying:
                 return
+            if self.trace is not None:
+                self.trace.append(("dying", [p.seat for p in self.players if p.alive and p.counts[4] >= 3]))
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills and what they do): go round again
 
@@ -62,7 +66,13 @@ class Resolution:
                     if owner is not p:
                         continue
                     for kind, data in batch:
-                        if kind == skill.on and self.skill_ready(p, skill) and self._fire(p, skill, data):
+                        if kind != skill.on:
+                            continue
+                        if not self.skill_ready(p, skill):
+                            if self.trace is not None:
+                                self.trace.append(("skill", p.seat, skill.name, kind, self._not_ready(p, skill)))
+                            continue
+                        if self._fire(p, skill, data):
                             fired = True
             if not fired:
                 self._events.clear()
@@ -77,12 +87,28 @@ class Resolution:
         uid = data.get("uid", data.get("card"))
         card = next((c for c in self.cards if c.uid == uid), None) if isinstance(uid, int) else None
         ctx = Ctx(self, p, card=card, subject=subject, dying=self.dying_player)
+        tr = self.trace
         if skill.condition is not None and not skill.condition(ctx):
+            if tr is not None:
+                tr.append(("skill", p.seat, skill.name, data.get("e", ""), "condition false: " + skill.condition_text))
             return False
+        if tr is not None:
+            tr.append(("skill", p.seat, skill.name, data.get("e", ""), "eligible"))
         if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
             return False
+        if tr is not None:
+            tr.append(("fired", p.seat, skill.name))
         self.use_skill(p, skill, ctx)
         return True
+
+    def _not_ready(self, p, skill) -> str:
+        if not (p.alive or (skill.on == "died" and p in self.in_death)):
+            return "owner is dead"
+        if not p.role_face_up and not skill.flips_up:
+            return "role is face down"
+        if p.statuses and self.has_status(p, "skills_disabled"):
+            return "skills are disabled this turn"
+        return f"used up ({skill.limit_times} per {skill.limit_scope})"
 
     # ------------------------------------------------------------------ 濒死
 
@@ -142,7 +168,7 @@ class Resolution:
                 self.in_death.add(p)
                 self.emit("died", seat=p.seat)
             self.check_death_victory(dead)
-            self.settle()  # 死亡前: triggers of the dead (victory checks stay deferred)
+            self.settle("死亡前")  # triggers of the dead (victory checks stay deferred)
             for p in dead:
                 self._last_gift(p)
             for p in dead:

@@ -1,0 +1,233 @@
+"""Scenario files: a mid-game state, scripted answers, and what must follow.
+
+A scenario (``*.scenario.yaml``, format in docs/scenarios.md) sets up a table
+with :mod:`interpreter.engine.table`, resumes the turn at a phase, answers each
+decision from its script and checks the expectations against the end state
+and the event log. A failing scenario reports every unmet expectation plus
+the resolution trace: the timing nodes entered, the skills that were or were
+not eligible (and why), and every decision asked and answered.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .agents.base import Agent
+from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
+from .engine import decisions as D
+from .engine.game import EngineError
+from .engine.table import TableError, build, put_pending
+from .engine.victory import GameOver
+
+STARTS = ("draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
+
+
+class ScenarioFailure(Exception):
+    """The scenario could not run as written (unscripted decision, illegal answer, bad setup)."""
+
+
+class _ScriptAgent(Agent):
+    """Answers one seat's decisions from its script; anything unscripted or illegal fails the scenario."""
+
+    def __init__(self, seat: int, answers: list):
+        self.seat = seat
+        self.answers = list(answers)
+        self.pos = 0
+
+    def decide(self, decision, view) -> int:
+        labels = decision.labels()
+        if self.pos >= len(self.answers):
+            raise ScenarioFailure(f"P{self.seat} was asked an unscripted decision: {decision.kind} "
+                                  f"'{decision.prompt or decision.source}' with options {labels}; add an answer "
+                                  f"to answers.{self.seat}")
+        answer = self.answers[self.pos]
+        self.pos += 1
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            if 0 <= answer < len(decision.options):
+                return answer
+        else:
+            for i, o in enumerate(decision.options):
+                if D.option_matches(o, str(answer) if not isinstance(answer, bool) else
+                                    ("yes" if answer else "no")):
+                    return i
+        raise ScenarioFailure(f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option of "
+                              f"{decision.kind} '{decision.prompt or decision.source}'; options: {labels}")
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    path: str
+    passed: bool
+    failures: list = field(default_factory=list)
+    trace: list = field(default_factory=list)
+
+    def report(self) -> str:
+        lines = [f"{'PASS' if self.passed else 'FAIL'} {self.path}: {self.name}"]
+        for f in self.failures:
+            lines.append(f"  - {f}")
+        if not self.passed and self.trace:
+            lines.append("  resolution trace:")
+            lines += ["    " + t for t in format_trace(self.trace)]
+        return "\n".join(lines)
+
+
+def format_trace(trace: list) -> list[str]:
+    out = []
+    for t in trace:
+        kind = t[0]
+        if kind == "node":
+            out.append(f"node {t[1]}  [{t[2]}]")
+        elif kind == "ask":
+            out.append(f"  ask P{t[1]} {t[2]} '{t[3]}': {t[4]}")
+        elif kind == "answer":
+            out.append(f"  P{t[1]} answers: {t[2]}")
+        elif kind == "skill":
+            out.append(f"  skill P{t[1]} {t[2]} on {t[3]}: {t[4]}")
+        elif kind == "fired":
+            out.append(f"  fired: P{t[1]} {t[2]}")
+        elif kind == "dying":
+            out.append(f"  dying: {', '.join(f'P{s}' for s in t[1])}")
+        elif kind == "event":
+            out.append(f"  event {t[1]}")
+        else:
+            out.append("  " + " ".join(map(str, t)))
+    return out
+
+
+def load_scenario(path: Path) -> dict:
+    L = Loader()
+    data = L.read(path, "scenario")
+    if L.errors:
+        raise ContentErrors(L.errors)
+    return data
+
+
+def run_scenario(path) -> ScenarioResult:
+    path = Path(path)
+    data = load_scenario(path)
+    name = data.get("name", path.stem)
+    packs = [BUNDLED_CONTENT] + [(path.parent / p).resolve() for p in data.get("content", [])]
+    content = load_cached(packs)
+    seats = data["players"]
+    answers = data.get("answers") or {}
+    agents = [_ScriptAgent(i, answers.get(i, answers.get(str(i), [])) or []) for i in range(len(seats))]
+    result = ScenarioResult(name, str(path), True)
+    try:
+        g = build(content, seats, agents, deck_top=data.get("deck_top", []), current=data.get("current", 0),
+                  seed=data.get("seed", 0), record=True, deck=data.get("deck"))
+    except TableError as e:
+        result.passed = False
+        result.failures.append(f"setup: {e}")
+        return result
+    for i, spec in enumerate(seats):
+        role_id = spec.get("role")
+        if role_id is not None:
+            if role_id not in content.roles:
+                result.passed = False
+                result.failures.append(f"setup: seat {i}: unknown role {role_id!r}")
+                return result
+            g.players[i].role = content.roles[role_id]
+            g.players[i].role_face_up = spec.get("face_up", not content.roles[role_id].hidden)
+    g._index_triggers()
+    g.trace = result.trace
+    pend = data.get("pending")
+    if pend:
+        put_pending(g, pend["card"], pend.get("sender", g.current.seat), pend.get("holder", g.current.seat),
+                    pend.get("face_up", False), pend.get("lock"))
+    start = data.get("start", "draw")
+    over = None
+    try:
+        if start == "settle":
+            g.settle("scenario")
+        else:
+            g.play_turn(start)
+        if data.get("until") == "game_end":
+            g.current = g._next_turn_player()
+            g.run()
+            over = g.result
+    except GameOver as e:
+        over = e
+        g.result = e
+    except (ScenarioFailure, EngineError) as e:
+        result.passed = False
+        result.failures.append(str(e))
+        return result
+    for a in agents:
+        if a.pos < len(a.answers):
+            result.failures.append(f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: "
+                                   f"{a.answers[a.pos:]}")
+    result.failures += check_expectations(g, over, data.get("expect") or {})
+    result.passed = not result.failures
+    return result
+
+
+def _ids(cards) -> list:
+    return [c.uid for c in cards]
+
+
+def _match(event: dict, pattern: dict) -> bool:
+    for k, v in pattern.items():
+        if k == "seat" and isinstance(v, str) and v.startswith("P"):
+            v = int(v[1:])
+        if event.get(k) != v:
+            return False
+    return True
+
+
+def check_expectations(g, over, expect: dict) -> list[str]:
+    fails = []
+    if "winners" in expect:
+        got = sorted(p.seat for p in over.winners) if over else None
+        want = sorted(expect["winners"])
+        if got != want:
+            fails.append(f"winners: expected {want}, got {got if over else 'no end of game'}")
+    if "reason" in expect and (over is None or over.reason != expect["reason"]):
+        fails.append(f"game end reason: expected {expect['reason']}, got {over.reason if over else None}")
+    if "game_over" in expect and bool(over) != expect["game_over"]:
+        fails.append(f"game over: expected {expect['game_over']}, got {bool(over)}")
+    for seat, want in (expect.get("players") or {}).items():
+        p = g.players[int(seat)]
+        for key, v in want.items():
+            got = {"hand": lambda: sorted(_ids(p.hand)), "intel": lambda: sorted(_ids(p.intel)),
+                   "hand_count": lambda: len(p.hand), "intel_count": lambda: len(p.intel),
+                   "alive": lambda: p.alive, "out": lambda: p.out, "role_face_up": lambda: p.role_face_up,
+                   "red": lambda: p.counts[1], "blue": lambda: p.counts[2], "black": lambda: p.counts[4],
+                   }.get(key)
+            if got is None:
+                fails.append(f"players.{seat}: unknown expectation '{key}'")
+                continue
+            g_v = got()
+            w_v = sorted(v) if key in ("hand", "intel") else v
+            if g_v != w_v:
+                fails.append(f"P{seat} {key}: expected {w_v}, got {g_v}")
+    zones = {"discard": g.discard_pile, "removed": g.removed}
+    for zone, cards in zones.items():
+        for uid in expect.get(f"{zone}_contains", []):
+            if uid not in _ids(cards):
+                fails.append(f"{zone} pile: expected to contain #{uid}, has {_ids(cards)}")
+    if "deck_top" in expect:
+        top = list(reversed(_ids(g.deck)))[:len(expect["deck_top"])]
+        if top != expect["deck_top"]:
+            fails.append(f"deck top: expected {expect['deck_top']}, got {top}")
+    if "pending" in expect:
+        got = g.pending.uid if g.pending is not None else None
+        if got != expect["pending"]:
+            fails.append(f"pending intel: expected {expect['pending']}, got {got}")
+    log = g.log
+    i = 0
+    for pattern in expect.get("events", []):
+        while i < len(log) and not _match(log[i], pattern):
+            i += 1
+        if i >= len(log):
+            fails.append(f"event {pattern} did not happen (in this order)")
+            break
+        i += 1
+    for pattern in expect.get("no_events", []):
+        if any(_match(e, pattern) for e in log):
+            fails.append(f"event {pattern} happened but must not")
+    fired = [t[2] for t in g.trace or [] if t[0] == "fired"]
+    for name in expect.get("skills_fired", []):
+        if name not in fired:
+            fails.append(f"skill {name} did not fire (fired: {fired or 'none'})")
+    return fails
