@@ -222,7 +222,6 @@ class Loader:
         ctype = CardType(id=data.get("id", path.stem), name=data.get("name", "?"), text=data.get("text", ""),
                          face_down=bool(data.get("face_down", False)),
                          after_use=data.get("after_use", "discard"),
-                         replaces_send=bool(data.get("replaces_send", False)),
                          data_keys=dict(data.get("data") or {}))
         for i, use in enumerate(data.get("uses") or []):
             if not isinstance(use, PosDict) or use.get("timing") not in TIMINGS:

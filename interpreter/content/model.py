@@ -45,7 +45,6 @@ class CardType:
     text: str
     face_down: bool = False          # played face down: only the user (and the target) see the copy
     after_use: str = "discard"       # where the card goes after resolving if the effect left it in play
-    replaces_send: bool = False      # a send_start use that replaces the normal sending of an intel
     uses: list = field(default_factory=list)
     data_keys: dict = field(default_factory=dict)  # per-copy data: key -> type name
     uses_by_timing: dict = field(default_factory=dict)  # timing -> [CardUse]

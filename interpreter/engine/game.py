@@ -588,7 +588,10 @@ class Game(Resolution, VictoryChecks):
         not invalidated, within its limit."""
         if not (p.alive or (skill.on == "died" and p in self.in_death)):
             return False
-        if not p.role_face_up and not skill.flips_up:
+        if skill.flips_up:
+            if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
+                return False
+        elif not p.role_face_up:  # a face-down role can use only its flip-up skills
             return False
         if p.statuses and self.has_status(p, "skills_disabled"):
             return False
@@ -623,6 +626,8 @@ class Game(Resolution, VictoryChecks):
         self.emit("skill_used", seat=p.seat, skill=skill.id)
         if skill.effect is not None:
             skill.effect(ctx or Ctx(self, p, dying=self.dying_player))
+        for c in list(self.staging):  # cards the skill turned up and left: discarded
+            self.move(c, DISCARD)
 
     def perform(self, p: Player, choice: PlayOption):
         """Carry out an idle-point action."""

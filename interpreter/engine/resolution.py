@@ -104,6 +104,8 @@ class Resolution:
     def _not_ready(self, p, skill) -> str:
         if not (p.alive or (skill.on == "died" and p in self.in_death)):
             return "owner is dead"
+        if skill.flips_up and p.role_face_up:
+            return "role is already face up (this skill's cost is turning it face up)"
         if not p.role_face_up and not skill.flips_up:
             return "role is face down"
         if p.statuses and self.has_status(p, "skills_disabled"):

@@ -86,7 +86,7 @@ def _alive_from(ctx, p):
          "Living players other than p (其他角色), counter-clockwise from p.")
 def _others(ctx, p):
     if p is None:
-        return ctx.game.alive_from(ctx.game.current)
+        return []
     return [q for q in ctx.game.alive_from(p) if q is not p]
 
 
@@ -138,7 +138,7 @@ def _exists(ctx, x):
 @builtin("identity_color", "query", [("p", T.PLAYER)], T.COLOR, "{p}的身份颜色",
          "The color of p's identity: red 潜伏战线, blue 特工机关, black 神秘人 (or as rules.yaml says).")
 def _identity_color(ctx, p):
-    return p.identity.color if p is not None else 0
+    return p.identity.color if p is not None else None
 
 
 @builtin("pure", "query", [("c", T.CARD), ("color", T.COLOR)], T.BOOL, "{c}是纯{color}",
@@ -392,13 +392,13 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
          "`by` (default self) picks one item of the list; none if the list is empty "
          "(or if optional and they decline).")
 def _choose(ctx, options, by, prompt, optional):
-    return _ask(ctx, by, list(options) if isinstance(options, list) else as_list(options), prompt, optional)
+    return _ask(ctx, by, as_list(options), prompt, optional)
 
 
 @builtin("declare", "choice", [("from", T.LIST), ("by", T.PLAYER, None), ("prompt", T.TEXT, "")], _elem_type,
          "{by}宣言{from}中的一个", "宣言: like choose, but everyone hears the answer.")
 def _declare(ctx, options, by, prompt):
-    value = _ask(ctx, by, list(options), prompt, False)
+    value = _ask(ctx, by, as_list(options), prompt, False)
     who = by if by is not None else ctx.me
     ctx.game.emit("declare", seat=who.seat, value=value if not isinstance(value, int) else value)
     return value
@@ -410,7 +410,7 @@ def _declare(ctx, options, by, prompt):
 def _choose_many(ctx, options, by, lo, hi, prompt):
     g = ctx.game
     chooser = by if by is not None else ctx.me
-    left = list(options)
+    left = list(as_list(options))
     picked = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])

@@ -34,13 +34,14 @@ def _sender(ctx):
 CONTEXT_VARS = {
     "self": (T.PLAYER, operator.attrgetter("me"), "everywhere"),
     "current": (T.PLAYER, lambda ctx: ctx.game.current, "everywhere"),
-    "this_card": (T.CARD, operator.attrgetter("card"), "card effects"),
+    "this_card": (T.CARD, operator.attrgetter("card"), "card effects and triggered skills"),
     "target": (T.PLAYER, operator.attrgetter("target"), "card uses with a `target:`"),
     "dying": (T.PLAYER, operator.attrgetter("dying"), "the `dying` timing"),
-    "pending": (T.CARD, lambda ctx: ctx.game.pending, "the send_idle and contest timings"),
-    "holder": (T.PLAYER, lambda ctx: ctx.game.holder, "the send_idle and contest timings"),
-    "sender": (T.PLAYER, _sender, "the send_idle and contest timings"),
-    "subject": (T.PLAYER, operator.attrgetter("subject"), "victory checks collect_unclaimed and death"),
+    "pending": (T.CARD, lambda ctx: ctx.game.pending, "the send_idle and contest timings and triggered skills"),
+    "holder": (T.PLAYER, lambda ctx: ctx.game.holder, "the send_idle and contest timings and triggered skills"),
+    "sender": (T.PLAYER, _sender, "the send_idle and contest timings and triggered skills"),
+    "subject": (T.PLAYER, operator.attrgetter("subject"),
+                "triggered skills and the victory checks collect_unclaimed and death"),
 }
 
 
@@ -108,6 +109,8 @@ class Compiler:
         t, f = self._expr(node)
         if expect is not None and not T.accepts(expect, t):
             self._err("E302", f"this must be {T.describe(expect)}, but it is {T.describe(t)}", node)
+        if expect in T.ELEMENT and t in T.LIST_OF:
+            f = _as_list_fn(f)
         nslots = self.nslots
 
         if nslots:
@@ -147,6 +150,9 @@ class Compiler:
         return method(node)
 
     def _stmt_Let(self, node: ast.Let):
+        if node.name in CONTEXT_VARS or node.name in CONSTANTS or node.name in STATUSES or node.name == "it":
+            self._err("E308", f"`{node.name}` is a name of the language; a `let` cannot redefine it", node,
+                      "pick another name")
         t, f = self._expr(node.value)
         slot = self._new_slot()
         self.scope.names[node.name] = (t, slot)
@@ -477,6 +483,8 @@ class Compiler:
                 argtypes[p.name] = T.ANY
                 continue
             t, f = self._expr(a)
+            if (p.type in T.ELEMENT or p.type == T.LIST) and t in T.LIST_OF:
+                f = _as_list_fn(f)  # one value where a list is wanted: a one-item list
             argtypes[p.name] = t
             if not T.accepts(p.type, t):
                 self._err("E302", f"`{p.name}` of {node.func} must be {T.describe(p.type)}, "
@@ -502,11 +510,18 @@ class Compiler:
         return rt, lambda ctx: impl(ctx, *[f(ctx) for f in argfs])
 
 
+def _as_list_fn(f):
+    return lambda ctx: as_list(f(ctx))
+
+
 def signature(b) -> str:
     parts = []
     for p in b.params:
         s = f"{p.name}: {p.type}"
         if p.default is not REQUIRED:
-            s += f" = {p.default!r}".replace("None", "none").replace("False", "false").replace("True", "true")
+            d = p.default
+            text = ("none" if d is None else "true" if d is True else "false" if d is False
+                    else f'"{d}"' if isinstance(d, str) else str(d))
+            s += f" = {text}"
         parts.append(s)
     return f"{b.name}({', '.join(parts)})"

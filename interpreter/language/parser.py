@@ -226,7 +226,7 @@ def _describe_expected(expected) -> str:
             continue
         w = _TOKEN_WORDS.get(e)
         if w is None:
-            w = "'" + e.lower() + "'" if e.isupper() and e.isalpha() else e
+            w = "'" + e.lower() + "'" if e.replace("_", "").isalpha() and e.isupper() else e
         if w not in words:
             words.append(w)
     if not words:
@@ -257,7 +257,12 @@ def parse(text: str, start: str = "start"):
         raise LanguageError("E201", f"unexpected character {ch!r}", e.line, e.column, hint) from None
     except UnexpectedToken as e:
         tok = e.token
-        shown = "end of text" if tok.type == "$END" else repr(str(tok).strip() or tok.type)
+        if tok.type == "$END":
+            shown = "end of text"
+        elif tok.type == "_NL":
+            shown = "end of line"
+        else:
+            shown = repr(str(tok).strip() or tok.type)
         raise LanguageError(
             "E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}",
             tok.line or 1, tok.column or 1,
