@@ -105,19 +105,21 @@ def replay(log_path, content_dirs, only):
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def validate(paths, fmt):
-    """Check content packs (default: the bundled content) and print every problem.
+    """Check content packs or single files (default: the bundled content); print every problem.
 
+    Each problem is printed as `path:line:col: error CODE: message` with a hint
+    where one helps; codes are listed in docs/errors.md.
     Exit status: 0 clean, 1 errors, 2 usage error.
     """
-    dirs = _content_paths(paths)
-    for d in dirs:
-        if not d.is_dir():
-            raise click.UsageError(f"{d} is not a content directory")
-    try:
-        content = load_content(dirs)
-        errors = []
-    except ContentErrors as e:
-        content, errors = None, e.errors
+    from .content.loader import validate_paths
+    targets = _content_paths(paths)
+    for t in targets:
+        if not t.exists():
+            raise click.UsageError(f"{t} does not exist")
+    errors = validate_paths(targets)
+    content = None
+    if not errors and all(t.is_dir() for t in targets):
+        content = load_content(targets)
     if fmt == "json":
         click.echo(json.dumps({"ok": not errors, "errors": [e.to_json() for e in errors]},
                               ensure_ascii=False, indent=2))
@@ -125,11 +127,14 @@ def validate(paths, fmt):
         for e in errors:
             click.echo(str(e))
         if errors:
-            click.echo(f"{len(errors)} error(s)")
-        else:
+            files = len({e.path for e in errors})
+            click.echo(f"{len(errors)} error(s) in {files} file(s)")
+        elif content is not None:
             click.echo(f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards, "
                        f"{len(content.tasks)} secret tasks, {len(content.identities)} identities, "
                        f"{len(content.roles)} roles")
+        else:
+            click.echo(f"ok: {len(targets)} file(s)")
     sys.exit(1 if errors else 0)
 
 

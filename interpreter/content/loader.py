@@ -464,6 +464,68 @@ def load_content(paths=None) -> Content:
                    roles=roles)
 
 
+def kind_of_file(path: Path) -> str | None:
+    """Which content kind a file is, from its name and folder."""
+    name = path.name
+    if name.endswith(".scenario.yaml"):
+        return "scenario"
+    if name in ("rules.yaml", "rules.yml"):
+        return "rules"
+    if name in ("deck.yaml", "deck.yml"):
+        return "deck"
+    return {"cards": "card", "roles": "role", "secret_tasks": "secret_task"}.get(path.parent.name)
+
+
+def validate_paths(paths) -> list:
+    """Check content packs (directories) and single files; returns every ContentError found.
+
+    A single file is checked on its own against the bundled content (so a card
+    name in an effect must exist in the bundled cards or in the file itself).
+    """
+    errors = []
+    dirs = [Path(p) for p in paths if Path(p).is_dir()]
+    files = [Path(p) for p in paths if not Path(p).is_dir()]
+    if dirs:
+        try:
+            load_content(dirs)
+        except ContentErrors as e:
+            errors += e.errors
+    for f in files:
+        kind = kind_of_file(f)
+        L = Loader()
+        if kind is None:
+            L.err(f, None, "E105", "cannot tell what kind of content this file is",
+                  "put it in cards/, roles/ or secret_tasks/, or name it rules.yaml, deck.yaml or *.scenario.yaml")
+            errors += L.errors
+            continue
+        for cf in _files([BUNDLED_CONTENT], "cards"):
+            try:
+                d = load_yaml(cf.read_text(encoding="utf-8"))
+                L.card_names[d["name"]] = d["id"]
+            except Exception:  # the bundled content is validated on its own
+                pass
+        data = L.read(f, kind)
+        if data is not None:
+            if kind == "card":
+                if isinstance(data.get("name"), str) and isinstance(data.get("id"), str):
+                    L.card_names[data["name"]] = data["id"]
+                L.load_card(f, data)
+            elif kind == "role":
+                L.load_role(f, data)
+            elif kind == "secret_task":
+                L.load_task(f, data)
+            elif kind == "rules":
+                L.load_rules(f, data)
+            elif kind == "deck":
+                try:
+                    types = load_cached().card_types
+                except ContentErrors:
+                    types = {}
+                L.load_deck(f, data, types)
+        errors += L.errors
+    return errors
+
+
 _cache: dict = {}
 
 
