@@ -1,0 +1,244 @@
+"""One test per error code of docs/errors.md: a broken file gives that code at the right line and column."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli import main
+from interpreter.content.loader import BUNDLED_CONTENT, validate_paths
+
+GOOD_CARD = """\
+id: test_card
+name: 测试牌
+text: 测试。
+uses:
+  - timing: contest
+    effect: |
+      draw(self, 1)
+"""
+
+
+def check_file(tmp_path, kind_dir: str, name: str, text, code: str, line: int, col: int):
+    folder = tmp_path / kind_dir if kind_dir else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    f = folder / name
+    if isinstance(text, bytes):
+        f.write_bytes(text)
+    else:
+        f.write_text(text, encoding="utf-8")
+    errors = validate_paths([f])
+    found = [(e.code, e.line, e.col) for e in errors]
+    assert (code, line, col) in found, f"expected {code} at {line}:{col}, got {found}"
+    return errors
+
+
+def card_with_effect(effect: str, timing="contest", extra="") -> str:
+    body = "\n".join("      " + ln for ln in effect.splitlines())
+    return f"id: test_card\nname: 测试牌\ntext: 测试。\nuses:\n  - timing: {timing}\n{extra}    effect: |\n{body}\n"
+
+
+# ---------------------------------------------------------------- E1xx: files
+
+def test_e100_pack_without_rules(tmp_path):
+    """E100: a content directory without rules.yaml / deck.yaml."""
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "c.yaml").write_text(GOOD_CARD, encoding="utf-8")
+    errors = validate_paths([tmp_path])
+    assert any(e.code == "E100" and "rules.yaml" in e.message for e in errors)
+
+
+def test_e101_tab_indentation(tmp_path):
+    """E101: a tab in the indentation, with the YAML position and a hint about tabs."""
+    text = "id: test_card\nname: 测试牌\ntext: x\nuses:\n\t- timing: contest\n"
+    errors = check_file(tmp_path, "cards", "c.yaml", text, "E101", 5, 1)
+    assert any("tab" in (e.hint or "") for e in errors)
+
+
+def test_e101_bad_indentation(tmp_path):
+    """E101: a key indented deeper than its siblings."""
+    text = "id: test_card\nname: 测试牌\n  text: x\n"
+    check_file(tmp_path, "cards", "c.yaml", text, "E101", 3, 7)
+
+
+def test_e102_not_utf8(tmp_path):
+    """E102: a byte that is not UTF-8, located by line and column."""
+    text = "id: test_card\nname: \xff\xfe\n".encode("latin-1")
+    check_file(tmp_path, "cards", "c.yaml", text, "E102", 2, 7)
+
+
+def test_e103_empty_file(tmp_path):
+    """E103: an empty file (comments only)."""
+    check_file(tmp_path, "cards", "c.yaml", "# nothing yet\n\n", "E103", 1, 1)
+
+
+def test_e104_huge_file(tmp_path):
+    """E104: a file over the size limit is refused without parsing it."""
+    check_file(tmp_path, "cards", "c.yaml", "# " + "x" * 1_100_000 + "\n", "E104", 1, 1)
+
+
+def test_e105_unknown_kind(tmp_path):
+    """E105: validate a single file whose kind cannot be told."""
+    check_file(tmp_path, "misc", "c.yaml", GOOD_CARD, "E105", 1, 1)
+
+
+def test_e110_not_a_mapping(tmp_path):
+    """E110: a list where a mapping is expected."""
+    check_file(tmp_path, "cards", "c.yaml", "- a\n- b\n", "E110", 1, 1)
+
+
+def test_e111_unknown_key_with_suggestion(tmp_path):
+    """E111: a typo in a key points at the key and suggests the right one."""
+    text = GOOD_CARD.replace("    effect: |", "    efect: |")
+    errors = check_file(tmp_path, "cards", "c.yaml", text, "E111", 6, 5)
+    assert any("effect" in (e.hint or "") for e in errors if e.code == "E111")
+
+
+def test_e112_missing_key(tmp_path):
+    """E112: a required key is missing."""
+    text = GOOD_CARD.replace("name: 测试牌\n", "")
+    errors = check_file(tmp_path, "cards", "c.yaml", text, "E112", 1, 1)
+    assert any("name" in e.message for e in errors)
+
+
+def test_e113_wrong_value_with_suggestion(tmp_path):
+    """E113: a value outside the allowed set, with the closest allowed value."""
+    text = GOOD_CARD.replace("timing: contest", "timing: contset")
+    errors = check_file(tmp_path, "cards", "c.yaml", text, "E113", 5, 13)
+    assert any("contest" in (e.hint or "") for e in errors)
+
+
+def test_e120_duplicate_id(tmp_path):
+    """E120: two cards with one id in a pack."""
+    pack = tmp_path / "pack"
+    shutil.copytree(BUNDLED_CONTENT, pack)
+    (pack / "cards" / "copy.yaml").write_text((pack / "cards" / "jie_huo.yaml").read_text(encoding="utf-8"),
+                                              encoding="utf-8")
+    errors = validate_paths([pack])
+    assert any(e.code == "E120" and e.path.endswith("jie_huo.yaml") or e.code == "E120" and
+               e.path.endswith("copy.yaml") for e in errors)
+
+
+def test_e121_unknown_card_in_deck(tmp_path):
+    """E121: deck.yaml names a card type that does not exist, with a suggestion."""
+    pack = tmp_path / "pack"
+    shutil.copytree(BUNDLED_CONTENT, pack)
+    deck = pack / "deck.yaml"
+    lines = deck.read_text(encoding="utf-8").splitlines()
+    i = next(n for n, ln in enumerate(lines) if "card: jie_huo" in ln)
+    lines[i] = lines[i].replace("card: jie_huo", "card: jie_hou")
+    deck.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    errors = validate_paths([pack])
+    col = lines[i].index("jie_hou") + 1
+    hits = [e for e in errors if e.code == "E121"]
+    assert hits and (hits[0].line, hits[0].col) == (i + 1, col)
+    assert "jie_huo" in (hits[0].hint or "")
+
+
+def test_e122_identity_table_sum(tmp_path):
+    """E122: an identity-table row that does not add up to its player count."""
+    text = (BUNDLED_CONTENT / "rules.yaml").read_text(encoding="utf-8")
+    text = text.replace("5: {qian_fu_zhan_xian: 2, te_gong_ji_guan: 2, shen_mi_ren: 1}",
+                        "5: {qian_fu_zhan_xian: 2, te_gong_ji_guan: 2, shen_mi_ren: 2}")
+    lines = text.splitlines()
+    line = next(n for n, ln in enumerate(lines, 1) if ln.strip().startswith("5:"))
+    check_file(tmp_path, "", "rules.yaml", text, "E122", line, 6)
+
+
+# ---------------------------------------------------------------- E2xx/E3xx: the effect language
+
+def test_e201_syntax_error_inside_block(tmp_path):
+    """E201: a syntax error inside a multi-line effect block maps to the YAML line and column."""
+    text = card_with_effect("draw(self, 1)\ndraw(self，1)")
+    check_file(tmp_path, "cards", "c.yaml", text, "E201", 8, 16)
+
+
+def test_e301_unknown_name(tmp_path):
+    """E301: an unknown name, with did-you-mean."""
+    errors = check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(slef, 1)"), "E301", 7, 12)
+    assert any("self" in (e.hint or "") for e in errors)
+
+
+def test_e301_unknown_function(tmp_path):
+    """E301: an unknown function, with did-you-mean."""
+    errors = check_file(tmp_path, "cards", "c.yaml", card_with_effect("drew(self, 1)"), "E301", 7, 7)
+    assert any("draw" in (e.hint or "") for e in errors)
+
+
+def test_e302_wrong_argument_type(tmp_path):
+    """E302: a number where a player is expected."""
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(3, 1)"), "E302", 7, 12)
+
+
+def test_e303_wrong_arguments(tmp_path):
+    """E303: an unknown keyword argument, with the signature in the hint."""
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(self, count: 2)"), "E303", 7, 25)
+
+
+def test_e304_wrong_context(tmp_path):
+    """E304: `dying` used at a timing that has no dying player."""
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(dying, 1)", timing="play_phase"),
+               "E304", 7, 12)
+
+
+def test_e305_unknown_card_name(tmp_path):
+    """E305: an unknown card name in 【】 with a suggestion."""
+    errors = check_file(tmp_path, "cards", "c.yaml",
+                        card_with_effect("let n = declare(from: [【截或】])"), "E305", 7, 30)
+    assert any("截获" in (e.hint or "") for e in errors)
+
+
+def test_e306_unknown_status(tmp_path):
+    """E306: an unknown status name."""
+    check_file(tmp_path, "cards", "c.yaml",
+               card_with_effect('add_status(self, "cannot_use_card")'), "E306", 7, 24)
+
+
+def test_e307_useless_statement(tmp_path):
+    """E307: a query on its own line does nothing."""
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("count(hand(self))"), "E307", 7, 7)
+
+
+def test_e308_let_redefines_language_name(tmp_path):
+    """E308: `let self = ...` is refused."""
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("let self = current"), "E308", 7, 7)
+
+
+def test_all_problems_reported_not_just_first(tmp_path):
+    """Every problem of a file is reported in one run."""
+    text = card_with_effect("draw(slef, 1)\ndrew(self)\nlet x = count(hand(self))", extra="    targte: alive()\n")
+    f = tmp_path / "cards" / "c.yaml"
+    f.parent.mkdir(exist_ok=True)
+    f.write_text(text, encoding="utf-8")
+    errors = validate_paths([f])
+    assert {e.code for e in errors} >= {"E111", "E301"}
+    assert len([e for e in errors if e.code == "E301"]) == 2
+
+
+def test_docs_list_every_code():
+    """docs/errors.md lists every code the sources can emit."""
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "errors.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| (E\d{3}) \|", doc, re.M))
+    used = set()
+    for f in (root / "interpreter").rglob("*.py"):
+        used |= set(re.findall(r'"(E\d{3})"', f.read_text(encoding="utf-8")))
+    assert used <= listed, f"codes without documentation: {sorted(used - listed)}"
+    assert listed <= used, f"documented codes never emitted: {sorted(listed - used)}"
+
+
+def test_cli_exit_codes_and_json(tmp_path):
+    """validate exits 0 when clean, 1 on errors, 2 on usage errors; --format json has the fields."""
+    runner = CliRunner()
+    assert runner.invoke(main, ["validate"]).exit_code == 0
+    bad = tmp_path / "cards"
+    bad.mkdir()
+    (bad / "c.yaml").write_text(card_with_effect("draw(slef, 1)"), encoding="utf-8")
+    r = runner.invoke(main, ["validate", str(bad / "c.yaml")])
+    assert r.exit_code == 1 and "c.yaml:7:12: error E301" in r.output
+    r = runner.invoke(main, ["validate", "--format", "json", str(bad / "c.yaml")])
+    assert r.exit_code == 1 and '"code": "E301"' in r.output and '"line": 7' in r.output
+    assert runner.invoke(main, ["validate", str(tmp_path / "missing")]).exit_code == 2
