@@ -138,6 +138,11 @@ def validate(paths, fmt):
     sys.exit(1 if errors else 0)
 
 
+from .describe_cmd import describe  # noqa: E402  (the command lives in its own module)
+
+main.add_command(describe)
+
+
 @main.group()
 def scenario():
     """Scenario tests: a mid-game state, scripted answers, expectations (docs/scenarios.md)."""

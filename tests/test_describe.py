@@ -1,0 +1,336 @@
+"""`fengsheng describe`: rules text generated from the effect-language code."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.content.loader import BUNDLED_CONTENT
+from interpreter.content.yamlpos import load as load_yaml
+from interpreter.describe_cmd import describe
+from interpreter.language import describe as D
+from interpreter.language.builtins import BUILTINS, REQUIRED
+from interpreter.language import types as T
+
+ROLE_PACK = Path(__file__).parent / "fixtures" / "role_pack"
+
+
+def _files(sub, root=BUNDLED_CONTENT):
+    return sorted((Path(root) / sub).glob("*.yaml"))
+
+
+def _load(path):
+    return load_yaml(Path(path).read_text(encoding="utf-8"))
+
+
+CARDS = {d["id"]: d for d in map(_load, _files("cards"))}
+TASKS = {d["id"]: d for d in map(_load, _files("secret_tasks"))}
+RULES = _load(BUNDLED_CONTENT / "rules.yaml")
+ROLES = {d["id"]: d for d in map(_load, _files("roles", ROLE_PACK))}
+
+BAD = ("无法生成", "无法解析", "？", "{", "}", "None")
+
+
+def _clean(text):
+    assert text and text.strip(), "empty description"
+    for bad in BAD:
+        assert bad not in text, f"{bad!r} in {text!r}"
+    return text
+
+
+def run(*args):
+    return CliRunner().invoke(describe, list(args))
+
+
+# ------------------------------------------------------------------ every bundled object renders
+
+@pytest.mark.parametrize("cid", sorted(CARDS))
+def test_every_card_renders(cid):
+    text = _clean(D.describe_card(CARDS[cid]))
+    assert text.endswith(("。", "）"))
+
+
+@pytest.mark.parametrize("tid", sorted(TASKS))
+def test_every_task_renders(tid):
+    _clean(D.describe_task(TASKS[tid]))
+
+
+@pytest.mark.parametrize("iid", sorted(RULES["identities"]))
+def test_every_identity_renders(iid):
+    text = _clean(D.describe_identity(iid, RULES["identities"][iid]))
+    assert "身份颜色" in text
+
+
+@pytest.mark.parametrize("rid", sorted(ROLES))
+def test_demo_roles_render(rid):
+    text = _clean(D.describe_role(ROLES[rid]))
+    for sk in ROLES[rid]["skills"]:
+        assert f"【{sk['name']}】" in text
+
+
+def test_there_is_content_to_describe():
+    assert len(CARDS) >= 13 and len(TASKS) >= 7 and len(ROLES) == 2
+
+
+# ------------------------------------------------------------------ key phrases of the cards
+
+def card(name):
+    return next(D.describe_card(d) for d in CARDS.values() if d["name"] == name)
+
+
+def task(name):
+    return next(D.describe_task(d) for d in TASKS.values() if d["name"] == name)
+
+
+def test_replacement_wording():
+    text = card("利诱")
+    assert "若如此做会" in text and "改为" in text
+    assert "将该牌加入你的手牌" in text
+    assert text.startswith("出牌阶段，选择一名角色，")
+
+
+def test_then_wording():
+    text = card("欲擒故纵")
+    assert "然后你摸两张牌" in text
+    assert text == "传递阶段，代替正常的传出情报，改为将你面前的一张红色或蓝色情报面朝上传出，然后你摸两张牌。"
+
+
+def test_may_wording():
+    text = card("破译")
+    assert "你可以" in text
+    assert text.startswith("传递阶段，情报传递到你面前时，查看待收情报")
+    assert "黑色" in text
+
+
+def test_second_use_at_dying():
+    text = card("澄清")
+    assert "濒死" in text
+    assert "你也可以在一名角色濒死时对其使用。" in text
+    assert "黑色情报" in text
+
+
+def test_exact_short_cards():
+    assert card("截获") == "争夺阶段，将待收情报移至你面前。"
+    assert card("调包") == "争夺阶段，将这张牌面朝下代替待收情报，并将原情报弃置。"
+
+
+def test_in_turn_merging():
+    assert "你和他依次弃置所有手牌，再依次摸三张牌" in card("平衡")
+
+
+def test_loop_and_choose_one():
+    text = card("风云变幻")
+    assert "从牌堆顶翻开N张牌（N为存活角色数）" in text
+    assert "从你开始，逆时针每名角色依次" in text
+    assert "选择一项：①" in text and "②" in text
+
+
+def test_choose_one_options():
+    text = card("调虎离山")
+    assert "选择一项：①令他本回合角色技能无效；②令他本回合不能使用手牌" in text
+
+
+def test_target_rules():
+    assert "选择一名其他角色" in card("平衡")
+    assert "选择一名有手牌的其他角色" in card("密令")
+    assert "相邻的一名角色" in card("误导")
+
+
+def test_face_down_and_removed_cards():
+    text = card("试探")
+    assert "将这张牌面朝下交给他" in text
+    assert text.count("执行之后将这张牌移出游戏。") == 1
+    assert "各自对应的数值" in text  # per-copy data is mentioned
+
+
+def test_declaration_uses_the_prompt_noun():
+    assert "声明【澄清】【截获】【调包】【误导】中的一个卡名" in card("威逼")
+    assert "宣言“东风”“西风”“静风”中的一个暗号" in card("密令")
+
+
+# ------------------------------------------------------------------ victory checks
+
+def test_usurp_wording():
+    text = task("篡夺者")
+    assert text.startswith("你的回合，一名角色宣告胜利时，你代替其胜利。")
+    assert "已死亡" in text  # dead_may_win is noted
+
+
+def test_collect_unclaimed_wording():
+    assert "收集了三张红色或蓝色情报但没有宣告胜利" in task("诱变者")
+
+
+def test_collect_counts():
+    assert task("双面间谍") == "你收集了三张或更多红色情报或者三张或更多蓝色情报。"
+
+
+def test_death_conditions():
+    assert task("清道夫") == "一名红色和蓝色情报均不超过一张的角色死亡。"
+    assert task("先行者").startswith("你死亡时，拥有红色或蓝色情报")
+    assert task("镇压者").startswith("你的回合，一名")
+
+
+def test_turn_end_wording():
+    text = task("搅局者")
+    assert text.startswith("你的回合结束时，其他角色均")
+    assert "两张或更多" in text
+
+
+def test_identity_victory():
+    text = D.describe_identity("qian_fu_zhan_xian", RULES["identities"]["qian_fu_zhan_xian"])
+    assert "你收集了三张或更多红色情报" in text
+    solo = next(spec for spec in RULES["identities"].values() if spec.get("takes_task"))
+    assert "秘密任务" in D.describe_identity("x", solo)
+
+
+# ------------------------------------------------------------------ roles
+
+def test_triggered_skill_wording():
+    assert D.describe_role(ROLES["demo_clerk"]) == "【记录】你接收黑色情报后，可以摸两张牌。"
+
+
+def test_active_flip_up_skill_wording():
+    text = D.describe_role(ROLES["demo_spy"])
+    assert text.startswith("【窥探】争夺阶段")
+    assert "限一次" in text and "你可以翻开此角色牌，然后摸一张牌" in text
+
+
+# ------------------------------------------------------------------ the renderer on its own
+
+@pytest.mark.parametrize("code, phrase", [
+    ("count(intel(self) where it has red) >= 3", "你收集了三张或更多红色情报"),
+    ("count(intel(target) where it has black) < 2", "黑色情报少于两张"),
+    ("hand_count(target) > 0", "有手牌"),
+    ("current == self", "当前回合角色是你"),
+    ("dying == self", "濒死角色是你"),
+    ("pending has black", "待收情报含有黑色"),
+    ("sender != holder", "情报传出者不是面前有待收情报的角色"),
+    ("not is_face_up()", "面朝下"),
+    ("intel(target) where it has black", "目标角色面前的黑色情报"),
+    ("hand(self) where it has red or it has blue", "你的红色或蓝色手牌"),
+    ("set_aside() where not (it has black)", "不含黑色的"),
+    ("none_of(others(self) where hand_count(it) > 0)", "其他角色均没有手牌"),
+    ("this_card", "这张牌"),
+    ("subject", "该角色"),
+])
+def test_expressions(code, phrase):
+    assert phrase in D.describe_expr(code)
+
+
+@pytest.mark.parametrize("code, phrase", [
+    ("may { draw(self, 1) }", "你可以摸一张牌"),
+    ("discard(hand(self))\nthen draw(self, 2)", "然后你摸两张牌"),
+    ("for p in alive_from(self) { draw(p, 1) }", "从你开始，逆时针每名角色依次摸一张牌"),
+    ('choose_one { option "a" { draw(self, 1) } option "b" { draw(self, 2) } }', "选择一项：①"),
+    ("collect(top_card(), target) instead if makes_three(target, top_card()) { discard(top_card()) }",
+     "若如此做会让目标角色收集三张或更多同色情报，则改为"),
+    ("if hand_count(self) == 0 { draw(self, 2) } else { draw(self, 1) }", "；否则，"),
+    ("repeat 3 { draw(self, 1) }", "重复三次"),
+    ("take_top(alive_count())", "（N为存活角色数）"),
+    ("add_status(target, skills_disabled)", "令目标角色本回合角色技能无效"),
+])
+def test_programs(code, phrase):
+    assert phrase in D.describe_program(code)
+
+
+def _sample_args(b):
+    sample = {T.PLAYER: "target", T.PLAYERS: "others(self)", T.CARD: "pending", T.CARDS: "hand(self)",
+              T.LIST: "intel(target) where it has red", T.INT: "2", T.BOOL: "true", T.COLOR: "black",
+              T.TEXT: '"x"', T.STATUS: "must_receive", T.ANY: "red"}
+    return ", ".join(sample.get(p.type, "self") for p in b.params if p.default is REQUIRED)
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_every_builtin_renders(name):
+    b = BUILTINS[name]
+    code = f"{name}({_sample_args(b)})"
+    text = D.describe_program(code) if b.kind == "action" else D.describe_expr(code)
+    assert text and not re.search(r"[{}]|[a-z]_[a-z]|\bNone\b", text), text
+
+
+def test_parse_errors_are_reported_not_raised():
+    data = {"id": "x", "name": "x", "text": "", "uses": [{"timing": "play_phase", "effect": "draw(self, "}]}
+    assert "无法解析" in D.describe_card(data)
+    assert "无法解析" in D.describe_task({"victory": [{"check": "death", "condition": "subject =="}]})
+
+
+def test_renderer_names_no_content():
+    """The renderer is general: no card, task or role name appears in its source."""
+    names = [d["name"] for d in CARDS.values()] + [d["name"] for d in TASKS.values()]
+    names += [spec["name"] for spec in RULES["identities"].values()]
+    for src in (Path(D.__file__), Path(__file__).parents[1] / "interpreter" / "describe_cmd.py"):
+        text = src.read_text(encoding="utf-8")
+        assert not [n for n in names if n in text], src
+
+
+# ------------------------------------------------------------------ the command
+
+def test_describe_by_id_and_name():
+    for arg in ("jie_huo", "截获", "【截获】"):
+        r = run(arg)
+        assert r.exit_code == 0, r.output
+        assert "截获" in r.output and "卡牌" in r.output
+        assert "原文：争夺阶段，将待收情报移至你面前。" in r.output
+        assert "由代码生成：争夺阶段，将待收情报移至你面前。" in r.output
+
+
+def test_describe_task_and_identity():
+    r = run("诱变者")
+    assert r.exit_code == 0 and "秘密任务" in r.output and "由代码生成" in r.output
+    r = run("te_gong_ji_guan")
+    assert r.exit_code == 0 and "身份" in r.output and "蓝色" in r.output
+
+
+def test_describe_role_from_a_layered_pack():
+    r = run("demo_clerk", "--content", str(BUNDLED_CONTENT), "--content", str(ROLE_PACK))
+    assert r.exit_code == 0, r.output
+    assert "角色" in r.output and "【记录】你接收黑色情报后，可以摸两张牌。" in r.output
+
+
+def test_unknown_name_exits_2_with_a_suggestion():
+    r = run("截货")
+    assert r.exit_code == 2
+    assert "did you mean" in r.output and "截获" in r.output
+    r = run("jie_hou")
+    assert r.exit_code == 2 and "jie_huo" in r.output
+    r = run("zzzz")
+    assert r.exit_code == 2 and "zzzz" in r.output
+
+
+def test_usage_errors_exit_2():
+    assert run().exit_code == 2
+    assert run("jie_huo", "--all").exit_code == 2
+    assert run("jie_huo", "--format", "pdf").exit_code == 2
+
+
+def test_all_md_catalogue():
+    r = run("--all", "--format", "md", "--content", str(BUNDLED_CONTENT), "--content", str(ROLE_PACK))
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert out.startswith("# ")
+    for heading in ("## 卡牌", "## 秘密任务", "## 角色", "## 身份"):
+        assert heading in out
+    for d in CARDS.values():
+        assert f"### {d['name']} `{d['id']}`" in out
+    for d in TASKS.values():
+        assert d["name"] in out
+    assert "测试文书" in out
+    assert out.count("**由代码生成**") == len(CARDS) + len(TASKS) + len(ROLES) + len(RULES["identities"])
+    assert "无法生成" not in out
+
+
+def test_all_text():
+    r = run("--all")
+    assert r.exit_code == 0
+    for d in CARDS.values():
+        assert d["name"] in r.output
+    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(RULES["identities"])
+
+
+def test_single_md():
+    r = run("li_you", "--format", "md")
+    assert r.exit_code == 0
+    assert r.output.startswith("## 利诱 `li_you`")
+    assert "**原文**" in r.output and "若如此做会" in r.output
