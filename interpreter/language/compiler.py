@@ -56,7 +56,7 @@ class CompileErrors(Exception):
 
 
 def _suggest(name: str, candidates) -> str | None:
-    # short names (two Chinese characters) need a lower cutoff: 截或 vs 截获 scores 0.5
+    # short names (two Chinese characters) need a lower cutoff: one wrong character scores 0.5
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.5 if len(name) <= 3 else 0.6)
     return f"did you mean {close[0]}?" if close else None
 
