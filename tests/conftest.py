@@ -1,0 +1,119 @@
+"""Shared helpers for the rule tests: build a mid-game table, script the seats, read the log.
+
+Card ids are the deck ids of reference/deck.md. Handy ones (color, direction, lock):
+
+    pure red   27 28 29 30 (威逼 ←←←→), 59 64 (破译 锁), 67 68 69 (调包), 79 80 (截获 ↑), 91 92 93 (误导)
+    pure blue  31 32 33 34 (威逼 ←→→→), 60 65 (破译 锁), 70 71 72 (调包), 82 83 (截获 ↑), 94 95 96 (误导)
+    pure black 35 36 37 38 (威逼 ←←→→), 41-46 (利诱 锁), 61 66 (破译 锁), 73 74 (调包), 85 86 (截获 ↑), 97 98
+    红黑       23 (平衡 ↑), 25 (平衡 ←), 40 (威逼 →), 57 62 (破译), 75 76 (调包), 90 (截获 ↑), 100 (误导 →)
+    蓝黑       24 (平衡 ↑), 26 (平衡 →), 39 (威逼 ←), 58 63 (破译), 77 78 (调包), 89 (截获 ↑), 99 (误导 ←)
+    红蓝       114 117 (欲擒故纵 ←), 115 118 (欲擒故纵 →)
+"""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.agents import Agent, ScriptedAgent
+from interpreter.content.loader import load_cached
+from interpreter.engine.decisions import PlayOption
+from interpreter.engine.state import Card, Player
+from interpreter.engine.table import build
+
+IDENTITY = {"red": "qian_fu_zhan_xian", "blue": "te_gong_ji_guan", "black": "shen_mi_ren"}
+
+
+@pytest.fixture(scope="session")
+def content():
+    return load_cached()
+
+
+class Seat(Agent):
+    """A scripted seat that also records every decision it was asked."""
+
+    def __init__(self, answers=(), fallback=None):
+        self.script = ScriptedAgent(list(answers), fallback=fallback)
+        self.asked = []
+
+    def decide(self, decision, game):
+        self.asked.append(decision)
+        return self.script.decide(decision, game)
+
+    @property
+    def unused(self) -> list:
+        return self.script.answers[self.script.pos:]
+
+
+def S(ident: str = "red", task: str | None = None, hand=(), intel=(), alive: bool = True) -> dict:
+    """One seat of a table spec. ident: red / blue / black (a task implies black)."""
+    if task is not None:
+        ident = "black"
+    return dict(identity=IDENTITY.get(ident, ident), task=task, hand=list(hand), intel=list(intel), alive=alive)
+
+
+def make(content, seats, script=None, deck_top=(), current=0, seed=0, deck=None):
+    """Build a table; `script` maps seat -> list of answers (missing seats answer nothing)."""
+    script = script or {}
+    agents = [Seat(script.get(i, ())) for i in range(len(seats))]
+    return build(content, seats, agents, deck_top=list(deck_top), current=current, seed=seed, deck=deck)
+
+
+def done(g):
+    """Every scripted answer was used, and the zones are consistent."""
+    for i, a in enumerate(g.agents):
+        if isinstance(a, Seat):
+            assert not a.unused, f"P{i} did not get to answer {a.unused}"
+    g.check_invariants()
+
+
+# ------------------------------------------------------------------ reading state and log
+
+def ids(cards) -> list:
+    return [c.uid for c in cards]
+
+
+def hand(g, seat) -> set:
+    return {c.uid for c in g.players[seat].hand}
+
+
+def intel(g, seat) -> set:
+    return {c.uid for c in g.players[seat].intel}
+
+
+def events(g, kind=None, **match) -> list:
+    out = []
+    for e in g.log:
+        if "e" not in e or (kind is not None and e["e"] != kind):
+            continue
+        if all(e.get(k) == v for k, v in match.items()):
+            out.append(e)
+    return out
+
+
+def index(g, kind, **match) -> int:
+    """Position in the log of the first event of this kind (ValueError if none)."""
+    for i, e in enumerate(g.log):
+        if e.get("e") == kind and all(e.get(k) == v for k, v in match.items()):
+            return i
+    raise ValueError(f"no {kind} event {match} in the log")
+
+
+def asked(g, seat, kind=None) -> list:
+    """The decisions a seat was really asked (forced single-option choices are not asked)."""
+    return [d for d in g.agents[seat].asked if kind is None or d.kind == kind]
+
+
+def opt_players(decision) -> list:
+    return [o.seat for o in decision.options if isinstance(o, Player)]
+
+
+def opt_cards(decision) -> list:
+    return [o.uid for o in decision.options if isinstance(o, Card)]
+
+
+def opt_uses(decision) -> list:
+    """Card uses offered (by deck id), without pass."""
+    return [o.card.uid for o in decision.options if isinstance(o, PlayOption) and o.card is not None]
+
+
+def card_of(g, uid) -> Card:
+    return next(c for c in g.cards if c.uid == uid)
