@@ -79,6 +79,7 @@ class Game(Resolution, VictoryChecks):
         self.suspend_checks = 0           # >0 while dying/death resolve (victory checks deferred)
         self.dying_player: Player | None = None
         self.in_death: set = set()        # players whose death is being resolved
+        self.just_died: set = set()       # ... or was, until the deferred victory check right after it
         self.result: GameOver | None = None
         from .view import PlayerView
         self.views = [PlayerView(self, i) for i in range(n_players)]  # what each seat's agent may see

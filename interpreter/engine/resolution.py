@@ -47,6 +47,7 @@ class Resolution:
                     dying = True
             if collect:
                 self.check_collect_victory()
+            self.just_died.clear()  # they could still win at this first check after their death
             if not dying:
                 return
             if self.trace is not None:
@@ -181,6 +182,7 @@ class Resolution:
         finally:
             for p in dead:
                 self.in_death.discard(p)
+                self.just_died.add(p)
             self.suspend_checks -= 1
         self.check_last_alive()
 

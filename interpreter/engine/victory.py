@@ -46,7 +46,7 @@ class VictoryChecks:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
         if p.out:
             return False
-        return p.alive or p in self.in_death or v.dead_may_win
+        return p.alive or p in self.in_death or p in self.just_died or v.dead_may_win
 
     def _holds(self, p, v, subject=None) -> bool:
         return bool(v.condition(Ctx(self, p, subject=subject)))
