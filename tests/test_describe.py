@@ -71,7 +71,7 @@ def test_demo_roles_render(rid):
 
 
 def test_there_is_content_to_describe():
-    assert len(CARDS) >= 13 and len(TASKS) >= 7 and len(ROLES) == 2
+    assert len(CARDS) >= 13 and len(TASKS) >= 7 and len(ROLES) >= 2
 
 
 # ------------------------------------------------------------------ key phrases of the cards
