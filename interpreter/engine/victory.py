@@ -52,12 +52,13 @@ class VictoryChecks:
         return bool(v.condition(Ctx(self, p, subject=subject)))
 
     def _add_with_camp(self, winners: list, p):
+        """The winner and, for a camp identity, everyone of his camp, dead or alive, but not the out."""
         if p not in winners:
             winners.append(p)
         camp = p.identity.camp
-        if camp is not None and not (p.task is not None):
+        if camp is not None:
             for q in self.players:
-                if q.identity.camp == camp and q.task is None and not q.out and q not in winners:
+                if q.identity.camp == camp and not q.out and q not in winners:
                     winners.append(q)
 
     def check_collect_victory(self):
@@ -108,8 +109,7 @@ class VictoryChecks:
             self._add_with_camp(winners, alive[0])
             self._declare(winners, "last_alive")
         elif not alive:
-            from .victory import GameOver as _G
-            raise _G([], "no_players")
+            raise GameOver([], "no_players")
 
     def _declare(self, winners: list, reason: str):
         # step 3: a usurp condition replaces the winners
