@@ -394,6 +394,20 @@ def _last_file(dirs, name):
     return found
 
 
+def _load_kind(L: Loader, dirs, folder: str, kind: str, build) -> dict:
+    """Read, check and build every file of one kind; ids must be unique."""
+    out = {}
+    for f in _files(dirs, folder):
+        data = L.read(f, kind)
+        if data is None:
+            continue
+        obj = build(f, data)
+        if obj.id in out:
+            L.err(f, pos_of(data, "id"), "E120", f"{kind.replace('_', ' ')} id '{obj.id}' is used twice")
+        out[obj.id] = obj
+    return out
+
+
 def load_content(paths=None) -> Content:
     """Load and compile content packs (default: the bundled content). Raises ContentErrors."""
     dirs = [Path(p) for p in (paths or [BUNDLED_CONTENT])]
@@ -419,24 +433,8 @@ def load_content(paths=None) -> Content:
             continue
         card_types[ct.id] = ct
         where[ct.id] = f
-    tasks = {}
-    for f in _files(dirs, "secret_tasks"):
-        data = L.read(f, "secret_task")
-        if data is None:
-            continue
-        t = L.load_task(f, data)
-        if t.id in tasks:
-            L.err(f, pos_of(data, "id"), "E120", f"secret task id '{t.id}' is used twice")
-        tasks[t.id] = t
-    roles = {}
-    for f in _files(dirs, "roles"):
-        data = L.read(f, "role")
-        if data is None:
-            continue
-        r = L.load_role(f, data)
-        if r.id in roles:
-            L.err(f, pos_of(data, "id"), "E120", f"role id '{r.id}' is used twice")
-        roles[r.id] = r
+    tasks = _load_kind(L, dirs, "secret_tasks", "secret_task", L.load_task)
+    roles = _load_kind(L, dirs, "roles", "role", L.load_role)
     rules_file = _last_file(dirs, "rules.yaml")
     deck_file = _last_file(dirs, "deck.yaml")
     rules, identities = None, {}
