@@ -157,6 +157,10 @@ def run_scenario(path) -> ScenarioResult:
         if a.pos < len(a.answers):
             result.failures.append(f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: "
                                    f"{a.answers[a.pos:]}")
+    try:
+        g.check_invariants()
+    except AssertionError as e:
+        result.failures.append(f"zone invariant broken: {e}")
     result.failures += check_expectations(g, over, data.get("expect") or {})
     result.passed = not result.failures
     return result

@@ -38,24 +38,10 @@ def test_zhen_ya_zhe_player_with_2_red_blue_dies_on_his_turn(content):
     assert wins(g, 37, holder=1) == ([0], "death")
 
 
-def test_zhen_ya_zhe_faq_dual_black_kills(content):
-    """镇压者 FAQ: 1 red + 2 black, then a 红黑 intel → 2 red, 3 black, dies → 镇压者 wins."""
-    g = make(content, table(p0=S(task="zhen_ya_zhe"), p2=S("red", intel=[27, 35, 36])))
-    assert wins(g, 23, holder=2) == ([0], "death")
-    assert index(g, "died", seat=2) < index(g, "victory")
-
-
 def test_zhen_ya_zhe_himself_dies_on_his_turn(content):
     """镇压者 FAQ: dying on his own turn with ≥2 red+blue intel, he wins himself."""
     g = make(content, table(p0=S(task="zhen_ya_zhe", intel=[27, 31, 35, 36])))
     assert wins(g, 37, holder=0) == ([0], "death")
-
-
-def test_zhen_ya_zhe_not_on_others_turn(content):
-    """镇压者: the death must happen on HIS turn."""
-    g = make(content, table(p0=S(task="zhen_ya_zhe"), p3=S("blue", intel=[27, 31, 35, 36])), current=1)
-    receive(g, 37, holder=3)
-    assert events(g, "died", seat=3) and not events(g, "victory")
 
 
 def test_zhen_ya_zhe_needs_two(content):
@@ -91,14 +77,6 @@ def test_cuan_duo_zhe_replaces_several_declarers(content):
     assert sorted(u["replaced"]) == [1, 2]
 
 
-def test_cuan_duo_zhe_dead_on_his_own_turn_still_usurps(content):
-    """篡夺者 FAQ: he dies on his own turn; someone wins later that turn (the last one alive) → he still wins."""
-    g = make(content, [S(task="cuan_duo_zhe", intel=[35, 36]), S("red"), S("blue", alive=False)])
-    assert wins(g, 37, holder=0) == ([0], "last_alive+usurp")
-    assert index(g, "died", seat=0) < index(g, "victory")
-    assert not g.players[0].alive
-
-
 def test_cuan_duo_zhe_already_winning_is_not_replaced(content):
     """篡夺者 FAQ: if he already wins by another condition, the usurp is not resolved (he is last alive)."""
     g = make(content, [S(task="cuan_duo_zhe"), S("red", intel=[35, 36])])
@@ -114,19 +92,7 @@ def test_shuang_mian_jian_die_three_red(content):
     assert wins(g, 29, holder=2) == ([2], "collect")
 
 
-def test_shuang_mian_jian_die_three_blue_with_dual(content):
-    """双面间谍: 3 blue counting a 红蓝 dual card → wins; 诱变者 does not (the win is claimed)."""
-    g = make(content, table(p2=S(task="shuang_mian_jian_die", intel=[31, 114]), p3=S(task="you_bian_zhe")))
-    assert wins(g, 32, holder=2) == ([2], "collect")
-
-
 # ====================================================================== 诱变者
-
-def test_you_bian_zhe_someone_gets_3_of_wrong_color(content):
-    """诱变者: a player gets 3 red (or 3 blue) but does not win by it → 诱变者 wins (alone)."""
-    g = make(content, table(p1=S("blue", intel=[27, 28]), p4=S(task="you_bian_zhe")))
-    assert wins(g, 29, holder=1) == ([4], "collect")
-
 
 def test_you_bian_zhe_himself(content):
     """诱变者 FAQ: he collects 3 red himself → he wins."""
@@ -154,12 +120,6 @@ def test_you_bian_zhe_other_mysterious_person(content):
 
 
 # ====================================================================== 先行者
-
-def test_xian_xing_zhe_dies_with_red_or_blue(content):
-    """先行者: he dies holding at least one red or blue intel → he wins."""
-    g = make(content, table(p3=S(task="xian_xing_zhe", intel=[24, 35])))  # 蓝黑 + 黑
-    assert wins(g, 36, holder=3) == ([3], "death")
-
 
 def test_xian_xing_zhe_dies_with_only_black(content):
     """先行者: dying with only pure black intel is not enough."""
@@ -255,12 +215,6 @@ def test_jiao_ju_zhe_who_abstained_cannot_win(content):
 
 # ====================================================================== 清道夫
 
-def test_qing_dao_fu_player_with_few_red_blue_dies(content):
-    """清道夫: a player with ≤1 red and ≤1 blue intel dies (1 red + 1 blue counts) → he wins."""
-    g = make(content, table(p1=S("blue", intel=[27, 31, 35, 36]), p2=S(task="qing_dao_fu")))
-    assert wins(g, 37, holder=1) == ([2], "death")
-
-
 def test_qing_dao_fu_not_with_two_red(content):
     """清道夫: a dead player with 2 red intel does not count."""
     g = make(content, table(p1=S("blue", intel=[27, 28, 35, 36]), p2=S(task="qing_dao_fu")))
@@ -268,21 +222,8 @@ def test_qing_dao_fu_not_with_two_red(content):
     assert events(g, "died", seat=1) and not events(g, "victory")
 
 
-def test_qing_dao_fu_himself_dying(content):
-    """清道夫 FAQ: the 清道夫 himself dying with ≤1 red and ≤1 blue wins (he is still in his death)."""
-    g = make(content, table(p2=S(task="qing_dao_fu", intel=[31, 35, 36])))
-    assert wins(g, 37, holder=2) == ([2], "death")
-
-
 def test_qing_dao_fu_dead_cannot_win(content):
     """清道夫 FAQ: an already dead 清道夫 does not win."""
     g = make(content, table(p1=S("blue", intel=[35, 36]), p2=S(task="qing_dao_fu", alive=False)))
     receive(g, 37, holder=1)
     assert events(g, "died", seat=1) and not events(g, "victory")
-
-
-def test_death_tasks_win_together(content):
-    """清道夫 FAQ: 镇压者, 先行者 and 清道夫 can be fulfilled by one death and all win together."""
-    g = make(content, table(p0=S(task="zhen_ya_zhe"), p1=S(task="xian_xing_zhe", intel=[27, 31, 35, 36]),
-                            p2=S(task="qing_dao_fu")))
-    assert wins(g, 37, holder=1) == ([0, 1, 2], "death")

@@ -89,6 +89,8 @@ def option_matches(opt, answer) -> bool:
         if isinstance(opt, int) and not isinstance(opt, bool):
             from .state import COLOR_NAMES
             return COLOR_NAMES.get(opt) == a
+        if hasattr(opt, "id") and hasattr(opt, "name"):  # a card name value
+            return a in (opt.id, opt.name, f"【{opt.name}】")
         return str(opt) == a
     return False
 

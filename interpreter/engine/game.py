@@ -664,7 +664,8 @@ class Game(Resolution, VictoryChecks):
                 self.move(card, REMOVED)
             else:
                 self.move(card, DISCARD)
-        self.emit("card_resolved", seat=user.seat, card=ctype.id)
+        self.emit("card_resolved", seat=user.seat, card=ctype.id, uid=card.uid,
+                  target=target.seat if target else None)
         self.settle("结算卡牌效果后")
 
     # ------------------------------------------------------------------ checks and digests

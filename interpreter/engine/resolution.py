@@ -135,6 +135,10 @@ class Resolution:
         self.dying_player = p
         self.emit("dying", seat=p.seat)
         try:
+            self.settle("濒死时")  # 你濒死时 triggers (victory checks stay deferred)
+            if p.counts[4] < 3:
+                self.emit("saved", seat=p.seat)
+                return True
             askers = self.alive_from(p)
             i = 0
             while i < len(askers):

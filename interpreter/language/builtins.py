@@ -14,6 +14,7 @@ from typing import Callable
 from ..engine import decisions as D
 from ..engine.state import BLACK, BLUE, DISCARD, HAND, INTEL, PENDING, PROCESSING, RED, REMOVED, STAGING, Card
 from . import types as T
+from .runtime import CardName
 
 REQUIRED = object()
 
@@ -202,7 +203,7 @@ def _alive_count(ctx):
 
 @builtin("name_of", "query", [("c", T.CARD)], T.CARDNAME, "{c}的牌名", "The card name of c, to compare with 【...】.")
 def _name_of(ctx, c):
-    return c.type.id if c is not None else None
+    return CardName(c.type.id, c.type.name) if c is not None else None
 
 
 @builtin("is_face_up", "query", [], T.BOOL, "待收情报正面朝上", "True if the pending intel is face up.",
@@ -293,8 +294,9 @@ def _move_pending(ctx, p):
     g = ctx.game
     if g.pending is None or p is None:
         return False
-    g.holder = p
-    g.emit("pending_moved", seat=p.seat)
+    if g.holder is not p:  # moving it to where it already is changes nothing (截获 on one's own intel)
+        g.holder = p
+        g.emit("pending_moved", seat=p.seat)
     return True
 
 
@@ -400,7 +402,7 @@ def _choose(ctx, options, by, prompt, optional):
 def _declare(ctx, options, by, prompt):
     value = _ask(ctx, by, as_list(options), prompt, False)
     who = by if by is not None else ctx.me
-    ctx.game.emit("declare", seat=who.seat, value=value if not isinstance(value, int) else value)
+    ctx.game.emit("declare", seat=who.seat, value=D.option_json(value))
     return value
 
 

@@ -20,7 +20,7 @@ from . import types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
 from .errors import LanguageError
 from .parser import parse
-from .runtime import StopEffect
+from .runtime import CardName, StopEffect
 
 MAX_REPEAT = 50
 
@@ -313,9 +313,10 @@ class Compiler:
 
     def _expr_CardNameLit(self, node):
         cid = self.card_names.get(node.name)
+        value = CardName(cid, node.name) if cid is not None else None
         if cid is None:
             self._err("E305", f"unknown card name 【{node.name}】", node, _suggest(node.name, self.card_names))
-        return T.CARDNAME, lambda ctx: cid
+        return T.CARDNAME, lambda ctx: value
 
     def _expr_ListLit(self, node):
         items = [self._expr(i) for i in node.items]

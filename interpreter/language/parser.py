@@ -193,8 +193,11 @@ class _ToAst(Transformer):
     def compare(self, meta, items):
         return ast.BinOp(*_pos(meta), op=str(items[1]), left=items[0], right=items[2])
 
-    def arith(self, meta, items):
-        return ast.BinOp(*_pos(meta), op=str(items[1]), left=items[0], right=items[2])
+    def add(self, meta, items):
+        return ast.BinOp(*_pos(meta), op="+", left=items[0], right=items[1])
+
+    def sub(self, meta, items):
+        return ast.BinOp(*_pos(meta), op="-", left=items[0], right=items[1])
 
     def has(self, meta, items):
         return ast.BinOp(*_pos(meta), op="has", left=items[0], right=items[1])
@@ -214,7 +217,7 @@ _TOKEN_WORDS = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "SEMICOLON": "';'", "MINUS": "'-'",
     "_NL": "a new line", "NAME": "a name", "INT": "a number", "STRING": "a quoted text",
-    "CARD_NAME": "a card name in 【】", "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "CARD_NAME": "a card name in 【】", "CMP_OP": "a comparison", "PLUS": "'+'",
     "$END": "the end of the text",
 }
 

@@ -25,3 +25,28 @@ class Ctx:
 
 class StopEffect(Exception):
     """Raised by `then` when what came before did not fully resolve: the rest of the text is skipped."""
+
+
+class CardName:
+    """A card name as a value (【截获】 in code, or name_of(c)): equal by card id, shown in Chinese."""
+
+    __slots__ = ("id", "name")
+
+    def __init__(self, cid: str, name: str):
+        self.id = cid
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, CardName) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def label(self) -> str:
+        return f"【{self.name}】"
+
+    def to_json(self):
+        return self.id
+
+    def __repr__(self) -> str:
+        return self.label()
