@@ -72,24 +72,23 @@ class ScenarioResult:
         return "\n".join(lines)
 
 
+_TRACE_FORMATS = {
+    "node": "node {1}  [{2}]",
+    "ask": "  ask P{1} {2} '{3}': {4}",
+    "answer": "  P{1} answers: {2}",
+    "skill": "  skill P{1} {2} on {3}: {4}",
+    "fired": "  fired: P{1} {2}",
+}
+
+
 def format_trace(trace: list) -> list[str]:
+    """Readable lines for the engine's trace records (see Game.trace)."""
     out = []
     for t in trace:
-        kind = t[0]
-        if kind == "node":
-            out.append(f"node {t[1]}  [{t[2]}]")
-        elif kind == "ask":
-            out.append(f"  ask P{t[1]} {t[2]} '{t[3]}': {t[4]}")
-        elif kind == "answer":
-            out.append(f"  P{t[1]} answers: {t[2]}")
-        elif kind == "skill":
-            out.append(f"  skill P{t[1]} {t[2]} on {t[3]}: {t[4]}")
-        elif kind == "fired":
-            out.append(f"  fired: P{t[1]} {t[2]}")
-        elif kind == "dying":
-            out.append(f"  dying: {', '.join(f'P{s}' for s in t[1])}")
-        elif kind == "event":
-            out.append(f"  event {t[1]}")
+        if t[0] == "dying":
+            out.append("  dying: " + ", ".join(f"P{s}" for s in t[1]))
+        elif t[0] in _TRACE_FORMATS:
+            out.append(_TRACE_FORMATS[t[0]].format(*t))
         else:
             out.append("  " + " ".join(map(str, t)))
     return out

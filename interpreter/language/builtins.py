@@ -294,7 +294,7 @@ def _move_pending(ctx, p):
     g = ctx.game
     if g.pending is None or p is None:
         return False
-    if g.holder is not p:  # moving it to where it already is changes nothing (截获 on one's own intel)
+    if g.holder is not p:  # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
         g.holder = p
         g.emit("pending_moved", seat=p.seat)
     return True

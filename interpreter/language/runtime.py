@@ -28,7 +28,7 @@ class StopEffect(Exception):
 
 
 class CardName:
-    """A card name as a value (【截获】 in code, or name_of(c)): equal by card id, shown in Chinese."""
+    """A card name as a value (【name】 in code, or name_of(c)): equal by card id, shown in Chinese."""
 
     __slots__ = ("id", "name")
 
