@@ -87,7 +87,7 @@ def skill_env(skill: dict) -> dict:
     names = ["self", "current"]
     timing = skill.get("timing")
     if skill.get("kind") == "triggered":
-        names += ["subject", "this_card"]
+        names += ["subject", "this_card", "target"]
     if timing == "dying":
         names.append("dying")
     if timing in ("send_idle", "contest") or skill.get("kind") == "triggered":

@@ -64,6 +64,8 @@ def option_matches(opt, answer) -> bool:
     for an idle-point action "pass" or "use <card name>" / "use #79"; for yes/no
     "yes"/"no"; for none "none".
     """
+    if isinstance(answer, bool):
+        return isinstance(opt, bool) and opt == answer
     if isinstance(answer, str):
         a = answer.strip()
         if a == option_label(opt):
@@ -89,6 +91,8 @@ def option_matches(opt, answer) -> bool:
         if isinstance(opt, int) and not isinstance(opt, bool):
             from .state import COLOR_NAMES
             return COLOR_NAMES.get(opt) == a
+        if hasattr(opt, "index") and callable(getattr(opt, "label", None)):  # a blind pick
+            return a in (opt.label(), f"blind {opt.index + 1}")
         if hasattr(opt, "id") and hasattr(opt, "name"):  # a card name value
             return a in (opt.id, opt.name, f"【{opt.name}】")
         return str(opt) == a

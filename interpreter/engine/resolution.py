@@ -87,7 +87,8 @@ class Resolution:
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
         uid = data.get("uid", data.get("card"))
         card = next((c for c in self.cards if c.uid == uid), None) if isinstance(uid, int) else None
-        ctx = Ctx(self, p, card=card, subject=subject, dying=self.dying_player)
+        target = self.players[data["target"]] if data.get("target") is not None else None
+        ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.dying_player)
         tr = self.trace
         if skill.condition is not None and not skill.condition(ctx):
             if tr is not None:

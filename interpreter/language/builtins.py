@@ -142,6 +142,27 @@ def _identity_color(ctx, p):
     return p.identity.color if p is not None else None
 
 
+@builtin("gender", "query", [("p", T.PLAYER)], T.TEXT, "{p}的性别",
+         'The gender of p\'s role: "male" or "female"; none when the role is face down or p has none '
+         "(a face-down role has no gender).")
+def _gender(ctx, p):
+    if p is None or p.role is None or not p.role_face_up:
+        return None
+    return p.role.gender
+
+
+@builtin("role_face_up", "query", [("p", T.PLAYER)], T.BOOL, "{p}的角色牌面朝上",
+         "True if p has a role and it is face up.")
+def _role_face_up(ctx, p):
+    return p is not None and p.role is not None and p.role_face_up
+
+
+@builtin("hidden_role", "query", [("p", T.PLAYER)], T.BOOL, "{p}是隐藏角色",
+         "True if p's role is a hidden role (隐藏角色). Everyone can tell: a face-down role is always hidden.")
+def _hidden_role(ctx, p):
+    return p is not None and p.role is not None and p.role.hidden
+
+
 @builtin("pure", "query", [("c", T.CARD), ("color", T.COLOR)], T.BOOL, "{c}是纯{color}",
          "True if the card has exactly this one color (纯色).")
 def _pure(ctx, c, color):
@@ -355,6 +376,16 @@ def _take_top(ctx, n):
     return out
 
 
+@builtin("flip_role", "action", [("p", T.PLAYER), ("face_up", T.BOOL)], T.BOOL, "将{p}的角色牌翻至{face_up}",
+         "Turn p's role face up (翻开) or face down (翻至面朝下). Not fully resolved if it already was.")
+def _flip_role(ctx, p, face_up):
+    if p is None or p.role is None or p.role_face_up == bool(face_up):
+        return False
+    p.role_face_up = bool(face_up)
+    ctx.game.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=p.role_face_up)
+    return True
+
+
 @builtin("add_status", "action", [("p", T.PLAYER), ("status", T.STATUS), ("turns", T.INT, 0)], T.BOOL,
          "令{p}{status}", "Put a status on p until the end of this turn (turns: that many turns more). "
          "Statuses: " + ", ".join(STATUSES))
@@ -389,12 +420,35 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
     return choice
 
 
+class BlindPick:
+    """An option of a blind pick (抽取): a position, not the card, so the chooser learns nothing."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def label(self) -> str:
+        return f"第{self.index + 1}张"
+
+    def to_json(self):
+        return {"blind": self.index}
+
+
 @builtin("choose", "choice", [("from", T.LIST), ("by", T.PLAYER, None), ("prompt", T.TEXT, ""),
-                              ("optional", T.BOOL, False)], _elem_type, "{by}从{from}中选择一个",
+                              ("optional", T.BOOL, False), ("blind", T.BOOL, False)], _elem_type,
+         "{by}从{from}中选择一个",
          "`by` (default self) picks one item of the list; none if the list is empty "
-         "(or if optional and they decline).")
-def _choose(ctx, options, by, prompt, optional):
-    return _ask(ctx, by, as_list(options), prompt, optional)
+         "(or if optional and they decline). blind: true picks without seeing (抽取, 随机): the options are "
+         "positions in a shuffled order.")
+def _choose(ctx, options, by, prompt, optional, blind):
+    items = as_list(options)
+    if not blind:
+        return _ask(ctx, by, items, prompt, optional)
+    items = list(items)
+    ctx.game.rng.shuffle(items)
+    pick = _ask(ctx, by, [BlindPick(i) for i in range(len(items))], prompt, optional)
+    return items[pick.index] if pick is not None else None
 
 
 @builtin("declare", "choice", [("from", T.LIST), ("by", T.PLAYER, None), ("prompt", T.TEXT, "")], _elem_type,
