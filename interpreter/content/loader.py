@@ -268,7 +268,10 @@ class Loader:
                 self.err(path, pos, "E112", "a triggered skill needs `trigger:` (the event it reacts to)",
                          "events: " + ", ".join(TRIGGER_EVENTS))
                 continue
-            unit = sk.get("timing") or sk.get("trigger") or kind
+            if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
+                self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
+                continue
+            unit = sk.get("timing") or sk.get("trigger") or sk.get("check") or kind
             env = skill_env(sk)
             cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
             effect = self.compile_unit(path, sk, "effect", env, unit, "program")
@@ -276,7 +279,8 @@ class Loader:
             role.skills.append(Skill(sk.get("id", f"skill{i}"), sk.get("name", "?"), sk.get("text", ""), kind,
                                      sk.get("timing"), sk.get("trigger"), cond, effect, limit.get("per"),
                                      limit.get("times", 1), bool(sk.get("flips_up", False)),
-                                     bool(sk.get("optional", True)), role, sk.get("condition", "")))
+                                     bool(sk.get("optional", True)), role, sk.get("condition", ""),
+                                     sk.get("check")))
         return role
 
     def load_task(self, path, data) -> SecretTask:

@@ -104,7 +104,7 @@ class Rules:
 TRIGGER_EVENTS = {
     "turn_start": "a turn begins (subject: the current player)",
     "card_used": "a card is used and its target chosen (subject: the user; this_card: the card)",
-    "card_resolved": "a card finished resolving (subject: the user)",
+    "card_resolved": "a card finished resolving (subject: the user; this_card: the card; target: its target)",
     "intel_sent": "an intel is sent (subject: the sender; this_card: the intel)",
     "intel_arrives": "the intel arrives in front of a player (subject: that player)",
     "intel_accepted": "a player decides to receive the intel (subject: that player)",
@@ -125,7 +125,7 @@ class Skill:
     id: str
     name: str
     text: str
-    kind: str                       # active | triggered | passive
+    kind: str                       # active | triggered | passive | victory
     timing: str | None = None       # active: the idle point
     on: str | None = None           # triggered: the event kind
     condition: Callable | None = None
@@ -136,6 +136,7 @@ class Skill:
     optional: bool = True           # 可以: the owner is asked before a triggered skill fires
     role: "Role | None" = None
     condition_text: str = ""        # the condition's source, for traces
+    check: str | None = None        # victory skills: "declare" (stage 2) or "co_win" (stage 4)
 
 
 @dataclass

@@ -75,6 +75,9 @@ class Game(Resolution, VictoryChecks):
         self.decision_log: list = []      # indices answered, in order (the replay script)
         self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
         self.role_pile: list = []         # roles not dealt (角色牌堆)
+        self.victory_skills: list = []    # (player, victory skill) pairs: stages 2 and 4 of victory checks
+        self.check_winners = None         # the winners list of the victory check in progress
+        self.check_declarers = None
         self._events: list = []
         self.suspend_checks = 0           # >0 while dying/death resolve (victory checks deferred)
         self.dying_player: Player | None = None
@@ -320,6 +323,8 @@ class Game(Resolution, VictoryChecks):
     def _index_triggers(self):
         self.triggers = [(p, sk) for p in self.players if p.role is not None
                          for sk in p.role.skills if sk.kind == "triggered"]
+        self.victory_skills = [(p, sk) for p in self.players if p.role is not None
+                               for sk in p.role.skills if sk.kind == "victory"]
 
     # ------------------------------------------------------------------ the game loop
 

@@ -18,6 +18,7 @@ tasks; this module only knows the order.
 from __future__ import annotations
 
 from ..language.runtime import Ctx
+from . import decisions as D
 
 
 class GameOver(Exception):
@@ -62,7 +63,7 @@ class VictoryChecks:
                     winners.append(q)
 
     def check_collect_victory(self):
-        winners = []
+        winners, declarers = [], []
         for p in self.order_from(self.current):
             if p.out or not (p.alive or p in self.in_death):
                 continue
@@ -72,15 +73,19 @@ class VictoryChecks:
             for v in self._victories(p, "collect"):
                 if self._holds(p, v):
                     claimed = True
+                    declarers.append(p)
                     self._add_with_camp(winners, p)
                     break
             if not claimed:
                 for q in self.order_from(self.current):
                     for v in self._victories(q, "collect_unclaimed"):
                         if self._eligible(q, v) and self._holds(q, v, subject=p) and q not in winners:
+                            declarers.append(q)
                             winners.append(q)
+        # step 2: skills that declare victory
+        self._victory_skills("declare", winners, declarers)
         if winners:
-            self._declare(winners, "collect")
+            self._declare(winners, "collect", declarers)
 
     def check_death_victory(self, dead: list):
         winners = []
@@ -107,19 +112,41 @@ class VictoryChecks:
         if len(alive) == 1:
             winners = []
             self._add_with_camp(winners, alive[0])
-            self._declare(winners, "last_alive")
+            self._declare(winners, "last_alive", [alive[0]])
         elif not alive:
             raise GameOver([], "no_players")
 
-    def _declare(self, winners: list, reason: str):
+    def _declare(self, winners: list, reason: str, declarers: list | None = None):
+        declarers = list(declarers) if declarers is not None else list(winners)
         # step 3: a usurp condition replaces the winners
         for q in self.order_from(self.current):
             for v in self._victories(q, "usurp"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):
                     self.emit("usurp", seat=q.seat, replaced=[p.seat for p in winners])
                     winners = [q]
+                    declarers = [q]
                     reason = reason + "+usurp"
                     break
-        # step 4: co-victory skills of roles hook in here (none without roles)
+        # step 4: co-victory skills
+        self._victory_skills("co_win", winners, declarers)
         self.emit("victory", winners=[p.seat for p in winners], reason=reason)
         raise GameOver(winners, reason)
+
+    def _victory_skills(self, check: str, winners: list, declarers: list):
+        """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""
+        if not self.victory_skills:
+            return
+        self.check_winners, self.check_declarers = winners, declarers
+        try:
+            for p in self.order_from(self.current):
+                for owner, skill in self.victory_skills:
+                    if owner is not p or skill.check != check or not self.skill_ready(p, skill):
+                        continue
+                    ctx = Ctx(self, p)
+                    if skill.condition is not None and not skill.condition(ctx):
+                        continue
+                    if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+                        continue
+                    self.use_skill(p, skill, ctx)
+        finally:
+            self.check_winners = self.check_declarers = None

@@ -151,6 +151,15 @@ def _gender(ctx, p):
     return p.role.gender
 
 
+@builtin("role_name", "query", [("p", T.PLAYER)], T.TEXT, "{p}的角色名",
+         "The name of p's role (every version of a role shares the name; title and id tell them apart); "
+         "none while it is face down.")
+def _role_name(ctx, p):
+    if p is None or p.role is None or not p.role_face_up:
+        return None
+    return p.role.name
+
+
 @builtin("role_face_up", "query", [("p", T.PLAYER)], T.BOOL, "{p}的角色牌面朝上",
          "True if p has a role and it is face up.")
 def _role_face_up(ctx, p):
@@ -394,6 +403,53 @@ def _add_status(ctx, p, status, turns):
         return False
     ctx.game.add_status(p, status, turns)
     return True
+
+
+# ---------------------------------------------------------------- victory skills (stages 2 and 4)
+
+_VICTORY_UNITS = ("declare", "co_win")
+
+
+@builtin("winners", "query", [], T.PLAYERS, "胜利的角色",
+         "The players winning so far in this victory check (declarers and those winning with them).",
+         contexts=_VICTORY_UNITS)
+def _winners(ctx):
+    return list(ctx.game.check_winners or [])
+
+
+@builtin("declarers", "query", [], T.PLAYERS, "宣告胜利的角色",
+         "The players who declared victory in this check (not those who only win with them).",
+         contexts=_VICTORY_UNITS)
+def _declarers(ctx):
+    return list(ctx.game.check_declarers or [])
+
+
+@builtin("win", "action", [("p", T.PLAYER)], T.BOOL, "{p}获得胜利", "p wins too (joins the winners of this check).",
+         contexts=_VICTORY_UNITS)
+def _win(ctx, p):
+    w = ctx.game.check_winners
+    if p is None or p.out or p in w:
+        return False
+    w.append(p)
+    return True
+
+
+@builtin("block_win", "action", [("p", T.PLAYER)], T.BOOL, "{p}无法胜利", "p does not win after all.",
+         contexts=_VICTORY_UNITS)
+def _block_win(ctx, p):
+    w = ctx.game.check_winners
+    if p is None or p not in w:
+        return False
+    w.remove(p)
+    return True
+
+
+@builtin("same_camp", "query", [("a", T.PLAYER), ("b", T.PLAYER)], T.BOOL, "{a}与{b}同阵营",
+         "True if both have the same camp identity (神秘人 have no camp). Hidden information: use it only "
+         "in effects the rules resolve without a player choosing on it.")
+def _same_camp(ctx, a, b):
+    return (a is not None and b is not None and a.identity.camp is not None
+            and a.identity.camp == b.identity.camp)
 
 
 # ---------------------------------------------------------------- choices
