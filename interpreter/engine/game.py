@@ -19,6 +19,7 @@ from .resolution import Resolution
 from .state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
                     STAGING, UP, ZONE_NAMES, Card, Player)
 from .victory import GameOver, VictoryChecks
+from .view import PlayerView
 
 ACCEPT = "accept"
 DECLINE = "decline"
@@ -56,6 +57,7 @@ class Game(Resolution, VictoryChecks):
         self.max_turns = max_turns or self.rules.max_turns
         self.players = [Player(i) for i in range(n_players)]
         self.cards: list[Card] = []
+        self.by_uid: dict[int, Card] = {}  # deck id -> card (filled with `cards`)
         self.deck: list[Card] = []       # the top of the deck is the END of the list
         self.discard_pile: list[Card] = []
         self.removed: list[Card] = []
@@ -84,7 +86,6 @@ class Game(Resolution, VictoryChecks):
         self.in_death: set = set()        # players whose death is being resolved
         self.just_died: set = set()       # ... or was, until the deferred victory check right after it
         self.result: GameOver | None = None
-        from .view import PlayerView
         self.views = [PlayerView(self, i) for i in range(n_players)]  # what each seat's agent may see
 
     # ------------------------------------------------------------------ events & decisions
@@ -292,6 +293,7 @@ class Game(Resolution, VictoryChecks):
         for e in content.deck_for(self.n):
             card = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
             self.cards.append(card)
+            self.by_uid[e.uid] = card
         self.deck = list(self.cards)
         rng.shuffle(self.deck)
         self.current = self.players[rng.randrange(self.n)]
@@ -590,20 +592,22 @@ class Game(Resolution, VictoryChecks):
     # ------------------------------------------------------------------ skills
 
     def skill_ready(self, p: Player, skill) -> bool:
-        """May p use this skill now: alive (or dying-resolving for 死亡前), face up or a flip-up skill,
-        not invalidated, within its limit."""
+        return self.skill_blocker(p, skill) is None
+
+    def skill_blocker(self, p: Player, skill) -> str | None:
+        """Why p cannot use this skill now (None: it can). The one place these rules live."""
         if not (p.alive or (skill.on == "died" and p in self.in_death)):
-            return False
+            return "owner is dead"
         if skill.flips_up:
             if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
-                return False
+                return "role is already face up (this skill's cost is turning it face up)"
         elif not p.role_face_up:  # a face-down role can use only its flip-up skills
-            return False
+            return "role is face down"
         if p.statuses and self.has_status(p, "skills_disabled"):
-            return False
+            return "skills are disabled this turn"
         if skill.limit_scope is not None and p.usage.get(self._limit_key(skill), 0) >= skill.limit_times:
-            return False
-        return True
+            return f"used up ({skill.limit_times} per {skill.limit_scope})"
+        return None
 
     def _limit_key(self, skill):
         scope = skill.limit_scope

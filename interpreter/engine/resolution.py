@@ -69,9 +69,10 @@ class Resolution:
                     for kind, data in batch:
                         if kind != skill.on:
                             continue
-                        if not self.skill_ready(p, skill):
+                        blocker = self.skill_blocker(p, skill)
+                        if blocker is not None:
                             if self.trace is not None:
-                                self.trace.append(("skill", p.seat, skill.name, kind, self._not_ready(p, skill)))
+                                self.trace.append(("skill", p.seat, skill.name, kind, blocker))
                             continue
                         if self._fire(p, skill, data):
                             fired = True
@@ -86,7 +87,7 @@ class Resolution:
         """Offer a triggered skill for one event; True if it was used."""
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
         uid = data.get("uid", data.get("card"))
-        card = next((c for c in self.cards if c.uid == uid), None) if isinstance(uid, int) else None
+        card = self.by_uid.get(uid) if isinstance(uid, int) else None
         target = self.players[data["target"]] if data.get("target") is not None else None
         ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.dying_player)
         tr = self.trace
@@ -102,17 +103,6 @@ class Resolution:
             tr.append(("fired", p.seat, skill.name))
         self.use_skill(p, skill, ctx)
         return True
-
-    def _not_ready(self, p, skill) -> str:
-        if not (p.alive or (skill.on == "died" and p in self.in_death)):
-            return "owner is dead"
-        if skill.flips_up and p.role_face_up:
-            return "role is already face up (this skill's cost is turning it face up)"
-        if not p.role_face_up and not skill.flips_up:
-            return "role is face down"
-        if p.statuses and self.has_status(p, "skills_disabled"):
-            return "skills are disabled this turn"
-        return f"used up ({skill.limit_times} per {skill.limit_scope})"
 
     # ------------------------------------------------------------------ 濒死
 

@@ -26,6 +26,7 @@ def build(content, seats: list[dict], agents, deck_top=(), current: int = 0, see
         c = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
         g.cards.append(c)
         by_uid[e.uid] = c
+    g.by_uid = dict(by_uid)
     free = dict(by_uid)
 
     def take(uid) -> Card:
@@ -71,7 +72,9 @@ def build(content, seats: list[dict], agents, deck_top=(), current: int = 0, see
 
 def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = False, lock: int | None = None):
     """Place an intel in transit, as if `sender` had sent it and `holder` accepted it."""
-    card = next(c for c in g.cards if c.uid == uid)
+    card = g.by_uid.get(uid)
+    if card is None:
+        raise TableError(f"card #{uid} is not in the deck")
     if card.zone != DECK:
         raise TableError(f"card #{uid} is already placed")
     g.deck.remove(card)
@@ -85,7 +88,6 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
 
 
 def card(g: Game, uid: int) -> Card:
-    for c in g.cards:
-        if c.uid == uid:
-            return c
-    raise TableError(f"card #{uid} is not in the game")
+    if uid not in g.by_uid:
+        raise TableError(f"card #{uid} is not in the game")
+    return g.by_uid[uid]

@@ -142,28 +142,31 @@ def _identity_color(ctx, p):
     return p.identity.color if p is not None else None
 
 
+def _visible_role(p):
+    """p's role if it is face up (a face-down role shows no name and no gender), else None."""
+    return p.role if p is not None and p.role_face_up else None
+
+
 @builtin("gender", "query", [("p", T.PLAYER)], T.TEXT, "{p}的性别",
          'The gender of p\'s role: "male" or "female"; none when the role is face down or p has none '
          "(a face-down role has no gender).")
 def _gender(ctx, p):
-    if p is None or p.role is None or not p.role_face_up:
-        return None
-    return p.role.gender
+    role = _visible_role(p)
+    return role.gender if role is not None else None
 
 
 @builtin("role_name", "query", [("p", T.PLAYER)], T.TEXT, "{p}的角色名",
          "The name of p's role (every version of a role shares the name; title and id tell them apart); "
          "none while it is face down.")
 def _role_name(ctx, p):
-    if p is None or p.role is None or not p.role_face_up:
-        return None
-    return p.role.name
+    role = _visible_role(p)
+    return role.name if role is not None else None
 
 
 @builtin("role_face_up", "query", [("p", T.PLAYER)], T.BOOL, "{p}的角色牌面朝上",
          "True if p has a role and it is face up.")
 def _role_face_up(ctx, p):
-    return p is not None and p.role is not None and p.role_face_up
+    return _visible_role(p) is not None
 
 
 @builtin("hidden_role", "query", [("p", T.PLAYER)], T.BOOL, "{p}是隐藏角色",
