@@ -51,6 +51,11 @@ def random_agents(gseed: int, n: int) -> list:
     return [RandomAgent(gseed * 31 + seat) for seat in range(n)]
 
 
+def _identity_name(p) -> str:
+    """The identity a player ends the game with (an identity card can change hands)."""
+    return p.identity.name if p.identity is not None else "无身份牌"
+
+
 @dataclass
 class Summary:
     games: int = 0
@@ -69,10 +74,10 @@ class Summary:
         self.turns.append(game.turn_no)
         self.decisions += game.decision_count
         for p in game.players:
-            self.identity_dealt[p.identity.name] += 1
+            self.identity_dealt[_identity_name(p)] += 1
             if p.task is not None:
                 self.task_dealt[p.task.name] += 1
-        won_idents = {p.identity.name for p in result.winners}
+        won_idents = {_identity_name(p) for p in result.winners}
         for name in won_idents:
             self.identity_wins[name] += 1
         for p in result.winners:

@@ -29,6 +29,7 @@ CARDS = {d["id"]: d for d in map(_load, _files("cards"))}
 TASKS = {d["id"]: d for d in map(_load, _files("secret_tasks"))}
 RULES = _load(BUNDLED_CONTENT / "rules.yaml")
 ROLES = {d["id"]: d for d in map(_load, _files("roles", ROLE_PACK))}
+BUNDLED_ROLES = {d["id"]: d for d in map(_load, _files("roles"))}
 
 BAD = ("无法生成", "无法解析", "？", "{", "}", "None")
 
@@ -317,7 +318,8 @@ def test_all_md_catalogue():
     for d in TASKS.values():
         assert d["name"] in out
     assert "测试文书" in out
-    assert out.count("**由代码生成**") == len(CARDS) + len(TASKS) + len(ROLES) + len(RULES["identities"])
+    assert out.count("**由代码生成**") == (len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES)
+                                        + len(RULES["identities"]))
     assert "无法生成" not in out
 
 
@@ -326,7 +328,7 @@ def test_all_text():
     assert r.exit_code == 0
     for d in CARDS.values():
         assert d["name"] in r.output
-    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(RULES["identities"])
+    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(BUNDLED_ROLES) + len(RULES["identities"])
 
 
 def test_single_md():

@@ -87,7 +87,7 @@ def skill_env(skill: dict) -> dict:
     names = ["self", "current"]
     timing = skill.get("timing")
     if skill.get("kind") == "triggered":
-        names += ["subject", "this_card", "target"]
+        names += ["subject", "this_card", "target", "used_as"]
     if timing == "dying":
         names.append("dying")
     if timing in ("send_idle", "contest") or skill.get("kind") == "triggered":
@@ -264,20 +264,23 @@ class Loader:
                 self.err(path, pos, "E112", "an active skill needs `timing:` (the idle point where it is used)",
                          "timings: " + ", ".join(TIMINGS))
                 continue
-            if kind == "triggered" and sk.get("trigger") not in TRIGGER_EVENTS:
-                self.err(path, pos, "E112", "a triggered skill needs `trigger:` (the event it reacts to)",
+            trigger = sk.get("trigger")
+            triggers = tuple(trigger) if isinstance(trigger, list) else (trigger,) if trigger is not None else ()
+            if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
+                self.err(path, pos, "E112", "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
                          "events: " + ", ".join(TRIGGER_EVENTS))
                 continue
             if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
                 self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
                 continue
-            unit = sk.get("timing") or sk.get("trigger") or sk.get("check") or kind
+            unit = sk.get("timing") or (triggers if len(triggers) > 1 else triggers[0] if triggers else None) \
+                or sk.get("check") or kind
             env = skill_env(sk)
             cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
             effect = self.compile_unit(path, sk, "effect", env, unit, "program")
             limit = sk.get("limit") or {}
             role.skills.append(Skill(sk.get("id", f"skill{i}"), sk.get("name", "?"), sk.get("text", ""), kind,
-                                     sk.get("timing"), sk.get("trigger"), cond, effect, limit.get("per"),
+                                     sk.get("timing"), triggers or None, cond, effect, limit.get("per"),
                                      limit.get("times", 1), bool(sk.get("flips_up", False)),
                                      bool(sk.get("optional", True)), role, sk.get("condition", ""),
                                      sk.get("check")))

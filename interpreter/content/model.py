@@ -103,13 +103,26 @@ class Rules:
 # Events a triggered skill can react to (`trigger:`), as the engine emits them.
 TRIGGER_EVENTS = {
     "turn_start": "a turn begins (subject: the current player)",
-    "card_used": "a card is used and its target chosen (subject: the user; this_card: the card)",
-    "card_resolved": "a card finished resolving (subject: the user; this_card: the card; target: its target)",
+    "draw_phase": "摸牌阶段开始时, before the draw (subject: the current player; add_draw works here)",
+    "send_phase_start": "传递阶段开始时 (subject: the current player)",
+    "card_used": "a card is used and its target chosen — 指定目标后 (subject: the user; this_card: the card, "
+                 "none for a virtual use; target: its target; used_as: the name it is used as)",
+    "card_resolving": "a card is about to take effect, after the 指定目标后 node — nullify() works here "
+                      "(subject, this_card, target, used_as as for card_used)",
+    "card_resolved": "a card finished resolving (subject: the user; this_card: the card; target: its target; "
+                     "used_as: the name it was used as)",
+    "intel_sending": "an intel is being sent, before its direction counts — set_direction() works here "
+                     "(subject: the sender; this_card: the intel)",
     "intel_sent": "an intel is sent (subject: the sender; this_card: the intel)",
     "intel_arrives": "the intel arrives in front of a player (subject: that player)",
     "intel_accepted": "a player decides to receive the intel (subject: that player)",
     "received": "a player received the intel (subject: the receiver; this_card: the intel)",
     "collect": "cards were put into a player's intel area (subject: that player)",
+    "skill_collect": "a role skill moved a card into a player's intel area from anywhere else (subject: that player; "
+                     "this_card: the card)",
+    "hand_taken": "a player gained another player's hand cards — 获得你的手牌 (subject: who gained them; "
+                  "target: whose hand they were)",
+    "role_flipped": "a role card was turned face up or face down (subject: its owner)",
     "dying": "a player enters dying (subject: the dying player)",
     "died": "a player died (subject: the dead player) — 死亡前 skills",
     "turn_end": "a turn ends (subject: the current player)",
@@ -127,7 +140,7 @@ class Skill:
     text: str
     kind: str                       # active | triggered | passive | victory
     timing: str | None = None       # active: the idle point
-    on: str | None = None           # triggered: the event kind
+    on: tuple | None = None         # triggered: the event kinds it reacts to (one or more)
     condition: Callable | None = None
     effect: Callable | None = None
     limit_scope: str | None = None  # phase | turn | game

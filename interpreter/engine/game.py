@@ -39,6 +39,20 @@ class Transit:
         self.target, self.lock, self.face_up = target, lock, face_up
 
 
+class UseFrame:
+    """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
+
+    __slots__ = ("card", "ctype", "user", "target", "nullified", "claimed_by")
+
+    def __init__(self, card, ctype, user):
+        self.card = card            # the physical card, or None for a virtual use (视为使用)
+        self.ctype = ctype          # the card type it is used as (its own, or a conversion's)
+        self.user = user
+        self.target = None
+        self.nullified = False      # 无效: the effect does not happen; the card still counts as used
+        self.claimed_by = None      # a player who takes the card into his hand once it has resolved
+
+
 class Game(Resolution, VictoryChecks):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
 
@@ -76,7 +90,9 @@ class Game(Resolution, VictoryChecks):
         self.log: list = [] if record else None
         self.decision_log: list = []      # indices answered, in order (the replay script)
         self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
-        self.role_pile: list = []         # roles not dealt (角色牌堆)
+        self.role_pile: list = []         # roles not dealt (角色牌堆); the top is the END of the list
+        self.removed_roles: list = []     # role cards removed from the game
+        self.removed_identities: list = []  # (identity, task) cards removed from the game face down
         self.victory_skills: list = []    # (player, victory skill) pairs: stages 2 and 4 of victory checks
         self.check_winners = None         # the winners list of the victory check in progress
         self.check_declarers = None
@@ -86,6 +102,13 @@ class Game(Resolution, VictoryChecks):
         self.in_death: set = set()        # players whose death is being resolved
         self.just_died: set = set()       # ... or was, until the deferred victory check right after it
         self.result: GameOver | None = None
+        self.resolving: list = []         # cards in use (UseFrame) and skills being resolved, innermost last
+        self.timing: str | None = None    # the idle point being offered (for effects that use cards there)
+        self.conversions: dict = {}       # card type id -> card type its hand copies must be used as, this turn
+        self.bans: set = set()            # card type ids nobody may use from hand this turn
+        self.extra_draw = 0               # cards added to this draw phase by effects
+        self.send_direction = None        # a direction an effect gave the intel being sent
+        self.replaced: dict = {}          # uid -> the card that replaced that intel (later triggers see the new one)
         self.views = [PlayerView(self, i) for i in range(n_players)]  # what each seat's agent may see
 
     # ------------------------------------------------------------------ events & decisions
@@ -297,12 +320,14 @@ class Game(Resolution, VictoryChecks):
         self.deck = list(self.cards)
         rng.shuffle(self.deck)
         self.current = self.players[rng.randrange(self.n)]
-        self._deal_roles()
         if self.record:
             self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
                              "identities": [p.identity.id for p in self.players],
                              "tasks": [p.task.id if p.task else None for p in self.players],
                              "deck": [c.uid for c in reversed(self.deck)]})
+        self._deal_roles()
+        if self.record and self.role_pile is not None and any(p.role for p in self.players):
+            self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players]})
         for p in self.order_from(self.current):
             self.draw(p, self.rules.start_hand)
 
@@ -368,12 +393,17 @@ class Game(Resolution, VictoryChecks):
             self.turn_no += 1
             self.transit = None
             self.holder = None
+            if self.conversions or self.bans:
+                self.conversions = {}
+                self.bans = set()
             self.emit("turn_start", seat=p.seat, turn=self.turn_no)
             # 摸牌阶段
             self.phase = "draw"
+            self.extra_draw = 0
+            self.emit("draw_phase", seat=p.seat)
             self.settle("摸牌阶段开始时")
             if p.alive:
-                self.draw(p, self.rules.draw_count)
+                self.draw(p, self.rules.draw_count + self.extra_draw)
         if i <= 1:
             # 出牌阶段
             self.phase = "play"
@@ -425,6 +455,7 @@ class Game(Resolution, VictoryChecks):
 
     def send_phase(self, p: Player) -> bool:
         """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
+        self.emit("send_phase_start", seat=p.seat)
         self.settle("传递阶段开始时")
         while self.transit is None:
             if not p.alive:
@@ -451,18 +482,36 @@ class Game(Resolution, VictoryChecks):
             self.move(c, DISCARD)
         self.check_last_alive()
 
-    def send_intel(self, sender: Player, card: Card, face_up: bool) -> bool:
-        """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel."""
+    NO_LOCK = object()
+
+    def send_intel(self, sender: Player, card: Card, face_up: bool, lock=NO_LOCK) -> bool:
+        """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel.
+
+        Before the target is asked, `intel_sending` triggers may give the intel another
+        direction (an arrow 视作任意方向). `lock` given: an effect chose the lock itself.
+        """
+        direction = card.direction
+        if self.triggers:
+            self.send_direction = None
+            self.emit("intel_sending", seat=sender.seat, card=card.uid)
+            self.settle("传出情报时（方向）")
+            if self.send_direction is not None:
+                direction = self.send_direction
+                self.send_direction = None
+            if not sender.alive:
+                return False
         others = [q for q in self.alive_from(sender) if q is not sender]
         if not others:
             return False
-        direction = card.direction
         target = None
         if direction == UP:
             target = self.ask(sender, D.SEND_TARGET, others, "情报传给谁")
-        lock = None
-        if card.lockable:
+        if lock is not self.NO_LOCK:
+            pass
+        elif card.lockable:
             lock = self.ask(sender, D.LOCK, [None] + others, "锁定谁")
+        else:
+            lock = None
         self.move(card, PENDING)
         self.pending_face_up = face_up
         self.transit = Transit(card, sender, direction, target, lock, face_up)
@@ -566,18 +615,26 @@ class Game(Resolution, VictoryChecks):
         until = p.statuses.get(name)
         return until is not None and until >= self.turn_no
 
-    def add_status(self, p: Player, name: str, turns: int = 0):
-        """A status lasting to the end of this turn (turns=0) or later turns."""
+    def add_status(self, p: Player, name: str, turns: int = 0, secret: bool = False):
+        """A status lasting to the end of this turn (turns=0) or later turns; a secret one only p hears of."""
         p.statuses[name] = self.turn_no + turns
-        self.emit("status", seat=p.seat, status=name)
+        self.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
 
     def card_options(self, p: Player, timing: str) -> list:
         """The legal card uses and active skills of p at an idle point."""
+        self.timing = timing
         options = self.skill_options(p, timing) if p.role is not None else []
         if p.statuses and self.has_status(p, "cannot_use_cards"):
             return options
+        special = self.conversions or self.bans
         for card in p.hand:
-            uses = card.type.uses_by_timing.get(timing)
+            if special:
+                ctype = self.hand_card_type(card)
+                if ctype is None:
+                    continue
+                uses = ctype.uses_by_timing.get(timing)
+            else:
+                uses = card.type.uses_by_timing.get(timing)
             if not uses:
                 continue
             for use in uses:
@@ -589,6 +646,79 @@ class Game(Resolution, VictoryChecks):
                 options.append(PlayOption(card, use))
         return options
 
+    def hand_card_type(self, card: Card):
+        """What a hand card can be used as now: its forced conversion (A只能当B使用) or itself; None if banned."""
+        ctype = self.conversions.get(card.type.id, card.type)
+        return None if ctype.id in self.bans else ctype
+
+    def legal_uses(self, p: Player, card: Card | None, ctype, timing: str | None = None) -> list:
+        """The uses of `card` as `ctype` that p could make now (card None: a virtual use, 视为使用).
+
+        A hand card obeys bans, forced conversions (it may be used only as what it is
+        forced into) and "cannot use hand cards"; a virtual use obeys none of them.
+        Each use's timing, condition and target rule must allow it.
+        """
+        timing = timing or self.timing
+        if timing is None or ctype is None or not p.alive:
+            return []
+        if card is not None:
+            if card.zone != HAND or card.owner is not p:
+                return []
+            if p.statuses and self.has_status(p, "cannot_use_cards"):
+                return []
+            if ctype is not self.hand_card_type(card):
+                return []
+        out = []
+        for use in ctype.uses_by_timing.get(timing, ()):
+            ctx = Ctx(self, p, card=card, dying=self.dying_player)
+            if use.condition is not None and not use.condition(ctx):
+                continue
+            if use.target is not None and not use.target(ctx):
+                continue
+            out.append(use)
+        return out
+
+    def current_use(self) -> UseFrame | None:
+        """The innermost card in use, if any."""
+        for item in reversed(self.resolving):
+            if isinstance(item, UseFrame):
+                return item
+        return None
+
+    def by_skill(self) -> bool:
+        """Is a role skill (not a card) the innermost effect resolving now?"""
+        return bool(self.resolving) and not isinstance(self.resolving[-1], UseFrame)
+
+    # ------------------------------------------------------------------ roles and identity cards
+
+    def replace_role(self, p: Player, look: int) -> bool:
+        """p's role leaves the game; p keeps one of the top `look` roles of the role pile (the rest go under)."""
+        if p.role is None or not self.role_pile:
+            return False
+        old = p.role
+        self.removed_roles.append(old)
+        offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
+        new = self.ask(p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
+        offered.remove(new)
+        self.role_pile[0:0] = offered  # the bottom of the pile is the start of the list
+        p.role = new
+        p.role_face_up = not new.hidden
+        self._index_triggers()
+        self.emit("role_replaced", seat=p.seat, old=old.id,
+                  new=new.id if p.role_face_up else None, to=None if p.role_face_up else [p.seat])
+        return True
+
+    def take_identity(self, taker: Player, p: Player) -> bool:
+        """taker takes p's identity card (and secret task); taker's own leaves the game face down."""
+        if p is None or p is taker or p.identity is None or taker.identity is None:
+            return False
+        self.removed_identities.append((taker.identity, taker.task))
+        taker.identity, taker.task = p.identity, p.task
+        p.identity, p.task = None, None
+        taker.known_identities.pop(p.seat, None)
+        self.emit("identity_taken", seat=taker.seat, of=p.seat)
+        return True
+
     # ------------------------------------------------------------------ skills
 
     def skill_ready(self, p: Player, skill) -> bool:
@@ -596,7 +726,7 @@ class Game(Resolution, VictoryChecks):
 
     def skill_blocker(self, p: Player, skill) -> str | None:
         """Why p cannot use this skill now (None: it can). The one place these rules live."""
-        if not (p.alive or (skill.on == "died" and p in self.in_death)):
+        if not (p.alive or (skill.on is not None and "died" in skill.on and p in self.in_death)):
             return "owner is dead"
         if skill.flips_up:
             if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
@@ -635,7 +765,11 @@ class Game(Resolution, VictoryChecks):
             self.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=True)
         self.emit("skill_used", seat=p.seat, skill=skill.id)
         if skill.effect is not None:
-            skill.effect(ctx or Ctx(self, p, dying=self.dying_player))
+            self.resolving.append(skill)
+            try:
+                skill.effect(ctx or Ctx(self, p, dying=self.dying_player))
+            finally:
+                self.resolving.pop()
         for c in list(self.staging):  # cards the skill turned up and left: discarded
             self.move(c, DISCARD)
 
@@ -647,34 +781,56 @@ class Game(Resolution, VictoryChecks):
         else:
             self.use_card(p, choice.card, choice.use)
 
-    def use_card(self, user: Player, card: Card, use):
-        """Use a card: pick its target, let triggers react, resolve its effect, dispose of it."""
+    def use_card(self, user: Player, card: Card | None, use, chooser: Player | None = None):
+        """Use a card: pick its target, let triggers react, resolve its effect, dispose of it.
+
+        `use` belongs to the card type the card is used as (its own, or a
+        conversion's). `card` None is a virtual use (视为使用): the same events
+        and effect, without a physical card. `chooser` makes the user's choices
+        when another player made him use the card.
+        """
         ctype = use.card_type
-        self.move(card, PROCESSING)
+        if card is not None:
+            self.move(card, PROCESSING)
+        frame = UseFrame(card, ctype, user)
+        self.resolving.append(frame)
+        uid = card.uid if card is not None else None
         ctx = Ctx(self, user, card=card, dying=self.dying_player)
+        if chooser is not None:
+            ctx.chooser = chooser
         target = None
         if use.target is not None:
-            target = self.ask(user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
-            ctx.target = target
+            target = self.ask(chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
+            ctx.target = frame.target = target
+        tseat = target.seat if target is not None else None
         hidden = [user.seat] + ([target.seat] if target is not None and ctype.face_down else [])
-        self.emit("card_used", seat=user.seat, card=ctype.id, uid=card.uid, timing=use.timing,
-                  target=target.seat if target else None, to=hidden if ctype.face_down else None)
+        self.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing,
+                  target=tseat, to=hidden if ctype.face_down and card is not None else None)
         self.settle("指定目标后")
         if target is None or target.alive or use.timing == "dying":
-            self.emit("card_resolving", seat=user.seat, card=ctype.id)
-            try:
-                use.effect(ctx)
-            except StopEffect:
-                pass
+            self.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+            if self.triggers:
+                self.settle("卡牌生效前")
+            if frame.nullified:
+                self.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)
+            else:
+                try:
+                    use.effect(ctx)
+                except StopEffect:
+                    pass
         for c in list(self.staging):  # cards an effect turned up and left: discarded
             self.move(c, DISCARD)
-        if card.zone == PROCESSING:
-            if ctype.after_use == "remove":
+        if card is not None and card.zone == PROCESSING:
+            taker = frame.claimed_by
+            if taker is not None and taker.alive:
+                self.move(card, HAND, taker)
+                self.emit("to_hand", seat=taker.seat, cards=[uid])
+            elif ctype.after_use == "remove":
                 self.move(card, REMOVED)
             else:
                 self.move(card, DISCARD)
-        self.emit("card_resolved", seat=user.seat, card=ctype.id, uid=card.uid,
-                  target=target.seat if target else None)
+        self.resolving.pop()
+        self.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
         self.settle("结算卡牌效果后")
 
     # ------------------------------------------------------------------ checks and digests
@@ -711,7 +867,8 @@ class Game(Resolution, VictoryChecks):
             "deck": [c.uid for c in self.deck],
             "discard": [c.uid for c in self.discard_pile],
             "removed": [c.uid for c in self.removed],
-            "players": [{"seat": p.seat, "alive": p.alive, "out": p.out, "identity": p.identity.id,
+            "players": [{"seat": p.seat, "alive": p.alive, "out": p.out,
+                         "identity": p.identity.id if p.identity else None,
                          "task": p.task.id if p.task else None,
                          "hand": sorted(c.uid for c in p.hand), "intel": [c.uid for c in p.intel]}
                         for p in self.players],

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import decisions as D
 from .decisions import PASS
-from ..language.runtime import Ctx
+from ..language.runtime import CardName, Ctx
 from .state import DISCARD, HAND
 
 MAX_TRIGGER_ROUNDS = 64
@@ -67,7 +67,7 @@ class Resolution:
                     if owner is not p:
                         continue
                     for kind, data in batch:
-                        if kind != skill.on:
+                        if kind not in skill.on:
                             continue
                         blocker = self.skill_blocker(p, skill)
                         if blocker is not None:
@@ -86,10 +86,19 @@ class Resolution:
     def _fire(self, p, skill, data) -> bool:
         """Offer a triggered skill for one event; True if it was used."""
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
-        uid = data.get("uid", data.get("card"))
-        card = self.by_uid.get(uid) if isinstance(uid, int) else None
+        uid = data["uid"] if "uid" in data else data.get("card")
+        card = None
+        if isinstance(uid, int):
+            card = self.by_uid.get(uid)
+            while card is not None and card.uid in self.replaced:  # an intel replaced since: the new one
+                card = self.replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
         ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.dying_player)
+        used = data.get("card")
+        if isinstance(used, str):
+            ctype = self.content.card_types.get(used)
+            if ctype is not None:
+                ctx.used_as = CardName(ctype.id, ctype.name)
         tr = self.trace
         if skill.condition is not None and not skill.condition(ctx):
             if tr is not None:

@@ -63,11 +63,11 @@ class Player:
     """A seat at the table. Seats are numbered counter-clockwise: seat+1 is the right-hand neighbour."""
 
     __slots__ = ("seat", "identity", "task", "role", "role_face_up", "hand", "intel",
-                 "alive", "out", "dying", "counts", "statuses", "usage", "known")
+                 "alive", "out", "dying", "counts", "statuses", "usage", "known", "marks", "known_identities")
 
     def __init__(self, seat: int):
         self.seat = seat
-        self.identity = None      # content Identity
+        self.identity = None      # content Identity; None once the identity card was taken (承志-like effects)
         self.task = None          # content SecretTask or None
         self.role = None          # content Role or None (role slot: roles are added as data)
         self.role_face_up = True
@@ -80,6 +80,8 @@ class Player:
         self.statuses: dict[str, int] = {}      # status name -> turn number it expires after
         self.usage: dict = {}                    # per-phase/turn/game use counters of skills
         self.known: dict[int, Card] = {}         # cards this seat has been shown (uid -> card)
+        self.marks: dict = {}                    # per-turn marks set by effects: key -> (turn, value)
+        self.known_identities: dict = {}         # identity cards this seat has looked at: seat -> Identity
 
     @property
     def red(self) -> int:

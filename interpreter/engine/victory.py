@@ -34,9 +34,10 @@ class VictoryChecks:
 
     def _victories(self, p, check: str):
         out = []
-        for v in p.identity.victories:
-            if v.check == check:
-                out.append(v)
+        if p.identity is not None:  # a player whose identity card was taken has no victory of his own
+            for v in p.identity.victories:
+                if v.check == check:
+                    out.append(v)
         if p.task is not None:
             for v in p.task.victories:
                 if v.check == check:
@@ -56,10 +57,10 @@ class VictoryChecks:
         """The winner and, for a camp identity, everyone of his camp, dead or alive, but not the out."""
         if p not in winners:
             winners.append(p)
-        camp = p.identity.camp
+        camp = p.identity.camp if p.identity is not None else None
         if camp is not None:
             for q in self.players:
-                if q.identity.camp == camp and not q.out and q not in winners:
+                if q.identity is not None and q.identity.camp == camp and not q.out and q not in winners:
                     winners.append(q)
 
     def check_collect_victory(self):

@@ -63,3 +63,12 @@ class PlayerView:
 
     def known(self) -> dict:
         return dict(self.me.known)
+
+    def known_identities(self) -> dict:
+        """Identity cards this seat has looked at (seat -> identity)."""
+        return dict(self.me.known_identities)
+
+    def role(self, seat: int):
+        """The role of a seat if face up (or this seat's own), else None."""
+        p = self._game.players[seat]
+        return p.role if p.role_face_up or seat == self.seat else None

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..engine import decisions as D
-from ..engine.state import BLACK, BLUE, DISCARD, HAND, INTEL, PENDING, PROCESSING, RED, REMOVED, STAGING, Card
+from ..engine.state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
+                            STAGING, UP, Card)
 from . import types as T
 from .runtime import CardName
 
@@ -139,7 +140,7 @@ def _exists(ctx, x):
 @builtin("identity_color", "query", [("p", T.PLAYER)], T.COLOR, "{p}的身份颜色",
          "The color of p's identity: red 潜伏战线, blue 特工机关, black 神秘人 (or as rules.yaml says).")
 def _identity_color(ctx, p):
-    return p.identity.color if p is not None else None
+    return p.identity.color if p is not None and p.identity is not None else None
 
 
 def _visible_role(p):
@@ -239,10 +240,58 @@ def _name_of(ctx, c):
     return CardName(c.type.id, c.type.name) if c is not None else None
 
 
-@builtin("is_face_up", "query", [], T.BOOL, "待收情报正面朝上", "True if the pending intel is face up.",
-         contexts=("send_idle", "contest"))
+@builtin("is_face_up", "query", [], T.BOOL, "待收情报正面朝上",
+         "True if there is a pending intel and it is face up.")
 def _is_face_up(ctx):
-    return ctx.game.pending_face_up
+    return ctx.game.pending is not None and ctx.game.pending_face_up
+
+
+@builtin("pending_direction", "query", [], T.DIRECTION, "待收情报的传递方向",
+         "The direction the intel of this turn travels in (left, right or up); none if no intel is in transit.")
+def _pending_direction(ctx):
+    t = ctx.game.transit
+    return t.direction if t is not None else None
+
+
+@builtin("all_players", "query", [], T.PLAYERS, "所有角色",
+         "Every player, dead or alive (not those out of the game by abstaining), counter-clockwise from the "
+         "current player.")
+def _all_players(ctx):
+    g = ctx.game
+    return [p for p in g.order_from(g.current) if not p.out]
+
+
+@builtin("has_identity", "query", [("p", T.PLAYER)], T.BOOL, "{p}有身份牌",
+         "False once p's identity card was taken from him (没有身份牌的玩家).")
+def _has_identity(ctx, p):
+    return p is not None and p.identity is not None
+
+
+@builtin("usable", "query", [("c", T.CARD), ("by", T.PLAYER, None), ("as", T.CARDNAME, None)], T.BOOL,
+         "{by}现在可以使用{c}",
+         "True if `by` (default self) could use hand card c now, at this idle point: as `as` (default: what c "
+         "must be used as — its own name, or a forced conversion's), with its timing, condition and a legal "
+         "target; bans, forced conversions and 不能使用手牌 apply.")
+def _usable(ctx, c, by, as_):
+    return bool(_uses_for(ctx, c, by if by is not None else ctx.me, as_))
+
+
+def _uses_for(ctx, c, user, as_):
+    g = ctx.game
+    if c is None:
+        ctype = g.content.card_types.get(as_.id) if as_ is not None else None
+    else:
+        ctype = g.hand_card_type(c) if as_ is None else g.content.card_types.get(as_.id)
+    return g.legal_uses(user, c, ctype)
+
+
+@builtin("mark", "query", [("p", T.PLAYER), ("key", T.TEXT)], T.ANY, "{p}本回合的标记{key}",
+         "The value set_mark gave p under `key` this turn; none if not set this turn.")
+def _mark(ctx, p, key):
+    if p is None:
+        return None
+    turn, value = p.marks.get(key, (None, None))
+    return value if turn == ctx.game.turn_no else None
 
 
 # ---------------------------------------------------------------- actions
@@ -270,9 +319,11 @@ def _give(ctx, xs, to):
         return False
     g = ctx.game
     frm = cards[0].owner
+    taken = _hand_sources(cards, to)
     for c in cards:
         g.move(c, HAND, to)
         to.known[c.uid] = c
+    _emit_taken(g, taken, to)
     g.emit("give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards),
            cards=[c.uid for c in cards], to=[s for s in ((frm.seat,) if frm else ()) + (to.seat,)])
     return True
@@ -285,10 +336,26 @@ def _put_in_hand(ctx, xs, p):
     if not cards or p is None:
         return False
     g = ctx.game
+    taken = _hand_sources(cards, p)
     for c in cards:
         g.move(c, HAND, p)
     g.emit("to_hand", seat=p.seat, cards=[c.uid for c in cards])
+    _emit_taken(g, taken, p)
     return True
+
+
+def _hand_sources(cards, to) -> list:
+    """The other players whose hand cards are among `cards` (before they move), in order of first card."""
+    out = []
+    for c in cards:
+        if c.zone == HAND and c.owner is not to and c.owner not in out:
+            out.append(c.owner)
+    return out
+
+
+def _emit_taken(g, sources, to):
+    for frm in sources:  # 获得你的手牌: once per player whose hand was taken from
+        g.emit("hand_taken", seat=to.seat, target=frm.seat)
 
 
 @builtin("collect", "action", [("xs", T.CARDS), ("p", T.PLAYER)], T.BOOL, "将{xs}置入{p}的情报区",
@@ -298,9 +365,33 @@ def _collect(ctx, xs, p):
     if not cards or not _alive_ok(p):
         return False
     g = ctx.game
+    moved = [c for c in cards if not (c.zone == INTEL and c.owner is p)]  # from one's own area to itself: no move
     for c in cards:
         g.move(c, INTEL, p)
     g.emit("collect", seat=p.seat, cards=[c.uid for c in cards])
+    if moved and g.by_skill():
+        for c in moved:
+            g.emit("skill_collect", seat=p.seat, card=c.uid)
+    return True
+
+
+@builtin("replace_intel", "action", [("old", T.CARD), ("new", T.CARD), ("old_to", T.PLAYER, None)], T.BOOL,
+         "用{new}代替{old}",
+         "new takes old's place in the intel area old is in (代替 / 互换); old goes to old_to's hand, or to the "
+         "discard pile. Later triggers of an event about old (e.g. other 接收后 skills) see new instead.")
+def _replace_intel(ctx, old, new, old_to):
+    g = ctx.game
+    if old is None or new is None or old.zone != INTEL:
+        return False
+    owner = old.owner
+    if old_to is not None:
+        g.move(old, HAND, old_to)
+        g.emit("to_hand", seat=old_to.seat, cards=[old.uid])
+    else:
+        g.discard_cards([old])
+    g.move(new, INTEL, owner)
+    g.replaced[old.uid] = new
+    g.emit("intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
     return True
 
 
@@ -359,14 +450,18 @@ def _flip_pending(ctx):
     return True
 
 
-@builtin("send", "action", [("c", T.CARD), ("by", T.PLAYER, None), ("face_up", T.BOOL, False)], T.BOOL,
+@builtin("send", "action", [("c", T.CARD), ("by", T.PLAYER, None), ("face_up", T.BOOL, False),
+                            ("lock", T.PLAYER, None)], T.BOOL,
          "由{by}将{c}作为情报传出", "c is sent as this turn's intel by `by` (default: self), who picks "
-         "the target of an ↑ card and the lock; `by` becomes the sender (情报传出者).",
+         "the target of an ↑ card and the lock; `by` becomes the sender (情报传出者). `lock:` given, that "
+         "player is locked and nobody is asked (any card, lockable or not).",
          contexts=("send_start",))
-def _send(ctx, c, by, face_up):
+def _send(ctx, c, by, face_up, lock):
     sender = by if by is not None else ctx.me
     if c is None or not sender.alive:
         return False
+    if lock is not None:
+        return ctx.game.send_intel(sender, c, face_up, lock=lock)
     return ctx.game.send_intel(sender, c, face_up)
 
 
@@ -398,13 +493,178 @@ def _flip_role(ctx, p, face_up):
     return True
 
 
-@builtin("add_status", "action", [("p", T.PLAYER), ("status", T.STATUS), ("turns", T.INT, 0)], T.BOOL,
-         "令{p}{status}", "Put a status on p until the end of this turn (turns: that many turns more). "
-         "Statuses: " + ", ".join(STATUSES))
-def _add_status(ctx, p, status, turns):
+@builtin("add_status", "action", [("xs", T.PLAYERS), ("status", T.STATUS), ("turns", T.INT, 0),
+                                  ("secret", T.BOOL, False)], T.BOOL,
+         "令{xs}{status}", "Put a status on each player until the end of this turn (turns: that many turns more). "
+         "secret: true tells only each player himself (a status that depends on hidden information, such as his "
+         "identity, must not be announced). Statuses: " + ", ".join(STATUSES))
+def _add_status(ctx, xs, status, turns, secret):
+    players = as_list(xs)
+    for p in players:
+        ctx.game.add_status(p, status, turns, secret)
+    return bool(players)
+
+
+@builtin("set_mark", "action", [("p", T.PLAYER), ("key", T.TEXT), ("value", T.ANY, True)], T.BOOL,
+         "令{p}本回合记下{key}", "Remember a value on p under `key` until the end of this turn (a declared "
+         "name, 本回合首次, ...); read it with mark(p, key).")
+def _set_mark(ctx, p, key, value):
     if p is None:
         return False
-    ctx.game.add_status(p, status, turns)
+    p.marks[key] = (ctx.game.turn_no, value)
+    return True
+
+
+@builtin("put_on_deck", "action", [("xs", T.CARDS), ("bottom", T.BOOL, False)], T.BOOL, "将{xs}放回牌堆顶",
+         "放回牌堆顶 (bottom: 牌堆底): face down onto the deck; the first card of the list ends on top "
+         "(or, at the bottom, lowest).")
+def _put_on_deck(ctx, xs, bottom):
+    g = ctx.game
+    cards = as_cards(xs)
+    for c in (reversed(cards) if not bottom else cards):
+        g.move(c, DECK, top=not bottom)
+    if cards:
+        g.emit("to_deck", n=len(cards), bottom=bool(bottom))
+    return bool(cards)
+
+
+@builtin("use_card", "action", [("c", T.CARD), ("as", T.CARDNAME, None), ("by", T.PLAYER, None)], T.BOOL,
+         "{by}将{c}当作{as}使用",
+         "`by` (default self) uses hand card c now, at this idle point, as `as` (default: what c must be used "
+         "as). c none and `as` given: a virtual use (视为使用【as】) — the card's target rule, effect and events "
+         "without a physical card, free of bans and conversions. Whoever runs this effect makes the user's "
+         "choices (one player making another use a card). Not fully resolved if the use is not legal now "
+         "(check with usable).")
+def _use_card(ctx, c, as_, by):
+    g = ctx.game
+    user = by if by is not None else ctx.me
+    uses = _uses_for(ctx, c, user, as_)
+    if not uses:
+        return False
+    use = uses[0]
+    if len(uses) > 1:
+        use = g.ask(ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
+    g.use_card(user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None)
+    return True
+
+
+@builtin("convert", "action", [("from", T.CARDNAME), ("to", T.CARDNAME)], T.BOOL, "本回合所有{from}只能当作{to}使用",
+         "Until the end of the turn every player's hand copies of `from` can be used only as `to` (变则通-like "
+         "forced conversion). Virtual uses are not affected, and a converted card is not converted again.")
+def _convert(ctx, frm, to):
+    g = ctx.game
+    if frm is None or to is None or frm == to:
+        return False
+    g.conversions[frm.id] = g.content.card_types[to.id]
+    g.emit("convert", source=frm.id, into=to.id)
+    return True
+
+
+@builtin("ban_cards", "action", [("names", T.CARDNAMES)], T.BOOL, "本回合所有角色不能使用{names}",
+         "Until the end of the turn nobody may use hand cards of these names (as what they are used as).")
+def _ban_cards(ctx, names):
+    g = ctx.game
+    names = [n for n in as_list(names) if n is not None]
+    for n in names:
+        g.bans.add(n.id)
+    if names:
+        g.emit("ban", cards=[n.id for n in names])
+    return bool(names)
+
+
+@builtin("nullify", "action", [], T.BOOL, "令该牌无效",
+         "The card being used (the innermost one) becomes invalid (无效): its effect does not happen, but it "
+         "still counts as used and resolved, and goes where it would have gone. Use it in card_used or "
+         "card_resolving triggers.")
+def _nullify(ctx):
+    frame = ctx.game.current_use()
+    if frame is None or frame.nullified:
+        return False
+    frame.nullified = True
+    return True
+
+
+@builtin("claim_used_card", "action", [("p", T.PLAYER, None)], T.BOOL, "在该牌结算后将其加入{p}的手牌",
+         "When the card being used (the innermost one) has resolved, it goes into p's hand (default self) "
+         "instead of the discard pile or out of the game. Nothing happens for a virtual use.")
+def _claim_used_card(ctx, p):
+    frame = ctx.game.current_use()
+    if frame is None or frame.card is None:
+        return False
+    frame.claimed_by = p if p is not None else ctx.me
+    return True
+
+
+@builtin("replace_role", "action", [("p", T.PLAYER, None), ("look", T.INT, 3)], T.BOOL,
+         "{p}的角色牌移出游戏，从角色牌堆顶抽取{look}张牌选择一张作为新角色牌",
+         "p's role card leaves the game; p secretly looks at the top `look` roles of the role pile and keeps "
+         "one as his new role (a hidden role face down); the rest go to the bottom of the pile.")
+def _replace_role(ctx, p, look):
+    p = p if p is not None else ctx.me
+    return ctx.game.replace_role(p, look)
+
+
+@builtin("set_direction", "action", [("d", T.DIRECTION)], T.BOOL, "将情报的箭头视作{d}",
+         "The intel being sent travels in direction d instead of its arrow (an ↑ target is then asked).",
+         contexts=("intel_sending",))
+def _set_direction(ctx, d):
+    if d not in (LEFT, RIGHT, UP):
+        return False
+    ctx.game.send_direction = d
+    return True
+
+
+@builtin("add_draw", "action", [("n", T.INT, 1)], T.BOOL, "摸牌阶段多摸{n}张牌",
+         "This draw phase draws n more cards (摸牌阶段多摸).", contexts=("draw_phase",))
+def _add_draw(ctx, n):
+    ctx.game.extra_draw += n
+    return True
+
+
+@builtin("look_identity", "action", [("p", T.PLAYER), ("by", T.PLAYER, None)], T.BOOL, "{by}查看{p}的身份牌",
+         "`by` (default self) looks at p's identity card (and secret task).")
+def _look_identity(ctx, p, by):
+    who = by if by is not None else ctx.me
+    if p is None or p.identity is None:
+        return False
+    who.known_identities[p.seat] = p.identity
+    ctx.game.emit("identity_seen", seat=who.seat, of=p.seat, to=[who.seat])
+    return True
+
+
+@builtin("take_identity", "action", [("p", T.PLAYER)], T.BOOL, "获得{p}的身份牌，并将你原本的身份牌面朝下移出游戏",
+         "Self takes p's identity card (with its secret task, if any); self's own identity card leaves the game "
+         "face down, and p has no identity any more. Everyone hears that it happened, not what the cards are.")
+def _take_identity(ctx, p):
+    return ctx.game.take_identity(ctx.me, p)
+
+
+@builtin("end_contest", "action", [], T.BOOL, "结束争夺阶段",
+         "强制结束争夺阶段: nobody else acts; the pending intel is received where it is.", contexts=("contest",))
+def _end_contest(ctx):
+    g = ctx.game
+    if g.pending is None:
+        return False
+    g.contest_over = True
+    return True
+
+
+@builtin("set_pending", "action", [("c", T.CARD), ("face_up", T.BOOL, False)], T.BOOL, "将{c}作为待收情报",
+         "c becomes the pending intel in front of the same player (the sender stays). If there still is a "
+         "pending intel, it goes to the discard pile face up first; move it elsewhere before to keep it.",
+         contexts=("send_idle", "contest"))
+def _set_pending(ctx, c, face_up):
+    g = ctx.game
+    if c is None:
+        return False
+    old = g.pending
+    if old is not None:
+        g.move(old, DISCARD)
+    g.move(c, PENDING)
+    g.pending_face_up = bool(face_up)
+    g.emit("pending_set", new=c.uid, face_up=bool(face_up), to=None if face_up else [ctx.me.seat])
+    if face_up:
+        g.reveal([c])
     return True
 
 
@@ -451,8 +711,8 @@ def _block_win(ctx, p):
          "True if both have the same camp identity (神秘人 have no camp). Hidden information: use it only "
          "in effects the rules resolve without a player choosing on it.")
 def _same_camp(ctx, a, b):
-    return (a is not None and b is not None and a.identity.camp is not None
-            and a.identity.camp == b.identity.camp)
+    return (a is not None and b is not None and a.identity is not None and b.identity is not None
+            and a.identity.camp is not None and a.identity.camp == b.identity.camp)
 
 
 # ---------------------------------------------------------------- choices
@@ -467,7 +727,7 @@ def _list_type(argtypes):
 
 def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
     g = ctx.game
-    chooser = by if by is not None else ctx.me
+    chooser = by if by is not None else ctx.chooser
     if not options:
         ctx.incomplete = True
         return None
@@ -514,7 +774,7 @@ def _choose(ctx, options, by, prompt, optional, blind):
          "{by}宣言{from}中的一个", "宣言: like choose, but everyone hears the answer.")
 def _declare(ctx, options, by, prompt):
     value = _ask(ctx, by, as_list(options), prompt, False)
-    who = by if by is not None else ctx.me
+    who = by if by is not None else ctx.chooser
     ctx.game.emit("declare", seat=who.seat, value=D.option_json(value))
     return value
 
@@ -524,7 +784,7 @@ def _declare(ctx, options, by, prompt):
          "{by}从{from}中选择{min}至{max}个", "`by` picks between min and max items, one at a time.")
 def _choose_many(ctx, options, by, lo, hi, prompt):
     g = ctx.game
-    chooser = by if by is not None else ctx.me
+    chooser = by if by is not None else ctx.chooser
     left = list(as_list(options))
     picked = []
     while left and len(picked) < hi:
@@ -549,4 +809,5 @@ def as_list(x):
 
 # Names every unit can read, and the unit kinds that provide the others.
 CONSTANTS = {"red": (T.COLOR, RED), "blue": (T.COLOR, BLUE), "black": (T.COLOR, BLACK),
+             "left": (T.DIRECTION, LEFT), "right": (T.DIRECTION, RIGHT), "up": (T.DIRECTION, UP),
              "true": (T.BOOL, True), "false": (T.BOOL, False), "none": (T.NONE, None)}

@@ -25,6 +25,9 @@ from .runtime import CardName, StopEffect
 MAX_REPEAT = 50
 
 
+_default_chooser = operator.attrgetter("chooser")
+
+
 def _sender(ctx):
     t = ctx.game.transit
     return t.sender if t is not None else None
@@ -41,6 +44,9 @@ CONTEXT_VARS = {
     "pending": (T.CARD, lambda ctx: ctx.game.pending, "the send_idle and contest timings and triggered skills"),
     "holder": (T.PLAYER, lambda ctx: ctx.game.holder, "the send_idle and contest timings and triggered skills"),
     "sender": (T.PLAYER, _sender, "the send_idle and contest timings and triggered skills"),
+    "used_as": (T.CARDNAME, operator.attrgetter("used_as"),
+                "triggered skills: the card name the event's card was used as (its own name, a conversion's, "
+                "or a virtual card's)"),
     "subject": (T.PLAYER, operator.attrgetter("subject"),
                 "triggered skills and the victory checks collect_unclaimed and death"),
 }
@@ -180,7 +186,7 @@ class Compiler:
 
     def _chooser(self, by_node):
         if by_node is None:
-            return CONTEXT_VARS["self"][1]
+            return _default_chooser
         t, f = self._expr(by_node)
         if not T.accepts(T.PLAYER, t):
             self._err("E302", f"`by` must be a player, but it is {T.describe(t)}", by_node)
@@ -342,7 +348,8 @@ class Compiler:
             return t, lambda ctx: v
         if name in CONTEXT_VARS:
             where = CONTEXT_VARS[name][2]
-            self._err("E304", f"`{name}` is not available here ({self.unit}); it exists in {where}", node)
+            here = ", ".join(self.unit) if isinstance(self.unit, tuple) else self.unit
+            self._err("E304", f"`{name}` is not available here ({here}); it exists in {where}", node)
             return CONTEXT_VARS[name][0], lambda ctx: None
         if name in STATUSES:
             return T.STATUS, lambda ctx: name
@@ -452,8 +459,9 @@ class Compiler:
             for a in node.args:
                 self._expr(a)
             return T.ANY, lambda ctx: None
-        if b.contexts is not None and self.unit not in b.contexts:
-            self._err("E304", f"{node.func}(...) cannot be used at {self.unit}; only at "
+        units = self.unit if isinstance(self.unit, tuple) else (self.unit,)
+        if b.contexts is not None and not all(u in b.contexts for u in units):
+            self._err("E304", f"{node.func}(...) cannot be used at {', '.join(units)}; only at "
                       + ", ".join(sorted(b.contexts)), node)
         params = b.params
         if len(node.args) > len(params):

@@ -41,6 +41,10 @@ VAR_ZH = {
     "holder": "面前有待收情报的角色",
     "sender": "情报传出者",
     "subject": "该角色",
+    "used_as": "该牌的牌名",
+    "left": "左（←）",
+    "right": "右（→）",
+    "up": "上（↑）",
     "true": "是",
     "false": "否",
     "none": "无",
@@ -50,8 +54,9 @@ TARGET_LONG = "目标角色"
 
 VAR_KIND = {
     "self": "player", "target": "player", "current": "player", "dying": "player", "holder": "player",
-    "sender": "player", "subject": "player", "this_card": "card", "pending": "card",
+    "sender": "player", "subject": "player", "this_card": "card", "pending": "card", "used_as": "cardname",
     "red": "color", "blue": "color", "black": "color", "true": "bool", "false": "bool", "none": "none",
+    "left": "direction", "right": "direction", "up": "direction",
 }
 
 # Card timings: as the opening of a sentence, and after 在 (你也可以在……使用).
@@ -73,19 +78,26 @@ TIMING_AT_ZH = {
 # Triggered skills: {s} the subject, {c} the card or intel of the event.
 TRIGGER_ZH = {
     "turn_start": "{s}的回合开始时",
+    "draw_phase": "{s}的摸牌阶段开始时",
+    "send_phase_start": "{s}的传递阶段开始时",
     "card_used": "{s}使用{c}时",
+    "card_resolving": "{s}使用的{c}生效前",
     "card_resolved": "{s}使用的{c}结算后",
+    "intel_sending": "{s}传出{c}时",
     "intel_sent": "{s}传出{c}时",
     "intel_arrives": "{c}传递到{s}面前时",
     "intel_accepted": "{s}选择接收{c}时",
     "received": "{s}接收{c}后",
     "collect": "{c}置入{s}的情报区后",
+    "skill_collect": "{c}因角色技能置入{s}的情报区后",
+    "hand_taken": "{s}获得一名角色的手牌后",
+    "role_flipped": "{s}的角色牌翻面后",
     "dying": "{s}濒死时",
     "died": "{s}死亡前",
     "turn_end": "{s}的回合结束时",
     "skill_used": "{s}发动技能后",
 }
-TRIGGER_CARD_NOUN = {"card_used": "牌", "card_resolved": "牌"}  # otherwise 情报
+TRIGGER_CARD_NOUN = {"card_used": "牌", "card_resolving": "牌", "card_resolved": "牌", "skill_collect": "牌"}  # otherwise 情报
 
 LIMIT_ZH = {"phase": "每阶段限{n}次", "turn": "每回合限{n}次", "game": "每局游戏限{n}次"}
 
@@ -852,7 +864,7 @@ class Renderer:
                 extra = f"（持续至其后{cn_num(turns.value, '个')}回合结束）"
             elif turns is not None and not isinstance(turns, ast.IntLit):
                 extra = f"（再持续{self.val(turns)}个回合）"
-            return f"令{v('p')}{text}{extra}"
+            return f"令{v('xs')}{text}{extra}"
         if f in ("choose", "choose_many", "declare"):
             return self._choice_pred(call)
         return self.fallback(call)
@@ -1232,6 +1244,8 @@ def _skill_text(sk: dict) -> str:
     subj = "你"
     if kind == "triggered":
         trigger = sk.get("trigger", "")
+        triggers = [str(t) for t in trigger] if isinstance(trigger, list) and trigger else [str(trigger)]
+        trigger = triggers[0]
         conj = []
         if sk.get("condition"):
             try:
@@ -1255,7 +1269,9 @@ def _skill_text(sk: dict) -> str:
         noun = TRIGGER_CARD_NOUN.get(trigger, "情报")
         cnoun = "或".join(COLOR_ZH[c] for c in colors) + noun if colors else noun
         r.vars["this_card"] = "该" + noun if not colors else "该" + noun
-        lead = ("你的回合，" if your_turn else "") + TRIGGER_ZH.get(trigger, trigger).format(s=s, c=cnoun)
+        lead = ("你的回合，" if your_turn else "") + "，或".join(
+            TRIGGER_ZH.get(t, t).format(s=s, c=cnoun if len(triggers) == 1 else TRIGGER_CARD_NOUN.get(t, "情报"))
+            for t in triggers)
         if rest:
             cond_text = "若" + r.join_phrases([r.cond(c) for c in rest], "且").text() if len(rest) > 1 \
                 else "若" + r.cond(rest[0]).text()

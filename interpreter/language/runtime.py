@@ -7,14 +7,18 @@ class Ctx:
 
     `incomplete` is set by any action that could not fully resolve (nothing to
     choose from, not enough cards, ...); a `then` statement reads and resets it.
+    `chooser` is who makes the choices that `self` would make; it differs from
+    `self` only while one player makes another use a card (如臂指使-like).
     `frame` holds the `let` variables and `it` slots of the running program.
     """
 
-    __slots__ = ("game", "me", "target", "card", "dying", "subject", "frame", "incomplete")
+    __slots__ = ("game", "me", "target", "card", "dying", "subject", "frame", "incomplete", "chooser", "used_as")
 
     def __init__(self, game, me, target=None, card=None, dying=None, subject=None):
         self.game = game
         self.me = me
+        self.chooser = me       # who answers the choices `self` would make (another player controls a forced use)
+        self.used_as = None     # triggered skills on card events: the name the card was used as
         self.target = target
         self.card = card
         self.dying = dying

@@ -16,6 +16,7 @@ TEXT, TEXTS = "text", "texts"
 CARDNAME, CARDNAMES = "cardname", "cardnames"
 INT, BOOL, ANY, NONE = "int", "bool", "any", "none"
 STATUS = "status"
+DIRECTION = "direction"
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME}
 LIST_OF = {v: k for k, v in ELEMENT.items()}
@@ -26,7 +27,7 @@ DESCRIPTIONS = {
     COLOR: "a color (red, blue, black)", COLORS: "a list of colors", TEXT: 'a text ("...")',
     TEXTS: "a list of texts", CARDNAME: "a card name in 【】", CARDNAMES: "a list of card names",
     INT: "a number", BOOL: "a condition (true/false)", ANY: "any value", NONE: "none", LIST: "a list",
-    STATUS: "a status name",
+    STATUS: "a status name", DIRECTION: "a direction (left, right, up)",
 }
 
 
