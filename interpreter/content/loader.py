@@ -86,11 +86,12 @@ def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> di
 def skill_env(skill: dict) -> dict:
     names = ["self", "current"]
     timing = skill.get("timing")
+    timings = timing if isinstance(timing, list) else [timing]
     if skill.get("kind") == "triggered":
         names += ["subject", "this_card", "target", "used_as"]
-    if timing == "dying":
+    if "dying" in timings:
         names.append("dying")
-    if timing in ("send_idle", "contest") or skill.get("kind") == "triggered":
+    if "send_idle" in timings or "contest" in timings or skill.get("kind") == "triggered":
         names += PENDING_VARS
     return context_env(names)
 
@@ -260,7 +261,9 @@ class Loader:
                 continue
             kind = sk.get("kind")
             pos = pos_of(data["skills"], i)
-            if kind == "active" and sk.get("timing") not in TIMINGS:
+            timing = sk.get("timing")
+            timings = tuple(timing) if isinstance(timing, list) else (timing,) if timing is not None else ()
+            if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
                 self.err(path, pos, "E112", "an active skill needs `timing:` (the idle point where it is used)",
                          "timings: " + ", ".join(TIMINGS))
                 continue
@@ -273,14 +276,14 @@ class Loader:
             if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
                 self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
                 continue
-            unit = sk.get("timing") or (triggers if len(triggers) > 1 else triggers[0] if triggers else None) \
-                or sk.get("check") or kind
+            events = timings or triggers
+            unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
             env = skill_env(sk)
             cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
             effect = self.compile_unit(path, sk, "effect", env, unit, "program")
             limit = sk.get("limit") or {}
             role.skills.append(Skill(sk.get("id", f"skill{i}"), sk.get("name", "?"), sk.get("text", ""), kind,
-                                     sk.get("timing"), triggers or None, cond, effect, limit.get("per"),
+                                     timings or None, triggers or None, cond, effect, limit.get("per"),
                                      limit.get("times", 1), bool(sk.get("flips_up", False)),
                                      bool(sk.get("optional", True)), role, sk.get("condition", ""),
                                      sk.get("check")))

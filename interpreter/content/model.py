@@ -139,7 +139,7 @@ class Skill:
     name: str
     text: str
     kind: str                       # active | triggered | passive | victory
-    timing: str | None = None       # active: the idle point
+    timing: tuple | None = None     # active: the idle points where it can be used (one or more)
     on: tuple | None = None         # triggered: the event kinds it reacts to (one or more)
     condition: Callable | None = None
     effect: Callable | None = None

@@ -750,7 +750,7 @@ class Game(Resolution, VictoryChecks):
     def skill_options(self, p: Player, timing: str) -> list:
         out = []
         for skill in p.role.skills:
-            if skill.kind == "active" and skill.timing == timing and self.skill_ready(p, skill):
+            if skill.kind == "active" and timing in skill.timing and self.skill_ready(p, skill):
                 if skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)):
                     out.append(PlayOption(None, skill))
         return out

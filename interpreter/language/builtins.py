@@ -687,12 +687,18 @@ def _declarers(ctx):
     return list(ctx.game.check_declarers or [])
 
 
-@builtin("win", "action", [("p", T.PLAYER)], T.BOOL, "{p}获得胜利", "p wins too (joins the winners of this check).",
-         contexts=_VICTORY_UNITS)
-def _win(ctx, p):
-    w = ctx.game.check_winners
-    if p is None or p.out or p in w:
+@builtin("win", "action", [("p", T.PLAYER), ("declared", T.BOOL, False)], T.BOOL, "{p}获得胜利",
+         "p wins too (joins the winners of this check). declared: true counts p as declaring victory (宣胜), "
+         "which later stages (篡夺者, co-victory skills) see in declarers().", contexts=_VICTORY_UNITS)
+def _win(ctx, p, declared):
+    g = ctx.game
+    w = g.check_winners
+    if p is None or p.out:
         return False
+    if declared and p not in g.check_declarers:
+        g.check_declarers.append(p)
+    if p in w:
+        return bool(declared)
     w.append(p)
     return True
 

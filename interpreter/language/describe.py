@@ -1276,7 +1276,9 @@ def _skill_text(sk: dict) -> str:
             cond_text = "若" + r.join_phrases([r.cond(c) for c in rest], "且").text() if len(rest) > 1 \
                 else "若" + r.cond(rest[0]).text()
     else:
-        lead = TIMING_ZH.get(sk.get("timing", ""), "") if kind == "active" else ""
+        timing = sk.get("timing", "")
+        timings = [str(t) for t in timing] if isinstance(timing, list) else [str(timing)]
+        lead = "或".join(TIMING_ZH.get(t, t) for t in timings if t) if kind == "active" else ""
         if sk.get("condition"):
             try:
                 cond_text = "若" + r.cond(_parse_expr(sk["condition"])).text()
