@@ -666,7 +666,10 @@ class Game(Resolution, VictoryChecks):
                 return []
             if p.statuses and self.has_status(p, "cannot_use_cards"):
                 return []
-            if ctype is not self.hand_card_type(card):
+            forced = self.conversions.get(card.type.id)
+            if forced is not None and ctype is not forced:  # A只能当B使用: as nothing else
+                return []
+            if ctype.id in self.bans:
                 return []
         out = []
         for use in ctype.uses_by_timing.get(timing, ()):
@@ -699,8 +702,7 @@ class Game(Resolution, VictoryChecks):
         self.removed_roles.append(old)
         offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
         new = self.ask(p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
-        offered.remove(new)
-        self.role_pile[0:0] = offered  # the bottom of the pile is the start of the list
+        self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
         p.role = new
         p.role_face_up = not new.hidden
         self._index_triggers()
