@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 import yaml
 
+from .content.model import role_label
 from .content.loader import BUNDLED_CONTENT
 from .content.yamlpos import load as load_yaml
 from .language.describe import describe_card, describe_identity, describe_role, describe_task
@@ -37,8 +38,9 @@ class Item:
 
     @property
     def label(self) -> str:
-        title = self.data.get("title") if self.kind == "role" else None
-        return f"{self.name}（{title}）" if title else self.name
+        if self.kind != "role":
+            return self.name
+        return role_label(self.name, self.data.get("version", ""), self.data.get("title", ""))
 
     def original(self) -> str:
         if self.kind == "role":

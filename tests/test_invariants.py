@@ -30,8 +30,9 @@ def check_game(content, g, over, n):
     if over.reason == "last_alive":
         alive = [p for p in g.players if p.alive]
         assert len(alive) == 1 and alive[0] in over.winners
-    if over.reason == "turn_end":
-        assert [w.task.id for w in over.winners] == ["jiao_ju_zhe"] and over.winners[0] is g.current
+    if over.reason == "turn_end":  # the current player's task; co-victory skills may add others after him
+        first = over.winners[0]
+        assert first.task is not None and first.task.id == "jiao_ju_zhe" and first is g.current
     if not over.reason.startswith("death"):
         for p in g.players:
             if not p.alive:
@@ -134,7 +135,7 @@ def test_dead_and_out_players_never_act_again(content):
         g, over = play(content, n, seed, record=True)
         gone = set()
         for e in g.log:
-            if e.get("e") in ("died", "abstain"):
+            if e.get("e") in ("dead_discard", "abstain"):  # after his 死亡前 skills and last gift
                 gone.add(e["seat"])
             elif "d" in e and e["seat"] in gone:
-                assert e["d"].startswith("death_give"), (seed, e)
+                raise AssertionError((seed, e))

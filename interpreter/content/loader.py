@@ -255,7 +255,7 @@ class Loader:
 
     def load_role(self, path, data) -> Role:
         role = Role(data.get("id", path.stem), data.get("name", "?"), data.get("title", ""),
-                    data.get("gender", "male"), bool(data.get("hidden", False)))
+                    data.get("gender", "male"), bool(data.get("hidden", False)), version=data.get("version", ""))
         for i, sk in enumerate(data.get("skills") or []):
             if not isinstance(sk, PosDict):
                 continue

@@ -161,9 +161,15 @@ class Role:
     hidden: bool                    # a hidden role starts face down
     text: str = ""
     skills: list = field(default_factory=list)
+    version: str = ""               # e.g. "SP": versions of one role share the name
 
     def label(self) -> str:
-        return f"{self.name}（{self.title}）" if self.title else self.name
+        return role_label(self.name, self.version, self.title)
+
+
+def role_label(name: str, version: str = "", title: str = "") -> str:
+    """李宁玉（译电科科长）, 韩梅（SP）（军统特务）."""
+    return name + (f"（{version}）" if version else "") + (f"（{title}）" if title else "")
 
 
 @dataclass
