@@ -56,7 +56,7 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
                         max_turns=max_turns)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
-        return
+        sys.exit(1 if summary.failures else 0)
     deck = len(content.deck_for(players))
     header = (f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
               f"content: {content.rules.name} ({len(content.card_types)} card types, {deck}-card deck, "
@@ -64,6 +64,8 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
     click.echo(summary.text(header))
     if log_path:
         click.echo(f"\nlog written to {log_path}; check it with: fengsheng replay {log_path}")
+    if summary.failures:
+        sys.exit(1)
 
 
 @main.command()

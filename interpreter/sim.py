@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import __version__
 from .agents import Agent, RandomAgent
-from .engine.game import Game
+from .engine.game import EngineError, Game
 
 LOG_FORMAT = 1
 
@@ -67,9 +67,21 @@ class Summary:
     task_dealt: Counter = field(default_factory=Counter)
     turns: list = field(default_factory=list)
     decisions: int = 0
+    role_dealt: Counter = field(default_factory=Counter)
+    role_wins: Counter = field(default_factory=Counter)
+    skill_uses: Counter = field(default_factory=Counter)   # "角色·技能" -> uses over all games
+    failures: list = field(default_factory=list)            # (game index, game seed, error text)
 
     def add(self, game: Game, result):
         self.games += 1
+        for p in game.players:
+            if p.role is not None:
+                self.role_dealt[p.role.label()] += 1
+        for p in result.winners:
+            if p.role is not None:
+                self.role_wins[p.role.label()] += 1
+        for (rid, name), k in game.skill_uses.items():
+            self.skill_uses[f"{game.content.roles[rid].label()}·{name}"] += k
         self.reasons[result.reason] += 1
         self.turns.append(game.turn_no)
         self.decisions += game.decision_count
@@ -102,10 +114,26 @@ class Summary:
                 k = self.task_wins.get(name, 0)
                 d = self.task_dealt[name]
                 lines.append(f"  {pad(name, 10)} {k:>6} / {d:<6} {100 * k / d:5.1f}%")
+        if self.role_dealt:
+            lines.append("")
+            lines.append("Wins by role (won / times in play at the end):")
+            for name in sorted(self.role_dealt):
+                k = self.role_wins.get(name, 0)
+                d = self.role_dealt[name]
+                lines.append(f"  {pad(name, 28)} {k:>6} / {d:<6} {100 * k / d:5.1f}%")
+            lines.append("")
+            lines.append("Skill uses (all games):")
+            for name in sorted(self.skill_uses):
+                lines.append(f"  {pad(name, 36)} {self.skill_uses[name]:>7}")
         t = self.turns or [0]
         lines.append("")
         lines.append(f"Average turns: {sum(t) / len(t):.2f} (min {min(t)}, max {max(t)})")
         lines.append(f"Average decisions per game: {self.decisions / g:.1f}")
+        if self.failures:
+            lines.append("")
+            lines.append(f"FAILED games ({len(self.failures)}): re-run one with --seed and --games to reproduce")
+            for index, gseed, err in self.failures:
+                lines.append(f"  game {index} (game seed {gseed}): {err}")
         return "\n".join(lines)
 
     def to_json(self) -> dict:
@@ -113,7 +141,10 @@ class Summary:
         return {"games": self.games, "players": self.players, "ended_by": dict(self.reasons),
                 "identity_wins": dict(self.identity_wins), "task_wins": dict(self.task_wins),
                 "task_dealt": dict(self.task_dealt), "average_turns": sum(t) / len(t),
-                "min_turns": min(t), "max_turns": max(t), "decisions": self.decisions}
+                "min_turns": min(t), "max_turns": max(t), "decisions": self.decisions,
+                "role_wins": dict(self.role_wins), "role_dealt": dict(self.role_dealt),
+                "skill_uses": dict(self.skill_uses),
+                "failures": [{"game": i, "seed": s, "error": e} for i, s, e in self.failures]}
 
 
 REASON_TEXT = {
@@ -159,7 +190,12 @@ def simulate(content, players: int, games: int, seed: int, log_path=None, conten
             gseed = game_seed(seed, i)
             game = Game(content, players, gseed, random_agents(gseed, players), record=writer is not None,
                         max_turns=max_turns)
-            result = game.run()
+            try:
+                result = game.run()
+                game.check_invariants()
+            except (EngineError, AssertionError) as e:  # a runaway content loop, a stuck game, a broken zone
+                summary.failures.append((i, gseed, f"{type(e).__name__}: {e}"))
+                continue
             summary.add(game, result)
             if writer:
                 writer.write_game(i, gseed, game)

@@ -57,6 +57,7 @@ class Game(Resolution, VictoryChecks):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
 
     MAX_DECISIONS = 50_000
+    CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
 
     def __init__(self, content, n_players: int, seed: int, agents, record: bool = False,
                  max_turns: int | None = None):
@@ -109,6 +110,7 @@ class Game(Resolution, VictoryChecks):
         self.extra_draw = 0               # cards added to this draw phase by effects
         self.send_direction = None        # a direction an effect gave the intel being sent
         self.replaced: dict = {}          # uid -> the card that replaced that intel (later triggers see the new one)
+        self.skill_uses: dict = {}        # (role id, skill name) -> times used, for balance statistics
         self.views = [PlayerView(self, i) for i in range(n_players)]  # what each seat's agent may see
 
     # ------------------------------------------------------------------ events & decisions
@@ -390,6 +392,8 @@ class Game(Resolution, VictoryChecks):
         p = self.current
         i = self.PHASES.index(start)
         if i == 0:
+            if self.CHECK_EACH_TURN:
+                self.check_invariants()
             self.turn_no += 1
             self.transit = None
             self.holder = None
@@ -765,6 +769,8 @@ class Game(Resolution, VictoryChecks):
         if skill.flips_up and not p.role_face_up:
             p.role_face_up = True
             self.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=True)
+        key = (p.role.id, skill.name)
+        self.skill_uses[key] = self.skill_uses.get(key, 0) + 1
         self.emit("skill_used", seat=p.seat, skill=skill.id)
         if skill.effect is not None:
             self.resolving.append(skill)
