@@ -16,7 +16,7 @@ from .agents.base import Agent
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
 from .engine import decisions as D
 from .engine.game import EngineError
-from .engine.table import TableError, build, put_pending
+from .engine.table import TableError, build, put_pending, put_role_pile
 from .engine.victory import GameOver
 
 STARTS = ("draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
@@ -128,6 +128,13 @@ def run_scenario(path) -> ScenarioResult:
                 return result
             g.players[i].role = content.roles[role_id]
             g.players[i].role_face_up = spec.get("face_up", not content.roles[role_id].hidden)
+    if data.get("role_pile") is not None:
+        try:
+            put_role_pile(g, data["role_pile"])
+        except TableError as e:
+            result.passed = False
+            result.failures.append(f"setup: {e}")
+            return result
     g._index_triggers()
     g.trace = result.trace
     pend = data.get("pending")
@@ -195,6 +202,7 @@ def check_expectations(g, over, expect: dict) -> list[str]:
             got = {"hand": lambda: sorted(_ids(p.hand)), "intel": lambda: sorted(_ids(p.intel)),
                    "hand_count": lambda: len(p.hand), "intel_count": lambda: len(p.intel),
                    "alive": lambda: p.alive, "out": lambda: p.out, "role_face_up": lambda: p.role_face_up,
+                   "role": lambda: p.role.id if p.role is not None else None,
                    "red": lambda: p.counts[1], "blue": lambda: p.counts[2], "black": lambda: p.counts[4],
                    }.get(key)
             if got is None:
@@ -213,6 +221,10 @@ def check_expectations(g, over, expect: dict) -> list[str]:
         top = list(reversed(_ids(g.deck)))[:len(expect["deck_top"])]
         if top != expect["deck_top"]:
             fails.append(f"deck top: expected {expect['deck_top']}, got {top}")
+    if "role_pile" in expect:
+        got = [r.id for r in reversed(g.role_pile)]
+        if got != expect["role_pile"]:
+            fails.append(f"role pile (top first): expected {expect['role_pile']}, got {got}")
     if "pending" in expect:
         got = g.pending.uid if g.pending is not None else None
         if got != expect["pending"]:

@@ -91,6 +91,8 @@ class Game(Resolution, VictoryChecks):
         self.log: list = [] if record else None
         self.decision_log: list = []      # indices answered, in order (the replay script)
         self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
+        self.triggers_by_seat: list = []  # per seat: its triggered skills (the trigger loop's index)
+        self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
         self.role_pile: list = []         # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []     # role cards removed from the game
         self.removed_identities: list = []  # (identity, task) cards removed from the game face down
@@ -117,7 +119,7 @@ class Game(Resolution, VictoryChecks):
 
     def emit(self, kind: str, **data):
         """Record that something happened (for triggers and the log)."""
-        if self.triggers:
+        if kind in self.watched:
             self._events.append((kind, data))
         if self.record:
             data["e"] = kind
@@ -352,6 +354,8 @@ class Game(Resolution, VictoryChecks):
     def _index_triggers(self):
         self.triggers = [(p, sk) for p in self.players if p.role is not None
                          for sk in p.role.skills if sk.kind == "triggered"]
+        self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
+        self.watched = frozenset(kind for _, sk in self.triggers for kind in sk.on)
         self.victory_skills = [(p, sk) for p in self.players if p.role is not None
                                for sk in p.role.skills if sk.kind == "victory"]
 
@@ -495,10 +499,14 @@ class Game(Resolution, VictoryChecks):
         direction (an arrow 视作任意方向). `lock` given: an effect chose the lock itself.
         """
         direction = card.direction
-        if self.triggers:
+        if "intel_sending" in self.watched:
+            # Only triggers run here, not a full node (victory checks and dying wait for the
+            # 传出情报时 node right after), so games without such skills play exactly the same.
             self.send_direction = None
             self.emit("intel_sending", seat=sender.seat, card=card.uid)
-            self.settle("传出情报时（方向）")
+            if self.trace is not None:
+                self.trace.append(("node", "传出情报时（方向）", self.phase))
+            self._run_triggers()
             if self.send_direction is not None:
                 direction = self.send_direction
                 self.send_direction = None
@@ -817,7 +825,7 @@ class Game(Resolution, VictoryChecks):
         self.settle("指定目标后")
         if target is None or target.alive or use.timing == "dying":
             self.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
-            if self.triggers:
+            if "card_resolving" in self.watched:
                 self.settle("卡牌生效前")
             if frame.nullified:
                 self.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)

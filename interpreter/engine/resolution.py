@@ -62,10 +62,9 @@ class Resolution:
             batch = self._events
             self._events = []
             fired = False
+            by_seat = self.triggers_by_seat
             for p in self.order_from(self.current):
-                for owner, skill in self.triggers:
-                    if owner is not p:
-                        continue
+                for skill in by_seat[p.seat]:
                     for kind, data in batch:
                         if kind not in skill.on:
                             continue

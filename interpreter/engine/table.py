@@ -87,6 +87,22 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
     return card
 
 
+def put_role_pile(g: Game, role_ids) -> None:
+    """Make the role pile (角色牌堆) exactly these roles, top first; a role a player holds cannot be in it."""
+    roles = g.content.roles
+    held = {p.role.id for p in g.players if p.role is not None}
+    seen = set()
+    for rid in role_ids:
+        if rid not in roles:
+            raise TableError(f"role pile: unknown role {rid!r}")
+        if rid in seen:
+            raise TableError(f"role pile: role {rid!r} is listed twice")
+        if rid in held:
+            raise TableError(f"role pile: role {rid!r} is already a player's role")
+        seen.add(rid)
+    g.role_pile = [roles[rid] for rid in reversed(role_ids)]  # the end of the list is the top
+
+
 def card(g: Game, uid: int) -> Card:
     if uid not in g.by_uid:
         raise TableError(f"card #{uid} is not in the game")

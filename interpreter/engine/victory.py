@@ -135,7 +135,7 @@ class VictoryChecks:
 
     def _victory_skills(self, check: str, winners: list, declarers: list):
         """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""
-        if not self.victory_skills:
+        if not any(sk.check == check for _, sk in self.victory_skills):
             return
         self.check_winners, self.check_declarers = winners, declarers
         try:
