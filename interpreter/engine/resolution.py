@@ -85,6 +85,10 @@ class Resolution:
     def _fire(self, p, skill, data) -> bool:
         """Offer a triggered skill for one event; True if it was used."""
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
+        if not p.alive and subject is not p:  # a dying owner's 死亡前 skills are about his own death only
+            if self.trace is not None:
+                self.trace.append(("skill", p.seat, skill.name, data.get("e", ""), "owner is dead"))
+            return False
         uid = data["uid"] if "uid" in data else data.get("card")
         card = None
         if isinstance(uid, int):

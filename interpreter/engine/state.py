@@ -7,7 +7,19 @@ it keeps each player's per-color intel counters up to date.
 """
 from __future__ import annotations
 
-RED, BLUE, BLACK = 1, 2, 4
+class Color(int):
+    """A color as a value (its bit), labelled in Chinese when offered as an option."""
+
+    __slots__ = ()
+
+    def label(self) -> str:
+        return COLOR_ZH.get(int(self), str(int(self))) + "色"
+
+    def to_json(self):
+        return COLOR_NAMES.get(int(self), int(self))
+
+
+RED, BLUE, BLACK = Color(1), Color(2), Color(4)
 COLOR_BITS = {"red": RED, "blue": BLUE, "black": BLACK}
 COLOR_NAMES = {RED: "red", BLUE: "blue", BLACK: "black"}
 COLOR_ZH = {RED: "红", BLUE: "蓝", BLACK: "黑"}

@@ -389,9 +389,13 @@ def _replace_intel(ctx, old, new, old_to):
         g.emit("to_hand", seat=old_to.seat, cards=[old.uid])
     else:
         g.discard_cards([old])
+    moved = not (new.zone == INTEL and new.owner is owner)
     g.move(new, INTEL, owner)
     g.replaced[old.uid] = new
     g.emit("intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
+    g.emit("collect", seat=owner.seat, cards=[new.uid])
+    if moved and g.by_skill():
+        g.emit("skill_collect", seat=owner.seat, card=new.uid)
     return True
 
 
