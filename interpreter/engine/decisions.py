@@ -140,6 +140,8 @@ class PlayOption:
             return "pass"
         if self.card is None:
             return f"skill {self.use.name}"
+        if self.use.card_type is not self.card.type:  # a converted card shows what it is used as
+            return f"use {self.card.label()} as {self.use.card_type.name}"
         return f"use {self.card.label()}"
 
     def to_json(self):

@@ -268,7 +268,7 @@ def _has_identity(ctx, p):
 
 
 @builtin("usable", "query", [("c", T.CARD), ("by", T.PLAYER, None), ("as", T.CARDNAME, None)], T.BOOL,
-         "{by}现在可以使用{c}",
+         "{c}可由{by}现在使用",
          "True if `by` (default self) could use hand card c now, at this idle point: as `as` (default: what c "
          "must be used as — its own name, or a forced conversion's), with its timing, condition and a legal "
          "target; bans, forced conversions and 不能使用手牌 apply.")
@@ -487,7 +487,7 @@ def _take_top(ctx, n):
     return out
 
 
-@builtin("flip_role", "action", [("p", T.PLAYER), ("face_up", T.BOOL)], T.BOOL, "将{p}的角色牌翻至{face_up}",
+@builtin("flip_role", "action", [("p", T.PLAYER), ("face_up", T.BOOL)], T.BOOL, "将{p}的角色牌翻面（面朝上：{face_up}）",
          "Turn p's role face up (翻开) or face down (翻至面朝下). Not fully resolved if it already was.")
 def _flip_role(ctx, p, face_up):
     if p is None or p.role is None or p.role_face_up == bool(face_up):
@@ -533,7 +533,7 @@ def _put_on_deck(ctx, xs, bottom):
 
 
 @builtin("use_card", "action", [("c", T.CARD), ("as", T.CARDNAME, None), ("by", T.PLAYER, None)], T.BOOL,
-         "{by}将{c}当作{as}使用",
+         "令{by}使用{c}（当作{as}）",
          "`by` (default self) uses hand card c now, at this idle point, as `as` (default: what c must be used "
          "as). c none and `as` given: a virtual use (视为使用【as】) — the card's target rule, effect and events "
          "without a physical card, free of bans and conversions. Whoever runs this effect makes the user's "

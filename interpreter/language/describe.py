@@ -854,6 +854,18 @@ class Renderer:
             if note:
                 return f"从牌堆顶翻开{count}牌（{note}）"
             return f"从牌堆顶翻开{count}牌"
+        if f == "flip_role":
+            up = a.get("face_up")
+            if isinstance(up, ast.Var) and up.name in ("true", "false"):
+                return f"将{v('p')}的角色牌" + ("翻开" if up.name == "true" else "翻至面朝下")
+        if f == "use_card":
+            c, as_ = a.get("c"), a.get("as")
+            who = v("by", "你")
+            if isinstance(c, ast.Var) and c.name == "none" and as_ is not None:
+                return f"{who}视为使用{self.val(as_)}"
+            if as_ is not None:
+                return f"{who}将{v('c')}当作{self.val(as_)}使用"
+            return f"由{who}使用{v('c')}"
         if f == "add_status":
             st = a.get("status")
             name = st.name if isinstance(st, ast.Var) else (st.value if isinstance(st, ast.StrLit) else "")
@@ -1303,6 +1315,8 @@ def _skill_text(sk: dict) -> str:
         body = ("可以发动：" if starts_with_loop and not sk.get("flips_up") else "可以") + body
     # the clause after the opening is about 你: keep 你 only after a condition or a bare opening
     who = "你" if (cond_text or not lead or not lead.startswith("你")) else ""
+    if body.startswith("你") or body.startswith("可以你"):
+        who = ""  # the body names 你 itself (你和他依次……)
     pieces = [p for p in (lead, cond_text, who + body) if p]
     return _end("，".join(pieces))
 
