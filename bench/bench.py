@@ -210,7 +210,7 @@ def main(argv=None) -> int:
         + (f"pinned to CPU {cpu}" if cpu is not None else "not pinned") + f", best of {args.repeat} runs")
     say("")
     say(f"fengsheng  {args.games} games x {args.players} players, seeds {args.seed}..{args.seed + args.games - 1},"
-        f" RandomAgent, bundled content, no roles (content load {load_s:.2f}s, not timed)")
+        f" RandomAgent, bundled content with its {len(content.roles)} roles dealt (content load {load_s:.2f}s, not timed)")
     say(f"  time            {dt:.3f} s   (runs: {', '.join(f'{t:.3f}' for t in times)})")
     say(f"  games/s         {fs['games_per_s']:,.1f}")
     say(f"  decisions/s     {fs['decisions_per_s']:,.0f}")

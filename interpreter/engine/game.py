@@ -97,6 +97,7 @@ class Game(Resolution, VictoryChecks):
         self.removed_roles: list = []     # role cards removed from the game
         self.removed_identities: list = []  # (identity, task) cards removed from the game face down
         self.victory_skills: list = []    # (player, victory skill) pairs: stages 2 and 4 of victory checks
+        self._victory_cache: dict = {}    # (identity, task) -> {check: [victory conditions]}
         self.check_winners = None         # the winners list of the victory check in progress
         self.check_declarers = None
         self._events: list = []

@@ -32,10 +32,8 @@ class Resolution:
         if self.trace is not None:
             self.trace.append(("node", node or self.phase, self.phase))
         while True:
-            if self.triggers:
+            if self._events:
                 self._run_triggers()
-            else:
-                self._events.clear()
             if self.suspend_checks:
                 return
             collect = dying = False

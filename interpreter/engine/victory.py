@@ -33,16 +33,17 @@ class VictoryChecks:
     """Mixin of :class:`Game`."""
 
     def _victories(self, p, check: str):
-        out = []
-        if p.identity is not None:  # a player whose identity card was taken has no victory of his own
-            for v in p.identity.victories:
-                if v.check == check:
-                    out.append(v)
-        if p.task is not None:
-            for v in p.task.victories:
-                if v.check == check:
-                    out.append(v)
-        return out
+        """p's victory conditions of one kind: his identity's, then his secret task's (cached per pair)."""
+        key = (id(p.identity), id(p.task))  # content objects live as long as the game
+        table = self._victory_cache.get(key)
+        if table is None:
+            table = {}
+            for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
+                if holder is not None:
+                    for v in holder.victories:
+                        table.setdefault(v.check, []).append(v)
+            self._victory_cache[key] = table
+        return table.get(check, ())
 
     def _eligible(self, p, v) -> bool:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
@@ -135,13 +136,14 @@ class VictoryChecks:
 
     def _victory_skills(self, check: str, winners: list, declarers: list):
         """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""
-        if not any(sk.check == check for _, sk in self.victory_skills):
+        skills = [(owner, skill) for owner, skill in self.victory_skills if skill.check == check]
+        if not skills:
             return
         self.check_winners, self.check_declarers = winners, declarers
         try:
             for p in self.order_from(self.current):
-                for owner, skill in self.victory_skills:
-                    if owner is not p or skill.check != check or not self.skill_ready(p, skill):
+                for owner, skill in skills:
+                    if owner is not p or not self.skill_ready(p, skill):
                         continue
                     ctx = Ctx(self, p)
                     if skill.condition is not None and not skill.condition(ctx):
