@@ -92,7 +92,7 @@ def test_forced_conversion_offers_the_card_only_as_the_new_name(tmp_path):
 def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
     content = pack(tmp_path, role("conv", """
         - id: as_wu_dao
-          name: 应变式
+          name: 改用式
           kind: active
           timing: contest
           condition: |
@@ -125,7 +125,7 @@ def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
 def test_a_forced_conversion_blocks_optional_conversion_of_that_card(tmp_path):
     content = pack(tmp_path, role("conv", """
         - id: as_wu_dao
-          name: 应变式
+          name: 改用式
           kind: active
           timing: contest
           condition: |
@@ -226,7 +226,7 @@ def test_nullify_and_claim_the_used_card(tmp_path):
             draw(self, 2)
             claim_used_card(self)
         - id: immune
-          name: 城府式
+          name: 免疫式
           kind: triggered
           trigger: card_resolving
           optional: false
@@ -239,7 +239,7 @@ def test_nullify_and_claim_the_used_card(tmp_path):
     p1.role_face_up = False
     g.perform(p0, PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
     assert p1.role_face_up                                      # 将计 flipped it
-    assert any(e.get("e") == "nullified" for e in g.log)        # then 城府式 made 威逼 invalid
+    assert any(e.get("e") == "nullified" for e in g.log)        # then 免疫式 made 威逼 invalid
     assert not any(e.get("e") == "declare" for e in g.log)      # its effect never ran
     assert card(g, 27).zone == HAND and card(g, 27).owner is p1  # and the card went to P1's hand
     assert len(p1.hand) == 4                                    # 误导 + 2 drawn + 威逼
@@ -249,7 +249,7 @@ def test_nullify_and_claim_the_used_card(tmp_path):
 def test_face_down_immunity_does_not_work(tmp_path):
     content = pack(tmp_path, role("wary", """
         - id: immune
-          name: 城府式
+          name: 免疫式
           kind: triggered
           trigger: card_resolving
           optional: false
@@ -328,7 +328,7 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
 def test_direction_override_before_the_target_is_asked(tmp_path):
     content = pack(tmp_path, role("post", """
         - id: any_way
-          name: 联络式
+          name: 改向式
           kind: triggered
           trigger: intel_sending
           condition: subject == self

@@ -168,7 +168,7 @@ class Role:
 
 
 def role_label(name: str, version: str = "", title: str = "") -> str:
-    """李宁玉（译电科科长）, 韩梅（SP）（军统特务）."""
+    """name（title）, or name（version）（title） for one version of a role with several."""
     return name + (f"（{version}）" if version else "") + (f"（{title}）" if title else "")
 
 

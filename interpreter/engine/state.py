@@ -79,7 +79,7 @@ class Player:
 
     def __init__(self, seat: int):
         self.seat = seat
-        self.identity = None      # content Identity; None once the identity card was taken (承志-like effects)
+        self.identity = None      # content Identity; None once the identity card was taken (take_identity)
         self.task = None          # content SecretTask or None
         self.role = None          # content Role or None (role slot: roles are added as data)
         self.role_face_up = True

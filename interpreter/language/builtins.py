@@ -553,8 +553,9 @@ def _use_card(ctx, c, as_, by):
 
 
 @builtin("convert", "action", [("from", T.CARDNAME), ("to", T.CARDNAME)], T.BOOL, "本回合所有{from}只能当作{to}使用",
-         "Until the end of the turn every player's hand copies of `from` can be used only as `to` (变则通-like "
-         "forced conversion). Virtual uses are not affected, and a converted card is not converted again.")
+         "Until the end of the turn every player's hand copies of `from` can be used only as `to` (a forced "
+         "conversion: A只能当作B使用). Virtual uses are not affected, and a converted card is not converted "
+         "again.")
 def _convert(ctx, frm, to):
     g = ctx.game
     if frm is None or to is None or frm == to:

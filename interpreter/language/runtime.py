@@ -8,7 +8,7 @@ class Ctx:
     `incomplete` is set by any action that could not fully resolve (nothing to
     choose from, not enough cards, ...); a `then` statement reads and resets it.
     `chooser` is who makes the choices that `self` would make; it differs from
-    `self` only while one player makes another use a card (如臂指使-like).
+    `self` only while one player makes another use a card (令其使用一张牌).
     `frame` holds the `let` variables and `it` slots of the running program.
     """
 
