@@ -112,7 +112,12 @@ def find(items, name: str) -> list:
     exact = [i for i in items if key in (i.id, i.name)]
     if exact:
         return exact
-    return [i for i in items if key.lower() == i.id.lower()]
+    by_id = [i for i in items if key.lower() == i.id.lower()]
+    if by_id:
+        return by_id
+    # a skill's name or id: the role that has it
+    return [i for i in items if i.kind == "role" and any(
+        isinstance(sk, dict) and key in (sk.get("name"), sk.get("id")) for sk in i.data.get("skills") or [])]
 
 
 def suggest(items, name: str) -> list:
@@ -209,7 +214,7 @@ def describe(name, show_all, fmt, content_dirs):
     found = find(items, name)
     if not found:
         hints = suggest(items, name)
-        msg = f"Error: no card, secret task, role or identity is named '{name}'"
+        msg = f"Error: no card, secret task, role, skill or identity is named '{name}'"
         if hints:
             msg += "; did you mean " + " or ".join(f"{i.name} ({i.id})" for i in hints) + "?"
         else:

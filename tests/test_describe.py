@@ -336,3 +336,9 @@ def test_single_md():
     assert r.exit_code == 0
     assert r.output.startswith("## 利诱 `li_you`")
     assert "**原文**" in r.output and "若如此做会" in r.output
+
+
+def test_a_skill_name_finds_its_role():
+    r = run("妙手")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("阿芙罗拉（赌场荷官） · 角色 · a_fu_luo_la")
