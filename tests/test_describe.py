@@ -339,6 +339,6 @@ def test_single_md():
 
 
 def test_a_skill_name_finds_its_role():
-    r = run("妙手")
+    r = run("同盟", "--content", str(BUNDLED_CONTENT), "--content", str(ROLE_PACK))
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("阿芙罗拉（赌场荷官） · 角色 · a_fu_luo_la")
+    assert r.output.startswith("测试搭档（测试用） · 角色 · demo_partner")
