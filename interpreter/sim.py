@@ -56,6 +56,14 @@ def _identity_name(p) -> str:
     return p.identity.name if p.identity is not None else "无身份牌"
 
 
+def _won_of_dealt(title: str, wins: Counter, dealt: Counter, width: int) -> list:
+    lines = [title]
+    for name in sorted(dealt):
+        k, d = wins.get(name, 0), dealt[name]
+        lines.append(f"  {pad(name, width)} {k:>6} / {d:<6} {100 * k / d:5.1f}%")
+    return lines
+
+
 @dataclass
 class Summary:
     games: int = 0
@@ -109,18 +117,11 @@ class Summary:
             lines.append(f"  {pad(name, 10)} {k:>6}  {100 * k / g:5.1f}%")
         if self.task_dealt:
             lines.append("")
-            lines.append("Wins by secret task (won / times dealt):")
-            for name in sorted(self.task_dealt):
-                k = self.task_wins.get(name, 0)
-                d = self.task_dealt[name]
-                lines.append(f"  {pad(name, 10)} {k:>6} / {d:<6} {100 * k / d:5.1f}%")
+            lines += _won_of_dealt("Wins by secret task (won / times dealt):", self.task_wins, self.task_dealt, 10)
         if self.role_dealt:
             lines.append("")
-            lines.append("Wins by role (won / times in play at the end):")
-            for name in sorted(self.role_dealt):
-                k = self.role_wins.get(name, 0)
-                d = self.role_dealt[name]
-                lines.append(f"  {pad(name, 28)} {k:>6} / {d:<6} {100 * k / d:5.1f}%")
+            lines += _won_of_dealt("Wins by role (won / times in play at the end):", self.role_wins,
+                                   self.role_dealt, 28)
             lines.append("")
             lines.append("Skill uses (all games):")
             for name in sorted(self.skill_uses):

@@ -89,8 +89,8 @@ def test_forced_conversion_offers_the_card_only_as_the_new_name(tmp_path):
     assert [o.use.card_type.id for o in g.card_options(p0, "contest") if o.card is not None] == ["jie_huo"]
 
 
-def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
-    content = pack(tmp_path, role("conv", """
+# An optional conversion (A当B使用): an active skill that uses a 截获 as 误导.
+AS_WU_DAO = """
         - id: as_wu_dao
           name: 改用式
           kind: active
@@ -99,6 +99,11 @@ def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
             any_of(hand(self) where name_of(it) == 【截获】 and usable(it, as: 【误导】))
           effect: |
             use_card(choose(from: hand(self) where name_of(it) == 【截获】), as: 【误导】)
+"""
+
+
+def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
+    content = pack(tmp_path, role("conv", AS_WU_DAO + """
         - id: seen
           name: 观察
           kind: triggered
@@ -123,16 +128,7 @@ def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
 
 
 def test_a_forced_conversion_blocks_optional_conversion_of_that_card(tmp_path):
-    content = pack(tmp_path, role("conv", """
-        - id: as_wu_dao
-          name: 改用式
-          kind: active
-          timing: contest
-          condition: |
-            any_of(hand(self) where name_of(it) == 【截获】 and usable(it, as: 【误导】))
-          effect: |
-            use_card(choose(from: hand(self) where name_of(it) == 【截获】), as: 【误导】)
-        """))
+    content = pack(tmp_path, role("conv", AS_WU_DAO))
     g, _ = table(content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID)], roles=[(0, "conv")])
     put_pending(g, 91, sender=1, holder=1)
     g.conversions["jie_huo"] = content.card_types["diao_bao"]
