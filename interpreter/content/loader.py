@@ -103,6 +103,13 @@ def victory_env(check: str) -> dict:
     return context_env(names)
 
 
+def _one_or_more(value) -> tuple:
+    """`timing:` / `trigger:` is one name or a list of names."""
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
 class Loader:
     def __init__(self):
         self.errors: list[ContentError] = []
@@ -261,14 +268,11 @@ class Loader:
                 continue
             kind = sk.get("kind")
             pos = pos_of(data["skills"], i)
-            timing = sk.get("timing")
-            timings = tuple(timing) if isinstance(timing, list) else (timing,) if timing is not None else ()
+            timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
             if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
                 self.err(path, pos, "E112", "an active skill needs `timing:` (the idle point where it is used)",
                          "timings: " + ", ".join(TIMINGS))
                 continue
-            trigger = sk.get("trigger")
-            triggers = tuple(trigger) if isinstance(trigger, list) else (trigger,) if trigger is not None else ()
             if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
                 self.err(path, pos, "E112", "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
                          "events: " + ", ".join(TRIGGER_EVENTS))

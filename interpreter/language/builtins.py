@@ -694,7 +694,7 @@ def _declarers(ctx):
 
 @builtin("win", "action", [("p", T.PLAYER), ("declared", T.BOOL, False)], T.BOOL, "{p}获得胜利",
          "p wins too (joins the winners of this check). declared: true counts p as declaring victory (宣胜), "
-         "which later stages (篡夺者, co-victory skills) see in declarers().", contexts=_VICTORY_UNITS)
+         "which later stages (usurping, co-victory skills) see in declarers().", contexts=_VICTORY_UNITS)
 def _win(ctx, p, declared):
     g = ctx.game
     w = g.check_winners
