@@ -42,13 +42,10 @@ class Transit:
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "ctype", "user", "target", "nullified", "claimed_by")
+    __slots__ = ("card", "nullified", "claimed_by")
 
-    def __init__(self, card, ctype, user):
+    def __init__(self, card):
         self.card = card            # the physical card, or None for a virtual use (视为使用)
-        self.ctype = ctype          # the card type it is used as (its own, or a conversion's)
-        self.user = user
-        self.target = None
         self.nullified = False      # 无效: the effect does not happen; the card still counts as used
         self.claimed_by = None      # a player who takes the card into his hand once it has resolved
 
@@ -96,8 +93,7 @@ class Game(Resolution, VictoryChecks):
         self.role_pile: list = []         # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []     # role cards removed from the game
         self.removed_identities: list = []  # (identity, task) cards removed from the game face down
-        self.victory_skills: list = []    # (player, victory skill) pairs: stages 2 and 4 of victory checks
-        self._victory_cache: dict = {}    # (identity, task) -> {check: [victory conditions]}
+        self.victory_skills: dict = {}    # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
         self.check_winners = None         # the winners list of the victory check in progress
         self.check_declarers = None
         self._events: list = []
@@ -331,7 +327,7 @@ class Game(Resolution, VictoryChecks):
                              "tasks": [p.task.id if p.task else None for p in self.players],
                              "deck": [c.uid for c in reversed(self.deck)]})
         self._deal_roles()
-        if self.record and self.role_pile is not None and any(p.role for p in self.players):
+        if self.record and any(p.role for p in self.players):
             self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players]})
         for p in self.order_from(self.current):
             self.draw(p, self.rules.start_hand)
@@ -357,8 +353,11 @@ class Game(Resolution, VictoryChecks):
                          for sk in p.role.skills if sk.kind == "triggered"]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
         self.watched = frozenset(kind for _, sk in self.triggers for kind in sk.on)
-        self.victory_skills = [(p, sk) for p in self.players if p.role is not None
-                               for sk in p.role.skills if sk.kind == "victory"]
+        self.victory_skills = {}
+        for p in self.players:
+            for sk in (p.role.skills if p.role is not None else ()):
+                if sk.kind == "victory":
+                    self.victory_skills.setdefault(sk.check, []).append((p, sk))
 
     # ------------------------------------------------------------------ the game loop
 
@@ -519,12 +518,8 @@ class Game(Resolution, VictoryChecks):
         target = None
         if direction == UP:
             target = self.ask(sender, D.SEND_TARGET, others, "情报传给谁")
-        if lock is not self.NO_LOCK:
-            pass
-        elif card.lockable:
-            lock = self.ask(sender, D.LOCK, [None] + others, "锁定谁")
-        else:
-            lock = None
+        if lock is self.NO_LOCK:
+            lock = self.ask(sender, D.LOCK, [None] + others, "锁定谁") if card.lockable else None
         self.move(card, PENDING)
         self.pending_face_up = face_up
         self.transit = Transit(card, sender, direction, target, lock, face_up)
@@ -651,13 +646,16 @@ class Game(Resolution, VictoryChecks):
             if not uses:
                 continue
             for use in uses:
-                ctx = Ctx(self, p, card=card, dying=self.dying_player)
-                if use.condition is not None and not use.condition(ctx):
-                    continue
-                if use.target is not None and not use.target(ctx):
-                    continue
-                options.append(PlayOption(card, use))
+                if self._use_allowed(p, card, use):
+                    options.append(PlayOption(card, use))
         return options
+
+    def _use_allowed(self, p: Player, card: Card | None, use) -> bool:
+        """The use's own condition holds for p, and its target rule offers someone."""
+        ctx = Ctx(self, p, card=card, dying=self.dying_player)
+        if use.condition is not None and not use.condition(ctx):
+            return False
+        return use.target is None or bool(use.target(ctx))
 
     def hand_card_type(self, card: Card):
         """What a hand card can be used as now: its forced conversion (A只能当B使用) or itself; None if banned."""
@@ -684,15 +682,7 @@ class Game(Resolution, VictoryChecks):
                 return []
             if ctype.id in self.bans:
                 return []
-        out = []
-        for use in ctype.uses_by_timing.get(timing, ()):
-            ctx = Ctx(self, p, card=card, dying=self.dying_player)
-            if use.condition is not None and not use.condition(ctx):
-                continue
-            if use.target is not None and not use.target(ctx):
-                continue
-            out.append(use)
-        return out
+        return [use for use in ctype.uses_by_timing.get(timing, ()) if self._use_allowed(p, card, use)]
 
     def current_use(self) -> UseFrame | None:
         """The innermost card in use, if any."""
@@ -809,7 +799,7 @@ class Game(Resolution, VictoryChecks):
         ctype = use.card_type
         if card is not None:
             self.move(card, PROCESSING)
-        frame = UseFrame(card, ctype, user)
+        frame = UseFrame(card)
         self.resolving.append(frame)
         uid = card.uid if card is not None else None
         ctx = Ctx(self, user, card=card, dying=self.dying_player)
@@ -818,7 +808,7 @@ class Game(Resolution, VictoryChecks):
         target = None
         if use.target is not None:
             target = self.ask(chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
-            ctx.target = frame.target = target
+            ctx.target = target
         tseat = target.seat if target is not None else None
         hidden = [user.seat] + ([target.seat] if target is not None and ctype.face_down else [])
         self.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing,

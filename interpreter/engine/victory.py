@@ -33,17 +33,12 @@ class VictoryChecks:
     """Mixin of :class:`Game`."""
 
     def _victories(self, p, check: str):
-        """p's victory conditions of one kind: his identity's, then his secret task's (cached per pair)."""
-        key = (id(p.identity), id(p.task))  # content objects live as long as the game
-        table = self._victory_cache.get(key)
-        if table is None:
-            table = {}
-            for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
-                if holder is not None:
-                    for v in holder.victories:
-                        table.setdefault(v.check, []).append(v)
-            self._victory_cache[key] = table
-        return table.get(check, ())
+        """p's victory conditions of one kind: his identity's, then his secret task's."""
+        out = []
+        for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
+            if holder is not None:
+                out += [v for v in holder.victories if v.check == check]
+        return out
 
     def _eligible(self, p, v) -> bool:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
@@ -136,7 +131,7 @@ class VictoryChecks:
 
     def _victory_skills(self, check: str, winners: list, declarers: list):
         """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""
-        skills = [(owner, skill) for owner, skill in self.victory_skills if skill.check == check]
+        skills = self.victory_skills.get(check)
         if not skills:
             return
         self.check_winners, self.check_declarers = winners, declarers

@@ -278,10 +278,10 @@ def _usable(ctx, c, by, as_):
 
 def _uses_for(ctx, c, user, as_):
     g = ctx.game
-    if c is None:
-        ctype = g.content.card_types.get(as_.id) if as_ is not None else None
-    else:
-        ctype = g.hand_card_type(c) if as_ is None else g.content.card_types.get(as_.id)
+    if as_ is not None:
+        ctype = g.content.card_types.get(as_.id)
+    else:  # a hand card as what it must be used as; a virtual use needs a name
+        ctype = g.hand_card_type(c) if c is not None else None
     return g.legal_uses(user, c, ctype)
 
 
