@@ -1,26 +1,61 @@
 #!/usr/bin/env python
-"""Benchmark: fengsheng random self-play vs RLCard's UNO, one core, one process.
+"""Benchmark: fengsheng random self-play (engine, driver, step API) vs RLCard's UNO, one core, one process.
 
     python bench/bench.py [--games N] [--players 5] [--seed S] [--uno-games N]
-                          [--uno-players 2] [--repeat R] [--profile] [--json]
+                          [--uno-players 2] [--repeat R] [--parts LIST]
+                          [--clone-at K] [--clone-states M] [--obs-games G]
+                          [--profile] [--json]
 
-What is measured (wall-clock, ``time.perf_counter``, best of ``--repeat`` runs
-over exactly the same seeds):
+Every timing is wall-clock (``time.perf_counter``) on the bundled content with
+all its roles dealt, ``--players`` seats (default 5). Each part is run once
+untimed (warm-up), then ``--repeat`` times (default 3) on exactly the same
+seeds and states; the best and the median of the repeats are reported (the
+best is the headline figure: the run least disturbed by noise). Content loading
+is never timed. A *decision* is one ``Game.ask`` call (``Game.decision_count``),
+forced single-option choices included; an *action* is one answer given by an
+agent / ``apply_action`` (forced choices are not asked, so actions <= decisions).
 
-* fengsheng: N games of ``--players`` seats on the bundled content (no roles),
-  every seat a ``RandomAgent``. A decision is one ``Game.ask`` call, i.e. what
-  ``Game.decision_count`` counts (forced single-option choices included, just
-  as UNO's forced "draw" is a step). Content loading is not timed.
-* UNO: RLCard's ``UnoGame`` driven at the game level (init_game /
+Parts (``--parts``, comma separated; default all):
+
+* ``run``: N games through ``Game(content, n, seed, agents).run()``, the
+  engine's synchronous path (no step API), every seat a ``RandomAgent(seed*100+seat)``,
+  seeds ``S..S+N-1``. This is the figure the UNO ratio uses (as before).
+* ``driver``: the same N games (same seeds, same agent seeds, so the same
+  games) through ``interpreter.engine.step.drive(content, n, seed, agents)``:
+  the thin driver over the step API (the engine paused in a greenlet at every
+  action; the agent gets the action descriptors, no observation since
+  ``RandomAgent.observes`` is False). games/s and decisions/s.
+* ``step``: N games through the step API called directly: ``GameState(content,
+  n, seed)`` then ``while not is_terminal(): legal = legal_actions();
+  apply_action(legal[rng.randrange(len(legal))])`` with ``rng =
+  random.Random(seed)`` per game. Different choices from the agents above, so
+  different games: compare decisions/s, not games/s.
+* ``clone``: M mid-game states (seeds S, S+1, ... played through the step API
+  with ``random.Random(seed)`` until ``--clone-at`` actions, default 100, have
+  been applied; games that end earlier are skipped). Timed: one ``clone()`` of
+  each state -> ms per clone, and that divided by the actions applied (and by the
+  decisions taken) so far -> µs per action (decision) already taken: a clone
+  re-plays the game from its seed. Then one ``resample(current_player(), rng)``
+  of each state (``rng = random.Random(seed)``) -> ms per resample.
+* ``obs``: ``observation(seat)`` in µs, three ways: *in play*: G games played
+  through the step API as in ``step``, with ``observation(current_player())``
+  called (and timed call by call) before every action, which is what a driver
+  with an observing agent pays per action; *mid-game, warm*: at the M clone
+  states, every seat, after a first untimed call for that seat (the per-seat
+  public history is kept incrementally); *mid-game, cold*: the first call for
+  each seat on fresh clones of those states (the seat's history is projected
+  from the whole log).
+* ``uno``: RLCard's ``UnoGame`` driven at the game level (init_game /
   step / is_over, reading the legal actions step() returns), each player picking a uniformly random
   legal action. A decision is one ``step``. We deliberately do NOT use
   ``rlcard.make('uno')``: the env adds a numpy observation encoding per step,
-  and our engine has no observation encoding either, so the game level is the
+  and the ``run`` part has no observation encoding either, so the game level is the
   like-for-like comparison.
-* ratio = fengsheng decisions/s / UNO decisions/s (project goal: >= 0.5).
+  ratio = fengsheng decisions/s (``run``) / UNO decisions/s (project goal: >= 0.5);
+  the same ratio with the ``driver`` figure is printed next to it.
 
-rlcard is optional (``pip install -e '.[bench]'``); without it only the
-fengsheng part runs and the script still exits 0.
+rlcard is optional (``pip install -e '.[bench]'``); without it the UNO part is
+skipped and the script still exits 0.
 """
 from __future__ import annotations
 

@@ -73,11 +73,17 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
 @click.option("--content", "content_dirs", multiple=True, type=click.Path(file_okay=False),
               help="content pack directory the games were played with")
 @click.option("--game", "only", type=int, default=None, help="replay only the game with this index")
-def replay(log_path, content_dirs, only):
-    """Re-run logged games from their seed and decisions; check the same events and end state."""
+@click.option("--as", "view", default=None, metavar="P<seat>|public",
+              help="instead of re-running, show the games as one seat (P2) or a spectator (public) saw them")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="with --as: write that seat's copy of the log (JSONL, no seed) instead of printing it")
+def replay(log_path, content_dirs, only, view, out_path):
+    """Re-run logged games from their seed and decisions; check the same events and end state.
+
+    With --as, show or export one seat's copy of the referee's log: only the
+    records and fields that seat could see, and no seed.
+    """
     from .sim import ReplayMismatch, content_fingerprint, read_log, replay_game
-    paths = _content_paths(content_dirs)
-    content = _load_or_exit(paths)
     try:
         games = read_log(log_path)
     except ReplayMismatch as e:
@@ -86,6 +92,14 @@ def replay(log_path, content_dirs, only):
     if not games:
         click.echo(f"error: {log_path} holds no game", err=True)
         sys.exit(1)
+    if view is not None:
+        _seat_view(games, view, only, out_path)
+        return
+    if out_path is not None:
+        click.echo("error: --out needs --as (which seat's copy to write)", err=True)
+        sys.exit(2)
+    paths = _content_paths(content_dirs)
+    content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
     bad = 0
     for logged in games:
@@ -101,6 +115,45 @@ def replay(log_path, content_dirs, only):
     if bad:
         click.echo(f"{bad} game(s) did not replay identically", err=True)
         sys.exit(1)
+
+
+def _seat_view(games, view: str, only, out_path) -> None:
+    """replay --as: print or write one seat's copy of each game."""
+    import json
+
+    from .sim import seat_header, seat_records
+    if view == "public":
+        seat = None
+    elif view[:1] in ("P", "p") and view[1:].isdigit():
+        seat = int(view[1:])
+    else:
+        click.echo(f"error: --as takes P<seat> (e.g. P2) or public, not {view!r}", err=True)
+        sys.exit(2)
+    lines = []
+    for logged in games:
+        h = logged["header"]
+        if only is not None and h.get("index") != only:
+            continue
+        if h.get("view", "referee") != "referee":
+            click.echo(f"error: game {h.get('index')} is already one seat's copy ({h.get('view')}); "
+                       "per-seat copies are made from the referee's log", err=True)
+            sys.exit(1)
+        if seat is not None and not 0 <= seat < h.get("players", 0):
+            click.echo(f"error: game {h.get('index')} has {h.get('players')} seats (P0..P{h.get('players', 1) - 1})",
+                       err=True)
+            sys.exit(2)
+        lines.append(json.dumps({"type": "game", **seat_header(logged, seat)}, ensure_ascii=False))
+        for rec in seat_records(logged, seat):
+            kind = "decision" if "d" in rec else "event"
+            lines.append(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True))
+    text = "\n".join(lines) + "\n"
+    if out_path is None:
+        click.echo(text, nl=False)
+    else:
+        with open(out_path, "w", encoding="utf-8") as f:
+            f.write(text)
+        n_games = sum(1 for ln in lines if ln.startswith('{"type": "game"'))
+        click.echo(f"{view}'s copy of {n_games} game(s) written to {out_path}")
 
 
 @main.command()

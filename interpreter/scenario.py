@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .agents.base import Agent
+from .agents.matching import find
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
 from .engine import decisions as D
 from .engine.game import EngineError
@@ -27,31 +28,35 @@ class ScenarioFailure(Exception):
 
 
 class _ScriptAgent(Agent):
-    """Answers one seat's decisions from its script; anything unscripted or illegal fails the scenario."""
+    """Answers one seat's decisions from its script, on the action descriptors that seat is offered.
+
+    An answer is a position in the offered options (an int) or a written form
+    (agents.matching); anything unscripted or illegal fails the scenario.
+    """
+
+    observes = False
 
     def __init__(self, seat: int, answers: list):
         self.seat = seat
         self.answers = list(answers)
         self.pos = 0
 
-    def decide(self, decision, view) -> int:
-        labels = decision.labels()
+    def act(self, observation, actions) -> int:
+        labels = [d["label"] for d in actions]
         if self.pos >= len(self.answers):
-            raise ScenarioFailure(f"P{self.seat} was asked an unscripted decision: {decision.kind} "
-                                  f"'{decision.prompt or decision.source}' with options {labels}; add an answer "
-                                  f"to answers.{self.seat}")
+            raise ScenarioFailure(f"P{self.seat} was asked an unscripted decision with options {labels}; "
+                                  f"add an answer to answers.{self.seat}")
         answer = self.answers[self.pos]
         self.pos += 1
         if isinstance(answer, int) and not isinstance(answer, bool):
-            if 0 <= answer < len(decision.options):
-                return answer
+            if 0 <= answer < len(actions):
+                return actions[answer]["id"]
         else:
-            for i, o in enumerate(decision.options):
-                if D.option_matches(o, str(answer) if not isinstance(answer, bool) else
-                                    ("yes" if answer else "no")):
-                    return i
-        raise ScenarioFailure(f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option of "
-                              f"{decision.kind} '{decision.prompt or decision.source}'; options: {labels}")
+            found = find(actions, answer if isinstance(answer, bool) else str(answer))
+            if found is not None:
+                return found
+        raise ScenarioFailure(f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option; "
+                              f"options: {labels}")
 
 
 @dataclass

@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .agents import Agent, RandomAgent
-from .engine.game import EngineError, Game
+from .agents import RandomAgent
+from .engine.errors import EngineError, IllegalAction
+from .engine.game import Game
+from .engine.observation import project
+from .engine.step import GameState, drive
 
 LOG_FORMAT = 1
 
@@ -171,7 +174,7 @@ class LogWriter:
     def write_game(self, index: int, gseed: int, game: Game):
         w = self.f.write
         w(json.dumps({"type": "game", "format": LOG_FORMAT, "version": __version__, "index": index,
-                      "seed": gseed, "players": self.players, "content": self.fingerprint,
+                      "view": "referee", "seed": gseed, "players": self.players, "content": self.fingerprint,
                       "agents": "random"}, ensure_ascii=False) + "\n")
         for rec in game.log:
             kind = "decision" if "d" in rec else "event"
@@ -189,12 +192,12 @@ def simulate(content, players: int, games: int, seed: int, log_path=None, conten
     try:
         for i in range(games):
             gseed = game_seed(seed, i)
-            game = Game(content, players, gseed, random_agents(gseed, players), record=writer is not None,
-                        max_turns=max_turns)
             try:
-                result = game.run()
+                state = drive(content, players, gseed, random_agents(gseed, players), max_turns=max_turns)
+                game = state._game
+                result = game.result
                 game.check_invariants()
-            except (EngineError, AssertionError) as e:  # a runaway content loop, a stuck game, a broken zone
+            except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone
                 summary.failures.append((i, gseed, f"{type(e).__name__}: {e}"))
                 continue
             summary.add(game, result)
@@ -212,25 +215,6 @@ def simulate(content, players: int, games: int, seed: int, log_path=None, conten
 
 class ReplayMismatch(Exception):
     pass
-
-
-class ReplayAgent(Agent):
-    """Feeds the logged answers back, checking that the same decisions are asked in the same order."""
-
-    def __init__(self, decisions: list):
-        self.decisions = decisions
-        self.pos = 0
-
-    def decide(self, decision, view) -> int:
-        if self.pos >= len(self.decisions):
-            raise ReplayMismatch(f"the game asks more decisions than the log has ({decision!r})")
-        rec = self.decisions[self.pos]
-        self.pos += 1
-        if rec["seat"] != decision.seat or rec["d"] != decision.kind or rec["n"] != len(decision.options):
-            raise ReplayMismatch(f"decision {self.pos}: log has {rec['d']} for P{rec['seat']} with {rec['n']} "
-                                 f"options, the game asks {decision.kind} for P{decision.seat} with "
-                                 f"{len(decision.options)}")
-        return rec["choice"]
 
 
 def read_log(path) -> list[dict]:
@@ -262,15 +246,25 @@ def read_log(path) -> list[dict]:
 def replay_game(content, logged: dict) -> tuple[bool, str]:
     """Re-run one logged game; returns (identical?, message)."""
     h = logged["header"]
+    if "seed" not in h:
+        return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
     decisions = [r for r in logged["records"] if "d" in r]
-    agent = ReplayAgent(decisions)
-    game = Game(content, h["players"], h["seed"], [agent] * h["players"], record=True)
-    try:
-        game.run()
-    except ReplayMismatch as e:
-        return False, str(e)
-    if agent.pos != len(decisions):
-        return False, f"the game ended after {agent.pos} of {len(decisions)} logged decisions"
+    state = GameState(content, h["players"], h["seed"])
+    pos = 0
+    while not state.is_terminal():
+        if pos >= len(decisions):
+            return False, f"the game asks more decisions than the log has ({state.decision_kind} for " \
+                          f"P{state.current_player()})"
+        rec = decisions[pos]
+        pos += 1
+        legal = state.legal_actions()
+        if rec["seat"] != state.current_player() or rec["d"] != state.decision_kind or rec["n"] != len(legal):
+            return False, (f"decision {pos}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
+                           f"game asks {state.decision_kind} for P{state.current_player()} with {len(legal)}")
+        state.apply_action(legal[rec["choice"]])
+    game = state._game
+    if pos != len(decisions):
+        return False, f"the game ended after {pos} of {len(decisions)} logged decisions"
     logged_recs = [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in logged["records"]]
     new_recs = [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in game.log]
     if logged_recs != new_recs:
@@ -286,3 +280,22 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     winners = ", ".join(f"P{s}" for s in game.digest()["winners"]) or "nobody"
     return True, (f"identical: {len(decisions)} decisions, {len(new_recs)} records, "
                   f"{game.turn_no} turns, winners {winners} ({game.result.reason})")
+
+
+# ---------------------------------------------------------------------- per-seat copies
+
+def seat_records(logged: dict, seat: int | None) -> list[dict]:
+    """One game of a referee's log as `seat` saw it (None: a spectator): hidden records and fields left out."""
+    out = []
+    for rec in logged["records"]:
+        v = project(rec, seat)
+        if v is not None:
+            out.append(v)
+    return out
+
+
+def seat_header(logged: dict, seat: int | None) -> dict:
+    """The game header of a per-seat copy: no seed (it would regenerate every hidden card)."""
+    h = {k: v for k, v in logged["header"].items() if k != "seed"}
+    h["view"] = "public" if seat is None else f"P{seat}"
+    return h

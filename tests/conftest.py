@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.agents import Agent, ScriptedAgent
+from interpreter.agents import Agent
+from interpreter.agents.scripted import ScriptExhausted
+from interpreter.engine.decisions import option_matches
 from interpreter.content.loader import load_cached
 from interpreter.engine.decisions import PlayOption
 from interpreter.engine.state import Card, Player
@@ -27,20 +29,52 @@ def content():
     return load_cached()
 
 
-class Seat(Agent):
+class RefereeScript(Agent):
+    """A scripted seat for white-box rule tests: the referee's view (engine Decisions and objects).
+
+    Answers are option indices, labels / written forms (``decisions.option_matches``)
+    or predicates over the engine's option objects. Bots and players never get this
+    view; rule tests do, to check exactly what was offered.
+    """
+
+    referee = True
+
+    def __init__(self, answers=(), fallback=None):
+        self.answers = list(answers)
+        self.pos = 0
+        self.fallback = fallback
+
+    def decide(self, decision, game):
+        if self.pos >= len(self.answers):
+            if self.fallback is not None:
+                ids, descs = game.actions(decision)
+                return game.index_of(decision, ids, self.fallback.act(None, descs))
+            raise ScriptExhausted(f"no scripted answer for {decision!r}")
+        answer = self.answers[self.pos]
+        self.pos += 1
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            return answer
+        for i, o in enumerate(decision.options):
+            if answer(o) if callable(answer) else option_matches(o, answer):
+                return i
+        raise ScriptExhausted(f"scripted answer {answer!r} is not a legal option of {decision!r}; "
+                              f"options: {decision.labels()}")
+
+
+class Seat(RefereeScript):
     """A scripted seat that also records every decision it was asked."""
 
     def __init__(self, answers=(), fallback=None):
-        self.script = ScriptedAgent(list(answers), fallback=fallback)
+        super().__init__(answers, fallback)
         self.asked = []
 
     def decide(self, decision, game):
         self.asked.append(decision)
-        return self.script.decide(decision, game)
+        return super().decide(decision, game)
 
     @property
     def unused(self) -> list:
-        return self.script.answers[self.script.pos:]
+        return self.answers[self.pos:]
 
 
 def S(ident: str = "red", task: str | None = None, hand=(), intel=(), alive: bool = True) -> dict:

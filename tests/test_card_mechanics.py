@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from interpreter.agents import ScriptedAgent
+from conftest import Seat
 from interpreter.agents.scripted import ScriptExhausted
 from interpreter.content.loader import BUNDLED_CONTENT, load_content
 from interpreter.engine import decisions as D
@@ -25,16 +25,8 @@ from interpreter.engine.table import build, card, put_pending
 RED_ID, BLUE_ID = "qian_fu_zhan_xian", "te_gong_ji_guan"
 
 
-class Recorder(ScriptedAgent):
-    """A scripted agent that also keeps every decision it was asked."""
-
-    def __init__(self, answers=()):
-        super().__init__(list(answers))
-        self.asked = []
-
-    def decide(self, decision, view):
-        self.asked.append(decision)
-        return super().decide(decision, view)
+class Recorder(Seat):
+    """A scripted agent (the referee's view) that also keeps every decision it was asked."""
 
 
 def pack(tmp_path, *roles: str):

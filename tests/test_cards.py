@@ -209,7 +209,7 @@ def test_wei_bi_target_gives_declared_card(content):
     assert sorted(o.id for o in decl.options) == sorted(["cheng_qing", "jie_huo", "diao_bao", "wu_dao"])
     assert hand(g, 0) == {80} and hand(g, 1) == {79, 91}
     (give,) = events(g, "give")
-    assert give["to"] == [1, 0]  # face down: only giver and receiver see it
+    assert give["secret"] == {"cards": [0, 1]}  # face down: only giver and receiver see which cards
     done(g)
 
 
@@ -219,8 +219,8 @@ def test_wei_bi_no_matching_card_shows_hand_to_user(content):
              script={0: ["use #36", "P1", "jie_huo"]})
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == {91, 67} and hand(g, 0) == set()
-    assert {91, 67} <= set(g.players[0].known)
-    assert 91 not in g.players[2].known
+    assert g.knows(0, 91) and g.knows(0, 67)
+    assert not g.knows(2, 91)
     (rev,) = [e for e in events(g, "reveal") if e["cards"]]
     assert rev["to"] == [0]
     done(g)
@@ -309,7 +309,7 @@ def test_shi_tan_draw_by_identity(content):
     assert hand(g, 1) == {70}
     assert card_of(g, 2) in g.removed and card_of(g, 2).zone == REMOVED
     (used,) = events(g, "card_used")
-    assert used["to"] == [0, 1]  # face down: only user and target see it
+    assert used["secret"] == {"uid": [0, 1]}  # face down: only user and target see which copy
     done(g)
 
 
@@ -354,7 +354,7 @@ def test_po_yi_flip_black_and_draw_then_choose(content):
     assert g.travel()
     assert g.pending_face_up
     assert hand(g, 4) == {70}
-    assert 35 in g.players[4].known
+    assert g.knows(4, 35)
     recv = asked(g, 4, "receive")
     assert opt_uses(recv[0]) == [61] and "decline" in recv[1].options  # asked again after 破译
     assert g.holder is g.players[3]
@@ -379,7 +379,7 @@ def test_po_yi_non_black_cannot_flip(content):
     g.travel()
     assert not g.pending_face_up and hand(g, 4) == set()
     assert asked(g, 4, "confirm") == []
-    assert 27 in g.players[4].known
+    assert g.knows(4, 27)
     done(g)
 
 
@@ -481,8 +481,8 @@ def test_diao_bao_replaces_intel_keeps_sender(content):
     assert card_of(g, 27) in g.discard_pile
     assert g.transit.sender is g.players[0]
     (sw,) = events(g, "pending_swapped")
-    assert sw["to"] == [2]
-    assert events(g, "card_used", card="diao_bao")[0]["to"] == [2]  # played face down
+    assert sw["secret"] == {"new": [2]}
+    assert events(g, "card_used", card="diao_bao")[0]["secret"] == {"uid": [2]}  # played face down
     g.receive_phase()
     assert intel(g, 1) == {73}
     (rec,) = events(g, "received")
@@ -526,7 +526,7 @@ def test_mi_ling_no_matching_color_user_picks(content):
     g.send_phase(g.players[0])
     (c,) = asked(g, 0, "choose")[1:]  # [0] is the code word
     assert sorted(opt_cards(c)) == [27, 31]
-    assert {27, 31} <= set(g.players[0].known)
+    assert g.knows(0, 27) and g.knows(0, 31)
     assert g.transit.sender is g.players[1] and g.pending.uid == 31
     assert asked(g, 1) == []
     done(g)

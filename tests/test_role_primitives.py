@@ -1,7 +1,7 @@
 """General primitives roles need: the event's card and target, blind picks (抽取), flipping a role, gender."""
 from __future__ import annotations
 
-from interpreter.agents import ScriptedAgent
+from conftest import Seat
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 from interpreter.engine import decisions as D
 from interpreter.engine.table import build, card
@@ -11,14 +11,8 @@ from pathlib import Path
 PACK = Path(__file__).parent / "fixtures" / "role_pack"
 
 
-class Recorder(ScriptedAgent):
-    def __init__(self, answers):
-        super().__init__(answers)
-        self.asked = []
-
-    def decide(self, decision, view):
-        self.asked.append(decision)
-        return super().decide(decision, view)
+class Recorder(Seat):
+    """A scripted agent (the referee's view) that also keeps every decision it was asked."""
 
 
 def _table(answers0, answers1, thief_face_up=True):

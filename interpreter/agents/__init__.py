@@ -1,4 +1,4 @@
-"""Agents answer decisions. Each gets the Decision (with its legal options) and its seat's view only."""
+"""Agents answer decisions from their seat's observation and the legal action descriptors only."""
 from .base import Agent
 from .random_agent import RandomAgent
 from .scripted import ScriptedAgent, ScriptExhausted

@@ -1,15 +1,21 @@
-"""The agent interface."""
+"""The agent interface: plain data in, one action id out."""
 from __future__ import annotations
 
 
 class Agent:
     """Answers decisions for one seat.
 
-    ``decide`` receives the :class:`~interpreter.engine.decisions.Decision`
-    (whose options the engine has made legal) and the seat's
-    :class:`~interpreter.engine.view.PlayerView`, which exposes only what that
-    seat may see. It returns an index into ``decision.options``.
+    ``act(observation, actions)`` receives that seat's observation (read-only
+    plain data, docs/observation.md) and the legal actions as read-only
+    descriptors (``{"id", "kind", "label", ...}``), and returns the ``id`` of one
+    of them. Nothing it is given refers to the engine, and the engine checks
+    every answer: an id that was not offered is refused.
+
+    An agent that never looks at the observation (a uniform random one) sets
+    ``observes = False`` and is passed ``None``, which saves building it.
     """
 
-    def decide(self, decision, view) -> int:  # pragma: no cover - interface
+    observes = True
+
+    def act(self, observation, actions) -> int:  # pragma: no cover - interface
         raise NotImplementedError

@@ -1,4 +1,4 @@
-"""A seeded random agent: uniform over the legal options, reproducible from its seed."""
+"""A seeded random agent: uniform over the legal actions, reproducible from its seed."""
 from __future__ import annotations
 
 import random
@@ -7,8 +7,10 @@ from .base import Agent
 
 
 class RandomAgent(Agent):
+    observes = False
+
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def decide(self, decision, view) -> int:
-        return self.rng.randrange(len(decision.options))
+    def act(self, observation, actions) -> int:
+        return actions[self.rng.randrange(len(actions))]["id"]

@@ -18,15 +18,19 @@ from .decisions import PASS, Decision, PlayOption
 from .resolution import Resolution
 from .state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
                     STAGING, UP, ZONE_NAMES, Card, Player)
+from .errors import EngineError, IllegalAction
 from .victory import GameOver, VictoryChecks
-from .view import PlayerView
 
 ACCEPT = "accept"
 DECLINE = "decline"
 
 
-class EngineError(RuntimeError):
-    """The engine reached a state it must not reach (a bug or a runaway content loop)."""
+__all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFrame"]
+
+# Event fields that hold deck ids. Each one's visibility is worked out when the event is
+# recorded, from who can see the card then (Game.card_visible): a face-down card is
+# never named in a record another seat reads.
+CARD_FIELDS = ("card", "cards", "uid", "old", "new")
 
 
 class Transit:
@@ -83,9 +87,13 @@ class Game(Resolution, VictoryChecks):
         self.phase = "setup"
         self.turn_no = 0
         self.decision_count = 0
-        self.record = record
+        self.record = True  # the log is always kept: every seat's observation reads its public history
         self.trace: list | None = None    # a resolution trace, when someone (a scenario) wants one
-        self.log: list = [] if record else None
+        self.log: list = []
+        self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
+        self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
+        self._describer = None
+        self.unchosen_roles: list = []    # roles dealt at setup and not kept (out of the game, seen by their seat)
         self.decision_log: list = []      # indices answered, in order (the replay script)
         self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list = []  # per seat: its triggered skills (the trigger loop's index)
@@ -110,17 +118,75 @@ class Game(Resolution, VictoryChecks):
         self.send_direction = None        # a direction an effect gave the intel being sent
         self.replaced: dict = {}          # uid -> the card that replaced that intel (later triggers see the new one)
         self.skill_uses: dict = {}        # (role id, skill name) -> times used, for balance statistics
-        self.views = [PlayerView(self, i) for i in range(n_players)]  # what each seat's agent may see
 
     # ------------------------------------------------------------------ events & decisions
 
-    def emit(self, kind: str, **data):
-        """Record that something happened (for triggers and the log)."""
+    def emit(self, kind: str, to=None, secret: tuple = (), **data):
+        """Record that something happened (for triggers and the log), and who may see it.
+
+        `to` alone: only those seats hear of the event at all. `to` with `secret`:
+        everyone hears of it, but the named fields are for `to` only. Fields that
+        name deck ids (CARD_FIELDS) are checked against the cards' visibility now:
+        a card some seat cannot see makes that field secret to the seats that can.
+        """
         if kind in self.watched:
             self._events.append((kind, data))
-        if self.record:
-            data["e"] = kind
-            self.log.append(data)
+        rec = data
+        rec["e"] = kind
+        if to is not None:
+            seats = sorted(p if type(p) is int else p.seat for p in to)
+            if secret:
+                rec["secret"] = {f: seats for f in secret}
+            else:
+                rec["to"] = seats
+        hidden = None
+        for f in CARD_FIELDS:
+            v = data.get(f)
+            if type(v) is int:
+                mask = self._sight(v)
+            elif type(v) is list and v:
+                mask = self.all_mask
+                for uid in v:
+                    mask &= self._sight(uid)
+            else:
+                continue
+            if mask != self.all_mask:
+                if hidden is None:
+                    hidden = dict(rec.get("secret", ()))
+                hidden[f] = [s for s in range(self.n) if mask >> s & 1]
+        if hidden is not None:
+            rec["secret"] = hidden
+        self.log.append(rec)
+
+    def _sight(self, uid: int) -> int:
+        """The seats that can see card `uid` now, as a bit mask."""
+        card = self.by_uid.get(uid)
+        if card is None:
+            return self.all_mask
+        return self.all_mask if self.card_public(card) else card.knowers
+
+    def card_public(self, card: Card) -> bool:
+        """Is the card face up where everyone sees it (intel areas, discard pile, removed, a face-up use/intel)?"""
+        z = card.zone
+        if z == INTEL or z == DISCARD or z == REMOVED or z == STAGING:
+            return True
+        if z == PROCESSING:
+            return not card.type.face_down
+        if z == PENDING:
+            return self.pending_face_up
+        return False
+
+    def card_visible(self, card: Card, seat: int) -> bool:
+        """May `seat` see this card now: face up, or tracked by it (its own hand included)?"""
+        return self.card_public(card) or bool(card.knowers >> seat & 1)
+
+    def knows(self, seat: int, uid: int) -> bool:
+        """Can `seat` tell which card `uid` is and where it is now?"""
+        return self.card_visible(self.by_uid[uid], seat)
+
+    def zone_name(self, card: Card) -> str:
+        where = ZONE_NAMES[card.zone]
+        return f"P{card.owner.seat}'s {where}" if card.owner is not None else where
 
     def ask(self, player: Player, kind: str, options: list, prompt: str = "", source: str = ""):
         """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
@@ -135,19 +201,63 @@ class Game(Resolution, VictoryChecks):
             decision = Decision(kind, player.seat, options, prompt, source)
             if self.trace is not None:
                 self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
-            index = self.agents[player.seat].decide(decision, self.views[player.seat])
-            if type(index) is not int or not 0 <= index < len(options):
-                raise EngineError(f"agent for P{player.seat} answered {index!r}, not an index of {len(options)} options")
+            index = self.decide(decision)
             self.decision_log.append(index)
             if self.trace is not None:
                 self.trace.append(("answer", player.seat, D.option_label(options[index])))
-            if self.record:
-                self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
-                                 "label": D.option_label(options[index]), "prompt": prompt, "source": source})
-        return options[index]
+            self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
+                             "label": D.option_label(options[index]), "prompt": prompt, "source": source,
+                             "to": [player.seat]})
+        picked = options[index]
+        if type(picked) is Card:
+            picked.chosen |= 1 << player.seat  # whoever picks a card can follow where it goes next
+        return picked
 
-    def view(self, seat: int):
-        return self.views[seat]
+    @property
+    def describer(self):
+        if self._describer is None:
+            from .actions import Describer
+            self._describer = Describer(self)
+        return self._describer
+
+    def actions(self, decision) -> tuple:
+        """(action ids, descriptors) of a decision, for its seat."""
+        return self.describer.describe(decision)
+
+    def observation(self, seat: int, decision=None):
+        """Everything `seat` may know now, as plain read-only data (see docs/observation.md)."""
+        from .observation import observe
+        return observe(self, seat, decision)
+
+    def _agent_decide(self, decision) -> int:
+        """The synchronous driver: ask the seat's agent, with its observation and the action descriptors.
+
+        A *referee* agent (scenario scripts and rule tests, which see the whole
+        table anyway) is handed the engine's Decision instead.
+        """
+        agent = self.agents[decision.seat]
+        if getattr(agent, "referee", False):
+            index = agent.decide(decision, self)
+            if type(index) is not int or not 0 <= index < len(decision.options):
+                raise EngineError(f"agent for P{decision.seat} answered {index!r}, "
+                                  f"not an index of {len(decision.options)} options")
+            return index
+        ids, descs = self.actions(decision)
+        obs = self.observation(decision.seat, decision) if agent.observes else None
+        answer = agent.act(obs, descs)
+        return self.index_of(decision, ids, answer)
+
+    @staticmethod
+    def index_of(decision, ids: tuple, answer) -> int:
+        """The option an action id names; anything else is refused (IllegalAction) and nothing is applied."""
+        if type(answer) is not int:
+            raise IllegalAction(f"P{decision.seat} answered {answer!r} ({type(answer).__name__}); an answer is "
+                                f"one of the action ids offered: {list(ids)}")
+        try:
+            return ids.index(answer)
+        except ValueError:
+            raise IllegalAction(f"P{decision.seat} answered action {answer}, which is not legal now; legal: "
+                                f"{list(ids)}") from None
 
     # ------------------------------------------------------------------ seats
 
@@ -184,8 +294,26 @@ class Game(Resolution, VictoryChecks):
     # ------------------------------------------------------------------ zones
 
     def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True):
-        """Move one card to a zone. The only place a card's zone changes."""
+        """Move one card to a zone. The only place a card's zone changes.
+
+        It also keeps who can follow the card (``card.knowers``): a card that was
+        face up is followed by everyone; one taken from a hand only by that
+        hand's owner and by a seat that picked that very card in a decision
+        (which card left is not seen by the others); a card moving from the deck
+        or the pending place by whoever followed it there; and a card entering
+        a hand by its new owner.
+        """
         z = card.zone
+        if self.card_public(card):
+            k = self.all_mask
+        elif z == HAND:
+            k = card.knowers & ((1 << card.owner.seat) | card.chosen)
+        else:
+            k = card.knowers
+        if zone == HAND:
+            k |= 1 << owner.seat
+        card.knowers = k
+        card.chosen = 0
         if z == HAND:
             card.owner.hand.remove(card)
         elif z == INTEL:
@@ -253,6 +381,7 @@ class Game(Resolution, VictoryChecks):
         self.discard_pile = []
         for c in pile:
             c.zone = DECK
+            c.knowers = 0  # shuffled: nobody can follow a card any more
         self.rng.shuffle(pile)
         self.deck = pile
         self.emit("reshuffle", cards=len(pile))
@@ -267,8 +396,7 @@ class Game(Resolution, VictoryChecks):
             card = self.deck[-1]
             self.move(card, HAND, p)
             got.append(card)
-        if self.record:
-            self.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got], to=[p.seat])
+        self.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
         return len(got) == n
 
     def top_cards(self, n: int) -> list[Card]:
@@ -279,18 +407,15 @@ class Game(Resolution, VictoryChecks):
 
     def reveal(self, cards, seats=None):
         """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are."""
-        targets = self.players if seats is None else seats
-        for p in targets:
-            for c in cards:
-                p.known[c.uid] = c
-        if self.record:
-            self.emit("reveal", cards=[c.uid for c in cards],
-                      to=None if seats is None else [p.seat for p in seats])
+        bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
+        for c in cards:
+            c.knowers |= bits
+        self.emit("reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats])
 
     def discard_cards(self, cards) -> None:
         for c in list(cards):
             self.move(c, DISCARD)
-        if self.record and cards:
+        if cards:
             self.emit("discard", cards=[c.uid for c in cards])
 
     # ------------------------------------------------------------------ setup
@@ -321,14 +446,18 @@ class Game(Resolution, VictoryChecks):
         self.deck = list(self.cards)
         rng.shuffle(self.deck)
         self.current = self.players[rng.randrange(self.n)]
-        if self.record:
-            self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
-                             "identities": [p.identity.id for p in self.players],
-                             "tasks": [p.task.id if p.task else None for p in self.players],
-                             "deck": [c.uid for c in reversed(self.deck)]})
+        # the referee's records (to nobody: no seat may read them)
+        self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
+                         "identities": [p.identity.id for p in self.players],
+                         "tasks": [p.task.id if p.task else None for p in self.players],
+                         "deck": [c.uid for c in reversed(self.deck)], "to": []})
+        self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
         self._deal_roles()
-        if self.record and any(p.role for p in self.players):
-            self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players]})
+        if any(p.role for p in self.players):
+            self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players],
+                             "to": []})
+            self.log.append({"e": "roles_shown",
+                             "roles": [p.role.id if p.role and p.role_face_up else None for p in self.players]})
         for p in self.order_from(self.current):
             self.draw(p, self.rules.start_hand)
 
@@ -343,8 +472,10 @@ class Game(Resolution, VictoryChecks):
             dealt = [pool.pop() for _ in range(min(per, len(pool)))]
             if not dealt:
                 break
+            p.dealt_roles = list(dealt)
             p.role = self.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
             p.role_face_up = not p.role.hidden
+            self.unchosen_roles += [r for r in dealt if r is not p.role]
         self.role_pile = pool
         self._index_triggers()
 
@@ -374,9 +505,11 @@ class Game(Resolution, VictoryChecks):
         except GameOver as over:
             self.result = over
             over.turns = self.turn_no
-            if self.record:
-                self.log.append({"e": "game_over", "winners": [p.seat for p in over.winners],
-                                 "reason": over.reason, "turns": self.turn_no})
+            # winners turn their identity cards face up to declare (宣胜): that much becomes public
+            self.log.append({"e": "game_over", "winners": [p.seat for p in over.winners],
+                             "identities": {str(p.seat): p.identity.id for p in over.winners
+                                            if p.identity is not None},
+                             "reason": over.reason, "turns": self.turn_no})
             return over
 
     def _next_turn_player(self) -> Player:
@@ -435,7 +568,7 @@ class Game(Resolution, VictoryChecks):
                 self.phase = "receive"
                 self.receive_phase()
         elif self.pending is not None:
-            self.move(self.pending, DISCARD)
+            self.discard_cards([self.pending])
         # 回合结束
         self.phase = "turn_end"
         self.emit("turn_end", seat=p.seat)
@@ -486,8 +619,7 @@ class Game(Resolution, VictoryChecks):
         p.out = True
         p.role_face_up = False
         self.emit("abstain", seat=p.seat)
-        for c in list(p.hand) + list(p.intel):
-            self.move(c, DISCARD)
+        self.discard_cards(list(p.hand) + list(p.intel))
         self.check_last_alive()
 
     NO_LOCK = object()
@@ -546,7 +678,7 @@ class Game(Resolution, VictoryChecks):
                 self.emit("intel_accepted", seat=pos.seat)
                 return True
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded
-                self.move(self.pending, DISCARD)
+                self.discard_cards([self.pending])
                 return False
             if t.direction == UP:
                 pos = t.sender
@@ -614,8 +746,7 @@ class Game(Resolution, VictoryChecks):
             self.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
             self.settle("接收情报时")
         else:
-            self.move(card, DISCARD)
-            self.emit("discard", cards=[card.uid])
+            self.discard_cards([card])
 
     # ------------------------------------------------------------------ using cards
 
@@ -626,6 +757,10 @@ class Game(Resolution, VictoryChecks):
     def add_status(self, p: Player, name: str, turns: int = 0, secret: bool = False):
         """A status lasting to the end of this turn (turns=0) or later turns; a secret one only p hears of."""
         p.statuses[name] = self.turn_no + turns
+        if secret:
+            p.secret_statuses.add(name)
+        else:
+            p.secret_statuses.discard(name)
         self.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
 
     def card_options(self, p: Player, timing: str) -> list:
@@ -709,8 +844,8 @@ class Game(Resolution, VictoryChecks):
         p.role = new
         p.role_face_up = not new.hidden
         self._index_triggers()
-        self.emit("role_replaced", seat=p.seat, old=old.id,
-                  new=new.id if p.role_face_up else None, to=None if p.role_face_up else [p.seat])
+        self.emit("role_replaced", seat=p.seat, old=old.id, new=new.id,
+                  to=None if p.role_face_up else [p.seat], secret=() if p.role_face_up else ("new",))
         return True
 
     def take_identity(self, taker: Player, p: Player) -> bool:
@@ -810,9 +945,9 @@ class Game(Resolution, VictoryChecks):
             target = self.ask(chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
             ctx.target = target
         tseat = target.seat if target is not None else None
-        hidden = [user.seat] + ([target.seat] if target is not None and ctype.face_down else [])
-        self.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing,
-                  target=tseat, to=hidden if ctype.face_down and card is not None else None)
+        if card is not None and target is not None and ctype.face_down:
+            card.knowers |= 1 << target.seat  # a face-down card is shown to its target only
+        self.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
         self.settle("指定目标后")
         if target is None or target.alive or use.timing == "dying":
             self.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)

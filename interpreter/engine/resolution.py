@@ -19,6 +19,7 @@ from __future__ import annotations
 from . import decisions as D
 from .decisions import PASS
 from ..language.runtime import CardName, Ctx
+from .errors import EngineError
 from .state import DISCARD, HAND
 
 MAX_TRIGGER_ROUNDS = 64
@@ -76,7 +77,6 @@ class Resolution:
             if not fired:
                 self._events.clear()
                 return
-        from .game import EngineError
         raise EngineError("triggered skills keep triggering each other (more than "
                           f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop")
 
@@ -180,10 +180,10 @@ class Resolution:
             for p in dead:
                 self._last_gift(p)
             for p in dead:
-                for c in list(p.hand) + list(p.intel):
+                cards = list(p.hand) + list(p.intel)
+                for c in cards:
                     self.move(c, DISCARD)
-                if self.record:
-                    self.emit("dead_discard", seat=p.seat)
+                self.emit("dead_discard", seat=p.seat, cards=[c.uid for c in cards])
         finally:
             for p in dead:
                 self.in_death.discard(p)
@@ -211,5 +211,4 @@ class Resolution:
                 break
             self.move(card, HAND, to)
             given.append(card)
-        self.emit("give", seat=p.seat, to_seat=to.seat, n=len(given),
-                  cards=[c.uid for c in given], to=[p.seat, to.seat])
+        self.emit("give", seat=p.seat, to_seat=to.seat, n=len(given), cards=[c.uid for c in given])

@@ -43,7 +43,7 @@ def mask_zh(mask: int) -> str:
 class Card:
     """One physical card of the deck."""
 
-    __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner")
+    __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner", "knowers", "chosen")
 
     def __init__(self, uid, ctype, mask, direction, lockable, data):
         self.uid = uid              # the deck id (1..118)
@@ -54,6 +54,8 @@ class Card:
         self.data = data            # per-copy values (dict), read by `data(card, key)`
         self.zone = DECK
         self.owner = None
+        self.knowers = 0            # bit mask of the seats that can tell where this card is (see Game.move)
+        self.chosen = 0             # seats that picked this card in a decision since it last moved
 
     @property
     def name(self) -> str:
@@ -70,12 +72,22 @@ class Card:
     def __repr__(self) -> str:
         return self.label()
 
+    FACE = ("uid", "type", "mask", "direction", "lockable", "data")
+
+    def swap_face(self, other: "Card") -> None:
+        """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""
+        for f in Card.FACE:
+            a, b = getattr(self, f), getattr(other, f)
+            setattr(self, f, b)
+            setattr(other, f, a)
+
 
 class Player:
     """A seat at the table. Seats are numbered counter-clockwise: seat+1 is the right-hand neighbour."""
 
     __slots__ = ("seat", "identity", "task", "role", "role_face_up", "hand", "intel",
-                 "alive", "out", "dying", "counts", "statuses", "usage", "known", "marks", "known_identities")
+                 "alive", "out", "dying", "counts", "statuses", "usage", "marks", "known_identities",
+                 "secret_statuses", "dealt_roles")
 
     def __init__(self, seat: int):
         self.seat = seat
@@ -91,9 +103,10 @@ class Player:
         self.counts = [0, 0, 0, 0, 0, 0, 0, 0]  # intel cards containing each color bit (index = bit)
         self.statuses: dict[str, int] = {}      # status name -> turn number it expires after
         self.usage: dict = {}                    # per-phase/turn/game use counters of skills
-        self.known: dict[int, Card] = {}         # cards this seat has been shown (uid -> card)
         self.marks: dict = {}                    # per-turn marks set by effects: key -> (turn, value)
         self.known_identities: dict = {}         # identity cards this seat has looked at: seat -> Identity
+        self.secret_statuses: set = set()        # statuses only this player was told of (add_status secret)
+        self.dealt_roles: list = []              # the roles this seat was dealt at setup (it saw them all)
 
     @property
     def red(self) -> int:

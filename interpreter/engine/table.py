@@ -49,6 +49,7 @@ def build(content, seats: list[dict], agents, deck_top=(), current: int = 0, see
         for uid in spec.get("hand", []):
             c = take(uid)
             c.zone, c.owner = HAND, p
+            c.knowers = 1 << p.seat  # a hand is seen by its owner only
             p.hand.append(c)
         for uid in spec.get("intel", []):
             c = take(uid)
@@ -79,6 +80,7 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
         raise TableError(f"card #{uid} is already placed")
     g.deck.remove(card)
     card.zone, card.owner = PENDING, None
+    card.knowers = 1 << sender  # a face-down intel is seen by its sender only
     g.pending = card
     g.pending_face_up = face_up
     g.transit = Transit(card, g.players[sender], card.direction, None,

@@ -322,10 +322,8 @@ def _give(ctx, xs, to):
     taken = _hand_sources(cards, to)
     for c in cards:
         g.move(c, HAND, to)
-        to.known[c.uid] = c
     _emit_taken(g, taken, to)
-    g.emit("give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards),
-           cards=[c.uid for c in cards], to=[s for s in ((frm.seat,) if frm else ()) + (to.seat,)])
+    g.emit("give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards), cards=[c.uid for c in cards])
     return True
 
 
@@ -439,7 +437,7 @@ def _swap_pending(ctx, c):
     g.move(old, DISCARD)
     g.move(c, PENDING)
     g.pending_face_up = False
-    g.emit("pending_swapped", old=old.uid, new=c.uid, to=[ctx.me.seat])
+    g.emit("pending_swapped", old=old.uid, new=c.uid)
     return True
 
 
@@ -667,7 +665,7 @@ def _set_pending(ctx, c, face_up):
         g.move(old, DISCARD)
     g.move(c, PENDING)
     g.pending_face_up = bool(face_up)
-    g.emit("pending_set", new=c.uid, face_up=bool(face_up), to=None if face_up else [ctx.me.seat])
+    g.emit("pending_set", new=c.uid, face_up=bool(face_up))
     if face_up:
         g.reveal([c])
     return True

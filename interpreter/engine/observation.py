@@ -1,0 +1,131 @@
+"""One seat's observation: everything that seat may know, as plain read-only data.
+
+``observe(game, seat)`` reads the engine's state and copies out what the rules
+let that seat see — nothing else, and no engine object. The fields are
+documented one by one in docs/observation.md and checked against
+schema/observation.schema.json by the tests.
+
+What a seat may know of a card follows ``Card.knowers`` (kept by
+:meth:`Game.move`): a card face up on the table is public; a card in a hand,
+the deck or face down somewhere is shown only to the seats that can still
+follow it. The public history is the game log with every record a seat may not
+read left out, and every field it may not read blanked (``None``).
+"""
+from __future__ import annotations
+
+from .actions import card_data
+from .frozen import FrozenDict, freeze
+from .state import DECK, HAND, PENDING, PROCESSING, ZONE_NAMES
+
+# Log keys that only describe visibility; a seat's copy of a record does not carry them.
+_META = ("to", "secret")
+
+
+def project(record: dict, seat: int | None):
+    """A log record as `seat` may read it (None: a spectator), or None if it may not read it at all."""
+    to = record.get("to")
+    if to is not None and (seat is None or seat not in to):
+        return None
+    secret = record.get("secret")
+    out = {k: v for k, v in record.items() if k not in _META}
+    if secret:
+        for f, seats in secret.items():
+            if seat is None or seat not in seats:
+                out[f] = None
+    return out
+
+
+def history(game, seat: int | None) -> tuple:
+    """The game's log as `seat` saw it (frozen records), kept incrementally per seat."""
+    cache = game.__dict__.setdefault("_seat_logs", {})
+    done, records = cache.get(seat, (0, []))
+    log = game.log
+    for rec in log[done:]:
+        v = project(rec, seat)
+        if v is not None:
+            records.append(freeze(v))
+    cache[seat] = (len(log), records)
+    return tuple(records)
+
+
+def observe(game, seat: int, decision=None) -> FrozenDict:
+    g = game
+    me = g.players[seat]
+    turn = g.turn_no
+    players = []
+    for p in g.players:
+        statuses = sorted(name for name, until in p.statuses.items()
+                          if until >= turn and (p is me or name not in p.secret_statuses))
+        role = p.role.id if p.role is not None and (p.role_face_up or p is me) else None
+        players.append(FrozenDict({
+            "seat": p.seat, "alive": p.alive, "out": p.out, "dying": p.dying, "hand_count": len(p.hand),
+            "intel": tuple(card_data(c) for c in p.intel),
+            "intel_counts": FrozenDict({"red": p.counts[1], "blue": p.counts[2], "black": p.counts[4]}),
+            "role": role, "role_face_up": p.role_face_up, "has_identity": p.identity is not None,
+            "statuses": tuple(statuses),
+        }))
+    transit = None
+    t = g.transit
+    if t is not None:
+        card = g.pending
+        transit = FrozenDict({
+            "sender": t.sender.seat, "direction": t.direction,
+            "target": t.target.seat if t.target is not None else None,
+            "lock": t.lock.seat if t.lock is not None else None,
+            "holder": g.holder.seat if g.holder is not None else None,
+            "pending": card is not None,
+            "face_up": bool(card is not None and g.pending_face_up),
+            "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
+        })
+    known = []
+    for c in g.cards:
+        z = c.zone
+        if not (c.knowers >> seat & 1) or g.card_public(c):
+            continue
+        if z == HAND and c.owner is me or z == PENDING:
+            continue  # one's own hand and the pending intel are shown in their own places
+        where = {"card": card_data(c), "zone": ZONE_NAMES[z],
+                 "seat": c.owner.seat if c.owner is not None else None}
+        if z == DECK:
+            where["depth"] = len(g.deck) - 1 - g.deck.index(c)  # 0: the top card
+        known.append(FrozenDict(where))
+    in_use = tuple(card_data(c) if g.card_visible(c, seat) else FrozenDict({"card": c.type.id, "id": None})
+                   for c in g.processing)
+    mine = FrozenDict({
+        "identity": me.identity.id if me.identity is not None else None,
+        "task": me.task.id if me.task is not None else None,
+        "role": me.role.id if me.role is not None else None,
+        "dealt_roles": tuple(r.id for r in me.dealt_roles),
+        "hand": tuple(card_data(c) for c in me.hand),
+    })
+    result = None
+    if g.result is not None:
+        result = FrozenDict({"winners": tuple(p.seat for p in g.result.winners), "reason": g.result.reason})
+    obs = {
+        "seat": seat,
+        "players": tuple(players),
+        "turn": turn,
+        "phase": g.phase,
+        "current": g.current.seat if g.current is not None else None,
+        "dying": g.dying_player.seat if g.dying_player is not None else None,
+        "transit": transit,
+        "in_use": in_use,
+        "deck_count": len(g.deck),
+        "discard": tuple(card_data(c) for c in g.discard_pile),
+        "removed": tuple(card_data(c) for c in g.removed),
+        "role_pile_count": len(g.role_pile),
+        "removed_roles": tuple(r.id for r in g.removed_roles),
+        "removed_identities": len(g.removed_identities),
+        "me": mine,
+        "known_cards": tuple(known),
+        "known_identities": FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())}),
+        "history": history(g, seat),
+        "decision": None,
+        "result": result,
+    }
+    if decision is not None and decision.seat == seat:
+        obs["decision"] = FrozenDict({"kind": decision.kind, "prompt": decision.prompt, "source": decision.source})
+    return FrozenDict(obs)
+
+
+__all__ = ["observe", "project", "history", "PROCESSING"]

@@ -1,0 +1,261 @@
+"""The step API: a game you advance one action at a time, OpenSpiel style.
+
+``GameState(content, players, seed)`` deals a game and stops at its first
+decision. Then, until :meth:`GameState.is_terminal`:
+
+* :meth:`current_player` — the seat that must answer;
+* :meth:`legal_actions` — the action ids it may answer with, and
+  :meth:`action_descriptors` — the same as plain descriptors (kind, label, id);
+* :meth:`observation` — what any seat may know now (plain read-only data);
+* :meth:`apply_action` — answer; an illegal id raises :class:`IllegalAction`
+  and changes nothing.
+
+Chance is inside: every shuffle and random pick is drawn from the game's
+seeded generator, so ``seed`` + the list of actions replays a game exactly.
+
+Where the control state lives
+-----------------------------
+The rules engine is ordinary recursive Python: a card's effect asks a
+question in the middle of its resolution, and the answer is returned to that
+very call (seed 004's queued loop never interrupts an effect, so the stack is
+the natural shape). The engine therefore runs in a *greenlet* that is paused
+inside ``Game.ask`` while the caller decides; :meth:`apply_action` switches back
+into it with the answer. Nothing is copied and no thread is involved: a
+switch costs about a microsecond.
+
+A paused stack cannot be copied, so :meth:`clone` re-runs the game from its seed
+with the recorded actions (and any :meth:`resample` edits at the points they
+were made). That is exact by construction — the engine is deterministic — and
+costs what playing those decisions costs again: about 20–40 µs per decision
+already taken (see ``bench/bench.py``: a clone in mid-game is a few
+milliseconds). :meth:`resample` is a clone whose hidden information is then
+re-dealt in place, consistently with one seat's observation.
+"""
+from __future__ import annotations
+
+import random
+
+from greenlet import greenlet, getcurrent
+
+from .errors import EngineError, IllegalAction
+from .game import Game
+from .state import PENDING, PROCESSING, Card
+
+TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
+
+
+class GameState:
+    """One game, advanced by :meth:`apply_action`. See the module docstring."""
+
+    def __init__(self, content, n_players: int, seed: int, max_turns: int | None = None):
+        self.content = content
+        self.n_players = n_players
+        self.seed = seed
+        self.max_turns = max_turns
+        self._actions: list[int] = []     # action ids applied, in order
+        self._indices: list[int] = []     # the same answers as option indices (for fast replays)
+        self._edits: list[tuple] = []     # (actions applied before, seat, sub-seed) of each resample
+        self._game = Game(content, n_players, seed, agents=None, max_turns=max_turns)
+        self._game.decide = self._suspend
+        self._decision = None
+        self._legal: tuple | None = None
+        self._runner = greenlet(self._run)
+        self._resume(None)
+
+    # ------------------------------------------------------------------ running the engine
+
+    def _run(self, _ignored=None):
+        self._game.run()
+
+    def _suspend(self, decision) -> int:
+        """Inside the engine: hand the decision out and wait for its answer (an option index)."""
+        self._decision = decision
+        self._legal = None
+        return self._runner.parent.switch(decision)
+
+    def _resume(self, value) -> None:
+        runner = self._runner
+        runner.parent = getcurrent()  # come back to whoever advanced the game
+        try:
+            runner.switch(value)
+        finally:
+            if runner.dead:
+                self._decision = None
+                self._legal = None
+
+    # ------------------------------------------------------------------ OpenSpiel-style interface
+
+    def current_player(self) -> int:
+        """The seat to answer, or TERMINAL (-4) once the game is over."""
+        return self._decision.seat if self._decision is not None else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self._decision is None
+
+    def legal_actions(self) -> tuple:
+        """The action ids the current seat may answer with (empty when terminal)."""
+        if self._decision is None:
+            return ()
+        return self._described()[0]
+
+    def action_descriptors(self) -> tuple:
+        """The legal actions as plain read-only descriptors, in the same order as :meth:`legal_actions`."""
+        if self._decision is None:
+            return ()
+        return self._described()[1]
+
+    def _described(self) -> tuple:
+        if self._legal is None:
+            self._legal = self._game.actions(self._decision)
+        return self._legal
+
+    def apply_action(self, action: int) -> None:
+        """Answer the current decision with a legal action id; anything else raises IllegalAction."""
+        if self._decision is None:
+            raise IllegalAction("the game is over: there is nothing to answer")
+        index = Game.index_of(self._decision, self._described()[0], action)
+        self._actions.append(action)
+        self._indices.append(index)
+        self._resume(index)
+
+    def observation(self, seat: int):
+        """Everything `seat` may know now (docs/observation.md)."""
+        if not 0 <= seat < self.n_players:
+            raise IndexError(f"seat {seat} is not at this table (0..{self.n_players - 1})")
+        return self._game.observation(seat, self._decision)
+
+    def returns(self) -> list[float]:
+        """+1 for each winner and -1 for each other seat at the end (all 0 if nobody won or not over)."""
+        result = self._game.result
+        if result is None or not result.winners:
+            return [0.0] * self.n_players
+        won = {p.seat for p in result.winners}
+        return [1.0 if s in won else -1.0 for s in range(self.n_players)]
+
+    def history(self) -> list[int]:
+        """The action ids applied so far."""
+        return list(self._actions)
+
+    @property
+    def result(self):
+        """The GameOver (winners, reason) once terminal, else None."""
+        return self._game.result
+
+    @property
+    def decision_kind(self) -> str | None:
+        return self._decision.kind if self._decision is not None else None
+
+    @property
+    def action_space_size(self) -> int:
+        """How many action ids this content has (the size of an RL action mask)."""
+        return self._game.describer.space.size
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> "GameState":
+        """An independent copy in exactly this state (re-played from the seed; see the module docstring)."""
+        copy = GameState(self.content, self.n_players, self.seed, self.max_turns)
+        copy._replay(self._indices, self._actions, self._edits)
+        return copy
+
+    def _replay(self, indices, actions, edits) -> None:
+        pending = list(edits)
+        for i, index in enumerate(indices):
+            while pending and pending[0][0] == i:
+                self._apply_edit(*pending.pop(0))
+            self._actions.append(actions[i])
+            self._indices.append(index)
+            self._resume(index)
+        for edit in pending:
+            self._apply_edit(*edit)
+
+    def resample(self, seat: int, rng: random.Random) -> "GameState":
+        """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
+
+        Re-dealt: the faces of the cards `seat` cannot see (other hands, the deck,
+        a face-down intel — keeping its arrow and lock — and a face-down card in
+        use, which keeps its card type); the identity cards (and secret tasks) of
+        the other seats whose identity `seat` has not looked at; the face-down
+        roles of the others, together with the role pile; and the generator of
+        all future chance. Kept: everything in `seat`'s observation, which is
+        identical before and after. What is not inferred: facts another seat's
+        past behaviour implies (the state is consistent with what `seat` saw, not
+        conditioned on how likely the others' moves were).
+        """
+        copy = self.clone()
+        copy._apply_edit(len(self._actions), seat, rng.getrandbits(64))
+        return copy
+
+    def _apply_edit(self, at: int, seat: int, sub_seed: int) -> None:
+        self._edits.append((at, seat, sub_seed))
+        _redeal(self._game, seat, random.Random(sub_seed))
+        self._legal = None
+
+
+def _redeal(g: Game, seat: int, r: random.Random) -> None:
+    """Re-deal in place everything `seat` cannot see (see GameState.resample)."""
+    unknown = [c for c in g.cards if not g.card_visible(c, seat)]
+    free: list[Card] = []
+    pinned = []
+    for c in unknown:
+        if c.zone == PROCESSING:
+            pinned.append((c, lambda x, t=c.type: x.type is t))  # which card was used is public, not the copy
+        elif c.zone == PENDING:
+            pinned.append((c, lambda x, d=c.direction, lk=c.lockable: x.direction == d and x.lockable == lk))
+        else:
+            free.append(c)
+    for c, fits in pinned:
+        candidates = [c] + [x for x in free if fits(x)]
+        other = candidates[r.randrange(len(candidates))]
+        if other is not c:
+            c.swap_face(other)
+    faces = [tuple(getattr(c, f) for f in Card.FACE) for c in free]
+    r.shuffle(faces)
+    for c, face in zip(free, faces):
+        for f, v in zip(Card.FACE, face):
+            setattr(c, f, v)
+    g.by_uid = {c.uid: c for c in g.cards}
+
+    me = g.players[seat]
+    seen_seats = {seat} | set(me.known_identities)
+    slots = [p for p in g.players if p.seat not in seen_seats and p.identity is not None]
+    if slots:
+        idents = [p.identity for p in slots]
+        r.shuffle(idents)
+        seen_tasks = {me.task} | {g.players[s].task for s in me.known_identities}
+        tasks = sorted((t for t in g.content.tasks.values() if t not in seen_tasks), key=lambda t: t.id)
+        r.shuffle(tasks)
+        for p, ident in zip(slots, idents):
+            p.identity = ident
+            p.task = tasks.pop() if ident.takes_task and tasks else None
+    for q in g.players:  # what the others looked at follows the identity card it was
+        for s in list(q.known_identities):
+            if g.players[s].identity is not None:
+                q.known_identities[s] = g.players[s].identity
+
+    face_down = [p for p in g.players if p.seat != seat and p.role is not None and not p.role_face_up]
+    if face_down or g.role_pile:
+        mine = set(me.dealt_roles)
+        pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_ not in mine]
+        r.shuffle(pool)
+        for p in face_down:
+            p.role = pool.pop()
+        g.role_pile = [pool.pop() for _ in range(len(g.role_pile))]
+        g.unchosen_roles = [r_ for r_ in g.unchosen_roles if r_ in mine] + pool
+        g._index_triggers()
+    g.rng = random.Random(r.getrandbits(64))
+
+
+def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None) -> GameState:
+    """Play a whole game with one agent per seat: the thin driver over the step API."""
+    state = GameState(content, n_players, seed, max_turns)
+    while state._decision is not None:
+        seat = state._decision.seat
+        agent = agents[seat]
+        descs = state._described()[1]
+        obs = state.observation(seat) if agent.observes else None
+        state.apply_action(agent.act(obs, descs))
+    return state
+
+
+__all__ = ["GameState", "TERMINAL", "drive", "EngineError", "IllegalAction"]
