@@ -70,12 +70,28 @@ def card_data(card: Card) -> FrozenDict:
     d = {"id": card.uid, "card": card.type.id, "name": card.type.name, "colors": tuple(_colors(card.mask)),
          "direction": card.direction, "lockable": card.lockable}
     if card.data:
-        d["data"] = FrozenDict({k: _plain(v) for k, v in card.data.items()})
+        d["data"] = FrozenDict({_key(k): _plain(v) for k, v in card.data.items()})
     return FrozenDict(d)
 
 
 def _colors(mask: int):
     return [COLOR_NAMES[b] for b in COLOR_NAMES if mask & b]
+
+
+def _copy_card(card: FrozenDict) -> FrozenDict:
+    data = card.get("data")
+    if data is None:
+        return FrozenDict(card)
+    d = dict(card)
+    d["data"] = FrozenDict(data)
+    return FrozenDict(d)
+
+
+def _key(k) -> str:
+    """A data key as a JSON object key: a color bit by its name (试探's per-identity-color rows)."""
+    if isinstance(k, int) and k in COLOR_NAMES:
+        return COLOR_NAMES[k]
+    return str(k)
 
 
 def _plain(v):
@@ -176,14 +192,21 @@ class Describer:
                                           "as_name": use.card_type.name, "label": opt.label()})
 
     def _cached(self, key: tuple, make) -> tuple:
+        """(id, a fresh descriptor) — fresh each time, so what one agent does to its copy reaches nobody."""
         entry = self._cache.get(key)
         if entry is None:
             fields = make()
             aid = self.space.ids[key]
             fields["id"] = aid
-            entry = (aid, FrozenDict(fields))
+            entry = (aid, fields)
             self._cache[key] = entry
-        return entry
+        aid, fields = entry
+        card = fields.get("card")
+        if card is None:
+            return aid, FrozenDict(fields)
+        d = dict(fields)
+        d["card"] = _copy_card(card)
+        return aid, FrozenDict(d)
 
     def _positional(self, kind: str, index: int, fields: dict) -> tuple:
         if index >= SLOTS:

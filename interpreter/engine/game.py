@@ -145,12 +145,12 @@ class Game(Resolution, VictoryChecks):
             if type(v) is int:
                 mask = self._sight(v)
             elif type(v) is list and v:
-                mask = self.all_mask
+                mask = -1
                 for uid in v:
                     mask &= self._sight(uid)
             else:
                 continue
-            if mask != self.all_mask:
+            if mask != -1:  # not face up for all: the seats that can see every card named (maybe all; not spectators)
                 if hidden is None:
                     hidden = dict(rec.get("secret", ()))
                 hidden[f] = [s for s in range(self.n) if mask >> s & 1]
@@ -159,11 +159,11 @@ class Game(Resolution, VictoryChecks):
         self.log.append(rec)
 
     def _sight(self, uid: int) -> int:
-        """The seats that can see card `uid` now, as a bit mask."""
+        """The seats that can see card `uid` now, as a bit mask; -1 (everyone, spectators too) if it is face up."""
         card = self.by_uid.get(uid)
-        if card is None:
-            return self.all_mask
-        return self.all_mask if self.card_public(card) else card.knowers
+        if card is None or self.card_public(card):
+            return -1
+        return card.knowers
 
     def card_public(self, card: Card) -> bool:
         """Is the card face up where everyone sees it (intel areas, discard pile, removed, a face-up use/intel)?"""
@@ -171,7 +171,7 @@ class Game(Resolution, VictoryChecks):
         if z == INTEL or z == DISCARD or z == REMOVED or z == STAGING:
             return True
         if z == PROCESSING:
-            return not card.type.face_down
+            return not card.face_down  # used as a card played face down (试探, 密令 …): only user and target
         if z == PENDING:
             return self.pending_face_up
         return False
@@ -314,6 +314,7 @@ class Game(Resolution, VictoryChecks):
             k |= 1 << owner.seat
         card.knowers = k
         card.chosen = 0
+        card.face_down = False
         if z == HAND:
             card.owner.hand.remove(card)
         elif z == INTEL:
@@ -934,6 +935,7 @@ class Game(Resolution, VictoryChecks):
         ctype = use.card_type
         if card is not None:
             self.move(card, PROCESSING)
+            card.face_down = ctype.face_down  # what it is used as decides: a converted card too
         frame = UseFrame(card)
         self.resolving.append(frame)
         uid = card.uid if card is not None else None

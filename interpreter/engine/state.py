@@ -43,7 +43,8 @@ def mask_zh(mask: int) -> str:
 class Card:
     """One physical card of the deck."""
 
-    __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner", "knowers", "chosen")
+    __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner", "knowers", "chosen",
+                 "face_down")
 
     def __init__(self, uid, ctype, mask, direction, lockable, data):
         self.uid = uid              # the deck id (1..118)
@@ -56,6 +57,7 @@ class Card:
         self.owner = None
         self.knowers = 0            # bit mask of the seats that can tell where this card is (see Game.move)
         self.chosen = 0             # seats that picked this card in a decision since it last moved
+        self.face_down = False      # in use (PROCESSING) as a card that is played face down
 
     @property
     def name(self) -> str:
@@ -72,7 +74,7 @@ class Card:
     def __repr__(self) -> str:
         return self.label()
 
-    FACE = ("uid", "type", "mask", "direction", "lockable", "data")
+    FACE = ("uid", "type", "mask", "direction", "lockable", "data")  # what is printed on it
 
     def swap_face(self, other: "Card") -> None:
         """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""

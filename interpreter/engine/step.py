@@ -222,8 +222,8 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     if slots:
         idents = [p.identity for p in slots]
         r.shuffle(idents)
-        seen_tasks = {me.task} | {g.players[s].task for s in me.known_identities}
-        tasks = sorted((t for t in g.content.tasks.values() if t not in seen_tasks), key=lambda t: t.id)
+        seen_tasks = {t.id for t in [me.task] + [g.players[s].task for s in me.known_identities] if t is not None}
+        tasks = sorted((t for t in g.content.tasks.values() if t.id not in seen_tasks), key=lambda t: t.id)
         r.shuffle(tasks)
         for p, ident in zip(slots, idents):
             p.identity = ident
@@ -235,13 +235,13 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
 
     face_down = [p for p in g.players if p.seat != seat and p.role is not None and not p.role_face_up]
     if face_down or g.role_pile:
-        mine = set(me.dealt_roles)
-        pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_ not in mine]
+        mine = {r_.id for r_ in me.dealt_roles}
+        pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_.id not in mine]
         r.shuffle(pool)
         for p in face_down:
             p.role = pool.pop()
         g.role_pile = [pool.pop() for _ in range(len(g.role_pile))]
-        g.unchosen_roles = [r_ for r_ in g.unchosen_roles if r_ in mine] + pool
+        g.unchosen_roles = [r_ for r_ in g.unchosen_roles if r_.id in mine] + pool
         g._index_triggers()
     g.rng = random.Random(r.getrandbits(64))
 

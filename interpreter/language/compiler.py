@@ -417,7 +417,8 @@ class Compiler:
 
             def has(ctx):
                 c = a(ctx)
-                return c is not None and bool(c.mask & b(ctx))
+                color = b(ctx)  # none (e.g. a data slot the card does not have) matches no card
+                return c is not None and color is not None and bool(c.mask & color)
             return T.BOOL, has
         if op == "in":
             _, a = self._expr(node.left)

@@ -1,0 +1,220 @@
+"""A fixed-length numeric encoding of one seat's observation (shared by both RL adapters).
+
+:class:`Encoder` turns the plain observation dict of
+:meth:`interpreter.engine.step.GameState.observation` into a flat ``float32``
+vector whose length depends only on the content and the number of players.
+It is a simple, lossy baseline for learning agents, not a second rules
+engine: it reads nothing but the observation, so it can never show a seat
+more than the seat may know.
+
+The vector is the concatenation of named pieces, in this order (``n`` is the
+number of players; "by deck id" means one slot per card of the content's deck,
+in increasing deck id; identities, tasks, roles and card types are sorted by
+their content id):
+
+=================  ==========  =====================================================
+piece              size        meaning
+=================  ==========  =====================================================
+``me``             n           one-hot: the observing seat
+``current``        n           one-hot: whose turn it is (all 0 during setup)
+``to_act``         1           1 if the observing seat must answer a decision now
+``decision``       13          one-hot: the kind of that decision (12 kinds + other)
+``phase``          8           one-hot: setup, draw, play, send, contest, receive,
+                               turn_end, other
+``turn``           1           the turn number
+``alive``          n           per seat: 1 if alive
+``out``            n           per seat: 1 if out of the game (出局)
+``dying``          n           per seat: 1 if dying (濒死); ``dying_seat`` marks who
+``dying_seat``     n           one-hot: the seat whose dying is being resolved
+``hand_count``     n           per seat: cards in hand
+``intel_count``    n x 3       per seat: red, blue, black intel in front of it
+``intel``          n x D       per seat, by deck id: its face-up intel cards
+``role_face_up``   n           per seat: 1 if its role is face up
+``roles``          n x R       per seat: its role, if the observer may see it
+``identity``       I           one-hot: the observer's identity
+``task``           T           one-hot: the observer's secret task (神秘人)
+``known_ident``    n x I       per seat: identities the observer has seen (own too)
+``dealt_roles``    R           the roles the observer was dealt to choose from
+``hand``           D           by deck id: the observer's hand
+``known_cards``    D           by deck id: other cards the observer can follow
+                               (in another hand, the deck, face down …)
+``discard``        D           by deck id: the discard pile
+``removed``        D           by deck id: cards removed from the game
+``in_use``         C           per card type: cards being used now
+``tr_active``      1           1 while an intel is travelling
+``tr_sender``      n           one-hot: its sender
+``tr_target``      n           one-hot: its target (↑ intel)
+``tr_lock``        n           one-hot: the seat it is locked on
+``tr_holder``      n           one-hot: where it is now
+``tr_direction``   3           one-hot: left, right, up
+``tr_flags``       2           the intel is pending; it is face up
+``tr_card``        D           by deck id: the intel card, if the observer may see it
+``deck_count``     1           cards left in the deck
+``role_pile``      1           roles left in the role pile
+``removed_ident``  1           identity cards removed at setup
+``winners``        n           at the end: 1 for each winner
+=================  ==========  =====================================================
+
+(``D`` = deck size, ``R`` = roles, ``I`` = identities, ``T`` = secret tasks,
+``C`` = card types.) Counts are raw numbers clipped to the bounds in
+:attr:`Encoder.high`, so the vector always lies inside
+``Box(0, Encoder.high)``. Left out: the public history (event log), statuses,
+per-copy card data and the text of the decision's prompt — use the raw
+observation for those.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+DECISION_KINDS = ("play", "send", "send_target", "lock", "receive", "target", "choose", "confirm", "option",
+                  "death_give_target", "death_give_card", "role")
+PHASES = ("setup", "draw", "play", "send", "contest", "receive", "turn_end")
+COLORS = ("red", "blue", "black")
+DIRECTIONS = ("left", "right", "up")
+
+
+class Encoder:
+    """The observation encoding for one content set and player count (see the module docstring)."""
+
+    def __init__(self, content, n_players: int, max_turns: int | None = None):
+        self.n = n = n_players
+        self.card_ids = sorted({e.uid for e in content.deck})
+        self.card_index = {uid: i for i, uid in enumerate(self.card_ids)}
+        self.identity_ids = sorted(content.identities)
+        self.task_ids = sorted(content.tasks)
+        self.role_ids = sorted(content.roles)
+        self.type_ids = sorted(content.card_types)
+        D, R, I, T, C = (len(self.card_ids), len(self.role_ids), len(self.identity_ids), len(self.task_ids),
+                         len(self.type_ids))
+        turns = max_turns or content.rules.max_turns
+        # (name, shape, upper bound)
+        self.pieces: tuple = (
+            ("me", (n,), 1), ("current", (n,), 1), ("to_act", (1,), 1),
+            ("decision", (len(DECISION_KINDS) + 1,), 1), ("phase", (len(PHASES) + 1,), 1), ("turn", (1,), turns),
+            ("alive", (n,), 1), ("out", (n,), 1), ("dying", (n,), 1), ("dying_seat", (n,), 1),
+            ("hand_count", (n,), D), ("intel_count", (n, 3), D), ("intel", (n, D), 1),
+            ("role_face_up", (n,), 1), ("roles", (n, R), 1),
+            ("identity", (I,), 1), ("task", (T,), 1), ("known_ident", (n, I), 1), ("dealt_roles", (R,), 1),
+            ("hand", (D,), 1), ("known_cards", (D,), 1), ("discard", (D,), 1), ("removed", (D,), 1),
+            ("in_use", (C,), D),
+            ("tr_active", (1,), 1), ("tr_sender", (n,), 1), ("tr_target", (n,), 1), ("tr_lock", (n,), 1),
+            ("tr_holder", (n,), 1), ("tr_direction", (3,), 1), ("tr_flags", (2,), 1), ("tr_card", (D,), 1),
+            ("deck_count", (1,), D), ("role_pile", (1,), R), ("removed_ident", (1,), max(n, 16)),
+            ("winners", (n,), 1),
+        )
+        self.offsets: dict = {}
+        at = 0
+        for name, shape, _ in self.pieces:
+            size = int(np.prod(shape))
+            self.offsets[name] = (at, at + size, shape)
+            at += size
+        self.size = at
+        self.high = np.zeros(at, np.float32)
+        for name, _, hi in self.pieces:
+            a, b, _ = self.offsets[name]
+            self.high[a:b] = hi
+        self._role_index = {r: i for i, r in enumerate(self.role_ids)}
+        self._ident_index = {r: i for i, r in enumerate(self.identity_ids)}
+        self._task_index = {r: i for i, r in enumerate(self.task_ids)}
+        self._type_index = {r: i for i, r in enumerate(self.type_ids)}
+        self._kind_index = {k: i for i, k in enumerate(DECISION_KINDS)}
+        self._phase_index = {k: i for i, k in enumerate(PHASES)}
+
+    def views(self, buffer: np.ndarray) -> dict:
+        """Named, reshaped views into a flat buffer of :attr:`size` floats (written through)."""
+        return {name: buffer[a:b].reshape(shape) for name, (a, b, shape) in self.offsets.items()}
+
+    def encode(self, obs, out: np.ndarray | None = None) -> np.ndarray:
+        """Encode one observation dict into `out` (a new float32 vector if None) and return it."""
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        else:
+            out.fill(0)
+        v = self.views(out)
+        n = self.n
+        cards = self.card_index
+
+        def seat(name, s):
+            if s is not None and 0 <= s < n:
+                v[name][s] = 1
+
+        seat("me", obs["seat"])
+        seat("current", obs["current"])
+        decision = obs["decision"]
+        if decision is not None:
+            v["to_act"][0] = 1
+            v["decision"][self._kind_index.get(decision["kind"], len(DECISION_KINDS))] = 1
+        v["phase"][self._phase_index.get(obs["phase"], len(PHASES))] = 1
+        v["turn"][0] = obs["turn"]
+        seat("dying_seat", obs["dying"])
+        for p in obs["players"]:
+            s = p["seat"]
+            v["alive"][s] = p["alive"]
+            v["out"][s] = p["out"]
+            v["dying"][s] = p["dying"]
+            v["hand_count"][s] = p["hand_count"]
+            ic = p["intel_counts"]
+            v["intel_count"][s] = (ic["red"], ic["blue"], ic["black"])
+            for c in p["intel"]:
+                v["intel"][s, cards[c["id"]]] = 1
+            v["role_face_up"][s] = p["role_face_up"]
+            if p["role"] is not None:
+                v["roles"][s, self._role_index[p["role"]]] = 1
+        me = obs["me"]
+        if me["identity"] is not None:
+            v["identity"][self._ident_index[me["identity"]]] = 1
+            v["known_ident"][obs["seat"], self._ident_index[me["identity"]]] = 1
+        if me["task"] is not None:
+            v["task"][self._task_index[me["task"]]] = 1
+        for s, ident in obs["known_identities"].items():
+            v["known_ident"][int(s), self._ident_index[ident]] = 1
+        for r in me["dealt_roles"]:
+            v["dealt_roles"][self._role_index[r]] = 1
+        for name, group in (("hand", me["hand"]), ("discard", obs["discard"]), ("removed", obs["removed"])):
+            for c in group:
+                v[name][cards[c["id"]]] = 1
+        for k in obs["known_cards"]:
+            v["known_cards"][cards[k["card"]["id"]]] = 1
+        for c in obs["in_use"]:
+            v["in_use"][self._type_index[c["card"]]] += 1
+        t = obs["transit"]
+        if t is not None:
+            v["tr_active"][0] = 1
+            seat("tr_sender", t["sender"])
+            seat("tr_target", t["target"])
+            seat("tr_lock", t["lock"])
+            seat("tr_holder", t["holder"])
+            if t["direction"] in DIRECTIONS:
+                v["tr_direction"][DIRECTIONS.index(t["direction"])] = 1
+            v["tr_flags"][:] = (t["pending"], t["face_up"])
+            if t["card"] is not None:
+                v["tr_card"][cards[t["card"]["id"]]] = 1
+        v["deck_count"][0] = obs["deck_count"]
+        v["role_pile"][0] = obs["role_pile_count"]
+        v["removed_ident"][0] = obs["removed_identities"]
+        result = obs["result"]
+        if result is not None:
+            for s in result["winners"]:
+                seat("winners", s)
+        np.minimum(out, self.high, out=out)
+        return out
+
+
+def table_summary(state) -> str:
+    """A short public summary of a GameState's table (what every seat can see), for rendering and debugging."""
+    obs = state.observation(0)
+    to_act = "-" if state.is_terminal() else f"P{state.current_player()} ({state.decision_kind})"
+    lines = [f"turn {obs['turn']} phase {obs['phase']} current P{obs['current']} deck {obs['deck_count']} "
+             f"to act {to_act}"]
+    for p in obs["players"]:
+        c = p["intel_counts"]
+        flags = "".join(f for f, on in (("dead ", not p["alive"]), ("out ", p["out"]), ("dying ", p["dying"])) if on)
+        role = p["role"] if p["role_face_up"] and p["role"] is not None else "?"
+        lines.append(f"  P{p['seat']} {flags}role {role} hand {p['hand_count']} "
+                     f"intel red {c['red']} blue {c['blue']} black {c['black']}")
+    if state.result is not None:
+        lines.append(f"  over: {state.result.reason}, winners {[p.seat for p in state.result.winners]}")
+    return "\n".join(lines)
+
+
+__all__ = ["Encoder", "table_summary", "DECISION_KINDS", "PHASES"]

@@ -1,0 +1,217 @@
+"""A PettingZoo AEC environment over the step API (:class:`interpreter.engine.step.GameState`).
+
+::
+
+    from interpreter.rl.pettingzoo_env import env
+
+    e = env(players=5)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are ``"player_0"`` … ``"player_{n-1}"``, one per seat. Only the seat the
+engine is asking acts: ``agent_selection`` is always ``"player_{current_player()}"``.
+Nobody leaves the game early: a seat that dies or is out (出局) stays in
+``agents``, not terminated, and is simply not selected again — after the
+decisions the rules still give it in the turn it dies (its last gift,
+``death_give_target`` / ``death_give_card``, and anything its death triggers).
+When the game ends every agent is terminated (or truncated, if the content's
+turn limit ended it with no winner) and gets its reward from
+:meth:`GameState.returns`: +1 for a winner, -1 for everybody else, 0 for all
+if nobody won. There is no reward before the end.
+
+Spaces (the same objects for every agent):
+
+* action: ``Discrete(action_space_size)`` — the content's stable action ids
+  (:class:`interpreter.engine.actions.ActionSpace`); only the ids in the mask
+  are legal.
+* observation: ``Dict(observation=Box(0, high, (size,), float32),
+  action_mask=Box(0, 1, (action_space_size,), int8))``; the vector is
+  :class:`interpreter.rl.encoding.Encoder`'s encoding of the seat's observation,
+  the mask is 1 for the legal ids (all 0 when it is not the agent's turn).
+
+``infos[agent]`` holds the raw plain observation dict (``"observation"``) and
+the legal action descriptors (``"actions"``, empty when it is not the agent's
+turn) for code that wants more than the vector; pass ``raw_infos=False`` to
+leave them out (they cost one observation per seat per step).
+
+:func:`env` wraps :class:`FengshengAECEnv` the way PettingZoo's own classic
+environments are wrapped: an illegal action ends the game with -1 for the agent
+that made it (``TerminateIllegalWrapper``), out-of-range actions are asserted,
+and the call order is enforced. The unwrapped environment raises
+:class:`~interpreter.engine.errors.IllegalAction` instead.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..content.loader import load_cached
+from ..engine.step import GameState
+from .encoding import Encoder, table_summary
+
+
+def env(**kwargs):
+    """A wrapped :class:`FengshengAECEnv` (illegal move → game over with -1, order enforced)."""
+    e = FengshengAECEnv(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class FengshengAECEnv(AECEnv, EzPickle):
+    """风声 as an agent-environment-cycle game (see the module docstring).
+
+    Arguments: ``players`` (2–10), ``content`` (a loaded content set; default the
+    bundled one), ``max_turns`` (a game still running after this many turns ends
+    with no winner: truncation; default the content's limit), ``render_mode``
+    (``"ansi"`` or ``"human"``), ``raw_infos`` (put the raw observation and
+    action descriptors in ``infos``; default True).
+
+    Seeding: ``reset(seed=s)`` deals game seed ``s`` exactly (the engine draws all
+    its chance from it); a later ``reset()`` without a seed deals the next seed
+    from a generator seeded by the last given seed (or from the OS at first).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "fengsheng_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 5, content=None, max_turns: int | None = None,
+                 render_mode: str | None = None, raw_infos: bool = True):
+        EzPickle.__init__(self, players=players, content=content, max_turns=max_turns, render_mode=render_mode,
+                          raw_infos=raw_infos)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.content = content if content is not None else load_cached()
+        self.n_players = players
+        self.max_turns = max_turns
+        self.render_mode = render_mode
+        self.raw_infos = raw_infos
+        self.encoder = Encoder(self.content, players, max_turns)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._state: GameState | None = None
+        probe = GameState(self.content, players, 0, max_turns)  # validates the player count; sizes the space
+        self.n_actions = probe.action_space_size
+        self._action_space = spaces.Discrete(self.n_actions)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(low=0.0, high=self.encoder.high.copy(), shape=(self.encoder.size,),
+                                      dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
+        })
+        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
+        self._seeds = None
+        self._obs_cache: dict = {}
+        self.agents = []
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent):
+        return self._observation_space
+
+    def action_space(self, agent):
+        return self._action_space
+
+    # ------------------------------------------------------------------ the AEC cycle
+
+    @property
+    def game_state(self) -> GameState:
+        """The underlying :class:`GameState` (read it, clone it; do not apply actions to it directly)."""
+        return self._state
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(32)
+        self._state = GameState(self.content, self.n_players, game_seed, self.max_turns)
+        self._obs_cache = {}
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._after_move()
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._state.apply_action(int(action))
+        self._obs_cache = {}
+        self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_move(self) -> None:
+        """Select the next agent, or end the game for everybody; refresh the infos."""
+        state = self._state
+        if state.is_terminal():
+            returns = state.returns()
+            truncated = state.result is not None and state.result.reason == "turn_limit"
+            for a in self.agents:
+                self.rewards[a] = float(returns[self.agent_seat[a]])
+                self.terminations[a] = not truncated
+                self.truncations[a] = truncated
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        if self.raw_infos:
+            current = self.agent_selection if not state.is_terminal() else None
+            descs = state.action_descriptors() if current is not None else ()
+            for a in self.agents:
+                self.infos[a] = {"observation": self._raw(self.agent_seat[a]),
+                                 "actions": descs if a == current else ()}
+
+    def _raw(self, seat: int):
+        obs = self._obs_cache.get(seat)
+        if obs is None:
+            obs = self._obs_cache[seat] = self._state.observation(seat)
+        return obs
+
+    def observe(self, agent):
+        seat = self.agent_seat[agent]
+        mask = np.zeros(self.n_actions, np.int8)
+        state = self._state
+        if not state.is_terminal() and state.current_player() == seat:
+            mask[list(state.legal_actions())] = 1
+        return {"observation": self.encoder.encode(self._raw(seat)), "action_mask": mask}
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self):
+        if self.render_mode is None:
+            import warnings
+            warnings.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
+            return None
+        text = table_summary(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+raw_env = FengshengAECEnv  # PettingZoo's name for the unwrapped class
+
+
+__all__ = ["FengshengAECEnv", "env", "raw_env"]

@@ -1,0 +1,322 @@
+"""The seat boundary: what an agent is given depends only on what its seat may know, and it can change nothing.
+
+* resample invariance: at a decision, re-dealing everything seat s cannot see
+  leaves observation(s) identical (checked in place while random games go on,
+  and through GameState.resample);
+* clone: a clone continued with the same actions ends exactly like the original;
+* sandbox: what agents get is plain data with no engine object in it; writing
+  to it fails or changes nothing; answers that were not offered are refused
+  and nothing is applied;
+* per-seat logs: a seat's copy never names another seat's hidden cards,
+  identity, task or decisions (checked against the referee's log by the rules
+  of visibility, not by the engine's own bookkeeping).
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from interpreter.agents import Agent, RandomAgent
+from interpreter.engine.errors import IllegalAction
+from interpreter.engine.frozen import FrozenDict
+from interpreter.engine.observation import project
+from interpreter.engine.step import GameState, _redeal, drive
+
+
+def _random_play(state: GameState, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def _resample_everywhere(content, games: int, every_seat: bool):
+    """Random games in which, at every decision, a seat gets everything it cannot see re-dealt in place.
+
+    every_seat: the seats take turns (decision k re-deals seat k mod n), so every seat is
+    checked throughout every game; otherwise the seat is drawn at random.
+    """
+    checked = 0
+    for gi in range(games):
+        n = 2 + gi % 9
+        rng = random.Random(gi)
+        state = GameState(content, n, 10_000 + gi)
+        g = state._game
+        while not state.is_terminal():
+            seats = (g.decision_count % n,) if every_seat else (rng.randrange(n),)
+            for s in seats:
+                before = state.observation(s)
+                _redeal(g, s, rng)
+                after = state.observation(s)
+                assert before == after, f"game {gi} ({n} players), decision {g.decision_count}, seat {s}"
+                checked += 1
+            g.check_invariants()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        g.check_invariants()
+    return checked
+
+
+def test_observation_depends_only_on_what_the_seat_may_know(content):
+    """60 games at 2–10 players, all roles: a random seat re-dealt at every decision, and play goes on."""
+    assert _resample_everywhere(content, 60, every_seat=False) > 5_000
+
+
+@pytest.mark.slow
+def test_observation_invariance_over_1000_games(content):
+    """The property at scale: 1,000 games at 2–10 players, a re-deal at every decision, seats in rotation."""
+    assert _resample_everywhere(content, 1000, every_seat=True) > 100_000
+
+
+def test_resample_keeps_the_observation_and_plays_on(content):
+    rng = random.Random(5)
+    for gi in range(12):
+        n = 2 + gi % 9
+        state = GameState(content, n, 500 + gi)
+        _random_play(state, rng, rng.randrange(20, 160))
+        if state.is_terminal():
+            continue
+        for s in range(n):
+            sample = state.resample(s, random.Random(gi * 100 + s))
+            assert sample.observation(s) == state.observation(s)
+            assert sample.legal_actions() == state.legal_actions() or sample.current_player() != s
+            again = state.resample(s, random.Random(gi * 100 + s))  # same generator, same sample
+            assert again._game.digest() == sample._game.digest()
+            copy = sample.clone()  # a resampled state clones exactly too
+            assert copy._game.digest() == sample._game.digest()
+            _random_play(sample, rng, 10_000)
+            assert sample.is_terminal()
+
+
+def test_resample_redeals_what_the_seat_cannot_see(content):
+    """Hidden hands and identities really change across samples; the seat's own hand never does."""
+    state = GameState(content, 6, 77)
+    _random_play(state, random.Random(1), 60)
+    s = state.current_player()
+    hands, idents = set(), set()
+    for k in range(30):
+        sample = state.resample(s, random.Random(k))
+        g = sample._game
+        assert sorted(c.uid for c in g.players[s].hand) == sorted(c.uid for c in state._game.players[s].hand)
+        hands.add(tuple(sorted(c.uid for p in g.players if p.seat != s for c in p.hand)))
+        idents.add(tuple(p.identity.id if p.identity else None for p in g.players))
+    assert len(hands) > 20 and len(idents) > 3
+
+
+def test_clone_continues_identically(content):
+    rng = random.Random(9)
+    for gi in range(15):
+        n = 2 + gi % 9
+        state = GameState(content, n, 900 + gi)
+        _random_play(state, rng, rng.randrange(0, 200))
+        copy = state.clone()
+        assert copy.history() == state.history()
+        assert [copy.observation(s) for s in range(n)] == [state.observation(s) for s in range(n)]
+        cont = random.Random(gi)
+        while not state.is_terminal():
+            assert copy.legal_actions() == state.legal_actions()
+            a = state.legal_actions()[cont.randrange(len(state.legal_actions()))]
+            state.apply_action(a)
+            copy.apply_action(a)
+        assert copy.is_terminal()
+        assert copy._game.digest_text() == state._game.digest_text()
+        assert copy._game.log == state._game.log
+        assert copy.returns() == state.returns()
+
+
+def test_seed_and_actions_replay_the_game(content):
+    a = drive(content, 7, 31, [RandomAgent(i) for i in range(7)])
+    b = GameState(content, 7, 31)
+    for action in a.history():
+        b.apply_action(action)
+    assert b.is_terminal() and b._game.digest_text() == a._game.digest_text()
+
+
+# ------------------------------------------------------------------ sandbox
+
+PLAIN = (str, int, float, bool, type(None))
+
+
+def _assert_plain(x, path="obs"):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            assert isinstance(k, str), f"{path}: key {k!r}"
+            _assert_plain(v, f"{path}.{k}")
+    elif isinstance(x, tuple):
+        for i, v in enumerate(x):
+            _assert_plain(v, f"{path}[{i}]")
+    else:
+        assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}, not plain data"
+
+
+def test_agents_get_plain_read_only_data(content):
+    state = GameState(content, 5, 4)
+    rng = random.Random(4)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        for s in range(5):
+            obs = state.observation(s)
+            _assert_plain(obs)
+            json.dumps(obs)
+            with pytest.raises(TypeError):
+                obs["seat"] = 3  # type: ignore[index]
+        for d in state.action_descriptors():
+            _assert_plain(d, "action")
+            with pytest.raises(TypeError):
+                d["id"] = 0  # type: ignore[index]
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+class Vandal(Agent):
+    """Scribbles over everything it is given (bypassing the read-only guard), then answers like a random agent."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, observation, actions):
+        choice = actions[self.rng.randrange(len(actions))]["id"]
+        for d in actions:
+            dict.__setitem__(d, "id", 999_999)
+            dict.__setitem__(d, "kind", "pass")
+        dict.__setitem__(observation, "me", FrozenDict({"identity": "shen_mi_ren"}))
+        dict.clear(observation)
+        return choice
+
+
+class Polite(Agent):
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, observation, actions):
+        return actions[self.rng.randrange(len(actions))]["id"]
+
+
+def test_an_agent_that_scribbles_changes_nothing(content):
+    for seed in range(6):
+        a = drive(content, 5, seed, [Vandal(seed * 10 + i) for i in range(5)])
+        b = drive(content, 5, seed, [Polite(seed * 10 + i) for i in range(5)])
+        assert a._game.digest_text() == b._game.digest_text()
+        assert a.history() == b.history()
+
+
+@pytest.mark.parametrize("answer", [-1, 10**9, "0", 1.0, None, True, (0,)])
+def test_answers_that_were_not_offered_are_refused(content, answer):
+    state = GameState(content, 5, 8)
+    _random_play(state, random.Random(8), 30)
+    before = (state.history(), state.legal_actions(), state._game.digest_text(), len(state._game.log))
+    with pytest.raises(IllegalAction):
+        state.apply_action(answer)
+    assert (state.history(), state.legal_actions(), state._game.digest_text(), len(state._game.log)) == before
+    state.apply_action(state.legal_actions()[0])  # and the game goes on
+
+
+def test_a_legal_id_of_another_decision_is_refused(content):
+    state = GameState(content, 5, 2)
+    offered = set(state.legal_actions())
+    foreign = next(i for i in range(state.action_space_size) if i not in offered)
+    with pytest.raises(IllegalAction):
+        state.apply_action(foreign)
+
+
+def test_no_engine_object_reachable_from_a_descriptor(content):
+    """A card option carries the card's printed face, never its owner or zone."""
+    state = GameState(content, 4, 3)
+    seen_card = False
+    rng = random.Random(3)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        for d in state.action_descriptors():
+            if "card" in d:
+                seen_card = True
+                assert set(d["card"]) <= {"id", "card", "name", "colors", "direction", "lockable", "data"}
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert seen_card
+
+
+# ------------------------------------------------------------------ per-seat logs
+
+def _referee_games(content, count):
+    for gi in range(count):
+        n = 2 + gi % 9
+        yield drive(content, n, 3_000 + gi, [RandomAgent(gi * 20 + i) for i in range(n)])._game
+
+
+def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content):
+    """Rules of visibility, checked record by record on 60 referee logs."""
+    checked = 0
+    for g in _referee_games(content, 60):
+        setup = next(r for r in g.log if r.get("e") == "setup")
+        for seat in list(range(g.n)) + [None]:
+            seen: set = set()  # deck ids this seat's own copy has already named
+            for rec in g.log:
+                v = project(rec, seat)
+                if v is None:
+                    continue
+                checked += 1
+                kind = v.get("e")
+                assert kind not in ("setup", "roles"), "the referee's set-up record (seed, identities, deck)"
+                assert "seed" not in v
+                if "d" in v:
+                    assert v["seat"] == seat, "another seat's decision"
+                actor = v.get("seat")
+
+                def named_before(x):
+                    return x is None or set(x if isinstance(x, list) else [x]) <= seen
+
+                if kind == "draw" and actor != seat:
+                    assert named_before(v["cards"]), f"P{seat} sees the cards P{actor} drew"
+                if kind == "intel_sent" and not v["face_up"] and actor != seat:
+                    assert named_before(v["card"]), f"P{seat} sees a face-down intel of P{actor}"
+                if kind == "card_used" and rec.get("uid") is not None \
+                        and g.content.card_types[rec["card"]].face_down and seat not in (actor, v.get("target")):
+                    assert named_before(v["uid"]), f"P{seat} sees which face-down {rec['card']} was used"
+                if kind == "give" and seat not in (actor, v.get("to_seat")) and rec.get("cards"):
+                    assert named_before(v["cards"]), f"P{seat} sees cards given face down"
+                for f in ("card", "cards", "uid", "old", "new"):
+                    x = v.get(f)
+                    if isinstance(x, int) and f != "card" or isinstance(x, int) and kind != "card_used":
+                        seen.add(x)
+                    elif isinstance(x, list):
+                        seen.update(x)
+                if kind == "game_over":
+                    winners = set(v["winners"])
+                    assert {int(s) for s in v["identities"]} <= winners  # only declared winners show identities
+        # identities appear nowhere else in a seat's copy
+        for seat in range(g.n):
+            for rec in g.log:
+                v = project(rec, seat)
+                if v is None or v.get("e") in ("game_over",):
+                    continue
+                if v.get("e") == "identity_seen":
+                    assert v["seat"] == seat
+                text = json.dumps(v, ensure_ascii=False)
+                for other, ident in enumerate(setup["identities"]):
+                    if other != seat and f'"{ident}"' in text:
+                        # an identity id in a record is only legitimate as a declared value
+                        assert v.get("e") == "declare", (seat, v)
+    assert checked > 10_000
+
+
+def test_face_up_discards_are_public(content):
+    """Every card that reaches the discard pile is named in the public record."""
+    for g in _referee_games(content, 20):
+        public_named = set()
+        for rec in g.log:
+            v = project(rec, None)
+            if v is None:
+                continue
+            for f in ("cards", "card", "old", "uid", "new"):
+                x = v.get(f)
+                if isinstance(x, int):
+                    public_named.add(x)
+                elif isinstance(x, list):
+                    public_named.update(x)
+        for c in g.discard_pile:
+            assert c.uid in public_named, f"{c} lies face up in the discard pile but no public record names it"
