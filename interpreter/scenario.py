@@ -131,8 +131,7 @@ def run_scenario(path) -> ScenarioResult:
                 result.passed = False
                 result.failures.append(f"setup: seat {i}: unknown role {role_id!r}")
                 return result
-            g.players[i].role = content.roles[role_id]
-            g.players[i].role_face_up = spec.get("face_up", not content.roles[role_id].hidden)
+            g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
     if data.get("role_pile") is not None:
         try:
             put_role_pile(g, data["role_pile"])

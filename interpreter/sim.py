@@ -193,8 +193,8 @@ def simulate(content, players: int, games: int, seed: int, log_path=None, conten
         for i in range(games):
             gseed = game_seed(seed, i)
             try:
-                state = drive(content, players, gseed, random_agents(gseed, players), max_turns=max_turns)
-                game = state._game
+                game = drive(content, players, gseed, random_agents(gseed, players), max_turns=max_turns,
+                             record=writer is not None)
                 result = game.result
                 game.check_invariants()
             except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone

@@ -160,6 +160,7 @@ def test_making_another_player_use_a_card(tmp_path):
           timing: contest
           effect: |
             let t = choose(from: others(self), prompt: "谁")
+            reveal(hand(t), to: [self])
             use_card(choose(from: hand(t) where usable(it, by: t), prompt: "用哪张"), by: t)
         """), role("user", """
         - id: after
@@ -192,6 +193,7 @@ def test_cannot_make_a_player_use_cards_when_he_may_not(tmp_path):
           condition: |
             any_of(hand(current) where usable(it, by: current))
           effect: |
+            reveal(hand(current), to: [self])
             use_card(choose(from: hand(current) where usable(it, by: current)), by: current)
         """))
     g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94])], roles=[(0, "boss")],

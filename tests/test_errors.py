@@ -207,6 +207,37 @@ def test_e308_let_redefines_language_name(tmp_path):
     check_file(tmp_path, "cards", "c.yaml", card_with_effect("let self = current"), "E308", 7, 7)
 
 
+def test_e309_hidden_hand_offered_face_up(tmp_path):
+    """E309: choosing from another player's hand, face up, without seeing it."""
+    check_file(tmp_path, "cards", "c.yaml",
+               card_with_effect("discard(choose(from: hand(target)))", extra="    target: others(self)\n"),
+               "E309", 8, 15)
+
+
+@pytest.mark.parametrize("code", [
+    "discard(choose(from: hand(target), blind: true))",
+    "discard(choose(from: hand(target), by: target))",
+    "reveal(hand(target), to: [self])\ndiscard(choose(from: hand(target) where it has red))",
+    "reveal(hand(target))\ndiscard(choose(from: hand(target)))",
+    "discard(choose(from: hand(self)))",
+])
+def test_e309_not_for_blind_own_or_shown_hands(tmp_path, code):
+    f = tmp_path / "cards" / "c.yaml"
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(card_with_effect(code, extra="    target: others(self)\n"), encoding="utf-8")
+    from interpreter.content.loader import load_content
+    try:
+        load_content([BUNDLED_CONTENT, tmp_path])
+    except ContentErrors as e:
+        assert not [x for x in e.errors if x.code == "E309"], e.errors
+
+
+def test_e309_shown_to_someone_else_is_not_enough(tmp_path):
+    check_file(tmp_path, "cards", "c.yaml",
+               card_with_effect("reveal(hand(target), to: [target])\ndiscard(choose(from: hand(target)))",
+                                extra="    target: others(self)\n"), "E309", 9, 15)
+
+
 def test_all_problems_reported_not_just_first(tmp_path):
     """Every problem of a file is reported in one run."""
     text = card_with_effect("draw(slef, 1)\ndrew(self)\nlet x = count(hand(self))", extra="    targte: alive()\n")

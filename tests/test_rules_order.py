@@ -363,7 +363,7 @@ def test_reshuffle_discard_pile_when_deck_runs_out(content):
     assert g.draw(g.players[0], 3)
     assert 27 in hand(g, 0) and len(hand(g, 0)) == 3
     (r,) = events(g, "reshuffle")
-    assert r["cards"] == n_disc
+    assert r["n"] == n_disc
     assert g.discard_pile == [] and len(g.deck) == n_disc - 2
     assert set(before) == {c.uid for c in g.deck} | (hand(g, 0) - {27})
     assert [c.uid for c in g.deck] != before[:n_disc - 2]  # shuffled, not just turned over

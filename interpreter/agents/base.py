@@ -16,6 +16,7 @@ class Agent:
     """
 
     observes = True
+    referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
 
     def act(self, observation, actions) -> int:  # pragma: no cover - interface
         raise NotImplementedError

@@ -13,4 +13,5 @@ class RandomAgent(Agent):
         self.rng = random.Random(seed)
 
     def act(self, observation, actions) -> int:
-        return actions[self.rng.randrange(len(actions))]["id"]
+        ids = actions.ids if hasattr(actions, "ids") else [d["id"] for d in actions]
+        return ids[self.rng.randrange(len(ids))]

@@ -16,6 +16,8 @@ must offer hidden cards blind, as positions — 抽取).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .decisions import PlayOption
 from .errors import EngineError
 from .frozen import FrozenDict
@@ -78,15 +80,6 @@ def _colors(mask: int):
     return [COLOR_NAMES[b] for b in COLOR_NAMES if mask & b]
 
 
-def _copy_card(card: FrozenDict) -> FrozenDict:
-    data = card.get("data")
-    if data is None:
-        return FrozenDict(card)
-    d = dict(card)
-    d["data"] = FrozenDict(data)
-    return FrozenDict(d)
-
-
 def _key(k) -> str:
     """A data key as a JSON object key: a color bit by its name (试探's per-identity-color rows)."""
     if isinstance(k, int) and k in COLOR_NAMES:
@@ -104,114 +97,232 @@ def _plain(v):
     return ident if isinstance(ident, str) else str(v)
 
 
+_PASS = ("pass",)
+
+
+def _frozen_template(fields: dict) -> tuple:
+    """Descriptor fields as immutable data: (items, card items or None, card data items or None)."""
+    card = fields.pop("card", None)
+    if card is None:
+        return tuple(fields.items()), None, None
+    data = card.get("data")
+    card_items = tuple((k, v) for k, v in card.items() if k != "data")
+    return tuple(fields.items()), card_items, (tuple(data.items()) if data is not None else None)
+
+
+def _build(template: tuple) -> FrozenDict:
+    """A fresh descriptor from its immutable template."""
+    items, card_items, data_items = template
+    if card_items is None:
+        return FrozenDict(items)
+    card = dict(card_items)
+    if data_items is not None:
+        card["data"] = FrozenDict(data_items)
+    d = dict(items)
+    d["card"] = FrozenDict(card)
+    return FrozenDict(d)
+
+
+class ActionList(Sequence):
+    """One decision's legal actions as descriptors, each made when it is first read.
+
+    A read-only sequence (index it, iterate it, ``len()``; ``list(actions)`` for
+    JSON). It holds only immutable templates, so nothing an agent does to it or
+    to a descriptor it read reaches the engine, another agent, or its own next
+    decision. Made lazily because a uniform random agent reads one of them.
+    """
+
+    __slots__ = ("_templates", "_made", "ids")
+
+    def __init__(self, ids: tuple, templates: tuple):
+        self.ids = ids                # the action ids, in order: what an agent answers with
+        self._templates = templates
+        self._made = None
+
+    def __len__(self) -> int:
+        return len(self._templates)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self._templates))))
+        made = self._made
+        if made is None:
+            made = self._made = {}
+        if i < 0:
+            i += len(self._templates)
+        d = made.get(i)
+        if d is None:
+            d = made[i] = _build(self._templates[i])
+        return d
+
+    def __repr__(self) -> str:
+        return f"ActionList({[d['label'] for d in self]})"
+
+
+def _templates_for(content) -> dict:
+    """Descriptor templates per action key, shared by every game of a content set (a face moves with its id)."""
+    tpl = getattr(content, "_descriptor_templates", None)
+    if tpl is None:
+        tpl = {}
+        content._descriptor_templates = tpl
+    return tpl
+
+
+def _fast_for(content) -> dict:
+    """A second index of the templates, by card id and (card use object, card id): no tuple keys in the loop."""
+    fast = getattr(content, "_descriptor_fast", None)
+    if fast is None:
+        fast = {}
+        content._descriptor_fast = fast
+    return fast
+
+
 class Describer:
-    """Turns one decision's options into descriptors for its seat (cached per game: options repeat a lot)."""
+    """Turns one decision's options into action ids and descriptors for its seat.
+
+    Each kind of descriptor is made once per content set as an immutable
+    template; agents get fresh read-only copies (see ActionList).
+    """
 
     def __init__(self, game):
         self.game = game
         self.space = space_for(game.content)
-        self._cache: dict = {}
+        self._tpl = _templates_for(game.content)
+        self._fast = _fast_for(game.content)
 
     def describe(self, decision) -> tuple:
-        """(action ids, descriptors) of a decision's options, in the engine's order.
+        """(action ids, ActionList) of a decision's options, in the engine's order.
 
         The ids are kept apart from the descriptors the agent receives, so nothing
-        an agent does to a descriptor can change what an answer means.
+        an agent does to a descriptor can change what an answer means. Every card
+        offered by id must be visible to the seat (else EngineError).
         """
         seat = decision.seat
+        bit = 1 << seat
+        game = self.game
+        tpl = self._tpl
+        fast = self._fast  # (card uid) / (use, card uid) / (seat) -> entry, without building key tuples
         ids = []
-        descs = []
+        templates = []
         for pos, opt in enumerate(decision.options):
-            aid, d = self._one(opt, pos, seat)
-            ids.append(aid)
-            descs.append(d)
+            t = type(opt)
+            if t is PlayOption:
+                use = opt.use
+                card = opt.card
+                if use is None:
+                    key: tuple = _PASS
+                elif card is None:
+                    key = ("skill", use.id)
+                else:
+                    if not (card.knowers & bit or game.card_public(card)):
+                        raise EngineError(f"P{seat} was offered the use of a card it cannot see")
+                    fk = (id(use), card.uid)
+                    entry = fast.get(fk)
+                    if entry is None:
+                        key = ("use", card.uid, use.card_type.id, use.source_index)
+                        entry = fast[fk] = tpl.get(key) or self._store(key, self._fields(key, opt))
+                    ids.append(entry[0])
+                    templates.append(entry[1])
+                    continue
+            elif t is Card:
+                if not (opt.knowers & bit or game.card_public(opt)):
+                    raise EngineError(f"a card P{seat} cannot see ({game.zone_name(opt)}) was offered to P{seat} "
+                                      "as an option; offer hidden cards blind (choose(..., blind: true))")
+                entry = fast.get(opt.uid)
+                if entry is None:
+                    key = ("card", opt.uid)
+                    entry = fast[opt.uid] = tpl.get(key) or self._store(key, self._fields(key, opt))
+                ids.append(entry[0])
+                templates.append(entry[1])
+                continue
+            elif t is Player:
+                key = ("seat", opt.seat)
+            else:
+                key, make = self._other(opt, pos)
+                entry = tpl.get(key)
+                if entry is None:
+                    if key[0] == "option":  # a text or value at a position: its own descriptor each time
+                        fields = make()
+                        fields["id"] = self.space.ids[key]
+                        entry = (fields["id"], _frozen_template(fields))
+                    else:
+                        entry = self._store(key, make())
+                ids.append(entry[0])
+                templates.append(entry[1])
+                continue
+            entry = tpl.get(key)
+            if entry is None:
+                entry = self._store(key, self._fields(key, opt))
+            ids.append(entry[0])
+            templates.append(entry[1])
         if len(set(ids)) != len(ids):
             raise EngineError(f"decision {decision.kind} for P{seat} offers two options that are the same action "
-                              f"({[d['label'] for d in descs]}): content must make its options distinct")
-        return tuple(ids), tuple(descs)
+                              f"({decision.labels()}): content must make its options distinct")
+        ids = tuple(ids)
+        return ids, ActionList(ids, tuple(templates))
 
-    def _one(self, opt, pos: int, seat: int) -> tuple:
-        if isinstance(opt, Card):
-            if not self.game.card_visible(opt, seat):
-                raise EngineError(f"a card P{seat} cannot see ({self.game.zone_name(opt)}) was offered to P{seat} "
-                                  "as an option; offer hidden cards blind (choose(..., blind: true))")
-            return self._cached(("card", opt.uid), lambda: {"kind": "card", "card": card_data(opt),
-                                                            "label": opt.label()})
-        if isinstance(opt, PlayOption):
-            return self._play(opt, seat)
-        if isinstance(opt, Player):
-            return self._cached(("seat", opt.seat), lambda: {"kind": "seat", "seat": opt.seat,
-                                                             "label": f"P{opt.seat}"})
+    @staticmethod
+    def _fields(key: tuple, opt) -> dict:
+        kind = key[0]
+        if kind == "pass":
+            return {"kind": "pass", "label": "pass"}
+        if kind == "skill":
+            sk = opt.use
+            return {"kind": "skill", "skill": sk.id, "name": sk.name, "label": f"skill {sk.name}"}
+        if kind == "use":
+            use = opt.use
+            return {"kind": "use", "card": card_data(opt.card), "as": use.card_type.id,
+                    "as_name": use.card_type.name, "label": opt.label()}
+        if kind == "card":
+            return {"kind": "card", "card": card_data(opt), "label": opt.label()}
+        return {"kind": "seat", "seat": opt.seat, "label": f"P{opt.seat}"}
+
+    def _store(self, key: tuple, fields: dict) -> tuple:
+        aid = self.space.ids[key]
+        fields["id"] = aid
+        entry = (aid, _frozen_template(fields))
+        self._tpl[key] = entry
+        return entry
+
+    def _other(self, opt, pos: int) -> tuple:
+        """(key, make fields) of options that are values: none, yes/no, colors, texts, blind positions, names."""
         if opt is None:
-            return self._cached(("none",), lambda: {"kind": "none", "label": "不"})
+            return ("none",), lambda: {"kind": "none", "label": "不"}
         if opt is True or opt is False:
             key = ("yes",) if opt else ("no",)
-            return self._cached(key, lambda: {"kind": key[0], "label": "是" if opt else "否"})
+            return key, lambda: {"kind": key[0], "label": "是" if opt else "否"}
         if isinstance(opt, Color):
             name = COLOR_NAMES[int(opt)]
-            return self._cached(("color", name), lambda: {"kind": "color", "value": name, "label": opt.label()})
+            return ("color", name), lambda: {"kind": "color", "value": name, "label": opt.label()}
         if isinstance(opt, str):
             if opt in ("accept", "decline"):
-                return self._cached((opt,), lambda: {"kind": opt, "label": opt})
+                return (opt,), lambda: {"kind": opt, "label": opt}
             if opt in ("left", "right", "up"):
-                return self._cached(("direction", opt), lambda: {"kind": "direction", "value": opt, "label": opt})
-            return self._positional("option", pos, {"kind": "option", "value": opt, "label": opt})
+                return ("direction", opt), lambda: {"kind": "direction", "value": opt, "label": opt}
+            return self._slot("option", pos), lambda: {"kind": "option", "value": opt, "label": opt}
         cls = type(opt).__name__
         if cls == "BlindPick":
-            return self._positional("blind", opt.index, {"kind": "blind", "index": opt.index, "label": opt.label()})
+            return self._slot("blind", opt.index), lambda: {"kind": "blind", "index": opt.index,
+                                                            "label": opt.label()}
         if cls == "CardName":
-            return self._cached(("card_name", opt.id), lambda: {"kind": "card_name", "value": opt.id,
-                                                                "name": opt.name, "label": opt.label()})
+            return ("card_name", opt.id), lambda: {"kind": "card_name", "value": opt.id, "name": opt.name,
+                                                   "label": opt.label()}
         if cls == "Role":
-            return self._cached(("role", opt.id), lambda: {"kind": "role", "value": opt.id, "label": opt.label()})
+            return ("role", opt.id), lambda: {"kind": "role", "value": opt.id, "label": opt.label()}
         if cls == "Identity":
-            return self._cached(("identity", opt.id), lambda: {"kind": "identity", "value": opt.id,
-                                                               "label": opt.name})
+            return ("identity", opt.id), lambda: {"kind": "identity", "value": opt.id, "label": opt.name}
         if cls == "SecretTask":
-            return self._cached(("task", opt.id), lambda: {"kind": "task", "value": opt.id, "label": opt.name})
+            return ("task", opt.id), lambda: {"kind": "task", "value": opt.id, "label": opt.name}
         if cls == "CardUse":
-            key = ("virtual", opt.card_type.id, opt.source_index)
-            return self._cached(key, lambda: {"kind": "virtual", "as": opt.card_type.id,
-                                              "label": f"当作{opt.card_type.label()}（{opt.timing}）"})
+            return (("virtual", opt.card_type.id, opt.source_index),
+                    lambda: {"kind": "virtual", "as": opt.card_type.id,
+                             "label": f"当作{opt.card_type.label()}（{opt.timing}）"})
         if isinstance(opt, int):
-            return self._positional("option", pos, {"kind": "option", "value": opt, "label": str(opt)})
+            return self._slot("option", pos), lambda: {"kind": "option", "value": opt, "label": str(opt)}
         raise EngineError(f"an option of type {cls} cannot be offered to an agent")
 
-    def _play(self, opt: PlayOption, seat: int) -> tuple:
-        if opt.use is None:
-            return self._cached(("pass",), lambda: {"kind": "pass", "label": "pass"})
-        if opt.card is None:
-            sk = opt.use
-            return self._cached(("skill", sk.id), lambda: {"kind": "skill", "skill": sk.id, "name": sk.name,
-                                                           "label": f"skill {sk.name}"})
-        card, use = opt.card, opt.use
-        if not self.game.card_visible(card, seat):
-            raise EngineError(f"P{seat} was offered the use of a card it cannot see")
-        key = ("use", card.uid, use.card_type.id, use.source_index)
-        return self._cached(key, lambda: {"kind": "use", "card": card_data(card), "as": use.card_type.id,
-                                          "as_name": use.card_type.name, "label": opt.label()})
-
-    def _cached(self, key: tuple, make) -> tuple:
-        """(id, a fresh descriptor) — fresh each time, so what one agent does to its copy reaches nobody."""
-        entry = self._cache.get(key)
-        if entry is None:
-            fields = make()
-            aid = self.space.ids[key]
-            fields["id"] = aid
-            entry = (aid, fields)
-            self._cache[key] = entry
-        aid, fields = entry
-        card = fields.get("card")
-        if card is None:
-            return aid, FrozenDict(fields)
-        d = dict(fields)
-        d["card"] = _copy_card(card)
-        return aid, FrozenDict(d)
-
-    def _positional(self, kind: str, index: int, fields: dict) -> tuple:
+    @staticmethod
+    def _slot(kind: str, index: int) -> tuple:
         if index >= SLOTS:
             raise EngineError(f"a decision offers more than {SLOTS} {kind} choices")
-        aid = self.space.ids[(kind, index)]
-        fields["id"] = aid
-        return aid, FrozenDict(fields)
-
+        return (kind, index)

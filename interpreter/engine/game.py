@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 
-from ..language.runtime import Ctx, StopEffect
+from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
 from .decisions import PASS, Decision, PlayOption
 from .resolution import Resolution
@@ -30,7 +30,7 @@ __all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFr
 # Event fields that hold deck ids. Each one's visibility is worked out when the event is
 # recorded, from who can see the card then (Game.card_visible): a face-down card is
 # never named in a record another seat reads.
-CARD_FIELDS = ("card", "cards", "uid", "old", "new")
+CARD_FIELDS = frozenset(("card", "cards", "uid", "old", "new"))
 
 
 class Transit:
@@ -87,12 +87,16 @@ class Game(Resolution, VictoryChecks):
         self.phase = "setup"
         self.turn_no = 0
         self.decision_count = 0
-        self.record = True  # the log is always kept: every seat's observation reads its public history
+        # The log is kept when someone will read it: a log file, an agent that observes (its
+        # observation holds the public history), a scenario, the step API. Bare batch play skips it.
+        self.record = record or any(getattr(a, "observes", False) for a in agents or ())
         self.trace: list | None = None    # a resolution trace, when someone (a scenario) wants one
         self.log: list = []
         self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
         self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
         self._describer = None
+        self.actions_taken: list = []     # the action ids agents answered (the synchronous driver)
+        self._labels: dict = {}            # labels of cards and players offered as options (they do not change)
         self.unchosen_roles: list = []    # roles dealt at setup and not kept (out of the game, seen by their seat)
         self.decision_log: list = []      # indices answered, in order (the replay script)
         self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
@@ -131,6 +135,8 @@ class Game(Resolution, VictoryChecks):
         """
         if kind in self.watched:
             self._events.append((kind, data))
+        if not self.record:
+            return
         rec = data
         rec["e"] = kind
         if to is not None:
@@ -139,6 +145,9 @@ class Game(Resolution, VictoryChecks):
                 rec["secret"] = {f: seats for f in secret}
             else:
                 rec["to"] = seats
+        if data.keys().isdisjoint(CARD_FIELDS):  # most records name no card
+            self.log.append(rec)
+            return
         hidden = None
         for f in CARD_FIELDS:
             v = data.get(f)
@@ -197,21 +206,37 @@ class Game(Resolution, VictoryChecks):
             raise EngineError("the game is stuck: too many decisions")
         if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
             index = 0  # a forced choice is not a decision
+            picked = options[0]
         else:
             decision = Decision(kind, player.seat, options, prompt, source)
             if self.trace is not None:
                 self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
             index = self.decide(decision)
             self.decision_log.append(index)
+            picked = options[index]
             if self.trace is not None:
-                self.trace.append(("answer", player.seat, D.option_label(options[index])))
-            self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
-                             "label": D.option_label(options[index]), "prompt": prompt, "source": source,
-                             "to": [player.seat]})
-        picked = options[index]
+                self.trace.append(("answer", player.seat, D.option_label(picked)))
+            if self.record:
+                self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
+                                 "label": self._label(picked), "prompt": prompt, "source": source,
+                                 "to": [player.seat]})
         if type(picked) is Card:
             picked.chosen |= 1 << player.seat  # whoever picks a card can follow where it goes next
         return picked
+
+    def _label(self, opt) -> str:
+        """An option's label for the log (cards by deck id and players by seat are made once)."""
+        t = type(opt)
+        if t is Card:
+            key = opt.uid
+        elif t is Player:
+            key = -1 - opt.seat
+        else:
+            return D.option_label(opt)
+        label = self._labels.get(key)
+        if label is None:
+            label = self._labels[key] = D.option_label(opt)
+        return label
 
     @property
     def describer(self):
@@ -226,6 +251,9 @@ class Game(Resolution, VictoryChecks):
 
     def observation(self, seat: int, decision=None):
         """Everything `seat` may know now, as plain read-only data (see docs/observation.md)."""
+        if not self.record:
+            raise EngineError("this game keeps no log, so no observation (its public history) can be made: "
+                              "create it with record=True")
         from .observation import observe
         return observe(self, seat, decision)
 
@@ -236,16 +264,18 @@ class Game(Resolution, VictoryChecks):
         table anyway) is handed the engine's Decision instead.
         """
         agent = self.agents[decision.seat]
-        if getattr(agent, "referee", False):
+        if agent.referee:
             index = agent.decide(decision, self)
             if type(index) is not int or not 0 <= index < len(decision.options):
                 raise EngineError(f"agent for P{decision.seat} answered {index!r}, "
                                   f"not an index of {len(decision.options)} options")
             return index
-        ids, descs = self.actions(decision)
-        obs = self.observation(decision.seat, decision) if agent.observes else None
-        answer = agent.act(obs, descs)
-        return self.index_of(decision, ids, answer)
+        ids, descs = self.describer.describe(decision)
+        answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
+        if type(answer) is int and answer in ids:
+            self.actions_taken.append(answer)
+            return ids.index(answer)
+        return self.index_of(decision, ids, answer)  # raises IllegalAction, saying why
 
     @staticmethod
     def index_of(decision, ids: tuple, answer) -> int:
@@ -315,6 +345,7 @@ class Game(Resolution, VictoryChecks):
         card.knowers = k
         card.chosen = 0
         card.face_down = False
+        card.used_as = None
         if z == HAND:
             card.owner.hand.remove(card)
         elif z == INTEL:
@@ -385,7 +416,7 @@ class Game(Resolution, VictoryChecks):
             c.knowers = 0  # shuffled: nobody can follow a card any more
         self.rng.shuffle(pile)
         self.deck = pile
-        self.emit("reshuffle", cards=len(pile))
+        self.emit("reshuffle", n=len(pile))
         return True
 
     def draw(self, p: Player, n: int) -> bool:
@@ -447,14 +478,14 @@ class Game(Resolution, VictoryChecks):
         self.deck = list(self.cards)
         rng.shuffle(self.deck)
         self.current = self.players[rng.randrange(self.n)]
-        # the referee's records (to nobody: no seat may read them)
-        self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
-                         "identities": [p.identity.id for p in self.players],
-                         "tasks": [p.task.id if p.task else None for p in self.players],
-                         "deck": [c.uid for c in reversed(self.deck)], "to": []})
-        self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
+        if self.record:  # the referee's record (to nobody: no seat may read it), then what everyone sees
+            self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
+                             "identities": [p.identity.id for p in self.players],
+                             "tasks": [p.task.id if p.task else None for p in self.players],
+                             "deck": [c.uid for c in reversed(self.deck)], "to": []})
+            self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
         self._deal_roles()
-        if any(p.role for p in self.players):
+        if self.record and any(p.role for p in self.players):
             self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players],
                              "to": []})
             self.log.append({"e": "roles_shown",
@@ -474,8 +505,8 @@ class Game(Resolution, VictoryChecks):
             if not dealt:
                 break
             p.dealt_roles = list(dealt)
-            p.role = self.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
-            p.role_face_up = not p.role.hidden
+            chosen = self.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
+            p.new_role(chosen, not chosen.hidden)
             self.unchosen_roles += [r for r in dealt if r is not p.role]
         self.role_pile = pool
         self._index_triggers()
@@ -507,10 +538,11 @@ class Game(Resolution, VictoryChecks):
             self.result = over
             over.turns = self.turn_no
             # winners turn their identity cards face up to declare (宣胜): that much becomes public
-            self.log.append({"e": "game_over", "winners": [p.seat for p in over.winners],
-                             "identities": {str(p.seat): p.identity.id for p in over.winners
-                                            if p.identity is not None},
-                             "reason": over.reason, "turns": self.turn_no})
+            if self.record:
+                self.log.append({"e": "game_over", "winners": [p.seat for p in over.winners],
+                                 "identities": {str(p.seat): p.identity.id for p in over.winners
+                                                if p.identity is not None},
+                                 "reason": over.reason, "turns": self.turn_no})
             return over
 
     def _next_turn_player(self) -> Player:
@@ -659,7 +691,7 @@ class Game(Resolution, VictoryChecks):
         self.holder = sender
         self.emit("intel_sent", seat=sender.seat, card=card.uid, direction=direction,
                   target=target.seat if target else None, lock=lock.seat if lock else None,
-                  face_up=face_up, to=None if face_up else [sender.seat])
+                  face_up=face_up)
         return True
 
     def travel(self) -> bool:
@@ -842,8 +874,7 @@ class Game(Resolution, VictoryChecks):
         offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
         new = self.ask(p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
         self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
-        p.role = new
-        p.role_face_up = not new.hidden
+        p.new_role(new, not new.hidden)
         self._index_triggers()
         self.emit("role_replaced", seat=p.seat, old=old.id, new=new.id,
                   to=None if p.role_face_up else [p.seat], secret=() if p.role_face_up else ("new",))
@@ -936,10 +967,13 @@ class Game(Resolution, VictoryChecks):
         if card is not None:
             self.move(card, PROCESSING)
             card.face_down = ctype.face_down  # what it is used as decides: a converted card too
+            card.used_as = ctype
         frame = UseFrame(card)
         self.resolving.append(frame)
         uid = card.uid if card is not None else None
         ctx = Ctx(self, user, card=card, dying=self.dying_player)
+        if card is None or ctype is not card.type:  # virtual or converted: questions name what it is used as
+            ctx.used_as = CardName(ctype.id, ctype.name)
         if chooser is not None:
             ctx.chooser = chooser
         target = None

@@ -48,6 +48,14 @@ def history(game, seat: int | None) -> tuple:
     return tuple(records)
 
 
+def _in_use(g, c, seat: int) -> FrozenDict:
+    """A card being used: its face if the seat may see it, else only what it is used as (which is public)."""
+    used_as = c.used_as.id if c.used_as is not None else c.type.id
+    if g.card_visible(c, seat):
+        return FrozenDict({**card_data(c), "used_as": used_as})
+    return FrozenDict({"id": None, "used_as": used_as})
+
+
 def observe(game, seat: int, decision=None) -> FrozenDict:
     g = game
     me = g.players[seat]
@@ -56,7 +64,7 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
     for p in g.players:
         statuses = sorted(name for name, until in p.statuses.items()
                           if until >= turn and (p is me or name not in p.secret_statuses))
-        role = p.role.id if p.role is not None and (p.role_face_up or p is me) else None
+        role = p.role.id if p.role is not None and (p.role_shown or p is me) else None
         players.append(FrozenDict({
             "seat": p.seat, "alive": p.alive, "out": p.out, "dying": p.dying, "hand_count": len(p.hand),
             "intel": tuple(card_data(c) for c in p.intel),
@@ -89,8 +97,7 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
         if z == DECK:
             where["depth"] = len(g.deck) - 1 - g.deck.index(c)  # 0: the top card
         known.append(FrozenDict(where))
-    in_use = tuple(card_data(c) if g.card_visible(c, seat) else FrozenDict({"card": c.type.id, "id": None})
-                   for c in g.processing)
+    in_use = tuple(_in_use(g, c, seat) for c in g.processing)
     mine = FrozenDict({
         "identity": me.identity.id if me.identity is not None else None,
         "task": me.task.id if me.task is not None else None,
@@ -113,6 +120,7 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
         "deck_count": len(g.deck),
         "discard": tuple(card_data(c) for c in g.discard_pile),
         "removed": tuple(card_data(c) for c in g.removed),
+        "staging": tuple(card_data(c) for c in g.staging),
         "role_pile_count": len(g.role_pile),
         "removed_roles": tuple(r.id for r in g.removed_roles),
         "removed_identities": len(g.removed_identities),

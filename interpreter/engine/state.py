@@ -44,7 +44,7 @@ class Card:
     """One physical card of the deck."""
 
     __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner", "knowers", "chosen",
-                 "face_down")
+                 "face_down", "used_as")
 
     def __init__(self, uid, ctype, mask, direction, lockable, data):
         self.uid = uid              # the deck id (1..118)
@@ -58,6 +58,7 @@ class Card:
         self.knowers = 0            # bit mask of the seats that can tell where this card is (see Game.move)
         self.chosen = 0             # seats that picked this card in a decision since it last moved
         self.face_down = False      # in use (PROCESSING) as a card that is played face down
+        self.used_as = None         # in use: the card type it is used as (itself, or what it is converted into)
 
     @property
     def name(self) -> str:
@@ -87,7 +88,7 @@ class Card:
 class Player:
     """A seat at the table. Seats are numbered counter-clockwise: seat+1 is the right-hand neighbour."""
 
-    __slots__ = ("seat", "identity", "task", "role", "role_face_up", "hand", "intel",
+    __slots__ = ("seat", "identity", "task", "role", "_face_up", "role_shown", "hand", "intel",
                  "alive", "out", "dying", "counts", "statuses", "usage", "marks", "known_identities",
                  "secret_statuses", "dealt_roles")
 
@@ -96,7 +97,8 @@ class Player:
         self.identity = None      # content Identity; None once the identity card was taken (take_identity)
         self.task = None          # content SecretTask or None
         self.role = None          # content Role or None (role slot: roles are added as data)
-        self.role_face_up = True
+        self._face_up = True
+        self.role_shown = False   # has this role been face up since it was dealt (then everyone knows it)
         self.hand: list[Card] = []
         self.intel: list[Card] = []
         self.alive = True
@@ -109,6 +111,22 @@ class Player:
         self.known_identities: dict = {}         # identity cards this seat has looked at: seat -> Identity
         self.secret_statuses: set = set()        # statuses only this player was told of (add_status secret)
         self.dealt_roles: list = []              # the roles this seat was dealt at setup (it saw them all)
+
+    @property
+    def role_face_up(self) -> bool:
+        return self._face_up
+
+    @role_face_up.setter
+    def role_face_up(self, up: bool) -> None:
+        self._face_up = up
+        if up:
+            self.role_shown = True
+
+    def new_role(self, role, face_up: bool) -> None:
+        """A role card comes to this seat (dealt or replaced): nobody else has seen it unless it is face up."""
+        self.role = role
+        self.role_shown = False
+        self.role_face_up = face_up
 
     @property
     def red(self) -> int:

@@ -55,7 +55,7 @@ class GameState:
         self._actions: list[int] = []     # action ids applied, in order
         self._indices: list[int] = []     # the same answers as option indices (for fast replays)
         self._edits: list[tuple] = []     # (actions applied before, seat, sub-seed) of each resample
-        self._game = Game(content, n_players, seed, agents=None, max_turns=max_turns)
+        self._game = Game(content, n_players, seed, agents=None, record=True, max_turns=max_turns)
         self._game.decide = self._suspend
         self._decision = None
         self._legal: tuple | None = None
@@ -102,7 +102,7 @@ class GameState:
         """The legal actions as plain read-only descriptors, in the same order as :meth:`legal_actions`."""
         if self._decision is None:
             return ()
-        return self._described()[1]
+        return tuple(self._described()[1])
 
     def _described(self) -> tuple:
         if self._legal is None:
@@ -233,7 +233,7 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
             if g.players[s].identity is not None:
                 q.known_identities[s] = g.players[s].identity
 
-    face_down = [p for p in g.players if p.seat != seat and p.role is not None and not p.role_face_up]
+    face_down = [p for p in g.players if p.seat != seat and p.role is not None and not p.role_shown]
     if face_down or g.role_pile:
         mine = {r_.id for r_ in me.dealt_roles}
         pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_.id not in mine]
@@ -246,16 +246,18 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     g.rng = random.Random(r.getrandbits(64))
 
 
-def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None) -> GameState:
-    """Play a whole game with one agent per seat: the thin driver over the step API."""
-    state = GameState(content, n_players, seed, max_turns)
-    while state._decision is not None:
-        seat = state._decision.seat
-        agent = agents[seat]
-        descs = state._described()[1]
-        obs = state.observation(seat) if agent.observes else None
-        state.apply_action(agent.act(obs, descs))
-    return state
+def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
+    """Play a whole game with one agent per seat; returns the finished Game.
+
+    The same engine, descriptors, observations and answer checks as the step
+    API, without pausing: the engine calls each agent where it asks (no greenlet
+    switch), which is the fast path for batches. Playing the same seed with the
+    answers it records (``game.actions_taken``) through :class:`GameState` gives
+    the same game (tests check it). The log is kept if `record` or an agent observes.
+    """
+    game = Game(content, n_players, seed, agents, record=record, max_turns=max_turns)
+    game.run()
+    return game
 
 
 __all__ = ["GameState", "TERMINAL", "drive", "EngineError", "IllegalAction"]

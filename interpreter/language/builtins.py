@@ -15,7 +15,7 @@ from ..engine import decisions as D
 from ..engine.state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
                             STAGING, UP, Card)
 from . import types as T
-from .runtime import CardName
+from .runtime import CardName, source_of
 
 REQUIRED = object()
 
@@ -742,7 +742,7 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
         return None
     if optional:
         options = options + [None]
-    choice = g.ask(chooser, kind, options, prompt, ctx.card.type.id if ctx.card is not None else "")
+    choice = g.ask(chooser, kind, options, prompt, source_of(ctx))
     if choice is None:
         ctx.incomplete = True
     return choice
@@ -798,7 +798,7 @@ def _choose_many(ctx, options, by, lo, hi, prompt):
     picked = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
-        choice = g.ask(chooser, D.CHOOSE, opts, prompt, ctx.card.type.id if ctx.card is not None else "")
+        choice = g.ask(chooser, D.CHOOSE, opts, prompt, source_of(ctx))
         if choice is None:
             break
         picked.append(choice)

@@ -19,8 +19,9 @@ from . import ast
 from . import types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
 from .errors import LanguageError
+from .visibility import check as check_hidden_choices
 from .parser import parse
-from .runtime import CardName, StopEffect
+from .runtime import CardName, StopEffect, source_of
 
 MAX_REPEAT = 50
 
@@ -99,6 +100,10 @@ class Compiler:
         """Compile statements; returns run(ctx)."""
         prog = parse(text)
         body = self._block(prog.body)
+        check_hidden_choices(prog, lambda node, owner: self._err(
+            "E309", f"`{node.func}` offers the cards of a hand the chooser cannot see as face-up options",
+            node, "add `blind: true` (抽取: a random pick), let the hand's owner choose (`by:`), or show the "
+                  "hand to the chooser first with `reveal(hand(...), to: [...])`"))
         nslots = self.nslots
 
         def run(ctx):
@@ -203,7 +208,7 @@ class Compiler:
             if who is None:
                 ctx.incomplete = True
                 return
-            source = ctx.card.type.id if ctx.card is not None else ""
+            source = source_of(ctx)
             if ctx.game.ask(who, D.CONFIRM, [True, False], prompt, source):
                 body(ctx)
             else:
@@ -226,7 +231,7 @@ class Compiler:
                 ctx.incomplete = True
                 return
             labels = [o[0] for o in open_]
-            source = ctx.card.type.id if ctx.card is not None else ""
+            source = source_of(ctx)
             label = ctx.game.ask(who, D.OPTION, labels, prompt, source)
             open_[labels.index(label)][2](ctx)
         return run

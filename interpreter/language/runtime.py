@@ -27,6 +27,13 @@ class Ctx:
         self.incomplete = False
 
 
+def source_of(ctx) -> str:
+    """The card a question comes from, by what it is used as (a converted card's printed face stays hidden)."""
+    if ctx.used_as is not None:
+        return ctx.used_as.id
+    return ctx.card.type.id if ctx.card is not None else ""
+
+
 class StopEffect(Exception):
     """Raised by `then` when what came before did not fully resolve: the rest of the text is skipped."""
 

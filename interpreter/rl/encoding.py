@@ -40,7 +40,7 @@ piece              size        meaning
                                (in another hand, the deck, face down …)
 ``discard``        D           by deck id: the discard pile
 ``removed``        D           by deck id: cards removed from the game
-``in_use``         C           per card type: cards being used now
+``in_use``         C           per card type: cards being used now (by what they are used as)
 ``tr_active``      1           1 while an intel is travelling
 ``tr_sender``      n           one-hot: its sender
 ``tr_target``      n           one-hot: its target (↑ intel)
@@ -176,7 +176,7 @@ class Encoder:
         for k in obs["known_cards"]:
             v["known_cards"][cards[k["card"]["id"]]] = 1
         for c in obs["in_use"]:
-            v["in_use"][self._type_index[c["card"]]] += 1
+            v["in_use"][self._type_index[c["used_as"]]] += 1
         t = obs["transit"]
         if t is not None:
             v["tr_active"][0] = 1
