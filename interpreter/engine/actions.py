@@ -204,6 +204,7 @@ class Describer:
         fast = self._fast  # (card uid) / (use, card uid) / (seat) -> entry, without building key tuples
         ids = []
         templates = []
+        values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
         for pos, opt in enumerate(decision.options):
             t = type(opt)
             if t is PlayOption:
@@ -238,6 +239,7 @@ class Describer:
             elif t is Player:
                 key = ("seat", opt.seat)
             else:
+                values = True
                 key, make = self._other(opt, pos)
                 entry = tpl.get(key)
                 if entry is None:
@@ -255,7 +257,7 @@ class Describer:
                 entry = self._store(key, self._fields(key, opt))
             ids.append(entry[0])
             templates.append(entry[1])
-        if len(set(ids)) != len(ids):
+        if values and len(set(ids)) != len(ids):
             raise EngineError(f"decision {decision.kind} for P{seat} offers two options that are the same action "
                               f"({decision.labels()}): content must make its options distinct")
         ids = tuple(ids)

@@ -270,7 +270,8 @@ class Game(Resolution, VictoryChecks):
                 raise EngineError(f"agent for P{decision.seat} answered {index!r}, "
                                   f"not an index of {len(decision.options)} options")
             return index
-        ids, descs = self.describer.describe(decision)
+        describer = self._describer or self.describer
+        ids, descs = describer.describe(decision)
         answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
         if type(answer) is int and answer in ids:
             self.actions_taken.append(answer)
