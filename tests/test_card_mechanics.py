@@ -521,3 +521,28 @@ def test_end_contest_and_set_pending(tmp_path):
     assert g.pending is card(g, 94) and g.pending_face_up
     assert card(g, 91).zone == DISCARD
     assert not ag[1].asked                   # the contest ended before P1 was asked
+
+
+def test_a_use_whose_rules_read_this_card_is_checked_per_copy(tmp_path):
+    """Legality is checked once per use for all copies, unless the condition or target reads this_card."""
+    base = load_content([BUNDLED_CONTENT])
+    assert not any(u.per_copy for t in base.card_types.values() for u in t.uses)  # no bundled rule reads it
+    d = tmp_path / "pack" / "cards"
+    d.mkdir(parents=True)
+    (d / "wu_dao.yaml").write_text(textwrap.dedent("""\
+        id: wu_dao
+        name: 误导
+        text: 争夺阶段，将待收情报移至相邻角色面前（测试：只有红色的可以）。
+        uses:
+          - timing: contest
+            condition: this_card has red
+            target: neighbors(holder)
+            effect: move_pending(target)
+        """), encoding="utf-8")
+    content = load_content([BUNDLED_CONTENT, tmp_path / "pack"])
+    (use,) = content.card_types["wu_dao"].uses
+    assert use.per_copy
+    g, _ = table(content, [dict(identity=RED_ID, hand=[94, 91]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)])
+    put_pending(g, 82, sender=1, holder=1)
+    offered = [o.card.uid for o in g.card_options(g.players[0], "contest") if o.card is not None]
+    assert offered == [91]  # the blue copy (94) first in hand is not offered; the red one is

@@ -206,7 +206,7 @@ class Loader:
 
     # ------------------------------------------------------------------ code units
 
-    def compile_unit(self, path, container, key, env, unit, mode, expect=None):
+    def compile_unit(self, path, container, key, env, unit, mode, expect=None, reads: set | None = None):
         text = container.get(key) if container is not None else None
         if text is None:
             return None
@@ -219,6 +219,8 @@ class Loader:
         except LanguageError as e:
             comp.errors.append(e)
             fn = None
+        if reads is not None:
+            reads |= comp.names_read
         for e in comp.errors:
             line, col = pos.map(e.line, e.col) if pos is not None else (e.line, e.col)
             self.errors.append(ContentError(str(path), line, col, e.code, e.message, e.hint))
@@ -240,12 +242,14 @@ class Loader:
             if "effect" not in eff_container:
                 self.err(path, use.pos, "E112", "this use has no effect, and the card gives no shared `effect`")
                 continue
-            target = self.compile_unit(path, use, "target", card_env(timing, False, True), timing, "expr", "players")
-            cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool")
+            reads: set = set()
+            target = self.compile_unit(path, use, "target", card_env(timing, False, True), timing, "expr", "players",
+                                       reads)
+            cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool", reads)
             effect = self.compile_unit(path, eff_container, "effect", card_env(timing, has_target), timing, "program")
             if effect is None:
                 continue
-            cu = CardUse(ctype, timing, target, cond, effect, i)
+            cu = CardUse(ctype, timing, target, cond, effect, i, per_copy="this_card" in reads)
             ctype.uses.append(cu)
             ctype.uses_by_timing.setdefault(timing, []).append(cu)
         return ctype

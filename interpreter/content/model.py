@@ -36,6 +36,7 @@ class CardUse:
     condition: Callable | None   # ctx -> bool: may it be used now
     effect: Callable             # ctx -> None
     source_index: int = 0
+    per_copy: bool = True        # do the condition and target rule read this_card? (else one check serves all copies)
 
 
 @dataclass

@@ -335,12 +335,12 @@ class Game(Resolution, VictoryChecks):
         a hand by its new owner.
         """
         z = card.zone
-        if self.card_public(card):
-            k = self.all_mask
-        elif z == HAND:
+        if z == HAND:
             k = card.knowers & ((1 << card.owner.seat) | card.chosen)
-        else:
+        elif z == DECK or (z == PROCESSING and card.face_down) or (z == PENDING and not self.pending_face_up):
             k = card.knowers
+        else:  # it was face up (card_public)
+            k = self.all_mask
         if zone == HAND:
             k |= 1 << owner.seat
         card.knowers = k
@@ -804,6 +804,7 @@ class Game(Resolution, VictoryChecks):
         if p.statuses and self.has_status(p, "cannot_use_cards"):
             return options
         special = self.conversions or self.bans
+        shared: dict = {}  # a use whose rules do not read this_card is checked once for all copies
         for card in p.hand:
             if special:
                 ctype = self.hand_card_type(card)
@@ -815,7 +816,13 @@ class Game(Resolution, VictoryChecks):
             if not uses:
                 continue
             for use in uses:
-                if self._use_allowed(p, card, use):
+                if use.per_copy:
+                    ok = self._use_allowed(p, card, use)
+                else:
+                    ok = shared.get(id(use))
+                    if ok is None:
+                        ok = shared[id(use)] = self._use_allowed(p, card, use)
+                if ok:
                     options.append(PlayOption(card, use))
         return options
 

@@ -93,6 +93,7 @@ class Compiler:
         self.errors: list[LanguageError] = []
         self.nslots = 0
         self.scope = _Scope()
+        self.names_read: set = set()  # context variables the code reads (e.g. whether it depends on this_card)
 
     # ------------------------------------------------------------------ entry points
 
@@ -346,6 +347,7 @@ class Compiler:
             t, slot = found
             return t, lambda ctx: ctx.frame[slot]
         if name in self.env:
+            self.names_read.add(name)
             t, getter, _ = self.env[name]
             return t, getter
         if name in CONSTANTS:
