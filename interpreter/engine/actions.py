@@ -60,11 +60,7 @@ class ActionSpace:
 
 def space_for(content) -> ActionSpace:
     """The content's action space (made on first use, then kept on the content object)."""
-    space = getattr(content, "_action_space", None)
-    if space is None:
-        space = ActionSpace(content)
-        content._action_space = space
-    return space
+    return _per_content(content, "_action_space", lambda: ActionSpace(content))
 
 
 def card_data(card: Card) -> FrozenDict:
@@ -159,22 +155,13 @@ class ActionList(Sequence):
         return f"ActionList({[d['label'] for d in self]})"
 
 
-def _templates_for(content) -> dict:
-    """Descriptor templates per action key, shared by every game of a content set (a face moves with its id)."""
-    tpl = getattr(content, "_descriptor_templates", None)
-    if tpl is None:
-        tpl = {}
-        content._descriptor_templates = tpl
-    return tpl
-
-
-def _fast_for(content) -> dict:
-    """A second index of the templates, by card id and (card use object, card id): no tuple keys in the loop."""
-    fast = getattr(content, "_descriptor_fast", None)
-    if fast is None:
-        fast = {}
-        content._descriptor_fast = fast
-    return fast
+def _per_content(content, attr: str, make):
+    """An object kept on the content set, made on first use (shared by every game of that content)."""
+    value = getattr(content, attr, None)
+    if value is None:
+        value = make()
+        setattr(content, attr, value)
+    return value
 
 
 class Describer:
@@ -187,8 +174,10 @@ class Describer:
     def __init__(self, game):
         self.game = game
         self.space = space_for(game.content)
-        self._tpl = _templates_for(game.content)
-        self._fast = _fast_for(game.content)
+        # descriptor templates per action key (a face moves with its id, so they hold for every game),
+        # and a second index by card id / (card use, card id) that needs no key tuple in the loop
+        self._tpl = _per_content(game.content, "_descriptor_templates", dict)
+        self._fast = _per_content(game.content, "_descriptor_fast", dict)
 
     def describe(self, decision) -> tuple:
         """(action ids, ActionList) of a decision's options, in the engine's order.
