@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 import yaml
 
-from .content.model import role_label
 from .content.loader import BUNDLED_CONTENT
+from .content.model import role_label
 from .content.yamlpos import load as load_yaml
 from .language.describe import describe_card, describe_identity, describe_role, describe_task
 

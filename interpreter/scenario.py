@@ -15,7 +15,6 @@ from pathlib import Path
 from .agents.base import Agent
 from .agents.matching import find
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
-from .engine import decisions as D
 from .engine.game import EngineError
 from .engine.table import TableError, build, put_pending, put_role_pile
 from .engine.victory import GameOver

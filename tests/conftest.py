@@ -15,9 +15,8 @@ import pytest
 
 from interpreter.agents import Agent
 from interpreter.agents.scripted import ScriptExhausted
-from interpreter.engine.decisions import option_matches
 from interpreter.content.loader import load_cached
-from interpreter.engine.decisions import PlayOption
+from interpreter.engine.decisions import PlayOption, option_matches
 from interpreter.engine.state import Card, Player
 from interpreter.engine.table import build
 

@@ -261,8 +261,8 @@ def test_replace_role_from_the_pile(tmp_path):
                    role("b", "- {id: b1, name: 乙, kind: passive}\n"),
                    role("c", "- {id: c1, name: 丙, kind: passive}\n"),
                    role("d", "- {id: d1, name: 丁, kind: passive}\n"))
-    from interpreter.language.runtime import Ctx
     from interpreter.language.builtins import BUILTINS
+    from interpreter.language.runtime import Ctx
     g, ag = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID)], roles=[(0, "old")],
                   answers={0: ["a"]})
     R = content.roles
@@ -364,8 +364,8 @@ def test_hand_taken_fires_once_per_taking_and_not_for_discard_pile_cards(tmp_pat
         """))
     g, _ = table(content, [dict(identity=RED_ID, hand=[91, 92]), dict(identity=BLUE_ID, hand=[93])],
                  roles=[(0, "stubborn")], answers={0: ["第1张"]})
-    from interpreter.language.runtime import Ctx
     from interpreter.language.builtins import BUILTINS
+    from interpreter.language.runtime import Ctx
     p0, p1 = g.players
     BUILTINS["put_in_hand"].impl(Ctx(g, p1), [card(g, 91), card(g, 92)], p1)
     g.settle("test")
@@ -465,8 +465,8 @@ def test_add_draw_and_draw_phase_event(tmp_path):
 def test_marks_last_one_turn_and_put_on_deck_order(tmp_path):
     content = pack(tmp_path, role("m", "- {id: x, name: 记, kind: passive}\n"))
     g, _ = table(content, [dict(identity=RED_ID, hand=[91, 92]), dict(identity=BLUE_ID)], roles=[(0, "m")])
-    from interpreter.language.runtime import Ctx
     from interpreter.language.builtins import BUILTINS as B
+    from interpreter.language.runtime import Ctx
     ctx = Ctx(g, g.players[0])
     B["set_mark"].impl(ctx, g.players[0], "k", "v")
     assert B["mark"].impl(ctx, g.players[0], "k") == "v"
@@ -488,8 +488,8 @@ def test_replace_intel_is_seen_by_later_triggers(tmp_path):
           effect: draw(self, 1)
         """))
     g, _ = table(content, [dict(identity=RED_ID, hand=[19]), dict(identity=BLUE_ID)], roles=[(0, "watch")])
-    from interpreter.language.runtime import Ctx
     from interpreter.language.builtins import BUILTINS as B
+    from interpreter.language.runtime import Ctx
     p0, p1 = g.players
     g.move(card(g, 91), INTEL, p1)           # a red intel was received ...
     g.emit("received", seat=1, card=91, sender=0)

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import S, asked, card_of, done, events, hand, intel, make, opt_cards, opt_players, opt_uses
 from interpreter.agents import ScriptExhausted
 from interpreter.engine.state import BLACK, BLUE, RED, REMOVED, UP
 from interpreter.engine.table import put_pending
-
-from conftest import S, asked, card_of, done, events, hand, intel, make, opt_cards, opt_players, opt_uses
 
 FIVE_PLAIN = [S("red"), S("blue"), S("red"), S("blue"), S("blue")]
 

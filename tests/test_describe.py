@@ -10,9 +10,8 @@ from click.testing import CliRunner
 from interpreter.content.loader import BUNDLED_CONTENT
 from interpreter.content.yamlpos import load as load_yaml
 from interpreter.describe_cmd import describe
-from interpreter.language import describe as D
+from interpreter.language import describe as D, types as T
 from interpreter.language.builtins import BUILTINS, REQUIRED
-from interpreter.language import types as T
 
 ROLE_PACK = Path(__file__).parent / "fixtures" / "role_pack"
 

@@ -118,8 +118,8 @@ def test_e120_duplicate_id(tmp_path):
     (pack / "cards" / "copy.yaml").write_text((pack / "cards" / "jie_huo.yaml").read_text(encoding="utf-8"),
                                               encoding="utf-8")
     errors = validate_paths([pack])
-    assert any(e.code == "E120" and e.path.endswith("jie_huo.yaml") or e.code == "E120" and
-               e.path.endswith("copy.yaml") for e in errors)
+    assert any((e.code == "E120" and e.path.endswith("jie_huo.yaml")) or (e.code == "E120" and
+               e.path.endswith("copy.yaml")) for e in errors)
 
 
 def test_e121_unknown_card_in_deck(tmp_path):

@@ -1,12 +1,13 @@
 """General primitives roles need: the event's card and target, blind picks (抽取), flipping a role, gender."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from conftest import Seat
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 from interpreter.engine import decisions as D
 from interpreter.engine.table import build, card
 from interpreter.language.compiler import Compiler, context_env
-from pathlib import Path
 
 PACK = Path(__file__).parent / "fixtures" / "role_pack"
 

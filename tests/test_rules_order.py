@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import S, asked, card_of, done, events, hand, index, intel, make, opt_players, opt_uses
 from interpreter.engine.state import DISCARD, REMOVED
 from interpreter.engine.table import put_pending
 from interpreter.engine.victory import GameOver
-
-from conftest import S, asked, card_of, done, events, hand, index, intel, make, opt_players, opt_uses
 
 
 def five(**over):

@@ -283,7 +283,7 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content):
                     assert named_before(v["cards"]), f"P{seat} sees cards given face down"
                 for f in ("card", "cards", "uid", "old", "new"):
                     x = v.get(f)
-                    if isinstance(x, int) and f != "card" or isinstance(x, int) and kind != "card_used":
+                    if (isinstance(x, int) and f != "card") or (isinstance(x, int) and kind != "card_used"):
                         seen.add(x)
                     elif isinstance(x, list):
                         seen.update(x)

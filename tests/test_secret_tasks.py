@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import S, done, events, index, make
 from interpreter.engine.state import REMOVED
 from interpreter.engine.table import put_pending
 from interpreter.engine.victory import GameOver
-
-from conftest import S, done, events, index, make
 
 
 def table(**over):

@@ -11,17 +11,30 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema
 import yaml
 
 from ..engine.state import COLOR_BITS
-from ..language.compiler import Compiler, CompileErrors, context_env
+from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
-from .model import (TIMINGS, TRIGGER_EVENTS, VICTORY_CHECKS, CardType, CardUse, Content, DeckEntry, Identity, Role,
-                    Rules, SecretTask, Skill, Victory)
+from .model import (
+    TIMINGS,
+    TRIGGER_EVENTS,
+    VICTORY_CHECKS,
+    CardType,
+    CardUse,
+    Content,
+    DeckEntry,
+    Identity,
+    Role,
+    Rules,
+    SecretTask,
+    Skill,
+    Victory,
+)
 from .yamlpos import PosDict, key_pos_of, load as load_yaml, pos_of
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +70,7 @@ class ContentErrors(Exception):
         return "\n".join(str(e) for e in self.errors)
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(kind: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
 

@@ -5,8 +5,8 @@ structures and the compiled effect callables they carry.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 # Idle points (空闲时点) at which a card or active skill can be used, and who may act there.
 TIMINGS = {
@@ -30,7 +30,7 @@ VICTORY_CHECKS = {
 @dataclass
 class CardUse:
     """One way of using a card type: at an idle point, with a target rule and an effect."""
-    card_type: "CardType"
+    card_type: CardType
     timing: str
     target: Callable | None      # ctx -> list of candidate players, or None: no target
     condition: Callable | None   # ctx -> bool: may it be used now
@@ -148,7 +148,7 @@ class Skill:
     limit_times: int = 1
     flips_up: bool = False          # 翻开此角色牌: usable while face down, turns the role face up
     optional: bool = True           # 可以: the owner is asked before a triggered skill fires
-    role: "Role | None" = None
+    role: Role | None = None
     condition_text: str = ""        # the condition's source, for traces
     check: str | None = None        # victory skills: "declare" (stage 2) or "co_win" (stage 4)
 

@@ -15,10 +15,27 @@ import random
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
 from .decisions import PASS, Decision, PlayOption
-from .resolution import Resolution
-from .state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
-                    STAGING, UP, ZONE_NAMES, Card, Player)
 from .errors import EngineError, IllegalAction
+from .resolution import Resolution
+from .state import (
+    BLACK,
+    BLUE,
+    DECK,
+    DISCARD,
+    HAND,
+    INTEL,
+    LEFT,
+    PENDING,
+    PROCESSING,
+    RED,
+    REMOVED,
+    RIGHT,
+    STAGING,
+    UP,
+    ZONE_NAMES,
+    Card,
+    Player,
+)
 from .victory import GameOver, VictoryChecks
 
 ACCEPT = "accept"

@@ -90,7 +90,7 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
         z = c.zone
         if not (c.knowers >> seat & 1) or g.card_public(c):
             continue
-        if z == HAND and c.owner is me or z == PENDING:
+        if (z == HAND and c.owner is me) or z == PENDING:
             continue  # one's own hand and the pending intel are shown in their own places
         where = {"card": card_data(c), "zone": ZONE_NAMES[z],
                  "seat": c.owner.seat if c.owner is not None else None}

@@ -16,9 +16,9 @@ next node is entered.
 """
 from __future__ import annotations
 
+from ..language.runtime import CardName, Ctx
 from . import decisions as D
 from .decisions import PASS
-from ..language.runtime import CardName, Ctx
 from .errors import EngineError
 from .state import DISCARD, HAND
 

@@ -7,6 +7,7 @@ it keeps each player's per-color intel counters up to date.
 """
 from __future__ import annotations
 
+
 class Color(int):
     """A color as a value (its bit), labelled in Chinese when offered as an option."""
 
@@ -77,7 +78,7 @@ class Card:
 
     FACE = ("uid", "type", "mask", "direction", "lockable", "data")  # what is printed on it
 
-    def swap_face(self, other: "Card") -> None:
+    def swap_face(self, other: Card) -> None:
         """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""
         for f in Card.FACE:
             a, b = getattr(self, f), getattr(other, f)

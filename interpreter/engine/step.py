@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 
-from greenlet import greenlet, getcurrent
+from greenlet import getcurrent, greenlet
 
 from .errors import EngineError, IllegalAction
 from .game import Game
@@ -152,7 +152,7 @@ class GameState:
 
     # ------------------------------------------------------------------ copies
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy in exactly this state (re-played from the seed; see the module docstring)."""
         copy = GameState(self.content, self.n_players, self.seed, self.max_turns)
         copy._replay(self._indices, self._actions, self._edits)
@@ -169,7 +169,7 @@ class GameState:
         for edit in pending:
             self._apply_edit(*edit)
 
-    def resample(self, seat: int, rng: random.Random) -> "GameState":
+    def resample(self, seat: int, rng: random.Random) -> GameState:
         """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
 
         Re-dealt: the faces of the cards `seat` cannot see (other hands, the deck,

@@ -8,7 +8,7 @@ below them, in a seeded order. Then :func:`start` runs the game from a phase.
 from __future__ import annotations
 
 from .game import Game, Transit
-from .state import DECK, HAND, INTEL, PENDING, UP, Card
+from .state import DECK, HAND, INTEL, PENDING, Card
 
 
 class TableError(ValueError):

@@ -8,12 +8,26 @@ is named after, or only useful to, a single card, role or task.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..engine import decisions as D
-from ..engine.state import (BLACK, BLUE, DECK, DISCARD, HAND, INTEL, LEFT, PENDING, PROCESSING, RED, REMOVED, RIGHT,
-                            STAGING, UP, Card)
+from ..engine.state import (
+    BLACK,
+    BLUE,
+    DECK,
+    DISCARD,
+    HAND,
+    INTEL,
+    LEFT,
+    PENDING,
+    RED,
+    REMOVED,
+    RIGHT,
+    STAGING,
+    UP,
+    Card,
+)
 from . import types as T
 from .runtime import CardName, source_of
 

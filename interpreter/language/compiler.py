@@ -15,13 +15,12 @@ from __future__ import annotations
 import difflib
 import operator
 
-from . import ast
-from . import types as T
+from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
 from .errors import LanguageError
-from .visibility import check as check_hidden_choices
 from .parser import parse
 from .runtime import CardName, StopEffect, source_of
+from .visibility import check as check_hidden_choices
 
 MAX_REPEAT = 50
 
