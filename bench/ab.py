@@ -72,8 +72,8 @@ def main(argv=None) -> int:
     rows = {"old Game.run (old bench)": [], "new Game.run": [], "new drive()": []}
     imported = {}
     for i in range(args.rounds):
-        old, imported["old"] = run_bench(args.python, args.base.resolve(), common + ["--uno-games", "0"])
-        new, imported["new"] = run_bench(args.python, args.new.resolve(), common + ["--parts", "run,driver"])
+        old, imported["old"] = run_bench(args.python, args.base.resolve(), [*common, "--uno-games", "0"])
+        new, imported["new"] = run_bench(args.python, args.new.resolve(), [*common, "--parts", "run,driver"])
         rows["old Game.run (old bench)"].append(old["fengsheng"])
         rows["new Game.run"].append(new["fengsheng"])
         rows["new drive()"].append(new["driver"])
@@ -112,7 +112,8 @@ def main(argv=None) -> int:
         sl = ""
         if "games_per_s_slowdown_best" in t:
             sl = (f"{100 * t['games_per_s_slowdown_best']:6.1f}%/{100 * t['games_per_s_slowdown_median']:5.1f}% "
-                  f"{100 * t['decisions_per_s_slowdown_best']:6.1f}%/{100 * t['decisions_per_s_slowdown_median']:5.1f}%")
+                  f"{100 * t['decisions_per_s_slowdown_best']:6.1f}%/"
+                  f"{100 * t['decisions_per_s_slowdown_median']:5.1f}%")
         print(f"{name:28} {t['games_per_s_best']:10.1f} / {t['games_per_s_median']:8.1f} "
               f"{t['decisions_per_s_best']:12,.0f} / {t['decisions_per_s_median']:10,.0f} "
               f"{t['decisions_per_game']:9.1f}  {sl}")

@@ -225,7 +225,7 @@ def run_clone(states):
     for st in states:
         copies.append(st.clone())
     dt = time.perf_counter() - t0
-    bad = sum(1 for st, c in zip(states, copies)
+    bad = sum(1 for st, c in zip(states, copies, strict=True)
               if c.current_player() != st.current_player() or c.history() != st.history())
     del copies
     gc.collect()
@@ -345,7 +345,9 @@ def run_uno(n_games: int, n_players: int, seed: int):
 # ---------------------------------------------------------------------------- harness
 
 def repeated(repeat: int, fn, *args):
-    """Run fn `repeat` times on identical input. Returns (best seconds, median seconds, the best run's stats, all times)."""
+    """Run fn `repeat` times on identical input.
+
+    Returns (best seconds, median seconds, the best run's stats, all times)."""
     runs = [fn(*args) for _ in range(repeat)]
     times = [dt for dt, _ in runs]
     best = min(range(repeat), key=times.__getitem__)
@@ -372,7 +374,7 @@ def profile_part(content, args, part: str, top: int = 25):
     stats = pstats.Stats(prof, stream=buf).sort_stats("tottime")
     stats.print_stats(top)
     rows = []
-    for func, (cc, nc, tt, ct, _callers) in sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]:
+    for func, (_cc, nc, tt, ct, _callers) in sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]:
         filename, line, name = func
         rows.append({"function": f"{_short_path(filename)}:{line}({name})", "ncalls": nc,
                      "tottime": round(tt, 4), "cumtime": round(ct, 4)})

@@ -188,6 +188,16 @@ def _match(event: dict, pattern: dict) -> bool:
     return True
 
 
+# what `players.<seat>.<key>` in a scenario's expectations reads from the player
+_PLAYER_FACTS = {
+    "hand": lambda p: sorted(_ids(p.hand)), "intel": lambda p: sorted(_ids(p.intel)),
+    "hand_count": lambda p: len(p.hand), "intel_count": lambda p: len(p.intel),
+    "alive": lambda p: p.alive, "out": lambda p: p.out, "role_face_up": lambda p: p.role_face_up,
+    "role": lambda p: p.role.id if p.role is not None else None,
+    "red": lambda p: p.counts[1], "blue": lambda p: p.counts[2], "black": lambda p: p.counts[4],
+}
+
+
 def check_expectations(g, over, expect: dict) -> list[str]:
     fails = []
     if "winners" in expect:
@@ -202,16 +212,11 @@ def check_expectations(g, over, expect: dict) -> list[str]:
     for seat, want in (expect.get("players") or {}).items():
         p = g.players[int(seat)]
         for key, v in want.items():
-            got = {"hand": lambda: sorted(_ids(p.hand)), "intel": lambda: sorted(_ids(p.intel)),
-                   "hand_count": lambda: len(p.hand), "intel_count": lambda: len(p.intel),
-                   "alive": lambda: p.alive, "out": lambda: p.out, "role_face_up": lambda: p.role_face_up,
-                   "role": lambda: p.role.id if p.role is not None else None,
-                   "red": lambda: p.counts[1], "blue": lambda: p.counts[2], "black": lambda: p.counts[4],
-                   }.get(key)
+            got = _PLAYER_FACTS.get(key)
             if got is None:
                 fails.append(f"players.{seat}: unknown expectation '{key}'")
                 continue
-            g_v = got()
+            g_v = got(p)
             w_v = sorted(v) if key in ("hand", "intel") else v
             if g_v != w_v:
                 fails.append(f"P{seat} {key}: expected {w_v}, got {g_v}")

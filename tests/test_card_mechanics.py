@@ -104,8 +104,8 @@ def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
           condition: used_as == 【误导】
           effect: draw(self, 1)
         """))
-    g, ag = table(content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
-                  roles=[(0, "conv")], answers={0: ["P2"]})
+    g, _ = table(content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
+                 roles=[(0, "conv")], answers={0: ["P2"]})
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
     opts = g.card_options(p0, "contest")
@@ -223,8 +223,8 @@ def test_nullify_and_claim_the_used_card(tmp_path):
           condition: target == self and used_as in [【试探】, 【威逼】]
           effect: nullify()
         """, hidden=True))
-    g, ag = table(content, [dict(identity=RED_ID, hand=[27]), dict(identity=BLUE_ID, hand=[94])],
-                  roles=[(1, "wary")], answers={0: ["P1"], 1: [True]})
+    g, _ = table(content, [dict(identity=RED_ID, hand=[27]), dict(identity=BLUE_ID, hand=[94])],
+                 roles=[(1, "wary")], answers={0: ["P1"], 1: [True]})
     p0, p1 = g.players
     p1.role_face_up = False
     g.perform(p0, PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
@@ -296,8 +296,8 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
           effect: |
             for q in all_players() where not has_identity(it) { win(q) }
         """))
-    g, ag = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94], intel=[19, 20]),
-                            dict(identity=BLUE_ID)], roles=[(0, "heir")], answers={0: [True]})
+    g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94], intel=[19, 20]),
+                           dict(identity=BLUE_ID)], roles=[(0, "heir")], answers={0: [True]})
     p0, p1, p2 = g.players
     assert p0.known_identities == {}
     g.resolve_deaths([p1])
@@ -325,8 +325,8 @@ def test_direction_override_before_the_target_is_asked(tmp_path):
           effect: |
             set_direction(choose(from: [left, right, up], prompt: "方向"))
         """))
-    g, ag = table(content, [dict(identity=RED_ID, hand=[92]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
-                  roles=[(0, "post")], answers={0: [True, "up", "P2"]})
+    g, _ = table(content, [dict(identity=RED_ID, hand=[92]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
+                 roles=[(0, "post")], answers={0: [True, "up", "P2"]})
     assert g.send_intel(g.players[0], card(g, 92), face_up=False)
     assert g.transit.direction == "up" and g.transit.target is g.players[2]
     assert "intel_sent" in [e.get("e") for e in g.log]
@@ -397,8 +397,8 @@ def test_skill_collect_only_for_skills_and_real_moves(tmp_path):
           optional: false
           effect: draw(self, 1)
         """))
-    g, ag = table(content, [dict(identity=RED_ID, hand=[91], intel=[92]), dict(identity=BLUE_ID)],
-                  roles=[(0, "put")])
+    g, _ = table(content, [dict(identity=RED_ID, hand=[91], intel=[92]), dict(identity=BLUE_ID)],
+                 roles=[(0, "put")])
     p0 = g.players[0]
     own, from_hand = content.roles["put"].skills[:2]
     g.use_skill(p0, own)                # its own intel to itself: no move, no trigger

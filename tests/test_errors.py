@@ -225,7 +225,7 @@ def test_e309_not_for_blind_own_or_shown_hands(tmp_path, code):
     f = tmp_path / "cards" / "c.yaml"
     f.parent.mkdir(parents=True, exist_ok=True)
     f.write_text(card_with_effect(code, extra="    target: others(self)\n"), encoding="utf-8")
-    from interpreter.content.loader import load_content
+    from interpreter.content.loader import ContentErrors, load_content
     try:
         load_content([BUNDLED_CONTENT, tmp_path])
     except ContentErrors as e:

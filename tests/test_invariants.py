@@ -132,7 +132,7 @@ def test_dead_and_out_players_never_act_again(content):
     """In random games a dead or abstained player makes no further decision (except his death gift)."""
     for seed in range(120):
         n = (3, 5, 7, 9)[seed % 4]
-        g, over = play(content, n, seed, record=True)
+        g, _ = play(content, n, seed, record=True)
         gone = set()
         for e in g.log:
             if e.get("e") in ("dead_discard", "abstain"):  # after his 死亡前 skills and last gift

@@ -222,7 +222,8 @@ def test_the_sketches_of_a_role_load(section, card_names, tmp_path):
             continue
         for e in data:
             if e.get("id") in ids:
-                problems.append(f"{where}: skill id '{e.get('id')}' is used twice in the role (also line {ids[e['id']]})")
+                problems.append(f"{where}: skill id '{e.get('id')}' is used twice in the role "
+                                f"(also line {ids[e['id']]})")
             ids[e.get("id")] = sk.line
         if sk.header not in [e.get("name") for e in data]:
             problems.append(f"{where}: the sketch has no entry with `name: {sk.header}`")

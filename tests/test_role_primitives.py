@@ -47,7 +47,7 @@ def test_trigger_sees_the_event_card_and_target_and_steals_blind():
 
 def test_face_down_role_cannot_use_a_non_flip_skill():
     """A face-down role can use only flip-up skills: the trigger is not offered."""
-    g, a0, a1 = _table(["P1"], [], thief_face_up=False)
+    g, _, a1 = _table(["P1"], [], thief_face_up=False)
     p0 = g.players[0]
     g.use_card(p0, card(g, 19), card(g, 19).type.uses_by_timing["play_phase"][0])
     assert a1.asked == [] and len(g.players[1].hand) == 3

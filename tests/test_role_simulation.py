@@ -37,7 +37,7 @@ def batch():
 
 
 def test_two_thousand_games_end_cleanly(batch):
-    content, summaries = batch
+    _, summaries = batch
     assert sum(s.games + len(s.failures) for s in summaries.values()) == GAMES
     failures = [(n, f) for n, s in summaries.items() for f in s.failures]
     assert not failures, failures

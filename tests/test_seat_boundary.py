@@ -250,12 +250,17 @@ def _referee_games(content, count):
         yield drive(content, n, 3_000 + gi, [RandomAgent(gi * 20 + i) for i in range(n)], record=True)
 
 
+def _named_before(x, seen: set) -> bool:
+    """Is every deck id in x (one id, a list of ids, or None) among those `seen` already?"""
+    return x is None or set(x if isinstance(x, list) else [x]) <= seen
+
+
 def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content):
     """Rules of visibility, checked record by record on 60 referee logs."""
     checked = 0
     for g in _referee_games(content, 60):
         setup = next(r for r in g.log if r.get("e") == "setup")
-        for seat in list(range(g.n)) + [None]:
+        for seat in [*range(g.n), None]:
             seen: set = set()  # deck ids this seat's own copy has already named
             for rec in g.log:
                 v = project(rec, seat)
@@ -268,19 +273,15 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content):
                 if "d" in v:
                     assert v["seat"] == seat, "another seat's decision"
                 actor = v.get("seat")
-
-                def named_before(x):
-                    return x is None or set(x if isinstance(x, list) else [x]) <= seen
-
                 if kind == "draw" and actor != seat:
-                    assert named_before(v["cards"]), f"P{seat} sees the cards P{actor} drew"
+                    assert _named_before(v["cards"], seen), f"P{seat} sees the cards P{actor} drew"
                 if kind == "intel_sent" and not v["face_up"] and actor != seat:
-                    assert named_before(v["card"]), f"P{seat} sees a face-down intel of P{actor}"
+                    assert _named_before(v["card"], seen), f"P{seat} sees a face-down intel of P{actor}"
                 if kind == "card_used" and rec.get("uid") is not None \
                         and g.content.card_types[rec["card"]].face_down and seat not in (actor, v.get("target")):
-                    assert named_before(v["uid"]), f"P{seat} sees which face-down {rec['card']} was used"
+                    assert _named_before(v["uid"], seen), f"P{seat} sees which face-down {rec['card']} was used"
                 if kind == "give" and seat not in (actor, v.get("to_seat")) and rec.get("cards"):
-                    assert named_before(v["cards"]), f"P{seat} sees cards given face down"
+                    assert _named_before(v["cards"], seen), f"P{seat} sees cards given face down"
                 for f in ("card", "cards", "uid", "old", "new"):
                     x = v.get(f)
                     if (isinstance(x, int) and f != "card") or (isinstance(x, int) and kind != "card_used"):

@@ -269,7 +269,7 @@ class Loader:
 
     def load_victories(self, path, container, key) -> list:
         out = []
-        for i, v in enumerate(container.get(key) or []):
+        for v in container.get(key) or []:
             if not isinstance(v, PosDict) or v.get("check") not in VICTORY_CHECKS:
                 continue
             fn = self.compile_unit(path, v, "condition", victory_env(v["check"]), v["check"], "expr", "bool")
@@ -483,10 +483,10 @@ def load_content(paths=None) -> Content:
         if data is not None:
             deck, decks = L.load_deck(deck_file, data, card_types)
             if rules is not None:
-                for i, (_, _, name) in enumerate(rules.decks):
+                for _, _, name in rules.decks:
                     if name not in decks:
-                        L.err(rules_file, None, "E121", f"rules.yaml uses deck '{name}', which deck.yaml does not define",
-                              _suggest(name, decks))
+                        L.err(rules_file, None, "E121",
+                              f"rules.yaml uses deck '{name}', which deck.yaml does not define", _suggest(name, decks))
     if L.errors:
         raise ContentErrors(L.errors)
     return Content(rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks,

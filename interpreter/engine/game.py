@@ -9,6 +9,7 @@ target rule and compiled effect.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -194,7 +195,7 @@ class Game(Resolution, VictoryChecks):
     def card_public(self, card: Card) -> bool:
         """Is the card face up where everyone sees it (intel areas, discard pile, removed, a face-up use/intel)?"""
         z = card.zone
-        if z == INTEL or z == DISCARD or z == REMOVED or z == STAGING:
+        if z in (INTEL, DISCARD, REMOVED, STAGING):
             return True
         if z == PROCESSING:
             return not card.face_down  # used as a card played face down (试探, 密令 …): only user and target
@@ -483,7 +484,7 @@ class Game(Resolution, VictoryChecks):
         rng.shuffle(idents)
         tasks = sorted(content.tasks.values(), key=lambda t: t.id)
         rng.shuffle(tasks)
-        for p, ident in zip(self.players, idents):
+        for p, ident in zip(self.players, idents, strict=False):
             p.identity = ident
             if ident.takes_task:
                 p.task = tasks.pop()
@@ -702,7 +703,7 @@ class Game(Resolution, VictoryChecks):
         if direction == UP:
             target = self.ask(sender, D.SEND_TARGET, others, "情报传给谁")
         if lock is self.NO_LOCK:
-            lock = self.ask(sender, D.LOCK, [None] + others, "锁定谁") if card.lockable else None
+            lock = self.ask(sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
         self.move(card, PENDING)
         self.pending_face_up = face_up
         self.transit = Transit(card, sender, direction, target, lock, face_up)
@@ -731,10 +732,7 @@ class Game(Resolution, VictoryChecks):
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded
                 self.discard_cards([self.pending])
                 return False
-            if t.direction == UP:
-                pos = t.sender
-            else:
-                pos = self.neighbor(pos, t.direction, stop_at=t.sender)
+            pos = t.sender if t.direction == UP else self.neighbor(pos, t.direction, stop_at=t.sender)
         raise EngineError("intel travelled around the table without stopping")
 
     def receive_choice(self, pos: Player, t: Transit) -> bool:
@@ -947,9 +945,9 @@ class Game(Resolution, VictoryChecks):
     def skill_options(self, p: Player, timing: str) -> list:
         out = []
         for skill in p.role.skills:
-            if skill.kind == "active" and timing in skill.timing and self.skill_ready(p, skill):
-                if skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)):
-                    out.append(PlayOption(None, skill))
+            if (skill.kind == "active" and timing in skill.timing and self.skill_ready(p, skill)
+                    and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)))):
+                out.append(PlayOption(None, skill))
         return out
 
     def use_skill(self, p: Player, skill, ctx=None):
@@ -1017,10 +1015,8 @@ class Game(Resolution, VictoryChecks):
             if frame.nullified:
                 self.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)
             else:
-                try:
+                with contextlib.suppress(StopEffect):
                     use.effect(ctx)
-                except StopEffect:
-                    pass
         for c in list(self.staging):  # cards an effect turned up and left: discarded
             self.move(c, DISCARD)
         if card is not None and card.zone == PROCESSING:

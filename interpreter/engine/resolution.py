@@ -122,9 +122,8 @@ class Resolution:
         doomed = []
         try:
             for p in self.alive_from(self.current):
-                if p.alive and p.counts[4] >= 3 and p not in doomed:
-                    if not self._ask_for_rescue(p):
-                        doomed.append(p)
+                if p.alive and p.counts[4] >= 3 and p not in doomed and not self._ask_for_rescue(p):
+                    doomed.append(p)
         finally:
             self.suspend_checks -= 1
         if doomed:
@@ -198,14 +197,14 @@ class Resolution:
         receivers = [q for q in self.alive_players() if q is not p]
         if not receivers:
             return
-        to = self.ask(p, D.GIVE_TARGET, [None] + receivers, "把手牌交给谁")
+        to = self.ask(p, D.GIVE_TARGET, [None, *receivers], "把手牌交给谁")
         if to is None:
             return
         given = []
         for _ in range(self.rules.give_on_death):
             if not p.hand:
                 break
-            options = list(p.hand) if not given else [None] + list(p.hand)
+            options = list(p.hand) if not given else [None, *p.hand]
             card = self.ask(p, D.GIVE_CARD, options, "交出哪张牌")
             if card is None:
                 break

@@ -211,8 +211,8 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
             c.swap_face(other)
     faces = [tuple(getattr(c, f) for f in Card.FACE) for c in free]
     r.shuffle(faces)
-    for c, face in zip(free, faces):
-        for f, v in zip(Card.FACE, face):
+    for c, face in zip(free, faces, strict=True):
+        for f, v in zip(Card.FACE, face, strict=True):
             setattr(c, f, v)
     g.by_uid = {c.uid: c for c in g.cards}
 
@@ -225,7 +225,7 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
         seen_tasks = {t.id for t in [me.task] + [g.players[s].task for s in me.known_identities] if t is not None}
         tasks = sorted((t for t in g.content.tasks.values() if t.id not in seen_tasks), key=lambda t: t.id)
         r.shuffle(tasks)
-        for p, ident in zip(slots, idents):
+        for p, ident in zip(slots, idents, strict=True):
             p.identity = ident
             p.task = tasks.pop() if ident.takes_task and tasks else None
     for q in g.players:  # what the others looked at follows the identity card it was

@@ -36,7 +36,7 @@ def build(content, seats: list[dict], agents, deck_top=(), current: int = 0, see
             raise TableError(f"card #{uid} is placed twice")
         return free.pop(uid)
 
-    for p, spec in zip(g.players, seats):
+    for p, spec in zip(g.players, seats, strict=True):
         ident = spec.get("identity")
         if ident not in content.identities:
             raise TableError(f"seat {p.seat}: unknown identity {ident!r}")

@@ -294,8 +294,10 @@ def _uses_for(ctx, c, user, as_):
     g = ctx.game
     if as_ is not None:
         ctype = g.content.card_types.get(as_.id)
-    else:  # a hand card as what it must be used as; a virtual use needs a name
-        ctype = g.hand_card_type(c) if c is not None else None
+    elif c is not None:  # a hand card as what it must be used as
+        ctype = g.hand_card_type(c)
+    else:  # a virtual use needs a name
+        ctype = None
     return g.legal_uses(user, c, ctype)
 
 
@@ -434,7 +436,8 @@ def _move_pending(ctx, p):
     g = ctx.game
     if g.pending is None or p is None:
         return False
-    if g.holder is not p:  # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
+    # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
+    if g.holder is not p:
         g.holder = p
         g.emit("pending_moved", seat=p.seat)
     return True
@@ -499,7 +502,8 @@ def _take_top(ctx, n):
     return out
 
 
-@builtin("flip_role", "action", [("p", T.PLAYER), ("face_up", T.BOOL)], T.BOOL, "将{p}的角色牌翻面（面朝上：{face_up}）",
+@builtin("flip_role", "action", [("p", T.PLAYER), ("face_up", T.BOOL)], T.BOOL,
+         "将{p}的角色牌翻面（面朝上：{face_up}）",
          "Turn p's role face up (翻开) or face down (翻至面朝下). Not fully resolved if it already was.")
 def _flip_role(ctx, p, face_up):
     if p is None or p.role is None or p.role_face_up == bool(face_up):
@@ -755,7 +759,7 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
         ctx.incomplete = True
         return None
     if optional:
-        options = options + [None]
+        options = [*options, None]
     choice = g.ask(chooser, kind, options, prompt, source_of(ctx))
     if choice is None:
         ctx.incomplete = True

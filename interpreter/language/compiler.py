@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import operator
+from typing import ClassVar
 
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
@@ -276,7 +277,7 @@ class Compiler:
         if b is not None and b.kind == "query":
             self._err("E307", f"{node.call.func}(...) only computes a value; as a statement it does nothing",
                       node, "use it in `let`, `if` or as an argument")
-        t, call = self._expr(node.call)
+        _, call = self._expr(node.call)
         if node.instead_cond is None:
             def run(ctx):
                 if call(ctx) is False:
@@ -404,7 +405,7 @@ class Compiler:
             return out
         return (st if st in T.ELEMENT else T.ANY), run
 
-    _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    _CMP: ClassVar[dict] = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 
     def _expr_BinOp(self, node):
@@ -475,7 +476,7 @@ class Compiler:
             self._err("E303", f"{node.func} takes at most {len(params)} arguments, got {len(node.args)}", node,
                       "signature: " + signature(b))
         bound: dict = {}
-        for p, a in zip(params, node.args):
+        for p, a in zip(params, node.args, strict=False):  # fewer arguments than parameters: the rest take defaults
             bound[p.name] = a
         names = {p.name for p in params}
         for k, a in node.kwargs.items():

@@ -97,7 +97,8 @@ TRIGGER_ZH = {
     "turn_end": "{s}的回合结束时",
     "skill_used": "{s}发动技能后",
 }
-TRIGGER_CARD_NOUN = {"card_used": "牌", "card_resolving": "牌", "card_resolved": "牌", "skill_collect": "牌"}  # otherwise 情报
+# the noun for the event's card (otherwise 情报)
+TRIGGER_CARD_NOUN = {"card_used": "牌", "card_resolving": "牌", "card_resolved": "牌", "skill_collect": "牌"}
 
 LIMIT_ZH = {"phase": "每阶段限{n}次", "turn": "每回合限{n}次", "game": "每局游戏限{n}次"}
 
@@ -228,11 +229,11 @@ def _same(a, b) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, ast.Node):
         for k, v in vars(a).items():
             if k in ("line", "col"):
@@ -432,7 +433,7 @@ class Renderer:
             base = copy.deepcopy(self.np(node.source))
             self.it_kinds.append(self.kind(node.source))
             try:
-                base.mods = list(base.mods) + [self.mod(node.predicate)]
+                base.mods = [*base.mods, self.mod(node.predicate)]
             finally:
                 self.it_kinds.pop()
             base.single = False
@@ -769,7 +770,6 @@ class Renderer:
     def action(self, call: ast.Call, ctx: str | None = None) -> Seg:
         """An action call as a clause. A choice among its arguments decides who acts."""
         a = self.args(call)
-        f = call.func
         choice_key = next((k for k, v in a.items() if _is_call(v, "choose", "choose_many")), None)
         natural = self._natural_actor(call, a)
         if choice_key is not None:
@@ -924,7 +924,7 @@ class Renderer:
         if pair_word and len(live) == 2 and not any(s.hard or s.complex for s in live):
             return pair_word.join(texts)
         out = ""
-        for i, (s, t) in enumerate(zip(live, texts)):
+        for i, t in enumerate(texts):  # texts[i] is live[i]'s
             if i:
                 out += "。" if live[i - 1].hard else "，"
             out += t
@@ -1280,7 +1280,7 @@ def _skill_text(sk: dict) -> str:
             r.vars["subject"] = "你"
         noun = TRIGGER_CARD_NOUN.get(trigger, "情报")
         cnoun = "或".join(COLOR_ZH[c] for c in colors) + noun if colors else noun
-        r.vars["this_card"] = "该" + noun if not colors else "该" + noun
+        r.vars["this_card"] = "该" + noun
         lead = ("你的回合，" if your_turn else "") + "，或".join(
             TRIGGER_ZH.get(t, t).format(s=s, c=cnoun if len(triggers) == 1 else TRIGGER_CARD_NOUN.get(t, "情报"))
             for t in triggers)

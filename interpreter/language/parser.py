@@ -72,7 +72,7 @@ class _ToAst(Transformer):
         return ast.Program([i for i in items if i is not None])
 
     def expression(self, meta, items):
-        return [i for i in items if i is not None][0]
+        return next(i for i in items if i is not None)
 
     def block(self, meta, items):
         return [i for i in items if i is not None]
@@ -235,7 +235,7 @@ def _describe_expected(expected) -> str:
     if not words:
         return "something else"
     if len(words) > 8:
-        words = words[:8] + ["..."]
+        words = [*words[:8], "..."]
     return ", ".join(words)
 
 

@@ -39,9 +39,7 @@ def accepts(expected: str, actual: str) -> bool:
         return actual in ELEMENT or actual in LIST_OF
     if expected in ELEMENT and ELEMENT[expected] == actual:
         return True  # a single value where a list is expected
-    if expected == STATUS and actual == TEXT:
-        return True
-    return False
+    return expected == STATUS and actual == TEXT  # a status may be given by its name
 
 
 def element_of(t: str) -> str:

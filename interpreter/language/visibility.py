@@ -28,8 +28,8 @@ def check(program: ast.Program, report) -> None:
 def _key(node):
     """A node's shape without positions, to compare two expressions."""
     if isinstance(node, ast.Node):
-        return (type(node).__name__,) + tuple(
-            _key(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in ("line", "col"))
+        return (type(node).__name__,
+                *(_key(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in ("line", "col")))
     if isinstance(node, (list, tuple)):
         return tuple(_key(x) for x in node)
     if isinstance(node, dict):

@@ -84,7 +84,8 @@ class Encoder:
         self.task_ids = sorted(content.tasks)
         self.role_ids = sorted(content.roles)
         self.type_ids = sorted(content.card_types)
-        D, R, I, T, C = (len(self.card_ids), len(self.role_ids), len(self.identity_ids), len(self.task_ids),
+        # the sizes, named as in the module docstring's table
+        D, R, I, T, C = (len(self.card_ids), len(self.role_ids), len(self.identity_ids), len(self.task_ids),  # noqa: E741
                          len(self.type_ids))
         turns = max_turns or content.rules.max_turns
         # (name, shape, upper bound)

@@ -81,7 +81,8 @@ class FengshengAECEnv(AECEnv, EzPickle):
     from a generator seeded by the last given seed (or from the OS at first).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "fengsheng_v0", "is_parallelizable": False}
+    # PettingZoo's API: AECEnv declares `metadata` as an attribute every env sets; a ClassVar would clash with that.
+    metadata = {"render_modes": ["ansi", "human"], "name": "fengsheng_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, players: int = 5, content=None, max_turns: int | None = None,
                  render_mode: str | None = None, raw_infos: bool = True):
@@ -199,7 +200,8 @@ class FengshengAECEnv(AECEnv, EzPickle):
     def render(self):
         if self.render_mode is None:
             import warnings
-            warnings.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
+            warnings.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')",
+                          stacklevel=1)
             return None
         text = table_summary(self._state)
         if self.render_mode == "human":
