@@ -85,8 +85,8 @@ class Encoder:
         self.role_ids = sorted(content.roles)
         self.type_ids = sorted(content.card_types)
         # the sizes, named as in the module docstring's table
-        D, R, I, T, C = (len(self.card_ids), len(self.role_ids), len(self.identity_ids), len(self.task_ids),  # noqa: E741
-                         len(self.type_ids))
+        D, R, T, C = len(self.card_ids), len(self.role_ids), len(self.task_ids), len(self.type_ids)
+        I = len(self.identity_ids)  # noqa: E741
         turns = max_turns or content.rules.max_turns
         # (name, shape, upper bound)
         self.pieces: tuple = (
