@@ -20,6 +20,7 @@ the slowdown = 1 - new/old of games/s and decisions/s (best vs best, median vs
 median). Both sides play the same games when the engines agree on them; the
 decisions/game column shows whether they did.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,9 @@ runpy.run_path(root + "/bench/bench.py", run_name="__main__")
 
 def run_bench(python: str, root: Path, bench_args: list) -> tuple[dict, str]:
     env = dict(os.environ, PYTHONPATH=str(root))
-    p = subprocess.run([python, "-c", WRAPPER, str(root), *bench_args], cwd=root, env=env,
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [python, "-c", WRAPPER, str(root), *bench_args], cwd=root, env=env, capture_output=True, text=True
+    )
     if p.returncode != 0:
         raise SystemExit(f"bench in {root} failed ({p.returncode}):\n{p.stderr}")
     imported = next((ln.split(" ", 1)[1] for ln in p.stderr.splitlines() if ln.startswith("imported ")), "?")
@@ -77,9 +79,11 @@ def main(argv=None) -> int:
         rows["old Game.run (old bench)"].append(old["fengsheng"])
         rows["new Game.run"].append(new["fengsheng"])
         rows["new drive()"].append(new["driver"])
-        print(f"round {i + 1}: old {old['fengsheng']['games_per_s']:.1f} g/s, new drive "
-              f"{new['driver']['games_per_s']:.1f} g/s, new Game.run {new['fengsheng']['games_per_s']:.1f} g/s",
-              file=sys.stderr)
+        print(
+            f"round {i + 1}: old {old['fengsheng']['games_per_s']:.1f} g/s, new drive "
+            f"{new['driver']['games_per_s']:.1f} g/s, new Game.run {new['fengsheng']['games_per_s']:.1f} g/s",
+            file=sys.stderr,
+        )
 
     def agg(rs, key):
         v = [r[key] for r in rs]
@@ -89,34 +93,54 @@ def main(argv=None) -> int:
     for name, rs in rows.items():
         g = agg(rs, "games_per_s")
         d = agg(rs, "decisions_per_s")
-        table[name] = {"games_per_s_best": g[0], "games_per_s_median": g[1], "games_per_s_rounds": g[2],
-                       "decisions_per_s_best": d[0], "decisions_per_s_median": d[1], "decisions_per_s_rounds": d[2],
-                       "decisions_per_game": rs[0]["decisions_per_game"]}
+        table[name] = {
+            "games_per_s_best": g[0],
+            "games_per_s_median": g[1],
+            "games_per_s_rounds": g[2],
+            "decisions_per_s_best": d[0],
+            "decisions_per_s_median": d[1],
+            "decisions_per_s_rounds": d[2],
+            "decisions_per_game": rs[0]["decisions_per_game"],
+        }
     old = table["old Game.run (old bench)"]
     for name in ("new Game.run", "new drive()"):
         t = table[name]
         for k in ("games_per_s", "decisions_per_s"):
             t[f"{k}_slowdown_best"] = 1 - t[f"{k}_best"] / old[f"{k}_best"]
             t[f"{k}_slowdown_median"] = 1 - t[f"{k}_median"] / old[f"{k}_median"]
-    result = {"python": args.python, "imported": imported, "games": args.games, "seed": args.seed,
-              "rounds": args.rounds, "table": table}
+    result = {
+        "python": args.python,
+        "imported": imported,
+        "games": args.games,
+        "seed": args.seed,
+        "rounds": args.rounds,
+        "table": table,
+    }
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     print(f"old: {imported['old']}\nnew: {imported['new']}")
-    print(f"{args.games} games x 5 players per bench run, seeds {args.seed}.., {args.rounds} alternating rounds; "
-          f"each figure = best of {args.repeat} runs inside a bench run; best / median over rounds")
-    print(f"{'':28} {'games/s best/median':>22} {'decisions/s best/median':>26} {'dec/game':>9} "
-          f"{'slowdown g/s':>14} {'slowdown d/s':>14}")
+    print(
+        f"{args.games} games x 5 players per bench run, seeds {args.seed}.., {args.rounds} alternating rounds; "
+        f"each figure = best of {args.repeat} runs inside a bench run; best / median over rounds"
+    )
+    print(
+        f"{'':28} {'games/s best/median':>22} {'decisions/s best/median':>26} {'dec/game':>9} "
+        f"{'slowdown g/s':>14} {'slowdown d/s':>14}"
+    )
     for name, t in table.items():
         sl = ""
         if "games_per_s_slowdown_best" in t:
-            sl = (f"{100 * t['games_per_s_slowdown_best']:6.1f}%/{100 * t['games_per_s_slowdown_median']:5.1f}% "
-                  f"{100 * t['decisions_per_s_slowdown_best']:6.1f}%/"
-                  f"{100 * t['decisions_per_s_slowdown_median']:5.1f}%")
-        print(f"{name:28} {t['games_per_s_best']:10.1f} / {t['games_per_s_median']:8.1f} "
-              f"{t['decisions_per_s_best']:12,.0f} / {t['decisions_per_s_median']:10,.0f} "
-              f"{t['decisions_per_game']:9.1f}  {sl}")
+            sl = (
+                f"{100 * t['games_per_s_slowdown_best']:6.1f}%/{100 * t['games_per_s_slowdown_median']:5.1f}% "
+                f"{100 * t['decisions_per_s_slowdown_best']:6.1f}%/"
+                f"{100 * t['decisions_per_s_slowdown_median']:5.1f}%"
+            )
+        print(
+            f"{name:28} {t['games_per_s_best']:10.1f} / {t['games_per_s_median']:8.1f} "
+            f"{t['decisions_per_s_best']:12,.0f} / {t['decisions_per_s_median']:10,.0f} "
+            f"{t['decisions_per_game']:9.1f}  {sl}"
+        )
     return 0
 
 

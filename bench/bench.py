@@ -62,6 +62,7 @@ functions by tottime.
 rlcard is optional (``pip install -e '.[bench]'``); without it the UNO part is
 skipped and the script still exits 0.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -108,10 +109,12 @@ def pin_to_one_core():
 def _agents(s: int, n_players: int) -> list:
     """The random agents of game seed `s` (the same in the `run` and `driver` parts, so the same games)."""
     from interpreter.agents import RandomAgent
+
     return [RandomAgent(s * 100 + i) for i in range(n_players)]
 
 
 # ---------------------------------------------------------------------------- fengsheng: whole games
+
 
 def run_fengsheng(content, n_games: int, n_players: int, seed: int):
     """`run` part: n_games games through Game.run() (seeds seed..seed+n_games-1). Returns (seconds, stats)."""
@@ -132,8 +135,13 @@ def run_fengsheng(content, n_games: int, n_players: int, seed: int):
         decisions += g.decision_count
         agent_calls += len(g.decision_log)
     dt = time.perf_counter() - t0
-    return dt, {"decisions": decisions, "agent_calls": agent_calls, "turns": turns,
-                "reasons": dict(reasons), "errors": errors}
+    return dt, {
+        "decisions": decisions,
+        "agent_calls": agent_calls,
+        "turns": turns,
+        "reasons": dict(reasons),
+        "errors": errors,
+    }
 
 
 def run_driver(content, n_games: int, n_players: int, seed: int):
@@ -155,8 +163,13 @@ def run_driver(content, n_games: int, n_players: int, seed: int):
         reasons[g.result.reason] += 1
         turns += g.result.turns
     dt = time.perf_counter() - t0
-    return dt, {"decisions": decisions, "agent_calls": agent_calls, "turns": turns,
-                "reasons": dict(reasons), "errors": errors}
+    return dt, {
+        "decisions": decisions,
+        "agent_calls": agent_calls,
+        "turns": turns,
+        "reasons": dict(reasons),
+        "errors": errors,
+    }
 
 
 def run_step(content, n_games: int, n_players: int, seed: int):
@@ -183,11 +196,17 @@ def run_step(content, n_games: int, n_players: int, seed: int):
             decisions += state._game.decision_count
             agent_calls += len(state._game.decision_log)
     dt = time.perf_counter() - t0
-    return dt, {"decisions": decisions, "agent_calls": agent_calls, "turns": turns,
-                "reasons": dict(reasons), "errors": errors}
+    return dt, {
+        "decisions": decisions,
+        "agent_calls": agent_calls,
+        "turns": turns,
+        "reasons": dict(reasons),
+        "errors": errors,
+    }
 
 
 # ---------------------------------------------------------------------------- fengsheng: step API costs
+
 
 def mid_game_states(content, n_players: int, seed: int, count: int, at: int) -> list:
     """`count` states after `at` actions each (seeds seed, seed+1, ...; random.Random(seed) choices).
@@ -225,8 +244,11 @@ def run_clone(states):
     for st in states:
         copies.append(st.clone())
     dt = time.perf_counter() - t0
-    bad = sum(1 for st, c in zip(states, copies, strict=True)
-              if c.current_player() != st.current_player() or c.history() != st.history())
+    bad = sum(
+        1
+        for st, c in zip(states, copies, strict=True)
+        if c.current_player() != st.current_player() or c.history() != st.history()
+    )
     del copies
     gc.collect()
     return dt, {"calls": len(states), "mismatches": bad}
@@ -303,9 +325,11 @@ def run_obs_cold(states, n_players: int):
 
 # ---------------------------------------------------------------------------- UNO
 
+
 def rlcard_version():
     try:
         from importlib.metadata import version
+
         return version("rlcard")
     except Exception:
         return "?"
@@ -316,7 +340,7 @@ def run_uno(n_games: int, n_players: int, seed: int):
     from rlcard.games.uno.game import UnoGame
 
     game = UnoGame(num_players=n_players)
-    game.np_random.seed(seed)   # RLCard's own RNG: shuffles, wild colours
+    game.np_random.seed(seed)  # RLCard's own RNG: shuffles, wild colours
     pick = random.Random(seed)  # our action choice (same RNG kind as fengsheng's RandomAgent)
     decisions = 0
     capped = 0
@@ -343,6 +367,7 @@ def run_uno(n_games: int, n_players: int, seed: int):
 
 
 # ---------------------------------------------------------------------------- harness
+
 
 def repeated(repeat: int, fn, *args):
     """Run fn `repeat` times on identical input.
@@ -376,8 +401,14 @@ def profile_part(content, args, part: str, top: int = 25):
     rows = []
     for func, (_cc, nc, tt, ct, _callers) in sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]:
         filename, line, name = func
-        rows.append({"function": f"{_short_path(filename)}:{line}({name})", "ncalls": nc,
-                     "tottime": round(tt, 4), "cumtime": round(ct, 4)})
+        rows.append(
+            {
+                "function": f"{_short_path(filename)}:{line}({name})",
+                "ncalls": nc,
+                "tottime": round(tt, 4),
+                "cumtime": round(ct, 4),
+            }
+        )
     return buf.getvalue(), rows
 
 
@@ -397,15 +428,26 @@ def _play_part(name: str, fn, content, args):
     fn(content, min(20, args.games), args.players, args.seed)  # warm-up (untimed)
     best, median, st, times = repeated(args.repeat, fn, content, args.games, args.players, args.seed)
     n = args.games
-    return {"part": name, "games": n, "players": args.players, "seed": args.seed,
-            "seconds": round(best, 4), "median_seconds": round(median, 4),
-            "runs_seconds": [round(t, 4) for t in times],
-            "games_per_s": n / best, "games_per_s_median": n / median,
-            "decisions_per_s": st["decisions"] / best, "decisions_per_s_median": st["decisions"] / median,
-            "actions_per_s": st["agent_calls"] / best,
-            "decisions_per_game": st["decisions"] / n, "agent_calls_per_game": st["agent_calls"] / n,
-            "turns_per_game": st["turns"] / n, "end_reasons": st["reasons"],
-            "errors": len(st["errors"]), "error_samples": st["errors"][:3]}
+    return {
+        "part": name,
+        "games": n,
+        "players": args.players,
+        "seed": args.seed,
+        "seconds": round(best, 4),
+        "median_seconds": round(median, 4),
+        "runs_seconds": [round(t, 4) for t in times],
+        "games_per_s": n / best,
+        "games_per_s_median": n / median,
+        "decisions_per_s": st["decisions"] / best,
+        "decisions_per_s_median": st["decisions"] / median,
+        "actions_per_s": st["agent_calls"] / best,
+        "decisions_per_game": st["decisions"] / n,
+        "agent_calls_per_game": st["agent_calls"] / n,
+        "turns_per_game": st["turns"] / n,
+        "end_reasons": st["reasons"],
+        "errors": len(st["errors"]),
+        "error_samples": st["errors"][:3],
+    }
 
 
 PLAY_LABELS = {
@@ -416,28 +458,45 @@ PLAY_LABELS = {
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="fengsheng engine / driver / step API speed, and RLCard UNO decisions/s, "
-                                             "one core, one process")
-    ap.add_argument("--games", type=int, default=1000,
-                    help="games per run of the run, driver and step parts (default 1000)")
+    ap = argparse.ArgumentParser(
+        description="fengsheng engine / driver / step API speed, and RLCard UNO decisions/s, one core, one process"
+    )
+    ap.add_argument(
+        "--games", type=int, default=1000, help="games per run of the run, driver and step parts (default 1000)"
+    )
     ap.add_argument("--players", type=int, default=5, help="fengsheng seats (default 5)")
     ap.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     ap.add_argument("--uno-games", type=int, default=3000, help="UNO games per run (default 3000; 0 = skip)")
-    ap.add_argument("--uno-players", type=int, default=2,
-                    help="UNO players (default 2, RLCard's standard UNO configuration)")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="timed runs of each part after one warm-up; best and median reported (default 3)")
-    ap.add_argument("--parts", default=",".join(PARTS),
-                    help=f"comma-separated parts to run (default all: {','.join(PARTS)})")
-    ap.add_argument("--clone-at", type=int, default=100,
-                    help="actions applied before the mid-game clone/resample/observation states (default 100)")
+    ap.add_argument(
+        "--uno-players", type=int, default=2, help="UNO players (default 2, RLCard's standard UNO configuration)"
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="timed runs of each part after one warm-up; best and median reported (default 3)",
+    )
+    ap.add_argument(
+        "--parts", default=",".join(PARTS), help=f"comma-separated parts to run (default all: {','.join(PARTS)})"
+    )
+    ap.add_argument(
+        "--clone-at",
+        type=int,
+        default=100,
+        help="actions applied before the mid-game clone/resample/observation states (default 100)",
+    )
     ap.add_argument("--clone-states", type=int, default=50, help="mid-game states (default 50)")
-    ap.add_argument("--obs-games", type=int, default=50,
-                    help="games of the 'observation in play' measure (default 50)")
+    ap.add_argument("--obs-games", type=int, default=50, help="games of the 'observation in play' measure (default 50)")
     ap.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
-    ap.add_argument("--profile", nargs="?", const="driver", choices=("driver", "run"), default=None,
-                    help="also cProfile one untimed pass of the driver part (or: --profile run, the Game.run "
-                         "part); print the top 25 functions by tottime")
+    ap.add_argument(
+        "--profile",
+        nargs="?",
+        const="driver",
+        choices=("driver", "run"),
+        default=None,
+        help="also cProfile one untimed pass of the driver part (or: --profile run, the Game.run "
+        "part); print the top 25 functions by tottime",
+    )
     ap.add_argument("--profile-games", type=int, default=None, help="games of the profile pass (default --games)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = ap.parse_args(argv)
@@ -445,31 +504,53 @@ def main(argv=None) -> int:
     unknown = [p for p in parts if p not in PARTS]
     if unknown:
         ap.error(f"unknown part(s) {unknown}; choose from {','.join(PARTS)}")
-    if (args.games < 1 or args.repeat < 1 or args.players < 2 or args.uno_games < 0 or args.uno_players < 2
-            or args.clone_at < 1 or args.clone_states < 1 or args.obs_games < 1):
-        ap.error("need --games >= 1, --repeat >= 1, --players >= 2, --uno-games >= 0, --uno-players >= 2, "
-                 "--clone-at/--clone-states/--obs-games >= 1")
+    if (
+        args.games < 1
+        or args.repeat < 1
+        or args.players < 2
+        or args.uno_games < 0
+        or args.uno_players < 2
+        or args.clone_at < 1
+        or args.clone_states < 1
+        or args.obs_games < 1
+    ):
+        ap.error(
+            "need --games >= 1, --repeat >= 1, --players >= 2, --uno-games >= 0, --uno-players >= 2, "
+            "--clone-at/--clone-states/--obs-games >= 1"
+        )
     if args.profile_games is None:
         args.profile_games = args.games
 
     cpu = None if args.no_pin else pin_to_one_core()
     import interpreter
-    out: dict = {"python": platform.python_version(), "implementation": platform.python_implementation(),
-                 "machine": platform.machine(), "pinned_cpu": cpu, "repeat": args.repeat,
-                 "package": interpreter.__file__, "parts": parts}
+
+    out: dict = {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "pinned_cpu": cpu,
+        "repeat": args.repeat,
+        "package": interpreter.__file__,
+        "parts": parts,
+    }
     lines: list = []
     say = lines.append
 
     from interpreter.content.loader import load_cached
+
     t0 = time.perf_counter()
     content = load_cached()
     load_s = time.perf_counter() - t0
     out["content_load_seconds"] = round(load_s, 4)
-    say(f"python {out['python']} ({out['implementation']}, {out['machine']}), one process, "
+    say(
+        f"python {out['python']} ({out['implementation']}, {out['machine']}), one process, "
         + (f"pinned to CPU {cpu}" if cpu is not None else "not pinned")
-        + f"; every part: 1 untimed warm-up, then {args.repeat} timed runs, best (median)")
-    say(f"package {interpreter.__file__}; bundled content with its {len(content.roles)} roles dealt, "
-        f"{args.players} players (content load {load_s:.2f} s, not timed)")
+        + f"; every part: 1 untimed warm-up, then {args.repeat} timed runs, best (median)"
+    )
+    say(
+        f"package {interpreter.__file__}; bundled content with its {len(content.roles)} roles dealt, "
+        f"{args.players} players (content load {load_s:.2f} s, not timed)"
+    )
 
     # --- whole games: run, driver, step
     play = {"run": run_fengsheng, "driver": run_driver, "step": run_step}
@@ -484,36 +565,51 @@ def main(argv=None) -> int:
             out[name] = results[name]
     if results:
         say("")
-        say(f"whole games: {args.games} games per run, seeds {args.seed}..{args.seed + args.games - 1}. "
-            "run and driver: RandomAgent(seed*100+seat) at every seat (the same games);")
-        say("step: legal_actions()/apply_action() chosen by random.Random(seed) (other games). "
-            "decision = Game.ask call (forced ones included); action = an agent's answer")
+        say(
+            f"whole games: {args.games} games per run, seeds {args.seed}..{args.seed + args.games - 1}. "
+            "run and driver: RandomAgent(seed*100+seat) at every seat (the same games);"
+        )
+        say(
+            "step: legal_actions()/apply_action() chosen by random.Random(seed) (other games). "
+            "decision = Game.ask call (forced ones included); action = an agent's answer"
+        )
         say(f"  {'':36} {'games/s':>17} {'decisions/s':>19} {'dec/game':>9} {'act/game':>9}   runs (s)")
         for name, r in results.items():
-            say(f"  {PLAY_LABELS[name]:36} {r['games_per_s']:8,.1f} ({r['games_per_s_median']:6,.1f})"
+            say(
+                f"  {PLAY_LABELS[name]:36} {r['games_per_s']:8,.1f} ({r['games_per_s_median']:6,.1f})"
                 f" {r['decisions_per_s']:9,.0f} ({r['decisions_per_s_median']:7,.0f})"
-                f" {r['decisions_per_game']:9.1f} {r['agent_calls_per_game']:9.1f}   {_runs(r['runs_seconds'])}")
+                f" {r['decisions_per_game']:9.1f} {r['agent_calls_per_game']:9.1f}   {_runs(r['runs_seconds'])}"
+            )
             if r["errors"]:
                 say(f"    !! {r['errors']} game(s) raised; first: {r['error_samples'][0]}")
         if "run" in results and "driver" in results:
             a, b = results["run"], results["driver"]
             same = a["decisions_per_game"] == b["decisions_per_game"] and a["end_reasons"] == b["end_reasons"]
-            say(f"  driver / Game.run decisions/s = {b['decisions_per_s'] / a['decisions_per_s']:.3f}"
-                + ("" if same else "   !! the two parts did not play the same games"))
+            say(
+                f"  driver / Game.run decisions/s = {b['decisions_per_s'] / a['decisions_per_s']:.3f}"
+                + ("" if same else "   !! the two parts did not play the same games")
+            )
         first = next(iter(results.values()))
-        say(f"  turns/game {first['turns_per_game']:.1f} ({first['part']}); end reasons: "
-            + ", ".join(f"{k} {v}" for k, v in sorted(first["end_reasons"].items(), key=lambda kv: -kv[1])))
+        say(
+            f"  turns/game {first['turns_per_game']:.1f} ({first['part']}); end reasons: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(first["end_reasons"].items(), key=lambda kv: -kv[1]))
+        )
 
     # --- step API costs at mid-game
     if "clone" in parts or "obs" in parts:
         states = mid_game_states(content, args.players, args.seed, args.clone_states, args.clone_at)
         acts, decs = _taken(states)
         say("")
-        say(f"step API at mid-game: {len(states)} states, each after {args.clone_at} actions applied "
+        say(
+            f"step API at mid-game: {len(states)} states, each after {args.clone_at} actions applied "
             f"({decs / max(len(states), 1):.0f} decisions taken on average); seeds from {args.seed}, "
-            "random.Random(seed) choices")
-        out["mid_game"] = {"states": len(states), "actions_applied": args.clone_at,
-                           "decisions_taken_mean": decs / max(len(states), 1)}
+            "random.Random(seed) choices"
+        )
+        out["mid_game"] = {
+            "states": len(states),
+            "actions_applied": args.clone_at,
+            "decisions_taken_mean": decs / max(len(states), 1),
+        }
         if not states:
             say("  !! no game lasted that long: lower --clone-at")
     else:
@@ -522,57 +618,88 @@ def main(argv=None) -> int:
         run_clone(states[:3])  # warm-up
         best, median, st, times = repeated(args.repeat, run_clone, states)
         n = st["calls"]
-        out["clone"] = {"ms": 1e3 * best / n, "ms_median": 1e3 * median / n,
-                        "us_per_action_taken": 1e6 * best / acts, "us_per_decision_taken": 1e6 * best / decs,
-                        "runs_seconds": [round(t, 4) for t in times], "mismatches": st["mismatches"]}
+        out["clone"] = {
+            "ms": 1e3 * best / n,
+            "ms_median": 1e3 * median / n,
+            "us_per_action_taken": 1e6 * best / acts,
+            "us_per_decision_taken": 1e6 * best / decs,
+            "runs_seconds": [round(t, 4) for t in times],
+            "mismatches": st["mismatches"],
+        }
         c = out["clone"]
-        say(f"  clone()                    {c['ms']:7.2f} ms ({c['ms_median']:.2f}) per clone = "
+        say(
+            f"  clone()                    {c['ms']:7.2f} ms ({c['ms_median']:.2f}) per clone = "
             f"{c['us_per_action_taken']:.1f} µs per action applied so far "
-            f"({c['us_per_decision_taken']:.1f} µs per decision taken)")
+            f"({c['us_per_decision_taken']:.1f} µs per decision taken)"
+        )
         if st["mismatches"]:
             say(f"    !! {st['mismatches']} clone(s) differ from their state (current player or history)")
         run_resample(states[:3], args.seed)  # warm-up
         best, median, st, times = repeated(args.repeat, run_resample, states, args.seed)
         if st["errors"]:
             out["resample"] = {"errors": len(st["errors"]), "error_samples": st["errors"][:3]}
-            say(f"  resample(current seat,rng) !! raised in {len(st['errors'])} of {n} states, no figure; "
-                f"first: {st['errors'][0]}")
+            say(
+                f"  resample(current seat,rng) !! raised in {len(st['errors'])} of {n} states, no figure; "
+                f"first: {st['errors'][0]}"
+            )
         else:
-            out["resample"] = {"ms": 1e3 * best / n, "ms_median": 1e3 * median / n,
-                               "us_per_action_taken": 1e6 * best / acts,
-                               "runs_seconds": [round(t, 4) for t in times]}
+            out["resample"] = {
+                "ms": 1e3 * best / n,
+                "ms_median": 1e3 * median / n,
+                "us_per_action_taken": 1e6 * best / acts,
+                "runs_seconds": [round(t, 4) for t in times],
+            }
             r = out["resample"]
-            say(f"  resample(current seat,rng) {r['ms']:7.2f} ms ({r['ms_median']:.2f}) per call = "
-                f"{r['us_per_action_taken']:.1f} µs per action applied so far (a clone + a re-deal)")
+            say(
+                f"  resample(current seat,rng) {r['ms']:7.2f} ms ({r['ms_median']:.2f}) per call = "
+                f"{r['us_per_action_taken']:.1f} µs per action applied so far (a clone + a re-deal)"
+            )
     if "obs" in parts:
         obs: dict = {}
         run_obs_in_play(content, min(5, args.obs_games), args.players, args.seed)  # warm-up
-        best, median, st, times = repeated(args.repeat, run_obs_in_play, content, args.obs_games, args.players,
-                                           args.seed)
-        obs["in_play"] = {"us": 1e6 * best / st["calls"], "us_median": 1e6 * median / st["calls"],
-                          "calls": st["calls"], "games": args.obs_games}
+        best, median, st, times = repeated(
+            args.repeat, run_obs_in_play, content, args.obs_games, args.players, args.seed
+        )
+        obs["in_play"] = {
+            "us": 1e6 * best / st["calls"],
+            "us_median": 1e6 * median / st["calls"],
+            "calls": st["calls"],
+            "games": args.obs_games,
+        }
         if states:
             run_obs_warm(states[:3], args.players)  # warm-up
             best, median, st, _ = repeated(args.repeat, run_obs_warm, states, args.players)
-            obs["mid_game_warm"] = {"us": 1e6 * best / st["calls"], "us_median": 1e6 * median / st["calls"],
-                                    "calls": st["calls"]}
+            obs["mid_game_warm"] = {
+                "us": 1e6 * best / st["calls"],
+                "us_median": 1e6 * median / st["calls"],
+                "calls": st["calls"],
+            }
             run_obs_cold(states[:3], args.players)  # warm-up
             best, median, st, _ = repeated(args.repeat, run_obs_cold, states, args.players)
-            obs["mid_game_cold"] = {"us": 1e6 * best / st["calls"], "us_median": 1e6 * median / st["calls"],
-                                    "calls": st["calls"]}
+            obs["mid_game_cold"] = {
+                "us": 1e6 * best / st["calls"],
+                "us_median": 1e6 * median / st["calls"],
+                "calls": st["calls"],
+            }
         out["observation"] = obs
         o = obs["in_play"]
         if not states:
             say("")
-        say(f"  observation(seat), in play {o['us']:7.1f} µs ({o['us_median']:.1f}) per call: the acting seat's, "
-            f"before every action of {args.obs_games} step-API games ({o['calls']:,} calls)")
+        say(
+            f"  observation(seat), in play {o['us']:7.1f} µs ({o['us_median']:.1f}) per call: the acting seat's, "
+            f"before every action of {args.obs_games} step-API games ({o['calls']:,} calls)"
+        )
         if "mid_game_warm" in obs:
             o = obs["mid_game_warm"]
-            say(f"  observation(seat), warm    {o['us']:7.1f} µs ({o['us_median']:.1f}) per call: every seat "
-                "at the mid-game states, after a first call for that seat")
+            say(
+                f"  observation(seat), warm    {o['us']:7.1f} µs ({o['us_median']:.1f}) per call: every seat "
+                "at the mid-game states, after a first call for that seat"
+            )
             o = obs["mid_game_cold"]
-            say(f"  observation(seat), cold    {o['us']:7.1f} µs ({o['us_median']:.1f}) per call: the first "
-                "call for each seat on a fresh clone (history projected from the whole log)")
+            say(
+                f"  observation(seat), cold    {o['us']:7.1f} µs ({o['us_median']:.1f}) per call: the first "
+                "call for each seat on a fresh clone (history projected from the whole log)"
+            )
 
     # --- UNO
     uno = None
@@ -592,20 +719,31 @@ def main(argv=None) -> int:
             else:
                 run_uno(min(50, args.uno_games), args.uno_players, args.seed)  # warm-up (untimed)
                 udt, umed, ust, utimes = repeated(args.repeat, run_uno, args.uno_games, args.uno_players, args.seed)
-                uno = {"rlcard": rlcard_version(), "games": args.uno_games, "players": args.uno_players,
-                       "seconds": round(udt, 4), "median_seconds": round(umed, 4),
-                       "runs_seconds": [round(t, 4) for t in utimes],
-                       "level": "game (rlcard.games.uno.game.UnoGame), not env",
-                       "games_per_s": args.uno_games / udt, "decisions_per_s": ust["decisions"] / udt,
-                       "decisions_per_s_median": ust["decisions"] / umed,
-                       "decisions_per_game": ust["decisions"] / args.uno_games,
-                       "capped_games": ust["capped"], "errors": len(ust["errors"]),
-                       "error_samples": ust["errors"][:3]}
+                uno = {
+                    "rlcard": rlcard_version(),
+                    "games": args.uno_games,
+                    "players": args.uno_players,
+                    "seconds": round(udt, 4),
+                    "median_seconds": round(umed, 4),
+                    "runs_seconds": [round(t, 4) for t in utimes],
+                    "level": "game (rlcard.games.uno.game.UnoGame), not env",
+                    "games_per_s": args.uno_games / udt,
+                    "decisions_per_s": ust["decisions"] / udt,
+                    "decisions_per_s_median": ust["decisions"] / umed,
+                    "decisions_per_game": ust["decisions"] / args.uno_games,
+                    "capped_games": ust["capped"],
+                    "errors": len(ust["errors"]),
+                    "error_samples": ust["errors"][:3],
+                }
                 out["uno"] = uno
-                say(f"UNO  rlcard {uno['rlcard']}, {args.uno_games} games x {args.uno_players} players, "
-                    f"uniformly random legal actions, numpy RNG seeded {args.seed}")
-                say("     game level (UnoGame: init_game/step/is_over, legal actions as step() returns them), "
-                    "not rlcard.make('uno'):")
+                say(
+                    f"UNO  rlcard {uno['rlcard']}, {args.uno_games} games x {args.uno_players} players, "
+                    f"uniformly random legal actions, numpy RNG seeded {args.seed}"
+                )
+                say(
+                    "     game level (UnoGame: init_game/step/is_over, legal actions as step() returns them), "
+                    "not rlcard.make('uno'):"
+                )
                 say("     the env adds a numpy observation encoding per step and Game.run has none, so the game")
                 say("     level is the like-for-like comparison. A decision = one step() (one action chosen).")
                 say(f"  time            {udt:.3f} s   (runs: {_runs(utimes)})")
@@ -613,8 +751,10 @@ def main(argv=None) -> int:
                 say(f"  decisions/s     {uno['decisions_per_s']:,.0f} ({uno['decisions_per_s_median']:,.0f})")
                 say(f"  decisions/game  {uno['decisions_per_game']:.1f}")
                 if ust["errors"] or ust["capped"]:
-                    say(f"  !! {len(ust['errors'])} game(s) raised, {ust['capped']} hit the {UNO_MAX_STEPS}-step cap"
-                        + (f"; first: {ust['errors'][0]}" if ust["errors"] else ""))
+                    say(
+                        f"  !! {len(ust['errors'])} game(s) raised, {ust['capped']} hit the {UNO_MAX_STEPS}-step cap"
+                        + (f"; first: {ust['errors'][0]}" if ust["errors"] else "")
+                    )
 
         # --- ratio
         say("")
@@ -625,18 +765,24 @@ def main(argv=None) -> int:
             out["ratio"] = ratio
             out["goal_ratio"] = GOAL_RATIO
             out["goal_met"] = ratio >= GOAL_RATIO
-            say(f"ratio  fengsheng Game.run decisions/s / UNO decisions/s = {fs['decisions_per_s']:,.0f} / "
+            say(
+                f"ratio  fengsheng Game.run decisions/s / UNO decisions/s = {fs['decisions_per_s']:,.0f} / "
                 f"{uno['decisions_per_s']:,.0f} = {ratio:.3f}   (goal >= {GOAL_RATIO}: "
-                f"{'met' if ratio >= GOAL_RATIO else 'NOT met'})")
+                f"{'met' if ratio >= GOAL_RATIO else 'NOT met'})"
+            )
         if uno is not None and "driver" in results:
             out["ratio_driver"] = results["driver"]["decisions_per_s"] / uno["decisions_per_s"]
-            say(("       the same with step.drive(): " if "run" in results
-                 else "ratio  fengsheng step.drive() decisions/s / UNO decisions/s = ")
+            say(
+                (
+                    "       the same with step.drive(): "
+                    if "run" in results
+                    else "ratio  fengsheng step.drive() decisions/s / UNO decisions/s = "
+                )
                 + f"{results['driver']['decisions_per_s']:,.0f} / {uno['decisions_per_s']:,.0f} = "
-                f"{out['ratio_driver']:.3f}")
+                f"{out['ratio_driver']:.3f}"
+            )
         if uno is None or not ({"run", "driver"} & set(results)):
-            say("ratio  n/a (" + ("no UNO numbers" if uno is None else "neither the run nor the driver part ran")
-                + ")")
+            say("ratio  n/a (" + ("no UNO numbers" if uno is None else "neither the run nor the driver part ran") + ")")
 
     # --- profile
     if args.profile:
@@ -644,8 +790,10 @@ def main(argv=None) -> int:
         out["profile_part"] = args.profile
         out["profile_top25_tottime"] = rows
         say("")
-        say(f"profile  cProfile of one untimed pass of the {args.profile} part ({args.profile_games} games), "
-            "top 25 by tottime")
+        say(
+            f"profile  cProfile of one untimed pass of the {args.profile} part ({args.profile_games} games), "
+            "top 25 by tottime"
+        )
         say(text.rstrip())
 
     if args.json:

@@ -1,4 +1,5 @@
 """The ``fengsheng`` command."""
+
 from __future__ import annotations
 
 import json
@@ -35,10 +36,19 @@ def main():
 @click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players per game")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1), help="how many games")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="seed of the batch")
-@click.option("--content", "content_dirs", multiple=True, type=click.Path(file_okay=False),
-              help="content pack directory (repeat to layer packs; default: the bundled content)")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
-              help="write every event and decision of every game to this JSONL file")
+@click.option(
+    "--content",
+    "content_dirs",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="content pack directory (repeat to layer packs; default: the bundled content)",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="write every event and decision of every game to this JSONL file",
+)
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
@@ -47,20 +57,23 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
     The same seed (and content) prints the same result, byte for byte.
     """
     from .sim import simulate as run_batch
+
     paths = _content_paths(content_dirs)
     content = _load_or_exit(paths)
     if players not in content.rules.identity_table:
-        raise click.UsageError(f"the rules have no identity table for {players} players "
-                               f"(have: {sorted(content.rules.identity_table)})")
-    summary = run_batch(content, players, games, seed, log_path=log_path, content_paths=paths,
-                        max_turns=max_turns)
+        raise click.UsageError(
+            f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
+        )
+    summary = run_batch(content, players, games, seed, log_path=log_path, content_paths=paths, max_turns=max_turns)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)
     deck = len(content.deck_for(players))
-    header = (f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
-              f"content: {content.rules.name} ({len(content.card_types)} card types, {deck}-card deck, "
-              f"{len(content.tasks)} secret tasks, {len(content.roles)} roles)")
+    header = (
+        f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
+        f"content: {content.rules.name} ({len(content.card_types)} card types, {deck}-card deck, "
+        f"{len(content.tasks)} secret tasks, {len(content.roles)} roles)"
+    )
     click.echo(summary.text(header))
     if log_path:
         click.echo(f"\nlog written to {log_path}; check it with: fengsheng replay {log_path}")
@@ -70,13 +83,28 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
 
 @main.command()
 @click.argument("log_path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--content", "content_dirs", multiple=True, type=click.Path(file_okay=False),
-              help="content pack directory the games were played with")
+@click.option(
+    "--content",
+    "content_dirs",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="content pack directory the games were played with",
+)
 @click.option("--game", "only", type=int, default=None, help="replay only the game with this index")
-@click.option("--as", "view", default=None, metavar="P<seat>|public",
-              help="instead of re-running, show the games as one seat (P2) or a spectator (public) saw them")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="with --as: write that seat's copy of the log (JSONL, no seed) instead of printing it")
+@click.option(
+    "--as",
+    "view",
+    default=None,
+    metavar="P<seat>|public",
+    help="instead of re-running, show the games as one seat (P2) or a spectator (public) saw them",
+)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="with --as: write that seat's copy of the log (JSONL, no seed) instead of printing it",
+)
 def replay(log_path, content_dirs, only, view, out_path):
     """Re-run logged games from their seed and decisions; check the same events and end state.
 
@@ -84,6 +112,7 @@ def replay(log_path, content_dirs, only, view, out_path):
     records and fields that seat could see, and no seed.
     """
     from .sim import ReplayMismatch, content_fingerprint, read_log, replay_game
+
     try:
         games = read_log(log_path)
     except ReplayMismatch as e:
@@ -107,8 +136,10 @@ def replay(log_path, content_dirs, only, view, out_path):
         if only is not None and h.get("index") != only:
             continue
         if h.get("content") != fp:
-            click.echo(f"warning: game {h.get('index')} was played with different content "
-                       f"({h.get('content')} vs {fp})", err=True)
+            click.echo(
+                f"warning: game {h.get('index')} was played with different content ({h.get('content')} vs {fp})",
+                err=True,
+            )
         ok, msg = replay_game(content, logged)
         click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")
         bad += not ok
@@ -122,6 +153,7 @@ def _seat_view(games, view: str, only, out_path) -> None:
     import json
 
     from .sim import seat_header, seat_records
+
     if view == "public":
         seat = None
     elif view[:1] in ("P", "p") and view[1:].isdigit():
@@ -135,12 +167,16 @@ def _seat_view(games, view: str, only, out_path) -> None:
         if only is not None and h.get("index") != only:
             continue
         if h.get("view", "referee") != "referee":
-            click.echo(f"error: game {h.get('index')} is already one seat's copy ({h.get('view')}); "
-                       "per-seat copies are made from the referee's log", err=True)
+            click.echo(
+                f"error: game {h.get('index')} is already one seat's copy ({h.get('view')}); "
+                "per-seat copies are made from the referee's log",
+                err=True,
+            )
             sys.exit(1)
         if seat is not None and not 0 <= seat < h.get("players", 0):
-            click.echo(f"error: game {h.get('index')} has {h.get('players')} seats (P0..P{h.get('players', 1) - 1})",
-                       err=True)
+            click.echo(
+                f"error: game {h.get('index')} has {h.get('players')} seats (P0..P{h.get('players', 1) - 1})", err=True
+            )
             sys.exit(2)
         lines.append(json.dumps({"type": "game", **seat_header(logged, seat)}, ensure_ascii=False))
         for rec in seat_records(logged, seat):
@@ -167,6 +203,7 @@ def validate(paths, fmt):
     Exit status: 0 clean, 1 errors, 2 usage error.
     """
     from .content.loader import validate_paths
+
     targets = _content_paths(paths)
     for t in targets:
         if not t.exists():
@@ -176,8 +213,9 @@ def validate(paths, fmt):
     if not errors and all(t.is_dir() for t in targets):
         content = load_content(targets)
     if fmt == "json":
-        click.echo(json.dumps({"ok": not errors, "errors": [e.to_json() for e in errors]},
-                              ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps({"ok": not errors, "errors": [e.to_json() for e in errors]}, ensure_ascii=False, indent=2)
+        )
     else:
         for e in errors:
             click.echo(str(e))
@@ -185,9 +223,11 @@ def validate(paths, fmt):
             files = len({e.path for e in errors})
             click.echo(f"{len(errors)} error(s) in {files} file(s)")
         elif content is not None:
-            click.echo(f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards, "
-                       f"{len(content.tasks)} secret tasks, {len(content.identities)} identities, "
-                       f"{len(content.roles)} roles")
+            click.echo(
+                f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards, "
+                f"{len(content.tasks)} secret tasks, {len(content.identities)} identities, "
+                f"{len(content.roles)} roles"
+            )
         else:
             click.echo(f"ok: {len(targets)} file(s)")
     sys.exit(1 if errors else 0)
@@ -209,6 +249,7 @@ def scenario():
 def scenario_run(paths, trace):
     """Run scenario files (or every *.scenario.yaml under the given folders); report pass/fail."""
     from .scenario import format_trace, run_scenario
+
     files = []
     for p in map(Path, paths):
         files += sorted(p.rglob("*.scenario.yaml")) if p.is_dir() else [p]

@@ -5,6 +5,7 @@ For each card, secret task, role or identity it prints the stored ``text:``
 so a designer can check that the code says what they meant. ``--all --format
 md`` writes a catalogue of the whole content.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -44,8 +45,11 @@ class Item:
 
     def original(self) -> str:
         if self.kind == "role":
-            lines = [f"【{sk.get('name', sk.get('id', '?'))}】{sk.get('text', '')}"
-                     for sk in self.data.get("skills") or [] if isinstance(sk, dict)]
+            lines = [
+                f"【{sk.get('name', sk.get('id', '?'))}】{sk.get('text', '')}"
+                for sk in self.data.get("skills") or []
+                if isinstance(sk, dict)
+            ]
             return "\n".join(lines) if lines else "（没有技能）"
         if self.kind == "identity":
             return "（rules.yaml 中的身份没有 text）"
@@ -116,8 +120,12 @@ def find(items, name: str) -> list:
     if by_id:
         return by_id
     # a skill's name or id: the role that has it
-    return [i for i in items if i.kind == "role" and any(
-        isinstance(sk, dict) and key in (sk.get("name"), sk.get("id")) for sk in i.data.get("skills") or [])]
+    return [
+        i
+        for i in items
+        if i.kind == "role"
+        and any(isinstance(sk, dict) and key in (sk.get("name"), sk.get("id")) for sk in i.data.get("skills") or [])
+    ]
 
 
 def suggest(items, name: str) -> list:
@@ -146,8 +154,12 @@ def render_text(item: Item) -> str:
     generated = item.generated()
     lines = [f"{item.label} · {KINDS[item.kind][0]} · {item.id}"]
     if "\n" in original or "\n" in generated:
-        lines += ["原文：", *("  " + ln for ln in original.splitlines()),
-                  "由代码生成：", *("  " + ln for ln in generated.splitlines())]
+        lines += [
+            "原文：",
+            *("  " + ln for ln in original.splitlines()),
+            "由代码生成：",
+            *("  " + ln for ln in generated.splitlines()),
+        ]
     else:
         lines += [f"原文：{original}", f"由代码生成：{generated}"]
     if original.strip() == generated.strip():
@@ -170,8 +182,7 @@ def render_md_item(item: Item, level: int = 3) -> str:
 
 
 def render_md_catalogue(items, dirs) -> str:
-    out = ["# 内容目录", "",
-           "每一项列出内容文件中写的原文，以及由效果语言代码生成的文字，供设计者对照。", ""]
+    out = ["# 内容目录", "", "每一项列出内容文件中写的原文，以及由效果语言代码生成的文字，供设计者对照。", ""]
     out.append("内容包：" + "，".join(f"`{d}`" for d in dirs))
     out.append("")
     for kind in ORDER:
@@ -187,10 +198,21 @@ def render_md_catalogue(items, dirs) -> str:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("name", required=False)
 @click.option("--all", "show_all", is_flag=True, help="describe every card, secret task, role and identity")
-@click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True,
-              help="plain text, or Markdown (with --all: a catalogue with a heading per kind)")
-@click.option("--content", "content_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="content pack directory (repeat to layer packs; default: the bundled content)")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "md"]),
+    default="text",
+    show_default=True,
+    help="plain text, or Markdown (with --all: a catalogue with a heading per kind)",
+)
+@click.option(
+    "--content",
+    "content_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="content pack directory (repeat to layer packs; default: the bundled content)",
+)
 def describe(name, show_all, fmt, content_dirs):
     """Print the rules text generated from the code of a card, secret task, role or identity.
 

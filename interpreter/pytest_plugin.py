@@ -3,6 +3,7 @@
 Registered as a ``pytest11`` entry point, so a content pack's own test folder
 gets its scenarios collected too once fengsheng is installed.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -27,6 +28,7 @@ class ScenarioItem(pytest.Item):
     def runtest(self):
         from .content.loader import ContentErrors
         from .scenario import run_scenario
+
         try:
             result = run_scenario(self.path)
         except ContentErrors as e:

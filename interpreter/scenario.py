@@ -7,6 +7,7 @@ and the event log. A failing scenario reports every unmet expectation plus
 the resolution trace: the timing nodes entered, the skills that were or were
 not eligible (and why), and every decision asked and answered.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -43,8 +44,10 @@ class _ScriptAgent(Agent):
     def act(self, observation, actions) -> int:
         labels = [d["label"] for d in actions]
         if self.pos >= len(self.answers):
-            raise ScenarioFailure(f"P{self.seat} was asked an unscripted decision with options {labels}; "
-                                  f"add an answer to answers.{self.seat}")
+            raise ScenarioFailure(
+                f"P{self.seat} was asked an unscripted decision with options {labels}; "
+                f"add an answer to answers.{self.seat}"
+            )
         answer = self.answers[self.pos]
         self.pos += 1
         if isinstance(answer, int) and not isinstance(answer, bool):
@@ -54,8 +57,7 @@ class _ScriptAgent(Agent):
             found = find(actions, answer if isinstance(answer, bool) else str(answer))
             if found is not None:
                 return found
-        raise ScenarioFailure(f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option; "
-                              f"options: {labels}")
+        raise ScenarioFailure(f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option; options: {labels}")
 
 
 @dataclass
@@ -117,8 +119,16 @@ def run_scenario(path) -> ScenarioResult:
     agents = [_ScriptAgent(i, answers.get(i, answers.get(str(i), [])) or []) for i in range(len(seats))]
     result = ScenarioResult(name, str(path), True)
     try:
-        g = build(content, seats, agents, deck_top=data.get("deck_top", []), current=data.get("current", 0),
-                  seed=data.get("seed", 0), record=True, deck=data.get("deck"))
+        g = build(
+            content,
+            seats,
+            agents,
+            deck_top=data.get("deck_top", []),
+            current=data.get("current", 0),
+            seed=data.get("seed", 0),
+            record=True,
+            deck=data.get("deck"),
+        )
     except TableError as e:
         result.passed = False
         result.failures.append(f"setup: {e}")
@@ -142,8 +152,14 @@ def run_scenario(path) -> ScenarioResult:
     g.trace = result.trace
     pend = data.get("pending")
     if pend:
-        put_pending(g, pend["card"], pend.get("sender", g.current.seat), pend.get("holder", g.current.seat),
-                    pend.get("face_up", False), pend.get("lock"))
+        put_pending(
+            g,
+            pend["card"],
+            pend.get("sender", g.current.seat),
+            pend.get("holder", g.current.seat),
+            pend.get("face_up", False),
+            pend.get("lock"),
+        )
     start = data.get("start", "draw")
     over = None
     try:
@@ -164,8 +180,9 @@ def run_scenario(path) -> ScenarioResult:
         return result
     for a in agents:
         if a.pos < len(a.answers):
-            result.failures.append(f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: "
-                                   f"{a.answers[a.pos:]}")
+            result.failures.append(
+                f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: {a.answers[a.pos :]}"
+            )
     try:
         g.check_invariants()
     except AssertionError as e:
@@ -190,11 +207,17 @@ def _match(event: dict, pattern: dict) -> bool:
 
 # what `players.<seat>.<key>` in a scenario's expectations reads from the player
 _PLAYER_FACTS = {
-    "hand": lambda p: sorted(_ids(p.hand)), "intel": lambda p: sorted(_ids(p.intel)),
-    "hand_count": lambda p: len(p.hand), "intel_count": lambda p: len(p.intel),
-    "alive": lambda p: p.alive, "out": lambda p: p.out, "role_face_up": lambda p: p.role_face_up,
+    "hand": lambda p: sorted(_ids(p.hand)),
+    "intel": lambda p: sorted(_ids(p.intel)),
+    "hand_count": lambda p: len(p.hand),
+    "intel_count": lambda p: len(p.intel),
+    "alive": lambda p: p.alive,
+    "out": lambda p: p.out,
+    "role_face_up": lambda p: p.role_face_up,
     "role": lambda p: p.role.id if p.role is not None else None,
-    "red": lambda p: p.counts[1], "blue": lambda p: p.counts[2], "black": lambda p: p.counts[4],
+    "red": lambda p: p.counts[1],
+    "blue": lambda p: p.counts[2],
+    "black": lambda p: p.counts[4],
 }
 
 
@@ -226,7 +249,7 @@ def check_expectations(g, over, expect: dict) -> list[str]:
             if uid not in _ids(cards):
                 fails.append(f"{zone} pile: expected to contain #{uid}, has {_ids(cards)}")
     if "deck_top" in expect:
-        top = list(reversed(_ids(g.deck)))[:len(expect["deck_top"])]
+        top = list(reversed(_ids(g.deck)))[: len(expect["deck_top"])]
         if top != expect["deck_top"]:
             fails.append(f"deck top: expected {expect['deck_top']}, got {top}")
     if "role_pile" in expect:

@@ -6,6 +6,7 @@ the seed, every event and every decision, and the end-state digest; replay
 re-runs the game from the seed, feeding the logged answers back, and checks
 that every event and the end state come out the same.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,7 +37,7 @@ def pad(s: str, width: int) -> str:
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a batch started with `seed`."""
-    return (seed * 1_000_003 + index * 7_919) % (2 ** 63)
+    return (seed * 1_000_003 + index * 7_919) % (2**63)
 
 
 def content_fingerprint(paths) -> str:
@@ -80,8 +81,8 @@ class Summary:
     decisions: int = 0
     role_dealt: Counter = field(default_factory=Counter)
     role_wins: Counter = field(default_factory=Counter)
-    skill_uses: Counter = field(default_factory=Counter)   # "角色·技能" -> uses over all games
-    failures: list = field(default_factory=list)            # (game index, game seed, error text)
+    skill_uses: Counter = field(default_factory=Counter)  # "角色·技能" -> uses over all games
+    failures: list = field(default_factory=list)  # (game index, game seed, error text)
 
     def add(self, game: Game, result):
         self.games += 1
@@ -123,8 +124,9 @@ class Summary:
             lines += _won_of_dealt("Wins by secret task (won / times dealt):", self.task_wins, self.task_dealt, 10)
         if self.role_dealt:
             lines.append("")
-            lines += _won_of_dealt("Wins by role (won / times in play at the end):", self.role_wins,
-                                   self.role_dealt, 28)
+            lines += _won_of_dealt(
+                "Wins by role (won / times in play at the end):", self.role_wins, self.role_dealt, 28
+            )
             lines.append("")
             lines.append("Skill uses (all games):")
             for name in sorted(self.skill_uses):
@@ -142,13 +144,22 @@ class Summary:
 
     def to_json(self) -> dict:
         t = self.turns or [0]
-        return {"games": self.games, "players": self.players, "ended_by": dict(self.reasons),
-                "identity_wins": dict(self.identity_wins), "task_wins": dict(self.task_wins),
-                "task_dealt": dict(self.task_dealt), "average_turns": sum(t) / len(t),
-                "min_turns": min(t), "max_turns": max(t), "decisions": self.decisions,
-                "role_wins": dict(self.role_wins), "role_dealt": dict(self.role_dealt),
-                "skill_uses": dict(self.skill_uses),
-                "failures": [{"game": i, "seed": s, "error": e} for i, s, e in self.failures]}
+        return {
+            "games": self.games,
+            "players": self.players,
+            "ended_by": dict(self.reasons),
+            "identity_wins": dict(self.identity_wins),
+            "task_wins": dict(self.task_wins),
+            "task_dealt": dict(self.task_dealt),
+            "average_turns": sum(t) / len(t),
+            "min_turns": min(t),
+            "max_turns": max(t),
+            "decisions": self.decisions,
+            "role_wins": dict(self.role_wins),
+            "role_dealt": dict(self.role_dealt),
+            "skill_uses": dict(self.skill_uses),
+            "failures": [{"game": i, "seed": s, "error": e} for i, s, e in self.failures],
+        }
 
 
 REASON_TEXT = {
@@ -173,9 +184,23 @@ class LogWriter:
 
     def write_game(self, index: int, gseed: int, game: Game):
         w = self.f.write
-        w(json.dumps({"type": "game", "format": LOG_FORMAT, "version": __version__, "index": index,
-                      "view": "referee", "seed": gseed, "players": self.players, "content": self.fingerprint,
-                      "agents": "random"}, ensure_ascii=False) + "\n")
+        w(
+            json.dumps(
+                {
+                    "type": "game",
+                    "format": LOG_FORMAT,
+                    "version": __version__,
+                    "index": index,
+                    "view": "referee",
+                    "seed": gseed,
+                    "players": self.players,
+                    "content": self.fingerprint,
+                    "agents": "random",
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
         for rec in game.log:
             kind = "decision" if "d" in rec else "event"
             w(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True) + "\n")
@@ -185,16 +210,23 @@ class LogWriter:
         self.f.close()
 
 
-def simulate(content, players: int, games: int, seed: int, log_path=None, content_paths=None,
-             max_turns=None, progress=None) -> Summary:
+def simulate(
+    content, players: int, games: int, seed: int, log_path=None, content_paths=None, max_turns=None, progress=None
+) -> Summary:
     summary = Summary(players=players)
     writer = LogWriter(log_path, content_paths, players) if log_path else None
     try:
         for i in range(games):
             gseed = game_seed(seed, i)
             try:
-                game = drive(content, players, gseed, random_agents(gseed, players), max_turns=max_turns,
-                             record=writer is not None)
+                game = drive(
+                    content,
+                    players,
+                    gseed,
+                    random_agents(gseed, players),
+                    max_turns=max_turns,
+                    record=writer is not None,
+                )
                 result = game.result
                 game.check_invariants()
             except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone
@@ -212,6 +244,7 @@ def simulate(content, players: int, games: int, seed: int, log_path=None, conten
 
 
 # ---------------------------------------------------------------------- replay
+
 
 class ReplayMismatch(Exception):
     pass
@@ -253,14 +286,18 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     pos = 0
     while not state.is_terminal():
         if pos >= len(decisions):
-            return False, f"the game asks more decisions than the log has ({state.decision_kind} for " \
-                          f"P{state.current_player()})"
+            return (
+                False,
+                f"the game asks more decisions than the log has ({state.decision_kind} for P{state.current_player()})",
+            )
         rec = decisions[pos]
         pos += 1
         legal = state.legal_actions()
         if rec["seat"] != state.current_player() or rec["d"] != state.decision_kind or rec["n"] != len(legal):
-            return False, (f"decision {pos}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
-                           f"game asks {state.decision_kind} for P{state.current_player()} with {len(legal)}")
+            return False, (
+                f"decision {pos}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
+                f"game asks {state.decision_kind} for P{state.current_player()} with {len(legal)}"
+            )
         state.apply_action(legal[rec["choice"]])
     game = state._game
     if pos != len(decisions):
@@ -278,11 +315,14 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     if json.dumps(end["digest"], sort_keys=True) != json.dumps(game.digest(), sort_keys=True):
         return False, "the end state differs from the logged one"
     winners = ", ".join(f"P{s}" for s in game.digest()["winners"]) or "nobody"
-    return True, (f"identical: {len(decisions)} decisions, {len(new_recs)} records, "
-                  f"{game.turn_no} turns, winners {winners} ({game.result.reason})")
+    return True, (
+        f"identical: {len(decisions)} decisions, {len(new_recs)} records, "
+        f"{game.turn_no} turns, winners {winners} ({game.result.reason})"
+    )
 
 
 # ---------------------------------------------------------------------- per-seat copies
+
 
 def seat_records(logged: dict, seat: int | None) -> list[dict]:
     """One game of a referee's log as `seat` saw it (None: a spectator): hidden records and fields left out."""

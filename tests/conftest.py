@@ -9,6 +9,7 @@ Card ids are the deck ids of reference/deck.md. Handy ones (color, direction, lo
     蓝黑       24 (平衡 ↑), 26 (平衡 →), 39 (威逼 ←), 58 63 (破译), 77 78 (调包), 89 (截获 ↑), 99 (误导 ←)
     红蓝       114 117 (欲擒故纵 ←), 115 118 (欲擒故纵 →)
 """
+
 from __future__ import annotations
 
 import pytest
@@ -56,8 +57,9 @@ class RefereeScript(Agent):
         for i, o in enumerate(decision.options):
             if answer(o) if callable(answer) else option_matches(o, answer):
                 return i
-        raise ScriptExhausted(f"scripted answer {answer!r} is not a legal option of {decision!r}; "
-                              f"options: {decision.labels()}")
+        raise ScriptExhausted(
+            f"scripted answer {answer!r} is not a legal option of {decision!r}; options: {decision.labels()}"
+        )
 
 
 class Seat(RefereeScript):
@@ -73,7 +75,7 @@ class Seat(RefereeScript):
 
     @property
     def unused(self) -> list:
-        return self.answers[self.pos:]
+        return self.answers[self.pos :]
 
 
 def S(ident: str = "red", task: str | None = None, hand=(), intel=(), alive: bool = True) -> dict:
@@ -99,6 +101,7 @@ def done(g):
 
 
 # ------------------------------------------------------------------ reading state and log
+
 
 def ids(cards) -> list:
     return [c.uid for c in cards]

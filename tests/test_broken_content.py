@@ -1,4 +1,5 @@
 """Break every bundled content file in typical ways: each gives a clean error, never a traceback."""
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,11 @@ def _typo_in_key(text: str) -> str:
 
 def _unknown_card_name(text: str) -> str | None:
     if "effect:" in text or "condition:" in text:
-        return re.sub(r"(effect: \|\n)(\s+)", r"\1\2let zz = declare(from: [【不存在的牌】])\n\2", text, count=1) \
-            if "effect: |" in text else None
+        return (
+            re.sub(r"(effect: \|\n)(\s+)", r"\1\2let zz = declare(from: [【不存在的牌】])\n\2", text, count=1)
+            if "effect: |" in text
+            else None
+        )
     return None
 
 

@@ -8,6 +8,7 @@ identity cards changing hands, direction override, secret statuses,
 hand-taken and skill-collect events, shared limits of multi-event skills,
 per-turn marks, put_on_deck, end_contest, set_pending and replace_intel.
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -39,8 +40,10 @@ def pack(tmp_path, *roles: str):
 
 
 def role(rid, skills, hidden=False, gender="female", name=None):
-    return f"id: {rid}\nname: {name or rid}\ngender: {gender}\nhidden: {str(hidden).lower()}\nskills:\n" + \
-        textwrap.indent(textwrap.dedent(skills), "  ")
+    return (
+        f"id: {rid}\nname: {name or rid}\ngender: {gender}\nhidden: {str(hidden).lower()}\nskills:\n"
+        + textwrap.indent(textwrap.dedent(skills), "  ")
+    )
 
 
 def table(content, seats, roles=(), deck_top=(), current=0, answers=None):
@@ -58,15 +61,22 @@ def labels(options):
 
 
 def test_forced_conversion_offers_the_card_only_as_the_new_name(tmp_path):
-    content = pack(tmp_path, role("conv", """
+    content = pack(
+        tmp_path,
+        role(
+            "conv",
+            """
         - id: force
           name: 强转
           kind: active
           timing: play_phase
           effect: convert(【截获】, 【误导】)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
-                 roles=[(0, "conv")])
+        """,
+        ),
+    )
+    g, _ = table(
+        content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)], roles=[(0, "conv")]
+    )
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
     before = [o.use.card_type.id for o in g.card_options(p0, "contest") if o.card is not None]
@@ -95,7 +105,12 @@ AS_WU_DAO = """
 
 
 def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
-    content = pack(tmp_path, role("conv", AS_WU_DAO + """
+    content = pack(
+        tmp_path,
+        role(
+            "conv",
+            AS_WU_DAO
+            + """
         - id: seen
           name: 观察
           kind: triggered
@@ -103,20 +118,26 @@ def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
           optional: false
           condition: used_as == 【误导】
           effect: draw(self, 1)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
-                 roles=[(0, "conv")], answers={0: ["P2"]})
+        """,
+        ),
+    )
+    g, _ = table(
+        content,
+        [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
+        roles=[(0, "conv")],
+        answers={0: ["P2"]},
+    )
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
     opts = g.card_options(p0, "contest")
     skill = [o for o in opts if o.card is None]
     assert len(skill) == 1
     g.perform(p0, skill[0])
-    assert g.holder is g.players[2]              # used as 误导: moved to a neighbour of the holder
+    assert g.holder is g.players[2]  # used as 误导: moved to a neighbour of the holder
     assert card(g, 79).zone == DISCARD
     used = [e for e in g.log if e.get("e") == "card_used"]
     assert used[-1]["card"] == "wu_dao" and used[-1]["uid"] == 79
-    assert len(p0.hand) == 1                     # 观察 drew: used_as was 【误导】
+    assert len(p0.hand) == 1  # 观察 drew: used_as was 【误导】
 
 
 def test_a_forced_conversion_blocks_optional_conversion_of_that_card(tmp_path):
@@ -130,21 +151,28 @@ def test_a_forced_conversion_blocks_optional_conversion_of_that_card(tmp_path):
 
 
 def test_virtual_use_ignores_bans_and_has_no_card(tmp_path):
-    content = pack(tmp_path, role("virt", """
+    content = pack(
+        tmp_path,
+        role(
+            "virt",
+            """
         - id: steal
           name: 偷式
           kind: active
           timing: contest
           effect: |
             use_card(none, as: 【截获】)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[80]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
-                 roles=[(0, "virt")])
+        """,
+        ),
+    )
+    g, _ = table(
+        content, [dict(identity=RED_ID, hand=[80]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)], roles=[(0, "virt")]
+    )
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
     g.bans.add("jie_huo")
     opts = g.card_options(p0, "contest")
-    assert all(o.card is None for o in opts)      # the physical 截获 is banned
+    assert all(o.card is None for o in opts)  # the physical 截获 is banned
     g.perform(p0, opts[0])
     assert g.holder is p0
     used = [e for e in g.log if e.get("e") == "card_used"][-1]
@@ -153,7 +181,11 @@ def test_virtual_use_ignores_bans_and_has_no_card(tmp_path):
 
 
 def test_making_another_player_use_a_card(tmp_path):
-    content = pack(tmp_path, role("boss", """
+    content = pack(
+        tmp_path,
+        role(
+            "boss",
+            """
         - id: puppet
           name: 指使式
           kind: active
@@ -162,7 +194,11 @@ def test_making_another_player_use_a_card(tmp_path):
             let t = choose(from: others(self), prompt: "谁")
             reveal(hand(t), to: [self])
             use_card(choose(from: hand(t) where usable(it, by: t), prompt: "用哪张"), by: t)
-        """), role("user", """
+        """,
+        ),
+        role(
+            "user",
+            """
         - id: after
           name: 用后
           kind: triggered
@@ -170,22 +206,32 @@ def test_making_another_player_use_a_card(tmp_path):
           optional: false
           condition: subject == self
           effect: draw(self, 1)
-        """))
-    g, ag = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94, 27]), dict(identity=BLUE_ID)],
-                  roles=[(0, "boss"), (1, "user")], answers={0: ["P1", "P0"]})
+        """,
+        ),
+    )
+    g, ag = table(
+        content,
+        [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94, 27]), dict(identity=BLUE_ID)],
+        roles=[(0, "boss"), (1, "user")],
+        answers={0: ["P1", "P0"]},
+    )
     put_pending(g, 82, sender=2, holder=2)
     p0, p1 = g.players[0], g.players[1]
     opts = g.card_options(p0, "contest")
     g.perform(p0, opts[0])
     used = [e for e in g.log if e.get("e") == "card_used"][-1]
-    assert used["seat"] == 1 and used["card"] == "wu_dao"   # P1 is the user
-    assert g.holder is p0                                   # P0 chose the target of 误导
-    assert not ag[1].asked                                  # P1 was never asked
-    assert len(p1.hand) == 2                                # P1's 用后 fired: 威逼 + one drawn
+    assert used["seat"] == 1 and used["card"] == "wu_dao"  # P1 is the user
+    assert g.holder is p0  # P0 chose the target of 误导
+    assert not ag[1].asked  # P1 was never asked
+    assert len(p1.hand) == 2  # P1's 用后 fired: 威逼 + one drawn
 
 
 def test_cannot_make_a_player_use_cards_when_he_may_not(tmp_path):
-    content = pack(tmp_path, role("boss", """
+    content = pack(
+        tmp_path,
+        role(
+            "boss",
+            """
         - id: puppet
           name: 指使式
           kind: active
@@ -195,9 +241,10 @@ def test_cannot_make_a_player_use_cards_when_he_may_not(tmp_path):
           effect: |
             reveal(hand(current), to: [self])
             use_card(choose(from: hand(current) where usable(it, by: current)), by: current)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94])], roles=[(0, "boss")],
-                 current=1)
+        """,
+        ),
+    )
+    g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94])], roles=[(0, "boss")], current=1)
     put_pending(g, 82, sender=1, holder=1)
     assert [o for o in g.card_options(g.players[0], "contest") if o.card is None]
     g.add_status(g.players[1], "cannot_use_cards")
@@ -205,7 +252,11 @@ def test_cannot_make_a_player_use_cards_when_he_may_not(tmp_path):
 
 
 def test_nullify_and_claim_the_used_card(tmp_path):
-    content = pack(tmp_path, role("wary", """
+    content = pack(
+        tmp_path,
+        role(
+            "wary",
+            """
         - id: counter
           name: 将计
           kind: triggered
@@ -222,22 +273,33 @@ def test_nullify_and_claim_the_used_card(tmp_path):
           optional: false
           condition: target == self and used_as in [【试探】, 【威逼】]
           effect: nullify()
-        """, hidden=True))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[27]), dict(identity=BLUE_ID, hand=[94])],
-                 roles=[(1, "wary")], answers={0: ["P1"], 1: [True]})
+        """,
+            hidden=True,
+        ),
+    )
+    g, _ = table(
+        content,
+        [dict(identity=RED_ID, hand=[27]), dict(identity=BLUE_ID, hand=[94])],
+        roles=[(1, "wary")],
+        answers={0: ["P1"], 1: [True]},
+    )
     p0, p1 = g.players
     p1.role_face_up = False
     g.perform(p0, PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
-    assert p1.role_face_up                                      # 将计 flipped it
-    assert any(e.get("e") == "nullified" for e in g.log)        # then 免疫式 made 威逼 invalid
-    assert not any(e.get("e") == "declare" for e in g.log)      # its effect never ran
+    assert p1.role_face_up  # 将计 flipped it
+    assert any(e.get("e") == "nullified" for e in g.log)  # then 免疫式 made 威逼 invalid
+    assert not any(e.get("e") == "declare" for e in g.log)  # its effect never ran
     assert card(g, 27).zone == HAND and card(g, 27).owner is p1  # and the card went to P1's hand
-    assert len(p1.hand) == 4                                    # 误导 + 2 drawn + 威逼
+    assert len(p1.hand) == 4  # 误导 + 2 drawn + 威逼
     assert [e for e in g.log if e.get("e") == "card_resolved"]  # it still resolved
 
 
 def test_face_down_immunity_does_not_work(tmp_path):
-    content = pack(tmp_path, role("wary", """
+    content = pack(
+        tmp_path,
+        role(
+            "wary",
+            """
         - id: immune
           name: 免疫式
           kind: triggered
@@ -245,38 +307,51 @@ def test_face_down_immunity_does_not_work(tmp_path):
           optional: false
           condition: target == self and used_as == 【威逼】
           effect: nullify()
-        """, hidden=True))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[27]), dict(identity=BLUE_ID, hand=[94])],
-                 roles=[(1, "wary")], answers={0: ["【误导】"], 1: ["#94"]})
+        """,
+            hidden=True,
+        ),
+    )
+    g, _ = table(
+        content,
+        [dict(identity=RED_ID, hand=[27]), dict(identity=BLUE_ID, hand=[94])],
+        roles=[(1, "wary")],
+        answers={0: ["【误导】"], 1: ["#94"]},
+    )
     g.players[1].role_face_up = False
     g.perform(g.players[0], PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
     assert not any(e.get("e") == "nullified" for e in g.log)
-    assert card(g, 94).owner is g.players[0]                    # 威逼 worked: P1 gave 误导
+    assert card(g, 94).owner is g.players[0]  # 威逼 worked: P1 gave 误导
 
 
 def test_replace_role_from_the_pile(tmp_path):
-    content = pack(tmp_path,
-                   role("old", "- {id: x, name: 旧, kind: passive}\n"),
-                   role("a", "- {id: a1, name: 甲, kind: passive}\n", hidden=True),
-                   role("b", "- {id: b1, name: 乙, kind: passive}\n"),
-                   role("c", "- {id: c1, name: 丙, kind: passive}\n"),
-                   role("d", "- {id: d1, name: 丁, kind: passive}\n"))
+    content = pack(
+        tmp_path,
+        role("old", "- {id: x, name: 旧, kind: passive}\n"),
+        role("a", "- {id: a1, name: 甲, kind: passive}\n", hidden=True),
+        role("b", "- {id: b1, name: 乙, kind: passive}\n"),
+        role("c", "- {id: c1, name: 丙, kind: passive}\n"),
+        role("d", "- {id: d1, name: 丁, kind: passive}\n"),
+    )
     from interpreter.language.builtins import BUILTINS
     from interpreter.language.runtime import Ctx
-    g, ag = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID)], roles=[(0, "old")],
-                  answers={0: ["a"]})
+
+    g, ag = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID)], roles=[(0, "old")], answers={0: ["a"]})
     R = content.roles
-    g.role_pile = [R["d"], R["c"], R["b"], R["a"]]     # a is on top
+    g.role_pile = [R["d"], R["c"], R["b"], R["a"]]  # a is on top
     assert BUILTINS["replace_role"].impl(Ctx(g, g.players[0]), None, 3)
     p0 = g.players[0]
-    assert p0.role is R["a"] and p0.role_face_up is False   # a hidden role comes face down
-    assert [r.id for r in g.role_pile] == ["b", "c", "d"]   # the other two went to the bottom, in order
+    assert p0.role is R["a"] and p0.role_face_up is False  # a hidden role comes face down
+    assert [r.id for r in g.role_pile] == ["b", "c", "d"]  # the other two went to the bottom, in order
     assert g.removed_roles == [R["old"]]
     assert ag[0].asked[-1].kind == D.ROLE and len(ag[0].asked[-1].options) == 3
 
 
 def test_take_identity_leaves_the_other_without_one(tmp_path):
-    content = pack(tmp_path, role("heir", """
+    content = pack(
+        tmp_path,
+        role(
+            "heir",
+            """
         - id: heir
           name: 承式
           kind: triggered
@@ -295,9 +370,15 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
           condition: self in winners()
           effect: |
             for q in all_players() where not has_identity(it) { win(q) }
-        """))
-    g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94], intel=[19, 20]),
-                           dict(identity=BLUE_ID)], roles=[(0, "heir")], answers={0: [True]})
+        """,
+        ),
+    )
+    g, _ = table(
+        content,
+        [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94], intel=[19, 20]), dict(identity=BLUE_ID)],
+        roles=[(0, "heir")],
+        answers={0: [True]},
+    )
     p0, p1, p2 = g.players
     assert p0.known_identities == {}
     g.resolve_deaths([p1])
@@ -305,18 +386,23 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
     assert card(g, 94).owner is p0
     assert g.removed_identities and g.removed_identities[0][0].id == RED_ID
     taken = [e for e in g.log if e.get("e") == "identity_taken"]
-    assert taken and "to" not in taken[0]              # everyone hears it happened
+    assert taken and "to" not in taken[0]  # everyone hears it happened
     # P2 (特工机关) wins with three blue: P0 now shares his camp, and P1 (no identity) wins by 尾式
     for uid in (31, 32, 33):
         g.move(card(g, uid), INTEL, p2)
     from interpreter.engine.victory import GameOver
+
     with pytest.raises(GameOver) as over:
         g.check_collect_victory()
     assert set(p.seat for p in over.value.winners) == {0, 1, 2}
 
 
 def test_direction_override_before_the_target_is_asked(tmp_path):
-    content = pack(tmp_path, role("post", """
+    content = pack(
+        tmp_path,
+        role(
+            "post",
+            """
         - id: any_way
           name: 改向式
           kind: triggered
@@ -324,16 +410,26 @@ def test_direction_override_before_the_target_is_asked(tmp_path):
           condition: subject == self
           effect: |
             set_direction(choose(from: [left, right, up], prompt: "方向"))
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[92]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
-                 roles=[(0, "post")], answers={0: [True, "up", "P2"]})
+        """,
+        ),
+    )
+    g, _ = table(
+        content,
+        [dict(identity=RED_ID, hand=[92]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
+        roles=[(0, "post")],
+        answers={0: [True, "up", "P2"]},
+    )
     assert g.send_intel(g.players[0], card(g, 92), face_up=False)
     assert g.transit.direction == "up" and g.transit.target is g.players[2]
     assert "intel_sent" in [e.get("e") for e in g.log]
 
 
 def test_secret_status_is_told_only_to_its_player(tmp_path):
-    content = pack(tmp_path, role("lure", """
+    content = pack(
+        tmp_path,
+        role(
+            "lure",
+            """
         - id: lure
           name: 诱式
           kind: active
@@ -341,18 +437,25 @@ def test_secret_status_is_told_only_to_its_player(tmp_path):
           effect: |
             add_status(others(self) where identity_color(it) == blue, must_receive, secret: true)
             add_status(others(self) where identity_color(it) != blue, cannot_receive, secret: true)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID), dict(identity=RED_ID)],
-                 roles=[(0, "lure")])
+        """,
+        ),
+    )
+    g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID), dict(identity=RED_ID)], roles=[(0, "lure")])
     g.use_skill(g.players[0], content.roles["lure"].skills[0])
     statuses = [e for e in g.log if e.get("e") == "status"]
-    assert [(e["seat"], e["status"], e["to"]) for e in statuses] == [(1, "must_receive", [1]),
-                                                                    (2, "cannot_receive", [2])]
+    assert [(e["seat"], e["status"], e["to"]) for e in statuses] == [
+        (1, "must_receive", [1]),
+        (2, "cannot_receive", [2]),
+    ]
     assert g.has_status(g.players[1], "must_receive") and g.has_status(g.players[2], "cannot_receive")
 
 
 def test_hand_taken_fires_once_per_taking_and_not_for_discard_pile_cards(tmp_path):
-    content = pack(tmp_path, role("stubborn", """
+    content = pack(
+        tmp_path,
+        role(
+            "stubborn",
+            """
         - id: back
           name: 寸式
           kind: triggered
@@ -361,23 +464,34 @@ def test_hand_taken_fires_once_per_taking_and_not_for_discard_pile_cards(tmp_pat
           condition: target == self and subject != self
           effect: |
             put_in_hand(choose(from: hand(subject), blind: true), self)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[91, 92]), dict(identity=BLUE_ID, hand=[93])],
-                 roles=[(0, "stubborn")], answers={0: ["第1张"]})
+        """,
+        ),
+    )
+    g, _ = table(
+        content,
+        [dict(identity=RED_ID, hand=[91, 92]), dict(identity=BLUE_ID, hand=[93])],
+        roles=[(0, "stubborn")],
+        answers={0: ["第1张"]},
+    )
     from interpreter.language.builtins import BUILTINS
     from interpreter.language.runtime import Ctx
+
     p0, p1 = g.players
     BUILTINS["put_in_hand"].impl(Ctx(g, p1), [card(g, 91), card(g, 92)], p1)
     g.settle("test")
-    assert len(p0.hand) == 1 and len(p1.hand) == 2        # took two, one came back: fired once
+    assert len(p0.hand) == 1 and len(p1.hand) == 2  # took two, one came back: fired once
     g.move(card(g, 94), DISCARD)
     BUILTINS["put_in_hand"].impl(Ctx(g, p1), [card(g, 94)], p1)
     g.settle("test")
-    assert len(p0.hand) == 1                              # from the discard pile: no trigger
+    assert len(p0.hand) == 1  # from the discard pile: no trigger
 
 
 def test_skill_collect_only_for_skills_and_real_moves(tmp_path):
-    content = pack(tmp_path, role("put", """
+    content = pack(
+        tmp_path,
+        role(
+            "put",
+            """
         - id: put
           name: 置式
           kind: active
@@ -396,21 +510,26 @@ def test_skill_collect_only_for_skills_and_real_moves(tmp_path):
           trigger: skill_collect
           optional: false
           effect: draw(self, 1)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[91], intel=[92]), dict(identity=BLUE_ID)],
-                 roles=[(0, "put")])
+        """,
+        ),
+    )
+    g, _ = table(content, [dict(identity=RED_ID, hand=[91], intel=[92]), dict(identity=BLUE_ID)], roles=[(0, "put")])
     p0 = g.players[0]
     own, from_hand = content.roles["put"].skills[:2]
-    g.use_skill(p0, own)                # its own intel to itself: no move, no trigger
+    g.use_skill(p0, own)  # its own intel to itself: no move, no trigger
     g.settle("test")
     assert len(p0.hand) == 1
-    g.use_skill(p0, from_hand)          # hand to intel: fires
+    g.use_skill(p0, from_hand)  # hand to intel: fires
     g.settle("test")
     assert len(p0.hand) == 1 and card(g, 91).zone == INTEL
 
 
 def test_multi_event_trigger_shares_one_limit(tmp_path):
-    content = pack(tmp_path, role("gambler", """
+    content = pack(
+        tmp_path,
+        role(
+            "gambler",
+            """
         - id: bet
           name: 赌式
           kind: triggered
@@ -418,7 +537,9 @@ def test_multi_event_trigger_shares_one_limit(tmp_path):
           optional: false
           limit: {per: turn}
           effect: draw(self, 1)
-        """))
+        """,
+        ),
+    )
     g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID)], roles=[(0, "gambler")])
     p0 = g.players[0]
     g.emit("intel_arrives", seat=0)
@@ -428,14 +549,20 @@ def test_multi_event_trigger_shares_one_limit(tmp_path):
 
 
 def test_active_skill_with_two_timings_shares_its_limit(tmp_path):
-    content = pack(tmp_path, role("twice", """
+    content = pack(
+        tmp_path,
+        role(
+            "twice",
+            """
         - id: both
           name: 双时
           kind: active
           timing: [play_phase, contest]
           limit: {per: game}
           effect: draw(self, 1)
-        """))
+        """,
+        ),
+    )
     g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID)], roles=[(0, "twice")])
     p0 = g.players[0]
     assert len(g.card_options(p0, "play_phase")) == 1 and len(g.card_options(p0, "contest")) == 1
@@ -444,7 +571,11 @@ def test_active_skill_with_two_timings_shares_its_limit(tmp_path):
 
 
 def test_add_draw_and_draw_phase_event(tmp_path):
-    content = pack(tmp_path, role("eager", """
+    content = pack(
+        tmp_path,
+        role(
+            "eager",
+            """
         - id: more
           name: 多摸
           kind: triggered
@@ -452,12 +583,15 @@ def test_add_draw_and_draw_phase_event(tmp_path):
           optional: false
           condition: subject == self
           effect: add_draw(1)
-        """))
-    g, _ = table(content, [dict(identity=RED_ID, hand=[91]), dict(identity=BLUE_ID)], roles=[(0, "eager")],
-                 answers={0: ["pass"]})
+        """,
+        ),
+    )
+    g, _ = table(
+        content, [dict(identity=RED_ID, hand=[91]), dict(identity=BLUE_ID)], roles=[(0, "eager")], answers={0: ["pass"]}
+    )
     g.turn_no = 0
     with pytest.raises(ScriptExhausted):
-        g.play_turn()        # draws, passes the play phase, then stops at sending (no answer scripted)
+        g.play_turn()  # draws, passes the play phase, then stops at sending (no answer scripted)
     draws = [e for e in g.log if e.get("e") == "draw"]
     assert draws[0]["n"] == g.rules.draw_count + 1
 
@@ -467,6 +601,7 @@ def test_marks_last_one_turn_and_put_on_deck_order(tmp_path):
     g, _ = table(content, [dict(identity=RED_ID, hand=[91, 92]), dict(identity=BLUE_ID)], roles=[(0, "m")])
     from interpreter.language.builtins import BUILTINS as B
     from interpreter.language.runtime import Ctx
+
     ctx = Ctx(g, g.players[0])
     B["set_mark"].impl(ctx, g.players[0], "k", "v")
     assert B["mark"].impl(ctx, g.players[0], "k") == "v"
@@ -478,7 +613,11 @@ def test_marks_last_one_turn_and_put_on_deck_order(tmp_path):
 
 
 def test_replace_intel_is_seen_by_later_triggers(tmp_path):
-    content = pack(tmp_path, role("watch", """
+    content = pack(
+        tmp_path,
+        role(
+            "watch",
+            """
         - id: see
           name: 见
           kind: triggered
@@ -486,21 +625,28 @@ def test_replace_intel_is_seen_by_later_triggers(tmp_path):
           optional: false
           condition: this_card has black
           effect: draw(self, 1)
-        """))
+        """,
+        ),
+    )
     g, _ = table(content, [dict(identity=RED_ID, hand=[19]), dict(identity=BLUE_ID)], roles=[(0, "watch")])
     from interpreter.language.builtins import BUILTINS as B
     from interpreter.language.runtime import Ctx
+
     p0, p1 = g.players
-    g.move(card(g, 91), INTEL, p1)           # a red intel was received ...
+    g.move(card(g, 91), INTEL, p1)  # a red intel was received ...
     g.emit("received", seat=1, card=91, sender=0)
-    B["replace_intel"].impl(Ctx(g, p1), card(g, 91), card(g, 19), None)   # ... and replaced by a black card
+    B["replace_intel"].impl(Ctx(g, p1), card(g, 91), card(g, 19), None)  # ... and replaced by a black card
     g.settle("test")
     assert card(g, 19).owner is p1 and card(g, 91).zone == DISCARD
-    assert len(p0.hand) == 1                 # the trigger saw the new, black card
+    assert len(p0.hand) == 1  # the trigger saw the new, black card
 
 
 def test_end_contest_and_set_pending(tmp_path):
-    content = pack(tmp_path, role("judge", """
+    content = pack(
+        tmp_path,
+        role(
+            "judge",
+            """
         - id: stop
           name: 定式
           kind: active
@@ -513,14 +659,20 @@ def test_end_contest_and_set_pending(tmp_path):
           timing: contest
           effect: |
             set_pending(choose(from: hand(self)), face_up: true)
-        """))
-    g, ag = table(content, [dict(identity=RED_ID, hand=[94]), dict(identity=BLUE_ID, hand=[82])],
-                  roles=[(0, "judge")], answers={0: ["skill 换式", "skill 定式"]})
+        """,
+        ),
+    )
+    g, ag = table(
+        content,
+        [dict(identity=RED_ID, hand=[94]), dict(identity=BLUE_ID, hand=[82])],
+        roles=[(0, "judge")],
+        answers={0: ["skill 换式", "skill 定式"]},
+    )
     put_pending(g, 91, sender=1, holder=0)
     g.contest_phase()
     assert g.pending is card(g, 94) and g.pending_face_up
     assert card(g, 91).zone == DISCARD
-    assert not ag[1].asked                   # the contest ended before P1 was asked
+    assert not ag[1].asked  # the contest ended before P1 was asked
 
 
 def test_a_use_whose_rules_read_this_card_is_checked_per_copy(tmp_path):
@@ -529,7 +681,8 @@ def test_a_use_whose_rules_read_this_card_is_checked_per_copy(tmp_path):
     assert not any(u.per_copy for t in base.card_types.values() for u in t.uses)  # no bundled rule reads it
     d = tmp_path / "pack" / "cards"
     d.mkdir(parents=True)
-    (d / "wu_dao.yaml").write_text(textwrap.dedent("""\
+    (d / "wu_dao.yaml").write_text(
+        textwrap.dedent("""\
         id: wu_dao
         name: 误导
         text: 争夺阶段，将待收情报移至相邻角色面前（测试：只有红色的可以）。
@@ -538,7 +691,9 @@ def test_a_use_whose_rules_read_this_card_is_checked_per_copy(tmp_path):
             condition: this_card has red
             target: neighbors(holder)
             effect: move_pending(target)
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     content = load_content([BUNDLED_CONTENT, tmp_path / "pack"])
     (use,) = content.card_types["wu_dao"].uses
     assert use.per_copy

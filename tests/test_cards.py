@@ -1,4 +1,5 @@
 """Every card of content/cards and the rulings of reference/cards.md (FAQ), on built tables."""
+
 from __future__ import annotations
 
 import pytest
@@ -91,7 +92,7 @@ def test_deck_matches_reference(content):
         assert e.direction == ZH_DIR[direction], uid
         assert e.lockable == (lock == "锁"), uid
         if name == "试探":
-            expect = {ZH_COLOR[data[i]]: int(data[i + 1:i + 3]) for i in (0, 3, 6)}
+            expect = {ZH_COLOR[data[i]]: int(data[i + 1 : i + 3]) for i in (0, 3, 6)}
             assert e.data == expect, uid
         elif name == "密令":
             expect = {data[i] + "风": ZH_COLOR[data[i + 1]] for i in (0, 2, 4)}
@@ -121,10 +122,15 @@ def test_deck_sizes_by_player_count(content):
 
 # ====================================================================== 平衡
 
+
 def test_ping_heng_user_draws_first(content):
     """平衡: both discard their whole hand, then the USER draws 3 first, then the target draws 3."""
-    g = make(content, seats(p0=S("red", hand=[19, 79, 91]), p1=S("blue", hand=[82, 83])),
-             script={0: ["use #19", "P1"]}, deck_top=[67, 68, 69, 70, 71, 72])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[19, 79, 91]), p1=S("blue", hand=[82, 83])),
+        script={0: ["use #19", "P1"]},
+        deck_top=[67, 68, 69, 70, 71, 72],
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 0) == {67, 68, 69}
     assert hand(g, 1) == {70, 71, 72}
@@ -136,8 +142,12 @@ def test_ping_heng_user_draws_first(content):
 
 def test_ping_heng_not_self_but_empty_hand_target(content):
     """平衡: cannot target oneself; can target a player with no hand cards."""
-    g = make(content, seats(p0=S("red", hand=[20]), p2=S("red", hand=[])),
-             script={0: ["use #20", "P2"]}, deck_top=[67, 68, 69, 70, 71, 72])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[20]), p2=S("red", hand=[])),
+        script={0: ["use #20", "P2"]},
+        deck_top=[67, 68, 69, 70, 71, 72],
+    )
     g.idle_loop(g.players[0], "play_phase")
     (d,) = asked(g, 0, "target")
     assert opt_players(d) == [1, 2, 3, 4]
@@ -147,10 +157,10 @@ def test_ping_heng_not_self_but_empty_hand_target(content):
 
 # ====================================================================== 澄清
 
+
 def test_cheng_qing_discards_dual_black(content):
     """澄清: discards one black intel; a 红黑 dual intel counts as black and goes whole."""
-    g = make(content, seats(p0=S("red", hand=[49]), p2=S("red", intel=[23, 27])),
-             script={0: ["use #49"]})
+    g = make(content, seats(p0=S("red", hand=[49]), p2=S("red", intel=[23, 27])), script={0: ["use #49"]})
     g.idle_loop(g.players[0], "play_phase")  # only P2 has black intel: the target is forced
     assert intel(g, 2) == {27}
     p2 = g.players[2]
@@ -161,9 +171,11 @@ def test_cheng_qing_discards_dual_black(content):
 
 def test_cheng_qing_play_phase_any_player_with_black(content):
     """澄清 in one's play phase: any player (oneself included) with black intel; only black intel offered."""
-    g = make(content, seats(p0=S("red", hand=[49], intel=[35]), p1=S("blue", intel=[31]),
-                            p3=S("blue", intel=[24, 32, 36])),
-             script={0: ["use #49", "P3", "#24"]})
+    g = make(
+        content,
+        seats(p0=S("red", hand=[49], intel=[35]), p1=S("blue", intel=[31]), p3=S("blue", intel=[24, 32, 36])),
+        script={0: ["use #49", "P3", "#24"]},
+    )
     g.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [0, 3]
@@ -181,9 +193,11 @@ def test_cheng_qing_not_usable_without_black_intel(content):
 
 def test_cheng_qing_in_dying_only_on_dying_player(content):
     """澄清 while a player is dying: only on that player (no target choice), from the dying player on."""
-    g = make(content, seats(p2=S("red", intel=[35, 36], hand=[50]), p3=S("blue", hand=[49], intel=[37]),
-                            p0=S("red", hand=[51])),
-             script={2: ["pass"], 3: ["use #49", "#35"]})
+    g = make(
+        content,
+        seats(p2=S("red", intel=[35, 36], hand=[50]), p3=S("blue", hand=[49], intel=[37]), p0=S("red", hand=[51])),
+        script={2: ["pass"], 3: ["use #49", "#35"]},
+    )
     put_pending(g, 38, sender=0, holder=2)
     g.receive_phase()
     assert [d.seat for d in (asked(g, 2) + asked(g, 3))] == [2, 3, 3]
@@ -197,10 +211,14 @@ def test_cheng_qing_in_dying_only_on_dying_player(content):
 
 # ====================================================================== 威逼
 
+
 def test_wei_bi_target_gives_declared_card(content):
     """威逼: declare 截获; the target gives one 截获 of his choice, face down (seen by the two only)."""
-    g = make(content, seats(p0=S("red", hand=[35]), p1=S("blue", hand=[79, 80, 91])),
-             script={0: ["use #35", "P1", "jie_huo"], 1: ["#80"]})
+    g = make(
+        content,
+        seats(p0=S("red", hand=[35]), p1=S("blue", hand=[79, 80, 91])),
+        script={0: ["use #35", "P1", "jie_huo"], 1: ["#80"]},
+    )
     g.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [1, 2, 3, 4]  # not oneself
@@ -214,8 +232,9 @@ def test_wei_bi_target_gives_declared_card(content):
 
 def test_wei_bi_no_matching_card_shows_hand_to_user(content):
     """威逼: if the target has no declared card he shows his whole hand to the user (only)."""
-    g = make(content, seats(p0=S("red", hand=[36]), p1=S("blue", hand=[91, 67])),
-             script={0: ["use #36", "P1", "jie_huo"]})
+    g = make(
+        content, seats(p0=S("red", hand=[36]), p1=S("blue", hand=[91, 67])), script={0: ["use #36", "P1", "jie_huo"]}
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == {91, 67} and hand(g, 0) == set()
     assert g.knows(0, 91) and g.knows(0, 67)
@@ -227,8 +246,7 @@ def test_wei_bi_no_matching_card_shows_hand_to_user(content):
 
 def test_wei_bi_on_empty_hand_player(content):
     """威逼: can be used on a player without hand cards (nothing happens, no error)."""
-    g = make(content, seats(p0=S("red", hand=[37]), p4=S("blue", hand=[])),
-             script={0: ["use #37", "P4", "cheng_qing"]})
+    g = make(content, seats(p0=S("red", hand=[37]), p4=S("blue", hand=[])), script={0: ["use #37", "P4", "cheng_qing"]})
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 4) == set() and hand(g, 0) == set()
     assert card_of(g, 37) in g.discard_pile
@@ -237,10 +255,12 @@ def test_wei_bi_on_empty_hand_player(content):
 
 # ====================================================================== 利诱
 
+
 def test_li_you_puts_top_card_in_target_intel(content):
     """利诱: the top card of the deck goes into the target's intel (收集, not 接收)."""
-    g = make(content, seats(p0=S("red", hand=[41]), p2=S("red", intel=[31])),
-             script={0: ["use #41", "P2"]}, deck_top=[27])
+    g = make(
+        content, seats(p0=S("red", hand=[41]), p2=S("red", intel=[31])), script={0: ["use #41", "P2"]}, deck_top=[27]
+    )
     g.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [0, 1, 2, 3, 4]  # oneself included
@@ -259,8 +279,12 @@ def test_li_you_on_self(content):
 
 def test_li_you_1red_3blue_plus_red_goes_to_intel(content):
     """利诱 FAQ: target 1红3蓝, a red card → red becomes 2; blue was already 3: it goes to the intel."""
-    g = make(content, seats(p0=S("red", hand=[43]), p2=S("red", intel=[27, 31, 32, 33])),
-             script={0: ["use #43", "P2"]}, deck_top=[28])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[43]), p2=S("red", intel=[27, 31, 32, 33])),
+        script={0: ["use #43", "P2"]},
+        deck_top=[28],
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert intel(g, 2) == {27, 28, 31, 32, 33}
     assert g.players[2].red == 2 and hand(g, 0) == set()
@@ -269,8 +293,12 @@ def test_li_you_1red_3blue_plus_red_goes_to_intel(content):
 
 def test_li_you_1red_3blue_plus_red_blue_goes_to_user_hand(content):
     """利诱 FAQ: target 1红3蓝, a 红蓝 card → makes ≥3 blue: it goes to the USER's hand instead."""
-    g = make(content, seats(p0=S("red", hand=[44]), p2=S("red", intel=[27, 31, 32, 33])),
-             script={0: ["use #44", "P2"]}, deck_top=[114])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[44]), p2=S("red", intel=[27, 31, 32, 33])),
+        script={0: ["use #44", "P2"]},
+        deck_top=[114],
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert intel(g, 2) == {27, 31, 32, 33}
     assert hand(g, 0) == {114} and hand(g, 2) == set()
@@ -279,8 +307,12 @@ def test_li_you_1red_3blue_plus_red_blue_goes_to_user_hand(content):
 
 def test_li_you_third_black_goes_to_user_hand(content):
     """利诱: a third black intel would also be '三张同色': it goes to the user's hand, nobody is dying."""
-    g = make(content, seats(p0=S("red", hand=[45]), p3=S("blue", intel=[35, 36])),
-             script={0: ["use #45", "P3", "pass"]}, deck_top=[23])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[45]), p3=S("blue", intel=[35, 36])),
+        script={0: ["use #45", "P3", "pass"]},
+        deck_top=[23],
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 0) == {23} and intel(g, 3) == {35, 36}
     assert not events(g, "dying")
@@ -289,8 +321,12 @@ def test_li_you_third_black_goes_to_user_hand(content):
 
 def test_li_you_third_red_on_target_goes_to_user_hand(content):
     """利诱: 2 red + a red card → the target does not get a 3rd red (no win); the user takes it."""
-    g = make(content, seats(p0=S("blue", hand=[46]), p2=S("red", intel=[27, 28])),
-             script={0: ["use #46", "P2", "pass"]}, deck_top=[29])
+    g = make(
+        content,
+        seats(p0=S("blue", hand=[46]), p2=S("red", intel=[27, 28])),
+        script={0: ["use #46", "P2", "pass"]},
+        deck_top=[29],
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 0) == {29} and g.players[2].red == 2
     done(g)
@@ -298,10 +334,10 @@ def test_li_you_third_red_on_target_goes_to_user_hand(content):
 
 # ====================================================================== 试探
 
+
 def test_shi_tan_draw_by_identity(content):
     """试探: the receiver acts by HIS identity (#2: 蓝+1 → a 特工机关 draws one); the card leaves the game."""
-    g = make(content, seats(p0=S("red", hand=[2]), p1=S("blue", hand=[])),
-             script={0: ["use #2", "P1"]}, deck_top=[70])
+    g = make(content, seats(p0=S("red", hand=[2]), p1=S("blue", hand=[])), script={0: ["use #2", "P1"]}, deck_top=[70])
     g.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [1, 2, 3, 4]  # not oneself
@@ -314,8 +350,9 @@ def test_shi_tan_draw_by_identity(content):
 
 def test_shi_tan_discard_by_identity(content):
     """试探: #2 says 红−1: a 潜伏战线 chooses one hand card and discards it."""
-    g = make(content, seats(p0=S("blue", hand=[2]), p1=S("red", hand=[79, 80])),
-             script={0: ["use #2", "P1"], 1: ["#80"]})
+    g = make(
+        content, seats(p0=S("blue", hand=[2]), p1=S("red", hand=[79, 80])), script={0: ["use #2", "P1"], 1: ["#80"]}
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == {79}
     assert card_of(g, 80) in g.discard_pile and card_of(g, 2) in g.removed
@@ -324,8 +361,12 @@ def test_shi_tan_discard_by_identity(content):
 
 def test_shi_tan_mysterious_person_is_black(content):
     """试探: a 神秘人 follows the 黑 instruction (#3: 黑+1 draws, #6: 黑−1 discards)."""
-    g = make(content, seats(p0=S("red", hand=[3, 6]), p1=S(task="qing_dao_fu", hand=[79])),
-             script={0: ["use #3", "P1", "use #6", "P1"], 1: ["#70"]}, deck_top=[70])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[3, 6]), p1=S(task="qing_dao_fu", hand=[79])),
+        script={0: ["use #3", "P1", "use #6", "P1"], 1: ["#70"]},
+        deck_top=[70],
+    )
     g.idle_loop(g.players[0], "play_phase")
     # #3: drew 70; #6: discards one of 79/70 (he chose 70)
     assert hand(g, 1) == {79}
@@ -335,8 +376,7 @@ def test_shi_tan_mysterious_person_is_black(content):
 
 def test_shi_tan_removed_even_if_target_has_no_hand(content):
     """试探 FAQ: a target who must discard but has no hand just says so; the card still leaves the game."""
-    g = make(content, seats(p0=S("blue", hand=[7]), p1=S("red", hand=[])),
-             script={0: ["use #7", "P1"]})
+    g = make(content, seats(p0=S("blue", hand=[7]), p1=S("red", hand=[])), script={0: ["use #7", "P1"]})
     g.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == set()
     assert card_of(g, 7) in g.removed and card_of(g, 7) not in g.discard_pile
@@ -345,10 +385,15 @@ def test_shi_tan_removed_even_if_target_has_no_hand(content):
 
 # ====================================================================== 破译
 
+
 def test_po_yi_flip_black_and_draw_then_choose(content):
     """破译: look at the face-down intel; black → may flip it and draw 1, then still choose to accept."""
-    g = make(content, seats(p0=S("red", hand=[35]), p4=S("blue", hand=[61])),
-             script={0: ["#35"], 4: ["use #61", "yes", "decline"], 3: ["accept"]}, deck_top=[70])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[35]), p4=S("blue", hand=[61])),
+        script={0: ["#35"], 4: ["use #61", "yes", "decline"], 3: ["accept"]},
+        deck_top=[70],
+    )
     assert g.send_phase(g.players[0])
     assert g.travel()
     assert g.pending_face_up
@@ -362,8 +407,12 @@ def test_po_yi_flip_black_and_draw_then_choose(content):
 
 def test_po_yi_flip_is_optional(content):
     """破译: flipping a black intel is optional ('可以'); declining means no flip and no draw."""
-    g = make(content, seats(p0=S("red", hand=[36]), p4=S("blue", hand=[66])),
-             script={0: ["#36"], 4: ["use #66", "no", "accept"]}, deck_top=[70])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[36]), p4=S("blue", hand=[66])),
+        script={0: ["#36"], 4: ["use #66", "no", "accept"]},
+        deck_top=[70],
+    )
     g.send_phase(g.players[0])
     g.travel()
     assert not g.pending_face_up and hand(g, 4) == set()
@@ -372,8 +421,12 @@ def test_po_yi_flip_is_optional(content):
 
 def test_po_yi_non_black_cannot_flip(content):
     """破译 on a non-black intel: only look at it; no flip, no draw."""
-    g = make(content, seats(p0=S("red", hand=[27]), p4=S("blue", hand=[60])),
-             script={0: ["#27"], 4: ["use #60", "accept"]}, deck_top=[70])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[27]), p4=S("blue", hand=[60])),
+        script={0: ["#27"], 4: ["use #60", "accept"]},
+        deck_top=[70],
+    )
     g.send_phase(g.players[0])
     g.travel()
     assert not g.pending_face_up and hand(g, 4) == set()
@@ -384,8 +437,12 @@ def test_po_yi_non_black_cannot_flip(content):
 
 def test_po_yi_on_face_up_black_intel_no_flip_no_draw(content):
     """破译 FAQ: usable on a face-up intel, but even if black it cannot flip-and-draw (欲擒故纵 sends 红黑 face up)."""
-    g = make(content, seats(p0=S("red", hand=[114], intel=[25]), p4=S("blue", hand=[61])),
-             script={0: ["use #114"], 4: ["use #61", "accept"]}, deck_top=[70, 71, 72])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[114], intel=[25]), p4=S("blue", hand=[61])),
+        script={0: ["use #114"], 4: ["use #61", "accept"]},
+        deck_top=[70, 71, 72],
+    )
     assert g.send_phase(g.players[0])
     assert g.pending.uid == 25 and g.pending_face_up
     assert g.travel()
@@ -397,8 +454,7 @@ def test_po_yi_on_face_up_black_intel_no_flip_no_draw(content):
 
 def test_po_yi_only_in_front_of_oneself(content):
     """破译: only the player the intel is in front of may use it (others are not asked)."""
-    g = make(content, seats(p0=S("red", hand=[35]), p3=S("blue", hand=[66])),
-             script={0: ["#35"], 4: ["accept"]})
+    g = make(content, seats(p0=S("red", hand=[35]), p3=S("blue", hand=[66])), script={0: ["#35"], 4: ["accept"]})
     g.send_phase(g.players[0])
     g.travel()
     assert asked(g, 3) == [] and hand(g, 3) == {66}
@@ -406,6 +462,7 @@ def test_po_yi_only_in_front_of_oneself(content):
 
 
 # ====================================================================== 截获
+
 
 def test_jie_huo_moves_intel_to_user(content):
     """截获: in the contest the pending intel moves in front of the user, who then receives it."""
@@ -433,8 +490,9 @@ def test_jie_huo_when_already_in_front_of_user(content):
 
 def test_contest_asks_again_from_holder_after_a_card(content):
     """争夺阶段: after a card the asking restarts from the (new) holder, counter-clockwise."""
-    g = make(content, seats(p3=S("blue", hand=[79]), p1=S("red", hand=[82])),
-             script={1: ["pass", "pass"], 3: ["use #79"]})
+    g = make(
+        content, seats(p3=S("blue", hand=[79]), p1=S("red", hand=[82])), script={1: ["pass", "pass"], 3: ["use #79"]}
+    )
     put_pending(g, 27, sender=0, holder=1)
     g.contest_phase()
     # P1 (holder) asked first, then P3 intercepts, then asking restarts at P3: P4, P0, P1 ...
@@ -445,6 +503,7 @@ def test_contest_asks_again_from_holder_after_a_card(content):
 
 
 # ====================================================================== 误导
+
 
 def test_wu_dao_moves_to_a_neighbour_of_holder(content):
     """误导: anyone moves the pending intel to the holder's left or right living neighbour."""
@@ -459,8 +518,7 @@ def test_wu_dao_moves_to_a_neighbour_of_holder(content):
 
 def test_wu_dao_skips_dead_neighbours(content):
     """误导 FAQ: to the first LIVING player on the left or right of the holder."""
-    g = make(content, seats(p2=S("red", alive=False), p3=S("blue", hand=[92])),
-             script={3: ["use #92", "P3"]})
+    g = make(content, seats(p2=S("red", alive=False), p3=S("blue", hand=[92])), script={3: ["use #92", "P3"]})
     put_pending(g, 27, sender=0, holder=1)
     g.contest_phase()
     (t,) = asked(g, 3, "target")
@@ -470,6 +528,7 @@ def test_wu_dao_skips_dead_neighbours(content):
 
 
 # ====================================================================== 调包
+
 
 def test_diao_bao_replaces_intel_keeps_sender(content):
     """调包: the card replaces the intel face down; the old intel is discarded face up; the sender stays."""
@@ -500,12 +559,26 @@ def test_diao_bao_turns_a_face_up_intel_face_down(content):
 
 # ====================================================================== 密令
 
+
 def test_mi_ling_target_becomes_sender(content):
     """密令: the target sends a hand card of the declared color and IS the sender; the card leaves the game."""
-    g = make(content, seats(p0=S("red", hand=[105, 79]), p1=S("blue", hand=[27, 31]), p2=S("red", hand=[]),
-                            p3=S("blue", hand=[32]), p4=S("blue", hand=[33])),
-             script={0: ["use #105", "P1", "西风", "decline"],   # 105: 西风 = 红
-                     4: ["decline"], 3: ["decline"], 2: ["decline"], 1: ["accept"]})
+    g = make(
+        content,
+        seats(
+            p0=S("red", hand=[105, 79]),
+            p1=S("blue", hand=[27, 31]),
+            p2=S("red", hand=[]),
+            p3=S("blue", hand=[32]),
+            p4=S("blue", hand=[33]),
+        ),
+        script={
+            0: ["use #105", "P1", "西风", "decline"],  # 105: 西风 = 红
+            4: ["decline"],
+            3: ["decline"],
+            2: ["decline"],
+            1: ["accept"],
+        },
+    )
     assert g.send_phase(g.players[0])
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [1, 3, 4]  # others with hand cards (not oneself, not P2 with none)
@@ -520,8 +593,9 @@ def test_mi_ling_target_becomes_sender(content):
 
 def test_mi_ling_no_matching_color_user_picks(content):
     """密令: no hand card of the declared color → the user looks at the target's hand and picks the card."""
-    g = make(content, seats(p0=S("red", hand=[105]), p1=S("blue", hand=[27, 31])),
-             script={0: ["use #105", "静风", "#31"]})   # only P1 can be the target   # 105: 静风 = 黑; P1 has none
+    g = make(
+        content, seats(p0=S("red", hand=[105]), p1=S("blue", hand=[27, 31])), script={0: ["use #105", "静风", "#31"]}
+    )  # only P1 can be the target   # 105: 静风 = 黑; P1 has none
     g.send_phase(g.players[0])
     (c,) = asked(g, 0, "choose")[1:]  # [0] is the code word
     assert sorted(opt_cards(c)) == [27, 31]
@@ -533,8 +607,11 @@ def test_mi_ling_no_matching_color_user_picks(content):
 
 def test_mi_ling_target_chooses_among_matching(content):
     """密令: with several cards of the declared color the TARGET chooses which one to send."""
-    g = make(content, seats(p0=S("red", hand=[104]), p2=S("red", hand=[27, 31, 32])),
-             script={0: ["use #104", "西风"], 2: ["#32"]})   # 104: 西风 = 蓝
+    g = make(
+        content,
+        seats(p0=S("red", hand=[104]), p2=S("red", hand=[27, 31, 32])),
+        script={0: ["use #104", "西风"], 2: ["#32"]},
+    )  # 104: 西风 = 蓝
     g.send_phase(g.players[0])
     (c,) = asked(g, 2, "choose")
     assert sorted(opt_cards(c)) == [31, 32]
@@ -544,8 +621,9 @@ def test_mi_ling_target_chooses_among_matching(content):
 
 def test_mi_ling_dual_color_card_matches(content):
     """密令: a dual-color hand card has the declared color (蓝黑 is blue)."""
-    g = make(content, seats(p0=S("red", hand=[105]), p3=S("blue", hand=[39, 27])),
-             script={0: ["use #105", "东风"]})   # 105: 东风 = 蓝; only 39 (蓝黑) matches
+    g = make(
+        content, seats(p0=S("red", hand=[105]), p3=S("blue", hand=[39, 27])), script={0: ["use #105", "东风"]}
+    )  # 105: 东风 = 蓝; only 39 (蓝黑) matches
     g.send_phase(g.players[0])
     assert g.pending.uid == 39 and g.transit.sender is g.players[3]
     done(g)
@@ -553,8 +631,11 @@ def test_mi_ling_dual_color_card_matches(content):
 
 def test_mi_ling_sender_picks_up_target_and_lock(content):
     """密令: the card is sent by the target, who picks the ↑ target and the lock."""
-    g = make(content, seats(p0=S("red", hand=[103]), p1=S("blue", hand=[49])),
-             script={0: ["use #103", "静风"], 1: ["P3", "P3"]})   # 103: 静风 = 红; 49 澄清 红 ↑ 锁
+    g = make(
+        content,
+        seats(p0=S("red", hand=[103]), p1=S("blue", hand=[49])),
+        script={0: ["use #103", "静风"], 1: ["P3", "P3"]},
+    )  # 103: 静风 = 红; 49 澄清 红 ↑ 锁
     g.send_phase(g.players[0])
     assert g.transit.sender is g.players[1]
     assert g.transit.target is g.players[3] and g.transit.lock is g.players[3]
@@ -564,8 +645,11 @@ def test_mi_ling_sender_picks_up_target_and_lock(content):
 
 def test_mi_ling_still_obeyed_when_target_cannot_use_cards(content):
     """调虎离山 FAQ: a player forbidden to use cards still has to send when hit by 密令 (sending is not using)."""
-    g = make(content, seats(p0=S("red", hand=[109, 107]), p1=S("blue", hand=[27, 82])),
-             script={0: ["use #109", "P1", "令其本回合不能出牌", "use #107", "西风"]})   # 107: 西风 = 红
+    g = make(
+        content,
+        seats(p0=S("red", hand=[109, 107]), p1=S("blue", hand=[27, 82])),
+        script={0: ["use #109", "P1", "令其本回合不能出牌", "use #107", "西风"]},
+    )  # 107: 西风 = 红
     g.idle_loop(g.players[0], "play_phase")
     assert g.has_status(g.players[1], "cannot_use_cards")
     assert g.send_phase(g.players[0])
@@ -581,10 +665,14 @@ def test_mi_ling_needs_another_player_with_hand(content):
 
 # ====================================================================== 调虎离山
 
+
 def test_diao_hu_li_shan_on_self_still_must_send(content):
     """调虎离山 FAQ: used on oneself to forbid cards, one still has to send an intel (but cannot use 欲擒故纵)."""
-    g = make(content, seats(p0=S("red", hand=[110, 114, 27], intel=[28])),
-             script={0: ["use #110", "P0", "令其本回合不能出牌", "#27"]})
+    g = make(
+        content,
+        seats(p0=S("red", hand=[110, 114, 27], intel=[28])),
+        script={0: ["use #110", "P0", "令其本回合不能出牌", "#27"]},
+    )
     g.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert 0 in opt_players(t)  # may target oneself
@@ -597,8 +685,11 @@ def test_diao_hu_li_shan_on_self_still_must_send(content):
 
 def test_diao_hu_li_shan_blocks_cards_until_turn_end(content):
     """调虎离山: the target cannot use cards (e.g. 截获 in the contest) this turn; next turn he can."""
-    g = make(content, seats(p0=S("red", hand=[111]), p2=S("red", hand=[79])),
-             script={0: ["use #111", "P2", "令其本回合不能出牌"]})
+    g = make(
+        content,
+        seats(p0=S("red", hand=[111]), p2=S("red", hand=[79])),
+        script={0: ["use #111", "P2", "令其本回合不能出牌"]},
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert events(g, "status", seat=2, status="cannot_use_cards")
     put_pending(g, 31, sender=0, holder=1)
@@ -611,8 +702,7 @@ def test_diao_hu_li_shan_blocks_cards_until_turn_end(content):
 
 def test_diao_hu_li_shan_skills_option(content):
     """调虎离山: the other option makes the target's skills invalid for this turn."""
-    g = make(content, seats(p0=S("red", hand=[112])),
-             script={0: ["use #112", "P3", "令其本回合技能无效"]})
+    g = make(content, seats(p0=S("red", hand=[112])), script={0: ["use #112", "P3", "令其本回合技能无效"]})
     g.idle_loop(g.players[0], "play_phase")
     assert g.has_status(g.players[3], "skills_disabled")
     assert not g.has_status(g.players[3], "cannot_use_cards")
@@ -621,13 +711,21 @@ def test_diao_hu_li_shan_skills_option(content):
 
 # ====================================================================== 风云变幻
 
+
 def test_feng_yun_bian_huan(content):
     """风云变幻: N = living players cards; from the user on each takes one; no same color in intel → may collect."""
-    g = make(content, seats(p0=S("red", hand=[101], intel=[28]), p1=S("blue"), p2=S("red", alive=False),
-                            p3=S("blue", intel=[36]), p4=S("blue")),
-             script={0: ["use #101", "#31", "置入情报区"], 1: ["#27", "加入手牌"], 3: ["#23"],
-                     4: ["置入情报区"]},
-             deck_top=[27, 31, 35, 23])
+    g = make(
+        content,
+        seats(
+            p0=S("red", hand=[101], intel=[28]),
+            p1=S("blue"),
+            p2=S("red", alive=False),
+            p3=S("blue", intel=[36]),
+            p4=S("blue"),
+        ),
+        script={0: ["use #101", "#31", "置入情报区"], 1: ["#27", "加入手牌"], 3: ["#23"], 4: ["置入情报区"]},
+        deck_top=[27, 31, 35, 23],
+    )
     g.idle_loop(g.players[0], "play_phase")
     assert sorted(opt_cards(asked(g, 0, "choose")[0])) == [23, 27, 31, 35]  # 4 living players: 4 cards
     assert intel(g, 0) == {28, 31}
@@ -641,10 +739,15 @@ def test_feng_yun_bian_huan(content):
 
 # ====================================================================== 欲擒故纵
 
+
 def test_yu_qin_gu_zong_sends_face_up_intel_then_draws(content):
     """欲擒故纵: instead of sending a hand card, send a red/blue intel (dual counts) face up, then draw 2."""
-    g = make(content, seats(p0=S("red", hand=[114], intel=[27, 35, 23])),
-             script={0: ["use #114", "#23", "P2"]}, deck_top=[70, 71])
+    g = make(
+        content,
+        seats(p0=S("red", hand=[114], intel=[27, 35, 23])),
+        script={0: ["use #114", "#23", "P2"]},
+        deck_top=[70, 71],
+    )
     assert g.send_phase(g.players[0])
     (ch,) = asked(g, 0, "choose")
     assert sorted(opt_cards(ch)) == [23, 27]  # pure black 35 is not red/blue
@@ -671,8 +774,7 @@ def test_yu_qin_gu_zong_needs_red_or_blue_intel(content):
 
 def test_yu_qin_gu_zong_red_blue_dual_counts(content):
     """欲擒故纵: a 红蓝 dual intel qualifies; the sent intel's own direction is used."""
-    g = make(content, seats(p0=S("blue", hand=[116], intel=[117])),
-             script={0: ["use #116"]}, deck_top=[70, 71])
+    g = make(content, seats(p0=S("blue", hand=[116], intel=[117])), script={0: ["use #116"]}, deck_top=[70, 71])
     assert g.send_phase(g.players[0])
     assert g.pending.uid == 117 and g.transit.direction == "left"
     assert intel(g, 0) == set() and hand(g, 0) == {70, 71}

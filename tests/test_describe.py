@@ -1,4 +1,5 @@
 """`fengsheng describe`: rules text generated from the effect-language code."""
+
 from __future__ import annotations
 
 import re
@@ -46,6 +47,7 @@ def run(*args):
 
 # ------------------------------------------------------------------ every bundled object renders
 
+
 @pytest.mark.parametrize("cid", sorted(CARDS))
 def test_every_card_renders(cid):
     text = _clean(D.describe_card(CARDS[cid]))
@@ -75,6 +77,7 @@ def test_there_is_content_to_describe():
 
 
 # ------------------------------------------------------------------ key phrases of the cards
+
 
 def card(name):
     return next(D.describe_card(d) for d in CARDS.values() if d["name"] == name)
@@ -152,6 +155,7 @@ def test_declaration_uses_the_prompt_noun():
 
 # ------------------------------------------------------------------ victory checks
 
+
 def test_usurp_wording():
     text = task("篡夺者")
     assert text.startswith("你的回合，一名角色宣告胜利时，你代替其胜利。")
@@ -187,6 +191,7 @@ def test_identity_victory():
 
 # ------------------------------------------------------------------ roles
 
+
 def test_triggered_skill_wording():
     assert D.describe_role(ROLES["demo_clerk"]) == "【记录】你接收黑色情报后，可以摸两张牌。"
 
@@ -199,46 +204,65 @@ def test_active_flip_up_skill_wording():
 
 # ------------------------------------------------------------------ the renderer on its own
 
-@pytest.mark.parametrize("code, phrase", [
-    ("count(intel(self) where it has red) >= 3", "你收集了三张或更多红色情报"),
-    ("count(intel(target) where it has black) < 2", "黑色情报少于两张"),
-    ("hand_count(target) > 0", "有手牌"),
-    ("current == self", "当前回合角色是你"),
-    ("dying == self", "濒死角色是你"),
-    ("pending has black", "待收情报含有黑色"),
-    ("sender != holder", "情报传出者不是面前有待收情报的角色"),
-    ("not is_face_up()", "面朝下"),
-    ("intel(target) where it has black", "目标角色面前的黑色情报"),
-    ("hand(self) where it has red or it has blue", "你的红色或蓝色手牌"),
-    ("set_aside() where not (it has black)", "不含黑色的"),
-    ("none_of(others(self) where hand_count(it) > 0)", "其他角色均没有手牌"),
-    ("this_card", "这张牌"),
-    ("subject", "该角色"),
-])
+
+@pytest.mark.parametrize(
+    "code, phrase",
+    [
+        ("count(intel(self) where it has red) >= 3", "你收集了三张或更多红色情报"),
+        ("count(intel(target) where it has black) < 2", "黑色情报少于两张"),
+        ("hand_count(target) > 0", "有手牌"),
+        ("current == self", "当前回合角色是你"),
+        ("dying == self", "濒死角色是你"),
+        ("pending has black", "待收情报含有黑色"),
+        ("sender != holder", "情报传出者不是面前有待收情报的角色"),
+        ("not is_face_up()", "面朝下"),
+        ("intel(target) where it has black", "目标角色面前的黑色情报"),
+        ("hand(self) where it has red or it has blue", "你的红色或蓝色手牌"),
+        ("set_aside() where not (it has black)", "不含黑色的"),
+        ("none_of(others(self) where hand_count(it) > 0)", "其他角色均没有手牌"),
+        ("this_card", "这张牌"),
+        ("subject", "该角色"),
+    ],
+)
 def test_expressions(code, phrase):
     assert phrase in D.describe_expr(code)
 
 
-@pytest.mark.parametrize("code, phrase", [
-    ("may { draw(self, 1) }", "你可以摸一张牌"),
-    ("discard(hand(self))\nthen draw(self, 2)", "然后你摸两张牌"),
-    ("for p in alive_from(self) { draw(p, 1) }", "从你开始，逆时针每名角色依次摸一张牌"),
-    ('choose_one { option "a" { draw(self, 1) } option "b" { draw(self, 2) } }', "选择一项：①"),
-    ("collect(top_card(), target) instead if makes_three(target, top_card()) { discard(top_card()) }",
-     "若如此做会让目标角色收集三张或更多同色情报，则改为"),
-    ("if hand_count(self) == 0 { draw(self, 2) } else { draw(self, 1) }", "；否则，"),
-    ("repeat 3 { draw(self, 1) }", "重复三次"),
-    ("take_top(alive_count())", "（N为存活角色数）"),
-    ("add_status(target, skills_disabled)", "令目标角色本回合角色技能无效"),
-])
+@pytest.mark.parametrize(
+    "code, phrase",
+    [
+        ("may { draw(self, 1) }", "你可以摸一张牌"),
+        ("discard(hand(self))\nthen draw(self, 2)", "然后你摸两张牌"),
+        ("for p in alive_from(self) { draw(p, 1) }", "从你开始，逆时针每名角色依次摸一张牌"),
+        ('choose_one { option "a" { draw(self, 1) } option "b" { draw(self, 2) } }', "选择一项：①"),
+        (
+            "collect(top_card(), target) instead if makes_three(target, top_card()) { discard(top_card()) }",
+            "若如此做会让目标角色收集三张或更多同色情报，则改为",
+        ),
+        ("if hand_count(self) == 0 { draw(self, 2) } else { draw(self, 1) }", "；否则，"),
+        ("repeat 3 { draw(self, 1) }", "重复三次"),
+        ("take_top(alive_count())", "（N为存活角色数）"),
+        ("add_status(target, skills_disabled)", "令目标角色本回合角色技能无效"),
+    ],
+)
 def test_programs(code, phrase):
     assert phrase in D.describe_program(code)
 
 
 def _sample_args(b):
-    sample = {T.PLAYER: "target", T.PLAYERS: "others(self)", T.CARD: "pending", T.CARDS: "hand(self)",
-              T.LIST: "intel(target) where it has red", T.INT: "2", T.BOOL: "true", T.COLOR: "black",
-              T.TEXT: '"x"', T.STATUS: "must_receive", T.ANY: "red"}
+    sample = {
+        T.PLAYER: "target",
+        T.PLAYERS: "others(self)",
+        T.CARD: "pending",
+        T.CARDS: "hand(self)",
+        T.LIST: "intel(target) where it has red",
+        T.INT: "2",
+        T.BOOL: "true",
+        T.COLOR: "black",
+        T.TEXT: '"x"',
+        T.STATUS: "must_receive",
+        T.ANY: "red",
+    }
     return ", ".join(sample.get(p.type, "self") for p in b.params if p.default is REQUIRED)
 
 
@@ -266,6 +290,7 @@ def test_renderer_names_no_content():
 
 
 # ------------------------------------------------------------------ the command
+
 
 def test_describe_by_id_and_name():
     for arg in ("jie_huo", "截获", "【截获】"):
@@ -317,8 +342,9 @@ def test_all_md_catalogue():
     for d in TASKS.values():
         assert d["name"] in out
     assert "测试文书" in out
-    assert out.count("**由代码生成**") == (len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES)
-                                        + len(RULES["identities"]))
+    assert out.count("**由代码生成**") == (
+        len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES) + len(RULES["identities"])
+    )
     assert "无法生成" not in out
 
 

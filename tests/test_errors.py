@@ -1,4 +1,5 @@
 """One test per error code of docs/errors.md: a broken file gives that code at the right line and column."""
+
 from __future__ import annotations
 
 import re
@@ -42,6 +43,7 @@ def card_with_effect(effect: str, timing="contest", extra="") -> str:
 
 
 # ---------------------------------------------------------------- E1xx: files
+
 
 def test_e100_pack_without_rules(tmp_path):
     """E100: a content directory without rules.yaml / deck.yaml."""
@@ -115,11 +117,14 @@ def test_e120_duplicate_id(tmp_path):
     """E120: two cards with one id in a pack."""
     pack = tmp_path / "pack"
     shutil.copytree(BUNDLED_CONTENT, pack)
-    (pack / "cards" / "copy.yaml").write_text((pack / "cards" / "jie_huo.yaml").read_text(encoding="utf-8"),
-                                              encoding="utf-8")
+    (pack / "cards" / "copy.yaml").write_text(
+        (pack / "cards" / "jie_huo.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     errors = validate_paths([pack])
-    assert any((e.code == "E120" and e.path.endswith("jie_huo.yaml")) or (e.code == "E120" and
-               e.path.endswith("copy.yaml")) for e in errors)
+    assert any(
+        (e.code == "E120" and e.path.endswith("jie_huo.yaml")) or (e.code == "E120" and e.path.endswith("copy.yaml"))
+        for e in errors
+    )
 
 
 def test_e121_unknown_card_in_deck(tmp_path):
@@ -141,14 +146,17 @@ def test_e121_unknown_card_in_deck(tmp_path):
 def test_e122_identity_table_sum(tmp_path):
     """E122: an identity-table row that does not add up to its player count."""
     text = (BUNDLED_CONTENT / "rules.yaml").read_text(encoding="utf-8")
-    text = text.replace("5: {qian_fu_zhan_xian: 2, te_gong_ji_guan: 2, shen_mi_ren: 1}",
-                        "5: {qian_fu_zhan_xian: 2, te_gong_ji_guan: 2, shen_mi_ren: 2}")
+    text = text.replace(
+        "5: {qian_fu_zhan_xian: 2, te_gong_ji_guan: 2, shen_mi_ren: 1}",
+        "5: {qian_fu_zhan_xian: 2, te_gong_ji_guan: 2, shen_mi_ren: 2}",
+    )
     lines = text.splitlines()
     line = next(n for n, ln in enumerate(lines, 1) if ln.strip().startswith("5:"))
     check_file(tmp_path, "", "rules.yaml", text, "E122", line, 6)
 
 
 # ---------------------------------------------------------------- E2xx/E3xx: the effect language
+
 
 def test_e201_syntax_error_inside_block(tmp_path):
     """E201: a syntax error inside a multi-line effect block maps to the YAML line and column."""
@@ -180,21 +188,20 @@ def test_e303_wrong_arguments(tmp_path):
 
 def test_e304_wrong_context(tmp_path):
     """E304: `dying` used at a timing that has no dying player."""
-    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(dying, 1)", timing="play_phase"),
-               "E304", 7, 12)
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(dying, 1)", timing="play_phase"), "E304", 7, 12)
 
 
 def test_e305_unknown_card_name(tmp_path):
     """E305: an unknown card name in 【】 with a suggestion."""
-    errors = check_file(tmp_path, "cards", "c.yaml",
-                        card_with_effect("let n = declare(from: [【截或】])"), "E305", 7, 30)
+    errors = check_file(
+        tmp_path, "cards", "c.yaml", card_with_effect("let n = declare(from: [【截或】])"), "E305", 7, 30
+    )
     assert any("截获" in (e.hint or "") for e in errors)
 
 
 def test_e306_unknown_status(tmp_path):
     """E306: an unknown status name."""
-    check_file(tmp_path, "cards", "c.yaml",
-               card_with_effect('add_status(self, "cannot_use_card")'), "E306", 7, 24)
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect('add_status(self, "cannot_use_card")'), "E306", 7, 24)
 
 
 def test_e307_useless_statement(tmp_path):
@@ -209,23 +216,33 @@ def test_e308_let_redefines_language_name(tmp_path):
 
 def test_e309_hidden_hand_offered_face_up(tmp_path):
     """E309: choosing from another player's hand, face up, without seeing it."""
-    check_file(tmp_path, "cards", "c.yaml",
-               card_with_effect("discard(choose(from: hand(target)))", extra="    target: others(self)\n"),
-               "E309", 8, 15)
+    check_file(
+        tmp_path,
+        "cards",
+        "c.yaml",
+        card_with_effect("discard(choose(from: hand(target)))", extra="    target: others(self)\n"),
+        "E309",
+        8,
+        15,
+    )
 
 
-@pytest.mark.parametrize("code", [
-    "discard(choose(from: hand(target), blind: true))",
-    "discard(choose(from: hand(target), by: target))",
-    "reveal(hand(target), to: [self])\ndiscard(choose(from: hand(target) where it has red))",
-    "reveal(hand(target))\ndiscard(choose(from: hand(target)))",
-    "discard(choose(from: hand(self)))",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "discard(choose(from: hand(target), blind: true))",
+        "discard(choose(from: hand(target), by: target))",
+        "reveal(hand(target), to: [self])\ndiscard(choose(from: hand(target) where it has red))",
+        "reveal(hand(target))\ndiscard(choose(from: hand(target)))",
+        "discard(choose(from: hand(self)))",
+    ],
+)
 def test_e309_not_for_blind_own_or_shown_hands(tmp_path, code):
     f = tmp_path / "cards" / "c.yaml"
     f.parent.mkdir(parents=True, exist_ok=True)
     f.write_text(card_with_effect(code, extra="    target: others(self)\n"), encoding="utf-8")
     from interpreter.content.loader import ContentErrors, load_content
+
     try:
         load_content([BUNDLED_CONTENT, tmp_path])
     except ContentErrors as e:
@@ -233,9 +250,18 @@ def test_e309_not_for_blind_own_or_shown_hands(tmp_path, code):
 
 
 def test_e309_shown_to_someone_else_is_not_enough(tmp_path):
-    check_file(tmp_path, "cards", "c.yaml",
-               card_with_effect("reveal(hand(target), to: [target])\ndiscard(choose(from: hand(target)))",
-                                extra="    target: others(self)\n"), "E309", 9, 15)
+    check_file(
+        tmp_path,
+        "cards",
+        "c.yaml",
+        card_with_effect(
+            "reveal(hand(target), to: [target])\ndiscard(choose(from: hand(target)))",
+            extra="    target: others(self)\n",
+        ),
+        "E309",
+        9,
+        15,
+    )
 
 
 def test_all_problems_reported_not_just_first(tmp_path):

@@ -1,4 +1,5 @@
 """Random whole games: they end, the zones stay consistent, and the same seed replays identically."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -93,6 +94,7 @@ def test_recorded_games_keep_invariants(content):
 
 # ====================================================================== determinism
 
+
 @pytest.mark.parametrize("n", [3, 5, 9])
 def test_same_seed_same_game(content, n):
     """Determinism: the same seed (and agent seeds) gives the identical digest."""
@@ -120,6 +122,7 @@ def test_different_seeds_differ(content):
 def test_replay_decision_log(content):
     """A game replays from its seed and its decision log alone (a scripted replay gives the same digest)."""
     from interpreter.agents import ScriptedAgent
+
     for seed in range(10):
         a, _ = play(content, 5, seed)
         shared = ScriptedAgent(list(a.decision_log))

@@ -12,6 +12,7 @@ texts outside the project) and checks that
 
 Errors point into the document: line, role and skill.
 """
+
 from __future__ import annotations
 
 import re
@@ -30,6 +31,7 @@ N_SKILLS, N_ROLES = 87, 61
 
 # ---------------------------------------------------------------------------- reading the document
 
+
 @dataclass
 class Row:
     line: int
@@ -44,8 +46,8 @@ class Row:
 
 @dataclass
 class Sketch:
-    line: int       # line of the first YAML line in the document
-    header: str     # the skill named in the **name** line before the block
+    line: int  # line of the first YAML line in the document
+    header: str  # the skill named in the **name** line before the block
     mark: str
     text: str
 
@@ -84,8 +86,9 @@ def read_table() -> list:
         assert len(cells) == 8, f"{where}: a row of 'All skills' needs 8 cells, found {len(cells)}: {ln}"
         m_id = re.fullmatch(r"`([a-z][a-z0-9_]*)`", cells[2])
         m_skill = re.fullmatch(r"\[(.+?)\]\(#([a-z][a-z0-9_]*)\)", cells[3])
-        assert cells[0].isdigit() and m_id and m_skill, \
+        assert cells[0].isdigit() and m_id and m_skill, (
             f"{where}: expected '| n | role | `id` | [skill](#id) | kind | mark | ... |', got: {ln}"
+        )
         rows.append(Row(i + 1, int(cells[0]), cells[1], m_id[1], m_skill[1], m_skill[2], cells[4], cells[5]))
     return rows
 
@@ -114,7 +117,7 @@ def read_sketches() -> list:
             j = next((k for k in range(i + 1, b) if lines[k].strip().startswith("```")), None)
             assert j is not None, f"{DOC_NAME}:{i + 1}: the ```yaml block is not closed"
             assert cur is not None, f"{DOC_NAME}:{i + 1}: a sketch outside any '#### role' section"
-            cur.sketches.append(Sketch(i + 2, header, mark, "\n".join(lines[i + 1:j])))
+            cur.sketches.append(Sketch(i + 2, header, mark, "\n".join(lines[i + 1 : j])))
             i = j
         i += 1
     return sections
@@ -125,6 +128,7 @@ SECTIONS = read_sketches()
 
 
 # ---------------------------------------------------------------------------- the table
+
 
 def test_the_table_has_every_skill_of_the_reference():
     assert len(ROWS) == N_SKILLS, f"'All skills' has {len(ROWS)} rows, the reference has {N_SKILLS} skills"
@@ -151,8 +155,9 @@ def test_the_summary_agrees_with_the_table():
     m = re.search(r"\|\s*\*\*all 61 roles\*\*\s*\|\s*\*\*(\d+)\*\*\s*\|\s*\*\*(\d+)\*\*", text)
     assert m, "the Summary has no '| **all 61 roles** | **n** | **n** |' row"
     ok = sum(1 for r in ROWS if r.mark == "✅")
-    assert (int(m[1]), int(m[2])) == (len(ROWS), ok), \
+    assert (int(m[1]), int(m[2])) == (len(ROWS), ok), (
         f"the Summary says {m[1]} skills, {m[2]} ✅; the table has {len(ROWS)} rows, {ok} ✅"
+    )
 
 
 def test_every_row_has_a_sketch():
@@ -189,6 +194,7 @@ def _entries(sk: Sketch) -> list:
 
 # ---------------------------------------------------------------------------- the sketches load
 
+
 @pytest.fixture(scope="module")
 def card_names():
     try:
@@ -222,15 +228,18 @@ def test_the_sketches_of_a_role_load(section, card_names, tmp_path):
             continue
         for e in data:
             if e.get("id") in ids:
-                problems.append(f"{where}: skill id '{e.get('id')}' is used twice in the role "
-                                f"(also line {ids[e['id']]})")
+                problems.append(
+                    f"{where}: skill id '{e.get('id')}' is used twice in the role (also line {ids[e['id']]})"
+                )
             ids[e.get("id")] = sk.line
         if sk.header not in [e.get("name") for e in data]:
             problems.append(f"{where}: the sketch has no entry with `name: {sk.header}`")
         # wrap the entries into a role file and load it as content/roles/*.yaml would be
-        head = (f"id: {section.rid}\nname: {section.title}\ngender: male\n"
-                f"hidden: {'true' if section.hidden else 'false'}\nskills:\n")
-        first = head.count("\n") + 1          # the role file's line of the block's first line
+        head = (
+            f"id: {section.rid}\nname: {section.title}\ngender: male\n"
+            f"hidden: {'true' if section.hidden else 'false'}\nskills:\n"
+        )
+        first = head.count("\n") + 1  # the role file's line of the block's first line
         path = tmp_path / f"{section.rid}_{n}.yaml"
         path.write_text(head + textwrap.indent(sk.text, "  ") + "\n", encoding="utf-8")
         loader = Loader()
@@ -248,8 +257,9 @@ def test_the_sketches_of_a_role_load(section, card_names, tmp_path):
 
 
 def test_no_sketch_keeps_a_proposal_marker():
-    bad = [f"{DOC_NAME}:{sk.line}: {s.title} · {sk.header}" for s in SECTIONS for sk in s.sketches
-           if "# NEW" in sk.text]
+    bad = [
+        f"{DOC_NAME}:{sk.line}: {s.title} · {sk.header}" for s in SECTIONS for sk in s.sketches if "# NEW" in sk.text
+    ]
     assert not bad, "sketches still marked `# NEW` (a proposed primitive):\n" + "\n".join(bad)
 
 
@@ -261,15 +271,19 @@ STARRED = [s for s in SECTIONS if (BUNDLED_ROLES / f"{s.rid}.yaml").exists()]
 def test_sketches_of_bundled_roles_are_their_files(section):
     """For a role that is in content/roles, the map shows exactly the file's skills (refresh it if not)."""
     from interpreter.content.yamlpos import load as load_content_yaml
+
     role = load_content_yaml((BUNDLED_ROLES / f"{section.rid}.yaml").read_text(encoding="utf-8"))
     shown = []
     for sk in section.sketches:
         shown += yaml.safe_load(sk.text)
+
     def plain(x):  # block scalars may differ in their final newline only
         if isinstance(x, dict):
             return {k: plain(v) for k, v in x.items()}
         if isinstance(x, list):
             return [plain(v) for v in x]
         return x.strip() if isinstance(x, str) else x
+
     assert plain(shown) == plain(role["skills"]), (
-        f"{DOC_NAME}:{section.line}: the sketches of {section.title} differ from content/roles/{section.rid}.yaml")
+        f"{DOC_NAME}:{section.line}: the sketches of {section.title} differ from content/roles/{section.rid}.yaml"
+    )

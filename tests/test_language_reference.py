@@ -5,6 +5,7 @@ generates from builtins.py (regenerate with
 ``python -m interpreter.language.reference --write``), and every code example
 in the guide must compile.
 """
+
 from __future__ import annotations
 
 import re
@@ -41,8 +42,8 @@ def test_reference_section_is_up_to_date():
     inner = section_of(_doc())
     assert inner is not None, f"docs/language.md lacks the markers {START} / {END}"
     assert inner == "\n" + markdown_reference(), (
-        "the Reference section of docs/language.md is out of date: "
-        "run python -m interpreter.language.reference --write")
+        "the Reference section of docs/language.md is out of date: run python -m interpreter.language.reference --write"
+    )
 
 
 def test_reference_lists_every_primitive():

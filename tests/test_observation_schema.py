@@ -6,6 +6,7 @@
 * The schemas are closed: a stray field or a wrong type is refused.
 * Every ```python block of docs/step-api.md and docs/observation.md runs.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,10 @@ MAX_TURNS = 12  # long enough for reshuffles, deaths and wins (about half the ga
 
 
 def _schemas() -> dict:
-    return {name: json.loads((SCHEMA / f"{name}.schema.json").read_text(encoding="utf-8"))
-            for name in ("observation", "action")}
+    return {
+        name: json.loads((SCHEMA / f"{name}.schema.json").read_text(encoding="utf-8"))
+        for name in ("observation", "action")
+    }
 
 
 def _inlined(schema: dict) -> dict:
@@ -48,7 +51,7 @@ def _inlined(schema: dict) -> dict:
         if isinstance(x, dict):
             ref = x.get("$ref", "")
             if ref.startswith("#/$defs/") and set(x) <= {"$ref", "description"} and ref != "#/$defs/plain":
-                return walk(defs[ref[len("#/$defs/"):]])
+                return walk(defs[ref[len("#/$defs/") :]])
             return {k: walk(v) for k, v in x.items()}
         if isinstance(x, list):
             return [walk(v) for v in x]
@@ -61,10 +64,11 @@ def _validators():
     schemas = _schemas()
     for s in schemas.values():
         Draft202012Validator.check_schema(s)
-    registry = Registry().with_resources(
-        (s["$id"], Resource.from_contents(s)) for s in schemas.values())
-    return {name: Draft202012Validator(_inlined(s) if name == "observation" else s, registry=registry)
-            for name, s in schemas.items()}
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
+    return {
+        name: Draft202012Validator(_inlined(s) if name == "observation" else s, registry=registry)
+        for name, s in schemas.items()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +131,7 @@ class ObservationChecker:
         seat = obs["seat"]
         history = obs["history"]
         before = self.histories.get(seat, ())
-        assert history[:len(before)] == before, f"{what}: the history this seat read before changed"
+        assert history[: len(before)] == before, f"{what}: the history this seat read before changed"
         self.histories[seat] = history
         part = dict(obs)
         for key in self.CARD_LISTS:
@@ -136,7 +140,7 @@ class ObservationChecker:
         part["players"] = [dict(p, intel=self._fresh(p["intel"])) for p in list(players[:2]) + fresh]
         part["me"] = dict(obs["me"], hand=self._fresh(obs["me"]["hand"]))
         part["known_cards"] = self._fresh(obs["known_cards"])
-        part["history"] = self._fresh(history[len(before):])  # a public record: once, not once per seat
+        part["history"] = self._fresh(history[len(before) :])  # a public record: once, not once per seat
         errors = _errors(self.validator, json.loads(json.dumps(part, ensure_ascii=False)))
         if errors:  # report against the whole observation
             errors = _errors(self.validator, json.loads(json.dumps(obs, ensure_ascii=False))) or errors
@@ -206,6 +210,7 @@ def test_a_seat_never_reads_the_visibility_keys_or_the_seed():
 def test_the_schemas_refuse_what_a_seat_must_not_get(validators):
     """The schemas are closed: a stray field, a hidden card given away or a wrong type fails."""
     from interpreter.engine.frozen import thaw
+
     content = load_cached()
     state = GameState(content, 4, 3)
     agents = [RandomAgent(3 + s) for s in range(4)]
@@ -220,12 +225,12 @@ def test_the_schemas_refuse_what_a_seat_must_not_get(validators):
         change(obs)
         return bool(_errors(obs_v, obs))
 
-    assert bad(lambda o: o.update(seed=3))                                  # a top-level field too many
-    assert bad(lambda o: o["players"][1].update(identity="shen_mi_ren"))   # another seat's identity
-    assert bad(lambda o: o["players"][1].update(hand=[]))                   # another seat's hand
+    assert bad(lambda o: o.update(seed=3))  # a top-level field too many
+    assert bad(lambda o: o["players"][1].update(identity="shen_mi_ren"))  # another seat's identity
+    assert bad(lambda o: o["players"][1].update(hand=[]))  # another seat's hand
     assert bad(lambda o: o["players"][1].update(role=7))
     assert bad(lambda o: o["me"].pop("task"))
-    assert bad(lambda o: o["history"].append({"e": "setup", "to": []}))      # a record with its visibility keys
+    assert bad(lambda o: o["history"].append({"e": "setup", "to": []}))  # a record with its visibility keys
     assert bad(lambda o: o["history"].append({"e": "setup", "seed": 1}))
     some_card = (list(good["me"]["hand"]) + list(good["discard"]))[0]
     assert not bad(lambda o: o["known_cards"].append({"card": some_card, "zone": "deck", "seat": None, "depth": 0}))

@@ -3,6 +3,7 @@ simulation test, and what the adapters promise on top (seat selection, dead seat
 
 Skipped when PettingZoo / OpenSpiel are not installed.
 """
+
 from __future__ import annotations
 
 import copy
@@ -23,12 +24,14 @@ def _pz():
     pytest.importorskip("pettingzoo")
     pytest.importorskip("gymnasium")
     from interpreter.rl import pettingzoo_env
+
     return pettingzoo_env
 
 
 def _spiel():
     pyspiel = pytest.importorskip("pyspiel")
     from interpreter.rl import openspiel_game  # noqa: F401  (registers python_fengsheng)
+
     return pyspiel
 
 
@@ -39,8 +42,10 @@ def _random_action(obs, rng):
 # ---------------------------------------------------------------------------------------------- PettingZoo
 
 # api_test's notes for any Dict observation (PettingZoo's own classic environments get them too)
-_DICT_OBS_NOTES = [pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
-                   pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]
+_DICT_OBS_NOTES = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -49,6 +54,7 @@ _DICT_OBS_NOTES = [pytest.mark.filterwarnings("ignore:Observation space for each
 def test_pettingzoo_api_test(players):
     pz = _pz()
     from pettingzoo.test import api_test
+
     api_test(pz.env(players=players), num_cycles=1000)
 
 
@@ -57,6 +63,7 @@ def test_pettingzoo_api_test(players):
 def test_pettingzoo_api_test_unwrapped_with_render():
     pz = _pz()
     from pettingzoo.test import api_test
+
     e = pz.FengshengAECEnv(players=4, render_mode="ansi")
     api_test(e, num_cycles=1000)
     e.reset(seed=1)
@@ -190,6 +197,7 @@ def test_pettingzoo_env_pickles():
 
 # ---------------------------------------------------------------------------------------------- OpenSpiel
 
+
 @pytest.mark.parametrize("players, max_turns, serialize", [(3, 8, True), (5, 6, False)])
 def test_openspiel_random_sim_test(players, max_turns, serialize):
     pyspiel = _spiel()
@@ -276,7 +284,8 @@ def test_openspiel_observations_match_the_pettingzoo_encoding():
             observer.set_from(state, seat)
             assert np.array_equal(observer.tensor, vec)
             assert json.loads(state.observation_string(seat)) == json.loads(
-                json.dumps(thaw(e.game_state.observation(seat)), ensure_ascii=False))
+                json.dumps(thaw(e.game_state.observation(seat)), ensure_ascii=False)
+            )
         a = rng.choice(state.legal_actions())
         state.apply_action(a)
         e.step(a)

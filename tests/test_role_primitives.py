@@ -1,4 +1,5 @@
 """General primitives roles need: the event's card and target, blind picks (抽取), flipping a role, gender."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,9 +20,15 @@ class Recorder(Seat):
 def _table(answers0, answers1, thief_face_up=True):
     content = load_cached([BUNDLED_CONTENT, PACK])
     a0, a1 = Recorder(answers0), Recorder(answers1)
-    g = build(content, [dict(identity="qian_fu_zhan_xian", hand=[19]),  # 平衡
-                        dict(identity="te_gong_ji_guan", hand=[27])],
-              [a0, a1], deck_top=[31, 32, 33, 34, 35, 36])
+    g = build(
+        content,
+        [
+            dict(identity="qian_fu_zhan_xian", hand=[19]),  # 平衡
+            dict(identity="te_gong_ji_guan", hand=[27]),
+        ],
+        [a0, a1],
+        deck_top=[31, 32, 33, 34, 35, 36],
+    )
     thief = g.players[1]
     thief.role = content.roles["demo_thief"]
     thief.role_face_up = thief_face_up
@@ -39,9 +46,9 @@ def test_trigger_sees_the_event_card_and_target_and_steals_blind():
     picks = [d for d in a1.asked if d.kind == D.CHOOSE]
     assert picks and all(type(o).__name__ == "BlindPick" for o in picks[0].options)
     assert picks[0].labels() == ["第1张", "第2张", "第3张"]
-    assert len(p0.hand) == 2 and len(p1.hand) == 4      # 平衡: both drew 3; then one stolen
+    assert len(p0.hand) == 2 and len(p1.hand) == 4  # 平衡: both drew 3; then one stolen
     assert set(c.uid for c in p0.hand + p1.hand) == {31, 32, 33, 34, 35, 36}
-    assert p1.role_face_up is False                      # then flip_role(self, false)
+    assert p1.role_face_up is False  # then flip_role(self, false)
     assert any(e.get("e") == "role_flipped" and e["face_up"] is False for e in g.log)
 
 
@@ -57,8 +64,15 @@ def test_condition_false_when_the_card_targets_someone_else():
     """The trigger's condition reads the event's target: a 平衡 between others does not fire it."""
     content = load_cached([BUNDLED_CONTENT, PACK])
     a = [Recorder(["P2"]), Recorder([]), Recorder([])]
-    g = build(content, [dict(identity="qian_fu_zhan_xian", hand=[19]), dict(identity="te_gong_ji_guan"),
-                        dict(identity="te_gong_ji_guan")], a)
+    g = build(
+        content,
+        [
+            dict(identity="qian_fu_zhan_xian", hand=[19]),
+            dict(identity="te_gong_ji_guan"),
+            dict(identity="te_gong_ji_guan"),
+        ],
+        a,
+    )
     g.players[1].role = content.roles["demo_thief"]
     g._index_triggers()
     g.use_card(g.players[0], card(g, 19), card(g, 19).type.uses_by_timing["play_phase"][0])
@@ -67,6 +81,7 @@ def test_condition_false_when_the_card_targets_someone_else():
 
 def _eval(text, game, seat):
     from interpreter.language.runtime import Ctx
+
     c = Compiler(context_env(["self", "current"]), "play_phase", {})
     f = c.expression(text)
     assert not c.errors, c.errors
@@ -76,9 +91,9 @@ def _eval(text, game, seat):
 def test_gender_only_when_face_up_and_role_queries():
     """gender() is none for a face-down role (面朝下的角色没有性别); role queries read the slot."""
     g, _, _ = _table([], [], thief_face_up=False)
-    assert _eval('gender(self) == "female"', g, 1) is False   # face down: no gender
+    assert _eval('gender(self) == "female"', g, 1) is False  # face down: no gender
     assert _eval("hidden_role(self) and not role_face_up(self)", g, 1) is True
     g.players[1].role_face_up = True
-    assert _eval('gender(self)', g, 1) == "female"
+    assert _eval("gender(self)", g, 1) == "female"
     assert _eval("hidden_role(self) and role_face_up(self)", g, 1) is True
-    assert _eval("role_face_up(self)", g, 0) is False        # no role at all
+    assert _eval("role_face_up(self)", g, 0) is False  # no role at all

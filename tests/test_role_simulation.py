@@ -7,6 +7,7 @@ must be in exactly one zone at the end, and every skill of every bundled
 role must have been used somewhere — a skill that never fires in 2,000
 games is a sign its condition can never hold.
 """
+
 from __future__ import annotations
 
 from collections import Counter

@@ -1,5 +1,6 @@
 """The order of receiving, victory, dying and death (faq.md 接收情报, detail_rules.md), intel travel,
 abstaining, the last player alive and the deck running out."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,10 +24,12 @@ def winners(over) -> list:
 
 # ====================================================================== receive → victory → dying → death
 
+
 def test_receive_then_dying_then_death(content):
     """接收情报: receive → dying (ask for 澄清) → death → gift → discard, in that order."""
-    g = make(content, five(p1=S("blue", intel=[35, 36], hand=[27]), p3=S("blue", hand=[49])),
-             script={3: ["pass"], 1: ["P2"]})
+    g = make(
+        content, five(p1=S("blue", intel=[35, 36], hand=[27]), p3=S("blue", hand=[49])), script={3: ["pass"], 1: ["P2"]}
+    )
     put_pending(g, 37, sender=0, holder=1)
     g.receive_phase()
     i_recv = index(g, "received", seat=1)
@@ -53,9 +56,12 @@ def test_not_winning_player_with_3_black_dies(content):
 
 def test_simultaneous_dying_in_seat_order_from_current(content):
     """Several players with 3 black: each is dying in turn from the current player; they die together."""
-    g = make(content, five(p1=S("blue", intel=[35, 36, 37]), p3=S("blue", intel=[38, 41, 42], hand=[50]),
-                           p0=S("red", hand=[49])),
-             current=2, script={3: ["pass", "pass", "none"], 0: ["pass", "pass"]})
+    g = make(
+        content,
+        five(p1=S("blue", intel=[35, 36, 37]), p3=S("blue", intel=[38, 41, 42], hand=[50]), p0=S("red", hand=[49])),
+        current=2,
+        script={3: ["pass", "pass", "none"], 0: ["pass", "pass"]},
+    )
     g.settle()
     assert [e["seat"] for e in events(g, "dying")] == [3, 1]  # from P2 on: P3 first, then P1
     last_dying = max(i for i, e in enumerate(g.log) if e.get("e") == "dying")
@@ -73,8 +79,11 @@ def test_simultaneous_dying_in_seat_order_from_current(content):
 
 def test_simultaneous_dying_both_count_for_death_victories(content):
     """Players dying together are all checked for death victories (清道夫 wins from either)."""
-    g = make(content, five(p1=S("blue", intel=[35, 36, 37, 31, 32]), p3=S("blue", intel=[38, 41, 42, 33]),
-                           p4=S(task="qing_dao_fu")), current=2)
+    g = make(
+        content,
+        five(p1=S("blue", intel=[35, 36, 37, 31, 32]), p3=S("blue", intel=[38, 41, 42, 33]), p4=S(task="qing_dao_fu")),
+        current=2,
+    )
     with pytest.raises(GameOver) as over:
         g.settle()
     assert winners(over) == [4] and over.value.reason == "death"
@@ -84,9 +93,16 @@ def test_simultaneous_dying_both_count_for_death_victories(content):
 
 def test_cheng_qing_during_dying_asks_from_the_dying_player(content):
     """濒死: asking starts at the dying player, counter-clockwise; saved as soon as black < 3."""
-    g = make(content, five(p2=S("red", intel=[35, 36], hand=[50]), p4=S("blue", hand=[51]),
-                           p0=S("red", hand=[49]), p1=S("blue", hand=[52])),
-             script={2: ["pass"], 4: ["pass"], 0: ["use #49", "#36"]})
+    g = make(
+        content,
+        five(
+            p2=S("red", intel=[35, 36], hand=[50]),
+            p4=S("blue", hand=[51]),
+            p0=S("red", hand=[49]),
+            p1=S("blue", hand=[52]),
+        ),
+        script={2: ["pass"], 4: ["pass"], 0: ["use #49", "#36"]},
+    )
     put_pending(g, 37, sender=0, holder=2)
     g.receive_phase()
     assert [e["seat"] for e in g.log if e.get("d") == "play"] == [2, 4, 0]
@@ -97,8 +113,11 @@ def test_cheng_qing_during_dying_asks_from_the_dying_player(content):
 
 def test_still_dying_after_cheng_qing_asks_same_player_again(content):
     """濒死: if black is still ≥ 3 after a 澄清, asking continues with the same player (no new round)."""
-    g = make(content, five(p2=S("red", intel=[35, 36, 37]), p3=S("blue", hand=[49, 50]), p4=S("blue", hand=[51])),
-             script={3: ["use #49", "#35", "use #50", "#36"]})
+    g = make(
+        content,
+        five(p2=S("red", intel=[35, 36, 37]), p3=S("blue", hand=[49, 50]), p4=S("blue", hand=[51])),
+        script={3: ["use #49", "#35", "use #50", "#36"]},
+    )
     put_pending(g, 38, sender=0, holder=2)
     g.receive_phase()
     assert [e["seat"] for e in g.log if e.get("d") == "play"] == [3, 3]
@@ -108,8 +127,9 @@ def test_still_dying_after_cheng_qing_asks_same_player_again(content):
 
 def test_dying_player_may_save_himself(content):
     """濒死: the dying player is asked first and may use 澄清 on himself."""
-    g = make(content, five(p2=S("red", intel=[35, 36], hand=[50]), p3=S("blue", hand=[49])),
-             script={2: ["use #50", "#37"]})
+    g = make(
+        content, five(p2=S("red", intel=[35, 36], hand=[50]), p3=S("blue", hand=[49])), script={2: ["use #50", "#37"]}
+    )
     put_pending(g, 37, sender=0, holder=2)
     g.receive_phase()
     assert intel(g, 2) == {35, 36} and g.players[2].alive
@@ -118,8 +138,11 @@ def test_dying_player_may_save_himself(content):
 
 def test_nobody_saves_the_dying_player(content):
     """濒死: after a full round with no 澄清 the dying player dies."""
-    g = make(content, five(p2=S("red", intel=[35, 36]), p3=S("blue", hand=[49]), p1=S("blue", hand=[50])),
-             script={3: ["pass"], 1: ["pass"]})
+    g = make(
+        content,
+        five(p2=S("red", intel=[35, 36]), p3=S("blue", hand=[49]), p1=S("blue", hand=[50])),
+        script={3: ["pass"], 1: ["pass"]},
+    )
     put_pending(g, 37, sender=0, holder=2)
     g.receive_phase()
     assert [e["seat"] for e in g.log if e.get("d") == "play"] == [3, 1]
@@ -129,8 +152,9 @@ def test_nobody_saves_the_dying_player(content):
 
 def test_death_gives_up_to_three_cards_to_one_living_player(content):
     """死亡: give at most 3 hand cards to one living player; the rest of the hand and all intel are discarded."""
-    g = make(content, five(p2=S("red", intel=[35, 36], hand=[27, 28, 29, 30, 31])),
-             script={2: ["P4", "#27", "#28", "#29"]})
+    g = make(
+        content, five(p2=S("red", intel=[35, 36], hand=[27, 28, 29, 30, 31])), script={2: ["P4", "#27", "#28", "#29"]}
+    )
     put_pending(g, 37, sender=0, holder=2)
     g.receive_phase()
     (d,) = asked(g, 2, "death_give_target")
@@ -162,11 +186,13 @@ def test_dead_player_is_no_longer_a_target(content):
     g = make(content, five(p0=S("red", hand=[41]), p2=S("red", alive=False)))
     (opt,) = g.card_options(g.players[0], "play_phase")
     from interpreter.language.runtime import Ctx
+
     targets = opt.use.target(Ctx(g, g.players[0], card=opt.card))
     assert [p.seat for p in targets] == [0, 1, 3, 4]
 
 
 # ====================================================================== last alive, abstaining
+
 
 def test_last_player_alive_wins_with_camp(content):
     """The last living player wins, and his (dead) teammates win with him."""
@@ -188,8 +214,7 @@ def test_one_camp_left_game_goes_on(content):
 
 def test_abstain_empty_hand_is_out_not_dead(content):
     """弃权: no hand card at the send phase → out: cards discarded, not dead (no death check), cannot win."""
-    g = make(content, [S("red", hand=[], intel=[27, 35]), S(task="qing_dao_fu"), S("red", intel=[28, 29]),
-                       S("blue")])
+    g = make(content, [S("red", hand=[], intel=[27, 35]), S(task="qing_dao_fu"), S("red", intel=[28, 29]), S("blue")])
     assert g.send_phase(g.players[0]) is False
     p0 = g.players[0]
     assert p0.out and not p0.alive
@@ -232,6 +257,7 @@ def test_dead_and_out_players_take_no_turn(content):
 
 
 # ====================================================================== intel travel
+
 
 def _travel(content, uid, decline, accept_seat, dead=(), lock=None):
     seats = [S("red", hand=[uid]), S("blue"), S("red"), S("blue"), S("blue")]
@@ -285,8 +311,11 @@ def test_direction_up_back_to_sender(content):
 
 def test_lock_forces_accept(content):
     """锁定: the locked player cannot decline (he may still use 破译)."""
-    g = make(content, five(p0=S("red", hand=[41]), p3=S("blue", hand=[61])),
-             script={0: ["#41", "P3"], 4: ["decline"], 3: ["accept"]})
+    g = make(
+        content,
+        five(p0=S("red", hand=[41]), p3=S("blue", hand=[61])),
+        script={0: ["#41", "P3"], 4: ["decline"], 3: ["accept"]},
+    )
     g.send_phase(g.players[0])
     (lock,) = asked(g, 0, "lock")
     assert None in lock.options and opt_players(lock) == [1, 2, 3, 4]
@@ -308,8 +337,9 @@ def test_no_lock_when_card_is_not_lockable(content):
 
 def test_dead_locked_player_is_passed_over(content):
     """Intel whose locked player died passes on to the next player (无论死亡角色是否被锁定)."""
-    g = make(content, five(p0=S("red", hand=[41])), script={0: ["#41", "P3"], 4: ["decline"], 2: ["decline"],
-                                                           1: ["accept"]})
+    g = make(
+        content, five(p0=S("red", hand=[41])), script={0: ["#41", "P3"], 4: ["decline"], 2: ["decline"], 1: ["accept"]}
+    )
     g.send_phase(g.players[0])
     g.players[3].alive = False  # dies while the intel travels (as by a role skill)
     assert g.travel()
@@ -319,8 +349,11 @@ def test_dead_locked_player_is_passed_over(content):
 
 def test_intel_back_to_dead_sender_is_discarded(content):
     """Intel that comes back to a dead sender is discarded; no contest, no receive."""
-    g = make(content, five(p0=S("red", hand=[30])), script={1: ["decline"], 2: ["decline"], 3: ["decline"],
-                                                           4: ["decline"], 0: ["#30"]})
+    g = make(
+        content,
+        five(p0=S("red", hand=[30])),
+        script={1: ["decline"], 2: ["decline"], 3: ["decline"], 4: ["decline"], 0: ["#30"]},
+    )
     g.send_phase(g.players[0])
     g.players[0].alive = False
     assert g.travel() is False
@@ -351,6 +384,7 @@ def test_sender_must_accept_own_intel(content):
 
 # ====================================================================== the deck
 
+
 def test_reshuffle_discard_pile_when_deck_runs_out(content):
     """牌堆 empty: the discard pile is shuffled into a new deck and drawing goes on."""
     g = make(content, five(), deck_top=[27])
@@ -365,7 +399,7 @@ def test_reshuffle_discard_pile_when_deck_runs_out(content):
     assert r["n"] == n_disc
     assert g.discard_pile == [] and len(g.deck) == n_disc - 2
     assert set(before) == {c.uid for c in g.deck} | (hand(g, 0) - {27})
-    assert [c.uid for c in g.deck] != before[:n_disc - 2]  # shuffled, not just turned over
+    assert [c.uid for c in g.deck] != before[: n_disc - 2]  # shuffled, not just turned over
     g.check_invariants()
 
 
@@ -394,13 +428,16 @@ def test_draw_with_nothing_left(content):
 
 # ====================================================================== a whole turn
 
+
 def test_whole_turn_phase_order(content):
     """回合: draw 3 → play → send → contest → receive → turn end, in that order."""
-    g = make(content, five(), deck_top=[79, 80, 82],
-             script={0: ["#79", "P2", "pass"], 2: ["accept"]})
+    g = make(content, five(), deck_top=[79, 80, 82], script={0: ["#79", "P2", "pass"], 2: ["accept"]})
     g.play_turn()
-    kinds = [e["e"] for e in g.log if e.get("e") in ("turn_start", "draw", "intel_sent", "intel_accepted",
-                                                      "received", "turn_end")]
+    kinds = [
+        e["e"]
+        for e in g.log
+        if e.get("e") in ("turn_start", "draw", "intel_sent", "intel_accepted", "received", "turn_end")
+    ]
     assert kinds == ["turn_start", "draw", "intel_sent", "intel_accepted", "received", "turn_end"]
     assert intel(g, 2) == {79} and hand(g, 0) == {80, 82}
     done(g)

@@ -11,6 +11,7 @@
   identity, task or decisions (checked against the referee's log by the rules
   of visibility, not by the engine's own bookkeeping).
 """
+
 from __future__ import annotations
 
 import json
@@ -244,6 +245,7 @@ def test_no_engine_object_reachable_from_a_descriptor(content):
 
 # ------------------------------------------------------------------ per-seat logs
 
+
 def _referee_games(content, count):
     for gi in range(count):
         n = 2 + gi % 9
@@ -277,8 +279,12 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content):
                     assert _named_before(v["cards"], seen), f"P{seat} sees the cards P{actor} drew"
                 if kind == "intel_sent" and not v["face_up"] and actor != seat:
                     assert _named_before(v["card"], seen), f"P{seat} sees a face-down intel of P{actor}"
-                if kind == "card_used" and rec.get("uid") is not None \
-                        and g.content.card_types[rec["card"]].face_down and seat not in (actor, v.get("target")):
+                if (
+                    kind == "card_used"
+                    and rec.get("uid") is not None
+                    and g.content.card_types[rec["card"]].face_down
+                    and seat not in (actor, v.get("target"))
+                ):
                     assert _named_before(v["uid"], seen), f"P{seat} sees which face-down {rec['card']} was used"
                 if kind == "give" and seat not in (actor, v.get("to_seat")) and rec.get("cards"):
                     assert _named_before(v["cards"], seen), f"P{seat} sees cards given face down"

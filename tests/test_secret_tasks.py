@@ -1,4 +1,5 @@
 """The seven secret tasks of 神秘人 (content/secret_tasks) and the FAQ of reference/secret_tasks.md."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,6 +32,7 @@ def wins(g, uid, holder, sender=None):
 
 # ====================================================================== 镇压者
 
+
 def test_zhen_ya_zhe_player_with_2_red_blue_dies_on_his_turn(content):
     """镇压者: on his turn a player with ≥2 red+blue intel dies → he wins."""
     g = make(content, table(p0=S(task="zhen_ya_zhe"), p1=S("blue", intel=[27, 31, 35, 36])))
@@ -52,6 +54,7 @@ def test_zhen_ya_zhe_needs_two(content):
 
 # ====================================================================== 篡夺者
 
+
 def test_cuan_duo_zhe_replaces_winner_on_his_turn(content):
     """篡夺者: on his turn someone declares victory → he wins instead; the winner's camp does not win."""
     g = make(content, table(p0=S(task="cuan_duo_zhe"), p1=S("blue", intel=[31, 32])))
@@ -69,8 +72,10 @@ def test_cuan_duo_zhe_not_on_others_turn(content):
 
 def test_cuan_duo_zhe_replaces_several_declarers(content):
     """篡夺者 FAQ: several players declare at once (先行者 and 清道夫 on one death) → he replaces them all."""
-    g = make(content, table(p0=S(task="cuan_duo_zhe"), p1=S(task="xian_xing_zhe", intel=[27, 35, 36]),
-                            p2=S(task="qing_dao_fu")))
+    g = make(
+        content,
+        table(p0=S(task="cuan_duo_zhe"), p1=S(task="xian_xing_zhe", intel=[27, 35, 36]), p2=S(task="qing_dao_fu")),
+    )
     assert wins(g, 37, holder=1) == ([0], "death+usurp")
     (u,) = events(g, "usurp")
     assert sorted(u["replaced"]) == [1, 2]
@@ -85,6 +90,7 @@ def test_cuan_duo_zhe_already_winning_is_not_replaced(content):
 
 # ====================================================================== 双面间谍
 
+
 def test_shuang_mian_jian_die_three_red(content):
     """双面间谍: collects 3 red → wins alone."""
     g = make(content, table(p2=S(task="shuang_mian_jian_die", intel=[27, 28])))
@@ -92,6 +98,7 @@ def test_shuang_mian_jian_die_three_red(content):
 
 
 # ====================================================================== 诱变者
+
 
 def test_you_bian_zhe_himself(content):
     """诱变者 FAQ: he collects 3 red himself → he wins."""
@@ -120,6 +127,7 @@ def test_you_bian_zhe_other_mysterious_person(content):
 
 # ====================================================================== 先行者
 
+
 def test_xian_xing_zhe_dies_with_only_black(content):
     """先行者: dying with only pure black intel is not enough."""
     g = make(content, table(p3=S(task="xian_xing_zhe", intel=[35, 36])))
@@ -136,16 +144,22 @@ def test_xian_xing_zhe_only_his_own_death(content):
 
 # ====================================================================== 搅局者
 
-JJZ_OTHERS = dict(p1=S("blue", intel=[23, 27]),     # 红黑 + 纯红 counts as two
-                  p2=S("red", intel=[31, 32]),
-                  p3=S("blue", intel=[114, 28]),
-                  p4=S("blue", intel=[33, 115]))
+JJZ_OTHERS = dict(
+    p1=S("blue", intel=[23, 27]),  # 红黑 + 纯红 counts as two
+    p2=S("red", intel=[31, 32]),
+    p3=S("blue", intel=[114, 28]),
+    p4=S("blue", intel=[33, 115]),
+)
 
 
 def test_jiao_ju_zhe_wins_at_his_turn_end(content):
     """搅局者: at the end of his turn every other player has ≥2 red/blue intel → he wins, only at turn end."""
-    g = make(content, table(p0=S(task="jiao_ju_zhe"), **JJZ_OTHERS), deck_top=[79, 80, 82],
-             script={0: ["#79", "P1", "accept", "pass"], 1: ["decline"]})
+    g = make(
+        content,
+        table(p0=S(task="jiao_ju_zhe"), **JJZ_OTHERS),
+        deck_top=[79, 80, 82],
+        script={0: ["#79", "P1", "accept", "pass"], 1: ["decline"]},
+    )
     with pytest.raises(GameOver) as over:
         g.play_turn()  # the condition already holds at the start, but he wins only at turn end
     assert [p.seat for p in over.value.winners] == [0] and over.value.reason == "turn_end"
@@ -182,8 +196,13 @@ def test_jiao_ju_zhe_only_living_others(content):
 
 def test_jiao_ju_zhe_not_on_others_turn(content):
     """搅局者: the condition is checked at the end of HIS turn only."""
-    g = make(content, table(p0=S(task="jiao_ju_zhe", intel=[29, 30]), **JJZ_OTHERS), current=1,
-             deck_top=[79, 80, 82], script={1: ["#79", "P2", "pass"], 2: ["accept"]})
+    g = make(
+        content,
+        table(p0=S(task="jiao_ju_zhe", intel=[29, 30]), **JJZ_OTHERS),
+        current=1,
+        deck_top=[79, 80, 82],
+        script={1: ["#79", "P2", "pass"], 2: ["accept"]},
+    )
     g.play_turn()
     assert not events(g, "victory") and events(g, "turn_end", seat=1)
     done(g)
@@ -191,9 +210,18 @@ def test_jiao_ju_zhe_not_on_others_turn(content):
 
 def test_jiao_ju_zhe_dead_on_his_own_turn_still_wins(content):
     """搅局者 FAQ: he dies during his own turn; at its end the condition holds → he still wins."""
-    g = make(content, table(p0=S(task="jiao_ju_zhe", intel=[35, 36]), **JJZ_OTHERS), deck_top=[37, 67, 68],
-             script={0: ["pass", "#37", "accept", "pass", "none"],
-                     1: ["decline"], 2: ["decline"], 3: ["decline"], 4: ["decline"]})
+    g = make(
+        content,
+        table(p0=S(task="jiao_ju_zhe", intel=[35, 36]), **JJZ_OTHERS),
+        deck_top=[37, 67, 68],
+        script={
+            0: ["pass", "#37", "accept", "pass", "none"],
+            1: ["decline"],
+            2: ["decline"],
+            3: ["decline"],
+            4: ["decline"],
+        },
+    )
     with pytest.raises(GameOver) as over:
         g.play_turn()
     assert [p.seat for p in over.value.winners] == [0] and over.value.reason == "turn_end"
@@ -213,6 +241,7 @@ def test_jiao_ju_zhe_who_abstained_cannot_win(content):
 
 
 # ====================================================================== 清道夫
+
 
 def test_qing_dao_fu_not_with_two_red(content):
     """清道夫: a dead player with 2 red intel does not count."""

@@ -1,4 +1,5 @@
 """Agents answer decisions from their seat's observation and the legal action descriptors only."""
+
 from .base import Agent
 from .random_agent import RandomAgent
 from .scripted import ScriptedAgent, ScriptExhausted

@@ -1,4 +1,5 @@
 """The agent interface: plain data in, one action id out."""
+
 from __future__ import annotations
 
 

@@ -5,6 +5,7 @@ caller says so): its label; for a card its deck id (``#79`` or ``79``) or its
 card name/id; for a seat ``P3`` or ``3``; at an idle point ``pass``,
 ``use <card name | #id>`` or ``skill <name>``; ``yes`` / ``no``; ``none``.
 """
+
 from __future__ import annotations
 
 _NONE_WORDS = ("none", "no", "不", "skip", "stop")

@@ -1,4 +1,5 @@
 """A seeded random agent: uniform over the legal actions, reproducible from its seed."""
+
 from __future__ import annotations
 
 import random

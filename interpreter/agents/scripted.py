@@ -1,4 +1,5 @@
 """A scripted agent: answers from a list, for tests, examples and replays."""
+
 from __future__ import annotations
 
 from .base import Agent
@@ -42,5 +43,6 @@ class ScriptedAgent(Agent):
             found = find(actions, answer)
             if found is not None:
                 return found
-        raise ScriptExhausted(f"scripted answer {answer!r} is not a legal option; "
-                              f"options: {[d['label'] for d in actions]}")
+        raise ScriptExhausted(
+            f"scripted answer {answer!r} is not a legal option; options: {[d['label'] for d in actions]}"
+        )

@@ -6,6 +6,7 @@ mistake never surfaces as a Python traceback. Several pack directories may be
 given: a later pack overrides earlier ones by id (a rule-set fork), and its
 ``rules.yaml`` / ``deck.yaml`` replace the earlier ones.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -57,8 +58,14 @@ class ContentError:
         return s + (f"\n    hint: {self.hint}" if self.hint else "")
 
     def to_json(self) -> dict:
-        return {"path": self.path, "line": self.line, "col": self.col, "code": self.code,
-                "message": self.message, "hint": self.hint}
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
 
 
 class ContentErrors(Exception):
@@ -144,22 +151,35 @@ class Loader:
             self.err(path, None, "E100", f"cannot read the file: {e.strerror}")
             return None
         if len(raw) > MAX_FILE_BYTES:
-            self.err(path, None, "E104", f"the file is {len(raw)} bytes; content files are limited to "
-                     f"{MAX_FILE_BYTES} bytes", "split it into one file per card, role or task")
+            self.err(
+                path,
+                None,
+                "E104",
+                f"the file is {len(raw)} bytes; content files are limited to {MAX_FILE_BYTES} bytes",
+                "split it into one file per card, role or task",
+            )
             return None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            line = raw[:e.start].count(b"\n") + 1
+            line = raw[: e.start].count(b"\n") + 1
             col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-            self.errors.append(ContentError(str(path), line, col, "E102",
-                               f"byte 0x{raw[e.start]:02x} is not UTF-8", "save the file as UTF-8"))
+            self.errors.append(
+                ContentError(
+                    str(path), line, col, "E102", f"byte 0x{raw[e.start]:02x} is not UTF-8", "save the file as UTF-8"
+                )
+            )
             return None
         if text.startswith("\ufeff"):
             text = text[1:]
         if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-            self.err(path, None, "E103", "the file is empty", f"a {kind} file needs at least: "
-                     + ", ".join(schema(kind).get("required", [])))
+            self.err(
+                path,
+                None,
+                "E103",
+                "the file is empty",
+                f"a {kind} file needs at least: " + ", ".join(schema(kind).get("required", [])),
+            )
             return None
         try:
             data = load_yaml(text)
@@ -242,10 +262,14 @@ class Loader:
     # ------------------------------------------------------------------ kinds
 
     def load_card(self, path, data) -> CardType | None:
-        ctype = CardType(id=data.get("id", path.stem), name=data.get("name", "?"), text=data.get("text", ""),
-                         face_down=bool(data.get("face_down", False)),
-                         after_use=data.get("after_use", "discard"),
-                         data_keys=dict(data.get("data") or {}))
+        ctype = CardType(
+            id=data.get("id", path.stem),
+            name=data.get("name", "?"),
+            text=data.get("text", ""),
+            face_down=bool(data.get("face_down", False)),
+            after_use=data.get("after_use", "discard"),
+            data_keys=dict(data.get("data") or {}),
+        )
         for i, use in enumerate(data.get("uses") or []):
             if not isinstance(use, PosDict) or use.get("timing") not in TIMINGS:
                 continue
@@ -256,8 +280,9 @@ class Loader:
                 self.err(path, use.pos, "E112", "this use has no effect, and the card gives no shared `effect`")
                 continue
             reads: set = set()
-            target = self.compile_unit(path, use, "target", card_env(timing, False, True), timing, "expr", "players",
-                                       reads)
+            target = self.compile_unit(
+                path, use, "target", card_env(timing, False, True), timing, "expr", "players", reads
+            )
             cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool", reads)
             effect = self.compile_unit(path, eff_container, "effect", card_env(timing, has_target), timing, "program")
             if effect is None:
@@ -278,8 +303,14 @@ class Loader:
         return out
 
     def load_role(self, path, data) -> Role:
-        role = Role(data.get("id", path.stem), data.get("name", "?"), data.get("title", ""),
-                    data.get("gender", "male"), bool(data.get("hidden", False)), version=data.get("version", ""))
+        role = Role(
+            data.get("id", path.stem),
+            data.get("name", "?"),
+            data.get("title", ""),
+            data.get("gender", "male"),
+            bool(data.get("hidden", False)),
+            version=data.get("version", ""),
+        )
         for i, sk in enumerate(data.get("skills") or []):
             if not isinstance(sk, PosDict):
                 continue
@@ -287,12 +318,22 @@ class Loader:
             pos = pos_of(data["skills"], i)
             timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
             if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
-                self.err(path, pos, "E112", "an active skill needs `timing:` (the idle point where it is used)",
-                         "timings: " + ", ".join(TIMINGS))
+                self.err(
+                    path,
+                    pos,
+                    "E112",
+                    "an active skill needs `timing:` (the idle point where it is used)",
+                    "timings: " + ", ".join(TIMINGS),
+                )
                 continue
             if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
-                self.err(path, pos, "E112", "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
-                         "events: " + ", ".join(TRIGGER_EVENTS))
+                self.err(
+                    path,
+                    pos,
+                    "E112",
+                    "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
+                    "events: " + ", ".join(TRIGGER_EVENTS),
+                )
                 continue
             if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
                 self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
@@ -303,25 +344,48 @@ class Loader:
             cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
             effect = self.compile_unit(path, sk, "effect", env, unit, "program")
             limit = sk.get("limit") or {}
-            role.skills.append(Skill(sk.get("id", f"skill{i}"), sk.get("name", "?"), sk.get("text", ""), kind,
-                                     timings or None, triggers or None, cond, effect, limit.get("per"),
-                                     limit.get("times", 1), bool(sk.get("flips_up", False)),
-                                     bool(sk.get("optional", True)), role, sk.get("condition", ""),
-                                     sk.get("check")))
+            role.skills.append(
+                Skill(
+                    sk.get("id", f"skill{i}"),
+                    sk.get("name", "?"),
+                    sk.get("text", ""),
+                    kind,
+                    timings or None,
+                    triggers or None,
+                    cond,
+                    effect,
+                    limit.get("per"),
+                    limit.get("times", 1),
+                    bool(sk.get("flips_up", False)),
+                    bool(sk.get("optional", True)),
+                    role,
+                    sk.get("condition", ""),
+                    sk.get("check"),
+                )
+            )
         return role
 
     def load_task(self, path, data) -> SecretTask:
-        return SecretTask(data.get("id", path.stem), data.get("name", "?"), data.get("text", ""),
-                          self.load_victories(path, data, "victory"))
+        return SecretTask(
+            data.get("id", path.stem),
+            data.get("name", "?"),
+            data.get("text", ""),
+            self.load_victories(path, data, "victory"),
+        )
 
     def load_rules(self, path, data) -> tuple[Rules, dict]:
         identities = {}
         for iid, spec in (data.get("identities") or {}).items():
             if not isinstance(spec, dict) or spec.get("color") not in COLOR_BITS:
                 continue
-            identities[iid] = Identity(iid, spec.get("name", iid), COLOR_BITS[spec["color"]], spec.get("camp"),
-                                       bool(spec.get("takes_task", False)),
-                                       self.load_victories(path, spec, "victory"))
+            identities[iid] = Identity(
+                iid,
+                spec.get("name", iid),
+                COLOR_BITS[spec["color"]],
+                spec.get("camp"),
+                bool(spec.get("takes_task", False)),
+                self.load_victories(path, spec, "victory"),
+            )
         table = {}
         for n, row in (data.get("identity_table") or {}).items():
             try:
@@ -331,16 +395,25 @@ class Loader:
                 continue
             for iid in row:
                 if iid not in identities:
-                    self.err(path, key_pos_of(row, iid), "E121", f"unknown identity '{iid}'",
-                             _suggest(iid, identities))
+                    self.err(path, key_pos_of(row, iid), "E121", f"unknown identity '{iid}'", _suggest(iid, identities))
             if sum(row.values()) != count:
-                self.err(path, pos_of(data["identity_table"], n), "E122",
-                         f"the identities for {count} players add up to {sum(row.values())}")
+                self.err(
+                    path,
+                    pos_of(data["identity_table"], n),
+                    "E122",
+                    f"the identities for {count} players add up to {sum(row.values())}",
+                )
             table[count] = {k: v for k, v in row.items() if k in identities}
         decks = [(d["players"][0], d["players"][1], d["deck"]) for d in data.get("decks") or []]
-        rules = Rules(name=data.get("name", ""), start_hand=data.get("start_hand", 3),
-                      draw_count=data.get("draw_count", 3), max_turns=data.get("max_turns", 300),
-                      identity_table=table, decks=decks, give_on_death=data.get("give_on_death", 3))
+        rules = Rules(
+            name=data.get("name", ""),
+            start_hand=data.get("start_hand", 3),
+            draw_count=data.get("draw_count", 3),
+            max_turns=data.get("max_turns", 300),
+            identity_table=table,
+            decks=decks,
+            give_on_death=data.get("give_on_death", 3),
+        )
         return rules, identities
 
     def load_deck(self, path, data, card_types) -> tuple[list, dict]:
@@ -355,8 +428,13 @@ class Loader:
             seen[c["id"]] = True
             ctype = card_types.get(c["card"])
             if ctype is None:
-                self.err(path, pos_of(c, "card"), "E121", f"unknown card type '{c['card']}'",
-                         _suggest(c["card"], card_types) or "card types: " + ", ".join(sorted(card_types)))
+                self.err(
+                    path,
+                    pos_of(c, "card"),
+                    "E121",
+                    f"unknown card type '{c['card']}'",
+                    _suggest(c["card"], card_types) or "card types: " + ", ".join(sorted(card_types)),
+                )
                 continue
             mask = 0
             for col in c.get("colors") or []:
@@ -365,16 +443,26 @@ class Loader:
             given = c.get("data") or {}
             for key, typ in ctype.data_keys.items():
                 if key not in given:
-                    self.err(path, pos_of(c, "data") or pos, "E112",
-                             f"card {c['id']} ({ctype.name}) needs data '{key}' ({typ})")
+                    self.err(
+                        path,
+                        pos_of(c, "data") or pos,
+                        "E112",
+                        f"card {c['id']} ({ctype.name}) needs data '{key}' ({typ})",
+                    )
                     continue
                 copy_data[COLOR_BITS.get(key, key)] = self._data_value(path, c["data"], key, typ)
             for key in given:
                 if key not in ctype.data_keys:
-                    self.err(path, key_pos_of(given, key), "E111", f"{ctype.name} has no per-copy data '{key}'",
-                             _suggest(key, ctype.data_keys))
-            entries.append(DeckEntry(c["id"], c["card"], mask, c.get("direction", "up"),
-                                     bool(c.get("lockable", False)), copy_data))
+                    self.err(
+                        path,
+                        key_pos_of(given, key),
+                        "E111",
+                        f"{ctype.name} has no per-copy data '{key}'",
+                        _suggest(key, ctype.data_keys),
+                    )
+            entries.append(
+                DeckEntry(c["id"], c["card"], mask, c.get("direction", "up"), bool(c.get("lockable", False)), copy_data)
+            )
         all_ids = [e.uid for e in entries]
         decks = {}
         for name, spec in (data.get("decks") or {}).items():
@@ -389,8 +477,12 @@ class Loader:
             exclude = set(spec.get("exclude") or [])
             for u in list(exclude) + (ids if isinstance(inc, list) else []):
                 if u not in seen:
-                    self.err(path, pos_of(data["decks"], name), "E121", f"deck '{name}' names card id {u}, "
-                             "which deck.yaml does not have")
+                    self.err(
+                        path,
+                        pos_of(data["decks"], name),
+                        "E121",
+                        f"deck '{name}' names card id {u}, which deck.yaml does not have",
+                    )
             decks[name] = [u for u in ids if u not in exclude and u in seen]
         return entries, decks
 
@@ -485,12 +577,18 @@ def load_content(paths=None) -> Content:
             if rules is not None:
                 for _, _, name in rules.decks:
                     if name not in decks:
-                        L.err(rules_file, None, "E121",
-                              f"rules.yaml uses deck '{name}', which deck.yaml does not define", _suggest(name, decks))
+                        L.err(
+                            rules_file,
+                            None,
+                            "E121",
+                            f"rules.yaml uses deck '{name}', which deck.yaml does not define",
+                            _suggest(name, decks),
+                        )
     if L.errors:
         raise ContentErrors(L.errors)
-    return Content(rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks,
-                   roles=roles)
+    return Content(
+        rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks, roles=roles
+    )
 
 
 def kind_of_file(path: Path) -> str | None:
@@ -523,8 +621,13 @@ def validate_paths(paths) -> list:
         kind = kind_of_file(f)
         L = Loader()
         if kind is None:
-            L.err(f, None, "E105", "cannot tell what kind of content this file is",
-                  "put it in cards/, roles/ or secret_tasks/, or name it rules.yaml, deck.yaml or *.scenario.yaml")
+            L.err(
+                f,
+                None,
+                "E105",
+                "cannot tell what kind of content this file is",
+                "put it in cards/, roles/ or secret_tasks/, or name it rules.yaml, deck.yaml or *.scenario.yaml",
+            )
             errors += L.errors
             continue
         for cf in _files([BUNDLED_CONTENT], "cards"):

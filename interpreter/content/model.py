@@ -3,6 +3,7 @@
 Nothing here is keyed by a game object's name: the engine only sees these
 structures and the compiled effect callables they carry.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -30,13 +31,14 @@ VICTORY_CHECKS = {
 @dataclass
 class CardUse:
     """One way of using a card type: at an idle point, with a target rule and an effect."""
+
     card_type: CardType
     timing: str
-    target: Callable | None      # ctx -> list of candidate players, or None: no target
-    condition: Callable | None   # ctx -> bool: may it be used now
-    effect: Callable             # ctx -> None
+    target: Callable | None  # ctx -> list of candidate players, or None: no target
+    condition: Callable | None  # ctx -> bool: may it be used now
+    effect: Callable  # ctx -> None
     source_index: int = 0
-    per_copy: bool = True        # do the condition and target rule read this_card? (else one check serves all copies)
+    per_copy: bool = True  # do the condition and target rule read this_card? (else one check serves all copies)
 
 
 @dataclass
@@ -44,8 +46,8 @@ class CardType:
     id: str
     name: str
     text: str
-    face_down: bool = False          # played face down: only the user (and the target) see the copy
-    after_use: str = "discard"       # where the card goes after resolving if the effect left it in play
+    face_down: bool = False  # played face down: only the user (and the target) see the copy
+    after_use: str = "discard"  # where the card goes after resolving if the effect left it in play
     uses: list = field(default_factory=list)
     data_keys: dict = field(default_factory=dict)  # per-copy data: key -> type name
     uses_by_timing: dict = field(default_factory=dict)  # timing -> [CardUse]
@@ -67,18 +69,18 @@ class DeckEntry:
 @dataclass
 class Victory:
     check: str
-    condition: Callable           # ctx -> bool
-    dead_may_win: bool = False    # may the holder win while dead (e.g. on his own turn after dying)
-    source: str = ""              # the condition text, for describe and traces
+    condition: Callable  # ctx -> bool
+    dead_may_win: bool = False  # may the holder win while dead (e.g. on his own turn after dying)
+    source: str = ""  # the condition text, for describe and traces
 
 
 @dataclass
 class Identity:
     id: str
     name: str
-    color: int                    # identity color bit (潜伏=red, 特工=blue, 神秘人=black)
-    camp: str | None              # players of the same camp win together; None: each alone
-    takes_task: bool = False      # this identity draws a secret task
+    color: int  # identity color bit (潜伏=red, 特工=blue, 神秘人=black)
+    camp: str | None  # players of the same camp win together; None: each alone
+    takes_task: bool = False  # this identity draws a secret task
     victories: list = field(default_factory=list)
 
 
@@ -96,8 +98,8 @@ class Rules:
     start_hand: int
     draw_count: int
     max_turns: int
-    identity_table: dict          # player count -> {identity id: count}
-    decks: list                   # [(min_players, max_players, deck name)]
+    identity_table: dict  # player count -> {identity id: count}
+    decks: list  # [(min_players, max_players, deck name)]
     give_on_death: int = 3
 
 
@@ -107,22 +109,22 @@ TRIGGER_EVENTS = {
     "draw_phase": "摸牌阶段开始时, before the draw (subject: the current player; add_draw works here)",
     "send_phase_start": "传递阶段开始时 (subject: the current player)",
     "card_used": "a card is used and its target chosen — 指定目标后 (subject: the user; this_card: the card, "
-                 "none for a virtual use; target: its target; used_as: the name it is used as)",
+    "none for a virtual use; target: its target; used_as: the name it is used as)",
     "card_resolving": "a card is about to take effect, after the 指定目标后 node — nullify() works here "
-                      "(subject, this_card, target, used_as as for card_used)",
+    "(subject, this_card, target, used_as as for card_used)",
     "card_resolved": "a card finished resolving (subject: the user; this_card: the card; target: its target; "
-                     "used_as: the name it was used as)",
+    "used_as: the name it was used as)",
     "intel_sending": "an intel is being sent, before its direction counts — set_direction() works here "
-                     "(subject: the sender; this_card: the intel)",
+    "(subject: the sender; this_card: the intel)",
     "intel_sent": "an intel is sent (subject: the sender; this_card: the intel)",
     "intel_arrives": "the intel arrives in front of a player (subject: that player)",
     "intel_accepted": "a player decides to receive the intel (subject: that player)",
     "received": "a player received the intel (subject: the receiver; this_card: the intel)",
     "collect": "cards were put into a player's intel area (subject: that player)",
     "skill_collect": "a role skill moved a card into a player's intel area from anywhere else (subject: that player; "
-                     "this_card: the card)",
+    "this_card: the card)",
     "hand_taken": "a player gained another player's hand cards — 获得你的手牌 (subject: who gained them; "
-                  "target: whose hand they were)",
+    "target: whose hand they were)",
     "role_flipped": "a role card was turned face up or face down (subject: its owner)",
     "dying": "a player enters dying (subject: the dying player)",
     "died": "a player died (subject: the dead player) — 死亡前 skills",
@@ -136,21 +138,22 @@ LIMIT_SCOPES = ("phase", "turn", "game")
 @dataclass
 class Skill:
     """One skill of a role. Active skills are used at an idle point; triggered ones react to events."""
+
     id: str
     name: str
     text: str
-    kind: str                       # active | triggered | passive | victory
-    timing: tuple | None = None     # active: the idle points where it can be used (one or more)
-    on: tuple | None = None         # triggered: the event kinds it reacts to (one or more)
+    kind: str  # active | triggered | passive | victory
+    timing: tuple | None = None  # active: the idle points where it can be used (one or more)
+    on: tuple | None = None  # triggered: the event kinds it reacts to (one or more)
     condition: Callable | None = None
     effect: Callable | None = None
     limit_scope: str | None = None  # phase | turn | game
     limit_times: int = 1
-    flips_up: bool = False          # 翻开此角色牌: usable while face down, turns the role face up
-    optional: bool = True           # 可以: the owner is asked before a triggered skill fires
+    flips_up: bool = False  # 翻开此角色牌: usable while face down, turns the role face up
+    optional: bool = True  # 可以: the owner is asked before a triggered skill fires
     role: Role | None = None
-    condition_text: str = ""        # the condition's source, for traces
-    check: str | None = None        # victory skills: "declare" (stage 2) or "co_win" (stage 4)
+    condition_text: str = ""  # the condition's source, for traces
+    check: str | None = None  # victory skills: "declare" (stage 2) or "co_win" (stage 4)
 
 
 @dataclass
@@ -158,11 +161,11 @@ class Role:
     id: str
     name: str
     title: str
-    gender: str                     # male | female
-    hidden: bool                    # a hidden role starts face down
+    gender: str  # male | female
+    hidden: bool  # a hidden role starts face down
     text: str = ""
     skills: list = field(default_factory=list)
-    version: str = ""               # e.g. "SP": versions of one role share the name
+    version: str = ""  # e.g. "SP": versions of one role share the name
 
     def label(self) -> str:
         return role_label(self.name, self.version, self.title)
@@ -176,11 +179,11 @@ def role_label(name: str, version: str = "", title: str = "") -> str:
 @dataclass
 class Content:
     rules: Rules
-    card_types: dict              # id -> CardType
-    deck: list                    # [DeckEntry]
-    decks: dict                   # deck name -> [uid]
-    identities: dict              # id -> Identity
-    tasks: dict                   # id -> SecretTask
+    card_types: dict  # id -> CardType
+    deck: list  # [DeckEntry]
+    decks: dict  # deck name -> [uid]
+    identities: dict  # id -> Identity
+    tasks: dict  # id -> SecretTask
     roles: dict = field(default_factory=dict)
 
     def deck_for(self, players: int) -> list:

@@ -6,6 +6,7 @@ cross references, the effect-language compiler — can point into the file.
 Effect texts also keep their scalar style and indentation, so an error at
 line 3, column 7 of a ``|`` block maps to the exact YAML line and column.
 """
+
 from __future__ import annotations
 
 import re
@@ -43,10 +44,13 @@ class _Loader(yaml.SafeLoader):
 
 # YAML 1.1 reads yes/no/on/off as booleans (so a key `on:` would become True). Content files
 # follow YAML 1.2 here: only true/false are booleans.
-_Loader.yaml_implicit_resolvers = {k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
-                                   for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                              list("tTfF"))
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 def _node_pos(loader, node) -> Pos:
@@ -56,7 +60,7 @@ def _node_pos(loader, node) -> Pos:
     if style in ("|", ">"):
         lines = loader._source_lines
         # the first non-empty content line after the indicator gives the block's indentation
-        for raw in lines[m.line + 1:]:
+        for raw in lines[m.line + 1 :]:
             if raw.strip():
                 indent = len(raw) - len(raw.lstrip(" "))
                 break
@@ -74,8 +78,9 @@ def _construct_mapping(loader, node, deep=False):
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, (str, int, float, bool)) and key is not None:
-            raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value",
-                                                    key_node.start_mark)
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be a plain value", key_node.start_mark
+            )
         if key in out:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         out[key] = loader.construct_object(value_node, deep=True)

@@ -14,6 +14,7 @@ to the seat at all: a card offered by id must be in the seat's hand, face up,
 or known to the seat; anything else is an :class:`~.errors.EngineError` (content
 must offer hidden cards blind, as positions — 抽取).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -65,8 +66,14 @@ def space_for(content) -> ActionSpace:
 
 def card_data(card: Card) -> FrozenDict:
     """What is printed on a card, as plain data (only for a card the seat may see)."""
-    d = {"id": card.uid, "card": card.type.id, "name": card.type.name, "colors": tuple(_colors(card.mask)),
-         "direction": card.direction, "lockable": card.lockable}
+    d = {
+        "id": card.uid,
+        "card": card.type.id,
+        "name": card.type.name,
+        "colors": tuple(_colors(card.mask)),
+        "direction": card.direction,
+        "lockable": card.lockable,
+    }
     if card.data:
         d["data"] = FrozenDict({_key(k): _plain(v) for k, v in card.data.items()})
     return FrozenDict(d)
@@ -131,7 +138,7 @@ class ActionList(Sequence):
     __slots__ = ("_templates", "_made", "ids")
 
     def __init__(self, ids: tuple, templates: tuple):
-        self.ids = ids                # the action ids, in order: what an agent answers with
+        self.ids = ids  # the action ids, in order: what an agent answers with
         self._templates = templates
         self._made = None
 
@@ -216,8 +223,10 @@ class Describer:
                     continue
             elif t is Card:
                 if not (opt.knowers & bit or game.card_public(opt)):
-                    raise EngineError(f"a card P{seat} cannot see ({game.zone_name(opt)}) was offered to P{seat} "
-                                      "as an option; offer hidden cards blind (choose(..., blind: true))")
+                    raise EngineError(
+                        f"a card P{seat} cannot see ({game.zone_name(opt)}) was offered to P{seat} "
+                        "as an option; offer hidden cards blind (choose(..., blind: true))"
+                    )
                 entry = fast.get(opt.uid)
                 if entry is None:
                     key = ("card", opt.uid)
@@ -247,8 +256,10 @@ class Describer:
             ids.append(entry[0])
             templates.append(entry[1])
         if values and len(set(ids)) != len(ids):
-            raise EngineError(f"decision {decision.kind} for P{seat} offers two options that are the same action "
-                              f"({decision.labels()}): content must make its options distinct")
+            raise EngineError(
+                f"decision {decision.kind} for P{seat} offers two options that are the same action "
+                f"({decision.labels()}): content must make its options distinct"
+            )
         ids = tuple(ids)
         return ids, ActionList(ids, tuple(templates))
 
@@ -262,8 +273,13 @@ class Describer:
             return {"kind": "skill", "skill": sk.id, "name": sk.name, "label": f"skill {sk.name}"}
         if kind == "use":
             use = opt.use
-            return {"kind": "use", "card": card_data(opt.card), "as": use.card_type.id,
-                    "as_name": use.card_type.name, "label": opt.label()}
+            return {
+                "kind": "use",
+                "card": card_data(opt.card),
+                "as": use.card_type.id,
+                "as_name": use.card_type.name,
+                "label": opt.label(),
+            }
         if kind == "card":
             return {"kind": "card", "card": card_data(opt), "label": opt.label()}
         return {"kind": "seat", "seat": opt.seat, "label": f"P{opt.seat}"}
@@ -293,11 +309,14 @@ class Describer:
             return self._slot("option", pos), lambda: {"kind": "option", "value": opt, "label": opt}
         cls = type(opt).__name__
         if cls == "BlindPick":
-            return self._slot("blind", opt.index), lambda: {"kind": "blind", "index": opt.index,
-                                                            "label": opt.label()}
+            return self._slot("blind", opt.index), lambda: {"kind": "blind", "index": opt.index, "label": opt.label()}
         if cls == "CardName":
-            return ("card_name", opt.id), lambda: {"kind": "card_name", "value": opt.id, "name": opt.name,
-                                                   "label": opt.label()}
+            return ("card_name", opt.id), lambda: {
+                "kind": "card_name",
+                "value": opt.id,
+                "name": opt.name,
+                "label": opt.label(),
+            }
         if cls == "Role":
             return ("role", opt.id), lambda: {"kind": "role", "value": opt.id, "label": opt.label()}
         if cls == "Identity":
@@ -305,9 +324,14 @@ class Describer:
         if cls == "SecretTask":
             return ("task", opt.id), lambda: {"kind": "task", "value": opt.id, "label": opt.name}
         if cls == "CardUse":
-            return (("virtual", opt.card_type.id, opt.source_index),
-                    lambda: {"kind": "virtual", "as": opt.card_type.id,
-                             "label": f"当作{opt.card_type.label()}（{opt.timing}）"})
+            return (
+                ("virtual", opt.card_type.id, opt.source_index),
+                lambda: {
+                    "kind": "virtual",
+                    "as": opt.card_type.id,
+                    "label": f"当作{opt.card_type.label()}（{opt.timing}）",
+                },
+            )
         if isinstance(opt, int):
             return self._slot("option", pos), lambda: {"kind": "option", "value": opt, "label": str(opt)}
         raise EngineError(f"an option of type {cls} cannot be offered to an agent")

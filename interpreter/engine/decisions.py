@@ -6,23 +6,24 @@ Options are engine objects (cards, players, strings, or small tuples); each has
 a label for logs and human players. An option never reveals more than the
 deciding seat may see: blind picks (抽取) are offered as positions, not cards.
 """
+
 from __future__ import annotations
 
 from .state import Card, Player
 
 # Decision kinds (stable names: they appear in logs, replays and scenario files).
-PLAY = "play"                  # an idle point: use a card / skill, or pass
-SEND = "send"                  # 传递阶段: which hand card to send (or a card that replaces sending)
-SEND_TARGET = "send_target"    # ↑ intel: to whom
-LOCK = "lock"                  # lockable intel: whom to lock (or nobody)
-RECEIVE = "receive"            # the intel is in front of you: accept it, or pass it on
-TARGET = "target"              # the target of a card
-CHOOSE = "choose"              # a choice inside an effect (player, card, color, text, card name)
-CONFIRM = "confirm"            # 可以: do it or not
-OPTION = "option"              # 选择一项
+PLAY = "play"  # an idle point: use a card / skill, or pass
+SEND = "send"  # 传递阶段: which hand card to send (or a card that replaces sending)
+SEND_TARGET = "send_target"  # ↑ intel: to whom
+LOCK = "lock"  # lockable intel: whom to lock (or nobody)
+RECEIVE = "receive"  # the intel is in front of you: accept it, or pass it on
+TARGET = "target"  # the target of a card
+CHOOSE = "choose"  # a choice inside an effect (player, card, color, text, card name)
+CONFIRM = "confirm"  # 可以: do it or not
+OPTION = "option"  # 选择一项
 GIVE_TARGET = "death_give_target"  # a dying player's last gift: to whom (or nobody)
-GIVE_CARD = "death_give_card"      # ... and which cards, one at a time
-ROLE = "role"                  # setup: which of the dealt roles to keep
+GIVE_CARD = "death_give_card"  # ... and which cards, one at a time
+ROLE = "role"  # setup: which of the dealt roles to keep
 
 
 def option_label(opt) -> str:
@@ -85,11 +86,18 @@ def option_matches(opt, answer) -> bool:
                 return a in (f"skill {opt.use.name}", f"skill {opt.use.id}", f"use {opt.use.name}")
             if a.startswith("use "):
                 rest = a[4:].strip()
-                return rest in (f"#{opt.card.uid}", str(opt.card.uid), opt.card.type.name, opt.card.type.id,
-                                opt.use.card_type.name, opt.use.card_type.id)
+                return rest in (
+                    f"#{opt.card.uid}",
+                    str(opt.card.uid),
+                    opt.card.type.name,
+                    opt.card.type.id,
+                    opt.use.card_type.name,
+                    opt.use.card_type.id,
+                )
             return False
         if isinstance(opt, int) and not isinstance(opt, bool):
             from .state import COLOR_NAMES
+
             return COLOR_NAMES.get(opt) == a
         if hasattr(opt, "index") and callable(getattr(opt, "label", None)):  # a blind pick
             return a in (opt.label(), f"blind {opt.index + 1}")
@@ -115,8 +123,13 @@ class Decision:
         return [option_label(o) for o in self.options]
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt, "source": self.source,
-                "options": [option_json(o) for o in self.options]}
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "prompt": self.prompt,
+            "source": self.source,
+            "options": [option_json(o) for o in self.options],
+        }
 
     def __repr__(self) -> str:
         return f"Decision({self.kind}, seat={self.seat}, {self.labels()})"

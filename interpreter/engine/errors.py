@@ -1,4 +1,5 @@
 """Errors the engine raises."""
+
 from __future__ import annotations
 
 

@@ -6,6 +6,7 @@ are :class:`FrozenDict`: a ``dict`` subclass whose mutators raise, so an agent
 that writes to what it was given gets an error instead of a silently changed
 copy — and the engine never reads anything back from it anyway.
 """
+
 from __future__ import annotations
 
 

@@ -7,6 +7,7 @@ Phases follow the rulebook (seed 003): 摸牌 → 出牌 → 传递 → 争夺 �
 documented order. Cards are data: the engine only knows a card's timings,
 target rule and compiled effect.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -67,9 +68,9 @@ class UseFrame:
     __slots__ = ("card", "nullified", "claimed_by")
 
     def __init__(self, card):
-        self.card = card            # the physical card, or None for a virtual use (视为使用)
-        self.nullified = False      # 无效: the effect does not happen; the card still counts as used
-        self.claimed_by = None      # a player who takes the card into his hand once it has resolved
+        self.card = card  # the physical card, or None for a virtual use (视为使用)
+        self.nullified = False  # 无效: the effect does not happen; the card still counts as used
+        self.claimed_by = None  # a player who takes the card into his hand once it has resolved
 
 
 class Game(Resolution, VictoryChecks):
@@ -78,8 +79,7 @@ class Game(Resolution, VictoryChecks):
     MAX_DECISIONS = 50_000
     CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
 
-    def __init__(self, content, n_players: int, seed: int, agents, record: bool = False,
-                 max_turns: int | None = None):
+    def __init__(self, content, n_players: int, seed: int, agents, record: bool = False, max_turns: int | None = None):
         if n_players < 2:
             raise ValueError("a game needs at least 2 players")
         self.content = content
@@ -92,7 +92,7 @@ class Game(Resolution, VictoryChecks):
         self.players = [Player(i) for i in range(n_players)]
         self.cards: list[Card] = []
         self.by_uid: dict[int, Card] = {}  # deck id -> card (filled with `cards`)
-        self.deck: list[Card] = []       # the top of the deck is the END of the list
+        self.deck: list[Card] = []  # the top of the deck is the END of the list
         self.discard_pile: list[Card] = []
         self.removed: list[Card] = []
         self.processing: list[Card] = []
@@ -108,38 +108,38 @@ class Game(Resolution, VictoryChecks):
         # The log is kept when someone will read it: a log file, an agent that observes (its
         # observation holds the public history), a scenario, the step API. Bare batch play skips it.
         self.record = record or any(getattr(a, "observes", False) for a in agents or ())
-        self.trace: list | None = None    # a resolution trace, when someone (a scenario) wants one
+        self.trace: list | None = None  # a resolution trace, when someone (a scenario) wants one
         self.log: list = []
         self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
         self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
         self._describer = None
-        self.actions_taken: list = []     # the action ids agents answered (the synchronous driver)
-        self._labels: dict = {}            # labels of cards and players offered as options (they do not change)
-        self.unchosen_roles: list = []    # roles dealt at setup and not kept (out of the game, seen by their seat)
-        self.decision_log: list = []      # indices answered, in order (the replay script)
-        self.triggers: list = []          # (player, triggered skill) pairs of the dealt roles
+        self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
+        self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
+        self.unchosen_roles: list = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
+        self.decision_log: list = []  # indices answered, in order (the replay script)
+        self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list = []  # per seat: its triggered skills (the trigger loop's index)
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
-        self.role_pile: list = []         # roles not dealt (角色牌堆); the top is the END of the list
-        self.removed_roles: list = []     # role cards removed from the game
+        self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
+        self.removed_roles: list = []  # role cards removed from the game
         self.removed_identities: list = []  # (identity, task) cards removed from the game face down
-        self.victory_skills: dict = {}    # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
-        self.check_winners = None         # the winners list of the victory check in progress
+        self.victory_skills: dict = {}  # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
+        self.check_winners = None  # the winners list of the victory check in progress
         self.check_declarers = None
         self._events: list = []
-        self.suspend_checks = 0           # >0 while dying/death resolve (victory checks deferred)
+        self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.dying_player: Player | None = None
-        self.in_death: set = set()        # players whose death is being resolved
-        self.just_died: set = set()       # ... or was, until the deferred victory check right after it
+        self.in_death: set = set()  # players whose death is being resolved
+        self.just_died: set = set()  # ... or was, until the deferred victory check right after it
         self.result: GameOver | None = None
-        self.resolving: list = []         # cards in use (UseFrame) and skills being resolved, innermost last
-        self.timing: str | None = None    # the idle point being offered (for effects that use cards there)
-        self.conversions: dict = {}       # card type id -> card type its hand copies must be used as, this turn
-        self.bans: set = set()            # card type ids nobody may use from hand this turn
-        self.extra_draw = 0               # cards added to this draw phase by effects
-        self.send_direction = None        # a direction an effect gave the intel being sent
-        self.replaced: dict = {}          # uid -> the card that replaced that intel (later triggers see the new one)
-        self.skill_uses: dict = {}        # (role id, skill name) -> times used, for balance statistics
+        self.resolving: list = []  # cards in use (UseFrame) and skills being resolved, innermost last
+        self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
+        self.conversions: dict = {}  # card type id -> card type its hand copies must be used as, this turn
+        self.bans: set = set()  # card type ids nobody may use from hand this turn
+        self.extra_draw = 0  # cards added to this draw phase by effects
+        self.send_direction = None  # a direction an effect gave the intel being sent
+        self.replaced: dict = {}  # uid -> the card that replaced that intel (later triggers see the new one)
+        self.skill_uses: dict = {}  # (role id, skill name) -> times used, for balance statistics
 
     # ------------------------------------------------------------------ events & decisions
 
@@ -235,9 +235,18 @@ class Game(Resolution, VictoryChecks):
             if self.trace is not None:
                 self.trace.append(("answer", player.seat, D.option_label(picked)))
             if self.record:
-                self.log.append({"d": kind, "seat": player.seat, "n": len(options), "choice": index,
-                                 "label": self._label(picked), "prompt": prompt, "source": source,
-                                 "to": [player.seat]})
+                self.log.append(
+                    {
+                        "d": kind,
+                        "seat": player.seat,
+                        "n": len(options),
+                        "choice": index,
+                        "label": self._label(picked),
+                        "prompt": prompt,
+                        "source": source,
+                        "to": [player.seat],
+                    }
+                )
         if type(picked) is Card:
             picked.chosen |= 1 << player.seat  # whoever picks a card can follow where it goes next
         return picked
@@ -260,6 +269,7 @@ class Game(Resolution, VictoryChecks):
     def describer(self):
         if self._describer is None:
             from .actions import Describer
+
             self._describer = Describer(self)
         return self._describer
 
@@ -270,9 +280,11 @@ class Game(Resolution, VictoryChecks):
     def observation(self, seat: int, decision=None):
         """Everything `seat` may know now, as plain read-only data (see docs/observation.md)."""
         if not self.record:
-            raise EngineError("this game keeps no log, so no observation (its public history) can be made: "
-                              "create it with record=True")
+            raise EngineError(
+                "this game keeps no log, so no observation (its public history) can be made: create it with record=True"
+            )
         from .observation import observe
+
         return observe(self, seat, decision)
 
     def _agent_decide(self, decision) -> int:
@@ -285,8 +297,9 @@ class Game(Resolution, VictoryChecks):
         if agent.referee:
             index = agent.decide(decision, self)
             if type(index) is not int or not 0 <= index < len(decision.options):
-                raise EngineError(f"agent for P{decision.seat} answered {index!r}, "
-                                  f"not an index of {len(decision.options)} options")
+                raise EngineError(
+                    f"agent for P{decision.seat} answered {index!r}, not an index of {len(decision.options)} options"
+                )
             return index
         describer = self._describer or self.describer
         ids, descs = describer.describe(decision)
@@ -300,13 +313,16 @@ class Game(Resolution, VictoryChecks):
     def index_of(decision, ids: tuple, answer) -> int:
         """The option an action id names; anything else is refused (IllegalAction) and nothing is applied."""
         if type(answer) is not int:
-            raise IllegalAction(f"P{decision.seat} answered {answer!r} ({type(answer).__name__}); an answer is "
-                                f"one of the action ids offered: {list(ids)}")
+            raise IllegalAction(
+                f"P{decision.seat} answered {answer!r} ({type(answer).__name__}); an answer is "
+                f"one of the action ids offered: {list(ids)}"
+            )
         try:
             return ids.index(answer)
         except ValueError:
-            raise IllegalAction(f"P{decision.seat} answered action {answer}, which is not legal now; legal: "
-                                f"{list(ids)}") from None
+            raise IllegalAction(
+                f"P{decision.seat} answered action {answer}, which is not legal now; legal: {list(ids)}"
+            ) from None
 
     # ------------------------------------------------------------------ seats
 
@@ -454,7 +470,7 @@ class Game(Resolution, VictoryChecks):
         """The top n cards (top first), refilling the deck if needed; they stay where they are."""
         if len(self.deck) < n:
             self._refill_deck()
-        return self.deck[-1:-n - 1:-1] if n > 0 else []
+        return self.deck[-1 : -n - 1 : -1] if n > 0 else []
 
     def reveal(self, cards, seats=None):
         """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are."""
@@ -498,17 +514,25 @@ class Game(Resolution, VictoryChecks):
         rng.shuffle(self.deck)
         self.current = self.players[rng.randrange(self.n)]
         if self.record:  # the referee's record (to nobody: no seat may read it), then what everyone sees
-            self.log.append({"e": "setup", "players": self.n, "seed": self.seed, "first": self.current.seat,
-                             "identities": [p.identity.id for p in self.players],
-                             "tasks": [p.task.id if p.task else None for p in self.players],
-                             "deck": [c.uid for c in reversed(self.deck)], "to": []})
+            self.log.append(
+                {
+                    "e": "setup",
+                    "players": self.n,
+                    "seed": self.seed,
+                    "first": self.current.seat,
+                    "identities": [p.identity.id for p in self.players],
+                    "tasks": [p.task.id if p.task else None for p in self.players],
+                    "deck": [c.uid for c in reversed(self.deck)],
+                    "to": [],
+                }
+            )
             self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
         self._deal_roles()
         if self.record and any(p.role for p in self.players):
-            self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players],
-                             "to": []})
-            self.log.append({"e": "roles_shown",
-                             "roles": [p.role.id if p.role and p.role_face_up else None for p in self.players]})
+            self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players], "to": []})
+            self.log.append(
+                {"e": "roles_shown", "roles": [p.role.id if p.role and p.role_face_up else None for p in self.players]}
+            )
         for p in self.order_from(self.current):
             self.draw(p, self.rules.start_hand)
 
@@ -531,13 +555,14 @@ class Game(Resolution, VictoryChecks):
         self._index_triggers()
 
     def _index_triggers(self):
-        self.triggers = [(p, sk) for p in self.players if p.role is not None
-                         for sk in p.role.skills if sk.kind == "triggered"]
+        self.triggers = [
+            (p, sk) for p in self.players if p.role is not None for sk in p.role.skills if sk.kind == "triggered"
+        ]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
         self.watched = frozenset(kind for _, sk in self.triggers for kind in sk.on)
         self.victory_skills = {}
         for p in self.players:
-            for sk in (p.role.skills if p.role is not None else ()):
+            for sk in p.role.skills if p.role is not None else ():
                 if sk.kind == "victory":
                     self.victory_skills.setdefault(sk.check, []).append((p, sk))
 
@@ -558,10 +583,15 @@ class Game(Resolution, VictoryChecks):
             over.turns = self.turn_no
             # winners turn their identity cards face up to declare (宣胜): that much becomes public
             if self.record:
-                self.log.append({"e": "game_over", "winners": [p.seat for p in over.winners],
-                                 "identities": {str(p.seat): p.identity.id for p in over.winners
-                                                if p.identity is not None},
-                                 "reason": over.reason, "turns": self.turn_no})
+                self.log.append(
+                    {
+                        "e": "game_over",
+                        "winners": [p.seat for p in over.winners],
+                        "identities": {str(p.seat): p.identity.id for p in over.winners if p.identity is not None},
+                        "reason": over.reason,
+                        "turns": self.turn_no,
+                    }
+                )
             return over
 
     def _next_turn_player(self) -> Player:
@@ -708,9 +738,15 @@ class Game(Resolution, VictoryChecks):
         self.pending_face_up = face_up
         self.transit = Transit(card, sender, direction, target, lock, face_up)
         self.holder = sender
-        self.emit("intel_sent", seat=sender.seat, card=card.uid, direction=direction,
-                  target=target.seat if target else None, lock=lock.seat if lock else None,
-                  face_up=face_up)
+        self.emit(
+            "intel_sent",
+            seat=sender.seat,
+            card=card.uid,
+            direction=direction,
+            target=target.seat if target else None,
+            lock=lock.seat if lock else None,
+            face_up=face_up,
+        )
         return True
 
     def travel(self) -> bool:
@@ -899,8 +935,14 @@ class Game(Resolution, VictoryChecks):
         self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
         p.new_role(new, not new.hidden)
         self._index_triggers()
-        self.emit("role_replaced", seat=p.seat, old=old.id, new=new.id,
-                  to=None if p.role_face_up else [p.seat], secret=() if p.role_face_up else ("new",))
+        self.emit(
+            "role_replaced",
+            seat=p.seat,
+            old=old.id,
+            new=new.id,
+            to=None if p.role_face_up else [p.seat],
+            secret=() if p.role_face_up else ("new",),
+        )
         return True
 
     def take_identity(self, taker: Player, p: Player) -> bool:
@@ -945,8 +987,12 @@ class Game(Resolution, VictoryChecks):
     def skill_options(self, p: Player, timing: str) -> list:
         out = []
         for skill in p.role.skills:
-            if (skill.kind == "active" and timing in skill.timing and self.skill_ready(p, skill)
-                    and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)))):
+            if (
+                skill.kind == "active"
+                and timing in skill.timing
+                and self.skill_ready(p, skill)
+                and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)))
+            ):
                 out.append(PlayOption(None, skill))
         return out
 
@@ -1037,8 +1083,13 @@ class Game(Resolution, VictoryChecks):
     def check_invariants(self):
         """Every card is in exactly one zone, and the zones agree with the cards."""
         seen = {}
-        zones = [(DECK, None, self.deck), (DISCARD, None, self.discard_pile), (REMOVED, None, self.removed),
-                 (PROCESSING, None, self.processing), (STAGING, None, self.staging)]
+        zones = [
+            (DECK, None, self.deck),
+            (DISCARD, None, self.discard_pile),
+            (REMOVED, None, self.removed),
+            (PROCESSING, None, self.processing),
+            (STAGING, None, self.staging),
+        ]
         for p in self.players:
             zones.append((HAND, p, p.hand))
             zones.append((INTEL, p, p.intel))
@@ -1066,11 +1117,18 @@ class Game(Resolution, VictoryChecks):
             "deck": [c.uid for c in self.deck],
             "discard": [c.uid for c in self.discard_pile],
             "removed": [c.uid for c in self.removed],
-            "players": [{"seat": p.seat, "alive": p.alive, "out": p.out,
-                         "identity": p.identity.id if p.identity else None,
-                         "task": p.task.id if p.task else None,
-                         "hand": sorted(c.uid for c in p.hand), "intel": [c.uid for c in p.intel]}
-                        for p in self.players],
+            "players": [
+                {
+                    "seat": p.seat,
+                    "alive": p.alive,
+                    "out": p.out,
+                    "identity": p.identity.id if p.identity else None,
+                    "task": p.task.id if p.task else None,
+                    "hand": sorted(c.uid for c in p.hand),
+                    "intel": [c.uid for c in p.intel],
+                }
+                for p in self.players
+            ],
             "winners": [p.seat for p in self.result.winners] if self.result else None,
             "reason": self.result.reason if self.result else None,
             "decisions": self.decision_count,

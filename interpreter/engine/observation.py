@@ -11,6 +11,7 @@ the deck or face down somewhere is shown only to the seats that can still
 follow it. The public history is the game log with every record a seat may not
 read left out, and every field it may not read blanked (``None``).
 """
+
 from __future__ import annotations
 
 from .actions import card_data
@@ -62,29 +63,43 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
     turn = g.turn_no
     players = []
     for p in g.players:
-        statuses = sorted(name for name, until in p.statuses.items()
-                          if until >= turn and (p is me or name not in p.secret_statuses))
+        statuses = sorted(
+            name for name, until in p.statuses.items() if until >= turn and (p is me or name not in p.secret_statuses)
+        )
         role = p.role.id if p.role is not None and (p.role_shown or p is me) else None
-        players.append(FrozenDict({
-            "seat": p.seat, "alive": p.alive, "out": p.out, "dying": p.dying, "hand_count": len(p.hand),
-            "intel": tuple(card_data(c) for c in p.intel),
-            "intel_counts": FrozenDict({"red": p.counts[1], "blue": p.counts[2], "black": p.counts[4]}),
-            "role": role, "role_face_up": p.role_face_up, "has_identity": p.identity is not None,
-            "statuses": tuple(statuses),
-        }))
+        players.append(
+            FrozenDict(
+                {
+                    "seat": p.seat,
+                    "alive": p.alive,
+                    "out": p.out,
+                    "dying": p.dying,
+                    "hand_count": len(p.hand),
+                    "intel": tuple(card_data(c) for c in p.intel),
+                    "intel_counts": FrozenDict({"red": p.counts[1], "blue": p.counts[2], "black": p.counts[4]}),
+                    "role": role,
+                    "role_face_up": p.role_face_up,
+                    "has_identity": p.identity is not None,
+                    "statuses": tuple(statuses),
+                }
+            )
+        )
     transit = None
     t = g.transit
     if t is not None:
         card = g.pending
-        transit = FrozenDict({
-            "sender": t.sender.seat, "direction": t.direction,
-            "target": t.target.seat if t.target is not None else None,
-            "lock": t.lock.seat if t.lock is not None else None,
-            "holder": g.holder.seat if g.holder is not None else None,
-            "pending": card is not None,
-            "face_up": bool(card is not None and g.pending_face_up),
-            "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
-        })
+        transit = FrozenDict(
+            {
+                "sender": t.sender.seat,
+                "direction": t.direction,
+                "target": t.target.seat if t.target is not None else None,
+                "lock": t.lock.seat if t.lock is not None else None,
+                "holder": g.holder.seat if g.holder is not None else None,
+                "pending": card is not None,
+                "face_up": bool(card is not None and g.pending_face_up),
+                "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
+            }
+        )
     known = []
     for c in g.cards:
         z = c.zone
@@ -92,19 +107,20 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
             continue
         if (z == HAND and c.owner is me) or z == PENDING:
             continue  # one's own hand and the pending intel are shown in their own places
-        where = {"card": card_data(c), "zone": ZONE_NAMES[z],
-                 "seat": c.owner.seat if c.owner is not None else None}
+        where = {"card": card_data(c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
         if z == DECK:
             where["depth"] = len(g.deck) - 1 - g.deck.index(c)  # 0: the top card
         known.append(FrozenDict(where))
     in_use = tuple(_in_use(g, c, seat) for c in g.processing)
-    mine = FrozenDict({
-        "identity": me.identity.id if me.identity is not None else None,
-        "task": me.task.id if me.task is not None else None,
-        "role": me.role.id if me.role is not None else None,
-        "dealt_roles": tuple(r.id for r in me.dealt_roles),
-        "hand": tuple(card_data(c) for c in me.hand),
-    })
+    mine = FrozenDict(
+        {
+            "identity": me.identity.id if me.identity is not None else None,
+            "task": me.task.id if me.task is not None else None,
+            "role": me.role.id if me.role is not None else None,
+            "dealt_roles": tuple(r.id for r in me.dealt_roles),
+            "hand": tuple(card_data(c) for c in me.hand),
+        }
+    )
     result = None
     if g.result is not None:
         result = FrozenDict({"winners": tuple(p.seat for p in g.result.winners), "reason": g.result.reason})

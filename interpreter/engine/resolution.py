@@ -14,6 +14,7 @@ Entering a node (:meth:`Resolution.settle`):
 There is no "insertion": a card or skill always resolves completely before the
 next node is entered.
 """
+
 from __future__ import annotations
 
 from ..language.runtime import CardName, Ctx
@@ -77,8 +78,10 @@ class Resolution:
             if not fired:
                 self._events.clear()
                 return
-        raise EngineError("triggered skills keep triggering each other (more than "
-                          f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop")
+        raise EngineError(
+            "triggered skills keep triggering each other (more than "
+            f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop"
+        )
 
     def _fire(self, p, skill, data) -> bool:
         """Offer a triggered skill for one event; True if it was used."""

@@ -5,6 +5,7 @@ black" is one ``&`` and "pure black" one ``==``. Every card is in exactly
 one zone at a time; :meth:`Game.move` is the only code that changes it, and
 it keeps each player's per-color intel counters up to date.
 """
+
 from __future__ import annotations
 
 
@@ -44,22 +45,34 @@ def mask_zh(mask: int) -> str:
 class Card:
     """One physical card of the deck."""
 
-    __slots__ = ("uid", "type", "mask", "direction", "lockable", "data", "zone", "owner", "knowers", "chosen",
-                 "face_down", "used_as")
+    __slots__ = (
+        "uid",
+        "type",
+        "mask",
+        "direction",
+        "lockable",
+        "data",
+        "zone",
+        "owner",
+        "knowers",
+        "chosen",
+        "face_down",
+        "used_as",
+    )
 
     def __init__(self, uid, ctype, mask, direction, lockable, data):
-        self.uid = uid              # the deck id (1..118)
-        self.type = ctype           # a content CardType
-        self.mask = mask            # color bits
+        self.uid = uid  # the deck id (1..118)
+        self.type = ctype  # a content CardType
+        self.mask = mask  # color bits
         self.direction = direction  # LEFT / RIGHT / UP
         self.lockable = lockable
-        self.data = data            # per-copy values (dict), read by `data(card, key)`
+        self.data = data  # per-copy values (dict), read by `data(card, key)`
         self.zone = DECK
         self.owner = None
-        self.knowers = 0            # bit mask of the seats that can tell where this card is (see Game.move)
-        self.chosen = 0             # seats that picked this card in a decision since it last moved
-        self.face_down = False      # in use (PROCESSING) as a card that is played face down
-        self.used_as = None         # in use: the card type it is used as (itself, or what it is converted into)
+        self.knowers = 0  # bit mask of the seats that can tell where this card is (see Game.move)
+        self.chosen = 0  # seats that picked this card in a decision since it last moved
+        self.face_down = False  # in use (PROCESSING) as a card that is played face down
+        self.used_as = None  # in use: the card type it is used as (itself, or what it is converted into)
 
     @property
     def name(self) -> str:
@@ -70,8 +83,13 @@ class Card:
         return f"{self.type.name}#{self.uid}({mask_zh(self.mask)}{DIRECTION_ZH[self.direction]}{lock})"
 
     def public_dict(self) -> dict:
-        return {"id": self.uid, "card": self.type.id, "colors": mask_colors(self.mask),
-                "direction": self.direction, "lockable": self.lockable}
+        return {
+            "id": self.uid,
+            "card": self.type.id,
+            "colors": mask_colors(self.mask),
+            "direction": self.direction,
+            "lockable": self.lockable,
+        }
 
     def __repr__(self) -> str:
         return self.label()
@@ -89,29 +107,46 @@ class Card:
 class Player:
     """A seat at the table. Seats are numbered counter-clockwise: seat+1 is the right-hand neighbour."""
 
-    __slots__ = ("seat", "identity", "task", "role", "_face_up", "role_shown", "hand", "intel",
-                 "alive", "out", "dying", "counts", "statuses", "usage", "marks", "known_identities",
-                 "secret_statuses", "dealt_roles")
+    __slots__ = (
+        "seat",
+        "identity",
+        "task",
+        "role",
+        "_face_up",
+        "role_shown",
+        "hand",
+        "intel",
+        "alive",
+        "out",
+        "dying",
+        "counts",
+        "statuses",
+        "usage",
+        "marks",
+        "known_identities",
+        "secret_statuses",
+        "dealt_roles",
+    )
 
     def __init__(self, seat: int):
         self.seat = seat
-        self.identity = None      # content Identity; None once the identity card was taken (take_identity)
-        self.task = None          # content SecretTask or None
-        self.role = None          # content Role or None (role slot: roles are added as data)
+        self.identity = None  # content Identity; None once the identity card was taken (take_identity)
+        self.task = None  # content SecretTask or None
+        self.role = None  # content Role or None (role slot: roles are added as data)
         self._face_up = True
-        self.role_shown = False   # has this role been face up since it was dealt (then everyone knows it)
+        self.role_shown = False  # has this role been face up since it was dealt (then everyone knows it)
         self.hand: list[Card] = []
         self.intel: list[Card] = []
         self.alive = True
-        self.out = False          # 弃权: could not send; not dead, cannot win
+        self.out = False  # 弃权: could not send; not dead, cannot win
         self.dying = False
         self.counts = [0, 0, 0, 0, 0, 0, 0, 0]  # intel cards containing each color bit (index = bit)
-        self.statuses: dict[str, int] = {}      # status name -> turn number it expires after
-        self.usage: dict = {}                    # per-phase/turn/game use counters of skills
-        self.marks: dict = {}                    # per-turn marks set by effects: key -> (turn, value)
-        self.known_identities: dict = {}         # identity cards this seat has looked at: seat -> Identity
-        self.secret_statuses: set = set()        # statuses only this player was told of (add_status secret)
-        self.dealt_roles: list = []              # the roles this seat was dealt at setup (it saw them all)
+        self.statuses: dict[str, int] = {}  # status name -> turn number it expires after
+        self.usage: dict = {}  # per-phase/turn/game use counters of skills
+        self.marks: dict = {}  # per-turn marks set by effects: key -> (turn, value)
+        self.known_identities: dict = {}  # identity cards this seat has looked at: seat -> Identity
+        self.secret_statuses: set = set()  # statuses only this player was told of (add_status secret)
+        self.dealt_roles: list = []  # the roles this seat was dealt at setup (it saw them all)
 
     @property
     def role_face_up(self) -> bool:

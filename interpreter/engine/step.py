@@ -31,6 +31,7 @@ already taken (see ``bench/bench.py``: a clone in mid-game is a few
 milliseconds). :meth:`resample` is a clone whose hidden information is then
 re-dealt in place, consistently with one seat's observation.
 """
+
 from __future__ import annotations
 
 import random
@@ -52,9 +53,9 @@ class GameState:
         self.n_players = n_players
         self.seed = seed
         self.max_turns = max_turns
-        self._actions: list[int] = []     # action ids applied, in order
-        self._indices: list[int] = []     # the same answers as option indices (for fast replays)
-        self._edits: list[tuple] = []     # (actions applied before, seat, sub-seed) of each resample
+        self._actions: list[int] = []  # action ids applied, in order
+        self._indices: list[int] = []  # the same answers as option indices (for fast replays)
+        self._edits: list[tuple] = []  # (actions applied before, seat, sub-seed) of each resample
         self._game = Game(content, n_players, seed, agents=None, record=True, max_turns=max_turns)
         self._game.decide = self._suspend
         self._decision = None

@@ -5,6 +5,7 @@ A table spec says, per seat, the identity (and secret task), hand and intel
 current player. Every other card of the content's full deck goes to the deck
 below them, in a seeded order. Then :func:`start` runs the game from a phase.
 """
+
 from __future__ import annotations
 
 from .game import Game, Transit
@@ -15,8 +16,16 @@ class TableError(ValueError):
     """The spec asks for something impossible (an unknown card, a card used twice …)."""
 
 
-def build(content, seats: list[dict], agents, deck_top=(), current: int = 0, seed: int = 0,
-          record: bool = True, deck: str | None = None) -> Game:
+def build(
+    content,
+    seats: list[dict],
+    agents,
+    deck_top=(),
+    current: int = 0,
+    seed: int = 0,
+    record: bool = True,
+    deck: str | None = None,
+) -> Game:
     n = len(seats)
     g = Game(content, n, seed, agents, record=record)
     types = content.card_types
@@ -83,8 +92,9 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
     card.knowers = 1 << sender  # a face-down intel is seen by its sender only
     g.pending = card
     g.pending_face_up = face_up
-    g.transit = Transit(card, g.players[sender], card.direction, None,
-                        g.players[lock] if lock is not None else None, face_up)
+    g.transit = Transit(
+        card, g.players[sender], card.direction, None, g.players[lock] if lock is not None else None, face_up
+    )
     g.holder = g.players[holder]
     return card
 

@@ -15,6 +15,7 @@ player who just died; the turn-end check with the "turn_end" ones.
 The conditions are effect-language expressions from identities and secret
 tasks; this module only knows the order.
 """
+
 from __future__ import annotations
 
 from ..language.runtime import Ctx

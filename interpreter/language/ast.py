@@ -3,6 +3,7 @@
 Every node carries the line and column (1-based) of its first token in the
 effect text, so the checker can point back into the YAML file.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ class Node:
 
 
 # ---- expressions -------------------------------------------------------
+
 
 @dataclass
 class Var(Node):
@@ -34,6 +36,7 @@ class StrLit(Node):
 @dataclass
 class CardNameLit(Node):
     """A card type written as 【name】 in the source."""
+
     name: str
 
 
@@ -75,11 +78,13 @@ class Neg(Node):
 @dataclass
 class Where(Node):
     """`collection where predicate`: keeps the items for which the predicate holds; `it` is the item."""
+
     source: Node
     predicate: Node
 
 
 # ---- statements --------------------------------------------------------
+
 
 @dataclass
 class Let(Node):
@@ -96,6 +101,7 @@ class If(Node):
 @dataclass
 class May(Node):
     """可以: the chooser decides whether the whole block happens (all or nothing)."""
+
     by: Node | None
     prompt: str | None
     body: list
@@ -111,6 +117,7 @@ class Option(Node):
 @dataclass
 class ChooseOne(Node):
     """选择一项: the chooser picks one of the options whose condition holds."""
+
     by: Node | None
     prompt: str | None
     options: list
@@ -132,6 +139,7 @@ class Repeat(Node):
 @dataclass
 class Then(Node):
     """然后: the statement runs only if everything before it (since the previous 然后) fully resolved."""
+
     stmt: Node
 
 

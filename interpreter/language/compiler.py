@@ -10,6 +10,7 @@ The language cannot reach Python (names resolve only to the primitives of
 ``builtins.py`` and the context variables below) and cannot loop forever:
 ``for`` walks a finite list and ``repeat`` is capped.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -39,17 +40,26 @@ CONTEXT_VARS = {
     "self": (T.PLAYER, operator.attrgetter("me"), "everywhere"),
     "current": (T.PLAYER, lambda ctx: ctx.game.current, "everywhere"),
     "this_card": (T.CARD, operator.attrgetter("card"), "card effects and triggered skills"),
-    "target": (T.PLAYER, operator.attrgetter("target"),
-               "card uses with a `target:`, and triggered skills (the target of the card the event is about)"),
+    "target": (
+        T.PLAYER,
+        operator.attrgetter("target"),
+        "card uses with a `target:`, and triggered skills (the target of the card the event is about)",
+    ),
     "dying": (T.PLAYER, operator.attrgetter("dying"), "the `dying` timing"),
     "pending": (T.CARD, lambda ctx: ctx.game.pending, "the send_idle and contest timings and triggered skills"),
     "holder": (T.PLAYER, lambda ctx: ctx.game.holder, "the send_idle and contest timings and triggered skills"),
     "sender": (T.PLAYER, _sender, "the send_idle and contest timings and triggered skills"),
-    "used_as": (T.CARDNAME, operator.attrgetter("used_as"),
-                "triggered skills: the card name the event's card was used as (its own name, a conversion's, "
-                "or a virtual card's)"),
-    "subject": (T.PLAYER, operator.attrgetter("subject"),
-                "triggered skills and the victory checks collect_unclaimed and death"),
+    "used_as": (
+        T.CARDNAME,
+        operator.attrgetter("used_as"),
+        "triggered skills: the card name the event's card was used as (its own name, a conversion's, "
+        "or a virtual card's)",
+    ),
+    "subject": (
+        T.PLAYER,
+        operator.attrgetter("subject"),
+        "triggered skills and the victory checks collect_unclaimed and death",
+    ),
 }
 
 
@@ -87,8 +97,8 @@ class Compiler:
     """Compiles the code units of one content object. `errors` collects every problem found."""
 
     def __init__(self, env: dict, unit: str, card_names: dict):
-        self.env = env              # context variables available: name -> (type, getter, where)
-        self.unit = unit            # the timing or check this code runs at (for context checks)
+        self.env = env  # context variables available: name -> (type, getter, where)
+        self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
         self.errors: list[LanguageError] = []
         self.nslots = 0
@@ -101,10 +111,16 @@ class Compiler:
         """Compile statements; returns run(ctx)."""
         prog = parse(text)
         body = self._block(prog.body)
-        check_hidden_choices(prog, lambda node, owner: self._err(
-            "E309", f"`{node.func}` offers the cards of a hand the chooser cannot see as face-up options",
-            node, "add `blind: true` (抽取: a random pick), let the hand's owner choose (`by:`), or show the "
-                  "hand to the chooser first with `reveal(hand(...), to: [...])`"))
+        check_hidden_choices(
+            prog,
+            lambda node, owner: self._err(
+                "E309",
+                f"`{node.func}` offers the cards of a hand the chooser cannot see as face-up options",
+                node,
+                "add `blind: true` (抽取: a random pick), let the hand's owner choose (`by:`), or show the "
+                "hand to the chooser first with `reveal(hand(...), to: [...])`",
+            ),
+        )
         nslots = self.nslots
 
         def run(ctx):
@@ -115,6 +131,7 @@ class Compiler:
                     stmt(ctx)
             except StopEffect:
                 pass
+
         return run
 
     def expression(self, text: str, expect: str | None = None):
@@ -128,9 +145,11 @@ class Compiler:
         nslots = self.nslots
 
         if nslots:
+
             def run(ctx):
                 ctx.frame = [None] * nslots
                 return f(ctx)
+
             return run
         return f
 
@@ -157,6 +176,7 @@ class Compiler:
         def run(ctx):
             for s in compiled:
                 s(ctx)
+
         return run
 
     def _stmt(self, node):
@@ -165,14 +185,19 @@ class Compiler:
 
     def _stmt_Let(self, node: ast.Let):
         if node.name in CONTEXT_VARS or node.name in CONSTANTS or node.name in STATUSES or node.name == "it":
-            self._err("E308", f"`{node.name}` is a name of the language; a `let` cannot redefine it", node,
-                      "pick another name")
+            self._err(
+                "E308",
+                f"`{node.name}` is a name of the language; a `let` cannot redefine it",
+                node,
+                "pick another name",
+            )
         t, f = self._expr(node.value)
         slot = self._new_slot()
         self.scope.names[node.name] = (t, slot)
 
         def run(ctx):
             ctx.frame[slot] = f(ctx)
+
         return run
 
     def _stmt_If(self, node: ast.If):
@@ -188,6 +213,7 @@ class Compiler:
                     return
             if orelse is not None:
                 orelse(ctx)
+
         return run
 
     def _chooser(self, by_node):
@@ -214,6 +240,7 @@ class Compiler:
                 body(ctx)
             else:
                 ctx.incomplete = True
+
         return run
 
     def _stmt_ChooseOne(self, node: ast.ChooseOne):
@@ -235,6 +262,7 @@ class Compiler:
             source = source_of(ctx)
             label = ctx.game.ask(who, D.OPTION, labels, prompt, source)
             open_[labels.index(label)][2](ctx)
+
         return run
 
     def _stmt_For(self, node: ast.For):
@@ -252,6 +280,7 @@ class Compiler:
             for item in as_list(src(ctx)):
                 ctx.frame[slot] = item
                 body(ctx)
+
         return run
 
     def _stmt_Repeat(self, node: ast.Repeat):
@@ -261,6 +290,7 @@ class Compiler:
         def run(ctx):
             for _ in range(max(0, min(MAX_REPEAT, count(ctx) or 0))):
                 body(ctx)
+
         return run
 
     def _stmt_Then(self, node: ast.Then):
@@ -270,18 +300,25 @@ class Compiler:
             if ctx.incomplete:
                 raise StopEffect()
             inner(ctx)
+
         return run
 
     def _stmt_CallStmt(self, node: ast.CallStmt):
         b = BUILTINS.get(node.call.func)
         if b is not None and b.kind == "query":
-            self._err("E307", f"{node.call.func}(...) only computes a value; as a statement it does nothing",
-                      node, "use it in `let`, `if` or as an argument")
+            self._err(
+                "E307",
+                f"{node.call.func}(...) only computes a value; as a statement it does nothing",
+                node,
+                "use it in `let`, `if` or as an argument",
+            )
         _, call = self._expr(node.call)
         if node.instead_cond is None:
+
             def run(ctx):
                 if call(ctx) is False:
                     ctx.incomplete = True
+
             return run
         cond = self._cond(node.instead_cond)
         alt = self._run_block(self._block(node.instead_body))
@@ -291,6 +328,7 @@ class Compiler:
                 alt(ctx)
             elif call(ctx) is False:
                 ctx.incomplete = True
+
         return run_instead
 
     # ------------------------------------------------------------------ expressions
@@ -372,8 +410,9 @@ class Compiler:
         return out
 
     def _expr_Attr(self, node):
-        self._err("E301", f"values have no attribute `.{node.name}`", node,
-                  "use a function, e.g. name_of(c), hand_count(p)")
+        self._err(
+            "E301", f"values have no attribute `.{node.name}`", node, "use a function, e.g. name_of(c), hand_count(p)"
+        )
         return T.ANY, lambda ctx: None
 
     def _expr_Not(self, node):
@@ -403,10 +442,17 @@ class Compiler:
                 if pred(ctx):
                     out.append(item)
             return out
+
         return (st if st in T.ELEMENT else T.ANY), run
 
-    _CMP: ClassVar[dict] = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
+    _CMP: ClassVar[dict] = {
+        "==": operator.eq,
+        "!=": operator.ne,
+        "<": operator.lt,
+        "<=": operator.le,
+        ">": operator.gt,
+        ">=": operator.ge,
+    }
 
     def _expr_BinOp(self, node):
         op = node.op
@@ -426,6 +472,7 @@ class Compiler:
                 c = a(ctx)
                 color = b(ctx)  # none (e.g. a data slot the card does not have) matches no card
                 return c is not None and color is not None and bool(c.mask & color)
+
             return T.BOOL, has
         if op == "in":
             _, a = self._expr(node.left)
@@ -444,8 +491,11 @@ class Compiler:
         rt, b = self._expr(node.right)
         if op in ("==", "!="):
             if not (T.accepts(lt, rt) or T.accepts(rt, lt)):
-                self._err("E302", f"comparing {T.describe(lt)} with {T.describe(rt)} is always "
-                          f"{'false' if op == '==' else 'true'}", node)
+                self._err(
+                    "E302",
+                    f"comparing {T.describe(lt)} with {T.describe(rt)} is always {'false' if op == '==' else 'true'}",
+                    node,
+                )
             if op == "==":
                 return T.BOOL, lambda ctx: a(ctx) == b(ctx)
             return T.BOOL, lambda ctx: a(ctx) != b(ctx)
@@ -458,6 +508,7 @@ class Compiler:
             if x is None or y is None:
                 return False
             return fn(x, y)
+
         return T.BOOL, cmp
 
     def _expr_Call(self, node: ast.Call):
@@ -469,20 +520,28 @@ class Compiler:
             return T.ANY, lambda ctx: None
         units = self.unit if isinstance(self.unit, tuple) else (self.unit,)
         if b.contexts is not None and not all(u in b.contexts for u in units):
-            self._err("E304", f"{node.func}(...) cannot be used at {', '.join(units)}; only at "
-                      + ", ".join(sorted(b.contexts)), node)
+            self._err(
+                "E304",
+                f"{node.func}(...) cannot be used at {', '.join(units)}; only at " + ", ".join(sorted(b.contexts)),
+                node,
+            )
         params = b.params
         if len(node.args) > len(params):
-            self._err("E303", f"{node.func} takes at most {len(params)} arguments, got {len(node.args)}", node,
-                      "signature: " + signature(b))
+            self._err(
+                "E303",
+                f"{node.func} takes at most {len(params)} arguments, got {len(node.args)}",
+                node,
+                "signature: " + signature(b),
+            )
         bound: dict = {}
         for p, a in zip(params, node.args, strict=False):  # fewer arguments than parameters: the rest take defaults
             bound[p.name] = a
         names = {p.name for p in params}
         for k, a in node.kwargs.items():
             if k not in names:
-                self._err("E303", f"{node.func} has no parameter `{k}`", a, _suggest(k, names) or
-                          "signature: " + signature(b))
+                self._err(
+                    "E303", f"{node.func} has no parameter `{k}`", a, _suggest(k, names) or "signature: " + signature(b)
+                )
                 continue
             if k in bound:
                 self._err("E303", f"`{k}` is given twice", a)
@@ -493,8 +552,12 @@ class Compiler:
             a = bound.get(p.name)
             if a is None:
                 if p.default is REQUIRED:
-                    self._err("E303", f"{node.func} needs `{p.name}` ({T.describe(p.type)})", node,
-                              "signature: " + signature(b))
+                    self._err(
+                        "E303",
+                        f"{node.func} needs `{p.name}` ({T.describe(p.type)})",
+                        node,
+                        "signature: " + signature(b),
+                    )
                     argfs.append(lambda ctx: None)
                     continue
                 d = p.default
@@ -506,11 +569,16 @@ class Compiler:
                 f = _as_list_fn(f)  # one value where a list is wanted: a one-item list
             argtypes[p.name] = t
             if not T.accepts(p.type, t):
-                self._err("E302", f"`{p.name}` of {node.func} must be {T.describe(p.type)}, "
-                          f"but this is {T.describe(t)}", a)
+                self._err(
+                    "E302", f"`{p.name}` of {node.func} must be {T.describe(p.type)}, but this is {T.describe(t)}", a
+                )
             if p.type == T.STATUS and isinstance(a, ast.StrLit) and a.value not in STATUSES:
-                self._err("E306", f"unknown status \"{a.value}\"", a,
-                          _suggest(a.value, STATUSES) or "statuses: " + ", ".join(STATUSES))
+                self._err(
+                    "E306",
+                    f'unknown status "{a.value}"',
+                    a,
+                    _suggest(a.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
+                )
             argfs.append(f)
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
         impl = b.impl
@@ -539,8 +607,17 @@ def signature(b) -> str:
         s = f"{p.name}: {p.type}"
         if p.default is not REQUIRED:
             d = p.default
-            text = ("none" if d is None else "true" if d is True else "false" if d is False
-                    else f'"{d}"' if isinstance(d, str) else str(d))
+            text = (
+                "none"
+                if d is None
+                else "true"
+                if d is True
+                else "false"
+                if d is False
+                else f'"{d}"'
+                if isinstance(d, str)
+                else str(d)
+            )
             s += f" = {text}"
         parts.append(s)
     return f"{b.name}({', '.join(parts)})"

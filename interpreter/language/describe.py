@@ -13,6 +13,7 @@ Entry points:
 - :func:`describe_card`, :func:`describe_task`, :func:`describe_role`,
   :func:`describe_identity` for the loaded YAML mappings of content files.
 """
+
 from __future__ import annotations
 
 import copy
@@ -53,10 +54,25 @@ VAR_ZH = {
 TARGET_LONG = "目标角色"
 
 VAR_KIND = {
-    "self": "player", "target": "player", "current": "player", "dying": "player", "holder": "player",
-    "sender": "player", "subject": "player", "this_card": "card", "pending": "card", "used_as": "cardname",
-    "red": "color", "blue": "color", "black": "color", "true": "bool", "false": "bool", "none": "none",
-    "left": "direction", "right": "direction", "up": "direction",
+    "self": "player",
+    "target": "player",
+    "current": "player",
+    "dying": "player",
+    "holder": "player",
+    "sender": "player",
+    "subject": "player",
+    "this_card": "card",
+    "pending": "card",
+    "used_as": "cardname",
+    "red": "color",
+    "blue": "color",
+    "black": "color",
+    "true": "bool",
+    "false": "bool",
+    "none": "none",
+    "left": "direction",
+    "right": "direction",
+    "up": "direction",
 }
 
 # Card timings: as the opening of a sentence, and after 在 (你也可以在……使用).
@@ -117,9 +133,19 @@ _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 
 _BUILTIN_KIND = {
-    "player": "player", "players": "player", "card": "card", "cards": "card", "color": "color",
-    "colors": "color", "text": "text", "texts": "text", "cardname": "cardname", "cardnames": "cardname",
-    "int": "int", "bool": "bool", "status": "status",
+    "player": "player",
+    "players": "player",
+    "card": "card",
+    "cards": "card",
+    "color": "color",
+    "colors": "color",
+    "text": "text",
+    "texts": "text",
+    "cardname": "cardname",
+    "cardnames": "cardname",
+    "int": "int",
+    "bool": "bool",
+    "status": "status",
 }
 _PLURAL_TYPES = {"players", "cards", "colors", "texts", "cardnames", "list"}
 _CHOICES = {"choose", "declare", "choose_many"}
@@ -148,9 +174,11 @@ def _strip_de(s: str) -> str:
 
 # ---------------------------------------------------------------- phrase pieces
 
+
 @dataclass
 class Phrase:
     """A clause: an optional subject and a predicate (verb: its leading verb, for 或/且 ellipsis)."""
+
     subj: str | None
     pred: str
     verb: str = ""
@@ -165,6 +193,7 @@ class Phrase:
 @dataclass
 class NP:
     """A noun phrase for a collection or a thing: prefix (owner, place) + quantity + modifiers + head."""
+
     head: str = ""
     clf: str = "张"
     prefix: str = ""
@@ -173,7 +202,7 @@ class NP:
     fixed: str | None = None
     single: bool = False
     kind: str = "card"
-    bare: str | None = None     # the wording with no quantity and no modifier (所有存活角色)
+    bare: str | None = None  # the wording with no quantity and no modifier (所有存活角色)
 
     def render(self, quant: str | None = None, drop_owner: bool = False) -> str:
         adjs = [m for m in self.mods if m.endswith("的")] + [m for m in self.mods if not m.endswith("的")]
@@ -201,11 +230,12 @@ class NP:
 class Seg:
     """One rendered statement. Simple segments keep subject and predicate apart so a
     block can drop a repeated subject or merge 你…他… into 你和他依次…"""
+
     subj: str | None = None
     pred: str = ""
-    hard: bool = False          # ends a sentence (。 after it)
-    pair: tuple | None = None   # the two subjects of a merged 依次 segment
-    complex: bool = False       # pred is a finished text; never merged
+    hard: bool = False  # ends a sentence (。 after it)
+    pair: tuple | None = None  # the two subjects of a merged 依次 segment
+    complex: bool = False  # pred is a finished text; never merged
 
     def text(self, elide: str | None = None) -> str:
         if self.subj is None or self.subj == elide:
@@ -215,12 +245,12 @@ class Seg:
 
 @dataclass
 class Binding:
-    node: object = None         # the value's code (queries are rendered where used)
+    node: object = None  # the value's code (queries are rendered where used)
     kind: str = "any"
     plural: bool = False
-    full: str | None = None     # fixed wording (choices, loop variables)
-    short: str | None = None    # wording after the first mention
-    adj: str | None = None      # as a modifier: 你声明的
+    full: str | None = None  # fixed wording (choices, loop variables)
+    short: str | None = None  # wording after the first mention
+    adj: str | None = None  # as a modifier: 你声明的
     used: bool = False
 
 
@@ -268,9 +298,11 @@ def _is_var(node, *names) -> bool:
 
 def _is_eq(node, a, b, op="==") -> bool:
     """node is `a == b` or `b == a` for variable names a and b."""
-    return (isinstance(node, ast.BinOp) and node.op == op
-            and ((_is_var(node.left, a) and _is_var(node.right, b))
-                 or (_is_var(node.left, b) and _is_var(node.right, a))))
+    return (
+        isinstance(node, ast.BinOp)
+        and node.op == op
+        and ((_is_var(node.left, a) and _is_var(node.right, b)) or (_is_var(node.left, b) and _is_var(node.right, a)))
+    )
 
 
 def _is_call(node, *names) -> bool:
@@ -279,11 +311,18 @@ def _is_call(node, *names) -> bool:
 
 # ---------------------------------------------------------------- the renderer
 
+
 class Renderer:
     """Renders one content object's code. Keeps the `let` names and the wording of `target`."""
 
-    def __init__(self, *, target_word: str = "他", face_down: bool = False, data_types: dict | None = None,
-                 may_subject: bool = True):
+    def __init__(
+        self,
+        *,
+        target_word: str = "他",
+        face_down: bool = False,
+        data_types: dict | None = None,
+        may_subject: bool = True,
+    ):
         self.may_subject = may_subject  # 你可以…: say who may, even where 你 is understood
         self.vars = dict(VAR_ZH)
         self.vars["target"] = target_word
@@ -427,8 +466,7 @@ class Renderer:
             b = self.bindings.get(node.name)
             if b is not None and b.node is not None and b.plural and b.full is None:
                 return self.np(b.node)
-            return NP(fixed=self.var(node.name), single=not self.plural(node), kind=kind, clf=clf,
-                      owner=None)
+            return NP(fixed=self.var(node.name), single=not self.plural(node), kind=kind, clf=clf, owner=None)
         if isinstance(node, ast.Where):
             base = copy.deepcopy(self.np(node.source))
             self.it_kinds.append(self.kind(node.source))
@@ -520,8 +558,13 @@ class Renderer:
             return f"{_strip_de(left)}{word}{right}"
         if isinstance(pred, ast.Not):
             inner = pred.operand
-            if (isinstance(inner, ast.BinOp) and inner.op == "has" and _is_var(inner.left, "it")
-                    and isinstance(inner.right, ast.Var) and inner.right.name in COLOR_ZH):
+            if (
+                isinstance(inner, ast.BinOp)
+                and inner.op == "has"
+                and _is_var(inner.left, "it")
+                and isinstance(inner.right, ast.Var)
+                and inner.right.name in COLOR_ZH
+            ):
                 return f"不含{COLOR_ZH[inner.right.name]}的"
         if isinstance(pred, ast.Call):
             a = self.args(pred)
@@ -604,7 +647,7 @@ class Renderer:
             preds = [phrases[0].pred]
             for p in phrases[1:]:
                 if verb and p.verb == verb and p.pred.startswith(verb) and word != "且":
-                    preds.append(p.pred[len(verb):])
+                    preds.append(p.pred[len(verb) :])
                 else:
                     preds.append(p.pred)
             return Phrase(subj, word.join(preds), verb)
@@ -619,8 +662,14 @@ class Renderer:
         adjs = []
         for p in phrases:
             x, r = p.parts
-            if (p.subj != phrases[0].subj or r != rest or x.head != first_np.head or len(x.mods) != 1
-                    or x.mods[0].endswith("的") or x.fixed is not None):
+            if (
+                p.subj != phrases[0].subj
+                or r != rest
+                or x.head != first_np.head
+                or len(x.mods) != 1
+                or x.mods[0].endswith("的")
+                or x.fixed is not None
+            ):
                 return None
             adjs.append(x.mods[0])
         return Phrase(phrases[0].subj, f"{'和'.join(adjs)}{first_np.head}均{rest}")
@@ -631,8 +680,13 @@ class Renderer:
         if isinstance(node, ast.BinOp) and node.op in _NEGATE:
             return self.compare(_NEGATE[node.op], node.left, node.right)
         if isinstance(node, ast.BinOp) and node.op in ("and", "or"):
-            other = ast.BinOp(node.line, node.col, "or" if node.op == "and" else "and",
-                              ast.Not(node.line, node.col, node.left), ast.Not(node.line, node.col, node.right))
+            other = ast.BinOp(
+                node.line,
+                node.col,
+                "or" if node.op == "and" else "and",
+                ast.Not(node.line, node.col, node.left),
+                ast.Not(node.line, node.col, node.right),
+            )
             return self.cond(other)
         if isinstance(node, ast.BinOp) and node.op == "has":
             return Phrase(self.val(node.left), "不含" + self.val(node.right), "不含")
@@ -677,8 +731,9 @@ class Renderer:
         if isinstance(right, ast.IntLit) and _is_call(left, "count", "hand_count"):
             a = self.args(left)
             xs = a.get("xs") if left.func == "count" else ast.Call(left.line, left.col, "hand", [a["p"]], {})
-            if xs is not None and not (isinstance(xs, ast.Var) and xs.name not in self.bindings
-                                       and not self.plural(xs)):
+            if xs is not None and not (
+                isinstance(xs, ast.Var) and xs.name not in self.bindings and not self.plural(xs)
+            ):
                 return self.count_phrase(op, self.np(xs), right.value)
         if isinstance(right, ast.IntLit) and _is_call(left, "alive_count"):
             return Phrase("存活角色数", _OP_ZH[op] + cn_num(right.value), _OP_ZH[op])
@@ -903,8 +958,16 @@ class Renderer:
         while i < len(segs):
             a = segs[i]
             b = segs[i + 1] if i + 1 < len(segs) else None
-            if (b is not None and not a.complex and not b.complex and not a.hard
-                    and a.subj is not None and b.subj is not None and a.subj != b.subj and a.pred == b.pred):
+            if (
+                b is not None
+                and not a.complex
+                and not b.complex
+                and not a.hard
+                and a.subj is not None
+                and b.subj is not None
+                and a.subj != b.subj
+                and a.pred == b.pred
+            ):
                 pair = (a.subj, b.subj)
                 prev = out[-1] if out else None
                 if prev is not None and prev.pair == pair:
@@ -985,20 +1048,23 @@ class Renderer:
             if value.func == "declare":
                 verb, noun = self._prompt_noun(value)
                 full = f"{chooser}{verb}的{noun}"
-                self.bindings[node.name] = Binding(kind=kind, full=full, short=full, adj=f"{chooser}{verb}的",
-                                                   used=True)
+                self.bindings[node.name] = Binding(
+                    kind=kind, full=full, short=full, adj=f"{chooser}{verb}的", used=True
+                )
             else:
                 short = {"card": "该牌", "player": "该角色"}.get(kind, "所选的" + ("项"))
                 if value.func == "choose_many":
                     short = {"card": "这些牌", "player": "这些角色"}.get(kind, "所选的各项")
-                self.bindings[node.name] = Binding(kind=kind, plural=value.func == "choose_many",
-                                                   full=short, short=short, used=True)
+                self.bindings[node.name] = Binding(
+                    kind=kind, plural=value.func == "choose_many", full=short, short=short, used=True
+                )
             pred = self._choice_pred(value)
             return [Seg(chooser, pred)]
         if isinstance(value, ast.Call) and BUILTINS.get(value.func) and BUILTINS[value.func].kind == "action":
             seg = self.action(value, ctx)
-            self.bindings[node.name] = Binding(kind=kind, plural=True, full="翻开的牌" if value.func == "take_top"
-                                               else "这些牌", short=None, used=True)
+            self.bindings[node.name] = Binding(
+                kind=kind, plural=True, full="翻开的牌" if value.func == "take_top" else "这些牌", short=None, used=True
+            )
             return [seg]
         plural = self.plural(value)
         short = None
@@ -1046,6 +1112,7 @@ class Renderer:
 
 
 # ---------------------------------------------------------------- public helpers
+
 
 def _end(text: str) -> str:
     text = text.strip().rstrip("，；")
@@ -1135,8 +1202,7 @@ def describe_card(data: dict) -> str:
         if use.get("condition") is not None:
             try:
                 cnode = _parse_expr(use["condition"])
-                redundant = (_is_call(cnode, "any_of") and cnode.args
-                             and _contains(effect, cnode.args[0]))
+                redundant = _is_call(cnode, "any_of") and cnode.args and _contains(effect, cnode.args[0])
                 if not redundant:
                     parts.append(f"若{r.cond(cnode).text()}")
             except LanguageError as e:
@@ -1181,8 +1247,16 @@ def _victory_text(v: dict) -> str:
     your_turn = any(_is_eq(c, "current", "self") for c in conj)
     you_subject = any(_is_eq(c, "subject", "self") for c in conj)
     other_subject = any(_is_eq(c, "subject", "self", "!=") for c in conj)
-    rest = [c for c in conj if not (_is_eq(c, "current", "self") or _is_eq(c, "subject", "self")
-                                    or _is_eq(c, "subject", "self", "!=") or _is_var(c, "true"))]
+    rest = [
+        c
+        for c in conj
+        if not (
+            _is_eq(c, "current", "self")
+            or _is_eq(c, "subject", "self")
+            or _is_eq(c, "subject", "self", "!=")
+            or _is_var(c, "true")
+        )
+    ]
     if you_subject:
         r.vars["subject"] = "你"
     phrases = [r.cond(c) for c in rest]
@@ -1267,12 +1341,27 @@ def _skill_text(sk: dict) -> str:
         you = any(_is_eq(c, "subject", "self") for c in conj)
         other = any(_is_eq(c, "subject", "self", "!=") for c in conj)
         your_turn = any(_is_eq(c, "current", "self") for c in conj)
-        colors = [c.right.name for c in conj if isinstance(c, ast.BinOp) and c.op == "has"
-                  and _is_var(c.left, "this_card") and isinstance(c.right, ast.Var) and c.right.name in COLOR_ZH]
-        rest = [c for c in conj if not (_is_eq(c, "subject", "self") or _is_eq(c, "subject", "self", "!=")
-                                        or _is_eq(c, "current", "self"))
-                and not (isinstance(c, ast.BinOp) and c.op == "has" and _is_var(c.left, "this_card")
-                         and isinstance(c.right, ast.Var) and c.right.name in COLOR_ZH)]
+        colors = [
+            c.right.name
+            for c in conj
+            if isinstance(c, ast.BinOp)
+            and c.op == "has"
+            and _is_var(c.left, "this_card")
+            and isinstance(c.right, ast.Var)
+            and c.right.name in COLOR_ZH
+        ]
+        rest = [
+            c
+            for c in conj
+            if not (_is_eq(c, "subject", "self") or _is_eq(c, "subject", "self", "!=") or _is_eq(c, "current", "self"))
+            and not (
+                isinstance(c, ast.BinOp)
+                and c.op == "has"
+                and _is_var(c.left, "this_card")
+                and isinstance(c.right, ast.Var)
+                and c.right.name in COLOR_ZH
+            )
+        ]
         if your_turn and trigger in ("turn_start", "turn_end") and not other:
             you, your_turn = True, False  # the subject of a turn event is the current player
         s = "你" if you else ("其他角色" if other else "一名角色")
@@ -1283,10 +1372,14 @@ def _skill_text(sk: dict) -> str:
         r.vars["this_card"] = "该" + noun
         lead = ("你的回合，" if your_turn else "") + "，或".join(
             TRIGGER_ZH.get(t, t).format(s=s, c=cnoun if len(triggers) == 1 else TRIGGER_CARD_NOUN.get(t, "情报"))
-            for t in triggers)
+            for t in triggers
+        )
         if rest:
-            cond_text = "若" + r.join_phrases([r.cond(c) for c in rest], "且").text() if len(rest) > 1 \
+            cond_text = (
+                "若" + r.join_phrases([r.cond(c) for c in rest], "且").text()
+                if len(rest) > 1
                 else "若" + r.cond(rest[0]).text()
+            )
     else:
         timing = sk.get("timing", "")
         timings = [str(t) for t in timing] if isinstance(timing, list) else [str(timing)]

@@ -1,4 +1,5 @@
 """Errors of the effect language, with stable codes (see docs/errors.md)."""
+
 from __future__ import annotations
 
 

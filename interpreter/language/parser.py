@@ -4,6 +4,7 @@ The grammar lives in ``effect.lark`` and is loaded once per process. Syntax
 errors become :class:`LanguageError` with the position and a readable list of
 what was expected, never a Lark traceback.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -214,10 +215,25 @@ def _unquote(tok):
 
 
 _TOKEN_WORDS = {
-    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
-    "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "SEMICOLON": "';'", "MINUS": "'-'",
-    "_NL": "a new line", "NAME": "a name", "INT": "a number", "STRING": "a quoted text",
-    "CARD_NAME": "a card name in 【】", "CMP_OP": "a comparison", "PLUS": "'+'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "DOT": "'.'",
+    "SEMICOLON": "';'",
+    "MINUS": "'-'",
+    "_NL": "a new line",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted text",
+    "CARD_NAME": "a card name in 【】",
+    "CMP_OP": "a comparison",
+    "PLUS": "'+'",
     "$END": "the end of the text",
 }
 
@@ -267,13 +283,19 @@ def parse(text: str, start: str = "start"):
         else:
             shown = repr(str(tok).strip() or tok.type)
         raise LanguageError(
-            "E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}",
-            tok.line or 1, tok.column or 1,
+            "E201",
+            f"unexpected {shown}; expected {_describe_expected(e.expected)}",
+            tok.line or 1,
+            tok.column or 1,
         ) from None
     except UnexpectedEOF as e:
         lines = text.rstrip().splitlines() or [""]
-        raise LanguageError("E201", f"the text ends too early; expected {_describe_expected(e.expected)}",
-                            len(lines), len(lines[-1]) + 1) from None
+        raise LanguageError(
+            "E201",
+            f"the text ends too early; expected {_describe_expected(e.expected)}",
+            len(lines),
+            len(lines[-1]) + 1,
+        ) from None
     except UnexpectedInput as e:  # pragma: no cover - other lark input errors
         raise LanguageError("E201", str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
     return _ToAst().transform(tree)

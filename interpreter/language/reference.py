@@ -8,6 +8,7 @@ The section sits between the markers ``<!-- reference:start -->`` and
 ``<!-- reference:end -->``; everything else in the document is written by hand.
 tests/test_language_reference.py fails when the two drift apart.
 """
+
 from __future__ import annotations
 
 import sys
@@ -22,14 +23,23 @@ START = "<!-- reference:start -->"
 END = "<!-- reference:end -->"
 
 _KINDS = [
-    ("query", "Queries",
-     "A query computes a value and changes nothing. Used alone as a statement it is an error (E307)."),
-    ("action", "Actions",
-     "An action changes the game and reports whether it fully resolved; one that did not stops the "
-     "next `then`. Most actions given `none` or an empty list do nothing and count as not fully resolved."),
-    ("choice", "Choices",
-     "A choice asks a player (`by`, default `self`) and yields the answer. A choice from an empty list "
-     "yields `none` and counts as not fully resolved."),
+    (
+        "query",
+        "Queries",
+        "A query computes a value and changes nothing. Used alone as a statement it is an error (E307).",
+    ),
+    (
+        "action",
+        "Actions",
+        "An action changes the game and reports whether it fully resolved; one that did not stops the "
+        "next `then`. Most actions given `none` or an empty list do nothing and count as not fully resolved.",
+    ),
+    (
+        "choice",
+        "Choices",
+        "A choice asks a player (`by`, default `self`) and yields the answer. A choice from an empty list "
+        "yields `none` and counts as not fully resolved.",
+    ),
 ]
 
 
@@ -57,23 +67,38 @@ def _where(b) -> str:
 
 def markdown_reference() -> str:
     """The Reference section (Markdown), generated from BUILTINS, STATUSES and CONSTANTS."""
-    out = ["_Generated from `interpreter/language/builtins.py` by "
-           "`python -m interpreter.language.reference --write`; do not edit by hand._", ""]
+    out = [
+        "_Generated from `interpreter/language/builtins.py` by "
+        "`python -m interpreter.language.reference --write`; do not edit by hand._",
+        "",
+    ]
     for kind, title, intro in _KINDS:
         items = [b for b in BUILTINS.values() if b.kind == kind]
         if not items:
             continue
-        out += [f"### {title} (kind: {kind})", "", intro, "",
-                "| Signature | Returns | 中文 | Where | Meaning |",
-                "|---|---|---|---|---|"]
+        out += [
+            f"### {title} (kind: {kind})",
+            "",
+            intro,
+            "",
+            "| Signature | Returns | 中文 | Where | Meaning |",
+            "|---|---|---|---|---|",
+        ]
         for b in items:
-            out.append(f"| `{_cell(signature(b))}` | {_cell(_returns(b))} | {_cell(b.zh)} | "
-                       f"{_cell(_where(b))} | {_cell(b.doc)} |")
+            out.append(
+                f"| `{_cell(signature(b))}` | {_cell(_returns(b))} | {_cell(b.zh)} | "
+                f"{_cell(_where(b))} | {_cell(b.doc)} |"
+            )
         out.append("")
-    out += ["### Statuses", "",
-            "Names accepted by `add_status` (bare, `add_status(p, must_receive)`, or quoted). "
-            "Each lasts to the end of the turn (or `turns` turns more).", "",
-            "| Status | 中文 |", "|---|---|"]
+    out += [
+        "### Statuses",
+        "",
+        "Names accepted by `add_status` (bare, `add_status(p, must_receive)`, or quoted). "
+        "Each lasts to the end of the turn (or `turns` turns more).",
+        "",
+        "| Status | 中文 |",
+        "|---|---|",
+    ]
     for name, zh in STATUSES.items():
         out.append(f"| `{name}` | {_cell(zh)} |")
     out += ["", "### Constants", "", "| Name | Type |", "|---|---|"]
@@ -88,7 +113,7 @@ def section_of(text: str) -> str | None:
     i, j = text.find(START), text.find(END)
     if i < 0 or j < i:
         return None
-    return text[i + len(START):j]
+    return text[i + len(START) : j]
 
 
 def with_section(text: str, reference: str) -> str:
@@ -96,7 +121,7 @@ def with_section(text: str, reference: str) -> str:
     i, j = text.find(START), text.find(END)
     if i < 0 or j < i:
         raise ValueError(f"the markers {START} and {END} are missing")
-    return text[:i + len(START)] + "\n" + reference + text[j:]
+    return text[: i + len(START)] + "\n" + reference + text[j:]
 
 
 def write(path: Path = DOC_PATH) -> bool:

@@ -1,4 +1,5 @@
 """The run-time context a compiled effect, target rule or condition runs in."""
+
 from __future__ import annotations
 
 
@@ -17,8 +18,8 @@ class Ctx:
     def __init__(self, game, me, target=None, card=None, dying=None, subject=None):
         self.game = game
         self.me = me
-        self.chooser = me       # who answers the choices `self` would make (another player controls a forced use)
-        self.used_as = None     # triggered skills on card events: the name the card was used as
+        self.chooser = me  # who answers the choices `self` would make (another player controls a forced use)
+        self.used_as = None  # triggered skills on card events: the name the card was used as
         self.target = target
         self.card = card
         self.dying = dying

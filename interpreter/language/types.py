@@ -7,6 +7,7 @@ matches every type. Any single value may be ``none`` at run time (a choice
 from nothing); actions given ``none`` do nothing and count as not fully
 resolved.
 """
+
 from __future__ import annotations
 
 PLAYER, PLAYERS = "player", "players"
@@ -23,11 +24,23 @@ LIST_OF = {v: k for k, v in ELEMENT.items()}
 LIST = "list"  # a parameter accepting any list type
 
 DESCRIPTIONS = {
-    PLAYER: "a player", PLAYERS: "a list of players", CARD: "a card", CARDS: "a list of cards",
-    COLOR: "a color (red, blue, black)", COLORS: "a list of colors", TEXT: 'a text ("...")',
-    TEXTS: "a list of texts", CARDNAME: "a card name in 【】", CARDNAMES: "a list of card names",
-    INT: "a number", BOOL: "a condition (true/false)", ANY: "any value", NONE: "none", LIST: "a list",
-    STATUS: "a status name", DIRECTION: "a direction (left, right, up)",
+    PLAYER: "a player",
+    PLAYERS: "a list of players",
+    CARD: "a card",
+    CARDS: "a list of cards",
+    COLOR: "a color (red, blue, black)",
+    COLORS: "a list of colors",
+    TEXT: 'a text ("...")',
+    TEXTS: "a list of texts",
+    CARDNAME: "a card name in 【】",
+    CARDNAMES: "a list of card names",
+    INT: "a number",
+    BOOL: "a condition (true/false)",
+    ANY: "any value",
+    NONE: "none",
+    LIST: "a list",
+    STATUS: "a status name",
+    DIRECTION: "a direction (left, right, up)",
 }
 
 

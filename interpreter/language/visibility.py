@@ -9,6 +9,7 @@ when the content is validated; what this check cannot see (a hand reached
 through a variable holding another list, say) the engine still refuses at run
 time, when it describes the options to the seat.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -28,8 +29,10 @@ def check(program: ast.Program, report) -> None:
 def _key(node):
     """A node's shape without positions, to compare two expressions."""
     if isinstance(node, ast.Node):
-        return (type(node).__name__,
-                *(_key(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in ("line", "col")))
+        return (
+            type(node).__name__,
+            *(_key(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in ("line", "col")),
+        )
     if isinstance(node, (list, tuple)):
         return tuple(_key(x) for x in node)
     if isinstance(node, dict):

@@ -62,12 +62,25 @@ piece              size        meaning
 per-copy card data and the text of the decision's prompt — use the raw
 observation for those.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-DECISION_KINDS = ("play", "send", "send_target", "lock", "receive", "target", "choose", "confirm", "option",
-                  "death_give_target", "death_give_card", "role")
+DECISION_KINDS = (
+    "play",
+    "send",
+    "send_target",
+    "lock",
+    "receive",
+    "target",
+    "choose",
+    "confirm",
+    "option",
+    "death_give_target",
+    "death_give_card",
+    "role",
+)
 PHASES = ("setup", "draw", "play", "send", "contest", "receive", "turn_end")
 COLORS = ("red", "blue", "black")
 DIRECTIONS = ("left", "right", "up")
@@ -90,17 +103,41 @@ class Encoder:
         turns = max_turns or content.rules.max_turns
         # (name, shape, upper bound)
         self.pieces: tuple = (
-            ("me", (n,), 1), ("current", (n,), 1), ("to_act", (1,), 1),
-            ("decision", (len(DECISION_KINDS) + 1,), 1), ("phase", (len(PHASES) + 1,), 1), ("turn", (1,), turns),
-            ("alive", (n,), 1), ("out", (n,), 1), ("dying", (n,), 1), ("dying_seat", (n,), 1),
-            ("hand_count", (n,), D), ("intel_count", (n, 3), D), ("intel", (n, D), 1),
-            ("role_face_up", (n,), 1), ("roles", (n, R), 1),
-            ("identity", (I,), 1), ("task", (T,), 1), ("known_ident", (n, I), 1), ("dealt_roles", (R,), 1),
-            ("hand", (D,), 1), ("known_cards", (D,), 1), ("discard", (D,), 1), ("removed", (D,), 1),
+            ("me", (n,), 1),
+            ("current", (n,), 1),
+            ("to_act", (1,), 1),
+            ("decision", (len(DECISION_KINDS) + 1,), 1),
+            ("phase", (len(PHASES) + 1,), 1),
+            ("turn", (1,), turns),
+            ("alive", (n,), 1),
+            ("out", (n,), 1),
+            ("dying", (n,), 1),
+            ("dying_seat", (n,), 1),
+            ("hand_count", (n,), D),
+            ("intel_count", (n, 3), D),
+            ("intel", (n, D), 1),
+            ("role_face_up", (n,), 1),
+            ("roles", (n, R), 1),
+            ("identity", (I,), 1),
+            ("task", (T,), 1),
+            ("known_ident", (n, I), 1),
+            ("dealt_roles", (R,), 1),
+            ("hand", (D,), 1),
+            ("known_cards", (D,), 1),
+            ("discard", (D,), 1),
+            ("removed", (D,), 1),
             ("in_use", (C,), D),
-            ("tr_active", (1,), 1), ("tr_sender", (n,), 1), ("tr_target", (n,), 1), ("tr_lock", (n,), 1),
-            ("tr_holder", (n,), 1), ("tr_direction", (3,), 1), ("tr_flags", (2,), 1), ("tr_card", (D,), 1),
-            ("deck_count", (1,), D), ("role_pile", (1,), R), ("removed_ident", (1,), max(n, 16)),
+            ("tr_active", (1,), 1),
+            ("tr_sender", (n,), 1),
+            ("tr_target", (n,), 1),
+            ("tr_lock", (n,), 1),
+            ("tr_holder", (n,), 1),
+            ("tr_direction", (3,), 1),
+            ("tr_flags", (2,), 1),
+            ("tr_card", (D,), 1),
+            ("deck_count", (1,), D),
+            ("role_pile", (1,), R),
+            ("removed_ident", (1,), max(n, 16)),
             ("winners", (n,), 1),
         )
         self.offsets: dict = {}
@@ -205,14 +242,17 @@ def table_summary(state) -> str:
     """A short public summary of a GameState's table (what every seat can see), for rendering and debugging."""
     obs = state.observation(0)
     to_act = "-" if state.is_terminal() else f"P{state.current_player()} ({state.decision_kind})"
-    lines = [f"turn {obs['turn']} phase {obs['phase']} current P{obs['current']} deck {obs['deck_count']} "
-             f"to act {to_act}"]
+    lines = [
+        f"turn {obs['turn']} phase {obs['phase']} current P{obs['current']} deck {obs['deck_count']} to act {to_act}"
+    ]
     for p in obs["players"]:
         c = p["intel_counts"]
         flags = "".join(f for f, on in (("dead ", not p["alive"]), ("out ", p["out"]), ("dying ", p["dying"])) if on)
         role = p["role"] if p["role_face_up"] and p["role"] is not None else "?"
-        lines.append(f"  P{p['seat']} {flags}role {role} hand {p['hand_count']} "
-                     f"intel red {c['red']} blue {c['blue']} black {c['black']}")
+        lines.append(
+            f"  P{p['seat']} {flags}role {role} hand {p['hand_count']} "
+            f"intel red {c['red']} blue {c['blue']} black {c['black']}"
+        )
     if state.result is not None:
         lines.append(f"  over: {state.result.reason}, winners {[p.seat for p in state.result.winners]}")
     return "\n".join(lines)

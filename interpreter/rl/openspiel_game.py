@@ -46,6 +46,7 @@ copied as such: a state keeps its :class:`GameState` in a small holder whose
 deep copy is :meth:`GameState.clone` (a replay from the seed) and which
 pickles as the seed and the list of actions.
 """
+
 from __future__ import annotations
 
 import json
@@ -107,7 +108,8 @@ class FengshengGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=turns * DECISIONS_PER_SEAT_PER_TURN * self.n_players)
+            max_game_length=turns * DECISIONS_PER_SEAT_PER_TURN * self.n_players,
+        )
         super().__init__(_GAME_TYPE, info, params)
         self.encoder = Encoder(self.content, self.n_players, self.max_turns)
         self._initial: GameState | None = None
@@ -126,10 +128,13 @@ class FengshengGame(pyspiel.Game):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         if iig_obs_type is not None and (
-                iig_obs_type.perfect_recall or not iig_obs_type.public_info
-                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError("python_fengsheng only observes as one seat (public info + its own private info, "
-                             "no perfect recall)")
+            iig_obs_type.perfect_recall
+            or not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                "python_fengsheng only observes as one seat (public info + its own private info, no perfect recall)"
+            )
         return FengshengObserver(self.encoder)
 
 
@@ -170,8 +175,14 @@ class _Replay:
         self._state.apply_action(action)
 
     def __deepcopy__(self, memo):
-        return _Replay(self.players, self.seed, self.max_turns, self.content_paths, self._initial,
-                       self._state.clone() if self._state is not None else None)
+        return _Replay(
+            self.players,
+            self.seed,
+            self.max_turns,
+            self.content_paths,
+            self._initial,
+            self._state.clone() if self._state is not None else None,
+        )
 
     def __getstate__(self):
         actions = self._state.history() if self._state is not None else []

@@ -43,6 +43,7 @@ that made it (``TerminateIllegalWrapper``), out-of-range actions are asserted,
 and the call order is enforced. The unwrapped environment raises
 :class:`~interpreter.engine.errors.IllegalAction` instead.
 """
+
 from __future__ import annotations
 
 import random
@@ -84,10 +85,17 @@ class FengshengAECEnv(AECEnv, EzPickle):
     # PettingZoo's API: AECEnv declares `metadata` as an attribute every env sets; a ClassVar would clash with that.
     metadata = {"render_modes": ["ansi", "human"], "name": "fengsheng_v0", "is_parallelizable": False}  # noqa: RUF012
 
-    def __init__(self, players: int = 5, content=None, max_turns: int | None = None,
-                 render_mode: str | None = None, raw_infos: bool = True):
-        EzPickle.__init__(self, players=players, content=content, max_turns=max_turns, render_mode=render_mode,
-                          raw_infos=raw_infos)
+    def __init__(
+        self,
+        players: int = 5,
+        content=None,
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+        raw_infos: bool = True,
+    ):
+        EzPickle.__init__(
+            self, players=players, content=content, max_turns=max_turns, render_mode=render_mode, raw_infos=raw_infos
+        )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -103,11 +111,14 @@ class FengshengAECEnv(AECEnv, EzPickle):
         probe = GameState(self.content, players, 0, max_turns)  # validates the player count; sizes the space
         self.n_actions = probe.action_space_size
         self._action_space = spaces.Discrete(self.n_actions)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(low=0.0, high=self.encoder.high.copy(), shape=(self.encoder.size,),
-                                      dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
-        })
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=self.encoder.high.copy(), shape=(self.encoder.size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
+            }
+        )
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self._seeds = None
@@ -178,8 +189,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
             current = self.agent_selection if not state.is_terminal() else None
             descs = state.action_descriptors() if current is not None else ()
             for a in self.agents:
-                self.infos[a] = {"observation": self._raw(self.agent_seat[a]),
-                                 "actions": descs if a == current else ()}
+                self.infos[a] = {"observation": self._raw(self.agent_seat[a]), "actions": descs if a == current else ()}
 
     def _raw(self, seat: int):
         obs = self._obs_cache.get(seat)
@@ -200,8 +210,8 @@ class FengshengAECEnv(AECEnv, EzPickle):
     def render(self):
         if self.render_mode is None:
             import warnings
-            warnings.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')",
-                          stacklevel=1)
+
+            warnings.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')", stacklevel=1)
             return None
         text = table_summary(self._state)
         if self.render_mode == "human":
