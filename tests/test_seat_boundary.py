@@ -280,7 +280,7 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content):
                 if kind == "intel_sent" and not v["face_up"] and actor != seat:
                     assert _named_before(v["card"], seen), f"P{seat} sees a face-down intel of P{actor}"
                 if (
-                    kind == "card_used"
+                    kind in ("card_used", "card_resolving", "card_resolved", "nullified")
                     and rec.get("uid") is not None
                     and g.content.card_types[rec["card"]].face_down
                     and seat not in (actor, v.get("target"))
@@ -329,3 +329,48 @@ def test_face_up_discards_are_public(content):
                     public_named.update(x)
         for c in g.discard_pile:
             assert c.uid in public_named, f"{c} lies face up in the discard pile but no public record names it"
+
+
+def test_a_card_used_face_down_stays_hidden_after_it_leaves_the_game(content):
+    """试探 and 密令 are removed after use: face down, so only user and target (or a seat that saw it) know the copy."""
+    checked = 0
+    for gi in range(40):
+        n = 3 + gi % 8
+        g = drive(content, n, 7_000 + gi, [RandomAgent(gi * 20 + i) for i in range(n)], record=True)
+        users = {}
+        for rec in g.log:
+            if rec.get("e") == "card_used" and rec.get("uid") is not None:
+                users[rec["uid"]] = {rec["seat"], rec.get("target")}
+        for seat in range(n):
+            obs = g.observation(seat)
+            named = {
+                x
+                for rec in obs["history"]
+                for f in ("cards", "uid", "old", "new", "card")
+                for x in (rec.get(f) if isinstance(rec.get(f), list) else [rec.get(f)])
+                if isinstance(x, int)
+            }
+            for entry in obs["removed_face_down"]:
+                checked += 1
+                if entry["id"] is not None:
+                    assert seat in users.get(entry["id"], ()) or entry["id"] in named, (gi, seat, entry)
+            assert all(not c.face_down for c in g.removed if c.uid in {r["id"] for r in obs["removed"]})
+    assert checked > 100
+
+
+def test_resampled_face_down_roles_are_hidden_roles(content):
+    rng = random.Random(12)
+    seen = 0
+    for gi in range(20):
+        n = 3 + gi % 7
+        state = GameState(content, n, 1_200 + gi)
+        _random_play(state, rng, 15)
+        if state.is_terminal():
+            continue
+        for s in range(n):
+            g = state.resample(s, random.Random(gi * 10 + s))._game
+            for p in g.players:
+                if p.role is not None and not p.role_shown:
+                    seen += 1
+                    assert p.role.hidden, (gi, s, p.seat, p.role.id)
+    assert seen > 20

@@ -122,7 +122,7 @@ class Game(Resolution, VictoryChecks):
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
         self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []  # role cards removed from the game
-        self.removed_identities: list = []  # (identity, task) cards removed from the game face down
+        self.removed_identities: list = []  # (identity, task, seat it came from): removed from the game face down
         self.victory_skills: dict = {}  # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
         self.check_winners = None  # the winners list of the victory check in progress
         self.check_declarers = None
@@ -195,9 +195,9 @@ class Game(Resolution, VictoryChecks):
     def card_public(self, card: Card) -> bool:
         """Is the card face up where everyone sees it (intel areas, discard pile, removed, a face-up use/intel)?"""
         z = card.zone
-        if z in (INTEL, DISCARD, REMOVED, STAGING):
+        if z in (INTEL, DISCARD, STAGING):
             return True
-        if z == PROCESSING:
+        if z in (REMOVED, PROCESSING):
             return not card.face_down  # used as a card played face down (试探, 密令 …): only user and target
         if z == PENDING:
             return self.pending_face_up
@@ -371,7 +371,9 @@ class Game(Resolution, VictoryChecks):
         z = card.zone
         if z == HAND:
             k = card.knowers & ((1 << card.owner.seat) | card.chosen)
-        elif z == DECK or (z == PROCESSING and card.face_down) or (z == PENDING and not self.pending_face_up):
+        elif (
+            z == DECK or (card.face_down and z in (PROCESSING, REMOVED)) or (z == PENDING and not self.pending_face_up)
+        ):
             k = card.knowers
         else:  # it was face up (card_public)
             k = self.all_mask
@@ -379,8 +381,11 @@ class Game(Resolution, VictoryChecks):
             k |= 1 << owner.seat
         card.knowers = k
         card.chosen = 0
+        if card.face_down and z == PROCESSING and zone == PENDING:
+            pass  # a card used face down becomes the intel (调包): everyone still knows what it was used as
+        else:
+            card.used_as = None
         card.face_down = False
-        card.used_as = None
         if z == HAND:
             card.owner.hand.remove(card)
         elif z == INTEL:
@@ -949,7 +954,7 @@ class Game(Resolution, VictoryChecks):
         """taker takes p's identity card (and secret task); taker's own leaves the game face down."""
         if p is None or p is taker or p.identity is None or taker.identity is None:
             return False
-        self.removed_identities.append((taker.identity, taker.task))
+        self.removed_identities.append((taker.identity, taker.task, taker.seat))
         taker.identity, taker.task = p.identity, p.task
         p.identity, p.task = None, None
         taker.known_identities.pop(p.seat, None)
@@ -1071,7 +1076,11 @@ class Game(Resolution, VictoryChecks):
                 self.move(card, HAND, taker)
                 self.emit("to_hand", seat=taker.seat, cards=[uid])
             elif ctype.after_use == "remove":
+                hidden = card.face_down
                 self.move(card, REMOVED)
+                if hidden:  # used face down, it leaves the game face down: which copy stays the two players' secret
+                    card.face_down = True
+                    card.used_as = ctype
             else:
                 self.move(card, DISCARD)
         self.resolving.pop()

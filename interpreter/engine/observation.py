@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .actions import card_data
 from .frozen import FrozenDict, freeze
-from .state import DECK, HAND, PENDING, PROCESSING, ZONE_NAMES
+from .state import DECK, HAND, PENDING, PROCESSING, REMOVED, ZONE_NAMES
 
 # Log keys that only describe visibility; a seat's copy of a record does not carry them.
 _META = ("to", "secret")
@@ -50,7 +50,8 @@ def history(game, seat: int | None) -> tuple:
 
 
 def _in_use(g, c, seat: int) -> FrozenDict:
-    """A card being used: its face if the seat may see it, else only what it is used as (which is public)."""
+    """A card used (in use, or removed after a face-down use): its face if the seat may see it, else only
+    what it was used as (which is public)."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
     if g.card_visible(c, seat):
         return FrozenDict({**card_data(c), "used_as": used_as})
@@ -98,6 +99,8 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
                 "pending": card is not None,
                 "face_up": bool(card is not None and g.pending_face_up),
                 "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
+                # a face-down intel everyone saw being put there as a card (调包): its card type, not the copy
+                "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
         )
     known = []
@@ -105,8 +108,8 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
         z = c.zone
         if not (c.knowers >> seat & 1) or g.card_public(c):
             continue
-        if (z == HAND and c.owner is me) or z == PENDING:
-            continue  # one's own hand and the pending intel are shown in their own places
+        if (z == HAND and c.owner is me) or z in (PENDING, PROCESSING, REMOVED):
+            continue  # one's own hand, the pending intel, cards in use and removed ones have their own fields
         where = {"card": card_data(c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
         if z == DECK:
             where["depth"] = len(g.deck) - 1 - g.deck.index(c)  # 0: the top card
@@ -118,6 +121,7 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
             "task": me.task.id if me.task is not None else None,
             "role": me.role.id if me.role is not None else None,
             "dealt_roles": tuple(r.id for r in me.dealt_roles),
+            "former_identities": tuple(i.id for i, _t, s in g.removed_identities if s == seat),
             "hand": tuple(card_data(c) for c in me.hand),
         }
     )
@@ -135,7 +139,8 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
         "in_use": in_use,
         "deck_count": len(g.deck),
         "discard": tuple(card_data(c) for c in g.discard_pile),
-        "removed": tuple(card_data(c) for c in g.removed),
+        "removed": tuple(card_data(c) for c in g.removed if not c.face_down),
+        "removed_face_down": tuple(_in_use(g, c, seat) for c in g.removed if c.face_down),
         "staging": tuple(card_data(c) for c in g.staging),
         "role_pile_count": len(g.role_pile),
         "removed_roles": tuple(r.id for r in g.removed_roles),

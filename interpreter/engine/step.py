@@ -35,12 +35,13 @@ re-dealt in place, consistently with one seat's observation.
 from __future__ import annotations
 
 import random
+import re
 
 from greenlet import getcurrent, greenlet
 
 from .errors import EngineError, IllegalAction
-from .game import Game
-from .state import PENDING, PROCESSING, Card
+from .game import CARD_FIELDS, Game
+from .state import PENDING, PROCESSING, REMOVED, Card
 
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
 
@@ -195,13 +196,17 @@ class GameState:
 
 def _redeal(g: Game, seat: int, r: random.Random) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample)."""
+    before = {id(c): c.uid for c in g.cards}
+    roles_before = {p.seat: p.role for p in g.players}
     unknown = [c for c in g.cards if not g.card_visible(c, seat)]
     free: list[Card] = []
     pinned = []
     for c in unknown:
-        if c.zone == PROCESSING:
+        if c.zone in (PROCESSING, REMOVED):
             pinned.append((c, lambda x, t=c.type: x.type is t))  # which card was used is public, not the copy
-        elif c.zone == PENDING:
+        elif c.zone == PENDING and c.used_as is not None:  # everyone saw which card type became the intel
+            pinned.append((c, lambda x, t=c.type: x.type is t))
+        elif c.zone == PENDING:  # its arrow and lock are seen on the way
             pinned.append((c, lambda x, d=c.direction, lk=c.lockable: x.direction == d and x.lockable == lk))
         else:
             free.append(c)
@@ -220,15 +225,20 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     me = g.players[seat]
     seen_seats = {seat} | set(me.known_identities)
     slots = [p for p in g.players if p.seat not in seen_seats and p.identity is not None]
-    if slots:
-        idents = [p.identity for p in slots]
+    removed = [i for i, (_ident, _task, s) in enumerate(g.removed_identities) if s != seat]  # face down, not ours
+    if slots or removed:
+        idents = [p.identity for p in slots] + [g.removed_identities[i][0] for i in removed]
         r.shuffle(idents)
         seen_tasks = {t.id for t in [me.task] + [g.players[s].task for s in me.known_identities] if t is not None}
+        seen_tasks |= {t.id for _i, t, s in g.removed_identities if s == seat and t is not None}
         tasks = sorted((t for t in g.content.tasks.values() if t.id not in seen_tasks), key=lambda t: t.id)
         r.shuffle(tasks)
-        for p, ident in zip(slots, idents, strict=True):
+        for p, ident in zip(slots, idents[: len(slots)], strict=True):
             p.identity = ident
             p.task = tasks.pop() if ident.takes_task and tasks else None
+        for i, ident in zip(removed, idents[len(slots) :], strict=True):
+            task = tasks.pop() if ident.takes_task and tasks else None
+            g.removed_identities[i] = (ident, task, g.removed_identities[i][2])
     for q in g.players:  # what the others looked at follows the identity card it was
         for s in list(q.known_identities):
             if g.players[s].identity is not None:
@@ -239,12 +249,69 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
         mine = {r_.id for r_ in me.dealt_roles}
         pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_.id not in mine]
         r.shuffle(pool)
-        for p in face_down:
-            p.role = pool.pop()
+        for p in face_down:  # a role dealt face down is a hidden one: keep it so
+            pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == p.role.hidden)
+            p.role = pool.pop(pick)
         g.role_pile = [pool.pop() for _ in range(len(g.role_pile))]
         g.unchosen_roles = [r_ for r_ in g.unchosen_roles if r_.id in mine] + pool
         g._index_triggers()
+        spare = list(g.unchosen_roles)
+        for p in face_down:  # what the others were dealt follows their new role
+            p.dealt_roles = [p.role] + [spare.pop() for _ in range(len(p.dealt_roles) - 1) if spare]
+    uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
+    role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
+    _rewrite_history(g, seat, uid_map, role_map)
     g.rng = random.Random(r.getrandbits(64))
+
+
+_CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
+
+
+def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
+    """Make the other seats' records agree with the re-deal (what `seat` reads stays as it was).
+
+    Without this a sample would keep the truth in the others' histories (the cards
+    they really drew, the role they really chose), and a search that plays the
+    others from their observations inside the sample would read it.
+    """
+    if not g.record:
+        return
+
+    def new_uid(v):
+        if type(v) is int:
+            return uid_map.get(v, v)
+        if type(v) is list:
+            return [uid_map.get(x, x) if type(x) is int else x for x in v]
+        return v
+
+    def relabel(m):
+        uid = uid_map.get(int(m.group(1)))
+        return g.by_uid[uid].label() if uid is not None else m.group(0)
+
+    for rec in g.log:
+        to = rec.get("to")
+        if to is not None and seat in to:
+            continue
+        if to is not None:  # the whole record is hidden from `seat`
+            if "d" in rec:
+                owner = rec["seat"]
+                if rec["d"] == "role" and owner in role_map:
+                    rec["label"] = role_map[owner].label()
+                elif uid_map:
+                    rec["label"] = _CARD_LABEL.sub(relabel, rec["label"])
+            for f in CARD_FIELDS:
+                if f in rec:
+                    rec[f] = new_uid(rec[f])
+            continue
+        secret = rec.get("secret")
+        if secret and uid_map:
+            for f, seats in secret.items():
+                if f in CARD_FIELDS and seat not in seats:
+                    rec[f] = new_uid(rec[f])
+    logs = g.__dict__.get("_seat_logs")
+    if logs:  # the projected copies of the others are stale now
+        for s in [s for s in logs if s != seat]:
+            del logs[s]
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
