@@ -39,6 +39,7 @@ import re
 
 from greenlet import getcurrent, greenlet
 
+from .actions import ActionList
 from .errors import EngineError, IllegalAction
 from .game import CARD_FIELDS, Game
 from .state import PENDING, PROCESSING, REMOVED, Card
@@ -104,7 +105,8 @@ class GameState:
         """The legal actions as plain read-only descriptors, in the same order as :meth:`legal_actions`."""
         if self._decision is None:
             return ()
-        return tuple(self._described()[1])
+        listed = self._described()[1]
+        return tuple(ActionList(listed.ids, listed._templates))  # fresh descriptors for every caller
 
     def _described(self) -> tuple:
         if self._legal is None:
