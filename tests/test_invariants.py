@@ -40,6 +40,7 @@ def check_game(content, g, over, n):
                 assert not p.hand and not p.intel, f"P{p.seat} is dead or out but still holds cards"
 
 
+@pytest.mark.slow
 def test_thousand_five_player_games(content):
     """1,000 random 5-player games end without error, with every card in exactly one zone."""
     reasons = Counter()

@@ -152,13 +152,22 @@ def test_schemas_are_valid_draft_2020_12():
 
 
 def test_observations_and_descriptors_match_the_schemas(validators):
+    _schema_games(validators, GAMES // 3, min_observed=300)
+
+
+@pytest.mark.slow
+def test_observations_and_descriptors_match_the_schemas_at_scale(validators):
+    _schema_games(validators, GAMES * 5, min_observed=5000)
+
+
+def _schema_games(validators, games: int, min_observed: int) -> None:
     content = load_cached()
     obs_check = ObservationChecker(validators["observation"])
     act_v = validators["action"]
     checked_descs: set = set()
     kinds_seen = set()
     observed = 0
-    for g in range(GAMES):
+    for g in range(games):
         n = 2 + g % 9
         seed = 9_000 + g
         state = GameState(content, n, seed, max_turns=MAX_TURNS)
@@ -191,7 +200,7 @@ def test_observations_and_descriptors_match_the_schemas(validators):
             obs_check.check(obs, f"game seed {seed}, end, P{s}")
             assert obs["decision"] is None
             assert (obs["result"] is None) == (state.result is None)
-    assert observed > 1000
+    assert observed > min_observed
     assert {"pass", "use", "card", "seat", "accept", "decline"} <= kinds_seen
 
 

@@ -21,6 +21,8 @@ from interpreter.sim import simulate
 GAMES = 2000
 COUNTS = range(2, 11)
 
+pytestmark = pytest.mark.slow  # about 10 s; CI runs it (pytest -q), the everyday run skips it (-m "not slow")
+
 
 @pytest.fixture(scope="module")
 def batch():

@@ -62,8 +62,8 @@ def _resample_everywhere(content, games: int, every_seat: bool):
 
 
 def test_observation_depends_only_on_what_the_seat_may_know(content):
-    """60 games at 2–10 players, all roles: a random seat re-dealt at every decision, and play goes on."""
-    assert _resample_everywhere(content, 60, every_seat=False) > 5_000
+    """25 games at 2–10 players, all roles: a random seat re-dealt at every decision, and play goes on."""
+    assert _resample_everywhere(content, 25, every_seat=False) > 2_000
 
 
 @pytest.mark.slow
