@@ -1,6 +1,6 @@
 """Shared helpers for the rule tests: build a mid-game table, script the seats, read the log.
 
-Card ids are the deck ids of reference/deck.md. Handy ones (color, direction, lock):
+Card ids are the deck ids of content/deck.yaml (the reference deck list). Handy ones (color, direction, lock):
 
     pure red   27 28 29 30 (威逼 ←←←→), 59 64 (破译 锁), 67 68 69 (调包), 79 80 (截获 ↑), 91 92 93 (误导)
     pure blue  31 32 33 34 (威逼 ←→→→), 60 65 (破译 锁), 70 71 72 (调包), 82 83 (截获 ↑), 94 95 96 (误导)

@@ -1,4 +1,4 @@
-"""The seven secret tasks of 神秘人 (content/secret_tasks) and the FAQ of reference/secret_tasks.md."""
+"""The seven secret tasks of 神秘人 (content/secret_tasks) and the FAQ of the reference secret-task texts."""
 
 from __future__ import annotations
 
