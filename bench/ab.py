@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     common = ["--json", "--games", str(args.games), "--seed", str(args.seed), "--repeat", str(args.repeat)]
 
-    rows = {"old Game.run (old bench)": [], "new Game.run": [], "new drive()": []}
+    rows: dict[str, list[dict]] = {"old Game.run (old bench)": [], "new Game.run": [], "new drive()": []}
     imported = {}
     for i in range(args.rounds):
         old, imported["old"] = run_bench(args.python, args.base.resolve(), [*common, "--uno-games", "0"])

@@ -160,8 +160,10 @@ def run_driver(content, n_games: int, n_players: int, seed: int):
             continue
         decisions += g.decision_count
         agent_calls += len(g.decision_log)
-        reasons[g.result.reason] += 1
-        turns += g.result.turns
+        over = g.result
+        assert over is not None  # drive() plays to the end
+        reasons[over.reason] += 1
+        turns += over.turns
     dt = time.perf_counter() - t0
     return dt, {
         "decisions": decisions,
@@ -215,7 +217,7 @@ def mid_game_states(content, n_players: int, seed: int, count: int, at: int) -> 
     """
     from interpreter.engine.step import GameState
 
-    states = []
+    states: list[GameState] = []
     s = seed
     while len(states) < count and s < seed + 20 * count:
         rng = random.Random(s)
@@ -399,7 +401,8 @@ def profile_part(content, args, part: str, top: int = 25):
     stats = pstats.Stats(prof, stream=buf).sort_stats("tottime")
     stats.print_stats(top)
     rows = []
-    for func, (_cc, nc, tt, ct, _callers) in sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]:
+    raw = stats.stats  # type: ignore[attr-defined]  # set by Stats at run time; typeshed does not declare it
+    for func, (_cc, nc, tt, ct, _callers) in sorted(raw.items(), key=lambda kv: -kv[1][2])[:top]:
         filename, line, name = func
         rows.append(
             {

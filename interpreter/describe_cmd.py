@@ -130,7 +130,7 @@ def find(items, name: str) -> list:
 
 def suggest(items, name: str) -> list:
     key = name.strip().strip("【】").strip()
-    words = {}
+    words: dict[str, object] = {}
     for i in items:
         words.setdefault(i.name, i)
         words.setdefault(i.id, i)

@@ -6,7 +6,12 @@ gets its scenarios collected too once fengsheng is installed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
 
 
 def pytest_collect_file(parent, file_path):
@@ -36,10 +41,12 @@ class ScenarioItem(pytest.Item):
         if not result.passed:
             raise ScenarioError(result.report())
 
-    def repr_failure(self, excinfo):
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, ScenarioError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
         return self.path, 0, f"scenario: {self.name}"

@@ -152,6 +152,7 @@ def run_scenario(path) -> ScenarioResult:
     g.trace = result.trace
     pend = data.get("pending")
     if pend:
+        assert g.current is not None  # the table set-up chose the current player
         put_pending(
             g,
             pend["card"],
@@ -235,11 +236,11 @@ def check_expectations(g, over, expect: dict) -> list[str]:
     for seat, want in (expect.get("players") or {}).items():
         p = g.players[int(seat)]
         for key, v in want.items():
-            got = _PLAYER_FACTS.get(key)
-            if got is None:
+            fact = _PLAYER_FACTS.get(key)
+            if fact is None:
                 fails.append(f"players.{seat}: unknown expectation '{key}'")
                 continue
-            g_v = got(p)
+            g_v = fact(p)
             w_v = sorted(v) if key in ("hand", "intel") else v
             if g_v != w_v:
                 fails.append(f"P{seat} {key}: expected {w_v}, got {g_v}")

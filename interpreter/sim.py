@@ -315,9 +315,11 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     if json.dumps(end["digest"], sort_keys=True) != json.dumps(game.digest(), sort_keys=True):
         return False, "the end state differs from the logged one"
     winners = ", ".join(f"P{s}" for s in game.digest()["winners"]) or "nobody"
+    over = game.result
+    assert over is not None  # the replay ran to the end
     return True, (
         f"identical: {len(decisions)} decisions, {len(new_recs)} records, "
-        f"{game.turn_no} turns, winners {winners} ({game.result.reason})"
+        f"{game.turn_no} turns, winners {winners} ({over.reason})"
     )
 
 

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 import jsonschema
 import yaml
@@ -254,14 +255,14 @@ class Loader:
             fn = None
         if reads is not None:
             reads |= comp.names_read
-        for e in comp.errors:
-            line, col = pos.map(e.line, e.col) if pos is not None else (e.line, e.col)
-            self.errors.append(ContentError(str(path), line, col, e.code, e.message, e.hint))
+        for err in comp.errors:
+            line, col = pos.map(err.line, err.col) if pos is not None else (err.line, err.col)
+            self.errors.append(ContentError(str(path), line, col, err.code, err.message, err.hint))
         return fn if not comp.errors else None
 
     # ------------------------------------------------------------------ kinds
 
-    def load_card(self, path, data) -> CardType | None:
+    def load_card(self, path, data) -> CardType:
         ctype = CardType(
             id=data.get("id", path.stem),
             name=data.get("name", "?"),
@@ -349,7 +350,7 @@ class Loader:
                     sk.get("id", f"skill{i}"),
                     sk.get("name", "?"),
                     sk.get("text", ""),
-                    kind,
+                    cast(str, kind),  # the schema requires it (a file that breaks the schema does not load)
                     timings or None,
                     triggers or None,
                     cond,
@@ -548,7 +549,8 @@ def load_content(paths=None) -> Content:
             card_files.append((f, data))
             if isinstance(data.get("name"), str) and isinstance(data.get("id"), str):
                 L.card_names[data["name"]] = data["id"]
-    card_types, where = {}, {}
+    card_types: dict[str, CardType] = {}
+    where: dict[str, Path] = {}
     for f, data in card_files:
         ct = L.load_card(f, data)
         if ct.id in card_types:
@@ -560,14 +562,16 @@ def load_content(paths=None) -> Content:
     roles = _load_kind(L, dirs, "roles", "role", L.load_role)
     rules_file = _last_file(dirs, "rules.yaml")
     deck_file = _last_file(dirs, "deck.yaml")
-    rules, identities = None, {}
+    rules: Rules | None = None
+    identities: dict[str, Identity] = {}
     if rules_file is None:
         L.err(dirs[-1] / "rules.yaml", None, "E100", "the content has no rules.yaml")
     else:
         data = L.read(rules_file, "rules")
         if data is not None:
             rules, identities = L.load_rules(rules_file, data)
-    deck, decks = [], {}
+    deck: list[DeckEntry] = []
+    decks: dict[str, list[int]] = {}
     if deck_file is None:
         L.err(dirs[-1] / "deck.yaml", None, "E100", "the content has no deck.yaml")
     else:
@@ -586,6 +590,7 @@ def load_content(paths=None) -> Content:
                         )
     if L.errors:
         raise ContentErrors(L.errors)
+    assert rules is not None  # a missing or unreadable rules.yaml is an error above
     return Content(
         rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks, roles=roles
     )

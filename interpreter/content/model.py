@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 # Idle points (空闲时点) at which a card or active skill can be used, and who may act there.
 TIMINGS = {
@@ -48,9 +49,9 @@ class CardType:
     text: str
     face_down: bool = False  # played face down: only the user (and the target) see the copy
     after_use: str = "discard"  # where the card goes after resolving if the effect left it in play
-    uses: list = field(default_factory=list)
-    data_keys: dict = field(default_factory=dict)  # per-copy data: key -> type name
-    uses_by_timing: dict = field(default_factory=dict)  # timing -> [CardUse]
+    uses: list[CardUse] = field(default_factory=list)
+    data_keys: dict[str, str] = field(default_factory=dict)  # per-copy data: key -> type name
+    uses_by_timing: dict[str, list[CardUse]] = field(default_factory=dict)  # timing -> [CardUse]
 
     def label(self) -> str:
         return f"【{self.name}】"
@@ -63,7 +64,7 @@ class DeckEntry:
     mask: int
     direction: str
     lockable: bool
-    data: dict
+    data: dict[str, Any]
 
 
 @dataclass
@@ -81,7 +82,7 @@ class Identity:
     color: int  # identity color bit (潜伏=red, 特工=blue, 神秘人=black)
     camp: str | None  # players of the same camp win together; None: each alone
     takes_task: bool = False  # this identity draws a secret task
-    victories: list = field(default_factory=list)
+    victories: list[Victory] = field(default_factory=list)
 
 
 @dataclass
@@ -89,7 +90,7 @@ class SecretTask:
     id: str
     name: str
     text: str
-    victories: list = field(default_factory=list)
+    victories: list[Victory] = field(default_factory=list)
 
 
 @dataclass
@@ -164,7 +165,7 @@ class Role:
     gender: str  # male | female
     hidden: bool  # a hidden role starts face down
     text: str = ""
-    skills: list = field(default_factory=list)
+    skills: list[Skill] = field(default_factory=list)
     version: str = ""  # e.g. "SP": versions of one role share the name
 
     def label(self) -> str:
@@ -179,14 +180,14 @@ def role_label(name: str, version: str = "", title: str = "") -> str:
 @dataclass
 class Content:
     rules: Rules
-    card_types: dict  # id -> CardType
-    deck: list  # [DeckEntry]
-    decks: dict  # deck name -> [uid]
-    identities: dict  # id -> Identity
-    tasks: dict  # id -> SecretTask
-    roles: dict = field(default_factory=dict)
+    card_types: dict[str, CardType]  # id -> CardType
+    deck: list[DeckEntry]  # [DeckEntry]
+    decks: dict[str, list[int]]  # deck name -> [uid]
+    identities: dict[str, Identity]  # id -> Identity
+    tasks: dict[str, SecretTask]  # id -> SecretTask
+    roles: dict[str, Role] = field(default_factory=dict)
 
-    def deck_for(self, players: int) -> list:
+    def deck_for(self, players: int) -> list[DeckEntry]:
         for lo, hi, name in self.rules.decks:
             if lo <= players <= hi:
                 wanted = set(self.decks[name])

@@ -10,6 +10,7 @@ line 3, column 7 of a ``|`` block maps to the exact YAML line and column.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import yaml
 
@@ -32,14 +33,19 @@ class Pos:
 
 class PosDict(dict):
     __slots__ = ("pos", "key_pos", "val_pos")
+    pos: Pos
+    key_pos: dict[Any, Pos]
+    val_pos: dict[Any, Pos]
 
 
 class PosList(list):
     __slots__ = ("pos", "item_pos")
+    pos: Pos
+    item_pos: list[Pos]
 
 
 class _Loader(yaml.SafeLoader):
-    pass
+    _source_lines: list[str]  # set by load(): block scalars' indentation is read from the text
 
 
 # YAML 1.1 reads yes/no/on/off as booleans (so a key `on:` would become True). Content files

@@ -140,7 +140,7 @@ class ActionList(Sequence):
     def __init__(self, ids: tuple, templates: tuple):
         self.ids = ids  # the action ids, in order: what an agent answers with
         self._templates = templates
-        self._made = None
+        self._made: dict[int, FrozenDict] | None = None
 
     def __len__(self) -> int:
         return len(self._templates)
@@ -260,8 +260,8 @@ class Describer:
                 f"decision {decision.kind} for P{seat} offers two options that are the same action "
                 f"({decision.labels()}): content must make its options distinct"
             )
-        ids = tuple(ids)
-        return ids, ActionList(ids, tuple(templates))
+        id_tuple = tuple(ids)
+        return id_tuple, ActionList(id_tuple, tuple(templates))
 
     @staticmethod
     def _fields(key: tuple, opt) -> dict:

@@ -18,9 +18,9 @@ class FrozenDict(dict):
     """A dict that cannot be changed after it is made (hashable by identity only)."""
 
     __slots__ = ()
-    __setitem__ = __delitem__ = _readonly  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
-    __ior__ = _readonly  # type: ignore[assignment]
+    __setitem__ = __delitem__ = _readonly
+    clear = pop = popitem = setdefault = update = _readonly
+    __ior__ = _readonly
 
     def __hash__(self):  # type: ignore[override]
         return id(self)

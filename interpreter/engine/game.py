@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
@@ -40,6 +42,10 @@ from .state import (
 )
 from .victory import GameOver, VictoryChecks
 
+if TYPE_CHECKING:
+    from ..content.model import CardType, Content, Skill
+    from .actions import Describer
+
 ACCEPT = "accept"
 DECLINE = "decline"
 
@@ -57,7 +63,9 @@ class Transit:
 
     __slots__ = ("card", "sender", "direction", "target", "lock", "face_up")
 
-    def __init__(self, card, sender, direction, target, lock, face_up):
+    def __init__(
+        self, card: Card, sender: Player, direction: str, target: Player | None, lock: Player | None, face_up: bool
+    ) -> None:
         self.card, self.sender, self.direction = card, sender, direction
         self.target, self.lock, self.face_up = target, lock, face_up
 
@@ -67,10 +75,10 @@ class UseFrame:
 
     __slots__ = ("card", "nullified", "claimed_by")
 
-    def __init__(self, card):
+    def __init__(self, card: Card | None) -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
         self.nullified = False  # 无效: the effect does not happen; the card still counts as used
-        self.claimed_by = None  # a player who takes the card into his hand once it has resolved
+        self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
 
 
 class Game(Resolution, VictoryChecks):
@@ -79,7 +87,15 @@ class Game(Resolution, VictoryChecks):
     MAX_DECISIONS = 50_000
     CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
 
-    def __init__(self, content, n_players: int, seed: int, agents, record: bool = False, max_turns: int | None = None):
+    def __init__(
+        self,
+        content: Content,
+        n_players: int,
+        seed: int,
+        agents: Any,
+        record: bool = False,
+        max_turns: int | None = None,
+    ) -> None:
         if n_players < 2:
             raise ValueError("a game needs at least 2 players")
         self.content = content
@@ -108,42 +124,48 @@ class Game(Resolution, VictoryChecks):
         # The log is kept when someone will read it: a log file, an agent that observes (its
         # observation holds the public history), a scenario, the step API. Bare batch play skips it.
         self.record = record or any(getattr(a, "observes", False) for a in agents or ())
-        self.trace: list | None = None  # a resolution trace, when someone (a scenario) wants one
+        self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
         self.log: list = []
         self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
         self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
-        self._describer = None
+        self._describer: Describer | None = None
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
         self.unchosen_roles: list = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
         self.decision_log: list = []  # indices answered, in order (the replay script)
         self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
-        self.triggers_by_seat: list = []  # per seat: its triggered skills (the trigger loop's index)
+        self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
         self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []  # role cards removed from the game
         self.removed_identities: list = []  # (identity, task, seat it came from): removed from the game face down
-        self.victory_skills: dict = {}  # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
-        self.check_winners = None  # the winners list of the victory check in progress
-        self.check_declarers = None
-        self._events: list = []
+        self.victory_skills: dict[
+            str | None, list[tuple[Player, Skill]]
+        ] = {}  # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
+        self.check_winners: list[Player] | None = None  # the winners list of the victory check in progress
+        self.check_declarers: list[Player] | None = None
+        self._events: list[tuple[str, dict[str, Any]]] = []
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.dying_player: Player | None = None
-        self.in_death: set = set()  # players whose death is being resolved
-        self.just_died: set = set()  # ... or was, until the deferred victory check right after it
+        self.in_death: set[Player] = set()  # players whose death is being resolved
+        self.just_died: set[Player] = set()  # ... or was, until the deferred victory check right after it
         self.result: GameOver | None = None
         self.resolving: list = []  # cards in use (UseFrame) and skills being resolved, innermost last
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
-        self.conversions: dict = {}  # card type id -> card type its hand copies must be used as, this turn
+        self.conversions: dict[
+            str, CardType
+        ] = {}  # card type id -> card type its hand copies must be used as, this turn
         self.bans: set = set()  # card type ids nobody may use from hand this turn
         self.extra_draw = 0  # cards added to this draw phase by effects
-        self.send_direction = None  # a direction an effect gave the intel being sent
-        self.replaced: dict = {}  # uid -> the card that replaced that intel (later triggers see the new one)
+        self.send_direction: str | None = None  # a direction an effect gave the intel being sent
+        self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         self.skill_uses: dict = {}  # (role id, skill name) -> times used, for balance statistics
 
     # ------------------------------------------------------------------ events & decisions
 
-    def emit(self, kind: str, to=None, secret: tuple = (), **data):
+    def emit(
+        self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
+    ) -> None:
         """Record that something happened (for triggers and the log), and who may see it.
 
         `to` alone: only those seats hear of the event at all. `to` with `secret`:
@@ -158,7 +180,7 @@ class Game(Resolution, VictoryChecks):
         rec = data
         rec["e"] = kind
         if to is not None:
-            seats = sorted(p if type(p) is int else p.seat for p in to)
+            seats = sorted(p.seat if isinstance(p, Player) else p for p in to)
             if secret:
                 rec["secret"] = {f: seats for f in secret}
             else:
@@ -215,7 +237,7 @@ class Game(Resolution, VictoryChecks):
         where = ZONE_NAMES[card.zone]
         return f"P{card.owner.seat}'s {where}" if card.owner is not None else where
 
-    def ask(self, player: Player, kind: str, options: list, prompt: str = "", source: str = ""):
+    def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
         """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
         if not options:
             raise EngineError(f"decision {kind} for P{player.seat} has no options")
@@ -266,7 +288,7 @@ class Game(Resolution, VictoryChecks):
         return label
 
     @property
-    def describer(self):
+    def describer(self) -> Describer:
         if self._describer is None:
             from .actions import Describer
 
@@ -358,7 +380,7 @@ class Game(Resolution, VictoryChecks):
 
     # ------------------------------------------------------------------ zones
 
-    def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True):
+    def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None:
         """Move one card to a zone. The only place a card's zone changes.
 
         It also keeps who can follow the card (``card.knowers``): a card that was
@@ -369,8 +391,10 @@ class Game(Resolution, VictoryChecks):
         a hand by its new owner.
         """
         z = card.zone
+        old = card.owner  # set in a hand or an intel area
         if z == HAND:
-            k = card.knowers & ((1 << card.owner.seat) | card.chosen)
+            assert old is not None
+            k = card.knowers & ((1 << old.seat) | card.chosen)
         elif (
             z == DECK or (card.face_down and z in (PROCESSING, REMOVED)) or (z == PENDING and not self.pending_face_up)
         ):
@@ -378,6 +402,7 @@ class Game(Resolution, VictoryChecks):
         else:  # it was face up (card_public)
             k = self.all_mask
         if zone == HAND:
+            assert owner is not None  # a hand or an intel area is someone's
             k |= 1 << owner.seat
         card.knowers = k
         card.chosen = 0
@@ -387,9 +412,11 @@ class Game(Resolution, VictoryChecks):
             card.used_as = None
         card.face_down = False
         if z == HAND:
-            card.owner.hand.remove(card)
+            assert old is not None
+            old.hand.remove(card)
         elif z == INTEL:
-            o = card.owner
+            o = old
+            assert o is not None
             o.intel.remove(card)
             m = card.mask
             c = o.counts
@@ -414,8 +441,10 @@ class Game(Resolution, VictoryChecks):
         card.zone = zone
         card.owner = owner
         if zone == HAND:
+            assert owner is not None
             owner.hand.append(card)
         elif zone == INTEL:
+            assert owner is not None
             owner.intel.append(card)
             m = card.mask
             c = owner.counts
@@ -525,7 +554,7 @@ class Game(Resolution, VictoryChecks):
                     "players": self.n,
                     "seed": self.seed,
                     "first": self.current.seat,
-                    "identities": [p.identity.id for p in self.players],
+                    "identities": [ident.id for ident in idents],  # the loader checks the table: one per seat
                     "tasks": [p.task.id if p.task else None for p in self.players],
                     "deck": [c.uid for c in reversed(self.deck)],
                     "to": [],
@@ -548,6 +577,7 @@ class Game(Resolution, VictoryChecks):
             return
         self.rng.shuffle(pool)
         per = 2 if len(pool) >= 2 * self.n else 1
+        assert self.current is not None  # set by setup
         for p in self.order_from(self.current):
             dealt = [pool.pop() for _ in range(min(per, len(pool)))]
             if not dealt:
@@ -600,6 +630,7 @@ class Game(Resolution, VictoryChecks):
             return over
 
     def _next_turn_player(self) -> Player:
+        assert self.current is not None
         q = self.neighbor(self.current, RIGHT)
         if q is None:
             raise GameOver([], "no_players")
@@ -607,13 +638,14 @@ class Game(Resolution, VictoryChecks):
 
     PHASES = ("draw", "play", "send", "travel", "contest", "receive", "turn_end")
 
-    def play_turn(self, start: str = "draw"):
+    def play_turn(self, start: str = "draw") -> None:
         """Play the current player's turn, from the beginning or resumed at phase `start`.
 
         Resuming (used by scenario files) skips the earlier phases: "travel" and
         "contest" expect an intel in transit (see table.put_pending).
         """
         p = self.current
+        assert p is not None  # set up
         i = self.PHASES.index(start)
         if i == 0:
             if self.CHECK_EACH_TURN:
@@ -757,11 +789,13 @@ class Game(Resolution, VictoryChecks):
     def travel(self) -> bool:
         """The intel moves from player to player until one accepts it. False: it was discarded."""
         t = self.transit
+        assert t is not None  # an intel was sent
         self.settle("传出情报时")
         pos = t.target if t.direction == UP else self.neighbor(t.sender, t.direction, stop_at=t.sender)
         for _ in range(4 * self.n + 4):
             if self.pending is None:
                 return False
+            assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
             self.holder = pos
             self.emit("intel_arrives", seat=pos.seat)
             self.settle("情报传递到面前时")
@@ -797,10 +831,11 @@ class Game(Resolution, VictoryChecks):
 
     # ------------------------------------------------------------------ 争夺阶段 / 接收阶段
 
-    def contest_phase(self):
+    def contest_phase(self) -> None:
         """Ask around from the holder; after any card or skill, start again from the holder."""
         self.contest_over = False
-        asker = self.holder if self.holder.alive else self.neighbor(self.holder, RIGHT)
+        assert self.holder is not None  # the intel is in front of someone
+        asker: Player | None = self.holder if self.holder.alive else self.neighbor(self.holder, RIGHT)
         passes = 0
         while not self.contest_over and self.pending is not None:
             alive = self.alive_players()
@@ -824,13 +859,15 @@ class Game(Resolution, VictoryChecks):
                 self.perform(asker, choice)
                 passes = 0
                 h = self.holder
+                assert h is not None
                 asker = h if h.alive else self.neighbor(h, RIGHT)
 
-    def receive_phase(self):
+    def receive_phase(self) -> None:
         card = self.pending
         if card is None:
             return
         holder = self.holder
+        assert holder is not None and self.transit is not None  # an intel was sent and accepted
         if holder.alive:
             self.move(card, INTEL, holder)
             self.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
@@ -860,7 +897,7 @@ class Game(Resolution, VictoryChecks):
         if p.statuses and self.has_status(p, "cannot_use_cards"):
             return options
         special = self.conversions or self.bans
-        shared: dict = {}  # a use whose rules do not read this_card is checked once for all copies
+        shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
         for card in p.hand:
             if special:
                 ctype = self.hand_card_type(card)
@@ -872,6 +909,7 @@ class Game(Resolution, VictoryChecks):
             if not uses:
                 continue
             for use in uses:
+                ok: bool | None
                 if use.per_copy:
                     ok = self._use_allowed(p, card, use)
                 else:
@@ -989,20 +1027,22 @@ class Game(Resolution, VictoryChecks):
             return (skill.id, self.turn_no)
         return (skill.id,)
 
-    def skill_options(self, p: Player, timing: str) -> list:
+    def skill_options(self, p: Player, timing: str) -> list[PlayOption]:
         out = []
+        assert p.role is not None  # asked only of a player with a role
         for skill in p.role.skills:
             if (
                 skill.kind == "active"
-                and timing in skill.timing
+                and timing in (skill.timing or ())  # an active skill always has its idle points
                 and self.skill_ready(p, skill)
                 and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)))
             ):
                 out.append(PlayOption(None, skill))
         return out
 
-    def use_skill(self, p: Player, skill, ctx=None):
+    def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None:
         """Pay the skill's costs (flip face up, count its use) and resolve its effect."""
+        assert p.role is not None  # a skill is its owner's role's
         if skill.limit_scope is not None:
             key = self._limit_key(skill)
             p.usage[key] = p.usage.get(key, 0) + 1
@@ -1091,8 +1131,8 @@ class Game(Resolution, VictoryChecks):
 
     def check_invariants(self):
         """Every card is in exactly one zone, and the zones agree with the cards."""
-        seen = {}
-        zones = [
+        seen: dict[int, int] = {}
+        zones: list[tuple[int, Player | None, list[Card]]] = [
             (DECK, None, self.deck),
             (DISCARD, None, self.discard_pile),
             (REMOVED, None, self.removed),

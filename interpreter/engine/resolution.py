@@ -17,11 +17,20 @@ next node is entered.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
 from .decisions import PASS
 from .errors import EngineError
 from .state import DISCARD, HAND
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..content.model import Content, Rules, Skill
+    from .decisions import PlayOption
+    from .state import Card, Player
 
 MAX_TRIGGER_ROUNDS = 64
 
@@ -29,7 +38,41 @@ MAX_TRIGGER_ROUNDS = 64
 class Resolution:
     """Mixin of :class:`Game`: nodes, dying and death."""
 
-    def settle(self, node: str = ""):
+    # What this mixin uses of Game (and of VictoryChecks), declared for the type checker; Game defines them.
+    content: Content
+    rules: Rules
+    players: list[Player]
+    by_uid: dict[int, Card]
+    current: Player | None
+    phase: str
+    trace: list[tuple[Any, ...]] | None
+    _events: list[tuple[str, dict[str, Any]]]
+    triggers_by_seat: list[list[Skill]]
+    replaced: dict[int, Card]
+    suspend_checks: int
+    dying_player: Player | None
+    in_death: set[Player]
+    just_died: set[Player]
+
+    if TYPE_CHECKING:
+
+        def emit(
+            self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
+        ) -> None: ...
+        def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any: ...
+        def order_from(self, start: Player) -> list[Player]: ...
+        def alive_from(self, start: Player) -> list[Player]: ...
+        def alive_players(self) -> list[Player]: ...
+        def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None: ...
+        def card_options(self, p: Player, timing: str) -> list[Any]: ...
+        def perform(self, p: Player, choice: PlayOption) -> None: ...
+        def skill_blocker(self, p: Player, skill: Skill) -> str | None: ...
+        def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None: ...
+        def check_collect_victory(self) -> None: ...
+        def check_death_victory(self, dead: list[Player]) -> None: ...
+        def check_last_alive(self) -> None: ...
+
+    def settle(self, node: str = "") -> None:
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
         if self.trace is not None:
             self.trace.append(("node", node or self.phase, self.phase))
@@ -55,7 +98,7 @@ class Resolution:
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills and what they do): go round again
 
-    def _run_triggers(self):
+    def _run_triggers(self) -> None:
         for _ in range(MAX_TRIGGER_ROUNDS):
             if not self._events:
                 return
@@ -63,10 +106,12 @@ class Resolution:
             self._events = []
             fired = False
             by_seat = self.triggers_by_seat
+            assert self.current is not None  # triggers run from setup on
             for p in self.order_from(self.current):
                 for skill in by_seat[p.seat]:
+                    on = skill.on or ()  # a triggered skill always has its events
                     for kind, data in batch:
-                        if kind not in skill.on:
+                        if kind not in on:
                             continue
                         blocker = self.skill_blocker(p, skill)
                         if blocker is not None:
@@ -83,7 +128,7 @@ class Resolution:
             f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop"
         )
 
-    def _fire(self, p, skill, data) -> bool:
+    def _fire(self, p: Player, skill: Skill, data: dict[str, Any]) -> bool:
         """Offer a triggered skill for one event; True if it was used."""
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
         if not p.alive and subject is not p:  # a dying owner's 死亡前 skills are about his own death only
@@ -119,10 +164,11 @@ class Resolution:
 
     # ------------------------------------------------------------------ 濒死
 
-    def resolve_dying(self):
+    def resolve_dying(self) -> None:
         """Dying players, from the current player on, each ask the table for help; the unsaved die together."""
         self.suspend_checks += 1
-        doomed = []
+        doomed: list[Player] = []
+        assert self.current is not None  # dying happens from setup on
         try:
             for p in self.alive_from(self.current):
                 if p.alive and p.counts[4] >= 3 and p not in doomed and not self._ask_for_rescue(p):
@@ -132,7 +178,7 @@ class Resolution:
         if doomed:
             self.resolve_deaths(doomed)
 
-    def _ask_for_rescue(self, p) -> bool:
+    def _ask_for_rescue(self, p: Player) -> bool:
         """One dying player's round of asking, from himself counter-clockwise. True: saved."""
         p.dying = True
         self.dying_player = p
@@ -169,7 +215,7 @@ class Resolution:
 
     # ------------------------------------------------------------------ 死亡
 
-    def resolve_deaths(self, dead: list):
+    def resolve_deaths(self, dead: list[Player]) -> None:
         """死亡结算: death victory checks, 死亡前 triggers, the last gift, then discarding."""
         self.suspend_checks += 1
         try:
@@ -193,7 +239,7 @@ class Resolution:
             self.suspend_checks -= 1
         self.check_last_alive()
 
-    def _last_gift(self, p):
+    def _last_gift(self, p: Player) -> None:
         """A dying player may give up to N (rules: give_on_death) hand cards to one living player."""
         if not p.hand:
             return
@@ -203,7 +249,7 @@ class Resolution:
         to = self.ask(p, D.GIVE_TARGET, [None, *receivers], "把手牌交给谁")
         if to is None:
             return
-        given = []
+        given: list[Card] = []
         for _ in range(self.rules.give_on_death):
             if not p.hand:
                 break

@@ -8,6 +8,11 @@ it keeps each player's per-color intel counters up to date.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..content.model import CardType, Identity, Role, SecretTask
+
 
 class Color(int):
     """A color as a value (its bit), labelled in Chinese when offered as an option."""
@@ -17,14 +22,14 @@ class Color(int):
     def label(self) -> str:
         return COLOR_ZH.get(int(self), str(int(self))) + "色"
 
-    def to_json(self):
+    def to_json(self) -> str | int:
         return COLOR_NAMES.get(int(self), int(self))
 
 
 RED, BLUE, BLACK = Color(1), Color(2), Color(4)
 COLOR_BITS = {"red": RED, "blue": BLUE, "black": BLACK}
-COLOR_NAMES = {RED: "red", BLUE: "blue", BLACK: "black"}
-COLOR_ZH = {RED: "红", BLUE: "蓝", BLACK: "黑"}
+COLOR_NAMES: dict[int, str] = {RED: "red", BLUE: "blue", BLACK: "black"}
+COLOR_ZH: dict[int, str] = {RED: "红", BLUE: "蓝", BLACK: "黑"}
 
 LEFT, RIGHT, UP = "left", "right", "up"
 DIRECTION_ZH = {LEFT: "←", RIGHT: "→", UP: "↑"}
@@ -60,7 +65,9 @@ class Card:
         "used_as",
     )
 
-    def __init__(self, uid, ctype, mask, direction, lockable, data):
+    def __init__(
+        self, uid: int, ctype: CardType, mask: int, direction: str, lockable: bool, data: dict[str, Any]
+    ) -> None:
         self.uid = uid  # the deck id (1..118)
         self.type = ctype  # a content CardType
         self.mask = mask  # color bits
@@ -68,11 +75,13 @@ class Card:
         self.lockable = lockable
         self.data = data  # per-copy values (dict), read by `data(card, key)`
         self.zone = DECK
-        self.owner = None
+        self.owner: Player | None = None
         self.knowers = 0  # bit mask of the seats that can tell where this card is (see Game.move)
         self.chosen = 0  # seats that picked this card in a decision since it last moved
         self.face_down = False  # in use (PROCESSING) as a card that is played face down
-        self.used_as = None  # in use: the card type it is used as (itself, or what it is converted into)
+        self.used_as: CardType | None = (
+            None  # in use: the card type it is used as (itself, or what it is converted into)
+        )
 
     @property
     def name(self) -> str:
@@ -130,9 +139,9 @@ class Player:
 
     def __init__(self, seat: int):
         self.seat = seat
-        self.identity = None  # content Identity; None once the identity card was taken (take_identity)
-        self.task = None  # content SecretTask or None
-        self.role = None  # content Role or None (role slot: roles are added as data)
+        self.identity: Identity | None = None  # content Identity; None once the identity card was taken (take_identity)
+        self.task: SecretTask | None = None  # content SecretTask or None
+        self.role: Role | None = None  # content Role or None (role slot: roles are added as data)
         self._face_up = True
         self.role_shown = False  # has this role been face up since it was dealt (then everyone knows it)
         self.hand: list[Card] = []
@@ -158,7 +167,7 @@ class Player:
         if up:
             self.role_shown = True
 
-    def new_role(self, role, face_up: bool) -> None:
+    def new_role(self, role: Role, face_up: bool) -> None:
         """A role card comes to this seat (dealt or replaced): nobody else has seen it unless it is face up."""
         self.role = role
         self.role_shown = False

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from greenlet import getcurrent, greenlet
 
@@ -43,6 +45,9 @@ from .actions import ActionList
 from .errors import EngineError, IllegalAction
 from .game import CARD_FIELDS, Game
 from .state import PENDING, PROCESSING, REMOVED, Card
+
+if TYPE_CHECKING:
+    from ..content.model import CardType
 
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
 
@@ -196,20 +201,28 @@ class GameState:
         self._legal = None
 
 
+def _of_type(t: CardType) -> Callable[[Card], bool]:
+    return lambda x: x.type is t
+
+
+def _with_arrow(d: str, lk: bool) -> Callable[[Card], bool]:
+    return lambda x: x.direction == d and x.lockable == lk
+
+
 def _redeal(g: Game, seat: int, r: random.Random) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample)."""
     before = {id(c): c.uid for c in g.cards}
     roles_before = {p.seat: p.role for p in g.players}
     unknown = [c for c in g.cards if not g.card_visible(c, seat)]
     free: list[Card] = []
-    pinned = []
+    pinned: list[tuple[Card, Callable[[Card], bool]]] = []
     for c in unknown:
         if c.zone in (PROCESSING, REMOVED):
-            pinned.append((c, lambda x, t=c.type: x.type is t))  # which card was used is public, not the copy
+            pinned.append((c, _of_type(c.type)))  # which card was used is public, not the copy
         elif c.zone == PENDING and c.used_as is not None:  # everyone saw which card type became the intel
-            pinned.append((c, lambda x, t=c.type: x.type is t))
+            pinned.append((c, _of_type(c.type)))
         elif c.zone == PENDING:  # its arrow and lock are seen on the way
-            pinned.append((c, lambda x, d=c.direction, lk=c.lockable: x.direction == d and x.lockable == lk))
+            pinned.append((c, _with_arrow(c.direction, c.lockable)))
         else:
             free.append(c)
     for c, fits in pinned:
@@ -252,7 +265,9 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
         pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_.id not in mine]
         r.shuffle(pool)
         for p in face_down:  # a role dealt face down is a hidden one: keep it so
-            pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == p.role.hidden)
+            assert p.role is not None  # (face_down: seats with a role)
+            hidden = p.role.hidden
+            pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
             p.role = pool.pop(pick)
         g.role_pile = [pool.pop() for _ in range(len(g.role_pile))]
         g.unchosen_roles = [r_ for r_ in g.unchosen_roles if r_.id in mine] + pool

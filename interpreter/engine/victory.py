@@ -18,12 +18,20 @@ tasks; this module only knows the order.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, NoReturn
+
 from ..language.runtime import Ctx
 from . import decisions as D
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..content.model import Skill, Victory
+    from .state import Player
+
 
 class GameOver(Exception):
-    def __init__(self, winners: list, reason: str):
+    def __init__(self, winners: list[Player], reason: str) -> None:
         super().__init__(reason)
         self.winners = winners
         self.reason = reason
@@ -33,24 +41,49 @@ class GameOver(Exception):
 class VictoryChecks:
     """Mixin of :class:`Game`."""
 
-    def _victories(self, p, check: str):
+    # What this mixin uses of Game, declared for the type checker; Game defines them.
+    players: list[Player]
+    current: Player | None
+    in_death: set[Player]
+    just_died: set[Player]
+    victory_skills: dict[str | None, list[tuple[Player, Skill]]]
+    check_winners: list[Player] | None
+    check_declarers: list[Player] | None
+
+    if TYPE_CHECKING:
+
+        def emit(
+            self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
+        ) -> None: ...
+        def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any: ...
+        def order_from(self, start: Player) -> list[Player]: ...
+        def alive_players(self) -> list[Player]: ...
+        def skill_ready(self, p: Player, skill: Skill) -> bool: ...
+        def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None: ...
+
+    def _from_current(self) -> list[Player]:
+        """All players, from the current player on (victory is checked only once the game is set up)."""
+        assert self.current is not None
+        return self.order_from(self.current)
+
+    def _victories(self, p: Player, check: str) -> list[Victory]:
         """p's victory conditions of one kind: his identity's, then his secret task's."""
-        out = []
+        out: list[Victory] = []
         for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
             if holder is not None:
                 out += [v for v in holder.victories if v.check == check]
         return out
 
-    def _eligible(self, p, v) -> bool:
+    def _eligible(self, p: Player, v: Victory) -> bool:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
         if p.out:
             return False
         return p.alive or p in self.in_death or p in self.just_died or v.dead_may_win
 
-    def _holds(self, p, v, subject=None) -> bool:
+    def _holds(self, p: Player, v: Victory, subject: Player | None = None) -> bool:
         return bool(v.condition(Ctx(self, p, subject=subject)))
 
-    def _add_with_camp(self, winners: list, p):
+    def _add_with_camp(self, winners: list[Player], p: Player) -> None:
         """The winner and, for a camp identity, everyone of his camp, dead or alive, but not the out."""
         if p not in winners:
             winners.append(p)
@@ -60,9 +93,10 @@ class VictoryChecks:
                 if q.identity is not None and q.identity.camp == camp and not q.out and q not in winners:
                     winners.append(q)
 
-    def check_collect_victory(self):
-        winners, declarers = [], []
-        for p in self.order_from(self.current):
+    def check_collect_victory(self) -> None:
+        winners: list[Player] = []
+        declarers: list[Player] = []
+        for p in self._from_current():
             if p.out or not (p.alive or p in self.in_death):
                 continue
             if p.counts[1] < 3 and p.counts[2] < 3:
@@ -75,7 +109,7 @@ class VictoryChecks:
                     self._add_with_camp(winners, p)
                     break
             if not claimed:
-                for q in self.order_from(self.current):
+                for q in self._from_current():
                     for v in self._victories(q, "collect_unclaimed"):
                         if self._eligible(q, v) and self._holds(q, v, subject=p) and q not in winners:
                             declarers.append(q)
@@ -85,39 +119,39 @@ class VictoryChecks:
         if winners:
             self._declare(winners, "collect", declarers)
 
-    def check_death_victory(self, dead: list):
-        winners = []
+    def check_death_victory(self, dead: list[Player]) -> None:
+        winners: list[Player] = []
         for d in dead:
-            for q in self.order_from(self.current):
+            for q in self._from_current():
                 for v in self._victories(q, "death"):
                     if q not in winners and self._eligible(q, v) and self._holds(q, v, subject=d):
                         winners.append(q)
         if winners:
             self._declare(winners, "death")
 
-    def check_turn_end_victory(self):
-        winners = []
-        for q in self.order_from(self.current):
+    def check_turn_end_victory(self) -> None:
+        winners: list[Player] = []
+        for q in self._from_current():
             for v in self._victories(q, "turn_end"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):
                     winners.append(q)
         if winners:
             self._declare(winners, "turn_end")
 
-    def check_last_alive(self):
+    def check_last_alive(self) -> None:
         """The last living player wins, with his camp."""
         alive = self.alive_players()
         if len(alive) == 1:
-            winners = []
+            winners: list[Player] = []
             self._add_with_camp(winners, alive[0])
             self._declare(winners, "last_alive", [alive[0]])
         elif not alive:
             raise GameOver([], "no_players")
 
-    def _declare(self, winners: list, reason: str, declarers: list | None = None):
+    def _declare(self, winners: list[Player], reason: str, declarers: list[Player] | None = None) -> NoReturn:
         declarers = list(declarers) if declarers is not None else list(winners)
         # step 3: a usurp condition replaces the winners
-        for q in self.order_from(self.current):
+        for q in self._from_current():
             for v in self._victories(q, "usurp"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):
                     self.emit("usurp", seat=q.seat, replaced=[p.seat for p in winners])
@@ -130,14 +164,14 @@ class VictoryChecks:
         self.emit("victory", winners=[p.seat for p in winners], reason=reason)
         raise GameOver(winners, reason)
 
-    def _victory_skills(self, check: str, winners: list, declarers: list):
+    def _victory_skills(self, check: str, winners: list[Player], declarers: list[Player]) -> None:
         """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""
         skills = self.victory_skills.get(check)
         if not skills:
             return
         self.check_winners, self.check_declarers = winners, declarers
         try:
-            for p in self.order_from(self.current):
+            for p in self._from_current():
                 for owner, skill in skills:
                     if owner is not p or not self.skill_ready(p, skill):
                         continue

@@ -47,6 +47,7 @@ and the call order is enforced. The unwrapped environment raises
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -83,7 +84,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
     """
 
     # PettingZoo's API: AECEnv declares `metadata` as an attribute every env sets; a ClassVar would clash with that.
-    metadata = {"render_modes": ["ansi", "human"], "name": "fengsheng_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "fengsheng_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -121,9 +122,9 @@ class FengshengAECEnv(AECEnv, EzPickle):
         )
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
-        self._seeds = None
-        self._obs_cache: dict = {}
-        self.agents = []
+        self._seeds: random.Random | None = None
+        self._obs_cache: dict[int, Any] = {}
+        self.agents: list[str] = []
 
     # ------------------------------------------------------------------ spaces
 
@@ -136,8 +137,11 @@ class FengshengAECEnv(AECEnv, EzPickle):
     # ------------------------------------------------------------------ the AEC cycle
 
     @property
-    def game_state(self) -> GameState:
-        """The underlying :class:`GameState` (read it, clone it; do not apply actions to it directly)."""
+    def game_state(self) -> GameState | None:
+        """The underlying :class:`GameState` (read it, clone it; do not apply actions to it directly).
+
+        None before the first reset.
+        """
         return self._state
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -155,7 +159,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._after_move()
 
@@ -166,6 +170,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        assert self._state is not None  # reset() first
         self._state.apply_action(int(action))
         self._obs_cache = {}
         self._after_move()
@@ -176,6 +181,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
     def _after_move(self) -> None:
         """Select the next agent, or end the game for everybody; refresh the infos."""
         state = self._state
+        assert state is not None
         if state.is_terminal():
             returns = state.returns()
             truncated = state.result is not None and state.result.reason == "turn_limit"
@@ -194,6 +200,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
     def _raw(self, seat: int):
         obs = self._obs_cache.get(seat)
         if obs is None:
+            assert self._state is not None  # reset() first
             obs = self._obs_cache[seat] = self._state.observation(seat)
         return obs
 
@@ -201,6 +208,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
         seat = self.agent_seat[agent]
         mask = np.zeros(self.n_actions, np.int8)
         state = self._state
+        assert state is not None  # reset() first
         if not state.is_terminal() and state.current_player() == seat:
             mask[list(state.legal_actions())] = 1
         return {"observation": self.encoder.encode(self._raw(seat)), "action_mask": mask}
