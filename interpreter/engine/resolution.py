@@ -17,7 +17,7 @@ next node is entered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from ..content.model import Content, Rules, Skill
     from .decisions import PlayOption
+    from .game import Game
     from .state import Card, Player
 
 MAX_TRIGGER_ROUNDS = 64
@@ -142,7 +143,9 @@ class Resolution:
             while card is not None and card.uid in self.replaced:  # an intel replaced since: the new one
                 card = self.replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
-        ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.dying_player)
+        ctx = Ctx(
+            cast("Game", self), p, target=target, card=card, subject=subject, dying=self.dying_player
+        )  # a mixin: self is the Game
         used = data.get("card")
         if isinstance(used, str):
             ctype = self.content.card_types.get(used)

@@ -42,7 +42,7 @@ class CardNameLit(Node):
 
 @dataclass
 class ListLit(Node):
-    items: list
+    items: list[Node]
 
 
 @dataclass
@@ -54,8 +54,8 @@ class Attr(Node):
 @dataclass
 class Call(Node):
     func: str
-    args: list
-    kwargs: dict  # name -> (Node, line, col) as Node
+    args: list[Node]
+    kwargs: dict[str, Node]  # name -> (Node, line, col) as Node
 
 
 @dataclass
@@ -94,8 +94,8 @@ class Let(Node):
 
 @dataclass
 class If(Node):
-    branches: list  # [(cond, body)]
-    orelse: list | None
+    branches: list[tuple[Node, list[Node]]]  # [(cond, body)]
+    orelse: list[Node] | None
 
 
 @dataclass
@@ -104,14 +104,14 @@ class May(Node):
 
     by: Node | None
     prompt: str | None
-    body: list
+    body: list[Node]
 
 
 @dataclass
 class Option(Node):
     label: str
     condition: Node | None
-    body: list
+    body: list[Node]
 
 
 @dataclass
@@ -120,20 +120,20 @@ class ChooseOne(Node):
 
     by: Node | None
     prompt: str | None
-    options: list
+    options: list[Option]
 
 
 @dataclass
 class For(Node):
     name: str
     source: Node
-    body: list
+    body: list[Node]
 
 
 @dataclass
 class Repeat(Node):
     count: Node
-    body: list
+    body: list[Node]
 
 
 @dataclass
@@ -147,9 +147,9 @@ class Then(Node):
 class CallStmt(Node):
     call: Call
     instead_cond: Node | None = None
-    instead_body: list | None = None
+    instead_body: list[Node] | None = None
 
 
 @dataclass
 class Program:
-    body: list = field(default_factory=list)
+    body: list[Node] = field(default_factory=list)

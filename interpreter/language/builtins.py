@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine import decisions as D
 from ..engine.state import (
@@ -55,7 +56,7 @@ class Builtin:
     name: str
     kind: str  # query | action | choice
     params: list
-    returns: object  # a type, or a function(arg types by name) -> type
+    returns: str | Callable[[dict[str, str]], str]  # a type, or a function(arg types by name) -> type
     impl: Callable
     zh: str  # Chinese wording, {param} placeholders
     doc: str = ""
@@ -1145,7 +1146,7 @@ def _choose_many(ctx, options, by, lo, hi, prompt):
     g = ctx.game
     chooser = by if by is not None else ctx.chooser
     left = list(as_list(options))
-    picked = []
+    picked: list[Any] = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
         choice = g.ask(chooser, D.CHOOSE, opts, prompt, source_of(ctx))

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import difflib
 import operator
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
@@ -321,6 +322,7 @@ class Compiler:
 
             return run
         cond = self._cond(node.instead_cond)
+        assert node.instead_body is not None  # the parser gives an instead clause both parts
         alt = self._run_block(self._block(node.instead_body))
 
         def run_instead(ctx):
@@ -533,7 +535,7 @@ class Compiler:
                 node,
                 "signature: " + signature(b),
             )
-        bound: dict = {}
+        bound: dict[str, ast.Node] = {}
         for p, a in zip(params, node.args, strict=False):  # fewer arguments than parameters: the rest take defaults
             bound[p.name] = a
         names = {p.name for p in params}
@@ -546,11 +548,11 @@ class Compiler:
             if k in bound:
                 self._err("E303", f"`{k}` is given twice", a)
             bound[k] = a
-        argfs = []
-        argtypes = {}
+        argfs: list[Callable[[Any], Any]] = []
+        argtypes: dict[str, str] = {}
         for p in params:
-            a = bound.get(p.name)
-            if a is None:
+            arg = bound.get(p.name)
+            if arg is None:
                 if p.default is REQUIRED:
                     self._err(
                         "E303",
@@ -561,23 +563,23 @@ class Compiler:
                     argfs.append(lambda ctx: None)
                     continue
                 d = p.default
-                argfs.append(lambda ctx, d=d: d)
+                argfs.append(_const(d))
                 argtypes[p.name] = T.ANY
                 continue
-            t, f = self._expr(a)
+            t, f = self._expr(arg)
             if (p.type in T.ELEMENT or p.type == T.LIST) and t in T.LIST_OF:
                 f = _as_list_fn(f)  # one value where a list is wanted: a one-item list
             argtypes[p.name] = t
             if not T.accepts(p.type, t):
                 self._err(
-                    "E302", f"`{p.name}` of {node.func} must be {T.describe(p.type)}, but this is {T.describe(t)}", a
+                    "E302", f"`{p.name}` of {node.func} must be {T.describe(p.type)}, but this is {T.describe(t)}", arg
                 )
-            if p.type == T.STATUS and isinstance(a, ast.StrLit) and a.value not in STATUSES:
+            if p.type == T.STATUS and isinstance(arg, ast.StrLit) and arg.value not in STATUSES:
                 self._err(
                     "E306",
-                    f'unknown status "{a.value}"',
-                    a,
-                    _suggest(a.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
+                    f'unknown status "{arg.value}"',
+                    arg,
+                    _suggest(arg.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
                 )
             argfs.append(f)
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
@@ -595,6 +597,10 @@ class Compiler:
             f0, f1, f2 = argfs
             return rt, lambda ctx: impl(ctx, f0(ctx), f1(ctx), f2(ctx))
         return rt, lambda ctx: impl(ctx, *[f(ctx) for f in argfs])
+
+
+def _const(d: Any) -> Callable[[Any], Any]:
+    return lambda ctx: d
 
 
 def _as_list_fn(f):

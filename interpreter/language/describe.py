@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from . import ast
 from .builtins import BUILTINS, STATUSES
@@ -305,7 +306,7 @@ def _is_eq(node, a, b, op="==") -> bool:
     )
 
 
-def _is_call(node, *names) -> bool:
+def _is_call(node: object, *names: str) -> TypeGuard[ast.Call]:
     return isinstance(node, ast.Call) and node.func in names
 
 
@@ -393,8 +394,8 @@ class Renderer:
                 return True
             if node.func in _CHOICES:
                 return False
-            b = BUILTINS.get(node.func)
-            return b is not None and isinstance(b.returns, str) and b.returns in _PLURAL_TYPES
+            bi = BUILTINS.get(node.func)
+            return bi is not None and isinstance(bi.returns, str) and bi.returns in _PLURAL_TYPES
         return False
 
     # ------------------------------------------------------------ values
@@ -567,13 +568,13 @@ class Renderer:
             ):
                 return f"不含{COLOR_ZH[inner.right.name]}的"
         if isinstance(pred, ast.Call):
-            a = self.args(pred)
-            if pred.func == "pure" and _is_var(a.get("c"), "it"):
-                return "纯" + self.val(a["color"])
-            if pred.func == "is_dual" and _is_var(a.get("c"), "it"):
+            args = self.args(pred)
+            if pred.func == "pure" and _is_var(args.get("c"), "it"):
+                return "纯" + self.val(args["color"])
+            if pred.func == "is_dual" and _is_var(args.get("c"), "it"):
                 return "双色"
             if pred.func == "shares_color":
-                x, y = a.get("a"), a.get("b")
+                x, y = args.get("a"), args.get("b")
                 if _is_var(x, "it") or _is_var(y, "it"):
                     other = y if _is_var(x, "it") else x
                     return f"与{self.val(other)}含有相同颜色的"
@@ -953,7 +954,7 @@ class Renderer:
     @staticmethod
     def _merge(segs: list) -> list:
         """你弃置所有手牌，他弃置所有手牌 → 你和他依次弃置所有手牌 (and 再依次 for the next pair)."""
-        out = []
+        out: list[Seg] = []
         i = 0
         while i < len(segs):
             a = segs[i]
@@ -1019,10 +1020,10 @@ class Renderer:
             marks = "①②③④⑤⑥⑦⑧⑨⑩"
             opts = []
             for i, o in enumerate(node.options):
-                body = self.join(self.block(o.body, chooser), chooser) or o.label
+                opt = self.join(self.block(o.body, chooser), chooser) or o.label
                 if o.condition is not None:
-                    body += f"（{self.cond(o.condition).text()}时才可选）"
-                opts.append((marks[i] if i < len(marks) else f"({i + 1})") + body)
+                    opt += f"（{self.cond(o.condition).text()}时才可选）"
+                opts.append((marks[i] if i < len(marks) else f"({i + 1})") + opt)
             return [Seg(chooser, "选择一项：" + "；".join(opts), hard=True)]
         if isinstance(node, ast.If):
             parts = []
@@ -1036,8 +1037,8 @@ class Renderer:
             return [self.for_stmt(node, ctx)]
         if isinstance(node, ast.Repeat):
             n = cn_num(node.count.value, "次") if isinstance(node.count, ast.IntLit) else self.val(node.count) + "次"
-            body = self.join(self.block(node.body, ctx), ctx)
-            return [Seg(None, f"重复{n}：{body}", hard=True, complex=True)]
+            text = self.join(self.block(node.body, ctx), ctx)
+            return [Seg(None, f"重复{n}：{text}", hard=True, complex=True)]
         return [Seg(None, "？", complex=True)]
 
     def let(self, node: ast.Let, ctx) -> list:
@@ -1052,7 +1053,7 @@ class Renderer:
                     kind=kind, full=full, short=full, adj=f"{chooser}{verb}的", used=True
                 )
             else:
-                short = {"card": "该牌", "player": "该角色"}.get(kind, "所选的" + ("项"))
+                short: str | None = {"card": "该牌", "player": "该角色"}.get(kind, "所选的" + ("项"))
                 if value.func == "choose_many":
                     short = {"card": "这些牌", "player": "这些角色"}.get(kind, "所选的各项")
                 self.bindings[node.name] = Binding(
@@ -1083,6 +1084,7 @@ class Renderer:
         main = seg.text(ctx)
         c = self.cond(node.instead_cond).text()
         lead = "若如此做" if c.startswith("会") else "若如此做会使"
+        assert node.instead_body is not None  # the parser gives an instead clause both parts
         body = self.join(self.block(node.instead_body, ctx), ctx)
         return Seg(None, f"{main}。{lead}{c}，则改为{body}", hard=True, complex=True)
 
@@ -1167,7 +1169,7 @@ def _target_lead(r: Renderer, target_node, timing: str) -> tuple[str, str]:
 
 def describe_card(data: dict) -> str:
     """The rules text of a card, generated from its uses, target rules, conditions and effects."""
-    data_types = dict(data.get("data") or {})
+    data_types: dict[str, str] = dict(data.get("data") or {})  # per-copy data: key -> type name
     shared = data.get("effect")
     uses = [u for u in (data.get("uses") or []) if isinstance(u, dict)]
     sentences = []
@@ -1193,7 +1195,7 @@ def describe_card(data: dict) -> str:
                 sentences.append(f"你也可以在{at}使用。")
             continue
         code = own_effect if own_effect is not None else shared
-        parts = [TIMING_ZH.get(timing, timing)]
+        parts: list[Any] = [TIMING_ZH.get(timing, timing)]  # str, or None for a use without a known timing
         try:
             effect = _parse_prog(code or "")
         except LanguageError as e:
@@ -1420,6 +1422,7 @@ def describe_role(data: dict) -> str:
     for sk in data.get("skills") or []:
         if not isinstance(sk, dict):
             continue
-        kind_word = {"active": "", "triggered": "", "passive": "（锁定技）"}.get(sk.get("kind"), "")
+        kind_words: dict[str | None, str] = {"active": "", "triggered": "", "passive": "（锁定技）"}
+        kind_word = kind_words.get(sk.get("kind"), "")
         lines.append(f"【{sk.get('name', sk.get('id', '?'))}】{kind_word}{_skill_text(sk)}")
     return "\n".join(lines) if lines else "（没有技能）"

@@ -62,7 +62,7 @@ def _parser() -> Lark:
     )
 
 
-def _pos(meta_or_tok):
+def _pos(meta_or_tok: object) -> tuple[int, int]:
     return getattr(meta_or_tok, "line", 1) or 1, getattr(meta_or_tok, "column", 1) or 1
 
 

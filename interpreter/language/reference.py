@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from . import types as T
-from .builtins import BUILTINS, CONSTANTS, STATUSES
+from .builtins import BUILTINS, CONSTANTS, STATUSES, Builtin
 from .compiler import signature
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "language.md"
@@ -47,7 +47,7 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ").strip()
 
 
-def _returns(b) -> str:
+def _returns(b: Builtin) -> str:
     """The result type in words; choices derive theirs from the type of `from`."""
     if not callable(b.returns):
         return b.returns
@@ -59,7 +59,7 @@ def _returns(b) -> str:
     return "depends on the arguments"
 
 
-def _where(b) -> str:
+def _where(b: Builtin) -> str:
     if b.contexts is None:
         return "anywhere"
     return "only " + ", ".join(f"`{c}`" for c in sorted(b.contexts))
@@ -134,7 +134,7 @@ def write(path: Path = DOC_PATH) -> bool:
     return True
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if "--write" in args:
         changed = write()

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # types only: the language does not import the engine at run time
+    from ..engine.game import Game
+    from ..engine.state import Card, Player
+
 
 class Ctx:
     """What `self`, `target`, `this_card`, `dying` and `subject` mean for one evaluation.
@@ -15,20 +21,28 @@ class Ctx:
 
     __slots__ = ("game", "me", "target", "card", "dying", "subject", "frame", "incomplete", "chooser", "used_as")
 
-    def __init__(self, game, me, target=None, card=None, dying=None, subject=None):
+    def __init__(
+        self,
+        game: Game,
+        me: Player,
+        target: Player | None = None,
+        card: Card | None = None,
+        dying: Player | None = None,
+        subject: Player | None = None,
+    ) -> None:
         self.game = game
         self.me = me
         self.chooser = me  # who answers the choices `self` would make (another player controls a forced use)
-        self.used_as = None  # triggered skills on card events: the name the card was used as
+        self.used_as: CardName | None = None  # triggered skills on card events: the name the card was used as
         self.target = target
         self.card = card
         self.dying = dying
         self.subject = subject
-        self.frame = None
+        self.frame: Any = None
         self.incomplete = False
 
 
-def source_of(ctx) -> str:
+def source_of(ctx: Ctx) -> str:
     """The card a question comes from, by what it is used as (a converted card's printed face stays hidden)."""
     if ctx.used_as is not None:
         return ctx.used_as.id
@@ -44,20 +58,20 @@ class CardName:
 
     __slots__ = ("id", "name")
 
-    def __init__(self, cid: str, name: str):
+    def __init__(self, cid: str, name: str) -> None:
         self.id = cid
         self.name = name
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, CardName) and other.id == self.id
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.id)
 
     def label(self) -> str:
         return f"【{self.name}】"
 
-    def to_json(self):
+    def to_json(self) -> str:
         return self.id
 
     def __repr__(self) -> str:

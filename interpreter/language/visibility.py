@@ -13,20 +13,27 @@ time, when it describes the options to the seat.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 from . import ast
 
 CHOICES = ("choose", "choose_many", "declare")
 
 
-def check(program: ast.Program, report) -> None:
+Shape = Any  # a node's shape without positions (_key): nested tuples of names and plain values
+Revealed = dict[Shape, Any]  # hand owner (shape) -> the viewers it was shown to (a set of shapes), or ALL
+Report = Callable[[ast.Call, ast.Node], None]
+
+
+def check(program: ast.Program, report: Report) -> None:
     """Walk `program` in source order; call report(node, hand_owner_text) for each hidden choice."""
-    revealed: dict = {}  # hand owner (shape) -> the viewers it was shown to (shapes), or ALL
+    revealed: Revealed = {}  # hand owner (shape) -> the viewers it was shown to (shapes), or ALL
     for stmt in program.body:
         _walk(stmt, revealed, report)
 
 
-def _key(node):
+def _key(node: object) -> Shape:
     """A node's shape without positions, to compare two expressions."""
     if isinstance(node, ast.Node):
         return (
@@ -40,7 +47,7 @@ def _key(node):
     return node
 
 
-def _hand_of(node):
+def _hand_of(node: ast.Node) -> ast.Node | None:
     """X if `node` is hand(X) or hand(X) where …, else None."""
     while isinstance(node, ast.Where):
         node = node.source
@@ -53,7 +60,7 @@ ALL = "all"
 SELF = ("Var", "self")
 
 
-def _walk(node, revealed: dict, report) -> None:
+def _walk(node: object, revealed: Revealed, report: Report) -> None:
     if isinstance(node, ast.Call):
         for a in node.args:
             _walk(a, revealed, report)
@@ -88,7 +95,7 @@ def _walk(node, revealed: dict, report) -> None:
             _walk(x, revealed, report)
 
 
-def _allowed(call: ast.Call, owner, revealed: dict) -> bool:
+def _allowed(call: ast.Call, owner: ast.Node, revealed: Revealed) -> bool:
     blind = call.kwargs.get("blind")
     if isinstance(blind, ast.Var) and blind.name == "true":
         return True
