@@ -22,7 +22,7 @@ def seats(**over):
 
 # ====================================================================== the deck (content/deck.yaml)
 
-# the reference deck list (the rules site), copied by hand: id card colors direction lock | 试探/密令 data | in the 110-card deck
+# the reference deck list, copied by hand: id card colors direction lock | 试探/密令 data | in the 110-card deck
 DECK_MD = """
 1 试探 黑 → - 红-1蓝-1黑+1 - ; 2 试探 黑 → - 红-1蓝+1黑-1 y ; 3 试探 黑 → - 红+1蓝-1黑+1 y
 4 试探 黑 ← - 红+1蓝+1黑-1 - ; 5 试探 黑 ← - 红-1蓝+1黑+1 y ; 6 试探 黑 ← - 红+1蓝-1黑-1 y
