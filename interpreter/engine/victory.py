@@ -26,7 +26,7 @@ from . import decisions as D
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..content.model import Identity, SecretTask, Skill, Victory
+    from ..content.model import Skill, Victory
     from .game import Game
     from .state import Player
 
@@ -37,17 +37,6 @@ class GameOver(Exception):
         self.winners = winners
         self.reason = reason
         self.turns = 0
-
-
-def _by_check(holder: Identity | SecretTask) -> dict[str, list[Victory]]:
-    """A holder's victory conditions grouped by check, made once (content does not change after loading)."""
-    table: dict[str, list[Victory]] | None = holder.__dict__.get("_by_check")
-    if table is None:
-        table = {}
-        for v in holder.victories:
-            table.setdefault(v.check, []).append(v)
-        holder.__dict__["_by_check"] = table
-    return table
 
 
 class VictoryChecks:
@@ -83,7 +72,7 @@ class VictoryChecks:
         out: list[Victory] = []
         for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
             if holder is not None:
-                out += _by_check(holder).get(check, ())
+                out += [v for v in holder.victories if v.check == check]
         return out
 
     def _eligible(self, p: Player, v: Victory) -> bool:
