@@ -129,6 +129,10 @@ class Game(Resolution, VictoryChecks):
         self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
         self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
         self._describer: Describer | None = None
+        # Counts every event and card move: a collect victory check that found no winner is not
+        # repeated until something has happened since (victory.check_collect_victory).
+        self.changes = 0
+        self.collect_checked_at = -1
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
         self.unchosen_roles: list = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
@@ -173,6 +177,7 @@ class Game(Resolution, VictoryChecks):
         name deck ids (CARD_FIELDS) are checked against the cards' visibility now:
         a card some seat cannot see makes that field secret to the seats that can.
         """
+        self.changes += 1
         if kind in self.watched:
             self._events.append((kind, data))
         if not self.record:
@@ -390,6 +395,7 @@ class Game(Resolution, VictoryChecks):
         or the pending place by whoever followed it there; and a card entering
         a hand by its new owner.
         """
+        self.changes += 1
         z = card.zone
         old = card.owner  # set in a hand or an intel area
         if z == HAND:

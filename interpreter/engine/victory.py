@@ -50,6 +50,8 @@ class VictoryChecks:
     victory_skills: dict[str | None, list[tuple[Player, Skill]]]
     check_winners: list[Player] | None
     check_declarers: list[Player] | None
+    changes: int
+    collect_checked_at: int
 
     if TYPE_CHECKING:
 
@@ -95,6 +97,10 @@ class VictoryChecks:
                     winners.append(q)
 
     def check_collect_victory(self) -> None:
+        """Step 1 (and 2) of the collect check. Skipped when nothing happened since the last one found no
+        winner: every change of state the conditions can read comes with an event or a card move."""
+        if self.changes == self.collect_checked_at:
+            return
         winners: list[Player] = []
         declarers: list[Player] = []
         for p in self._from_current():
@@ -119,6 +125,7 @@ class VictoryChecks:
         self._victory_skills("declare", winners, declarers)
         if winners:
             self._declare(winners, "collect", declarers)
+        self.collect_checked_at = self.changes
 
     def check_death_victory(self, dead: list[Player]) -> None:
         winners: list[Player] = []

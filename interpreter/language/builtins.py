@@ -727,6 +727,7 @@ def _set_mark(ctx, p, key, value):
     if p is None:
         return False
     p.marks[key] = (ctx.game.turn_no, value)
+    ctx.game.changes += 1  # a mark is state a victory condition may read (see Game.changes)
     return True
 
 
