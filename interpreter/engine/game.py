@@ -140,6 +140,7 @@ class Game(Resolution, VictoryChecks):
         self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
+        self.watched_by_seat: list[frozenset[str]] = []  # per seat: the event kinds its triggered skills react to
         self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []  # role cards removed from the game
         self.removed_identities: list = []  # (identity, task, seat it came from): removed from the game face down
@@ -601,6 +602,7 @@ class Game(Resolution, VictoryChecks):
         ]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
         self.watched = frozenset(kind for _, sk in self.triggers for kind in sk.on)
+        self.watched_by_seat = [frozenset(k for sk in sks for k in sk.on or ()) for sks in self.triggers_by_seat]
         self.victory_skills = {}
         for p in self.players:
             for sk in p.role.skills if p.role is not None else ():

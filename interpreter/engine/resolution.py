@@ -49,6 +49,7 @@ class Resolution:
     trace: list[tuple[Any, ...]] | None
     _events: list[tuple[str, dict[str, Any]]]
     triggers_by_seat: list[list[Skill]]
+    watched_by_seat: list[frozenset[str]]
     replaced: dict[int, Card]
     suspend_checks: int
     dying_player: Player | None
@@ -107,8 +108,12 @@ class Resolution:
             self._events = []
             fired = False
             by_seat = self.triggers_by_seat
+            watched = self.watched_by_seat
+            kinds = {kind for kind, _ in batch}
             assert self.current is not None  # triggers run from setup on
             for p in self.order_from(self.current):
+                if watched[p.seat].isdisjoint(kinds):  # none of this seat's skills reacts to these events
+                    continue
                 for skill in by_seat[p.seat]:
                     on = skill.on or ()  # a triggered skill always has its events
                     for kind, data in batch:
