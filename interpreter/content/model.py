@@ -19,7 +19,7 @@ TIMINGS = {
     "dying": "濒死求救 (whoever is being asked; `dying` is the dying player)",
 }
 
-# Victory check kinds (宣胜时机), in the order of seed 004 / detail_rules.md.
+# Victory check kinds (宣胜时机), in the order of the detailed rules.
 VICTORY_CHECKS = {
     "collect": "a player with 3 red or 3 blue intel wins if this condition holds for him (`self`)",
     "collect_unclaimed": "a player (`subject`) has 3 red or 3 blue intel but does not win by it",

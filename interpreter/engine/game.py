@@ -1,8 +1,8 @@
 """The fixed skeleton of a game: setup, turns, phases, intel travel and card use.
 
-Phases follow the rulebook (seed 003): 摸牌 → 出牌 → 传递 → 争夺 → 接收, then
+Phases follow the rulebook: 摸牌 → 出牌 → 传递 → 争夺 → 接收, then
 回合结束. Every place the rules stop and let a player act calls
-:meth:`settle` first — the timing-node loop of seed 004, in
+:meth:`settle` first — the timing-node loop of the rules, in
 ``resolution.py`` — so triggers, victory checks and dying happen in the one
 documented order. Cards are data: the engine only knows a card's timings,
 target rule and compiled effect.

@@ -1,4 +1,4 @@
-"""The timing-node loop of seed 004, dying (濒死) and death (死亡).
+"""The timing-node loop of the rules (queued, never inserted), dying (濒死) and death (死亡).
 
 Entering a node (:meth:`Resolution.settle`):
 

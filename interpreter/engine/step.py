@@ -17,7 +17,7 @@ Where the control state lives
 -----------------------------
 The rules engine is ordinary recursive Python: a card's effect asks a
 question in the middle of its resolution, and the answer is returned to that
-very call (seed 004's queued loop never interrupts an effect, so the stack is
+very call (the rules' queued timing-node loop never interrupts an effect, so the stack is
 the natural shape). The engine therefore runs in a *greenlet* that is paused
 inside ``Game.ask`` while the caller decides; :meth:`apply_action` switches back
 into it with the answer. Nothing is copied and no thread is involved: a

@@ -1,4 +1,4 @@
-"""Victory checks, in the documented order (seed 004 / detail_rules.md 宣胜).
+"""Victory checks, in the documented order (the detailed rules on 宣胜).
 
 Collect checks (at every node, step 3):
 
