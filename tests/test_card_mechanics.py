@@ -701,3 +701,35 @@ def test_a_use_whose_rules_read_this_card_is_checked_per_copy(tmp_path):
     put_pending(g, 82, sender=1, holder=1)
     offered = [o.card.uid for o in g.card_options(g.players[0], "contest") if o.card is not None]
     assert offered == [91]  # the blue copy (94) first in hand is not offered; the red one is
+
+
+def test_a_question_about_a_face_down_intel_does_not_name_its_card(tmp_path):
+    """A skill that reacts to another seat's face-down intel asks its owner without naming the card's type."""
+    content = pack(
+        tmp_path,
+        role(
+            "watcher",
+            """
+        - id: peek
+          name: 旁观
+          kind: triggered
+          trigger: intel_sent
+          optional: false
+          condition: subject != self
+          effect: |
+            may { draw(self, 1) }
+        """,
+        ),
+    )
+    g, ag = table(
+        content,
+        [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[79])],
+        roles=[(0, "watcher")],
+        current=1,
+        answers={0: ["yes"], 1: ["P0"]},
+    )
+    g.send_intel(g.players[1], card(g, 79), face_up=False)
+    g.settle()
+    (confirm,) = [d for d in ag[0].asked if d.kind == D.CONFIRM]
+    assert confirm.source == ""  # not "jie_huo": P0 cannot see the intel
+    assert len(g.players[0].hand) == 1

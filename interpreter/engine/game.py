@@ -275,8 +275,8 @@ class Game(Resolution, VictoryChecks):
                         "to": [player.seat],
                     }
                 )
-        if type(picked) is Card:
-            picked.chosen |= 1 << player.seat  # whoever picks a card can follow where it goes next
+        if type(picked) is Card and self.card_visible(picked, player.seat):
+            picked.chosen |= 1 << player.seat  # whoever picks a card (seeing it) can follow where it goes next
         return picked
 
     def _label(self, opt) -> str:

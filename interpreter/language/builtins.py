@@ -1073,7 +1073,7 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
         return None
     if optional:
         options = [*options, None]
-    choice = g.ask(chooser, kind, options, prompt, source_of(ctx))
+    choice = g.ask(chooser, kind, options, prompt, source_of(ctx, chooser))
     if choice is None:
         ctx.incomplete = True
     return choice
@@ -1150,7 +1150,7 @@ def _choose_many(ctx, options, by, lo, hi, prompt):
     picked: list[Any] = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
-        choice = g.ask(chooser, D.CHOOSE, opts, prompt, source_of(ctx))
+        choice = g.ask(chooser, D.CHOOSE, opts, prompt, source_of(ctx, chooser))
         if choice is None:
             break
         picked.append(choice)

@@ -236,7 +236,7 @@ class Compiler:
             if who is None:
                 ctx.incomplete = True
                 return
-            source = source_of(ctx)
+            source = source_of(ctx, who)
             if ctx.game.ask(who, D.CONFIRM, [True, False], prompt, source):
                 body(ctx)
             else:
@@ -260,7 +260,7 @@ class Compiler:
                 ctx.incomplete = True
                 return
             labels = [o[0] for o in open_]
-            source = source_of(ctx)
+            source = source_of(ctx, who)
             label = ctx.game.ask(who, D.OPTION, labels, prompt, source)
             open_[labels.index(label)][2](ctx)
 

@@ -42,11 +42,15 @@ class Ctx:
         self.incomplete = False
 
 
-def source_of(ctx: Ctx) -> str:
-    """The card a question comes from, by what it is used as (a converted card's printed face stays hidden)."""
+def source_of(ctx: Ctx, asked: Player | None = None) -> str:
+    """The card a question to `asked` comes from, by what it is used as (a converted card's printed face
+    stays hidden); nothing if that card is one `asked` cannot see (a triggered skill about a face-down intel)."""
     if ctx.used_as is not None:
         return ctx.used_as.id
-    return ctx.card.type.id if ctx.card is not None else ""
+    card = ctx.card
+    if card is None or (asked is not None and not ctx.game.card_visible(card, asked.seat)):
+        return ""
+    return card.type.id
 
 
 class StopEffect(Exception):
