@@ -116,52 +116,22 @@ def _agents(s: int, n_players: int) -> list:
 # ---------------------------------------------------------------------------- fengsheng: whole games
 
 
-def run_fengsheng(content, n_games: int, n_players: int, seed: int):
-    """`run` part: n_games games through Game.run() (seeds seed..seed+n_games-1). Returns (seconds, stats)."""
-    from interpreter.engine.game import Game
-
+def _whole_games(play, n_games: int, n_players: int, seed: int):
+    """Time n_games games (seeds seed..seed+n_games-1), each played by play(seed) -> finished Game."""
     decisions = agent_calls = turns = 0
     reasons: Counter = Counter()
     errors: list = []
     t0 = time.perf_counter()
     for s in range(seed, seed + n_games):
-        g = Game(content, n_players, s, _agents(s, n_players))
         try:
-            result = g.run()
-            reasons[result.reason] += 1
-            turns += result.turns
+            g = play(s)
         except Exception as e:  # an engine bug: count it, keep the numbers of what ran
-            errors.append(f"seed {s}: {type(e).__name__}: {e}")
-        decisions += g.decision_count
-        agent_calls += len(g.decision_log)
-    dt = time.perf_counter() - t0
-    return dt, {
-        "decisions": decisions,
-        "agent_calls": agent_calls,
-        "turns": turns,
-        "reasons": dict(reasons),
-        "errors": errors,
-    }
-
-
-def run_driver(content, n_games: int, n_players: int, seed: int):
-    """`driver` part: the same games as run_fengsheng, through step.drive(). Returns (seconds, stats)."""
-    from interpreter.engine.step import drive
-
-    decisions = agent_calls = turns = 0
-    reasons: Counter = Counter()
-    errors: list = []
-    t0 = time.perf_counter()
-    for s in range(seed, seed + n_games):
-        try:
-            g = drive(content, n_players, s, _agents(s, n_players))
-        except Exception as e:  # the game's counts are lost with it; the error is reported
             errors.append(f"seed {s}: {type(e).__name__}: {e}")
             continue
         decisions += g.decision_count
         agent_calls += len(g.decision_log)
         over = g.result
-        assert over is not None  # drive() plays to the end
+        assert over is not None  # played to the end
         reasons[over.reason] += 1
         turns += over.turns
     dt = time.perf_counter() - t0
@@ -172,6 +142,25 @@ def run_driver(content, n_games: int, n_players: int, seed: int):
         "reasons": dict(reasons),
         "errors": errors,
     }
+
+
+def run_fengsheng(content, n_games: int, n_players: int, seed: int):
+    """`run` part: n_games games through Game.run() (seeds seed..seed+n_games-1). Returns (seconds, stats)."""
+    from interpreter.engine.game import Game
+
+    def play(s):
+        g = Game(content, n_players, s, _agents(s, n_players))
+        g.run()
+        return g
+
+    return _whole_games(play, n_games, n_players, seed)
+
+
+def run_driver(content, n_games: int, n_players: int, seed: int):
+    """`driver` part: the same games as run_fengsheng, through step.drive(). Returns (seconds, stats)."""
+    from interpreter.engine.step import drive
+
+    return _whole_games(lambda s: drive(content, n_players, s, _agents(s, n_players)), n_games, n_players, seed)
 
 
 def run_step(content, n_games: int, n_players: int, seed: int):
