@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..language.runtime import CardName
 from .decisions import PlayOption
 from .errors import EngineError
 from .frozen import FrozenDict
@@ -101,6 +102,9 @@ def _plain(v):
 
 
 _PASS = ("pass",)
+# Option types whose descriptor depends only on the value (texts only for the fixed words; the
+# engine keeps bool, Color and int apart by type, so True and the color red never share an entry).
+_BY_VALUE = (str, bool, type(None), Color, CardName)
 
 
 def _frozen_template(fields: dict) -> tuple:
@@ -185,6 +189,8 @@ class Describer:
         # and a second index by card id / (card use, card id) that needs no key tuple in the loop
         self._tpl = _per_content(game.content, "_descriptor_templates", dict)
         self._fast = _per_content(game.content, "_descriptor_fast", dict)
+        self._seats = _per_content(game.content, "_descriptor_seats", dict)
+        self._values = _per_content(game.content, "_descriptor_values", dict)
 
     def describe(self, decision) -> tuple:
         """(action ids, ActionList) of a decision's options, in the engine's order.
@@ -197,7 +203,9 @@ class Describer:
         bit = 1 << seat
         game = self.game
         tpl = self._tpl
-        fast = self._fast  # (card uid) / (use, card uid) / (seat) -> entry, without building key tuples
+        fast = self._fast  # (card uid) / (use, card uid) -> entry, without building key tuples
+        seats = self._seats  # seat -> entry
+        vals = self._values  # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
         ids = []
         templates = []
         values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
@@ -235,18 +243,29 @@ class Describer:
                 templates.append(entry[1])
                 continue
             elif t is Player:
-                key = ("seat", opt.seat)
+                entry = seats.get(opt.seat)
+                if entry is None:
+                    key = ("seat", opt.seat)
+                    entry = seats[opt.seat] = tpl.get(key) or self._store(key, self._fields(key, opt))
+                ids.append(entry[0])
+                templates.append(entry[1])
+                continue
             else:
                 values = True
-                key, make = self._other(opt, pos)
-                entry = tpl.get(key)
+                by_value = vals.get(t)
+                entry = by_value.get(opt) if by_value is not None else None
                 if entry is None:
-                    if key[0] == "option":  # a text or value at a position: its own descriptor each time
-                        fields = make()
-                        fields["id"] = self.space.ids[key]
-                        entry = (fields["id"], _frozen_template(fields))
-                    else:
-                        entry = self._store(key, make())
+                    key, make = self._other(opt, pos)
+                    entry = tpl.get(key)
+                    if entry is None:
+                        if key[0] == "option":  # a text or value at a position: its own descriptor each time
+                            fields = make()
+                            fields["id"] = self.space.ids[key]
+                            entry = (fields["id"], _frozen_template(fields))
+                        else:
+                            entry = self._store(key, make())
+                    if t in _BY_VALUE and key[0] not in ("option", "blind"):
+                        vals.setdefault(t, {})[opt] = entry
                 ids.append(entry[0])
                 templates.append(entry[1])
                 continue

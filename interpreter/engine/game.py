@@ -332,9 +332,14 @@ class Game(Resolution, VictoryChecks):
         describer = self._describer or self.describer
         ids, descs = describer.describe(decision)
         answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
-        if type(answer) is int and answer in ids:
-            self.actions_taken.append(answer)
-            return ids.index(answer)
+        if type(answer) is int:
+            try:
+                index = ids.index(answer)
+            except ValueError:
+                pass
+            else:
+                self.actions_taken.append(answer)
+                return index
         return self.index_of(decision, ids, answer)  # raises IllegalAction, saying why
 
     @staticmethod
