@@ -157,4 +157,4 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
     return FrozenDict(obs)
 
 
-__all__ = ["observe", "project", "history", "PROCESSING"]
+__all__ = ["observe", "project", "history"]
