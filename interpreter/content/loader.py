@@ -19,9 +19,9 @@ from typing import cast
 import jsonschema
 import yaml
 
-from ..engine.state import COLOR_BITS
 from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
+from .colors import COLOR_BITS
 from .model import (
     TIMINGS,
     TRIGGER_EVENTS,

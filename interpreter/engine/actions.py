@@ -18,6 +18,7 @@ must offer hidden cards blind, as positions — 抽取).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..language.runtime import CardName
 from .decisions import PlayOption
@@ -85,7 +86,7 @@ def _colors(mask: int):
 
 
 def _key(k) -> str:
-    """A data key as a JSON object key: a color bit by its name (试探's per-identity-color rows)."""
+    """A data key as a JSON object key: a color bit by its name (per-copy data keyed by identity color)."""
     if isinstance(k, int) and k in COLOR_NAMES:
         return COLOR_NAMES[k]
     return str(k)
@@ -175,6 +176,19 @@ def _per_content(content, attr: str, make):
     return value
 
 
+def _key_of(opt: PlayOption | Card | Player) -> tuple:
+    """The action-space key of a card use, skill, pass, card or seat option."""
+    if isinstance(opt, PlayOption):
+        if opt.use is None:
+            return _PASS
+        if opt.card is None:
+            return ("skill", opt.use.id)
+        return ("use", opt.card.uid, opt.use.card_type.id, opt.use.source_index)
+    if isinstance(opt, Card):
+        return ("card", opt.uid)
+    return ("seat", opt.seat)
+
+
 class Describer:
     """Turns one decision's options into action ids and descriptors for its seat.
 
@@ -189,7 +203,6 @@ class Describer:
         # and a second index by card id / (card use, card id) that needs no key tuple in the loop
         self._tpl = _per_content(game.content, "_descriptor_templates", dict)
         self._fast = _per_content(game.content, "_descriptor_fast", dict)
-        self._seats = _per_content(game.content, "_descriptor_seats", dict)
         self._values = _per_content(game.content, "_descriptor_values", dict)
 
     def describe(self, decision) -> tuple:
@@ -203,53 +216,31 @@ class Describer:
         bit = 1 << seat
         game = self.game
         tpl = self._tpl
-        fast = self._fast  # (card uid) / (use, card uid) -> entry, without building key tuples
-        seats = self._seats  # seat -> entry
+        fast = self._fast  # cheap key (see below) -> entry, without building action-space keys
         vals = self._values  # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
         ids = []
         templates = []
         values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
         for pos, opt in enumerate(decision.options):
             t = type(opt)
+            # the entry of a card, card use, skill, pass or seat is looked up by a cheap key of its own
             if t is PlayOption:
-                use = opt.use
                 card = opt.card
-                if use is None:
-                    key: tuple = _PASS
-                elif card is None:
-                    key = ("skill", use.id)
+                if card is None:
+                    ck: object = opt.use.id if opt.use is not None else _PASS  # skill ids are strings
                 else:
                     if not (card.knowers & bit or game.card_public(card)):
                         raise EngineError(f"P{seat} was offered the use of a card it cannot see")
-                    fk = (id(use), card.uid)
-                    entry = fast.get(fk)
-                    if entry is None:
-                        key = ("use", card.uid, use.card_type.id, use.source_index)
-                        entry = fast[fk] = tpl.get(key) or self._store(key, self._fields(key, opt))
-                    ids.append(entry[0])
-                    templates.append(entry[1])
-                    continue
+                    ck = (id(opt.use), card.uid)
             elif t is Card:
                 if not (opt.knowers & bit or game.card_public(opt)):
                     raise EngineError(
                         f"a card P{seat} cannot see ({game.zone_name(opt)}) was offered to P{seat} "
                         "as an option; offer hidden cards blind (choose(..., blind: true))"
                     )
-                entry = fast.get(opt.uid)
-                if entry is None:
-                    key = ("card", opt.uid)
-                    entry = fast[opt.uid] = tpl.get(key) or self._store(key, self._fields(key, opt))
-                ids.append(entry[0])
-                templates.append(entry[1])
-                continue
+                ck = opt.uid
             elif t is Player:
-                entry = seats.get(opt.seat)
-                if entry is None:
-                    key = ("seat", opt.seat)
-                    entry = seats[opt.seat] = tpl.get(key) or self._store(key, self._fields(key, opt))
-                ids.append(entry[0])
-                templates.append(entry[1])
-                continue
+                ck = -1 - opt.seat  # negative: apart from deck ids
             else:
                 values = True
                 by_value = vals.get(t)
@@ -269,9 +260,10 @@ class Describer:
                 ids.append(entry[0])
                 templates.append(entry[1])
                 continue
-            entry = tpl.get(key)
+            entry = fast.get(ck)
             if entry is None:
-                entry = self._store(key, self._fields(key, opt))
+                key = _key_of(opt)
+                entry = fast[ck] = tpl.get(key) or self._store(key, self._fields(key, opt))
             ids.append(entry[0])
             templates.append(entry[1])
         if values and len(set(ids)) != len(ids):
@@ -283,7 +275,7 @@ class Describer:
         return id_tuple, ActionList(id_tuple, tuple(templates))
 
     @staticmethod
-    def _fields(key: tuple, opt) -> dict:
+    def _fields(key: tuple, opt: Any) -> dict:
         kind = key[0]
         if kind == "pass":
             return {"kind": "pass", "label": "pass"}

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
+from .actions import Describer
 from .decisions import PASS, Decision, PlayOption
 from .errors import EngineError, IllegalAction
+from .observation import observe
 from .resolution import Resolution
 from .state import (
     BLACK,
@@ -40,11 +42,10 @@ from .state import (
     Card,
     Player,
 )
-from .victory import GameOver, VictoryChecks
+from .victory import GameOver
 
 if TYPE_CHECKING:
     from ..content.model import CardType, Content, Skill
-    from .actions import Describer
 
 ACCEPT = "accept"
 DECLINE = "decline"
@@ -81,7 +82,7 @@ class UseFrame:
         self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
 
 
-class Game(Resolution, VictoryChecks):
+class Game(Resolution):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
 
     MAX_DECISIONS = 50_000
@@ -128,7 +129,7 @@ class Game(Resolution, VictoryChecks):
         self.log: list = []
         self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
         self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
-        self._describer: Describer | None = None
+        self.seat_logs: dict[int | None, tuple[int, list[Any]]] = {}  # per seat: its projected log, kept up to date
         # Counts every event and card move: a collect victory check that found no winner is not
         # repeated until something has happened since (victory.check_collect_victory).
         self.changes = 0
@@ -165,6 +166,7 @@ class Game(Resolution, VictoryChecks):
         self.send_direction: str | None = None  # a direction an effect gave the intel being sent
         self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         self.skill_uses: dict = {}  # (role id, skill name) -> times used, for balance statistics
+        self.describer = Describer(self)  # the options of each decision as action ids and descriptors
 
     # ------------------------------------------------------------------ events & decisions
 
@@ -226,7 +228,7 @@ class Game(Resolution, VictoryChecks):
         if z in (INTEL, DISCARD, STAGING):
             return True
         if z in (REMOVED, PROCESSING):
-            return not card.face_down  # used as a card played face down (试探, 密令 …): only user and target
+            return not card.face_down  # used as a card played face down (face_down: true): only user and target
         if z == PENDING:
             return self.pending_face_up
         return False
@@ -293,14 +295,6 @@ class Game(Resolution, VictoryChecks):
             label = self._labels[key] = D.option_label(opt)
         return label
 
-    @property
-    def describer(self) -> Describer:
-        if self._describer is None:
-            from .actions import Describer
-
-            self._describer = Describer(self)
-        return self._describer
-
     def actions(self, decision) -> tuple:
         """(action ids, descriptors) of a decision, for its seat."""
         return self.describer.describe(decision)
@@ -311,8 +305,6 @@ class Game(Resolution, VictoryChecks):
             raise EngineError(
                 "this game keeps no log, so no observation (its public history) can be made: create it with record=True"
             )
-        from .observation import observe
-
         return observe(self, seat, decision)
 
     def _agent_decide(self, decision) -> int:
@@ -329,8 +321,7 @@ class Game(Resolution, VictoryChecks):
                     f"agent for P{decision.seat} answered {index!r}, not an index of {len(decision.options)} options"
                 )
             return index
-        describer = self._describer or self.describer
-        ids, descs = describer.describe(decision)
+        ids, descs = self.describer.describe(decision)
         answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
         if type(answer) is int:
             try:
@@ -419,7 +410,7 @@ class Game(Resolution, VictoryChecks):
         card.knowers = k
         card.chosen = 0
         if card.face_down and z == PROCESSING and zone == PENDING:
-            pass  # a card used face down becomes the intel (调包): everyone still knows what it was used as
+            pass  # a card used face down becomes the intel: everyone still knows what it was used as
         else:
             card.used_as = None
         card.face_down = False

@@ -38,7 +38,7 @@ def project(record: dict, seat: int | None):
 
 def history(game, seat: int | None) -> tuple:
     """The game's log as `seat` saw it (frozen records), kept incrementally per seat."""
-    cache = game.__dict__.setdefault("_seat_logs", {})
+    cache = game.seat_logs
     done, records = cache.get(seat, (0, []))
     log = game.log
     for rec in log[done:]:
@@ -99,7 +99,7 @@ def observe(game, seat: int, decision=None) -> FrozenDict:
                 "pending": card is not None,
                 "face_up": bool(card is not None and g.pending_face_up),
                 "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
-                # a face-down intel everyone saw being put there as a card (调包): its card type, not the copy
+                # a face-down intel everyone saw being put there as a used card: its card type, not the copy
                 "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
         )

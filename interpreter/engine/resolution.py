@@ -17,34 +17,30 @@ next node is entered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
 from .decisions import PASS
 from .errors import EngineError
 from .state import DISCARD, HAND
+from .victory import VictoryChecks
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from ..content.model import Content, Rules, Skill
     from .decisions import PlayOption
-    from .game import Game
     from .state import Card, Player
 
 MAX_TRIGGER_ROUNDS = 64
 
 
-class Resolution:
+class Resolution(VictoryChecks):
     """Mixin of :class:`Game`: nodes, dying and death."""
 
-    # What this mixin uses of Game (and of VictoryChecks), declared for the type checker; Game defines them.
+    # What this mixin uses of Game beyond VictoryChecks, declared for the type checker; Game defines them.
     content: Content
     rules: Rules
-    players: list[Player]
     by_uid: dict[int, Card]
-    current: Player | None
     phase: str
     trace: list[tuple[Any, ...]] | None
     _events: list[tuple[str, dict[str, Any]]]
@@ -53,26 +49,14 @@ class Resolution:
     replaced: dict[int, Card]
     suspend_checks: int
     dying_player: Player | None
-    in_death: set[Player]
-    just_died: set[Player]
 
     if TYPE_CHECKING:
 
-        def emit(
-            self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
-        ) -> None: ...
-        def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any: ...
-        def order_from(self, start: Player) -> list[Player]: ...
         def alive_from(self, start: Player) -> list[Player]: ...
-        def alive_players(self) -> list[Player]: ...
         def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None: ...
         def card_options(self, p: Player, timing: str) -> list[Any]: ...
         def perform(self, p: Player, choice: PlayOption) -> None: ...
         def skill_blocker(self, p: Player, skill: Skill) -> str | None: ...
-        def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None: ...
-        def check_collect_victory(self) -> None: ...
-        def check_death_victory(self, dead: list[Player]) -> None: ...
-        def check_last_alive(self) -> None: ...
 
     def settle(self, node: str = "") -> None:
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
@@ -148,9 +132,7 @@ class Resolution:
             while card is not None and card.uid in self.replaced:  # an intel replaced since: the new one
                 card = self.replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
-        ctx = Ctx(
-            cast("Game", self), p, target=target, card=card, subject=subject, dying=self.dying_player
-        )  # a mixin: self is the Game
+        ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.dying_player)
         used = data.get("card")
         if isinstance(used, str):
             ctype = self.content.card_types.get(used)

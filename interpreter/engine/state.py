@@ -10,26 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# Colors are content values (identities, per-copy card data); the engine uses them from there.
+from ..content.colors import BLACK, BLUE, COLOR_BITS, COLOR_NAMES, COLOR_ZH, RED, Color
+
 if TYPE_CHECKING:
     from ..content.model import CardType, Identity, Role, SecretTask
 
 
-class Color(int):
-    """A color as a value (its bit), labelled in Chinese when offered as an option."""
-
-    __slots__ = ()
-
-    def label(self) -> str:
-        return COLOR_ZH.get(int(self), str(int(self))) + "色"
-
-    def to_json(self) -> str | int:
-        return COLOR_NAMES.get(int(self), int(self))
-
-
-RED, BLUE, BLACK = Color(1), Color(2), Color(4)
-COLOR_BITS = {"red": RED, "blue": BLUE, "black": BLACK}
-COLOR_NAMES: dict[int, str] = {RED: "red", BLUE: "blue", BLACK: "black"}
-COLOR_ZH: dict[int, str] = {RED: "红", BLUE: "蓝", BLACK: "黑"}
+__all__ = ["BLACK", "BLUE", "COLOR_BITS", "COLOR_NAMES", "COLOR_ZH", "RED", "Color"]
 
 LEFT, RIGHT, UP = "left", "right", "up"
 DIRECTION_ZH = {LEFT: "←", RIGHT: "→", UP: "↑"}

@@ -325,10 +325,8 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
             for f, seats in secret.items():
                 if f in CARD_FIELDS and seat not in seats:
                     rec[f] = new_uid(rec[f])
-    logs = g.__dict__.get("_seat_logs")
-    if logs:  # the projected copies of the others are stale now
-        for s in [s for s in logs if s != seat]:
-            del logs[s]
+    for s in [s for s in g.seat_logs if s != seat]:  # the projected copies of the others are stale now
+        del g.seat_logs[s]
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:

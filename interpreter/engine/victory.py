@@ -18,7 +18,7 @@ tasks; this module only knows the order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..language.runtime import Ctx
 from . import decisions as D
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..content.model import Skill, Victory
-    from .game import Game
     from .state import Player
 
 
@@ -84,7 +83,7 @@ class VictoryChecks:
         return p.alive or p in self.in_death or p in self.just_died or v.dead_may_win
 
     def _holds(self, p: Player, v: Victory, subject: Player | None = None) -> bool:
-        return bool(v.condition(Ctx(cast("Game", self), p, subject=subject)))  # a mixin: self is the Game
+        return bool(v.condition(Ctx(self, p, subject=subject)))
 
     def _add_with_camp(self, winners: list[Player], p: Player) -> None:
         """The winner and, for a camp identity, everyone of his camp, dead or alive, but not the out."""
@@ -183,7 +182,7 @@ class VictoryChecks:
                 for owner, skill in skills:
                     if owner is not p or not self.skill_ready(p, skill):
                         continue
-                    ctx = Ctx(cast("Game", self), p)  # a mixin: self is the Game
+                    ctx = Ctx(self, p)
                     if skill.condition is not None and not skill.condition(ctx):
                         continue
                     if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):

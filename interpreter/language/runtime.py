@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # types only: the language does not import the engine at run time
-    from ..engine.game import Game
-    from ..engine.state import Card, Player
+# The language does not import the engine, not even for types: the engine hands in its game,
+# players and cards, and these aliases say which is which.
+Game = Any
+Player = Any
+Card = Any
 
 
 class Ctx:
@@ -50,7 +52,7 @@ def source_of(ctx: Ctx, asked: Player | None = None) -> str:
     card = ctx.card
     if card is None or (asked is not None and not ctx.game.card_visible(card, asked.seat)):
         return ""
-    return card.type.id
+    return str(card.type.id)
 
 
 class StopEffect(Exception):

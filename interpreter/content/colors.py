@@ -1,0 +1,25 @@
+"""The three colors as values: a bit each, so a dual-color card is two bits set.
+
+A leaf module: content (identity colors, per-copy card data), the language and
+the engine all use these values, and it imports nothing of the project.
+"""
+
+from __future__ import annotations
+
+
+class Color(int):
+    """A color as a value (its bit), labelled in Chinese when offered as an option."""
+
+    __slots__ = ()
+
+    def label(self) -> str:
+        return COLOR_ZH.get(int(self), str(int(self))) + "色"
+
+    def to_json(self) -> str | int:
+        return COLOR_NAMES.get(int(self), int(self))
+
+
+RED, BLUE, BLACK = Color(1), Color(2), Color(4)
+COLOR_BITS = {"red": RED, "blue": BLUE, "black": BLACK}
+COLOR_NAMES: dict[int, str] = {RED: "red", BLUE: "blue", BLACK: "black"}
+COLOR_ZH: dict[int, str] = {RED: "红", BLUE: "蓝", BLACK: "黑"}
