@@ -167,33 +167,15 @@ def run_step(content, n_games: int, n_players: int, seed: int):
     """`step` part: GameState + legal_actions/apply_action, choices from random.Random(game seed)."""
     from interpreter.engine.step import GameState
 
-    decisions = agent_calls = turns = 0
-    reasons: Counter = Counter()
-    errors: list = []
-    t0 = time.perf_counter()
-    for s in range(seed, seed + n_games):
+    def play(s):
         rng = random.Random(s)
-        state = None
-        try:
-            state = GameState(content, n_players, s)
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-            reasons[state.result.reason] += 1
-            turns += state.result.turns
-        except Exception as e:
-            errors.append(f"seed {s}: {type(e).__name__}: {e}")
-        if state is not None:
-            decisions += state._game.decision_count
-            agent_calls += len(state._game.decision_log)
-    dt = time.perf_counter() - t0
-    return dt, {
-        "decisions": decisions,
-        "agent_calls": agent_calls,
-        "turns": turns,
-        "reasons": dict(reasons),
-        "errors": errors,
-    }
+        state = GameState(content, n_players, s)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        return state._game
+
+    return _whole_games(play, n_games, n_players, seed)
 
 
 # ---------------------------------------------------------------------------- fengsheng: step API costs
