@@ -140,28 +140,32 @@ class ActionList(Sequence):
     decision. Made lazily because a uniform random agent reads one of them.
     """
 
-    __slots__ = ("_templates", "_made", "ids")
+    __slots__ = ("_entries", "_made", "ids")
 
-    def __init__(self, ids: tuple, templates: tuple):
+    def __init__(self, ids: tuple, entries: tuple | list):
         self.ids = ids  # the action ids, in order: what an agent answers with
-        self._templates = templates
+        self._entries = entries  # (id, immutable template) per option, shared with other lists
         self._made: dict[int, FrozenDict] | None = None
 
     def __len__(self) -> int:
-        return len(self._templates)
+        return len(self._entries)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return tuple(self[j] for j in range(*i.indices(len(self._templates))))
+            return tuple(self[j] for j in range(*i.indices(len(self._entries))))
         made = self._made
         if made is None:
             made = self._made = {}
         if i < 0:
-            i += len(self._templates)
+            i += len(self._entries)
         d = made.get(i)
         if d is None:
-            d = made[i] = _build(self._templates[i])
+            d = made[i] = _build(self._entries[i][1])
         return d
+
+    def fresh(self) -> ActionList:
+        """The same actions as a new list, none of its descriptors made yet (for another caller)."""
+        return ActionList(self.ids, self._entries)
 
     def __repr__(self) -> str:
         return f"ActionList({[d['label'] for d in self]})"
@@ -189,6 +193,25 @@ def _key_of(opt: PlayOption | Card | Player) -> tuple:
     return ("seat", opt.seat)
 
 
+class _Entries:
+    """A content set's descriptor entries, ``(action id, immutable template)``, made on first use.
+
+    Cards, card uses and seats are found by list index (deck id, seat) and skills
+    by object, so the per-decision loop builds no key; a face moves with its
+    deck id, so the entries hold for every game, clone and resample.
+    """
+
+    def __init__(self, content):
+        top = max((e.uid for e in content.deck), default=0) + 1
+        self.size = top
+        self.cards: list = [None] * top  # deck id -> entry of the card as an option
+        self.uses: dict = {}  # id(card use) -> [entry per deck id]
+        self.seats: list = [None] * MAX_SEATS
+        self.skills: dict = {}  # id(skill) -> entry; _PASS -> the pass entry
+        self.by_key: dict = {}  # action-space key -> entry (every entry, whatever found it)
+        self.values: dict = {}  # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
+
+
 class Describer:
     """Turns one decision's options into action ids and descriptors for its seat.
 
@@ -199,11 +222,7 @@ class Describer:
     def __init__(self, game):
         self.game = game
         self.space = space_for(game.content)
-        # descriptor templates per action key (a face moves with its id, so they hold for every game),
-        # and a second index by card id / (card use, card id) that needs no key tuple in the loop
-        self._tpl = _per_content(game.content, "_descriptor_templates", dict)
-        self._fast = _per_content(game.content, "_descriptor_fast", dict)
-        self._values = _per_content(game.content, "_descriptor_values", dict)
+        self._e = _per_content(game.content, "_descriptor_entries", lambda: _Entries(game.content))
 
     def describe(self, decision) -> tuple:
         """(action ids, ActionList) of a decision's options, in the engine's order.
@@ -214,65 +233,83 @@ class Describer:
         """
         seat = decision.seat
         bit = 1 << seat
-        game = self.game
-        tpl = self._tpl
-        fast = self._fast  # cheap key (see below) -> entry, without building action-space keys
-        vals = self._values  # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
-        ids = []
-        templates = []
+        public = self.game.card_public
+        e = self._e
+        cards, uses, seats, skills, vals = e.cards, e.uses, e.seats, e.skills, e.values
+        entries = []
+        ids_list = []
         values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
         for pos, opt in enumerate(decision.options):
             t = type(opt)
-            # the entry of a card, card use, skill, pass or seat is looked up by a cheap key of its own
             if t is PlayOption:
                 card = opt.card
-                if card is None:
-                    ck: object = opt.use.id if opt.use is not None else _PASS  # skill ids are strings
+                if card is None:  # a skill, or pass
+                    use = opt.use
+                    entry = skills.get(id(use) if use is not None else _PASS)
+                    if entry is None:
+                        entry = skills[id(use) if use is not None else _PASS] = self._entry(opt)
                 else:
-                    if not (card.knowers & bit or game.card_public(card)):
+                    if not (card.knowers & bit or public(card)):
                         raise EngineError(f"P{seat} was offered the use of a card it cannot see")
-                    ck = (id(opt.use), card.uid)
+                    by_uid = uses.get(id(opt.use))
+                    if by_uid is None:
+                        by_uid = uses[id(opt.use)] = [None] * e.size
+                    entry = by_uid[card.uid]
+                    if entry is None:
+                        entry = by_uid[card.uid] = self._entry(opt)
             elif t is Card:
-                if not (opt.knowers & bit or game.card_public(opt)):
+                if not (opt.knowers & bit or public(opt)):
                     raise EngineError(
-                        f"a card P{seat} cannot see ({game.zone_name(opt)}) was offered to P{seat} "
+                        f"a card P{seat} cannot see ({self.game.zone_name(opt)}) was offered to P{seat} "
                         "as an option; offer hidden cards blind (choose(..., blind: true))"
                     )
-                ck = opt.uid
+                entry = cards[opt.uid]
+                if entry is None:
+                    entry = cards[opt.uid] = self._entry(opt)
             elif t is Player:
-                ck = -1 - opt.seat  # negative: apart from deck ids
+                entry = seats[opt.seat]
+                if entry is None:
+                    entry = seats[opt.seat] = self._entry(opt)
             else:
                 values = True
                 by_value = vals.get(t)
                 entry = by_value.get(opt) if by_value is not None else None
                 if entry is None:
-                    key, make = self._other(opt, pos)
-                    entry = tpl.get(key)
-                    if entry is None:
-                        if key[0] == "option":  # a text or value at a position: its own descriptor each time
-                            fields = make()
-                            fields["id"] = self.space.ids[key]
-                            entry = (fields["id"], _frozen_template(fields))
-                        else:
-                            entry = self._store(key, make())
-                    if t in _BY_VALUE and key[0] not in ("option", "blind"):
-                        vals.setdefault(t, {})[opt] = entry
-                ids.append(entry[0])
-                templates.append(entry[1])
-                continue
-            entry = fast.get(ck)
-            if entry is None:
-                key = _key_of(opt)
-                entry = fast[ck] = tpl.get(key) or self._store(key, self._fields(key, opt))
-            ids.append(entry[0])
-            templates.append(entry[1])
+                    entry = self._value_entry(opt, pos, t)
+            entries.append(entry)
+            ids_list.append(entry[0])
+        ids = tuple(ids_list)
         if values and len(set(ids)) != len(ids):
             raise EngineError(
                 f"decision {decision.kind} for P{seat} offers two options that are the same action "
                 f"({decision.labels()}): content must make its options distinct"
             )
-        id_tuple = tuple(ids)
-        return id_tuple, ActionList(id_tuple, tuple(templates))
+        return ids, ActionList(ids, entries)
+
+    def _entry(self, opt) -> tuple:
+        """The entry of a card, card use, skill, pass or seat option (made once per content set)."""
+        key = _key_of(opt)
+        entry = self._e.by_key.get(key)
+        return entry if entry is not None else self._store(key, self._fields(key, opt))
+
+    def _value_entry(self, opt, pos: int, t: type) -> tuple:
+        """The entry of an option that is a value: none, yes/no, a color, a text, a name, a blind position …"""
+        vals = self._e.values
+        by_value = vals.get(t)
+        entry = by_value.get(opt) if by_value is not None else None
+        if entry is not None:
+            return entry
+        key, make = self._other(opt, pos)
+        entry = self._e.by_key.get(key)
+        if entry is None:
+            if key[0] == "option":  # a text or value at a position: its own descriptor each time
+                fields = make()
+                fields["id"] = self.space.ids[key]
+                return (fields["id"], _frozen_template(fields))
+            entry = self._store(key, make())
+        if t in _BY_VALUE and key[0] not in ("option", "blind"):
+            vals.setdefault(t, {})[opt] = entry
+        return entry
 
     @staticmethod
     def _fields(key: tuple, opt: Any) -> dict:
@@ -299,7 +336,7 @@ class Describer:
         aid = self.space.ids[key]
         fields["id"] = aid
         entry = (aid, _frozen_template(fields))
-        self._tpl[key] = entry
+        self._e.by_key[key] = entry
         return entry
 
     def _other(self, opt, pos: int) -> tuple:

@@ -107,6 +107,8 @@ class Game(Resolution):
         self.agents = agents
         self.max_turns = max_turns or self.rules.max_turns
         self.players = [Player(i) for i in range(n_players)]
+        # every seat order "from seat s on", made once: read-only tuples, walked at every node
+        self._orders = tuple(tuple(self.players[s:] + self.players[:s]) for s in range(n_players))
         self.cards: list[Card] = []
         self.by_uid: dict[int, Card] = {}  # deck id -> card (filled with `cards`)
         self.deck: list[Card] = []  # the top of the deck is the END of the list
@@ -133,6 +135,10 @@ class Game(Resolution):
         # Counts every event and card move: a collect victory check that found no winner is not
         # repeated until something has happened since (victory.check_collect_victory).
         self.changes = 0
+        # intel-area changes (cards in or out), and the count at which settle last found no 3-intel:
+        # until an intel moves again, no node can have a collect win or a dying player to check
+        self.intel_changes = 0
+        self.quiet_at = -1
         self.collect_checked_at = -1
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
@@ -141,7 +147,6 @@ class Game(Resolution):
         self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
-        self.watched_by_seat: list[frozenset[str]] = []  # per seat: the event kinds its triggered skills react to
         self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []  # role cards removed from the game
         self.removed_identities: list = []  # (identity, task, seat it came from): removed from the game face down
@@ -350,10 +355,9 @@ class Game(Resolution):
 
     # ------------------------------------------------------------------ seats
 
-    def order_from(self, start: Player) -> list[Player]:
-        """All players counter-clockwise starting at `start`."""
-        s = start.seat
-        return self.players[s:] + self.players[:s]
+    def order_from(self, start: Player) -> tuple[Player, ...]:
+        """All players counter-clockwise starting at `start` (a shared tuple: do not keep it to change)."""
+        return self._orders[start.seat]
 
     def alive_from(self, start: Player) -> list[Player]:
         return [p for p in self.order_from(start) if p.alive]
@@ -394,32 +398,17 @@ class Game(Resolution):
         """
         self.changes += 1
         z = card.zone
-        old = card.owner  # set in a hand or an intel area
+        # leave the old zone, and work out who can still follow the card (k)
         if z == HAND:
+            old = card.owner
             assert old is not None
             k = card.knowers & ((1 << old.seat) | card.chosen)
-        elif (
-            z == DECK or (card.face_down and z in (PROCESSING, REMOVED)) or (z == PENDING and not self.pending_face_up)
-        ):
-            k = card.knowers
-        else:  # it was face up (card_public)
-            k = self.all_mask
-        if zone == HAND:
-            assert owner is not None  # a hand or an intel area is someone's
-            k |= 1 << owner.seat
-        card.knowers = k
-        card.chosen = 0
-        if card.face_down and z == PROCESSING and zone == PENDING:
-            pass  # a card used face down becomes the intel: everyone still knows what it was used as
-        else:
-            card.used_as = None
-        card.face_down = False
-        if z == HAND:
-            assert old is not None
             old.hand.remove(card)
         elif z == INTEL:
-            o = old
+            o = card.owner
             assert o is not None
+            k = self.all_mask
+            self.intel_changes += 1
             o.intel.remove(card)
             m = card.mask
             c = o.counts
@@ -430,17 +419,34 @@ class Game(Resolution):
             if m & BLACK:
                 c[BLACK] -= 1
         elif z == DECK:
+            k = card.knowers
             self.deck.remove(card)
         elif z == DISCARD:
+            k = self.all_mask
             self.discard_pile.remove(card)
         elif z == PENDING:
+            k = self.all_mask if self.pending_face_up else card.knowers
             self.pending = None
         elif z == PROCESSING:
+            k = card.knowers if card.face_down else self.all_mask
             self.processing.remove(card)
         elif z == STAGING:
+            k = self.all_mask
             self.staging.remove(card)
-        elif z == REMOVED:
+        else:  # REMOVED
+            k = card.knowers if card.face_down else self.all_mask
             self.removed.remove(card)
+        if zone == HAND:
+            assert owner is not None  # a hand or an intel area is someone's
+            k |= 1 << owner.seat
+        card.knowers = k
+        card.chosen = 0
+        if card.face_down:
+            card.face_down = False
+            if not (z == PROCESSING and zone == PENDING):  # a card used face down that becomes the intel
+                card.used_as = None  # keeps what it was used as (everyone knows that)
+        else:
+            card.used_as = None
         card.zone = zone
         card.owner = owner
         if zone == HAND:
@@ -448,6 +454,7 @@ class Game(Resolution):
             owner.hand.append(card)
         elif zone == INTEL:
             assert owner is not None
+            self.intel_changes += 1
             owner.intel.append(card)
             m = card.mask
             c = owner.counts
@@ -500,7 +507,8 @@ class Game(Resolution):
             card = self.deck[-1]
             self.move(card, HAND, p)
             got.append(card)
-        self.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
+        if self.record or "draw" in self.watched:  # (the moves counted the change)
+            self.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
         return len(got) == n
 
     def top_cards(self, n: int) -> list[Card]:
@@ -598,7 +606,6 @@ class Game(Resolution):
         ]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
         self.watched = frozenset(kind for _, sk in self.triggers for kind in sk.on)
-        self.watched_by_seat = [frozenset(k for sk in sks for k in sk.on or ()) for sks in self.triggers_by_seat]
         self.victory_skills = {}
         for p in self.players:
             for sk in p.role.skills if p.role is not None else ():

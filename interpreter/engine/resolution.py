@@ -45,10 +45,11 @@ class Resolution(VictoryChecks):
     trace: list[tuple[Any, ...]] | None
     _events: list[tuple[str, dict[str, Any]]]
     triggers_by_seat: list[list[Skill]]
-    watched_by_seat: list[frozenset[str]]
     replaced: dict[int, Card]
     suspend_checks: int
     dying_player: Player | None
+    intel_changes: int
+    quiet_at: int
 
     if TYPE_CHECKING:
 
@@ -67,6 +68,9 @@ class Resolution(VictoryChecks):
                 self._run_triggers()
             if self.suspend_checks:
                 return
+            if self.quiet_at == self.intel_changes:  # no intel moved since a scan found nothing
+                self.just_died.clear()
+                return
             collect = dying = False
             for p in self.players:  # cheap scan first: most nodes have nothing to check
                 c = p.counts
@@ -74,6 +78,10 @@ class Resolution(VictoryChecks):
                     collect = True
                 if c[4] >= 3 and p.alive:
                     dying = True
+            if not (collect or dying):
+                self.quiet_at = self.intel_changes
+                self.just_died.clear()
+                return
             if collect:
                 self.check_collect_victory()
             self.just_died.clear()  # they could still win at this first check after their death
@@ -91,13 +99,9 @@ class Resolution(VictoryChecks):
             batch = self._events
             self._events = []
             fired = False
-            by_seat = self.triggers_by_seat
-            watched = self.watched_by_seat
-            kinds = {kind for kind, _ in batch}
+            by_seat = self.triggers_by_seat  # most seats have no triggered skill: an empty list
             assert self.current is not None  # triggers run from setup on
             for p in self.order_from(self.current):
-                if watched[p.seat].isdisjoint(kinds):  # none of this seat's skills reacts to these events
-                    continue
                 for skill in by_seat[p.seat]:
                     on = skill.on or ()  # a triggered skill always has its events
                     for kind, data in batch:

@@ -111,7 +111,7 @@ class GameState:
         if self._decision is None:
             return ()
         listed = self._described()[1]
-        return tuple(ActionList(listed.ids, listed._templates))  # fresh descriptors for every caller
+        return tuple(listed.fresh())  # fresh descriptors for every caller
 
     def _described(self) -> tuple:
         if self._legal is None:
@@ -236,6 +236,7 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
         for f, v in zip(Card.FACE, face, strict=True):
             setattr(c, f, v)
     g.by_uid = {c.uid: c for c in g.cards}
+    g.intel_changes += 1  # faces moved: let the next node scan the intel areas again
 
     me = g.players[seat]
     seen_seats = {seat} | set(me.known_identities)

@@ -64,6 +64,7 @@ def build(
             c = take(uid)
             c.zone, c.owner = INTEL, p
             p.intel.append(c)
+            g.intel_changes += 1
             for bit in (1, 2, 4):
                 if c.mask & bit:
                     p.counts[bit] += 1
