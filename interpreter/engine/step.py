@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING
 
 from greenlet import getcurrent, greenlet
 
-from .actions import ActionList
 from .errors import EngineError, IllegalAction
 from .game import CARD_FIELDS, Game
 from .state import PENDING, PROCESSING, REMOVED, Card
