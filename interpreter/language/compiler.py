@@ -1,22 +1,30 @@
-"""Check and compile effect-language code into Python closures.
+"""Check and compile effect-language code into Python functions.
 
 One pass over the AST does both jobs: it infers the type of every expression,
 records every problem it finds (unknown names with a suggestion, wrong
 argument types, a name the timing does not provide, an unknown card name …)
-and builds a closure ``f(ctx)`` for each node. Content is compiled once, when
-it loads; the game then only calls closures.
+and writes Python source for each node. Each code unit (a program, a
+condition, a target rule) becomes one Python function, built with
+``compile()`` when the content loads: ``let`` and ``for`` variables and
+``it`` are its local variables, a ``where`` is a list comprehension, and a
+primitive is one direct call. The game then calls one function per unit, not
+a tree of closures (one Python call per AST node), which is most of what the
+language used to cost.
 
-The language cannot reach Python (names resolve only to the primitives of
-``builtins.py`` and the context variables below) and cannot loop forever:
-``for`` walks a finite list and ``repeat`` is capped.
+The generated code cannot reach Python beyond what this module puts in its
+namespace: names in it are only the generated ones (``v3`` for a variable,
+``b_draw`` for a primitive, ``k0`` for a constant) and ``ctx``; literals are
+written with ``repr`` of an int or a str; the namespace has no builtins but
+the few the code uses. The language cannot loop forever either: ``for`` walks
+a finite list and ``repeat`` is capped. ``Compiler.source`` keeps the
+generated text, for reading and for tests.
 """
 
 from __future__ import annotations
 
 import difflib
 import operator
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
@@ -64,6 +72,51 @@ CONTEXT_VARS = {
 }
 
 
+# Context variables the generated code reads directly (the rest are called through their getter).
+_CONTEXT_CODE = {
+    "self": "ctx.me",
+    "current": "ctx.game.current",
+    "this_card": "ctx.card",
+    "target": "ctx.target",
+    "dying": "ctx.dying",
+    "pending": "ctx.game.pending",
+    "holder": "ctx.game.holder",
+    "used_as": "ctx.used_as",
+    "subject": "ctx.subject",
+}
+
+
+def _has(card, color) -> bool:
+    """`card has color` (none, e.g. a data slot the card does not have, matches no card)."""
+    return card is not None and color is not None and bool(card.mask & color)
+
+
+def _compare(op):
+    def cmp(x, y) -> bool:
+        return x is not None and y is not None and op(x, y)
+
+    return cmp
+
+
+# What generated code may name besides its own constants and primitives.
+_BASE_NAMESPACE = {
+    "__builtins__": {},
+    "range": range,
+    "max": max,
+    "min": min,
+    "StopEffect": StopEffect,
+    "as_list": as_list,
+    "source_of": source_of,
+    "has": _has,
+    "lt": _compare(operator.lt),
+    "le": _compare(operator.le),
+    "gt": _compare(operator.gt),
+    "ge": _compare(operator.ge),
+    "MAX_REPEAT": MAX_REPEAT,
+}
+_CMP_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
 def context_env(names) -> dict:
     return {n: CONTEXT_VARS[n] for n in names}
 
@@ -102,16 +155,20 @@ class Compiler:
         self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
         self.errors: list[LanguageError] = []
-        self.nslots = 0
+        self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
+        self.ntemps = 0  # helper locals of statements so far: t0, t1 …
         self.scope = _Scope()
         self.names_read: set = set()  # context variables the code reads (e.g. whether it depends on this_card)
+        self.namespace: dict[str, Any] = dict(_BASE_NAMESPACE)
+        self._bound: dict[int, str] = {}  # id(object) -> its name in the namespace
+        self.source = ""  # the Python source of the last unit compiled
 
     # ------------------------------------------------------------------ entry points
 
     def program(self, text: str):
         """Compile statements; returns run(ctx)."""
         prog = parse(text)
-        body = self._block(prog.body)
+        body = self._block(prog.body, 2)
         check_hidden_choices(
             prog,
             lambda node, owner: self._err(
@@ -122,37 +179,32 @@ class Compiler:
                 "hand to the chooser first with `reveal(hand(...), to: [...])`",
             ),
         )
-        nslots = self.nslots
-
-        def run(ctx):
-            ctx.frame = [None] * nslots if nslots else None
-            ctx.incomplete = False
-            try:
-                for stmt in body:
-                    stmt(ctx)
-            except StopEffect:
-                pass
-
-        return run
+        lines = [
+            "def run(ctx):",
+            "    ctx.incomplete = False",
+            "    try:",
+            *body,
+            "    except StopEffect:",
+            "        pass",
+        ]
+        return self._build(lines)
 
     def expression(self, text: str, expect: str | None = None):
         """Compile one expression; returns f(ctx) -> value."""
         node = parse(text, start="expression")
-        t, f = self._expr(node)
+        t, code = self._expr(node)
         if expect is not None and not T.accepts(expect, t):
             self._err("E302", f"this must be {T.describe(expect)}, but it is {T.describe(t)}", node)
         if expect in T.ELEMENT and t in T.LIST_OF:
-            f = _as_list_fn(f)
-        nslots = self.nslots
+            code = f"as_list({code})"
+        return self._build(["def run(ctx):", f"    return {code}"])
 
-        if nslots:
-
-            def run(ctx):
-                ctx.frame = [None] * nslots
-                return f(ctx)
-
-            return run
-        return f
+    def _build(self, lines: list[str]):
+        """The function the generated lines define (compiled once, in a namespace of our own names only)."""
+        self.source = "\n".join(lines) + "\n"
+        namespace = dict(self.namespace)
+        exec(compile(self.source, "<effect code>", "exec"), namespace)  # generated from the typed AST only
+        return namespace["run"]
 
     # ------------------------------------------------------------------ errors
 
@@ -160,31 +212,46 @@ class Compiler:
         line, col = (node.line, node.col) if node is not None else (1, 1)
         self.errors.append(LanguageError(code, message, line, col, hint))
 
-    # ------------------------------------------------------------------ statements
+    # ------------------------------------------------------------------ names in the generated code
 
-    def _block(self, stmts: list):
+    def _bind(self, value: Any, prefix: str = "k") -> str:
+        """A name in the generated code's namespace for a Python object (a constant, a primitive …)."""
+        name = self._bound.get(id(value))
+        if name is None:
+            name = f"{prefix}{len(self._bound)}"
+            self._bound[id(value)] = name
+            self.namespace[name] = value
+        return name
+
+    def _literal(self, value: Any) -> str:
+        """Source for a constant: ints, strings, booleans and none written out, anything else bound."""
+        if value is None or value is True or value is False:
+            return repr(value)
+        if type(value) is int or type(value) is str:
+            return f"({value!r})"
+        return self._bind(value)
+
+    def _temp(self) -> str:
+        self.ntemps += 1
+        return f"t{self.ntemps}"
+
+    # ------------------------------------------------------------------ statements
+    # Each returns the lines of Python it compiles to, indented by `ind` levels.
+
+    def _block(self, stmts: list, ind: int) -> list[str]:
         outer = self.scope
         self.scope = _Scope(outer)
         try:
-            return [self._stmt(s) for s in stmts]
+            lines = [line for s in stmts for line in self._stmt(s, ind)]
         finally:
             self.scope = outer
+        return lines or ["    " * ind + "pass"]
 
-    def _run_block(self, compiled):
-        if len(compiled) == 1:
-            return compiled[0]
-
-        def run(ctx):
-            for s in compiled:
-                s(ctx)
-
-        return run
-
-    def _stmt(self, node):
+    def _stmt(self, node, ind: int) -> list[str]:
         method = getattr(self, "_stmt_" + type(node).__name__)
-        return method(node)
+        return method(node, ind)
 
-    def _stmt_Let(self, node: ast.Let):
+    def _stmt_Let(self, node: ast.Let, ind: int) -> list[str]:
         if node.name in CONTEXT_VARS or node.name in CONSTANTS or node.name in STATUSES or node.name == "it":
             self._err(
                 "E308",
@@ -192,81 +259,78 @@ class Compiler:
                 node,
                 "pick another name",
             )
-        t, f = self._expr(node.value)
+        t, code = self._expr(node.value)
         slot = self._new_slot()
         self.scope.names[node.name] = (t, slot)
+        return ["    " * ind + f"v{slot} = {code}"]
 
-        def run(ctx):
-            ctx.frame[slot] = f(ctx)
+    def _stmt_If(self, node: ast.If, ind: int) -> list[str]:
+        pad = "    " * ind
+        lines = []
+        for i, (cond, body) in enumerate(node.branches):
+            lines.append(pad + ("if " if i == 0 else "elif ") + self._cond(cond) + ":")
+            lines += self._block(body, ind + 1)
+        if node.orelse is not None:
+            lines.append(pad + "else:")
+            lines += self._block(node.orelse, ind + 1)
+        return lines
 
-        return run
-
-    def _stmt_If(self, node: ast.If):
-        branches = []
-        for cond, body in node.branches:
-            branches.append((self._cond(cond), self._run_block(self._block(body))))
-        orelse = self._run_block(self._block(node.orelse)) if node.orelse is not None else None
-
-        def run(ctx):
-            for c, b in branches:
-                if c(ctx):
-                    b(ctx)
-                    return
-            if orelse is not None:
-                orelse(ctx)
-
-        return run
-
-    def _chooser(self, by_node):
+    def _chooser(self, by_node) -> str:
         if by_node is None:
-            return _default_chooser
-        t, f = self._expr(by_node)
+            return "ctx.chooser"
+        t, code = self._expr(by_node)
         if not T.accepts(T.PLAYER, t):
             self._err("E302", f"`by` must be a player, but it is {T.describe(t)}", by_node)
-        return f
+        return code
 
-    def _stmt_May(self, node: ast.May):
-        chooser = self._chooser(node.by)
-        body = self._run_block(self._block(node.body))
-        prompt = node.prompt or "是否发动"
+    def _stmt_May(self, node: ast.May, ind: int) -> list[str]:
         from ..engine import decisions as D
 
-        def run(ctx):
-            who = chooser(ctx)
-            if who is None:
-                ctx.incomplete = True
-                return
-            source = source_of(ctx, who)
-            if ctx.game.ask(who, D.CONFIRM, [True, False], prompt, source):
-                body(ctx)
+        pad = "    " * ind
+        who = self._temp()
+        chooser = self._chooser(node.by)
+        body = self._block(node.body, ind + 1)
+        prompt = repr(node.prompt or "是否发动")
+        return [
+            pad + f"{who} = {chooser}",
+            pad + f"if {who} is None:",
+            pad + "    ctx.incomplete = True",
+            pad + f"elif ctx.game.ask({who}, {D.CONFIRM!r}, [True, False], {prompt}, source_of(ctx, {who})):",
+            *body,
+            pad + "else:",
+            pad + "    ctx.incomplete = True",
+        ]
+
+    def _stmt_ChooseOne(self, node: ast.ChooseOne, ind: int) -> list[str]:
+        from ..engine import decisions as D
+
+        pad = "    " * ind
+        who, open_, labels, picked = self._temp(), self._temp(), self._temp(), self._temp()
+        lines = [pad + f"{who} = {self._chooser(node.by)}", pad + f"{open_} = []"]
+        bodies = []
+        for i, opt in enumerate(node.options):
+            if opt.condition is not None:
+                lines.append(pad + f"if {self._cond(opt.condition)}:")
+                lines.append(pad + f"    {open_}.append({i})")
             else:
-                ctx.incomplete = True
+                lines.append(pad + f"{open_}.append({i})")
+            bodies.append(self._block(opt.body, ind + 2))
+        all_labels = self._bind(tuple(opt.label for opt in node.options))
+        prompt = repr(node.prompt or "选择一项")
+        lines += [
+            pad + f"if {who} is None or not {open_}:",
+            pad + "    ctx.incomplete = True",
+            pad + "else:",
+            pad + f"    {labels} = [{all_labels}[i] for i in {open_}]",
+            pad + f"    {picked} = {open_}[{labels}.index(ctx.game.ask({who}, {D.OPTION!r}, {labels}, {prompt}, "
+            f"source_of(ctx, {who})))]",
+        ]
+        for i, body in enumerate(bodies):
+            lines.append(pad + ("    if " if i == 0 else "    elif ") + f"{picked} == {i}:")
+            lines += body
+        return lines
 
-        return run
-
-    def _stmt_ChooseOne(self, node: ast.ChooseOne):
-        chooser = self._chooser(node.by)
-        options = []
-        for opt in node.options:
-            cond = self._cond(opt.condition) if opt.condition is not None else None
-            options.append((opt.label, cond, self._run_block(self._block(opt.body))))
-        prompt = node.prompt or "选择一项"
-        from ..engine import decisions as D
-
-        def run(ctx):
-            who = chooser(ctx)
-            open_ = [o for o in options if o[1] is None or o[1](ctx)]
-            if who is None or not open_:
-                ctx.incomplete = True
-                return
-            labels = [o[0] for o in open_]
-            source = source_of(ctx, who)
-            label = ctx.game.ask(who, D.OPTION, labels, prompt, source)
-            open_[labels.index(label)][2](ctx)
-
-        return run
-
-    def _stmt_For(self, node: ast.For):
+    def _stmt_For(self, node: ast.For, ind: int) -> list[str]:
         t, src = self._expr(node.source)
         if not (t in T.ELEMENT or t == T.ANY):
             self._err("E302", f"`for` needs a list, but this is {T.describe(t)}", node.source)
@@ -274,37 +338,21 @@ class Compiler:
         self.scope = _Scope(outer)
         slot = self._new_slot()
         self.scope.names[node.name] = (T.element_of(t), slot)
-        body = self._run_block([self._stmt(s) for s in node.body])
+        body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
         self.scope = outer
+        return ["    " * ind + f"for v{slot} in as_list({src}):", *body]
 
-        def run(ctx):
-            for item in as_list(src(ctx)):
-                ctx.frame[slot] = item
-                body(ctx)
-
-        return run
-
-    def _stmt_Repeat(self, node: ast.Repeat):
+    def _stmt_Repeat(self, node: ast.Repeat, ind: int) -> list[str]:
         count = self._typed(node.count, T.INT)
-        body = self._run_block(self._block(node.body))
+        body = self._block(node.body, ind + 1)
+        return ["    " * ind + f"for _ in range(max(0, min(MAX_REPEAT, {count} or 0))):", *body]
 
-        def run(ctx):
-            for _ in range(max(0, min(MAX_REPEAT, count(ctx) or 0))):
-                body(ctx)
+    def _stmt_Then(self, node: ast.Then, ind: int) -> list[str]:
+        pad = "    " * ind
+        return [pad + "if ctx.incomplete:", pad + "    raise StopEffect()", *self._stmt(node.stmt, ind)]
 
-        return run
-
-    def _stmt_Then(self, node: ast.Then):
-        inner = self._stmt(node.stmt)
-
-        def run(ctx):
-            if ctx.incomplete:
-                raise StopEffect()
-            inner(ctx)
-
-        return run
-
-    def _stmt_CallStmt(self, node: ast.CallStmt):
+    def _stmt_CallStmt(self, node: ast.CallStmt, ind: int) -> list[str]:
+        pad = "    " * ind
         b = BUILTINS.get(node.call.func)
         if b is not None and b.kind == "query":
             self._err(
@@ -315,61 +363,48 @@ class Compiler:
             )
         _, call = self._expr(node.call)
         if node.instead_cond is None:
-
-            def run(ctx):
-                if call(ctx) is False:
-                    ctx.incomplete = True
-
-            return run
+            return [pad + f"if {call} is False:", pad + "    ctx.incomplete = True"]
         cond = self._cond(node.instead_cond)
         assert node.instead_body is not None  # the parser gives an instead clause both parts
-        alt = self._run_block(self._block(node.instead_body))
-
-        def run_instead(ctx):
-            if cond(ctx):
-                alt(ctx)
-            elif call(ctx) is False:
-                ctx.incomplete = True
-
-        return run_instead
+        alt = self._block(node.instead_body, ind + 1)
+        return [pad + f"if {cond}:", *alt, pad + f"elif {call} is False:", pad + "    ctx.incomplete = True"]
 
     # ------------------------------------------------------------------ expressions
+    # Each returns (type, Python source of the value); the source is always one atom or parenthesized.
 
     def _new_slot(self) -> int:
         slot = self.nslots
         self.nslots += 1
         return slot
 
-    def _cond(self, node):
+    def _cond(self, node) -> str:
         return self._typed(node, T.BOOL)
 
-    def _typed(self, node, expect):
-        t, f = self._expr(node)
+    def _typed(self, node, expect) -> str:
+        t, code = self._expr(node)
         if not T.accepts(expect, t):
             self._err("E302", f"expected {T.describe(expect)}, but this is {T.describe(t)}", node)
-        return f
+        return code
 
-    def _expr(self, node):
+    def _expr(self, node) -> tuple[str, str]:
         method = getattr(self, "_expr_" + type(node).__name__, None)
         if method is None:
             self._err("E307", "this is not an expression", node)
-            return T.ANY, lambda ctx: None
+            return T.ANY, "None"
         return method(node)
 
     def _expr_IntLit(self, node):
-        v = node.value
-        return T.INT, lambda ctx: v
+        return T.INT, self._literal(node.value)
 
     def _expr_StrLit(self, node):
-        v = node.value
-        return T.TEXT, lambda ctx: v
+        return T.TEXT, self._literal(node.value)
 
     def _expr_CardNameLit(self, node):
         cid = self.card_names.get(node.name)
         value = CardName(cid, node.name) if cid is not None else None
         if cid is None:
             self._err("E305", f"unknown card name 【{node.name}】", node, _suggest(node.name, self.card_names))
-        return T.CARDNAME, lambda ctx: value
+        return T.CARDNAME, self._literal(value)
 
     def _expr_ListLit(self, node):
         items = [self._expr(i) for i in node.items]
@@ -377,32 +412,34 @@ class Compiler:
         if len(types) > 1:
             self._err("E302", "a list must hold values of one kind, found " + ", ".join(sorted(types)), node)
         et = types.pop() if len(types) == 1 else T.ANY
-        fs = [f for _, f in items]
-        return T.list_of(et), lambda ctx: [f(ctx) for f in fs]
+        return T.list_of(et), "[" + ", ".join(code for _, code in items) + "]"
 
     def _expr_Var(self, node):
         name = node.name
         found = self.scope.lookup(name)
         if found is not None:
             t, slot = found
-            return t, lambda ctx: ctx.frame[slot]
+            return t, f"v{slot}"
         if name in self.env:
             self.names_read.add(name)
             t, getter, _ = self.env[name]
-            return t, getter
+            known = CONTEXT_VARS.get(name)
+            if known is not None and known[1] is getter and name in _CONTEXT_CODE:
+                return t, _CONTEXT_CODE[name]
+            return t, f"{self._bind(getter, 'g')}(ctx)"
         if name in CONSTANTS:
             t, v = CONSTANTS[name]
-            return t, lambda ctx: v
+            return t, self._literal(v)
         if name in CONTEXT_VARS:
             where = CONTEXT_VARS[name][2]
             here = ", ".join(self.unit) if isinstance(self.unit, tuple) else self.unit
             self._err("E304", f"`{name}` is not available here ({here}); it exists in {where}", node)
-            return CONTEXT_VARS[name][0], lambda ctx: None
+            return CONTEXT_VARS[name][0], "None"
         if name in STATUSES:
-            return T.STATUS, lambda ctx: name
-        known = list(self.env) + list(CONSTANTS) + self._visible_names()
-        self._err("E301", f"unknown name `{name}`", node, _suggest(name, known))
-        return T.ANY, lambda ctx: None
+            return T.STATUS, self._literal(name)
+        known_names = list(self.env) + list(CONSTANTS) + self._visible_names()
+        self._err("E301", f"unknown name `{name}`", node, _suggest(name, known_names))
+        return T.ANY, "None"
 
     def _visible_names(self):
         out, s = [], self.scope
@@ -415,15 +452,13 @@ class Compiler:
         self._err(
             "E301", f"values have no attribute `.{node.name}`", node, "use a function, e.g. name_of(c), hand_count(p)"
         )
-        return T.ANY, lambda ctx: None
+        return T.ANY, "None"
 
     def _expr_Not(self, node):
-        f = self._cond(node.operand)
-        return T.BOOL, lambda ctx: not f(ctx)
+        return T.BOOL, f"(not {self._cond(node.operand)})"
 
     def _expr_Neg(self, node):
-        f = self._typed(node.operand, T.INT)
-        return T.INT, lambda ctx: -f(ctx)
+        return T.INT, f"(-{self._typed(node.operand, T.INT)})"
 
     def _expr_Where(self, node):
         st, src = self._expr(node.source)
@@ -435,60 +470,40 @@ class Compiler:
         self.scope.names["it"] = (T.element_of(st), slot)
         pred = self._cond(node.predicate)
         self.scope = outer
-
-        def run(ctx):
-            out = []
-            frame = ctx.frame
-            for item in as_list(src(ctx)):
-                frame[slot] = item
-                if pred(ctx):
-                    out.append(item)
-            return out
-
-        return (st if st in T.ELEMENT else T.ANY), run
-
-    _CMP: ClassVar[dict] = {
-        "==": operator.eq,
-        "!=": operator.ne,
-        "<": operator.lt,
-        "<=": operator.le,
-        ">": operator.gt,
-        ">=": operator.ge,
-    }
+        return (st if st in T.ELEMENT else T.ANY), f"[v{slot} for v{slot} in as_list({src}) if {pred}]"
 
     def _expr_BinOp(self, node):
         op = node.op
         if op in ("and", "or"):
             a = self._cond(node.left)
             b = self._cond(node.right)
-            if op == "and":
-                return T.BOOL, lambda ctx: bool(a(ctx) and b(ctx))
-            return T.BOOL, lambda ctx: bool(a(ctx) or b(ctx))
+            return T.BOOL, f"(True if {a} {op} {b} else False)"
         if op == "has":
             lt, a = self._expr(node.left)
             if not T.accepts(T.CARD, lt):
                 self._err("E302", f"`has` tests a card's colors, but the left side is {T.describe(lt)}", node.left)
             b = self._typed(node.right, T.COLOR)
-
-            def has(ctx):
-                c = a(ctx)
-                color = b(ctx)  # none (e.g. a data slot the card does not have) matches no card
-                return c is not None and color is not None and bool(c.mask & color)
-
-            return T.BOOL, has
+            color = CONSTANTS.get(node.right.name) if isinstance(node.right, ast.Var) else None
+            if (
+                a.isidentifier()
+                and color is not None
+                and color[0] == T.COLOR
+                and isinstance(color[1], int)
+                and self.scope.lookup(node.right.name) is None
+            ):
+                # `it has red`: a variable and a color constant, tested inline
+                return T.BOOL, f"({a} is not None and ({a}.mask & {int(color[1])}) != 0)"
+            return T.BOOL, f"has({a}, {b})"
         if op == "in":
             _, a = self._expr(node.left)
             lt, b = self._expr(node.right)
             if not (lt in T.ELEMENT or lt == T.ANY):
                 self._err("E302", f"`in` needs a list on the right, but this is {T.describe(lt)}", node.right)
-            return T.BOOL, lambda ctx: a(ctx) in as_list(b(ctx))
+            return T.BOOL, f"({a} in as_list({b}))"
         if op in ("+", "-"):
             a = self._typed(node.left, T.INT)
             b = self._typed(node.right, T.INT)
-            if op == "+":
-                return T.INT, lambda ctx: a(ctx) + b(ctx)
-            return T.INT, lambda ctx: a(ctx) - b(ctx)
-        fn = self._CMP[op]
+            return T.INT, f"({a} {op} {b})"
         lt, a = self._expr(node.left)
         rt, b = self._expr(node.right)
         if op in ("==", "!="):
@@ -498,20 +513,11 @@ class Compiler:
                     f"comparing {T.describe(lt)} with {T.describe(rt)} is always {'false' if op == '==' else 'true'}",
                     node,
                 )
-            if op == "==":
-                return T.BOOL, lambda ctx: a(ctx) == b(ctx)
-            return T.BOOL, lambda ctx: a(ctx) != b(ctx)
+            return T.BOOL, f"({a} {op} {b})"
         for side, t in ((node.left, lt), (node.right, rt)):
             if not T.accepts(T.INT, t):
                 self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side)
-
-        def cmp(ctx):
-            x, y = a(ctx), b(ctx)
-            if x is None or y is None:
-                return False
-            return fn(x, y)
-
-        return T.BOOL, cmp
+        return T.BOOL, f"{_CMP_NAMES[op]}({a}, {b})"
 
     def _expr_Call(self, node: ast.Call):
         b = BUILTINS.get(node.func)
@@ -519,7 +525,7 @@ class Compiler:
             self._err("E301", f"unknown function `{node.func}`", node, _suggest(node.func, BUILTINS))
             for a in node.args:
                 self._expr(a)
-            return T.ANY, lambda ctx: None
+            return T.ANY, "None"
         units = self.unit if isinstance(self.unit, tuple) else (self.unit,)
         if b.contexts is not None and not all(u in b.contexts for u in units):
             self._err(
@@ -548,7 +554,7 @@ class Compiler:
             if k in bound:
                 self._err("E303", f"`{k}` is given twice", a)
             bound[k] = a
-        argfs: list[Callable[[Any], Any]] = []
+        args: list[str] = []
         argtypes: dict[str, str] = {}
         for p in params:
             arg = bound.get(p.name)
@@ -560,15 +566,14 @@ class Compiler:
                         node,
                         "signature: " + signature(b),
                     )
-                    argfs.append(lambda ctx: None)
+                    args.append("None")
                     continue
-                d = p.default
-                argfs.append(_const(d))
+                args.append(self._literal(p.default))
                 argtypes[p.name] = T.ANY
                 continue
-            t, f = self._expr(arg)
+            t, code = self._expr(arg)
             if (p.type in T.ELEMENT or p.type == T.LIST) and t in T.LIST_OF:
-                f = _as_list_fn(f)  # one value where a list is wanted: a one-item list
+                code = f"as_list({code})"  # one value where a list is wanted: a one-item list
             argtypes[p.name] = t
             if not T.accepts(p.type, t):
                 self._err(
@@ -581,30 +586,10 @@ class Compiler:
                     arg,
                     _suggest(arg.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
                 )
-            argfs.append(f)
+            args.append(code)
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
-        impl = b.impl
-        n = len(argfs)
-        if n == 0:
-            return rt, lambda ctx: impl(ctx)
-        if n == 1:
-            f0 = argfs[0]
-            return rt, lambda ctx: impl(ctx, f0(ctx))
-        if n == 2:
-            f0, f1 = argfs
-            return rt, lambda ctx: impl(ctx, f0(ctx), f1(ctx))
-        if n == 3:
-            f0, f1, f2 = argfs
-            return rt, lambda ctx: impl(ctx, f0(ctx), f1(ctx), f2(ctx))
-        return rt, lambda ctx: impl(ctx, *[f(ctx) for f in argfs])
-
-
-def _const(d: Any) -> Callable[[Any], Any]:
-    return lambda ctx: d
-
-
-def _as_list_fn(f):
-    return lambda ctx: as_list(f(ctx))
+        fn = self._bind(b.impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(b.impl, "b")
+        return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
 
 def signature(b) -> str:

@@ -18,10 +18,9 @@ class Ctx:
     choose from, not enough cards, ...); a `then` statement reads and resets it.
     `chooser` is who makes the choices that `self` would make; it differs from
     `self` only while one player makes another use a card (令其使用一张牌).
-    `frame` holds the `let` variables and `it` slots of the running program.
     """
 
-    __slots__ = ("game", "me", "target", "card", "dying", "subject", "frame", "incomplete", "chooser", "used_as")
+    __slots__ = ("game", "me", "target", "card", "dying", "subject", "incomplete", "chooser", "used_as")
 
     def __init__(
         self,
@@ -40,7 +39,6 @@ class Ctx:
         self.card = card
         self.dying = dying
         self.subject = subject
-        self.frame: Any = None
         self.incomplete = False
 
 

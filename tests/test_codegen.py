@@ -1,0 +1,101 @@
+"""The compiler writes one Python function per code unit: what it may name, and what it computes."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.content.loader import load_cached
+from interpreter.engine.table import build
+from interpreter.language.compiler import Compiler, context_env
+from interpreter.language.runtime import Ctx
+
+NAMES = {"截获": "jie_huo"}
+
+
+def _compiler(*names: str) -> Compiler:
+    return Compiler(context_env(names or ("self", "current")), "send_idle", NAMES)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\"\\'); __import__('os').system('true') #\"",  # a string cannot close the generated literal
+        '"__builtins__"',
+        "\"'''\"",
+    ],
+)
+def test_string_literals_stay_literals(text):
+    """Whatever a string holds, it is a value in the generated code, never code."""
+    comp = _compiler()
+    f = comp.expression(text)
+    assert not comp.errors
+    assert f(None) == text[1:-1]
+
+
+def test_generated_code_has_no_python_builtins():
+    """The namespace holds only what the generated code uses: no open, no __import__, no getattr."""
+    comp = _compiler()
+    f = comp.expression("count(others(self)) >= 1")
+    builtins = f.__globals__["__builtins__"]
+    assert builtins == {}
+    for name in ("open", "__import__", "getattr", "eval", "exec"):
+        assert name not in f.__globals__
+
+
+def test_source_is_one_function_with_locals_and_a_comprehension():
+    """`let` and `for` variables are locals, `where` a list comprehension, a primitive one call."""
+    comp = _compiler()
+    comp.program("let n = count(intel(self) where it has red)\nfor p in others(self) {\n  draw(p, n)\n}")
+    src = comp.source
+    assert src.startswith("def run(ctx):")
+    assert "v1 = " in src and "for v2 in as_list(" in src  # n and p
+    assert "[v0 for v0 in as_list(" in src  # it
+    assert "(v0.mask & 1) != 0" in src  # `it has red` inline
+    assert "lambda" not in src
+
+
+def _game():
+    content = load_cached()
+    return build(
+        content,
+        [
+            dict(identity="qian_fu_zhan_xian", intel=[1, 2, 3]),
+            dict(identity="te_gong_ji_guan", intel=[4]),
+            dict(identity="qian_fu_zhan_xian", alive=False),
+        ],
+        [None, None, None],
+    )
+
+
+def test_compiled_expressions_compute_what_the_language_says():
+    """where, has, and/or, comparisons with none, in, arithmetic: checked against the table."""
+    g = _game()
+    me = g.players[0]
+    ctx = Ctx(g, me)
+    reds = sum(1 for c in me.intel if c.mask & 1)
+    cases = {
+        "count(intel(self) where it has red)": reds,
+        "count(intel(self) where it has red or it has blue)": sum(1 for c in me.intel if c.mask & 3),
+        "count(intel(self) where not (it has black))": sum(1 for c in me.intel if not c.mask & 4),
+        "count(others(self))": 1,  # the dead seat is not among the others
+        "count(others(self)) + 2 - 1": 2,
+        "-count(intel(self))": -3,
+        "self in others(self)": False,
+        "current == self or count(intel(self)) > 2": True,
+        "count(intel(self)) >= 3 and count(intel(self)) < 3": False,
+        "count(intel(self)) > none": False,  # a comparison with none is false
+    }
+    for text, expected in cases.items():
+        comp = _compiler()
+        f = comp.expression(text)
+        assert not comp.errors, (text, comp.errors)
+        assert f(ctx) == expected, text
+
+
+def test_each_call_has_its_own_variables():
+    """A unit's variables are locals of one call: a nested run of the same unit cannot overwrite them."""
+    comp = _compiler()
+    f = comp.expression("count(others(self) where count(others(it) where count(others(it)) > 0) > 0)")
+    g = _game()
+    assert f(Ctx(g, g.players[0])) == 1
+    assert f(Ctx(g, g.players[1])) == 1
