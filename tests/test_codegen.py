@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does; this test builds a Compiler)
 from interpreter.content.loader import load_cached
 from interpreter.engine.table import build
 from interpreter.language.compiler import Compiler, context_env

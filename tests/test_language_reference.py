@@ -12,6 +12,7 @@ import re
 
 import yaml
 
+import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does; this test builds a Compiler)
 from interpreter.content.loader import card_env, load_cached, skill_env, victory_env
 from interpreter.content.model import TIMINGS
 from interpreter.language.builtins import BUILTINS

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does; this test builds a Compiler)
 from conftest import Seat
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 from interpreter.engine import decisions as D

@@ -19,6 +19,8 @@ from typing import cast
 import jsonschema
 import yaml
 
+# Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
+from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
 from .colors import COLOR_BITS

@@ -10,17 +10,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-# Colors are content values (identities, per-copy card data); the engine uses them from there.
+# Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
 from ..content.colors import BLACK, BLUE, COLOR_BITS, COLOR_NAMES, COLOR_ZH, RED, Color
+from ..content.directions import DIRECTION_ZH, LEFT, RIGHT, UP
 
 if TYPE_CHECKING:
     from ..content.model import CardType, Identity, Role, SecretTask
 
 
-__all__ = ["BLACK", "BLUE", "COLOR_BITS", "COLOR_NAMES", "COLOR_ZH", "RED", "Color"]
-
-LEFT, RIGHT, UP = "left", "right", "up"
-DIRECTION_ZH = {LEFT: "←", RIGHT: "→", UP: "↑"}
+__all__ = [
+    "BLACK",
+    "BLUE",
+    "COLOR_BITS",
+    "COLOR_NAMES",
+    "COLOR_ZH",
+    "RED",
+    "Color",
+    "DIRECTION_ZH",
+    "LEFT",
+    "RIGHT",
+    "UP",
+]
 
 # Zones. A card's `owner` is the player whose hand/intel holds it, else None.
 DECK, HAND, INTEL, DISCARD, REMOVED, PENDING, PROCESSING, STAGING = range(8)

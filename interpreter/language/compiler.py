@@ -26,6 +26,7 @@ import difflib
 import operator
 from typing import Any
 
+from .. import catalogue
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
 from .errors import LanguageError
@@ -34,6 +35,8 @@ from .runtime import CardName, StopEffect, source_of
 from .visibility import check as check_hidden_choices
 
 MAX_REPEAT = 50
+# The decision kinds the generated code asks for in `may` and `choose_one`.
+_CONFIRM, _OPTION = catalogue.DECISIONS["confirm"].name, catalogue.DECISIONS["option"].name
 
 
 _default_chooser = operator.attrgetter("chooser")
@@ -284,8 +287,6 @@ class Compiler:
         return code
 
     def _stmt_May(self, node: ast.May, ind: int) -> list[str]:
-        from ..engine import decisions as D
-
         pad = "    " * ind
         who = self._temp()
         chooser = self._chooser(node.by)
@@ -295,15 +296,13 @@ class Compiler:
             pad + f"{who} = {chooser}",
             pad + f"if {who} is None:",
             pad + "    ctx.incomplete = True",
-            pad + f"elif ctx.game.ask({who}, {D.CONFIRM!r}, [True, False], {prompt}, source_of(ctx, {who})):",
+            pad + f"elif ctx.game.ask({who}, {_CONFIRM!r}, [True, False], {prompt}, source_of(ctx, {who})):",
             *body,
             pad + "else:",
             pad + "    ctx.incomplete = True",
         ]
 
     def _stmt_ChooseOne(self, node: ast.ChooseOne, ind: int) -> list[str]:
-        from ..engine import decisions as D
-
         pad = "    " * ind
         who, open_, labels, picked = self._temp(), self._temp(), self._temp(), self._temp()
         lines = [pad + f"{who} = {self._chooser(node.by)}", pad + f"{open_} = []"]
@@ -322,7 +321,7 @@ class Compiler:
             pad + "    ctx.incomplete = True",
             pad + "else:",
             pad + f"    {labels} = [{all_labels}[i] for i in {open_}]",
-            pad + f"    {picked} = {open_}[{labels}.index(ctx.game.ask({who}, {D.OPTION!r}, {labels}, {prompt}, "
+            pad + f"    {picked} = {open_}[{labels}.index(ctx.game.ask({who}, {_OPTION!r}, {labels}, {prompt}, "
             f"source_of(ctx, {who})))]",
         ]
         for i, body in enumerate(bodies):
@@ -588,7 +587,8 @@ class Compiler:
                 )
             args.append(code)
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
-        fn = self._bind(b.impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(b.impl, "b")
+        impl = b.implementation()  # registered by interpreter.engine.primitives; MissingImplementation if not
+        fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
 

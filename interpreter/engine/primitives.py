@@ -1,0 +1,692 @@
+"""What each primitive of the effect language does, on the engine side.
+
+The primitives are declared (name, typed parameters, result, kind, where
+they may be used, wording, doc) in ``interpreter/language/builtins.py``; each
+function here registers itself there, by the declared name, with
+``@implements``. Importing this module registers them all, which compiling
+effect code needs: the compiler binds these functions into the code it
+generates (one direct call per use, nothing looked up at run time).
+``interpreter/content/loader.py`` imports it for that.
+
+Each implementation takes the run-time context (``ctx``: ``ctx.game`` is the
+:class:`~interpreter.engine.game.Game`, ``ctx.me`` the player whose effect
+runs) and then one argument per declared parameter, in order. An action
+returns True when it fully resolved (the basis of 然后); a query or choice
+returns its value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..language.builtins import as_list, implements
+from ..language.runtime import CardName, source_of
+from . import decisions as D
+from .state import (
+    BLACK,
+    BLUE,
+    DECK,
+    DISCARD,
+    HAND,
+    INTEL,
+    LEFT,
+    PENDING,
+    RED,
+    REMOVED,
+    RIGHT,
+    STAGING,
+    UP,
+    Card,
+)
+
+
+def as_cards(x) -> list:
+    if x is None:
+        return []
+    if isinstance(x, Card):
+        return [x]
+    return list(x)
+
+
+def _alive_ok(p) -> bool:
+    return p is not None and p.alive
+
+
+# ---------------------------------------------------------------- queries
+
+
+@implements("alive")
+def _alive(ctx):
+    return ctx.game.alive_from(ctx.game.current)
+
+
+@implements("alive_from")
+def _alive_from(ctx, p):
+    return ctx.game.alive_from(p if p is not None else ctx.game.current)
+
+
+@implements("others")
+def _others(ctx, p):
+    if p is None:
+        return []
+    return [q for q in ctx.game.alive_from(p) if q is not p]
+
+
+@implements("neighbors")
+def _neighbors(ctx, p):
+    return ctx.game.neighbors(p) if p is not None else []
+
+
+@implements("hand")
+def _hand(ctx, p):
+    return list(p.hand) if p is not None else []
+
+
+@implements("intel")
+def _intel(ctx, p):
+    return list(p.intel) if p is not None else []
+
+
+@implements("count")
+def _count(ctx, xs):
+    if xs is None:
+        return 0
+    if isinstance(xs, (list, tuple)):
+        return len(xs)
+    return 1
+
+
+@implements("hand_count")
+def _hand_count(ctx, p):
+    return len(p.hand) if p is not None else 0
+
+
+@implements("any_of")
+def _any_of(ctx, xs):
+    return bool(xs)
+
+
+@implements("none_of")
+def _none_of(ctx, xs):
+    return not xs
+
+
+@implements("exists")
+def _exists(ctx, x):
+    return x is not None
+
+
+@implements("identity_color")
+def _identity_color(ctx, p):
+    return p.identity.color if p is not None and p.identity is not None else None
+
+
+def _visible_role(p):
+    """p's role if it is face up (a face-down role shows no name and no gender), else None."""
+    return p.role if p is not None and p.role_face_up else None
+
+
+@implements("gender")
+def _gender(ctx, p):
+    role = _visible_role(p)
+    return role.gender if role is not None else None
+
+
+@implements("role_name")
+def _role_name(ctx, p):
+    role = _visible_role(p)
+    return role.name if role is not None else None
+
+
+@implements("role_face_up")
+def _role_face_up(ctx, p):
+    return _visible_role(p) is not None
+
+
+@implements("hidden_role")
+def _hidden_role(ctx, p):
+    return p is not None and p.role is not None and p.role.hidden
+
+
+@implements("pure")
+def _pure(ctx, c, color):
+    return c is not None and c.mask == color
+
+
+@implements("is_dual")
+def _is_dual(ctx, c):
+    return c is not None and c.mask not in (RED, BLUE, BLACK)
+
+
+@implements("shares_color")
+def _shares_color(ctx, a, b):
+    return a is not None and b is not None and bool(a.mask & b.mask)
+
+
+@implements("makes_three")
+def _makes_three(ctx, p, c):
+    if p is None or c is None:
+        return False
+    counts = p.counts
+    m = c.mask
+    return any(m & b and counts[b] + 1 >= 3 for b in (RED, BLUE, BLACK))
+
+
+@implements("data")
+def _data(ctx, c, key):
+    if c is None:
+        return None
+    return c.data.get(key)
+
+
+@implements("top_cards")
+def _top_cards(ctx, n):
+    return ctx.game.top_cards(n)
+
+
+@implements("top_card")
+def _top_card(ctx):
+    top = ctx.game.top_cards(1)
+    return top[0] if top else None
+
+
+@implements("set_aside")
+def _set_aside(ctx):
+    return list(ctx.game.staging)
+
+
+@implements("alive_count")
+def _alive_count(ctx):
+    return sum(1 for p in ctx.game.players if p.alive)
+
+
+@implements("name_of")
+def _name_of(ctx, c):
+    return CardName(c.type.id, c.type.name) if c is not None else None
+
+
+@implements("is_face_up")
+def _is_face_up(ctx):
+    return ctx.game.pending is not None and ctx.game.pending_face_up
+
+
+@implements("pending_direction")
+def _pending_direction(ctx):
+    t = ctx.game.transit
+    return t.direction if t is not None else None
+
+
+@implements("all_players")
+def _all_players(ctx):
+    g = ctx.game
+    return [p for p in g.order_from(g.current) if not p.out]
+
+
+@implements("has_identity")
+def _has_identity(ctx, p):
+    return p is not None and p.identity is not None
+
+
+@implements("usable")
+def _usable(ctx, c, by, as_):
+    return bool(_uses_for(ctx, c, by if by is not None else ctx.me, as_))
+
+
+def _uses_for(ctx, c, user, as_):
+    g = ctx.game
+    if as_ is not None:
+        ctype = g.content.card_types.get(as_.id)
+    elif c is not None:  # a hand card as what it must be used as
+        ctype = g.hand_card_type(c)
+    else:  # a virtual use needs a name
+        ctype = None
+    return g.legal_uses(user, c, ctype)
+
+
+@implements("mark")
+def _mark(ctx, p, key):
+    if p is None:
+        return None
+    turn, value = p.marks.get(key, (None, None))
+    return value if turn == ctx.game.turn_no else None
+
+
+# ---------------------------------------------------------------- actions
+
+
+@implements("draw")
+def _draw(ctx, p, n):
+    if not _alive_ok(p) or n <= 0:
+        return n <= 0
+    return ctx.game.draw(p, n)
+
+
+@implements("discard")
+def _discard(ctx, xs):
+    cards = as_cards(xs)
+    ctx.game.discard_cards(cards)
+    return bool(cards)
+
+
+@implements("give")
+def _give(ctx, xs, to):
+    cards = as_cards(xs)
+    if not cards or to is None:
+        return False
+    g = ctx.game
+    frm = cards[0].owner
+    taken = _hand_sources(cards, to)
+    for c in cards:
+        g.move(c, HAND, to)
+    _emit_taken(g, taken, to)
+    g.emit("give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards), cards=[c.uid for c in cards])
+    return True
+
+
+@implements("put_in_hand")
+def _put_in_hand(ctx, xs, p):
+    cards = as_cards(xs)
+    if not cards or p is None:
+        return False
+    g = ctx.game
+    taken = _hand_sources(cards, p)
+    for c in cards:
+        g.move(c, HAND, p)
+    g.emit("to_hand", seat=p.seat, cards=[c.uid for c in cards])
+    _emit_taken(g, taken, p)
+    return True
+
+
+def _hand_sources(cards, to) -> list:
+    """The other players whose hand cards are among `cards` (before they move), in order of first card."""
+    out = []
+    for c in cards:
+        if c.zone == HAND and c.owner is not to and c.owner not in out:
+            out.append(c.owner)
+    return out
+
+
+def _emit_taken(g, sources, to):
+    for frm in sources:  # 获得你的手牌: once per player whose hand was taken from
+        g.emit("hand_taken", seat=to.seat, target=frm.seat)
+
+
+@implements("collect")
+def _collect(ctx, xs, p):
+    cards = as_cards(xs)
+    if not cards or not _alive_ok(p):
+        return False
+    g = ctx.game
+    moved = [c for c in cards if not (c.zone == INTEL and c.owner is p)]  # from one's own area to itself: no move
+    for c in cards:
+        g.move(c, INTEL, p)
+    g.emit("collect", seat=p.seat, cards=[c.uid for c in cards])
+    if moved and g.by_skill():
+        for c in moved:
+            g.emit("skill_collect", seat=p.seat, card=c.uid)
+    return True
+
+
+@implements("replace_intel")
+def _replace_intel(ctx, old, new, old_to):
+    g = ctx.game
+    if old is None or new is None or old.zone != INTEL:
+        return False
+    owner = old.owner
+    if old_to is not None:
+        g.move(old, HAND, old_to)
+        g.emit("to_hand", seat=old_to.seat, cards=[old.uid])
+    else:
+        g.discard_cards([old])
+    moved = not (new.zone == INTEL and new.owner is owner)
+    g.move(new, INTEL, owner)
+    g.replaced[old.uid] = new
+    g.emit("intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
+    g.emit("collect", seat=owner.seat, cards=[new.uid])
+    if moved and g.by_skill():
+        g.emit("skill_collect", seat=owner.seat, card=new.uid)
+    return True
+
+
+@implements("remove")
+def _remove(ctx, xs):
+    cards = as_cards(xs)
+    for c in cards:
+        ctx.game.move(c, REMOVED)
+    return bool(cards)
+
+
+@implements("reveal")
+def _reveal(ctx, xs, to):
+    cards = as_cards(xs)
+    seats = None if to is None else ([to] if not isinstance(to, list) else to)
+    ctx.game.reveal(cards, seats)
+    return True
+
+
+@implements("move_pending")
+def _move_pending(ctx, p):
+    g = ctx.game
+    if g.pending is None or p is None:
+        return False
+    # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
+    if g.holder is not p:
+        g.holder = p
+        g.emit("pending_moved", seat=p.seat)
+    return True
+
+
+@implements("swap_pending")
+def _swap_pending(ctx, c):
+    g = ctx.game
+    old = g.pending
+    if old is None or c is None:
+        return False
+    g.move(old, DISCARD)
+    g.move(c, PENDING)
+    g.pending_face_up = False
+    g.emit("pending_swapped", old=old.uid, new=c.uid)
+    return True
+
+
+@implements("flip_pending")
+def _flip_pending(ctx):
+    g = ctx.game
+    if g.pending is None or g.pending_face_up:
+        return False
+    g.pending_face_up = True
+    g.reveal([g.pending])
+    return True
+
+
+@implements("send")
+def _send(ctx, c, by, face_up, lock):
+    sender = by if by is not None else ctx.me
+    if c is None or not sender.alive:
+        return False
+    if lock is not None:
+        return ctx.game.send_intel(sender, c, face_up, lock=lock)
+    return ctx.game.send_intel(sender, c, face_up)
+
+
+@implements("take_top")
+def _take_top(ctx, n):
+    g = ctx.game
+    out = []
+    for _ in range(n):
+        if not g.deck and not g._refill_deck():
+            break
+        c = g.deck[-1]
+        g.move(c, STAGING)
+        out.append(c)
+    g.reveal(out)
+    if len(out) < n:
+        ctx.incomplete = True
+    return out
+
+
+@implements("flip_role")
+def _flip_role(ctx, p, face_up):
+    if p is None or p.role is None or p.role_face_up == bool(face_up):
+        return False
+    p.role_face_up = bool(face_up)
+    ctx.game.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=p.role_face_up)
+    return True
+
+
+@implements("add_status")
+def _add_status(ctx, xs, status, turns, secret):
+    players = as_list(xs)
+    for p in players:
+        ctx.game.add_status(p, status, turns, secret)
+    return bool(players)
+
+
+@implements("set_mark")
+def _set_mark(ctx, p, key, value):
+    if p is None:
+        return False
+    p.marks[key] = (ctx.game.turn_no, value)
+    ctx.game.changes += 1  # a mark is state a victory condition may read (see Game.changes)
+    return True
+
+
+@implements("put_on_deck")
+def _put_on_deck(ctx, xs, bottom):
+    g = ctx.game
+    cards = as_cards(xs)
+    for c in reversed(cards) if not bottom else cards:
+        g.move(c, DECK, top=not bottom)
+    if cards:
+        g.emit("to_deck", n=len(cards), bottom=bool(bottom))
+    return bool(cards)
+
+
+@implements("use_card")
+def _use_card(ctx, c, as_, by):
+    g = ctx.game
+    user = by if by is not None else ctx.me
+    uses = _uses_for(ctx, c, user, as_)
+    if not uses:
+        return False
+    use = uses[0]
+    if len(uses) > 1:
+        use = g.ask(ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
+    g.use_card(user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None)
+    return True
+
+
+@implements("convert")
+def _convert(ctx, frm, to):
+    g = ctx.game
+    if frm is None or to is None or frm == to:
+        return False
+    g.conversions[frm.id] = g.content.card_types[to.id]
+    g.emit("convert", source=frm.id, into=to.id)
+    return True
+
+
+@implements("ban_cards")
+def _ban_cards(ctx, names):
+    g = ctx.game
+    names = [n for n in as_list(names) if n is not None]
+    for n in names:
+        g.bans.add(n.id)
+    if names:
+        g.emit("ban", cards=[n.id for n in names])
+    return bool(names)
+
+
+@implements("nullify")
+def _nullify(ctx):
+    frame = ctx.game.current_use()
+    if frame is None or frame.nullified:
+        return False
+    frame.nullified = True
+    return True
+
+
+@implements("claim_used_card")
+def _claim_used_card(ctx, p):
+    frame = ctx.game.current_use()
+    if frame is None or frame.card is None:
+        return False
+    frame.claimed_by = p if p is not None else ctx.me
+    return True
+
+
+@implements("replace_role")
+def _replace_role(ctx, p, look):
+    p = p if p is not None else ctx.me
+    return ctx.game.replace_role(p, look)
+
+
+@implements("set_direction")
+def _set_direction(ctx, d):
+    if d not in (LEFT, RIGHT, UP):
+        return False
+    ctx.game.send_direction = d
+    return True
+
+
+@implements("add_draw")
+def _add_draw(ctx, n):
+    ctx.game.extra_draw += n
+    return True
+
+
+@implements("look_identity")
+def _look_identity(ctx, p, by):
+    who = by if by is not None else ctx.me
+    if p is None or p.identity is None:
+        return False
+    who.known_identities[p.seat] = p.identity
+    ctx.game.emit("identity_seen", seat=who.seat, of=p.seat, to=[who.seat])
+    return True
+
+
+@implements("take_identity")
+def _take_identity(ctx, p):
+    return ctx.game.take_identity(ctx.me, p)
+
+
+@implements("end_contest")
+def _end_contest(ctx):
+    g = ctx.game
+    if g.pending is None:
+        return False
+    g.contest_over = True
+    return True
+
+
+@implements("set_pending")
+def _set_pending(ctx, c, face_up):
+    g = ctx.game
+    if c is None:
+        return False
+    old = g.pending
+    if old is not None:
+        g.move(old, DISCARD)
+    g.move(c, PENDING)
+    g.pending_face_up = bool(face_up)
+    g.emit("pending_set", new=c.uid, face_up=bool(face_up))
+    if face_up:
+        g.reveal([c])
+    return True
+
+
+# ---------------------------------------------------------------- victory skills (stages 2 and 4)
+
+
+@implements("winners")
+def _winners(ctx):
+    return list(ctx.game.check_winners or [])
+
+
+@implements("declarers")
+def _declarers(ctx):
+    return list(ctx.game.check_declarers or [])
+
+
+@implements("win")
+def _win(ctx, p, declared):
+    g = ctx.game
+    w = g.check_winners
+    if p is None or p.out:
+        return False
+    if declared and p not in g.check_declarers:
+        g.check_declarers.append(p)
+    if p in w:
+        return bool(declared)
+    w.append(p)
+    return True
+
+
+@implements("block_win")
+def _block_win(ctx, p):
+    w = ctx.game.check_winners
+    if p is None or p not in w:
+        return False
+    w.remove(p)
+    return True
+
+
+@implements("same_camp")
+def _same_camp(ctx, a, b):
+    return (
+        a is not None
+        and b is not None
+        and a.identity is not None
+        and b.identity is not None
+        and a.identity.camp is not None
+        and a.identity.camp == b.identity.camp
+    )
+
+
+# ---------------------------------------------------------------- choices
+
+
+def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
+    g = ctx.game
+    chooser = by if by is not None else ctx.chooser
+    if not options:
+        ctx.incomplete = True
+        return None
+    if optional:
+        options = [*options, None]
+    choice = g.ask(chooser, kind, options, prompt, source_of(ctx, chooser))
+    if choice is None:
+        ctx.incomplete = True
+    return choice
+
+
+class BlindPick:
+    """An option of a blind pick (抽取): a position, not the card, so the chooser learns nothing."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def label(self) -> str:
+        return f"第{self.index + 1}张"
+
+    def to_json(self):
+        return {"blind": self.index}
+
+
+@implements("choose")
+def _choose(ctx, options, by, prompt, optional, blind):
+    items = as_list(options)
+    if not blind:
+        return _ask(ctx, by, items, prompt, optional)
+    items = list(items)
+    ctx.game.rng.shuffle(items)
+    pick = _ask(ctx, by, [BlindPick(i) for i in range(len(items))], prompt, optional)
+    return items[pick.index] if pick is not None else None
+
+
+@implements("declare")
+def _declare(ctx, options, by, prompt):
+    value = _ask(ctx, by, as_list(options), prompt, False)
+    who = by if by is not None else ctx.chooser
+    ctx.game.emit("declare", seat=who.seat, value=D.option_json(value))
+    return value
+
+
+@implements("choose_many")
+def _choose_many(ctx, options, by, lo, hi, prompt):
+    g = ctx.game
+    chooser = by if by is not None else ctx.chooser
+    left = list(as_list(options))
+    picked: list[Any] = []
+    while left and len(picked) < hi:
+        opts = left + ([None] if len(picked) >= lo else [])
+        choice = g.ask(chooser, D.CHOOSE, opts, prompt, source_of(ctx, chooser))
+        if choice is None:
+            break
+        picked.append(choice)
+        left.remove(choice)
+    if len(picked) < lo:
+        ctx.incomplete = True
+    return picked
