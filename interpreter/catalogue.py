@@ -40,3 +40,477 @@ DECISIONS: dict[str, DecisionKind] = {
         DecisionKind("role", "setup: which of the dealt roles to keep"),
     )
 }
+
+
+# ---------------------------------------------------------------------- idle points (card timings)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """An idle point (空闲时点) where a card or an active skill may be used."""
+
+    name: str
+    doc: str  # one line: the rule term and who acts (messages, `describe`)
+    when: str  # the rules' moment, for the docs table
+    who: str  # who may act there, for the docs table
+    zh: str  # as the opening of a sentence (出牌阶段，…)
+    zh_at: str  # after 在 (你也可以在……使用)
+
+
+TIMINGS: dict[str, Timing] = {
+    t.name: t
+    for t in (
+        Timing(
+            "play_phase",
+            "出牌阶段 (only the current player)",
+            "出牌阶段",
+            "only the current player, card after card until they pass",
+            "出牌阶段",
+            "出牌阶段",
+        ),
+        Timing(
+            "send_start",
+            "传递阶段开始时 (only the current player; the use replaces sending an intel)",
+            "传递阶段开始时",
+            "only the current player, instead of choosing a hand card to send. They are asked again until an "
+            "intel is sent, so such an effect normally ends in `send(...)`",
+            "传递阶段",
+            "传递阶段开始时",
+        ),
+        Timing(
+            "send_idle",
+            "传递阶段空闲时点 (only the player the intel is in front of)",
+            "传递阶段空闲时点: the intel is in front of a player, before they accept or pass it on",
+            "only that player (`holder`)",
+            "传递阶段，情报传递到你面前时",
+            "情报传递到你面前时",
+        ),
+        Timing(
+            "contest",
+            "争夺阶段 (whoever is being asked)",
+            "争夺阶段",
+            "everyone, asked in turn from the holder counter-clockwise. After any card the asking starts again "
+            "from the (new) holder, and the phase ends when everyone has passed in a row",
+            "争夺阶段",
+            "争夺阶段",
+        ),
+        Timing(
+            "dying",
+            "濒死求救 (whoever is being asked; `dying` is the dying player)",
+            "濒死求澄清",
+            "everyone, asked from the dying player counter-clockwise. It stops as soon as `dying` has fewer "
+            "than three black intel",
+            "一名角色濒死时",
+            "一名角色濒死时",
+        ),
+    )
+}
+
+
+# ---------------------------------------------------------------------- victory checks
+
+
+@dataclass(frozen=True)
+class VictoryCheck:
+    """A moment at which identities' and secret tasks' victory conditions are evaluated (宣胜时机)."""
+
+    name: str
+    doc: str
+    subject: str  # what `subject` is in the condition ("" if it has none)
+    zh: str
+
+
+VICTORY_CHECKS: dict[str, VictoryCheck] = {
+    v.name: v
+    for v in (
+        VictoryCheck(
+            "collect",
+            "a player with 3 red or 3 blue intel wins if this condition holds for him (`self`)",
+            "",
+            "收集三张红色或蓝色情报时",
+        ),
+        VictoryCheck(
+            "collect_unclaimed",
+            "a player (`subject`) has 3 red or 3 blue intel but does not win by it",
+            "that player",
+            "一名角色收集了三张红色或蓝色情报但没有宣告胜利",
+        ),
+        VictoryCheck("death", "a player (`subject`) has just died", "the dead player", "一名角色死亡"),
+        VictoryCheck("turn_end", "at the end of a turn, after everything else", "", "回合结束时"),
+        VictoryCheck(
+            "usurp",
+            "someone is declaring victory; this player takes the victory instead",
+            "",
+            "一名角色宣告胜利时，你代替其胜利",
+        ),
+    )
+}
+
+# Victory skills of roles (`kind: victory`): the stage of the victory check they run at.
+SKILL_VICTORY_CHECKS = {
+    "declare": "stage 2 of the victory check: a skill that declares victory (after the collect checks)",
+    "co_win": "stage 4: co-victory (after 篡夺者)",
+}
+
+
+# ---------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """A kind of event the engine emits: triggers react to it, the log records it.
+
+    `fields` are the payload fields the engine may put in it. Fields naming deck
+    ids (CARD_FIELDS) are secret to the seats that cannot see those cards;
+    `visibility` says who may read the rest. A `trigger` event is one a
+    triggered skill may name (`trigger:`), with its doc and Chinese template
+    ({s}: the subject, {c}: the event's card, called `card_noun`).
+    """
+
+    name: str
+    fields: tuple[str, ...]
+    doc: str
+    visibility: str = "public"
+    trigger: bool = False
+    zh: str = ""
+    card_noun: str = "情报"
+
+
+# Event fields that name deck ids: checked against the cards' visibility when recorded.
+CARD_FIELDS = frozenset(("card", "cards", "uid", "old", "new"))
+
+
+def _trigger(name: str, fields: tuple[str, ...], doc: str, visibility: str = "public", **kw: str) -> Event:
+    return Event(name, fields, doc, visibility, trigger=True, **kw)
+
+
+_TRIGGERS = (
+    _trigger("turn_start", ("seat", "turn"), "a turn begins (subject: the current player)", zh="{s}的回合开始时"),
+    _trigger(
+        "draw_phase",
+        ("seat",),
+        "摸牌阶段开始时, before the draw (subject: the current player; add_draw works here)",
+        zh="{s}的摸牌阶段开始时",
+    ),
+    _trigger("send_phase_start", ("seat",), "传递阶段开始时 (subject: the current player)", zh="{s}的传递阶段开始时"),
+    _trigger(
+        "card_used",
+        ("seat", "card", "uid", "timing", "target"),
+        "a card is used and its target chosen — 指定目标后 (subject: the user; this_card: the card, "
+        "none for a virtual use; target: its target; used_as: the name it is used as)",
+        "public; the deck id of a card played face down only for user and target",
+        zh="{s}使用{c}时",
+        card_noun="牌",
+    ),
+    _trigger(
+        "card_resolving",
+        ("seat", "card", "uid", "target"),
+        "a card is about to take effect, after the 指定目标后 node — nullify() works here "
+        "(subject, this_card, target, used_as as for card_used)",
+        "as card_used",
+        zh="{s}使用的{c}生效前",
+        card_noun="牌",
+    ),
+    _trigger(
+        "card_resolved",
+        ("seat", "card", "uid", "target"),
+        "a card finished resolving (subject: the user; this_card: the card; target: its target; "
+        "used_as: the name it was used as)",
+        "as card_used",
+        zh="{s}使用的{c}结算后",
+        card_noun="牌",
+    ),
+    _trigger(
+        "intel_sending",
+        ("seat", "card"),
+        "an intel is being sent, before its direction counts — set_direction() works here "
+        "(subject: the sender; this_card: the intel)",
+        "public; a face-down intel's card only for its sender",
+        zh="{s}传出{c}时",
+    ),
+    _trigger(
+        "intel_sent",
+        ("seat", "card", "direction", "face_up", "lock", "target"),
+        "an intel is sent (subject: the sender; this_card: the intel)",
+        "public; a face-down intel's card only for its sender",
+        zh="{s}传出{c}时",
+    ),
+    _trigger(
+        "intel_arrives",
+        ("seat",),
+        "the intel arrives in front of a player (subject: that player)",
+        zh="{c}传递到{s}面前时",
+    ),
+    _trigger(
+        "intel_accepted",
+        ("seat",),
+        "a player decides to receive the intel (subject: that player)",
+        zh="{s}选择接收{c}时",
+    ),
+    _trigger(
+        "received",
+        ("seat", "card", "sender"),
+        "a player received the intel (subject: the receiver; this_card: the intel)",
+        zh="{s}接收{c}后",
+    ),
+    _trigger(
+        "collect",
+        ("seat", "cards"),
+        "cards were put into a player's intel area (subject: that player)",
+        zh="{c}置入{s}的情报区后",
+    ),
+    _trigger(
+        "skill_collect",
+        ("seat", "card"),
+        "a role skill moved a card into a player's intel area from anywhere else (subject: that player; "
+        "this_card: the card)",
+        zh="{c}因角色技能置入{s}的情报区后",
+        card_noun="牌",
+    ),
+    _trigger(
+        "hand_taken",
+        ("seat", "target"),
+        "a player gained another player's hand cards — 获得你的手牌 (subject: who gained them; "
+        "target: whose hand they were)",
+        zh="{s}获得一名角色的手牌后",
+    ),
+    _trigger(
+        "role_flipped",
+        ("seat", "role", "face_up"),
+        "a role card was turned face up or face down (subject: its owner)",
+        zh="{s}的角色牌翻面后",
+    ),
+    _trigger("dying", ("seat",), "a player enters dying (subject: the dying player)", zh="{s}濒死时"),
+    _trigger("died", ("seat",), "a player died (subject: the dead player) — 死亡前 skills", zh="{s}死亡前"),
+    _trigger("turn_end", ("seat",), "a turn ends (subject: the current player)", zh="{s}的回合结束时"),
+    _trigger("skill_used", ("seat", "skill"), "a skill was used (subject: its owner)", zh="{s}发动技能后"),
+)
+_RECORDS = (
+    Event("abstain", ("seat",), "a player could not send an intel and is out (弃权)"),
+    Event("ban", ("cards",), "card types nobody may use from hand this turn"),
+    Event("convert", ("source", "into"), "hand copies of a card type must be used as another this turn"),
+    Event("dead_discard", ("seat", "cards"), "a dead player's hand and intel are discarded"),
+    Event("declare", ("seat", "value"), "宣言: a player declared a value everyone hears"),
+    Event("discard", ("cards",), "cards went to the discard pile (face up)"),
+    Event("draw", ("seat", "n", "cards"), "a player drew cards", "public; the cards only for the drawer"),
+    Event(
+        "give",
+        ("seat", "to_seat", "n", "cards"),
+        "a player gave hand cards to another",
+        "public; the cards only for giver and receiver",
+    ),
+    Event(
+        "identity_seen",
+        ("seat", "of"),
+        "a player was shown another's identity",
+        "only the seat that looked (`to`)",
+    ),
+    Event("identity_taken", ("seat", "of"), "a player took another's identity card and secret task"),
+    Event(
+        "intel_replaced",
+        ("seat", "old", "new"),
+        "an intel in an intel area was replaced by another card",
+        "public; cards as their visibility allows",
+    ),
+    Event("nullified", ("seat", "card", "uid"), "a card in use was nullified (无效)"),
+    Event("pending_moved", ("seat",), "the pending intel was moved in front of another player"),
+    Event(
+        "pending_set",
+        ("new", "face_up"),
+        "a card became the pending intel (调包)",
+        "public; the new card secret unless face up",
+    ),
+    Event(
+        "pending_swapped",
+        ("old", "new"),
+        "the pending intel was swapped for another card",
+        "public; the new card secret unless face up",
+    ),
+    Event("reshuffle", ("n",), "the discard pile was shuffled into the deck"),
+    Event(
+        "reveal", ("cards",), "cards were shown to everyone (展示) or to some seats (查看)", "`to` when shown to some"
+    ),
+    Event(
+        "role_replaced",
+        ("seat", "old", "new"),
+        "a player's role left the game and another took its place",
+        "public; the new role only for its owner while it is face down",
+    ),
+    Event("saved", ("seat",), "a dying player was saved (澄清)"),
+    Event("status", ("seat", "status"), "a player got a status until the end of a turn", "secret ones: that seat only"),
+    Event("to_deck", ("n", "bottom"), "cards were put on top of (or under) the deck, face down"),
+    Event(
+        "to_hand", ("seat", "cards"), "cards went to a player's hand", "public; the cards as their visibility allows"
+    ),
+    Event("usurp", ("seat", "replaced"), "篡夺: a player took the victory from the declared winners"),
+    Event("victory", ("winners", "reason"), "the game was won"),
+)
+EVENTS: dict[str, Event] = {e.name: e for e in (*_TRIGGERS, *_RECORDS)}
+TRIGGER_EVENTS: dict[str, Event] = {e.name: e for e in _TRIGGERS}
+
+
+# ---------------------------------------------------------------------- the language's names
+
+
+@dataclass(frozen=True)
+class ContextVar:
+    """A value the running code can read by name, provided by its kind of unit and its timing."""
+
+    name: str
+    type: str  # a type of the language (interpreter.language.types)
+    meaning: str
+    where: str  # where it exists (human wording: error E304 and the docs)
+    zh: str  # as a noun in generated Chinese text
+
+
+CONTEXT_VARS: dict[str, ContextVar] = {
+    v.name: v
+    for v in (
+        ContextVar(
+            "self",
+            "player",
+            "card code: the player using (or about to use) the card. Victory: the player whose identity or "
+            "secret task this is. Skill: the role's owner",
+            "everywhere",
+            "你",
+        ),
+        ContextVar("current", "player", "the player whose turn it is (当前回合角色)", "everywhere", "当前回合角色"),
+        ContextVar(
+            "this_card",
+            "card",
+            "the card being used; in a triggered skill, the card of the event (the card used, the intel sent or "
+            "received), if any",
+            "card effects and triggered skills",
+            "这张牌",
+        ),
+        ContextVar(
+            "target",
+            "player",
+            "the target the user picked from the use's `target` list",
+            "card uses with a `target:`, and triggered skills (the target of the card the event is about)",
+            "他",
+        ),
+        ContextVar("dying", "player", "the player asking for 澄清", "the `dying` timing", "濒死角色"),
+        ContextVar(
+            "pending",
+            "card",
+            "the pending intel (待收情报)",
+            "the send_idle and contest timings and triggered skills",
+            "待收情报",
+        ),
+        ContextVar(
+            "holder",
+            "player",
+            "the player the pending intel is in front of",
+            "the send_idle and contest timings and triggered skills",
+            "面前有待收情报的角色",
+        ),
+        ContextVar(
+            "sender",
+            "player",
+            "the intel's sender (情报传出者); 【密令】 makes the target the sender",
+            "the send_idle and contest timings and triggered skills",
+            "情报传出者",
+        ),
+        ContextVar(
+            "used_as",
+            "cardname",
+            "the card name the event's card was used as",
+            "triggered skills: the card name the event's card was used as (its own name, a conversion's, "
+            "or a virtual card's)",
+            "该牌的牌名",
+        ),
+        ContextVar(
+            "subject",
+            "player",
+            "`collect_unclaimed`: the player who has 3 red or 3 blue intel but does not win by it. `death`: "
+            "the player who just died. Triggered skill: the player the event is about",
+            "triggered skills and the victory checks collect_unclaimed and death",
+            "该角色",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A name with a fixed value in every unit (its value is given by the language's registry)."""
+
+    name: str
+    type: str
+    zh: str
+
+
+CONSTANTS: dict[str, Constant] = {
+    c.name: c
+    for c in (
+        Constant("red", "color", "红色"),
+        Constant("blue", "color", "蓝色"),
+        Constant("black", "color", "黑色"),
+        Constant("left", "direction", "左（←）"),
+        Constant("right", "direction", "右（→）"),
+        Constant("up", "direction", "上（↑）"),
+        Constant("true", "bool", "是"),
+        Constant("false", "bool", "否"),
+        Constant("none", "none", "无"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Status:
+    """A status an effect may put on a player until the end of a turn; the engine honours each."""
+
+    name: str
+    doc: str
+    zh: str
+
+
+STATUSES: dict[str, Status] = {
+    s.name: s
+    for s in (
+        Status("cannot_use_cards", "cannot use hand cards this turn", "本回合不能使用手牌"),
+        Status("skills_disabled", "role skills do not work this turn", "本回合角色技能无效"),
+        Status("cannot_receive", "may not choose to receive intel this turn", "本回合不能选择接收情报"),
+        Status("must_receive", "must receive intel this turn", "本回合必须接收情报"),
+    )
+}
+
+# Use limits of skills (限n次): scope -> Chinese template.
+LIMIT_SCOPES: dict[str, str] = {"phase": "每阶段限{n}次", "turn": "每回合限{n}次", "game": "每局游戏限{n}次"}
+
+# Types of per-copy card data (`data:` of a card type): type -> Chinese word.
+DATA_TYPES: dict[str, str] = {"color": "颜色", "int": "数值", "text": "文字"}
+
+# Colors by name: Chinese word.
+COLORS: dict[str, str] = {"red": "红色", "blue": "蓝色", "black": "黑色"}
+
+
+# ---------------------------------------------------------------------- error codes
+
+
+ERROR_CODES: dict[str, str] = {
+    "E100": "the file or directory cannot be read, or a pack lacks rules.yaml / deck.yaml",
+    "E101": "YAML syntax error",
+    "E102": "the file is not UTF-8",
+    "E103": "the file is empty",
+    "E104": "the file is too large",
+    "E105": "a single file whose kind cannot be told",
+    "E110": "the file is not a mapping",
+    "E111": "an unknown key",
+    "E112": "a required key is missing",
+    "E113": "a value of the wrong type, or not one of the allowed values",
+    "E120": "the same id is used twice",
+    "E121": "a reference to something that does not exist",
+    "E122": "an identity table row does not add up to its player count",
+    "E201": "syntax error in effect code",
+    "E301": "unknown name or function",
+    "E302": "wrong type",
+    "E303": "wrong arguments",
+    "E304": "a name or primitive that does not exist at this timing",
+    "E305": "unknown card name in 【…】",
+    "E306": "unknown status name",
+    "E307": "a statement that does nothing, or not an expression where one is needed",
+    "E308": "a `let` redefines a name of the language",
+    "E309": "a choice offers another player's hand cards face up to a chooser who cannot see them",
+}

@@ -10,23 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-# Idle points (空闲时点) at which a card or active skill can be used, and who may act there.
-TIMINGS = {
-    "play_phase": "出牌阶段 (only the current player)",
-    "send_start": "传递阶段开始时 (only the current player; the use replaces sending an intel)",
-    "send_idle": "传递阶段空闲时点 (only the player the intel is in front of)",
-    "contest": "争夺阶段 (whoever is being asked)",
-    "dying": "濒死求救 (whoever is being asked; `dying` is the dying player)",
-}
+from .. import catalogue
 
-# Victory check kinds (宣胜时机), in the order of the detailed rules.
-VICTORY_CHECKS = {
-    "collect": "a player with 3 red or 3 blue intel wins if this condition holds for him (`self`)",
-    "collect_unclaimed": "a player (`subject`) has 3 red or 3 blue intel but does not win by it",
-    "death": "a player (`subject`) has just died",
-    "turn_end": "at the end of a turn, after everything else",
-    "usurp": "someone is declaring victory; this player takes the victory instead",
-}
+# The rule vocabulary, by name -> one line of documentation (declared in interpreter.catalogue).
+TIMINGS = {name: t.doc for name, t in catalogue.TIMINGS.items()}  # idle points (空闲时点)
+VICTORY_CHECKS = {name: v.doc for name, v in catalogue.VICTORY_CHECKS.items()}  # 宣胜时机, in the rules' order
+TRIGGER_EVENTS = {name: e.doc for name, e in catalogue.TRIGGER_EVENTS.items()}  # what `trigger:` may name
+LIMIT_SCOPES = tuple(catalogue.LIMIT_SCOPES)
 
 
 @dataclass
@@ -102,38 +92,6 @@ class Rules:
     identity_table: dict  # player count -> {identity id: count}
     decks: list  # [(min_players, max_players, deck name)]
     give_on_death: int = 3
-
-
-# Events a triggered skill can react to (`trigger:`), as the engine emits them.
-TRIGGER_EVENTS = {
-    "turn_start": "a turn begins (subject: the current player)",
-    "draw_phase": "摸牌阶段开始时, before the draw (subject: the current player; add_draw works here)",
-    "send_phase_start": "传递阶段开始时 (subject: the current player)",
-    "card_used": "a card is used and its target chosen — 指定目标后 (subject: the user; this_card: the card, "
-    "none for a virtual use; target: its target; used_as: the name it is used as)",
-    "card_resolving": "a card is about to take effect, after the 指定目标后 node — nullify() works here "
-    "(subject, this_card, target, used_as as for card_used)",
-    "card_resolved": "a card finished resolving (subject: the user; this_card: the card; target: its target; "
-    "used_as: the name it was used as)",
-    "intel_sending": "an intel is being sent, before its direction counts — set_direction() works here "
-    "(subject: the sender; this_card: the intel)",
-    "intel_sent": "an intel is sent (subject: the sender; this_card: the intel)",
-    "intel_arrives": "the intel arrives in front of a player (subject: that player)",
-    "intel_accepted": "a player decides to receive the intel (subject: that player)",
-    "received": "a player received the intel (subject: the receiver; this_card: the intel)",
-    "collect": "cards were put into a player's intel area (subject: that player)",
-    "skill_collect": "a role skill moved a card into a player's intel area from anywhere else (subject: that player; "
-    "this_card: the card)",
-    "hand_taken": "a player gained another player's hand cards — 获得你的手牌 (subject: who gained them; "
-    "target: whose hand they were)",
-    "role_flipped": "a role card was turned face up or face down (subject: its owner)",
-    "dying": "a player enters dying (subject: the dying player)",
-    "died": "a player died (subject: the dead player) — 死亡前 skills",
-    "turn_end": "a turn ends (subject: the current player)",
-    "skill_used": "a skill was used (subject: its owner)",
-}
-
-LIMIT_SCOPES = ("phase", "turn", "game")
 
 
 @dataclass

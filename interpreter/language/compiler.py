@@ -47,32 +47,22 @@ def _sender(ctx):
     return t.sender if t is not None else None
 
 
-# Context variables: name -> (type, getter, where it exists (human wording)).
-CONTEXT_VARS = {
-    "self": (T.PLAYER, operator.attrgetter("me"), "everywhere"),
-    "current": (T.PLAYER, lambda ctx: ctx.game.current, "everywhere"),
-    "this_card": (T.CARD, operator.attrgetter("card"), "card effects and triggered skills"),
-    "target": (
-        T.PLAYER,
-        operator.attrgetter("target"),
-        "card uses with a `target:`, and triggered skills (the target of the card the event is about)",
-    ),
-    "dying": (T.PLAYER, operator.attrgetter("dying"), "the `dying` timing"),
-    "pending": (T.CARD, lambda ctx: ctx.game.pending, "the send_idle and contest timings and triggered skills"),
-    "holder": (T.PLAYER, lambda ctx: ctx.game.holder, "the send_idle and contest timings and triggered skills"),
-    "sender": (T.PLAYER, _sender, "the send_idle and contest timings and triggered skills"),
-    "used_as": (
-        T.CARDNAME,
-        operator.attrgetter("used_as"),
-        "triggered skills: the card name the event's card was used as (its own name, a conversion's, "
-        "or a virtual card's)",
-    ),
-    "subject": (
-        T.PLAYER,
-        operator.attrgetter("subject"),
-        "triggered skills and the victory checks collect_unclaimed and death",
-    ),
+# How each context variable of the catalogue is read from a Ctx.
+_GETTERS = {
+    "self": operator.attrgetter("me"),
+    "current": lambda ctx: ctx.game.current,
+    "this_card": operator.attrgetter("card"),
+    "target": operator.attrgetter("target"),
+    "dying": operator.attrgetter("dying"),
+    "pending": lambda ctx: ctx.game.pending,
+    "holder": lambda ctx: ctx.game.holder,
+    "sender": _sender,
+    "used_as": operator.attrgetter("used_as"),
+    "subject": operator.attrgetter("subject"),
 }
+
+# Context variables: name -> (type, getter, where it exists (human wording)), from the catalogue.
+CONTEXT_VARS = {name: (v.type, _GETTERS[name], v.where) for name, v in catalogue.CONTEXT_VARS.items()}
 
 
 # Context variables the generated code reads directly (the rest are called through their getter).

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from .. import catalogue
 from . import ast
 from .builtins import BUILTINS, STATUSES
 from .errors import LanguageError
@@ -30,104 +31,32 @@ from .parser import parse
 
 CN_DIGITS = "零一二三四五六七八九十"
 
-COLOR_ZH = {"red": "红色", "blue": "蓝色", "black": "黑色"}
+# The Chinese wording of the rule vocabulary, from the catalogue.
+COLOR_ZH = dict(catalogue.COLORS)
 
-# Context variables as a noun in the text.
-VAR_ZH = {
-    "self": "你",
-    "target": "他",
-    "this_card": "这张牌",
-    "current": "当前回合角色",
-    "dying": "濒死角色",
-    "pending": "待收情报",
-    "holder": "面前有待收情报的角色",
-    "sender": "情报传出者",
-    "subject": "该角色",
-    "used_as": "该牌的牌名",
-    "left": "左（←）",
-    "right": "右（→）",
-    "up": "上（↑）",
-    "true": "是",
-    "false": "否",
-    "none": "无",
+# Context variables and constants as a noun in the text.
+VAR_ZH = {n: v.zh for n, v in catalogue.CONTEXT_VARS.items()} | {
+    n: c.zh for n, c in catalogue.CONSTANTS.items() if c.type != "color"
 }
 # The wording of `target` when no target rule introduced it.
 TARGET_LONG = "目标角色"
 
-VAR_KIND = {
-    "self": "player",
-    "target": "player",
-    "current": "player",
-    "dying": "player",
-    "holder": "player",
-    "sender": "player",
-    "subject": "player",
-    "this_card": "card",
-    "pending": "card",
-    "used_as": "cardname",
-    "red": "color",
-    "blue": "color",
-    "black": "color",
-    "true": "bool",
-    "false": "bool",
-    "none": "none",
-    "left": "direction",
-    "right": "direction",
-    "up": "direction",
-}
+VAR_KIND = {n: v.type for n, v in catalogue.CONTEXT_VARS.items()} | {n: c.type for n, c in catalogue.CONSTANTS.items()}
 
 # Card timings: as the opening of a sentence, and after 在 (你也可以在……使用).
-TIMING_ZH = {
-    "play_phase": "出牌阶段",
-    "send_start": "传递阶段",
-    "send_idle": "传递阶段，情报传递到你面前时",
-    "contest": "争夺阶段",
-    "dying": "一名角色濒死时",
-}
-TIMING_AT_ZH = {
-    "play_phase": "出牌阶段",
-    "send_start": "传递阶段开始时",
-    "send_idle": "情报传递到你面前时",
-    "contest": "争夺阶段",
-    "dying": "一名角色濒死时",
-}
+TIMING_ZH = {n: t.zh for n, t in catalogue.TIMINGS.items()}
+TIMING_AT_ZH = {n: t.zh_at for n, t in catalogue.TIMINGS.items()}
 
 # Triggered skills: {s} the subject, {c} the card or intel of the event.
-TRIGGER_ZH = {
-    "turn_start": "{s}的回合开始时",
-    "draw_phase": "{s}的摸牌阶段开始时",
-    "send_phase_start": "{s}的传递阶段开始时",
-    "card_used": "{s}使用{c}时",
-    "card_resolving": "{s}使用的{c}生效前",
-    "card_resolved": "{s}使用的{c}结算后",
-    "intel_sending": "{s}传出{c}时",
-    "intel_sent": "{s}传出{c}时",
-    "intel_arrives": "{c}传递到{s}面前时",
-    "intel_accepted": "{s}选择接收{c}时",
-    "received": "{s}接收{c}后",
-    "collect": "{c}置入{s}的情报区后",
-    "skill_collect": "{c}因角色技能置入{s}的情报区后",
-    "hand_taken": "{s}获得一名角色的手牌后",
-    "role_flipped": "{s}的角色牌翻面后",
-    "dying": "{s}濒死时",
-    "died": "{s}死亡前",
-    "turn_end": "{s}的回合结束时",
-    "skill_used": "{s}发动技能后",
-}
+TRIGGER_ZH = {n: e.zh for n, e in catalogue.TRIGGER_EVENTS.items()}
 # the noun for the event's card (otherwise 情报)
-TRIGGER_CARD_NOUN = {"card_used": "牌", "card_resolving": "牌", "card_resolved": "牌", "skill_collect": "牌"}
+TRIGGER_CARD_NOUN = {n: e.card_noun for n, e in catalogue.TRIGGER_EVENTS.items() if e.card_noun != "情报"}
 
-LIMIT_ZH = {"phase": "每阶段限{n}次", "turn": "每回合限{n}次", "game": "每局游戏限{n}次"}
+LIMIT_ZH = dict(catalogue.LIMIT_SCOPES)
 
-DATA_TYPE_ZH = {"color": "颜色", "int": "数值", "text": "文字"}
+DATA_TYPE_ZH = dict(catalogue.DATA_TYPES)
 
-CHECK_ZH = {
-    "collect": "收集三张红色或蓝色情报时",
-    "collect_unclaimed": "一名角色收集了三张红色或蓝色情报但没有宣告胜利",
-    "death": "一名角色死亡",
-    "turn_end": "回合结束时",
-    "usurp": "一名角色宣告胜利时，你代替其胜利",
-}
+CHECK_ZH = {n: v.zh for n, v in catalogue.VICTORY_CHECKS.items()}
 
 _OP_ZH = {"==": "等于", "!=": "不等于", "<": "小于", "<=": "不超过", ">": "大于", ">=": "不少于"}
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
