@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..catalogue import CARD_FIELDS
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
 from .actions import Describer
@@ -56,7 +57,6 @@ __all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFr
 # Event fields that hold deck ids. Each one's visibility is worked out when the event is
 # recorded, from who can see the card then (Game.card_visible): a face-down card is
 # never named in a record another seat reads.
-CARD_FIELDS = frozenset(("card", "cards", "uid", "old", "new"))
 
 
 class Transit:
