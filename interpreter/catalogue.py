@@ -125,7 +125,8 @@ VICTORY_CHECKS: dict[str, VictoryCheck] = {
     for v in (
         VictoryCheck(
             "collect",
-            "a player with 3 red or 3 blue intel wins if this condition holds for him (`self`)",
+            "a player has 3 red or 3 blue intel: only his own conditions are checked (`self`); if one holds, "
+            "he wins with his camp",
             "",
             "收集三张红色或蓝色情报时",
         ),
@@ -286,6 +287,20 @@ _TRIGGERS = (
     _trigger("skill_used", ("seat", "skill"), "a skill was used (subject: its owner)", zh="{s}发动技能后"),
 )
 _RECORDS = (
+    Event(
+        "setup",
+        ("players", "seed", "first", "identities", "tasks", "deck"),
+        "the game's seed, identities, secret tasks and deck order",
+        "the referee only",
+    ),
+    Event("start", ("players", "first"), "the game starts: how many players, who goes first"),
+    Event("roles", ("roles",), "the roles every seat was dealt", "the referee only"),
+    Event("roles_shown", ("roles",), "the roles dealt face up (none for a face-down one)"),
+    Event(
+        "game_over",
+        ("winners", "identities", "reason", "turns"),
+        "the game ended: the winners turn their identity cards face up",
+    ),
     Event("abstain", ("seat",), "a player could not send an intel and is out (弃权)"),
     Event("ban", ("cards",), "card types nobody may use from hand this turn"),
     Event("convert", ("source", "into"), "hand copies of a card type must be used as another this turn"),
@@ -474,6 +489,14 @@ STATUSES: dict[str, Status] = {
         Status("cannot_receive", "may not choose to receive intel this turn", "本回合不能选择接收情报"),
         Status("must_receive", "must receive intel this turn", "本回合必须接收情报"),
     )
+}
+
+# Kinds of role skills (`kind:` of a skill).
+SKILL_KINDS: dict[str, str] = {
+    "active": "used at an idle point, like a card (`timing:`)",
+    "triggered": "reacts to an event (`trigger:`); the owner is asked unless `optional: false`",
+    "passive": "recorded only: a standing rule is written as a triggered skill with `optional: false`",
+    "victory": "takes part in the victory check (`check:` declare or co_win)",
 }
 
 # Use limits of skills (限n次): scope -> Chinese template.

@@ -9,7 +9,6 @@ deciding seat may see: blind picks (抽取) are offered as positions, not cards.
 
 from __future__ import annotations
 
-from ..catalogue import DECISIONS
 from .state import Card, Player
 
 # Decision kinds (stable names: they appear in logs, replays and scenario files); see catalogue.DECISIONS.
@@ -25,9 +24,6 @@ OPTION = "option"  # 选择一项
 GIVE_TARGET = "death_give_target"  # a dying player's last gift: to whom (or nobody)
 GIVE_CARD = "death_give_card"  # ... and which cards, one at a time
 ROLE = "role"  # setup: which of the dealt roles to keep
-assert {PLAY, SEND, SEND_TARGET, LOCK, RECEIVE, TARGET, CHOOSE, CONFIRM, OPTION, GIVE_TARGET, GIVE_CARD, ROLE} == set(
-    DECISIONS
-), "decision kinds drifted from the catalogue"
 
 
 def option_label(opt) -> str:

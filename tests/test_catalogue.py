@@ -1,0 +1,167 @@
+"""The catalogue (interpreter/catalogue.py) is the one list of the rule vocabulary: nothing drifts from it.
+
+Checked against it: the JSON Schema enums, the tables in docs/, the names the
+checker and the language know, the decision kinds, every event the engine
+emits or records (statically, in the source, and in recorded games), and every
+error code the loader and the checker report.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter import catalogue as C, catalogue_doc
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.content.loader import load_cached
+from interpreter.engine import decisions as D
+from interpreter.engine.game import Game
+from interpreter.language import builtins as B
+from interpreter.language.compiler import CONTEXT_VARS
+from interpreter.language.describe import CHECK_ZH, TIMING_ZH, TRIGGER_ZH, VAR_ZH
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "interpreter"
+SCHEMA = ROOT / "schema"
+
+
+def _enums(node, key: str) -> list[set]:
+    """Every enum given for property `key` anywhere in a schema (directly, in oneOf, or as list items)."""
+    found: list[set] = []
+
+    def collect(value):
+        if isinstance(value, dict):
+            if "enum" in value:
+                found.append(set(value["enum"]))
+            for sub in value.get("oneOf", []) + value.get("anyOf", []):
+                collect(sub)
+            if "items" in value:
+                collect(value["items"])
+            if "additionalProperties" in value and isinstance(value["additionalProperties"], dict):
+                collect(value["additionalProperties"])
+
+    def walk(value):
+        if isinstance(value, dict):
+            props = value.get("properties", {})
+            if key in props:
+                collect(props[key])
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(node)
+    return found
+
+
+@pytest.mark.parametrize(
+    "schema, key, names",
+    [
+        ("card", "timing", C.TIMINGS),
+        ("role", "timing", C.TIMINGS),
+        ("role", "trigger", C.TRIGGER_EVENTS),
+        ("role", "per", C.LIMIT_SCOPES),
+        ("role", "check", C.SKILL_VICTORY_CHECKS),
+        ("role", "kind", C.SKILL_KINDS),
+        ("card", "data", C.DATA_TYPES),
+        ("secret_task", "check", C.VICTORY_CHECKS),
+        ("rules", "check", C.VICTORY_CHECKS),
+        ("rules", "color", C.COLORS),
+    ],
+)
+def test_schema_enums_are_the_catalogue(schema, key, names):
+    enums = _enums(json.loads((SCHEMA / f"{schema}.schema.json").read_text(encoding="utf-8")), key)
+    assert enums, f"schema/{schema}.schema.json has no enum for {key!r}"
+    for enum in enums:
+        assert enum == set(names), f"schema/{schema}.schema.json {key}: {sorted(enum ^ set(names))} differ"
+
+
+def test_docs_tables_are_generated_from_the_catalogue():
+    assert catalogue_doc.stale() == [], "run: python -m interpreter.catalogue_doc --write"
+
+
+def test_the_language_knows_exactly_the_catalogue_names():
+    assert set(CONTEXT_VARS) == set(C.CONTEXT_VARS)
+    for name, (typ, _getter, where) in CONTEXT_VARS.items():
+        assert (typ, where) == (C.CONTEXT_VARS[name].type, C.CONTEXT_VARS[name].where)
+    assert {n: t for n, (t, _v) in B.CONSTANTS.items()} == {n: c.type for n, c in C.CONSTANTS.items()}
+    assert B.STATUSES == {n: s.zh for n, s in C.STATUSES.items()}
+    assert set(TIMING_ZH) == set(C.TIMINGS) and set(TRIGGER_ZH) == set(C.TRIGGER_EVENTS)
+    assert set(CHECK_ZH) == set(C.VICTORY_CHECKS)
+    assert set(C.CONTEXT_VARS) <= set(VAR_ZH)
+
+
+def test_decision_kinds_are_the_catalogue():
+    kinds = {v for k, v in vars(D).items() if k.isupper() and isinstance(v, str)}
+    assert kinds == set(C.DECISIONS)
+
+
+def _emitted_in_source() -> dict[str, set]:
+    """event kind -> payload fields, from every emit("kind", ...) call and log record {"e": "kind", ...}."""
+    out: dict[str, set] = {}
+    for path in SOURCE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit":
+                assert node.args and isinstance(node.args[0], ast.Constant), (
+                    f"{path.name}:{node.lineno}: an event kind must be a literal (catalogue.EVENTS)"
+                )
+                fields = {kw.arg for kw in node.keywords if kw.arg not in (None, "to", "secret")}
+                out.setdefault(node.args[0].value, set()).update(fields)
+            if isinstance(node, ast.Dict):
+                keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+                if "e" in keys:
+                    kind = node.values[keys.index("e")]
+                    if isinstance(kind, ast.Constant):
+                        out.setdefault(kind.value, set()).update(set(keys) - {"e", "to", "secret"})
+    return out
+
+
+def test_every_event_in_the_source_is_declared_with_its_fields():
+    emitted = _emitted_in_source()
+    assert set(emitted) == set(C.EVENTS), f"undeclared: {set(emitted) - set(C.EVENTS)}; never emitted: " + str(
+        set(C.EVENTS) - set(emitted)
+    )
+    for kind, fields in emitted.items():
+        assert fields <= set(C.EVENTS[kind].fields), f"{kind}: fields {fields - set(C.EVENTS[kind].fields)}"
+
+
+def test_recorded_games_hold_only_declared_events_and_fields():
+    content = load_cached()
+    seen = set()
+    for seed in range(1, 21):
+        n = 2 + seed % 9
+        g = Game(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)], record=True)
+        g.run()
+        for rec in g.log:
+            if "e" not in rec:
+                assert "d" in rec  # a decision record
+                continue
+            event = C.EVENTS.get(rec["e"])
+            assert event is not None, rec
+            assert set(rec) - {"e", "to", "secret"} <= set(event.fields), rec
+            seen.add(rec["e"])
+    assert {"setup", "start", "draw", "card_used", "intel_sent", "received", "game_over"} <= seen
+
+
+def test_the_observation_docs_list_every_record():
+    text = (ROOT / "docs" / "observation.md").read_text(encoding="utf-8")
+    table = text[text.index("| `e` | fields | who reads it |") :]
+    table = table[: table.index("\n\n")]
+    names = set()
+    for line in table.splitlines()[2:]:
+        names |= set(re.findall(r"`(\w+)`", line.split("|")[1]))
+    assert names == set(C.EVENTS)
+
+
+def test_every_error_code_is_declared_and_documented():
+    used = set()
+    for path in SOURCE.rglob("*.py"):
+        used |= set(re.findall(r"[\"'](E\d{3})[\"']", path.read_text(encoding="utf-8")))
+    assert used == set(C.ERROR_CODES)
+    documented = set(re.findall(r"^\| (E\d{3}) \|", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
+    assert documented == set(C.ERROR_CODES)
