@@ -98,15 +98,15 @@ def implements(name: str):
         b = BUILTINS.get(name)
         if b is None:
             raise ValueError(f"`{name}` is not a declared primitive; declare it in interpreter/language/builtins.py")
-        if b.impl is not None:
-            raise ValueError(
-                f"the primitive `{name}` has two implementations: {b.impl.__qualname__} and {fn.__qualname__}"
-            )
         arity = len(inspect.signature(fn).parameters)
         if arity != 1 + len(b.params):
             raise TypeError(
                 f"the implementation of `{name}` takes {arity} arguments; its declaration wants ctx and "
                 f"{len(b.params)} ({', '.join(p.name for p in b.params) or 'no parameters'})"
+            )
+        if b.impl is not None:
+            raise ValueError(
+                f"the primitive `{name}` has two implementations: {b.impl.__qualname__} and {fn.__qualname__}"
             )
         b.impl = fn
         return fn

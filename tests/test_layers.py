@@ -1,0 +1,276 @@
+"""The package keeps its layers: no import cycle, and no import from a lower layer to a higher one.
+
+The import graph of ``interpreter`` is read statically: every module is parsed
+with ``ast`` and every ``import`` in it counts, wherever it stands (at the top,
+inside a function, under ``if TYPE_CHECKING:``); relative imports are resolved,
+and importing ``a.b.c`` also runs the ``__init__`` of the packages ``a`` and
+``a.b``. ``LAYERS`` below is the table ARCHITECTURE.md ("The layers") shows.
+
+The second half checks the split of the primitives: their registry (the
+language) declares them, the engine registers what each does.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does)
+from interpreter.language import builtins
+from interpreter.language.compiler import Compiler, context_env
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "interpreter"
+
+# Low to high: a module may import modules of its own layer or of lower ones, never of a higher one.
+# An entry is a module; "pkg.*" is a package with everything in it. The most specific entry wins.
+# A module that imports nothing of the project is a leaf: it may go unlisted (it is taken as the lowest
+# layer); a module that imports the project must be listed.
+LAYERS: list[tuple[str, list[str]]] = [
+    (
+        "vocabulary",  # names and values everyone shares; imports nothing of the project
+        [
+            "interpreter",  # the package's __init__: the version
+            "interpreter.catalogue",
+            # interpreter.content is the one package split across layers: these modules (and its empty
+            # __init__) are vocabulary the language and the engine read; its loader compiles content,
+            # so it sits above the engine (below). Importing one half never runs the other.
+            "interpreter.content",
+            "interpreter.content.colors",
+            "interpreter.content.directions",
+            "interpreter.content.model",
+        ],
+    ),
+    ("language", ["interpreter.language.*"]),  # the effect language; declares the primitives (builtins.py)
+    ("engine", ["interpreter.engine.*"]),  # the game; implements the primitives (primitives.py)
+    ("loading", ["interpreter.content.loader", "interpreter.content.yamlpos"]),  # YAML -> compiled content
+    ("agents", ["interpreter.agents.*"]),  # observation and action descriptors in, an action id out
+    ("applications", ["interpreter.sim", "interpreter.scenario", "interpreter.rl.*"]),
+    (
+        "entry points",  # commands (the CLI imports describe_cmd); nothing lower imports them
+        ["interpreter.cli", "interpreter.describe_cmd", "interpreter.pytest_plugin", "interpreter.catalogue_doc"],
+    ),
+]
+
+
+# ---------------------------------------------------------------------- the import graph
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(REPO).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _ancestors(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _imports(name: str) -> set[str]:
+    """The modules of the package that importing `name` runs directly (its imports, wherever they stand)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
+    package = name if _is_package(name) else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:  # `import a.b.c`: a.b.c (its packages are added below)
+                parts = alias.name.split(".")
+                targets.update(m for m in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if m in MODULES)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source in MODULES:
+                targets.add(source)
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                if sub in MODULES:  # `from pkg import module`
+                    targets.add(sub)
+    # importing a.b.c runs a and a.b first (those of the importer's own packages are running already)
+    for t in list(targets):
+        targets.update(a for a in _ancestors(t) if a not in _ancestors(name) and a != name)
+    targets.discard(name)
+    return targets
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one node (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _entry(name: str) -> tuple[int, str] | None:
+    """(layer index, the entry) of the most specific entry of LAYERS matching `name`, or None."""
+    best: tuple[int, int, str] | None = None  # (specificity, layer, entry)
+    for i, (_, entries) in enumerate(LAYERS):
+        for e in entries:
+            if e.endswith(".*"):
+                pkg = e[:-2]
+                if name == pkg or name.startswith(pkg + "."):
+                    score = 2 * len(pkg.split("."))
+                else:
+                    continue
+            elif name == e:
+                score = 2 * len(e.split(".")) + 1
+            else:
+                continue
+            if best is None or score > best[0]:
+                best = (score, i, e)
+    return (best[1], best[2]) if best is not None else None
+
+
+def _layer(name: str) -> int:
+    found = _entry(name)
+    return found[0] if found is not None else 0  # an unlisted module is a leaf (test_every_module_has_a_layer)
+
+
+def _part(name: str) -> str:
+    """The part of the package a module belongs to: its subpackage of `interpreter` (or itself, for a top-level
+    module), and the layer too where that subpackage spans several layers."""
+    if name == "interpreter":
+        return name
+    part = ".".join(name.split(".")[:2])
+    layers = {_layer(m) for m in MODULES if m == part or m.startswith(part + ".")}
+    return part if len(layers) == 1 else f"{part} ({LAYERS[_layer(name)][0]})"
+
+
+# ---------------------------------------------------------------------- the tests
+
+
+def test_the_graph_is_read():
+    """The reading of imports finds what is plainly there (a guard against a walker that sees nothing)."""
+    assert "interpreter.language.runtime" in GRAPH["interpreter.engine.game"]
+    assert "interpreter.engine.decisions" in GRAPH["interpreter.engine.game"]  # from . import decisions as D
+    assert "interpreter.catalogue" in GRAPH["interpreter.language.compiler"]  # from .. import catalogue
+    assert "interpreter.content.model" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
+    assert "interpreter.sim" in GRAPH["interpreter.cli"]  # inside a function
+    assert "interpreter.content" in GRAPH["interpreter.engine.state"]  # the package of content.colors
+    assert "interpreter.engine.primitives" in GRAPH["interpreter.content.loader"]
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_module_has_a_layer():
+    unlisted = [m for m in MODULES if _entry(m) is None and GRAPH[m]]
+    assert not unlisted, (
+        f"{unlisted} import the project but are in no layer: add them to LAYERS in tests/test_layers.py and to "
+        "the table in ARCHITECTURE.md"
+    )
+
+
+def test_every_entry_names_modules():
+    for _, entries in LAYERS:
+        for e in entries:
+            name = e.removesuffix(".*")
+            assert name in MODULES, f"LAYERS names {e}, which is not a module of the package"
+            assert _is_package(name) or not e.endswith(".*"), f"LAYERS names {e}, but {name} is not a package"
+
+
+def test_no_module_cycle():
+    cycles = _cycles(GRAPH)
+    assert not cycles, "import cycles between modules: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_package_cycle():
+    parts: dict[str, set[str]] = {}
+    for a, targets in GRAPH.items():
+        parts.setdefault(_part(a), set()).update(_part(b) for b in targets if _part(b) != _part(a))
+    cycles = _cycles(parts)
+    assert not cycles, "import cycles between parts of the package: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_upward_import():
+    upward = [
+        f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
+        for a, targets in sorted(GRAPH.items())
+        for b in sorted(targets)
+        if _layer(b) > _layer(a)
+    ]
+    assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
+
+
+def test_the_architecture_shows_the_table():
+    """ARCHITECTURE.md's table of layers ("| layer | modules | ... |") is LAYERS: same layers, order and entries."""
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## The layers", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (?!layer |---)([^|]+?) \| ([^|]+) \|", section, re.M)
+    shown = [(layer, re.findall(r"`([^`]+)`", modules)) for layer, modules in rows]
+    assert shown == LAYERS, "ARCHITECTURE.md's table of layers differs from LAYERS in tests/test_layers.py"
+
+
+# ---------------------------------------------------------------------- the primitives: declared, then implemented
+
+
+def test_every_primitive_is_implemented():
+    """Importing interpreter.engine.primitives registers an implementation for every declared primitive."""
+    assert builtins.missing_implementations() == []
+
+
+def test_an_implementation_matches_its_declaration():
+    with pytest.raises(ValueError, match="not a declared primitive"):
+        builtins.implements("no_such_primitive")(lambda ctx: None)
+    with pytest.raises(TypeError, match="`draw` takes 2 arguments"):
+        builtins.implements("draw")(lambda ctx, p: None)  # draw(p, n)
+    with pytest.raises(ValueError, match="`draw` has two implementations"):
+        builtins.implements("draw")(lambda ctx, p, n: None)
+
+
+def test_compiling_without_the_implementation_says_what_to_import(monkeypatch):
+    monkeypatch.setattr(builtins.BUILTINS["draw"], "impl", None)
+    comp = Compiler(context_env(["self", "current"]), "play_phase", {})
+    with pytest.raises(builtins.MissingImplementation) as err:
+        comp.program("draw(self, 1)")
+    assert "`draw`" in str(err.value) and "import interpreter.engine.primitives" in str(err.value)
