@@ -416,6 +416,8 @@ class Loader:
             identity_table=table,
             decks=decks,
             give_on_death=data.get("give_on_death", 3),
+            collect_count=data.get("collect_count", 3),
+            death_count=data.get("death_count", 3),
         )
         return rules, identities
 

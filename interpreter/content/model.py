@@ -92,6 +92,8 @@ class Rules:
     identity_table: dict  # player count -> {identity id: count}
     decks: list  # [(min_players, max_players, deck name)]
     give_on_death: int = 3
+    collect_count: int = 3  # red or blue intel from which the collect victory checks run
+    death_count: int = 3  # black intel that make a player dying
 
 
 @dataclass

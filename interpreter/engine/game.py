@@ -101,6 +101,8 @@ class Game(Resolution):
             raise ValueError("a game needs at least 2 players")
         self.content = content
         self.rules = content.rules
+        self.collect_at = content.rules.collect_count  # red or blue intel from which collect checks run
+        self.dying_at = content.rules.death_count  # black intel that make a player dying
         self.n = n_players
         self.seed = seed
         self.rng = random.Random(seed)

@@ -169,7 +169,8 @@ def _makes_three(ctx, p, c):
         return False
     counts = p.counts
     m = c.mask
-    return any(m & b and counts[b] + 1 >= 3 for b in (RED, BLUE, BLACK))
+    g = ctx.game  # the rule numbers: three of red or blue (collect), three black (dying)
+    return any(m & b and counts[b] + 1 >= (g.dying_at if b == BLACK else g.collect_at) for b in (RED, BLUE, BLACK))
 
 
 @implements("data")

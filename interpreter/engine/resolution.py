@@ -49,6 +49,8 @@ class Resolution(VictoryChecks):
     suspend_checks: int
     dying_player: Player | None
     intel_changes: int
+    collect_at: int
+    dying_at: int
     quiet_at: int
 
     if TYPE_CHECKING:
@@ -72,11 +74,12 @@ class Resolution(VictoryChecks):
                 self.just_died.clear()
                 return
             collect = dying = False
+            collect_at, dying_at = self.collect_at, self.dying_at
             for p in self.players:  # cheap scan first: most nodes have nothing to check
                 c = p.counts
-                if c[1] >= 3 or c[2] >= 3:
+                if c[1] >= collect_at or c[2] >= collect_at:
                     collect = True
-                if c[4] >= 3 and p.alive:
+                if c[4] >= dying_at and p.alive:
                     dying = True
             if not (collect or dying):
                 self.quiet_at = self.intel_changes
@@ -88,7 +91,7 @@ class Resolution(VictoryChecks):
             if not dying:
                 return
             if self.trace is not None:
-                self.trace.append(("dying", [p.seat for p in self.players if p.alive and p.counts[4] >= 3]))
+                self.trace.append(("dying", [p.seat for p in self.players if p.alive and p.counts[4] >= self.dying_at]))
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills and what they do): go round again
 
@@ -165,7 +168,7 @@ class Resolution(VictoryChecks):
         assert self.current is not None  # dying happens from setup on
         try:
             for p in self.alive_from(self.current):
-                if p.alive and p.counts[4] >= 3 and p not in doomed and not self._ask_for_rescue(p):
+                if p.alive and p.counts[4] >= self.dying_at and p not in doomed and not self._ask_for_rescue(p):
                     doomed.append(p)
         finally:
             self.suspend_checks -= 1
@@ -179,7 +182,7 @@ class Resolution(VictoryChecks):
         self.emit("dying", seat=p.seat)
         try:
             self.settle("濒死时")  # 你濒死时 triggers (victory checks stay deferred)
-            if p.counts[4] < 3:
+            if p.counts[4] < self.dying_at:
                 self.emit("saved", seat=p.seat)
                 return True
             askers = self.alive_from(p)
@@ -198,7 +201,7 @@ class Resolution(VictoryChecks):
                     i += 1
                     continue
                 self.perform(asker, choice)
-                if p.counts[4] < 3:
+                if p.counts[4] < self.dying_at:
                     self.emit("saved", seat=p.seat)
                     return True
                 # still dying: keep asking from the same player, not a new round

@@ -46,6 +46,7 @@ class VictoryChecks:
     current: Player | None
     in_death: set[Player]
     just_died: set[Player]
+    collect_at: int
     victory_skills: dict[str | None, list[tuple[Player, Skill]]]
     check_winners: list[Player] | None
     check_declarers: list[Player] | None
@@ -105,7 +106,7 @@ class VictoryChecks:
         for p in self._from_current():
             if p.out or not (p.alive or p in self.in_death):
                 continue
-            if p.counts[1] < 3 and p.counts[2] < 3:
+            if p.counts[1] < self.collect_at and p.counts[2] < self.collect_at:
                 continue
             claimed = False
             for v in self._victories(p, "collect"):
