@@ -276,17 +276,19 @@ def parse(text: str, start: str = "start"):
         raise LanguageError("E201", f"unexpected character {ch!r}", e.line, e.column, hint) from None
     except UnexpectedToken as e:
         tok = e.token
+        line, col = tok.line or 1, tok.column or 1
         if tok.type == "$END":
             shown = "end of text"
+            # the end token borrows the last token's position: point just after that token instead,
+            # unless it is a new line (its end is on a line that may not be part of the text)
+            if tok.end_line == tok.line and tok.end_column:
+                col = tok.end_column
         elif tok.type == "_NL":
             shown = "end of line"
         else:
             shown = repr(str(tok).strip() or tok.type)
         raise LanguageError(
-            "E201",
-            f"unexpected {shown}; expected {_describe_expected(e.expected)}",
-            tok.line or 1,
-            tok.column or 1,
+            "E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}", line, col
         ) from None
     except UnexpectedEOF as e:
         lines = text.rstrip().splitlines() or [""]
