@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -198,8 +199,9 @@ def _seat_view(games, view: str, only, out_path) -> None:
 def validate(paths, fmt):
     """Check content packs or single files (default: the bundled content); print every problem.
 
-    Each problem is printed as `path:line:col: error CODE: message` with a hint
-    where one helps; codes are listed in docs/errors.md.
+    Each problem is printed as `path:line:col: error CODE: message`, then that
+    line of the file with a caret under the column, and a hint where one helps;
+    codes are listed in docs/errors.md.
     Exit status: 0 clean, 1 errors, 2 usage error.
     """
     from .content.loader import validate_paths
@@ -262,7 +264,7 @@ def scenario_run(paths, trace):
         except ContentErrors as e:
             click.echo(f"FAIL {f}: the file has errors")
             for err in e.errors:
-                click.echo(f"  {err}")
+                click.echo(textwrap.indent(str(err), "  "))
             failed += 1
             continue
         click.echo(result.report())

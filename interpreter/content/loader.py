@@ -23,6 +23,7 @@ import yaml
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
+from ..snippet import line_of, snippet, split_lines
 from .colors import COLOR_BITS
 from .model import (
     TIMINGS,
@@ -55,9 +56,12 @@ class ContentError:
     code: str
     message: str
     hint: str | None = None
+    source: str | None = None  # the file's line `line` as it was loaded; None when there is no position
 
     def __str__(self) -> str:
         s = f"{self.path}:{self.line}:{self.col}: error {self.code}: {self.message}"
+        if self.source is not None:
+            s += "\n" + snippet(self.source, self.col)
         return s + (f"\n    hint: {self.hint}" if self.hint else "")
 
     def to_json(self) -> dict:
@@ -68,6 +72,7 @@ class ContentError:
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
+            "source": self.source,
         }
 
 
@@ -137,12 +142,20 @@ class Loader:
     def __init__(self):
         self.errors: list[ContentError] = []
         self.card_names: dict = {}
+        self.sources: dict[str, list[str]] = {}  # path -> the lines of its text as read (for error snippets)
 
     # ------------------------------------------------------------------ reporting
 
     def err(self, path, pos, code, message, hint=None):
-        line, col = (pos.line, pos.col) if pos is not None else (1, 1)
-        self.errors.append(ContentError(str(path), line, col, code, message, hint))
+        if pos is None:  # no position: 1:1 and no snippet
+            self.errors.append(ContentError(str(path), 1, 1, code, message, hint))
+        else:
+            self.error_at(path, pos.line, pos.col, code, message, hint)
+
+    def error_at(self, path, line, col, code, message, hint=None):
+        """An error at a known line and column of the file, shown with that line of its text as read."""
+        source = line_of(self.sources.get(str(path)), line)
+        self.errors.append(ContentError(str(path), line, col, code, message, hint, source))
 
     # ------------------------------------------------------------------ files
 
@@ -166,15 +179,25 @@ class Loader:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             line = raw[: e.start].count(b"\n") + 1
-            col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+            start = raw.rfind(b"\n", 0, e.start) + 1
+            end = raw.find(b"\n", e.start)
+            shown = raw[start : len(raw) if end < 0 else end].rstrip(b"\r").decode("utf-8", "backslashreplace")
+            col = len(raw[start : e.start].decode("utf-8")) + 1  # in characters, as every other column
             self.errors.append(
                 ContentError(
-                    str(path), line, col, "E102", f"byte 0x{raw[e.start]:02x} is not UTF-8", "save the file as UTF-8"
+                    str(path),
+                    line,
+                    col,
+                    "E102",
+                    f"byte 0x{raw[e.start]:02x} is not UTF-8",
+                    "save the file as UTF-8",
+                    shown,
                 )
             )
             return None
         if text.startswith("\ufeff"):
             text = text[1:]
+        self.sources[str(path)] = split_lines(text)
         if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
             self.err(
                 path,
@@ -191,12 +214,15 @@ class Loader:
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = getattr(e, "problem", None) or str(e)
             hint = None
-            src_line = text.splitlines()[line - 1] if mark and line - 1 < len(text.splitlines()) else ""
+            src_line = (line_of(self.sources[str(path)], line) or "") if mark else ""
             if "\t" in src_line or "tab" in str(problem):
                 hint = "YAML indentation must use spaces, not tabs"
             elif "mapping values are not allowed" in str(problem) or "expected <block end>" in str(problem):
                 hint = "check the indentation of this line against the line above"
-            self.errors.append(ContentError(str(path), line, col, "E101", f"YAML syntax: {problem}", hint))
+            if mark:
+                self.error_at(path, line, col, "E101", f"YAML syntax: {problem}", hint)
+            else:
+                self.errors.append(ContentError(str(path), line, col, "E101", f"YAML syntax: {problem}", hint))
             return None
         if not isinstance(data, PosDict):
             self.err(path, getattr(data, "pos", None), "E110", f"a {kind} file must be a mapping (key: value lines)")
@@ -258,8 +284,10 @@ class Loader:
         if reads is not None:
             reads |= comp.names_read
         for err in comp.errors:
-            line, col = pos.map(err.line, err.col) if pos is not None else (err.line, err.col)
-            self.errors.append(ContentError(str(path), line, col, err.code, err.message, err.hint))
+            if pos is None:
+                self.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
+            else:
+                self.error_at(path, *pos.map(err.line, err.col), err.code, err.message, err.hint)
         return fn if not comp.errors else None
 
     # ------------------------------------------------------------------ kinds
@@ -407,7 +435,11 @@ class Loader:
                     f"the identities for {count} players add up to {sum(row.values())}",
                 )
             table[count] = {k: v for k, v in row.items() if k in identities}
-        decks = [(d["players"][0], d["players"][1], d["deck"]) for d in data.get("decks") or []]
+        decks = [  # an entry that breaks the schema is reported by check_schema
+            (d["players"][0], d["players"][1], d["deck"])
+            for d in data.get("decks") or []
+            if isinstance(d, dict) and isinstance(d.get("players"), list) and len(d["players"]) == 2 and "deck" in d
+        ]
         rules = Rules(
             name=data.get("name", ""),
             start_hand=data.get("start_hand", 3),
@@ -567,13 +599,14 @@ def load_content(paths=None) -> Content:
     rules_file = _last_file(dirs, "rules.yaml")
     deck_file = _last_file(dirs, "deck.yaml")
     rules: Rules | None = None
+    rules_data = None
     identities: dict[str, Identity] = {}
     if rules_file is None:
         L.err(dirs[-1] / "rules.yaml", None, "E100", "the content has no rules.yaml")
     else:
-        data = L.read(rules_file, "rules")
-        if data is not None:
-            rules, identities = L.load_rules(rules_file, data)
+        rules_data = L.read(rules_file, "rules")
+        if rules_data is not None:
+            rules, identities = L.load_rules(rules_file, rules_data)
     deck: list[DeckEntry] = []
     decks: dict[str, list[int]] = {}
     if deck_file is None:
@@ -582,12 +615,13 @@ def load_content(paths=None) -> Content:
         data = L.read(deck_file, "deck")
         if data is not None:
             deck, decks = L.load_deck(deck_file, data, card_types)
-            if rules is not None:
-                for _, _, name in rules.decks:
-                    if name not in decks:
+            if rules is not None and rules_data is not None:
+                for spec in rules_data.get("decks") or []:
+                    name = spec.get("deck") if isinstance(spec, dict) else None
+                    if isinstance(name, str) and name not in decks:
                         L.err(
                             rules_file,
-                            None,
+                            pos_of(spec, "deck"),
                             "E121",
                             f"rules.yaml uses deck '{name}', which deck.yaml does not define",
                             _suggest(name, decks),

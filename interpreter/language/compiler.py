@@ -22,11 +22,11 @@ generated text, for reading and for tests.
 
 from __future__ import annotations
 
-import difflib
 import operator
 from typing import Any
 
 from .. import catalogue
+from ..suggest import did_you_mean
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
 from .errors import LanguageError
@@ -121,9 +121,7 @@ class CompileErrors(Exception):
 
 
 def _suggest(name: str, candidates) -> str | None:
-    # short names (two Chinese characters) need a lower cutoff: one wrong character scores 0.5
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.5 if len(name) <= 3 else 0.6)
-    return f"did you mean {close[0]}?" if close else None
+    return did_you_mean(name, candidates)
 
 
 class _Scope:

@@ -1,0 +1,38 @@
+"""Did you mean …? The one place that finds the names closest to a misspelt one.
+
+A leaf module: the loader (unknown keys, ids, card names), the language checker
+(unknown names and functions) and the CLI (``describe`` of an unknown name)
+all suggest with it, so a hint reads and behaves the same everywhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def closest(word: object, candidates: Iterable[object], n: int = 1, loose: bool = False) -> list[str]:
+    """The candidates most like `word`, best first (at most n).
+
+    By string similarity, with a lower bar for short words: in a name of two or
+    three Chinese characters one wrong character already halves the score.
+    `loose` (for searching, not for error hints) adds candidates that contain
+    the word or are contained in it, then, for Chinese, those sharing the most
+    characters.
+    """
+    key = str(word)
+    words = list(dict.fromkeys(str(c) for c in candidates))
+    close = difflib.get_close_matches(key, words, n=n, cutoff=0.5 if len(key) <= 3 else 0.6)
+    if close or not loose or not key:
+        return close
+    close = [w for w in words if key in w or w in key][:n]
+    if not close and not key.isascii():
+        scored = sorted(((len(set(key) & set(w)), w) for w in words), reverse=True)
+        close = [w for score, w in scored if score and score >= max(1, len(set(key)) // 2)][:n]
+    return close
+
+
+def did_you_mean(word: object, candidates: Iterable[object]) -> str | None:
+    """The hint for an unknown name: "did you mean X?", or None if nothing is close."""
+    close = closest(word, candidates)
+    return f"did you mean {close[0]}?" if close else None
