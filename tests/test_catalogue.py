@@ -90,7 +90,7 @@ def test_the_language_knows_exactly_the_catalogue_names():
     for name, (typ, _getter, where) in CONTEXT_VARS.items():
         assert (typ, where) == (C.CONTEXT_VARS[name].type, C.CONTEXT_VARS[name].where)
     assert {n: t for n, (t, _v) in B.CONSTANTS.items()} == {n: c.type for n, c in C.CONSTANTS.items()}
-    assert B.STATUSES == {n: s.zh for n, s in C.STATUSES.items()}
+    assert {n: s.zh for n, s in C.STATUSES.items()} == B.STATUSES
     assert set(TIMING_ZH) == set(C.TIMINGS) and set(TRIGGER_ZH) == set(C.TRIGGER_EVENTS)
     assert set(CHECK_ZH) == set(C.VICTORY_CHECKS)
     assert set(C.CONTEXT_VARS) <= set(VAR_ZH)

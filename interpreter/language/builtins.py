@@ -23,19 +23,15 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import catalogue
 from ..content.colors import BLACK, BLUE, RED
 from ..content.directions import LEFT, RIGHT, UP
 from . import types as T
 
 REQUIRED = object()
 
-# Statuses an effect may put on a player until the end of a turn. The engine honours each.
-STATUSES = {
-    "cannot_use_cards": "本回合不能使用手牌",
-    "skills_disabled": "本回合角色技能无效",
-    "cannot_receive": "本回合不能选择接收情报",
-    "must_receive": "本回合必须接收情报",
-}
+# Statuses an effect may put on a player until the end of a turn (name -> Chinese); the engine honours each.
+STATUSES = {name: s.zh for name, s in catalogue.STATUSES.items()}
 
 
 class MissingImplementation(RuntimeError):
@@ -710,14 +706,16 @@ def as_list(x):
 
 
 # Names every unit can read, and the unit kinds that provide the others.
-CONSTANTS = {
-    "red": (T.COLOR, RED),
-    "blue": (T.COLOR, BLUE),
-    "black": (T.COLOR, BLACK),
-    "left": (T.DIRECTION, LEFT),
-    "right": (T.DIRECTION, RIGHT),
-    "up": (T.DIRECTION, UP),
-    "true": (T.BOOL, True),
-    "false": (T.BOOL, False),
-    "none": (T.NONE, None),
+_CONSTANT_VALUES = {
+    "red": RED,
+    "blue": BLUE,
+    "black": BLACK,
+    "left": LEFT,
+    "right": RIGHT,
+    "up": UP,
+    "true": True,
+    "false": False,
+    "none": None,
 }
+# The catalogue's constants: name -> (type, value).
+CONSTANTS = {name: (c.type, _CONSTANT_VALUES[name]) for name, c in catalogue.CONSTANTS.items()}
