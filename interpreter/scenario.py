@@ -16,15 +16,31 @@ from pathlib import Path
 from .agents.base import Agent
 from .agents.matching import find
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
+from .content.yamlpos import Pos, pos_of
 from .engine.game import EngineError
 from .engine.table import TableError, build, put_pending, put_role_pile
 from .engine.victory import GameOver
+from .snippet import line_of, snippet
 
 STARTS = ("draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
 
 
 class ScenarioFailure(Exception):
     """The scenario could not run as written (unscripted decision, illegal answer, bad setup)."""
+
+
+class _Where:
+    """Points a failure at its place in the scenario file: `path:line:col: message` and the line with a caret."""
+
+    def __init__(self, path: Path, lines: list[str] | None):
+        self.path, self.lines = path, lines
+
+    def __call__(self, pos: Pos | None, message: str) -> str:
+        if pos is None:
+            return message
+        shown = line_of(self.lines, pos.line)
+        text = f"{self.path}:{pos.line}:{pos.col}: {message}"
+        return text if shown is None else text + "\n" + snippet(shown, pos.col)
 
 
 class _ScriptAgent(Agent):
@@ -36,9 +52,11 @@ class _ScriptAgent(Agent):
 
     observes = False
 
-    def __init__(self, seat: int, answers: list):
+    def __init__(self, seat: int, answers: list, where: _Where | None = None):
         self.seat = seat
         self.answers = list(answers)
+        self.where_answers = [pos_of(answers, i) for i in range(len(self.answers))]
+        self.where = where or _Where(Path(), None)
         self.pos = 0
 
     def act(self, observation, actions) -> int:
@@ -57,7 +75,12 @@ class _ScriptAgent(Agent):
             found = find(actions, answer if isinstance(answer, bool) else str(answer))
             if found is not None:
                 return found
-        raise ScenarioFailure(f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option; options: {labels}")
+        raise ScenarioFailure(
+            self.where(
+                self.where_answers[self.pos - 1],
+                f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option; options: {labels}",
+            )
+        )
 
 
 @dataclass
@@ -71,7 +94,7 @@ class ScenarioResult:
     def report(self) -> str:
         lines = [f"{'PASS' if self.passed else 'FAIL'} {self.path}: {self.name}"]
         for f in self.failures:
-            lines.append(f"  - {f}")
+            lines.append("  - " + f.replace("\n", "\n    "))  # a failure may show its line of the file
         if not self.passed and self.trace:
             lines.append("  resolution trace:")
             lines += ["    " + t for t in format_trace(self.trace)]
@@ -101,22 +124,28 @@ def format_trace(trace: list) -> list[str]:
 
 
 def load_scenario(path: Path) -> dict:
+    return _load_scenario(path)[0]
+
+
+def _load_scenario(path: Path) -> tuple[dict, list[str] | None]:
+    """The scenario's data and the lines of its text as read (failures show them)."""
     L = Loader()
     data = L.read(path, "scenario")
     if L.errors:
         raise ContentErrors(L.errors)
-    return data
+    return data, L.sources.get(str(path))
 
 
 def run_scenario(path) -> ScenarioResult:
     path = Path(path)
-    data = load_scenario(path)
+    data, lines = _load_scenario(path)
+    where = _Where(path, lines)
     name = data.get("name", path.stem)
     packs = [BUNDLED_CONTENT] + [(path.parent / p).resolve() for p in data.get("content", [])]
     content = load_cached(packs)
     seats = data["players"]
     answers = data.get("answers") or {}
-    agents = [_ScriptAgent(i, answers.get(i, answers.get(str(i), [])) or []) for i in range(len(seats))]
+    agents = [_ScriptAgent(i, answers.get(i, answers.get(str(i), [])) or [], where) for i in range(len(seats))]
     result = ScenarioResult(name, str(path), True)
     try:
         g = build(
@@ -138,7 +167,7 @@ def run_scenario(path) -> ScenarioResult:
         if role_id is not None:
             if role_id not in content.roles:
                 result.passed = False
-                result.failures.append(f"setup: seat {i}: unknown role {role_id!r}")
+                result.failures.append(where(pos_of(spec, "role"), f"setup: seat {i}: unknown role {role_id!r}"))
                 return result
             g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
     if data.get("role_pile") is not None:
@@ -146,7 +175,7 @@ def run_scenario(path) -> ScenarioResult:
             put_role_pile(g, data["role_pile"])
         except TableError as e:
             result.passed = False
-            result.failures.append(f"setup: {e}")
+            result.failures.append(where(pos_of(data, "role_pile"), f"setup: {e}"))
             return result
     g._index_triggers()
     g.trace = result.trace
@@ -182,7 +211,10 @@ def run_scenario(path) -> ScenarioResult:
     for a in agents:
         if a.pos < len(a.answers):
             result.failures.append(
-                f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: {a.answers[a.pos :]}"
+                where(
+                    a.where_answers[a.pos],
+                    f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: {a.answers[a.pos :]}",
+                )
             )
     try:
         g.check_invariants()

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from interpreter.cli import main
 from interpreter.content.loader import BUNDLED_CONTENT, ContentError, validate_paths
+from interpreter.scenario import run_scenario
 from interpreter.snippet import snippet
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -237,3 +238,40 @@ def test_scenario_file_errors(tmp_path):
     r = CliRunner().invoke(main, ["scenario", "run", str(f)])
     assert r.exit_code == 1
     assert f"  {f}:10:1: error E111: unknown key 'curent'\n      curent: 0\n      ^\n" in r.output
+
+
+def test_scenario_failures_point_at_the_answer(tmp_path):
+    """An illegal scripted answer is shown where it is written; the line has Chinese before it."""
+    text = (SCENARIOS / "card_li_you_on_self.scenario.yaml").read_text(encoding="utf-8")
+    f = write(tmp_path, "x.scenario.yaml", text.replace('P0, "#68"]', 'P0, "#99"]'))
+    result = run_scenario(f)
+    assert not result.passed
+    (failure,) = result.failures
+    head, line, caret = failure.splitlines()
+    assert head.startswith(f"{f}:13:19: P0's answer #3 '#99' is not a legal option")
+    assert line == '      0: [use 利诱, P0, "#99"]'
+    assert caret == " " * 24 + "^"  # 4 + '  0: [use ' (10) + 2 × 2 + ', P0, ' (6)
+    assert f'  - {head}\n          0: [use 利诱, P0, "#99"]\n' in result.report()
+
+
+def test_scenario_unused_answers_point_at_the_first_one(tmp_path):
+    text = (SCENARIOS / "card_li_you_on_self.scenario.yaml").read_text(encoding="utf-8")
+    f = write(tmp_path, "x.scenario.yaml", text.replace("  2: [accept]", "  2: [accept, 多余]"))
+    (failure,) = run_scenario(f).failures
+    assert failure.splitlines() == [
+        f"{f}:14:15: P2 has 1 scripted answer(s) left unused: ['多余']",
+        "      2: [accept, 多余]",
+        "                  ^",
+    ]
+
+
+def test_scenario_unknown_role_has_a_position(tmp_path):
+    text = (SCENARIOS / "card_li_you_on_self.scenario.yaml").read_text(encoding="utf-8")
+    seat = "  - identity: te_gong_ji_guan\n"
+    f = write(tmp_path, "x.scenario.yaml", text.replace(seat, seat + "    role: 无此人\n", 1))
+    (failure,) = run_scenario(f).failures
+    assert failure.splitlines() == [
+        f"{f}:8:11: setup: seat 1: unknown role '无此人'",
+        "        role: 无此人",
+        "              ^",
+    ]
