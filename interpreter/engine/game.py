@@ -709,20 +709,28 @@ class Game(Resolution):
         self.transit = None
         self.holder = None
 
+    def offer_idle(self, p: Player, timing: str, prompt: str) -> bool:
+        """One question at an idle point: p's legal card uses and skills, or pass. True if p used one.
+
+        Every idle point asks through here (出牌阶段, 争夺阶段, 濒死求澄清); what differs is only
+        who is asked next, which each procedure says itself.
+        """
+        options = self.card_options(p, timing)
+        if not options:
+            return False  # nothing to use: a pass without a question
+        options.append(PASS)
+        choice = self.ask(p, D.PLAY, options, prompt)
+        if choice is PASS:
+            return False
+        self.perform(p, choice)
+        return True
+
     def idle_loop(self, p: Player, timing: str):
         """出牌阶段: the current player uses cards until they pass."""
         while True:
             self.settle("出牌阶段空闲时点")
-            if not p.alive:
+            if not p.alive or not self.offer_idle(p, timing, timing):
                 return
-            options = self.card_options(p, timing)
-            if not options:
-                return
-            options.append(PASS)
-            choice = self.ask(p, D.PLAY, options, timing)
-            if choice is PASS:
-                return
-            self.perform(p, choice)
 
     # ------------------------------------------------------------------ 传递阶段
 
@@ -860,16 +868,10 @@ class Game(Resolution):
             if not asker.alive:
                 asker = self.neighbor(asker, RIGHT)
                 continue
-            options = self.card_options(asker, "contest")
-            choice = PASS
-            if options:
-                options.append(PASS)
-                choice = self.ask(asker, D.PLAY, options, "争夺阶段")
-            if choice is PASS:
+            if not self.offer_idle(asker, "contest", "争夺阶段"):
                 passes += 1
                 asker = self.neighbor(asker, RIGHT)
             else:
-                self.perform(asker, choice)
                 passes = 0
                 h = self.holder
                 assert h is not None

@@ -21,14 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
-from .decisions import PASS
 from .errors import EngineError
 from .state import DISCARD, HAND
 from .victory import VictoryChecks
 
 if TYPE_CHECKING:
     from ..content.model import Content, Rules, Skill
-    from .decisions import PlayOption
     from .state import Card, Player
 
 MAX_TRIGGER_ROUNDS = 64
@@ -57,8 +55,7 @@ class Resolution(VictoryChecks):
 
         def alive_from(self, start: Player) -> list[Player]: ...
         def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None: ...
-        def card_options(self, p: Player, timing: str) -> list[Any]: ...
-        def perform(self, p: Player, choice: PlayOption) -> None: ...
+        def offer_idle(self, p: Player, timing: str, prompt: str) -> bool: ...
         def skill_blocker(self, p: Player, skill: Skill) -> str | None: ...
 
     def settle(self, node: str = "") -> None:
@@ -192,15 +189,9 @@ class Resolution(VictoryChecks):
                 if not asker.alive:
                     i += 1
                     continue
-                options = self.card_options(asker, "dying")
-                choice = PASS
-                if options:
-                    options.append(PASS)
-                    choice = self.ask(asker, D.PLAY, options, f"P{p.seat}濒死")
-                if choice is PASS:
+                if not self.offer_idle(asker, "dying", f"P{p.seat}濒死"):
                     i += 1
                     continue
-                self.perform(asker, choice)
                 if p.counts[4] < self.dying_at:
                     self.emit("saved", seat=p.seat)
                     return True
