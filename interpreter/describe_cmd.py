@@ -19,6 +19,7 @@ from .content.loader import BUNDLED_CONTENT
 from .content.model import role_label
 from .content.yamlpos import load as load_yaml
 from .language.describe import describe_card, describe_identity, describe_role, describe_task
+from .snippet import line_of, snippet, split_lines
 
 KINDS = {  # kind -> (Chinese word, content folder)
     "card": ("卡牌", "cards"),
@@ -71,9 +72,20 @@ class Item:
 
 def _read(path: Path, problems: list):
     try:
-        data = load_yaml(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        text = path.read_text(encoding="utf-8-sig")
+        data = load_yaml(text)
+    except (OSError, UnicodeDecodeError) as e:
         problems.append(f"{path}: cannot read: {str(e).splitlines()[0]}")
+        return None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        shown = line_of(split_lines(text), mark.line + 1) if mark is not None else None
+        if mark is None or shown is None:
+            problems.append(f"{path}: cannot read: YAML syntax: {problem}")
+        else:
+            at = f"{path}:{mark.line + 1}:{mark.column + 1}"
+            problems.append(f"{at}: cannot read: YAML syntax: {problem}\n{snippet(shown, mark.column + 1)}")
         return None
     if not isinstance(data, dict):
         problems.append(f"{path}: not a mapping")

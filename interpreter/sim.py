@@ -22,6 +22,7 @@ from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
 from .engine.step import GameState, drive
+from .snippet import snippet
 
 LOG_FORMAT = 1
 
@@ -252,16 +253,30 @@ class ReplayMismatch(Exception):
 
 def read_log(path) -> list[dict]:
     """Split a JSONL log into games: [{header, records, end}]."""
-    games = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
+    games: list[dict] = []
+    with open(path, "rb") as f:  # decoded line by line, so that a bad byte is placed exactly
+        for n, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as e:
+                col = len(raw[: e.start].decode("utf-8")) + 1
+                shown = raw.rstrip(b"\r\n").decode("utf-8", "backslashreplace")
+                raise ReplayMismatch(
+                    f"{path}:{n}:{col}: byte 0x{raw[e.start]:02x} is not UTF-8\n{snippet(shown, col)}"
+                ) from None
+            if not line.strip():
                 continue
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as e:
-                raise ReplayMismatch(f"{path}:{n}: not a JSON line ({e.msg})") from None
+                raise ReplayMismatch(
+                    f"{path}:{n}:{e.colno}: not a JSON line ({e.msg})\n{snippet(line, e.colno)}"
+                ) from None
+            if not isinstance(rec, dict):
+                col = len(line) - len(line.lstrip()) + 1
+                raise ReplayMismatch(
+                    f"{path}:{n}:{col}: not a JSON object (each line of a log is one record)\n{snippet(line, col)}"
+                )
             t = rec.get("type")
             if t == "game":
                 games.append({"header": rec, "records": [], "end": None})

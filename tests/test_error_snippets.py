@@ -275,3 +275,32 @@ def test_scenario_unknown_role_has_a_position(tmp_path):
         "        role: 无此人",
         "              ^",
     ]
+
+
+def test_replay_shows_a_bad_log_line(tmp_path):
+    log = write(tmp_path, "g.jsonl", '{"type": "game", "seed": 1, "players": 3}\n{"e": "中文", x}\n')
+    r = CliRunner().invoke(main, ["replay", str(log)])
+    assert r.exit_code == 1
+    assert r.stderr == (
+        f"error: {log}:2:13: not a JSON line (Expecting property name enclosed in double quotes)\n"
+        '    {"e": "中文", x}\n'
+        "                  ^\n"  # 4 + '{"e": "' (7) + 2 × 2 + '", ' (3)
+    )
+    log.write_bytes(b'{"type": "game", "seed": 1, "players": 3}\n  [1, "\xe4\xb8\xad\xff"]\n')
+    r = CliRunner().invoke(main, ["replay", str(log)])
+    caret = " " * 13 + "^\n"  # 4 + '  [1, "' (7) + 中 (2)
+    assert r.stderr == f'error: {log}:2:9: byte 0xff is not UTF-8\n      [1, "中\\xff"]\n' + caret
+    log.write_text('{"type": "game", "seed": 1, "players": 3}\n  [1, 2]\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["replay", str(log)])
+    assert r.exit_code == 1 and r.stderr.endswith(
+        ":2:3: not a JSON object (each line of a log is one record)\n" + "      [1, 2]\n      ^\n"
+    )
+
+
+def test_describe_warns_with_the_line_of_a_file_it_skips(tmp_path):
+    p = pack(tmp_path)
+    write(p / "cards", "zz.yaml", "id: zz\nname: 测试: 错\n")
+    r = CliRunner().invoke(main, ["describe", "截获", "--content", str(p)])
+    assert r.exit_code == 0
+    warning = f"warning: {p / 'cards' / 'zz.yaml'}:2:9: cannot read: YAML syntax: mapping values are not allowed here\n"
+    assert warning + "    name: 测试: 错\n" + " " * 14 + "^\n" in r.stderr
