@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .agents.base import Agent
-from .agents.matching import find
+from .agents.scripted import ScriptedAgent, ScriptExhausted
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
 from .content.yamlpos import Pos, pos_of
 from .engine.game import EngineError
@@ -43,44 +42,19 @@ class _Where:
         return text if shown is None else text + "\n" + snippet(shown, pos.col)
 
 
-class _ScriptAgent(Agent):
-    """Answers one seat's decisions from its script, on the action descriptors that seat is offered.
-
-    An answer is a position in the offered options (an int) or a written form
-    (agents.matching); anything unscripted or illegal fails the scenario.
-    """
-
-    observes = False
-
-    def __init__(self, seat: int, answers: list, where: _Where | None = None):
-        self.seat = seat
-        self.answers = list(answers)
-        self.where_answers = [pos_of(answers, i) for i in range(len(self.answers))]
-        self.where = where or _Where(Path(), None)
-        self.pos = 0
-
-    def act(self, observation, actions) -> int:
-        labels = [d["label"] for d in actions]
-        if self.pos >= len(self.answers):
-            raise ScenarioFailure(
-                f"P{self.seat} was asked an unscripted decision with options {labels}; "
-                f"add an answer to answers.{self.seat}"
-            )
-        answer = self.answers[self.pos]
-        self.pos += 1
-        if isinstance(answer, int) and not isinstance(answer, bool):
-            if 0 <= answer < len(actions):
-                return actions[answer]["id"]
-        else:
-            found = find(actions, answer if isinstance(answer, bool) else str(answer))
-            if found is not None:
-                return found
-        raise ScenarioFailure(
-            self.where(
-                self.where_answers[self.pos - 1],
-                f"P{self.seat}'s answer #{self.pos} {answer!r} is not a legal option; options: {labels}",
-            )
-        )
+def _script(seat: int, raw: list, where: _Where) -> tuple[ScriptedAgent, list]:
+    """One seat's scripted agent (answers from the file, failures pointed at their line) and the
+    position of each answer in the file."""
+    positions = [pos_of(raw, i) for i in range(len(raw))]
+    # YAML gives ints (positions), booleans (yes / no) and text; anything else is read as its text
+    answers = [a if isinstance(a, int) else str(a) for a in raw]
+    agent = ScriptedAgent(
+        answers,
+        seat=seat,
+        locate=lambda i, message: where(positions[i], message),
+        unscripted_hint=f"add an answer to answers.{seat}",
+    )
+    return agent, positions
 
 
 @dataclass
@@ -145,7 +119,8 @@ def run_scenario(path) -> ScenarioResult:
     content = load_cached(packs)
     seats = data["players"]
     answers = data.get("answers") or {}
-    agents = [_ScriptAgent(i, answers.get(i, answers.get(str(i), [])) or [], where) for i in range(len(seats))]
+    scripts = [_script(i, answers.get(i, answers.get(str(i), [])) or [], where) for i in range(len(seats))]
+    agents = [agent for agent, _ in scripts]
     result = ScenarioResult(name, str(path), True)
     try:
         g = build(
@@ -204,15 +179,15 @@ def run_scenario(path) -> ScenarioResult:
     except GameOver as e:
         over = e
         g.result = e
-    except (ScenarioFailure, EngineError) as e:
+    except (ScenarioFailure, ScriptExhausted, EngineError) as e:
         result.passed = False
         result.failures.append(str(e))
         return result
-    for a in agents:
+    for a, positions in scripts:
         if a.pos < len(a.answers):
             result.failures.append(
                 where(
-                    a.where_answers[a.pos],
+                    positions[a.pos],
                     f"P{a.seat} has {len(a.answers) - a.pos} scripted answer(s) left unused: {a.answers[a.pos :]}",
                 )
             )

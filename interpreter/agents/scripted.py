@@ -1,6 +1,19 @@
-"""A scripted agent: answers from a list, for tests, examples and replays."""
+"""The scripted agent: answers from a list, for scenarios, examples, replays and tests.
+
+One class serves every script. An answer is a position in the offered actions
+(an int), a written form (a label, a card name, a seat "P2", yes/no …; see
+agents.matching), or a predicate over action descriptors. It is strict: a
+decision the script has no answer for, or an answer that is not legal, raises
+ScriptExhausted (unless a ``fallback`` agent takes over once the script is used
+up), saying where the answer came from when the script knows (``locate``). It
+records what it was asked (``asked``: the labels offered at each decision), so
+a test or a scenario can check what the seat was offered.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .base import Agent
 from .matching import find
@@ -11,25 +24,48 @@ class ScriptExhausted(Exception):
 
 
 class ScriptedAgent(Agent):
-    """Answers are positions in the offered actions (ints), written answers (see agents.matching) or
-    predicates over action descriptors.
+    """Answers from a list, strictly, recording every decision it is asked.
 
-    A shared script (one list for all seats, as in a replay) works by giving
-    every seat the same ScriptedAgent. ``fallback`` answers once the script is used up.
+    ``seat`` names the seat in messages; ``locate(i, message)`` places a message
+    about answer ``i`` in its file (a scenario adds ``path:line:col`` and the
+    line); ``unscripted_hint`` says how to add a missing answer. A shared
+    script (one list for all seats, as in a replay) works by giving every seat
+    the same ScriptedAgent.
     """
 
     observes = False
 
-    def __init__(self, answers, fallback=None):
+    def __init__(
+        self,
+        answers: Sequence[Any],
+        fallback: Agent | None = None,
+        *,
+        seat: int | None = None,
+        locate: Callable[[int, str], str] | None = None,
+        unscripted_hint: str = "",
+    ):
         self.answers = list(answers)
         self.pos = 0
         self.fallback = fallback
+        self.seat = seat
+        self.locate = locate
+        self.unscripted_hint = unscripted_hint
+        self.asked: list[tuple[str, ...]] = []  # the labels offered at each decision, in order
+
+    @property
+    def unused(self) -> list:
+        """The answers the game never asked for."""
+        return self.answers[self.pos :]
 
     def act(self, observation, actions) -> int:
+        labels = tuple(d["label"] for d in actions)
+        self.asked.append(labels)
+        who = f"P{self.seat}" if self.seat is not None else "the script"
         if self.pos >= len(self.answers):
             if self.fallback is not None:
                 return self.fallback.act(observation, actions)
-            raise ScriptExhausted(f"no scripted answer; options: {[d['label'] for d in actions]}")
+            hint = f"; {self.unscripted_hint}" if self.unscripted_hint else ""
+            raise ScriptExhausted(f"{who} was asked an unscripted decision with options {list(labels)}{hint}")
         answer = self.answers[self.pos]
         self.pos += 1
         if isinstance(answer, int) and not isinstance(answer, bool):
@@ -43,6 +79,5 @@ class ScriptedAgent(Agent):
             found = find(actions, answer)
             if found is not None:
                 return found
-        raise ScriptExhausted(
-            f"scripted answer {answer!r} is not a legal option; options: {[d['label'] for d in actions]}"
-        )
+        message = f"{who}'s answer #{self.pos} {answer!r} is not a legal option; options: {list(labels)}"
+        raise ScriptExhausted(self.locate(self.pos - 1, message) if self.locate is not None else message)
