@@ -23,16 +23,33 @@ generated text, for reading and for tests.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import catalogue
 from ..suggest import did_you_mean
 from . import ast, types as T
-from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, as_list
+from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, Builtin, as_list
 from .errors import LanguageError
 from .parser import parse
-from .runtime import CardName, StopEffect, source_of
+from .runtime import Card, CardName, Ctx, Player, StopEffect, source_of
 from .visibility import check as check_hidden_choices
+
+# A value of the language at run time (a player, a card, a number, a list of them, none …). Like the
+# engine's objects in runtime.py it is Any by design: the static types of the language are the strings
+# of types.py, checked here, not Python types.
+Value = Any
+# A compiled code unit: the generated `run(ctx)`. An effect returns None, a condition a bool, a
+# target rule a list of players: a Value.
+CompiledUnit = Callable[[Ctx], Value]
+# How the code reads a context variable from its Ctx.
+Getter = Callable[[Ctx], Value]
+# The context variables a unit may read: name -> (type, getter, where it exists (human wording)).
+Env = dict[str, tuple[str, Getter, str]]
+# Where the code runs: a timing or a victory check, or several (a skill used at more than one).
+UnitKind = str | tuple[str, ...]
+# What an expression compiles to: (its type in the language, Python source of its value).
+Typed = tuple[str, str]
 
 MAX_REPEAT = 50
 # The decision kinds the generated code asks for in `may` and `choose_one`.
@@ -42,13 +59,13 @@ _CONFIRM, _OPTION = catalogue.DECISIONS["confirm"].name, catalogue.DECISIONS["op
 _default_chooser = operator.attrgetter("chooser")
 
 
-def _sender(ctx):
+def _sender(ctx: Ctx) -> Player | None:
     t = ctx.game.transit
     return t.sender if t is not None else None
 
 
 # How each context variable of the catalogue is read from a Ctx.
-_GETTERS = {
+_GETTERS: dict[str, Getter] = {
     "self": operator.attrgetter("me"),
     "current": lambda ctx: ctx.game.current,
     "this_card": operator.attrgetter("card"),
@@ -62,7 +79,7 @@ _GETTERS = {
 }
 
 # Context variables: name -> (type, getter, where it exists (human wording)), from the catalogue.
-CONTEXT_VARS = {name: (v.type, _GETTERS[name], v.where) for name, v in catalogue.CONTEXT_VARS.items()}
+CONTEXT_VARS: Env = {name: (v.type, _GETTERS[name], v.where) for name, v in catalogue.CONTEXT_VARS.items()}
 
 
 # Context variables the generated code reads directly (the rest are called through their getter).
@@ -79,20 +96,20 @@ _CONTEXT_CODE = {
 }
 
 
-def _has(card, color) -> bool:
+def _has(card: Card | None, color: int | None) -> bool:
     """`card has color` (none, e.g. a data slot the card does not have, matches no card)."""
     return card is not None and color is not None and bool(card.mask & color)
 
 
-def _compare(op):
-    def cmp(x, y) -> bool:
+def _compare(op: Callable[[Value, Value], bool]) -> Callable[[Value, Value], bool]:
+    def cmp(x: Value, y: Value) -> bool:
         return x is not None and y is not None and op(x, y)
 
     return cmp
 
 
 # What generated code may name besides its own constants and primitives.
-_BASE_NAMESPACE = {
+_BASE_NAMESPACE: dict[str, object] = {
     "__builtins__": {},
     "range": range,
     "max": max,
@@ -110,27 +127,29 @@ _BASE_NAMESPACE = {
 _CMP_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
-def context_env(names) -> dict:
+def context_env(names: Iterable[str]) -> Env:
     return {n: CONTEXT_VARS[n] for n in names}
 
 
 class CompileErrors(Exception):
-    def __init__(self, errors: list):
+    def __init__(self, errors: list[LanguageError]) -> None:
         super().__init__("; ".join(str(e) for e in errors))
         self.errors = errors
 
 
-def _suggest(name: str, candidates) -> str | None:
+def _suggest(name: str, candidates: Iterable[object]) -> str | None:
     return did_you_mean(name, candidates)
 
 
 class _Scope:
-    def __init__(self, parent=None):
-        self.parent = parent
-        self.names: dict = {}
+    """The variables of one block: name -> (type, slot); a slot n is the local `vn` of the generated code."""
 
-    def lookup(self, name):
-        s = self
+    def __init__(self, parent: _Scope | None = None) -> None:
+        self.parent = parent
+        self.names: dict[str, tuple[str, int]] = {}
+
+    def lookup(self, name: str) -> tuple[str, int] | None:
+        s: _Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.names[name]
@@ -141,7 +160,7 @@ class _Scope:
 class Compiler:
     """Compiles the code units of one content object. `errors` collects every problem found."""
 
-    def __init__(self, env: dict, unit: str, card_names: dict):
+    def __init__(self, env: Env, unit: UnitKind, card_names: dict[str, str]) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
@@ -149,14 +168,14 @@ class Compiler:
         self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
         self.ntemps = 0  # helper locals of statements so far: t0, t1 …
         self.scope = _Scope()
-        self.names_read: set = set()  # context variables the code reads (e.g. whether it depends on this_card)
-        self.namespace: dict[str, Any] = dict(_BASE_NAMESPACE)
+        self.names_read: set[str] = set()  # context variables the code reads (e.g. whether it depends on this_card)
+        self.namespace: dict[str, object] = dict(_BASE_NAMESPACE)
         self._bound: dict[int, str] = {}  # id(object) -> its name in the namespace
         self.source = ""  # the Python source of the last unit compiled
 
     # ------------------------------------------------------------------ entry points
 
-    def program(self, text: str):
+    def program(self, text: str) -> CompiledUnit:
         """Compile statements; returns run(ctx)."""
         prog = parse(text)
         body = self._block(prog.body, 2)
@@ -180,7 +199,7 @@ class Compiler:
         ]
         return self._build(lines)
 
-    def expression(self, text: str, expect: str | None = None):
+    def expression(self, text: str, expect: str | None = None) -> CompiledUnit:
         """Compile one expression; returns f(ctx) -> value."""
         node = parse(text, start="expression")
         t, code = self._expr(node)
@@ -190,22 +209,23 @@ class Compiler:
             code = f"as_list({code})"
         return self._build(["def run(ctx):", f"    return {code}"])
 
-    def _build(self, lines: list[str]):
+    def _build(self, lines: list[str]) -> CompiledUnit:
         """The function the generated lines define (compiled once, in a namespace of our own names only)."""
         self.source = "\n".join(lines) + "\n"
-        namespace = dict(self.namespace)
+        namespace: dict[str, Any] = dict(self.namespace)  # after exec also what the code defined: run
         exec(compile(self.source, "<effect code>", "exec"), namespace)  # generated from the typed AST only
-        return namespace["run"]
+        run: CompiledUnit = namespace["run"]
+        return run
 
     # ------------------------------------------------------------------ errors
 
-    def _err(self, code, message, node, hint=None):
+    def _err(self, code: str, message: str, node: ast.Node | None, hint: str | None = None) -> None:
         line, col = (node.line, node.col) if node is not None else (1, 1)
         self.errors.append(LanguageError(code, message, line, col, hint))
 
     # ------------------------------------------------------------------ names in the generated code
 
-    def _bind(self, value: Any, prefix: str = "k") -> str:
+    def _bind(self, value: object, prefix: str = "k") -> str:
         """A name in the generated code's namespace for a Python object (a constant, a primitive …)."""
         name = self._bound.get(id(value))
         if name is None:
@@ -214,7 +234,7 @@ class Compiler:
             self.namespace[name] = value
         return name
 
-    def _literal(self, value: Any) -> str:
+    def _literal(self, value: object) -> str:
         """Source for a constant: ints, strings, booleans and none written out, anything else bound."""
         if value is None or value is True or value is False:
             return repr(value)
@@ -229,7 +249,7 @@ class Compiler:
     # ------------------------------------------------------------------ statements
     # Each returns the lines of Python it compiles to, indented by `ind` levels.
 
-    def _block(self, stmts: list, ind: int) -> list[str]:
+    def _block(self, stmts: list[ast.Node], ind: int) -> list[str]:
         outer = self.scope
         self.scope = _Scope(outer)
         try:
@@ -238,8 +258,9 @@ class Compiler:
             self.scope = outer
         return lines or ["    " * ind + "pass"]
 
-    def _stmt(self, node, ind: int) -> list[str]:
-        method = getattr(self, "_stmt_" + type(node).__name__)
+    def _stmt(self, node: ast.Node, ind: int) -> list[str]:
+        # the _stmt_ (or _expr_) method of the node's class, which takes that class of node
+        method: Callable[[ast.Node, int], list[str]] = getattr(self, "_stmt_" + type(node).__name__)
         return method(node, ind)
 
     def _stmt_Let(self, node: ast.Let, ind: int) -> list[str]:
@@ -257,7 +278,7 @@ class Compiler:
 
     def _stmt_If(self, node: ast.If, ind: int) -> list[str]:
         pad = "    " * ind
-        lines = []
+        lines: list[str] = []
         for i, (cond, body) in enumerate(node.branches):
             lines.append(pad + ("if " if i == 0 else "elif ") + self._cond(cond) + ":")
             lines += self._block(body, ind + 1)
@@ -266,7 +287,7 @@ class Compiler:
             lines += self._block(node.orelse, ind + 1)
         return lines
 
-    def _chooser(self, by_node) -> str:
+    def _chooser(self, by_node: ast.Node | None) -> str:
         if by_node is None:
             return "ctx.chooser"
         t, code = self._expr(by_node)
@@ -294,7 +315,7 @@ class Compiler:
         pad = "    " * ind
         who, open_, labels, picked = self._temp(), self._temp(), self._temp(), self._temp()
         lines = [pad + f"{who} = {self._chooser(node.by)}", pad + f"{open_} = []"]
-        bodies = []
+        bodies: list[list[str]] = []
         for i, opt in enumerate(node.options):
             if opt.condition is not None:
                 lines.append(pad + f"if {self._cond(opt.condition)}:")
@@ -364,36 +385,36 @@ class Compiler:
         self.nslots += 1
         return slot
 
-    def _cond(self, node) -> str:
+    def _cond(self, node: ast.Node) -> str:
         return self._typed(node, T.BOOL)
 
-    def _typed(self, node, expect) -> str:
+    def _typed(self, node: ast.Node, expect: str) -> str:
         t, code = self._expr(node)
         if not T.accepts(expect, t):
             self._err("E302", f"expected {T.describe(expect)}, but this is {T.describe(t)}", node)
         return code
 
-    def _expr(self, node) -> tuple[str, str]:
-        method = getattr(self, "_expr_" + type(node).__name__, None)
+    def _expr(self, node: ast.Node) -> Typed:
+        method: Callable[[ast.Node], Typed] | None = getattr(self, "_expr_" + type(node).__name__, None)
         if method is None:
             self._err("E307", "this is not an expression", node)
             return T.ANY, "None"
         return method(node)
 
-    def _expr_IntLit(self, node):
+    def _expr_IntLit(self, node: ast.IntLit) -> Typed:
         return T.INT, self._literal(node.value)
 
-    def _expr_StrLit(self, node):
+    def _expr_StrLit(self, node: ast.StrLit) -> Typed:
         return T.TEXT, self._literal(node.value)
 
-    def _expr_CardNameLit(self, node):
+    def _expr_CardNameLit(self, node: ast.CardNameLit) -> Typed:
         cid = self.card_names.get(node.name)
         value = CardName(cid, node.name) if cid is not None else None
         if cid is None:
             self._err("E305", f"unknown card name 【{node.name}】", node, _suggest(node.name, self.card_names))
         return T.CARDNAME, self._literal(value)
 
-    def _expr_ListLit(self, node):
+    def _expr_ListLit(self, node: ast.ListLit) -> Typed:
         items = [self._expr(i) for i in node.items]
         types = {t for t, _ in items if t not in (T.ANY, T.NONE)}
         if len(types) > 1:
@@ -401,7 +422,7 @@ class Compiler:
         et = types.pop() if len(types) == 1 else T.ANY
         return T.list_of(et), "[" + ", ".join(code for _, code in items) + "]"
 
-    def _expr_Var(self, node):
+    def _expr_Var(self, node: ast.Var) -> Typed:
         name = node.name
         found = self.scope.lookup(name)
         if found is not None:
@@ -428,26 +449,27 @@ class Compiler:
         self._err("E301", f"unknown name `{name}`", node, _suggest(name, known_names))
         return T.ANY, "None"
 
-    def _visible_names(self):
-        out, s = [], self.scope
+    def _visible_names(self) -> list[str]:
+        out: list[str] = []
+        s: _Scope | None = self.scope
         while s is not None:
             out += list(s.names)
             s = s.parent
         return out
 
-    def _expr_Attr(self, node):
+    def _expr_Attr(self, node: ast.Attr) -> Typed:
         self._err(
             "E301", f"values have no attribute `.{node.name}`", node, "use a function, e.g. name_of(c), hand_count(p)"
         )
         return T.ANY, "None"
 
-    def _expr_Not(self, node):
+    def _expr_Not(self, node: ast.Not) -> Typed:
         return T.BOOL, f"(not {self._cond(node.operand)})"
 
-    def _expr_Neg(self, node):
+    def _expr_Neg(self, node: ast.Neg) -> Typed:
         return T.INT, f"(-{self._typed(node.operand, T.INT)})"
 
-    def _expr_Where(self, node):
+    def _expr_Where(self, node: ast.Where) -> Typed:
         st, src = self._expr(node.source)
         if not (st in T.ELEMENT or st == T.ANY):
             self._err("E302", f"`where` filters a list, but this is {T.describe(st)}", node.source)
@@ -459,7 +481,7 @@ class Compiler:
         self.scope = outer
         return (st if st in T.ELEMENT else T.ANY), f"[v{slot} for v{slot} in as_list({src}) if {pred}]"
 
-    def _expr_BinOp(self, node):
+    def _expr_BinOp(self, node: ast.BinOp) -> Typed:
         op = node.op
         if op in ("and", "or"):
             a = self._cond(node.left)
@@ -470,13 +492,15 @@ class Compiler:
             if not T.accepts(T.CARD, lt):
                 self._err("E302", f"`has` tests a card's colors, but the left side is {T.describe(lt)}", node.left)
             b = self._typed(node.right, T.COLOR)
-            color = CONSTANTS.get(node.right.name) if isinstance(node.right, ast.Var) else None
+            right_name = node.right.name if isinstance(node.right, ast.Var) else None
+            color = CONSTANTS.get(right_name) if right_name is not None else None
             if (
                 a.isidentifier()
+                and right_name is not None
                 and color is not None
                 and color[0] == T.COLOR
                 and isinstance(color[1], int)
-                and self.scope.lookup(node.right.name) is None
+                and self.scope.lookup(right_name) is None
             ):
                 # `it has red`: a variable and a color constant, tested inline
                 return T.BOOL, f"({a} is not None and ({a}.mask & {int(color[1])}) != 0)"
@@ -506,7 +530,7 @@ class Compiler:
                 self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side)
         return T.BOOL, f"{_CMP_NAMES[op]}({a}, {b})"
 
-    def _expr_Call(self, node: ast.Call):
+    def _expr_Call(self, node: ast.Call) -> Typed:
         b = BUILTINS.get(node.func)
         if b is None:
             self._err("E301", f"unknown function `{node.func}`", node, _suggest(node.func, BUILTINS))
@@ -580,8 +604,9 @@ class Compiler:
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
 
-def signature(b) -> str:
-    parts = []
+def signature(b: Builtin) -> str:
+    """A primitive's signature as the docs and hints show it: name(param: type = default, …)."""
+    parts: list[str] = []
     for p in b.params:
         s = f"{p.name}: {p.type}"
         if p.default is not REQUIRED:

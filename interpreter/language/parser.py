@@ -7,11 +7,15 @@ what was expected, never a Lark traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Literal, overload
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lark import PostLex
+from lark.tree import Meta
 
 from . import ast
 from .errors import LanguageError
@@ -23,14 +27,14 @@ _CLOSE = {"RPAR", "RSQB"}
 _GLUE_BEFORE = {"ELSE", "ELIF", "INSTEAD"}
 
 
-class _NewlinePostLex:
+class _NewlinePostLex(PostLex):
     """Drops newlines inside ( ) and [ ], and before else/elif/instead."""
 
     always_accept = ("_NL",)
 
-    def process(self, stream):
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         depth = 0
-        held = None
+        held: Token | None = None
         for tok in stream:
             if tok.type == "_NL":
                 if depth == 0 and held is None:
@@ -62,31 +66,48 @@ def _parser() -> Lark:
     )
 
 
-def _pos(meta_or_tok: object) -> tuple[int, int]:
-    return getattr(meta_or_tok, "line", 1) or 1, getattr(meta_or_tok, "column", 1) or 1
+def _pos(meta: Meta) -> tuple[int, int]:
+    # the Meta of a rule that matched no token has no position
+    return getattr(meta, "line", 1) or 1, getattr(meta, "column", 1) or 1
+
+
+# What the methods of _ToAst are given: the children of the rule of the same name in effect.lark, in
+# order, None for an optional part that is absent. They are tokens, nodes, blocks or the clause
+# tuples below, which differ from rule to rule; Lark hands them over as an untyped list, so they are
+# Any here, and each method unpacks its own rule's children into the typed AST.
+Children = list[Any]
+Block = list[ast.Node]
+_Elif = tuple[Literal["elif"], ast.Node, Block]  # elif_clause: the condition and the body
+_Else = tuple[Literal["else"], Block]  # else_clause
+_Instead = tuple[ast.Node, Block]  # instead_clause: the condition and the body
+_Kwarg = tuple[Literal["kw"], str, ast.Node]  # kwarg and by_kwarg: name and value
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer[Token, ast.Program | ast.Node]):
+    """The parse tree of effect.lark to the AST: a Program from `start`, one expression's Node from `expression`."""
+
     # -- statements
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: Children) -> ast.Program:
         return ast.Program([i for i in items if i is not None])
 
-    def expression(self, meta, items):
-        return next(i for i in items if i is not None)
+    def expression(self, meta: Meta, items: Children) -> ast.Node:
+        node: ast.Node = next(i for i in items if i is not None)
+        return node
 
-    def block(self, meta, items):
+    def block(self, meta: Meta, items: Children) -> Block:
         return [i for i in items if i is not None]
 
-    def let_stmt(self, meta, items):
+    def let_stmt(self, meta: Meta, items: Children) -> ast.Let:
         name, value = items
         return ast.Let(*_pos(meta), name=str(name), value=value)
 
-    def if_stmt(self, meta, items):
+    def if_stmt(self, meta: Meta, items: Children) -> ast.If:
         cond, body, *rest = items
-        branches = [(cond, body)]
-        orelse = None
-        for r in rest:
+        branches: list[tuple[ast.Node, Block]] = [(cond, body)]
+        orelse: Block | None = None
+        clauses: list[_Elif | _Else | None] = rest
+        for r in clauses:
             if r is None:
                 continue
             if r[0] == "elif":
@@ -95,119 +116,130 @@ class _ToAst(Transformer):
                 orelse = r[1]
         return ast.If(*_pos(meta), branches=branches, orelse=orelse)
 
-    def elif_clause(self, meta, items):
+    def elif_clause(self, meta: Meta, items: Children) -> _Elif:
         return ("elif", items[0], items[1])
 
-    def else_clause(self, meta, items):
+    def else_clause(self, meta: Meta, items: Children) -> _Else:
         return ("else", items[0])
 
-    def may_stmt(self, meta, items):
+    def may_stmt(self, meta: Meta, items: Children) -> ast.May:
         by, prompt, body = items
         return ast.May(*_pos(meta), by=by, prompt=_unquote(prompt), body=body)
 
-    def choose_one_stmt(self, meta, items):
+    def choose_one_stmt(self, meta: Meta, items: Children) -> ast.ChooseOne:
         by, prompt, *options = items
         return ast.ChooseOne(*_pos(meta), by=by, prompt=_unquote(prompt), options=[o for o in options if o is not None])
 
-    def option(self, meta, items):
+    def option(self, meta: Meta, items: Children) -> ast.Option:
         label, cond, body = items
         return ast.Option(*_pos(meta), label=_unquote(label), condition=cond, body=body)
 
-    def condition(self, meta, items):
-        return items[0]
+    def condition(self, meta: Meta, items: Children) -> ast.Node:
+        cond: ast.Node = items[0]
+        return cond
 
-    def by_clause(self, meta, items):
-        return items[0]
+    def by_clause(self, meta: Meta, items: Children) -> ast.Node:
+        by: ast.Node = items[0]
+        return by
 
-    def for_stmt(self, meta, items):
+    def for_stmt(self, meta: Meta, items: Children) -> ast.For:
         name, source, body = items
         return ast.For(*_pos(meta), name=str(name), source=source, body=body)
 
-    def repeat_stmt(self, meta, items):
+    def repeat_stmt(self, meta: Meta, items: Children) -> ast.Repeat:
         count, body = items
         return ast.Repeat(*_pos(meta), count=count, body=body)
 
-    def then_stmt(self, meta, items):
+    def then_stmt(self, meta: Meta, items: Children) -> ast.Then:
         return ast.Then(*_pos(meta), stmt=items[0])
 
-    def call_stmt(self, meta, items):
+    def call_stmt(self, meta: Meta, items: Children) -> ast.CallStmt:
+        call: ast.Call
+        instead: _Instead | None
         call, instead = items
         if instead is None:
             return ast.CallStmt(*_pos(meta), call=call)
         return ast.CallStmt(*_pos(meta), call=call, instead_cond=instead[0], instead_body=instead[1])
 
-    def instead_clause(self, meta, items):
+    def instead_clause(self, meta: Meta, items: Children) -> _Instead:
         return (items[0], items[1])
 
     # -- expressions
-    def call(self, meta, items):
-        name, *args = items
-        pos_args, kwargs = [], {}
+    def call(self, meta: Meta, items: Children) -> ast.Call:
+        name, *rest = items
+        args: list[ast.Node | _Kwarg | None] = rest
+        pos_args: list[ast.Node] = []
+        kwargs: dict[str, ast.Node] = {}
         for a in args:
             if a is None:
                 continue
-            if isinstance(a, tuple) and a and a[0] == "kw":
+            if isinstance(a, tuple):  # the only tuples among a call's arguments are keyword arguments
                 kwargs[a[1]] = a[2]
             else:
                 pos_args.append(a)
         return ast.Call(*_pos(meta), func=str(name), args=pos_args, kwargs=kwargs)
 
-    def kwarg(self, meta, items):
+    def kwarg(self, meta: Meta, items: Children) -> _Kwarg:
         return ("kw", str(items[0]), items[1])
 
-    def by_kwarg(self, meta, items):
+    def by_kwarg(self, meta: Meta, items: Children) -> _Kwarg:
         return ("kw", "by", items[0])
 
-    def var(self, meta, items):
+    def var(self, meta: Meta, items: Children) -> ast.Var:
         return ast.Var(*_pos(meta), name=str(items[0]))
 
-    def int_lit(self, meta, items):
+    def int_lit(self, meta: Meta, items: Children) -> ast.IntLit:
         return ast.IntLit(*_pos(meta), value=int(items[0]))
 
-    def str_lit(self, meta, items):
+    def str_lit(self, meta: Meta, items: Children) -> ast.StrLit:
         return ast.StrLit(*_pos(meta), value=_unquote(items[0]))
 
-    def card_name(self, meta, items):
+    def card_name(self, meta: Meta, items: Children) -> ast.CardNameLit:
         return ast.CardNameLit(*_pos(meta), name=str(items[0])[1:-1])
 
-    def list_lit(self, meta, items):
+    def list_lit(self, meta: Meta, items: Children) -> ast.ListLit:
         return ast.ListLit(*_pos(meta), items=[i for i in items if i is not None])
 
-    def attr(self, meta, items):
+    def attr(self, meta: Meta, items: Children) -> ast.Attr:
         return ast.Attr(*_pos(meta), obj=items[0], name=str(items[1]))
 
-    def where(self, meta, items):
+    def where(self, meta: Meta, items: Children) -> ast.Where:
         return ast.Where(*_pos(meta), source=items[0], predicate=items[1])
 
-    def or_(self, meta, items):
+    def or_(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op="or", left=items[0], right=items[1])
 
-    def and_(self, meta, items):
+    def and_(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op="and", left=items[0], right=items[1])
 
-    def not_(self, meta, items):
+    def not_(self, meta: Meta, items: Children) -> ast.Not:
         return ast.Not(*_pos(meta), operand=items[0])
 
-    def neg(self, meta, items):
+    def neg(self, meta: Meta, items: Children) -> ast.Neg:
         return ast.Neg(*_pos(meta), operand=items[0])
 
-    def compare(self, meta, items):
+    def compare(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op=str(items[1]), left=items[0], right=items[2])
 
-    def add(self, meta, items):
+    def add(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op="+", left=items[0], right=items[1])
 
-    def sub(self, meta, items):
+    def sub(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op="-", left=items[0], right=items[1])
 
-    def has(self, meta, items):
+    def has(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op="has", left=items[0], right=items[1])
 
-    def member(self, meta, items):
+    def member(self, meta: Meta, items: Children) -> ast.BinOp:
         return ast.BinOp(*_pos(meta), op="in", left=items[0], right=items[1])
 
 
-def _unquote(tok):
+@overload
+def _unquote(tok: Token) -> str: ...
+@overload
+def _unquote(tok: None) -> None: ...
+def _unquote(tok: Token | None) -> str | None:
+    """A STRING token's text without its quotes; None for a prompt that was left out."""
     if tok is None:
         return None
     s = str(tok)
@@ -238,8 +270,8 @@ _TOKEN_WORDS = {
 }
 
 
-def _describe_expected(expected) -> str:
-    words = []
+def _describe_expected(expected: Iterable[str]) -> str:
+    words: list[str] = []
     for e in sorted(expected):
         if e.startswith("__ANON"):
             continue
@@ -255,7 +287,11 @@ def _describe_expected(expected) -> str:
     return ", ".join(words)
 
 
-def parse(text: str, start: str = "start"):
+@overload
+def parse(text: str, start: Literal["start"] = "start") -> ast.Program: ...
+@overload
+def parse(text: str, start: Literal["expression"]) -> ast.Node: ...
+def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
     """Parse one effect text (start="start") or one expression (start="expression").
 
     Raises LanguageError(E201 syntax) with a position.
