@@ -8,7 +8,6 @@ md`` writes a catalogue of the whole content.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from .content.model import role_label
 from .content.yamlpos import load as load_yaml
 from .language.describe import describe_card, describe_identity, describe_role, describe_task
 from .snippet import line_of, snippet, split_lines
+from .suggest import closest
 
 KINDS = {  # kind -> (Chinese word, content folder)
     "card": ("卡牌", "cards"),
@@ -146,13 +146,7 @@ def suggest(items, name: str) -> list:
     for i in items:
         words.setdefault(i.name, i)
         words.setdefault(i.id, i)
-    close = difflib.get_close_matches(key, list(words), n=3, cutoff=0.5)
-    if not close:
-        close = [w for w in words if key and (key in w or w in key)][:3]
-    if not close and key and not key.isascii():
-        # Chinese names: the ones sharing the most characters
-        scored = sorted(((len(set(key) & set(w)), w) for w in words), reverse=True)
-        close = [w for score, w in scored if score and score >= max(1, len(set(key)) // 2)][:3]
+    close = closest(key, words, n=3, loose=True)
     out = []
     for w in close:
         i = words[w]

@@ -9,7 +9,6 @@ given: a later pack overrides earlier ones by id (a rule-set fork), and its
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +23,7 @@ from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
 from ..snippet import line_of, snippet, split_lines
+from ..suggest import did_you_mean
 from .colors import COLOR_BITS
 from .model import (
     TIMINGS,
@@ -91,8 +91,7 @@ def schema(kind: str) -> dict:
 
 
 def _suggest(word, candidates):
-    close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"did you mean {close[0]}?" if close else None
+    return did_you_mean(word, candidates)
 
 
 # Context variables each kind of code unit can read.
