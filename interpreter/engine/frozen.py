@@ -9,12 +9,16 @@ copy — and the engine never reads anything back from it anyway.
 
 from __future__ import annotations
 
+from typing import Any, NoReturn, overload
 
-def _readonly(*_args, **_kwargs):
+
+def _readonly(*_args: object, **_kwargs: object) -> NoReturn:
     raise TypeError("observations and actions are read-only")
 
 
-class FrozenDict(dict):
+# The keys are JSON object keys (str). The values are plain data of many shapes: each field's is given
+# by docs/observation.md and the JSON schemas, not by Python types, so they are Any here.
+class FrozenDict(dict[str, Any]):
     """A dict that cannot be changed after it is made (hashable by identity only)."""
 
     __slots__ = ()
@@ -22,20 +26,24 @@ class FrozenDict(dict):
     clear = pop = popitem = setdefault = update = _readonly
     __ior__ = _readonly
 
-    def __hash__(self):  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]
         return id(self)
 
-    def __copy__(self):
+    def __copy__(self) -> FrozenDict:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenDict:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
         return (FrozenDict, (dict(self),))
 
 
-def freeze(value):
+@overload
+def freeze(value: dict[str, Any]) -> FrozenDict: ...
+@overload
+def freeze(value: object) -> object: ...
+def freeze(value: object) -> object:
     """Deeply freeze plain data: dicts become FrozenDicts, lists become tuples."""
     if isinstance(value, dict) and not isinstance(value, FrozenDict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
@@ -44,7 +52,11 @@ def freeze(value):
     return value
 
 
-def thaw(value):
+@overload
+def thaw(value: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def thaw(value: object) -> object: ...
+def thaw(value: object) -> object:
     """A mutable deep copy (for JSON output or an agent that wants to scribble)."""
     if isinstance(value, dict):
         return {k: thaw(v) for k, v in value.items()}

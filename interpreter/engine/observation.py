@@ -14,15 +14,26 @@ read left out, and every field it may not read blanked (``None``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .actions import card_data
 from .frozen import FrozenDict, freeze
-from .state import DECK, HAND, PENDING, PROCESSING, REMOVED, ZONE_NAMES
+from .state import DECK, HAND, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card
+
+if TYPE_CHECKING:
+    from .decisions import Decision
+
+# The engine's Game: game.py imports this module, and no import may close a cycle, not even one for
+# types (tests/test_layers.py), so it is Any here, as in the language's runtime.py.
+Game = Any
+# A record of the game log: plain JSON data, its fields by kind of event (catalogue.EVENTS).
+Record = dict[str, Any]
 
 # Log keys that only describe visibility; a seat's copy of a record does not carry them.
 _META = ("to", "secret")
 
 
-def project(record: dict, seat: int | None):
+def project(record: Record, seat: int | None) -> Record | None:
     """A log record as `seat` may read it (None: a spectator), or None if it may not read it at all."""
     to = record.get("to")
     if to is not None and (seat is None or seat not in to):
@@ -36,7 +47,7 @@ def project(record: dict, seat: int | None):
     return out
 
 
-def history(game, seat: int | None) -> tuple:
+def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
     """The game's log as `seat` saw it (frozen records), kept incrementally per seat."""
     cache = game.seat_logs
     done, records = cache.get(seat, (0, []))
@@ -49,7 +60,7 @@ def history(game, seat: int | None) -> tuple:
     return tuple(records)
 
 
-def _in_use(g, c, seat: int) -> FrozenDict:
+def _in_use(g: Game, c: Card, seat: int) -> FrozenDict:
     """A card used (in use, or removed after a face-down use): its face if the seat may see it, else only
     what it was used as (which is public)."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
@@ -58,7 +69,7 @@ def _in_use(g, c, seat: int) -> FrozenDict:
     return FrozenDict({"id": None, "used_as": used_as})
 
 
-def observe(game, seat: int, decision=None) -> FrozenDict:
+def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDict:
     g = game
     me = g.players[seat]
     turn = g.turn_no
