@@ -17,14 +17,35 @@ must offer hidden cards blind, as positions — 抽取).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..language.runtime import CardName
 from .decisions import PlayOption
 from .errors import EngineError
 from .frozen import FrozenDict
 from .state import COLOR_NAMES, Card, Color, Player
+
+if TYPE_CHECKING:
+    from ..content.model import Content
+    from .decisions import Decision
+
+# The engine's Game: game.py imports this module, and no import may close a cycle, not even one for
+# types (tests/test_layers.py), so it is Any here.
+Game = Any
+# An action's key in the ActionSpace: its kind, then ids and numbers ("pass",), ("seat", 3), ("card", 79) …
+Key = tuple[str | int, ...]
+# A descriptor's fields: plain data, Any like the values of a FrozenDict (docs/observation.md gives each).
+Fields = dict[str, Any]
+Items = tuple[tuple[str, Any], ...]
+# A descriptor as immutable data: (its items, its card's items or None, that card's data items or None).
+Template = tuple[Items, Items | None, Items | None]
+# One option's entry: (action id, descriptor template).
+Entry = tuple[int, Template]
+# Per-copy card data as JSON-plain values.
+PlainValue = str | int | float | bool | None | tuple["PlainValue", ...]
+
+_T = TypeVar("_T")
 
 MAX_SEATS = 16
 SLOTS = 64  # positional slots: blind picks (抽取) and choices among texts or other values
@@ -35,8 +56,8 @@ FIXED = ("pass", "none", "yes", "no", "accept", "decline")
 class ActionSpace:
     """The numbering of every action a content set can offer. Built once per content (see :func:`space_for`)."""
 
-    def __init__(self, content):
-        keys: list[tuple] = [(k,) for k in FIXED]
+    def __init__(self, content: Content) -> None:
+        keys: list[Key] = [(k,) for k in FIXED]
         keys += [("seat", i) for i in range(MAX_SEATS)]
         keys += [("color", name) for name in ("red", "blue", "black")]
         keys += [("direction", d) for d in ("left", "right", "up")]
@@ -53,22 +74,22 @@ class ActionSpace:
         uids = sorted({e.uid for e in content.deck})
         keys += [("card", uid) for uid in uids]
         keys += [("use", uid, t, i) for uid in uids for t, i in uses]
-        self.keys: tuple = tuple(keys)
-        self.ids: dict = {k: n for n, k in enumerate(keys)}
+        self.keys: tuple[Key, ...] = tuple(keys)
+        self.ids: dict[Key, int] = {k: n for n, k in enumerate(keys)}
         self.size = len(keys)
 
-    def key(self, action_id: int) -> tuple:
+    def key(self, action_id: int) -> Key:
         return self.keys[action_id]
 
 
-def space_for(content) -> ActionSpace:
+def space_for(content: Content) -> ActionSpace:
     """The content's action space (made on first use, then kept on the content object)."""
     return _per_content(content, "_action_space", lambda: ActionSpace(content))
 
 
 def card_data(card: Card) -> FrozenDict:
     """What is printed on a card, as plain data (only for a card the seat may see)."""
-    d = {
+    d: Fields = {
         "id": card.uid,
         "card": card.type.id,
         "name": card.type.name,
@@ -81,18 +102,18 @@ def card_data(card: Card) -> FrozenDict:
     return FrozenDict(d)
 
 
-def _colors(mask: int):
+def _colors(mask: int) -> list[str]:
     return [COLOR_NAMES[b] for b in COLOR_NAMES if mask & b]
 
 
-def _key(k) -> str:
+def _key(k: object) -> str:
     """A data key as a JSON object key: a color bit by its name (per-copy data keyed by identity color)."""
     if isinstance(k, int) and k in COLOR_NAMES:
         return COLOR_NAMES[k]
     return str(k)
 
 
-def _plain(v):
+def _plain(v: object) -> PlainValue:
     """Per-copy card data made JSON-plain (identities and names by id)."""
     if isinstance(v, (str, int, float, bool)) or v is None:
         return v
@@ -102,13 +123,13 @@ def _plain(v):
     return ident if isinstance(ident, str) else str(v)
 
 
-_PASS = ("pass",)
+_PASS: Key = ("pass",)
 # Option types whose descriptor depends only on the value (texts only for the fixed words; the
 # engine keeps bool, Color and int apart by type, so True and the color red never share an entry).
 _BY_VALUE = (str, bool, type(None), Color, CardName)
 
 
-def _frozen_template(fields: dict) -> tuple:
+def _frozen_template(fields: Fields) -> Template:
     """Descriptor fields as immutable data: (items, card items or None, card data items or None)."""
     card = fields.pop("card", None)
     if card is None:
@@ -118,7 +139,7 @@ def _frozen_template(fields: dict) -> tuple:
     return tuple(fields.items()), card_items, (tuple(data.items()) if data is not None else None)
 
 
-def _build(template: tuple) -> FrozenDict:
+def _build(template: Template) -> FrozenDict:
     """A fresh descriptor from its immutable template."""
     items, card_items, data_items = template
     if card_items is None:
@@ -131,7 +152,7 @@ def _build(template: tuple) -> FrozenDict:
     return FrozenDict(d)
 
 
-class ActionList(Sequence):
+class ActionList(Sequence[FrozenDict]):
     """One decision's legal actions as descriptors, each made when it is first read.
 
     A read-only sequence (index it, iterate it, ``len()``; ``list(actions)`` for
@@ -142,7 +163,7 @@ class ActionList(Sequence):
 
     __slots__ = ("_entries", "_made", "ids")
 
-    def __init__(self, ids: tuple, entries: tuple | list):
+    def __init__(self, ids: tuple[int, ...], entries: Sequence[Entry]) -> None:
         self.ids = ids  # the action ids, in order: what an agent answers with
         self._entries = entries  # (id, immutable template) per option, shared with other lists
         self._made: dict[int, FrozenDict] | None = None
@@ -150,7 +171,11 @@ class ActionList(Sequence):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> FrozenDict: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[FrozenDict, ...]: ...
+    def __getitem__(self, i: int | slice) -> FrozenDict | tuple[FrozenDict, ...]:
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self._entries))))
         made = self._made
@@ -171,16 +196,16 @@ class ActionList(Sequence):
         return f"ActionList({[d['label'] for d in self]})"
 
 
-def _per_content(content, attr: str, make):
+def _per_content(content: Content, attr: str, make: Callable[[], _T]) -> _T:
     """An object kept on the content set, made on first use (shared by every game of that content)."""
-    value = getattr(content, attr, None)
+    value: _T | None = getattr(content, attr, None)
     if value is None:
         value = make()
         setattr(content, attr, value)
     return value
 
 
-def _key_of(opt: PlayOption | Card | Player) -> tuple:
+def _key_of(opt: PlayOption | Card | Player) -> Key:
     """The action-space key of a card use, skill, pass, card or seat option."""
     if isinstance(opt, PlayOption):
         if opt.use is None:
@@ -201,15 +226,16 @@ class _Entries:
     deck id, so the entries hold for every game, clone and resample.
     """
 
-    def __init__(self, content):
+    def __init__(self, content: Content) -> None:
         top = max((e.uid for e in content.deck), default=0) + 1
         self.size = top
-        self.cards: list = [None] * top  # deck id -> entry of the card as an option
-        self.uses: dict = {}  # id(card use) -> [entry per deck id]
-        self.seats: list = [None] * MAX_SEATS
-        self.skills: dict = {}  # id(skill) -> entry; _PASS -> the pass entry
-        self.by_key: dict = {}  # action-space key -> entry (every entry, whatever found it)
-        self.values: dict = {}  # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
+        self.cards: list[Entry | None] = [None] * top  # deck id -> entry of the card as an option
+        self.uses: dict[int, list[Entry | None]] = {}  # id(card use) -> [entry per deck id]
+        self.seats: list[Entry | None] = [None] * MAX_SEATS
+        self.skills: dict[int | Key, Entry] = {}  # id(skill) -> entry; _PASS -> the pass entry
+        self.by_key: dict[Key, Entry] = {}  # action-space key -> entry (every entry, whatever found it)
+        # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
+        self.values: dict[type, dict[object, Entry]] = {}
 
 
 class Describer:
@@ -219,12 +245,12 @@ class Describer:
     template; agents get fresh read-only copies (see ActionList).
     """
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.space = space_for(game.content)
         self._e = _per_content(game.content, "_descriptor_entries", lambda: _Entries(game.content))
 
-    def describe(self, decision) -> tuple:
+    def describe(self, decision: Decision) -> tuple[tuple[int, ...], ActionList]:
         """(action ids, ActionList) of a decision's options, in the engine's order.
 
         The ids are kept apart from the descriptors the agent receives, so nothing
@@ -236,8 +262,8 @@ class Describer:
         public = self.game.card_public
         e = self._e
         cards, uses, seats, skills, vals = e.cards, e.uses, e.seats, e.skills, e.values
-        entries = []
-        ids_list = []
+        entries: list[Entry] = []
+        ids_list: list[int] = []
         values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
         for pos, opt in enumerate(decision.options):
             t = type(opt)
@@ -286,13 +312,13 @@ class Describer:
             )
         return ids, ActionList(ids, entries)
 
-    def _entry(self, opt) -> tuple:
+    def _entry(self, opt: PlayOption | Card | Player) -> Entry:
         """The entry of a card, card use, skill, pass or seat option (made once per content set)."""
         key = _key_of(opt)
         entry = self._e.by_key.get(key)
         return entry if entry is not None else self._store(key, self._fields(key, opt))
 
-    def _value_entry(self, opt, pos: int, t: type) -> tuple:
+    def _value_entry(self, opt: object, pos: int, t: type) -> Entry:
         """The entry of an option that is a value: none, yes/no, a color, a text, a name, a blind position …"""
         vals = self._e.values
         by_value = vals.get(t)
@@ -312,7 +338,7 @@ class Describer:
         return entry
 
     @staticmethod
-    def _fields(key: tuple, opt: Any) -> dict:
+    def _fields(key: Key, opt: Any) -> Fields:  # opt: a PlayOption, Card or Player, as the key's kind says
         kind = key[0]
         if kind == "pass":
             return {"kind": "pass", "label": "pass"}
@@ -332,15 +358,18 @@ class Describer:
             return {"kind": "card", "card": card_data(opt), "label": opt.label()}
         return {"kind": "seat", "seat": opt.seat, "label": f"P{opt.seat}"}
 
-    def _store(self, key: tuple, fields: dict) -> tuple:
+    def _store(self, key: Key, fields: Fields) -> Entry:
         aid = self.space.ids[key]
         fields["id"] = aid
         entry = (aid, _frozen_template(fields))
         self._e.by_key[key] = entry
         return entry
 
-    def _other(self, opt, pos: int) -> tuple:
-        """(key, make fields) of options that are values: none, yes/no, colors, texts, blind positions, names."""
+    def _other(self, opt: Any, pos: int) -> tuple[Key, Callable[[], Fields]]:
+        """(key, make fields) of options that are values: none, yes/no, colors, texts, blind positions, names.
+
+        `opt` is a value of any of these kinds (Any): each is told apart by its class or its class's name.
+        """
         if opt is None:
             return ("none",), lambda: {"kind": "none", "label": "不"}
         if opt is True or opt is False:
@@ -385,7 +414,7 @@ class Describer:
         raise EngineError(f"an option of type {cls} cannot be offered to an agent")
 
     @staticmethod
-    def _slot(kind: str, index: int) -> tuple:
+    def _slot(kind: str, index: int) -> Key:
         if index >= SLOTS:
             raise EngineError(f"a decision offers more than {SLOTS} {kind} choices")
         return (kind, index)
