@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -25,6 +28,39 @@ def _load_or_exit(paths):
             click.echo(str(err), err=True)
         click.echo(f"{len(e.errors)} error(s) in the content; run `fengsheng validate` for details.", err=True)
         sys.exit(1)
+
+
+class _progress:
+    """A progress bar on stderr for a batch of games: only on a terminal, and only once it has run a second."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None  # a rich Progress, made only for a terminal (rich loads only then)
+        self.started: float | None = None
+
+    def __enter__(self) -> Callable[[int], None] | None:
+        if not sys.stderr.isatty():
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.bar = Progress(
+            "games", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=Console(stderr=True)
+        )
+        self.task = self.bar.add_task("games", total=self.total)
+        return self.update
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.started is None:
+            self.started = now
+        if not self.bar.live.is_started and now - self.started >= 1.0:
+            self.bar.start()
+        self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None and self.bar.live.is_started:
+            self.bar.stop()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -51,13 +87,21 @@ def main():
     help="write every event and decision of every game to this JSONL file",
 )
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    default=None,
+    help="worker processes (default: every core); the output does not depend on it",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
+def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_json):
     """Play GAMES games between random agents and print a summary.
 
-    The same seed (and content) prints the same result, byte for byte.
+    The same seed (and content) prints the same result, byte for byte, with any
+    number of --jobs. A progress bar shows on stderr when it is a terminal.
     """
-    from .sim import simulate as run_batch
+    from .sim import default_jobs, simulate as run_batch
 
     paths = _content_paths(content_dirs)
     content = _load_or_exit(paths)
@@ -65,7 +109,19 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, as_json):
         raise click.UsageError(
             f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
         )
-    summary = run_batch(content, players, games, seed, log_path=log_path, content_paths=paths, max_turns=max_turns)
+    jobs = jobs or default_jobs()
+    with _progress(games) as progress:
+        summary = run_batch(
+            content,
+            players,
+            games,
+            seed,
+            log_path=log_path,
+            content_paths=paths,
+            max_turns=max_turns,
+            jobs=jobs,
+            progress=progress,
+        )
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)

@@ -85,29 +85,22 @@ class Summary:
     skill_uses: Counter = field(default_factory=Counter)  # "角色·技能" -> uses over all games
     failures: list = field(default_factory=list)  # (game index, game seed, error text)
 
-    def add(self, game: Game, result):
+    def add(self, game: Game, result) -> None:
+        self.add_record(game_record(game, result))
+
+    def add_record(self, rec: dict) -> None:
+        """Count one game from its record (plain data: what a worker process sends back)."""
         self.games += 1
-        for p in game.players:
-            if p.role is not None:
-                self.role_dealt[p.role.label()] += 1
-        for p in result.winners:
-            if p.role is not None:
-                self.role_wins[p.role.label()] += 1
-        for (rid, name), k in game.skill_uses.items():
-            self.skill_uses[f"{game.content.roles[rid].label()}·{name}"] += k
-        self.reasons[result.reason] += 1
-        self.turns.append(game.turn_no)
-        self.decisions += game.decision_count
-        for p in game.players:
-            self.identity_dealt[_identity_name(p)] += 1
-            if p.task is not None:
-                self.task_dealt[p.task.name] += 1
-        won_idents = {_identity_name(p) for p in result.winners}
-        for name in won_idents:
-            self.identity_wins[name] += 1
-        for p in result.winners:
-            if p.task is not None:
-                self.task_wins[p.task.name] += 1
+        self.role_dealt.update(rec["roles"])
+        self.role_wins.update(rec["winner_roles"])
+        self.skill_uses.update(rec["skill_uses"])
+        self.reasons[rec["reason"]] += 1
+        self.turns.append(rec["turns"])
+        self.decisions += rec["decisions"]
+        self.identity_dealt.update(rec["identities"])
+        self.task_dealt.update(rec["tasks"])
+        self.identity_wins.update(rec["won_identities"])
+        self.task_wins.update(rec["winner_tasks"])
 
     def text(self, header: str) -> str:
         g = max(self.games, 1)
@@ -163,6 +156,25 @@ class Summary:
         }
 
 
+def game_record(game: Game, result) -> dict:
+    """What a batch summary counts of one finished game, as plain data."""
+    skill_uses: Counter = Counter()
+    for (rid, name), k in game.skill_uses.items():
+        skill_uses[f"{game.content.roles[rid].label()}·{name}"] += k
+    return {
+        "roles": [p.role.label() for p in game.players if p.role is not None],
+        "winner_roles": [p.role.label() for p in result.winners if p.role is not None],
+        "skill_uses": skill_uses,
+        "reason": result.reason,
+        "turns": game.turn_no,
+        "decisions": game.decision_count,
+        "identities": [_identity_name(p) for p in game.players],
+        "tasks": [p.task.name for p in game.players if p.task is not None],
+        "won_identities": sorted({_identity_name(p) for p in result.winners}),
+        "winner_tasks": [p.task.name for p in result.winners if p.task is not None],
+    }
+
+
 REASON_TEXT = {
     "collect": "a player collected three red or blue intel",
     "death": "a death fulfilled a secret task",
@@ -178,14 +190,15 @@ for _k in list(REASON_TEXT):
 class LogWriter:
     """Writes games as JSONL: header, events and decisions, end digest."""
 
-    def __init__(self, path, content_paths, players: int):
-        self.f = open(path, "w", encoding="utf-8")  # noqa: SIM115 (the writer holds it open; close() closes it)
-        self.fingerprint = content_fingerprint(content_paths)
+    def __init__(self, path, content_paths, players: int, fingerprint: str | None = None):
+        # the writer holds the file open; close() closes it (no file: it only formats, in a worker)
+        self.f = open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
+        self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
         self.players = players
 
-    def write_game(self, index: int, gseed: int, game: Game):
-        w = self.f.write
-        w(
+    def game_text(self, index: int, gseed: int, game: Game) -> str:
+        """One game's lines: its header, every record of the referee's log, its end digest."""
+        out = [
             json.dumps(
                 {
                     "type": "game",
@@ -200,44 +213,135 @@ class LogWriter:
                 },
                 ensure_ascii=False,
             )
-            + "\n"
-        )
+        ]
         for rec in game.log:
             kind = "decision" if "d" in rec else "event"
-            w(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True) + "\n")
-        w(json.dumps({"type": "end", "digest": game.digest()}, ensure_ascii=False, sort_keys=True) + "\n")
+            out.append(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True))
+        out.append(json.dumps({"type": "end", "digest": game.digest()}, ensure_ascii=False, sort_keys=True))
+        return "\n".join(out) + "\n"
 
-    def close(self):
-        self.f.close()
+    def write_game(self, index: int, gseed: int, game: Game) -> None:
+        self.write(self.game_text(index, gseed, game))
+
+    def write(self, text: str) -> None:
+        assert self.f is not None  # a writer made with a path
+        self.f.write(text)
+
+    def close(self) -> None:
+        if self.f is not None:
+            self.f.close()
+
+
+def play_one(content, players: int, index: int, seed: int, max_turns=None, log: LogWriter | None = None):
+    """Game `index` of a batch: (game seed, its record or None, the failure text or None, its log lines)."""
+    gseed = game_seed(seed, index)
+    try:
+        game = drive(
+            content, players, gseed, random_agents(gseed, players), max_turns=max_turns, record=log is not None
+        )
+        result = game.result
+        game.check_invariants()
+    except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone
+        return gseed, None, f"{type(e).__name__}: {e}", ""
+    return gseed, game_record(game, result), None, log.game_text(index, gseed, game) if log is not None else ""
+
+
+MIN_GAMES_PER_JOB = 50
+
+# A worker process's batch: set before the pool starts (a forked worker inherits it) or by _init_worker.
+_BATCH: dict = {}
+
+
+def _init_worker(batch: dict) -> None:
+    """Make a worker ready: the content comes with the fork, or is loaded again from its paths (spawn)."""
+    if not _BATCH:
+        from .content.loader import load_content
+
+        _BATCH.update(batch, content=load_content(batch["content_paths"]))
+
+
+def _play_chunk(indices: range) -> list:
+    b = _BATCH
+    log = LogWriter(None, b["content_paths"], b["players"], fingerprint=b["fingerprint"]) if b["log"] else None
+    return [(i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log)) for i in indices]
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def simulate(
-    content, players: int, games: int, seed: int, log_path=None, content_paths=None, max_turns=None, progress=None
+    content,
+    players: int,
+    games: int,
+    seed: int,
+    log_path=None,
+    content_paths=None,
+    max_turns=None,
+    progress=None,
+    jobs: int = 1,
 ) -> Summary:
+    """Play a batch; the same arguments give the same summary and log, byte for byte, whatever `jobs`.
+
+    With jobs > 1 the games are split by index over worker processes in chunks,
+    and their records (and log lines) are taken back in index order, so nothing
+    depends on which worker finished first. Memory stays flat: a chunk is
+    counted and written as soon as it is back, and a game keeps no state after.
+    """
     summary = Summary(players=players)
     writer = LogWriter(log_path, content_paths, players) if log_path else None
+    done = 0
+
+    def take(i: int, gseed: int, rec, failure, text: str) -> None:
+        nonlocal done
+        if failure is not None:
+            summary.failures.append((i, gseed, failure))
+        else:
+            summary.add_record(rec)
+            if writer is not None:
+                writer.write(text)
+        done += 1
+        if progress:
+            progress(done)
+
+    jobs = min(jobs, games // MIN_GAMES_PER_JOB)  # a small batch is not worth starting processes for
     try:
-        for i in range(games):
-            gseed = game_seed(seed, i)
-            try:
-                game = drive(
-                    content,
-                    players,
-                    gseed,
-                    random_agents(gseed, players),
-                    max_turns=max_turns,
-                    record=writer is not None,
-                )
-                result = game.result
-                game.check_invariants()
-            except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone
-                summary.failures.append((i, gseed, f"{type(e).__name__}: {e}"))
-                continue
-            summary.add(game, result)
-            if writer:
-                writer.write_game(i, gseed, game)
-            if progress:
-                progress(i + 1)
+        if jobs <= 1:
+            for i in range(games):
+                take(i, *play_one(content, players, i, seed, max_turns, writer))
+            return summary
+        import multiprocessing as mp
+
+        batch = {
+            "content": content,
+            "content_paths": [str(p) for p in content_paths] if content_paths else None,
+            "players": players,
+            "seed": seed,
+            "max_turns": max_turns,
+            "log": writer is not None,
+            "fingerprint": writer.fingerprint if writer is not None else "",
+        }
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+        size = max(1, min(100, games // (jobs * 8)))
+        chunks = [range(a, min(a + size, games)) for a in range(0, games, size)]
+        _BATCH.clear()
+        if ctx.get_start_method() == "fork":
+            _BATCH.update(batch)  # inherited: nothing to pickle or load again
+        spawn_batch = {k: v for k, v in batch.items() if k != "content"}
+        try:
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=(spawn_batch,)) as pool:
+                for results in pool.imap(_play_chunk, chunks):
+                    for item in results:
+                        take(*item)
+        finally:
+            _BATCH.clear()
     finally:
         if writer:
             writer.close()
