@@ -89,7 +89,7 @@ class Card:
         lock = "锁" if self.lockable else ""
         return f"{self.type.name}#{self.uid}({mask_zh(self.mask)}{DIRECTION_ZH[self.direction]}{lock})"
 
-    def public_dict(self) -> dict:
+    def public_dict(self) -> dict[str, Any]:
         return {
             "id": self.uid,
             "card": self.type.id,
@@ -149,11 +149,12 @@ class Player:
         self.dying = False
         self.counts = [0, 0, 0, 0, 0, 0, 0, 0]  # intel cards containing each color bit (index = bit)
         self.statuses: dict[str, int] = {}  # status name -> turn number it expires after
-        self.usage: dict = {}  # per-phase/turn/game use counters of skills
-        self.marks: dict = {}  # per-turn marks set by effects: key -> (turn, value)
-        self.known_identities: dict = {}  # identity cards this seat has looked at: seat -> Identity
-        self.secret_statuses: set = set()  # statuses only this player was told of (add_status secret)
-        self.dealt_roles: list = []  # the roles this seat was dealt at setup (it saw them all)
+        # per-phase/turn/game use counters of skills: (skill id, turn, phase), (skill id, turn) or (skill id,) -> uses
+        self.usage: dict[tuple[str | int, ...], int] = {}
+        self.marks: dict[str, tuple[int, Any]] = {}  # per-turn marks set by effects: key -> (turn, any value)
+        self.known_identities: dict[int, Identity] = {}  # identity cards this seat has looked at: seat -> Identity
+        self.secret_statuses: set[str] = set()  # statuses only this player was told of (add_status secret)
+        self.dealt_roles: list[Role] = []  # the roles this seat was dealt at setup (it saw them all)
 
     @property
     def role_face_up(self) -> bool:

@@ -256,8 +256,9 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
             g.removed_identities[i] = (ident, task, g.removed_identities[i][2])
     for q in g.players:  # what the others looked at follows the identity card it was
         for s in list(q.known_identities):
-            if g.players[s].identity is not None:
-                q.known_identities[s] = g.players[s].identity
+            ident = g.players[s].identity
+            if ident is not None:
+                q.known_identities[s] = ident
 
     face_down = [p for p in g.players if p.seat != seat and p.role is not None and not p.role_shown]
     if face_down or g.role_pile:
@@ -274,6 +275,7 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
         g._index_triggers()
         spare = list(g.unchosen_roles)
         for p in face_down:  # what the others were dealt follows their new role
+            assert p.role is not None  # (each was given one from the pool above)
             p.dealt_roles = [p.role] + [spare.pop() for _ in range(len(p.dealt_roles) - 1) if spare]
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
     role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
