@@ -29,6 +29,15 @@ def content():
     return load_cached()
 
 
+def light_and_slow(name: str, light, heavy):
+    """Parametrize `name` twice: a light value for the everyday run and a heavy one marked slow.
+
+    CI (``pytest -q``) runs both; the everyday run (``-m "not slow"``) only the light one, which
+    must still check the same behaviour (every player count, every kind of event the test reads).
+    """
+    return pytest.mark.parametrize(name, [light, pytest.param(heavy, marks=pytest.mark.slow)])
+
+
 class RefereeScript(Agent):
     """A scripted seat for white-box rule tests: the referee's view (engine Decisions and objects).
 
