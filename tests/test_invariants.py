@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from conftest import light_and_slow
 from interpreter.agents import RandomAgent
 from interpreter.engine.game import Game
 
@@ -53,10 +54,11 @@ def test_thousand_five_player_games(content):
     assert reasons["turn_limit"] == 0
 
 
+@light_and_slow("games", 20, 60)
 @pytest.mark.parametrize("n", [2, 3, 4, 6, 7, 8, 9, 10])
-def test_other_player_counts(content, n):
+def test_other_player_counts(content, n, games):
     """Random 2–4 and 6–10 player games end without error and keep the zones consistent."""
-    for seed in range(60):
+    for seed in range(games):
         g, over = play(content, n, seed)
         check_game(content, g, over, n)
 
@@ -132,9 +134,11 @@ def test_replay_decision_log(content):
         assert b.digest_text() == a.digest_text()
 
 
-def test_dead_and_out_players_never_act_again(content):
+@light_and_slow("games", 40, 120)
+def test_dead_and_out_players_never_act_again(content, games):
     """In random games a dead or abstained player makes no further decision (except his death gift)."""
-    for seed in range(120):
+    deaths = checked_after_a_death = 0
+    for seed in range(games):
         n = (3, 5, 7, 9)[seed % 4]
         g, _ = play(content, n, seed, record=True)
         gone = set()
@@ -143,3 +147,8 @@ def test_dead_and_out_players_never_act_again(content):
                 gone.add(e["seat"])
             elif "d" in e and e["seat"] in gone:
                 raise AssertionError((seed, e))
+            elif "d" in e and gone:
+                checked_after_a_death += 1
+        deaths += len(gone)
+    # the games are ones where players die or abstain and the others decide on
+    assert deaths > games // 4 and checked_after_a_death > 10 * games
