@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from conftest import light_and_slow
 from interpreter.content.loader import load_cached
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.frozen import thaw
@@ -117,12 +118,13 @@ def _play(e, seed, rng):
     return actions, died_turn
 
 
-def test_pettingzoo_whole_games_follow_the_engine():
+@light_and_slow("games", 3, 6)
+def test_pettingzoo_whole_games_follow_the_engine(games):
     pz = _pz()
     e = pz.FengshengAECEnv(players=5)
     rng = random.Random(3)
     some_died = False
-    for seed in range(6):
+    for seed in range(games):
         _, died = _play(e, seed, rng)
         some_died = some_died or bool(died)
     assert some_died, "no seat died in these games: pick seeds where one does"
@@ -198,12 +200,19 @@ def test_pettingzoo_env_pickles():
 # ---------------------------------------------------------------------------------------------- OpenSpiel
 
 
-@pytest.mark.parametrize("players, max_turns, serialize", [(3, 8, True), (5, 6, False)])
-def test_openspiel_random_sim_test(players, max_turns, serialize):
+@pytest.mark.parametrize(
+    "players, max_turns, serialize, seed",
+    [
+        (3, 8, True, 1),
+        (5, 6, False, 2),
+        pytest.param(3, 8, True, 2, marks=pytest.mark.slow),
+        pytest.param(5, 6, False, 1, marks=pytest.mark.slow),
+    ],
+)
+def test_openspiel_random_sim_test(players, max_turns, serialize, seed):
     pyspiel = _spiel()
-    for seed in (1, 2):
-        game = pyspiel.load_game("python_fengsheng", {"players": players, "seed": seed, "max_turns": max_turns})
-        pyspiel.random_sim_test(game, num_sims=1, serialize=serialize, verbose=False)
+    game = pyspiel.load_game("python_fengsheng", {"players": players, "seed": seed, "max_turns": max_turns})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=serialize, verbose=False)
 
 
 @pytest.mark.slow
