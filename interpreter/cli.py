@@ -13,7 +13,10 @@ from typing import Any
 import click
 
 from . import __version__
-from .content.loader import BUNDLED_CONTENT, ContentErrors, load_content
+from .paths import BUNDLED_CONTENT
+
+# The loader, the engine and the language load only when a command needs them: `fengsheng --help`
+# and a mistyped flag answer at once.
 
 
 def _content_paths(paths) -> list[Path]:
@@ -21,6 +24,8 @@ def _content_paths(paths) -> list[Path]:
 
 
 def _load_or_exit(paths):
+    from .content.loader import ContentErrors, load_content
+
     try:
         return load_content(paths)
     except ContentErrors as e:
@@ -63,7 +68,55 @@ class _progress:
             self.bar.stop()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A command group whose listed commands live in other modules, imported only when run.
+
+    ``lazy`` maps a command name to ``(module, attribute, one-line help)``; the
+    help line lets ``--help`` list the command without importing it.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, tuple[str, str, str]] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.lazy = lazy or {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy:
+            import importlib
+
+            module, attr, _ = self.lazy[name]
+            command = getattr(importlib.import_module(module, __package__), attr)
+            assert isinstance(command, click.Command)
+            return command
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy:
+                rows.append((name, self.lazy[name][2]))
+            else:
+                command = super().get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(
+    cls=_LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    lazy={
+        "describe": (
+            ".describe_cmd",
+            "describe",
+            "Print the rules text generated from the code of a card, secret task, role or identity.",
+        )
+    },
+)
 @click.version_option(__version__, prog_name="fengsheng")
 def main():
     """fengsheng: a data-driven rules interpreter for 风声 (The Message)."""
@@ -260,7 +313,7 @@ def validate(paths, fmt):
     codes are listed in docs/errors.md.
     Exit status: 0 clean, 1 errors, 2 usage error.
     """
-    from .content.loader import validate_paths
+    from .content.loader import load_content, validate_paths
 
     targets = _content_paths(paths)
     for t in targets:
@@ -291,11 +344,6 @@ def validate(paths, fmt):
     sys.exit(1 if errors else 0)
 
 
-from .describe_cmd import describe  # noqa: E402  (the command lives in its own module)
-
-main.add_command(describe)
-
-
 @main.group()
 def scenario():
     """Scenario tests: a mid-game state, scripted answers, expectations (docs/scenarios.md)."""
@@ -306,6 +354,7 @@ def scenario():
 @click.option("--trace", is_flag=True, help="print the resolution trace of passing scenarios too")
 def scenario_run(paths, trace):
     """Run scenario files (or every *.scenario.yaml under the given folders); report pass/fail."""
+    from .content.loader import ContentErrors
     from .scenario import format_trace, run_scenario
 
     files = []

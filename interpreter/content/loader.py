@@ -22,6 +22,7 @@ import yaml
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
+from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
 from ..snippet import line_of, snippet, split_lines
 from ..suggest import did_you_mean
 from .colors import COLOR_BITS
@@ -42,9 +43,6 @@ from .model import (
 )
 from .yamlpos import PosDict, key_pos_of, load as load_yaml, pos_of
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-BUNDLED_CONTENT = REPO_ROOT / "content"
-SCHEMA_DIR = REPO_ROOT / "schema"
 MAX_FILE_BYTES = 1_000_000
 
 

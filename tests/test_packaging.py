@@ -1,0 +1,48 @@
+"""What a user installs: the command starts at once, and a plain (non-editable) install has the content."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from interpreter.paths import BUNDLED_CONTENT, SCHEMA_DIR
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_bundled_paths_are_the_repository_folders_in_a_checkout():
+    assert (ROOT / "content").resolve() == BUNDLED_CONTENT
+    assert (ROOT / "schema").resolve() == SCHEMA_DIR
+    assert (BUNDLED_CONTENT / "rules.yaml").is_file() and (SCHEMA_DIR / "card.schema.json").is_file()
+
+
+def test_the_command_line_loads_no_engine_until_a_command_needs_it():
+    code = (
+        "import sys, interpreter.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('interpreter.') and m.split('.')[1] in "
+        "('content', 'engine', 'language', 'describe_cmd', 'sim', 'scenario')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_a_wheel_holds_the_content_the_schemas_and_the_grammar(tmp_path):
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)]
+    done = subprocess.run(build, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (wheel,) = tmp_path.glob("fengsheng-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {
+        "interpreter/bundled/content/rules.yaml",
+        "interpreter/bundled/content/deck.yaml",
+        "interpreter/bundled/schema/card.schema.json",
+        "interpreter/language/effect.lark",
+    }
+    assert expected <= names
+    cards = {p.name for p in (ROOT / "content" / "cards").glob("*.yaml")}
+    assert {n.rsplit("/", 1)[1] for n in names if n.startswith("interpreter/bundled/content/cards/")} == cards
