@@ -9,7 +9,14 @@ deciding seat may see: blind picks (抽取) are offered as positions, not cards.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .state import Card, Player
+
+# An option: a Card, a Player, a PlayOption, none, a bool, a text, a color, a number, a tuple of these,
+# or another value with a label() (a card name, a role, a blind pick …). The engine and the agents tell
+# them apart at run time, so an option is Any to the type checker.
+Option = Any
 
 # Decision kinds (stable names: they appear in logs, replays and scenario files); see catalogue.DECISIONS.
 PLAY = "play"  # an idle point: use a card / skill, or pass
@@ -26,7 +33,7 @@ GIVE_CARD = "death_give_card"  # ... and which cards, one at a time
 ROLE = "role"  # setup: which of the dealt roles to keep
 
 
-def option_label(opt) -> str:
+def option_label(opt: Option) -> str:
     if opt is None:
         return "不"
     if isinstance(opt, (Card, Player)):
@@ -37,11 +44,12 @@ def option_label(opt) -> str:
         return "是" if opt else "否"
     label = getattr(opt, "label", None)
     if callable(label):
-        return label()
+        text: str = label()
+        return text
     return str(opt)
 
 
-def option_json(opt):
+def option_json(opt: Option) -> object:
     """A JSON-friendly form of an option, for logs."""
     if opt is None or isinstance(opt, (bool, int, str)):
         return opt
@@ -57,7 +65,7 @@ def option_json(opt):
     return str(opt)
 
 
-def option_matches(opt, answer) -> bool:
+def option_matches(opt: Option, answer: object) -> bool:
     """Does a scripted answer name this option?
 
     Accepted forms: the option's label; for a card its deck id ("#79" or "79")
@@ -112,7 +120,7 @@ class Decision:
 
     __slots__ = ("kind", "seat", "options", "prompt", "source")
 
-    def __init__(self, kind: str, seat: int, options: list, prompt: str = "", source: str = ""):
+    def __init__(self, kind: str, seat: int, options: list[Option], prompt: str = "", source: str = "") -> None:
         self.kind = kind
         self.seat = seat
         self.options = options
@@ -122,7 +130,7 @@ class Decision:
     def labels(self) -> list[str]:
         return [option_label(o) for o in self.options]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "kind": self.kind,
             "seat": self.seat,
@@ -140,8 +148,10 @@ class PlayOption:
 
     __slots__ = ("card", "use")
 
-    def __init__(self, card, use):
+    def __init__(self, card: Card | None, use: Any) -> None:
         self.card = card
+        # a CardUse when there is a card, a Skill when there is none, None to pass: which one follows
+        # from `card`, which the type checker cannot follow, so it is Any
         self.use = use
 
     @property
@@ -157,7 +167,7 @@ class PlayOption:
             return f"use {self.card.label()} as {self.use.card_type.name}"
         return f"use {self.card.label()}"
 
-    def to_json(self):
+    def to_json(self) -> dict[str, object] | None:
         if self.use is None:
             return None
         if self.card is None:
