@@ -18,12 +18,14 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 import yaml
 
-from interpreter.content.loader import REPO_ROOT, ContentErrors, Loader, load_cached
+from interpreter.content.loader import ContentErrors, Loader, load_cached
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 DOC = REPO_ROOT / "docs" / "language-coverage.md"
 DOC_NAME = "docs/language-coverage.md"
 N_SKILLS, N_ROLES = 87, 61
