@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# What an agent is given: read-only plain data (FrozenDicts in a game; plain dicts do as well). Each
+# field's type is documented in docs/observation.md and the JSON schemas, not in Python, so the
+# values are Any.
+Observation = Mapping[str, Any]
+Descriptor = Mapping[str, Any]  # one legal action: {"id", "kind", "label", ...}
+
 
 class Agent:
     """Answers decisions for one seat.
@@ -19,5 +28,5 @@ class Agent:
     observes = True
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
 
-    def act(self, observation, actions) -> int:  # pragma: no cover - interface
+    def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:  # pragma: no cover
         raise NotImplementedError

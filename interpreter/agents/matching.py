@@ -8,14 +8,18 @@ card name/id; for a seat ``P3`` or ``3``; at an idle point ``pass``,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from .base import Descriptor
+
 _NONE_WORDS = ("none", "no", "不", "skip", "stop")
 _YES = ("yes", "是", "true")
 _NO = ("no", "否", "false")
 
 
-def matches(desc, answer) -> bool:
+def matches(desc: Descriptor, answer: object) -> bool:
     """Does a written answer (str or bool) name this action descriptor?"""
-    kind = desc["kind"]
+    kind: str = desc["kind"]
     if isinstance(answer, bool):
         return kind == ("yes" if answer else "no")
     if not isinstance(answer, str):
@@ -44,7 +48,8 @@ def matches(desc, answer) -> bool:
         c = desc["card"]
         return a[4:].strip() in (f"#{c['id']}", str(c["id"]), c["name"], c["card"], desc["as"], desc["as_name"])
     if kind == "color":
-        return a == desc["value"]
+        color: str = desc["value"]
+        return a == color
     if kind == "blind":
         return a == f"blind {desc['index'] + 1}"
     if kind == "card_name":
@@ -54,9 +59,10 @@ def matches(desc, answer) -> bool:
     return False
 
 
-def find(actions, answer) -> int | None:
+def find(actions: Iterable[Descriptor], answer: object) -> int | None:
     """The id of the first action the answer names, or None."""
     for d in actions:
         if matches(d, answer):
-            return d["id"]
+            aid: int = d["id"]
+            return aid
     return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .base import Agent
+from .base import Agent, Descriptor, Observation
 from .matching import find
 
 
@@ -53,11 +53,11 @@ class ScriptedAgent(Agent):
         self.asked: list[tuple[str, ...]] = []  # the labels offered at each decision, in order
 
     @property
-    def unused(self) -> list:
+    def unused(self) -> list[Any]:
         """The answers the game never asked for."""
         return self.answers[self.pos :]
 
-    def act(self, observation, actions) -> int:
+    def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
         labels = tuple(d["label"] for d in actions)
         self.asked.append(labels)
         who = f"P{self.seat}" if self.seat is not None else "the script"
@@ -70,11 +70,13 @@ class ScriptedAgent(Agent):
         self.pos += 1
         if isinstance(answer, int) and not isinstance(answer, bool):
             if 0 <= answer < len(actions):
-                return actions[answer]["id"]
+                aid: int = actions[answer]["id"]
+                return aid
         elif callable(answer):
             for d in actions:
                 if answer(d):
-                    return d["id"]
+                    aid = d["id"]
+                    return aid
         else:
             found = find(actions, answer)
             if found is not None:
