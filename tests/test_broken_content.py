@@ -12,6 +12,15 @@ from interpreter.content.loader import BUNDLED_CONTENT, validate_paths
 FILES = sorted(p for p in BUNDLED_CONTENT.rglob("*.yaml"))
 
 
+def _everyday(path: Path) -> bool:
+    """Every top-level file (rules, deck) and the first file of each folder (a card, a role, a task)."""
+    return path.parent == BUNDLED_CONTENT or path == min(p for p in FILES if p.parent == path.parent)
+
+
+# The everyday run breaks one file of each kind in every way; CI (slow tests included) breaks every file.
+BROKEN = [p if _everyday(p) else pytest.param(p, marks=pytest.mark.slow) for p in FILES]
+
+
 def _typo_in_key(text: str) -> str:
     # the first top-level key that is not a comment gets a letter doubled: "name:" -> "namme:"
     return re.sub(r"^([a-z_]+)(:)", lambda m: m.group(1) + m.group(1)[-1] + m.group(2), text, count=1, flags=re.M)
@@ -57,7 +66,7 @@ MUTATIONS = {
 
 
 @pytest.mark.parametrize("mutation", sorted(MUTATIONS))
-@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(BUNDLED_CONTENT)))
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: str(p.relative_to(BUNDLED_CONTENT)))
 def test_broken_file_gives_clean_error(tmp_path, path: Path, mutation: str):
     """Each typical mistake in each bundled file is reported with an expected code and a position."""
     fn, codes = MUTATIONS[mutation]
