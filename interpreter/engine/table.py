@@ -8,8 +8,14 @@ below them, in a seeded order. Then :func:`start` runs the game from a phase.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from .game import Game, Transit
 from .state import DECK, HAND, INTEL, PENDING, Card
+
+if TYPE_CHECKING:
+    from ..content.model import Content
 
 
 class TableError(ValueError):
@@ -17,10 +23,10 @@ class TableError(ValueError):
 
 
 def build(
-    content,
-    seats: list[dict],
-    agents,
-    deck_top=(),
+    content: Content,
+    seats: list[dict[str, Any]],  # per seat, plain data as a scenario file gives it: identity, task, hand, intel, alive
+    agents: Any,  # one per seat, as Game takes them (agents are a layer above the engine: not imported here)
+    deck_top: Iterable[int] = (),
     current: int = 0,
     seed: int = 0,
     record: bool = True,
@@ -30,7 +36,7 @@ def build(
     g = Game(content, n, seed, agents, record=record)
     types = content.card_types
     entries = content.deck if deck is None else [e for e in content.deck if e.uid in set(content.decks[deck])]
-    by_uid = {}
+    by_uid: dict[int, Card] = {}
     for e in entries:
         c = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
         g.cards.append(c)
@@ -38,7 +44,7 @@ def build(
     g.by_uid = dict(by_uid)
     free = dict(by_uid)
 
-    def take(uid) -> Card:
+    def take(uid: int) -> Card:
         if uid not in by_uid:
             raise TableError(f"card #{uid} is not in the deck")
         if uid not in free:
@@ -81,7 +87,7 @@ def build(
     return g
 
 
-def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = False, lock: int | None = None):
+def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = False, lock: int | None = None) -> Card:
     """Place an intel in transit, as if `sender` had sent it and `holder` accepted it."""
     card = g.by_uid.get(uid)
     if card is None:
@@ -100,11 +106,11 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
     return card
 
 
-def put_role_pile(g: Game, role_ids) -> None:
+def put_role_pile(g: Game, role_ids: Sequence[str]) -> None:
     """Make the role pile (角色牌堆) exactly these roles, top first; a role a player holds cannot be in it."""
     roles = g.content.roles
     held = {p.role.id for p in g.players if p.role is not None}
-    seen = set()
+    seen: set[str] = set()
     for rid in role_ids:
         if rid not in roles:
             raise TableError(f"role pile: unknown role {rid!r}")
