@@ -6,6 +6,8 @@ gets its scenarios collected too once fengsheng is installed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -14,14 +16,14 @@ if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
 
 
-def pytest_collect_file(parent, file_path):
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> ScenarioFile | None:
     if file_path.name.endswith(".scenario.yaml"):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
 
 class ScenarioFile(pytest.File):
-    def collect(self):
+    def collect(self) -> Iterator[ScenarioItem]:
         yield ScenarioItem.from_parent(self, name=self.path.name[: -len(".scenario.yaml")])
 
 
@@ -30,7 +32,7 @@ class ScenarioError(Exception):
 
 
 class ScenarioItem(pytest.Item):
-    def runtest(self):
+    def runtest(self) -> None:
         from .content.loader import ContentErrors
         from .scenario import run_scenario
 
@@ -48,5 +50,5 @@ class ScenarioItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"scenario: {self.name}"
