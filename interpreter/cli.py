@@ -313,7 +313,7 @@ def validate(paths, fmt):
     codes are listed in docs/errors.md.
     Exit status: 0 clean, 1 errors, 2 usage error.
     """
-    from .content.loader import load_content, validate_paths
+    from .content.loader import load_cached, validate_paths
 
     targets = _content_paths(paths)
     for t in targets:
@@ -322,7 +322,7 @@ def validate(paths, fmt):
     errors = validate_paths(targets)
     content = None
     if not errors and all(t.is_dir() for t in targets):
-        content = load_content(targets)
+        content = load_cached(targets)
     if fmt == "json":
         click.echo(
             json.dumps({"ok": not errors, "errors": [e.to_json() for e in errors]}, ensure_ascii=False, indent=2)

@@ -654,7 +654,7 @@ def validate_paths(paths) -> list:
     files = [Path(p) for p in paths if not Path(p).is_dir()]
     if dirs:
         try:
-            load_content(dirs)
+            load_cached(dirs)  # kept: `validate` reports what it loaded without loading it twice
         except ContentErrors as e:
             errors += e.errors
     for f in files:

@@ -45,23 +45,26 @@ class PosList(list):
 
 
 class _Loader(yaml.SafeLoader):
+    """The pure-Python parser: its error messages are the ones users see (and tests check)."""
+
     _source_lines: list[str]  # set by load(): block scalars' indentation is read from the text
 
 
+# libyaml's parser (about 6× faster) builds the same nodes with the same marks; values are
+# constructed by the same Python code. Without libyaml, the pure-Python parser does both jobs.
+_CLoader: Any = type("_CLoader", (yaml.CSafeLoader,), {}) if hasattr(yaml, "CSafeLoader") else None
+
 # YAML 1.1 reads yes/no/on/off as booleans (so a key `on:` would become True). Content files
 # follow YAML 1.2 here: only true/false are booleans.
-_Loader.yaml_implicit_resolvers = {
+_RESOLVERS = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
 
 
 def _node_pos(loader, node) -> Pos:
     m = node.start_mark
-    style = getattr(node, "style", None)
+    style = getattr(node, "style", None) or None  # a plain scalar: None (libyaml says "")
     indent = 0
     if style in ("|", ">"):
         lines = loader._source_lines
@@ -102,18 +105,38 @@ def _construct_sequence(loader, node, deep=False):
     return out
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_LOADERS: tuple[Any, ...] = (_Loader, _CLoader) if _CLoader is not None else (_Loader,)
+for _cls in _LOADERS:
+    _cls.yaml_implicit_resolvers = dict(_RESOLVERS)
+    _cls.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    )
+    _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def load(text: str):
-    """Parse YAML text safely. Raises yaml.YAMLError (with marks) on bad input."""
-    loader = _Loader(text)
-    loader._source_lines = text.splitlines()
+def _load_with(cls: type, text: str, lines: list[str]):
+    loader = cls(text)
+    loader._source_lines = lines
     try:
         return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+def load(text: str):
+    """Parse YAML text safely. Raises yaml.YAMLError (with marks) on bad input.
+
+    Read with libyaml when it is there; a file it refuses is read again by the
+    pure-Python parser, whose messages and marks are the ones reported.
+    """
+    lines = text.splitlines()
+    if _CLoader is not None:
+        try:
+            return _load_with(_CLoader, text, lines)
+        except yaml.YAMLError:
+            pass
+    return _load_with(_Loader, text, lines)
 
 
 def pos_of(container, key) -> Pos | None:

@@ -17,6 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lark import PostLex
 from lark.tree import Meta
 
+from ..cachedir import cache_dir
 from . import ast
 from .errors import LanguageError
 
@@ -55,6 +56,7 @@ class _NewlinePostLex(PostLex):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    folder = cache_dir()
     return Lark(
         GRAMMAR_PATH.read_text(encoding="utf-8"),
         parser="lalr",
@@ -63,6 +65,8 @@ def _parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expression"],
+        # the LALR tables, kept between runs (lark checks the grammar's hash before using them)
+        cache=str(folder / "lark-effect-grammar.cache") if folder is not None else False,
     )
 
 
