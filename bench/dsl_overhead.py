@@ -1,0 +1,156 @@
+#!/usr/bin/env python
+"""What the effect language costs: code compiled from the language vs the same code hand-written in Python.
+
+    python bench/dsl_overhead.py [--calls N] [--repeat R]
+
+Each pair runs on the same engine, the same table and the same context
+object: the language's version is the function the loader compiled from the
+bundled content (one Python function per code unit, see
+``interpreter/language/compiler.py``); the Python version is what a hand-coded
+server would write, calling the same engine operations (``Game.alive_from``,
+``Game.ask``, ``Game.discard_cards`` …), not the language's primitives.
+
+* 【澄清】's target rule ``alive() where any_of(intel(it) where it has black)``
+  (asked at every idle point where the card could be used);
+* 潜伏战线's victory condition ``count(intel(self) where it has red) >= 3``;
+* 【密令】's target rule ``others(self) where hand_count(it) > 0``;
+* 【澄清】's effect ``discard(choose(from: intel(target) where it has black, …))``:
+  a choice asked of a scripted seat and a discard; after each call the card is
+  put back (the same ``Game.move`` in both versions, so both include it).
+
+Timings: ``--repeat`` runs (default 5) of ``--calls`` calls each after a
+warm-up; the best run per version. The last line is the ratio language ÷
+Python of the effect (the project's goal: at most 1.3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+GOAL = 1.3
+
+
+def _table():
+    """Seat 0 to play (one red intel); seat 1 has three black intel (the effect's target), seat 2 two red."""
+    from interpreter.content.loader import load_cached
+    from interpreter.engine.table import build
+
+    content = load_cached()
+    black = [e.uid for e in content.deck if e.mask == 4][:3]
+    red = [e.uid for e in content.deck if e.mask == 1][:3]
+    hands = [e.uid for e in content.deck if e.mask not in (1, 4)][:6]
+
+    class FirstOption:
+        referee = True
+        observes = False
+
+        def decide(self, decision, game):
+            return 0
+
+    seats = [
+        dict(identity="qian_fu_zhan_xian", hand=hands[:3], intel=red[:1]),
+        dict(identity="te_gong_ji_guan", hand=hands[3:], intel=black),
+        dict(identity="qian_fu_zhan_xian", intel=red[1:]),
+    ]
+    return content, build(content, seats, [FirstOption() for _ in seats])
+
+
+def _pairs(content):
+    from interpreter.content.colors import BLACK, RED
+    from interpreter.language.runtime import source_of
+
+    cheng_qing = content.card_types["cheng_qing"]
+    mi_ling = content.card_types["mi_ling"]
+    red_collect = next(v for v in content.identities["qian_fu_zhan_xian"].victories if v.check == "collect")
+
+    def cheng_qing_target(ctx):
+        g = ctx.game
+        return [p for p in g.alive_from(g.current) if any(c.mask & BLACK for c in p.intel)]
+
+    def red_condition(ctx):
+        return sum(1 for c in ctx.me.intel if c.mask & RED) >= 3
+
+    def mi_ling_target(ctx):
+        me = ctx.me
+        return [p for p in ctx.game.alive_from(me) if p is not me and p.hand]
+
+    def cheng_qing_effect(ctx):
+        ctx.incomplete = False
+        target = ctx.target
+        black = [c for c in target.intel if c.mask & BLACK] if target is not None else []
+        if not black:
+            ctx.incomplete = True
+            return
+        card = ctx.game.ask(ctx.chooser, "choose", black, "弃置一张黑色情报", source_of(ctx, ctx.chooser))
+        ctx.game.discard_cards([card])
+
+    play = next(u for u in cheng_qing.uses if u.timing == "play_phase")
+    return [
+        ("【澄清】 target rule", play.target, cheng_qing_target),
+        ("潜伏战线 collect condition", red_collect.condition, red_condition),
+        ("【密令】 target rule", mi_ling.uses[0].target, mi_ling_target),
+        ("【澄清】 effect (+ putting the card back)", play.effect, cheng_qing_effect),
+    ]
+
+
+def _best(repeat: int, calls: int, fn) -> float:
+    fn(min(calls, 100))
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn(calls)
+        best = min(best, time.perf_counter() - t0)
+    return best / calls
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--calls", type=int, default=20_000, help="calls per timed run (default 20000)")
+    ap.add_argument("--repeat", type=int, default=5, help="timed runs per version (default 5)")
+    args = ap.parse_args(argv)
+    if args.calls < 1 or args.repeat < 1:
+        ap.error("need --calls and --repeat >= 1")
+
+    from interpreter.engine.state import INTEL
+    from interpreter.language.runtime import Ctx
+
+    content, g = _table()
+    me, target = g.players[0], g.players[1]
+    print(f"{'code unit':44} {'language':>10} {'Python':>10} {'ratio':>7}")
+    ratio = 0.0
+    for name, compiled, by_hand in _pairs(content):
+        is_effect = "effect" in name
+        ctx = Ctx(g, me, target=target if is_effect else None)
+        assert compiled(ctx) == by_hand(ctx) if not is_effect else True, name
+
+        def loop(fn, ctx=ctx, is_effect=is_effect):
+            def run(n):
+                if not is_effect:
+                    for _ in range(n):
+                        fn(ctx)
+                    return
+                for _ in range(n):
+                    fn(ctx)
+                    card = g.discard_pile[-1]
+                    g.move(card, INTEL, target)  # put the discarded black intel back
+
+            return run
+
+        lang = _best(args.repeat, args.calls, loop(compiled))
+        py = _best(args.repeat, args.calls, loop(by_hand))
+        ratio = lang / py
+        print(f"{name:44} {lang * 1e6:8.2f}µs {py * 1e6:8.2f}µs {ratio:7.2f}")
+    verdict = "met" if ratio <= GOAL else "not met"
+    print(f"ratio {ratio:.2f}  (【澄清】's effect, language ÷ hand-written Python; goal <= {GOAL}: {verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
