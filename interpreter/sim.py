@@ -232,6 +232,12 @@ class LogWriter:
             self.f.close()
 
 
+def _short(e: BaseException, limit: int = 300) -> str:
+    """An exception's message on one line, cut to `limit` characters (it may hold a huge value)."""
+    text = " ".join(str(e).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def play_one(content, players: int, index: int, seed: int, max_turns=None, log: LogWriter | None = None):
     """Game `index` of a batch: (game seed, its record or None, the failure text or None, its log lines)."""
     gseed = game_seed(seed, index)
@@ -242,7 +248,9 @@ def play_one(content, players: int, index: int, seed: int, max_turns=None, log: 
         result = game.result
         game.check_invariants()
     except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone
-        return gseed, None, f"{type(e).__name__}: {e}", ""
+        return gseed, None, f"{type(e).__name__}: {_short(e)}", ""
+    except Exception as e:  # a bug in the engine itself: the batch goes on, the game is reported
+        return gseed, None, f"internal error, please report it with this game seed: {type(e).__name__}: {_short(e)}", ""
     return gseed, game_record(game, result), None, log.game_text(index, gseed, game) if log is not None else ""
 
 

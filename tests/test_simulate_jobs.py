@@ -36,3 +36,22 @@ def test_cli_output_does_not_depend_on_jobs(monkeypatch):
     assert outs[0].output == outs[1].output
     bad = runner.invoke(main, ["simulate", "-j", "0"])
     assert bad.exit_code == 2 and "--jobs" in bad.output
+
+
+def test_a_crashing_game_is_reported_and_the_batch_goes_on(monkeypatch):
+    """A bug in the engine (any exception) fails only its game, which is named with its seed."""
+    real = sim.drive
+    bad = sim.game_seed(3, 2)
+
+    def drive(content, players, gseed, *args, **kw):
+        if gseed == bad:
+            raise KeyError("x" * 10_000)  # a huge message is cut short
+        return real(content, players, gseed, *args, **kw)
+
+    monkeypatch.setattr(sim, "drive", drive)
+    summary = simulate(load_cached(), 4, 5, 3, jobs=1)
+    assert summary.games == 4
+    ((index, gseed, text),) = summary.failures
+    assert (index, gseed) == (2, bad)
+    assert text.startswith("internal error, please report it with this game seed: KeyError")
+    assert len(text) < 400
