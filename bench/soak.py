@@ -1,0 +1,62 @@
+#!/usr/bin/env python
+"""Soak: many random games at every player count with every bundled role; report anything that went wrong.
+
+    python bench/soak.py [--games 20000] [--jobs N] [--seed S] [--content DIR ...]
+
+The games are spread evenly over 2..10 players (``--games`` in all), played by
+random agents through ``fengsheng simulate``'s own batch runner (so on every
+core, ``--jobs``), each checked against the zone invariants after it ends. A
+game that raises (an engine error, a stuck game, an internal error) or breaks
+an invariant is listed with its player count, index and game seed, and the
+``fengsheng simulate`` command whose batch contains it. Exit status 1 if any
+game failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def main(argv=None) -> int:
+    from interpreter.content.loader import load_content
+    from interpreter.paths import BUNDLED_CONTENT
+    from interpreter.sim import default_jobs, simulate
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20_000, help="games in all (default 20000)")
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    ap.add_argument("--seed", type=int, default=1, help="batch seed (default 1)")
+    ap.add_argument("--content", action="append", default=None, help="content pack (repeat to layer)")
+    args = ap.parse_args(argv)
+    if args.games < 9:
+        ap.error("--games must be at least 9 (one per player count)")
+    paths = [Path(p) for p in args.content] if args.content else [BUNDLED_CONTENT]
+    content = load_content(paths)
+    jobs = args.jobs or default_jobs()
+    counts = [n for n in range(2, 11) if n in content.rules.identity_table]
+    per = args.games // len(counts)
+    failed = 0
+    t0 = time.perf_counter()
+    print(f"{per} games at each of {counts} players, {len(content.roles)} roles, {jobs} job(s), seed {args.seed}")
+    for n in counts:
+        summary = simulate(content, n, per, args.seed, content_paths=paths, jobs=jobs)
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(summary.reasons.items(), key=lambda kv: -kv[1]))
+        print(f"  {n:>2} players: {summary.games:>6} ok, {len(summary.failures)} failed   ({reasons})")
+        for index, gseed, text in summary.failures:
+            print(f"     game {index} (seed {gseed}): {text}")
+            print(f"       reproduce: fengsheng simulate -p {n} -s {args.seed} -n {index + 1} -j 1")
+        failed += len(summary.failures)
+    dt = time.perf_counter() - t0
+    print(f"{per * len(counts)} games in {dt:.1f} s: {failed} failed (crashes, stuck games, broken invariants)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
