@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..catalogue import CARD_FIELDS
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
 from .actions import Describer
-from .decisions import PASS, Decision, PlayOption
+from .core import GameCore
+from .decisions import PASS, PlayOption
 from .errors import EngineError, IllegalAction
 from .observation import observe
 from .resolution import Resolution
@@ -82,11 +80,8 @@ class UseFrame:
         self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
 
 
-class Game(Resolution):
+class Game(GameCore, Resolution):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
-
-    MAX_DECISIONS = 50_000
-    CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
 
     def __init__(
         self,
@@ -97,18 +92,7 @@ class Game(Resolution):
         record: bool = False,
         max_turns: int | None = None,
     ) -> None:
-        if n_players < 2:
-            raise ValueError("a game needs at least 2 players")
-        self.content = content
-        self.rules = content.rules
-        self.collect_at = content.rules.collect_count  # red or blue intel from which collect checks run
-        self.dying_at = content.rules.death_count  # black intel that make a player dying
-        self.n = n_players
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.agents = agents
-        self.max_turns = max_turns or self.rules.max_turns
-        self.players = [Player(i) for i in range(n_players)]
+        super().__init__(content, n_players, seed, agents, record, max_turns)
         # every seat order "from seat s on", made once: read-only tuples, walked at every node
         self._orders = tuple(tuple(self.players[s:] + self.players[:s]) for s in range(n_players))
         self.cards: list[Card] = []
@@ -122,33 +106,14 @@ class Game(Resolution):
         self.pending_face_up = False
         self.holder: Player | None = None
         self.transit: Transit | None = None
-        self.current: Player | None = None
-        self.phase = "setup"
-        self.turn_no = 0
-        self.decision_count = 0
-        # The log is kept when someone will read it: a log file, an agent that observes (its
-        # observation holds the public history), a scenario, the step API. Bare batch play skips it.
-        self.record = record or any(getattr(a, "observes", False) for a in agents or ())
-        self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
-        self.log: list = []
-        self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
-        self.decide = self._agent_decide  # answers a Decision with an option index; the step API replaces it
-        self.seat_logs: dict[int | None, tuple[int, list[Any]]] = {}  # per seat: its projected log, kept up to date
-        # Counts every event and card move: a collect victory check that found no winner is not
-        # repeated until something has happened since (victory.check_collect_victory).
-        self.changes = 0
         # intel-area changes (cards in or out), and the count at which settle last found no 3-intel:
         # until an intel moves again, no node can have a collect win or a dying player to check
         self.intel_changes = 0
         self.quiet_at = -1
         self.collect_checked_at = -1
-        self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
-        self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
         self.unchosen_roles: list = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
-        self.decision_log: list = []  # indices answered, in order (the replay script)
         self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
-        self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to
         self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
         self.removed_roles: list = []  # role cards removed from the game
         self.removed_identities: list = []  # (identity, task, seat it came from): removed from the game face down
@@ -157,12 +122,10 @@ class Game(Resolution):
         ] = {}  # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
         self.check_winners: list[Player] | None = None  # the winners list of the victory check in progress
         self.check_declarers: list[Player] | None = None
-        self._events: list[tuple[str, dict[str, Any]]] = []
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.dying_player: Player | None = None
         self.in_death: set[Player] = set()  # players whose death is being resolved
         self.just_died: set[Player] = set()  # ... or was, until the deferred victory check right after it
-        self.result: GameOver | None = None
         self.resolving: list = []  # cards in use (UseFrame) and skills being resolved, innermost last
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[
@@ -174,55 +137,18 @@ class Game(Resolution):
         self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         self.skill_uses: dict = {}  # (role id, skill name) -> times used, for balance statistics
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
+        self.decide = self._agent_decide
+        self._sight = self.sight
+        self._note_pick = self.note_pick
 
     # ------------------------------------------------------------------ events & decisions
 
-    def emit(
-        self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
-    ) -> None:
-        """Record that something happened (for triggers and the log), and who may see it.
+    def note_pick(self, card: Card, seat: int) -> None:
+        """`seat` picked `card` in a decision: if it could see it, it can follow where the card goes next."""
+        if self.card_visible(card, seat):
+            card.chosen |= 1 << seat
 
-        `to` alone: only those seats hear of the event at all. `to` with `secret`:
-        everyone hears of it, but the named fields are for `to` only. Fields that
-        name deck ids (CARD_FIELDS) are checked against the cards' visibility now:
-        a card some seat cannot see makes that field secret to the seats that can.
-        """
-        self.changes += 1
-        if kind in self.watched:
-            self._events.append((kind, data))
-        if not self.record:
-            return
-        rec = data
-        rec["e"] = kind
-        if to is not None:
-            seats = sorted(p.seat if isinstance(p, Player) else p for p in to)
-            if secret:
-                rec["secret"] = {f: seats for f in secret}
-            else:
-                rec["to"] = seats
-        if data.keys().isdisjoint(CARD_FIELDS):  # most records name no card
-            self.log.append(rec)
-            return
-        hidden = None
-        for f in CARD_FIELDS:
-            v = data.get(f)
-            if type(v) is int:
-                mask = self._sight(v)
-            elif type(v) is list and v:
-                mask = -1
-                for uid in v:
-                    mask &= self._sight(uid)
-            else:
-                continue
-            if mask != -1:  # not face up for all: the seats that can see every card named (maybe all; not spectators)
-                if hidden is None:
-                    hidden = dict(rec.get("secret", ()))
-                hidden[f] = [s for s in range(self.n) if mask >> s & 1]
-        if hidden is not None:
-            rec["secret"] = hidden
-        self.log.append(rec)
-
-    def _sight(self, uid: int) -> int:
+    def sight(self, uid: int) -> int:
         """The seats that can see card `uid` now, as a bit mask; -1 (everyone, spectators too) if it is face up."""
         card = self.by_uid.get(uid)
         if card is None or self.card_public(card):
@@ -251,56 +177,6 @@ class Game(Resolution):
     def zone_name(self, card: Card) -> str:
         where = ZONE_NAMES[card.zone]
         return f"P{card.owner.seat}'s {where}" if card.owner is not None else where
-
-    def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
-        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
-        if not options:
-            raise EngineError(f"decision {kind} for P{player.seat} has no options")
-        self.decision_count += 1
-        if self.decision_count > self.MAX_DECISIONS:
-            raise EngineError("the game is stuck: too many decisions")
-        if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
-            index = 0  # a forced choice is not a decision
-            picked = options[0]
-        else:
-            decision = Decision(kind, player.seat, options, prompt, source)
-            if self.trace is not None:
-                self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
-            index = self.decide(decision)
-            self.decision_log.append(index)
-            picked = options[index]
-            if self.trace is not None:
-                self.trace.append(("answer", player.seat, D.option_label(picked)))
-            if self.record:
-                self.log.append(
-                    {
-                        "d": kind,
-                        "seat": player.seat,
-                        "n": len(options),
-                        "choice": index,
-                        "label": self._label(picked),
-                        "prompt": prompt,
-                        "source": source,
-                        "to": [player.seat],
-                    }
-                )
-        if type(picked) is Card and self.card_visible(picked, player.seat):
-            picked.chosen |= 1 << player.seat  # whoever picks a card (seeing it) can follow where it goes next
-        return picked
-
-    def _label(self, opt) -> str:
-        """An option's label for the log (cards by deck id and players by seat are made once)."""
-        t = type(opt)
-        if t is Card:
-            key = opt.uid
-        elif t is Player:
-            key = -1 - opt.seat
-        else:
-            return D.option_label(opt)
-        label = self._labels.get(key)
-        if label is None:
-            label = self._labels[key] = D.option_label(opt)
-        return label
 
     def actions(self, decision) -> tuple:
         """(action ids, descriptors) of a decision, for its seat."""
@@ -607,7 +483,7 @@ class Game(Resolution):
             (p, sk) for p in self.players if p.role is not None for sk in p.role.skills if sk.kind == "triggered"
         ]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
-        self.watched = frozenset(kind for _, sk in self.triggers for kind in sk.on)
+        self.listen(frozenset(kind for _, sk in self.triggers for kind in sk.on))
         self.victory_skills = {}
         for p in self.players:
             for sk in p.role.skills if p.role is not None else ():
@@ -663,7 +539,7 @@ class Game(Resolution):
         if i == 0:
             if self.CHECK_EACH_TURN:
                 self.check_invariants()
-            self.turn_no += 1
+            self.start_turn()
             self.transit = None
             self.holder = None
             if self.conversions or self.bans:
@@ -671,7 +547,7 @@ class Game(Resolution):
                 self.bans = set()
             self.emit("turn_start", seat=p.seat, turn=self.turn_no)
             # 摸牌阶段
-            self.phase = "draw"
+            self.enter_phase("draw")
             self.extra_draw = 0
             self.emit("draw_phase", seat=p.seat)
             self.settle("摸牌阶段开始时")
@@ -679,30 +555,30 @@ class Game(Resolution):
                 self.draw(p, self.rules.draw_count + self.extra_draw)
         if i <= 1:
             # 出牌阶段
-            self.phase = "play"
+            self.enter_phase("play")
             if p.alive:
                 self.idle_loop(p, "play_phase")
         accepted = i >= 4
         if i <= 2:
             # 传递阶段
-            self.phase = "send"
+            self.enter_phase("send")
             accepted = p.alive and self.send_phase(p) and self.travel()
         elif i == 3:
-            self.phase = "send"
+            self.enter_phase("send")
             accepted = self.travel()
         if accepted:
             if i <= 4:
                 # 争夺阶段
-                self.phase = "contest"
+                self.enter_phase("contest")
                 self.contest_phase()
             if i <= 5:
                 # 接收阶段
-                self.phase = "receive"
+                self.enter_phase("receive")
                 self.receive_phase()
         elif self.pending is not None:
             self.discard_cards([self.pending])
         # 回合结束
-        self.phase = "turn_end"
+        self.enter_phase("turn_end")
         self.emit("turn_end", seat=p.seat)
         self.settle("回合结束时")
         self.check_turn_end_victory()

@@ -41,7 +41,7 @@ class Resolution(VictoryChecks):
     by_uid: dict[int, Card]
     phase: str
     trace: list[tuple[Any, ...]] | None
-    _events: list[tuple[str, dict[str, Any]]]
+    events: list[tuple[str, dict[str, Any]]]
     triggers_by_seat: list[list[Skill]]
     replaced: dict[int, Card]
     suspend_checks: int
@@ -54,6 +54,7 @@ class Resolution(VictoryChecks):
     if TYPE_CHECKING:
 
         def alive_from(self, start: Player) -> list[Player]: ...
+        def take_events(self) -> list[tuple[str, dict[str, Any]]]: ...
         def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None: ...
         def offer_idle(self, p: Player, timing: str, prompt: str) -> bool: ...
         def skill_blocker(self, p: Player, skill: Skill) -> str | None: ...
@@ -63,7 +64,7 @@ class Resolution(VictoryChecks):
         if self.trace is not None:
             self.trace.append(("node", node or self.phase, self.phase))
         while True:
-            if self._events:
+            if self.events:
                 self._run_triggers()
             if self.suspend_checks:
                 return
@@ -94,10 +95,9 @@ class Resolution(VictoryChecks):
 
     def _run_triggers(self) -> None:
         for _ in range(MAX_TRIGGER_ROUNDS):
-            if not self._events:
+            if not self.events:
                 return
-            batch = self._events
-            self._events = []
+            batch = self.take_events()
             fired = False
             by_seat = self.triggers_by_seat  # most seats have no triggered skill: an empty list
             assert self.current is not None  # triggers run from setup on
@@ -115,7 +115,7 @@ class Resolution(VictoryChecks):
                         if self._fire(p, skill, data):
                             fired = True
             if not fired:
-                self._events.clear()
+                self.take_events()  # what a round that fired nothing recorded is dropped
                 return
         raise EngineError(
             "triggered skills keep triggering each other (more than "

@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING
 
 from greenlet import getcurrent, greenlet
 
+from ..catalogue import CARD_FIELDS
 from .errors import EngineError, IllegalAction
-from .game import CARD_FIELDS, Game
+from .game import Game
 from .state import PENDING, PROCESSING, REMOVED, Card
 
 if TYPE_CHECKING:

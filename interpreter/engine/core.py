@@ -1,0 +1,202 @@
+"""The game-wide state and the two channels every component uses: events (`emit`) and decisions (`ask`).
+
+:class:`GameCore` is what every component of a game may rely on: the content
+and rule numbers, the seats' :class:`Player` records, the seeded generator, the
+clock (whose turn, which turn, which phase), the log, and the two channels —
+:meth:`GameCore.emit` records that something happened (for triggers and the
+log) and :meth:`GameCore.ask` puts a question to a seat. :class:`Game` (game.py)
+is a GameCore that creates and wires the components; they hold it as `game`
+and name its type from here, so no import goes back up to game.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..catalogue import CARD_FIELDS
+from . import decisions as D
+from .decisions import Decision
+from .errors import EngineError
+from .state import Card, Player
+
+if TYPE_CHECKING:
+    from ..content.model import Content
+    from .victory import GameOver
+
+
+class GameCore:
+    """Game-wide state, the clock, the event log and the decision channel (see the module docstring)."""
+
+    MAX_DECISIONS = 50_000
+    CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
+
+    # Wired by Game once the components exist:
+    decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
+    _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
+    _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
+
+    def __init__(
+        self,
+        content: Content,
+        n_players: int,
+        seed: int,
+        agents: Any,
+        record: bool = False,
+        max_turns: int | None = None,
+    ) -> None:
+        if n_players < 2:
+            raise ValueError("a game needs at least 2 players")
+        self.content = content
+        self.rules = content.rules
+        self.collect_at = content.rules.collect_count  # red or blue intel from which collect checks run
+        self.dying_at = content.rules.death_count  # black intel that make a player dying
+        self.n = n_players
+        self.seed = seed
+        self.rng = random.Random(seed)  # all chance of the game (the step API's resample replaces it)
+        self.agents = agents
+        self.max_turns = max_turns or self.rules.max_turns
+        self.players = [Player(i) for i in range(n_players)]
+        self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
+        # the clock: the turn flow advances it (start_turn, enter_phase); Game.run passes the turn on
+        self.current: Player | None = None
+        self.phase = "setup"
+        self.turn_no = 0
+        # The log is kept when someone will read it: a log file, an agent that observes (its
+        # observation holds the public history), a scenario, the step API. Bare batch play skips it.
+        self.record = record or any(getattr(a, "observes", False) for a in agents or ())
+        self.log: list = []
+        self.seat_logs: dict[int | None, tuple[int, list[Any]]] = {}  # per seat: its projected log, kept up to date
+        self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
+        # Counts every event and noted change (a mark): with Zones.moves, the stamp a collect victory check
+        # that found no winner compares, so it is not repeated until something has happened since.
+        self.changes = 0
+        self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
+        self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
+        self.decision_count = 0
+        self.decision_log: list = []  # indices answered, in order (the replay script)
+        self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
+        self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
+        self.result: GameOver | None = None
+
+    # ------------------------------------------------------------------ the clock
+
+    def start_turn(self) -> None:
+        """A new turn begins (the current player's)."""
+        self.turn_no += 1
+
+    def enter_phase(self, phase: str) -> None:
+        self.phase = phase
+
+    # ------------------------------------------------------------------ events
+
+    def emit(
+        self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
+    ) -> None:
+        """Record that something happened (for triggers and the log), and who may see it.
+
+        `to` alone: only those seats hear of the event at all. `to` with `secret`:
+        everyone hears of it, but the named fields are for `to` only. Fields that
+        name deck ids (CARD_FIELDS) are checked against the cards' visibility now:
+        a card some seat cannot see makes that field secret to the seats that can.
+        """
+        self.changes += 1
+        if kind in self.watched:
+            self.events.append((kind, data))
+        if not self.record:
+            return
+        rec = data
+        rec["e"] = kind
+        if to is not None:
+            seats = sorted(p.seat if isinstance(p, Player) else p for p in to)
+            if secret:
+                rec["secret"] = {f: seats for f in secret}
+            else:
+                rec["to"] = seats
+        if data.keys().isdisjoint(CARD_FIELDS):  # most records name no card
+            self.log.append(rec)
+            return
+        hidden = None
+        for f in CARD_FIELDS:
+            v = data.get(f)
+            if type(v) is int:
+                mask = self._sight(v)
+            elif type(v) is list and v:
+                mask = -1
+                for uid in v:
+                    mask &= self._sight(uid)
+            else:
+                continue
+            if mask != -1:  # not face up for all: the seats that can see every card named (maybe all; not spectators)
+                if hidden is None:
+                    hidden = dict(rec.get("secret", ()))
+                hidden[f] = [s for s in range(self.n) if mask >> s & 1]
+        if hidden is not None:
+            rec["secret"] = hidden
+        self.log.append(rec)
+
+    def take_events(self) -> list[tuple[str, dict[str, Any]]]:
+        """The watched events recorded since the last call, oldest first (the trigger loop's batch)."""
+        batch = self.events
+        self.events = []
+        return batch
+
+    def listen(self, kinds: frozenset) -> None:
+        """The event kinds some dealt skill reacts to (the others are not queued for triggers)."""
+        self.watched = kinds
+
+    def note_change(self) -> None:
+        """Something a victory condition may read changed without an event (a mark)."""
+        self.changes += 1
+
+    # ------------------------------------------------------------------ decisions
+
+    def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
+        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
+        if not options:
+            raise EngineError(f"decision {kind} for P{player.seat} has no options")
+        self.decision_count += 1
+        if self.decision_count > self.MAX_DECISIONS:
+            raise EngineError("the game is stuck: too many decisions")
+        if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
+            picked = options[0]  # a forced choice is not a decision
+        else:
+            decision = Decision(kind, player.seat, options, prompt, source)
+            if self.trace is not None:
+                self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
+            index = self.decide(decision)
+            self.decision_log.append(index)
+            picked = options[index]
+            if self.trace is not None:
+                self.trace.append(("answer", player.seat, D.option_label(picked)))
+            if self.record:
+                self.log.append(
+                    {
+                        "d": kind,
+                        "seat": player.seat,
+                        "n": len(options),
+                        "choice": index,
+                        "label": self._label(picked),
+                        "prompt": prompt,
+                        "source": source,
+                        "to": [player.seat],
+                    }
+                )
+        if type(picked) is Card:
+            self._note_pick(picked, player.seat)  # whoever picks a card (seeing it) can follow where it goes next
+        return picked
+
+    def _label(self, opt) -> str:
+        """An option's label for the log (cards by deck id and players by seat are made once)."""
+        t = type(opt)
+        if t is Card:
+            key = opt.uid
+        elif t is Player:
+            key = -1 - opt.seat
+        else:
+            return D.option_label(opt)
+        label = self._labels.get(key)
+        if label is None:
+            label = self._labels[key] = D.option_label(opt)
+        return label
