@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING, Any
 from ..catalogue import CARD_FIELDS
 from . import decisions as D
 from .decisions import Decision
-from .errors import EngineError
+from .errors import EngineError, GameOver
 from .state import Card, Player
 
 if TYPE_CHECKING:
     from ..content.model import Content
-    from .victory import GameOver
 
 
 class GameCore:

@@ -1,6 +1,11 @@
-"""Errors the engine raises."""
+"""Errors the engine raises, and GameOver: how a game ends (raised where a victory check finds winners)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import Player
 
 
 class EngineError(RuntimeError):
@@ -9,3 +14,13 @@ class EngineError(RuntimeError):
 
 class IllegalAction(ValueError):
     """An agent's answer is not one of the legal actions; nothing was applied."""
+
+
+class GameOver(Exception):
+    """The game is over: its winners (maybe none) and why (``collect``, ``death``, ``turn_limit`` …)."""
+
+    def __init__(self, winners: list[Player], reason: str) -> None:
+        super().__init__(reason)
+        self.winners = winners
+        self.reason = reason
+        self.turns = 0

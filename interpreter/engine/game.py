@@ -22,6 +22,7 @@ from .decisions import PASS, PlayOption
 from .errors import EngineError, IllegalAction
 from .observation import observe
 from .resolution import Resolution
+from .seats import Seats
 from .state import (
     BLACK,
     BLUE,
@@ -29,7 +30,6 @@ from .state import (
     DISCARD,
     HAND,
     INTEL,
-    LEFT,
     PENDING,
     PROCESSING,
     RED,
@@ -93,8 +93,17 @@ class Game(GameCore, Resolution):
         max_turns: int | None = None,
     ) -> None:
         super().__init__(content, n_players, seed, agents, record, max_turns)
-        # every seat order "from seat s on", made once: read-only tuples, walked at every node
-        self._orders = tuple(tuple(self.players[s:] + self.players[:s]) for s in range(n_players))
+        self.seats = seats = Seats(self)
+        # the seats' operations, as the engine's API (effects, tests, the table builder use them)
+        self.order_from = seats.order_from
+        self.alive_from = seats.alive_from
+        self.alive_players = seats.alive_players
+        self.neighbor = seats.neighbor
+        self.neighbors = seats.neighbors
+        self.has_status = seats.has_status
+        self.add_status = seats.add_status
+        self.mark = seats.mark
+        self.set_mark = seats.set_mark
         self.cards: list[Card] = []
         self.by_uid: dict[int, Card] = {}  # deck id -> card (filled with `cards`)
         self.deck: list[Card] = []  # the top of the deck is the END of the list
@@ -123,9 +132,6 @@ class Game(GameCore, Resolution):
         self.check_winners: list[Player] | None = None  # the winners list of the victory check in progress
         self.check_declarers: list[Player] | None = None
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
-        self.dying_player: Player | None = None
-        self.in_death: set[Player] = set()  # players whose death is being resolved
-        self.just_died: set[Player] = set()  # ... or was, until the deferred victory check right after it
         self.resolving: list = []  # cards in use (UseFrame) and skills being resolved, innermost last
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[
@@ -142,6 +148,11 @@ class Game(GameCore, Resolution):
         self._note_pick = self.note_pick
 
     # ------------------------------------------------------------------ events & decisions
+
+    @property
+    def dying_player(self) -> Player | None:
+        """The player whose rescue is being asked for (Seats.dying_player)."""
+        return self.seats.dying_player
 
     def note_pick(self, card: Card, seat: int) -> None:
         """`seat` picked `card` in a decision: if it could see it, it can follow where the card goes next."""
@@ -230,37 +241,6 @@ class Game(GameCore, Resolution):
             raise IllegalAction(
                 f"P{decision.seat} answered action {answer}, which is not legal now; legal: {list(ids)}"
             ) from None
-
-    # ------------------------------------------------------------------ seats
-
-    def order_from(self, start: Player) -> tuple[Player, ...]:
-        """All players counter-clockwise starting at `start` (a shared tuple: do not keep it to change)."""
-        return self._orders[start.seat]
-
-    def alive_from(self, start: Player) -> list[Player]:
-        return [p for p in self.order_from(start) if p.alive]
-
-    def alive_players(self) -> list[Player]:
-        return [p for p in self.players if p.alive]
-
-    def neighbor(self, p: Player, direction: str, stop_at: Player | None = None) -> Player | None:
-        """The next living player to the left (←) or right (→) of p; `stop_at` is returned even if dead."""
-        step = 1 if direction == RIGHT else -1
-        seat = p.seat
-        for _ in range(self.n):
-            seat = (seat + step) % self.n
-            q = self.players[seat]
-            if q is stop_at or q.alive:
-                return q
-        return None
-
-    def neighbors(self, p: Player) -> list[Player]:
-        out = []
-        for d in (LEFT, RIGHT):
-            q = self.neighbor(p, d)
-            if q is not None and q is not p and q not in out:
-                out.append(q)
-        return out
 
     # ------------------------------------------------------------------ zones
 
@@ -631,8 +611,7 @@ class Game(GameCore, Resolution):
 
     def abstain(self, p: Player):
         """弃权: a player who cannot send is out — not dead, no triggers, cannot win."""
-        p.alive = False
-        p.out = True
+        self.seats.withdraw(p)
         p.role_face_up = False
         self.emit("abstain", seat=p.seat)
         self.discard_cards(list(p.hand) + list(p.intel))
@@ -768,19 +747,6 @@ class Game(GameCore, Resolution):
 
     # ------------------------------------------------------------------ using cards
 
-    def has_status(self, p: Player, name: str) -> bool:
-        until = p.statuses.get(name)
-        return until is not None and until >= self.turn_no
-
-    def add_status(self, p: Player, name: str, turns: int = 0, secret: bool = False):
-        """A status lasting to the end of this turn (turns=0) or later turns; a secret one only p hears of."""
-        p.statuses[name] = self.turn_no + turns
-        if secret:
-            p.secret_statuses.add(name)
-        else:
-            p.secret_statuses.discard(name)
-        self.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
-
     def card_options(self, p: Player, timing: str) -> list:
         """The legal card uses and active skills of p at an idle point."""
         self.timing = timing
@@ -813,7 +779,7 @@ class Game(GameCore, Resolution):
 
     def _use_allowed(self, p: Player, card: Card | None, use) -> bool:
         """The use's own condition holds for p, and its target rule offers someone."""
-        ctx = Ctx(self, p, card=card, dying=self.dying_player)
+        ctx = Ctx(self, p, card=card, dying=self.seats.dying_player)
         if use.condition is not None and not use.condition(ctx):
             return False
         return use.target is None or bool(use.target(ctx))
@@ -897,7 +863,7 @@ class Game(GameCore, Resolution):
 
     def skill_blocker(self, p: Player, skill) -> str | None:
         """Why p cannot use this skill now (None: it can). The one place these rules live."""
-        if not (p.alive or (skill.on is not None and "died" in skill.on and p in self.in_death)):
+        if not (p.alive or (skill.on is not None and "died" in skill.on and p in self.seats.in_death)):
             return "owner is dead"
         if skill.flips_up:
             if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
@@ -926,7 +892,7 @@ class Game(GameCore, Resolution):
                 skill.kind == "active"
                 and timing in (skill.timing or ())  # an active skill always has its idle points
                 and self.skill_ready(p, skill)
-                and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.dying_player)))
+                and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.seats.dying_player)))
             ):
                 out.append(PlayOption(None, skill))
         return out
@@ -946,7 +912,7 @@ class Game(GameCore, Resolution):
         if skill.effect is not None:
             self.resolving.append(skill)
             try:
-                skill.effect(ctx or Ctx(self, p, dying=self.dying_player))
+                skill.effect(ctx or Ctx(self, p, dying=self.seats.dying_player))
             finally:
                 self.resolving.pop()
         for c in list(self.staging):  # cards the skill turned up and left: discarded
@@ -976,7 +942,7 @@ class Game(GameCore, Resolution):
         frame = UseFrame(card)
         self.resolving.append(frame)
         uid = card.uid if card is not None else None
-        ctx = Ctx(self, user, card=card, dying=self.dying_player)
+        ctx = Ctx(self, user, card=card, dying=self.seats.dying_player)
         if card is None or ctype is not card.type:  # virtual or converted: questions name what it is used as
             ctx.used_as = CardName(ctype.id, ctype.name)
         if chooser is not None:

@@ -246,10 +246,7 @@ def _uses_for(ctx, c, user, as_):
 
 @implements("mark")
 def _mark(ctx, p, key):
-    if p is None:
-        return None
-    turn, value = p.marks.get(key, (None, None))
-    return value if turn == ctx.game.turn_no else None
+    return ctx.game.mark(p, key) if p is not None else None
 
 
 # ---------------------------------------------------------------- actions
@@ -447,8 +444,7 @@ def _add_status(ctx, xs, status, turns, secret):
 def _set_mark(ctx, p, key, value):
     if p is None:
         return False
-    p.marks[key] = (ctx.game.turn_no, value)
-    ctx.game.changes += 1  # a mark is state a victory condition may read (see Game.changes)
+    ctx.game.set_mark(p, key, value)
     return True
 
 

@@ -27,6 +27,7 @@ from .victory import VictoryChecks
 
 if TYPE_CHECKING:
     from ..content.model import Content, Rules, Skill
+    from .seats import Seats
     from .state import Card, Player
 
 MAX_TRIGGER_ROUNDS = 64
@@ -45,7 +46,7 @@ class Resolution(VictoryChecks):
     triggers_by_seat: list[list[Skill]]
     replaced: dict[int, Card]
     suspend_checks: int
-    dying_player: Player | None
+    seats: Seats
     intel_changes: int
     collect_at: int
     dying_at: int
@@ -53,7 +54,6 @@ class Resolution(VictoryChecks):
 
     if TYPE_CHECKING:
 
-        def alive_from(self, start: Player) -> list[Player]: ...
         def take_events(self) -> list[tuple[str, dict[str, Any]]]: ...
         def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None: ...
         def offer_idle(self, p: Player, timing: str, prompt: str) -> bool: ...
@@ -69,7 +69,8 @@ class Resolution(VictoryChecks):
             if self.suspend_checks:
                 return
             if self.quiet_at == self.intel_changes:  # no intel moved since a scan found nothing
-                self.just_died.clear()
+                if self.seats.just_died:
+                    self.seats.forget_deaths()
                 return
             collect = dying = False
             collect_at, dying_at = self.collect_at, self.dying_at
@@ -81,11 +82,12 @@ class Resolution(VictoryChecks):
                     dying = True
             if not (collect or dying):
                 self.quiet_at = self.intel_changes
-                self.just_died.clear()
+                if self.seats.just_died:
+                    self.seats.forget_deaths()
                 return
             if collect:
                 self.check_collect_victory()
-            self.just_died.clear()  # they could still win at this first check after their death
+            self.seats.forget_deaths()  # they could still win at this first check after their death
             if not dying:
                 return
             if self.trace is not None:
@@ -101,7 +103,7 @@ class Resolution(VictoryChecks):
             fired = False
             by_seat = self.triggers_by_seat  # most seats have no triggered skill: an empty list
             assert self.current is not None  # triggers run from setup on
-            for p in self.order_from(self.current):
+            for p in self.seats.order_from(self.current):
                 for skill in by_seat[p.seat]:
                     on = skill.on or ()  # a triggered skill always has its events
                     for kind, data in batch:
@@ -136,7 +138,7 @@ class Resolution(VictoryChecks):
             while card is not None and card.uid in self.replaced:  # an intel replaced since: the new one
                 card = self.replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
-        ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.dying_player)
+        ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
         used = data.get("card")
         if isinstance(used, str):
             ctype = self.content.card_types.get(used)
@@ -164,7 +166,7 @@ class Resolution(VictoryChecks):
         doomed: list[Player] = []
         assert self.current is not None  # dying happens from setup on
         try:
-            for p in self.alive_from(self.current):
+            for p in self.seats.alive_from(self.current):
                 if p.alive and p.counts[4] >= self.dying_at and p not in doomed and not self._ask_for_rescue(p):
                     doomed.append(p)
         finally:
@@ -174,15 +176,14 @@ class Resolution(VictoryChecks):
 
     def _ask_for_rescue(self, p: Player) -> bool:
         """One dying player's round of asking, from himself counter-clockwise. True: saved."""
-        p.dying = True
-        self.dying_player = p
+        self.seats.start_dying(p)
         self.emit("dying", seat=p.seat)
         try:
             self.settle("濒死时")  # 你濒死时 triggers (victory checks stay deferred)
             if p.counts[4] < self.dying_at:
                 self.emit("saved", seat=p.seat)
                 return True
-            askers = self.alive_from(p)
+            askers = self.seats.alive_from(p)
             i = 0
             while i < len(askers):
                 asker = askers[i]
@@ -198,8 +199,7 @@ class Resolution(VictoryChecks):
                 # still dying: keep asking from the same player, not a new round
             return False
         finally:
-            p.dying = False
-            self.dying_player = None
+            self.seats.stop_dying(p)
 
     # ------------------------------------------------------------------ 死亡
 
@@ -208,8 +208,7 @@ class Resolution(VictoryChecks):
         self.suspend_checks += 1
         try:
             for p in dead:
-                p.alive = False
-                self.in_death.add(p)
+                self.seats.kill(p)
                 self.emit("died", seat=p.seat)
             self.check_death_victory(dead)
             self.settle("死亡前")  # triggers of the dead (victory checks stay deferred)
@@ -222,8 +221,7 @@ class Resolution(VictoryChecks):
                 self.emit("dead_discard", seat=p.seat, cards=[c.uid for c in cards])
         finally:
             for p in dead:
-                self.in_death.discard(p)
-                self.just_died.add(p)
+                self.seats.death_resolved(p)
             self.suspend_checks -= 1
         self.check_last_alive()
 
@@ -231,7 +229,7 @@ class Resolution(VictoryChecks):
         """A dying player may give up to N (rules: give_on_death) hand cards to one living player."""
         if not p.hand:
             return
-        receivers = [q for q in self.alive_players() if q is not p]
+        receivers = [q for q in self.seats.alive_players() if q is not p]
         if not receivers:
             return
         to = self.ask(p, D.GIVE_TARGET, [None, *receivers], "把手牌交给谁")

@@ -22,20 +22,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..language.runtime import Ctx
 from . import decisions as D
+from .errors import GameOver
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..content.model import Skill, Victory
+    from .seats import Seats
     from .state import Player
-
-
-class GameOver(Exception):
-    def __init__(self, winners: list[Player], reason: str) -> None:
-        super().__init__(reason)
-        self.winners = winners
-        self.reason = reason
-        self.turns = 0
 
 
 class VictoryChecks:
@@ -44,8 +38,7 @@ class VictoryChecks:
     # What this mixin uses of Game, declared for the type checker; Game defines them.
     players: list[Player]
     current: Player | None
-    in_death: set[Player]
-    just_died: set[Player]
+    seats: Seats
     collect_at: int
     victory_skills: dict[str | None, list[tuple[Player, Skill]]]
     check_winners: list[Player] | None
@@ -59,15 +52,13 @@ class VictoryChecks:
             self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
         ) -> None: ...
         def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any: ...
-        def order_from(self, start: Player) -> tuple[Player, ...]: ...
-        def alive_players(self) -> list[Player]: ...
         def skill_ready(self, p: Player, skill: Skill) -> bool: ...
         def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None: ...
 
     def _from_current(self) -> tuple[Player, ...]:
         """All players, from the current player on (victory is checked only once the game is set up)."""
         assert self.current is not None
-        return self.order_from(self.current)
+        return self.seats.order_from(self.current)
 
     def _victories(self, p: Player, check: str) -> list[Victory]:
         """p's victory conditions of one kind: his identity's, then his secret task's."""
@@ -81,7 +72,7 @@ class VictoryChecks:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
         if p.out:
             return False
-        return p.alive or p in self.in_death or p in self.just_died or v.dead_may_win
+        return p.alive or p in self.seats.in_death or p in self.seats.just_died or v.dead_may_win
 
     def _holds(self, p: Player, v: Victory, subject: Player | None = None) -> bool:
         return bool(v.condition(Ctx(self, p, subject=subject)))
@@ -104,7 +95,7 @@ class VictoryChecks:
         winners: list[Player] = []
         declarers: list[Player] = []
         for p in self._from_current():
-            if p.out or not (p.alive or p in self.in_death):
+            if p.out or not (p.alive or p in self.seats.in_death):
                 continue
             if p.counts[1] < self.collect_at and p.counts[2] < self.collect_at:
                 continue
@@ -148,7 +139,7 @@ class VictoryChecks:
 
     def check_last_alive(self) -> None:
         """The last living player wins, with his camp."""
-        alive = self.alive_players()
+        alive = self.seats.alive_players()
         if len(alive) == 1:
             winners: list[Player] = []
             self._add_with_camp(winners, alive[0])

@@ -1,0 +1,119 @@
+"""The seats: their order and neighbours, and each seat's standing.
+
+Seats are numbered counter-clockwise (seat+1 is the right-hand neighbour).
+:class:`Seats` owns who is still in play — a player's ``alive``, ``out`` and
+``dying``, the dying player, the players whose death is resolving and those
+who just died — and the per-turn conditions effects put on a player: statuses
+and marks. Dying and death are procedures of the resolution (resolution.py),
+abstaining one of the turn flow's (flow.py); they change a seat's standing
+through the operations here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .state import LEFT, RIGHT, Player
+
+if TYPE_CHECKING:
+    from .core import GameCore
+
+
+class Seats:
+    """Seat order, neighbours and each seat's standing (see the module docstring)."""
+
+    def __init__(self, game: GameCore) -> None:
+        self.game = game
+        self.players = game.players
+        self.n = game.n
+        # every seat order "from seat s on", made once: read-only tuples, walked at every node
+        self._orders = tuple(tuple(self.players[s:] + self.players[:s]) for s in range(self.n))
+        self.dying_player: Player | None = None  # the player whose rescue is being asked for
+        self.in_death: set[Player] = set()  # players whose death is being resolved
+        self.just_died: set[Player] = set()  # ... or was, until the deferred victory check right after it
+
+    # ------------------------------------------------------------------ order and neighbours
+
+    def order_from(self, start: Player) -> tuple[Player, ...]:
+        """All players counter-clockwise starting at `start` (a shared tuple: do not keep it to change)."""
+        return self._orders[start.seat]
+
+    def alive_from(self, start: Player) -> list[Player]:
+        return [p for p in self._orders[start.seat] if p.alive]
+
+    def alive_players(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def neighbor(self, p: Player, direction: str, stop_at: Player | None = None) -> Player | None:
+        """The next living player to the left (←) or right (→) of p; `stop_at` is returned even if dead."""
+        step = 1 if direction == RIGHT else -1
+        seat = p.seat
+        for _ in range(self.n):
+            seat = (seat + step) % self.n
+            q = self.players[seat]
+            if q is stop_at or q.alive:
+                return q
+        return None
+
+    def neighbors(self, p: Player) -> list[Player]:
+        out = []
+        for d in (LEFT, RIGHT):
+            q = self.neighbor(p, d)
+            if q is not None and q is not p and q not in out:
+                out.append(q)
+        return out
+
+    # ------------------------------------------------------------------ standing
+
+    def start_dying(self, p: Player) -> None:
+        """p enters dying (濒死): the table is asked to save him."""
+        p.dying = True
+        self.dying_player = p
+
+    def stop_dying(self, p: Player) -> None:
+        p.dying = False
+        self.dying_player = None
+
+    def kill(self, p: Player) -> None:
+        """p dies; his death is resolving (death checks, 死亡前 triggers, his last gift)."""
+        p.alive = False
+        self.in_death.add(p)
+
+    def death_resolved(self, p: Player) -> None:
+        """p's death has resolved; he counts as just died until the next node's victory check."""
+        self.in_death.discard(p)
+        self.just_died.add(p)
+
+    def forget_deaths(self) -> None:
+        """The victory check after the deaths is done: nobody counts as just died any more."""
+        self.just_died.clear()
+
+    def withdraw(self, p: Player) -> None:
+        """弃权: p is out — not dead, no triggers, cannot win."""
+        p.alive = False
+        p.out = True
+
+    # ------------------------------------------------------------------ statuses and marks
+
+    def has_status(self, p: Player, name: str) -> bool:
+        until = p.statuses.get(name)
+        return until is not None and until >= self.game.turn_no
+
+    def add_status(self, p: Player, name: str, turns: int = 0, secret: bool = False) -> None:
+        """A status lasting to the end of this turn (turns=0) or later turns; a secret one only p hears of."""
+        p.statuses[name] = self.game.turn_no + turns
+        if secret:
+            p.secret_statuses.add(name)
+        else:
+            p.secret_statuses.discard(name)
+        self.game.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
+
+    def mark(self, p: Player, key: str) -> Any:
+        """The value of p's mark `key` set this turn, or None."""
+        turn, value = p.marks.get(key, (None, None))
+        return value if turn == self.game.turn_no else None
+
+    def set_mark(self, p: Player, key: str, value: Any) -> None:
+        """Mark p for this turn (a mark is state a victory condition may read: it counts as a change)."""
+        p.marks[key] = (self.game.turn_no, value)
+        self.game.note_change()
