@@ -352,7 +352,12 @@ def scenario():
 @scenario.command("run")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--trace", is_flag=True, help="print the resolution trace of passing scenarios too")
-def scenario_run(paths, trace):
+@click.option(
+    "--allow-outside",
+    is_flag=True,
+    help="let a scenario load content packs outside its folder and the current directory",
+)
+def scenario_run(paths, trace, allow_outside):
     """Run scenario files (or every *.scenario.yaml under the given folders); report pass/fail."""
     from .content.loader import ContentErrors
     from .scenario import format_trace, run_scenario
@@ -365,7 +370,7 @@ def scenario_run(paths, trace):
     failed = 0
     for f in files:
         try:
-            result = run_scenario(f)
+            result = run_scenario(f, allow_outside=allow_outside)
         except ContentErrors as e:
             click.echo(f"FAIL {f}: the file has errors")
             for err in e.errors:

@@ -110,12 +110,44 @@ def _load_scenario(path: Path) -> tuple[dict, list[str] | None]:
     return data, L.sources.get(str(path))
 
 
-def run_scenario(path) -> ScenarioResult:
+def _inside(path: Path, roots: list[Path]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
+
+
+def content_packs(path: Path, data: dict, where: _Where, allow_outside: bool = False) -> list[Path]:
+    """The packs a scenario plays with: the bundled content, then its `content:` folders.
+
+    A folder must lie inside the scenario's own folder or the current working
+    directory (a scenario file someone sent you cannot load content from
+    anywhere on your disk) unless `allow_outside`; raises ScenarioFailure.
+    """
+    roots = [path.parent.resolve(), Path.cwd().resolve()]
+    packs = [BUNDLED_CONTENT]
+    for i, p in enumerate(data.get("content", [])):
+        pack = (path.parent / str(p)).resolve()
+        if not allow_outside and not _inside(pack, roots):
+            raise ScenarioFailure(
+                where(
+                    pos_of(data["content"], i),
+                    f"content pack {p!r} is outside the scenario's folder and the current directory; "
+                    "run with --allow-outside to load it anyway",
+                )
+            )
+        if not pack.is_dir():
+            raise ScenarioFailure(where(pos_of(data["content"], i), f"content pack {p!r} is not a folder ({pack})"))
+        packs.append(pack)
+    return packs
+
+
+def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     path = Path(path)
     data, lines = _load_scenario(path)
     where = _Where(path, lines)
     name = data.get("name", path.stem)
-    packs = [BUNDLED_CONTENT] + [(path.parent / p).resolve() for p in data.get("content", [])]
+    try:
+        packs = content_packs(path, data, where, allow_outside)
+    except ScenarioFailure as e:
+        return ScenarioResult(name, str(path), False, [str(e)])
     content = load_cached(packs)
     seats = data["players"]
     answers = data.get("answers") or {}
