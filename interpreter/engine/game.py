@@ -24,24 +24,18 @@ from .observation import observe
 from .resolution import Resolution
 from .seats import Seats
 from .state import (
-    BLACK,
-    BLUE,
-    DECK,
     DISCARD,
     HAND,
     INTEL,
     PENDING,
     PROCESSING,
-    RED,
-    REMOVED,
     RIGHT,
-    STAGING,
     UP,
-    ZONE_NAMES,
     Card,
     Player,
 )
 from .victory import GameOver
+from .zones import Zones
 
 if TYPE_CHECKING:
     from ..content.model import CardType, Content, Skill
@@ -104,21 +98,26 @@ class Game(GameCore, Resolution):
         self.add_status = seats.add_status
         self.mark = seats.mark
         self.set_mark = seats.set_mark
-        self.cards: list[Card] = []
-        self.by_uid: dict[int, Card] = {}  # deck id -> card (filled with `cards`)
-        self.deck: list[Card] = []  # the top of the deck is the END of the list
-        self.discard_pile: list[Card] = []
-        self.removed: list[Card] = []
-        self.processing: list[Card] = []
-        self.staging: list[Card] = []
-        self.pending: Card | None = None  # 待收情报
-        self.pending_face_up = False
+        self.zones = zones = Zones(self)
+        self._sight = zones.sight
+        self._note_pick = zones.note_pick
+        # the zones' operations, as the engine's API
+        self.move = zones.move
+        self.draw = zones.draw
+        self.discard_cards = zones.discard_cards
+        self.reveal = zones.reveal
+        self.top_cards = zones.top_cards
+        self.take_top = zones.take_top
+        self.set_pending_face = zones.set_pending_face
+        self.note_replaced = zones.note_replaced
+        self.card_public = zones.card_public
+        self.card_visible = zones.card_visible
+        self.knows = zones.knows
+        self.zone_name = zones.zone_name
+        self.check_invariants = zones.check_invariants
         self.holder: Player | None = None
         self.transit: Transit | None = None
-        # intel-area changes (cards in or out), and the count at which settle last found no 3-intel:
-        # until an intel moves again, no node can have a collect win or a dying player to check
-        self.intel_changes = 0
-        self.quiet_at = -1
+        self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel
         self.collect_checked_at = -1
         self.unchosen_roles: list = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
         self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
@@ -140,54 +139,61 @@ class Game(GameCore, Resolution):
         self.bans: set = set()  # card type ids nobody may use from hand this turn
         self.extra_draw = 0  # cards added to this draw phase by effects
         self.send_direction: str | None = None  # a direction an effect gave the intel being sent
-        self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         self.skill_uses: dict = {}  # (role id, skill name) -> times used, for balance statistics
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
-        self._sight = self.sight
-        self._note_pick = self.note_pick
 
     # ------------------------------------------------------------------ events & decisions
+
+    # ------------------------------------------------------------------ the components' state, read-only
+    # (for the seat boundary, the tests and the tools; the engine reads it from the components)
+
+    @property
+    def cards(self) -> list[Card]:
+        return self.zones.cards
+
+    @property
+    def by_uid(self) -> dict[int, Card]:
+        return self.zones.by_uid
+
+    @property
+    def deck(self) -> list[Card]:
+        """The deck; its top is the END of the list."""
+        return self.zones.deck
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        return self.zones.discard_pile
+
+    @property
+    def removed(self) -> list[Card]:
+        return self.zones.removed
+
+    @property
+    def processing(self) -> list[Card]:
+        return self.zones.processing
+
+    @property
+    def staging(self) -> list[Card]:
+        return self.zones.staging
+
+    @property
+    def pending(self) -> Card | None:
+        """The intel in transit (待收情报), if any."""
+        return self.zones.pending
+
+    @property
+    def pending_face_up(self) -> bool:
+        return self.zones.pending_face_up
+
+    @property
+    def intel_changes(self) -> int:
+        return self.zones.intel_changes
 
     @property
     def dying_player(self) -> Player | None:
         """The player whose rescue is being asked for (Seats.dying_player)."""
         return self.seats.dying_player
-
-    def note_pick(self, card: Card, seat: int) -> None:
-        """`seat` picked `card` in a decision: if it could see it, it can follow where the card goes next."""
-        if self.card_visible(card, seat):
-            card.chosen |= 1 << seat
-
-    def sight(self, uid: int) -> int:
-        """The seats that can see card `uid` now, as a bit mask; -1 (everyone, spectators too) if it is face up."""
-        card = self.by_uid.get(uid)
-        if card is None or self.card_public(card):
-            return -1
-        return card.knowers
-
-    def card_public(self, card: Card) -> bool:
-        """Is the card face up where everyone sees it (intel areas, discard pile, removed, a face-up use/intel)?"""
-        z = card.zone
-        if z in (INTEL, DISCARD, STAGING):
-            return True
-        if z in (REMOVED, PROCESSING):
-            return not card.face_down  # used as a card played face down (face_down: true): only user and target
-        if z == PENDING:
-            return self.pending_face_up
-        return False
-
-    def card_visible(self, card: Card, seat: int) -> bool:
-        """May `seat` see this card now: face up, or tracked by it (its own hand included)?"""
-        return self.card_public(card) or bool(card.knowers >> seat & 1)
-
-    def knows(self, seat: int, uid: int) -> bool:
-        """Can `seat` tell which card `uid` is and where it is now?"""
-        return self.card_visible(self.by_uid[uid], seat)
-
-    def zone_name(self, card: Card) -> str:
-        where = ZONE_NAMES[card.zone]
-        return f"P{card.owner.seat}'s {where}" if card.owner is not None else where
 
     def actions(self, decision) -> tuple:
         """(action ids, descriptors) of a decision, for its seat."""
@@ -242,152 +248,6 @@ class Game(GameCore, Resolution):
                 f"P{decision.seat} answered action {answer}, which is not legal now; legal: {list(ids)}"
             ) from None
 
-    # ------------------------------------------------------------------ zones
-
-    def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None:
-        """Move one card to a zone. The only place a card's zone changes.
-
-        It also keeps who can follow the card (``card.knowers``): a card that was
-        face up is followed by everyone; one taken from a hand only by that
-        hand's owner and by a seat that picked that very card in a decision
-        (which card left is not seen by the others); a card moving from the deck
-        or the pending place by whoever followed it there; and a card entering
-        a hand by its new owner.
-        """
-        self.changes += 1
-        z = card.zone
-        # leave the old zone, and work out who can still follow the card (k)
-        if z == HAND:
-            old = card.owner
-            assert old is not None
-            k = card.knowers & ((1 << old.seat) | card.chosen)
-            old.hand.remove(card)
-        elif z == INTEL:
-            o = card.owner
-            assert o is not None
-            k = self.all_mask
-            self.intel_changes += 1
-            o.intel.remove(card)
-            m = card.mask
-            c = o.counts
-            if m & RED:
-                c[RED] -= 1
-            if m & BLUE:
-                c[BLUE] -= 1
-            if m & BLACK:
-                c[BLACK] -= 1
-        elif z == DECK:
-            k = card.knowers
-            self.deck.remove(card)
-        elif z == DISCARD:
-            k = self.all_mask
-            self.discard_pile.remove(card)
-        elif z == PENDING:
-            k = self.all_mask if self.pending_face_up else card.knowers
-            self.pending = None
-        elif z == PROCESSING:
-            k = card.knowers if card.face_down else self.all_mask
-            self.processing.remove(card)
-        elif z == STAGING:
-            k = self.all_mask
-            self.staging.remove(card)
-        else:  # REMOVED
-            k = card.knowers if card.face_down else self.all_mask
-            self.removed.remove(card)
-        if zone == HAND:
-            assert owner is not None  # a hand or an intel area is someone's
-            k |= 1 << owner.seat
-        card.knowers = k
-        card.chosen = 0
-        if card.face_down:
-            card.face_down = False
-            if not (z == PROCESSING and zone == PENDING):  # a card used face down that becomes the intel
-                card.used_as = None  # keeps what it was used as (everyone knows that)
-        else:
-            card.used_as = None
-        card.zone = zone
-        card.owner = owner
-        if zone == HAND:
-            assert owner is not None
-            owner.hand.append(card)
-        elif zone == INTEL:
-            assert owner is not None
-            self.intel_changes += 1
-            owner.intel.append(card)
-            m = card.mask
-            c = owner.counts
-            if m & RED:
-                c[RED] += 1
-            if m & BLUE:
-                c[BLUE] += 1
-            if m & BLACK:
-                c[BLACK] += 1
-        elif zone == DISCARD:
-            self.discard_pile.append(card)
-        elif zone == DECK:
-            if top:
-                self.deck.append(card)
-            else:
-                self.deck.insert(0, card)
-        elif zone == PENDING:
-            if self.pending is not None:
-                raise EngineError("two pending intels")
-            self.pending = card
-        elif zone == PROCESSING:
-            self.processing.append(card)
-        elif zone == STAGING:
-            self.staging.append(card)
-        elif zone == REMOVED:
-            self.removed.append(card)
-
-    def _refill_deck(self) -> bool:
-        """When the deck runs out, the discard pile is shuffled into a new deck."""
-        if self.deck:
-            return True
-        if not self.discard_pile:
-            return False
-        pile = self.discard_pile
-        self.discard_pile = []
-        for c in pile:
-            c.zone = DECK
-            c.knowers = 0  # shuffled: nobody can follow a card any more
-        self.rng.shuffle(pile)
-        self.deck = pile
-        self.emit("reshuffle", n=len(pile))
-        return True
-
-    def draw(self, p: Player, n: int) -> bool:
-        """p draws n cards; False if the deck and discard pile ran out first."""
-        got = []
-        for _ in range(n):
-            if not self.deck and not self._refill_deck():
-                break
-            card = self.deck[-1]
-            self.move(card, HAND, p)
-            got.append(card)
-        if self.record or "draw" in self.watched:  # (the moves counted the change)
-            self.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
-        return len(got) == n
-
-    def top_cards(self, n: int) -> list[Card]:
-        """The top n cards (top first), refilling the deck if needed; they stay where they are."""
-        if len(self.deck) < n:
-            self._refill_deck()
-        return self.deck[-1 : -n - 1 : -1] if n > 0 else []
-
-    def reveal(self, cards, seats=None):
-        """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are."""
-        bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
-        for c in cards:
-            c.knowers |= bits
-        self.emit("reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats])
-
-    def discard_cards(self, cards) -> None:
-        for c in list(cards):
-            self.move(c, DISCARD)
-        if cards:
-            self.emit("discard", cards=[c.uid for c in cards])
-
     # ------------------------------------------------------------------ setup
 
     def setup(self):
@@ -408,13 +268,8 @@ class Game(GameCore, Resolution):
             if ident.takes_task:
                 p.task = tasks.pop()
         # the deck
-        types = content.card_types
-        for e in content.deck_for(self.n):
-            card = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
-            self.cards.append(card)
-            self.by_uid[e.uid] = card
-        self.deck = list(self.cards)
-        rng.shuffle(self.deck)
+        self.zones.load(content.deck_for(self.n))
+        self.zones.shuffle_deck()
         self.current = self.players[rng.randrange(self.n)]
         if self.record:  # the referee's record (to nobody: no seat may read it), then what everyone sees
             self.log.append(
@@ -425,7 +280,7 @@ class Game(GameCore, Resolution):
                     "first": self.current.seat,
                     "identities": [ident.id for ident in idents],  # the loader checks the table: one per seat
                     "tasks": [p.task.id if p.task else None for p in self.players],
-                    "deck": [c.uid for c in reversed(self.deck)],
+                    "deck": [c.uid for c in reversed(self.zones.deck)],
                     "to": [],
                 }
             )
@@ -555,8 +410,8 @@ class Game(GameCore, Resolution):
                 # 接收阶段
                 self.enter_phase("receive")
                 self.receive_phase()
-        elif self.pending is not None:
-            self.discard_cards([self.pending])
+        elif self.zones.pending is not None:
+            self.discard_cards([self.zones.pending])
         # 回合结束
         self.enter_phase("turn_end")
         self.emit("turn_end", seat=p.seat)
@@ -647,8 +502,8 @@ class Game(GameCore, Resolution):
             target = self.ask(sender, D.SEND_TARGET, others, "情报传给谁")
         if lock is self.NO_LOCK:
             lock = self.ask(sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
-        self.move(card, PENDING)
-        self.pending_face_up = face_up
+        self.zones.move(card, PENDING)
+        self.zones.set_pending_face(face_up)
         self.transit = Transit(card, sender, direction, target, lock, face_up)
         self.holder = sender
         self.emit(
@@ -669,19 +524,19 @@ class Game(GameCore, Resolution):
         self.settle("传出情报时")
         pos = t.target if t.direction == UP else self.neighbor(t.sender, t.direction, stop_at=t.sender)
         for _ in range(4 * self.n + 4):
-            if self.pending is None:
+            if self.zones.pending is None:
                 return False
             assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
             self.holder = pos
             self.emit("intel_arrives", seat=pos.seat)
             self.settle("情报传递到面前时")
-            if self.pending is None:
+            if self.zones.pending is None:
                 return False
             if pos.alive and self.receive_choice(pos, t):
                 self.emit("intel_accepted", seat=pos.seat)
                 return True
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded
-                self.discard_cards([self.pending])
+                self.discard_cards([self.zones.pending])
                 return False
             pos = t.sender if t.direction == UP else self.neighbor(pos, t.direction, stop_at=t.sender)
         raise EngineError("intel travelled around the table without stopping")
@@ -700,7 +555,7 @@ class Game(GameCore, Resolution):
             if isinstance(choice, PlayOption):
                 self.perform(pos, choice)
                 self.settle("传递阶段空闲时点")
-                if not pos.alive or self.pending is None:
+                if not pos.alive or self.zones.pending is None:
                     return False
                 continue
             return choice == ACCEPT
@@ -713,12 +568,12 @@ class Game(GameCore, Resolution):
         assert self.holder is not None  # the intel is in front of someone
         asker: Player | None = self.holder if self.holder.alive else self.neighbor(self.holder, RIGHT)
         passes = 0
-        while not self.contest_over and self.pending is not None:
+        while not self.contest_over and self.zones.pending is not None:
             alive = self.alive_players()
             if passes >= len(alive) or asker is None:
                 return
             self.settle("争夺阶段空闲时点")
-            if self.pending is None or self.contest_over:
+            if self.zones.pending is None or self.contest_over:
                 return
             if not asker.alive:
                 asker = self.neighbor(asker, RIGHT)
@@ -733,7 +588,7 @@ class Game(GameCore, Resolution):
                 asker = h if h.alive else self.neighbor(h, RIGHT)
 
     def receive_phase(self) -> None:
-        card = self.pending
+        card = self.zones.pending
         if card is None:
             return
         holder = self.holder
@@ -915,8 +770,7 @@ class Game(GameCore, Resolution):
                 skill.effect(ctx or Ctx(self, p, dying=self.seats.dying_player))
             finally:
                 self.resolving.pop()
-        for c in list(self.staging):  # cards the skill turned up and left: discarded
-            self.move(c, DISCARD)
+        self.zones.clear_staging()  # cards the skill turned up and left: discarded
 
     def perform(self, p: Player, choice: PlayOption):
         """Carry out an idle-point action."""
@@ -935,10 +789,9 @@ class Game(GameCore, Resolution):
         when another player made him use the card.
         """
         ctype = use.card_type
+        zones = self.zones
         if card is not None:
-            self.move(card, PROCESSING)
-            card.face_down = ctype.face_down  # what it is used as decides: a converted card too
-            card.used_as = ctype
+            zones.start_use(card, ctype)
         frame = UseFrame(card)
         self.resolving.append(frame)
         uid = card.uid if card is not None else None
@@ -953,7 +806,7 @@ class Game(GameCore, Resolution):
             ctx.target = target
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:
-            card.knowers |= 1 << target.seat  # a face-down card is shown to its target only
+            zones.show_to(card, target.seat)  # a face-down card is shown to its target only
         self.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
         self.settle("指定目标后")
         if target is None or target.alive or use.timing == "dying":
@@ -965,64 +818,30 @@ class Game(GameCore, Resolution):
             else:
                 with contextlib.suppress(StopEffect):
                     use.effect(ctx)
-        for c in list(self.staging):  # cards an effect turned up and left: discarded
-            self.move(c, DISCARD)
+        zones.clear_staging()  # cards an effect turned up and left: discarded
         if card is not None and card.zone == PROCESSING:
             taker = frame.claimed_by
             if taker is not None and taker.alive:
-                self.move(card, HAND, taker)
+                zones.move(card, HAND, taker)
                 self.emit("to_hand", seat=taker.seat, cards=[uid])
             elif ctype.after_use == "remove":
-                hidden = card.face_down
-                self.move(card, REMOVED)
-                if hidden:  # used face down, it leaves the game face down: which copy stays the two players' secret
-                    card.face_down = True
-                    card.used_as = ctype
+                zones.remove_used(card, ctype)
             else:
-                self.move(card, DISCARD)
+                zones.move(card, DISCARD)
         self.resolving.pop()
         self.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
         self.settle("结算卡牌效果后")
 
     # ------------------------------------------------------------------ checks and digests
 
-    def check_invariants(self):
-        """Every card is in exactly one zone, and the zones agree with the cards."""
-        seen: dict[int, int] = {}
-        zones: list[tuple[int, Player | None, list[Card]]] = [
-            (DECK, None, self.deck),
-            (DISCARD, None, self.discard_pile),
-            (REMOVED, None, self.removed),
-            (PROCESSING, None, self.processing),
-            (STAGING, None, self.staging),
-        ]
-        for p in self.players:
-            zones.append((HAND, p, p.hand))
-            zones.append((INTEL, p, p.intel))
-        if self.pending is not None:
-            zones.append((PENDING, None, [self.pending]))
-        for zone, owner, cards in zones:
-            for c in cards:
-                if c.uid in seen:
-                    raise AssertionError(f"{c} is in {ZONE_NAMES[zone]} and {ZONE_NAMES[seen[c.uid]]}")
-                seen[c.uid] = zone
-                if c.zone != zone or c.owner is not owner:
-                    raise AssertionError(f"{c} thinks it is in {ZONE_NAMES[c.zone]}, found in {ZONE_NAMES[zone]}")
-        if len(seen) != len(self.cards):
-            raise AssertionError(f"{len(self.cards) - len(seen)} cards are in no zone")
-        for p in self.players:
-            for bit in (RED, BLUE, BLACK):
-                if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
-                    raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
-
     def digest(self) -> dict:
         """The end state, for replay checks: every zone's contents and each player's state."""
         return {
             "turn": self.turn_no,
             "current": self.current.seat if self.current else None,
-            "deck": [c.uid for c in self.deck],
-            "discard": [c.uid for c in self.discard_pile],
-            "removed": [c.uid for c in self.removed],
+            "deck": [c.uid for c in self.zones.deck],
+            "discard": [c.uid for c in self.zones.discard_pile],
+            "removed": [c.uid for c in self.zones.removed],
             "players": [
                 {
                     "seat": p.seat,

@@ -34,7 +34,6 @@ from .state import (
     RED,
     REMOVED,
     RIGHT,
-    STAGING,
     UP,
     Card,
 )
@@ -338,7 +337,7 @@ def _replace_intel(ctx, old, new, old_to):
         g.discard_cards([old])
     moved = not (new.zone == INTEL and new.owner is owner)
     g.move(new, INTEL, owner)
-    g.replaced[old.uid] = new
+    g.note_replaced(old, new)
     g.emit("intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
     g.emit("collect", seat=owner.seat, cards=[new.uid])
     if moved and g.by_skill():
@@ -382,7 +381,7 @@ def _swap_pending(ctx, c):
         return False
     g.move(old, DISCARD)
     g.move(c, PENDING)
-    g.pending_face_up = False
+    g.set_pending_face(False)
     g.emit("pending_swapped", old=old.uid, new=c.uid)
     return True
 
@@ -392,7 +391,7 @@ def _flip_pending(ctx):
     g = ctx.game
     if g.pending is None or g.pending_face_up:
         return False
-    g.pending_face_up = True
+    g.set_pending_face(True)
     g.reveal([g.pending])
     return True
 
@@ -409,15 +408,7 @@ def _send(ctx, c, by, face_up, lock):
 
 @implements("take_top")
 def _take_top(ctx, n):
-    g = ctx.game
-    out = []
-    for _ in range(n):
-        if not g.deck and not g._refill_deck():
-            break
-        c = g.deck[-1]
-        g.move(c, STAGING)
-        out.append(c)
-    g.reveal(out)
+    out = ctx.game.take_top(n)
     if len(out) < n:
         ctx.incomplete = True
     return out
@@ -565,7 +556,7 @@ def _set_pending(ctx, c, face_up):
     if old is not None:
         g.move(old, DISCARD)
     g.move(c, PENDING)
-    g.pending_face_up = bool(face_up)
+    g.set_pending_face(bool(face_up))
     g.emit("pending_set", new=c.uid, face_up=bool(face_up))
     if face_up:
         g.reveal([c])

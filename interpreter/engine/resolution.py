@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..content.model import Content, Rules, Skill
     from .seats import Seats
     from .state import Card, Player
+    from .zones import Zones
 
 MAX_TRIGGER_ROUNDS = 64
 
@@ -39,15 +40,13 @@ class Resolution(VictoryChecks):
     # What this mixin uses of Game beyond VictoryChecks, declared for the type checker; Game defines them.
     content: Content
     rules: Rules
-    by_uid: dict[int, Card]
     phase: str
     trace: list[tuple[Any, ...]] | None
     events: list[tuple[str, dict[str, Any]]]
     triggers_by_seat: list[list[Skill]]
-    replaced: dict[int, Card]
     suspend_checks: int
     seats: Seats
-    intel_changes: int
+    zones: Zones
     collect_at: int
     dying_at: int
     quiet_at: int
@@ -55,7 +54,6 @@ class Resolution(VictoryChecks):
     if TYPE_CHECKING:
 
         def take_events(self) -> list[tuple[str, dict[str, Any]]]: ...
-        def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None: ...
         def offer_idle(self, p: Player, timing: str, prompt: str) -> bool: ...
         def skill_blocker(self, p: Player, skill: Skill) -> str | None: ...
 
@@ -68,7 +66,7 @@ class Resolution(VictoryChecks):
                 self._run_triggers()
             if self.suspend_checks:
                 return
-            if self.quiet_at == self.intel_changes:  # no intel moved since a scan found nothing
+            if self.quiet_at == self.zones.intel_changes:  # no intel moved since a scan found nothing
                 if self.seats.just_died:
                     self.seats.forget_deaths()
                 return
@@ -81,7 +79,7 @@ class Resolution(VictoryChecks):
                 if c[4] >= dying_at and p.alive:
                     dying = True
             if not (collect or dying):
-                self.quiet_at = self.intel_changes
+                self.quiet_at = self.zones.intel_changes
                 if self.seats.just_died:
                     self.seats.forget_deaths()
                 return
@@ -134,9 +132,10 @@ class Resolution(VictoryChecks):
         uid = data["uid"] if "uid" in data else data.get("card")
         card = None
         if isinstance(uid, int):
-            card = self.by_uid.get(uid)
-            while card is not None and card.uid in self.replaced:  # an intel replaced since: the new one
-                card = self.replaced[card.uid]
+            card = self.zones.by_uid.get(uid)
+            replaced = self.zones.replaced
+            while card is not None and card.uid in replaced:  # an intel replaced since: the new one
+                card = replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
         ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
         used = data.get("card")
@@ -217,7 +216,7 @@ class Resolution(VictoryChecks):
             for p in dead:
                 cards = list(p.hand) + list(p.intel)
                 for c in cards:
-                    self.move(c, DISCARD)
+                    self.zones.move(c, DISCARD)
                 self.emit("dead_discard", seat=p.seat, cards=[c.uid for c in cards])
         finally:
             for p in dead:
@@ -243,6 +242,6 @@ class Resolution(VictoryChecks):
             card = self.ask(p, D.GIVE_CARD, options, "交出哪张牌")
             if card is None:
                 break
-            self.move(card, HAND, to)
+            self.zones.move(card, HAND, to)
             given.append(card)
         self.emit("give", seat=p.seat, to_seat=to.seat, n=len(given), cards=[c.uid for c in given])

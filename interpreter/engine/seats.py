@@ -88,6 +88,10 @@ class Seats:
         """The victory check after the deaths is done: nobody counts as just died any more."""
         self.just_died.clear()
 
+    def place_dead(self, p: Player) -> None:
+        """p is dead where the game starts (a table built mid-game)."""
+        p.alive = False
+
     def withdraw(self, p: Player) -> None:
         """弃权: p is out — not dead, no triggers, cannot win."""
         p.alive = False

@@ -235,8 +235,7 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     for c, face in zip(free, faces, strict=True):
         for f, v in zip(Card.FACE, face, strict=True):
             setattr(c, f, v)
-    g.by_uid = {c.uid: c for c in g.cards}
-    g.intel_changes += 1  # faces moved: let the next node scan the intel areas again
+    g.zones.faces_moved()
 
     me = g.players[seat]
     seen_seats = {seat} | set(me.known_identities)

@@ -34,14 +34,10 @@ def build(
 ) -> Game:
     n = len(seats)
     g = Game(content, n, seed, agents, record=record)
-    types = content.card_types
+    zones = g.zones
     entries = content.deck if deck is None else [e for e in content.deck if e.uid in set(content.decks[deck])]
-    by_uid: dict[int, Card] = {}
-    for e in entries:
-        c = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
-        g.cards.append(c)
-        by_uid[e.uid] = c
-    g.by_uid = dict(by_uid)
+    zones.load(entries)  # every card in the deck, then placed from there
+    by_uid = zones.by_uid
     free = dict(by_uid)
 
     def take(uid: int) -> Card:
@@ -62,26 +58,13 @@ def build(
                 raise TableError(f"seat {p.seat}: unknown secret task {task!r}")
             p.task = content.tasks[task]
         for uid in spec.get("hand", []):
-            c = take(uid)
-            c.zone, c.owner = HAND, p
-            c.knowers = 1 << p.seat  # a hand is seen by its owner only
-            p.hand.append(c)
+            zones.move(take(uid), HAND, p)  # a hand is seen by its owner only
         for uid in spec.get("intel", []):
-            c = take(uid)
-            c.zone, c.owner = INTEL, p
-            p.intel.append(c)
-            g.intel_changes += 1
-            for bit in (1, 2, 4):
-                if c.mask & bit:
-                    p.counts[bit] += 1
+            zones.move(take(uid), INTEL, p)
         if spec.get("alive", True) is False:
-            p.alive = False
+            g.seats.place_dead(p)
     top = [take(uid) for uid in deck_top]
-    rest = list(free.values())
-    g.rng.shuffle(rest)
-    g.deck = rest + list(reversed(top))  # the end of the list is the top
-    for c in g.deck:
-        c.zone, c.owner = DECK, None
+    zones.shuffle_deck(top)  # the rest below, in a seeded order
     g.current = g.players[current]
     g.turn_no = 1
     return g
@@ -94,11 +77,9 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
         raise TableError(f"card #{uid} is not in the deck")
     if card.zone != DECK:
         raise TableError(f"card #{uid} is already placed")
-    g.deck.remove(card)
-    card.zone, card.owner = PENDING, None
-    card.knowers = 1 << sender  # a face-down intel is seen by its sender only
-    g.pending = card
-    g.pending_face_up = face_up
+    g.zones.move(card, PENDING)
+    g.zones.show_to(card, sender)  # a face-down intel is seen by its sender only
+    g.zones.set_pending_face(face_up)
     g.transit = Transit(
         card, g.players[sender], card.direction, None, g.players[lock] if lock is not None else None, face_up
     )

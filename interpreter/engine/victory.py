@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..content.model import Skill, Victory
     from .seats import Seats
     from .state import Player
+    from .zones import Zones
 
 
 class VictoryChecks:
@@ -39,6 +40,7 @@ class VictoryChecks:
     players: list[Player]
     current: Player | None
     seats: Seats
+    zones: Zones
     collect_at: int
     victory_skills: dict[str | None, list[tuple[Player, Skill]]]
     check_winners: list[Player] | None
@@ -90,7 +92,7 @@ class VictoryChecks:
     def check_collect_victory(self) -> None:
         """Step 1 (and 2) of the collect check. Skipped when nothing happened since the last one found no
         winner: every change of state the conditions can read comes with an event or a card move."""
-        if self.changes == self.collect_checked_at:
+        if self.changes + self.zones.moves == self.collect_checked_at:
             return
         winners: list[Player] = []
         declarers: list[Player] = []
@@ -116,7 +118,7 @@ class VictoryChecks:
         self._victory_skills("declare", winners, declarers)
         if winners:
             self._declare(winners, "collect", declarers)
-        self.collect_checked_at = self.changes
+        self.collect_checked_at = self.changes + self.zones.moves
 
     def check_death_victory(self, dead: list[Player]) -> None:
         winners: list[Player] = []

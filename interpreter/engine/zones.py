@@ -1,0 +1,345 @@
+"""The cards: zones, piles, the pending intel, and who can see which card.
+
+:class:`Zones` owns every physical card's place — the deck, the discard pile,
+the removed cards, the cards in use (processing) and set aside (staging), each
+player's hand and intel area (and the per-colour intel counters), the pending
+intel and whether it is face up — and what each seat knows of each card
+(``Card.knowers``). :meth:`Zones.move` is the only code that changes a card's
+zone; the other operations here (draw, discard, reveal …) are made of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .errors import EngineError
+from .state import (
+    BLACK,
+    BLUE,
+    DECK,
+    DISCARD,
+    HAND,
+    INTEL,
+    PENDING,
+    PROCESSING,
+    RED,
+    REMOVED,
+    STAGING,
+    ZONE_NAMES,
+    Card,
+    Player,
+)
+
+if TYPE_CHECKING:
+    from ..content.model import CardType, DeckEntry
+    from .core import GameCore
+
+
+class Zones:
+    """Every card's zone and visibility (see the module docstring)."""
+
+    def __init__(self, game: GameCore) -> None:
+        self.game = game
+        self.players = game.players
+        self.all_mask = game.all_mask
+        self.cards: list[Card] = []
+        self.by_uid: dict[int, Card] = {}  # deck id -> card (filled with `cards`)
+        self.deck: list[Card] = []  # the top of the deck is the END of the list
+        self.discard_pile: list[Card] = []
+        self.removed: list[Card] = []
+        self.processing: list[Card] = []
+        self.staging: list[Card] = []
+        self.pending: Card | None = None  # 待收情报
+        self.pending_face_up = False
+        self.moves = 0  # card moves so far (with GameCore.changes, the victory check's stamp)
+        # intel-area changes (cards in or out): until an intel moves again, no node can have a
+        # collect win or a dying player to check (Resolution.settle)
+        self.intel_changes = 0
+        self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
+
+    # ------------------------------------------------------------------ building the deck
+
+    def load(self, entries: Iterable[DeckEntry]) -> None:
+        """The game's cards, one per deck entry, into the deck in that order (setup; a table being built)."""
+        types = self.game.content.card_types
+        for e in entries:
+            card = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
+            self.cards.append(card)
+            self.by_uid[e.uid] = card
+        self.deck = list(self.cards)
+
+    def shuffle_deck(self, top: list[Card] | None = None) -> None:
+        """Shuffle the deck with the game's generator; `top` (top first), if given, is stacked on top of it."""
+        top = top or []
+        on_top = set(top)
+        rest = [c for c in self.deck if c not in on_top]
+        self.game.rng.shuffle(rest)
+        self.deck = rest + top[::-1]  # the end of the list is the top
+
+    def faces_moved(self) -> None:
+        """The faces of some cards were exchanged (the step API's resample): index the cards by deck id again,
+        and let the next node scan the intel areas again."""
+        self.by_uid = {c.uid: c for c in self.cards}
+        self.intel_changes += 1
+
+    # ------------------------------------------------------------------ visibility
+
+    def card_public(self, card: Card) -> bool:
+        """Is the card face up where everyone sees it (intel areas, discard pile, removed, a face-up use/intel)?"""
+        z = card.zone
+        if z in (INTEL, DISCARD, STAGING):
+            return True
+        if z in (REMOVED, PROCESSING):
+            return not card.face_down  # used as a card played face down (face_down: true): only user and target
+        if z == PENDING:
+            return self.pending_face_up
+        return False
+
+    def card_visible(self, card: Card, seat: int) -> bool:
+        """May `seat` see this card now: face up, or tracked by it (its own hand included)?"""
+        return self.card_public(card) or bool(card.knowers >> seat & 1)
+
+    def knows(self, seat: int, uid: int) -> bool:
+        """Can `seat` tell which card `uid` is and where it is now?"""
+        return self.card_visible(self.by_uid[uid], seat)
+
+    def sight(self, uid: int) -> int:
+        """The seats that can see card `uid` now, as a bit mask; -1 (everyone, spectators too) if it is face up."""
+        card = self.by_uid.get(uid)
+        if card is None or self.card_public(card):
+            return -1
+        return card.knowers
+
+    def note_pick(self, card: Card, seat: int) -> None:
+        """`seat` picked `card` in a decision: if it could see it, it can follow where the card goes next."""
+        if self.card_public(card) or card.knowers >> seat & 1:
+            card.chosen |= 1 << seat
+
+    def show_to(self, card: Card, seat: int) -> None:
+        """`seat` sees the card where it is, and nobody is told (a face-down card used on its target)."""
+        card.knowers |= 1 << seat
+
+    def reveal(self, cards: Iterable[Card], seats: Iterable[Player] | None = None) -> None:
+        """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are."""
+        bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
+        for c in cards:
+            c.knowers |= bits
+        self.game.emit("reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats])
+
+    def set_pending_face(self, face_up: bool) -> None:
+        """Turn the pending intel face up or down."""
+        self.pending_face_up = face_up
+
+    def zone_name(self, card: Card) -> str:
+        where = ZONE_NAMES[card.zone]
+        return f"P{card.owner.seat}'s {where}" if card.owner is not None else where
+
+    # ------------------------------------------------------------------ moving cards
+
+    def move(self, card: Card, zone: int, owner: Player | None = None, top: bool = True) -> None:
+        """Move one card to a zone. The only place a card's zone changes.
+
+        It also keeps who can follow the card (``card.knowers``): a card that was
+        face up is followed by everyone; one taken from a hand only by that
+        hand's owner and by a seat that picked that very card in a decision
+        (which card left is not seen by the others); a card moving from the deck
+        or the pending place by whoever followed it there; and a card entering
+        a hand by its new owner.
+        """
+        self.moves += 1
+        z = card.zone
+        # leave the old zone, and work out who can still follow the card (k)
+        if z == HAND:
+            old = card.owner
+            assert old is not None
+            k = card.knowers & ((1 << old.seat) | card.chosen)
+            old.hand.remove(card)
+        elif z == INTEL:
+            o = card.owner
+            assert o is not None
+            k = self.all_mask
+            self.intel_changes += 1
+            o.intel.remove(card)
+            m = card.mask
+            c = o.counts
+            if m & RED:
+                c[RED] -= 1
+            if m & BLUE:
+                c[BLUE] -= 1
+            if m & BLACK:
+                c[BLACK] -= 1
+        elif z == DECK:
+            k = card.knowers
+            self.deck.remove(card)
+        elif z == DISCARD:
+            k = self.all_mask
+            self.discard_pile.remove(card)
+        elif z == PENDING:
+            k = self.all_mask if self.pending_face_up else card.knowers
+            self.pending = None
+        elif z == PROCESSING:
+            k = card.knowers if card.face_down else self.all_mask
+            self.processing.remove(card)
+        elif z == STAGING:
+            k = self.all_mask
+            self.staging.remove(card)
+        else:  # REMOVED
+            k = card.knowers if card.face_down else self.all_mask
+            self.removed.remove(card)
+        if zone == HAND:
+            assert owner is not None  # a hand or an intel area is someone's
+            k |= 1 << owner.seat
+        card.knowers = k
+        card.chosen = 0
+        if card.face_down:
+            card.face_down = False
+            if not (z == PROCESSING and zone == PENDING):  # a card used face down that becomes the intel
+                card.used_as = None  # keeps what it was used as (everyone knows that)
+        else:
+            card.used_as = None
+        card.zone = zone
+        card.owner = owner
+        if zone == HAND:
+            assert owner is not None
+            owner.hand.append(card)
+        elif zone == INTEL:
+            assert owner is not None
+            self.intel_changes += 1
+            owner.intel.append(card)
+            m = card.mask
+            c = owner.counts
+            if m & RED:
+                c[RED] += 1
+            if m & BLUE:
+                c[BLUE] += 1
+            if m & BLACK:
+                c[BLACK] += 1
+        elif zone == DISCARD:
+            self.discard_pile.append(card)
+        elif zone == DECK:
+            if top:
+                self.deck.append(card)
+            else:
+                self.deck.insert(0, card)
+        elif zone == PENDING:
+            if self.pending is not None:
+                raise EngineError("two pending intels")
+            self.pending = card
+        elif zone == PROCESSING:
+            self.processing.append(card)
+        elif zone == STAGING:
+            self.staging.append(card)
+        elif zone == REMOVED:
+            self.removed.append(card)
+
+    def refill(self) -> bool:
+        """When the deck runs out, the discard pile is shuffled into a new deck. False: both are empty."""
+        if self.deck:
+            return True
+        if not self.discard_pile:
+            return False
+        pile = self.discard_pile
+        self.discard_pile = []
+        for c in pile:
+            c.zone = DECK
+            c.knowers = 0  # shuffled: nobody can follow a card any more
+        self.game.rng.shuffle(pile)
+        self.deck = pile
+        self.game.emit("reshuffle", n=len(pile))
+        return True
+
+    def draw(self, p: Player, n: int) -> bool:
+        """p draws n cards; False if the deck and discard pile ran out first."""
+        got = []
+        for _ in range(n):
+            if not self.deck and not self.refill():
+                break
+            card = self.deck[-1]
+            self.move(card, HAND, p)
+            got.append(card)
+        g = self.game
+        if g.record or "draw" in g.watched:  # (the moves counted the change)
+            g.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
+        return len(got) == n
+
+    def top_cards(self, n: int) -> list[Card]:
+        """The top n cards (top first), refilling the deck if needed; they stay where they are."""
+        if len(self.deck) < n:
+            self.refill()
+        return self.deck[-1 : -n - 1 : -1] if n > 0 else []
+
+    def take_top(self, n: int) -> list[Card]:
+        """Turn up to n cards from the top of the deck (refilling it if needed) and set them aside, shown to all."""
+        out = []
+        for _ in range(n):
+            if not self.deck and not self.refill():
+                break
+            c = self.deck[-1]
+            self.move(c, STAGING)
+            out.append(c)
+        self.reveal(out)
+        return out
+
+    def discard_cards(self, cards: list[Card]) -> None:
+        for c in list(cards):
+            self.move(c, DISCARD)
+        if cards:
+            self.game.emit("discard", cards=[c.uid for c in cards])
+
+    def clear_staging(self) -> None:
+        """Cards an effect turned up and left (set aside) are discarded once it has resolved."""
+        for c in list(self.staging):
+            self.move(c, DISCARD)
+
+    # ------------------------------------------------------------------ cards in use
+
+    def start_use(self, card: Card, ctype: CardType) -> None:
+        """The card goes to the processing zone, used as `ctype` (face down if that card type is played so)."""
+        self.move(card, PROCESSING)
+        card.face_down = ctype.face_down  # what it is used as decides: a converted card too
+        card.used_as = ctype
+
+    def remove_used(self, card: Card, ctype: CardType) -> None:
+        """A used card leaves the game. Used face down, it stays face down: which copy it was stays the secret of
+        its user and its target."""
+        hidden = card.face_down
+        self.move(card, REMOVED)
+        if hidden:
+            card.face_down = True
+            card.used_as = ctype
+
+    def note_replaced(self, old: Card, new: Card) -> None:
+        """`new` took the place of intel `old`: triggers about `old` that have not run yet see `new`."""
+        self.replaced[old.uid] = new
+
+    # ------------------------------------------------------------------ checks
+
+    def check_invariants(self) -> None:
+        """Every card is in exactly one zone, and the zones agree with the cards."""
+        seen: dict[int, int] = {}
+        zones: list[tuple[int, Player | None, list[Card]]] = [
+            (DECK, None, self.deck),
+            (DISCARD, None, self.discard_pile),
+            (REMOVED, None, self.removed),
+            (PROCESSING, None, self.processing),
+            (STAGING, None, self.staging),
+        ]
+        for p in self.players:
+            zones.append((HAND, p, p.hand))
+            zones.append((INTEL, p, p.intel))
+        if self.pending is not None:
+            zones.append((PENDING, None, [self.pending]))
+        for zone, owner, cards in zones:
+            for c in cards:
+                if c.uid in seen:
+                    raise AssertionError(f"{c} is in {ZONE_NAMES[zone]} and {ZONE_NAMES[seen[c.uid]]}")
+                seen[c.uid] = zone
+                if c.zone != zone or c.owner is not owner:
+                    raise AssertionError(f"{c} thinks it is in {ZONE_NAMES[c.zone]}, found in {ZONE_NAMES[zone]}")
+        if len(seen) != len(self.cards):
+            raise AssertionError(f"{len(self.cards) - len(seen)} cards are in no zone")
+        for p in self.players:
+            for bit in (RED, BLUE, BLACK):
+                if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
+                    raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
