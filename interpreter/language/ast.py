@@ -6,7 +6,8 @@ effect text, so the checker can point back into the YAML file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 
 
 @dataclass
@@ -153,3 +154,61 @@ class CallStmt(Node):
 @dataclass
 class Program:
     body: list[Node] = field(default_factory=list)
+
+
+# ---- working with trees ------------------------------------------------
+
+
+def same(a: object, b: object) -> bool:
+    """Structural equality of two trees (nodes, lists, dicts, values), ignoring positions."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (Node, Program)):
+        return all(same(v, getattr(b, k)) for k, v in vars(a).items() if k not in ("line", "col"))
+    return a == b
+
+
+def contains(tree: object, node: object) -> bool:
+    """Is `node` (structurally) part of `tree`?"""
+    if same(tree, node):
+        return True
+    if isinstance(tree, (list, tuple)):
+        return any(contains(x, node) for x in tree)
+    if isinstance(tree, dict):
+        return any(contains(x, node) for x in tree.values())
+    if isinstance(tree, (Node, Program)):
+        return any(contains(v, node) for k, v in vars(tree).items() if k not in ("line", "col"))
+    return False
+
+
+def substitute(tree: Node, names: dict[str, Node]) -> Node:
+    """A copy of `tree` with each variable named in `names` replaced by its node."""
+
+    def sub(x: object) -> object:
+        if isinstance(x, Var) and x.name in names:
+            return names[x.name]
+        if isinstance(x, list):
+            return [sub(y) for y in x]
+        if isinstance(x, dict):
+            return {k: sub(v) for k, v in x.items()}
+        if isinstance(x, Node):
+            y = copy.copy(x)
+            for f in fields(x):
+                setattr(y, f.name, sub(getattr(x, f.name)))
+            return y
+        return x
+
+    out = sub(tree)
+    assert isinstance(out, Node)
+    return out
+
+
+def conjuncts(node: Node) -> list[Node]:
+    """The parts of a chain of `and`: `a and b and c` → [a, b, c]."""
+    if isinstance(node, BinOp) and node.op == "and":
+        return conjuncts(node.left) + conjuncts(node.right)
+    return [node]
