@@ -297,6 +297,7 @@ class Loader:
             face_down=bool(data.get("face_down", False)),
             after_use=data.get("after_use", "discard"),
             data_keys=dict(data.get("data") or {}),
+            effect_source=data.get("effect"),
         )
         for i, use in enumerate(data.get("uses") or []):
             if not isinstance(use, PosDict) or use.get("timing") not in TIMINGS:
@@ -316,6 +317,8 @@ class Loader:
             if effect is None:
                 continue
             cu = CardUse(ctype, timing, target, cond, effect, i, per_copy="this_card" in reads)
+            cu.target_source, cu.condition_source = use.get("target"), use.get("condition")  # for describe
+            cu.effect_source = use.get("effect")
             ctype.uses.append(cu)
             ctype.uses_by_timing.setdefault(timing, []).append(cu)
         return ctype
@@ -389,6 +392,7 @@ class Loader:
                     role,
                     sk.get("condition", ""),
                     sk.get("check"),
+                    sk.get("effect", ""),
                 )
             )
         return role
@@ -565,14 +569,19 @@ def _load_kind(L: Loader, dirs, folder: str, kind: str, build) -> dict:
     return out
 
 
-def load_content(paths=None) -> Content:
-    """Load and compile content packs (default: the bundled content). Raises ContentErrors."""
+def load_content(paths=None, errors: list[ContentError] | None = None) -> Content:
+    """Load and compile content packs (default: the bundled content). Raises ContentErrors.
+
+    Given `errors`, it raises nothing: the errors found are added to that list and what loaded is
+    returned (a file with an error in part or not at all; no rules.yaml: empty rules), for
+    `fengsheng describe`, which shows what it can.
+    """
     dirs = [Path(p) for p in (paths or [BUNDLED_CONTENT])]
     L = Loader()
     for d in dirs:
         if not d.is_dir():
             L.err(d, None, "E100", "not a content directory")
-    if L.errors:
+    if L.errors and errors is None:
         raise ContentErrors(L.errors)
     # card names must be known before any code compiles (【...】 names in effects)
     card_files = []
@@ -623,7 +632,10 @@ def load_content(paths=None) -> Content:
                             f"rules.yaml uses deck '{name}', which deck.yaml does not define",
                             _suggest(name, decks),
                         )
-    if L.errors:
+    if errors is not None:
+        errors += L.errors
+        rules = rules or Rules("", 0, 0, 0, {}, [])
+    elif L.errors:
         raise ContentErrors(L.errors)
     assert rules is not None  # a missing or unreadable rules.yaml is an error above
     return Content(

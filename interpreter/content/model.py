@@ -30,6 +30,10 @@ class CardUse:
     effect: Callable  # ctx -> None
     source_index: int = 0
     per_copy: bool = True  # do the condition and target rule read this_card? (else one check serves all copies)
+    # the code units' text, for describe (None: not given; an effect of None is the card's shared effect)
+    target_source: str | None = None
+    condition_source: str | None = None
+    effect_source: str | None = None
 
 
 @dataclass
@@ -41,6 +45,7 @@ class CardType:
     after_use: str = "discard"  # where the card goes after resolving if the effect left it in play
     uses: list[CardUse] = field(default_factory=list)
     data_keys: dict[str, str] = field(default_factory=dict)  # per-copy data: key -> type name
+    effect_source: str | None = None  # the shared effect's text (for the uses that give none), for describe
     uses_by_timing: dict[str, list[CardUse]] = field(default_factory=dict)  # timing -> [CardUse]
 
     def label(self) -> str:
@@ -113,8 +118,9 @@ class Skill:
     flips_up: bool = False  # 翻开此角色牌: usable while face down, turns the role face up
     optional: bool = True  # 可以: the owner is asked before a triggered skill fires
     role: Role | None = None
-    condition_text: str = ""  # the condition's source, for traces
+    condition_text: str = ""  # the condition's source, for traces and describe
     check: str | None = None  # victory skills: "declare" (stage 2) or "co_win" (stage 4)
+    effect_text: str = ""  # the effect's source, for describe
 
 
 @dataclass
