@@ -2,7 +2,8 @@
 
 This is the registry the language reads. Each primitive has a typed signature
 (checked when content loads, by ``compiler.py``), a kind, the unit kinds where
-it may be used, a short Chinese wording (for ``describe.py`` and logs) and a
+it may be used, a short Chinese wording (``zh``: docs/language.md and logs), how
+``describe.py`` words a call of it in rules text (its :class:`Phrasing`) and a
 doc (docs/language.md is generated from it by ``reference.py``). An action
 returns True when it fully resolved (the basis of 然后); a query or choice
 returns its value. Every primitive is general: none is named after, or only
@@ -15,13 +16,48 @@ imported. The compiler binds that implementation into the generated code, so
 content can only be compiled once the implementations are registered: the
 loader (``interpreter/content/loader.py``) imports ``interpreter.engine.primitives``
 for this; code that builds a ``Compiler`` itself must import it too.
+
+Phrasing
+--------
+A primitive's wording in generated rules text is data: templates, variants
+chosen by the shape of the arguments, fragments for optional arguments. The
+renderer (``describe.py``) reads it and has no branch for any primitive.
+
+*Templates* are Chinese text with placeholders:
+
+- ``{p}``: the argument of parameter ``p`` as text. A missing argument reads
+  as its default: a player (``by`` …) is 你, a flag nothing, a number its
+  numeral;
+- ``{p:poss}``: a player as an owner (你的, but 其 for it);
+- ``{n:张}`` (any classifier): a count, 两张; a count that is not a number
+  written in the code reads N张, with the note N为… after the clause (or after
+  the card's text, for a noun);
+- ``{p.q}``: argument ``q`` of the call given as ``p`` (``{xs.p}``: whose hand
+  ``hand(p)`` is);
+- ``{@type}``: the word for the call's value type (per-copy data: 数值, 颜色,
+  文字; else 值); ``{@other}``: the other side of a comparison (``equals``).
+
+A ``|`` ends the clause's subject: ``"{p}|摸{n:张}牌"`` has the subject ``{p}``
+(two clauses with the same predicate merge into 你和他依次……, a repeated
+subject is dropped). A subject whose argument is missing is left out.
+
+*Shapes* (the keys of :data:`SHAPES`) select a variant or a fragment by what an
+argument is: ``absent``, ``given``, ``true``/``false``/``none``, ``int>0`` (a
+number above zero), ``expr`` (given, not a number), ``you`` (it reads 你),
+``face_down_card`` (``this_card`` of a card used face down), and ``name()``:
+a call of the primitive ``name``. The fields of :class:`Phrasing` say where
+each template is used (a clause, a negated condition, a modifier in ``where``,
+a noun phrase, a loop …); ``declare`` checks that a phrasing names only
+declared parameters and known shapes.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .. import catalogue
 from ..content.colors import BLACK, BLUE, RED
@@ -46,6 +82,92 @@ class MissingImplementation(RuntimeError):
         self.name = name
 
 
+# ---------------------------------------------------------------- phrasing vocabulary
+
+# What an argument may be, to choose a variant or a fragment (see the module's docstring).
+SHAPES: dict[str, str] = {
+    "absent": "the argument is not given",
+    "given": "the argument is given",
+    "true": "the constant true",
+    "false": "the constant false",
+    "none": "the constant none",
+    "int>0": "a number above zero, written in the code",
+    "expr": "given, and not a number written in the code",
+    "you": "a player the text calls 你",
+    "face_down_card": "this_card, of a card used face down",
+    "name()": "a call of the primitive `name`",
+}
+
+Shapes = Mapping[str, str]  # parameter -> shape: every one must hold
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A call read as a noun phrase: prefix, quantity, modifiers, head (你的 | 两张 | 红色 | 手牌)."""
+
+    head: str
+    prefix: str = ""  # a template: whose or where ("{p:poss}", "{p}面前的"); dropped where the owner is the subject
+    owner: str | None = None  # the parameter naming who holds the items: 你有……, 你没有……, 你收集了三张……
+    mods: tuple[str, ...] = ()  # fixed modifiers ("翻开的")
+    bare: str | None = None  # the wording with no prefix, quantity or modifier ("所有存活角色")
+    has: tuple[str, str] = ("有", "拥有")  # the owner's verb: for some (你有手牌), for n or more (你拥有两张……)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice: a chooser (`chooser`, default 你) picks from a list (`source`)."""
+
+    verb: str = "选择"  # a prompt such as "声明一个卡名" gives its own verb and noun
+    declared: bool = False  # everyone hears the answer: later it is named 你声明的卡名
+    range: tuple[str, str] | None = None  # the parameters bounding how many items are picked (至少一张, 一至两张)
+    source: str = "from"
+    chooser: str = "by"
+    prompt: str = "prompt"
+
+
+@dataclass(frozen=True)
+class Phrasing:
+    """How describe words a call of a primitive. Every field is optional; without any, the call reads as `zh`."""
+
+    text: str | None = None  # the template (default: the primitive's zh)
+    verb: str = ""  # a condition's leading verb: 是红色或者(是)蓝色 drops it when 或 joins two of one subject
+    negated: str | None = None  # a condition's template under `not` (default: 不是……, 不会……, or 并非……)
+    modifier: str | None = None  # a condition about `it` in `xs where …`, as a modifier of the item ("纯{color}")
+    symmetric: bool = False  # the first two parameters may swap, so that `it` comes first (与……含有相同颜色的)
+    equals: str | None = None  # `call == x` as a condition ("{c}|是{@other}"); `!=` puts 不 before the predicate
+    equals_modifier: str | None = None  # `call(it) == x` in `where`, as a modifier ("名为{@other}的"; `!=`: 不…)
+    noun: Noun | None = None  # a list or thing read as a noun phrase (quantities, modifiers and owners apply)
+    each: str | None = None  # a loop over this list of players: "从{p}开始，逆时针每名角色" (+ 依次……)
+    counts: str | None = None  # code for the list this call counts ("xs", "hand(p)"): `call >= 3` reads 三张或更多……
+    exists_in: str | None = None  # the parameter whose list this condition says is not empty (你拥有红色情报)
+    same_as: str | None = None  # code this call reads as, its parameters as names ("not any_of(xs)")
+    guard: bool = False  # a condition that only guards a choice from nothing: dropped from an `and`
+    card_data: bool = False  # the value is per-copy card data: its type is the card's data type
+    choice: Choice | None = None  # a choice primitive: who picks from what, and how the pick is named after
+    extras: tuple[tuple[str, str, str], ...] = ()  # (parameter, shape, fragment) appended when the shape holds
+    variants: tuple[tuple[Shapes, Phrasing], ...] = ()  # the first whose shapes all hold gives its wording
+
+    def chosen(self, holds: Callable[[str, str], bool]) -> Phrasing:
+        """This phrasing with the wording (text, noun, each) of its first variant whose shapes all hold."""
+        for when, v in self.variants:
+            if all(holds(param, shape) for param, shape in when.items()):
+                wording = {k: getattr(v, k) for k in ("text", "noun", "each") if getattr(v, k) is not None}
+                return replace(self, **wording)
+        return self
+
+    def templates(self) -> list[str]:
+        """Every template of this phrasing, its variants' included (for the checks of `declare`)."""
+        out = [t for t in (self.text, self.negated, self.modifier, self.equals, self.equals_modifier, self.each) if t]
+        out += [self.noun.prefix] if self.noun else []
+        out += [frag for _, _, frag in self.extras]
+        for _, v in self.variants:
+            out += v.templates()
+        return out
+
+
+PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")  # {p}, {p:poss}, {n:张}, {p.q}, {@type}
+
+
 @dataclass
 class Param:
     name: str
@@ -53,44 +175,78 @@ class Param:
     default: object = REQUIRED
 
 
+Returns = str | Callable[[dict[str, str]], str]  # a type, or a function(arg types by name) -> type
+
+
 @dataclass
 class Builtin:
     name: str
     kind: str  # query | action | choice
-    params: list
-    returns: str | Callable[[dict[str, str]], str]  # a type, or a function(arg types by name) -> type
+    params: list[Param]
+    returns: Returns
     zh: str  # Chinese wording, {param} placeholders
     doc: str = ""
-    contexts: frozenset | None = None  # None: anywhere; else the unit kinds where it may be used
-    impl: Callable | None = None  # impl(ctx, *args), registered by the engine (interpreter/engine/primitives.py)
+    contexts: frozenset[str] | None = None  # None: anywhere; else the unit kinds where it may be used
+    impl: Callable[..., Any] | None = None  # impl(ctx, *args), registered by the engine (engine/primitives.py)
+    phrasing: Phrasing = field(default_factory=Phrasing)  # how describe words a call
 
-    def implementation(self) -> Callable:
+    def implementation(self) -> Callable[..., Any]:
         """What the compiler binds into generated code; MissingImplementation if nothing was registered."""
         if self.impl is None:
             raise MissingImplementation(self.name)
         return self.impl
 
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
 
 BUILTINS: dict[str, Builtin] = {}
 
 
-def declare(name, kind, params, returns, zh, doc="", contexts=None) -> None:
+def _check_phrasing(name: str, params: list[Param], ph: Phrasing) -> None:
+    """A phrasing names only declared parameters and known shapes (a typo fails at import, not in a text)."""
+    names = {p.name for p in params}
+    for text in ph.templates():
+        for m in PLACEHOLDER.finditer(text.replace("|", "")):
+            head = m.group(1).split(".")[0]
+            if head not in names and head not in ("@type", "@other"):
+                raise ValueError(f"the phrasing of `{name}` names `{{{m.group(1)}}}`, which is not a parameter")
+    shapes = [*(s for when, _ in ph.variants for s in when.items()), *((p, s) for p, s, _ in ph.extras)]
+    for param, shape in shapes:
+        if param not in names or (shape not in SHAPES and not re.fullmatch(r"[a-z_]+\(\)", shape)):
+            raise ValueError(f"the phrasing of `{name}` has the shape {param}={shape!r}; shapes: {', '.join(SHAPES)}")
+
+
+def declare(
+    name: str,
+    kind: str,
+    params: list[tuple[Any, ...]],
+    returns: Returns,
+    zh: str,
+    doc: str = "",
+    contexts: tuple[str, ...] | None = None,
+    phrasing: Phrasing | None = None,
+) -> None:
     """Declare a primitive: its signature and its words. What it does is registered with `implements`."""
     if name in BUILTINS:
         raise ValueError(f"the primitive `{name}` is declared twice")
-    BUILTINS[name] = Builtin(
-        name, kind, [Param(*p) for p in params], returns, zh, doc, frozenset(contexts) if contexts else None
-    )
+    ps = [Param(*p) for p in params]
+    ph = phrasing or Phrasing()
+    _check_phrasing(name, ps, ph)
+    BUILTINS[name] = Builtin(name, kind, ps, returns, zh, doc, frozenset(contexts) if contexts else None, phrasing=ph)
 
 
-def implements(name: str):
+F = Callable[..., Any]
+
+
+def implements(name: str) -> Callable[[F], F]:
     """Register the decorated function as what the declared primitive `name` does.
 
     The function takes the run-time context and then one argument per declared parameter, in
     order (a parameter that is a Python keyword gets another name: `as_`, `frm` …).
     """
 
-    def register(fn):
+    def register(fn: F) -> F:
         b = BUILTINS.get(name)
         if b is None:
             raise ValueError(f"`{name}` is not a declared primitive; declare it in interpreter/language/builtins.py")
@@ -117,7 +273,15 @@ def missing_implementations() -> list[str]:
 
 # ---------------------------------------------------------------- queries
 
-declare("alive", "query", [], T.PLAYERS, "所有存活角色", "Living players, counter-clockwise from the current player.")
+declare(
+    "alive",
+    "query",
+    [],
+    T.PLAYERS,
+    "所有存活角色",
+    "Living players, counter-clockwise from the current player.",
+    phrasing=Phrasing(noun=Noun("角色", bare="所有存活角色"), each="从当前回合角色开始，逆时针每名角色"),
+)
 
 declare(
     "alive_from",
@@ -126,6 +290,7 @@ declare(
     T.PLAYERS,
     "从{p}开始逆时针的所有存活角色",
     "Living players counter-clockwise starting at p (从你开始，逆时针).",
+    phrasing=Phrasing(noun=Noun("角色", prefix="从{p}开始逆时针的所有"), each="从{p}开始，逆时针每名角色"),
 )
 
 declare(
@@ -135,25 +300,92 @@ declare(
     T.PLAYERS,
     "{p}以外的存活角色",
     "Living players other than p (其他角色), counter-clockwise from p.",
+    phrasing=Phrasing(
+        noun=Noun("角色", prefix="{p}以外的"),
+        each="除{p}以外的每名角色",
+        variants=(({"p": "you"}, Phrasing(noun=Noun("其他角色"), each="其他角色")),),
+    ),
 )
 
 declare(
-    "neighbors", "query", [("p", T.PLAYER)], T.PLAYERS, "{p}相邻的角色", "The nearest living player on each side of p."
+    "neighbors",
+    "query",
+    [("p", T.PLAYER)],
+    T.PLAYERS,
+    "{p}相邻的角色",
+    "The nearest living player on each side of p.",
+    phrasing=Phrasing(noun=Noun("角色", prefix="与{p}相邻的")),
 )
 
-declare("hand", "query", [("p", T.PLAYER)], T.CARDS, "{p}的手牌", "p's hand cards.")
+declare(
+    "hand",
+    "query",
+    [("p", T.PLAYER)],
+    T.CARDS,
+    "{p}的手牌",
+    "p's hand cards.",
+    phrasing=Phrasing(noun=Noun("手牌", prefix="{p:poss}", owner="p")),
+)
 
-declare("intel", "query", [("p", T.PLAYER)], T.CARDS, "{p}的情报区", "The intel in front of p (情报区).")
+declare(
+    "intel",
+    "query",
+    [("p", T.PLAYER)],
+    T.CARDS,
+    "{p}的情报区",
+    "The intel in front of p (情报区).",
+    phrasing=Phrasing(noun=Noun("情报", prefix="{p}面前的", owner="p", has=("拥有", "收集了"))),
+)
 
-declare("count", "query", [("xs", T.LIST)], T.INT, "{xs}的数量", "How many items a list has.")
+declare(
+    "count",
+    "query",
+    [("xs", T.LIST)],
+    T.INT,
+    "{xs}的数量",
+    "How many items a list has.",
+    phrasing=Phrasing(counts="xs"),
+)
 
-declare("hand_count", "query", [("p", T.PLAYER)], T.INT, "{p}的手牌数", "How many hand cards p has.")
+declare(
+    "hand_count",
+    "query",
+    [("p", T.PLAYER)],
+    T.INT,
+    "{p}的手牌数",
+    "How many hand cards p has.",
+    phrasing=Phrasing(counts="hand(p)"),
+)
 
-declare("any_of", "query", [("xs", T.LIST)], T.BOOL, "{xs}存在", "True if the list is not empty.")
+declare(
+    "any_of",
+    "query",
+    [("xs", T.LIST)],
+    T.BOOL,
+    "{xs}存在",
+    "True if the list is not empty.",
+    phrasing=Phrasing(exists_in="xs"),
+)
 
-declare("none_of", "query", [("xs", T.LIST)], T.BOOL, "没有{xs}", "True if the list is empty.")
+declare(
+    "none_of",
+    "query",
+    [("xs", T.LIST)],
+    T.BOOL,
+    "没有{xs}",
+    "True if the list is empty.",
+    phrasing=Phrasing(same_as="not any_of(xs)"),
+)
 
-declare("exists", "query", [("x", T.ANY)], T.BOOL, "{x}存在", "True unless x is none (a choice from nothing).")
+declare(
+    "exists",
+    "query",
+    [("x", T.ANY)],
+    T.BOOL,
+    "{x}存在",
+    "True unless x is none (a choice from nothing).",
+    phrasing=Phrasing("{x}|存在", verb="存在", negated="{x}|不存在", guard=True),
+)
 
 declare(
     "identity_color",
@@ -204,9 +436,18 @@ declare(
     T.BOOL,
     "{c}是纯{color}",
     "True if the card has exactly this one color (纯色).",
+    phrasing=Phrasing("{c}|是纯{color}", verb="是", modifier="纯{color}"),
 )
 
-declare("is_dual", "query", [("c", T.CARD)], T.BOOL, "{c}是双色", "True for a card with two colors.")
+declare(
+    "is_dual",
+    "query",
+    [("c", T.CARD)],
+    T.BOOL,
+    "{c}是双色",
+    "True for a card with two colors.",
+    phrasing=Phrasing("{c}|是双色", verb="是", modifier="双色"),
+)
 
 declare(
     "shares_color",
@@ -215,6 +456,7 @@ declare(
     T.BOOL,
     "{a}与{b}含有相同颜色",
     "True if the two cards have at least one color in common.",
+    phrasing=Phrasing("{a}|与{b}含有相同颜色", verb="与", symmetric=True),
 )
 
 declare(
@@ -224,6 +466,7 @@ declare(
     T.BOOL,
     "会让{p}收集三张或更多同色情报",
     "True if putting c into p's intel would make p hold 3 or more intel of one of c's colors.",
+    phrasing=Phrasing(verb="会让"),
 )
 
 declare(
@@ -233,6 +476,7 @@ declare(
     T.ANY,
     "{c}上{key}对应的值",
     "A per-copy value printed on this copy (deck.yaml `data:`), looked up by key (text or color).",
+    phrasing=Phrasing("{c}上{key}对应的{@type}", card_data=True),
 )
 
 declare(
@@ -242,6 +486,7 @@ declare(
     T.CARDS,
     "牌堆顶的{n}张牌",
     "The top n cards of the deck, without moving them.",
+    phrasing=Phrasing("牌堆顶的{n:张}牌"),
 )
 
 declare(
@@ -260,13 +505,30 @@ declare(
     T.CARDS,
     "翻开的牌",
     "The cards this effect has turned up with take_top and not yet moved on.",
+    phrasing=Phrasing(noun=Noun("牌", mods=("翻开的",))),
 )
 
 declare("alive_count", "query", [], T.INT, "存活角色数", "How many players are alive.")
 
-declare("name_of", "query", [("c", T.CARD)], T.CARDNAME, "{c}的牌名", "The card name of c, to compare with 【...】.")
+declare(
+    "name_of",
+    "query",
+    [("c", T.CARD)],
+    T.CARDNAME,
+    "{c}的牌名",
+    "The card name of c, to compare with 【...】.",
+    phrasing=Phrasing(equals="{c}|是{@other}", verb="是", equals_modifier="名为{@other}的"),
+)
 
-declare("is_face_up", "query", [], T.BOOL, "待收情报正面朝上", "True if there is a pending intel and it is face up.")
+declare(
+    "is_face_up",
+    "query",
+    [],
+    T.BOOL,
+    "待收情报正面朝上",
+    "True if there is a pending intel and it is face up.",
+    phrasing=Phrasing("待收情报|正面朝上", negated="待收情报|面朝下"),
+)
 
 declare(
     "pending_direction",
@@ -318,7 +580,15 @@ declare(
 
 # ---------------------------------------------------------------- actions
 
-declare("draw", "action", [("p", T.PLAYER), ("n", T.INT, 1)], T.BOOL, "{p}摸{n}张牌", "p draws n cards.")
+declare(
+    "draw",
+    "action",
+    [("p", T.PLAYER), ("n", T.INT, 1)],
+    T.BOOL,
+    "{p}摸{n}张牌",
+    "p draws n cards.",
+    phrasing=Phrasing("{p}|摸{n:张}牌"),
+)
 
 declare(
     "discard",
@@ -327,6 +597,7 @@ declare(
     T.BOOL,
     "弃置{xs}",
     "弃置: the cards go face up to the discard pile, from wherever they are.",
+    phrasing=Phrasing(variants=(({"xs": "hand()"}, Phrasing("{xs.p}|弃置所有手牌")),)),
 )
 
 declare(
@@ -345,6 +616,7 @@ declare(
     T.BOOL,
     "将{xs}加入{p}的手牌",
     "加入手牌: the cards go into p's hand; cards from a face-up place stay known to all.",
+    phrasing=Phrasing("将{xs}加入{p:poss}手牌"),
 )
 
 declare(
@@ -354,6 +626,7 @@ declare(
     T.BOOL,
     "将{xs}置入{p}的情报区",
     "置入情报区: face up into p's intel. This is collecting, not receiving (接收).",
+    phrasing=Phrasing("将{xs}置入{p:poss}情报区"),
 )
 
 declare(
@@ -375,6 +648,14 @@ declare(
     T.BOOL,
     "展示{xs}",
     "展示 (to everyone) or 查看 (to: the players who look). The cards stay where they are.",
+    phrasing=Phrasing(
+        "将{xs}展示给{to}",
+        variants=(
+            ({"to": "absent"}, Phrasing("展示{xs}")),
+            ({"to": "you"}, Phrasing("查看{xs}")),
+            ({"xs": "face_down_card"}, Phrasing("将这张牌面朝下交给{to}")),
+        ),
+    ),
 )
 
 declare(
@@ -395,6 +676,7 @@ declare(
     "用{c}面朝下代替待收情报",
     "c becomes the pending intel, face down; the old one goes face up to the discard pile. The sender stays.",
     contexts=("contest",),
+    phrasing=Phrasing("将{c}面朝下代替待收情报，并将原情报弃置"),
 )
 
 declare(
@@ -417,6 +699,7 @@ declare(
     "the target of an ↑ card and the lock; `by` becomes the sender (情报传出者). `lock:` given, that "
     "player is locked and nobody is asked (any card, lockable or not).",
     contexts=("send_start",),
+    phrasing=Phrasing("{by}|将{c}作为情报传出", variants=(({"face_up": "true"}, Phrasing("{by}|将{c}面朝上传出")),)),
 )
 
 declare(
@@ -427,6 +710,7 @@ declare(
     "翻开牌堆顶的{n}张牌",
     "翻开: the top n cards are turned face up and set aside for this effect; effects must move them on "
     "(leftovers go to the discard pile when the effect ends).",
+    phrasing=Phrasing("从牌堆顶翻开{n:张}牌", noun=Noun("牌", mods=("翻开的",))),
 )
 
 declare(
@@ -436,6 +720,12 @@ declare(
     T.BOOL,
     "将{p}的角色牌翻面（面朝上：{face_up}）",
     "Turn p's role face up (翻开) or face down (翻至面朝下). Not fully resolved if it already was.",
+    phrasing=Phrasing(
+        variants=(
+            ({"face_up": "true"}, Phrasing("将{p}的角色牌翻开")),
+            ({"face_up": "false"}, Phrasing("将{p}的角色牌翻至面朝下")),
+        )
+    ),
 )
 
 declare(
@@ -447,6 +737,9 @@ declare(
     "Put a status on each player until the end of this turn (turns: that many turns more). "
     "secret: true tells only each player himself (a status that depends on hidden information, such as his "
     "identity, must not be announced). Statuses: " + ", ".join(STATUSES),
+    phrasing=Phrasing(
+        extras=(("turns", "int>0", "（持续至其后{turns:个}回合结束）"), ("turns", "expr", "（再持续{turns}个回合）"))
+    ),
 )
 
 declare(
@@ -480,6 +773,13 @@ declare(
     "without a physical card, free of bans and conversions. Whoever runs this effect makes the user's "
     "choices (one player making another use a card). Not fully resolved if the use is not legal now "
     "(check with usable).",
+    phrasing=Phrasing(
+        "由{by}使用{c}",
+        variants=(
+            ({"c": "none", "as": "given"}, Phrasing("{by}视为使用{as}")),
+            ({"as": "given"}, Phrasing("{by}将{c}当作{as}使用")),
+        ),
+    ),
 )
 
 declare(
@@ -531,6 +831,7 @@ declare(
     "{p}的角色牌移出游戏，从角色牌堆顶抽取{look}张牌选择一张作为新角色牌",
     "p's role card leaves the game; p secretly looks at the top `look` roles of the role pile and keeps "
     "one as his new role (a hidden role face down); the rest go to the bottom of the pile.",
+    phrasing=Phrasing("{p}的角色牌移出游戏，从角色牌堆顶抽取{look:张}牌选择一张作为新角色牌"),
 )
 
 declare(
@@ -551,6 +852,7 @@ declare(
     "摸牌阶段多摸{n}张牌",
     "This draw phase draws n more cards (摸牌阶段多摸).",
     contexts=("draw_phase",),
+    phrasing=Phrasing("摸牌阶段多摸{n:张}牌"),
 )
 
 declare(
@@ -653,11 +955,11 @@ declare(
 # ---------------------------------------------------------------- choices
 
 
-def _elem_type(argtypes):
+def _elem_type(argtypes: dict[str, str]) -> str:
     return T.element_of(argtypes.get("from", T.ANY))
 
 
-def _list_type(argtypes):
+def _list_type(argtypes: dict[str, str]) -> str:
     return T.list_of(argtypes.get("from", T.ANY))
 
 
@@ -676,6 +978,7 @@ declare(
     "`by` (default self) picks one item of the list; none if the list is empty "
     "(or if optional and they decline). blind: true picks without seeing (抽取, 随机): the options are "
     "positions in a shuffled order.",
+    phrasing=Phrasing(choice=Choice(), extras=(("optional", "true", "（也可以不选）"),)),
 )
 
 declare(
@@ -685,6 +988,7 @@ declare(
     _elem_type,
     "{by}宣言{from}中的一个",
     "宣言: like choose, but everyone hears the answer.",
+    phrasing=Phrasing(choice=Choice(verb="宣言", declared=True)),
 )
 
 declare(
@@ -694,10 +998,11 @@ declare(
     _list_type,
     "{by}从{from}中选择{min}至{max}个",
     "`by` picks between min and max items, one at a time.",
+    phrasing=Phrasing(choice=Choice(range=("min", "max"))),
 )
 
 
-def as_list(x):
+def as_list(x: object) -> list[Any]:
     if x is None:
         return []
     if isinstance(x, list):
