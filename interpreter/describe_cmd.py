@@ -3,7 +3,8 @@
 For each card, secret task, role or identity it prints the stored ``text:``
 (原文) next to the text generated from the effect-language code (由代码生成),
 so a designer can check that the code says what they meant. ``--all --format
-md`` writes a catalogue of the whole content.
+md`` writes a catalogue of the whole content. Content is loaded by the loader;
+what it reports is printed as warnings, and a file or a part in error is left out.
 """
 
 from __future__ import annotations
@@ -12,115 +13,87 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-import yaml
 
-from .content.loader import BUNDLED_CONTENT
-from .content.model import role_label
-from .content.yamlpos import load as load_yaml
-from .language.describe import describe_card, describe_identity, describe_role, describe_task
-from .snippet import line_of, snippet, split_lines
+from .content.loader import BUNDLED_CONTENT, ContentError, load_content
+from .content.model import CardType, Identity, Role, SecretTask
+from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
+from .snippet import snippet
 from .suggest import closest
 
-KINDS = {  # kind -> (Chinese word, content folder)
-    "card": ("卡牌", "cards"),
-    "secret_task": ("秘密任务", "secret_tasks"),
-    "role": ("角色", "roles"),
-    "identity": ("身份", None),
+KINDS = {  # kind -> Chinese word
+    "card": "卡牌",
+    "secret_task": "秘密任务",
+    "role": "角色",
+    "identity": "身份",
 }
-ORDER = ["card", "secret_task", "role", "identity"]
+ORDER = list(KINDS)
+
+Described = CardType | SecretTask | Role | Identity
 
 
 @dataclass
 class Item:
     kind: str
-    id: str
-    name: str
-    data: dict
-    path: Path
+    obj: Described  # the loaded object
+
+    @property
+    def id(self) -> str:
+        return self.obj.id
+
+    @property
+    def name(self) -> str:
+        return self.obj.name
 
     @property
     def label(self) -> str:
-        if self.kind != "role":
-            return self.name
-        return role_label(self.name, self.data.get("version", ""), self.data.get("title", ""))
+        return self.obj.label() if isinstance(self.obj, Role) else self.name
 
     def original(self) -> str:
-        if self.kind == "role":
-            lines = [
-                f"【{sk.get('name', sk.get('id', '?'))}】{sk.get('text', '')}"
-                for sk in self.data.get("skills") or []
-                if isinstance(sk, dict)
-            ]
-            return "\n".join(lines) if lines else "（没有技能）"
-        if self.kind == "identity":
+        if isinstance(self.obj, Role):
+            return "\n".join(f"【{sk.name}】{sk.text}" for sk in self.obj.skills) or "（没有技能）"
+        if isinstance(self.obj, Identity):
             return "（rules.yaml 中的身份没有 text）"
-        text = self.data.get("text")
-        return str(text) if text else "（没有 text）"
+        return self.obj.text or "（没有 text）"
 
     def generated(self) -> str:
         try:
-            if self.kind == "card":
-                return describe_card(self.data)
-            if self.kind == "secret_task":
-                return describe_task(self.data)
-            if self.kind == "role":
-                return describe_role(self.data)
-            return describe_identity(self.id, self.data)
+            if isinstance(self.obj, CardType):
+                text = describe_card(self.obj)
+            elif isinstance(self.obj, SecretTask):
+                text = describe_task(self.obj)
+            elif isinstance(self.obj, Role):
+                text = describe_role(self.obj)
+            else:
+                text = describe_identity(self.obj)
+            return text or "（没有可描述的代码：加载时出错，见警告）"
         except Exception as e:  # a gap in the renderer must not hide the rest of the catalogue
             return f"（无法生成：{type(e).__name__}: {e}）"
 
 
-def _read(path: Path, problems: list):
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-        data = load_yaml(text)
-    except (OSError, UnicodeDecodeError) as e:
-        problems.append(f"{path}: cannot read: {str(e).splitlines()[0]}")
-        return None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        shown = line_of(split_lines(text), mark.line + 1) if mark is not None else None
-        if mark is None or shown is None:
-            problems.append(f"{path}: cannot read: YAML syntax: {problem}")
-        else:
-            at = f"{path}:{mark.line + 1}:{mark.column + 1}"
-            problems.append(f"{at}: cannot read: YAML syntax: {problem}\n{snippet(shown, mark.column + 1)}")
-        return None
-    if not isinstance(data, dict):
-        problems.append(f"{path}: not a mapping")
-        return None
-    return data
+# Errors after which the loader leaves a whole file out (it cannot be read as a YAML mapping).
+UNREADABLE = {"E100", "E101", "E102", "E103", "E104", "E110"}
+
+
+def _warning(e: ContentError) -> str:
+    """A content error as a warning: describe shows what loaded, without the file or the part in error."""
+    what = "cannot read" if e.code in UNREADABLE else e.code
+    text = f"{e.path}:{e.line}:{e.col}: {what}: {e.message}"
+    text += f"\n{snippet(e.source, e.col)}" if e.source is not None else ""
+    return text + (f"\n    hint: {e.hint}" if e.hint else "")
 
 
 def collect_items(dirs) -> tuple[list, list]:
-    """Every card, secret task, role and identity of the layered packs (a later pack overrides by file)."""
-    problems: list = []
-    files: dict = {}
-    rules_file = None
-    for d in dirs:
-        d = Path(d)
-        for kind in ORDER:
-            folder = KINDS[kind][1]
-            if folder is None or not (d / folder).is_dir():
-                continue
-            for f in sorted((d / folder).glob("*.yaml")) + sorted((d / folder).glob("*.yml")):
-                files.setdefault(kind, {})[f.stem] = f
-        if (d / "rules.yaml").is_file():
-            rules_file = d / "rules.yaml"
-    items = []
-    for kind in ORDER:
-        for stem, f in sorted(files.get(kind, {}).items()):
-            data = _read(f, problems)
-            if data is None:
-                continue
-            items.append(Item(kind, str(data.get("id", stem)), str(data.get("name", stem)), data, f))
-    if rules_file is not None:
-        rules = _read(rules_file, problems)
-        for iid, spec in ((rules or {}).get("identities") or {}).items():
-            if isinstance(spec, dict):
-                items.append(Item("identity", str(iid), str(spec.get("name", iid)), spec, rules_file))
-    return items, problems
+    """Every card, secret task, role and identity of the layered packs, loaded (a later pack overrides by id)."""
+    errors: list[ContentError] = []
+    content = load_content(dirs, errors=errors)
+    groups: list[tuple[str, dict]] = [
+        ("card", content.card_types),
+        ("secret_task", content.tasks),
+        ("role", content.roles),
+    ]
+    items = [Item(kind, obj) for kind, objs in groups for _, obj in sorted(objs.items())]
+    items += [Item("identity", obj) for obj in content.identities.values()]
+    return items, [_warning(e) for e in errors]
 
 
 def find(items, name: str) -> list:
@@ -132,12 +105,7 @@ def find(items, name: str) -> list:
     if by_id:
         return by_id
     # a skill's name or id: the role that has it
-    return [
-        i
-        for i in items
-        if i.kind == "role"
-        and any(isinstance(sk, dict) and key in (sk.get("name"), sk.get("id")) for sk in i.data.get("skills") or [])
-    ]
+    return [i for i in items if isinstance(i.obj, Role) and any(key in (sk.name, sk.id) for sk in i.obj.skills)]
 
 
 def suggest(items, name: str) -> list:
@@ -158,7 +126,7 @@ def suggest(items, name: str) -> list:
 def render_text(item: Item) -> str:
     original = item.original()
     generated = item.generated()
-    lines = [f"{item.label} · {KINDS[item.kind][0]} · {item.id}"]
+    lines = [f"{item.label} · {KINDS[item.kind]} · {item.id}"]
     if "\n" in original or "\n" in generated:
         lines += [
             "原文：",
@@ -195,7 +163,7 @@ def render_md_catalogue(items, dirs) -> str:
         group = [i for i in items if i.kind == kind]
         if not group:
             continue
-        out += [f"## {KINDS[kind][0]}", ""]
+        out += [f"## {KINDS[kind]}", ""]
         for i in group:
             out += [render_md_item(i), ""]
     return "\n".join(out).rstrip() + "\n"

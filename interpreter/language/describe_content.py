@@ -1,0 +1,214 @@
+"""The rules text of content objects (cards, secret tasks, roles, identities), generated from their code.
+
+``fengsheng describe`` prints it next to the text a designer wrote (``text:``). It works on loaded
+objects (``content/model.py``), from the source text they keep of each code unit, and words each
+code unit with the generic renderer of ``describe.py``; the openings (timings, triggers, victory
+checks, use limits) are the catalogue's wording.
+"""
+
+from __future__ import annotations
+
+from .. import catalogue
+from ..content.colors import COLOR_NAMES
+from ..content.model import CardType, Identity, Role, SecretTask, Skill, Victory
+from . import ast
+from .describe import (
+    CHECK_ZH,
+    COLOR_ZH,
+    DATA_TYPE_ZH,
+    TARGET_LONG,
+    TIMING_ZH,
+    TRIGGER_ZH,
+    VAR_ZH,
+    YOU,
+    Renderer,
+    expression,
+    is_var,
+    phrasing_of,
+)
+from .errors import LanguageError
+from .parser import parse
+from .phrases import cn_num, end_sentence
+
+
+def _unparsable(e: LanguageError) -> str:
+    return f"（代码无法解析：第{e.line}行第{e.col}列：{e.message}）"
+
+
+def _target_lead(r: Renderer, target: ast.Node, timing: str) -> tuple[str, str]:
+    """(the opening that introduces the target, the 对…使用 of a further use)."""
+    if isinstance(target, ast.ListLit) and len(target.items) == 1:
+        who = r.val(target.items[0])
+        return f"对{who}使用", "对其使用" if timing == "dying" and is_var(target.items[0], "dying") else f"对{who}使用"
+    one = r.np(target).one()
+    return f"选择{one}", f"对{one}使用"
+
+
+def describe_card(card: CardType) -> str:
+    """The rules text of a card, generated from its uses' target rules, conditions and effects."""
+    sentences, shared_done = [], False
+    for use in card.uses:
+        timing, opening = use.timing, TIMING_ZH.get(use.timing, use.timing)
+        r = Renderer(face_down=card.face_down, data_types=card.data_keys)
+        try:
+            target = expression(use.target_source) if use.target_source is not None else None
+            effect = parse(use.effect_source if use.effect_source is not None else card.effect_source or "")
+        except LanguageError as e:
+            sentences.append(end_sentence(f"{opening}，{_unparsable(e)}"))
+            continue
+        if use.effect_source is None and shared_done:  # a further use of the shared effect
+            at = catalogue.TIMINGS[timing].zh_at if timing in catalogue.TIMINGS else timing
+            sentences.append(f"你也可以在{at}{_target_lead(r, target, timing)[1] if target else '使用'}。")
+            continue
+        parts = [opening]
+        if use.condition_source is not None:
+            try:
+                cnode = expression(use.condition_source)
+                ph = phrasing_of(cnode)
+                said = r.args(cnode).get(ph.exists_in) if isinstance(cnode, ast.Call) and ph and ph.exists_in else None
+                if said is None or not ast.contains(effect, said):  # not 若你有手牌 where the effect names them
+                    parts.append(f"若{r.cond(cnode).text()}")
+            except LanguageError as e:
+                parts.append(f"（条件无法解析：{e.message}）")
+        if target is not None:
+            parts.append(_target_lead(r, target, timing)[0])
+        else:
+            r.vars["target"] = TARGET_LONG
+        body = r.program(effect, YOU)
+        parts.append(("代替正常的传出情报，改为" if timing == "send_start" else "") + body)
+        parts[-1] += "".join(f"（{note}）" for note in r.notes if note not in body)
+        sentences.append(end_sentence("，".join(p for p in parts if p)))
+        shared_done = shared_done or use.effect_source is None
+    text = "".join(sentences)
+    text += "这张牌面朝下使用。" if card.face_down and "面朝下" not in text else ""
+    text += "执行之后将这张牌移出游戏。" if card.after_use == "remove" else ""
+    if card.data_keys:
+        words = "/".join(sorted({DATA_TYPE_ZH.get(t, t) for t in card.data_keys.values()}))
+        text += f"（每张牌上印有{'、'.join(COLOR_ZH.get(k, k) for k in card.data_keys)}各自对应的{words}。）"
+    return text
+
+
+def _is_eq(node: ast.Node, a: str, b: str, op: str = "==") -> bool:
+    """node is `a op b` or `b op a` for variable names a and b."""
+    if not (isinstance(node, ast.BinOp) and node.op == op):
+        return False
+    return (is_var(node.left, a) and is_var(node.right, b)) or (is_var(node.left, b) and is_var(node.right, a))
+
+
+def _roles_of(conj: list[ast.Node]) -> tuple[bool, bool, bool, list[ast.Node]]:
+    """Of the parts of a condition: is the subject you, is it someone else, is it your turn; and the rest."""
+    kinds = [
+        (_is_eq(c, "subject", "self"), _is_eq(c, "subject", "self", "!="), _is_eq(c, "current", "self")) for c in conj
+    ]
+    you, other, turn = (any(k[i] for k in kinds) for i in range(3))
+    return you, other, turn, [c for c, k in zip(conj, kinds, strict=True) if not any(k)]
+
+
+def _victory_text(v: Victory) -> str:
+    """One victory condition in the wording of its check."""
+    try:
+        node = expression(v.source or "true")
+    except LanguageError as e:
+        return _unparsable(e)
+    r = Renderer(target_word=TARGET_LONG)
+    you, other, your_turn, rest = _roles_of(ast.conjuncts(node))
+    if you:
+        r.vars["subject"] = YOU
+    phrases = [r.cond(c) for c in rest if not is_var(c, "true")]
+    both = (r.join_phrases(phrases, "且") if len(phrases) > 1 else phrases[0]) if phrases else None
+    cond, lead = both.text() if both else "", "你的回合，" if your_turn else ""
+    who = YOU if you else ("一名其他角色" if other else "一名角色")
+    someone = VAR_ZH["subject"]  # 该角色
+    if v.check == "collect":
+        out = lead + (cond or "收集三张红色或蓝色情报")
+    elif v.check == "collect_unclaimed":
+        out = f"{lead}{who}收集了三张红色或蓝色情报但没有宣告胜利" + (f"，且{cond}" if cond else "")
+    elif v.check == "death" and you:
+        out = f"{lead}你死亡时" + (f"，{both.text(YOU)}" if both else "")
+    elif v.check == "death" and both and all(p.subj == someone for p in phrases):  # 一名……的角色死亡
+        rel = both.pred if both.subj == someone else "且".join(p.pred for p in phrases)
+        out = f"{lead}一名{rel}的{'其他角色' if other else '角色'}死亡"
+    elif v.check == "death":
+        out = f"{lead}{who}死亡" + (f"时，{cond}" if cond else "")
+    elif v.check == "turn_end":
+        out = ("你的回合结束时" if your_turn else "一名角色的回合结束时") + (f"，{cond}" if cond else "")
+    elif v.check == "usurp":
+        out = lead + (f"若{cond}，" if cond else "") + CHECK_ZH["usurp"]
+    else:
+        out = lead + (cond or "总是")
+    return end_sentence(out) + ("（你已死亡时也可以因此胜利。）" if v.dead_may_win else "")
+
+
+def describe_task(task: SecretTask) -> str:
+    """A secret task's victory condition(s), generated from its `victory:` code."""
+    return "或者：".join(_victory_text(v) for v in task.victories) or "（没有胜利条件）"
+
+
+def describe_identity(identity: Identity) -> str:
+    """An identity of rules.yaml: its color, camp and victory conditions."""
+    color = COLOR_NAMES.get(identity.color, str(identity.color))
+    text = f"身份颜色为{COLOR_ZH.get(color, color)}，"
+    camp = identity.camp
+    text += "没有阵营，各自为战。" if camp is None else f"属于{COLOR_ZH.get(camp, camp)}阵营，与同阵营的角色共同胜利。"
+    text += ("胜利条件：" + "或者：".join(map(_victory_text, identity.victories))) if identity.victories else ""
+    return text + ("抽取一张秘密任务，以其胜利条件为自己的胜利条件。" if identity.takes_task else "")
+
+
+def _skill_text(sk: Skill) -> str:
+    r = Renderer(target_word=TARGET_LONG, may_subject=False)
+    lead = cond_text = ""
+    try:
+        whole = expression(sk.condition_text) if sk.condition_text else None
+    except LanguageError as e:
+        whole, cond_text = None, f"（条件无法解析：{e.message}）"
+    if sk.kind == "triggered":
+        events = list(sk.on or ("",))
+        you, other, your_turn, rest = _roles_of(ast.conjuncts(whole) if whole else [])
+        colors = {  # this_card has red: said in the opening (你接收红色情报后)
+            i: c.right.name
+            for i, c in enumerate(rest)
+            if isinstance(c, ast.BinOp)
+            and c.op == "has"
+            and is_var(c.left, "this_card")
+            and is_var(c.right, *COLOR_ZH)
+            and isinstance(c.right, ast.Var)
+        }
+        rest = [c for i, c in enumerate(rest) if i not in colors]
+        if your_turn and events[0] in ("turn_start", "turn_end") and not other:
+            you, your_turn = True, False  # the subject of a turn event is the current player
+        if you:
+            r.vars["subject"] = YOU
+        nouns = {t: e.card_noun for t, e in catalogue.TRIGGER_EVENTS.items()}
+        r.vars["this_card"] = "该" + nouns.get(events[0], "情报")
+        s = YOU if you else ("其他角色" if other else "一名角色")
+        cnoun = "或".join(COLOR_ZH[c] for c in colors.values()) + nouns.get(events[0], "情报")
+        said = [TRIGGER_ZH.get(t, t).format(s=s, c=cnoun if len(events) == 1 else nouns.get(t, "情报")) for t in events]
+        lead = ("你的回合，" if your_turn else "") + "，或".join(said)
+        if rest:
+            both = r.join_phrases([r.cond(c) for c in rest], "且") if len(rest) > 1 else r.cond(rest[0])
+            cond_text = "若" + both.text()
+    else:
+        lead = "或".join(TIMING_ZH.get(t, t) for t in sk.timing or ()) if sk.kind == "active" else ""
+        cond_text = "若" + r.cond(whole).text() if whole else cond_text
+    if sk.limit_scope in catalogue.LIMIT_SCOPES:
+        lead += ("，" if lead else "") + catalogue.LIMIT_SCOPES[sk.limit_scope].format(n=cn_num(sk.limit_times))
+    try:
+        prog = parse(sk.effect_text or "")
+        body = r.program(prog, YOU)
+    except LanguageError as e:
+        prog, body = ast.Program(), _unparsable(e)
+    if sk.flips_up:
+        body = "翻开此角色牌，然后" + body if body else "翻开此角色牌"
+    if (sk.kind == "active" or sk.optional) and sk.kind != "passive" and body and not body.startswith("可以"):
+        loop = bool(prog.body) and isinstance(prog.body[0], (ast.For, ast.Repeat)) and not sk.flips_up
+        body = ("可以发动：" if loop else "可以") + body
+    # the clause after the opening is about 你: said after a condition or an opening about someone else,
+    # unless the body names 你 itself (你和他依次……)
+    who = YOU if (cond_text or not lead.startswith(YOU)) and not body.startswith((YOU, "可以" + YOU)) else ""
+    return end_sentence("，".join(p for p in (lead, cond_text, who + body) if p))
+
+
+def describe_role(role: Role) -> str:
+    """A role's skills, one line each: 【skill】text."""
+    lines = [f"【{sk.name}】{'（锁定技）' if sk.kind == 'passive' else ''}{_skill_text(sk)}" for sk in role.skills]
+    return "\n".join(lines) or "（没有技能）"
