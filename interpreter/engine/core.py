@@ -79,6 +79,10 @@ class GameCore:
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
         self.result: GameOver | None = None
 
+    def reseed(self, seed: int) -> None:
+        """All chance from here on is drawn from a new generator (the step API's resample)."""
+        self.rng = random.Random(seed)
+
     # ------------------------------------------------------------------ the clock
 
     def start_turn(self) -> None:

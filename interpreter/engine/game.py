@@ -23,6 +23,8 @@ from .errors import EngineError, IllegalAction
 from .observation import observe
 from .resolution import Resolution
 from .seats import Seats
+from .skills import Skills
+from .stack import EffectStack, UseFrame
 from .state import (
     DISCARD,
     HAND,
@@ -38,7 +40,7 @@ from .victory import GameOver
 from .zones import Zones
 
 if TYPE_CHECKING:
-    from ..content.model import CardType, Content, Skill
+    from ..content.model import CardType, Content, Identity, Role, SecretTask
 
 ACCEPT = "accept"
 DECLINE = "decline"
@@ -61,17 +63,6 @@ class Transit:
     ) -> None:
         self.card, self.sender, self.direction = card, sender, direction
         self.target, self.lock, self.face_up = target, lock, face_up
-
-
-class UseFrame:
-    """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
-
-    __slots__ = ("card", "nullified", "claimed_by")
-
-    def __init__(self, card: Card | None) -> None:
-        self.card = card  # the physical card, or None for a virtual use (视为使用)
-        self.nullified = False  # 无效: the effect does not happen; the card still counts as used
-        self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
 
 
 class Game(GameCore, Resolution):
@@ -115,23 +106,29 @@ class Game(GameCore, Resolution):
         self.knows = zones.knows
         self.zone_name = zones.zone_name
         self.check_invariants = zones.check_invariants
+        self.stack = stack = EffectStack()
+        self.current_use = stack.current_use
+        self.by_skill = stack.by_skill
+        self.nullify = stack.nullify
+        self.claim_used_card = stack.claim_used_card
+        self.skills = skills = Skills(self, seats, zones, stack)
+        # the skills' operations, as the engine's API
+        self.skill_ready = skills.skill_ready
+        self.skill_blocker = skills.skill_blocker
+        self.skill_options = skills.skill_options
+        self.use_skill = skills.use_skill
+        self.flip_role = skills.flip_role
+        self.replace_role = skills.replace_role
+        self.take_identity = skills.take_identity
+        self.look_identity = skills.look_identity
+        self._index_triggers = skills.index_triggers
         self.holder: Player | None = None
         self.transit: Transit | None = None
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel
         self.collect_checked_at = -1
-        self.unchosen_roles: list = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
-        self.triggers: list = []  # (player, triggered skill) pairs of the dealt roles
-        self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
-        self.role_pile: list = []  # roles not dealt (角色牌堆); the top is the END of the list
-        self.removed_roles: list = []  # role cards removed from the game
-        self.removed_identities: list = []  # (identity, task, seat it came from): removed from the game face down
-        self.victory_skills: dict[
-            str | None, list[tuple[Player, Skill]]
-        ] = {}  # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4
         self.check_winners: list[Player] | None = None  # the winners list of the victory check in progress
         self.check_declarers: list[Player] | None = None
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
-        self.resolving: list = []  # cards in use (UseFrame) and skills being resolved, innermost last
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[
             str, CardType
@@ -139,7 +136,6 @@ class Game(GameCore, Resolution):
         self.bans: set = set()  # card type ids nobody may use from hand this turn
         self.extra_draw = 0  # cards added to this draw phase by effects
         self.send_direction: str | None = None  # a direction an effect gave the intel being sent
-        self.skill_uses: dict = {}  # (role id, skill name) -> times used, for balance statistics
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
 
@@ -189,6 +185,32 @@ class Game(GameCore, Resolution):
     @property
     def intel_changes(self) -> int:
         return self.zones.intel_changes
+
+    @property
+    def role_pile(self) -> list[Role]:
+        """The role pile (角色牌堆); its top is the END of the list. Tests may set it (Skills.set_role_pile)."""
+        return self.skills.role_pile
+
+    @role_pile.setter
+    def role_pile(self, roles: list[Role]) -> None:
+        self.skills.set_role_pile(roles)
+
+    @property
+    def removed_roles(self) -> list[Role]:
+        return self.skills.removed_roles
+
+    @property
+    def unchosen_roles(self) -> list[Role]:
+        return self.skills.unchosen_roles
+
+    @property
+    def removed_identities(self) -> list[tuple[Identity, SecretTask | None, int]]:
+        return self.skills.removed_identities
+
+    @property
+    def skill_uses(self) -> dict[tuple[str, str], int]:
+        """(role id, skill name) -> times used (balance statistics)."""
+        return self.skills.skill_uses
 
     @property
     def dying_player(self) -> Player | None:
@@ -264,9 +286,7 @@ class Game(GameCore, Resolution):
         tasks = sorted(content.tasks.values(), key=lambda t: t.id)
         rng.shuffle(tasks)
         for p, ident in zip(self.players, idents, strict=False):
-            p.identity = ident
-            if ident.takes_task:
-                p.task = tasks.pop()
+            self.skills.give_identity(p, ident, tasks.pop() if ident.takes_task else None)
         # the deck
         self.zones.load(content.deck_for(self.n))
         self.zones.shuffle_deck()
@@ -285,7 +305,7 @@ class Game(GameCore, Resolution):
                 }
             )
             self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
-        self._deal_roles()
+        self.skills.deal_roles(self.current)
         if self.record and any(p.role for p in self.players):
             self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players], "to": []})
             self.log.append(
@@ -293,37 +313,6 @@ class Game(GameCore, Resolution):
             )
         for p in self.order_from(self.current):
             self.draw(p, self.rules.start_hand)
-
-    def _deal_roles(self):
-        """Each player is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
-        pool = sorted(self.content.roles.values(), key=lambda r: r.id)
-        if not pool:
-            return
-        self.rng.shuffle(pool)
-        per = 2 if len(pool) >= 2 * self.n else 1
-        assert self.current is not None  # set by setup
-        for p in self.order_from(self.current):
-            dealt = [pool.pop() for _ in range(min(per, len(pool)))]
-            if not dealt:
-                break
-            p.dealt_roles = list(dealt)
-            chosen = self.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
-            p.new_role(chosen, not chosen.hidden)
-            self.unchosen_roles += [r for r in dealt if r is not p.role]
-        self.role_pile = pool
-        self._index_triggers()
-
-    def _index_triggers(self):
-        self.triggers = [
-            (p, sk) for p in self.players if p.role is not None for sk in p.role.skills if sk.kind == "triggered"
-        ]
-        self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
-        self.listen(frozenset(kind for _, sk in self.triggers for kind in sk.on))
-        self.victory_skills = {}
-        for p in self.players:
-            for sk in p.role.skills if p.role is not None else ():
-                if sk.kind == "victory":
-                    self.victory_skills.setdefault(sk.check, []).append((p, sk))
 
     # ------------------------------------------------------------------ the game loop
 
@@ -467,7 +456,7 @@ class Game(GameCore, Resolution):
     def abstain(self, p: Player):
         """弃权: a player who cannot send is out — not dead, no triggers, cannot win."""
         self.seats.withdraw(p)
-        p.role_face_up = False
+        self.skills.hide_role(p)
         self.emit("abstain", seat=p.seat)
         self.discard_cards(list(p.hand) + list(p.intel))
         self.check_last_alive()
@@ -666,112 +655,6 @@ class Game(GameCore, Resolution):
                 return []
         return [use for use in ctype.uses_by_timing.get(timing, ()) if self._use_allowed(p, card, use)]
 
-    def current_use(self) -> UseFrame | None:
-        """The innermost card in use, if any."""
-        for item in reversed(self.resolving):
-            if isinstance(item, UseFrame):
-                return item
-        return None
-
-    def by_skill(self) -> bool:
-        """Is a role skill (not a card) the innermost effect resolving now?"""
-        return bool(self.resolving) and not isinstance(self.resolving[-1], UseFrame)
-
-    # ------------------------------------------------------------------ roles and identity cards
-
-    def replace_role(self, p: Player, look: int) -> bool:
-        """p's role leaves the game; p keeps one of the top `look` roles of the role pile (the rest go under)."""
-        if p.role is None or not self.role_pile:
-            return False
-        old = p.role
-        self.removed_roles.append(old)
-        offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
-        new = self.ask(p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
-        self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
-        p.new_role(new, not new.hidden)
-        self._index_triggers()
-        self.emit(
-            "role_replaced",
-            seat=p.seat,
-            old=old.id,
-            new=new.id,
-            to=None if p.role_face_up else [p.seat],
-            secret=() if p.role_face_up else ("new",),
-        )
-        return True
-
-    def take_identity(self, taker: Player, p: Player) -> bool:
-        """taker takes p's identity card (and secret task); taker's own leaves the game face down."""
-        if p is None or p is taker or p.identity is None or taker.identity is None:
-            return False
-        self.removed_identities.append((taker.identity, taker.task, taker.seat))
-        taker.identity, taker.task = p.identity, p.task
-        p.identity, p.task = None, None
-        taker.known_identities.pop(p.seat, None)
-        self.emit("identity_taken", seat=taker.seat, of=p.seat)
-        return True
-
-    # ------------------------------------------------------------------ skills
-
-    def skill_ready(self, p: Player, skill) -> bool:
-        return self.skill_blocker(p, skill) is None
-
-    def skill_blocker(self, p: Player, skill) -> str | None:
-        """Why p cannot use this skill now (None: it can). The one place these rules live."""
-        if not (p.alive or (skill.on is not None and "died" in skill.on and p in self.seats.in_death)):
-            return "owner is dead"
-        if skill.flips_up:
-            if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
-                return "role is already face up (this skill's cost is turning it face up)"
-        elif not p.role_face_up:  # a face-down role can use only its flip-up skills
-            return "role is face down"
-        if p.statuses and self.has_status(p, "skills_disabled"):
-            return "skills are disabled this turn"
-        if skill.limit_scope is not None and p.usage.get(self._limit_key(skill), 0) >= skill.limit_times:
-            return f"used up ({skill.limit_times} per {skill.limit_scope})"
-        return None
-
-    def _limit_key(self, skill):
-        scope = skill.limit_scope
-        if scope == "phase":
-            return (skill.id, self.turn_no, self.phase)
-        if scope == "turn":
-            return (skill.id, self.turn_no)
-        return (skill.id,)
-
-    def skill_options(self, p: Player, timing: str) -> list[PlayOption]:
-        out = []
-        assert p.role is not None  # asked only of a player with a role
-        for skill in p.role.skills:
-            if (
-                skill.kind == "active"
-                and timing in (skill.timing or ())  # an active skill always has its idle points
-                and self.skill_ready(p, skill)
-                and (skill.condition is None or skill.condition(Ctx(self, p, dying=self.seats.dying_player)))
-            ):
-                out.append(PlayOption(None, skill))
-        return out
-
-    def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None:
-        """Pay the skill's costs (flip face up, count its use) and resolve its effect."""
-        assert p.role is not None  # a skill is its owner's role's
-        if skill.limit_scope is not None:
-            key = self._limit_key(skill)
-            p.usage[key] = p.usage.get(key, 0) + 1
-        if skill.flips_up and not p.role_face_up:
-            p.role_face_up = True
-            self.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=True)
-        key = (p.role.id, skill.name)
-        self.skill_uses[key] = self.skill_uses.get(key, 0) + 1
-        self.emit("skill_used", seat=p.seat, skill=skill.id)
-        if skill.effect is not None:
-            self.resolving.append(skill)
-            try:
-                skill.effect(ctx or Ctx(self, p, dying=self.seats.dying_player))
-            finally:
-                self.resolving.pop()
-        self.zones.clear_staging()  # cards the skill turned up and left: discarded
-
     def perform(self, p: Player, choice: PlayOption):
         """Carry out an idle-point action."""
         if choice.card is None:
@@ -793,7 +676,7 @@ class Game(GameCore, Resolution):
         if card is not None:
             zones.start_use(card, ctype)
         frame = UseFrame(card)
-        self.resolving.append(frame)
+        self.stack.push(frame)
         uid = card.uid if card is not None else None
         ctx = Ctx(self, user, card=card, dying=self.seats.dying_player)
         if card is None or ctype is not card.type:  # virtual or converted: questions name what it is used as
@@ -828,7 +711,7 @@ class Game(GameCore, Resolution):
                 zones.remove_used(card, ctype)
             else:
                 zones.move(card, DISCARD)
-        self.resolving.pop()
+        self.stack.pop()
         self.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
         self.settle("结算卡牌效果后")
 

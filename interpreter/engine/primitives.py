@@ -416,11 +416,7 @@ def _take_top(ctx, n):
 
 @implements("flip_role")
 def _flip_role(ctx, p, face_up):
-    if p is None or p.role is None or p.role_face_up == bool(face_up):
-        return False
-    p.role_face_up = bool(face_up)
-    ctx.game.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=p.role_face_up)
-    return True
+    return p is not None and ctx.game.flip_role(p, bool(face_up))
 
 
 @implements("add_status")
@@ -487,20 +483,12 @@ def _ban_cards(ctx, names):
 
 @implements("nullify")
 def _nullify(ctx):
-    frame = ctx.game.current_use()
-    if frame is None or frame.nullified:
-        return False
-    frame.nullified = True
-    return True
+    return ctx.game.nullify()
 
 
 @implements("claim_used_card")
 def _claim_used_card(ctx, p):
-    frame = ctx.game.current_use()
-    if frame is None or frame.card is None:
-        return False
-    frame.claimed_by = p if p is not None else ctx.me
-    return True
+    return ctx.game.claim_used_card(p if p is not None else ctx.me)
 
 
 @implements("replace_role")
@@ -525,12 +513,7 @@ def _add_draw(ctx, n):
 
 @implements("look_identity")
 def _look_identity(ctx, p, by):
-    who = by if by is not None else ctx.me
-    if p is None or p.identity is None:
-        return False
-    who.known_identities[p.seat] = p.identity
-    ctx.game.emit("identity_seen", seat=who.seat, of=p.seat, to=[who.seat])
-    return True
+    return ctx.game.look_identity(by if by is not None else ctx.me, p)
 
 
 @implements("take_identity")

@@ -28,6 +28,7 @@ from .victory import VictoryChecks
 if TYPE_CHECKING:
     from ..content.model import Content, Rules, Skill
     from .seats import Seats
+    from .skills import Skills
     from .state import Card, Player
     from .zones import Zones
 
@@ -43,7 +44,7 @@ class Resolution(VictoryChecks):
     phase: str
     trace: list[tuple[Any, ...]] | None
     events: list[tuple[str, dict[str, Any]]]
-    triggers_by_seat: list[list[Skill]]
+    skills: Skills
     suspend_checks: int
     seats: Seats
     zones: Zones
@@ -55,7 +56,6 @@ class Resolution(VictoryChecks):
 
         def take_events(self) -> list[tuple[str, dict[str, Any]]]: ...
         def offer_idle(self, p: Player, timing: str, prompt: str) -> bool: ...
-        def skill_blocker(self, p: Player, skill: Skill) -> str | None: ...
 
     def settle(self, node: str = "") -> None:
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
@@ -99,7 +99,7 @@ class Resolution(VictoryChecks):
                 return
             batch = self.take_events()
             fired = False
-            by_seat = self.triggers_by_seat  # most seats have no triggered skill: an empty list
+            by_seat = self.skills.triggers_by_seat  # most seats have no triggered skill: an empty list
             assert self.current is not None  # triggers run from setup on
             for p in self.seats.order_from(self.current):
                 for skill in by_seat[p.seat]:
@@ -107,7 +107,7 @@ class Resolution(VictoryChecks):
                     for kind, data in batch:
                         if kind not in on:
                             continue
-                        blocker = self.skill_blocker(p, skill)
+                        blocker = self.skills.skill_blocker(p, skill)
                         if blocker is not None:
                             if self.trace is not None:
                                 self.trace.append(("skill", p.seat, skill.name, kind, blocker))
@@ -154,7 +154,7 @@ class Resolution(VictoryChecks):
             return False
         if tr is not None:
             tr.append(("fired", p.seat, skill.name))
-        self.use_skill(p, skill, ctx)
+        self.skills.use_skill(p, skill, ctx)
         return True
 
     # ------------------------------------------------------------------ 濒死

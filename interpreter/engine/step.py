@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from greenlet import getcurrent, greenlet
@@ -44,10 +43,9 @@ from greenlet import getcurrent, greenlet
 from ..catalogue import CARD_FIELDS
 from .errors import EngineError, IllegalAction
 from .game import Game
-from .state import PENDING, PROCESSING, REMOVED, Card
 
 if TYPE_CHECKING:
-    from ..content.model import CardType
+    pass
 
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
 
@@ -201,86 +199,16 @@ class GameState:
         self._legal = None
 
 
-def _of_type(t: CardType) -> Callable[[Card], bool]:
-    return lambda x: x.type is t
-
-
-def _with_arrow(d: str, lk: bool) -> Callable[[Card], bool]:
-    return lambda x: x.direction == d and x.lockable == lk
-
-
 def _redeal(g: Game, seat: int, r: random.Random) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample)."""
     before = {id(c): c.uid for c in g.cards}
     roles_before = {p.seat: p.role for p in g.players}
-    unknown = [c for c in g.cards if not g.card_visible(c, seat)]
-    free: list[Card] = []
-    pinned: list[tuple[Card, Callable[[Card], bool]]] = []
-    for c in unknown:
-        if c.zone in (PROCESSING, REMOVED):
-            pinned.append((c, _of_type(c.type)))  # which card was used is public, not the copy
-        elif c.zone == PENDING and c.used_as is not None:  # everyone saw which card type became the intel
-            pinned.append((c, _of_type(c.type)))
-        elif c.zone == PENDING:  # its arrow and lock are seen on the way
-            pinned.append((c, _with_arrow(c.direction, c.lockable)))
-        else:
-            free.append(c)
-    for c, fits in pinned:
-        candidates = [c] + [x for x in free if fits(x)]
-        other = candidates[r.randrange(len(candidates))]
-        if other is not c:
-            c.swap_face(other)
-    faces = [tuple(getattr(c, f) for f in Card.FACE) for c in free]
-    r.shuffle(faces)
-    for c, face in zip(free, faces, strict=True):
-        for f, v in zip(Card.FACE, face, strict=True):
-            setattr(c, f, v)
-    g.zones.faces_moved()
-
-    me = g.players[seat]
-    seen_seats = {seat} | set(me.known_identities)
-    slots = [p for p in g.players if p.seat not in seen_seats and p.identity is not None]
-    removed = [i for i, (_ident, _task, s) in enumerate(g.removed_identities) if s != seat]  # face down, not ours
-    if slots or removed:
-        idents = [p.identity for p in slots] + [g.removed_identities[i][0] for i in removed]
-        r.shuffle(idents)
-        seen_tasks = {t.id for t in [me.task] + [g.players[s].task for s in me.known_identities] if t is not None}
-        seen_tasks |= {t.id for _i, t, s in g.removed_identities if s == seat and t is not None}
-        tasks = sorted((t for t in g.content.tasks.values() if t.id not in seen_tasks), key=lambda t: t.id)
-        r.shuffle(tasks)
-        for p, ident in zip(slots, idents[: len(slots)], strict=True):
-            p.identity = ident
-            p.task = tasks.pop() if ident.takes_task and tasks else None
-        for i, ident in zip(removed, idents[len(slots) :], strict=True):
-            task = tasks.pop() if ident.takes_task and tasks else None
-            g.removed_identities[i] = (ident, task, g.removed_identities[i][2])
-    for q in g.players:  # what the others looked at follows the identity card it was
-        for s in list(q.known_identities):
-            ident = g.players[s].identity
-            if ident is not None:
-                q.known_identities[s] = ident
-
-    face_down = [p for p in g.players if p.seat != seat and p.role is not None and not p.role_shown]
-    if face_down or g.role_pile:
-        mine = {r_.id for r_ in me.dealt_roles}
-        pool = [p.role for p in face_down] + list(g.role_pile) + [r_ for r_ in g.unchosen_roles if r_.id not in mine]
-        r.shuffle(pool)
-        for p in face_down:  # a role dealt face down is a hidden one: keep it so
-            assert p.role is not None  # (face_down: seats with a role)
-            hidden = p.role.hidden
-            pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
-            p.role = pool.pop(pick)
-        g.role_pile = [pool.pop() for _ in range(len(g.role_pile))]
-        g.unchosen_roles = [r_ for r_ in g.unchosen_roles if r_.id in mine] + pool
-        g._index_triggers()
-        spare = list(g.unchosen_roles)
-        for p in face_down:  # what the others were dealt follows their new role
-            assert p.role is not None  # (each was given one from the pool above)
-            p.dealt_roles = [p.role] + [spare.pop() for _ in range(len(p.dealt_roles) - 1) if spare]
+    g.zones.redeal(seat, r)
+    g.skills.redeal(seat, r)
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
     role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
     _rewrite_history(g, seat, uid_map, role_map)
-    g.rng = random.Random(r.getrandbits(64))
+    g.reseed(r.getrandbits(64))
 
 
 _CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")

@@ -51,12 +51,10 @@ def build(
         ident = spec.get("identity")
         if ident not in content.identities:
             raise TableError(f"seat {p.seat}: unknown identity {ident!r}")
-        p.identity = content.identities[ident]
         task = spec.get("task")
-        if task is not None:
-            if task not in content.tasks:
-                raise TableError(f"seat {p.seat}: unknown secret task {task!r}")
-            p.task = content.tasks[task]
+        if task is not None and task not in content.tasks:
+            raise TableError(f"seat {p.seat}: unknown secret task {task!r}")
+        g.skills.give_identity(p, content.identities[ident], content.tasks[task] if task is not None else None)
         for uid in spec.get("hand", []):
             zones.move(take(uid), HAND, p)  # a hand is seen by its owner only
         for uid in spec.get("intel", []):
@@ -100,7 +98,7 @@ def put_role_pile(g: Game, role_ids: Sequence[str]) -> None:
         if rid in held:
             raise TableError(f"role pile: role {rid!r} is already a player's role")
         seen.add(rid)
-    g.role_pile = [roles[rid] for rid in reversed(role_ids)]  # the end of the list is the top
+    g.skills.set_role_pile([roles[rid] for rid in reversed(role_ids)])  # the end of the list is the top
 
 
 def card(g: Game, uid: int) -> Card:

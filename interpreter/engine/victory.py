@@ -27,8 +27,9 @@ from .errors import GameOver
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..content.model import Skill, Victory
+    from ..content.model import Victory
     from .seats import Seats
+    from .skills import Skills
     from .state import Player
     from .zones import Zones
 
@@ -42,7 +43,7 @@ class VictoryChecks:
     seats: Seats
     zones: Zones
     collect_at: int
-    victory_skills: dict[str | None, list[tuple[Player, Skill]]]
+    skills: Skills
     check_winners: list[Player] | None
     check_declarers: list[Player] | None
     changes: int
@@ -54,8 +55,6 @@ class VictoryChecks:
             self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
         ) -> None: ...
         def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any: ...
-        def skill_ready(self, p: Player, skill: Skill) -> bool: ...
-        def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None: ...
 
     def _from_current(self) -> tuple[Player, ...]:
         """All players, from the current player on (victory is checked only once the game is set up)."""
@@ -167,20 +166,20 @@ class VictoryChecks:
 
     def _victory_skills(self, check: str, winners: list[Player], declarers: list[Player]) -> None:
         """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""
-        skills = self.victory_skills.get(check)
+        skills = self.skills.victory_skills.get(check)
         if not skills:
             return
         self.check_winners, self.check_declarers = winners, declarers
         try:
             for p in self._from_current():
                 for owner, skill in skills:
-                    if owner is not p or not self.skill_ready(p, skill):
+                    if owner is not p or not self.skills.skill_ready(p, skill):
                         continue
                     ctx = Ctx(self, p)
                     if skill.condition is not None and not skill.condition(ctx):
                         continue
                     if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
                         continue
-                    self.use_skill(p, skill, ctx)
+                    self.skills.use_skill(p, skill, ctx)
         finally:
             self.check_winners = self.check_declarers = None

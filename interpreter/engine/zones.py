@@ -10,7 +10,7 @@ zone; the other operations here (draw, discard, reveal …) are made of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .errors import EngineError
@@ -32,6 +32,8 @@ from .state import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ..content.model import CardType, DeckEntry
     from .core import GameCore
 
@@ -77,11 +79,37 @@ class Zones:
         self.game.rng.shuffle(rest)
         self.deck = rest + top[::-1]  # the end of the list is the top
 
-    def faces_moved(self) -> None:
-        """The faces of some cards were exchanged (the step API's resample): index the cards by deck id again,
-        and let the next node scan the intel areas again."""
+    def redeal(self, seat: int, r: random.Random) -> None:
+        """Re-deal the faces of the cards `seat` cannot see (the step API's resample): positions stay, faces move.
+
+        Other hands and the deck are shuffled together; a face-down intel keeps its
+        arrow and lock, and a card used face down (or the intel it became) its card type.
+        """
+        free: list[Card] = []
+        pinned: list[tuple[Card, Callable[[Card], bool]]] = []
+        for c in self.cards:
+            if self.card_visible(c, seat):
+                continue
+            if c.zone in (PROCESSING, REMOVED):
+                pinned.append((c, _of_type(c.type)))  # which card was used is public, not the copy
+            elif c.zone == PENDING and c.used_as is not None:  # everyone saw which card type became the intel
+                pinned.append((c, _of_type(c.type)))
+            elif c.zone == PENDING:  # its arrow and lock are seen on the way
+                pinned.append((c, _with_arrow(c.direction, c.lockable)))
+            else:
+                free.append(c)
+        for c, fits in pinned:
+            candidates = [c] + [x for x in free if fits(x)]
+            other = candidates[r.randrange(len(candidates))]
+            if other is not c:
+                c.swap_face(other)
+        faces = [tuple(getattr(c, f) for f in Card.FACE) for c in free]
+        r.shuffle(faces)
+        for c, face in zip(free, faces, strict=True):
+            for f, v in zip(Card.FACE, face, strict=True):
+                setattr(c, f, v)
         self.by_uid = {c.uid: c for c in self.cards}
-        self.intel_changes += 1
+        self.intel_changes += 1  # faces moved: let the next node scan the intel areas again
 
     # ------------------------------------------------------------------ visibility
 
@@ -343,3 +371,11 @@ class Zones:
             for bit in (RED, BLUE, BLACK):
                 if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
                     raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
+
+
+def _of_type(t: CardType) -> Callable[[Card], bool]:
+    return lambda x: x.type is t
+
+
+def _with_arrow(d: str, lk: bool) -> Callable[[Card], bool]:
+    return lambda x: x.direction == d and x.lockable == lk

@@ -1,0 +1,270 @@
+"""Roles, their skills, and identity cards.
+
+:class:`Skills` owns the role cards — each player's role and whether it is face
+up, the roles dealt, the role pile, the roles removed — the identity cards and
+secret tasks (who holds which, those removed, those a seat has looked at), and
+the index of the dealt skills the trigger loop and the victory checks walk:
+triggered skills per seat, victory skills per check, and the event kinds
+someone listens to (handed to GameCore.listen). It decides whether a skill may
+be used now (:meth:`Skills.skill_blocker`, the one place those rules live) and
+uses it (:meth:`Skills.use_skill`: pay the costs, resolve the effect).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..language.runtime import Ctx
+from . import decisions as D
+from .decisions import PlayOption
+from .state import Player
+
+if TYPE_CHECKING:
+    from ..content.model import Identity, Role, SecretTask, Skill
+    from .core import GameCore
+    from .seats import Seats
+    from .stack import EffectStack
+    from .zones import Zones
+
+
+class Skills:
+    """Role cards, skills and identity cards (see the module docstring)."""
+
+    def __init__(self, game: GameCore, seats: Seats, zones: Zones, stack: EffectStack) -> None:
+        self.game = game
+        self.players = game.players
+        self.seats = seats
+        self.zones = zones
+        self.stack = stack
+        self.role_pile: list[Role] = []  # roles not dealt (角色牌堆); the top is the END of the list
+        self.removed_roles: list[Role] = []  # role cards removed from the game
+        self.unchosen_roles: list[Role] = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
+        # (identity, task, seat it came from): identity cards removed from the game face down
+        self.removed_identities: list[tuple[Identity, SecretTask | None, int]] = []
+        self.triggers: list[tuple[Player, Skill]] = []  # (player, triggered skill) pairs of the dealt roles
+        self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
+        # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
+        self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
+        self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
+
+    # ------------------------------------------------------------------ dealing
+
+    def give_identity(self, p: Player, identity: Identity, task: SecretTask | None) -> None:
+        """p's identity card (and secret task) as dealt."""
+        p.identity = identity
+        p.task = task
+
+    def deal_roles(self, first: Player) -> None:
+        """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
+        game = self.game
+        pool = sorted(game.content.roles.values(), key=lambda r: r.id)
+        if not pool:
+            return
+        game.rng.shuffle(pool)
+        per = 2 if len(pool) >= 2 * game.n else 1
+        for p in self.seats.order_from(first):
+            dealt = [pool.pop() for _ in range(min(per, len(pool)))]
+            if not dealt:
+                break
+            p.dealt_roles = list(dealt)
+            chosen = game.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
+            p.new_role(chosen, not chosen.hidden)
+            self.unchosen_roles += [r for r in dealt if r is not p.role]
+        self.role_pile = pool
+        self.index_triggers()
+
+    def give_role(self, p: Player, role: Role, face_up: bool) -> None:
+        """p holds this role (a table built mid-game)."""
+        p.new_role(role, face_up)
+
+    def set_role_pile(self, roles: list[Role]) -> None:
+        """The role pile is exactly these roles, its top the END of the list (a table built mid-game)."""
+        self.role_pile = list(roles)
+
+    def index_triggers(self) -> None:
+        """Index the dealt roles' triggered and victory skills (after any role changes hands)."""
+        self.triggers = [
+            (p, sk) for p in self.players if p.role is not None for sk in p.role.skills if sk.kind == "triggered"
+        ]
+        self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
+        self.game.listen(frozenset(kind for _, sk in self.triggers for kind in sk.on or ()))
+        self.victory_skills = {}
+        for p in self.players:
+            for sk in p.role.skills if p.role is not None else ():
+                if sk.kind == "victory":
+                    self.victory_skills.setdefault(sk.check, []).append((p, sk))
+
+    # ------------------------------------------------------------------ role cards
+
+    def flip_role(self, p: Player, face_up: bool) -> bool:
+        """Turn p's role card face up or down (everyone sees it). False if p has none or it already is."""
+        if p.role is None or p.role_face_up == face_up:
+            return False
+        p.role_face_up = face_up
+        self.game.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=face_up)
+        return True
+
+    def hide_role(self, p: Player) -> None:
+        """p's role goes face down with him, unannounced (弃权: the abstain event says it)."""
+        p.role_face_up = False
+
+    def replace_role(self, p: Player, look: int) -> bool:
+        """p's role leaves the game; p keeps one of the top `look` roles of the role pile (the rest go under)."""
+        if p.role is None or not self.role_pile:
+            return False
+        old = p.role
+        self.removed_roles.append(old)
+        offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
+        new = self.game.ask(p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
+        self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
+        p.new_role(new, not new.hidden)
+        self.index_triggers()
+        self.game.emit(
+            "role_replaced",
+            seat=p.seat,
+            old=old.id,
+            new=new.id,
+            to=None if p.role_face_up else [p.seat],
+            secret=() if p.role_face_up else ("new",),
+        )
+        return True
+
+    # ------------------------------------------------------------------ identity cards
+
+    def take_identity(self, taker: Player, p: Player | None) -> bool:
+        """taker takes p's identity card (and secret task); taker's own leaves the game face down."""
+        if p is None or p is taker or p.identity is None or taker.identity is None:
+            return False
+        self.removed_identities.append((taker.identity, taker.task, taker.seat))
+        taker.identity, taker.task = p.identity, p.task
+        p.identity, p.task = None, None
+        taker.known_identities.pop(p.seat, None)
+        self.game.emit("identity_taken", seat=taker.seat, of=p.seat)
+        return True
+
+    def look_identity(self, who: Player, p: Player | None) -> bool:
+        """`who` looks at p's identity card (only he hears of it). False if p has none."""
+        if p is None or p.identity is None:
+            return False
+        who.known_identities[p.seat] = p.identity
+        self.game.emit("identity_seen", seat=who.seat, of=p.seat, to=[who.seat])
+        return True
+
+    # ------------------------------------------------------------------ skills
+
+    def skill_ready(self, p: Player, skill: Skill) -> bool:
+        return self.skill_blocker(p, skill) is None
+
+    def skill_blocker(self, p: Player, skill: Skill) -> str | None:
+        """Why p cannot use this skill now (None: it can). The one place these rules live."""
+        if not (p.alive or (skill.on is not None and "died" in skill.on and p in self.seats.in_death)):
+            return "owner is dead"
+        if skill.flips_up:
+            if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
+                return "role is already face up (this skill's cost is turning it face up)"
+        elif not p.role_face_up:  # a face-down role can use only its flip-up skills
+            return "role is face down"
+        if p.statuses and self.seats.has_status(p, "skills_disabled"):
+            return "skills are disabled this turn"
+        if skill.limit_scope is not None and p.usage.get(self._limit_key(skill), 0) >= skill.limit_times:
+            return f"used up ({skill.limit_times} per {skill.limit_scope})"
+        return None
+
+    def _limit_key(self, skill: Skill) -> tuple[Any, ...]:
+        scope = skill.limit_scope
+        if scope == "phase":
+            return (skill.id, self.game.turn_no, self.game.phase)
+        if scope == "turn":
+            return (skill.id, self.game.turn_no)
+        return (skill.id,)
+
+    def skill_options(self, p: Player, timing: str) -> list[PlayOption]:
+        """p's active skills usable at this idle point."""
+        out = []
+        assert p.role is not None  # asked only of a player with a role
+        for skill in p.role.skills:
+            if (
+                skill.kind == "active"
+                and timing in (skill.timing or ())  # an active skill always has its idle points
+                and self.skill_ready(p, skill)
+                and (skill.condition is None or skill.condition(Ctx(self.game, p, dying=self.seats.dying_player)))
+            ):
+                out.append(PlayOption(None, skill))
+        return out
+
+    def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None:
+        """Pay the skill's costs (flip face up, count its use) and resolve its effect."""
+        assert p.role is not None  # a skill is its owner's role's
+        if skill.limit_scope is not None:
+            key = self._limit_key(skill)
+            p.usage[key] = p.usage.get(key, 0) + 1
+        if skill.flips_up:
+            self.flip_role(p, True)
+        uses = (p.role.id, skill.name)
+        self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
+        self.game.emit("skill_used", seat=p.seat, skill=skill.id)
+        if skill.effect is not None:
+            stack = self.stack
+            stack.push(skill)
+            try:
+                skill.effect(ctx or Ctx(self.game, p, dying=self.seats.dying_player))
+            finally:
+                stack.pop()
+        self.zones.clear_staging()  # cards the skill turned up and left: discarded
+
+    # ------------------------------------------------------------------ resampling
+
+    def redeal(self, seat: int, r: random.Random) -> None:
+        """Re-deal what `seat` cannot see of identities and roles (the step API's resample).
+
+        The identity cards (and secret tasks) of the other seats whose identity
+        `seat` has not looked at, with those removed face down that were not its
+        own; the face-down roles of the others, with the role pile and the roles
+        the others were dealt and did not keep.
+        """
+        players = self.players
+        me = players[seat]
+        seen_seats = {seat} | set(me.known_identities)
+        slots = [p for p in players if p.seat not in seen_seats and p.identity is not None]
+        gone = self.removed_identities
+        removed = [i for i, (_ident, _task, s) in enumerate(gone) if s != seat]  # face down, not ours
+        if slots or removed:
+            idents = [p.identity for p in slots] + [gone[i][0] for i in removed]
+            r.shuffle(idents)
+            seen_tasks = {t.id for t in [me.task] + [players[s].task for s in me.known_identities] if t is not None}
+            seen_tasks |= {t.id for _i, t, s in gone if s == seat and t is not None}
+            tasks = sorted((t for t in self.game.content.tasks.values() if t.id not in seen_tasks), key=lambda t: t.id)
+            r.shuffle(tasks)
+            for p, ident in zip(slots, idents[: len(slots)], strict=True):
+                assert ident is not None  # (slots hold seats with an identity)
+                p.identity = ident
+                p.task = tasks.pop() if ident.takes_task and tasks else None
+            for i, ident in zip(removed, idents[len(slots) :], strict=True):
+                assert ident is not None
+                task = tasks.pop() if ident.takes_task and tasks else None
+                gone[i] = (ident, task, gone[i][2])
+        for q in players:  # what the others looked at follows the identity card it was
+            for s in list(q.known_identities):
+                seen = players[s].identity
+                if seen is not None:
+                    q.known_identities[s] = seen
+
+        face_down = [p for p in players if p.seat != seat and p.role is not None and not p.role_shown]
+        if face_down or self.role_pile:
+            mine = {r_.id for r_ in me.dealt_roles}
+            pool = [p.role for p in face_down if p.role is not None] + list(self.role_pile)  # (all have one)
+            pool += [r_ for r_ in self.unchosen_roles if r_.id not in mine]
+            r.shuffle(pool)
+            for p in face_down:  # a role dealt face down is a hidden one: keep it so
+                assert p.role is not None  # (face_down: seats with a role)
+                hidden = p.role.hidden
+                pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
+                p.role = pool.pop(pick)
+            self.role_pile = [pool.pop() for _ in range(len(self.role_pile))]
+            self.unchosen_roles = [r_ for r_ in self.unchosen_roles if r_.id in mine] + pool
+            self.index_triggers()
+            spare = list(self.unchosen_roles)
+            for p in face_down:  # what the others were dealt follows their new role
+                assert p.role is not None  # (each was given one from the pool above)
+                p.dealt_roles = [p.role] + [spare.pop() for _ in range(len(p.dealt_roles) - 1) if spare]
