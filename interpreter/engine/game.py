@@ -36,7 +36,7 @@ from .state import (
     Card,
     Player,
 )
-from .victory import GameOver
+from .victory import GameOver, Victory
 from .zones import Zones
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class Transit:
         self.target, self.lock, self.face_up = target, lock, face_up
 
 
-class Game(GameCore, Resolution):
+class Game(GameCore):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
 
     def __init__(
@@ -122,13 +122,22 @@ class Game(GameCore, Resolution):
         self.take_identity = skills.take_identity
         self.look_identity = skills.look_identity
         self._index_triggers = skills.index_triggers
+        self.victory = victory = Victory(self, seats, zones, skills)
+        # the victory checks, as the engine's API
+        self.check_collect_victory = victory.check_collect_victory
+        self.check_death_victory = victory.check_death_victory
+        self.check_turn_end_victory = victory.check_turn_end_victory
+        self.check_last_alive = victory.check_last_alive
+        self.add_winner = victory.add_winner
+        self.block_winner = victory.block_winner
+        self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
+        resolution.offer_idle = self.offer_idle
+        # the timing-node loop, dying and death, as the engine's API
+        self.settle = resolution.settle
+        self.resolve_dying = resolution.resolve_dying
+        self.resolve_deaths = resolution.resolve_deaths
         self.holder: Player | None = None
         self.transit: Transit | None = None
-        self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel
-        self.collect_checked_at = -1
-        self.check_winners: list[Player] | None = None  # the winners list of the victory check in progress
-        self.check_declarers: list[Player] | None = None
-        self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[
             str, CardType
@@ -405,7 +414,7 @@ class Game(GameCore, Resolution):
         self.enter_phase("turn_end")
         self.emit("turn_end", seat=p.seat)
         self.settle("回合结束时")
-        self.check_turn_end_victory()
+        self.victory.check_turn_end_victory()
         self.transit = None
         self.holder = None
 
@@ -459,7 +468,7 @@ class Game(GameCore, Resolution):
         self.skills.hide_role(p)
         self.emit("abstain", seat=p.seat)
         self.discard_cards(list(p.hand) + list(p.intel))
-        self.check_last_alive()
+        self.victory.check_last_alive()
 
     NO_LOCK = object()
 
@@ -477,7 +486,7 @@ class Game(GameCore, Resolution):
             self.emit("intel_sending", seat=sender.seat, card=card.uid)
             if self.trace is not None:
                 self.trace.append(("node", "传出情报时（方向）", self.phase))
-            self._run_triggers()
+            self.resolution.run_triggers()
             if self.send_direction is not None:
                 direction = self.send_direction
                 self.send_direction = None

@@ -551,35 +551,22 @@ def _set_pending(ctx, c, face_up):
 
 @implements("winners")
 def _winners(ctx):
-    return list(ctx.game.check_winners or [])
+    return list(ctx.game.victory.check_winners or [])
 
 
 @implements("declarers")
 def _declarers(ctx):
-    return list(ctx.game.check_declarers or [])
+    return list(ctx.game.victory.check_declarers or [])
 
 
 @implements("win")
 def _win(ctx, p, declared):
-    g = ctx.game
-    w = g.check_winners
-    if p is None or p.out:
-        return False
-    if declared and p not in g.check_declarers:
-        g.check_declarers.append(p)
-    if p in w:
-        return bool(declared)
-    w.append(p)
-    return True
+    return p is not None and ctx.game.add_winner(p, bool(declared))
 
 
 @implements("block_win")
 def _block_win(ctx, p):
-    w = ctx.game.check_winners
-    if p is None or p not in w:
-        return False
-    w.remove(p)
-    return True
+    return p is not None and ctx.game.block_winner(p)
 
 
 @implements("same_camp")

@@ -17,58 +17,63 @@ next node is entered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
 from .errors import EngineError
 from .state import DISCARD, HAND
-from .victory import VictoryChecks
 
 if TYPE_CHECKING:
-    from ..content.model import Content, Rules, Skill
+    from ..content.model import Skill
+    from .core import GameCore
     from .seats import Seats
     from .skills import Skills
     from .state import Card, Player
+    from .victory import Victory
     from .zones import Zones
 
 MAX_TRIGGER_ROUNDS = 64
 
 
-class Resolution(VictoryChecks):
-    """Mixin of :class:`Game`: nodes, dying and death."""
+class Resolution:
+    """Timing nodes (triggers, victory checks, dying), dying and death (see the module docstring)."""
 
-    # What this mixin uses of Game beyond VictoryChecks, declared for the type checker; Game defines them.
-    content: Content
-    rules: Rules
-    phase: str
-    trace: list[tuple[Any, ...]] | None
-    events: list[tuple[str, dict[str, Any]]]
-    skills: Skills
-    suspend_checks: int
-    seats: Seats
-    zones: Zones
-    collect_at: int
-    dying_at: int
-    quiet_at: int
+    # Wired by Game: one question at an idle point (CardUse.offer_idle), asked of each player while one is dying.
+    offer_idle: Callable[[Player, str, str], bool]
 
-    if TYPE_CHECKING:
-
-        def take_events(self) -> list[tuple[str, dict[str, Any]]]: ...
-        def offer_idle(self, p: Player, timing: str, prompt: str) -> bool: ...
+    def __init__(self, game: GameCore, seats: Seats, zones: Zones, skills: Skills, victory: Victory) -> None:
+        self.game = game
+        self.players = game.players
+        self.collect_at = game.collect_at
+        self.dying_at = game.dying_at
+        self.seats = seats
+        self.zones = zones
+        self.skills = skills
+        self.victory = victory
+        # what the node loop calls, bound once
+        self._just_died = seats.just_died  # (read only: Seats changes it)
+        self._forget_deaths = seats.forget_deaths
+        self._order_from = seats.order_from
+        self._skill_blocker = skills.skill_blocker
+        self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
+        self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
 
     def settle(self, node: str = "") -> None:
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
-        if self.trace is not None:
-            self.trace.append(("node", node or self.phase, self.phase))
+        game = self.game
+        if game.trace is not None:
+            game.trace.append(("node", node or game.phase, game.phase))
+        zones = self.zones
         while True:
-            if self.events:
-                self._run_triggers()
+            if game.events:
+                self.run_triggers()
             if self.suspend_checks:
                 return
-            if self.quiet_at == self.zones.intel_changes:  # no intel moved since a scan found nothing
-                if self.seats.just_died:
-                    self.seats.forget_deaths()
+            if self.quiet_at == zones.intel_changes:  # no intel moved since a scan found nothing
+                if self._just_died:
+                    self._forget_deaths()
                 return
             collect = dying = False
             collect_at, dying_at = self.collect_at, self.dying_at
@@ -79,43 +84,45 @@ class Resolution(VictoryChecks):
                 if c[4] >= dying_at and p.alive:
                     dying = True
             if not (collect or dying):
-                self.quiet_at = self.zones.intel_changes
-                if self.seats.just_died:
-                    self.seats.forget_deaths()
+                self.quiet_at = zones.intel_changes
+                if self._just_died:
+                    self._forget_deaths()
                 return
             if collect:
-                self.check_collect_victory()
-            self.seats.forget_deaths()  # they could still win at this first check after their death
+                self.victory.check_collect_victory()
+            self._forget_deaths()  # they could still win at this first check after their death
             if not dying:
                 return
-            if self.trace is not None:
-                self.trace.append(("dying", [p.seat for p in self.players if p.alive and p.counts[4] >= self.dying_at]))
+            if game.trace is not None:
+                game.trace.append(("dying", [p.seat for p in self.players if p.alive and p.counts[4] >= dying_at]))
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills and what they do): go round again
 
-    def _run_triggers(self) -> None:
+    def run_triggers(self) -> None:
+        """Offer the triggered skills the recorded events call for, round after round until none fires."""
+        game = self.game
         for _ in range(MAX_TRIGGER_ROUNDS):
-            if not self.events:
+            if not game.events:
                 return
-            batch = self.take_events()
+            batch = game.take_events()
             fired = False
             by_seat = self.skills.triggers_by_seat  # most seats have no triggered skill: an empty list
-            assert self.current is not None  # triggers run from setup on
-            for p in self.seats.order_from(self.current):
+            assert game.current is not None  # triggers run from setup on
+            for p in self._order_from(game.current):
                 for skill in by_seat[p.seat]:
                     on = skill.on or ()  # a triggered skill always has its events
                     for kind, data in batch:
                         if kind not in on:
                             continue
-                        blocker = self.skills.skill_blocker(p, skill)
+                        blocker = self._skill_blocker(p, skill)
                         if blocker is not None:
-                            if self.trace is not None:
-                                self.trace.append(("skill", p.seat, skill.name, kind, blocker))
+                            if game.trace is not None:
+                                game.trace.append(("skill", p.seat, skill.name, kind, blocker))
                             continue
                         if self._fire(p, skill, data):
                             fired = True
             if not fired:
-                self.take_events()  # what a round that fired nothing recorded is dropped
+                game.take_events()  # what a round that fired nothing recorded is dropped
                 return
         raise EngineError(
             "triggered skills keep triggering each other (more than "
@@ -124,10 +131,12 @@ class Resolution(VictoryChecks):
 
     def _fire(self, p: Player, skill: Skill, data: dict[str, Any]) -> bool:
         """Offer a triggered skill for one event; True if it was used."""
+        game = self.game
+        tr = game.trace
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
         if not p.alive and subject is not p:  # a dying owner's 死亡前 skills are about his own death only
-            if self.trace is not None:
-                self.trace.append(("skill", p.seat, skill.name, data.get("e", ""), "owner is dead"))
+            if tr is not None:
+                tr.append(("skill", p.seat, skill.name, data.get("e", ""), "owner is dead"))
             return False
         uid = data["uid"] if "uid" in data else data.get("card")
         card = None
@@ -137,20 +146,19 @@ class Resolution(VictoryChecks):
             while card is not None and card.uid in replaced:  # an intel replaced since: the new one
                 card = replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
-        ctx = Ctx(self, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
+        ctx = Ctx(game, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
         used = data.get("card")
         if isinstance(used, str):
-            ctype = self.content.card_types.get(used)
+            ctype = game.content.card_types.get(used)
             if ctype is not None:
                 ctx.used_as = CardName(ctype.id, ctype.name)
-        tr = self.trace
         if skill.condition is not None and not skill.condition(ctx):
             if tr is not None:
                 tr.append(("skill", p.seat, skill.name, data.get("e", ""), "condition false: " + skill.condition_text))
             return False
         if tr is not None:
             tr.append(("skill", p.seat, skill.name, data.get("e", ""), "eligible"))
-        if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+        if skill.optional and not game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
             return False
         if tr is not None:
             tr.append(("fired", p.seat, skill.name))
@@ -163,9 +171,10 @@ class Resolution(VictoryChecks):
         """Dying players, from the current player on, each ask the table for help; the unsaved die together."""
         self.suspend_checks += 1
         doomed: list[Player] = []
-        assert self.current is not None  # dying happens from setup on
+        current = self.game.current
+        assert current is not None  # dying happens from setup on
         try:
-            for p in self.seats.alive_from(self.current):
+            for p in self.seats.alive_from(current):
                 if p.alive and p.counts[4] >= self.dying_at and p not in doomed and not self._ask_for_rescue(p):
                     doomed.append(p)
         finally:
@@ -175,12 +184,13 @@ class Resolution(VictoryChecks):
 
     def _ask_for_rescue(self, p: Player) -> bool:
         """One dying player's round of asking, from himself counter-clockwise. True: saved."""
+        game = self.game
         self.seats.start_dying(p)
-        self.emit("dying", seat=p.seat)
+        game.emit("dying", seat=p.seat)
         try:
             self.settle("濒死时")  # 你濒死时 triggers (victory checks stay deferred)
             if p.counts[4] < self.dying_at:
-                self.emit("saved", seat=p.seat)
+                game.emit("saved", seat=p.seat)
                 return True
             askers = self.seats.alive_from(p)
             i = 0
@@ -193,7 +203,7 @@ class Resolution(VictoryChecks):
                     i += 1
                     continue
                 if p.counts[4] < self.dying_at:
-                    self.emit("saved", seat=p.seat)
+                    game.emit("saved", seat=p.seat)
                     return True
                 # still dying: keep asking from the same player, not a new round
             return False
@@ -204,12 +214,14 @@ class Resolution(VictoryChecks):
 
     def resolve_deaths(self, dead: list[Player]) -> None:
         """死亡结算: death victory checks, 死亡前 triggers, the last gift, then discarding."""
+        game = self.game
+        seats = self.seats
         self.suspend_checks += 1
         try:
             for p in dead:
-                self.seats.kill(p)
-                self.emit("died", seat=p.seat)
-            self.check_death_victory(dead)
+                seats.kill(p)
+                game.emit("died", seat=p.seat)
+            self.victory.check_death_victory(dead)
             self.settle("死亡前")  # triggers of the dead (victory checks stay deferred)
             for p in dead:
                 self._last_gift(p)
@@ -217,12 +229,12 @@ class Resolution(VictoryChecks):
                 cards = list(p.hand) + list(p.intel)
                 for c in cards:
                     self.zones.move(c, DISCARD)
-                self.emit("dead_discard", seat=p.seat, cards=[c.uid for c in cards])
+                game.emit("dead_discard", seat=p.seat, cards=[c.uid for c in cards])
         finally:
             for p in dead:
-                self.seats.death_resolved(p)
+                seats.death_resolved(p)
             self.suspend_checks -= 1
-        self.check_last_alive()
+        self.victory.check_last_alive()
 
     def _last_gift(self, p: Player) -> None:
         """A dying player may give up to N (rules: give_on_death) hand cards to one living player."""
@@ -231,17 +243,18 @@ class Resolution(VictoryChecks):
         receivers = [q for q in self.seats.alive_players() if q is not p]
         if not receivers:
             return
-        to = self.ask(p, D.GIVE_TARGET, [None, *receivers], "把手牌交给谁")
+        ask = self.game.ask
+        to = ask(p, D.GIVE_TARGET, [None, *receivers], "把手牌交给谁")
         if to is None:
             return
         given: list[Card] = []
-        for _ in range(self.rules.give_on_death):
+        for _ in range(self.game.rules.give_on_death):
             if not p.hand:
                 break
             options = list(p.hand) if not given else [None, *p.hand]
-            card = self.ask(p, D.GIVE_CARD, options, "交出哪张牌")
+            card = ask(p, D.GIVE_CARD, options, "交出哪张牌")
             if card is None:
                 break
             self.zones.move(card, HAND, to)
             given.append(card)
-        self.emit("give", seat=p.seat, to_seat=to.seat, n=len(given), cards=[c.uid for c in given])
+        self.game.emit("give", seat=p.seat, to_seat=to.seat, n=len(given), cards=[c.uid for c in given])

@@ -18,65 +18,60 @@ tasks; this module only knows the order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ..language.runtime import Ctx
 from . import decisions as D
 from .errors import GameOver
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from ..content.model import Victory
+    from ..content.model import Victory as VictoryCondition
+    from .core import GameCore
     from .seats import Seats
     from .skills import Skills
     from .state import Player
     from .zones import Zones
 
 
-class VictoryChecks:
-    """Mixin of :class:`Game`."""
+class Victory:
+    """The victory checks and the winners of the check in progress (see the module docstring)."""
 
-    # What this mixin uses of Game, declared for the type checker; Game defines them.
-    players: list[Player]
-    current: Player | None
-    seats: Seats
-    zones: Zones
-    collect_at: int
-    skills: Skills
-    check_winners: list[Player] | None
-    check_declarers: list[Player] | None
-    changes: int
-    collect_checked_at: int
-
-    if TYPE_CHECKING:
-
-        def emit(
-            self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
-        ) -> None: ...
-        def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any: ...
+    def __init__(self, game: GameCore, seats: Seats, zones: Zones, skills: Skills) -> None:
+        self.game = game
+        self.players = game.players
+        self.collect_at = game.collect_at
+        self.seats = seats
+        self.zones = zones
+        self.skills = skills
+        self.check_winners: list[Player] | None = None  # the winners list of the victory check in progress
+        self.check_declarers: list[Player] | None = None  # ... and who declared (宣胜)
+        # GameCore.changes + Zones.moves when a collect check last found no winner: nothing to check again
+        # until something has happened since (every change of state the conditions can read comes with
+        # an event, a card move or a noted change)
+        self.collect_checked_at = -1
 
     def _from_current(self) -> tuple[Player, ...]:
         """All players, from the current player on (victory is checked only once the game is set up)."""
-        assert self.current is not None
-        return self.seats.order_from(self.current)
+        current = self.game.current
+        assert current is not None
+        return self.seats.order_from(current)
 
-    def _victories(self, p: Player, check: str) -> list[Victory]:
+    def _victories(self, p: Player, check: str) -> list[VictoryCondition]:
         """p's victory conditions of one kind: his identity's, then his secret task's."""
-        out: list[Victory] = []
+        out: list[VictoryCondition] = []
         for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
             if holder is not None:
                 out += [v for v in holder.victories if v.check == check]
         return out
 
-    def _eligible(self, p: Player, v: Victory) -> bool:
+    def _eligible(self, p: Player, v: VictoryCondition) -> bool:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
         if p.out:
             return False
         return p.alive or p in self.seats.in_death or p in self.seats.just_died or v.dead_may_win
 
-    def _holds(self, p: Player, v: Victory, subject: Player | None = None) -> bool:
-        return bool(v.condition(Ctx(self, p, subject=subject)))
+    def _holds(self, p: Player, v: VictoryCondition, subject: Player | None = None) -> bool:
+        return bool(v.condition(Ctx(self.game, p, subject=subject)))
 
     def _add_with_camp(self, winners: list[Player], p: Player) -> None:
         """The winner and, for a camp identity, everyone of his camp, dead or alive, but not the out."""
@@ -91,7 +86,7 @@ class VictoryChecks:
     def check_collect_victory(self) -> None:
         """Step 1 (and 2) of the collect check. Skipped when nothing happened since the last one found no
         winner: every change of state the conditions can read comes with an event or a card move."""
-        if self.changes + self.zones.moves == self.collect_checked_at:
+        if self.game.changes + self.zones.moves == self.collect_checked_at:
             return
         winners: list[Player] = []
         declarers: list[Player] = []
@@ -117,7 +112,7 @@ class VictoryChecks:
         self._victory_skills("declare", winners, declarers)
         if winners:
             self._declare(winners, "collect", declarers)
-        self.collect_checked_at = self.changes + self.zones.moves
+        self.collect_checked_at = self.game.changes + self.zones.moves
 
     def check_death_victory(self, dead: list[Player]) -> None:
         winners: list[Player] = []
@@ -154,14 +149,14 @@ class VictoryChecks:
         for q in self._from_current():
             for v in self._victories(q, "usurp"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):
-                    self.emit("usurp", seat=q.seat, replaced=[p.seat for p in winners])
+                    self.game.emit("usurp", seat=q.seat, replaced=[p.seat for p in winners])
                     winners = [q]
                     declarers = [q]
                     reason = reason + "+usurp"
                     break
         # step 4: co-victory skills
         self._victory_skills("co_win", winners, declarers)
-        self.emit("victory", winners=[p.seat for p in winners], reason=reason)
+        self.game.emit("victory", winners=[p.seat for p in winners], reason=reason)
         raise GameOver(winners, reason)
 
     def _victory_skills(self, check: str, winners: list[Player], declarers: list[Player]) -> None:
@@ -175,11 +170,37 @@ class VictoryChecks:
                 for owner, skill in skills:
                     if owner is not p or not self.skills.skill_ready(p, skill):
                         continue
-                    ctx = Ctx(self, p)
+                    ctx = Ctx(self.game, p)
                     if skill.condition is not None and not skill.condition(ctx):
                         continue
-                    if skill.optional and not self.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+                    if skill.optional and not self.game.ask(
+                        p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id
+                    ):
                         continue
                     self.skills.use_skill(p, skill, ctx)
         finally:
             self.check_winners = self.check_declarers = None
+
+    # ------------------------------------------------------------------ what victory skills do (stages 2 and 4)
+
+    def add_winner(self, p: Player, declared: bool) -> bool:
+        """p wins too (declared: as a declarer). False if p is out, or already winning and not newly declaring."""
+        winners, declarers = self.check_winners, self.check_declarers
+        assert winners is not None and declarers is not None  # only victory skills' effects call this
+        if p.out:
+            return False
+        if declared and p not in declarers:
+            declarers.append(p)
+        if p in winners:
+            return declared
+        winners.append(p)
+        return True
+
+    def block_winner(self, p: Player) -> bool:
+        """p does not win after all. False if p was not winning."""
+        winners = self.check_winners
+        assert winners is not None  # only victory skills' effects call this
+        if p not in winners:
+            return False
+        winners.remove(p)
+        return True
