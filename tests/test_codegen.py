@@ -8,6 +8,7 @@ import interpreter.engine.primitives  # noqa: F401  (registers what each primiti
 from interpreter.content.loader import load_cached
 from interpreter.engine.table import build
 from interpreter.language.compiler import Compiler, context_env
+from interpreter.language.errors import LanguageError
 from interpreter.language.runtime import Ctx
 
 NAMES = {"截获": "jie_huo"}
@@ -100,3 +101,23 @@ def test_each_call_has_its_own_variables():
     g = _game()
     assert f(Ctx(g, g.players[0])) == 1
     assert f(Ctx(g, g.players[1])) == 1
+
+
+@pytest.mark.parametrize(
+    "text, start",
+    [
+        ("".join(f"for p{i} in others(self) {{\n" for i in range(20)) + "draw(self, 1)\n" + "}\n" * 20, "start"),
+        ("repeat 2 {\n" * 25 + "draw(self, 1)\n" + "}\n" * 25, "start"),
+        ("if true {\n" * 120 + "draw(self, 1)\n" + "}\n" * 120, "start"),
+        ("if true {\n" * 300 + "draw(self, 1)\n" + "}\n" * 300, "start"),  # deeper than the parser's recursion
+        (" + ".join(["1"] * 300), "expression"),
+        ("not " * 250 + "true", "expression"),
+    ],
+    ids=["20 loops", "25 repeats", "120 ifs", "300 ifs", "300 additions", "250 nots"],
+)
+def test_code_nested_beyond_pythons_limits_is_an_error_not_a_traceback(text, start):
+    """Python refuses 20 nested loops, 100 levels of indentation, 200 nested parentheses: content gets E201."""
+    comp = _compiler()
+    with pytest.raises(LanguageError) as e:
+        comp.program(text) if start == "start" else comp.expression(text)
+    assert e.value.code == "E201" and "nested too deeply" in e.value.message

@@ -177,18 +177,21 @@ class Compiler:
 
     def program(self, text: str) -> CompiledUnit:
         """Compile statements; returns run(ctx)."""
-        prog = parse(text)
-        body = self._block(prog.body, 2)
-        check_hidden_choices(
-            prog,
-            lambda node, owner: self._err(
-                "E309",
-                f"`{node.func}` offers the cards of a hand the chooser cannot see as face-up options",
-                node,
-                "add `blind: true` (抽取: a random pick), let the hand's owner choose (`by:`), or show the "
-                "hand to the chooser first with `reveal(hand(...), to: [...])`",
-            ),
-        )
+        try:
+            prog = parse(text)
+            body = self._block(prog.body, 2)
+            check_hidden_choices(
+                prog,
+                lambda node, owner: self._err(
+                    "E309",
+                    f"`{node.func}` offers the cards of a hand the chooser cannot see as face-up options",
+                    node,
+                    "add `blind: true` (抽取: a random pick), let the hand's owner choose (`by:`), or show the "
+                    "hand to the chooser first with `reveal(hand(...), to: [...])`",
+                ),
+            )
+        except RecursionError:  # the parser, this compiler and the check recurse once per level of nesting
+            raise _too_deep(1, 1) from None
         lines = [
             "def run(ctx):",
             "    ctx.incomplete = False",
@@ -197,23 +200,32 @@ class Compiler:
             "    except StopEffect:",
             "        pass",
         ]
-        return self._build(lines)
+        return self._build(lines, prog)
 
     def expression(self, text: str, expect: str | None = None) -> CompiledUnit:
         """Compile one expression; returns f(ctx) -> value."""
-        node = parse(text, start="expression")
-        t, code = self._expr(node)
+        try:
+            node = parse(text, start="expression")
+            t, code = self._expr(node)
+        except RecursionError:
+            raise _too_deep(1, 1) from None
         if expect is not None and not T.accepts(expect, t):
             self._err("E302", f"this must be {T.describe(expect)}, but it is {T.describe(t)}", node)
         if expect in T.ELEMENT and t in T.LIST_OF:
             code = f"as_list({code})"
-        return self._build(["def run(ctx):", f"    return {code}"])
+        return self._build(["def run(ctx):", f"    return {code}"], node)
 
-    def _build(self, lines: list[str]) -> CompiledUnit:
+    def _build(self, lines: list[str], root: ast.Node | ast.Program) -> CompiledUnit:
         """The function the generated lines define (compiled once, in a namespace of our own names only)."""
         self.source = "\n".join(lines) + "\n"
         namespace: dict[str, Any] = dict(self.namespace)  # after exec also what the code defined: run
-        exec(compile(self.source, "<effect code>", "exec"), namespace)  # generated from the typed AST only
+        try:
+            code = compile(self.source, "<effect code>", "exec")  # generated from the typed AST only
+        except (SyntaxError, RecursionError, MemoryError):
+            # Python's own limits (20 nested loops, 100 levels of indentation, 200 nested parentheses)
+            # are the language's: content that exceeds them gets an error, not a traceback
+            raise _too_deep(*_deepest(root)) from None
+        exec(code, namespace)
         run: CompiledUnit = namespace["run"]
         return run
 
@@ -602,6 +614,39 @@ class Compiler:
         impl = b.implementation()  # registered by interpreter.engine.primitives; MissingImplementation if not
         fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
+
+
+def _too_deep(line: int, col: int) -> LanguageError:
+    return LanguageError(
+        "E201",
+        "this code is nested too deeply (loops, blocks or operators inside one another)",
+        line,
+        col,
+        "write it flatter: at most 19 loops (`for`, `repeat`) inside one another, fewer blocks inside blocks, "
+        "shorter chains of operators",
+    )
+
+
+def _deepest(root: ast.Node | ast.Program) -> tuple[int, int]:
+    """The position of the most deeply nested node of a tree (walked without recursion: it is deep)."""
+    best, best_depth = (1, 1), -1
+    stack: list[tuple[object, int]] = [(root, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, ast.Node):
+            if depth > best_depth:
+                best, best_depth = (item.line, item.col), depth
+            children: Iterable[object] = vars(item).values()
+        elif isinstance(item, ast.Program):
+            children = item.body
+        elif isinstance(item, (list, tuple)):
+            children = item
+        elif isinstance(item, dict):
+            children = item.values()
+        else:
+            continue
+        stack.extend((c, depth + 1) for c in children)
+    return best
 
 
 def signature(b: Builtin) -> str:
