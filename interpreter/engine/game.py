@@ -10,15 +10,14 @@ target rule and compiled effect.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
 from .actions import Describer
+from .card_use import CardUse
 from .core import GameCore
-from .decisions import PASS, PlayOption
+from .decisions import PlayOption
 from .errors import EngineError, IllegalAction
 from .observation import observe
 from .resolution import Resolution
@@ -26,11 +25,8 @@ from .seats import Seats
 from .skills import Skills
 from .stack import EffectStack, UseFrame
 from .state import (
-    DISCARD,
-    HAND,
     INTEL,
     PENDING,
-    PROCESSING,
     RIGHT,
     UP,
     Card,
@@ -131,18 +127,23 @@ class Game(GameCore):
         self.add_winner = victory.add_winner
         self.block_winner = victory.block_winner
         self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
-        resolution.offer_idle = self.offer_idle
         # the timing-node loop, dying and death, as the engine's API
         self.settle = resolution.settle
         self.resolve_dying = resolution.resolve_dying
         self.resolve_deaths = resolution.resolve_deaths
+        self.card_use = card_use = CardUse(self, seats, zones, skills, stack, resolution)
+        resolution.offer_idle = card_use.offer_idle
+        # card use, as the engine's API
+        self.offer_idle = card_use.offer_idle
+        self.card_options = card_use.card_options
+        self.legal_uses = card_use.legal_uses
+        self.hand_card_type = card_use.hand_card_type
+        self.perform = card_use.perform
+        self.use_card = card_use.use_card
+        self.convert = card_use.convert
+        self.ban = card_use.ban
         self.holder: Player | None = None
         self.transit: Transit | None = None
-        self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
-        self.conversions: dict[
-            str, CardType
-        ] = {}  # card type id -> card type its hand copies must be used as, this turn
-        self.bans: set = set()  # card type ids nobody may use from hand this turn
         self.extra_draw = 0  # cards added to this draw phase by effects
         self.send_direction: str | None = None  # a direction an effect gave the intel being sent
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
@@ -220,6 +221,16 @@ class Game(GameCore):
     def skill_uses(self) -> dict[tuple[str, str], int]:
         """(role id, skill name) -> times used (balance statistics)."""
         return self.skills.skill_uses
+
+    @property
+    def conversions(self) -> dict[str, CardType]:
+        """This turn's forced conversions: card type id -> what its hand copies must be used as."""
+        return self.card_use.conversions
+
+    @property
+    def bans(self) -> set[str]:
+        """Card type ids nobody may use from hand this turn."""
+        return self.card_use.bans
 
     @property
     def dying_player(self) -> Player | None:
@@ -375,9 +386,7 @@ class Game(GameCore):
             self.start_turn()
             self.transit = None
             self.holder = None
-            if self.conversions or self.bans:
-                self.conversions = {}
-                self.bans = set()
+            self.card_use.new_turn()
             self.emit("turn_start", seat=p.seat, turn=self.turn_no)
             # 摸牌阶段
             self.enter_phase("draw")
@@ -418,22 +427,6 @@ class Game(GameCore):
         self.transit = None
         self.holder = None
 
-    def offer_idle(self, p: Player, timing: str, prompt: str) -> bool:
-        """One question at an idle point: p's legal card uses and skills, or pass. True if p used one.
-
-        Every idle point asks through here (出牌阶段, 争夺阶段, 濒死求澄清); what differs is only
-        who is asked next, which each procedure says itself.
-        """
-        options = self.card_options(p, timing)
-        if not options:
-            return False  # nothing to use: a pass without a question
-        options.append(PASS)
-        choice = self.ask(p, D.PLAY, options, prompt)
-        if choice is PASS:
-            return False
-        self.perform(p, choice)
-        return True
-
     def idle_loop(self, p: Player, timing: str):
         """出牌阶段: the current player uses cards until they pass."""
         while True:
@@ -450,7 +443,7 @@ class Game(GameCore):
         while self.transit is None:
             if not p.alive:
                 return False
-            options = list(p.hand)
+            options: list[Any] = list(p.hand)
             options += self.card_options(p, "send_start")
             if not options:
                 self.abstain(p)
@@ -544,7 +537,7 @@ class Game(GameCore):
         while True:
             forced = pos is t.sender or pos is t.lock or self.has_status(pos, "must_receive")
             can_accept = forced or not self.has_status(pos, "cannot_receive")
-            options = self.card_options(pos, "send_idle")
+            options: list[Any] = self.card_options(pos, "send_idle")
             if can_accept:
                 options.append(ACCEPT)
             if not forced:
@@ -597,132 +590,6 @@ class Game(GameCore):
             self.settle("接收情报时")
         else:
             self.discard_cards([card])
-
-    # ------------------------------------------------------------------ using cards
-
-    def card_options(self, p: Player, timing: str) -> list:
-        """The legal card uses and active skills of p at an idle point."""
-        self.timing = timing
-        options = self.skill_options(p, timing) if p.role is not None else []
-        if p.statuses and self.has_status(p, "cannot_use_cards"):
-            return options
-        special = self.conversions or self.bans
-        shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
-        for card in p.hand:
-            if special:
-                ctype = self.hand_card_type(card)
-                if ctype is None:
-                    continue
-                uses = ctype.uses_by_timing.get(timing)
-            else:
-                uses = card.type.uses_by_timing.get(timing)
-            if not uses:
-                continue
-            for use in uses:
-                ok: bool | None
-                if use.per_copy:
-                    ok = self._use_allowed(p, card, use)
-                else:
-                    ok = shared.get(id(use))
-                    if ok is None:
-                        ok = shared[id(use)] = self._use_allowed(p, card, use)
-                if ok:
-                    options.append(PlayOption(card, use))
-        return options
-
-    def _use_allowed(self, p: Player, card: Card | None, use) -> bool:
-        """The use's own condition holds for p, and its target rule offers someone."""
-        ctx = Ctx(self, p, card=card, dying=self.seats.dying_player)
-        if use.condition is not None and not use.condition(ctx):
-            return False
-        return use.target is None or bool(use.target(ctx))
-
-    def hand_card_type(self, card: Card):
-        """What a hand card can be used as now: its forced conversion (A只能当B使用) or itself; None if banned."""
-        ctype = self.conversions.get(card.type.id, card.type)
-        return None if ctype.id in self.bans else ctype
-
-    def legal_uses(self, p: Player, card: Card | None, ctype, timing: str | None = None) -> list:
-        """The uses of `card` as `ctype` that p could make now (card None: a virtual use, 视为使用).
-
-        A hand card obeys bans, forced conversions (it may be used only as what it is
-        forced into) and "cannot use hand cards"; a virtual use obeys none of them.
-        Each use's timing, condition and target rule must allow it.
-        """
-        timing = timing or self.timing
-        if timing is None or ctype is None or not p.alive:
-            return []
-        if card is not None:
-            if card.zone != HAND or card.owner is not p:
-                return []
-            if p.statuses and self.has_status(p, "cannot_use_cards"):
-                return []
-            forced = self.conversions.get(card.type.id)
-            if forced is not None and ctype is not forced:  # A只能当B使用: as nothing else
-                return []
-            if ctype.id in self.bans:
-                return []
-        return [use for use in ctype.uses_by_timing.get(timing, ()) if self._use_allowed(p, card, use)]
-
-    def perform(self, p: Player, choice: PlayOption):
-        """Carry out an idle-point action."""
-        if choice.card is None:
-            self.use_skill(p, choice.use)
-            self.settle("发动技能后")
-        else:
-            self.use_card(p, choice.card, choice.use)
-
-    def use_card(self, user: Player, card: Card | None, use, chooser: Player | None = None):
-        """Use a card: pick its target, let triggers react, resolve its effect, dispose of it.
-
-        `use` belongs to the card type the card is used as (its own, or a
-        conversion's). `card` None is a virtual use (视为使用): the same events
-        and effect, without a physical card. `chooser` makes the user's choices
-        when another player made him use the card.
-        """
-        ctype = use.card_type
-        zones = self.zones
-        if card is not None:
-            zones.start_use(card, ctype)
-        frame = UseFrame(card)
-        self.stack.push(frame)
-        uid = card.uid if card is not None else None
-        ctx = Ctx(self, user, card=card, dying=self.seats.dying_player)
-        if card is None or ctype is not card.type:  # virtual or converted: questions name what it is used as
-            ctx.used_as = CardName(ctype.id, ctype.name)
-        if chooser is not None:
-            ctx.chooser = chooser
-        target = None
-        if use.target is not None:
-            target = self.ask(chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
-            ctx.target = target
-        tseat = target.seat if target is not None else None
-        if card is not None and target is not None and ctype.face_down:
-            zones.show_to(card, target.seat)  # a face-down card is shown to its target only
-        self.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
-        self.settle("指定目标后")
-        if target is None or target.alive or use.timing == "dying":
-            self.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
-            if "card_resolving" in self.watched:
-                self.settle("卡牌生效前")
-            if frame.nullified:
-                self.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)
-            else:
-                with contextlib.suppress(StopEffect):
-                    use.effect(ctx)
-        zones.clear_staging()  # cards an effect turned up and left: discarded
-        if card is not None and card.zone == PROCESSING:
-            taker = frame.claimed_by
-            if taker is not None and taker.alive:
-                zones.move(card, HAND, taker)
-                self.emit("to_hand", seat=taker.seat, cards=[uid])
-            elif ctype.after_use == "remove":
-                zones.remove_used(card, ctype)
-            else:
-                zones.move(card, DISCARD)
-        self.stack.pop()
-        self.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
-        self.settle("结算卡牌效果后")
 
     # ------------------------------------------------------------------ checks and digests
 

@@ -465,19 +465,14 @@ def _convert(ctx, frm, to):
     g = ctx.game
     if frm is None or to is None or frm == to:
         return False
-    g.conversions[frm.id] = g.content.card_types[to.id]
-    g.emit("convert", source=frm.id, into=to.id)
+    g.convert(frm.id, g.content.card_types[to.id])
     return True
 
 
 @implements("ban_cards")
 def _ban_cards(ctx, names):
-    g = ctx.game
-    names = [n for n in as_list(names) if n is not None]
-    for n in names:
-        g.bans.add(n.id)
-    if names:
-        g.emit("ban", cards=[n.id for n in names])
+    names = [n.id for n in as_list(names) if n is not None]
+    ctx.game.ban(names)
     return bool(names)
 
 

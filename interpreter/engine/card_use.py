@@ -1,0 +1,214 @@
+"""Using cards and skills at idle points: what a player may use, and a card's use from target to disposal.
+
+:class:`CardUse` owns this turn's forced conversions (A只能当B使用) and bans
+(cards nobody may use from hand) and the idle point being offered. It lists a
+player's legal uses (:meth:`CardUse.card_options`, :meth:`CardUse.legal_uses`),
+asks the one question of an idle point (:meth:`CardUse.offer_idle`), and
+carries out the answer (:meth:`CardUse.perform`, :meth:`CardUse.use_card`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from ..language.runtime import CardName, Ctx, StopEffect
+from . import decisions as D
+from .decisions import PASS, PlayOption
+from .stack import UseFrame
+from .state import DISCARD, HAND, PROCESSING, Card, Player
+
+if TYPE_CHECKING:
+    from ..content.model import CardType, CardUse as Use
+    from .core import GameCore
+    from .resolution import Resolution
+    from .seats import Seats
+    from .skills import Skills
+    from .stack import EffectStack
+    from .zones import Zones
+
+
+class CardUse:
+    """Legal uses, idle-point questions and card use (see the module docstring)."""
+
+    def __init__(
+        self, game: GameCore, seats: Seats, zones: Zones, skills: Skills, stack: EffectStack, resolution: Resolution
+    ) -> None:
+        self.game = game
+        self.seats = seats
+        self.zones = zones
+        self.skills = skills
+        self.stack = stack
+        # what the idle loop calls, bound once
+        self._ask = game.ask
+        self._has_status = seats.has_status
+        self._skill_options = skills.skill_options
+        self._settle = resolution.settle
+        self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
+        self.conversions: dict[str, CardType] = {}  # card type id -> card type its hand copies must be used as
+        self.bans: set[str] = set()  # card type ids nobody may use from hand this turn
+
+    # ------------------------------------------------------------------ this turn's conversions and bans
+
+    def convert(self, frm: str, into: CardType) -> None:
+        """This turn, hand cards of type `frm` can be used only as `into` (A只能当B使用)."""
+        self.conversions[frm] = into
+        self.game.emit("convert", source=frm, into=into.id)
+
+    def ban(self, names: list[str]) -> None:
+        """This turn, nobody may use these card types from hand."""
+        self.bans.update(names)
+        if names:
+            self.game.emit("ban", cards=list(names))
+
+    def new_turn(self) -> None:
+        """Conversions and bans last one turn."""
+        if self.conversions or self.bans:
+            self.conversions = {}
+            self.bans = set()
+
+    # ------------------------------------------------------------------ what a player may use
+
+    def offer_idle(self, p: Player, timing: str, prompt: str) -> bool:
+        """One question at an idle point: p's legal card uses and skills, or pass. True if p used one.
+
+        Every idle point asks through here (出牌阶段, 争夺阶段, 濒死求澄清); what differs is only
+        who is asked next, which each procedure says itself.
+        """
+        options = self.card_options(p, timing)
+        if not options:
+            return False  # nothing to use: a pass without a question
+        options.append(PASS)
+        choice = self._ask(p, D.PLAY, options, prompt)
+        if choice is PASS:
+            return False
+        self.perform(p, choice)
+        return True
+
+    def card_options(self, p: Player, timing: str) -> list[PlayOption]:
+        """The legal card uses and active skills of p at an idle point."""
+        self.timing = timing
+        options = self._skill_options(p, timing) if p.role is not None else []
+        if p.statuses and self._has_status(p, "cannot_use_cards"):
+            return options
+        special = self.conversions or self.bans
+        shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
+        for card in p.hand:
+            if special:
+                ctype = self.hand_card_type(card)
+                if ctype is None:
+                    continue
+                uses = ctype.uses_by_timing.get(timing)
+            else:
+                uses = card.type.uses_by_timing.get(timing)
+            if not uses:
+                continue
+            for use in uses:
+                ok: bool | None
+                if use.per_copy:
+                    ok = self._use_allowed(p, card, use)
+                else:
+                    ok = shared.get(id(use))
+                    if ok is None:
+                        ok = shared[id(use)] = self._use_allowed(p, card, use)
+                if ok:
+                    options.append(PlayOption(card, use))
+        return options
+
+    def _use_allowed(self, p: Player, card: Card | None, use: Use) -> bool:
+        """The use's own condition holds for p, and its target rule offers someone."""
+        ctx = Ctx(self.game, p, card=card, dying=self.seats.dying_player)
+        if use.condition is not None and not use.condition(ctx):
+            return False
+        return use.target is None or bool(use.target(ctx))
+
+    def hand_card_type(self, card: Card) -> CardType | None:
+        """What a hand card can be used as now: its forced conversion (A只能当B使用) or itself; None if banned."""
+        ctype = self.conversions.get(card.type.id, card.type)
+        return None if ctype.id in self.bans else ctype
+
+    def legal_uses(self, p: Player, card: Card | None, ctype: CardType | None, timing: str | None = None) -> list[Use]:
+        """The uses of `card` as `ctype` that p could make now (card None: a virtual use, 视为使用).
+
+        A hand card obeys bans, forced conversions (it may be used only as what it is
+        forced into) and "cannot use hand cards"; a virtual use obeys none of them.
+        Each use's timing, condition and target rule must allow it.
+        """
+        timing = timing or self.timing
+        if timing is None or ctype is None or not p.alive:
+            return []
+        if card is not None:
+            if card.zone != HAND or card.owner is not p:
+                return []
+            if p.statuses and self._has_status(p, "cannot_use_cards"):
+                return []
+            forced = self.conversions.get(card.type.id)
+            if forced is not None and ctype is not forced:  # A只能当B使用: as nothing else
+                return []
+            if ctype.id in self.bans:
+                return []
+        return [use for use in ctype.uses_by_timing.get(timing, ()) if self._use_allowed(p, card, use)]
+
+    # ------------------------------------------------------------------ using
+
+    def perform(self, p: Player, choice: PlayOption) -> None:
+        """Carry out an idle-point action."""
+        if choice.card is None:
+            self.skills.use_skill(p, choice.use)
+            self._settle("发动技能后")
+        else:
+            self.use_card(p, choice.card, choice.use)
+
+    def use_card(self, user: Player, card: Card | None, use: Any, chooser: Player | None = None) -> None:
+        """Use a card: pick its target, let triggers react, resolve its effect, dispose of it.
+
+        `use` belongs to the card type the card is used as (its own, or a
+        conversion's). `card` None is a virtual use (视为使用): the same events
+        and effect, without a physical card. `chooser` makes the user's choices
+        when another player made him use the card.
+        """
+        game = self.game
+        settle = self._settle
+        ctype = use.card_type
+        zones = self.zones
+        if card is not None:
+            zones.start_use(card, ctype)
+        frame = UseFrame(card)
+        self.stack.push(frame)
+        uid = card.uid if card is not None else None
+        ctx = Ctx(game, user, card=card, dying=self.seats.dying_player)
+        if card is None or ctype is not card.type:  # virtual or converted: questions name what it is used as
+            ctx.used_as = CardName(ctype.id, ctype.name)
+        if chooser is not None:
+            ctx.chooser = chooser
+        target = None
+        if use.target is not None:
+            target = self._ask(chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
+            ctx.target = target
+        tseat = target.seat if target is not None else None
+        if card is not None and target is not None and ctype.face_down:
+            zones.show_to(card, target.seat)  # a face-down card is shown to its target only
+        game.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
+        settle("指定目标后")
+        if target is None or target.alive or use.timing == "dying":
+            game.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+            if "card_resolving" in game.watched:
+                settle("卡牌生效前")
+            if frame.nullified:
+                game.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)
+            else:
+                with contextlib.suppress(StopEffect):
+                    use.effect(ctx)
+        zones.clear_staging()  # cards an effect turned up and left: discarded
+        if card is not None and card.zone == PROCESSING:
+            taker = frame.claimed_by
+            if taker is not None and taker.alive:
+                zones.move(card, HAND, taker)
+                game.emit("to_hand", seat=taker.seat, cards=[uid])
+            elif ctype.after_use == "remove":
+                zones.remove_used(card, ctype)
+            else:
+                zones.move(card, DISCARD)
+        self.stack.pop()
+        game.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+        settle("结算卡牌效果后")
