@@ -190,7 +190,7 @@ def _part(name: str) -> str:
 def test_the_graph_is_read():
     """The reading of imports finds what is plainly there (a guard against a walker that sees nothing)."""
     assert "interpreter.language.runtime" in GRAPH["interpreter.engine.card_use"]
-    assert "interpreter.engine.decisions" in GRAPH["interpreter.engine.game"]  # from . import decisions as D
+    assert "interpreter.engine.decisions" in GRAPH["interpreter.engine.flow"]  # from . import decisions as D
     assert "interpreter.catalogue" in GRAPH["interpreter.language.compiler"]  # from .. import catalogue
     assert "interpreter.content.model" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
     assert "interpreter.sim" in GRAPH["interpreter.cli"]  # inside a function

@@ -13,22 +13,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from . import decisions as D
 from .actions import Describer
 from .card_use import CardUse
 from .core import GameCore
-from .decisions import PlayOption
 from .errors import EngineError, IllegalAction
+from .flow import Transit, TurnFlow
 from .observation import observe
 from .resolution import Resolution
 from .seats import Seats
 from .skills import Skills
 from .stack import EffectStack, UseFrame
 from .state import (
-    INTEL,
-    PENDING,
-    RIGHT,
-    UP,
     Card,
     Player,
 )
@@ -38,27 +33,11 @@ from .zones import Zones
 if TYPE_CHECKING:
     from ..content.model import CardType, Content, Identity, Role, SecretTask
 
-ACCEPT = "accept"
-DECLINE = "decline"
-
-
 __all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFrame"]
 
 # Event fields that hold deck ids. Each one's visibility is worked out when the event is
 # recorded, from who can see the card then (Game.card_visible): a face-down card is
 # never named in a record another seat reads.
-
-
-class Transit:
-    """The intel being sent this turn (情报传递)."""
-
-    __slots__ = ("card", "sender", "direction", "target", "lock", "face_up")
-
-    def __init__(
-        self, card: Card, sender: Player, direction: str, target: Player | None, lock: Player | None, face_up: bool
-    ) -> None:
-        self.card, self.sender, self.direction = card, sender, direction
-        self.target, self.lock, self.face_up = target, lock, face_up
 
 
 class Game(GameCore):
@@ -142,10 +121,22 @@ class Game(GameCore):
         self.use_card = card_use.use_card
         self.convert = card_use.convert
         self.ban = card_use.ban
-        self.holder: Player | None = None
-        self.transit: Transit | None = None
-        self.extra_draw = 0  # cards added to this draw phase by effects
-        self.send_direction: str | None = None  # a direction an effect gave the intel being sent
+        self.flow = flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
+        # the turn flow, as the engine's API
+        self.play_turn = flow.play_turn
+        self._next_turn_player = flow.next_turn_player
+        self.idle_loop = flow.idle_loop
+        self.send_phase = flow.send_phase
+        self.abstain = flow.abstain
+        self.send_intel = flow.send_intel
+        self.travel = flow.travel
+        self.receive_choice = flow.receive_choice
+        self.contest_phase = flow.contest_phase
+        self.receive_phase = flow.receive_phase
+        self.move_pending = flow.move_pending
+        self.set_direction = flow.set_direction
+        self.add_draw = flow.add_draw
+        self.end_contest = flow.end_contest
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
 
@@ -195,6 +186,16 @@ class Game(GameCore):
     @property
     def intel_changes(self) -> int:
         return self.zones.intel_changes
+
+    @property
+    def transit(self) -> Transit | None:
+        """The intel being sent this turn."""
+        return self.flow.transit
+
+    @property
+    def holder(self) -> Player | None:
+        """The player the pending intel is in front of."""
+        return self.flow.holder
 
     @property
     def role_pile(self) -> list[Role]:
@@ -361,235 +362,6 @@ class Game(GameCore):
                     }
                 )
             return over
-
-    def _next_turn_player(self) -> Player:
-        assert self.current is not None
-        q = self.neighbor(self.current, RIGHT)
-        if q is None:
-            raise GameOver([], "no_players")
-        return q
-
-    PHASES = ("draw", "play", "send", "travel", "contest", "receive", "turn_end")
-
-    def play_turn(self, start: str = "draw") -> None:
-        """Play the current player's turn, from the beginning or resumed at phase `start`.
-
-        Resuming (used by scenario files) skips the earlier phases: "travel" and
-        "contest" expect an intel in transit (see table.put_pending).
-        """
-        p = self.current
-        assert p is not None  # set up
-        i = self.PHASES.index(start)
-        if i == 0:
-            if self.CHECK_EACH_TURN:
-                self.check_invariants()
-            self.start_turn()
-            self.transit = None
-            self.holder = None
-            self.card_use.new_turn()
-            self.emit("turn_start", seat=p.seat, turn=self.turn_no)
-            # 摸牌阶段
-            self.enter_phase("draw")
-            self.extra_draw = 0
-            self.emit("draw_phase", seat=p.seat)
-            self.settle("摸牌阶段开始时")
-            if p.alive:
-                self.draw(p, self.rules.draw_count + self.extra_draw)
-        if i <= 1:
-            # 出牌阶段
-            self.enter_phase("play")
-            if p.alive:
-                self.idle_loop(p, "play_phase")
-        accepted = i >= 4
-        if i <= 2:
-            # 传递阶段
-            self.enter_phase("send")
-            accepted = p.alive and self.send_phase(p) and self.travel()
-        elif i == 3:
-            self.enter_phase("send")
-            accepted = self.travel()
-        if accepted:
-            if i <= 4:
-                # 争夺阶段
-                self.enter_phase("contest")
-                self.contest_phase()
-            if i <= 5:
-                # 接收阶段
-                self.enter_phase("receive")
-                self.receive_phase()
-        elif self.zones.pending is not None:
-            self.discard_cards([self.zones.pending])
-        # 回合结束
-        self.enter_phase("turn_end")
-        self.emit("turn_end", seat=p.seat)
-        self.settle("回合结束时")
-        self.victory.check_turn_end_victory()
-        self.transit = None
-        self.holder = None
-
-    def idle_loop(self, p: Player, timing: str):
-        """出牌阶段: the current player uses cards until they pass."""
-        while True:
-            self.settle("出牌阶段空闲时点")
-            if not p.alive or not self.offer_idle(p, timing, timing):
-                return
-
-    # ------------------------------------------------------------------ 传递阶段
-
-    def send_phase(self, p: Player) -> bool:
-        """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
-        self.emit("send_phase_start", seat=p.seat)
-        self.settle("传递阶段开始时")
-        while self.transit is None:
-            if not p.alive:
-                return False
-            options: list[Any] = list(p.hand)
-            options += self.card_options(p, "send_start")
-            if not options:
-                self.abstain(p)
-                return False
-            choice = self.ask(p, D.SEND, options, "传出情报")
-            if isinstance(choice, PlayOption):
-                self.perform(p, choice)
-            else:
-                self.send_intel(p, choice, face_up=False)
-        return True
-
-    def abstain(self, p: Player):
-        """弃权: a player who cannot send is out — not dead, no triggers, cannot win."""
-        self.seats.withdraw(p)
-        self.skills.hide_role(p)
-        self.emit("abstain", seat=p.seat)
-        self.discard_cards(list(p.hand) + list(p.intel))
-        self.victory.check_last_alive()
-
-    NO_LOCK = object()
-
-    def send_intel(self, sender: Player, card: Card, face_up: bool, lock=NO_LOCK) -> bool:
-        """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel.
-
-        Before the target is asked, `intel_sending` triggers may give the intel another
-        direction (an arrow 视作任意方向). `lock` given: an effect chose the lock itself.
-        """
-        direction = card.direction
-        if "intel_sending" in self.watched:
-            # Only triggers run here, not a full node (victory checks and dying wait for the
-            # 传出情报时 node right after), so games without such skills play exactly the same.
-            self.send_direction = None
-            self.emit("intel_sending", seat=sender.seat, card=card.uid)
-            if self.trace is not None:
-                self.trace.append(("node", "传出情报时（方向）", self.phase))
-            self.resolution.run_triggers()
-            if self.send_direction is not None:
-                direction = self.send_direction
-                self.send_direction = None
-            if not sender.alive:
-                return False
-        others = [q for q in self.alive_from(sender) if q is not sender]
-        if not others:
-            return False
-        target = None
-        if direction == UP:
-            target = self.ask(sender, D.SEND_TARGET, others, "情报传给谁")
-        if lock is self.NO_LOCK:
-            lock = self.ask(sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
-        self.zones.move(card, PENDING)
-        self.zones.set_pending_face(face_up)
-        self.transit = Transit(card, sender, direction, target, lock, face_up)
-        self.holder = sender
-        self.emit(
-            "intel_sent",
-            seat=sender.seat,
-            card=card.uid,
-            direction=direction,
-            target=target.seat if target else None,
-            lock=lock.seat if lock else None,
-            face_up=face_up,
-        )
-        return True
-
-    def travel(self) -> bool:
-        """The intel moves from player to player until one accepts it. False: it was discarded."""
-        t = self.transit
-        assert t is not None  # an intel was sent
-        self.settle("传出情报时")
-        pos = t.target if t.direction == UP else self.neighbor(t.sender, t.direction, stop_at=t.sender)
-        for _ in range(4 * self.n + 4):
-            if self.zones.pending is None:
-                return False
-            assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
-            self.holder = pos
-            self.emit("intel_arrives", seat=pos.seat)
-            self.settle("情报传递到面前时")
-            if self.zones.pending is None:
-                return False
-            if pos.alive and self.receive_choice(pos, t):
-                self.emit("intel_accepted", seat=pos.seat)
-                return True
-            if pos is t.sender:  # only a dead sender gets here: the intel is discarded
-                self.discard_cards([self.zones.pending])
-                return False
-            pos = t.sender if t.direction == UP else self.neighbor(pos, t.direction, stop_at=t.sender)
-        raise EngineError("intel travelled around the table without stopping")
-
-    def receive_choice(self, pos: Player, t: Transit) -> bool:
-        """传递阶段空闲时点 in front of `pos`: use send_idle cards, then accept or pass on."""
-        while True:
-            forced = pos is t.sender or pos is t.lock or self.has_status(pos, "must_receive")
-            can_accept = forced or not self.has_status(pos, "cannot_receive")
-            options: list[Any] = self.card_options(pos, "send_idle")
-            if can_accept:
-                options.append(ACCEPT)
-            if not forced:
-                options.append(DECLINE)
-            choice = self.ask(pos, D.RECEIVE, options, "接收情报吗")
-            if isinstance(choice, PlayOption):
-                self.perform(pos, choice)
-                self.settle("传递阶段空闲时点")
-                if not pos.alive or self.zones.pending is None:
-                    return False
-                continue
-            return choice == ACCEPT
-
-    # ------------------------------------------------------------------ 争夺阶段 / 接收阶段
-
-    def contest_phase(self) -> None:
-        """Ask around from the holder; after any card or skill, start again from the holder."""
-        self.contest_over = False
-        assert self.holder is not None  # the intel is in front of someone
-        asker: Player | None = self.holder if self.holder.alive else self.neighbor(self.holder, RIGHT)
-        passes = 0
-        while not self.contest_over and self.zones.pending is not None:
-            alive = self.alive_players()
-            if passes >= len(alive) or asker is None:
-                return
-            self.settle("争夺阶段空闲时点")
-            if self.zones.pending is None or self.contest_over:
-                return
-            if not asker.alive:
-                asker = self.neighbor(asker, RIGHT)
-                continue
-            if not self.offer_idle(asker, "contest", "争夺阶段"):
-                passes += 1
-                asker = self.neighbor(asker, RIGHT)
-            else:
-                passes = 0
-                h = self.holder
-                assert h is not None
-                asker = h if h.alive else self.neighbor(h, RIGHT)
-
-    def receive_phase(self) -> None:
-        card = self.zones.pending
-        if card is None:
-            return
-        holder = self.holder
-        assert holder is not None and self.transit is not None  # an intel was sent and accepted
-        if holder.alive:
-            self.move(card, INTEL, holder)
-            self.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
-            self.settle("接收情报时")
-        else:
-            self.discard_cards([card])
 
     # ------------------------------------------------------------------ checks and digests
 

@@ -29,12 +29,9 @@ from .state import (
     DISCARD,
     HAND,
     INTEL,
-    LEFT,
     PENDING,
     RED,
     REMOVED,
-    RIGHT,
-    UP,
     Card,
 )
 
@@ -363,14 +360,7 @@ def _reveal(ctx, xs, to):
 
 @implements("move_pending")
 def _move_pending(ctx, p):
-    g = ctx.game
-    if g.pending is None or p is None:
-        return False
-    # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
-    if g.holder is not p:
-        g.holder = p
-        g.emit("pending_moved", seat=p.seat)
-    return True
+    return p is not None and ctx.game.move_pending(p)
 
 
 @implements("swap_pending")
@@ -494,15 +484,12 @@ def _replace_role(ctx, p, look):
 
 @implements("set_direction")
 def _set_direction(ctx, d):
-    if d not in (LEFT, RIGHT, UP):
-        return False
-    ctx.game.send_direction = d
-    return True
+    return ctx.game.set_direction(d)
 
 
 @implements("add_draw")
 def _add_draw(ctx, n):
-    ctx.game.extra_draw += n
+    ctx.game.add_draw(n)
     return True
 
 
@@ -518,11 +505,7 @@ def _take_identity(ctx, p):
 
 @implements("end_contest")
 def _end_contest(ctx):
-    g = ctx.game
-    if g.pending is None:
-        return False
-    g.contest_over = True
-    return True
+    return ctx.game.end_contest()
 
 
 @implements("set_pending")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .game import Game, Transit
+from .flow import Transit
+from .game import Game
 from .state import DECK, HAND, INTEL, PENDING, Card
 
 if TYPE_CHECKING:
@@ -78,10 +79,10 @@ def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = Fal
     g.zones.move(card, PENDING)
     g.zones.show_to(card, sender)  # a face-down intel is seen by its sender only
     g.zones.set_pending_face(face_up)
-    g.transit = Transit(
+    transit = Transit(
         card, g.players[sender], card.direction, None, g.players[lock] if lock is not None else None, face_up
     )
-    g.holder = g.players[holder]
+    g.flow.put_in_transit(transit, g.players[holder])
     return card
 
 

@@ -1,0 +1,348 @@
+"""The turn flow: a turn's phases, one after another, and the intel's journey.
+
+Phases follow the rulebook: 摸牌 → 出牌 → 传递 → 争夺 → 接收, then 回合结束.
+Every place the rules stop and let a player act calls ``settle`` first — the
+timing-node loop of the rules, in resolution.py — so triggers, victory checks
+and dying happen in the one documented order. :class:`TurnFlow` owns the intel
+being sent this turn (:class:`Transit`), the player it is in front of, whether
+the contest is over, and what effects changed about this turn's draw and send
+(extra cards, the direction). The clock (whose turn, which turn, which phase)
+is GameCore's; the turn flow advances it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import decisions as D
+from .decisions import PlayOption
+from .errors import EngineError, GameOver
+from .state import INTEL, LEFT, PENDING, RIGHT, UP, Card, Player
+
+if TYPE_CHECKING:
+    from .card_use import CardUse
+    from .core import GameCore
+    from .resolution import Resolution
+    from .seats import Seats
+    from .skills import Skills
+    from .victory import Victory
+    from .zones import Zones
+
+ACCEPT = "accept"
+DECLINE = "decline"
+NO_LOCK: Any = object()  # send_intel: the sender chooses the lock (an effect may have chosen it: None or a player)
+
+
+class Transit:
+    """The intel being sent this turn (情报传递)."""
+
+    __slots__ = ("card", "sender", "direction", "target", "lock", "face_up")
+
+    def __init__(
+        self, card: Card, sender: Player, direction: str, target: Player | None, lock: Player | None, face_up: bool
+    ) -> None:
+        self.card, self.sender, self.direction = card, sender, direction
+        self.target, self.lock, self.face_up = target, lock, face_up
+
+
+class TurnFlow:
+    """A turn's phases and the intel's journey (see the module docstring)."""
+
+    PHASES = ("draw", "play", "send", "travel", "contest", "receive", "turn_end")
+
+    def __init__(
+        self,
+        game: GameCore,
+        seats: Seats,
+        zones: Zones,
+        skills: Skills,
+        victory: Victory,
+        resolution: Resolution,
+        card_use: CardUse,
+    ) -> None:
+        self.game = game
+        self.seats = seats
+        self.zones = zones
+        self.skills = skills
+        self.victory = victory
+        self.resolution = resolution
+        # what the phases call, bound once
+        self._ask = game.ask
+        self._settle = resolution.settle
+        self._neighbor = seats.neighbor
+        self._has_status = seats.has_status
+        self._offer_idle = card_use.offer_idle
+        self._card_options = card_use.card_options
+        self._perform = card_use.perform
+        self._new_turn = card_use.new_turn
+        self.transit: Transit | None = None  # the intel being sent this turn
+        self.holder: Player | None = None  # the player the pending intel is in front of
+        self.contest_over = False  # an effect ended the 争夺阶段
+        self.extra_draw = 0  # cards added to this draw phase by effects
+        self.send_direction: str | None = None  # a direction an effect gave the intel being sent
+
+    # ------------------------------------------------------------------ what effects change about the turn
+
+    def move_pending(self, p: Player) -> bool:
+        """The pending intel is now in front of p. False if there is none."""
+        if self.zones.pending is None:
+            return False
+        # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
+        if self.holder is not p:
+            self.holder = p
+            self.game.emit("pending_moved", seat=p.seat)
+        return True
+
+    def set_direction(self, direction: str) -> bool:
+        """The intel being sent goes this way (an arrow 视作任意方向). False if it is not a direction."""
+        if direction not in (LEFT, RIGHT, UP):
+            return False
+        self.send_direction = direction
+        return True
+
+    def add_draw(self, n: int) -> None:
+        """This draw phase draws n more cards."""
+        self.extra_draw += n
+
+    def end_contest(self) -> bool:
+        """The 争夺阶段 ends now. False if there is no pending intel."""
+        if self.zones.pending is None:
+            return False
+        self.contest_over = True
+        return True
+
+    def put_in_transit(self, transit: Transit, holder: Player) -> None:
+        """An intel is on its way, in front of `holder` (a table built mid-game; the card is already pending)."""
+        self.transit = transit
+        self.holder = holder
+
+    # ------------------------------------------------------------------ the turn
+
+    def next_turn_player(self) -> Player:
+        """Whose turn is next: the next living player to the right."""
+        current = self.game.current
+        assert current is not None
+        q = self.seats.neighbor(current, RIGHT)
+        if q is None:
+            raise GameOver([], "no_players")
+        return q
+
+    def play_turn(self, start: str = "draw") -> None:
+        """Play the current player's turn, from the beginning or resumed at phase `start`.
+
+        Resuming (used by scenario files) skips the earlier phases: "travel" and
+        "contest" expect an intel in transit (see table.put_pending).
+        """
+        game = self.game
+        p = game.current
+        assert p is not None  # set up
+        i = self.PHASES.index(start)
+        if i == 0:
+            if game.CHECK_EACH_TURN:
+                self.zones.check_invariants()
+            game.start_turn()
+            self.transit = None
+            self.holder = None
+            self._new_turn()
+            game.emit("turn_start", seat=p.seat, turn=game.turn_no)
+            # 摸牌阶段
+            game.enter_phase("draw")
+            self.extra_draw = 0
+            self.game.emit("draw_phase", seat=p.seat)
+            self._settle("摸牌阶段开始时")
+            if p.alive:
+                self.zones.draw(p, game.rules.draw_count + self.extra_draw)
+        if i <= 1:
+            # 出牌阶段
+            game.enter_phase("play")
+            if p.alive:
+                self.idle_loop(p, "play_phase")
+        accepted = i >= 4
+        if i <= 2:
+            # 传递阶段
+            game.enter_phase("send")
+            accepted = p.alive and self.send_phase(p) and self.travel()
+        elif i == 3:
+            game.enter_phase("send")
+            accepted = self.travel()
+        if accepted:
+            if i <= 4:
+                # 争夺阶段
+                game.enter_phase("contest")
+                self.contest_phase()
+            if i <= 5:
+                # 接收阶段
+                game.enter_phase("receive")
+                self.receive_phase()
+        elif self.zones.pending is not None:
+            self.zones.discard_cards([self.zones.pending])
+        # 回合结束
+        game.enter_phase("turn_end")
+        self.game.emit("turn_end", seat=p.seat)
+        self._settle("回合结束时")
+        self.victory.check_turn_end_victory()
+        self.transit = None
+        self.holder = None
+
+    def idle_loop(self, p: Player, timing: str) -> None:
+        """出牌阶段: the current player uses cards until they pass."""
+        while True:
+            self._settle("出牌阶段空闲时点")
+            if not p.alive or not self._offer_idle(p, timing, timing):
+                return
+
+    # ------------------------------------------------------------------ 传递阶段
+
+    def send_phase(self, p: Player) -> bool:
+        """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
+        self.game.emit("send_phase_start", seat=p.seat)
+        self._settle("传递阶段开始时")
+        while self.transit is None:
+            if not p.alive:
+                return False
+            options: list[Any] = list(p.hand)
+            options += self._card_options(p, "send_start")
+            if not options:
+                self.abstain(p)
+                return False
+            choice = self._ask(p, D.SEND, options, "传出情报")
+            if isinstance(choice, PlayOption):
+                self._perform(p, choice)
+            else:
+                self.send_intel(p, choice, face_up=False)
+        return True
+
+    def abstain(self, p: Player) -> None:
+        """弃权: a player who cannot send is out — not dead, no triggers, cannot win."""
+        self.seats.withdraw(p)
+        self.skills.hide_role(p)
+        self.game.emit("abstain", seat=p.seat)
+        self.zones.discard_cards(list(p.hand) + list(p.intel))
+        self.victory.check_last_alive()
+
+    def send_intel(self, sender: Player, card: Card, face_up: bool, lock: Any = NO_LOCK) -> bool:
+        """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel.
+
+        Before the target is asked, `intel_sending` triggers may give the intel another
+        direction (an arrow 视作任意方向). `lock` given: an effect chose the lock itself.
+        """
+        direction = card.direction
+        if "intel_sending" in self.game.watched:
+            # Only triggers run here, not a full node (victory checks and dying wait for the
+            # 传出情报时 node right after), so games without such skills play exactly the same.
+            self.send_direction = None
+            self.game.emit("intel_sending", seat=sender.seat, card=card.uid)
+            game = self.game
+            if game.trace is not None:
+                game.trace.append(("node", "传出情报时（方向）", game.phase))
+            self.resolution.run_triggers()
+            if self.send_direction is not None:
+                direction = self.send_direction
+                self.send_direction = None
+            if not sender.alive:
+                return False
+        others = [q for q in self.seats.alive_from(sender) if q is not sender]
+        if not others:
+            return False
+        target = None
+        if direction == UP:
+            target = self._ask(sender, D.SEND_TARGET, others, "情报传给谁")
+        if lock is NO_LOCK:
+            lock = self._ask(sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
+        self.zones.move(card, PENDING)
+        self.zones.set_pending_face(face_up)
+        self.transit = Transit(card, sender, direction, target, lock, face_up)
+        self.holder = sender
+        self.game.emit(
+            "intel_sent",
+            seat=sender.seat,
+            card=card.uid,
+            direction=direction,
+            target=target.seat if target else None,
+            lock=lock.seat if lock else None,
+            face_up=face_up,
+        )
+        return True
+
+    def travel(self) -> bool:
+        """The intel moves from player to player until one accepts it. False: it was discarded."""
+        t = self.transit
+        assert t is not None  # an intel was sent
+        self._settle("传出情报时")
+        pos = t.target if t.direction == UP else self._neighbor(t.sender, t.direction, stop_at=t.sender)
+        for _ in range(4 * self.game.n + 4):
+            if self.zones.pending is None:
+                return False
+            assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
+            self.holder = pos
+            self.game.emit("intel_arrives", seat=pos.seat)
+            self._settle("情报传递到面前时")
+            if self.zones.pending is None:
+                return False
+            if pos.alive and self.receive_choice(pos, t):
+                self.game.emit("intel_accepted", seat=pos.seat)
+                return True
+            if pos is t.sender:  # only a dead sender gets here: the intel is discarded
+                self.zones.discard_cards([self.zones.pending])
+                return False
+            pos = t.sender if t.direction == UP else self._neighbor(pos, t.direction, stop_at=t.sender)
+        raise EngineError("intel travelled around the table without stopping")
+
+    def receive_choice(self, pos: Player, t: Transit) -> bool:
+        """传递阶段空闲时点 in front of `pos`: use send_idle cards, then accept or pass on."""
+        while True:
+            forced = pos is t.sender or pos is t.lock or self._has_status(pos, "must_receive")
+            can_accept = forced or not self._has_status(pos, "cannot_receive")
+            options: list[Any] = self._card_options(pos, "send_idle")
+            if can_accept:
+                options.append(ACCEPT)
+            if not forced:
+                options.append(DECLINE)
+            choice = self._ask(pos, D.RECEIVE, options, "接收情报吗")
+            if isinstance(choice, PlayOption):
+                self._perform(pos, choice)
+                self._settle("传递阶段空闲时点")
+                if not pos.alive or self.zones.pending is None:
+                    return False
+                continue
+            return choice == ACCEPT
+
+    # ------------------------------------------------------------------ 争夺阶段 / 接收阶段
+
+    def contest_phase(self) -> None:
+        """Ask around from the holder; after any card or skill, start again from the holder."""
+        self.contest_over = False
+        assert self.holder is not None  # the intel is in front of someone
+        asker: Player | None = self.holder if self.holder.alive else self._neighbor(self.holder, RIGHT)
+        passes = 0
+        while not self.contest_over and self.zones.pending is not None:
+            alive = self.seats.alive_players()
+            if passes >= len(alive) or asker is None:
+                return
+            self._settle("争夺阶段空闲时点")
+            if self.zones.pending is None or self.contest_over:
+                return
+            if not asker.alive:
+                asker = self._neighbor(asker, RIGHT)
+                continue
+            if not self._offer_idle(asker, "contest", "争夺阶段"):
+                passes += 1
+                asker = self._neighbor(asker, RIGHT)
+            else:
+                passes = 0
+                h = self.holder
+                assert h is not None
+                asker = h if h.alive else self._neighbor(h, RIGHT)
+
+    def receive_phase(self) -> None:
+        card = self.zones.pending
+        if card is None:
+            return
+        holder = self.holder
+        assert holder is not None and self.transit is not None  # an intel was sent and accepted
+        if holder.alive:
+            self.zones.move(card, INTEL, holder)
+            self.game.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
+            self._settle("接收情报时")
+        else:
+            self.zones.discard_cards([card])
