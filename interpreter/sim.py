@@ -10,6 +10,7 @@ that every event and the end state come out the same.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import unicodedata
 from collections import Counter
@@ -255,13 +256,22 @@ def play_one(content, players: int, index: int, seed: int, max_turns=None, log: 
 
 
 MIN_GAMES_PER_JOB = 50
+# Chunks handed out but not yet taken back, per worker: bounds what waits in memory behind a slow chunk.
+CHUNKS_AHEAD = 4
 
 # A worker process's batch: set before the pool starts (a forked worker inherits it) or by _init_worker.
 _BATCH: dict = {}
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended without answering (killed, out of memory, a crash in C): its games are lost."""
+
+
 def _init_worker(batch: dict) -> None:
     """Make a worker ready: the content comes with the fork, or is loaded again from its paths (spawn)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
     if not _BATCH:
         from .content.loader import load_content
 
@@ -272,6 +282,17 @@ def _play_chunk(indices: range) -> list:
     b = _BATCH
     log = LogWriter(None, b["content_paths"], b["players"], fingerprint=b["fingerprint"]) if b["log"] else None
     return [(i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log)) for i in indices]
+
+
+def _stop_workers(pool) -> None:
+    """Cancel what has not started and end the workers now (shutdown alone would wait for every chunk)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join()
 
 
 def default_jobs() -> int:
@@ -299,8 +320,11 @@ def simulate(
 
     With jobs > 1 the games are split by index over worker processes in chunks,
     and their records (and log lines) are taken back in index order, so nothing
-    depends on which worker finished first. Memory stays flat: a chunk is
-    counted and written as soon as it is back, and a game keeps no state after.
+    depends on which worker finished first. Memory stays flat: at most
+    CHUNKS_AHEAD chunks per worker are out at a time, and a chunk is counted
+    and written as soon as its turn comes. Where processes cannot be forked
+    (Windows), a worker loads the content again from `content_paths`. A worker
+    that dies raises WorkerDied instead of waiting for it forever.
     """
     summary = Summary(players=players)
     writer = LogWriter(log_path, content_paths, players) if log_path else None
@@ -318,13 +342,19 @@ def simulate(
         if progress:
             progress(done)
 
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    fork = "fork" in methods
     jobs = min(jobs, games // MIN_GAMES_PER_JOB)  # a small batch is not worth starting processes for
     try:
         if jobs <= 1:
             for i in range(games):
                 take(i, *play_one(content, players, i, seed, max_turns, writer))
             return summary
-        import multiprocessing as mp
+        from collections import deque
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         batch = {
             "content": content,
@@ -335,19 +365,44 @@ def simulate(
             "log": writer is not None,
             "fingerprint": writer.fingerprint if writer is not None else "",
         }
-        methods = mp.get_all_start_methods()
-        ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+        ctx = mp.get_context("fork" if fork else methods[0])
         size = max(1, min(100, games // (jobs * 8)))
         chunks = [range(a, min(a + size, games)) for a in range(0, games, size)]
         _BATCH.clear()
-        if ctx.get_start_method() == "fork":
+        if fork:
             _BATCH.update(batch)  # inherited: nothing to pickle or load again
         spawn_batch = {k: v for k, v in batch.items() if k != "content"}
+        pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(spawn_batch,))
+        todo = iter(chunks)
+        out: deque = deque()  # (chunk, its future), in index order
+        first = 0  # the first game not yet taken back
+
+        def hand_out(n: int) -> None:
+            for chunk in itertools.islice(todo, n):
+                out.append((chunk, pool.submit(_play_chunk, chunk)))
+
         try:
-            with ctx.Pool(jobs, initializer=_init_worker, initargs=(spawn_batch,)) as pool:
-                for results in pool.imap(_play_chunk, chunks):
-                    for item in results:
-                        take(*item)
+            hand_out(jobs * CHUNKS_AHEAD)
+            while out:
+                chunk, future = out[0]
+                results = future.result()
+                out.popleft()
+                hand_out(1)
+                for item in results:
+                    take(*item)
+                first = chunk.stop
+        except BrokenProcessPool:
+            _stop_workers(pool)
+            raise WorkerDied(
+                f"a worker process died (killed, out of memory, or a crash) while games {first} to "
+                f"{(out[-1][0].stop if out else games) - 1} were being played; run the batch with --jobs 1 to see "
+                "which game"
+            ) from None
+        except BaseException:
+            _stop_workers(pool)
+            raise
+        else:
+            pool.shutdown()
         finally:
             _BATCH.clear()
     finally:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
 from interpreter import sim
 from interpreter.cli import main
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 from interpreter.sim import simulate
+
+ROLE_PACK = Path(__file__).resolve().parent / "fixtures" / "role_pack"
 
 
 def test_summary_and_log_are_the_same_with_two_jobs(tmp_path, monkeypatch):
@@ -55,3 +63,40 @@ def test_a_crashing_game_is_reported_and_the_batch_goes_on(monkeypatch):
     assert (index, gseed) == (2, bad)
     assert text.startswith("internal error, please report it with this game seed: KeyError")
     assert len(text) < 400
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
+    """A worker killed in the middle of a chunk (out of memory, a crash in C) stops the batch with WorkerDied."""
+    script = tmp_path / "die.py"
+    script.write_text(
+        "import os\n"
+        "from interpreter import sim\n"
+        "from interpreter.content.loader import load_cached\n"
+        "real = sim.drive\n"
+        "def drive(content, players, gseed, *a, **kw):\n"
+        "    if gseed == sim.game_seed(1, 3):\n"
+        "        os._exit(9)\n"
+        "    return real(content, players, gseed, *a, **kw)\n"
+        "sim.drive = drive\n"
+        "sim.MIN_GAMES_PER_JOB = 1\n"
+        "try:\n"
+        "    sim.simulate(load_cached(), 4, 40, 1, jobs=2)\n"
+        "except sim.WorkerDied as e:\n"
+        "    print('WorkerDied:', e)\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert "WorkerDied: a worker process died" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_spawned_workers_load_the_content_from_its_paths(tmp_path, monkeypatch):
+    """Where there is no fork (Windows), workers load the content again: the output is still the same."""
+    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    paths = [BUNDLED_CONTENT, ROLE_PACK]
+    pack = load_cached(paths)
+    one = simulate(pack, 5, 8, 3, log_path=tmp_path / "one.jsonl", content_paths=paths, jobs=1)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    two = simulate(pack, 5, 8, 3, log_path=tmp_path / "two.jsonl", content_paths=paths, jobs=2)
+    assert one.to_json() == two.to_json()
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
