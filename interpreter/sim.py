@@ -323,8 +323,10 @@ def simulate(
     depends on which worker finished first. Memory stays flat: at most
     CHUNKS_AHEAD chunks per worker are out at a time, and a chunk is counted
     and written as soon as its turn comes. Where processes cannot be forked
-    (Windows), a worker loads the content again from `content_paths`. A worker
-    that dies raises WorkerDied instead of waiting for it forever.
+    (Windows), a worker loads the content again from `content_paths`; without
+    them the batch runs in this process (the content given may not be the
+    bundled one). A worker that dies raises WorkerDied instead of waiting for
+    it forever.
     """
     summary = Summary(players=players)
     writer = LogWriter(log_path, content_paths, players) if log_path else None
@@ -346,6 +348,8 @@ def simulate(
 
     methods = mp.get_all_start_methods()
     fork = "fork" in methods
+    if not fork and not content_paths:
+        jobs = 1  # a worker could only load the bundled content, which may not be `content`
     jobs = min(jobs, games // MIN_GAMES_PER_JOB)  # a small batch is not worth starting processes for
     try:
         if jobs <= 1:

@@ -89,6 +89,16 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
     assert "WorkerDied: a worker process died" in done.stdout, done.stdout + done.stderr
 
 
+def test_without_fork_or_content_paths_the_batch_runs_here(monkeypatch):
+    """A spawned worker can only load content from paths: without them, the content given is played here."""
+    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    pack = load_cached([BUNDLED_CONTENT, ROLE_PACK])
+    one = simulate(pack, 5, 6, 3, jobs=1)
+    two = simulate(pack, 5, 6, 3, jobs=2)
+    assert one.to_json() == two.to_json()
+
+
 @pytest.mark.slow
 def test_spawned_workers_load_the_content_from_its_paths(tmp_path, monkeypatch):
     """Where there is no fork (Windows), workers load the content again: the output is still the same."""
