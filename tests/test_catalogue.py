@@ -20,9 +20,11 @@ from interpreter.agents.random_agent import RandomAgent
 from interpreter.content.loader import load_cached
 from interpreter.engine import decisions as D
 from interpreter.engine.game import Game
-from interpreter.language import builtins as B
-from interpreter.language.compiler import CONTEXT_VARS
+from interpreter.language import ast as lang_ast, builtins as B, compiler
+from interpreter.language.compiler import CONTEXT_VARS, Compiler
 from interpreter.language.describe import CHECK_ZH, TIMING_ZH, TRIGGER_ZH, VAR_ZH
+from interpreter.language.parser import parse
+from interpreter.language.runtime import CardName, Ctx
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "interpreter"
@@ -81,19 +83,65 @@ def test_schema_enums_are_the_catalogue(schema, key, names):
         assert enum == set(names), f"schema/{schema}.schema.json {key}: {sorted(enum ^ set(names))} differ"
 
 
+@pytest.mark.parametrize(
+    "schema, path, names",
+    [
+        ("observation", ("$defs", "decision_kind"), C.DECISIONS),
+        ("observation", ("$defs", "color"), C.COLORS),
+        ("observation", ("$defs", "direction"), {n for n, c in C.CONSTANTS.items() if c.type == "direction"}),
+        ("deck", ("properties", "cards", "items", "properties", "colors", "items"), C.COLORS),
+        (
+            "deck",
+            ("properties", "cards", "items", "properties", "direction"),
+            {n for n, c in C.CONSTANTS.items() if c.type == "direction"},
+        ),
+    ],
+    ids=["decision kinds", "observed colors", "observed directions", "deck colors", "deck directions"],
+)
+def test_shared_schema_enums_are_the_catalogue(schema, path, names):
+    """Enums the key-based search above does not reach: shared definitions, and the deck's card fields."""
+    node = json.loads((SCHEMA / f"{schema}.schema.json").read_text(encoding="utf-8"))
+    for key in path:
+        node = node[key]
+    assert set(node["enum"]) == set(names), f"schema/{schema}.schema.json {'/'.join(path)}: differs"
+
+
 def test_docs_tables_are_generated_from_the_catalogue():
     assert catalogue_doc.stale() == [], "run: python -m interpreter.catalogue_doc --write"
 
 
 def test_the_language_knows_exactly_the_catalogue_names():
+    # CONTEXT_VARS, CONSTANTS, STATUSES and the describe tables are built from the catalogue; what is
+    # written by hand beside it is what can drift: the getters, the code inlined for them, the values
+    assert set(compiler._GETTERS) == set(C.CONTEXT_VARS)
+    assert set(compiler._CONTEXT_CODE) <= set(C.CONTEXT_VARS)
+    assert set(B._CONSTANT_VALUES) == set(C.CONSTANTS)
+    for name in [*C.CONTEXT_VARS, *C.CONSTANTS, *C.STATUSES]:
+        node = parse(name, start="expression")  # not a keyword of the grammar
+        assert isinstance(node, lang_ast.Var) and node.name == name, name
     assert set(CONTEXT_VARS) == set(C.CONTEXT_VARS)
-    for name, (typ, _getter, where) in CONTEXT_VARS.items():
-        assert (typ, where) == (C.CONTEXT_VARS[name].type, C.CONTEXT_VARS[name].where)
     assert {n: t for n, (t, _v) in B.CONSTANTS.items()} == {n: c.type for n, c in C.CONSTANTS.items()}
     assert {n: s.zh for n, s in C.STATUSES.items()} == B.STATUSES
     assert set(TIMING_ZH) == set(C.TIMINGS) and set(TRIGGER_ZH) == set(C.TRIGGER_EVENTS)
     assert set(CHECK_ZH) == set(C.VICTORY_CHECKS)
     assert set(C.CONTEXT_VARS) <= set(VAR_ZH)
+
+
+def test_the_code_inlined_for_a_context_variable_reads_what_its_getter_reads():
+    """The compiler writes `ctx.me` for `self` instead of calling its getter: both must give the same value."""
+    content = load_cached()
+    for seed in range(1, 6):
+        g = Game(content, 5, seed, [RandomAgent(seed * 10 + i) for i in range(5)])
+        g.run()
+        cards = list(g.cards)
+        p, q = g.players[seed % 5], g.players[(seed + 2) % 5]
+        ctx = Ctx(g, p, target=q, card=cards[seed], dying=q, subject=q)
+        ctx.used_as = CardName(cards[seed].type.id, cards[seed].type.name)
+        for name, (_typ, getter, _where) in CONTEXT_VARS.items():
+            comp = Compiler(CONTEXT_VARS, "play_phase", {})
+            f = comp.expression(name)
+            assert not comp.errors, comp.errors
+            assert f(ctx) is getter(ctx), name
 
 
 def test_decision_kinds_are_the_catalogue():
@@ -161,7 +209,11 @@ def test_the_observation_docs_list_every_record():
 def test_every_error_code_is_declared_and_documented():
     used = set()
     for path in SOURCE.rglob("*.py"):
+        if path == SOURCE / "catalogue.py":  # where they are declared: not a use (else every code would be used)
+            continue
         used |= set(re.findall(r"[\"'](E\d{3})[\"']", path.read_text(encoding="utf-8")))
-    assert used == set(C.ERROR_CODES)
+    assert used == set(C.ERROR_CODES), f"reported but not declared: {used - set(C.ERROR_CODES)}; " + (
+        f"declared but never reported: {set(C.ERROR_CODES) - used}"
+    )
     documented = set(re.findall(r"^\| (E\d{3}) \|", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
     assert documented == set(C.ERROR_CODES)
