@@ -1,11 +1,24 @@
-"""The fixed skeleton of a game: setup, turns, phases, intel travel and card use.
+"""A game: the components of the engine, wired together, and the game's setup and run.
 
-Phases follow the rulebook: 摸牌 → 出牌 → 传递 → 争夺 → 接收, then
-回合结束. Every place the rules stop and let a player act calls
-:meth:`settle` first — the timing-node loop of the rules, in
-``resolution.py`` — so triggers, victory checks and dying happen in the one
-documented order. Cards are data: the engine only knows a card's timings,
-target rule and compiled effect.
+:class:`Game` is a :class:`~interpreter.engine.core.GameCore` (the game-wide
+state, the clock, the log and the two channels, ``emit`` and ``ask``) that
+creates its components and hands each the others it uses:
+
+* ``seats`` (seats.py): seat order, neighbours, each seat's standing;
+* ``zones`` (zones.py): every card's zone and who can see it;
+* ``stack`` (stack.py): the cards in use and skills resolving now;
+* ``skills`` (skills.py): roles, skills, identity cards;
+* ``victory`` (victory.py): the victory checks;
+* ``resolution`` (resolution.py): timing nodes, triggers, dying, death;
+* ``card_use`` (card_use.py): legal uses, idle-point questions, using a card;
+* ``flow`` (flow.py): a turn's phases and the intel's journey.
+
+Each piece of state has one owner, and only the owner's operations change it
+(ARCHITECTURE.md, "The engine's components"). Game also offers, as its own,
+the operations that the effect language's primitives, the seat boundary, the
+tools and the tests call (the components' bound methods: no second
+implementation, no extra call) and the components' state they read, as
+read-only properties.
 """
 
 from __future__ import annotations
@@ -23,10 +36,7 @@ from .resolution import Resolution
 from .seats import Seats
 from .skills import Skills
 from .stack import EffectStack, UseFrame
-from .state import (
-    Card,
-    Player,
-)
+from .state import Card, Player
 from .victory import GameOver, Victory
 from .zones import Zones
 
@@ -34,10 +44,6 @@ if TYPE_CHECKING:
     from ..content.model import CardType, Content, Identity, Role, SecretTask
 
 __all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFrame"]
-
-# Event fields that hold deck ids. Each one's visibility is worked out when the event is
-# recorded, from who can see the card then (Game.card_visible): a face-down card is
-# never named in a record another seat reads.
 
 
 class Game(GameCore):
@@ -53,21 +59,34 @@ class Game(GameCore):
         max_turns: int | None = None,
     ) -> None:
         super().__init__(content, n_players, seed, agents, record, max_turns)
+        # the components, each given the ones it uses (lower ones first: see ARCHITECTURE.md)
         self.seats = seats = Seats(self)
-        # the seats' operations, as the engine's API (effects, tests, the table builder use them)
+        self.zones = zones = Zones(self)
+        self.stack = stack = EffectStack()
+        self.skills = skills = Skills(self, seats, zones, stack)
+        self.victory = victory = Victory(self, seats, zones, skills)
+        self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
+        self.card_use = card_use = CardUse(self, seats, zones, skills, stack, resolution)
+        self.flow = flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
+        # the calls that go back up: the two channels see cards through Zones; a dying player's
+        # rescue asks each player through CardUse's idle-point question
+        self._sight = zones.sight
+        self._note_pick = zones.note_pick
+        resolution.offer_idle = card_use.offer_idle
+        self.describer = Describer(self)  # the options of each decision as action ids and descriptors
+        self.decide = self._agent_decide
+
+        # The engine's operations, as Game's own (the effect language's primitives call them as
+        # ctx.game.<name>, and so do the seat boundary, the tools and the tests).
+        # seats
         self.order_from = seats.order_from
         self.alive_from = seats.alive_from
-        self.alive_players = seats.alive_players
-        self.neighbor = seats.neighbor
         self.neighbors = seats.neighbors
         self.has_status = seats.has_status
         self.add_status = seats.add_status
         self.mark = seats.mark
         self.set_mark = seats.set_mark
-        self.zones = zones = Zones(self)
-        self._sight = zones.sight
-        self._note_pick = zones.note_pick
-        # the zones' operations, as the engine's API
+        # zones
         self.move = zones.move
         self.draw = zones.draw
         self.discard_cards = zones.discard_cards
@@ -81,39 +100,26 @@ class Game(GameCore):
         self.knows = zones.knows
         self.zone_name = zones.zone_name
         self.check_invariants = zones.check_invariants
-        self.stack = stack = EffectStack()
-        self.current_use = stack.current_use
+        # what is resolving
         self.by_skill = stack.by_skill
         self.nullify = stack.nullify
         self.claim_used_card = stack.claim_used_card
-        self.skills = skills = Skills(self, seats, zones, stack)
-        # the skills' operations, as the engine's API
-        self.skill_ready = skills.skill_ready
-        self.skill_blocker = skills.skill_blocker
-        self.skill_options = skills.skill_options
+        # roles, skills, identities
         self.use_skill = skills.use_skill
         self.flip_role = skills.flip_role
         self.replace_role = skills.replace_role
         self.take_identity = skills.take_identity
         self.look_identity = skills.look_identity
-        self._index_triggers = skills.index_triggers
-        self.victory = victory = Victory(self, seats, zones, skills)
-        # the victory checks, as the engine's API
+        self._index_triggers = skills.index_triggers  # (scenarios, after they give out roles)
+        # victory
         self.check_collect_victory = victory.check_collect_victory
-        self.check_death_victory = victory.check_death_victory
         self.check_turn_end_victory = victory.check_turn_end_victory
-        self.check_last_alive = victory.check_last_alive
         self.add_winner = victory.add_winner
         self.block_winner = victory.block_winner
-        self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
-        # the timing-node loop, dying and death, as the engine's API
+        # timing nodes, death
         self.settle = resolution.settle
-        self.resolve_dying = resolution.resolve_dying
         self.resolve_deaths = resolution.resolve_deaths
-        self.card_use = card_use = CardUse(self, seats, zones, skills, stack, resolution)
-        resolution.offer_idle = card_use.offer_idle
-        # card use, as the engine's API
-        self.offer_idle = card_use.offer_idle
+        # card use
         self.card_options = card_use.card_options
         self.legal_uses = card_use.legal_uses
         self.hand_card_type = card_use.hand_card_type
@@ -121,29 +127,22 @@ class Game(GameCore):
         self.use_card = card_use.use_card
         self.convert = card_use.convert
         self.ban = card_use.ban
-        self.flow = flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
-        # the turn flow, as the engine's API
+        # the turn
         self.play_turn = flow.play_turn
-        self._next_turn_player = flow.next_turn_player
+        self._next_turn_player = flow.next_turn_player  # (scenarios that play on to the game's end)
         self.idle_loop = flow.idle_loop
         self.send_phase = flow.send_phase
-        self.abstain = flow.abstain
         self.send_intel = flow.send_intel
         self.travel = flow.travel
-        self.receive_choice = flow.receive_choice
         self.contest_phase = flow.contest_phase
         self.receive_phase = flow.receive_phase
         self.move_pending = flow.move_pending
         self.set_direction = flow.set_direction
         self.add_draw = flow.add_draw
         self.end_contest = flow.end_contest
-        self.describer = Describer(self)  # the options of each decision as action ids and descriptors
-        self.decide = self._agent_decide
-
-    # ------------------------------------------------------------------ events & decisions
 
     # ------------------------------------------------------------------ the components' state, read-only
-    # (for the seat boundary, the tests and the tools; the engine reads it from the components)
+    # (for the seat boundary, the effect language, the tools and the tests; the engine reads the components)
 
     @property
     def cards(self) -> list[Card]:
@@ -184,10 +183,6 @@ class Game(GameCore):
         return self.zones.pending_face_up
 
     @property
-    def intel_changes(self) -> int:
-        return self.zones.intel_changes
-
-    @property
     def transit(self) -> Transit | None:
         """The intel being sent this turn."""
         return self.flow.transit
@@ -209,10 +204,6 @@ class Game(GameCore):
     @property
     def removed_roles(self) -> list[Role]:
         return self.skills.removed_roles
-
-    @property
-    def unchosen_roles(self) -> list[Role]:
-        return self.skills.unchosen_roles
 
     @property
     def removed_identities(self) -> list[tuple[Identity, SecretTask | None, int]]:
@@ -293,7 +284,8 @@ class Game(GameCore):
 
     # ------------------------------------------------------------------ setup
 
-    def setup(self):
+    def setup(self) -> None:
+        """Deal the game: identities and secret tasks, the deck, the first player, roles, starting hands."""
         content = self.content
         rng = self.rng
         # identities (the table is data: rules.yaml)
@@ -332,8 +324,8 @@ class Game(GameCore):
             self.log.append(
                 {"e": "roles_shown", "roles": [p.role.id if p.role and p.role_face_up else None for p in self.players]}
             )
-        for p in self.order_from(self.current):
-            self.draw(p, self.rules.start_hand)
+        for p in self.seats.order_from(self.current):
+            self.zones.draw(p, self.rules.start_hand)
 
     # ------------------------------------------------------------------ the game loop
 
@@ -345,8 +337,8 @@ class Game(GameCore):
             while True:
                 if self.turn_no >= self.max_turns:
                     raise GameOver([], "turn_limit")
-                self.play_turn()
-                self.current = self._next_turn_player()
+                self.flow.play_turn()
+                self.current = self.flow.next_turn_player()
         except GameOver as over:
             self.result = over
             over.turns = self.turn_no

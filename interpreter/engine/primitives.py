@@ -13,6 +13,12 @@ Each implementation takes the run-time context (``ctx``: ``ctx.game`` is the
 runs) and then one argument per declared parameter, in order. An action
 returns True when it fully resolved (the basis of 然后); a query or choice
 returns its value.
+
+An implementation reads whatever state it needs (from the Game or the
+component that owns it: ``ctx.game.zones.pending``) but changes state only
+through the engine's named operations (``ctx.game.move``, ``ctx.game.flip_role``,
+``ctx.game.set_pending_face`` …), never by assigning a field: each piece of
+state has one owner (ARCHITECTURE.md, "The engine's components").
 """
 
 from __future__ import annotations
@@ -189,7 +195,7 @@ def _top_card(ctx):
 
 @implements("set_aside")
 def _set_aside(ctx):
-    return list(ctx.game.staging)
+    return list(ctx.game.zones.staging)
 
 
 @implements("alive_count")
@@ -204,12 +210,12 @@ def _name_of(ctx, c):
 
 @implements("is_face_up")
 def _is_face_up(ctx):
-    return ctx.game.pending is not None and ctx.game.pending_face_up
+    return ctx.game.zones.pending is not None and ctx.game.zones.pending_face_up
 
 
 @implements("pending_direction")
 def _pending_direction(ctx):
-    t = ctx.game.transit
+    t = ctx.game.flow.transit
     return t.direction if t is not None else None
 
 
@@ -366,7 +372,7 @@ def _move_pending(ctx, p):
 @implements("swap_pending")
 def _swap_pending(ctx, c):
     g = ctx.game
-    old = g.pending
+    old = g.zones.pending
     if old is None or c is None:
         return False
     g.move(old, DISCARD)
@@ -379,10 +385,10 @@ def _swap_pending(ctx, c):
 @implements("flip_pending")
 def _flip_pending(ctx):
     g = ctx.game
-    if g.pending is None or g.pending_face_up:
+    if g.zones.pending is None or g.zones.pending_face_up:
         return False
     g.set_pending_face(True)
-    g.reveal([g.pending])
+    g.reveal([g.zones.pending])
     return True
 
 
@@ -513,7 +519,7 @@ def _set_pending(ctx, c, face_up):
     g = ctx.game
     if c is None:
         return False
-    old = g.pending
+    old = g.zones.pending
     if old is not None:
         g.move(old, DISCARD)
     g.move(c, PENDING)

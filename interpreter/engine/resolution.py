@@ -122,7 +122,8 @@ class Resolution:
                         if self._fire(p, skill, data):
                             fired = True
             if not fired:
-                game.take_events()  # what a round that fired nothing recorded is dropped
+                if game.events:
+                    game.take_events()  # what a round that fired nothing recorded is dropped
                 return
         raise EngineError(
             "triggered skills keep triggering each other (more than "
