@@ -15,6 +15,7 @@ game failed.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -42,6 +43,7 @@ def main(argv=None) -> int:
     jobs = args.jobs or default_jobs()
     counts = [n for n in range(2, 11) if n in content.rules.identity_table]
     per = args.games // len(counts)
+    packs = "".join(f" --content {shlex.quote(p)}" for p in args.content or [])  # the same content to reproduce
     failed = 0
     t0 = time.perf_counter()
     print(f"{per} games at each of {counts} players, {len(content.roles)} roles, {jobs} job(s), seed {args.seed}")
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
         print(f"  {n:>2} players: {summary.games:>6} ok, {len(summary.failures)} failed   ({reasons})")
         for index, gseed, text in summary.failures:
             print(f"     game {index} (seed {gseed}): {text}")
-            print(f"       reproduce: fengsheng simulate -p {n} -s {args.seed} -n {index + 1} -j 1")
+            print(f"       reproduce: fengsheng simulate -p {n} -s {args.seed} -n {index + 1} -j 1{packs}")
         failed += len(summary.failures)
     dt = time.perf_counter() - t0
     print(f"{per * len(counts)} games in {dt:.1f} s: {failed} failed (crashes, stuck games, broken invariants)")
