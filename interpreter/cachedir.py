@@ -23,7 +23,10 @@ def cache_dir() -> Path | None:
     if explicit:
         path = Path(explicit)
     else:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        try:
+            base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        except (RuntimeError, KeyError, OSError):  # no $HOME and no entry in the password database
+            return None
         path = Path(base) / "fengsheng"
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)

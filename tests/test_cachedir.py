@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -42,4 +43,16 @@ def test_an_unusable_folder_means_no_cache(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("FENGSHENG_CACHE_DIR", str(blocker / "c"))
+    assert cachedir.cache_dir() is None
+
+
+def test_no_home_folder_means_no_cache(monkeypatch):
+    """A process with no $HOME and a user id with no name (a container run as --user 1234) still parses."""
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    for var in ("FENGSHENG_CACHE_DIR", "XDG_CACHE_HOME", "HOME"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
     assert cachedir.cache_dir() is None
