@@ -74,10 +74,6 @@ class Skills:
         self.role_pile = pool
         self.index_triggers()
 
-    def give_role(self, p: Player, role: Role, face_up: bool) -> None:
-        """p holds this role (a table built mid-game)."""
-        p.new_role(role, face_up)
-
     def set_role_pile(self, roles: list[Role]) -> None:
         """The role pile is exactly these roles, its top the END of the list (a table built mid-game)."""
         self.role_pile = list(roles)
