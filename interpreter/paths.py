@@ -5,7 +5,9 @@ are symbolic links to the top-level ``content/`` and ``schema/`` of the
 repository (where designers edit them); building a wheel copies what they point
 to into the package, so a plain ``pip install`` (not editable) has them too.
 Resolving the links gives the repository's own paths in a checkout, so error
-messages name ``content/cards/…`` there.
+messages name ``content/cards/…`` there. A checkout made without symbolic links
+(Git for Windows by default) has small text files in their place: then the
+repository's folders are used directly.
 """
 
 from __future__ import annotations
@@ -13,5 +15,15 @@ from __future__ import annotations
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-BUNDLED_CONTENT = (PACKAGE / "bundled" / "content").resolve()
-SCHEMA_DIR = (PACKAGE / "bundled" / "schema").resolve()
+
+
+def _bundled(name: str) -> Path:
+    path = (PACKAGE / "bundled" / name).resolve()
+    checkout = PACKAGE.parent / name
+    if not path.is_dir() and checkout.is_dir():  # the link was checked out as a file holding its target
+        return checkout.resolve()
+    return path
+
+
+BUNDLED_CONTENT = _bundled("content")
+SCHEMA_DIR = _bundled("schema")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -46,3 +48,20 @@ def test_a_wheel_holds_the_content_the_schemas_and_the_grammar(tmp_path):
     assert expected <= names
     cards = {p.name for p in (ROOT / "content" / "cards").glob("*.yaml")}
     assert {n.rsplit("/", 1)[1] for n in names if n.startswith("interpreter/bundled/content/cards/")} == cards
+
+
+def test_a_checkout_without_symbolic_links_still_finds_the_content(tmp_path):
+    """Git for Windows checks a link out as a file holding its target: the repository's folders are used."""
+    package = tmp_path / "interpreter"
+    (package / "bundled").mkdir(parents=True)
+    (package / "bundled" / "content").write_text("../../content", encoding="utf-8")
+    (package / "bundled" / "schema").write_text("../../schema", encoding="utf-8")
+    (tmp_path / "content").mkdir()
+    (tmp_path / "schema").mkdir()
+    shutil.copy(ROOT / "interpreter" / "paths.py", package / "paths.py")
+    spec = importlib.util.spec_from_file_location("copied_paths", package / "paths.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (tmp_path / "content").resolve() == module.BUNDLED_CONTENT
+    assert (tmp_path / "schema").resolve() == module.SCHEMA_DIR
