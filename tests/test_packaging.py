@@ -10,7 +10,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
+from interpreter.content.yamlpos import _C_DIFFERS, _CLoader, _load_with, _Loader, load as load_yaml
 from interpreter.paths import BUNDLED_CONTENT, SCHEMA_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,3 +67,23 @@ def test_a_checkout_without_symbolic_links_still_finds_the_content(tmp_path):
     spec.loader.exec_module(module)
     assert (tmp_path / "content").resolve() == module.BUNDLED_CONTENT
     assert (tmp_path / "schema").resolve() == module.SCHEMA_DIR
+
+
+@pytest.mark.skipif(_CLoader is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize(
+    "text",
+    ["id: x\nname:\tfoo\n", "id: x\nname: a\tb\n", "id: x\ndata: {red: i?t}\n", "id: x\n\ufeff\nname: y\n"],
+    ids=["tab after a colon", "tab in a plain value", "? in a flow value", "byte order mark inside"],
+)
+def test_a_file_means_the_same_with_libyaml_or_without(text):
+    """libyaml reads these; the pure-Python parser (an install without libyaml) refuses them: so does load()."""
+    with pytest.raises(yaml.YAMLError):
+        _load_with(_Loader, text, text.splitlines())
+    with pytest.raises(yaml.YAMLError):
+        load_yaml(text)
+
+
+def test_the_bundled_content_is_read_by_libyaml():
+    """No bundled file holds what sends a file to the slower pure-Python parser."""
+    for path in BUNDLED_CONTENT.rglob("*.yaml"):
+        assert not _C_DIFFERS.search(path.read_text(encoding="utf-8")), path

@@ -52,7 +52,27 @@ class _Loader(yaml.SafeLoader):
 
 # libyaml's parser (about 6× faster) builds the same nodes with the same marks; values are
 # constructed by the same Python code. Without libyaml, the pure-Python parser does both jobs.
-_CLoader: Any = type("_CLoader", (yaml.CSafeLoader,), {}) if hasattr(yaml, "CSafeLoader") else None
+# libyaml also reads some text the pure-Python parser refuses: a tab where YAML allows none
+# (`key:<tab>value`, a tab inside a plain value), `?` inside a flow value (`{red: i?t}`), a byte
+# order mark after the start. So that a file means the same with libyaml or without it, text
+# holding any of these characters is left to the pure-Python parser (no bundled file does).
+_C_DIFFERS = re.compile("[\t?\ufeff]")
+
+
+def _c_loader() -> Any:
+    if not hasattr(yaml, "CSafeLoader"):
+        return None
+
+    class _CLoader(yaml.CSafeLoader):
+        def __init__(self, stream: str) -> None:
+            if _C_DIFFERS.search(stream):
+                raise yaml.YAMLError("left to the pure-Python parser")  # load() reads it again with _Loader
+            super().__init__(stream)
+
+    return _CLoader
+
+
+_CLoader: Any = _c_loader()
 
 # YAML 1.1 reads yes/no/on/off as booleans (so a key `on:` would become True). Content files
 # follow YAML 1.2 here: only true/false are booleans.
