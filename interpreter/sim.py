@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import sys
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -370,6 +371,8 @@ def simulate(
             "fingerprint": writer.fingerprint if writer is not None else "",
         }
         ctx = mp.get_context("fork" if fork else methods[0])
+        if sys.platform == "win32":
+            jobs = min(jobs, 61)  # ProcessPoolExecutor waits on at most 61 processes there
         size = max(1, min(100, games // (jobs * 8)))
         chunks = [range(a, min(a + size, games)) for a in range(0, games, size)]
         _BATCH.clear()
