@@ -68,16 +68,53 @@ class _progress:
             self.bar.stop()
 
 
+class _Mistake(click.ClickException):
+    """A mistake in the command line, shown on one line: what is wrong and where the help is (exit status 2)."""
+
+    exit_code = 2
+
+    def __init__(self, e: click.UsageError) -> None:
+        super().__init__(" ".join(e.format_message().split()))
+        self.command = e.ctx.command_path if e.ctx is not None else "fengsheng"
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.message} (see {self.command} --help)", file=file, err=file is None)
+
+
+# `fengsheng` or `fengsheng scenario` alone prints its help: that is no mistake
+_SHOWS_HELP: tuple[type, ...] = tuple(filter(None, [getattr(click.exceptions, "NoArgsIsHelpError", None)]))
+
+
 class _LazyGroup(click.Group):
     """A command group whose listed commands live in other modules, imported only when run.
 
     ``lazy`` maps a command name to ``(module, attribute, one-line help)``; the
-    help line lets ``--help`` list the command without importing it.
+    help line lets ``--help`` list the command without importing it. Every usage
+    mistake in it or its commands (an unknown flag, a value out of range, a missing
+    path) is shown on one line.
     """
 
     def __init__(self, *args: Any, lazy: dict[str, tuple[str, str, str]] | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.lazy = lazy or {}
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as e:
+            if isinstance(e, _SHOWS_HELP):
+                raise
+            raise _Mistake(e) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            if isinstance(e, _SHOWS_HELP):
+                raise
+            raise _Mistake(e) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -130,7 +167,7 @@ def main():
     "--content",
     "content_dirs",
     multiple=True,
-    type=click.Path(file_okay=False),
+    type=click.Path(exists=True, file_okay=False),
     help="content pack directory (repeat to layer packs; default: the bundled content)",
 )
 @click.option(
@@ -163,18 +200,22 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
             f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
         )
     jobs = jobs or default_jobs()
-    with _progress(games) as progress:
-        summary = run_batch(
-            content,
-            players,
-            games,
-            seed,
-            log_path=log_path,
-            content_paths=paths,
-            max_turns=max_turns,
-            jobs=jobs,
-            progress=progress,
-        )
+    try:
+        with _progress(games) as progress:
+            summary = run_batch(
+                content,
+                players,
+                games,
+                seed,
+                log_path=log_path,
+                content_paths=paths,
+                max_turns=max_turns,
+                jobs=jobs,
+                progress=progress,
+            )
+    except OSError as e:  # the log cannot be written: a missing folder, a full disk
+        click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
+        sys.exit(1)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)
@@ -197,7 +238,7 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
     "--content",
     "content_dirs",
     multiple=True,
-    type=click.Path(file_okay=False),
+    type=click.Path(exists=True, file_okay=False),
     help="content pack directory the games were played with",
 )
 @click.option("--game", "only", type=int, default=None, help="replay only the game with this index")
@@ -296,8 +337,12 @@ def _seat_view(games, view: str, only, out_path) -> None:
     if out_path is None:
         click.echo(text, nl=False)
     else:
-        with open(out_path, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(out_path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            click.echo(f"error: cannot write {out_path}: {e.strerror or e}", err=True)
+            sys.exit(1)
         n_games = sum(1 for ln in lines if ln.startswith('{"type": "game"'))
         click.echo(f"{view}'s copy of {n_games} game(s) written to {out_path}")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .agents.scripted import ScriptedAgent, ScriptExhausted
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
-from .content.yamlpos import Pos, pos_of
+from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.game import EngineError
 from .engine.table import TableError, build, put_pending, put_role_pile
 from .engine.victory import GameOver
@@ -154,6 +154,11 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     scripts = [_script(i, answers.get(i, answers.get(str(i), [])) or [], where) for i in range(len(seats))]
     agents = [agent for agent, _ in scripts]
     result = ScenarioResult(name, str(path), True)
+    wrong = _setup_errors(data, content, where)
+    if wrong:
+        result.passed = False
+        result.failures += wrong
+        return result
     try:
         g = build(
             content,
@@ -189,14 +194,19 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     pend = data.get("pending")
     if pend:
         assert g.current is not None  # the table set-up chose the current player
-        put_pending(
-            g,
-            pend["card"],
-            pend.get("sender", g.current.seat),
-            pend.get("holder", g.current.seat),
-            pend.get("face_up", False),
-            pend.get("lock"),
-        )
+        try:
+            put_pending(
+                g,
+                pend["card"],
+                pend.get("sender", g.current.seat),
+                pend.get("holder", g.current.seat),
+                pend.get("face_up", False),
+                pend.get("lock"),
+            )
+        except TableError as e:
+            result.passed = False
+            result.failures.append(where(pos_of(pend, "card"), f"setup: {e}"))
+            return result
     start = data.get("start", "draw")
     over = None
     try:
@@ -230,6 +240,35 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     result.failures += check_expectations(g, over, data.get("expect") or {})
     result.passed = not result.failures
     return result
+
+
+def _setup_errors(data: dict, content, where: _Where) -> list[str]:
+    """What the schema cannot check: seat numbers within the table, a deck the content has."""
+    out = []
+    n = len(data["players"])
+    pend = data.get("pending") or {}
+    for container, key in ((data, "current"), (pend, "sender"), (pend, "holder"), (pend, "lock")):
+        seat = container.get(key)
+        if seat is not None and not 0 <= seat < n:
+            name = key if container is data else f"pending.{key}"
+            out.append(where(pos_of(container, key), f"setup: {name} is seat {seat}; the table has seats 0 to {n - 1}"))
+    for section, seats in (
+        ("answers", data.get("answers")),
+        ("expect.players", (data.get("expect") or {}).get("players")),
+    ):
+        for key in seats or {}:
+            try:
+                seat = int(key)  # written as 1 or "1"
+            except (TypeError, ValueError):
+                seat = -1
+            if not 0 <= seat < n:
+                out.append(
+                    where(key_pos_of(seats, key), f"{section}: {key!r} is not a seat (the table has 0 to {n - 1})")
+                )
+    deck = data.get("deck")
+    if deck is not None and deck not in content.decks:
+        out.append(where(pos_of(data, "deck"), f"setup: no deck {deck!r} (deck.yaml has: {', '.join(content.decks)})"))
+    return out
 
 
 def _ids(cards) -> list:

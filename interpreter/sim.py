@@ -446,14 +446,19 @@ def read_log(path) -> list[dict]:
                 raise ReplayMismatch(
                     f"{path}:{n}:{e.colno}: not a JSON line ({e.msg})\n{snippet(line, e.colno)}"
                 ) from None
+            except RecursionError:
+                raise ReplayMismatch(f"{path}:{n}: not a log record (values nested too deeply)") from None
             if not isinstance(rec, dict):
                 col = len(line) - len(line.lstrip()) + 1
                 raise ReplayMismatch(
                     f"{path}:{n}:{col}: not a JSON object (each line of a log is one record)\n{snippet(line, col)}"
                 )
             t = rec.get("type")
+            wrong = _malformed(rec, t)
+            if wrong:
+                raise ReplayMismatch(f"{path}:{n}: {wrong}")
             if t == "game":
-                games.append({"header": rec, "records": [], "end": None})
+                games.append({"header": rec, "records": [], "end": None, "lines": []})
             elif not games:
                 raise ReplayMismatch(f"{path}:{n}: the log does not start with a game header")
             elif t == "end":
@@ -462,7 +467,45 @@ def read_log(path) -> list[dict]:
                 rec = dict(rec)
                 rec.pop("type", None)
                 games[-1]["records"].append(rec)
+                games[-1]["lines"].append(n)
     return games
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """A value of a log record in a message: its repr on one line, cut short."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _malformed(rec: dict, kind: object) -> str | None:
+    """What is wrong with the fields of a log record that replay reads, or None (the rest is compared as it is)."""
+    if kind == "game":
+        players = rec.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
+            return f"a game header needs `players`, a number from 2 to 10 (got {_shown(players)})"
+        if "seed" in rec and not _is_int(rec["seed"]):
+            return f"a game header's `seed` is a whole number (got {_shown(rec['seed'])})"
+        return None
+    if kind == "end":
+        return None if isinstance(rec.get("digest"), dict) else "an end record needs `digest`, the end state"
+    to, secret = rec.get("to"), rec.get("secret")
+    if to is not None and not (isinstance(to, list) and all(map(_is_int, to))):
+        return f"`to` is a list of seats (got {_shown(to)})"
+    if secret is not None and not (
+        isinstance(secret, dict) and all(isinstance(v, list) and all(map(_is_int, v)) for v in secret.values())
+    ):
+        return f"`secret` maps fields to lists of seats (got {_shown(secret)})"
+    if "d" in rec:
+        for key in ("seat", "n", "choice"):
+            if not _is_int(rec.get(key)):
+                return f"a decision record needs `{key}`, a whole number (got {_shown(rec.get(key))})"
+        if not 0 <= rec["choice"] < rec["n"]:
+            return f"choice {rec['choice']} is not one of the decision's {rec['n']} options"
+    return None
 
 
 def replay_game(content, logged: dict) -> tuple[bool, str]:
@@ -470,21 +513,30 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     h = logged["header"]
     if "seed" not in h:
         return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
-    decisions = [r for r in logged["records"] if "d" in r]
+    decisions: list[dict] = []
+    at = []  # where each decision is: its number, and its line of the log file if read from one
+    for rec, line in zip(logged["records"], logged.get("lines") or [None] * len(logged["records"]), strict=False):
+        if "d" in rec:
+            decisions.append(rec)
+            at.append(f"decision {len(decisions)}" + (f" (line {line})" if line else ""))
+    if h["players"] not in content.rules.identity_table:
+        return False, f"the content has no identity table for {h['players']} players"
     state = GameState(content, h["players"], h["seed"])
     pos = 0
     while not state.is_terminal():
         if pos >= len(decisions):
+            last = (logged.get("lines") or [None])[-1]
             return (
                 False,
-                f"the game asks more decisions than the log has ({state.decision_kind} for P{state.current_player()})",
+                f"the game asks more decisions than the log has ({state.decision_kind} for P{state.current_player()})"
+                + (f"; its records stop at line {last} (was the log cut off?)" if last else ""),
             )
         rec = decisions[pos]
         pos += 1
         legal = state.legal_actions()
         if rec["seat"] != state.current_player() or rec["d"] != state.decision_kind or rec["n"] != len(legal):
             return False, (
-                f"decision {pos}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
+                f"{at[pos - 1]}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
                 f"game asks {state.decision_kind} for P{state.current_player()} with {len(legal)}"
             )
         state.apply_action(legal[rec["choice"]])
@@ -500,7 +552,8 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
         return False, f"the log has {len(logged_recs)} records, the replay {len(new_recs)}"
     end = logged.get("end")
     if end is None:
-        return False, "the log has no end record (was it cut off?)"
+        last = (logged.get("lines") or [None])[-1]  # a game without records has no end either: not replayed
+        return False, f"the log has no end record (was it cut off{f' after line {last}' if last else ''}?)"
     if json.dumps(end["digest"], sort_keys=True) != json.dumps(game.digest(), sort_keys=True):
         return False, "the end state differs from the logged one"
     winners = ", ".join(f"P{s}" for s in game.digest()["winners"]) or "nobody"

@@ -72,6 +72,21 @@ def test_e102_not_utf8(tmp_path):
     check_file(tmp_path, "cards", "c.yaml", text, "E102", 2, 7)
 
 
+def test_e101_character_yaml_does_not_allow(tmp_path):
+    """E101: a control character, placed by line and column (YAML's own message has no position)."""
+    errors = check_file(tmp_path, "cards", "c.yaml", "id: test_card\nname: 测\x07试\n", "E101", 2, 8)
+    assert [e.message for e in errors] == ["YAML syntax: the character U+0007 is not allowed in a YAML file"]
+    assert errors[0].hint == "remove it: a YAML file holds printable characters, tabs and line breaks"
+
+
+def test_e102_binary_file(tmp_path):
+    """E102: a NUL byte says the file is binary; its line is not shown. A binary file of no kind: the same code."""
+    (error,) = check_file(tmp_path, "cards", "c.yaml", b"id: x\nname: \xe6\xb5\x8b\0\x01", "E102", 2, 8)
+    assert error.message == "a NUL byte: this is a binary file, not YAML text" and error.source is None
+    (error,) = check_file(tmp_path, "misc", "a.out", b"\x7fELF\x02\x01\x01\0\0\0", "E102", 1, 1)
+    assert error.message == "this is a binary file, not YAML text"
+
+
 def test_e103_empty_file(tmp_path):
     """E103: an empty file (comments only)."""
     check_file(tmp_path, "cards", "c.yaml", "# nothing yet\n\n", "E103", 1, 1)
@@ -80,6 +95,33 @@ def test_e103_empty_file(tmp_path):
 def test_e104_huge_file(tmp_path):
     """E104: a file over the size limit is refused without parsing it."""
     check_file(tmp_path, "cards", "c.yaml", "# " + "x" * 1_100_000 + "\n", "E104", 1, 1)
+
+
+def test_e104_nested_too_deeply(tmp_path):
+    """E104: values nested more than 100 levels deep, placed at the first value too deep (libyaml or not)."""
+    for text in (
+        "id: x\nuses: " + "[" * 100_000 + "]" * 100_000 + "\n",
+        "id: x\nuses: " + "[" * 150 + "]" * 150 + "\n",
+    ):
+        (error,) = check_file(tmp_path, "cards", "c.yaml", text, "E104", 2, 106)
+        assert error.message == "the file is too large: values nested more than 100 levels deep"
+
+
+def test_e104_aliases_that_stand_for_too_much(tmp_path):
+    """E104: aliases of aliases (a "billion laughs") are refused at the value that grows too large."""
+    levels = ", ".join(
+        ["&a0 [x, x, x, x, x, x, x, x, x, x]"] + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    )
+    text = f"zz: [{levels}]\nid: x\nname: *a8\n"
+    (error,) = check_file(tmp_path, "cards", "c.yaml", text, "E104", 1, 1 + text.index("&a4"))
+    assert "stands for more than 100000 values" in error.message
+    # an alias of a plain value, as the bundled roles use, is fine
+    ok = GOOD_CARD.replace(
+        "    effect: |\n      draw(self, 1)", "    effect: &e draw(self, 1)\n  - timing: dying\n    effect: *e"
+    )
+    f = tmp_path / "cards" / "ok.yaml"
+    f.write_text(ok, encoding="utf-8")
+    assert validate_paths([f]) == []
 
 
 def test_e105_unknown_kind(tmp_path):

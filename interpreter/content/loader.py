@@ -10,6 +10,7 @@ given: a later pack overrides earlier ones by id (a rule-set fork), and its
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -41,7 +42,7 @@ from .model import (
     Skill,
     Victory,
 )
-from .yamlpos import PosDict, key_pos_of, load as load_yaml, pos_of
+from .yamlpos import MAX_DEPTH, MAX_VALUES, PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -90,6 +91,14 @@ def schema(kind: str) -> dict:
 
 def _suggest(word, candidates):
     return did_you_mean(word, candidates)
+
+
+_TOO_LARGE_HINT = (
+    f"values nest at most {MAX_DEPTH} levels deep, and aliases (*name) stand for at most {MAX_VALUES} values in all"
+)
+
+# Schema errors after which the value is still of a shape the builders read (a string, a number): it stays.
+_HARMLESS = {"required", "additionalProperties", "minLength", "pattern", "minimum", "maximum"}
 
 
 # Context variables each kind of code unit can read.
@@ -172,7 +181,11 @@ class Loader:
                 "split it into one file per card, role or task",
             )
             return None
+        nul = raw.find(b"\0")  # text never holds one; a binary file (an image, a program) nearly always does
         try:
+            if nul >= 0:
+                raw[:nul].decode("utf-8")  # a bad byte before it is the one to show
+                raise UnicodeDecodeError("utf-8", raw, nul, nul + 1, "a NUL byte")
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             line = raw[: e.start].count(b"\n") + 1
@@ -180,15 +193,18 @@ class Loader:
             end = raw.find(b"\n", e.start)
             shown = raw[start : len(raw) if end < 0 else end].rstrip(b"\r").decode("utf-8", "backslashreplace")
             col = len(raw[start : e.start].decode("utf-8")) + 1  # in characters, as every other column
+            binary = e.start == nul
             self.errors.append(
                 ContentError(
                     str(path),
                     line,
                     col,
                     "E102",
-                    f"byte 0x{raw[e.start]:02x} is not UTF-8",
-                    "save the file as UTF-8",
-                    shown,
+                    "a NUL byte: this is a binary file, not YAML text"
+                    if binary
+                    else f"byte 0x{raw[e.start]:02x} is not UTF-8",
+                    "content files are YAML text, saved as UTF-8" if binary else "save the file as UTF-8",
+                    None if binary else shown,  # a binary line shows nothing useful
                 )
             )
             return None
@@ -206,13 +222,25 @@ class Loader:
             return None
         try:
             data = load_yaml(text)
+        except TooLarge as e:
+            assert e.problem_mark is not None  # always raised at a node
+            line, col = e.problem_mark.line + 1, e.problem_mark.column + 1
+            self.error_at(path, line, col, "E104", f"the file is too large: {e.problem}", _TOO_LARGE_HINT)
+            return None
+        except yaml.reader.ReaderError as e:  # a character YAML does not allow: no mark, a position in the text
+            before = text[: e.position]
+            line, col = before.count("\n") + 1, e.position - before.rfind("\n")
+            message = f"YAML syntax: the character U+{e.character:04X} is not allowed in a YAML file"
+            hint = "remove it: a YAML file holds printable characters, tabs and line breaks"
+            self.error_at(path, line, col, "E101", message, hint)
+            return None
         except yaml.YAMLError as e:
             mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = getattr(e, "problem", None) or str(e)
             hint = None
             src_line = (line_of(self.sources[str(path)], line) or "") if mark else ""
-            if "\t" in src_line or "tab" in str(problem):
+            if "\t" in src_line or re.search(r"\btabs?\b", str(problem)):
                 hint = "YAML indentation must use spaces, not tabs"
             elif "mapping values are not allowed" in str(problem) or "expected <block end>" in str(problem):
                 hint = "check the indentation of this line against the line above"
@@ -228,8 +256,13 @@ class Loader:
         return data
 
     def check_schema(self, path, data, kind):
+        """Report every way `data` breaks the schema, then take out each value of the wrong shape (a list
+        where an id goes, an unknown timing), so that building from the rest never meets it."""
         validator = jsonschema.Draft202012Validator(schema(kind))
+        wrong = set()
         for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+            if e.absolute_path and e.validator not in _HARMLESS:
+                wrong.add(tuple(e.absolute_path))
             container, key = data, None
             node = data
             for k in e.absolute_path:
@@ -262,6 +295,17 @@ class Loader:
             elif e.validator == "type":
                 msg = f"{e.instance!r} should be {e.validator_value}"
             self.err(path, pos, code, msg, hint)
+        # the deepest first, and of a list's items the last first, so that each path still leads to its value
+        for at in sorted(wrong, key=lambda p: [(isinstance(k, str), str(k) if isinstance(k, str) else k) for k in p])[
+            ::-1
+        ]:
+            node = data
+            try:
+                for k in at[:-1]:
+                    node = node[k]
+                del node[at[-1]]
+            except (KeyError, IndexError, TypeError):
+                pass
 
     # ------------------------------------------------------------------ code units
 
@@ -346,6 +390,8 @@ class Loader:
             if not isinstance(sk, PosDict):
                 continue
             kind = sk.get("kind")
+            if kind not in ("active", "triggered", "passive", "victory"):
+                continue  # missing or unknown: the schema check reported it
             pos = pos_of(data["skills"], i)
             timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
             if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
@@ -673,13 +719,27 @@ def validate_paths(paths) -> list:
         kind = kind_of_file(f)
         L = Loader()
         if kind is None:
-            L.err(
-                f,
-                None,
-                "E105",
-                "cannot tell what kind of content this file is",
-                "put it in cards/, roles/ or secret_tasks/, or name it rules.yaml, deck.yaml or *.scenario.yaml",
-            )
+            try:
+                binary = b"\0" in f.read_bytes()[:8192]
+            except OSError as e:
+                L.err(f, None, "E100", f"cannot read the file: {e.strerror}")
+                binary = None
+            if binary:
+                L.err(
+                    f,
+                    None,
+                    "E102",
+                    "this is a binary file, not YAML text",
+                    "give validate a pack folder or a .yaml file",
+                )
+            elif binary is not None:
+                L.err(
+                    f,
+                    None,
+                    "E105",
+                    "cannot tell what kind of content this file is",
+                    "put it in cards/, roles/ or secret_tasks/, or name it rules.yaml, deck.yaml or *.scenario.yaml",
+                )
             errors += L.errors
             continue
         for cf in _files([BUNDLED_CONTENT], "cards"):

@@ -44,10 +44,33 @@ class PosList(list):
     item_pos: list[Pos]
 
 
+# Limits on what a file may hold beyond its size in bytes: values nested deeper would exhaust the recursion of
+# the parsers, and aliases that repeat an anchor which repeats another can stand for billions of values.
+MAX_DEPTH = 100
+MAX_VALUES = 100_000
+# libyaml composes nested values by recursing in C: far deeper flow nesting (`[[[[...`) overflows the C stack.
+_C_MAX_BRACKETS = 10_000
+
+
+class TooLarge(yaml.composer.ComposerError):
+    """A value nested more than MAX_DEPTH deep, or aliases that expand to more than MAX_VALUES values."""
+
+
 class _Loader(yaml.SafeLoader):
     """The pure-Python parser: its error messages are the ones users see (and tests check)."""
 
     _source_lines: list[str]  # set by load(): block scalars' indentation is read from the text
+    _depth = 0
+
+    def compose_node(self, parent, index):
+        # this composer recurses once per level: stop long before Python's recursion limit
+        if self._depth >= MAX_DEPTH:
+            raise TooLarge(None, None, f"values nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 # libyaml's parser (about 6× faster) builds the same nodes with the same marks; values are
@@ -98,7 +121,32 @@ def _node_pos(loader, node) -> Pos:
     return Pos(m.line + 1, m.column + 1, style, indent)
 
 
+def _enter(loader, node) -> None:
+    """One level deeper (construction recurses too; libyaml's composer has no limit of its own)."""
+    loader._depth = getattr(loader, "_depth", 0) + 1
+    if loader._depth > MAX_DEPTH:
+        raise TooLarge(None, None, f"values nested more than {MAX_DEPTH} levels deep", node.start_mark)
+
+
+def _count(loader, node, children) -> None:
+    """How many values `node` stands for, each alias counted as a copy of its anchor's value."""
+    sizes = loader._sizes
+    n = sizes[id(node)] = 1 + sum(sizes.get(id(c), 1) for c in children)
+    if n > MAX_VALUES:
+        raise TooLarge(
+            None, None, f"through its aliases this value stands for more than {MAX_VALUES} values", node.start_mark
+        )
+
+
 def _construct_mapping(loader, node, deep=False):
+    _enter(loader, node)
+    try:
+        return _build_mapping(loader, node)
+    finally:
+        loader._depth -= 1
+
+
+def _build_mapping(loader, node):
     loader.flatten_mapping(node)
     out = PosDict()
     out.pos = _node_pos(loader, node)
@@ -115,13 +163,19 @@ def _construct_mapping(loader, node, deep=False):
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_pos[key] = _node_pos(loader, key_node)
         out.val_pos[key] = _node_pos(loader, value_node)
+    _count(loader, node, [n for pair in node.value for n in pair])
     return out
 
 
 def _construct_sequence(loader, node, deep=False):
-    out = PosList(loader.construct_object(child, deep=True) for child in node.value)
+    _enter(loader, node)
+    try:
+        out = PosList(loader.construct_object(child, deep=True) for child in node.value)
+    finally:
+        loader._depth -= 1
     out.pos = _node_pos(loader, node)
     out.item_pos = [_node_pos(loader, child) for child in node.value]
+    _count(loader, node, node.value)
     return out
 
 
@@ -138,6 +192,7 @@ for _cls in _LOADERS:
 def _load_with(cls: type, text: str, lines: list[str]):
     loader = cls(text)
     loader._source_lines = lines
+    loader._sizes = {}
     try:
         return loader.get_single_data()
     finally:
@@ -151,10 +206,10 @@ def load(text: str):
     pure-Python parser, whose messages and marks are the ones reported.
     """
     lines = text.splitlines()
-    if _CLoader is not None:
+    if _CLoader is not None and text.count("[") + text.count("{") <= _C_MAX_BRACKETS:
         try:
             return _load_with(_CLoader, text, lines)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, RecursionError):
             pass
     return _load_with(_Loader, text, lines)
 

@@ -1,0 +1,256 @@
+"""Every mistake on the command line is a clean message and a non-zero exit status, never a traceback.
+
+A usage mistake (an unknown flag, a value out of range, a missing path) is one line, `error: ... (see
+fengsheng CMD --help)`, with exit status 2; a file that cannot be used (a broken log, a binary file)
+names the file and, where it has one, the line, with exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from interpreter.cli import main
+from interpreter.content.loader import BUNDLED_CONTENT
+
+
+def fengsheng(*args: str) -> Result:
+    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r
+
+
+def one_line(r: Result, status: int = 2) -> str:
+    """The single line a mistake prints (on stderr; nothing on stdout)."""
+    assert r.exit_code == status, r.output
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory) -> Path:
+    """A referee's log of two 3-player games."""
+    path = tmp_path_factory.mktemp("log") / "g.jsonl"
+    assert fengsheng("simulate", "-n", "2", "-p", "3", "-j", "1", "--log", path).exit_code == 0
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["simulate", "--bogus"], "No such option '--bogus'"),
+        (["simulate", "--player", "3"], "Did you mean '--players'?"),
+        (["replay", "--gmae", "1", "x.jsonl"], "No such option '--gmae'"),
+        (["validate", "--strict"], "No such option '--strict'"),
+        (["scenario", "run", "--verbose", "."], "No such option '--verbose'"),
+        (["simulatee"], "No such command 'simulatee'"),
+        (["scenario", "walk"], "No such command 'walk'"),
+    ],
+)
+def test_unknown_flag_or_command(args, says):
+    line = one_line(fengsheng(*args))
+    assert line.startswith("error: ") and says in line and line.endswith("--help)")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["-p", "1"], "'--players' / '-p': 1 is not in the range 2<=x<=10"),
+        (["-p", "11"], "'--players' / '-p': 11 is not in the range 2<=x<=10"),
+        (["-p", "-3"], "'--players' / '-p'"),
+        (["-p", "five"], "'--players' / '-p': 'five' is not a valid integer"),
+        (["-n", "0"], "'--games' / '-n': 0 is not in the range x>=1"),
+        (["-n", "-1"], "'--games' / '-n'"),
+        (["-n", "1e3"], "'--games' / '-n'"),
+        (["-j", "0"], "'--jobs' / '-j'"),
+        (["--max-turns", "0"], "'--max-turns'"),
+        (["-p"], "Option '-p' requires an argument"),
+    ],
+)
+def test_out_of_range_players_and_games(args, option):
+    line = one_line(fengsheng("simulate", *args))
+    assert line.startswith("error: ") and option in line and line.endswith(" --help)")
+
+
+def test_players_the_rules_have_no_table_for(tmp_path):
+    pack = tmp_path / "pack"
+    shutil.copytree(BUNDLED_CONTENT, pack)
+    rules = (pack / "rules.yaml").read_text(encoding="utf-8")
+    assert "\n  9: {" in rules
+    (pack / "rules.yaml").write_text(rules.replace("\n  9: {", "\n  # 9: {"), encoding="utf-8")
+    assert fengsheng("validate", pack).exit_code == 0
+    line = one_line(fengsheng("simulate", "-p", "9", "-n", "1", "--content", pack))
+    assert "no identity table for 9 players" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["validate", "{m}"], "{m} does not exist"),
+        (["validate", "{m}/cards/x.yaml"], "does not exist"),
+        (["replay", "{m}.jsonl"], "'LOG_PATH': File '{m}.jsonl' does not exist"),
+        (["scenario", "run", "{m}.scenario.yaml"], "does not exist"),
+        (["simulate", "--content", "{m}"], "'--content': Directory '{m}' does not exist"),
+        (["replay", "--content", "{m}", "{log}"], "'--content': Directory '{m}' does not exist"),
+        (["replay", "{tmp}"], "is a directory"),
+        (["simulate", "--log", "{tmp}"], "is a directory"),
+        (["simulate", "--content", "{log}"], "is a file"),
+        (["replay"], "Missing argument 'LOG_PATH'"),
+        (["scenario", "run"], "Missing argument"),
+    ],
+)
+def test_missing_path(tmp_path, log, args, says):
+    fill = {"m": tmp_path / "missing", "tmp": tmp_path, "log": log}
+    line = one_line(fengsheng(*(a.format(**fill) for a in args)))
+    assert line.startswith("error: ") and says.format(**fill) in line
+
+
+def test_log_or_copy_into_a_missing_folder(tmp_path, log):
+    target = tmp_path / "missing" / "g.jsonl"
+    assert (
+        one_line(fengsheng("simulate", "-n", "1", "--log", target), 1) == f"error: {target}: No such file or directory"
+    )
+    line = one_line(fengsheng("replay", log, "--as", "P1", "--out", target), 1)
+    assert line == f"error: cannot write {target}: No such file or directory"
+
+
+def test_seat_out_of_range_for_replay_as(log):
+    assert one_line(fengsheng("replay", log, "--as", "P7")) == "error: game 0 has 3 seats (P0..P2)"
+    assert one_line(fengsheng("replay", log, "--as", "seat1")).startswith("error: --as takes P<seat>")
+
+
+# ---------------------------------------------------------------------- broken logs
+
+
+def lines_of(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_log_truncated_in_a_line(tmp_path, log):
+    text = log.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(text[: len(text) // 2])
+    r = fengsheng("replay", cut)
+    assert r.exit_code == 1 and r.stdout == ""
+    first = r.stderr.splitlines()[0]
+    n = text[: len(text) // 2].count(b"\n") + 1  # the line cut in two
+    assert first.startswith(f"error: {cut}:{n}:") and "not a JSON line" in first
+
+
+def test_log_truncated_between_lines(tmp_path, log):
+    lines = lines_of(log)
+    cut = write_lines(tmp_path / "cut.jsonl", lines[:40])
+    r = fengsheng("replay", cut)
+    assert r.exit_code == 1
+    assert "MISMATCH" in r.stdout and "its records stop at line 40 (was the log cut off?)" in r.stdout
+
+
+def test_log_cut_before_its_end_record(tmp_path, log):
+    lines = lines_of(log)
+    last_end = max(i for i, ln in enumerate(lines) if '"type": "end"' in ln)
+    cut = write_lines(tmp_path / "cut.jsonl", lines[:last_end])
+    r = fengsheng("replay", cut)
+    assert r.exit_code == 1
+    assert f"the log has no end record (was it cut off after line {last_end}?)" in r.stdout
+
+
+def corrupt(tmp_path: Path, log: Path, pick, change) -> tuple[Path, int]:
+    """The log with the first record `pick` accepts changed by `change`; and that record's line number."""
+    lines = lines_of(log)
+    i = next(i for i, ln in enumerate(lines) if pick(json.loads(ln)))
+    rec = json.loads(lines[i])
+    change(rec)
+    lines[i] = json.dumps(rec, ensure_ascii=False)
+    return write_lines(tmp_path / "bad.jsonl", lines), i + 1
+
+
+def is_decision(rec: dict) -> bool:
+    return rec.get("type") == "decision"
+
+
+@pytest.mark.parametrize(
+    ("pick", "change", "says"),
+    [
+        (is_decision, lambda r: r.update(choice=99), "choice 99 is not one of the decision's"),
+        (is_decision, lambda r: r.pop("choice"), "a decision record needs `choice`, a whole number (got None)"),
+        (is_decision, lambda r: r.update(seat="P1"), "a decision record needs `seat`, a whole number (got 'P1')"),
+        (is_decision, lambda r: r.update(to=3), "`to` is a list of seats (got 3)"),
+        (lambda r: "secret" in r, lambda r: r.update(secret=[0]), "`secret` maps fields to lists of seats"),
+        (lambda r: r["type"] == "game", lambda r: r.pop("players"), "a game header needs `players`"),
+        (lambda r: r["type"] == "game", lambda r: r.update(players=99), "a number from 2 to 10 (got 99)"),
+        (lambda r: r["type"] == "game", lambda r: r.update(seed="x"), "`seed` is a whole number"),
+        (lambda r: r["type"] == "end", lambda r: r.pop("digest"), "an end record needs `digest`"),
+    ],
+)
+def test_log_with_a_corrupted_record(tmp_path, log, pick, change, says):
+    bad, n = corrupt(tmp_path, log, pick, change)
+    for extra in ([], ["--as", "P1"]):
+        line = one_line(fengsheng("replay", bad, *extra), 1)
+        assert line.startswith(f"error: {bad}:{n}: ") and says in line
+
+
+def test_log_with_a_changed_decision_names_its_line(tmp_path, log):
+    """A record that is well formed but not what the game asks: the decision and its line."""
+    bad, n = corrupt(tmp_path, log, is_decision, lambda r: r.update(n=r["n"] + 1))
+    r = fengsheng("replay", bad)
+    assert r.exit_code == 1 and f"MISMATCH — decision 1 (line {n}): log has" in r.stdout
+
+
+def test_log_without_a_header(tmp_path, log):
+    bad = write_lines(tmp_path / "bad.jsonl", lines_of(log)[1:])
+    assert one_line(fengsheng("replay", bad), 1) == f"error: {bad}:1: the log does not start with a game header"
+
+
+def test_log_nested_too_deeply(tmp_path, log):
+    bad = write_lines(tmp_path / "bad.jsonl", [*lines_of(log)[:3], "[" * 100_000 + "]" * 100_000])
+    assert one_line(fengsheng("replay", bad), 1) == f"error: {bad}:4: not a log record (values nested too deeply)"
+
+
+def test_binary_log(tmp_path):
+    bad = tmp_path / "g.jsonl"
+    bad.write_bytes(bytes(range(256)) * 4)
+    r = fengsheng("replay", bad)
+    assert r.exit_code == 1 and r.stderr.startswith(f"error: {bad}:1:1: not a JSON line (Expecting value)\n")
+    bad.write_bytes(b"\xff\xd8\xff\xe0\0\x10JFIF")
+    r = fengsheng("replay", bad)
+    assert r.exit_code == 1 and r.stderr.startswith(f"error: {bad}:1:1: byte 0xff is not UTF-8\n")
+
+
+# ---------------------------------------------------------------------- binary files to validate
+
+
+def test_binary_file_of_no_kind(tmp_path):
+    f = tmp_path / "photo.png"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)))
+    r = fengsheng("validate", f)
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[0] == f"{f}:1:1: error E102: this is a binary file, not YAML text"
+
+
+def test_binary_file_in_a_pack_folder(tmp_path):
+    f = tmp_path / "cards" / "x.yaml"
+    f.parent.mkdir()
+    f.write_bytes(b"id: x\nname: \xe6\xb5\x8b\0\x01\x02\xff")
+    r = fengsheng("validate", f)
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[0] == f"{f}:2:8: error E102: a NUL byte: this is a binary file, not YAML text"
+    assert r.stdout.splitlines()[1] == "    hint: content files are YAML text, saved as UTF-8"  # no line shown
+
+
+def test_binary_scenario(tmp_path):
+    f = tmp_path / "x.scenario.yaml"
+    f.write_bytes(bytes(range(256)))
+    r = fengsheng("scenario", "run", f)
+    assert r.exit_code == 1 and "error E102: a NUL byte" in r.stdout
