@@ -148,7 +148,7 @@ class TurnFlow:
             # 摸牌阶段
             game.enter_phase("draw")
             self.extra_draw = 0
-            self.game.emit("draw_phase", seat=p.seat)
+            game.emit("draw_phase", seat=p.seat)
             self._settle("摸牌阶段开始时")
             if p.alive:
                 self.zones.draw(p, game.rules.draw_count + self.extra_draw)
@@ -178,7 +178,7 @@ class TurnFlow:
             self.zones.discard_cards([self.zones.pending])
         # 回合结束
         game.enter_phase("turn_end")
-        self.game.emit("turn_end", seat=p.seat)
+        game.emit("turn_end", seat=p.seat)
         self._settle("回合结束时")
         self.victory.check_turn_end_victory()
         self.transit = None
@@ -226,13 +226,13 @@ class TurnFlow:
         Before the target is asked, `intel_sending` triggers may give the intel another
         direction (an arrow 视作任意方向). `lock` given: an effect chose the lock itself.
         """
+        game = self.game
         direction = card.direction
-        if "intel_sending" in self.game.watched:
+        if "intel_sending" in game.watched:
             # Only triggers run here, not a full node (victory checks and dying wait for the
             # 传出情报时 node right after), so games without such skills play exactly the same.
             self.send_direction = None
-            self.game.emit("intel_sending", seat=sender.seat, card=card.uid)
-            game = self.game
+            game.emit("intel_sending", seat=sender.seat, card=card.uid)
             if game.trace is not None:
                 game.trace.append(("node", "传出情报时（方向）", game.phase))
             self.resolution.run_triggers()
@@ -253,7 +253,7 @@ class TurnFlow:
         self.zones.set_pending_face(face_up)
         self.transit = Transit(card, sender, direction, target, lock, face_up)
         self.holder = sender
-        self.game.emit(
+        game.emit(
             "intel_sent",
             seat=sender.seat,
             card=card.uid,

@@ -24,7 +24,8 @@ read-only properties.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from .actions import Describer
 from .card_use import CardUse
@@ -46,8 +47,102 @@ if TYPE_CHECKING:
 __all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFrame"]
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _Delegate(Generic[P, R]):
+    """Game's own name for an operation of one of its components: on first use, the component's bound
+    method is looked up and kept in the game's __dict__, so later calls are plain attribute calls."""
+
+    def __init__(self, component: str, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.component = component
+        self.method = method.__name__
+        self.name = self.method
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> _Delegate[P, R]: ...
+    @overload
+    def __get__(self, obj: object, objtype: type | None = None) -> Callable[P, R]: ...
+    def __get__(self, obj: object | None, objtype: type | None = None) -> _Delegate[P, R] | Callable[P, R]:
+        if obj is None:
+            return self
+        bound: Callable[P, R] = getattr(getattr(obj, self.component), self.method)
+        obj.__dict__[self.name] = bound
+        return bound
+
+
 class Game(GameCore):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
+
+    # The engine's operations, as Game's own: what the effect language's primitives (ctx.game.<name>),
+    # the seat boundary, the tools and the tests call. Each is the component's bound method, looked up
+    # on first use and then kept on the game (no wrapper, no second implementation).
+    # seats
+    order_from = _Delegate("seats", Seats.order_from)
+    alive_from = _Delegate("seats", Seats.alive_from)
+    neighbors = _Delegate("seats", Seats.neighbors)
+    has_status = _Delegate("seats", Seats.has_status)
+    add_status = _Delegate("seats", Seats.add_status)
+    mark = _Delegate("seats", Seats.mark)
+    set_mark = _Delegate("seats", Seats.set_mark)
+    # zones
+    move = _Delegate("zones", Zones.move)
+    draw = _Delegate("zones", Zones.draw)
+    discard_cards = _Delegate("zones", Zones.discard_cards)
+    reveal = _Delegate("zones", Zones.reveal)
+    top_cards = _Delegate("zones", Zones.top_cards)
+    take_top = _Delegate("zones", Zones.take_top)
+    set_pending_face = _Delegate("zones", Zones.set_pending_face)
+    note_replaced = _Delegate("zones", Zones.note_replaced)
+    card_public = _Delegate("zones", Zones.card_public)
+    card_visible = _Delegate("zones", Zones.card_visible)
+    knows = _Delegate("zones", Zones.knows)
+    zone_name = _Delegate("zones", Zones.zone_name)
+    check_invariants = _Delegate("zones", Zones.check_invariants)
+    # what is resolving
+    by_skill = _Delegate("stack", EffectStack.by_skill)
+    nullify = _Delegate("stack", EffectStack.nullify)
+    claim_used_card = _Delegate("stack", EffectStack.claim_used_card)
+    # roles, skills, identities
+    use_skill = _Delegate("skills", Skills.use_skill)
+    flip_role = _Delegate("skills", Skills.flip_role)
+    replace_role = _Delegate("skills", Skills.replace_role)
+    take_identity = _Delegate("skills", Skills.take_identity)
+    look_identity = _Delegate("skills", Skills.look_identity)
+    _index_triggers = _Delegate("skills", Skills.index_triggers)  # (scenarios, after they give out roles)
+    # victory
+    check_collect_victory = _Delegate("victory", Victory.check_collect_victory)
+    check_turn_end_victory = _Delegate("victory", Victory.check_turn_end_victory)
+    add_winner = _Delegate("victory", Victory.add_winner)
+    block_winner = _Delegate("victory", Victory.block_winner)
+    # timing nodes, death
+    settle = _Delegate("resolution", Resolution.settle)
+    resolve_deaths = _Delegate("resolution", Resolution.resolve_deaths)
+    # card use
+    card_options = _Delegate("card_use", CardUse.card_options)
+    legal_uses = _Delegate("card_use", CardUse.legal_uses)
+    hand_card_type = _Delegate("card_use", CardUse.hand_card_type)
+    perform = _Delegate("card_use", CardUse.perform)
+    use_card = _Delegate("card_use", CardUse.use_card)
+    convert = _Delegate("card_use", CardUse.convert)
+    ban = _Delegate("card_use", CardUse.ban)
+    # the turn
+    play_turn = _Delegate("flow", TurnFlow.play_turn)
+    _next_turn_player = _Delegate("flow", TurnFlow.next_turn_player)  # (scenarios that play on to the game's end)
+    idle_loop = _Delegate("flow", TurnFlow.idle_loop)
+    send_phase = _Delegate("flow", TurnFlow.send_phase)
+    send_intel = _Delegate("flow", TurnFlow.send_intel)
+    travel = _Delegate("flow", TurnFlow.travel)
+    contest_phase = _Delegate("flow", TurnFlow.contest_phase)
+    receive_phase = _Delegate("flow", TurnFlow.receive_phase)
+    move_pending = _Delegate("flow", TurnFlow.move_pending)
+    set_direction = _Delegate("flow", TurnFlow.set_direction)
+    add_draw = _Delegate("flow", TurnFlow.add_draw)
+    end_contest = _Delegate("flow", TurnFlow.end_contest)
 
     def __init__(
         self,
@@ -67,7 +162,7 @@ class Game(GameCore):
         self.victory = victory = Victory(self, seats, zones, skills)
         self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
         self.card_use = card_use = CardUse(self, seats, zones, skills, stack, resolution)
-        self.flow = flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
+        self.flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
         # the calls that go back up: the two channels see cards through Zones; a dying player's
         # rescue asks each player through CardUse's idle-point question
         self._sight = zones.sight
@@ -75,71 +170,6 @@ class Game(GameCore):
         resolution.offer_idle = card_use.offer_idle
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
-
-        # The engine's operations, as Game's own (the effect language's primitives call them as
-        # ctx.game.<name>, and so do the seat boundary, the tools and the tests).
-        # seats
-        self.order_from = seats.order_from
-        self.alive_from = seats.alive_from
-        self.neighbors = seats.neighbors
-        self.has_status = seats.has_status
-        self.add_status = seats.add_status
-        self.mark = seats.mark
-        self.set_mark = seats.set_mark
-        # zones
-        self.move = zones.move
-        self.draw = zones.draw
-        self.discard_cards = zones.discard_cards
-        self.reveal = zones.reveal
-        self.top_cards = zones.top_cards
-        self.take_top = zones.take_top
-        self.set_pending_face = zones.set_pending_face
-        self.note_replaced = zones.note_replaced
-        self.card_public = zones.card_public
-        self.card_visible = zones.card_visible
-        self.knows = zones.knows
-        self.zone_name = zones.zone_name
-        self.check_invariants = zones.check_invariants
-        # what is resolving
-        self.by_skill = stack.by_skill
-        self.nullify = stack.nullify
-        self.claim_used_card = stack.claim_used_card
-        # roles, skills, identities
-        self.use_skill = skills.use_skill
-        self.flip_role = skills.flip_role
-        self.replace_role = skills.replace_role
-        self.take_identity = skills.take_identity
-        self.look_identity = skills.look_identity
-        self._index_triggers = skills.index_triggers  # (scenarios, after they give out roles)
-        # victory
-        self.check_collect_victory = victory.check_collect_victory
-        self.check_turn_end_victory = victory.check_turn_end_victory
-        self.add_winner = victory.add_winner
-        self.block_winner = victory.block_winner
-        # timing nodes, death
-        self.settle = resolution.settle
-        self.resolve_deaths = resolution.resolve_deaths
-        # card use
-        self.card_options = card_use.card_options
-        self.legal_uses = card_use.legal_uses
-        self.hand_card_type = card_use.hand_card_type
-        self.perform = card_use.perform
-        self.use_card = card_use.use_card
-        self.convert = card_use.convert
-        self.ban = card_use.ban
-        # the turn
-        self.play_turn = flow.play_turn
-        self._next_turn_player = flow.next_turn_player  # (scenarios that play on to the game's end)
-        self.idle_loop = flow.idle_loop
-        self.send_phase = flow.send_phase
-        self.send_intel = flow.send_intel
-        self.travel = flow.travel
-        self.contest_phase = flow.contest_phase
-        self.receive_phase = flow.receive_phase
-        self.move_pending = flow.move_pending
-        self.set_direction = flow.set_direction
-        self.add_draw = flow.add_draw
-        self.end_contest = flow.end_contest
 
     # ------------------------------------------------------------------ the components' state, read-only
     # (for the seat boundary, the effect language, the tools and the tests; the engine reads the components)

@@ -73,7 +73,9 @@ class Zones:
 
     def shuffle_deck(self, top: list[Card] | None = None) -> None:
         """Shuffle the deck with the game's generator; `top` (top first), if given, is stacked on top of it."""
-        top = top or []
+        if not top:
+            self.game.rng.shuffle(self.deck)
+            return
         on_top = set(top)
         rest = [c for c in self.deck if c not in on_top]
         self.game.rng.shuffle(rest)
