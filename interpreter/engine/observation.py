@@ -6,7 +6,7 @@ documented one by one in docs/observation.md and checked against
 schema/observation.schema.json by the tests.
 
 What a seat may know of a card follows ``Card.knowers`` (kept by
-:meth:`Game.move`): a card face up on the table is public; a card in a hand,
+``Zones.move``): a card face up on the table is public; a card in a hand,
 the deck or face down somewhere is shown only to the seats that can still
 follow it. The public history is the game log with every record a seat may not
 read left out, and every field it may not read blanked (``None``).

@@ -2,7 +2,7 @@
 
 Colors are bit masks (a dual-color card has two bits set), so "is this card
 black" is one ``&`` and "pure black" one ``==``. Every card is in exactly
-one zone at a time; :meth:`Game.move` is the only code that changes it, and
+one zone at a time; :meth:`Zones.move` (zones.py) is the only code that changes it, and
 it keeps each player's per-color intel counters up to date.
 """
 
@@ -74,7 +74,7 @@ class Card:
         self.data = data  # per-copy values (dict), read by `data(card, key)`
         self.zone = DECK
         self.owner: Player | None = None
-        self.knowers = 0  # bit mask of the seats that can tell where this card is (see Game.move)
+        self.knowers = 0  # bit mask of the seats that can tell where this card is (see Zones.move)
         self.chosen = 0  # seats that picked this card in a decision since it last moved
         self.face_down = False  # in use (PROCESSING) as a card that is played face down
         self.used_as: CardType | None = (
