@@ -180,7 +180,7 @@ def main():
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(1),
+    type=click.IntRange(1, 256),
     default=None,
     help="worker processes (default: every core); the output does not depend on it",
 )
@@ -191,7 +191,7 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
     The same seed (and content) prints the same result, byte for byte, with any
     number of --jobs. A progress bar shows on stderr when it is a terminal.
     """
-    from .sim import default_jobs, simulate as run_batch
+    from .sim import WorkerDied, default_jobs, simulate as run_batch
 
     paths = _content_paths(content_dirs)
     content = _load_or_exit(paths)
@@ -215,6 +215,9 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
             )
     except OSError as e:  # the log cannot be written: a missing folder, a full disk
         click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
+        sys.exit(1)
+    except WorkerDied as e:  # a worker process was killed (out of memory, a signal): say which games
+        click.echo(f"error: {e}", err=True)
         sys.exit(1)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))

@@ -121,3 +121,15 @@ def test_code_nested_beyond_pythons_limits_is_an_error_not_a_traceback(text, sta
     with pytest.raises(LanguageError) as e:
         comp.program(text) if start == "start" else comp.expression(text)
     assert e.value.code == "E201" and "nested too deeply" in e.value.message
+
+
+def test_a_number_too_long_is_a_syntax_error_at_its_place():
+    """Numbers have at most 9 digits: no huge values in arithmetic or messages (and no lark traceback)."""
+    from interpreter.language.errors import LanguageError
+
+    comp = _compiler()
+    with pytest.raises(LanguageError) as e:
+        comp.expression("count(others(self)) > " + "9" * 5000)
+    assert (e.value.code, e.value.line, e.value.col) == ("E201", 1, 23)
+    assert "5000 digits" in e.value.message and len(str(e.value)) < 200
+    assert comp.expression("count(others(self)) < 999999999")  # nine digits are fine

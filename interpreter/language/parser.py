@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
 from lark.tree import Meta
 
@@ -22,6 +22,7 @@ from . import ast
 from .errors import LanguageError
 
 GRAMMAR_PATH = Path(__file__).with_name("effect.lark")
+MAX_INT_DIGITS = 9  # a number in effect code is below 10^9 (counts, limits): no huge values in messages or math
 
 _OPEN = {"LPAR", "LSQB"}
 _CLOSE = {"RPAR", "RSQB"}
@@ -193,7 +194,16 @@ class _ToAst(Transformer[Token, ast.Program | ast.Node]):
         return ast.Var(*_pos(meta), name=str(items[0]))
 
     def int_lit(self, meta: Meta, items: Children) -> ast.IntLit:
-        return ast.IntLit(*_pos(meta), value=int(items[0]))
+        digits = str(items[0])
+        if len(digits) > MAX_INT_DIGITS:
+            line, col = _pos(meta)
+            raise LanguageError(
+                "E201",
+                f"a number of {len(digits)} digits; numbers in the language have at most {MAX_INT_DIGITS}",
+                line,
+                col,
+            )
+        return ast.IntLit(*_pos(meta), value=int(digits))
 
     def str_lit(self, meta: Meta, items: Children) -> ast.StrLit:
         return ast.StrLit(*_pos(meta), value=_unquote(items[0]))
@@ -340,4 +350,9 @@ def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
         ) from None
     except UnexpectedInput as e:  # pragma: no cover - other lark input errors
         raise LanguageError("E201", str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
-    return _ToAst().transform(tree)
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as e:  # a problem found while building the AST (a number too long)
+        if isinstance(e.orig_exc, LanguageError):
+            raise e.orig_exc from None
+        raise
