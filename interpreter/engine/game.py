@@ -98,8 +98,6 @@ class Game(GameCore):
     take_top = _Delegate("zones", Zones.take_top)
     set_pending_face = _Delegate("zones", Zones.set_pending_face)
     note_replaced = _Delegate("zones", Zones.note_replaced)
-    card_public = _Delegate("zones", Zones.card_public)
-    card_visible = _Delegate("zones", Zones.card_visible)
     knows = _Delegate("zones", Zones.knows)
     zone_name = _Delegate("zones", Zones.zone_name)
     check_invariants = _Delegate("zones", Zones.check_invariants)
@@ -168,6 +166,9 @@ class Game(GameCore):
         self._sight = zones.sight
         self._note_pick = zones.note_pick
         resolution.offer_idle = card_use.offer_idle
+        # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
+        self.card_public = zones.card_public
+        self.card_visible = zones.card_visible
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
 

@@ -71,6 +71,7 @@ def _in_use(g: Game, c: Card, seat: int) -> FrozenDict:
 
 def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDict:
     g = game
+    zones, flow, skills = g.zones, g.flow, g.skills  # (read from their owners: see ARCHITECTURE.md)
     me = g.players[seat]
     turn = g.turn_no
     players = []
@@ -97,25 +98,25 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
             )
         )
     transit = None
-    t = g.transit
+    t = flow.transit
     if t is not None:
-        card = g.pending
+        card = zones.pending
         transit = FrozenDict(
             {
                 "sender": t.sender.seat,
                 "direction": t.direction,
                 "target": t.target.seat if t.target is not None else None,
                 "lock": t.lock.seat if t.lock is not None else None,
-                "holder": g.holder.seat if g.holder is not None else None,
+                "holder": flow.holder.seat if flow.holder is not None else None,
                 "pending": card is not None,
-                "face_up": bool(card is not None and g.pending_face_up),
+                "face_up": bool(card is not None and zones.pending_face_up),
                 "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
                 # a face-down intel everyone saw being put there as a used card: its card type, not the copy
                 "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
         )
     known = []
-    for c in g.cards:
+    for c in zones.cards:
         z = c.zone
         if not (c.knowers >> seat & 1) or g.card_public(c):
             continue
@@ -123,16 +124,16 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
             continue  # one's own hand, the pending intel, cards in use and removed ones have their own fields
         where = {"card": card_data(c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
         if z == DECK:
-            where["depth"] = len(g.deck) - 1 - g.deck.index(c)  # 0: the top card
+            where["depth"] = len(zones.deck) - 1 - zones.deck.index(c)  # 0: the top card
         known.append(FrozenDict(where))
-    in_use = tuple(_in_use(g, c, seat) for c in g.processing)
+    in_use = tuple(_in_use(g, c, seat) for c in zones.processing)
     mine = FrozenDict(
         {
             "identity": me.identity.id if me.identity is not None else None,
             "task": me.task.id if me.task is not None else None,
             "role": me.role.id if me.role is not None else None,
             "dealt_roles": tuple(r.id for r in me.dealt_roles),
-            "former_identities": tuple(i.id for i, _t, s in g.removed_identities if s == seat),
+            "former_identities": tuple(i.id for i, _t, s in skills.removed_identities if s == seat),
             "hand": tuple(card_data(c) for c in me.hand),
         }
     )
@@ -145,17 +146,17 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
         "turn": turn,
         "phase": g.phase,
         "current": g.current.seat if g.current is not None else None,
-        "dying": g.dying_player.seat if g.dying_player is not None else None,
+        "dying": g.seats.dying_player.seat if g.seats.dying_player is not None else None,
         "transit": transit,
         "in_use": in_use,
-        "deck_count": len(g.deck),
-        "discard": tuple(card_data(c) for c in g.discard_pile),
-        "removed": tuple(card_data(c) for c in g.removed if not c.face_down),
-        "removed_face_down": tuple(_in_use(g, c, seat) for c in g.removed if c.face_down),
-        "staging": tuple(card_data(c) for c in g.staging),
-        "role_pile_count": len(g.role_pile),
-        "removed_roles": tuple(r.id for r in g.removed_roles),
-        "removed_identities": len(g.removed_identities),
+        "deck_count": len(zones.deck),
+        "discard": tuple(card_data(c) for c in zones.discard_pile),
+        "removed": tuple(card_data(c) for c in zones.removed if not c.face_down),
+        "removed_face_down": tuple(_in_use(g, c, seat) for c in zones.removed if c.face_down),
+        "staging": tuple(card_data(c) for c in zones.staging),
+        "role_pile_count": len(skills.role_pile),
+        "removed_roles": tuple(r.id for r in skills.removed_roles),
+        "removed_identities": len(skills.removed_identities),
         "me": mine,
         "known_cards": tuple(known),
         "known_identities": FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())}),
