@@ -352,7 +352,7 @@ def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
         raise LanguageError("E201", str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
     try:
         return _ToAst().transform(tree)
-    except VisitError as e:  # a problem found while building the AST (a number too long)
-        if isinstance(e.orig_exc, LanguageError):
-            raise e.orig_exc from None
+    except VisitError as e:  # a problem found while building the AST (a number too long, nesting too deep)
+        if isinstance(e.orig_exc, (LanguageError, RecursionError)):
+            raise e.orig_exc from None  # the compiler turns running out of stack into E201
         raise
