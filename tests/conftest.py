@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.agents import Agent
-from interpreter.agents.scripted import ScriptExhausted
+from interpreter.agents.scripted import ScriptedAgent
 from interpreter.content.loader import load_cached
-from interpreter.engine.decisions import PlayOption, option_matches
+from interpreter.engine.decisions import PlayOption
 from interpreter.engine.state import Card, Player
 from interpreter.engine.table import build
 
@@ -38,53 +37,11 @@ def light_and_slow(name: str, light, heavy):
     return pytest.mark.parametrize(name, [light, pytest.param(heavy, marks=pytest.mark.slow)])
 
 
-class RefereeScript(Agent):
-    """A scripted seat for white-box rule tests: the referee's view (engine Decisions and objects).
-
-    Answers are option indices, labels / written forms (``decisions.option_matches``)
-    or predicates over the engine's option objects. Bots and players never get this
-    view; rule tests do, to check exactly what was offered.
-    """
-
-    referee = True
+class Seat(ScriptedAgent):
+    """A scripted seat with the referee's view, for white-box rule tests (see ScriptedAgent's referee mode)."""
 
     def __init__(self, answers=(), fallback=None):
-        self.answers = list(answers)
-        self.pos = 0
-        self.fallback = fallback
-
-    def decide(self, decision, game):
-        if self.pos >= len(self.answers):
-            if self.fallback is not None:
-                ids, descs = game.actions(decision)
-                return game.index_of(decision, ids, self.fallback.act(None, descs))
-            raise ScriptExhausted(f"no scripted answer for {decision!r}")
-        answer = self.answers[self.pos]
-        self.pos += 1
-        if isinstance(answer, int) and not isinstance(answer, bool):
-            return answer
-        for i, o in enumerate(decision.options):
-            if answer(o) if callable(answer) else option_matches(o, answer):
-                return i
-        raise ScriptExhausted(
-            f"scripted answer {answer!r} is not a legal option of {decision!r}; options: {decision.labels()}"
-        )
-
-
-class Seat(RefereeScript):
-    """A scripted seat that also records every decision it was asked."""
-
-    def __init__(self, answers=(), fallback=None):
-        super().__init__(answers, fallback)
-        self.asked = []
-
-    def decide(self, decision, game):
-        self.asked.append(decision)
-        return super().decide(decision, game)
-
-    @property
-    def unused(self) -> list:
-        return self.answers[self.pos :]
+        super().__init__(answers, fallback, referee=True)
 
 
 def S(ident: str = "red", task: str | None = None, hand=(), intel=(), alive: bool = True) -> dict:

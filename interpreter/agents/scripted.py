@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..engine.decisions import option_matches
 from .base import Agent, Descriptor, Observation
 from .matching import find
 
@@ -31,6 +32,13 @@ class ScriptedAgent(Agent):
     line); ``unscripted_hint`` says how to add a missing answer. A shared
     script (one list for all seats, as in a replay) works by giving every seat
     the same ScriptedAgent.
+
+    ``referee=True`` is the white-box mode of rule tests, which check exactly
+    what the engine offered: the agent is handed the engine's Decision (see
+    ``Agent.referee``), answers are option indices, written forms
+    (``decisions.option_matches``) or predicates over the engine's option
+    objects, and ``asked`` records the Decisions. Bots and players never get
+    this view.
     """
 
     observes = False
@@ -43,14 +51,16 @@ class ScriptedAgent(Agent):
         seat: int | None = None,
         locate: Callable[[int, str], str] | None = None,
         unscripted_hint: str = "",
+        referee: bool = False,
     ):
+        self.referee = referee
         self.answers = list(answers)
         self.pos = 0
         self.fallback = fallback
         self.seat = seat
         self.locate = locate
         self.unscripted_hint = unscripted_hint
-        self.asked: list[tuple[str, ...]] = []  # the labels offered at each decision, in order
+        self.asked: list[Any] = []  # each decision asked, in order: its labels (a Decision for a referee)
 
     @property
     def unused(self) -> list[Any]:
@@ -83,3 +93,23 @@ class ScriptedAgent(Agent):
                 return found
         message = f"{who}'s answer #{self.pos} {answer!r} is not a legal option; options: {list(labels)}"
         raise ScriptExhausted(self.locate(self.pos - 1, message) if self.locate is not None else message)
+
+    def decide(self, decision: Any, game: Any) -> int:
+        """The referee's view (``referee=True``): answer the engine's Decision with an option index."""
+        self.asked.append(decision)
+        if self.pos >= len(self.answers):
+            if self.fallback is not None:
+                ids, descs = game.actions(decision)
+                index: int = game.index_of(decision, ids, self.fallback.act(None, descs))
+                return index
+            raise ScriptExhausted(f"no scripted answer for {decision!r}")
+        answer = self.answers[self.pos]
+        self.pos += 1
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            return answer
+        for i, option in enumerate(decision.options):
+            if answer(option) if callable(answer) else option_matches(option, answer):
+                return i
+        raise ScriptExhausted(
+            f"scripted answer {answer!r} is not a legal option of {decision!r}; options: {decision.labels()}"
+        )
