@@ -66,8 +66,8 @@ def _table():
 
 
 def _pairs(content):
-    from interpreter.content.colors import BLACK, RED
     from interpreter.language.runtime import source_of
+    from interpreter.model.colors import BLACK, RED
 
     cheng_qing = content.card_types["cheng_qing"]
     mi_ling = content.card_types["mi_ling"]

@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from .content.loader import BUNDLED_CONTENT, ContentError, load_content
-from .content.model import CardType, Identity, Role, SecretTask
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
+from .model.content import CardType, Identity, Role, SecretTask
 from .snippet import snippet
 from .suggest import closest
 

@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.content.loader import BUNDLED_CONTENT, load_content
-from interpreter.content.model import CardType, CardUse, SecretTask, Victory
 from interpreter.content.yamlpos import load as load_yaml
 from interpreter.describe_cmd import describe
 from interpreter.language import describe as D, describe_content as C, types as T
 from interpreter.language.builtins import BUILTINS, REQUIRED
+from interpreter.model.content import CardType, CardUse, SecretTask, Victory
 
 ROLE_PACK = Path(__file__).parent / "fixtures" / "role_pack"
 

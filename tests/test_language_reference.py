@@ -14,10 +14,10 @@ import yaml
 
 import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does; this test builds a Compiler)
 from interpreter.content.loader import card_env, load_cached, skill_env, victory_env
-from interpreter.content.model import TIMINGS
 from interpreter.language.builtins import BUILTINS
 from interpreter.language.compiler import Compiler
 from interpreter.language.reference import DOC_PATH, END, START, markdown_reference, section_of, with_section
+from interpreter.model.content import TIMINGS
 
 FENCE = re.compile(r"```(\w+)\n(.*?)```", re.S)
 

@@ -35,18 +35,12 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "interpreter",  # the package's __init__: the version
             "interpreter.catalogue",
-            # interpreter.content is the one package split across layers: these modules (and its empty
-            # __init__) are vocabulary the language and the engine read; its loader compiles content,
-            # so it sits above the engine (below). Importing one half never runs the other.
-            "interpreter.content",
-            "interpreter.content.colors",
-            "interpreter.content.directions",
-            "interpreter.content.model",
+            "interpreter.model.*",  # colors, directions, the typed content objects
         ],
     ),
     ("language", ["interpreter.language.*"]),  # the effect language; declares the primitives (builtins.py)
     ("engine", ["interpreter.engine.*"]),  # the game; implements the primitives (primitives.py)
-    ("loading", ["interpreter.content.loader", "interpreter.content.yamlpos"]),  # YAML -> compiled content
+    ("loading", ["interpreter.content.*"]),  # YAML -> compiled content
     ("agents", ["interpreter.agents.*"]),  # observation and action descriptors in, an action id out
     ("applications", ["interpreter.sim", "interpreter.scenario", "interpreter.rl.*"]),
     (
@@ -192,9 +186,9 @@ def test_the_graph_is_read():
     assert "interpreter.language.runtime" in GRAPH["interpreter.engine.card_use"]
     assert "interpreter.engine.decisions" in GRAPH["interpreter.engine.flow"]  # from . import decisions as D
     assert "interpreter.catalogue" in GRAPH["interpreter.language.compiler"]  # from .. import catalogue
-    assert "interpreter.content.model" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
+    assert "interpreter.model.content" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
     assert "interpreter.sim" in GRAPH["interpreter.cli"]  # inside a function
-    assert "interpreter.content" in GRAPH["interpreter.engine.state"]  # the package of content.colors
+    assert "interpreter.model" in GRAPH["interpreter.engine.state"]  # the package of model.colors
     assert "interpreter.engine.primitives" in GRAPH["interpreter.content.loader"]
 
 

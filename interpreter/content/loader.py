@@ -23,11 +23,8 @@ import yaml
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler, context_env
 from ..language.errors import LanguageError
-from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
-from ..snippet import line_of, snippet, split_lines
-from ..suggest import did_you_mean
-from .colors import COLOR_BITS
-from .model import (
+from ..model.colors import COLOR_BITS
+from ..model.content import (
     TIMINGS,
     TRIGGER_EVENTS,
     VICTORY_CHECKS,
@@ -42,6 +39,9 @@ from .model import (
     Skill,
     Victory,
 )
+from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
+from ..snippet import line_of, snippet, split_lines
+from ..suggest import did_you_mean
 from .yamlpos import MAX_DEPTH, MAX_VALUES, PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000

@@ -27,7 +27,7 @@ from .frozen import FrozenDict
 from .state import COLOR_NAMES, Card, Color, Player
 
 if TYPE_CHECKING:
-    from ..content.model import Content
+    from ..model.content import Content
     from .decisions import Decision
 
 # The engine's Game: game.py imports this module, and no import may close a cycle, not even one for

@@ -19,7 +19,7 @@ from .stack import UseFrame
 from .state import DISCARD, HAND, PROCESSING, Card, Player
 
 if TYPE_CHECKING:
-    from ..content.model import CardType, CardUse as Use
+    from ..model.content import CardType, CardUse as Use
     from .core import GameCore
     from .resolution import Resolution
     from .seats import Seats

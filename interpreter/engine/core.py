@@ -22,7 +22,7 @@ from .errors import EngineError, GameOver
 from .state import Card, Player
 
 if TYPE_CHECKING:
-    from ..content.model import Content
+    from ..model.content import Content
 
 
 class GameCore:

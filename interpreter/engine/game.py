@@ -42,7 +42,7 @@ from .victory import GameOver, Victory
 from .zones import Zones
 
 if TYPE_CHECKING:
-    from ..content.model import CardType, Content, Identity, Role, SecretTask
+    from ..model.content import CardType, Content, Identity, Role, SecretTask
 
 __all__ = ["Game", "EngineError", "IllegalAction", "GameOver", "Transit", "UseFrame"]
 

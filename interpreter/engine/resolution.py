@@ -26,7 +26,7 @@ from .errors import EngineError
 from .state import DISCARD, HAND
 
 if TYPE_CHECKING:
-    from ..content.model import Skill
+    from ..model.content import Skill
     from .core import GameCore
     from .seats import Seats
     from .skills import Skills

@@ -21,7 +21,7 @@ from .decisions import PlayOption
 from .state import Player
 
 if TYPE_CHECKING:
-    from ..content.model import Identity, Role, SecretTask, Skill
+    from ..model.content import Identity, Role, SecretTask, Skill
     from .core import GameCore
     from .seats import Seats
     from .stack import EffectStack

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 # Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
-from ..content.colors import BLACK, BLUE, COLOR_BITS, COLOR_NAMES, COLOR_ZH, RED, Color
-from ..content.directions import DIRECTION_ZH, LEFT, RIGHT, UP
+from ..model.colors import BLACK, BLUE, COLOR_BITS, COLOR_NAMES, COLOR_ZH, RED, Color
+from ..model.directions import DIRECTION_ZH, LEFT, RIGHT, UP
 
 if TYPE_CHECKING:
-    from ..content.model import CardType, Identity, Role, SecretTask
+    from ..model.content import CardType, Identity, Role, SecretTask
 
 
 __all__ = [

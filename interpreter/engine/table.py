@@ -16,7 +16,7 @@ from .game import Game
 from .state import DECK, HAND, INTEL, PENDING, Card
 
 if TYPE_CHECKING:
-    from ..content.model import Content
+    from ..model.content import Content
 
 
 class TableError(ValueError):

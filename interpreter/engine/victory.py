@@ -25,7 +25,7 @@ from . import decisions as D
 from .errors import GameOver
 
 if TYPE_CHECKING:
-    from ..content.model import Victory as VictoryCondition
+    from ..model.content import Victory as VictoryCondition
     from .core import GameCore
     from .seats import Seats
     from .skills import Skills

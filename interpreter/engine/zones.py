@@ -34,7 +34,7 @@ from .state import (
 if TYPE_CHECKING:
     import random
 
-    from ..content.model import CardType, DeckEntry
+    from ..model.content import CardType, DeckEntry
     from .core import GameCore
 
 

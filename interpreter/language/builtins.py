@@ -60,8 +60,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import catalogue
-from ..content.colors import BLACK, BLUE, RED
-from ..content.directions import LEFT, RIGHT, UP
+from ..model.colors import BLACK, BLUE, RED
+from ..model.directions import LEFT, RIGHT, UP
 from . import types as T
 
 REQUIRED = object()

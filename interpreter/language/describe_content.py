@@ -1,7 +1,7 @@
 """The rules text of content objects (cards, secret tasks, roles, identities), generated from their code.
 
 ``fengsheng describe`` prints it next to the text a designer wrote (``text:``). It works on loaded
-objects (``content/model.py``), from the source text they keep of each code unit, and words each
+objects (``model/content.py``), from the source text they keep of each code unit, and words each
 code unit with the generic renderer of ``describe.py``; the openings (timings, triggers, victory
 checks, use limits) are the catalogue's wording.
 """
@@ -9,8 +9,8 @@ checks, use limits) are the catalogue's wording.
 from __future__ import annotations
 
 from .. import catalogue
-from ..content.colors import COLOR_NAMES
-from ..content.model import CardType, Identity, Role, SecretTask, Skill, Victory
+from ..model.colors import COLOR_NAMES
+from ..model.content import CardType, Identity, Role, SecretTask, Skill, Victory
 from . import ast
 from .describe import (
     CHECK_ZH,
