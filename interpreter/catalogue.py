@@ -97,7 +97,7 @@ TIMINGS: dict[str, Timing] = {
         Timing(
             "dying",
             "濒死求救 (whoever is being asked; `dying` is the dying player)",
-            "濒死求澄清",
+            "濒死求救",
             "everyone, asked from the dying player counter-clockwise. It stops as soon as `dying` has fewer "
             "than three black intel",
             "一名角色濒死时",
@@ -150,7 +150,7 @@ VICTORY_CHECKS: dict[str, VictoryCheck] = {
 # Victory skills of roles (`kind: victory`): the stage of the victory check they run at.
 SKILL_VICTORY_CHECKS = {
     "declare": "stage 2 of the victory check: a skill that declares victory (after the collect checks)",
-    "co_win": "stage 4: co-victory (after 篡夺者)",
+    "co_win": "stage 4: co-victory (after the usurp check)",
 }
 
 
@@ -332,7 +332,7 @@ _RECORDS = (
     Event(
         "pending_set",
         ("new", "face_up"),
-        "a card became the pending intel (调包)",
+        "a card took the place of the pending intel",
         "public; the new card secret unless face up",
     ),
     Event(
@@ -351,7 +351,7 @@ _RECORDS = (
         "a player's role left the game and another took its place",
         "public; the new role only for its owner while it is face down",
     ),
-    Event("saved", ("seat",), "a dying player was saved (澄清)"),
+    Event("saved", ("seat",), "a dying player was saved (fewer black intel than the death count)"),
     Event("status", ("seat", "status"), "a player got a status until the end of a turn", "secret ones: that seat only"),
     Event("to_deck", ("n", "bottom"), "cards were put on top of (or under) the deck, face down"),
     Event(
@@ -405,7 +405,7 @@ CONTEXT_VARS: dict[str, ContextVar] = {
             "card uses with a `target:`, and triggered skills (the target of the card the event is about)",
             "他",
         ),
-        ContextVar("dying", "player", "the player asking for 澄清", "the `dying` timing", "濒死角色"),
+        ContextVar("dying", "player", "the dying player, who is asking for help", "the `dying` timing", "濒死角色"),
         ContextVar(
             "pending",
             "card",
@@ -423,7 +423,7 @@ CONTEXT_VARS: dict[str, ContextVar] = {
         ContextVar(
             "sender",
             "player",
-            "the intel's sender (情报传出者); 【密令】 makes the target the sender",
+            "the intel's sender (情报传出者; an effect that sends for someone else makes that player the sender)",
             "the send_idle and contest timings and triggered skills",
             "情报传出者",
         ),

@@ -72,7 +72,7 @@ class CardUse:
     def offer_idle(self, p: Player, timing: str, prompt: str) -> bool:
         """One question at an idle point: p's legal card uses and skills, or pass. True if p used one.
 
-        Every idle point asks through here (出牌阶段, 争夺阶段, 濒死求澄清); what differs is only
+        Every idle point asks through here (出牌阶段, 争夺阶段, 濒死求救); what differs is only
         who is asked next, which each procedure says itself.
         """
         options = self.card_options(p, timing)
