@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from . import __version__
+from .cli_options import content_option
 from .paths import BUNDLED_CONTENT
 
 # The loader, the engine and the language load only when a command needs them: `fengsheng --help`
@@ -163,13 +164,7 @@ def main():
 @click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players per game")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1), help="how many games")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="seed of the batch")
-@click.option(
-    "--content",
-    "content_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="content pack directory (repeat to layer packs; default: the bundled content)",
-)
+@content_option()
 @click.option(
     "--log",
     "log_path",
@@ -237,13 +232,7 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
 
 @main.command()
 @click.argument("log_path", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--content",
-    "content_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="content pack directory the games were played with",
-)
+@content_option("content pack directory the games were played with")
 @click.option("--game", "only", type=int, default=None, help="replay only the game with this index")
 @click.option(
     "--as",

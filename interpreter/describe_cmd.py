@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from .cli_options import content_option
 from .content.loader import BUNDLED_CONTENT, ContentError, load_content
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
 from .model.content import CardType, Identity, Role, SecretTask
@@ -180,13 +181,7 @@ def render_md_catalogue(items, dirs) -> str:
     show_default=True,
     help="plain text, or Markdown (with --all: a catalogue with a heading per kind)",
 )
-@click.option(
-    "--content",
-    "content_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="content pack directory (repeat to layer packs; default: the bundled content)",
-)
+@content_option()
 def describe(name, show_all, fmt, content_dirs):
     """Print the rules text generated from the code of a card, secret task, role or identity.
 
