@@ -257,10 +257,12 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
         ("expect.players", (data.get("expect") or {}).get("players")),
     ):
         for key in seats or {}:
-            try:
+            if isinstance(key, int) and not isinstance(key, bool):
+                seat = key
+            elif isinstance(key, str) and key.isdigit() and len(key) <= 3:
                 seat = int(key)  # written as 1 or "1"
-            except (TypeError, ValueError):
-                seat = -1
+            else:
+                seat = -1  # anything else (.inf, 1.5, a name) is not a seat
             if not 0 <= seat < n:
                 out.append(
                     where(key_pos_of(seats, key), f"{section}: {key!r} is not a seat (the table has 0 to {n - 1})")
