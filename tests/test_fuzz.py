@@ -14,8 +14,8 @@ and on the parsed file a key or item deleted, a value or a key of another type, 
 The everyday run tries a fixed, derandomized handful of examples; the slow run (`-m slow`, CI) many more,
 also derandomized, so a CI run is reproducible and a red one is never luck. To explore, set
 FENGSHENG_FUZZ_EXAMPLES=N: then each test draws N new random examples. Hypothesis keeps no database.
-An input that fails is written to tests/fuzz_corpus/ (its format: tests/fuzz_corpus/README.md) once shrunk; commit it with the fix:
-the everyday run replays every entry there.
+An input that fails is written to tests/fuzz_corpus/ (its format: tests/fuzz_corpus/README.md) once
+shrunk; commit it with the fix: the everyday run replays every entry there.
 """
 
 from __future__ import annotations
