@@ -10,18 +10,24 @@ not eligible (and why), and every decision asked and answered.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from .agents.base import Descriptor, Observation
+from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
+from .catalogue import STATUSES
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
 from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.game import EngineError
-from .engine.table import TableError, build, put_pending, put_role_pile
+from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
 from .snippet import line_of, snippet
 
 STARTS = ("draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
+_START_PHASE = {"travel": "send", "settle": "setup"}  # the game's phase where the turn resumes, if named otherwise
 
 
 class ScenarioFailure(Exception):
@@ -42,18 +48,51 @@ class _Where:
         return text if shown is None else text + "\n" + snippet(shown, pos.col)
 
 
-def _script(seat: int, raw: list, where: _Where) -> tuple[ScriptedAgent, list]:
+class NeverAsked(ScenarioFailure):
+    """A seat the scenario expects never to be asked was asked a decision."""
+
+
+class _SeatAgent(ScriptedAgent):
+    """A scenario seat: its scripted answers, plus what the expectations say it is never asked or offered.
+
+    ``never_asked``: any decision asked of the seat fails the scenario (NeverAsked), which says what
+    was asked — not the "unscripted decision" of a script that ran out. ``not_offered``: written
+    answers (as in `answers`, e.g. ``skill 急智``) that must name no option of any decision the
+    seat is asked; each one offered is recorded in ``offered`` (the run goes on).
+    """
+
+    def __init__(self, *args: Any, never_asked: bool = False, not_offered: list[Any] | None = None, **kw: Any):
+        super().__init__(*args, **kw)
+        self.never_asked = never_asked
+        self.must_be_asked = False  # `asked: true`: the seat is asked at least once
+        self.not_offered = not_offered or []
+        self.offered: list[tuple[Any, list[str]]] = []  # (forbidden answer, the options it was among)
+
+    def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
+        labels = [d["label"] for d in actions]
+        if self.never_asked:
+            raise NeverAsked(f"P{self.seat} was asked a decision with options {labels}, but must never be asked")
+        for forbidden in self.not_offered:
+            if find(actions, forbidden) is not None:
+                self.offered.append((forbidden, labels))
+        return super().act(observation, actions)
+
+
+def _script(seat: int, raw: list, where: _Where, expect: dict) -> tuple[_SeatAgent, list]:
     """One seat's scripted agent (answers from the file, failures pointed at their line) and the
     position of each answer in the file."""
     positions = [pos_of(raw, i) for i in range(len(raw))]
     # YAML gives ints (positions), booleans (yes / no) and text; anything else is read as its text
     answers = [a if isinstance(a, int) else str(a) for a in raw]
-    agent = ScriptedAgent(
+    agent = _SeatAgent(
         answers,
         seat=seat,
         locate=lambda i, message: where(positions[i], message),
         unscripted_hint=f"add an answer to answers.{seat}",
+        never_asked=expect.get("asked") is False,
+        not_offered=[a if isinstance(a, int) else str(a) for a in expect.get("not_offered", [])],
     )
+    agent.must_be_asked = expect.get("asked") is True
     return agent, positions
 
 
@@ -151,7 +190,16 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     content = load_cached(packs)
     seats = data["players"]
     answers = data.get("answers") or {}
-    scripts = [_script(i, answers.get(i, answers.get(str(i), [])) or [], where) for i in range(len(seats))]
+    expect_players = (data.get("expect") or {}).get("players") or {}
+    scripts = [
+        _script(
+            i,
+            answers.get(i, answers.get(str(i), [])) or [],
+            where,
+            expect_players.get(i, expect_players.get(str(i), {})) or {},
+        )
+        for i in range(len(seats))
+    ]
     agents = [agent for agent, _ in scripts]
     result = ScenarioResult(name, str(path), True)
     wrong = _setup_errors(data, content, where)
@@ -182,6 +230,15 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
                 result.failures.append(where(pos_of(spec, "role"), f"setup: seat {i}: unknown role {role_id!r}"))
                 return result
             g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
+    start = data.get("start", "draw")
+    for i, spec in enumerate(seats):
+        for skill_id, times in (spec.get("used") or {}).items():
+            try:
+                put_usage(g, i, str(skill_id), times, _START_PHASE.get(start, start))
+            except TableError as e:
+                result.passed = False
+                result.failures.append(where(key_pos_of(spec["used"], skill_id), f"setup: {e}"))
+                return result
     if data.get("role_pile") is not None:
         try:
             put_role_pile(g, data["role_pile"])
@@ -202,12 +259,23 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
                 pend.get("holder", g.current.seat),
                 pend.get("face_up", False),
                 pend.get("lock"),
+                pend.get("target"),
+                pend.get("direction"),
             )
         except TableError as e:
             result.passed = False
             result.failures.append(where(pos_of(pend, "card"), f"setup: {e}"))
             return result
-    start = data.get("start", "draw")
+        t = g.transit
+        if start == "travel" and t is not None and t.direction == "up" and t.target is None:
+            result.passed = False
+            result.failures.append(
+                where(
+                    pos_of(pend, "card"),
+                    "setup: an ↑ intel sent at `start: travel` needs pending.target (whom it was sent to)",
+                )
+            )
+            return result
     over = None
     try:
         if start == "settle":
@@ -225,6 +293,13 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
         result.passed = False
         result.failures.append(str(e))
         return result
+    for a, _ in scripts:
+        if a.must_be_asked and not a.asked:
+            result.failures.append(f"P{a.seat} was never asked a decision, but must be asked")
+        for forbidden, labels in a.offered:
+            result.failures.append(
+                f"P{a.seat} was offered {forbidden!r}, which must not be offered (options: {labels})"
+            )
     for a, positions in scripts:
         if a.pos < len(a.answers):
             result.failures.append(
@@ -247,7 +322,7 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
     out = []
     n = len(data["players"])
     pend = data.get("pending") or {}
-    for container, key in ((data, "current"), (pend, "sender"), (pend, "holder"), (pend, "lock")):
+    for container, key in ((data, "current"), (pend, "sender"), (pend, "holder"), (pend, "lock"), (pend, "target")):
         seat = container.get(key)
         if seat is not None and not 0 <= seat < n:
             name = key if container is data else f"pending.{key}"
@@ -266,6 +341,17 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
             if not 0 <= seat < n:
                 out.append(
                     where(key_pos_of(seats, key), f"{section}: {key!r} is not a seat (the table has 0 to {n - 1})")
+                )
+    for i, spec in enumerate(data["players"]):
+        ident = spec.get("identity")
+        if ident != NO_IDENTITY and ident not in content.identities:
+            known = ", ".join([*content.identities, NO_IDENTITY])
+            out.append(where(pos_of(spec, "identity"), f"setup: seat {i}: unknown identity {ident!r} (known: {known})"))
+        for j, name in enumerate(spec.get("statuses") or []):
+            if name not in STATUSES:
+                known = ", ".join(STATUSES)
+                out.append(
+                    where(pos_of(spec["statuses"], j), f"setup: seat {i}: unknown status {name!r} (known: {known})")
                 )
     deck = data.get("deck")
     if deck is not None and deck not in content.decks:
@@ -302,6 +388,21 @@ _PLAYER_FACTS = {
 }
 
 
+# what `players.<seat>.<key>` checks while the scenario runs, not in the end state (see _SeatAgent)
+_RUN_FACTS = ("asked", "not_offered")
+
+
+def _count_fails(log: list, counts: list) -> list[str]:
+    """`event_counts`: each pattern matches exactly `times` records (0: never)."""
+    fails = []
+    for want in counts:
+        pattern, times = want["match"], want["times"]
+        got = sum(1 for e in log if _match(e, pattern))
+        if got != times:
+            fails.append(f"event {pattern} happened {got} time(s), expected exactly {times}")
+    return fails
+
+
 def check_expectations(g, over, expect: dict) -> list[str]:
     fails = []
     if "winners" in expect:
@@ -316,6 +417,8 @@ def check_expectations(g, over, expect: dict) -> list[str]:
     for seat, want in (expect.get("players") or {}).items():
         p = g.players[int(seat)]
         for key, v in want.items():
+            if key in _RUN_FACTS:  # checked while the scenario ran (_SeatAgent)
+                continue
             fact = _PLAYER_FACTS.get(key)
             if fact is None:
                 fails.append(f"players.{seat}: unknown expectation '{key}'")
@@ -353,6 +456,7 @@ def check_expectations(g, over, expect: dict) -> list[str]:
     for pattern in expect.get("no_events", []):
         if any(_match(e, pattern) for e in log):
             fails.append(f"event {pattern} happened but must not")
+    fails += _count_fails(log, expect.get("event_counts", []))
     fired = [t[2] for t in g.trace or [] if t[0] == "fired"]
     for name in expect.get("skills_fired", []):
         if name not in fired:

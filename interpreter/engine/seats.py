@@ -112,6 +112,10 @@ class Seats:
             p.secret_statuses.discard(name)
         self.game.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
 
+    def set_up_status(self, p: Player, name: str) -> None:
+        """A status already in force when a table is built mid-game (table.build): until this turn's end, no event."""
+        p.statuses[name] = self.game.turn_no
+
     def mark(self, p: Player, key: str) -> Any:
         """The value of p's mark `key` set this turn, or None."""
         turn, value = p.marks.get(key, (None, None))

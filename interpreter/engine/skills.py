@@ -175,6 +175,13 @@ class Skills:
             return (skill.id, self.game.turn_no)
         return (skill.id,)
 
+    def set_up_usage(self, p: Player, skill: Skill, times: int, phase: str) -> None:
+        """Uses of a limited skill already made when a table is built mid-game (table.put_usage)."""
+        key = self._limit_key(skill)
+        if skill.limit_scope == "phase":
+            key = (skill.id, self.game.turn_no, phase)
+        p.usage[key] = times
+
     def skill_options(self, p: Player, timing: str) -> list[PlayOption]:
         """p's active skills usable at this idle point."""
         out = []

@@ -1,8 +1,9 @@
 """Build a game in a chosen mid-game state: the basis of rule tests and scenario files.
 
-A table spec says, per seat, the identity (and secret task), hand and intel
-(by deck id), who is alive; the cards on top of the deck in order; the
-current player. Every other card of the content's full deck goes to the deck
+A table spec says, per seat, the identity (and secret task; ``none``: no
+identity card, as after 承志 took it), hand and intel (by deck id), who is
+alive, statuses in force; the cards on top of the deck in order; the current
+player. Every other card of the content's full deck goes to the deck
 below them, in a seeded order. Then :func:`start` runs the game from a phase.
 """
 
@@ -11,12 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..catalogue import STATUSES
 from .flow import Transit
 from .game import Game
-from .state import DECK, HAND, INTEL, PENDING, Card
+from .state import DECK, HAND, INTEL, LEFT, PENDING, RIGHT, UP, Card
 
 if TYPE_CHECKING:
     from ..model.content import Content
+
+
+NO_IDENTITY = "none"  # a seat spec's identity for a player without an identity card
 
 
 class TableError(ValueError):
@@ -25,7 +30,9 @@ class TableError(ValueError):
 
 def build(
     content: Content,
-    seats: list[dict[str, Any]],  # per seat, plain data as a scenario file gives it: identity, task, hand, intel, alive
+    seats: list[
+        dict[str, Any]
+    ],  # per seat, plain data as a scenario file gives it: identity, task, hand, intel, alive, statuses
     agents: Any,  # one per seat, as Game takes them (agents are a layer above the engine: not imported here)
     deck_top: Iterable[int] = (),
     current: int = 0,
@@ -50,37 +57,68 @@ def build(
 
     for p, spec in zip(g.players, seats, strict=True):
         ident = spec.get("identity")
-        if ident not in content.identities:
-            raise TableError(f"seat {p.seat}: unknown identity {ident!r}")
         task = spec.get("task")
-        if task is not None and task not in content.tasks:
+        if ident == NO_IDENTITY:  # no identity card (it was taken, e.g. by 承志): no camp, no task
+            if task is not None:
+                raise TableError(f"seat {p.seat}: a player without an identity card has no secret task")
+        elif ident not in content.identities:
+            raise TableError(f"seat {p.seat}: unknown identity {ident!r}")
+        elif task is not None and task not in content.tasks:
             raise TableError(f"seat {p.seat}: unknown secret task {task!r}")
-        g.skills.give_identity(p, content.identities[ident], content.tasks[task] if task is not None else None)
+        else:
+            g.skills.give_identity(p, content.identities[ident], content.tasks[task] if task is not None else None)
         for uid in spec.get("hand", []):
             zones.move(take(uid), HAND, p)  # a hand is seen by its owner only
         for uid in spec.get("intel", []):
             zones.move(take(uid), INTEL, p)
         if spec.get("alive", True) is False:
             g.seats.place_dead(p)
-    top = [take(uid) for uid in deck_top]
-    zones.shuffle_deck(top)  # the rest below, in a seeded order
     g.current = g.players[current]
     g.turn_no = 1
+    for p, spec in zip(g.players, seats, strict=True):
+        for name in spec.get("statuses", []):  # in force this turn, as if an effect had given them
+            if name not in STATUSES:
+                raise TableError(f"seat {p.seat}: unknown status {name!r} (known: {', '.join(STATUSES)})")
+            g.seats.set_up_status(p, name)
+    top = [take(uid) for uid in deck_top]
+    zones.shuffle_deck(top)  # the rest below, in a seeded order
     return g
 
 
-def put_pending(g: Game, uid: int, sender: int, holder: int, face_up: bool = False, lock: int | None = None) -> Card:
-    """Place an intel in transit, as if `sender` had sent it and `holder` accepted it."""
+def put_pending(
+    g: Game,
+    uid: int,
+    sender: int,
+    holder: int,
+    face_up: bool = False,
+    lock: int | None = None,
+    target: int | None = None,
+    direction: str | None = None,
+) -> Card:
+    """Place an intel in transit, as if `sender` had sent it and `holder` accepted it.
+
+    `direction`: the way it travels (default: its arrow); `target`: whom an ↑ intel was sent to.
+    """
     card = g.by_uid.get(uid)
     if card is None:
         raise TableError(f"card #{uid} is not in the deck")
     if card.zone != DECK:
         raise TableError(f"card #{uid} is already placed")
+    way = card.direction if direction is None else direction
+    if way not in (LEFT, RIGHT, UP):
+        raise TableError(f"pending intel: direction {way!r} is not one of left, right, up")
+    if way != UP and target is not None:
+        raise TableError(f"pending intel: a target is given but the intel travels {way}, not up")
     g.zones.move(card, PENDING)
     g.zones.show_to(card, sender)  # a face-down intel is seen by its sender only
     g.zones.set_pending_face(face_up)
     transit = Transit(
-        card, g.players[sender], card.direction, None, g.players[lock] if lock is not None else None, face_up
+        card,
+        g.players[sender],
+        way,
+        g.players[target] if target is not None else None,
+        g.players[lock] if lock is not None else None,
+        face_up,
     )
     g.flow.put_in_transit(transit, g.players[holder])
     return card
@@ -100,6 +138,21 @@ def put_role_pile(g: Game, role_ids: Sequence[str]) -> None:
             raise TableError(f"role pile: role {rid!r} is already a player's role")
         seen.add(rid)
     g.skills.set_role_pile([roles[rid] for rid in reversed(role_ids)])  # the end of the list is the top
+
+
+def put_usage(g: Game, seat: int, skill_id: str, times: int, phase: str) -> None:
+    """Count `times` uses of a limited skill of seat's role already made (this turn or game; this phase if
+    the limit is per phase, `phase` being where the turn resumes)."""
+    p = g.players[seat]
+    if p.role is None:
+        raise TableError(f"seat {seat}: uses of {skill_id!r} given, but the seat has no role")
+    skill = next((s for s in p.role.skills if s.id == skill_id), None)
+    if skill is None:
+        ids = ", ".join(s.id for s in p.role.skills)
+        raise TableError(f"seat {seat}: role {p.role.id!r} has no skill {skill_id!r} (its skills: {ids})")
+    if skill.limit_scope is None:
+        raise TableError(f"seat {seat}: skill {skill_id!r} has no limit to count uses against")
+    g.skills.set_up_usage(p, skill, times, phase)
 
 
 def card(g: Game, uid: int) -> Card:

@@ -1,0 +1,123 @@
+"""The scenario format's expectations fail when what they say is broken (docs/scenarios.md).
+
+Each passing scenario of tests/scenarios/format_*.scenario.yaml is copied with one change that
+breaks its expectation; the runner must report that failure, in its own words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.scenario import run_scenario
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def _run_changed(tmp_path: Path, name: str, old: str, new: str):
+    text = (SCENARIOS / name).read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {name}"
+    f = tmp_path / name
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return run_scenario(f)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "format_identity_none.scenario.yaml",
+        "format_statuses_and_not_offered.scenario.yaml",
+        "format_used_limit.scenario.yaml",
+        "format_travel_up_never_asked.scenario.yaml",
+    ],
+)
+def test_the_format_scenarios_pass(name):
+    result = run_scenario(SCENARIOS / name)
+    assert result.passed, result.report()
+
+
+def test_a_player_with_an_identity_card_does_not_win_with_gu_xiao_meng(tmp_path):
+    result = _run_changed(
+        tmp_path, "format_identity_none.scenario.yaml", "  - identity: none", "  - identity: te_gong_ji_guan"
+    )
+    assert result.failures == ["winners: expected [0, 2], got [0]"]
+
+
+def test_an_unknown_identity_is_a_setup_failure_at_its_line(tmp_path):
+    result = _run_changed(tmp_path, "format_identity_none.scenario.yaml", "  - identity: none", "  - identity: nobody")
+    (failure,) = result.failures
+    assert ":13:15: setup: seat 2: unknown identity 'nobody' (known: " in failure and "none)" in failure
+
+
+def test_without_the_status_accepting_is_offered_and_reported(tmp_path):
+    result = _run_changed(
+        tmp_path, "format_statuses_and_not_offered.scenario.yaml", "    statuses: [cannot_receive]\n", ""
+    )
+    assert not result.passed
+    assert "P1 was offered 'accept', which must not be offered (options: ['accept', 'decline'])" in result.failures
+
+
+def test_an_unknown_status_is_a_setup_failure(tmp_path):
+    result = _run_changed(
+        tmp_path,
+        "format_statuses_and_not_offered.scenario.yaml",
+        "    statuses: [cannot_receive]",
+        "    statuses: [sleepy]",
+    )
+    (failure,) = result.failures
+    assert "setup: seat 1: unknown status 'sleepy' (known: cannot_use_cards" in failure
+
+
+def test_a_seat_never_asked_that_is_asked_fails_in_its_own_words(tmp_path):
+    result = _run_changed(tmp_path, "format_travel_up_never_asked.scenario.yaml", "target: 2}", "target: 1}")
+    assert not result.passed
+    (failure,) = result.failures
+    assert failure == "P1 was asked a decision with options ['accept', 'decline'], but must never be asked"
+    assert "unscripted" not in failure
+
+
+def test_a_seat_that_must_be_asked_and_is_not(tmp_path):
+    result = _run_changed(
+        tmp_path, "format_travel_up_never_asked.scenario.yaml", "3: {asked: false}", "3: {asked: true}"
+    )
+    assert result.failures == ["P3 was never asked a decision, but must be asked"]
+
+
+def test_an_up_intel_at_travel_without_its_target_is_a_setup_failure(tmp_path):
+    result = _run_changed(tmp_path, "format_travel_up_never_asked.scenario.yaml", ", target: 2}", "}")
+    (failure,) = result.failures
+    assert "setup: an ↑ intel sent at `start: travel` needs pending.target" in failure
+
+
+def test_a_count_that_does_not_match_is_reported(tmp_path):
+    result = _run_changed(
+        tmp_path,
+        "format_travel_up_never_asked.scenario.yaml",
+        "{e: intel_arrives}, times: 1}",
+        "{e: intel_arrives}, times: 2}",
+    )
+    assert result.failures == ["event {'e': 'intel_arrives'} happened 1 time(s), expected exactly 2"]
+
+
+def test_a_count_of_zero_is_never(tmp_path):
+    result = _run_changed(
+        tmp_path, "format_travel_up_never_asked.scenario.yaml", "{e: received}, times: 1}", "{e: received}, times: 0}"
+    )
+    assert result.failures == ["event {'e': 'received'} happened 1 time(s), expected exactly 0"]
+
+
+def test_uses_already_made_count_against_the_limit(tmp_path):
+    result = _run_changed(tmp_path, "format_used_limit.scenario.yaml", "    used: {you_di_shen_ru: 1}\n", "")
+    assert "P0 was offered 'skill 诱敌深入', which must not be offered" in result.failures[0]
+
+
+def test_uses_of_a_skill_the_role_lacks_is_a_setup_failure(tmp_path):
+    result = _run_changed(
+        tmp_path, "format_used_limit.scenario.yaml", "    used: {you_di_shen_ru: 1}", "    used: {lian_luo: 1}"
+    )
+    (failure,) = result.failures
+    assert (
+        "setup: seat 0: role 'bian_yun_jiang' has no skill 'lian_luo' (its skills: you_di_shen_ru, jian_di_feng_xing)"
+        in failure
+    )
