@@ -13,15 +13,20 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import content_option
-from .paths import BUNDLED_CONTENT
+from .cli_options import content_option, expansions_option
 
 # The loader, the engine and the language load only when a command needs them: `fengsheng --help`
 # and a mistyped flag answer at once.
 
 
-def _content_paths(paths) -> list[Path]:
-    return [Path(p) for p in paths] if paths else [BUNDLED_CONTENT]
+def _content_paths(paths, expansions: str | None = None) -> list[Path]:
+    """The packs to load for --content and --expansions (interpreter/content/packs.py); a bad id exits 2."""
+    from .content.packs import PackError, parse_expansions, resolve_packs
+
+    try:
+        return resolve_packs(paths, parse_expansions(expansions))
+    except PackError as e:
+        raise click.BadParameter(str(e), param_hint="'--expansions'") from None
 
 
 def _load_or_exit(paths):
@@ -180,7 +185,7 @@ def main():
     help="worker processes (default: every core); the output does not depend on it",
 )
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_json):
+def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns, jobs, as_json):
     """Play GAMES games between random agents and print a summary.
 
     The same seed (and content) prints the same result, byte for byte, with any
@@ -188,7 +193,7 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
     """
     from .sim import WorkerDied, default_jobs, simulate as run_batch
 
-    paths = _content_paths(content_dirs)
+    paths = _content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     if players not in content.rules.identity_table:
         raise click.UsageError(
@@ -248,7 +253,7 @@ def simulate(players, games, seed, content_dirs, log_path, max_turns, jobs, as_j
     default=None,
     help="with --as: write that seat's copy of the log (JSONL, no seed) instead of printing it",
 )
-def replay(log_path, content_dirs, only, view, out_path):
+def replay(log_path, content_dirs, expansions, only, view, out_path):
     """Re-run logged games from their seed and decisions; check the same events and end state.
 
     With --as, show or export one seat's copy of the referee's log: only the
@@ -270,7 +275,7 @@ def replay(log_path, content_dirs, only, view, out_path):
     if out_path is not None:
         click.echo("error: --out needs --as (which seat's copy to write)", err=True)
         sys.exit(2)
-    paths = _content_paths(content_dirs)
+    paths = _content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
     bad = 0
@@ -342,8 +347,12 @@ def _seat_view(games, view: str, only, out_path) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def validate(paths, fmt):
-    """Check content packs or single files (default: the bundled content); print every problem.
+@expansions_option()
+def validate(paths, fmt, expansions):
+    """Check content packs or single files (default: the bundled game); print every problem.
+
+    A pack without a rules.yaml (roles, cards, tasks to add) is checked layered over the bundled
+    game, so it may use the base game's cards; single files are checked on their own.
 
     Each problem is printed as `path:line:col: error CODE: message`, then that
     line of the file with a caret under the column, and a hint where one helps;
@@ -352,10 +361,12 @@ def validate(paths, fmt):
     """
     from .content.loader import load_cached, validate_paths
 
-    targets = _content_paths(paths)
-    for t in targets:
+    for t in map(Path, paths):
         if not t.exists():
             raise click.UsageError(f"{t} does not exist")
+    singles = [Path(p) for p in paths if not Path(p).is_dir()]
+    folders = [p for p in paths if Path(p).is_dir()]
+    targets = [*(_content_paths(folders, expansions) if folders or not singles else []), *singles]
     errors = validate_paths(targets)
     content = None
     if not errors and all(t.is_dir() for t in targets):

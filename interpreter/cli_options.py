@@ -7,11 +7,23 @@ from typing import Any
 
 import click
 
+EXPANSIONS_HELP = (
+    "bundled expansions to play with: all (the default), none, or ids separated by commas "
+    "(tie_wu_zi, lao_yang_fang); a pack of your own with its own rules.yaml gets none unless named"
+)
+
 
 def content_option(
-    help: str = "content pack directory (repeat to layer packs; default: the bundled content)",
+    help: str = "content pack directory: a pack without rules.yaml is layered over the bundled game "
+    "(repeat to layer several); one with rules.yaml is a rule set of its own",
 ) -> Callable[[Any], Any]:
-    """``--content DIR`` (repeatable), an existing folder, passed as ``content_dirs``."""
-    return click.option(
+    """``--content DIR`` (repeatable, passed as ``content_dirs``) and ``--expansions`` (passed as ``expansions``)."""
+    content = click.option(
         "--content", "content_dirs", multiple=True, type=click.Path(exists=True, file_okay=False), help=help
     )
+    return lambda f: content(expansions_option()(f))
+
+
+def expansions_option() -> Callable[[Any], Any]:
+    """``--expansions all|none|ID,ID``: which bundled expansions join the base game."""
+    return click.option("--expansions", "expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP)

@@ -10,12 +10,11 @@ what it reports is printed as warnings, and a file or a part in error is left ou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
 from .cli_options import content_option
-from .content.loader import BUNDLED_CONTENT, ContentError, load_content
+from .content.loader import ContentError, load_content
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
 from .model.content import CardType, Identity, Role, SecretTask
 from .snippet import snippet
@@ -182,13 +181,18 @@ def render_md_catalogue(items, dirs) -> str:
     help="plain text, or Markdown (with --all: a catalogue with a heading per kind)",
 )
 @content_option()
-def describe(name, show_all, fmt, content_dirs):
+def describe(name, show_all, fmt, content_dirs, expansions):
     """Print the rules text generated from the code of a card, secret task, role or identity.
 
     NAME is its Chinese name or its id. The stored text (原文) is printed next to
     the generated one (由代码生成) so the two can be compared.
     """
-    dirs = [Path(p) for p in content_dirs] if content_dirs else [BUNDLED_CONTENT]
+    from .content.packs import PackError, parse_expansions, resolve_packs
+
+    try:
+        dirs = resolve_packs(content_dirs, parse_expansions(expansions))
+    except PackError as e:
+        raise click.BadParameter(str(e), param_hint="'--expansions'") from None
     if show_all and name:
         raise click.UsageError("give either NAME or --all, not both")
     if not show_all and not name:

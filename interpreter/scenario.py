@@ -20,6 +20,7 @@ from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
 from .catalogue import STATUSES
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
+from .content.packs import resolve_packs
 from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.game import EngineError
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
@@ -154,7 +155,7 @@ def _inside(path: Path, roots: list[Path]) -> bool:
 
 
 def content_packs(path: Path, data: dict, where: _Where, allow_outside: bool = False) -> list[Path]:
-    """The packs a scenario plays with: the bundled content, then its `content:` folders.
+    """The packs a scenario plays with: the full bundled game, then its `content:` folders.
 
     A folder must lie inside the scenario's own folder or the current working
     directory (a scenario file someone sent you cannot load content from
@@ -175,7 +176,7 @@ def content_packs(path: Path, data: dict, where: _Where, allow_outside: bool = F
         if not pack.is_dir():
             raise ScenarioFailure(where(pos_of(data["content"], i), f"content pack {p!r} is not a folder ({pack})"))
         packs.append(pack)
-    return packs
+    return resolve_packs(packs)
 
 
 def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:

@@ -44,11 +44,15 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def content_fingerprint(paths) -> str:
-    """A hash of every content file, so a replay can tell if the content changed."""
+    """A hash of every content file of the packs, so a replay can tell if the content changed.
+
+    The files the loader reads: the pack's own (rules.yaml, deck.yaml) and those of its kind
+    folders, not the packs inside it (content/expansions/…), which are packs of their own.
+    """
     h = hashlib.sha256()
     for root in paths:
         root = Path(root)
-        for f in sorted(root.rglob("*.y*ml")):
+        for f in sorted([*root.glob("*.y*ml"), *root.glob("*/*.y*ml")]):
             h.update(str(f.relative_to(root)).encode())
             h.update(f.read_bytes())
     return h.hexdigest()[:16]

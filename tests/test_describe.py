@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.content.loader import BUNDLED_CONTENT, load_content
+from interpreter.content.packs import default_packs, resolve_packs
 from interpreter.content.yamlpos import load as load_yaml
 from interpreter.describe_cmd import describe
 from interpreter.language import describe as D, describe_content as C, types as T
@@ -30,8 +31,9 @@ CARDS = {d["id"]: d for d in map(_load, _files("cards"))}
 TASKS = {d["id"]: d for d in map(_load, _files("secret_tasks"))}
 RULES = _load(BUNDLED_CONTENT / "rules.yaml")
 ROLES = {d["id"]: d for d in map(_load, _files("roles", ROLE_PACK))}
-BUNDLED_ROLES = {d["id"]: d for d in map(_load, _files("roles"))}
-LOADED = load_content([BUNDLED_CONTENT, ROLE_PACK])  # what describe renders: the loaded objects
+# the roles of the full bundled game: the base's and every bundled expansion's
+BUNDLED_ROLES = {d["id"]: d for pack in default_packs() for d in map(_load, _files("roles", pack))}
+LOADED = load_content(resolve_packs([ROLE_PACK]))  # what describe renders: the loaded objects
 
 BAD = ("无法生成", "无法解析", "？", "{", "}", "None")
 

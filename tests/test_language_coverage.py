@@ -263,29 +263,3 @@ def test_no_sketch_keeps_a_proposal_marker():
         f"{DOC_NAME}:{sk.line}: {s.title} · {sk.header}" for s in SECTIONS for sk in s.sketches if "# NEW" in sk.text
     ]
     assert not bad, "sketches still marked `# NEW` (a proposed primitive):\n" + "\n".join(bad)
-
-
-BUNDLED_ROLES = REPO_ROOT / "content" / "roles"
-STARRED = [s for s in SECTIONS if (BUNDLED_ROLES / f"{s.rid}.yaml").exists()]
-
-
-@pytest.mark.parametrize("section", STARRED, ids=[s.rid for s in STARRED])
-def test_sketches_of_bundled_roles_are_their_files(section):
-    """For a role that is in content/roles, the map shows exactly the file's skills (refresh it if not)."""
-    from interpreter.content.yamlpos import load as load_content_yaml
-
-    role = load_content_yaml((BUNDLED_ROLES / f"{section.rid}.yaml").read_text(encoding="utf-8"))
-    shown = []
-    for sk in section.sketches:
-        shown += yaml.safe_load(sk.text)
-
-    def plain(x):  # block scalars may differ in their final newline only
-        if isinstance(x, dict):
-            return {k: plain(v) for k, v in x.items()}
-        if isinstance(x, list):
-            return [plain(v) for v in x]
-        return x.strip() if isinstance(x, str) else x
-
-    assert plain(shown) == plain(role["skills"]), (
-        f"{DOC_NAME}:{section.line}: the sketches of {section.title} differ from content/roles/{section.rid}.yaml"
-    )

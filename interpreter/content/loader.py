@@ -42,6 +42,7 @@ from ..model.content import (
 from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
 from ..snippet import line_of, snippet, split_lines
 from ..suggest import did_you_mean
+from .packs import default_packs
 from .yamlpos import MAX_DEPTH, MAX_VALUES, PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
@@ -616,13 +617,13 @@ def _load_kind(L: Loader, dirs, folder: str, kind: str, build) -> dict:
 
 
 def load_content(paths=None, errors: list[ContentError] | None = None) -> Content:
-    """Load and compile content packs (default: the bundled content). Raises ContentErrors.
+    """Load and compile content packs, layered in order (default: the full bundled game). Raises ContentErrors.
 
     Given `errors`, it raises nothing: the errors found are added to that list and what loaded is
     returned (a file with an error in part or not at all; no rules.yaml: empty rules), for
     `fengsheng describe`, which shows what it can.
     """
-    dirs = [Path(p) for p in (paths or [BUNDLED_CONTENT])]
+    dirs = [Path(p) for p in (paths or default_packs())]
     L = Loader()
     for d in dirs:
         if not d.is_dir():
@@ -774,7 +775,7 @@ _cache: dict = {}
 
 
 def load_cached(paths=None) -> Content:
-    key = tuple(str(p) for p in (paths or [BUNDLED_CONTENT]))
+    key = tuple(str(p) for p in (paths or default_packs()))
     if key not in _cache:
         _cache[key] = load_content(paths)
     return _cache[key]

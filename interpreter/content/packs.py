@@ -1,0 +1,115 @@
+"""Which content packs a command loads, and in which order: a base game, its expansions, your packs.
+
+A **rule set** is a pack with its own ``rules.yaml`` (the bundled base game, ``content/``, is one).
+Its **expansions** are the packs in its ``expansions/`` folder, one folder each
+(``content/expansions/tie_wu_zi/``: a ``roles/`` folder, or anything a pack may hold). A rule
+set is played with all of its expansions by default; ``--expansions`` chooses among them
+(``all``, ``none``, or ids separated by commas, layered in the order given).
+
+A pack given with ``--content`` is one of two things:
+
+* a pack **without** a ``rules.yaml`` adds to a game (roles, cards, secret tasks): it is layered
+  over the rule set — the bundled base game unless a rule set of your own is given too — and its
+  expansions, from any directory;
+* a pack **with** a ``rules.yaml`` is a rule set of its own and replaces the bundled base game;
+  its own expansions follow it, then the packs given after it. (Giving the bundled base itself,
+  ``--content content`` in a checkout, is the same as giving nothing.)
+
+A later pack overrides an earlier one's file of the same name (``roles/x.yaml``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..paths import BUNDLED_CONTENT
+from ..suggest import closest
+
+EXPANSIONS_FOLDER = "expansions"
+
+
+class PackError(ValueError):
+    """An expansion choice that names no expansion of the rule set; the message says which exist."""
+
+
+def expansions_of(rule_set: Path) -> dict[str, Path]:
+    """A rule set's expansions by id (their folder's name), in the order they are layered by default."""
+    folder = Path(rule_set) / EXPANSIONS_FOLDER
+    if not folder.is_dir():
+        return {}
+    return {d.name: d for d in sorted(folder.iterdir()) if d.is_dir() and not d.name.startswith(".")}
+
+
+def parse_expansions(text: str | None) -> list[str] | None:
+    """`--expansions`' text: None when not given (all of them), else the words (``all``, ``none`` or ids)."""
+    if text is None:
+        return None
+    return [w.strip() for w in text.split(",") if w.strip()]
+
+
+def is_rule_set(pack: Path) -> bool:
+    """A pack with its own rules.yaml is a whole rule set; one without adds to a game."""
+    return (Path(pack) / "rules.yaml").is_file() or (Path(pack) / "rules.yml").is_file()
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def choose_expansions(rule_set: Path, words: Sequence[str] | None) -> list[Path]:
+    """The expansions of `rule_set` that `words` choose (None or ``all``: every one; ``none``: none).
+
+    Raises PackError for an id the rule set has no expansion of, with the closest one as a hint.
+    """
+    available = expansions_of(rule_set)
+    if words is None or list(words) == ["all"]:
+        return list(available.values())
+    if list(words) in ([], ["none"]):
+        return []
+    out: list[Path] = []
+    for w in words:
+        if w not in available:
+            hint = closest(w, [*available, "all", "none"])
+            where = "the bundled game" if _same(Path(rule_set), BUNDLED_CONTENT) else str(rule_set)
+            raise PackError(
+                f"{where} has no expansion {w!r}"
+                + (f"; did you mean {hint[0]!r}?" if hint else "")
+                + f" (it has: {', '.join(available) or 'none'}; or all, none)"
+            )
+        if available[w] not in out:
+            out.append(available[w])
+    return out
+
+
+def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | None = None) -> list[Path]:
+    """The folders to load, in layering order, for `--content` packs and an `--expansions` choice.
+
+    See the module's docstring for the rules. Raises PackError for an unknown expansion.
+    """
+    given = [Path(p) for p in packs if not _same(Path(p), BUNDLED_CONTENT)]
+    own = next((i for i, p in enumerate(given) if is_rule_set(p)), None)
+    if own is None:
+        return _once([BUNDLED_CONTENT, *choose_expansions(BUNDLED_CONTENT, expansions), *given])
+    base = given[own]
+    return _once([*given[: own + 1], *choose_expansions(base, expansions), *given[own + 1 :]])
+
+
+def default_packs() -> list[Path]:
+    """The full bundled game: the base game with every bundled expansion."""
+    return resolve_packs()
+
+
+def _once(packs: list[Path]) -> list[Path]:
+    """Each folder once, where it first comes (an expansion also given with --content)."""
+    seen: set[Path] = set()
+    out = []
+    for p in packs:
+        key = p.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
