@@ -1,12 +1,12 @@
-"""The coverage map, docs/language-coverage.md: every role skill of the reference has a sketch that loads.
+"""The coverage map, docs/language-coverage.md: every role skill of the reference is bundled or sketched.
 
-The document lists the 87 skills of the 61 reference roles in a table ("## All skills") and gives each a
-YAML sketch under "## Sketches": one ```yaml block per skill, a YAML list of skill entries, under a
-"#### <role> <a id="<role id>"></a>" heading. This test reads the document only (never the reference
-texts outside the project) and checks that
+The document is generated (`python -m interpreter.coverage_doc --write`) from the bundled content and
+the sketches of the roles still to write, which it keeps. This test reads the document and the
+content only (never the reference texts outside the project) and checks that
 
-- the table has 87 rows for 61 roles, every row is marked ✅ (none 🟡 or ❌), and the summary agrees;
-- every row has a sketch in its role's section, with an entry named after the skill;
+- the document is what the command writes (the tables agree with the content);
+- the roles bundled and the roles sketched add up to the reference's 61 roles and 87 skills;
+- every bundled skill has a scenario file of its role that names it;
 - every sketch is a YAML list of skill entries that loads with the real loader: schema, then each
   `condition` and `effect` compiled for its timing or trigger, with the card names of the bundled content.
 
@@ -23,27 +23,16 @@ from pathlib import Path
 import pytest
 import yaml
 
+from interpreter import coverage_doc
 from interpreter.content.loader import ContentErrors, Loader, load_cached
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DOC = REPO_ROOT / "docs" / "language-coverage.md"
+DOC = coverage_doc.DOC
 DOC_NAME = "docs/language-coverage.md"
 N_SKILLS, N_ROLES = 87, 61
 
 
 # ---------------------------------------------------------------------------- reading the document
-
-
-@dataclass
-class Row:
-    line: int
-    n: int
-    role: str
-    rid: str
-    skill: str
-    anchor: str
-    kind: str
-    mark: str
 
 
 @dataclass
@@ -73,26 +62,6 @@ def _span(lines, heading) -> tuple:
     assert start is not None, f"{DOC_NAME} has no '{heading}' section"
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
     return start + 1, end
-
-
-def read_table() -> list:
-    lines = _lines()
-    a, b = _span(lines, "## All skills")
-    rows = []
-    for i in range(a, b):
-        ln = lines[i].strip()
-        if not ln.startswith("|") or ln.startswith("|---") or ln.startswith("| #"):
-            continue
-        cells = [c.strip() for c in ln.strip("|").split("|")]
-        where = f"{DOC_NAME}:{i + 1}"
-        assert len(cells) == 8, f"{where}: a row of 'All skills' needs 8 cells, found {len(cells)}: {ln}"
-        m_id = re.fullmatch(r"`([a-z][a-z0-9_]*)`", cells[2])
-        m_skill = re.fullmatch(r"\[(.+?)\]\(#([a-z][a-z0-9_]*)\)", cells[3])
-        assert cells[0].isdigit() and m_id and m_skill, (
-            f"{where}: expected '| n | role | `id` | [skill](#id) | kind | mark | ... |', got: {ln}"
-        )
-        rows.append(Row(i + 1, int(cells[0]), cells[1], m_id[1], m_skill[1], m_skill[2], cells[4], cells[5]))
-    return rows
 
 
 HEADING = re.compile(r'^#### (.+?)\s*<a id="([a-z][a-z0-9_]*)"></a>\s*$')
@@ -125,65 +94,46 @@ def read_sketches() -> list:
     return sections
 
 
-ROWS = read_table()
 SECTIONS = read_sketches()
 
 
-# ---------------------------------------------------------------------------- the table
+# ---------------------------------------------------------------------------- the document and the content
 
 
-def test_the_table_has_every_skill_of_the_reference():
-    assert len(ROWS) == N_SKILLS, f"'All skills' has {len(ROWS)} rows, the reference has {N_SKILLS} skills"
-    assert [r.n for r in ROWS] == list(range(1, N_SKILLS + 1)), "rows are not numbered 1..87 in order"
-    roles = {r.rid for r in ROWS}
-    assert len(roles) == N_ROLES, f"'All skills' names {len(roles)} role ids, the reference has {N_ROLES} roles"
-    seen = {}
-    for r in ROWS:
-        key = (r.rid, r.skill)
-        assert key not in seen, f"{DOC_NAME}:{r.line}: {r.role} · {r.skill} is listed twice (also line {seen[key]})"
-        seen[key] = r.line
-
-
-def test_every_skill_is_expressible():
-    bad = [f"{DOC_NAME}:{r.line}: {r.role} · {r.skill} is marked {r.mark}" for r in ROWS if r.mark != "✅"]
-    assert not bad, "skills not marked ✅ (🟡 and ❌ must not remain):\n" + "\n".join(bad)
-    for s in SECTIONS:
-        for sk in s.sketches:
-            assert sk.mark == "✅", f"{DOC_NAME}:{sk.line}: {s.title} · {sk.header}: the sketch is marked {sk.mark}"
-
-
-def test_the_summary_agrees_with_the_table():
-    text = DOC.read_text(encoding="utf-8")
-    m = re.search(r"\|\s*\*\*all 61 roles\*\*\s*\|\s*\*\*(\d+)\*\*\s*\|\s*\*\*(\d+)\*\*", text)
-    assert m, "the Summary has no '| **all 61 roles** | **n** | **n** |' row"
-    ok = sum(1 for r in ROWS if r.mark == "✅")
-    assert (int(m[1]), int(m[2])) == (len(ROWS), ok), (
-        f"the Summary says {m[1]} skills, {m[2]} ✅; the table has {len(ROWS)} rows, {ok} ✅"
+def test_the_document_is_up_to_date():
+    assert DOC.read_text(encoding="utf-8") == coverage_doc.generate(), (
+        f"{DOC_NAME} is out of date: run `python -m interpreter.coverage_doc --write` and commit the result. "
+        "That is the expected step after adding or changing a role file (the document is generated from the "
+        "content); on a rebase conflict in that file, take either side and run the command again."
     )
 
 
-def test_every_row_has_a_sketch():
-    by_id = {}
+def test_bundled_and_sketched_roles_make_the_reference():
+    bundled = load_cached().roles
+    both = sorted({s.rid for s in SECTIONS} & set(bundled))
+    assert not both, f"roles both bundled and sketched (run the generator): {both}"
+    skills = sum(len(coverage_doc.skills_by_name(r)) for r in bundled.values())
+    skills += sum(len(s.sketches) for s in SECTIONS)
+    assert (len(bundled) + len(SECTIONS), skills) == (N_ROLES, N_SKILLS), (
+        f"{len(bundled)} roles bundled and {len(SECTIONS)} sketched, {skills} skills in all; "
+        f"the reference has {N_ROLES} roles and {N_SKILLS} skills"
+    )
+
+
+def test_every_bundled_skill_has_a_scenario():
+    missing = [
+        f"{role.label()} · {name}: no tests/scenarios/role_{role.id}_*.scenario.yaml names it"
+        for role in load_cached().roles.values()
+        for name in coverage_doc.skills_by_name(role)
+        if not coverage_doc.scenarios_of(role.id, name)
+    ]
+    assert not missing, "\n".join(missing)
+
+
+def test_every_sketch_is_expressible():
     for s in SECTIONS:
-        assert s.rid not in by_id, f"{DOC_NAME}:{s.line}: two sketch sections for role id {s.rid}"
-        by_id[s.rid] = s
-    problems = []
-    for r in ROWS:
-        where = f"{DOC_NAME}:{r.line}: {r.role} · {r.skill}"
-        if r.anchor != r.rid:
-            problems.append(f"{where}: links to #{r.anchor}, not to its role's section #{r.rid}")
-        s = by_id.get(r.rid)
-        if s is None:
-            problems.append(f"{where}: no '#### ... <a id=\"{r.rid}\"></a>' section under Sketches")
-            continue
-        names = [e.get("name") for sk in s.sketches for e in _entries(sk) if isinstance(e, dict)]
-        if r.skill not in names:
-            problems.append(f"{where}: no sketch entry with `name: {r.skill}` in section {s.title}")
-        if r.skill not in [sk.header for sk in s.sketches]:
-            problems.append(f"{where}: no '**{r.skill}**' line before a sketch in section {s.title}")
-    extra = {s.rid for s in SECTIONS} - {r.rid for r in ROWS}
-    problems += [f"sketch section #{rid} has no row in 'All skills'" for rid in sorted(extra)]
-    assert not problems, "\n".join(problems)
+        for sk in s.sketches:
+            assert sk.mark == "✅", f"{DOC_NAME}:{sk.line}: {s.title} · {sk.header}: the sketch is marked {sk.mark}"
 
 
 def _entries(sk: Sketch) -> list:

@@ -45,7 +45,13 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("applications", ["interpreter.sim", "interpreter.scenario", "interpreter.rl.*"]),
     (
         "entry points",  # commands (the CLI imports describe_cmd); nothing lower imports them
-        ["interpreter.cli", "interpreter.describe_cmd", "interpreter.pytest_plugin", "interpreter.catalogue_doc"],
+        [
+            "interpreter.cli",
+            "interpreter.describe_cmd",
+            "interpreter.pytest_plugin",
+            "interpreter.catalogue_doc",
+            "interpreter.coverage_doc",
+        ],
     ),
 ]
 

@@ -1,0 +1,300 @@
+"""docs/language-coverage.md: which of the reference's role skills are bundled, generated from the content.
+
+    python -m interpreter.coverage_doc            # print the document
+    python -m interpreter.coverage_doc --write    # rewrite docs/language-coverage.md
+    python -m interpreter.coverage_doc --check    # exit 1 if the document is out of date
+
+The reference (the rules site's pages of the base game and its two expansions) has 61 roles with
+87 skills. Each is either **bundled** — a role file in a bundled pack, listed with its skills,
+what each is built from and the scenario files that test it, all read from the content — or
+**still to write**, with a YAML sketch of every skill: a starting point that compiles, kept by
+hand under "## Sketches". Writing a role drops its sketches at the next ``--write``.
+tests/test_language_coverage.py fails when the document drifts from the content.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .content.loader import load_content
+from .content.packs import default_packs, expansions_of
+from .language import ast
+from .language.errors import LanguageError
+from .language.parser import parse
+from .model.content import Role, Skill
+from .paths import BUNDLED_CONTENT
+
+REPO = Path(__file__).resolve().parents[1]
+DOC = REPO / "docs" / "language-coverage.md"
+SCENARIOS = REPO / "tests" / "scenarios"
+N_ROLES, N_SKILLS = 61, 87
+
+# each bundled pack ("" is the base game): the reference page of its roles, its name, its roles folder
+PACKS = {
+    "": ("roles-base.md (基础角色)", "base game", "content/roles"),
+    "tie_wu_zi": ("roles-extend1.md (铁屋子·一扩)", "tie_wu_zi", "content/expansions/tie_wu_zi/roles"),
+    "lao_yang_fang": ("roles-extend2.md (老洋房·二扩)", "lao_yang_fang", "content/expansions/lao_yang_fang/roles"),
+}
+# sections written by hand, kept as they are by --write (between the tables and the sketches)
+KEPT = ("## Known gaps", "## Conventions used in the sketches")
+HEADING = re.compile(r'^#### (.+?)\s*<a id="([a-z][a-z0-9_]*)"></a>\s*$')
+SKILL_LINE = re.compile(r"^\*\*(.+?)\*\*")
+
+
+@dataclass
+class SketchedRole:
+    """A role still to write: its section under "## Sketches", kept as written."""
+
+    pack: str
+    rid: str
+    title: str
+    skills: list[str]
+    text: str  # the whole "#### …" section
+
+
+def role_packs() -> dict[str, str]:
+    """Role id -> the bundled pack its file is in ("" for the base game), in pack and file order."""
+    out = {}
+    for pack, folder in [("", BUNDLED_CONTENT), *expansions_of(BUNDLED_CONTENT).items()]:
+        for f in sorted((folder / "roles").glob("*.y*ml")):
+            m = re.search(r"^id:\s*(\S+)", f.read_text(encoding="utf-8"), re.M)
+            if m:
+                out[m[1]] = pack
+    return out
+
+
+def read_sketches(text: str) -> list[SketchedRole]:
+    """The "#### role" sections under "## Sketches", each in the pack of its "### roles-….md" group."""
+    lines = text.splitlines()
+    if "## Sketches" not in lines:
+        return []
+    start = lines.index("## Sketches")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    groups = {page: pack for pack, (page, _, _) in PACKS.items()}
+    out: list[SketchedRole] = []
+    pack = ""
+    cur: list[str] | None = None
+    for ln in [*lines[start + 1 : end], "### end"]:
+        if ln.startswith(("### ", "#### ")):
+            if cur is not None:
+                m = HEADING.match(cur[0])
+                if m is None:
+                    raise ValueError(f"{DOC.name}: a sketch section's heading lacks its <a id>: {cur[0]}")
+                skills = [s[1] for s in map(SKILL_LINE.match, cur) if s]
+                out.append(SketchedRole(pack, m[2], m[1].replace("⭐", "").strip(), skills, "\n".join(cur).rstrip()))
+                cur = None
+            if ln.startswith("#### "):
+                cur = [ln]
+            else:
+                pack = groups.get(ln[4:].strip(), pack)
+        elif cur is not None:
+            cur.append(ln)
+    return out
+
+
+def kept_section(text: str, heading: str) -> str | None:
+    """A hand-written "## " section of the old document, heading included, as it is."""
+    lines = text.splitlines()
+    if heading not in lines:
+        return None
+    start = lines.index(heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[start:end]).rstrip()
+
+
+def calls_of(text: str) -> list[str]:
+    """The primitives a code unit calls, in the order of their first use."""
+    if not text.strip():
+        return []
+    try:
+        tree = parse(text)
+    except LanguageError:  # compiled by the loader in its context; shown without
+        return []
+    seen: dict[str, None] = {}
+
+    def walk(x: object) -> None:
+        if isinstance(x, ast.Call):
+            seen.setdefault(x.func, None)
+        if isinstance(x, ast.Node | ast.Program):
+            for v in vars(x).values():
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+
+    walk(tree)
+    return list(seen)
+
+
+def when(entries: list[Skill]) -> str:
+    """Where a skill works, from its entries: idle points, events, victory stage, limit, cost."""
+    parts: list[str] = []
+    for sk in entries:
+        if sk.kind == "active":
+            parts += [f"at `{t}`" for t in sk.timing or ()]
+        elif sk.kind == "triggered":
+            parts += [f"on `{e}`" for e in sk.on or ()]
+        elif sk.kind == "victory":
+            parts.append(f"victory `{sk.check}`")
+        else:
+            parts.append(sk.kind)
+        if sk.limit_scope:
+            times = "once" if sk.limit_times == 1 else f"{sk.limit_times}×"
+            parts.append(f"{times} a {sk.limit_scope}")
+        if sk.flips_up:
+            parts.append("flips up")
+        if sk.kind == "triggered" and not sk.optional:
+            parts.append("forced")
+    return ", ".join(dict.fromkeys(parts))
+
+
+def scenarios_of(role_id: str, skill_name: str) -> list[str]:
+    """The role's scenario files (``role_<id>_*``; not another role's whose id extends it) naming the skill."""
+    out = []
+    for f in sorted(SCENARIOS.glob(f"role_{role_id}_*.scenario.yaml")):
+        if skill_name in f.read_text(encoding="utf-8") and not any(
+            f.name.startswith(f"role_{other}_") for other in _longer_ids(role_id)
+        ):
+            out.append(f.name)
+    return out
+
+
+def _longer_ids(role_id: str) -> list[str]:
+    return [r for r in role_packs() if r != role_id and r.startswith(role_id + "_")]
+
+
+def skills_by_name(role: Role) -> dict[str, list[Skill]]:
+    """A role's skills by name: a skill at moments of different kinds is several entries with one name."""
+    out: dict[str, list[Skill]] = {}
+    for sk in role.skills:
+        out.setdefault(sk.name, []).append(sk)
+    return out
+
+
+def generate(old_text: str | None = None) -> str:
+    """The document, from the bundled content and the sketches in `old_text` (default: the file)."""
+    if old_text is None:
+        old_text = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
+    content = load_content(default_packs())
+    packs = role_packs()
+    sketched = [s for s in read_sketches(old_text) if s.rid not in content.roles]
+    bundled = [content.roles[r] for r in packs if r in content.roles]
+    out = [
+        "# Language coverage of the role skills",
+        "",
+        "<!-- Generated by `python -m interpreter.coverage_doc --write` from the bundled content and the "
+        "sketches below: edit a role file (or a sketch), then run it. tests/test_language_coverage.py "
+        "fails when this file is out of date. -->",
+        "",
+        f"The reference (the rules site's pages of the base game and its two expansions) has {N_ROLES} roles "
+        f"with {N_SKILLS} skills. A role is either **bundled** — a role file in one of the bundled packs "
+        "(the base game's in `content/roles/`, each expansion's in `content/expansions/<id>/roles/`), listed "
+        "here with what its skills are built from and the scenario files that test them — or **still to "
+        "write**, with a sketch of each skill in the effect language that compiles today (a starting point, "
+        "not content).",
+        "",
+        "## Summary",
+        "",
+        "| pack | reference | roles bundled | skills | scenario files | roles still to write | their skills |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    totals = [0, 0, 0, 0, 0]
+    for pack, (page, name, folder) in PACKS.items():
+        roles = [r for r in bundled if packs[r.id] == pack]
+        skills = sum(len(skills_by_name(r)) for r in roles)
+        files = len({f for r in roles for n in skills_by_name(r) for f in scenarios_of(r.id, n)})
+        todo = [s for s in sketched if s.pack == pack]
+        row = [len(roles), skills, files, len(todo), sum(len(s.skills) for s in todo)]
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        out.append(f"| {name} (`{folder}`) | {page} | " + " | ".join(map(str, row)) + " |")
+    out.append("| **all** | | " + " | ".join(f"**{n}**" for n in totals) + " |")
+    out += [
+        "",
+        f"Bundled and still to write: {totals[0] + totals[3]} roles with {totals[1] + totals[4]} skills "
+        f"(the reference: {N_ROLES} and {N_SKILLS}).",
+        "",
+        "## Bundled roles",
+        "",
+        "One row per skill. *When*: the idle points (`at`), events (`on`) or victory stage of its entries, "
+        "its limit and cost; *built from*: the primitives its conditions and effects call (docs/language.md); "
+        "*scenarios*: the files `tests/scenarios/role_<id>_*.scenario.yaml` that name it.",
+        "",
+        "| role | id | pack | skill | kind | when | built from | scenarios |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for role in bundled:
+        label = role.label() + (" (hidden)" if role.hidden else "")
+        for name, entries in skills_by_name(role).items():
+            calls: dict[str, None] = {}
+            for sk in entries:
+                for c in calls_of(sk.condition_text) + calls_of(sk.effect_text):
+                    calls.setdefault(c, None)
+            kinds = " + ".join(dict.fromkeys(sk.kind for sk in entries))
+            built = ", ".join(f"`{c}`" for c in calls) or "—"
+            out.append(
+                f"| {label} | `{role.id}` | {PACKS[packs[role.id]][1]} | {name} | {kinds} | {when(entries)} "
+                f"| {built} | {len(scenarios_of(role.id, name))} |"
+            )
+    out += ["", "## Roles still to write", ""]
+    if sketched:
+        out += [
+            'Each has a sketch of every skill under "Sketches", which `tests/test_language_coverage.py` loads '
+            "with the real loader.",
+            "",
+            "| role | id | pack | skills |",
+            "|---|---|---|---|",
+        ]
+        out += [f"| [{s.title}](#{s.rid}) | `{s.rid}` | {PACKS[s.pack][1]} | {', '.join(s.skills)} |" for s in sketched]
+    else:
+        out.append("None: every role of the reference is bundled.")
+    for heading in KEPT:
+        kept = kept_section(old_text, heading)
+        if kept:
+            out += ["", kept]
+    out += ["", "## Sketches", ""]
+    for pack, (page, _, _) in PACKS.items():
+        group = [s for s in sketched if s.pack == pack]
+        if group:
+            out += [f"### {page}", ""]
+            for s in group:
+                out += [s.text, ""]
+    if not sketched:
+        out += ["None left.", ""]
+    out += [
+        "## How this was checked",
+        "",
+        "- The tables are generated from the loaded bundled content; `tests/test_language_coverage.py` fails "
+        "when this file differs from what `python -m interpreter.coverage_doc --write` writes, when the roles "
+        f"bundled and sketched do not add up to the reference's {N_ROLES} roles and {N_SKILLS} skills, when a "
+        "bundled skill has no scenario file that names it, and when a sketch does not load with the real "
+        "loader (schema, then each condition and effect compiled for its timing or trigger, knowing the "
+        "bundled card names).",
+        f"- The counts {N_ROLES} and {N_SKILLS} were taken from the reference pages when the sketches were "
+        "written; the project does not read the reference at test time.",
+        "- A bundled role's skill texts and tip-box rulings are in its file; the rulings the engine reads one "
+        "way are in docs/rulings.md.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = generate()
+    if "--write" in args:
+        DOC.write_text(text, encoding="utf-8")
+        print(f"wrote {DOC.relative_to(REPO)}")
+    elif "--check" in args:
+        if DOC.read_text(encoding="utf-8") != text:
+            print(f"{DOC.relative_to(REPO)} is out of date: run python -m interpreter.coverage_doc --write")
+            return 1
+    else:
+        print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
