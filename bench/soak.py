@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Soak: many random games at every player count with every bundled role; report anything that went wrong.
 
-    python bench/soak.py [--games 20000] [--jobs N] [--seed S] [--content DIR ...]
+    python bench/soak.py [--games 20000] [--jobs N] [--seed S] [--content DIR ...] [--expansions all|none|ID,…]
 
 The games are spread evenly over 2..10 players (``--games`` in all), played by
 random agents through ``fengsheng simulate``'s own batch runner (so on every
@@ -10,6 +10,12 @@ game that raises (an engine error, a stuck game, an internal error) or breaks
 an invariant is listed with its player count, index and game seed, and the
 ``fengsheng simulate`` command whose batch contains it. Exit status 1 if any
 game failed.
+
+The content is what ``fengsheng simulate`` plays with the same ``--content`` and
+``--expansions``: by default the full game, every role of the base game and
+both expansions. At the end it lists the roles that were never in play and the
+skills that were never used over the whole soak (a skill no random game uses
+is dead content or a condition that can never hold): none is the goal.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ if str(ROOT) not in sys.path:
 
 
 def main(argv=None) -> int:
+    from collections import Counter
+
     from interpreter.content.loader import load_content
-    from interpreter.paths import BUNDLED_CONTENT
+    from interpreter.content.packs import parse_expansions, resolve_packs
     from interpreter.sim import default_jobs, simulate
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -35,15 +43,20 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     ap.add_argument("--seed", type=int, default=1, help="batch seed (default 1)")
     ap.add_argument("--content", action="append", default=None, help="content pack (repeat to layer)")
+    ap.add_argument("--expansions", default=None, help="bundled expansions: all (default), none, or ids")
     args = ap.parse_args(argv)
     if args.games < 9:
         ap.error("--games must be at least 9 (one per player count)")
-    paths = [Path(p) for p in args.content] if args.content else [BUNDLED_CONTENT]
+    paths = resolve_packs(args.content or (), parse_expansions(args.expansions))
     content = load_content(paths)
     jobs = args.jobs or default_jobs()
     counts = [n for n in range(2, 11) if n in content.rules.identity_table]
     per = args.games // len(counts)
     packs = "".join(f" --content {shlex.quote(p)}" for p in args.content or [])  # the same content to reproduce
+    if args.expansions is not None:
+        packs += f" --expansions {shlex.quote(args.expansions)}"
+    in_play: Counter = Counter()
+    used: Counter = Counter()
     failed = 0
     t0 = time.perf_counter()
     print(f"{per} games at each of {counts} players, {len(content.roles)} roles, {jobs} job(s), seed {args.seed}")
@@ -55,9 +68,24 @@ def main(argv=None) -> int:
             print(f"     game {index} (seed {gseed}): {text}")
             print(f"       reproduce: fengsheng simulate -p {n} -s {args.seed} -n {index + 1} -j 1{packs}")
         failed += len(summary.failures)
+        in_play.update(summary.role_dealt)
+        used.update(summary.skill_uses)
     dt = time.perf_counter() - t0
+    roles = {r.label(): r for r in content.roles.values()}
+    skills = sorted({f"{label}·{sk.name}" for label, r in roles.items() for sk in r.skills})
+    never_played = sorted(set(roles) - set(in_play))
+    never_used = [s for s in skills if not used[s]]
+    print(f"roles in play: {len(roles) - len(never_played)} of {len(roles)}" + _listed(never_played, "never"))
+    print(f"skills used: {len(skills) - len(never_used)} of {len(skills)}" + _listed(never_used, "never"))
+    rare = sorted((k, s) for s in skills if 0 < (k := used[s]) < 10)
+    if rare:
+        print("used fewer than 10 times: " + ", ".join(f"{s} ({k})" for k, s in rare))
     print(f"{per * len(counts)} games in {dt:.1f} s: {failed} failed (crashes, stuck games, broken invariants)")
     return 1 if failed else 0
+
+
+def _listed(names: list[str], what: str) -> str:
+    return f"; {what}: {', '.join(names)}" if names else ""
 
 
 if __name__ == "__main__":
