@@ -30,8 +30,8 @@ def _card_names() -> dict:
     return {ct.name: ct.id for ct in load_cached().card_types.values()}
 
 
-def _errors(text, env, unit, mode, expect=None) -> list:
-    comp = Compiler(env, unit, _card_names())
+def _errors(text, env, unit, mode, expect=None, data_types=None) -> list:
+    comp = Compiler(env, unit, _card_names(), data_types)
     try:
         comp.program(text) if mode == "program" else comp.expression(text, expect)
     except Exception as e:  # a LanguageError from the parser
@@ -76,13 +76,14 @@ def test_yaml_examples_compile():
     for body in blocks:
         data = yaml.safe_load(body)
         errors = []
+        dt = data.get("data")  # a card's per-copy data: key -> type
         for use in data.get("uses") or []:
             t, has_target = use["timing"], "target" in use
             if "target" in use:
-                errors += _errors(use["target"], card_env(t, False, True), t, "expr", "players")
+                errors += _errors(use["target"], card_env(t, False, True), t, "expr", "players", dt)
             if "condition" in use:
-                errors += _errors(use["condition"], card_env(t, False), t, "expr", "bool")
-            errors += _errors(use.get("effect", data.get("effect")), card_env(t, has_target), t, "program")
+                errors += _errors(use["condition"], card_env(t, False), t, "expr", "bool", dt)
+            errors += _errors(use.get("effect", data.get("effect")), card_env(t, has_target), t, "program", None, dt)
         for v in data.get("victory") or []:
             errors += _errors(v["condition"], victory_env(v["check"]), v["check"], "expr", "bool")
         for sk in data.get("skills") or []:

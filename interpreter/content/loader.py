@@ -310,13 +310,15 @@ class Loader:
 
     # ------------------------------------------------------------------ code units
 
-    def compile_unit(self, path, container, key, env, unit, mode, expect=None, reads: set | None = None):
+    def compile_unit(
+        self, path, container, key, env, unit, mode, expect=None, reads: set | None = None, data_types=None
+    ):
         text = container.get(key) if container is not None else None
         if text is None:
             return None
         if not isinstance(text, str):
             return None
-        comp = Compiler(env, unit, self.card_names)
+        comp = Compiler(env, unit, self.card_names, data_types)
         pos = pos_of(container, key)
         try:
             fn = comp.program(text) if mode == "program" else comp.expression(text, expect)
@@ -354,11 +356,14 @@ class Loader:
                 self.err(path, use.pos, "E112", "this use has no effect, and the card gives no shared `effect`")
                 continue
             reads: set = set()
+            dt = ctype.data_keys
             target = self.compile_unit(
-                path, use, "target", card_env(timing, False, True), timing, "expr", "players", reads
+                path, use, "target", card_env(timing, False, True), timing, "expr", "players", reads, dt
             )
-            cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool", reads)
-            effect = self.compile_unit(path, eff_container, "effect", card_env(timing, has_target), timing, "program")
+            cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool", reads, dt)
+            effect = self.compile_unit(
+                path, eff_container, "effect", card_env(timing, has_target), timing, "program", data_types=dt
+            )
             if effect is None:
                 continue
             cu = CardUse(ctype, timing, target, cond, effect, i, per_copy="this_card" in reads)

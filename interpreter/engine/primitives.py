@@ -27,6 +27,7 @@ from typing import Any
 
 from ..language.builtins import as_list, implements
 from ..language.runtime import CardName, source_of
+from ..language.types import MAX_NUMBER
 from . import decisions as D
 from .state import (
     BLACK,
@@ -39,6 +40,8 @@ from .state import (
     RED,
     REMOVED,
     Card,
+    Color,
+    Player,
 )
 
 
@@ -182,6 +185,51 @@ def _data(ctx, c, key):
     return c.data.get(key)
 
 
+# The typed reads of a mark or a data slot: what each gives back, and what it yields for anything else
+# (not set, none, or a value of another kind), so that a value has the type the checker gave it.
+def _is_number(v) -> bool:
+    return type(v) is int  # not a bool, not a Color
+
+
+def _is_text(v) -> bool:
+    return type(v) is str
+
+
+def _is_color(v) -> bool:
+    return isinstance(v, Color)
+
+
+def _is_player(v) -> bool:
+    return isinstance(v, Player)
+
+
+def _is_card(v) -> bool:
+    return isinstance(v, Card)
+
+
+def _is_cardname(v) -> bool:
+    return isinstance(v, CardName)
+
+
+def _typed(v, ok, absent=None):
+    return v if ok(v) else absent
+
+
+@implements("data_number")
+def _data_number(ctx, c, key):
+    return _typed(c.data.get(key), _is_number, 0) if c is not None else 0
+
+
+@implements("data_color")
+def _data_color(ctx, c, key):
+    return _typed(c.data.get(key), _is_color) if c is not None else None
+
+
+@implements("data_text")
+def _data_text(ctx, c, key):
+    return _typed(c.data.get(key), _is_text) if c is not None else None
+
+
 @implements("top_cards")
 def _top_cards(ctx, n):
     return ctx.game.top_cards(n)
@@ -249,6 +297,29 @@ def _uses_for(ctx, c, user, as_):
 @implements("mark")
 def _mark(ctx, p, key):
     return ctx.game.mark(p, key) if p is not None else None
+
+
+def _mark_read(ok, absent=None):
+    def read(ctx, p, key):
+        return _typed(ctx.game.mark(p, key), ok, absent) if p is not None else absent
+
+    return read
+
+
+implements("mark_number")(_mark_read(_is_number, 0))
+implements("mark_color")(_mark_read(_is_color))
+implements("mark_player")(_mark_read(_is_player))
+implements("mark_card")(_mark_read(_is_card))
+implements("mark_cardname")(_mark_read(_is_cardname))
+implements("mark_text")(_mark_read(_is_text))
+
+
+@implements("has_mark")
+def _has_mark(ctx, p, key):
+    if p is None:
+        return False
+    v = ctx.game.mark(p, key)
+    return v is not None and v is not False
 
 
 # ---------------------------------------------------------------- actions
@@ -427,6 +498,8 @@ def _add_status(ctx, xs, status, turns, secret):
 def _set_mark(ctx, p, key, value):
     if p is None:
         return False
+    if _is_number(value):
+        value = max(-MAX_NUMBER, min(MAX_NUMBER, value))  # numbers stay in the range code can write
     ctx.game.set_mark(p, key, value)
     return True
 

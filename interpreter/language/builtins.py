@@ -472,11 +472,43 @@ declare(
 declare(
     "data",
     "query",
-    [("c", T.CARD), ("key", T.ANY)],
-    T.ANY,
+    [("c", T.CARD), ("key", T.KEY)],
+    T.BY_PLACE,
     "{c}上{key}对应的值",
-    "A per-copy value printed on this copy (deck.yaml `data:`), looked up by key (text or color).",
+    "A per-copy value printed on this copy (deck.yaml `data:`), looked up by key (text or color). Its type is "
+    "the card's declared data type (`data(this_card, key)` in the card's own code), else the one its place "
+    "asks for: it reads as data_number, data_color or data_text there (a `let` needs one of those).",
     phrasing=Phrasing("{c}上{key}对应的{@type}", card_data=True),
+)
+
+declare(
+    "data_number",
+    "query",
+    [("c", T.CARD), ("key", T.KEY)],
+    T.INT,
+    "{c}上{key}对应的数值",
+    "The number printed on this copy under `key` (deck.yaml `data:`); 0 if c is none or has no number there.",
+    phrasing=Phrasing("{c}上{key}对应的数值"),
+)
+
+declare(
+    "data_color",
+    "query",
+    [("c", T.CARD), ("key", T.KEY)],
+    T.COLOR,
+    "{c}上{key}对应的颜色",
+    "The color printed on this copy under `key` (deck.yaml `data:`); none if c is none or has no color there.",
+    phrasing=Phrasing("{c}上{key}对应的颜色"),
+)
+
+declare(
+    "data_text",
+    "query",
+    [("c", T.CARD), ("key", T.KEY)],
+    T.TEXT,
+    "{c}上{key}对应的文字",
+    "The text printed on this copy under `key` (deck.yaml `data:`); none if c is none or has no text there.",
+    phrasing=Phrasing("{c}上{key}对应的文字"),
 )
 
 declare(
@@ -572,10 +604,51 @@ declare(
     "mark",
     "query",
     [("p", T.PLAYER), ("key", T.TEXT)],
-    T.ANY,
+    T.BY_PLACE,
     "{p}本回合的标记{key}",
-    "The value set_mark gave p under `key` this turn; none if not set this turn.",
+    "The value set_mark gave p under `key` this turn. Its type is the one its place asks for: it reads as "
+    "mark_number, mark_color, mark_player, mark_card, mark_cardname, mark_text or has_mark there "
+    '(`it has mark(self, "k")` is mark_color; a `let` needs one of those). In exists(...) and `== none` it is '
+    "whatever was set (none if nothing was set this turn).",
 )
+
+# Typed reads of a mark: (type, name, Chinese noun, what it yields when the mark is not set or holds another type).
+MARK_READS = (
+    (T.INT, "mark_number", "数值", "0"),
+    (T.COLOR, "mark_color", "颜色", "none"),
+    (T.PLAYER, "mark_player", "角色", "none"),
+    (T.CARD, "mark_card", "牌", "none"),
+    (T.CARDNAME, "mark_cardname", "卡名", "none"),
+    (T.TEXT, "mark_text", "文字", "none"),
+)
+for _t, _name, _noun, _absent in MARK_READS:
+    declare(
+        _name,
+        "query",
+        [("p", T.PLAYER), ("key", T.TEXT)],
+        _t,
+        "{p}本回合的标记{key}",
+        f"The {T.describe(_t).removeprefix('a ')} set_mark gave p under `key` this turn; {_absent} if none was set "
+        f"this turn (or the mark holds another kind of value).",
+        phrasing=Phrasing(f"{{p}}本回合记下的{{key}}（{_noun}）"),
+    )
+
+declare(
+    "has_mark",
+    "query",
+    [("p", T.PLAYER), ("key", T.TEXT)],
+    T.BOOL,
+    "{p}本回合有标记{key}",
+    "True if set_mark gave p a mark `key` this turn, with any value but false and none (a flag: "
+    "`set_mark(p, key)` sets it, `set_mark(p, key, false)` clears it).",
+    phrasing=Phrasing("{p}|本回合有标记{key}", negated="{p}|本回合没有标记{key}"),
+)
+
+# The reads whose type is the one their place asks for: name -> {type asked for: the typed read}.
+TYPED_READS: dict[str, dict[str, str]] = {
+    "mark": {t: name for t, name, _, _ in MARK_READS} | {T.BOOL: "has_mark"},
+    "data": {T.INT: "data_number", T.COLOR: "data_color", T.TEXT: "data_text"},
+}
 
 
 # ---------------------------------------------------------------- actions
@@ -745,11 +818,13 @@ declare(
 declare(
     "set_mark",
     "action",
-    [("p", T.PLAYER), ("key", T.TEXT), ("value", T.ANY, True)],
+    [("p", T.PLAYER), ("key", T.TEXT), ("value", T.MARK_VALUE, True)],
     T.BOOL,
     "令{p}本回合记下{key}",
     "Remember a value on p under `key` until the end of this turn (a declared "
-    "name, 本回合首次, ...); read it with mark(p, key).",
+    "name, 本回合首次, ...): a number, color, player, card, card name, text or true/false (a number is kept "
+    "within ±999,999,999); read it with mark(p, key) where the type is clear, or mark_number(p, key) … "
+    "has_mark(p, key).",
 )
 
 declare(

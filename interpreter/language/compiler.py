@@ -29,7 +29,7 @@ from typing import Any
 from .. import catalogue
 from ..suggest import did_you_mean
 from . import ast, types as T
-from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, Builtin, as_list
+from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list
 from .errors import LanguageError
 from .parser import parse
 from .runtime import Card, CardName, Ctx, Player, StopEffect, source_of
@@ -160,10 +160,13 @@ class _Scope:
 class Compiler:
     """Compiles the code units of one content object. `errors` collects every problem found."""
 
-    def __init__(self, env: Env, unit: UnitKind, card_names: dict[str, str]) -> None:
+    def __init__(
+        self, env: Env, unit: UnitKind, card_names: dict[str, str], data_types: dict[str, str] | None = None
+    ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
+        self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type
         self.errors: list[LanguageError] = []
         self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
         self.ntemps = 0  # helper locals of statements so far: t0, t1 …
@@ -206,7 +209,7 @@ class Compiler:
         """Compile one expression; returns f(ctx) -> value."""
         try:
             node = parse(text, start="expression")
-            t, code = self._expr(node)
+            t, code = self._expr(node, expect)
         except RecursionError:
             raise _too_deep(1, 1) from None
         if expect is not None and not T.accepts(expect, t):
@@ -302,7 +305,7 @@ class Compiler:
     def _chooser(self, by_node: ast.Node | None) -> str:
         if by_node is None:
             return "ctx.chooser"
-        t, code = self._expr(by_node)
+        t, code = self._expr(by_node, T.PLAYER)
         if not T.accepts(T.PLAYER, t):
             self._err("E302", f"`by` must be a player, but it is {T.describe(t)}", by_node)
         return code
@@ -352,12 +355,12 @@ class Compiler:
 
     def _stmt_For(self, node: ast.For, ind: int) -> list[str]:
         t, src = self._expr(node.source)
-        if not (t in T.ELEMENT or t == T.ANY):
+        if not (t in T.ELEMENT or t in (T.ANY, T.EMPTY)):
             self._err("E302", f"`for` needs a list, but this is {T.describe(t)}", node.source)
         outer = self.scope
         self.scope = _Scope(outer)
         slot = self._new_slot()
-        self.scope.names[node.name] = (T.element_of(t), slot)
+        self.scope.names[node.name] = (T.element_of(t) if t != T.EMPTY else T.ANY, slot)  # over []: never runs
         body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
         self.scope = outer
         return ["    " * ind + f"for v{slot} in as_list({src}):", *body]
@@ -401,12 +404,16 @@ class Compiler:
         return self._typed(node, T.BOOL)
 
     def _typed(self, node: ast.Node, expect: str) -> str:
-        t, code = self._expr(node)
+        t, code = self._expr(node, expect)
         if not T.accepts(expect, t):
             self._err("E302", f"expected {T.describe(expect)}, but this is {T.describe(t)}", node)
         return code
 
-    def _expr(self, node: ast.Node) -> Typed:
+    def _expr(self, node: ast.Node, expect: str | None = None) -> Typed:
+        """The type and code of an expression; `expect` is the type its place asks for (mark(...) and
+        data(...) take theirs from it), None where the place does not say."""
+        if isinstance(node, ast.Call):
+            return self._expr_Call(node, expect)
         method: Callable[[ast.Node], Typed] | None = getattr(self, "_expr_" + type(node).__name__, None)
         if method is None:
             self._err("E307", "this is not an expression", node)
@@ -427,11 +434,29 @@ class Compiler:
         return T.CARDNAME, self._literal(value)
 
     def _expr_ListLit(self, node: ast.ListLit) -> Typed:
+        if not node.items:
+            return T.EMPTY, "[]"
         items = [self._expr(i) for i in node.items]
         types = {t for t, _ in items if t not in (T.ANY, T.NONE)}
         if len(types) > 1:
             self._err("E302", "a list must hold values of one kind, found " + ", ".join(sorted(types)), node)
-        et = types.pop() if len(types) == 1 else T.ANY
+            return T.ANY, "None"
+        if not types:
+            if any(t == T.NONE for t, _ in items):
+                self._err("E302", "a list of nothing but `none` has no kind of value", node, "write [] for no items")
+            return T.ANY, "None"
+        et = types.pop()
+        if et not in T.LIST_OF:
+            self._err(
+                "E302",
+                f"a list of {T.describe(et)} is not a value of the language",
+                node,
+                "lists hold players, cards, colors, texts, card names or directions",
+            )
+            return T.ANY, "None"
+        for (t, _), item in zip(items, node.items, strict=True):
+            if t == T.NONE:
+                self._err("E302", "`none` in a list is not an item", item, "leave it out")
         return T.list_of(et), "[" + ", ".join(code for _, code in items) + "]"
 
     def _expr_Var(self, node: ast.Var) -> Typed:
@@ -483,15 +508,15 @@ class Compiler:
 
     def _expr_Where(self, node: ast.Where) -> Typed:
         st, src = self._expr(node.source)
-        if not (st in T.ELEMENT or st == T.ANY):
+        if not (st in T.ELEMENT or st in (T.ANY, T.EMPTY)):
             self._err("E302", f"`where` filters a list, but this is {T.describe(st)}", node.source)
         outer = self.scope
         self.scope = _Scope(outer)
         slot = self._new_slot()
-        self.scope.names["it"] = (T.element_of(st), slot)
+        self.scope.names["it"] = (T.element_of(st) if st != T.EMPTY else T.ANY, slot)  # over []: never runs
         pred = self._cond(node.predicate)
         self.scope = outer
-        return (st if st in T.ELEMENT else T.ANY), f"[v{slot} for v{slot} in as_list({src}) if {pred}]"
+        return (st if st in T.ELEMENT or st == T.EMPTY else T.ANY), f"[v{slot} for v{slot} in as_list({src}) if {pred}]"
 
     def _expr_BinOp(self, node: ast.BinOp) -> Typed:
         op = node.op
@@ -500,7 +525,7 @@ class Compiler:
             b = self._cond(node.right)
             return T.BOOL, f"(True if {a} {op} {b} else False)"
         if op == "has":
-            lt, a = self._expr(node.left)
+            lt, a = self._expr(node.left, T.CARD)
             if not T.accepts(T.CARD, lt):
                 self._err("E302", f"`has` tests a card's colors, but the left side is {T.describe(lt)}", node.left)
             b = self._typed(node.right, T.COLOR)
@@ -518,18 +543,20 @@ class Compiler:
                 return T.BOOL, f"({a} is not None and ({a}.mask & {int(color[1])}) != 0)"
             return T.BOOL, f"has({a}, {b})"
         if op == "in":
-            _, a = self._expr(node.left)
             lt, b = self._expr(node.right)
-            if not (lt in T.ELEMENT or lt == T.ANY):
+            if not (lt in T.ELEMENT or lt in (T.ANY, T.EMPTY)):
                 self._err("E302", f"`in` needs a list on the right, but this is {T.describe(lt)}", node.right)
+            et = T.element_of(lt) if lt in T.ELEMENT else T.ANY
+            xt, a = self._expr(node.left, et)
+            if not (T.accepts(et, xt) or xt == T.NONE):
+                self._err("E302", f"{T.describe(xt)} is never in {T.describe(lt)}: the test is always false", node.left)
             return T.BOOL, f"({a} in as_list({b}))"
         if op in ("+", "-"):
             a = self._typed(node.left, T.INT)
             b = self._typed(node.right, T.INT)
             return T.INT, f"({a} {op} {b})"
-        lt, a = self._expr(node.left)
-        rt, b = self._expr(node.right)
         if op in ("==", "!="):
+            lt, a, rt, b = self._equality_sides(node)
             if not (T.accepts(lt, rt) or T.accepts(rt, lt)):
                 self._err(
                     "E302",
@@ -537,12 +564,65 @@ class Compiler:
                     node,
                 )
             return T.BOOL, f"({a} {op} {b})"
-        for side, t in ((node.left, lt), (node.right, rt)):
+        sides = []
+        for side in (node.left, node.right):
+            t, code = self._expr(side, T.INT)
             if not T.accepts(T.INT, t):
                 self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side)
-        return T.BOOL, f"{_CMP_NAMES[op]}({a}, {b})"
+            sides.append(code)
+        return T.BOOL, f"{_CMP_NAMES[op]}({sides[0]}, {sides[1]})"
 
-    def _expr_Call(self, node: ast.Call) -> Typed:
+    def _equality_sides(self, node: ast.BinOp) -> tuple[str, str, str, str]:
+        """Both sides of == or !=: a mark(...) or data(...) on one side takes the other side's type."""
+        if _is_read(node.left) and not _is_read(node.right):
+            rt, b = self._expr(node.right)
+            lt, a = self._expr(node.left, rt if rt != T.NONE else T.ANY)
+        else:
+            lt, a = self._expr(node.left)
+            rt, b = self._expr(node.right, lt if lt not in (T.NONE, T.BY_PLACE) else T.ANY)
+        return lt, a, rt, b
+
+    def _typed_read(self, node: ast.Call, expect: str | None) -> ast.Call | None:
+        """mark(...) or data(...) as the typed read its place asks for (data_color …); None where any value will do
+        (exists(...), `== none`); the call itself, with an error, where nothing says which type it reads."""
+        reads = TYPED_READS[node.func]
+        t = self._declared_data_type(node) if node.func == "data" else None
+        if t is None and expect is not None:
+            # a list of one kind takes one value of it (discard(mark_card(...))), and == compares with any value
+            t = next((x for x in (expect, T.ELEMENT.get(expect)) if x in reads), None)
+        if t is not None:
+            return ast.Call(node.line, node.col, reads[t], node.args, node.kwargs)
+        if expect == T.ANY:
+            return None
+        wanted = f" ({T.describe(expect)} is wanted, and no typed read gives one)" if expect else ""
+        self._err(
+            "E302",
+            f"`{node.func}(...)` does not say what kind of value it reads here{wanted}",
+            node,
+            "say it with a typed read: " + ", ".join(f"{name}(...)" for name in reads.values()),
+        )
+        return node
+
+    def _declared_data_type(self, node: ast.Call) -> str | None:
+        """The type of data(this_card, key) in a card's own code: the declared type of that key (or of all keys)."""
+        c = node.args[0] if node.args else node.kwargs.get("c")
+        key = node.args[1] if len(node.args) > 1 else node.kwargs.get("key")
+        if not self.data_types or not isinstance(c, ast.Var) or c.name != "this_card" or "this_card" not in self.env:
+            return None
+        name = key.value if isinstance(key, ast.StrLit) else key.name if isinstance(key, ast.Var) else None
+        if name in self.data_types and (isinstance(key, ast.StrLit) or name in CONSTANTS):
+            return self.data_types[name]
+        types = set(self.data_types.values())
+        return types.pop() if len(types) == 1 else None
+
+    def _expr_Call(self, node: ast.Call, expect: str | None = None) -> Typed:
+        if node.func in TYPED_READS:
+            typed = self._typed_read(node, expect)
+            if typed is node:
+                for a in [*node.args, *node.kwargs.values()]:
+                    self._expr(a)
+                return T.ANY, "None"
+            node = typed or node
         b = BUILTINS.get(node.func)
         if b is None:
             self._err("E301", f"unknown function `{node.func}`", node, _suggest(node.func, BUILTINS))
@@ -594,7 +674,7 @@ class Compiler:
                 args.append(self._literal(p.default))
                 argtypes[p.name] = T.ANY
                 continue
-            t, code = self._expr(arg)
+            t, code = self._expr(arg, p.type)
             if (p.type in T.ELEMENT or p.type == T.LIST) and t in T.LIST_OF:
                 code = f"as_list({code})"  # one value where a list is wanted: a one-item list
             argtypes[p.name] = t
@@ -611,9 +691,16 @@ class Compiler:
                 )
             args.append(code)
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
+        if rt == T.BY_PLACE:
+            rt = T.ANY  # a read of any value, where any value will do (exists, == none): _typed_read
         impl = b.implementation()  # registered by interpreter.engine.primitives; MissingImplementation if not
         fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
+
+
+def _is_read(node: ast.Node) -> bool:
+    """A call of mark(...) or data(...), whose type is the one its place asks for."""
+    return isinstance(node, ast.Call) and node.func in TYPED_READS
 
 
 def _too_deep(line: int, col: int) -> LanguageError:

@@ -2,10 +2,16 @@
 
 Types are short strings. A list type has an element type (``players`` →
 ``player``). A single value is accepted where a list of its kind is expected
-(``discard(c)`` for one card). ``any`` is what per-copy card data yields; it
-matches every type. Any single value may be ``none`` at run time (a choice
-from nothing); actions given ``none`` do nothing and count as not fully
-resolved.
+(``discard(c)`` for one card); the empty list ``[]`` is accepted where any list
+is. A player, a card, a color, a text, a card name, a direction may be
+``none`` at run time (a choice from nothing); actions given ``none`` do nothing
+and count as not fully resolved. A number and a condition never are: the
+constant ``none`` is refused where one is wanted, and what could yield nothing
+yields 0 (a mark or a data slot read as a number) or false.
+
+``any`` is not a type a value has. It is what ``exists(x)`` accepts (every
+value), and the type the checker gives an expression it has already reported
+as wrong, so that one mistake is reported once.
 """
 
 from __future__ import annotations
@@ -16,10 +22,17 @@ COLOR, COLORS = "color", "colors"
 TEXT, TEXTS = "text", "texts"
 CARDNAME, CARDNAMES = "cardname", "cardnames"
 INT, BOOL, ANY, NONE = "int", "bool", "any", "none"
+EMPTY = "empty"  # the list literal []: accepted where any list is
+KEY = "key"  # a data slot's key: a text or a color
+NOT_NONE = (INT, BOOL)  # the types `none` does not stand in for
+BY_PLACE = "by place"  # mark(...) and data(...): the type the place of the call asks for (compiler.py)
+MARK_VALUE = "mark value"  # what set_mark remembers: one value a typed read gives back (builtins.MARK_READS)
+MARK_VALUES = (INT, COLOR, PLAYER, CARD, CARDNAME, TEXT, BOOL)
+MAX_NUMBER = 999_999_999  # numbers kept in marks are clamped to ±this (the largest number code may write)
 STATUS = "status"
-DIRECTION = "direction"
+DIRECTION, DIRECTIONS = "direction", "directions"
 
-ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME}
+ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME, DIRECTIONS: DIRECTION}
 LIST_OF = {v: k for k, v in ELEMENT.items()}
 LIST = "list"  # a parameter accepting any list type
 
@@ -38,16 +51,29 @@ DESCRIPTIONS = {
     BOOL: "a condition (true/false)",
     ANY: "any value",
     NONE: "none",
+    EMPTY: "an empty list []",
+    KEY: "a text or a color",
+    BY_PLACE: "the type its place asks for",
+    MARK_VALUE: "one number, color, player, card, card name, text or true/false",
     LIST: "a list",
     STATUS: "a status name",
     DIRECTION: "a direction (left, right, up)",
+    DIRECTIONS: "a list of directions",
 }
 
 
 def accepts(expected: str, actual: str) -> bool:
     """May a value of type `actual` be passed where `expected` is wanted?"""
-    if expected == actual or ANY in (expected, actual) or actual == NONE:
+    if expected == actual or ANY in (expected, actual):
         return True
+    if actual == NONE:
+        return expected not in NOT_NONE
+    if actual == EMPTY:
+        return expected in ELEMENT or expected == LIST
+    if expected == MARK_VALUE:
+        return actual in MARK_VALUES
+    if expected == KEY:
+        return actual in (TEXT, COLOR)
     if expected == LIST:
         return actual in ELEMENT or actual in LIST_OF
     if expected in ELEMENT and ELEMENT[expected] == actual:
@@ -56,6 +82,8 @@ def accepts(expected: str, actual: str) -> bool:
 
 
 def element_of(t: str) -> str:
+    if t == EMPTY:
+        return NONE  # the item of an empty list: a choice from it yields none, a loop over it never runs
     if t in ELEMENT:
         return ELEMENT[t]
     if t in LIST_OF:
@@ -64,6 +92,8 @@ def element_of(t: str) -> str:
 
 
 def list_of(t: str) -> str:
+    if t == EMPTY:
+        return EMPTY
     if t in LIST_OF:
         return LIST_OF[t]
     if t in ELEMENT:
