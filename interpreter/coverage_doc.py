@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .content.loader import load_content
+from .content.loader import load_cached
 from .content.packs import default_packs, expansions_of
 from .language import ast
 from .language.errors import LanguageError
@@ -178,7 +178,7 @@ def generate(old_text: str | None = None) -> str:
     """The document, from the bundled content and the sketches in `old_text` (default: the file)."""
     if old_text is None:
         old_text = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
-    content = load_content(default_packs())
+    content = load_cached(default_packs())
     packs = role_packs()
     sketched = [s for s in read_sketches(old_text) if s.rid not in content.roles]
     bundled = [content.roles[r] for r in packs if r in content.roles]
