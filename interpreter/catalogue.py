@@ -222,17 +222,10 @@ _TRIGGERS = (
         card_noun="牌",
     ),
     _trigger(
-        "intel_sending",
-        ("seat", "card"),
-        "an intel is being sent, before its direction counts — set_direction() works here "
-        "(subject: the sender; this_card: the intel)",
-        "public; a face-down intel's card only for its sender",
-        zh="{s}传出{c}时",
-    ),
-    _trigger(
         "intel_sent",
         ("seat", "card", "direction", "face_up", "lock", "target"),
-        "an intel is sent (subject: the sender; this_card: the intel)",
+        "an intel is sent, target and lock chosen; triggers at the next node, after any card that sent it "
+        "has resolved — set_direction() works here (subject: the sender; this_card: the intel)",
         "public; a face-down intel's card only for its sender",
         zh="{s}传出{c}时",
     ),
@@ -305,6 +298,11 @@ _RECORDS = (
     Event("ban", ("cards",), "card types nobody may use from hand this turn"),
     Event("convert", ("source", "into"), "hand copies of a card type must be used as another this turn"),
     Event("dead_discard", ("seat", "cards"), "a dead player's hand and intel are discarded"),
+    Event(
+        "direction_set",
+        ("seat", "direction", "target"),
+        "the intel a player sent now travels another way (set_direction; target: whom an ↑ intel goes to)",
+    ),
     Event("declare", ("seat", "value"), "宣言: a player declared a value everyone hears"),
     Event("discard", ("cards",), "cards went to the discard pile (face up)"),
     Event("draw", ("seat", "n", "cards"), "a player drew cards", "public; the cards only for the drawer"),

@@ -397,7 +397,7 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
     assert set(p.seat for p in over.value.winners) == {0, 1, 2}
 
 
-def test_direction_override_before_the_target_is_asked(tmp_path):
+def test_direction_override_at_the_node_after_the_send(tmp_path):
     content = pack(
         tmp_path,
         role(
@@ -406,7 +406,7 @@ def test_direction_override_before_the_target_is_asked(tmp_path):
         - id: any_way
           name: 改向式
           kind: triggered
-          trigger: intel_sending
+          trigger: intel_sent
           condition: subject == self
           effect: |
             set_direction(choose(from: [left, right, up], prompt: "方向"))
@@ -420,8 +420,11 @@ def test_direction_override_before_the_target_is_asked(tmp_path):
         answers={0: [True, "up", "P2"]},
     )
     assert g.send_intel(g.players[0], card(g, 92), face_up=False)
+    assert g.transit.direction != "up" and g.transit.target is None  # nothing reacts inside the send
+    g.settle("传出情报时")  # the node after it: the skill fires, and ↑ asks the sender for the target
     assert g.transit.direction == "up" and g.transit.target is g.players[2]
-    assert "intel_sent" in [e.get("e") for e in g.log]
+    kinds = [e.get("e") for e in g.log]
+    assert kinds.index("intel_sent") < kinds.index("skill_used") < kinds.index("direction_set")
 
 
 def test_secret_status_is_told_only_to_its_player(tmp_path):

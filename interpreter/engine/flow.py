@@ -6,7 +6,7 @@ timing-node loop of the rules, in resolution.py — so triggers, victory checks
 and dying happen in the one documented order. :class:`TurnFlow` owns the intel
 being sent this turn (:class:`Transit`), the player it is in front of, whether
 the contest is over, and what effects changed about this turn's draw and send
-(extra cards, the direction). The clock (whose turn, which turn, which phase)
+(extra cards; the direction of the intel sent). The clock (whose turn, which turn, which phase)
 is GameCore's; the turn flow advances it.
 """
 
@@ -79,7 +79,6 @@ class TurnFlow:
         self.holder: Player | None = None  # the player the pending intel is in front of
         self.contest_over = False  # an effect ended the 争夺阶段
         self.extra_draw = 0  # cards added to this draw phase by effects
-        self.send_direction: str | None = None  # a direction an effect gave the intel being sent
 
     # ------------------------------------------------------------------ what effects change about the turn
 
@@ -94,10 +93,26 @@ class TurnFlow:
         return True
 
     def set_direction(self, direction: str) -> bool:
-        """The intel being sent goes this way (an arrow 视作任意方向). False if it is not a direction."""
-        if direction not in (LEFT, RIGHT, UP):
+        """The intel sent this turn travels this way from now on (an arrow 视作任意方向).
+
+        Used at the 传出情报时 node, after the send (and any card that made it) has resolved: the
+        target and lock were chosen with the send. Made ↑, the sender now picks whom it goes to;
+        made ←/→, an ↑ target is dropped; the lock stays. False if no intel is on its way or
+        `direction` is not a direction.
+        """
+        t = self.transit
+        if direction not in (LEFT, RIGHT, UP) or t is None or self.zones.pending is not t.card:
             return False
-        self.send_direction = direction
+        if direction == t.direction:
+            return True
+        target = None
+        if direction == UP:
+            others = [q for q in self.seats.alive_from(t.sender) if q is not t.sender]
+            if not others:
+                return False
+            target = self._ask(t.sender, D.SEND_TARGET, others, "情报传给谁")
+        t.direction, t.target = direction, target
+        self.game.emit("direction_set", seat=t.sender.seat, direction=direction, target=target.seat if target else None)
         return True
 
     def add_draw(self, n: int) -> None:
@@ -223,24 +238,12 @@ class TurnFlow:
     def send_intel(self, sender: Player, card: Card, face_up: bool, lock: Any = NO_LOCK) -> bool:
         """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel.
 
-        Before the target is asked, `intel_sending` triggers may give the intel another
-        direction (an arrow 视作任意方向). `lock` given: an effect chose the lock itself.
+        `lock` given: an effect chose the lock itself. Nothing reacts here: 传出情报时 skills
+        (an arrow 视作任意方向 …) react to `intel_sent` at the next timing node — after the card
+        that made this send, if any, has resolved completely (queued, never inserted).
         """
         game = self.game
         direction = card.direction
-        if "intel_sending" in game.watched:
-            # Only triggers run here, not a full node (victory checks and dying wait for the
-            # 传出情报时 node right after), so games without such skills play exactly the same.
-            self.send_direction = None
-            game.emit("intel_sending", seat=sender.seat, card=card.uid)
-            if game.trace is not None:
-                game.trace.append(("node", "传出情报时（方向）", game.phase))
-            self.resolution.run_triggers()
-            if self.send_direction is not None:
-                direction = self.send_direction
-                self.send_direction = None
-            if not sender.alive:
-                return False
         others = [q for q in self.seats.alive_from(sender) if q is not sender]
         if not others:
             return False

@@ -915,8 +915,9 @@ declare(
     [("d", T.DIRECTION)],
     T.BOOL,
     "将情报的箭头视作{d}",
-    "The intel being sent travels in direction d instead of its arrow (an ↑ target is then asked).",
-    contexts=("intel_sending",),
+    "The intel sent this turn travels in direction d instead of its arrow, from the 传出情报时 node on: "
+    "made ↑, its sender is then asked whom it goes to; made ←/→, an ↑ target is dropped; the lock stays.",
+    contexts=("intel_sent",),
 )
 
 declare(
