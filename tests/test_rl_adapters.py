@@ -122,7 +122,7 @@ def _play(e, seed, rng):
 def test_pettingzoo_whole_games_follow_the_engine(games):
     pz = _pz()
     e = pz.FengshengAECEnv(players=5)
-    rng = random.Random(3)
+    rng = random.Random(2)  # answers in which a seat dies in the first three games (the rules as of issue 13)
     some_died = False
     for seed in range(games):
         _, died = _play(e, seed, rng)
