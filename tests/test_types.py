@@ -103,7 +103,7 @@ WELL_TYPED = [
 
 @pytest.mark.parametrize("code", WELL_TYPED)
 def test_the_old_spelling_and_the_typed_reads_compile(code):
-    assert _errors(code, unit="intel_sending") == []
+    assert _errors(code, unit="intel_sent") == []
 
 
 def test_a_cards_own_data_has_its_declared_type():
