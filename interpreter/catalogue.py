@@ -507,6 +507,63 @@ DATA_TYPES: dict[str, str] = {"color": "颜色", "int": "数值", "text": "文�
 COLORS: dict[str, str] = {"red": "红色", "blue": "蓝色", "black": "黑色"}
 
 
+# ---------------------------------------------------------------------- limits
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A safety limit of the language or the engine: no content can make a game run longer than these allow."""
+
+    name: str
+    value: int
+    code: str  # the error (or, for a clamp, the warning) that reports it
+    doc: str
+
+
+LIMITS: dict[str, Limit] = {
+    lim.name: lim
+    for lim in (
+        Limit(
+            "max_repeat",
+            50,
+            "W501",
+            "`repeat n` runs its block at most this many times (a larger n is cut to it, silently); per loop, so "
+            "loops inside loops multiply",
+        ),
+        Limit(
+            "step_budget",
+            20_000,
+            "E501",
+            "the effect steps between two decisions: each loop iteration (`for`, `repeat`), each item a `where` "
+            "nested in a loop walks, and each card or skill use count one. More ends the game",
+        ),
+        Limit(
+            "max_nesting",
+            20,
+            "E502",
+            "cards and skills resolving inside one another (a card use whose settlement triggers a skill that "
+            "uses a card, which triggers …). One more ends the game",
+        ),
+        Limit(
+            "max_trigger_rounds",
+            64,
+            "E504",
+            "rounds of triggered skills at one timing node, each round reacting to what the previous one did",
+        ),
+        Limit(
+            "max_decisions",
+            50_000,
+            "E503",
+            "decisions in one game: a game still asking after this many is stuck, and ends with what repeats",
+        ),
+    )
+}
+
+# What `validate` assumes a list holds at most when it estimates the steps of loops inside loops (W501):
+# the players at a table, the cards of a large deck; any other list, its own length if written out.
+LOOP_ESTIMATE: dict[str, int] = {"players": 10, "cards": 120, "list": 120}
+
+
 # ---------------------------------------------------------------------- error codes
 
 
@@ -534,4 +591,10 @@ ERROR_CODES: dict[str, str] = {
     "E307": "a statement that does nothing, or not an expression where one is needed",
     "E308": "a `let` redefines a name of the language",
     "E309": "a choice offers another player's hand cards face up to a chooser who cannot see them",
+    "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
+    "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
+    "E503": "a game is stuck: it asked more decisions than a game can take",
+    "E504": "triggered skills keep triggering each other at one timing node",
+    "W501": "loops inside loops that could run past the step budget",
+    "W502": "a use instead of sending an intel whose effect never sends one",
 }

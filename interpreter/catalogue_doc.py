@@ -62,12 +62,20 @@ def triggers() -> str:
     )
 
 
+def limits() -> str:
+    return _table(
+        ["limit", "value", "code", "what it bounds"],
+        [[f"`{lim.name}`", f"{lim.value:,}", lim.code, lim.doc] for lim in C.LIMITS.values()],
+    )
+
+
 # table name -> (document, generator)
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "context-vars": ("language.md", context_vars),
     "timings": ("language.md", timings),
     "victory-checks": ("language.md", victory_checks),
     "triggers": ("language.md", triggers),
+    "limits": ("errors.md", limits),
 }
 
 

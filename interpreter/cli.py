@@ -356,8 +356,10 @@ def validate(paths, fmt, expansions):
 
     Each problem is printed as `path:line:col: error CODE: message`, then that
     line of the file with a caret under the column, and a hint where one helps;
-    codes are listed in docs/errors.md.
-    Exit status: 0 clean, 1 errors, 2 usage error.
+    codes are listed in docs/errors.md. A warning (W5xx: something that may go
+    wrong in play, such as loops inside loops) is shown the same way and does
+    not fail the check.
+    Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error.
     """
     from .content.loader import load_cached, validate_paths
 
@@ -367,28 +369,39 @@ def validate(paths, fmt, expansions):
     singles = [Path(p) for p in paths if not Path(p).is_dir()]
     folders = [p for p in paths if Path(p).is_dir()]
     targets = [*(_content_paths(folders, expansions) if folders or not singles else []), *singles]
-    errors = validate_paths(targets)
+    found = validate_paths(targets)
+    errors = [e for e in found if e.level == "error"]
+    warnings = [e for e in found if e.level != "error"]
     content = None
     if not errors and all(t.is_dir() for t in targets):
         content = load_cached(targets)
     if fmt == "json":
         click.echo(
-            json.dumps({"ok": not errors, "errors": [e.to_json() for e in errors]}, ensure_ascii=False, indent=2)
+            json.dumps(
+                {
+                    "ok": not errors,
+                    "errors": [e.to_json() for e in errors],
+                    "warnings": [e.to_json() for e in warnings],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
         )
     else:
-        for e in errors:
+        for e in found:
             click.echo(str(e))
+        warned = f", {len(warnings)} warning(s)" if warnings else ""
         if errors:
             files = len({e.path for e in errors})
-            click.echo(f"{len(errors)} error(s) in {files} file(s)")
+            click.echo(f"{len(errors)} error(s) in {files} file(s){warned}")
         elif content is not None:
             click.echo(
                 f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards, "
                 f"{len(content.tasks)} secret tasks, {len(content.identities)} identities, "
-                f"{len(content.roles)} roles"
+                f"{len(content.roles)} roles{warned}"
             )
         else:
-            click.echo(f"ok: {len(targets)} file(s)")
+            click.echo(f"ok: {len(targets)} file(s){warned}")
     sys.exit(1 if errors else 0)
 
 

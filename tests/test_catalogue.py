@@ -211,9 +211,9 @@ def test_every_error_code_is_declared_and_documented():
     for path in SOURCE.rglob("*.py"):
         if path == SOURCE / "catalogue.py":  # where they are declared: not a use (else every code would be used)
             continue
-        used |= set(re.findall(r"[\"'](E\d{3})[\"']", path.read_text(encoding="utf-8")))
+        used |= set(re.findall(r"[\"']([EW]\d{3})[\"']", path.read_text(encoding="utf-8")))
     assert used == set(C.ERROR_CODES), f"reported but not declared: {used - set(C.ERROR_CODES)}; " + (
         f"declared but never reported: {set(C.ERROR_CODES) - used}"
     )
-    documented = set(re.findall(r"^\| (E\d{3}) \|", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
+    documented = set(re.findall(r"^\| ([EW]\d{3}) \|", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
     assert documented == set(C.ERROR_CODES)

@@ -50,7 +50,7 @@ def test_source_is_one_function_with_locals_and_a_comprehension():
     comp.program("let n = count(intel(self) where it has red)\nfor p in others(self) {\n  draw(p, n)\n}")
     src = comp.source
     assert src.startswith("def run(ctx):")
-    assert "v1 = " in src and "for v2 in as_list(" in src  # n and p
+    assert "v1 = " in src and "for v2 in loop_over(ctx, " in src  # n and p; the loop spends the step budget
     assert "[v0 for v0 in as_list(" in src  # it
     assert "(v0.mask & 1) != 0" in src  # `it has red` inline
     assert "lambda" not in src
@@ -132,3 +132,18 @@ def test_a_number_too_long_is_a_syntax_error_at_its_place():
     assert (e.value.code, e.value.line, e.value.col) == ("E201", 1, 23)
     assert "5000 digits" in e.value.message and len(str(e.value)) < 200
     assert comp.expression("count(others(self)) < 999999999")  # nine digits are fine
+
+
+def test_a_where_inside_a_loop_spends_the_step_budget_and_one_outside_does_not():
+    """A `where` on its own walks one list once (plain, as cheap as before); inside a loop, or in another
+    where's predicate, it is charged its list's length (E501 catches `where`s nested without end)."""
+    comp = _compiler()
+    comp.program(
+        "let a = hand(self) where it has red\n"
+        "for p in others(self) {\n  let b = hand(p) where it has blue\n}\n"
+        "let c = others(self) where count(hand(it) where it has black) > 0"
+    )
+    a, loop, b, c = (line.strip() for line in comp.source.splitlines()[3:7])
+    assert a.startswith("v1 = [v0 for v0 in as_list(b_hand_")  # on its own: a plain list
+    assert loop.startswith("for v2 in loop_over(ctx, ") and "in loop_over(ctx, b_hand_" in b  # inside the loop
+    assert "mask & 4" in c and c.count("loop_over(ctx, ") == 1 and c.count("as_list(") == 1  # the predicate's where

@@ -57,9 +57,10 @@ class ContentError:
     message: str
     hint: str | None = None
     source: str | None = None  # the file's line `line` as it was loaded; None when there is no position
+    level: str = "error"  # or "warning": something that may go wrong in play (W5xx); the content still loads
 
     def __str__(self) -> str:
-        s = f"{self.path}:{self.line}:{self.col}: error {self.code}: {self.message}"
+        s = f"{self.path}:{self.line}:{self.col}: {self.level} {self.code}: {self.message}"
         if self.source is not None:
             s += "\n" + snippet(self.source, self.col)
         return s + (f"\n    hint: {self.hint}" if self.hint else "")
@@ -148,6 +149,7 @@ def _one_or_more(value) -> tuple:
 class Loader:
     def __init__(self):
         self.errors: list[ContentError] = []
+        self.warnings: list[ContentError] = []  # W5xx: the content loads, but may misbehave in play
         self.card_names: dict = {}
         self.sources: dict[str, list[str]] = {}  # path -> the lines of its text as read (for error snippets)
 
@@ -163,6 +165,28 @@ class Loader:
         """An error at a known line and column of the file, shown with that line of its text as read."""
         source = line_of(self.sources.get(str(path)), line)
         self.errors.append(ContentError(str(path), line, col, code, message, hint, source))
+
+    def warn_at(self, path, line, col, code, message, hint=None):
+        """A warning (W5xx) at a line and column of the file: shown like an error, but the content loads."""
+        source = line_of(self.sources.get(str(path)), line)
+        self.warnings.append(ContentError(str(path), line, col, code, message, hint, source, "warning"))
+
+    def warn_never_sends(self, path, container, key, calls: set, what: str) -> None:
+        """W502: a use instead of sending an intel (send_start) whose effect calls neither `send` nor `use_card`
+        is offered again and again (the player is asked until an intel is sent): a stuck game (E503)."""
+        if calls & {"send", "use_card"}:
+            return
+        pos = pos_of(container, key)
+        line, col = pos.map(1, 1) if pos is not None else (1, 1)
+        self.warn_at(
+            path,
+            line,
+            col,
+            "W502",
+            f"{what} is used at send_start, instead of sending an intel, but its effect never calls `send(...)`: "
+            "the player is asked to send again, and may be offered it forever (a stuck game)",
+            "end the effect with send(...), or use it at another timing",
+        )
 
     # ------------------------------------------------------------------ files
 
@@ -311,7 +335,17 @@ class Loader:
     # ------------------------------------------------------------------ code units
 
     def compile_unit(
-        self, path, container, key, env, unit, mode, expect=None, reads: set | None = None, data_types=None
+        self,
+        path,
+        container,
+        key,
+        env,
+        unit,
+        mode,
+        expect=None,
+        reads: set | None = None,
+        data_types=None,
+        calls: set | None = None,
     ):
         text = container.get(key) if container is not None else None
         if text is None:
@@ -327,11 +361,16 @@ class Loader:
             fn = None
         if reads is not None:
             reads |= comp.names_read
+        if calls is not None:
+            calls |= comp.calls
         for err in comp.errors:
             if pos is None:
                 self.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
             else:
                 self.error_at(path, *pos.map(err.line, err.col), err.code, err.message, err.hint)
+        for w in comp.warnings:
+            line, col = pos.map(w.line, w.col) if pos is not None else (w.line, w.col)
+            self.warn_at(path, line, col, w.code, w.message, w.hint)
         return fn if not comp.errors else None
 
     # ------------------------------------------------------------------ kinds
@@ -361,11 +400,21 @@ class Loader:
                 path, use, "target", card_env(timing, False, True), timing, "expr", "players", reads, dt
             )
             cond = self.compile_unit(path, use, "condition", card_env(timing, False), timing, "expr", "bool", reads, dt)
+            calls: set = set()
             effect = self.compile_unit(
-                path, eff_container, "effect", card_env(timing, has_target), timing, "program", data_types=dt
+                path,
+                eff_container,
+                "effect",
+                card_env(timing, has_target),
+                timing,
+                "program",
+                data_types=dt,
+                calls=calls,
             )
             if effect is None:
                 continue
+            if timing == "send_start":
+                self.warn_never_sends(path, eff_container, "effect", calls, f"this use of {ctype.label()}")
             cu = CardUse(ctype, timing, target, cond, effect, i, per_copy="this_card" in reads)
             cu.target_source, cu.condition_source = use.get("target"), use.get("condition")  # for describe
             cu.effect_source = use.get("effect")
@@ -425,7 +474,10 @@ class Loader:
             unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
             env = skill_env(sk)
             cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
-            effect = self.compile_unit(path, sk, "effect", env, unit, "program")
+            calls: set = set()
+            effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls)
+            if kind == "active" and "send_start" in timings and effect is not None:
+                self.warn_never_sends(path, sk, "effect", calls, f"the skill {sk.get('name', '?')}")
             limit = sk.get("limit") or {}
             role.skills.append(
                 Skill(
@@ -691,7 +743,14 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
         raise ContentErrors(L.errors)
     assert rules is not None  # a missing or unreadable rules.yaml is an error above
     return Content(
-        rules=rules, card_types=card_types, deck=deck, decks=decks, identities=identities, tasks=tasks, roles=roles
+        rules=rules,
+        card_types=card_types,
+        deck=deck,
+        decks=decks,
+        identities=identities,
+        tasks=tasks,
+        roles=roles,
+        warnings=L.warnings,
     )
 
 
@@ -708,7 +767,8 @@ def kind_of_file(path: Path) -> str | None:
 
 
 def validate_paths(paths) -> list:
-    """Check content packs (directories) and single files; returns every ContentError found.
+    """Check content packs (directories) and single files; returns every ContentError found (warnings
+    too: those with level "warning", W5xx; they do not stop the content from loading).
 
     A single file is checked on its own against the bundled content (so a card
     name in an effect must exist in the bundled cards or in the file itself).
@@ -718,7 +778,7 @@ def validate_paths(paths) -> list:
     files = [Path(p) for p in paths if not Path(p).is_dir()]
     if dirs:
         try:
-            load_cached(dirs)  # kept: `validate` reports what it loaded without loading it twice
+            errors += load_cached(dirs).warnings  # kept: `validate` reports what it loaded without loading it twice
         except ContentErrors as e:
             errors += e.errors
     for f in files:
@@ -772,7 +832,7 @@ def validate_paths(paths) -> list:
                 except ContentErrors:
                     types = {}
                 L.load_deck(f, data, types)
-        errors += L.errors
+        errors += L.errors + L.warnings
     return errors
 
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..catalogue import CARD_FIELDS
+from ..catalogue import CARD_FIELDS, LIMITS
 from . import decisions as D
 from .decisions import Decision
 from .errors import EngineError, GameOver
@@ -24,17 +24,21 @@ from .state import Card, Player
 if TYPE_CHECKING:
     from ..model.content import Content
 
+STEP_BUDGET = LIMITS["step_budget"].value  # effect steps between two decisions (E501)
+STUCK_WINDOW = 300  # past MAX_DECISIONS, the questions watched to say what repeats (E503)
+
 
 class GameCore:
     """Game-wide state, the clock, the event log and the decision channel (see the module docstring)."""
 
-    MAX_DECISIONS = 50_000
+    MAX_DECISIONS = LIMITS["max_decisions"].value
     CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
 
     # Wired by Game once the components exist:
     decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
+    _chain: Callable[[], str]  # EffectStack.chain: what is resolving now, for messages
 
     def __init__(
         self,
@@ -74,6 +78,10 @@ class GameCore:
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
+        # Effect steps left until the next decision (E501): loop iterations and card and skill uses spend them
+        # (the compiled code's loops and EffectStack.push); each decision asked gives the budget again.
+        self.steps_left = STEP_BUDGET
+        self._watched: list[tuple[Any, ...]] = []  # past MAX_DECISIONS: the questions asked since (E503)
         self.decision_log: list = []  # indices answered, in order (the replay script)
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
@@ -161,10 +169,11 @@ class GameCore:
             raise EngineError(f"decision {kind} for P{player.seat} has no options")
         self.decision_count += 1
         if self.decision_count > self.MAX_DECISIONS:
-            raise EngineError("the game is stuck: too many decisions")
+            self._watch_stuck(player, kind, options, prompt, source)
         if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
             picked = options[0]  # a forced choice is not a decision
         else:
+            self.steps_left = STEP_BUDGET
             decision = Decision(kind, player.seat, options, prompt, source)
             if self.trace is not None:
                 self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
@@ -189,6 +198,39 @@ class GameCore:
         if type(picked) is Card:
             self._note_pick(picked, player.seat)  # whoever picks a card (seeing it) can follow where it goes next
         return picked
+
+    # ------------------------------------------------------------------ safety limits
+
+    def over_budget(self) -> None:
+        """The effects spent the step budget without a decision (E501): the game ends, naming what resolves."""
+        raise EngineError(
+            f"step budget exceeded: the effects ran more than {STEP_BUDGET} steps (loop iterations, card and "
+            f"skill uses) without a decision; resolving: {self._chain()}",
+            "E501",
+        )
+
+    def _watch_stuck(self, player: Player, kind: str, options: list[Any], prompt: str, source: str) -> None:
+        """Past MAX_DECISIONS the game is stuck (E503): watch STUCK_WINDOW more questions, then end the game
+        saying what repeats — the question, its seat and the answer given again and again (a card or skill)."""
+        watched = self._watched
+        if watched:  # the answer to the previous question: the last index answered, or its only option (forced)
+            q = watched[-1]
+            answered = len(self.decision_log) > q[4]
+            watched[-1] = (*q[:3], D.option_label(q[3][self.decision_log[-1] if answered else 0]))
+        if len(watched) < STUCK_WINDOW:
+            watched.append((player.seat, kind, prompt or source, options, len(self.decision_log)))
+            return
+        counts: dict[tuple[Any, ...], int] = {}
+        for q in watched:
+            counts[q] = counts.get(q, 0) + 1
+        (seat, k, asked, answer), times = max(counts.items(), key=lambda kv: kv[1])
+        about = f" ({asked})" if asked else ""
+        raise EngineError(
+            f"the game is stuck: more than {self.MAX_DECISIONS} decisions; of the last {len(watched)}, "
+            f"{times} were `{k}`{about} for P{seat}, answered {answer!r} — something offered again and again "
+            "that does not move the game on (e.g. a use instead of sending an intel whose effect sends none)",
+            "E503",
+        )
 
     def _label(self, opt) -> str:
         """An option's label for the log (cards by deck id and players by seat are made once)."""

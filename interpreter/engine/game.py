@@ -155,7 +155,7 @@ class Game(GameCore):
         # the components, each given the ones it uses (lower ones first: see ARCHITECTURE.md)
         self.seats = seats = Seats(self)
         self.zones = zones = Zones(self)
-        self.stack = stack = EffectStack()
+        self.stack = stack = EffectStack(self)
         self.skills = skills = Skills(self, seats, zones, stack)
         self.victory = victory = Victory(self, seats, zones, skills)
         self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
@@ -165,6 +165,7 @@ class Game(GameCore):
         # rescue asks each player through CardUse's idle-point question
         self._sight = zones.sight
         self._note_pick = zones.note_pick
+        self._chain = stack.chain
         resolution.offer_idle = card_use.offer_idle
         # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
         self.card_public = zones.card_public

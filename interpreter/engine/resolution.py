@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..catalogue import LIMITS
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
 from .errors import EngineError
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from .victory import Victory
     from .zones import Zones
 
-MAX_TRIGGER_ROUNDS = 64
+MAX_TRIGGER_ROUNDS = LIMITS["max_trigger_rounds"].value
 
 
 class Resolution:
@@ -127,7 +128,8 @@ class Resolution:
                 return
         raise EngineError(
             "triggered skills keep triggering each other (more than "
-            f"{MAX_TRIGGER_ROUNDS} rounds): check the content for a loop"
+            f"{MAX_TRIGGER_ROUNDS} rounds at one timing node): check the content for a loop",
+            "E504",
         )
 
     def _fire(self, p: Player, skill: Skill, data: dict[str, Any]) -> bool:

@@ -9,18 +9,27 @@ operations (:meth:`EffectStack.nullify`, :meth:`EffectStack.claim_used_card`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
+from ..catalogue import LIMITS
+from .errors import EngineError
 from .state import Card, Player
+
+if TYPE_CHECKING:
+    from .core import GameCore
+
+MAX_NESTING = LIMITS["max_nesting"].value
 
 
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "nullified", "claimed_by")
+    __slots__ = ("card", "label", "nullified", "claimed_by")
 
-    def __init__(self, card: Card | None) -> None:
+    def __init__(self, card: Card | None, label: str = "") -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
+        self.label = label  # what it is used as (【name】), for messages
         self.nullified = False  # 无效: the effect does not happen; the card still counts as used
         self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
 
@@ -28,16 +37,43 @@ class UseFrame:
 class EffectStack:
     """The cards in use (UseFrame) and the skills being resolved, innermost last."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: GameCore) -> None:
+        self.game = game
         self.resolving: list[Any] = []  # UseFrames and Skills
 
     def push(self, item: Any) -> None:
-        """A card use (its UseFrame) or a skill starts resolving."""
-        self.resolving.append(item)
+        """A card use (its UseFrame) or a skill starts resolving: one step of the game's budget (E501), and
+        at most MAX_NESTING inside one another (E502: a use that keeps re-triggering itself)."""
+        resolving = self.resolving
+        if len(resolving) >= MAX_NESTING:
+            raise EngineError(
+                f"nesting too deep: more than {MAX_NESTING} cards and skills resolving inside one another "
+                f"(a use that triggers itself again?): {self.chain([*resolving, item])}",
+                "E502",
+            )
+        resolving.append(item)
+        game = self.game
+        game.steps_left -= 1
+        if game.steps_left < 0:
+            game.over_budget()
 
     def pop(self) -> None:
         """The innermost one has resolved."""
         self.resolving.pop()
+
+    def chain(self, items: list[Any] | None = None) -> str:
+        """What is resolving, outermost first, for messages (`【截获】 → 测试回声（测试用）·回声 → …`), a long
+        chain cut in the middle, and how often each name occurs in it."""
+        items = self.resolving if items is None else items
+        if not items:
+            return "no card or skill resolving"
+        names = [_label(i) for i in items]
+        shown = names if len(names) <= 8 else [*names[:4], "…", *names[-3:]]
+        text = " → ".join(shown)
+        counts = Counter(names)
+        if len(names) > len(counts):
+            text += " (" + ", ".join(f"{n} ×{k}" for n, k in counts.most_common()) + ")"
+        return text
 
     def current_use(self) -> UseFrame | None:
         """The innermost card in use, if any."""
@@ -65,3 +101,11 @@ class EffectStack:
             return False
         frame.claimed_by = p
         return True
+
+
+def _label(item: Any) -> str:
+    """A card in use by what it is used as; a skill by its name and its role's."""
+    if isinstance(item, UseFrame):
+        return item.label or "a card"
+    role = getattr(item, "role", None)
+    return f"{role.label()}·{item.name}" if role is not None else str(getattr(item, "name", item))

@@ -16,14 +16,19 @@ namespace: names in it are only the generated ones (``v3`` for a variable,
 ``b_draw`` for a primitive, ``k0`` for a constant) and ``ctx``; literals are
 written with ``repr`` of an int or a str; the namespace has no builtins but
 the few the code uses. The language cannot loop forever either: ``for`` walks
-a finite list and ``repeat`` is capped. ``Compiler.source`` keeps the
-generated text, for reading and for tests.
+a finite list and ``repeat`` is capped, and every loop spends the game's step
+budget (catalogue.LIMITS: one step per iteration, charged when the loop starts,
+so the cost is one call per loop, not per iteration; a ``where`` inside a loop
+is charged its list's length), which ends a runaway game with E501. Loops
+inside loops whose iterations could multiply past the budget get warning W501.
+``Compiler.source`` keeps the generated text, for reading and for tests.
 """
 
 from __future__ import annotations
 
+import contextlib
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .. import catalogue
@@ -51,7 +56,8 @@ UnitKind = str | tuple[str, ...]
 # What an expression compiles to: (its type in the language, Python source of its value).
 Typed = tuple[str, str]
 
-MAX_REPEAT = 50
+MAX_REPEAT = catalogue.LIMITS["max_repeat"].value
+STEP_BUDGET = catalogue.LIMITS["step_budget"].value
 # The decision kinds the generated code asks for in `may` and `choose_one`.
 _CONFIRM, _OPTION = catalogue.DECISIONS["confirm"].name, catalogue.DECISIONS["option"].name
 
@@ -108,6 +114,26 @@ def _compare(op: Callable[[Value, Value], bool]) -> Callable[[Value, Value], boo
     return cmp
 
 
+def _loop_over(ctx: Ctx, x: Value) -> list[Value]:
+    """The list a `for` (or a `where` inside a loop) walks, its length spent from the game's step budget."""
+    xs: list[Value] = [] if x is None else x if isinstance(x, list) else [x]
+    game = ctx.game
+    game.steps_left -= len(xs)
+    if game.steps_left < 0:
+        game.over_budget()  # E501: ends the game
+    return xs
+
+
+def _loop_times(ctx: Ctx, n: int | None) -> range:
+    """What a `repeat n` runs: n capped to 0..MAX_REPEAT, spent from the game's step budget."""
+    n = 0 if n is None or n < 0 else min(n, MAX_REPEAT)
+    game = ctx.game
+    game.steps_left -= n
+    if game.steps_left < 0:
+        game.over_budget()
+    return range(n)
+
+
 # What generated code may name besides its own constants and primitives.
 _BASE_NAMESPACE: dict[str, object] = {
     "__builtins__": {},
@@ -122,7 +148,8 @@ _BASE_NAMESPACE: dict[str, object] = {
     "le": _compare(operator.le),
     "gt": _compare(operator.gt),
     "ge": _compare(operator.ge),
-    "MAX_REPEAT": MAX_REPEAT,
+    "loop_over": _loop_over,
+    "loop_times": _loop_times,
 }
 _CMP_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
@@ -168,6 +195,10 @@ class Compiler:
         self.card_names = card_names  # Chinese card name -> card id
         self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type
         self.errors: list[LanguageError] = []
+        self.warnings: list[LanguageError] = []  # what may go wrong in play (W501 loops inside loops)
+        self.calls: set[str] = set()  # the primitives the code calls (W502: a use instead of sending that never sends)
+        self.loop_steps = 1  # the most iterations the loops around the code being compiled can make (W501)
+        self.in_loop = False  # inside a loop or a `where` predicate: a `where` there spends the step budget
         self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
         self.ntemps = 0  # helper locals of statements so far: t0, t1 …
         self.scope = _Scope()
@@ -361,14 +392,41 @@ class Compiler:
         self.scope = _Scope(outer)
         slot = self._new_slot()
         self.scope.names[node.name] = (T.element_of(t) if t != T.EMPTY else T.ANY, slot)  # over []: never runs
-        body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
+        with self._loop(node, _list_estimate(node.source, t)):
+            body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
         self.scope = outer
-        return ["    " * ind + f"for v{slot} in as_list({src}):", *body]
+        return ["    " * ind + f"for v{slot} in loop_over(ctx, {src}):", *body]
 
     def _stmt_Repeat(self, node: ast.Repeat, ind: int) -> list[str]:
         count = self._typed(node.count, T.INT)
-        body = self._block(node.body, ind + 1)
-        return ["    " * ind + f"for _ in range(max(0, min(MAX_REPEAT, {count} or 0))):", *body]
+        n = node.count.value if isinstance(node.count, ast.IntLit) else MAX_REPEAT
+        with self._loop(node, max(0, min(n, MAX_REPEAT))):
+            body = self._block(node.body, ind + 1)
+        return ["    " * ind + f"for _ in loop_times(ctx, {count}):", *body]
+
+    @contextlib.contextmanager
+    def _loop(self, node: ast.Node, most: int) -> Iterator[None]:
+        """Compile a loop's body: it runs at most `most` times each time the loop runs (W501 if the loops
+        around it and it could make more iterations than the step budget allows)."""
+        outer, was_in_loop = self.loop_steps, self.in_loop
+        self.loop_steps = outer * most
+        self.in_loop = True
+        if self.loop_steps > STEP_BUDGET >= outer:
+            self.warnings.append(
+                LanguageError(
+                    "W501",
+                    f"loops inside loops: this one could run its block up to {self.loop_steps:,} times in all, "
+                    f"more than the {STEP_BUDGET:,} steps a game allows between two decisions (E501 would end it)",
+                    node.line,
+                    node.col,
+                    f"a `repeat` runs at most {MAX_REPEAT} times and a list of players or cards is counted as "
+                    "its largest; nest fewer loops, or loop over a shorter list",
+                )
+            )
+        try:
+            yield
+        finally:
+            self.loop_steps, self.in_loop = outer, was_in_loop
 
     def _stmt_Then(self, node: ast.Then, ind: int) -> list[str]:
         pad = "    " * ind
@@ -514,9 +572,16 @@ class Compiler:
         self.scope = _Scope(outer)
         slot = self._new_slot()
         self.scope.names["it"] = (T.element_of(st) if st != T.EMPTY else T.ANY, slot)  # over []: never runs
-        pred = self._cond(node.predicate)
+        nested, self.in_loop = self.in_loop, True
+        try:
+            pred = self._cond(node.predicate)
+        finally:
+            self.in_loop = nested
         self.scope = outer
-        return (st if st in T.ELEMENT or st == T.EMPTY else T.ANY), f"[v{slot} for v{slot} in as_list({src}) if {pred}]"
+        # a `where` inside a loop (or another where's predicate) spends the step budget; on its own it walks
+        # one finite list once, and costs nothing more than the list
+        walk = "loop_over(ctx, " if nested else "as_list("
+        return (st if st in T.ELEMENT or st == T.EMPTY else T.ANY), f"[v{slot} for v{slot} in {walk}{src}) if {pred}]"
 
     def _expr_BinOp(self, node: ast.BinOp) -> Typed:
         op = node.op
@@ -690,6 +755,7 @@ class Compiler:
                     _suggest(arg.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
                 )
             args.append(code)
+        self.calls.add(node.func)
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
         if rt == T.BY_PLACE:
             rt = T.ANY  # a read of any value, where any value will do (exists, == none): _typed_read
@@ -701,6 +767,19 @@ class Compiler:
 def _is_read(node: ast.Node) -> bool:
     """A call of mark(...) or data(...), whose type is the one its place asks for."""
     return isinstance(node, ast.Call) and node.func in TYPED_READS
+
+
+def _list_estimate(source: ast.Node, t: str) -> int:
+    """The most items a `for` may walk, as W501 counts them: a list written out, its length; a list of players,
+    a table's most; any other, a large deck's cards (catalogue.LOOP_ESTIMATE)."""
+    if isinstance(source, ast.ListLit):
+        return len(source.items)
+    est = catalogue.LOOP_ESTIMATE
+    if t in (T.PLAYER, T.list_of(T.PLAYER)):
+        return est["players"]
+    if t in (T.CARD, T.list_of(T.CARD)):
+        return est["cards"]
+    return est["list"]
 
 
 def _too_deep(line: int, col: int) -> LanguageError:

@@ -152,6 +152,8 @@ class Content:
     identities: dict[str, Identity]  # id -> Identity
     tasks: dict[str, SecretTask]  # id -> SecretTask
     roles: dict[str, Role] = field(default_factory=dict)
+    # what `validate` warns of (loader.ContentError with level "warning", W5xx): the content loads all the same
+    warnings: list[Any] = field(default_factory=list)
 
     def deck_for(self, players: int) -> list[DeckEntry]:
         for lo, hi, name in self.rules.decks:

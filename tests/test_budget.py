@@ -1,0 +1,129 @@
+"""The engine's safety limits, each with a made-up role that runs away (tests/fixtures/runaway_pack):
+a step budget between two decisions (E501), a limit on uses resolving inside one another (E502), a
+stuck game that says what repeats (E503), and validate's warnings of what it can see before play
+(W501, W502). The numbers are in interpreter/catalogue.py (LIMITS)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from interpreter import catalogue
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached, validate_paths
+from interpreter.engine.errors import EngineError
+from interpreter.engine.table import build, put_pending
+
+RUNAWAY = Path(__file__).parent / "fixtures" / "runaway_pack"
+
+
+class First:
+    """Answers every question with its first option (a skill is offered before pass and before hand cards)."""
+
+    referee = True
+    observes = False
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def decide(self, decision, game) -> int:
+        self.asked += 1
+        return 0
+
+
+@pytest.fixture(scope="module")
+def runaway():
+    return load_cached([BUNDLED_CONTENT, RUNAWAY])
+
+
+def _table(content, role: str, hand=(), current=0):
+    agents = [First(), First(), First()]
+    g = build(
+        content,
+        [
+            dict(identity="qian_fu_zhan_xian", hand=list(hand)),
+            dict(identity="te_gong_ji_guan"),
+            dict(identity="qian_fu_zhan_xian"),
+        ],
+        agents,
+        current=current,
+    )
+    g.players[0].new_role(content.roles[role], True)
+    g._index_triggers()
+    return g, agents
+
+
+def test_a_use_that_retriggers_itself_ends_with_E502_naming_the_chain(runaway):
+    """回声: after his 截获 resolves he uses 截获 again (a virtual use), which triggers him again: without the
+    limit this was a RecursionError."""
+    g, _ = _table(runaway, "demo_echo", hand=[79])  # 截获
+    put_pending(g, 27, sender=1, holder=1)
+    with pytest.raises(EngineError) as e:
+        g.play_turn("contest")
+    msg = str(e.value)
+    limit = catalogue.LIMITS["max_nesting"].value
+    assert msg.startswith("E502 ") and f"more than {limit} cards and skills" in msg
+    # the chain, outermost first: the skill twenty times (each time it used 截获, whose settlement triggered
+    # it again), then the 截获 that would have been one too many
+    assert msg.endswith(f"→ 【截获】 (测试回声（测试用）·回声 ×{limit}, 【截获】 ×1)")
+
+
+def test_six_nested_repeats_end_with_E501_at_once(runaway):
+    """15.6 billion iterations under the old per-loop cap; the step budget stops them after 20,000."""
+    g, _ = _table(runaway, "demo_looper")
+    g.enter_phase("play")
+    with pytest.raises(EngineError) as e:
+        g.idle_loop(g.players[0], "play_phase")
+    msg = str(e.value)
+    budget = catalogue.LIMITS["step_budget"].value
+    assert msg.startswith("E501 ") and f"more than {budget} steps" in msg
+    assert msg.endswith("resolving: 测试循环（测试用）·循环")
+    assert budget < -g.steps_left + budget <= budget + catalogue.LIMITS["max_repeat"].value
+
+
+def test_the_budget_is_given_again_at_each_decision(runaway):
+    """The budget counts between two decisions: 2,500 iterations a use, used eight times (each use is a
+    decision: the idle point's question), never runs out."""
+    g, _ = _table(runaway, "demo_looper")
+    skill = runaway.roles["demo_looper"].skills[0]
+    two_levels = dataclasses.replace(skill, effect=_compile("repeat 50 { repeat 50 { let x = 1 } }"))
+    for _ in range(8):
+        g.ask(g.players[0], "confirm", [True, False])  # a decision: the budget is given again
+        g.use_skill(g.players[0], two_levels)
+    assert g.steps_left == catalogue.LIMITS["step_budget"].value - 2_500 - 50 - 1
+
+
+def _compile(text: str):
+    import interpreter.engine.primitives  # noqa: F401  (what the primitives do)
+    from interpreter.language.compiler import Compiler, context_env
+
+    comp = Compiler(context_env(["self"]), "play_phase", {})
+    fn = comp.program(text)
+    assert not comp.errors
+    return fn
+
+
+def test_a_use_instead_of_sending_that_sends_nothing_is_a_stuck_game_that_says_what_repeats(runaway):
+    """沉默 is offered at send_start and sends nothing; with no hand card it is all P0 can do, forever."""
+    g, _ = _table(runaway, "demo_mute")
+    g.MAX_DECISIONS = 200
+    with pytest.raises(EngineError) as e:
+        g.play_turn("send")
+    msg = str(e.value)
+    assert msg.startswith("E503 the game is stuck: more than 200 decisions")
+    assert "were `send` (传出情报) for P0, answered 'skill 沉默'" in msg
+
+
+def test_validate_warns_of_nested_loops_and_of_a_send_replacement_that_never_sends():
+    found = validate_paths([BUNDLED_CONTENT, RUNAWAY])
+    assert [e.level for e in found] == ["warning", "warning"]
+    by_code = {e.code: e for e in found}
+    w501, w502 = by_code["W501"], by_code["W502"]
+    assert w501.path.endswith("demo_looper.yaml") and (w501.line, w501.col) == (17, 11)  # the third repeat
+    assert "125,000" in w501.message
+    assert w502.path.endswith("demo_mute.yaml") and w502.line == 15 and "send(...)" in w502.message
+
+
+def test_the_bundled_content_has_no_warning():
+    assert load_cached().warnings == []
