@@ -185,20 +185,34 @@ def main():
     help="worker processes (default: every core); the output does not depend on it",
 )
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns, jobs, as_json):
+@click.option(
+    "--game-seed",
+    type=click.IntRange(0),
+    default=None,
+    help="play only the one game with this game seed (a failed game's line in a summary names it)",
+)
+@click.option("--trace", is_flag=True, help="with --game-seed: print the game's resolution trace")
+def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns, jobs, as_json, game_seed, trace):
     """Play GAMES games between random agents and print a summary.
 
     The same seed (and content) prints the same result, byte for byte, with any
-    number of --jobs. A progress bar shows on stderr when it is a terminal.
+    number of --jobs. A progress bar shows on stderr when it is a terminal. A game
+    that fails is listed with its game seed and the command that plays it alone
+    (--game-seed) with its resolution trace (--trace).
     """
     from .sim import WorkerDied, default_jobs, simulate as run_batch
 
+    if trace and game_seed is None:
+        raise click.UsageError("--trace needs --game-seed (the one game to trace)")
     paths = _content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     if players not in content.rules.identity_table:
         raise click.UsageError(
             f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
         )
+    if game_seed is not None:
+        _one_game(content, players, game_seed, max_turns, trace)
+        return
     jobs = jobs or default_jobs()
     try:
         with _progress(games) as progress:
@@ -217,8 +231,12 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
         click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
         sys.exit(1)
     except WorkerDied as e:  # a worker process was killed (out of memory, a signal): say which games
+        if e.summary is not None:  # the games counted before it died
+            e.summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns)
+            click.echo(e.summary.text(f"fengsheng {__version__}: {players} players, seed {seed} (stopped early)"))
         click.echo(f"error: {e}", err=True)
         sys.exit(1)
+    summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)
@@ -233,6 +251,49 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
         click.echo(f"\nlog written to {log_path}; check it with: fengsheng replay {log_path}")
     if summary.failures:
         sys.exit(1)
+
+
+def _rerun_command(players: int, content_dirs, expansions, max_turns) -> str:
+    """The command that plays one game of this batch alone, with its trace ("{seed}": its game seed)."""
+    import shlex
+
+    words = ["fengsheng", "simulate", "-p", str(players)]
+    for d in content_dirs:
+        words += ["--content", shlex.quote(str(d))]
+    if expansions is not None:
+        words += ["--expansions", shlex.quote(expansions)]
+    if max_turns is not None:
+        words += ["--max-turns", str(max_turns)]
+    return " ".join([*words, "--game-seed", "{seed}", "--trace"])
+
+
+# A trace longer than this is shown as its first and last lines (a stuck game asks 50,000 questions).
+TRACE_HEAD, TRACE_TAIL = 200, 2_000
+
+
+def _one_game(content, players: int, gseed: int, max_turns, trace: bool) -> None:
+    """simulate --game-seed: one game, as a batch plays it; its trace with --trace; exit 1 if it fails."""
+    from .scenario import format_trace
+    from .sim import REASON_TEXT, play_game
+
+    records: list | None = [] if trace else None
+    game, failure = play_game(content, players, gseed, max_turns, trace=records)
+    if records:
+        lines = format_trace(records)
+        if len(lines) > TRACE_HEAD + TRACE_TAIL:
+            left_out = len(lines) - TRACE_HEAD - TRACE_TAIL
+            lines = [*lines[:TRACE_HEAD], f"  … {left_out} lines of the trace left out …", *lines[-TRACE_TAIL:]]
+        click.echo("resolution trace:")
+        click.echo("\n".join(lines))
+    head = f"game seed {gseed}, {players} players"
+    if failure is not None:
+        at = f" (turn {game.turn_no}, {game.decision_count} decisions)" if game is not None else ""
+        click.echo(f"FAILED {head}{at}: {failure}")
+        sys.exit(1)
+    assert game is not None and game.result is not None  # it ran to its end
+    winners = ", ".join(f"P{p.seat}" for p in game.result.winners) or "nobody"
+    reason = REASON_TEXT.get(game.result.reason, game.result.reason)
+    click.echo(f"{head}: winners {winners} ({reason}); {game.turn_no} turns, {game.decision_count} decisions")
 
 
 @main.command()
@@ -259,7 +320,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path):
     With --as, show or export one seat's copy of the referee's log: only the
     records and fields that seat could see, and no seed.
     """
-    from .sim import ReplayMismatch, content_fingerprint, read_log, replay_game
+    from .sim import ReplayMismatch, content_fingerprint, failure_text, read_log, replay_game
 
     try:
         games = read_log(log_path)
@@ -288,7 +349,10 @@ def replay(log_path, content_dirs, expansions, only, view, out_path):
                 f"warning: game {h.get('index')} was played with different content ({h.get('content')} vs {fp})",
                 err=True,
             )
-        ok, msg = replay_game(content, logged)
+        try:
+            ok, msg = replay_game(content, logged)
+        except Exception as e:  # a bug in replay itself: this game is reported, the others are replayed
+            ok, msg = False, f"{failure_text(e)}; the log file reproduces it"
         click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")
         bad += not ok
     if bad:
@@ -421,7 +485,7 @@ def scenario():
 def scenario_run(paths, trace, allow_outside):
     """Run scenario files (or every *.scenario.yaml under the given folders); report pass/fail."""
     from .content.loader import ContentErrors
-    from .scenario import format_trace, run_scenario
+    from .scenario import INTERNAL, format_trace, run_scenario
 
     files = []
     for p in map(Path, paths):
@@ -436,6 +500,10 @@ def scenario_run(paths, trace, allow_outside):
             click.echo(f"FAIL {f}: the file has errors")
             for err in e.errors:
                 click.echo(textwrap.indent(str(err), "  "))
+            failed += 1
+            continue
+        except Exception as e:  # a bug: this file is reported, the others still run
+            click.echo(f"FAIL {f}: {INTERNAL}: {type(e).__name__}: {' '.join(str(e).split())[:600]}")
             failed += 1
             continue
         click.echo(result.report())

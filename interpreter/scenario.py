@@ -179,6 +179,9 @@ def content_packs(path: Path, data: dict, where: _Where, allow_outside: bool = F
     return resolve_packs(packs)
 
 
+INTERNAL = "internal error (a bug in the engine, not in the scenario; please report it with this scenario file)"
+
+
 def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     path = Path(path)
     data, lines = _load_scenario(path)
@@ -293,6 +296,10 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     except (ScenarioFailure, ScriptExhausted, EngineError) as e:
         result.passed = False
         result.failures.append(str(e))
+        return result
+    except Exception as e:  # a bug in the engine, not in the scenario: reported with the trace so far
+        result.passed = False
+        result.failures.append(f"{INTERNAL}: {type(e).__name__}: {e}")
         return result
     for a, _ in scripts:
         if a.must_be_asked and not a.asked:

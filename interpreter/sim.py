@@ -23,7 +23,7 @@ from .agents import RandomAgent
 from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
-from .engine.step import GameState, drive
+from .engine.step import GameState
 from .snippet import snippet
 
 LOG_FORMAT = 1
@@ -90,6 +90,7 @@ class Summary:
     role_wins: Counter = field(default_factory=Counter)
     skill_uses: Counter = field(default_factory=Counter)  # "角色·技能" -> uses over all games
     failures: list = field(default_factory=list)  # (game index, game seed, error text)
+    rerun: str = ""  # the command that re-runs one game alone with its trace: "{seed}" stands for its game seed
 
     def add(self, game: Game, result) -> None:
         self.add_record(game_record(game, result))
@@ -137,9 +138,11 @@ class Summary:
         lines.append(f"Average decisions per game: {self.decisions / g:.1f}")
         if self.failures:
             lines.append("")
-            lines.append(f"FAILED games ({len(self.failures)}): re-run one with --seed and --games to reproduce")
+            lines.append(f"FAILED games ({len(self.failures)}): each re-runs alone, with its resolution trace, by")
             for index, gseed, err in self.failures:
                 lines.append(f"  game {index} (game seed {gseed}): {err}")
+                if self.rerun:
+                    lines.append("    " + self.rerun.format(seed=gseed))
         return "\n".join(lines)
 
     def to_json(self) -> dict:
@@ -158,7 +161,10 @@ class Summary:
             "role_wins": dict(self.role_wins),
             "role_dealt": dict(self.role_dealt),
             "skill_uses": dict(self.skill_uses),
-            "failures": [{"game": i, "seed": s, "error": e} for i, s, e in self.failures],
+            "failures": [
+                {"game": i, "seed": s, "error": e, **({"rerun": self.rerun.format(seed=s)} if self.rerun else {})}
+                for i, s, e in self.failures
+            ],
         }
 
 
@@ -202,8 +208,9 @@ class LogWriter:
         self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
         self.players = players
 
-    def game_text(self, index: int, gseed: int, game: Game) -> str:
-        """One game's lines: its header, every record of the referee's log, its end digest."""
+    def game_text(self, index: int, gseed: int, game: Game, failed: str | None = None) -> str:
+        """One game's lines: its header, every record of the referee's log, its end digest (a failed game: its
+        records as far as it got, and an end record with `failed`, the failure, instead of the digest)."""
         out = [
             json.dumps(
                 {
@@ -223,7 +230,8 @@ class LogWriter:
         for rec in game.log:
             kind = "decision" if "d" in rec else "event"
             out.append(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True))
-        out.append(json.dumps({"type": "end", "digest": game.digest()}, ensure_ascii=False, sort_keys=True))
+        end = {"type": "end", "failed": failed} if failed is not None else {"type": "end", "digest": game.digest()}
+        out.append(json.dumps(end, ensure_ascii=False, sort_keys=True))
         return "\n".join(out) + "\n"
 
     def write_game(self, index: int, gseed: int, game: Game) -> None:
@@ -238,26 +246,44 @@ class LogWriter:
             self.f.close()
 
 
-def _short(e: BaseException, limit: int = 300) -> str:
+def _short(e: BaseException, limit: int = 600) -> str:
     """An exception's message on one line, cut to `limit` characters (it may hold a huge value)."""
     text = " ".join(str(e).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def play_one(content, players: int, index: int, seed: int, max_turns=None, log: LogWriter | None = None):
-    """Game `index` of a batch: (game seed, its record or None, the failure text or None, its log lines)."""
-    gseed = game_seed(seed, index)
+def failure_text(e: BaseException) -> str:
+    """How a failed game is reported: a limit or a broken rule of the engine as it is; anything else is a bug."""
+    if isinstance(e, (EngineError, IllegalAction, AssertionError)):  # a runaway loop, a stuck game, a broken zone
+        return f"{type(e).__name__}: {_short(e)}"
+    return f"internal error (a bug in the engine; please report it with the game seed): {type(e).__name__}: {_short(e)}"
+
+
+def play_game(content, players: int, gseed: int, max_turns=None, record: bool = False, trace: list | None = None):
+    """One game of random agents from its game seed, as a batch plays it: (the game, the failure text or None).
+
+    The game is returned even when it failed (as far as it got: its log, its trace)."""
+    game = None
     try:
-        game = drive(
-            content, players, gseed, random_agents(gseed, players), max_turns=max_turns, record=log is not None
-        )
-        result = game.result
+        game = Game(content, players, gseed, random_agents(gseed, players), record=record, max_turns=max_turns)
+        game.trace = trace
+        game.run()  # what step.drive does
         game.check_invariants()
-    except (EngineError, IllegalAction, AssertionError) as e:  # a runaway loop, a stuck game, a broken zone
-        return gseed, None, f"{type(e).__name__}: {_short(e)}", ""
-    except Exception as e:  # a bug in the engine itself: the batch goes on, the game is reported
-        return gseed, None, f"internal error, please report it with this game seed: {type(e).__name__}: {_short(e)}", ""
-    return gseed, game_record(game, result), None, log.game_text(index, gseed, game) if log is not None else ""
+    except Exception as e:  # a bug in the engine itself too: the batch goes on, the game is reported
+        return game, failure_text(e)
+    return game, None
+
+
+def play_one(content, players: int, index: int, seed: int, max_turns=None, log: LogWriter | None = None):
+    """Game `index` of a batch: (game seed, its record or None, the failure text or None, its log lines).
+
+    A failed game is logged too, as far as it got, its end record marked with the failure."""
+    gseed = game_seed(seed, index)
+    game, failure = play_game(content, players, gseed, max_turns, record=log is not None)
+    text = log.game_text(index, gseed, game, failure) if log is not None and game is not None else ""
+    if failure is not None:
+        return gseed, None, failure, text
+    return gseed, game_record(game, game.result), None, text
 
 
 MIN_GAMES_PER_JOB = 50
@@ -269,7 +295,10 @@ _BATCH: dict = {}
 
 
 class WorkerDied(RuntimeError):
-    """A worker process ended without answering (killed, out of memory, a crash in C): its games are lost."""
+    """A worker process ended without answering (killed, out of memory, a crash in C): its games are lost.
+    `summary`: the games counted before (printed all the same)."""
+
+    summary: Summary | None = None
 
 
 def _init_worker(batch: dict) -> None:
@@ -343,8 +372,8 @@ def simulate(
             summary.failures.append((i, gseed, failure))
         else:
             summary.add_record(rec)
-            if writer is not None:
-                writer.write(text)
+        if writer is not None and text:
+            writer.write(text)
         done += 1
         if progress:
             progress(done)
@@ -404,11 +433,13 @@ def simulate(
                 first = chunk.stop
         except BrokenProcessPool:
             _stop_workers(pool)
-            raise WorkerDied(
+            died = WorkerDied(
                 f"a worker process died (killed, out of memory, or a crash) while games {first} to "
                 f"{(out[-1][0].stop if out else games) - 1} were being played; run the batch with --jobs 1 to see "
                 "which game"
-            ) from None
+            )
+            died.summary = summary
+            raise died from None
         except BaseException:
             _stop_workers(pool)
             raise
@@ -495,7 +526,9 @@ def _malformed(rec: dict, kind: object) -> str | None:
             return f"a game header's `seed` is a whole number (got {_shown(rec['seed'])})"
         return None
     if kind == "end":
-        return None if isinstance(rec.get("digest"), dict) else "an end record needs `digest`, the end state"
+        if isinstance(rec.get("failed"), str) or isinstance(rec.get("digest"), dict):
+            return None
+        return "an end record needs `digest`, the end state (or `failed`, why the game failed)"
     to, secret = rec.get("to"), rec.get("secret")
     if to is not None and not (isinstance(to, list) and all(map(_is_int, to))):
         return f"`to` is a list of seats (got {_shown(to)})"
@@ -525,39 +558,61 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
             at.append(f"decision {len(decisions)}" + (f" (line {line})" if line else ""))
     if h["players"] not in content.rules.identity_table:
         return False, f"the content has no identity table for {h['players']} players"
-    state = GameState(content, h["players"], h["seed"])
+    end = logged.get("end")
+    failed = end.get("failed") if end is not None else None  # simulate logs a failed game as far as it got
+    state = None
+    error = None
     pos = 0
-    while not state.is_terminal():
-        if pos >= len(decisions):
-            last = (logged.get("lines") or [None])[-1]
-            return (
-                False,
-                f"the game asks more decisions than the log has ({state.decision_kind} for P{state.current_player()})"
-                + (f"; its records stop at line {last} (was the log cut off?)" if last else ""),
-            )
-        rec = decisions[pos]
-        pos += 1
-        legal = state.legal_actions()
-        if rec["seat"] != state.current_player() or rec["d"] != state.decision_kind or rec["n"] != len(legal):
-            return False, (
-                f"{at[pos - 1]}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
-                f"game asks {state.decision_kind} for P{state.current_player()} with {len(legal)}"
-            )
-        state.apply_action(legal[rec["choice"]])
+    try:
+        state = GameState(content, h["players"], h["seed"])
+        while not state.is_terminal():
+            if pos >= len(decisions):
+                last = (logged.get("lines") or [None])[-1]
+                return (
+                    False,
+                    f"the game asks more decisions than the log has ({state.decision_kind} for "
+                    f"P{state.current_player()})"
+                    + (f"; its records stop at line {last} (was the log cut off?)" if last else ""),
+                )
+            rec = decisions[pos]
+            pos += 1
+            legal = state.legal_actions()
+            if rec["seat"] != state.current_player() or rec["d"] != state.decision_kind or rec["n"] != len(legal):
+                return False, (
+                    f"{at[pos - 1]}: log has {rec['d']} for P{rec['seat']} with {rec['n']} options, the "
+                    f"game asks {state.decision_kind} for P{state.current_player()} with {len(legal)}"
+                )
+            state.apply_action(legal[rec["choice"]])
+        state._game.check_invariants()  # as simulate checks every game it plays
+    except Exception as e:  # the game fails in the replay: as logged (a failed game), or a new failure
+        error = failure_text(e)
+    if state is None:
+        return False, f"the replay failed as it started: {error}"
     game = state._game
     if pos != len(decisions):
-        return False, f"the game ended after {pos} of {len(decisions)} logged decisions"
+        return False, f"the game ended after {pos} of {len(decisions)} logged decisions" + (
+            f" ({error})" if error else ""
+        )
     logged_recs = [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in logged["records"]]
     new_recs = [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in game.log]
     if logged_recs != new_recs:
         for i, (a, b) in enumerate(zip(logged_recs, new_recs, strict=False)):  # they may differ in length
             if a != b:
                 return False, f"record {i + 1} differs:\n  log:    {a}\n  replay: {b}"
-        return False, f"the log has {len(logged_recs)} records, the replay {len(new_recs)}"
-    end = logged.get("end")
+        return False, f"the log has {len(logged_recs)} records, the replay {len(new_recs)}" + (
+            f" ({error})" if error else ""
+        )
     if end is None:
         last = (logged.get("lines") or [None])[-1]  # a game without records has no end either: not replayed
         return False, f"the log has no end record (was it cut off{f' after line {last}' if last else ''}?)"
+    if failed is not None or error is not None:
+        if failed is None:
+            return False, f"the replay failed: {error}"
+        if error is None:
+            return False, f"the logged game failed ({failed}); the replay did not"
+        if error != failed:
+            return False, f"the game failed differently:\n  log:    {failed}\n  replay: {error}"
+        return True, f"identical failure after {len(decisions)} decisions, {len(new_recs)} records: {error}"
     if json.dumps(end["digest"], sort_keys=True) != json.dumps(game.digest(), sort_keys=True):
         return False, "the end state differs from the logged one"
     winners = ", ".join(f"P{s}" for s in game.digest()["winners"]) or "nobody"

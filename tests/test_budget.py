@@ -125,5 +125,7 @@ def test_validate_warns_of_nested_loops_and_of_a_send_replacement_that_never_sen
     assert w502.path.endswith("demo_mute.yaml") and w502.line == 15 and "send(...)" in w502.message
 
 
-def test_the_bundled_content_has_no_warning():
-    assert load_cached().warnings == []
+def test_the_bundled_game_and_its_expansions_have_no_warning():
+    from interpreter.content.packs import resolve_packs
+
+    assert load_cached(resolve_packs([], None)).warnings == []

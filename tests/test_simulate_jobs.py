@@ -48,21 +48,21 @@ def test_cli_output_does_not_depend_on_jobs(monkeypatch):
 
 def test_a_crashing_game_is_reported_and_the_batch_goes_on(monkeypatch):
     """A bug in the engine (any exception) fails only its game, which is named with its seed."""
-    real = sim.drive
+    real = sim.Game.run
     bad = sim.game_seed(3, 2)
 
-    def drive(content, players, gseed, *args, **kw):
-        if gseed == bad:
+    def run(self):
+        if self.seed == bad:
             raise KeyError("x" * 10_000)  # a huge message is cut short
-        return real(content, players, gseed, *args, **kw)
+        return real(self)
 
-    monkeypatch.setattr(sim, "drive", drive)
+    monkeypatch.setattr(sim.Game, "run", run)
     summary = simulate(load_cached(), 4, 5, 3, jobs=1)
     assert summary.games == 4
     ((index, gseed, text),) = summary.failures
     assert (index, gseed) == (2, bad)
-    assert text.startswith("internal error, please report it with this game seed: KeyError")
-    assert len(text) < 400
+    assert text.startswith("internal error (a bug in the engine; please report it with the game seed): KeyError")
+    assert len(text) < 700
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):

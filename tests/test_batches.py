@@ -1,0 +1,245 @@
+"""Batches never die, and a failed game can be diagnosed: `simulate`, `scenario run` and `replay` report
+any exception of one game or one file (with its seed or path) and go on, always print their summary and
+exit 1; an internal error (a bug in the engine) says so and asks for a report. `simulate --log` keeps the
+failed games, marked, and `replay` confirms they fail the same way; `simulate --game-seed N --trace` plays
+one game alone with its resolution trace, and a failed game's line in the summary prints that command.
+
+The runaway games use a rule set of their own (tests/fixtures/runaway_pack's looping role, with the
+bundled rules, deck and cards), so that the looping role is always in play, whatever roles others add.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from interpreter.cli import main
+from interpreter.content.loader import BUNDLED_CONTENT
+
+RUNAWAY = Path(__file__).parent / "fixtures" / "runaway_pack"
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def fengsheng(*args: object) -> Result:
+    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r
+
+
+@pytest.fixture(scope="module")
+def looping_rules(tmp_path_factory) -> Path:
+    """The bundled rules, deck and cards with one role only: 测试循环, whose skill runs past the step budget."""
+    pack = tmp_path_factory.mktemp("looping") / "rules"
+    pack.mkdir()
+    for name in ("rules.yaml", "deck.yaml"):
+        shutil.copy(BUNDLED_CONTENT / name, pack / name)
+    for folder in ("cards", "secret_tasks"):
+        shutil.copytree(BUNDLED_CONTENT / folder, pack / folder)
+    (pack / "roles").mkdir()
+    shutil.copy(RUNAWAY / "roles" / "demo_looper.yaml", pack / "roles")
+    return pack
+
+
+GAMES = ("-p", 2, "-n", 6, "-s", 3)
+
+
+@pytest.fixture(scope="module")
+def batch(looping_rules, tmp_path_factory):
+    log = tmp_path_factory.mktemp("log") / "g.jsonl"
+    return fengsheng("simulate", *GAMES, "--content", looping_rules, "--log", log), log
+
+
+def _failures(out: str) -> list[tuple[int, int]]:
+    """(game, game seed) of each failed game listed in a summary."""
+    found = []
+    for line in out.splitlines():
+        if line.startswith("  game ") and "(game seed " in line:
+            game = int(line.split()[1])
+            found.append((game, int(line.split("(game seed ")[1].split(")")[0])))
+    return found
+
+
+def test_a_failed_game_is_listed_with_its_seed_and_the_command_that_reruns_it(batch, looping_rules):
+    r, _ = batch
+    assert r.exit_code == 1
+    assert "How games ended:" in r.output and "Average turns:" in r.output  # the summary, all the same
+    failed = _failures(r.output)
+    assert failed, r.output
+    lines = r.output.splitlines()
+    for game, gseed in failed:
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  game {game} "))
+        assert "EngineError: E501 step budget exceeded" in lines[at]
+        assert lines[at + 1].strip() == (
+            f"fengsheng simulate -p 2 --content {looping_rules} --game-seed {gseed} --trace"
+        )
+
+
+def test_the_rerun_command_plays_that_game_alone_with_its_trace(batch, looping_rules):
+    r, _ = batch
+    game, gseed = _failures(r.output)[0]
+    failure = next(line for line in r.output.splitlines() if line.startswith(f"  game {game} ")).split(": ", 1)[1]
+    alone = fengsheng("simulate", "-p", 2, "--content", looping_rules, "--game-seed", gseed, "--trace")
+    assert alone.exit_code == 1
+    out = alone.output.splitlines()
+    assert out[0] == "resolution trace:" and any(line.startswith("node ") for line in out)
+    assert "P0 answers: skill 循环" in alone.output or "P1 answers: skill 循环" in alone.output
+    assert out[-1].startswith(f"FAILED game seed {gseed}, 2 players (turn ") and out[-1].endswith(": " + failure)
+
+
+def test_a_game_alone_that_does_not_fail_prints_how_it_ended(batch):
+    r, _ = batch
+    first_ok = next(i for i in range(6) if i not in dict(_failures(r.output)))
+    from interpreter.sim import game_seed
+
+    alone = fengsheng("simulate", "-p", 2, "--game-seed", game_seed(3, first_ok))
+    assert alone.exit_code == 0 and "resolution trace" not in alone.output
+    assert alone.output.startswith(f"game seed {game_seed(3, first_ok)}, 2 players: winners ")
+
+
+def test_trace_needs_a_game_seed():
+    r = fengsheng("simulate", "--trace")
+    assert r.exit_code == 2 and "--trace needs --game-seed" in r.stderr
+
+
+def test_the_log_keeps_failed_games_marked_and_replay_confirms_they_fail_alike(batch, looping_rules):
+    r, log = batch
+    failed = dict(_failures(r.output))
+    games: dict[int, dict] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec["type"] == "game":
+            games[rec["index"]] = {"records": 0}
+        elif rec["type"] == "end":
+            games[max(games)]["end"] = rec
+        else:
+            games[max(games)]["records"] += 1
+    assert sorted(games) == list(range(6))  # every game, the failed ones too
+    for index, g in games.items():
+        if index in failed:
+            assert g["end"]["failed"].startswith("EngineError: E501") and "digest" not in g["end"]
+            assert g["records"] > 0  # as far as it got
+        else:
+            assert "digest" in g["end"] and "failed" not in g["end"]
+    replay = fengsheng("replay", log, "--content", looping_rules)
+    assert replay.exit_code == 0, replay.output
+    for index in failed:
+        line = next(ln for ln in replay.output.splitlines() if ln.startswith(f"game {index} "))
+        assert "OK — identical failure after " in line and "E501 step budget exceeded" in line
+
+
+def test_a_logged_good_game_that_fails_in_replay_is_a_mismatch_and_the_rest_are_replayed(
+    batch, looping_rules, monkeypatch
+):
+    """An exception in one game of a replay (here: a bug put into the engine for game seed N) is reported for
+    that game, as an internal error; the other games are replayed; exit 1."""
+    from interpreter.engine.game import Game
+
+    r, log = batch
+    ok_games = [i for i in range(6) if i not in dict(_failures(r.output))]
+    from interpreter.sim import game_seed
+
+    broken = game_seed(3, ok_games[0])
+    run = Game.run
+
+    def buggy_run(self):
+        if self.seed == broken:
+            raise ZeroDivisionError("a bug")
+        return run(self)
+
+    monkeypatch.setattr(Game, "run", buggy_run)
+    replay = fengsheng("replay", log, "--content", looping_rules)
+    assert replay.exit_code == 1
+    line = next(ln for ln in replay.output.splitlines() if ln.startswith(f"game {ok_games[0]} "))
+    assert "MISMATCH" in line and "internal error (a bug in the engine; please report it" in line
+    assert "ZeroDivisionError: a bug" in line
+    assert all(f"game {i} " in replay.output for i in range(6))
+
+
+def test_replay_goes_on_past_a_game_that_replay_itself_cannot_handle(batch, looping_rules, monkeypatch):
+    import interpreter.sim as sim
+
+    _, log = batch
+    real = sim.replay_game
+    calls = []
+
+    def replay_game(content, logged):
+        calls.append(logged["header"]["index"])
+        if logged["header"]["index"] == 1:
+            raise KeyError("oops")
+        return real(content, logged)
+
+    monkeypatch.setattr(sim, "replay_game", replay_game)
+    replay = fengsheng("replay", log, "--content", looping_rules)
+    assert calls == list(range(6)) and replay.exit_code == 1
+    line = next(ln for ln in replay.output.splitlines() if ln.startswith("game 1 "))
+    assert "MISMATCH — internal error" in line and "KeyError" in line and "the log file reproduces it" in line
+    assert "1 game(s) did not replay identically" in replay.stderr
+
+
+def test_simulate_reports_an_internal_error_with_its_seed_and_goes_on(monkeypatch):
+    from interpreter.engine.game import Game
+    from interpreter.sim import game_seed
+
+    broken = game_seed(5, 1)
+    run = Game.run
+
+    def buggy_run(self):
+        if self.seed == broken:
+            raise RecursionError("maximum recursion depth exceeded")
+        return run(self)
+
+    monkeypatch.setattr(Game, "run", buggy_run)
+    r = fengsheng("simulate", "-p", 3, "-n", 3, "-s", 5, "--expansions", "none")
+    assert r.exit_code == 1
+    assert "Average turns:" in r.output  # the summary of the other two games
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("  game 1 "))
+    assert line == (
+        f"  game 1 (game seed {broken}): internal error (a bug in the engine; please report it with the game "
+        "seed): RecursionError: maximum recursion depth exceeded"
+    )
+    assert f"fengsheng simulate -p 3 --expansions none --game-seed {broken} --trace" in r.output
+
+
+def test_scenario_run_reports_an_internal_error_per_file_and_goes_on(monkeypatch):
+    """A bug that raises inside one scenario's game fails that scenario, with its trace so far; a bug outside
+    the game fails that file; the other files run; the count is printed; exit 1."""
+    import interpreter.scenario as scenario
+    from interpreter.engine.game import Game
+
+    files = sorted(SCENARIOS.glob("card_jie_huo_*.scenario.yaml"))[:2] + sorted(SCENARIOS.glob("card_li_you*"))[:1]
+    assert len(files) == 3
+
+    def buggy_play_turn(self, start="draw"):
+        self.trace.append(("node", "a node before the bug", "contest"))
+        raise IndexError("a bug in the engine")
+
+    monkeypatch.setattr(Game, "play_turn", buggy_play_turn)
+    real_run = scenario.run_scenario
+
+    def run_scenario(path, allow_outside=False):
+        if "li_you" in str(path):
+            raise TypeError("a bug outside the game")
+        return real_run(path, allow_outside)
+
+    monkeypatch.setattr(scenario, "run_scenario", run_scenario)
+    r = fengsheng("scenario", "run", *files)
+    assert r.exit_code == 1
+    out = r.output
+    for f in files[:2]:
+        assert f"FAIL {f}: " in out
+    assert (
+        out.count(
+            "  - internal error (a bug in the engine, not in the scenario; please report it with this scenario file): "
+            "IndexError: a bug in the engine"
+        )
+        == 2
+    )
+    assert out.count("    node a node before the bug  [contest]") == 2  # the trace so far
+    assert f"FAIL {files[2]}: internal error (a bug in the engine, not in the scenario; please report it" in out
+    assert "TypeError: a bug outside the game" in out
+    assert out.rstrip().splitlines()[-1] == "0 passed, 3 failed"
