@@ -38,6 +38,11 @@ DECISIONS: dict[str, DecisionKind] = {
         DecisionKind("death_give_target", "a dying player's last gift: to whom (or nobody)"),
         DecisionKind("death_give_card", "... and which cards, one at a time"),
         DecisionKind("role", "setup: which of the dealt roles to keep"),
+        DecisionKind(
+            "skill_order",
+            "several of your triggered skills react at one timing node: which resolves first (asked again "
+            "for the rest)",
+        ),
     )
 }
 

@@ -31,6 +31,7 @@ OPTION = "option"  # 选择一项
 GIVE_TARGET = "death_give_target"  # a dying player's last gift: to whom (or nobody)
 GIVE_CARD = "death_give_card"  # ... and which cards, one at a time
 ROLE = "role"  # setup: which of the dealt roles to keep
+SKILL_ORDER = "skill_order"  # several of one player's triggered skills react at one node: which resolves first
 
 
 def option_label(opt: Option) -> str:

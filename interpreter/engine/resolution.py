@@ -3,7 +3,8 @@
 Entering a node (:meth:`Resolution.settle`):
 
 1. from the current player counter-clockwise, every player's triggered skills
-   that match the recorded events may fire; the records are cleared;
+   that match the recorded events may fire — a player with several chooses
+   their order (a ``skill_order`` decision); the records are cleared;
 2. if anything fired, the new events are checked again (step 1), until a pass
    fires nothing;
 3. victory checks of the "collect" kind (deferred while dying/death resolve);
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..catalogue import LIMITS
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
+from .decisions import PlayOption
 from .errors import EngineError
 from .state import DISCARD, HAND
 
@@ -110,18 +112,17 @@ class Resolution:
             by_seat = self.skills.triggers_by_seat  # most seats have no triggered skill: an empty list
             assert game.current is not None  # triggers run from setup on
             for p in self._order_from(game.current):
-                for skill in by_seat[p.seat]:
-                    on = skill.on or ()  # a triggered skill always has its events
-                    for kind, data in batch:
-                        if kind not in on:
-                            continue
-                        blocker = self._skill_blocker(p, skill)
-                        if blocker is not None:
-                            if game.trace is not None:
-                                game.trace.append(("skill", p.seat, skill.name, kind, blocker))
-                            continue
-                        if self._fire(p, skill, data):
-                            fired = True
+                skills = by_seat[p.seat]
+                if not skills:
+                    continue
+                if len(skills) > 1:
+                    chosen = self._fire_in_chosen_order(p, skills, batch)
+                    if chosen is not None:
+                        fired = fired or chosen
+                        continue
+                for skill in skills:
+                    if self._fire_for_events(p, skill, batch):
+                        fired = True
             if not fired:
                 if game.events:
                     game.take_events()  # what a round that fired nothing recorded is dropped
@@ -132,15 +133,85 @@ class Resolution:
             "E504",
         )
 
+    def _fire_for_events(self, p: Player, skill: Skill, batch: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Offer one triggered skill for each recorded event it reacts to, in order; True if it was used."""
+        on = skill.on or ()  # a triggered skill always has its events
+        fired = False
+        for kind, data in batch:
+            if kind not in on:
+                continue
+            blocker = self._skill_blocker(p, skill)
+            if blocker is not None:
+                if self.game.trace is not None:
+                    self.game.trace.append(("skill", p.seat, skill.name, kind, blocker))
+                continue
+            if self._fire(p, skill, data):
+                fired = True
+        return fired
+
+    def _fire_in_chosen_order(
+        self, p: Player, skills: list[Skill], batch: list[tuple[str, dict[str, Any]]]
+    ) -> bool | None:
+        """Several of p's skills react to this batch: p chooses which resolves first, then among the rest.
+
+        (faq.md 接收情报 step 2: 若同一名角色的多个技能同时触发，则由其决定顺序.) Asked only while two
+        or more different skills could be used now; each choice is made again after a skill resolved,
+        since it may have enabled or disabled the others. True if any was used; None, without asking
+        or firing, when at most one skill reacts to the batch at all (the caller goes skill by skill).
+        """
+        pending = [(skill, data) for skill in skills for kind, data in batch if kind in (skill.on or ())]
+        if len({id(skill) for skill, _ in pending}) < 2:
+            return None
+        fired = False
+        while pending:
+            ready: list[tuple[Skill, dict[str, Any], Ctx]] = []
+            for skill, data in pending:
+                if self._skill_blocker(p, skill) is None:
+                    ctx = self._ready(p, skill, data, quiet=True)
+                    if ctx is not None:
+                        ready.append((skill, data, ctx))
+            choices: list[Skill] = []
+            for skill, _, _ in ready:
+                if skill not in choices:
+                    choices.append(skill)
+            if len(choices) < 2:  # no order left to choose: the rest one after another
+                for skill, data in pending:
+                    blocker = self._skill_blocker(p, skill)
+                    if blocker is not None:
+                        if self.game.trace is not None:
+                            self.game.trace.append(("skill", p.seat, skill.name, data.get("e", ""), blocker))
+                    elif self._fire(p, skill, data):
+                        fired = True
+                return fired
+            chosen = self.game.ask(p, D.SKILL_ORDER, [PlayOption(None, s) for s in choices], "先结算哪个技能")
+            skill, data, ctx = next(r for r in ready if r[0] is chosen.use)
+            pending.remove(next(item for item in pending if item[0] is skill and item[1] is data))
+            if self.game.trace is not None:
+                self.game.trace.append(("skill", p.seat, skill.name, data.get("e", ""), "eligible"))
+            if self._offer(p, skill, ctx):
+                fired = True
+        return fired
+
     def _fire(self, p: Player, skill: Skill, data: dict[str, Any]) -> bool:
         """Offer a triggered skill for one event; True if it was used."""
+        ctx = self._ready(p, skill, data)
+        if ctx is None:
+            return False
+        if self.game.trace is not None:
+            self.game.trace.append(("skill", p.seat, skill.name, data.get("e", ""), "eligible"))
+        return self._offer(p, skill, ctx)
+
+    def _ready(self, p: Player, skill: Skill, data: dict[str, Any], quiet: bool = False) -> Ctx | None:
+        """The context of a triggered skill for one event, if its owner and condition allow it (None: not).
+
+        `quiet`: the reason it is not is left out of the trace (it will be checked again)."""
         game = self.game
-        tr = game.trace
+        tr = None if quiet else game.trace
         subject = self.players[data["seat"]] if data.get("seat") is not None else None
         if not p.alive and subject is not p:  # a dying owner's 死亡前 skills are about his own death only
             if tr is not None:
                 tr.append(("skill", p.seat, skill.name, data.get("e", ""), "owner is dead"))
-            return False
+            return None
         uid = data["uid"] if "uid" in data else data.get("card")
         card = None
         if isinstance(uid, int):
@@ -158,13 +229,16 @@ class Resolution:
         if skill.condition is not None and not skill.condition(ctx):
             if tr is not None:
                 tr.append(("skill", p.seat, skill.name, data.get("e", ""), "condition false: " + skill.condition_text))
-            return False
-        if tr is not None:
-            tr.append(("skill", p.seat, skill.name, data.get("e", ""), "eligible"))
+            return None
+        return ctx
+
+    def _offer(self, p: Player, skill: Skill, ctx: Ctx) -> bool:
+        """Ask p whether to use a ready triggered skill (unless it is not optional) and use it; True if used."""
+        game = self.game
         if skill.optional and not game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
             return False
-        if tr is not None:
-            tr.append(("fired", p.seat, skill.name))
+        if game.trace is not None:
+            game.trace.append(("fired", p.seat, skill.name))
         self.skills.use_skill(p, skill, ctx)
         return True
 

@@ -80,6 +80,7 @@ DECISION_KINDS = (
     "death_give_target",
     "death_give_card",
     "role",
+    "skill_order",
 )
 PHASES = ("setup", "draw", "play", "send", "contest", "receive", "turn_end")
 COLORS = ("red", "blue", "black")
