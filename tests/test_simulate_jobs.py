@@ -72,21 +72,23 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
         "import os\n"
         "from interpreter import sim\n"
         "from interpreter.content.loader import load_cached\n"
-        "real = sim.drive\n"
-        "def drive(content, players, gseed, *a, **kw):\n"
-        "    if gseed == sim.game_seed(1, 3):\n"
+        "real = sim.Game.run\n"
+        "def run(self):\n"
+        "    if self.seed == sim.game_seed(1, 3):\n"
         "        os._exit(9)\n"
-        "    return real(content, players, gseed, *a, **kw)\n"
-        "sim.drive = drive\n"
+        "    return real(self)\n"
+        "sim.Game.run = run\n"
         "sim.MIN_GAMES_PER_JOB = 1\n"
         "try:\n"
         "    sim.simulate(load_cached(), 4, 40, 1, jobs=2)\n"
         "except sim.WorkerDied as e:\n"
-        "    print('WorkerDied:', e)\n",
+        "    print('WorkerDied:', e)\n"
+        "    print('counted before it died:', e.summary.games)\n",
         encoding="utf-8",
     )
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert "WorkerDied: a worker process died" in done.stdout, done.stdout + done.stderr
+    assert "counted before it died: " in done.stdout  # the summary of the games before (printed by the CLI)
 
 
 def test_without_fork_or_content_paths_the_batch_runs_here(monkeypatch):
