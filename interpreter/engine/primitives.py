@@ -168,6 +168,12 @@ def _shares_color(ctx, a, b):
     return a is not None and b is not None and bool(a.mask & b.mask)
 
 
+@implements("same_colored")
+def _same_colored(ctx, xs, ys):
+    masks = {c.mask for c in as_list(ys) if c is not None}
+    return [c for c in as_list(xs) if c is not None and c.mask in masks]
+
+
 @implements("makes_three")
 def _makes_three(ctx, p, c):
     if p is None or c is None:

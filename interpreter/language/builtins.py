@@ -460,6 +460,16 @@ declare(
 )
 
 declare(
+    "same_colored",
+    "query",
+    [("xs", T.CARDS), ("ys", T.CARDS)],
+    T.CARDS,
+    "{xs}中与{ys}完全同色的牌",
+    "The cards of xs whose colors are exactly those of one of the cards of ys (完全同色: a 红黑 card "
+    "matches only a 红黑 card, a pure red one only a pure red one).",
+)
+
+declare(
     "makes_three",
     "query",
     [("p", T.PLAYER), ("c", T.CARD)],
