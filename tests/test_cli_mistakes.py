@@ -139,13 +139,15 @@ def write_lines(path: Path, lines: list[str]) -> Path:
 
 
 def test_log_truncated_in_a_line(tmp_path, log):
-    text = log.read_bytes()
+    # cut at a character, not a byte: half the bytes may split a multi-byte character (another error)
+    text = log.read_text(encoding="utf-8")
+    half = text[: len(text) // 2]
     cut = tmp_path / "cut.jsonl"
-    cut.write_bytes(text[: len(text) // 2])
+    cut.write_bytes(half.encode("utf-8"))
     r = fengsheng("replay", cut)
     assert r.exit_code == 1 and r.stdout == ""
     first = r.stderr.splitlines()[0]
-    n = text[: len(text) // 2].count(b"\n") + 1  # the line cut in two
+    n = half.count("\n") + 1  # the line cut in two
     assert first.startswith(f"error: {cut}:{n}:") and "not a JSON line" in first
 
 
