@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .base import Agent, Descriptor, Observation
 
@@ -13,7 +13,14 @@ class RandomAgent(Agent):
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        # randrange(n) for n >= 1 is exactly _randbelow(n) (CPython's random.py): the same numbers
+        # from the same seed, without randrange's argument handling at every decision
+        self._below: Callable[[int], int] = self.rng._randbelow  # type: ignore[attr-defined]
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
-        ids: Sequence[int] = actions.ids if hasattr(actions, "ids") else [d["id"] for d in actions]
-        return ids[self.rng.randrange(len(ids))]
+        ids: Sequence[int] | None = getattr(actions, "ids", None)  # an ActionList carries them
+        if ids is None:
+            ids = [d["id"] for d in actions]
+        if not ids:
+            raise ValueError("no legal action to choose from")
+        return ids[self._below(len(ids))]

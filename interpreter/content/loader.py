@@ -21,8 +21,9 @@ import yaml
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
 from ..engine import primitives  # noqa: F401
-from ..language.compiler import Compiler, context_env
+from ..language.compiler import CONTEXT_VARS, Compiler, context_env
 from ..language.errors import LanguageError
+from ..language.guard import seat_guard
 from ..model.colors import COLOR_BITS
 from ..model.content import (
     TIMINGS,
@@ -346,7 +347,9 @@ class Loader:
         reads: set | None = None,
         data_types=None,
         calls: set | None = None,
+        guards: list | None = None,
     ):
+        """Compile one code unit; None if absent or wrong. `guards` (an expression): gets its seat guard."""
         text = container.get(key) if container is not None else None
         if text is None:
             return None
@@ -363,6 +366,8 @@ class Loader:
             reads |= comp.names_read
         if calls is not None:
             calls |= comp.calls
+        if guards is not None and fn is not None and not comp.errors and comp.tree is not None:
+            guards.append(seat_guard(comp.tree, env, CONTEXT_VARS))
         for err in comp.errors:
             if pos is None:
                 self.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
@@ -473,7 +478,8 @@ class Loader:
             events = timings or triggers
             unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
             env = skill_env(sk)
-            cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool")
+            guards: list = []
+            cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool", guards=guards)
             calls: set = set()
             effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls)
             if kind == "active" and "send_start" in timings and effect is not None:
@@ -497,6 +503,7 @@ class Loader:
                     sk.get("condition", ""),
                     sk.get("check"),
                     sk.get("effect", ""),
+                    guards[0] if guards and kind == "triggered" else None,
                 )
             )
         return role

@@ -43,6 +43,7 @@ class CardUse:
         self._ask = game.ask
         self._has_status = seats.has_status
         self._skill_options = skills.skill_options
+        self._actives = skills.actives  # (read only: Skills fills it)
         self._settle = resolution.settle
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[str, CardType] = {}  # card type id -> card type its hand copies must be used as
@@ -88,7 +89,14 @@ class CardUse:
     def card_options(self, p: Player, timing: str) -> list[PlayOption]:
         """The legal card uses and active skills of p at an idle point."""
         self.timing = timing
-        options = self._skill_options(p, timing) if p.role is not None else []
+        role = p.role
+        options: list[PlayOption] = []
+        if role is not None:
+            actives = self._actives.get(id(role))
+            if actives is None:
+                actives = self.skills.active_skills(role)
+            if timing in actives:
+                options = self._skill_options(p, timing)
         if p.statuses and self._has_status(p, "cannot_use_cards"):
             return options
         special = self.conversions or self.bans

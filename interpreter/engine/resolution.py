@@ -136,10 +136,13 @@ class Resolution:
     def _fire_for_events(self, p: Player, skill: Skill, batch: list[tuple[str, dict[str, Any]]]) -> bool:
         """Offer one triggered skill for each recorded event it reacts to, in order; True if it was used."""
         on = skill.on or ()  # a triggered skill always has its events
+        guard = self._guard(skill)
         fired = False
         for kind, data in batch:
             if kind not in on:
                 continue
+            if guard is not None and not guard(p.seat, data.get("seat"), data.get("target")):
+                continue  # the condition would be false (and the blocker is pure): nothing to do
             blocker = self._skill_blocker(p, skill)
             if blocker is not None:
                 if self.game.trace is not None:
@@ -159,7 +162,13 @@ class Resolution:
         since it may have enabled or disabled the others. True if any was used; None, without asking
         or firing, when at most one skill reacts to the batch at all (the caller goes skill by skill).
         """
-        pending = [(skill, data) for skill in skills for kind, data in batch if kind in (skill.on or ())]
+        pending = [
+            (skill, data)
+            for skill in skills
+            for kind, data in batch
+            if kind in (skill.on or ())
+            and ((guard := self._guard(skill)) is None or guard(p.seat, data.get("seat"), data.get("target")))
+        ]  # (one whose guard rules it out would never be ready, nor fire once the order is settled)
         if len({id(skill) for skill, _ in pending}) < 2:
             return None
         fired = False
@@ -191,6 +200,12 @@ class Resolution:
             if self._offer(p, skill, ctx):
                 fired = True
         return fired
+
+    def _guard(self, skill: Skill) -> Callable[[int, Any, Any], bool] | None:
+        """The skill's seat guard (language/guard.py): the seats its condition compares, read from an event's
+        payload. When it is false the condition is false, so neither the blocker nor the condition needs to
+        run (both are pure). A trace, which records why each skill did not fire, asks them all: None then."""
+        return skill.guard if self.game.trace is None else None
 
     def _fire(self, p: Player, skill: Skill, data: dict[str, Any]) -> bool:
         """Offer a triggered skill for one event; True if it was used."""

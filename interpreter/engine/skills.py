@@ -47,6 +47,9 @@ class Skills:
         # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
+        # id(role) -> {idle point: its active skills usable there}, for the roles this game has met (a role
+        # object lives as long as the content, and what is printed on it does not change)
+        self.actives: dict[int, dict[str, tuple[Skill, ...]]] = {}
 
     # ------------------------------------------------------------------ dealing
 
@@ -182,16 +185,25 @@ class Skills:
             key = (skill.id, self.game.turn_no, phase)
         p.usage[key] = times
 
+    def active_skills(self, role: Role) -> dict[str, tuple[Skill, ...]]:
+        """A role's active skills by the idle points where they can be used (kept in `actives`)."""
+        found = self.actives.get(id(role))
+        if found is None:
+            index: dict[str, list[Skill]] = {}
+            for skill in role.skills:
+                if skill.kind == "active":
+                    for timing in skill.timing or ():  # an active skill always has its idle points
+                        index.setdefault(timing, []).append(skill)
+            found = self.actives[id(role)] = {t: tuple(sks) for t, sks in index.items()}
+        return found
+
     def skill_options(self, p: Player, timing: str) -> list[PlayOption]:
         """p's active skills usable at this idle point."""
         out = []
         assert p.role is not None  # asked only of a player with a role
-        for skill in p.role.skills:
-            if (
-                skill.kind == "active"
-                and timing in (skill.timing or ())  # an active skill always has its idle points
-                and self.skill_ready(p, skill)
-                and (skill.condition is None or skill.condition(Ctx(self.game, p, dying=self.seats.dying_player)))
+        for skill in self.active_skills(p.role).get(timing, ()):
+            if self.skill_blocker(p, skill) is None and (
+                skill.condition is None or skill.condition(Ctx(self.game, p, dying=self.seats.dying_player))
             ):
                 out.append(PlayOption(None, skill))
         return out

@@ -49,6 +49,7 @@ class Victory:
         # until something has happened since (every change of state the conditions can read comes with
         # an event, a card move or a noted change)
         self.collect_checked_at = -1
+        self._by_check: dict[tuple[int, int, str], tuple[VictoryCondition, ...]] = {}  # see _victories
 
     def _from_current(self) -> tuple[Player, ...]:
         """All players, from the current player on (victory is checked only once the game is set up)."""
@@ -56,13 +57,20 @@ class Victory:
         assert current is not None
         return self.seats.order_from(current)
 
-    def _victories(self, p: Player, check: str) -> list[VictoryCondition]:
-        """p's victory conditions of one kind: his identity's, then his secret task's."""
-        out: list[VictoryCondition] = []
-        for holder in (p.identity, p.task):  # a player whose identity card was taken has none of his own
-            if holder is not None:
-                out += [v for v in holder.victories if v.check == check]
-        return out
+    def _victories(self, p: Player, check: str) -> tuple[VictoryCondition, ...]:
+        """p's victory conditions of one kind: his identity's, then his secret task's.
+
+        Kept per (identity card, secret task, check) for the game: identity cards change hands, but
+        what is printed on them does not.
+        """
+        ident, task = p.identity, p.task  # a player whose identity card was taken has none of his own
+        key = (id(ident), id(task), check)
+        found = self._by_check.get(key)
+        if found is None:
+            found = self._by_check[key] = tuple(
+                v for holder in (ident, task) if holder is not None for v in holder.victories if v.check == check
+            )
+        return found
 
     def _eligible(self, p: Player, v: VictoryCondition) -> bool:
         """Who can still win: the living, those whose death is resolving, and (if allowed) the dead."""
@@ -90,7 +98,8 @@ class Victory:
             return
         winners: list[Player] = []
         declarers: list[Player] = []
-        for p in self._from_current():
+        order = self._from_current()
+        for p in order:
             if p.out or not (p.alive or p in self.seats.in_death):
                 continue
             if p.counts[1] < self.collect_at and p.counts[2] < self.collect_at:
@@ -103,7 +112,7 @@ class Victory:
                     self._add_with_camp(winners, p)
                     break
             if not claimed:
-                for q in self._from_current():
+                for q in order:
                     for v in self._victories(q, "collect_unclaimed"):
                         if self._eligible(q, v) and self._holds(q, v, subject=p) and q not in winners:
                             declarers.append(q)
@@ -165,19 +174,19 @@ class Victory:
         if not skills:
             return
         self.check_winners, self.check_declarers = winners, declarers
+        if len(skills) > 1:  # from the current player on; one player's in the order of his role card
+            order = self._from_current()
+            skills = sorted(skills, key=lambda owned: order.index(owned[0]))
         try:
-            for p in self._from_current():
-                for owner, skill in skills:
-                    if owner is not p or not self.skills.skill_ready(p, skill):
-                        continue
-                    ctx = Ctx(self.game, p)
-                    if skill.condition is not None and not skill.condition(ctx):
-                        continue
-                    if skill.optional and not self.game.ask(
-                        p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id
-                    ):
-                        continue
-                    self.skills.use_skill(p, skill, ctx)
+            for p, skill in skills:
+                if not self.skills.skill_ready(p, skill):
+                    continue
+                ctx = Ctx(self.game, p)
+                if skill.condition is not None and not skill.condition(ctx):
+                    continue
+                if skill.optional and not self.game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+                    continue
+                self.skills.use_skill(p, skill, ctx)
         finally:
             self.check_winners = self.check_declarers = None
 

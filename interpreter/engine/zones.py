@@ -201,7 +201,11 @@ class Zones:
                 c[BLACK] -= 1
         elif z == DECK:
             k = card.knowers
-            self.deck.remove(card)
+            deck = self.deck
+            if deck[-1] is card:  # drawn from the top (the end): list.remove would compare every card below it
+                deck.pop()
+            else:
+                deck.remove(card)
         elif z == DISCARD:
             k = self.all_mask
             self.discard_pile.remove(card)

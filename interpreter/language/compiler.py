@@ -206,6 +206,7 @@ class Compiler:
         self.namespace: dict[str, object] = dict(_BASE_NAMESPACE)
         self._bound: dict[int, str] = {}  # id(object) -> its name in the namespace
         self.source = ""  # the Python source of the last unit compiled
+        self.tree: ast.Node | None = None  # the typed AST of the last expression compiled (for guard.seat_guard)
 
     # ------------------------------------------------------------------ entry points
 
@@ -241,6 +242,7 @@ class Compiler:
         try:
             node = parse(text, start="expression")
             t, code = self._expr(node, expect)
+            self.tree = node
         except RecursionError:
             raise _too_deep(1, 1) from None
         if expect is not None and not T.accepts(expect, t):

@@ -121,6 +121,9 @@ class Skill:
     condition_text: str = ""  # the condition's source, for traces and describe
     check: str | None = None  # victory skills: "declare" (stage 2) or "co_win" (stage 4)
     effect_text: str = ""  # the effect's source, for describe
+    # triggered skills: a test of the seats alone (self, subject, target) that the condition implies
+    # (language/guard.py); false means the condition is false, without building its context
+    guard: Callable | None = None
 
 
 @dataclass

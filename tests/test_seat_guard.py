@@ -1,0 +1,112 @@
+"""Seat guards (language/guard.py): the seat tests a triggered skill's condition implies, read from the payload."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does; this test builds a Compiler)
+from interpreter.agents import RandomAgent
+from interpreter.content.loader import load_cached, skill_env
+from interpreter.engine.game import Game, GameOver
+from interpreter.engine.step import drive
+from interpreter.language.compiler import CONTEXT_VARS, Compiler
+from interpreter.language.guard import seat_guard
+from interpreter.language.runtime import Ctx
+
+TRIGGERED = {"kind": "triggered", "trigger": "card_used"}
+
+
+def _guard(text: str):
+    env = skill_env(TRIGGERED)
+    comp = Compiler(env, "card_used", {"试探": "shi_tan", "威逼": "wei_bi"})
+    comp.expression(text, "bool")
+    assert not comp.errors, comp.errors
+    assert comp.tree is not None
+    return seat_guard(comp.tree, env, CONTEXT_VARS)
+
+
+SEATS = (0, 1, 2, None)
+
+
+def _table(guard):
+    """The guard's value for every (self, subject, target); self is always a seat."""
+    return {(s, sub, t): guard(s, sub, t) for s in (0, 1, 2) for sub in SEATS for t in SEATS}
+
+
+def test_a_seat_comparison_is_its_own_guard():
+    g = _guard("subject == self")
+    assert g is not None
+    assert _table(g) == {(s, sub, t): sub == s for s in (0, 1, 2) for sub in SEATS for t in SEATS}
+
+
+def test_and_keeps_the_seat_side_and_or_needs_both_sides():
+    g = _guard("target == self and used_as in [【试探】, 【威逼】]")
+    assert g is not None and _table(g) == {k: k[2] == k[0] for k in _table(g)}
+    g = _guard("subject != target and (subject == self or target == self) and any_of(hand(self))")
+    assert g is not None
+    assert _table(g) == {(s, sub, t): sub != t and (sub == s or t == s) for (s, sub, t) in _table(g)}
+    assert _guard("any_of(hand(self)) or subject == self") is None  # the other side may hold alone
+    assert _guard("any_of(hand(self))") is None
+    assert _guard("true") is None
+
+
+def test_not_and_none():
+    g = _guard("not (subject == self) and target != none")
+    assert g is not None
+    assert _table(g) == {(s, sub, t): sub != s and t is not None for (s, sub, t) in _table(g)}
+    assert _guard("not (subject == self and any_of(hand(self)))") is None  # only an exact test can be negated
+
+
+def test_only_the_standard_meaning_of_a_variable_counts():
+    env = dict(skill_env(TRIGGERED))
+    env["subject"] = (env["subject"][0], lambda ctx: ctx.me, "somewhere")  # a unit where `subject` means another
+    comp = Compiler(env, "card_used", {})
+    comp.expression("subject == self", "bool")
+    assert comp.tree is not None
+    assert seat_guard(comp.tree, env, CONTEXT_VARS) is None
+
+
+def test_bundled_guards_never_rule_out_a_condition_that_holds():
+    """For every bundled triggered skill with a guard, at positions of real games and every payload seat,
+    a false guard means the compiled condition is false."""
+    content = load_cached()
+    guarded = [sk for r in content.roles.values() for sk in r.skills if sk.kind == "triggered" and sk.guard is not None]
+    assert len(guarded) >= 8  # most bundled triggers compare seats
+    checked = 0
+    for seed in range(1, 6):
+        g = Game(content, 5, seed, [RandomAgent(seed * 10 + i) for i in range(5)])
+        g.setup()
+        try:
+            for _ in range(3):
+                g.play_turn()
+                g.current = g._next_turn_player()
+        except GameOver:
+            pass  # an early win: the table as it stands still serves
+        for sk in guarded:
+            for me, sub, tgt in itertools.product(range(5), [*range(5), None], [*range(5), None]):
+                if sk.guard(me, sub, tgt):
+                    continue
+                ctx = Ctx(
+                    g,
+                    g.players[me],
+                    target=g.players[tgt] if tgt is not None else None,
+                    subject=g.players[sub] if sub is not None else None,
+                )
+                assert not sk.condition(ctx), (sk.id, me, sub, tgt)
+                checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("players", [2, 5, 10])
+def test_a_traced_game_asks_every_condition_and_plays_the_same(players):
+    """With a trace the guards are not used (the trace says why each skill did not fire); same game either way."""
+    content = load_cached()
+    for seed in range(1, 9):
+        plain = drive(content, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
+        traced = Game(content, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
+        traced.trace = []
+        traced.run()
+        assert traced.decision_log == plain.decision_log
+        assert traced.digest() == plain.digest()
