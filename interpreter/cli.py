@@ -14,6 +14,10 @@ import click
 
 from . import __version__
 from .cli_options import content_option, expansions_option
+from .snippet import clip
+
+# The most games one `simulate` runs (a batch of more is a typo, or a job for several batches and seeds).
+MAX_GAMES = 1_000_000
 
 # The loader, the engine and the language load only when a command needs them: `fengsheng --help`
 # and a mistyped flag answer at once.
@@ -80,7 +84,8 @@ class _Mistake(click.ClickException):
     exit_code = 2
 
     def __init__(self, e: click.UsageError) -> None:
-        super().__init__(" ".join(e.format_message().split()))
+        # one line, and a value given on the command line (5,000 digits …) is not echoed whole
+        super().__init__(clip(" ".join(e.format_message().split()), 300))
         self.command = e.ctx.command_path if e.ctx is not None else "fengsheng"
 
     def show(self, file: Any = None) -> None:
@@ -167,7 +172,7 @@ def main():
 
 @main.command()
 @click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players per game")
-@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1), help="how many games")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="how many games")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="seed of the batch")
 @content_option()
 @click.option(
@@ -330,6 +335,11 @@ def replay(log_path, content_dirs, expansions, only, view, out_path):
     if not games:
         click.echo(f"error: {log_path} holds no game", err=True)
         sys.exit(1)
+    indexes = [g["header"].get("index") for g in games]
+    if only is not None and only not in indexes:
+        shown = ", ".join(clip(str(i)) for i in indexes[:10]) + (", …" if len(indexes) > 10 else "")
+        click.echo(f"error: --game {clip(str(only))}: the log has no such game (its games: {shown})", err=True)
+        sys.exit(2)
     if view is not None:
         _seat_view(games, view, only, out_path)
         return
@@ -368,10 +378,10 @@ def _seat_view(games, view: str, only, out_path) -> None:
 
     if view == "public":
         seat = None
-    elif view[:1] in ("P", "p") and view[1:].isdigit():
+    elif view[:1] in ("P", "p") and view[1:].isascii() and view[1:].isdigit() and len(view) <= 4:
         seat = int(view[1:])
     else:
-        click.echo(f"error: --as takes P<seat> (e.g. P2) or public, not {view!r}", err=True)
+        click.echo(f"error: --as takes P<seat> (e.g. P2) or public, not {clip(repr(view))}", err=True)
         sys.exit(2)
     lines = []
     for logged in games:

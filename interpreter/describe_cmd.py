@@ -17,7 +17,7 @@ from .cli_options import content_option
 from .content.loader import ContentError, load_content
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
 from .model.content import CardType, Identity, Role, SecretTask
-from .snippet import snippet
+from .snippet import clip, snippet
 from .suggest import closest
 
 KINDS = {  # kind -> Chinese word
@@ -209,7 +209,7 @@ def describe(name, show_all, fmt, content_dirs, expansions):
     found = find(items, name)
     if not found:
         hints = suggest(items, name)
-        msg = f"Error: no card, secret task, role, skill or identity is named '{name}'"
+        msg = f"error: no card, secret task, role, skill or identity is named '{clip(name)}'"
         if hints:
             msg += "; did you mean " + " or ".join(f"{i.name} ({i.id})" for i in hints) + "?"
         else:

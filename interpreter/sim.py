@@ -483,6 +483,8 @@ def read_log(path) -> list[dict]:
                 ) from None
             except RecursionError:
                 raise ReplayMismatch(f"{path}:{n}: not a log record (values nested too deeply)") from None
+            except ValueError:  # Python reads no number of more than 4,300 digits
+                raise ReplayMismatch(f"{path}:{n}: not a log record (a number of thousands of digits)") from None
             if not isinstance(rec, dict):
                 col = len(line) - len(line.lstrip()) + 1
                 raise ReplayMismatch(
@@ -516,14 +518,31 @@ def _shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_MAX_OPTIONS = 100_000  # far more than any decision of the game offers
+
+
+def _around_difference(a: str, b: str, width: int = 160) -> tuple[str, str]:
+    """Two lines that differ, each cut to `width` characters around where they first differ (a record may be long)."""
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    start = max(0, at - width // 2)
+
+    def cut(s: str) -> str:
+        end = start + width
+        return ("…" if start else "") + s[start:end] + ("…" if end < len(s) else "")
+
+    return cut(a), cut(b)
+
+
 def _malformed(rec: dict, kind: object) -> str | None:
     """What is wrong with the fields of a log record that replay reads, or None (the rest is compared as it is)."""
     if kind == "game":
         players = rec.get("players")
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
             return f"a game header needs `players`, a number from 2 to 10 (got {_shown(players)})"
-        if "seed" in rec and not _is_int(rec["seed"]):
-            return f"a game header's `seed` is a whole number (got {_shown(rec['seed'])})"
+        if "seed" in rec and not (_is_int(rec["seed"]) and 0 <= rec["seed"] < 2**63):
+            return f"a game header's `seed` is a whole number from 0 to 2**63 - 1 (got {_shown(rec['seed'])})"
+        if "index" in rec and not (_is_int(rec["index"]) and 0 <= rec["index"] < 2**63):
+            return f"a game header's `index` is a whole number from 0 (got {_shown(rec['index'])})"
         return None
     if kind == "end":
         if isinstance(rec.get("failed"), str) or isinstance(rec.get("digest"), dict):
@@ -540,8 +559,12 @@ def _malformed(rec: dict, kind: object) -> str | None:
         for key in ("seat", "n", "choice"):
             if not _is_int(rec.get(key)):
                 return f"a decision record needs `{key}`, a whole number (got {_shown(rec.get(key))})"
+        if not 0 <= rec["seat"] < 10:
+            return f"a decision record's `seat` is a seat from 0 to 9 (got {_shown(rec['seat'])})"
+        if not 0 < rec["n"] <= _MAX_OPTIONS:
+            return f"a decision record's `n` is how many options, from 1 to {_MAX_OPTIONS} (got {_shown(rec['n'])})"
         if not 0 <= rec["choice"] < rec["n"]:
-            return f"choice {rec['choice']} is not one of the decision's {rec['n']} options"
+            return f"choice {_shown(rec['choice'])} is not one of the decision's {_shown(rec['n'])} options"
     return None
 
 
@@ -598,7 +621,8 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     if logged_recs != new_recs:
         for i, (a, b) in enumerate(zip(logged_recs, new_recs, strict=False)):  # they may differ in length
             if a != b:
-                return False, f"record {i + 1} differs:\n  log:    {a}\n  replay: {b}"
+                la, lb = _around_difference(a, b)
+                return False, f"record {i + 1} differs:\n  log:    {la}\n  replay: {lb}"
         return False, f"the log has {len(logged_recs)} records, the replay {len(new_recs)}" + (
             f" ({error})" if error else ""
         )

@@ -22,6 +22,39 @@ MARK = "..."
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
+# An error message names a value (a name, a number, a key) at most this long; and a message or a hint is at most
+# MAX_MESSAGE characters in all: a value read from a file is never printed whole (a file may hold a text of
+# 20,000 characters, a list of 100,000 values).
+MAX_VALUE = 60
+MAX_MESSAGE = 1000
+
+
+def clip(text: str, limit: int = MAX_VALUE) -> str:
+    """A text cut in the middle when it is longer than `limit`: "abc…xyz (5,000 characters)"."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 20, 8)
+    return f"{text[: keep // 2]}…{text[-(keep - keep // 2) :]} ({len(text):,} characters)"
+
+
+def brief(value: object, limit: int = MAX_VALUE) -> str:
+    """repr() of a value read from a file, clipped: of a large list or mapping only its first items, of a
+    number of hundreds of digits only how many (repr of it all could be megabytes)."""
+    return _repr(value, limit)
+
+
+def _repr(value: object, limit: int) -> str:
+    if isinstance(value, (list, tuple)) and len(value) > 8:
+        return "[" + ", ".join(_repr(v, limit) for v in value[:8]) + f", … ({len(value):,} items)]"
+    if isinstance(value, dict) and len(value) > 8:
+        items = ", ".join(f"{_repr(k, limit)}: {_repr(v, limit)}" for k, v in list(value.items())[:8])
+        return "{" + items + f", … ({len(value):,} keys)}}"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of {len(str(abs(value))) if value.bit_length() < 14_000 else 'thousands of'} digits"
+    text = repr(value)
+    return clip(text, limit) if len(text) > limit else text
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of a text as a YAML error's line numbers count them (1-based: ``lines[line - 1]``)."""
     return _LINE_BREAK.split(text)

@@ -66,9 +66,10 @@ def test_unknown_flag_or_command(args, says):
         (["-p", "11"], "'--players' / '-p': 11 is not in the range 2<=x<=10"),
         (["-p", "-3"], "'--players' / '-p'"),
         (["-p", "five"], "'--players' / '-p': 'five' is not a valid integer"),
-        (["-n", "0"], "'--games' / '-n': 0 is not in the range x>=1"),
+        (["-n", "0"], "'--games' / '-n': 0 is not in the range 1<=x<=1000000"),
         (["-n", "-1"], "'--games' / '-n'"),
         (["-n", "1e3"], "'--games' / '-n'"),
+        (["-n", "99999999999999999999"], "'--games' / '-n': 99999999999999999999 is not in the range 1<=x<=1000000"),
         (["-j", "0"], "'--jobs' / '-j'"),
         (["--max-turns", "0"], "'--max-turns'"),
         (["-p"], "Option '-p' requires an argument"),
@@ -193,6 +194,11 @@ def is_decision(rec: dict) -> bool:
         (lambda r: r["type"] == "game", lambda r: r.pop("players"), "a game header needs `players`"),
         (lambda r: r["type"] == "game", lambda r: r.update(players=99), "a number from 2 to 10 (got 99)"),
         (lambda r: r["type"] == "game", lambda r: r.update(seed="x"), "`seed` is a whole number"),
+        (lambda r: r["type"] == "game", lambda r: r.update(seed=-1), "`seed` is a whole number from 0 to 2**63 - 1"),
+        (lambda r: r["type"] == "game", lambda r: r.update(seed=10**300), "(got 1000000000000000000000000000000000"),
+        (lambda r: r["type"] == "game", lambda r: r.update(index="0"), "`index` is a whole number from 0 (got '0')"),
+        (is_decision, lambda r: r.update(seat=99), "`seat` is a seat from 0 to 9 (got 99)"),
+        (is_decision, lambda r: r.update(n=10**200, choice=1), "`n` is how many options, from 1 to 100000 (got 1000"),
         (lambda r: r["type"] == "end", lambda r: r.pop("digest"), "an end record needs `digest`"),
     ],
 )
@@ -213,6 +219,47 @@ def test_log_with_a_changed_decision_names_its_line(tmp_path, log):
 def test_log_without_a_header(tmp_path, log):
     bad = write_lines(tmp_path / "bad.jsonl", lines_of(log)[1:])
     assert one_line(fengsheng("replay", bad), 1) == f"error: {bad}:1: the log does not start with a game header"
+
+
+def test_log_with_a_number_python_cannot_read(tmp_path, log):
+    """A number of 5,000 digits (json refuses over 4,300): the line, not a ValueError traceback."""
+    bad, n = corrupt(tmp_path, log, is_decision, lambda r: r.update(seat="SEAT"))
+    text = bad.read_text(encoding="utf-8").replace('"SEAT"', "9" * 5000)
+    bad.write_text(text, encoding="utf-8")
+    line = one_line(fengsheng("replay", bad), 1)
+    assert line == f"error: {bad}:{n}: not a log record (a number of thousands of digits)"
+
+
+def test_no_message_prints_a_long_value_whole(tmp_path, log):
+    """What a line holds is cut: a long record that differs is shown around the difference, a huge number by its
+    first digits."""
+    bad, n = corrupt(tmp_path, log, is_decision, lambda r: r.update(to=list(range(50_000))))
+    r = fengsheng("replay", bad)
+    assert r.exit_code == 1 and "differs" in r.stdout and len(r.output) < 1500
+    bad, n = corrupt(tmp_path, log, is_decision, lambda r: r.update(choice=10**4000, n=10**4001))
+    line = one_line(fengsheng("replay", bad), 1)
+    assert len(line) < 300 and line.startswith(f"error: {bad}:{n}: a decision record's `n` is how many options")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["simulate", "-s", "9" * 5000], "'--seed' / '-s': '999"),
+        (["describe", "x" * 20_000], "no card, secret task, role, skill or identity is named 'xxx"),
+    ],
+)
+def test_a_long_argument_is_not_echoed_whole(args, says):
+    line = one_line(fengsheng(*args))
+    assert line.startswith("error: ") and says in line and len(line) < 400
+
+
+def test_replay_a_game_the_log_does_not_have(log):
+    assert one_line(fengsheng("replay", log, "--game", "7")) == (
+        "error: --game 7: the log has no such game (its games: 0, 1)"
+    )
+    # a seat given in digits that are not 0-9, or of thousands of digits
+    for seat in ("P²", "P" + "9" * 5000):
+        assert one_line(fengsheng("replay", log, "--as", seat)).startswith("error: --as takes P<seat>")
 
 
 def test_log_nested_too_deeply(tmp_path, log):

@@ -107,6 +107,65 @@ def test_e104_nested_too_deeply(tmp_path):
         assert error.message == "the file is too large: values nested more than 100 levels deep"
 
 
+@pytest.mark.parametrize("digits", [19, 5000])
+def test_e104_a_number_too_long(tmp_path, digits):
+    """E104: a number of more than 18 digits, at its place (5,000 digits was a ValueError traceback)."""
+    text = GOOD_CARD.replace("name: 测试牌", "name: 测试牌\nface_down: " + "9" * digits)
+    (error,) = check_file(tmp_path, "cards", "c.yaml", text, "E104", 3, 12)
+    assert error.message == f"a number of {digits} digits is too large"
+    assert "at most 18 digits" in (error.hint or "")
+    # 18 digits read as a number (the schema then says it is no boolean)
+    ok = GOOD_CARD.replace("name: 测试牌", "name: 测试牌\nface_down: " + "9" * 18)
+    assert [e.code for e in check_file(tmp_path, "cards", "c.yaml", ok, "E113", 3, 12)] == ["E113"]
+
+
+def test_e104_a_text_too_long(tmp_path):
+    """E104: a text (a value or a key) of more than 20,000 characters, at its place; not printed whole."""
+    text = GOOD_CARD.replace("text: 测试。", "text: " + "字" * 20_001)
+    (error,) = check_file(tmp_path, "cards", "c.yaml", text, "E104", 3, 7)
+    assert error.message == "a text of 20001 characters is too long"
+    assert len(str(error)) < 600
+    ok = GOOD_CARD.replace("text: 测试。", "text: " + "字" * 20_000)
+    f = tmp_path / "cards" / "c.yaml"
+    f.write_text(ok, encoding="utf-8")
+    assert validate_paths([f]) == []
+
+
+@pytest.mark.parametrize(
+    "effect,code",
+    [
+        ("draw(" + "x" * 15_000 + ")", "E301"),  # an unknown name
+        ("draw(self) " + "x" * 15_000, "E201"),  # an unexpected token
+        ("draw(self, " + "n" * 15_000 + ": 1)", "E303"),  # an unknown parameter
+        ("if name_of(this_card) == 【" + "截" * 15_000 + "】 { draw(self) }", "E305"),
+        ('add_status(self, "' + "s" * 15_000 + '")', "E306"),
+    ],
+    ids=["name", "token", "parameter", "card name", "status"],
+)
+def test_no_message_prints_a_long_value_whole(tmp_path, effect, code):
+    """A long name, token or text read from the file is cut in the middle in the message (the line shown with the
+    caret is cut too, at 100 cells)."""
+    f = tmp_path / "cards" / "c.yaml"
+    f.parent.mkdir()
+    f.write_text(card_with_effect(effect), encoding="utf-8")
+    errors = validate_paths([f])
+    assert code in [e.code for e in errors] and errors[0].line == 7
+    assert all(len(e.message) < 250 and len(str(e)) < 800 for e in errors), [str(e) for e in errors]
+    assert "15,000 characters)" in str(errors[0]) or "15,002 characters)" in str(errors[0])
+
+
+def test_a_schema_error_names_a_large_value_briefly(tmp_path):
+    """E113 of a list of 50,000 numbers (or a mapping of 40,000 keys) names its first items and how many."""
+    text = GOOD_CARD.replace("name: 测试牌", "name: 测试牌\nface_down: [" + ",".join(["1"] * 50_000) + "]")
+    (error,) = check_file(tmp_path, "cards", "c.yaml", text, "E113", 3, 12)
+    assert error.message == "[1, 1, 1, 1, 1, 1, 1, 1, … (50,000 items)] should be boolean"
+    text = GOOD_CARD.replace(
+        "name: 测试牌", "name: 测试牌\nafter_use: {" + ",".join(f"k{i}: {i}" for i in range(40_000)) + "}"
+    )
+    errors = check_file(tmp_path, "cards", "c.yaml", text, "E113", 3, 12)
+    assert all(len(str(e)) < 800 for e in errors) and "(40,000 keys)" in str(errors)
+
+
 def test_e104_aliases_that_stand_for_too_much(tmp_path):
     """E104: aliases of aliases (a "billion laughs") are refused at the value that grows too large."""
     levels = ", ".join(

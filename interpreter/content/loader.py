@@ -41,10 +41,10 @@ from ..model.content import (
     Victory,
 )
 from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
-from ..snippet import line_of, snippet, split_lines
+from ..snippet import MAX_MESSAGE, brief, clip, line_of, snippet, split_lines
 from ..suggest import did_you_mean
 from .packs import default_packs
-from .yamlpos import MAX_DEPTH, MAX_VALUES, PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
+from .yamlpos import PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -59,6 +59,11 @@ class ContentError:
     hint: str | None = None
     source: str | None = None  # the file's line `line` as it was loaded; None when there is no position
     level: str = "error"  # or "warning": something that may go wrong in play (W5xx); the content still loads
+
+    def __post_init__(self) -> None:
+        # a message names values read from the file, which may be long: never print one whole
+        self.message = clip(self.message, MAX_MESSAGE)
+        self.hint = clip(self.hint, MAX_MESSAGE) if self.hint is not None else None
 
     def __str__(self) -> str:
         s = f"{self.path}:{self.line}:{self.col}: {self.level} {self.code}: {self.message}"
@@ -95,10 +100,6 @@ def schema(kind: str) -> dict:
 def _suggest(word, candidates):
     return did_you_mean(word, candidates)
 
-
-_TOO_LARGE_HINT = (
-    f"values nest at most {MAX_DEPTH} levels deep, and aliases (*name) stand for at most {MAX_VALUES} values in all"
-)
 
 # Schema errors after which the value is still of a shape the builders read (a string, a number): it stays.
 _HARMLESS = {"required", "additionalProperties", "minLength", "pattern", "minimum", "maximum"}
@@ -251,7 +252,7 @@ class Loader:
         except TooLarge as e:
             assert e.problem_mark is not None  # always raised at a node
             line, col = e.problem_mark.line + 1, e.problem_mark.column + 1
-            self.error_at(path, line, col, "E104", f"the file is too large: {e.problem}", _TOO_LARGE_HINT)
+            self.error_at(path, line, col, "E104", str(e.problem), e.hint)
             return None
         except yaml.reader.ReaderError as e:  # a character YAML does not allow: no mark, a position in the text
             before = text[: e.position]
@@ -305,7 +306,7 @@ class Loader:
                 for extra in extras:
                     where = key_pos_of(node, extra)
                     h = _suggest(extra, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
-                    self.err(path, where, "E111", f"unknown key '{extra}'", h)
+                    self.err(path, where, "E111", f"unknown key '{clip(str(extra))}'", h)
                 continue
             if e.validator == "required":
                 code = "E112"
@@ -316,10 +317,10 @@ class Loader:
                 hint = desc
             elif e.validator == "enum":
                 hint = _suggest(e.instance, e.validator_value)
-                msg = f"{e.instance!r} is not allowed here"
+                msg = f"{brief(e.instance)} is not allowed here"
                 hint = hint or "allowed values: " + ", ".join(map(str, e.validator_value))
             elif e.validator == "type":
-                msg = f"{e.instance!r} should be {e.validator_value}"
+                msg = f"{brief(e.instance)} should be {e.validator_value}"
             self.err(path, pos, code, msg, hint)
         # the deepest first, and of a list's items the last first, so that each path still leads to its value
         for at in sorted(wrong, key=lambda p: [(isinstance(k, str), str(k) if isinstance(k, str) else k) for k in p])[
@@ -534,7 +535,7 @@ class Loader:
             try:
                 count = int(n)
             except (TypeError, ValueError):
-                self.err(path, key_pos_of(data["identity_table"], n), "E113", f"{n!r} is not a player count")
+                self.err(path, key_pos_of(data["identity_table"], n), "E113", f"{brief(n)} is not a player count")
                 continue
             for iid in row:
                 if iid not in identities:
@@ -630,7 +631,7 @@ class Loader:
                         path,
                         pos_of(data["decks"], name),
                         "E121",
-                        f"deck '{name}' names card id {u}, which deck.yaml does not have",
+                        f"deck '{clip(str(name))}' names card id {brief(u)}, which deck.yaml does not have",
                     )
             decks[name] = [u for u in ids if u not in exclude and u in seen]
         return entries, decks
@@ -643,7 +644,7 @@ class Loader:
             return COLOR_BITS[v]
         if typ == "text" and isinstance(v, str):
             return v
-        self.err(path, pos_of(given, key), "E113", f"data '{key}' should be {typ}, got {v!r}")
+        self.err(path, pos_of(given, key), "E113", f"data '{clip(str(key))}' should be {typ}, got {brief(v)}")
         return None
 
 
@@ -675,7 +676,7 @@ def _load_kind(L: Loader, dirs, folder: str, kind: str, build) -> dict:
             continue
         obj = build(f, data)
         if obj.id in out:
-            L.err(f, pos_of(data, "id"), "E120", f"{kind.replace('_', ' ')} id '{obj.id}' is used twice")
+            L.err(f, pos_of(data, "id"), "E120", f"{kind.replace('_', ' ')} id '{clip(str(obj.id))}' is used twice")
         out[obj.id] = obj
     return out
 
@@ -707,7 +708,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     for f, data in card_files:
         ct = L.load_card(f, data)
         if ct.id in card_types:
-            L.err(f, pos_of(data, "id"), "E120", f"card id '{ct.id}' is also used by {where[ct.id]}")
+            L.err(f, pos_of(data, "id"), "E120", f"card id '{clip(str(ct.id))}' is also used by {where[ct.id]}")
             continue
         card_types[ct.id] = ct
         where[ct.id] = f
@@ -740,7 +741,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
                             rules_file,
                             pos_of(spec, "deck"),
                             "E121",
-                            f"rules.yaml uses deck '{name}', which deck.yaml does not define",
+                            f"rules.yaml uses deck '{clip(name)}', which deck.yaml does not define",
                             _suggest(name, decks),
                         )
     if errors is not None:

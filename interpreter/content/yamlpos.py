@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from ..snippet import brief
+
 
 class Pos:
     __slots__ = ("line", "col", "style", "indent")
@@ -48,12 +50,27 @@ class PosList(list):
 # the parsers, and aliases that repeat an anchor which repeats another can stand for billions of values.
 MAX_DEPTH = 100
 MAX_VALUES = 100_000
+# A number in a file has at most this many digits (Python refuses to read one of over 4,300; no count, id or
+# seed of the game needs more), and a text (a value or a key) at most this many characters.
+MAX_INT_DIGITS = 18
+MAX_TEXT = 20_000
 # libyaml composes nested values by recursing in C: far deeper flow nesting (`[[[[...`) overflows the C stack.
 _C_MAX_BRACKETS = 10_000
 
 
 class TooLarge(yaml.composer.ComposerError):
-    """A value nested more than MAX_DEPTH deep, or aliases that expand to more than MAX_VALUES values."""
+    """A value nested more than MAX_DEPTH deep, aliases that expand to more than MAX_VALUES values, a number of
+    more than MAX_INT_DIGITS digits or a text of more than MAX_TEXT characters. `hint` says the limit."""
+
+    def __init__(self, problem: str, mark: Any, hint: str = "") -> None:
+        super().__init__(None, None, problem, mark)
+        self.hint = hint
+
+
+_NESTING_HINT = (
+    f"values nest at most {MAX_DEPTH} levels deep, and aliases (*name) stand for at most {MAX_VALUES} values in all"
+)
+_TOO_DEEP = f"the file is too large: values nested more than {MAX_DEPTH} levels deep"
 
 
 class _Loader(yaml.SafeLoader):
@@ -65,7 +82,7 @@ class _Loader(yaml.SafeLoader):
     def compose_node(self, parent, index):
         # this composer recurses once per level: stop long before Python's recursion limit
         if self._depth >= MAX_DEPTH:
-            raise TooLarge(None, None, f"values nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
+            raise TooLarge(_TOO_DEEP, self.peek_event().start_mark, _NESTING_HINT)
         self._depth += 1
         try:
             return super().compose_node(parent, index)
@@ -125,7 +142,7 @@ def _enter(loader, node) -> None:
     """One level deeper (construction recurses too; libyaml's composer has no limit of its own)."""
     loader._depth = getattr(loader, "_depth", 0) + 1
     if loader._depth > MAX_DEPTH:
-        raise TooLarge(None, None, f"values nested more than {MAX_DEPTH} levels deep", node.start_mark)
+        raise TooLarge(_TOO_DEEP, node.start_mark, _NESTING_HINT)
 
 
 def _count(loader, node, children) -> None:
@@ -134,7 +151,9 @@ def _count(loader, node, children) -> None:
     n = sizes[id(node)] = 1 + sum(sizes.get(id(c), 1) for c in children)
     if n > MAX_VALUES:
         raise TooLarge(
-            None, None, f"through its aliases this value stands for more than {MAX_VALUES} values", node.start_mark
+            f"the file is too large: this value stands for more than {MAX_VALUES} values (an alias counts as a copy)",
+            node.start_mark,
+            _NESTING_HINT,
         )
 
 
@@ -159,7 +178,7 @@ def _build_mapping(loader, node):
                 None, None, "a mapping key must be a plain value", key_node.start_mark
             )
         if key in out:
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {brief(key)}", key_node.start_mark)
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_pos[key] = _node_pos(loader, key_node)
         out.val_pos[key] = _node_pos(loader, value_node)
@@ -179,6 +198,30 @@ def _construct_sequence(loader, node, deep=False):
     return out
 
 
+def _construct_int(loader, node):
+    digits = sum(ch.isdigit() for ch in node.value)  # also 0x…, 1_000 and 1:30 (sexagesimal)
+    if digits > MAX_INT_DIGITS:
+        raise TooLarge(
+            f"a number of {digits} digits is too large",
+            node.start_mark,
+            f"numbers in content files have at most {MAX_INT_DIGITS} digits; write a number of the game "
+            "(a count, an id, a seed), or put the value in quotes if it is a text",
+        )
+    return loader.construct_yaml_int(node)
+
+
+def _construct_str(loader, node):
+    text = loader.construct_scalar(node)
+    if len(text) > MAX_TEXT:
+        raise TooLarge(
+            f"a text of {len(text)} characters is too long",
+            node.start_mark,
+            f"a text (a value or a key) has at most {MAX_TEXT} characters; effect code that long is better split "
+            "into several skills or uses",
+        )
+    return text
+
+
 _LOADERS: tuple[Any, ...] = (_Loader, _CLoader) if _CLoader is not None else (_Loader,)
 for _cls in _LOADERS:
     _cls.yaml_implicit_resolvers = dict(_RESOLVERS)
@@ -187,6 +230,8 @@ for _cls in _LOADERS:
     )
     _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
     _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+    _cls.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG, _construct_str)
 
 
 def _load_with(cls: type, text: str, lines: list[str]):

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .. import catalogue
+from ..snippet import clip
 from ..suggest import did_you_mean
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list
@@ -490,7 +491,7 @@ class Compiler:
         cid = self.card_names.get(node.name)
         value = CardName(cid, node.name) if cid is not None else None
         if cid is None:
-            self._err("E305", f"unknown card name 【{node.name}】", node, _suggest(node.name, self.card_names))
+            self._err("E305", f"unknown card name 【{clip(node.name)}】", node, _suggest(node.name, self.card_names))
         return T.CARDNAME, self._literal(value)
 
     def _expr_ListLit(self, node: ast.ListLit) -> Typed:
@@ -543,7 +544,7 @@ class Compiler:
         if name in STATUSES:
             return T.STATUS, self._literal(name)
         known_names = list(self.env) + list(CONSTANTS) + self._visible_names()
-        self._err("E301", f"unknown name `{name}`", node, _suggest(name, known_names))
+        self._err("E301", f"unknown name `{clip(name)}`", node, _suggest(name, known_names))
         return T.ANY, "None"
 
     def _visible_names(self) -> list[str]:
@@ -556,7 +557,10 @@ class Compiler:
 
     def _expr_Attr(self, node: ast.Attr) -> Typed:
         self._err(
-            "E301", f"values have no attribute `.{node.name}`", node, "use a function, e.g. name_of(c), hand_count(p)"
+            "E301",
+            f"values have no attribute `.{clip(node.name)}`",
+            node,
+            "use a function, e.g. name_of(c), hand_count(p)",
         )
         return T.ANY, "None"
 
@@ -692,7 +696,7 @@ class Compiler:
             node = typed or node
         b = BUILTINS.get(node.func)
         if b is None:
-            self._err("E301", f"unknown function `{node.func}`", node, _suggest(node.func, BUILTINS))
+            self._err("E301", f"unknown function `{clip(node.func)}`", node, _suggest(node.func, BUILTINS))
             for a in node.args:
                 self._expr(a)
             return T.ANY, "None"
@@ -718,7 +722,10 @@ class Compiler:
         for k, a in node.kwargs.items():
             if k not in names:
                 self._err(
-                    "E303", f"{node.func} has no parameter `{k}`", a, _suggest(k, names) or "signature: " + signature(b)
+                    "E303",
+                    f"{node.func} has no parameter `{clip(k)}`",
+                    a,
+                    _suggest(k, names) or "signature: " + signature(b),
                 )
                 continue
             if k in bound:
@@ -752,7 +759,7 @@ class Compiler:
             if p.type == T.STATUS and isinstance(arg, ast.StrLit) and arg.value not in STATUSES:
                 self._err(
                     "E306",
-                    f'unknown status "{arg.value}"',
+                    f'unknown status "{clip(arg.value)}"',
                     arg,
                     _suggest(arg.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
                 )

@@ -18,6 +18,7 @@ from lark.lark import PostLex
 from lark.tree import Meta
 
 from ..cachedir import cache_dir
+from ..snippet import clip
 from . import ast
 from .errors import LanguageError
 
@@ -336,7 +337,7 @@ def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
         elif tok.type == "_NL":
             shown = "end of line"
         else:
-            shown = repr(str(tok).strip() or tok.type)
+            shown = repr(clip(str(tok).strip()) or tok.type)
         raise LanguageError(
             "E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}", line, col
         ) from None
