@@ -540,7 +540,8 @@ LIMITS: dict[str, Limit] = {
             20_000,
             "E501",
             "the effect steps between two decisions: each loop iteration (`for`, `repeat`), each item a `where` "
-            "nested in a loop walks, and each card or skill use count one. More ends the game",
+            "nested in a loop walks, each card or skill use, each card moved and each event count one. More "
+            "ends the game (checked as a loop starts and as a card or skill is used)",
         ),
         Limit(
             "max_nesting",

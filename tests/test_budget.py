@@ -94,6 +94,24 @@ def test_the_budget_is_given_again_at_each_decision(runaway):
     assert g.steps_left == catalogue.LIMITS["step_budget"].value - 2_500 - 50 - 1
 
 
+def test_cards_moved_and_events_spend_the_budget_too(runaway):
+    """17,500 iterations (under the budget), each drawing the whole deck and discarding it: 4 million card moves
+    (half a minute) without the moves counted; with them, the game ends after about 20,000 moves."""
+    g, _ = _table(runaway, "demo_looper")
+    skill = runaway.roles["demo_looper"].skills[0]
+    churn = dataclasses.replace(
+        skill,
+        effect=_compile("repeat 50 { repeat 50 { repeat 7 {\n draw(self, 200)\n discard(hand(self))\n } } }"),
+    )
+    g.ask(g.players[0], "confirm", [True, False])  # a decision: the budget starts afresh
+    before = g.zones.moves
+    with pytest.raises(EngineError) as e:
+        g.use_skill(g.players[0], churn)
+    assert str(e.value).startswith("E501 step budget exceeded")
+    budget = catalogue.LIMITS["step_budget"].value
+    assert budget * 0.8 < g.zones.moves - before < budget + 7 * 2 * len(g.cards)  # checked as each loop starts
+
+
 def _compile(text: str):
     import interpreter.engine.primitives  # noqa: F401  (what the primitives do)
     from interpreter.language.compiler import Compiler, context_env

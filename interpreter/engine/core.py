@@ -39,6 +39,7 @@ class GameCore:
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
     _chain: Callable[[], str]  # EffectStack.chain: what is resolving now, for messages
+    _moves: Callable[[], int]  # Zones.moved: the cards moved so far (they spend the step budget)
 
     def __init__(
         self,
@@ -78,9 +79,11 @@ class GameCore:
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
-        # Effect steps left until the next decision (E501): loop iterations and card and skill uses spend them
-        # (the compiled code's loops and EffectStack.push); each decision asked gives the budget again.
+        # The step budget until the next decision (E501): loop iterations and card and skill uses spend it
+        # (`spend`: the compiled code's loops, EffectStack.push), and so do the cards moved and the events and
+        # changes recorded since the decision (`work_at`: their count then). Each decision gives it again.
         self.steps_left = STEP_BUDGET
+        self.work_at = 0
         self._watched: list[tuple[Any, ...]] = []  # past MAX_DECISIONS: the questions asked since (E503)
         self.decision_log: list = []  # indices answered, in order (the replay script)
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
@@ -174,6 +177,7 @@ class GameCore:
             picked = options[0]  # a forced choice is not a decision
         else:
             self.steps_left = STEP_BUDGET
+            self.work_at = self.changes + self._moves()
             decision = Decision(kind, player.seat, options, prompt, source)
             if self.trace is not None:
                 self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
@@ -201,13 +205,19 @@ class GameCore:
 
     # ------------------------------------------------------------------ safety limits
 
-    def over_budget(self) -> None:
-        """The effects spent the step budget without a decision (E501): the game ends, naming what resolves."""
-        raise EngineError(
-            f"step budget exceeded: the effects ran more than {STEP_BUDGET} steps (loop iterations, card and "
-            f"skill uses) without a decision; resolving: {self._chain()}",
-            "E501",
-        )
+    def spend(self, n: int) -> None:
+        """Spend n steps of the budget (a loop's iterations as it starts, a card or skill use); with the cards
+        moved and the events recorded since the last decision, no more than STEP_BUDGET (else E501).
+
+        Called where content can make the engine repeat itself (loops and uses), not per card or event: a
+        runaway is caught at its next loop or use, and the hot paths (Zones.move, emit) pay nothing more."""
+        self.steps_left -= n
+        if self.steps_left < self.changes + self._moves() - self.work_at:
+            raise EngineError(
+                f"step budget exceeded: the effects ran more than {STEP_BUDGET} steps (loop iterations, card and "
+                f"skill uses, cards moved, events) without a decision; resolving: {self._chain()}",
+                "E501",
+            )
 
     def _watch_stuck(self, player: Player, kind: str, options: list[Any], prompt: str, source: str) -> None:
         """Past MAX_DECISIONS the game is stuck (E503): watch STUCK_WINDOW more questions, then end the game

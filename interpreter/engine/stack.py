@@ -52,10 +52,7 @@ class EffectStack:
                 "E502",
             )
         resolving.append(item)
-        game = self.game
-        game.steps_left -= 1
-        if game.steps_left < 0:
-            game.over_budget()
+        self.game.spend(1)
 
     def pop(self) -> None:
         """The innermost one has resolved."""
