@@ -110,18 +110,40 @@ class Resolution:
             batch = game.take_events()
             fired = False
             by_seat = self.skills.triggers_by_seat  # most seats have no triggered skill: an empty list
+            # the seat guards (language/guard.py): the seats a condition compares, read from the event's
+            # payload; when one is false the condition is false, and neither the blocker nor the condition
+            # needs to run (both are pure). A trace, which records why each skill did not fire, asks them all.
+            guarded = game.trace is None
             assert game.current is not None  # triggers run from setup on
             for p in self._order_from(game.current):
                 skills = by_seat[p.seat]
                 if not skills:
                     continue
-                if len(skills) > 1:
-                    chosen = self._fire_in_chosen_order(p, skills, batch)
-                    if chosen is not None:
-                        fired = fired or chosen
+                seat = p.seat
+                offers = [
+                    (skill, kind, data)
+                    for skill in skills
+                    for kind, data in batch
+                    if kind in (skill.on or ())  # (a triggered skill always has its events)
+                    and (
+                        not guarded
+                        or (guard := skill.guard) is None
+                        or guard(seat, data.get("seat"), data.get("target"))
+                    )
+                ]
+                if not offers:
+                    continue
+                if len(offers) > 1 and any(sk is not offers[0][0] for sk, _, _ in offers):
+                    if self._fire_in_chosen_order(p, [(sk, data) for sk, _, data in offers]):
+                        fired = True
+                    continue
+                for skill, kind, data in offers:  # one skill: for each event it reacts to, in order
+                    blocker = self._skill_blocker(p, skill)
+                    if blocker is not None:
+                        if game.trace is not None:
+                            game.trace.append(("skill", seat, skill.name, kind, blocker))
                         continue
-                for skill in skills:
-                    if self._fire_for_events(p, skill, batch):
+                    if self._fire(p, skill, data):
                         fired = True
             if not fired:
                 if game.events:
@@ -133,44 +155,14 @@ class Resolution:
             "E504",
         )
 
-    def _fire_for_events(self, p: Player, skill: Skill, batch: list[tuple[str, dict[str, Any]]]) -> bool:
-        """Offer one triggered skill for each recorded event it reacts to, in order; True if it was used."""
-        on = skill.on or ()  # a triggered skill always has its events
-        guard = self._guard(skill)
-        fired = False
-        for kind, data in batch:
-            if kind not in on:
-                continue
-            if guard is not None and not guard(p.seat, data.get("seat"), data.get("target")):
-                continue  # the condition would be false (and the blocker is pure): nothing to do
-            blocker = self._skill_blocker(p, skill)
-            if blocker is not None:
-                if self.game.trace is not None:
-                    self.game.trace.append(("skill", p.seat, skill.name, kind, blocker))
-                continue
-            if self._fire(p, skill, data):
-                fired = True
-        return fired
-
-    def _fire_in_chosen_order(
-        self, p: Player, skills: list[Skill], batch: list[tuple[str, dict[str, Any]]]
-    ) -> bool | None:
+    def _fire_in_chosen_order(self, p: Player, pending: list[tuple[Skill, dict[str, Any]]]) -> bool:
         """Several of p's skills react to this batch: p chooses which resolves first, then among the rest.
 
-        (faq.md 接收情报 step 2: 若同一名角色的多个技能同时触发，则由其决定顺序.) Asked only while two
-        or more different skills could be used now; each choice is made again after a skill resolved,
-        since it may have enabled or disabled the others. True if any was used; None, without asking
-        or firing, when at most one skill reacts to the batch at all (the caller goes skill by skill).
+        (faq.md 接收情报 step 2: 若同一名角色的多个技能同时触发，则由其决定顺序.) `pending`: each
+        (skill, event) offer, two skills or more. Asked only while two or more different skills could be
+        used now; each choice is made again after a skill resolved, since it may have enabled or disabled
+        the others. True if any was used.
         """
-        pending = [
-            (skill, data)
-            for skill in skills
-            for kind, data in batch
-            if kind in (skill.on or ())
-            and ((guard := self._guard(skill)) is None or guard(p.seat, data.get("seat"), data.get("target")))
-        ]  # (one whose guard rules it out would never be ready, nor fire once the order is settled)
-        if len({id(skill) for skill, _ in pending}) < 2:
-            return None
         fired = False
         while pending:
             ready: list[tuple[Skill, dict[str, Any], Ctx]] = []
@@ -200,12 +192,6 @@ class Resolution:
             if self._offer(p, skill, ctx):
                 fired = True
         return fired
-
-    def _guard(self, skill: Skill) -> Callable[[int, Any, Any], bool] | None:
-        """The skill's seat guard (language/guard.py): the seats its condition compares, read from an event's
-        payload. When it is false the condition is false, so neither the blocker nor the condition needs to
-        run (both are pure). A trace, which records why each skill did not fire, asks them all: None then."""
-        return skill.guard if self.game.trace is None else None
 
     def _fire(self, p: Player, skill: Skill, data: dict[str, Any]) -> bool:
         """Offer a triggered skill for one event; True if it was used."""
