@@ -226,6 +226,8 @@ def test_active_flip_up_skill_wording():
         ("none_of(others(self) where hand_count(it) > 0)", "其他角色均没有手牌"),
         ("this_card", "这张牌"),
         ("subject", "该角色"),
+        ("usable(none, as: 【威逼】)", "你现在可以视为使用【威逼】"),
+        ("usable(pending, as: 【误导】)", "待收情报可由你现在当作【误导】使用"),
     ],
 )
 def test_expressions(code, phrase):

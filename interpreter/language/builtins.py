@@ -608,6 +608,12 @@ declare(
     "True if `by` (default self) could use hand card c now, at this idle point: as `as` (default: what c "
     "must be used as — its own name, or a forced conversion's), with its timing, condition and a legal "
     "target; bans, forced conversions and 不能使用手牌 apply.",
+    phrasing=Phrasing(
+        variants=(
+            ({"c": "none", "as": "given"}, Phrasing("{by}现在可以视为使用{as}")),
+            ({"as": "given"}, Phrasing("{c}可由{by}现在当作{as}使用")),
+        ),
+    ),
 )
 
 declare(
