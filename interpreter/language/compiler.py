@@ -750,6 +750,13 @@ class Compiler:
                 self._err(
                     "E302", f"`{p.name}` of {node.func} must be {T.describe(p.type)}, but this is {T.describe(t)}", arg
                 )
+            if p.type == T.STATUS and t == T.TEXT and not isinstance(arg, ast.StrLit):
+                self._err(
+                    "E302",
+                    f"`{p.name}` of {node.func} must be a status name, but this is a text computed in play",
+                    arg,
+                    "statuses: " + ", ".join(STATUSES),
+                )
             if p.type == T.STATUS and isinstance(arg, ast.StrLit) and arg.value not in STATUSES:
                 self._err(
                     "E306",

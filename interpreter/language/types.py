@@ -82,8 +82,8 @@ def accepts(expected: str, actual: str) -> bool:
 
 
 def element_of(t: str) -> str:
-    if t == EMPTY:
-        return NONE  # the item of an empty list: a choice from it yields none, a loop over it never runs
+    if t in (EMPTY, NONE):
+        return NONE  # the item of an empty list (or of none): a choice from it yields none
     if t in ELEMENT:
         return ELEMENT[t]
     if t in LIST_OF:
@@ -92,7 +92,7 @@ def element_of(t: str) -> str:
 
 
 def list_of(t: str) -> str:
-    if t == EMPTY:
+    if t in (EMPTY, NONE):
         return EMPTY
     if t in LIST_OF:
         return LIST_OF[t]
