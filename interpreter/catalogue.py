@@ -83,6 +83,16 @@ TIMINGS: dict[str, Timing] = {
             "传递阶段开始时",
         ),
         Timing(
+            "need_send",
+            "你需要传出情报时 (the player who must send an intel; the use replaces that send)",
+            "你需要传出情报时: at his own 传递阶段 (with the send_start uses), or when an effect makes him send "
+            "and offers it first (`send_instead(p)`, e.g. 【密令】)",
+            "only that player; the use replaces choosing the card to send, so such an effect normally ends in "
+            "`send(...)` by `self`",
+            "你需要传出情报时",
+            "你需要传出情报时",
+        ),
+        Timing(
             "send_idle",
             "传递阶段空闲时点 (only the player the intel is in front of)",
             "传递阶段空闲时点: the intel is in front of a player, before they accept or pass it on",

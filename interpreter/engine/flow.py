@@ -217,6 +217,7 @@ class TurnFlow:
                 return False
             options: list[Any] = list(p.hand)
             options += self._card_options(p, "send_start")
+            options += self._card_options(p, "need_send")  # 你需要传出情报时: at his own send too
             if not options:
                 self.abstain(p)
                 return False

@@ -479,6 +479,15 @@ def _send(ctx, c, by, face_up, lock):
     return ctx.game.send_intel(sender, c, face_up)
 
 
+@implements("send_instead")
+def _send_instead(ctx, p):
+    if p is None or not p.alive:
+        return False
+    g = ctx.game
+    before = g.flow.transit
+    return g.card_use.offer_inside(p, "need_send", "需要传出情报时") and g.flow.transit is not before
+
+
 @implements("take_top")
 def _take_top(ctx, n):
     out = ctx.game.take_top(n)

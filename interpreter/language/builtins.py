@@ -787,7 +787,7 @@ declare(
     "c is sent as this turn's intel by `by` (default: self), who picks "
     "the target of an ↑ card and the lock; `by` becomes the sender (情报传出者). `lock:` given, that "
     "player is locked and nobody is asked (any card, lockable or not).",
-    contexts=("send_start",),
+    contexts=("send_start", "need_send"),
     phrasing=Phrasing("{by}|将{c}作为情报传出", variants=(({"face_up": "true"}, Phrasing("{by}|将{c}面朝上传出")),)),
 )
 
@@ -934,6 +934,21 @@ declare(
     "The intel sent this turn travels in direction d instead of its arrow, from the 传出情报时 node on: "
     "made ↑, its sender is then asked whom it goes to; made ←/→, an ↑ target is dropped; the lock stays.",
     contexts=("intel_sent",),
+)
+
+declare(
+    "send_instead",
+    "action",
+    [("p", T.PLAYER)],
+    T.BOOL,
+    "{p}可以发动“你需要传出情报时”的技能代替之",
+    "p must send an intel now (你需要传出情报时, e.g. the target of 【密令】): he is first offered his uses "
+    "of timing `need_send` (skills such as 冷血训练), which replace the send; true if he used one and an "
+    "intel is on its way. A skill used here resolves as part of the effect that asked (nothing reacts "
+    "before that effect ends). Write the send the effect asks for after it: "
+    "`if not send_instead(target) { send(..., by: target) }`.",
+    contexts=("send_start",),
+    phrasing=Phrasing("{p}可以发动“你需要传出情报时”的技能代替之"),
 )
 
 declare(
