@@ -90,18 +90,22 @@ class CardUse:
         """An idle point inside an effect (an effect makes p send, and p may do it his own way): p's uses
         at `timing`, or pass. True if p used one. A skill used here resolves as part of that effect, so
         no node is entered after it: what it makes happen waits for the next node (queued)."""
-        options = self.card_options(p, timing)
-        if not options:
-            return False
-        options.append(PASS)
-        choice = self._ask(p, D.PLAY, options, prompt)
-        if choice is PASS:
-            return False
-        if choice.card is None:
-            self.skills.use_skill(p, choice.use)
-        else:
-            self.use_card(p, choice.card, choice.use)
-        return True
+        outer = self.timing  # the idle point the effect that asks was used at
+        try:
+            options = self.card_options(p, timing)
+            if not options:
+                return False
+            options.append(PASS)
+            choice = self._ask(p, D.PLAY, options, prompt)
+            if choice is PASS:
+                return False
+            if choice.card is None:
+                self.skills.use_skill(p, choice.use)
+            else:
+                self.use_card(p, choice.card, choice.use)
+            return True
+        finally:
+            self.timing = outer
 
     def card_options(self, p: Player, timing: str) -> list[PlayOption]:
         """The legal card uses and active skills of p at an idle point."""

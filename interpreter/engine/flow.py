@@ -216,8 +216,9 @@ class TurnFlow:
             if not p.alive:
                 return False
             options: list[Any] = list(p.hand)
-            options += self._card_options(p, "send_start")
             options += self._card_options(p, "need_send")  # 你需要传出情报时: at his own send too
+            # the idle point offered is send_start (what `usable` reads in the effect of a use): last
+            options += self._card_options(p, "send_start")
             if not options:
                 self.abstain(p)
                 return False
