@@ -133,6 +133,17 @@ def test_a_use_instead_of_sending_that_sends_nothing_is_a_stuck_game_that_says_w
     assert "were `send` (传出情报) for P0, answered 'skill 沉默'" in msg
 
 
+def test_skills_that_keep_triggering_each_other_at_one_node_end_with_E504(runaway):
+    """再来: using it triggers it again, in the next round of triggers (not inside the last use)."""
+    g, _ = _table(runaway, "demo_chatter")
+    g.use_skill(g.players[0], runaway.roles["demo_chatter"].skills[0])
+    with pytest.raises(EngineError) as e:
+        g.settle("发动技能后")
+    rounds = catalogue.LIMITS["max_trigger_rounds"].value
+    assert str(e.value).startswith(f"E504 triggered skills keep triggering each other (more than {rounds} rounds")
+    assert len(g.players[0].hand) == 1 + rounds
+
+
 def test_validate_warns_of_nested_loops_and_of_a_send_replacement_that_never_sends():
     found = validate_paths([BUNDLED_CONTENT, RUNAWAY])
     assert [e.level for e in found] == ["warning", "warning"]
