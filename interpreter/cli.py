@@ -209,6 +209,8 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
 
     if trace and game_seed is None:
         raise click.UsageError("--trace needs --game-seed (the one game to trace)")
+    if game_seed is not None and (log_path or as_json):
+        raise click.UsageError("--game-seed plays one game and prints it: not with --log or --json")
     paths = _content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     if players not in content.rules.identity_table:
