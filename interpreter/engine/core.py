@@ -39,7 +39,7 @@ class GameCore:
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
     _chain: Callable[[], str]  # EffectStack.chain: what is resolving now, for messages
-    _moves: Callable[[], int]  # Zones.moved: the cards moved so far (they spend the step budget)
+    zones_ref: Any  # the game's Zones, for its move count (cards moved spend the step budget; no import of zones)
 
     def __init__(
         self,
@@ -80,8 +80,8 @@ class GameCore:
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
         # The step budget until the next decision (E501): loop iterations and card and skill uses spend it
-        # (`spend`: the compiled code's loops, EffectStack.push), and so do the cards moved and the events and
-        # changes recorded since the decision (`work_at`: their count then). Each decision gives it again.
+        # (the compiled code's loops, EffectStack.push), and so do the cards moved and the events and changes
+        # recorded since the decision (`work_at`: their count then; see over_budget). Each decision gives it again.
         self.steps_left = STEP_BUDGET
         self.work_at = 0
         self._watched: list[tuple[Any, ...]] = []  # past MAX_DECISIONS: the questions asked since (E503)
@@ -177,7 +177,7 @@ class GameCore:
             picked = options[0]  # a forced choice is not a decision
         else:
             self.steps_left = STEP_BUDGET
-            self.work_at = self.changes + self._moves()
+            self.work_at = self.changes + self.zones_ref.moves
             decision = Decision(kind, player.seat, options, prompt, source)
             if self.trace is not None:
                 self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
@@ -205,19 +205,19 @@ class GameCore:
 
     # ------------------------------------------------------------------ safety limits
 
-    def spend(self, n: int) -> None:
-        """Spend n steps of the budget (a loop's iterations as it starts, a card or skill use); with the cards
-        moved and the events recorded since the last decision, no more than STEP_BUDGET (else E501).
+    def over_budget(self) -> None:
+        """The step budget is spent (E501): the game ends, naming what is resolving.
 
-        Called where content can make the engine repeat itself (loops and uses), not per card or event: a
-        runaway is caught at its next loop or use, and the hot paths (Zones.move, emit) pay nothing more."""
-        self.steps_left -= n
-        if self.steps_left < self.changes + self._moves() - self.work_at:
-            raise EngineError(
-                f"step budget exceeded: the effects ran more than {STEP_BUDGET} steps (loop iterations, card and "
-                f"skill uses, cards moved, events) without a decision; resolving: {self._chain()}",
-                "E501",
-            )
+        Where content can make the engine repeat itself — a loop as it starts (language/compiler.py:
+        its iterations), a card or skill use (EffectStack.push: one) — `steps_left` is spent and checked
+        against the cards moved (`zones_ref.moves`) and the changes recorded (`changes`) since the last
+        decision (`work_at`), inline: a runaway is caught at its next loop or use, and the hot paths
+        (Zones.move, emit) pay nothing more."""
+        raise EngineError(
+            f"step budget exceeded: the effects ran more than {STEP_BUDGET} steps (loop iterations, card and "
+            f"skill uses, cards moved, events) without a decision; resolving: {self._chain()}",
+            "E501",
+        )
 
     def _watch_stuck(self, player: Player, kind: str, options: list[Any], prompt: str, source: str) -> None:
         """Past MAX_DECISIONS the game is stuck (E503): watch STUCK_WINDOW more questions, then end the game

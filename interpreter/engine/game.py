@@ -166,7 +166,7 @@ class Game(GameCore):
         self._sight = zones.sight
         self._note_pick = zones.note_pick
         self._chain = stack.chain
-        self._moves = zones.moved
+        self.zones_ref = zones  # (GameCore's step budget reads its move count)
         resolution.offer_idle = card_use.offer_idle
         # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
         self.card_public = zones.card_public

@@ -52,7 +52,10 @@ class EffectStack:
                 "E502",
             )
         resolving.append(item)
-        self.game.spend(1)
+        game = self.game
+        game.steps_left -= 1
+        if game.steps_left < game.changes + game.zones_ref.moves - game.work_at:
+            game.over_budget()
 
     def pop(self) -> None:
         """The innermost one has resolved."""

@@ -283,10 +283,6 @@ class Zones:
         self.game.emit("reshuffle", n=len(pile))
         return True
 
-    def moved(self) -> int:
-        """The cards moved so far (they spend the game's step budget: GameCore.spend)."""
-        return self.moves
-
     def draw(self, p: Player, n: int) -> bool:
         """p draws n cards; False if the deck and discard pile ran out first."""
         got = []

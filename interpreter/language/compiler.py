@@ -118,14 +118,20 @@ def _compare(op: Callable[[Value, Value], bool]) -> Callable[[Value, Value], boo
 def _loop_over(ctx: Ctx, x: Value) -> list[Value]:
     """The list a `for` (or a `where` inside a loop) walks, its length spent from the game's step budget."""
     xs: list[Value] = [] if x is None else x if isinstance(x, list) else [x]
-    ctx.game.spend(len(xs))  # E501 ends the game when the budget is spent
+    game = ctx.game
+    game.steps_left -= len(xs)
+    if game.steps_left < game.changes + game.zones_ref.moves - game.work_at:  # with cards moved and events
+        game.over_budget()  # E501: ends the game
     return xs
 
 
 def _loop_times(ctx: Ctx, n: int | None) -> range:
     """What a `repeat n` runs: n capped to 0..MAX_REPEAT, spent from the game's step budget."""
-    n = 0 if n is None or n < 0 else min(n, MAX_REPEAT)
-    ctx.game.spend(n)
+    n = 0 if n is None or n < 0 else n if n < MAX_REPEAT else MAX_REPEAT
+    game = ctx.game
+    game.steps_left -= n
+    if game.steps_left < game.changes + game.zones_ref.moves - game.work_at:
+        game.over_budget()
     return range(n)
 
 
