@@ -4,10 +4,12 @@
     python bench/cli.py [--runs N]
 
 Each command is run ``--runs`` times (default 7) after one untimed run (which
-fills the OS file cache and the language's grammar cache, as any earlier use
-would), exactly as the installed ``fengsheng`` script runs it
+fills the OS file cache and the user cache, as any earlier use would: the
+modules' bytecode, the grammar's tables, the parse cache of
+language/parser.py), exactly as the installed ``fengsheng`` script runs it
 (``from interpreter.cli import main; sys.exit(main())``) with this checkout
-first on ``PYTHONPATH``; its output is thrown away. For each it prints the
+first on ``PYTHONPATH`` and ``PYTHONDONTWRITEBYTECODE`` unset (as installed,
+Python keeps bytecode); its output is thrown away. For each it prints the
 fastest and the median run in two clocks:
 
 * **wall**: what a user waits, from process start to exit (Python's own
@@ -65,6 +67,9 @@ def main(argv=None) -> int:
     if args.runs < 1:
         ap.error("need --runs >= 1")
     env = dict(os.environ)
+    # as installed: Python keeps the modules' bytecode (__pycache__) between runs; a session that turns it
+    # off (PYTHONDONTWRITEBYTECODE) would time compiling every module of the project and its libraries
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     print(f"{args.runs} fresh processes per command after one untimed; seconds, best / median")
     print(f"{'command':32} {'wall':>15} {'cpu':>15}   goal")

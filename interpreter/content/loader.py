@@ -24,6 +24,7 @@ from ..engine import primitives  # noqa: F401
 from ..language.compiler import CONTEXT_VARS, Compiler, context_env
 from ..language.errors import LanguageError
 from ..language.guard import seat_guard
+from ..language.parser import save_parse_cache
 from ..model.colors import COLOR_BITS
 from ..model.content import (
     TIMINGS,
@@ -744,6 +745,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
                             f"rules.yaml uses deck '{clip(name)}', which deck.yaml does not define",
                             _suggest(name, decks),
                         )
+    save_parse_cache()  # the effect texts parsed, for the next run (language/parser.py)
     if errors is not None:
         errors += L.errors
         rules = rules or Rules("", 0, 0, 0, {}, [])

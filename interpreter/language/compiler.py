@@ -37,7 +37,7 @@ from ..suggest import did_you_mean
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list
 from .errors import LanguageError
-from .parser import parse
+from .parser import compile_cached, parse
 from .runtime import Card, CardName, Ctx, Player, StopEffect, source_of
 from .visibility import check as check_hidden_choices
 
@@ -257,7 +257,7 @@ class Compiler:
         self.source = "\n".join(lines) + "\n"
         namespace: dict[str, Any] = dict(self.namespace)  # after exec also what the code defined: run
         try:
-            code = compile(self.source, "<effect code>", "exec")  # generated from the typed AST only
+            code = compile_cached(self.source, "<effect code>")  # generated from the typed AST only
         except (SyntaxError, RecursionError, MemoryError):
             # Python's own limits (20 nested loops, 100 levels of indentation, 200 nested parentheses)
             # are the language's: content that exceeds them gets an error, not a traceback

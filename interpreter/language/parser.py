@@ -7,11 +7,19 @@ what was expected, never a Lark traceback.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import marshal
+import os
+import pickle
+import sys
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
+from types import CodeType
 from typing import Any, Literal, overload
 
+import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
@@ -309,12 +317,133 @@ def parse(text: str, start: Literal["expression"]) -> ast.Node: ...
 def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
     """Parse one effect text (start="start") or one expression (start="expression").
 
-    Raises LanguageError(E201 syntax) with a position.
+    Raises LanguageError(E201 syntax) with a position. A text parsed before, in
+    this process or an earlier one, comes from the parse cache (see _AstCache).
     """
     if not text.strip():
         if start == "expression":
             raise LanguageError("E201", "an expression is missing here", 1, 1)
         return ast.Program([])
+    cache = _ast_cache()
+    if cache is None:
+        return _parse(text, start)
+    return cache.parse(text, start)
+
+
+class _AstCache:
+    """Parsed texts, kept between runs: (start, text) -> the pickled AST; and ("code " + file name,
+    generated Python source) -> its compiled code (marshal), for compile_cached.
+
+    Parsing is most of what loading content costs (Lark's parser in Python), and
+    content changes rarely. The cache is one file in the user's private cache
+    folder (cachedir.py), named by a digest of everything an AST depends on (the
+    grammar, ast.py, this module, the Lark and Python versions), so a changed
+    parser never reads an old AST. Each hit is unpickled afresh (callers own
+    their tree). Only texts that parsed are kept; errors are parsed every time,
+    so they keep their messages. :func:`save_parse_cache` writes the texts used
+    in this process, if any was new, atomically (the last process to write wins).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: dict[tuple[str, str], bytes] = {}
+        self.used: set[tuple[str, str]] = set()
+        self.new = False
+        try:
+            with path.open("rb") as f:
+                loaded = pickle.load(f)
+            if isinstance(loaded, dict):
+                self.entries = loaded
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, TypeError):
+            pass  # no cache yet, or one this version cannot read: parse
+
+    def parse(self, text: str, start: str) -> ast.Program | ast.Node:
+        key = (start, text)
+        blob = self.entries.get(key)
+        if blob is not None:
+            try:
+                node: ast.Program | ast.Node = pickle.loads(blob)
+                self.used.add(key)
+                return node
+            except Exception:  # a damaged entry: parse the text instead
+                del self.entries[key]
+        node = _parse(text, start)
+        try:
+            self.entries[key] = pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL)
+        except (RecursionError, pickle.PicklingError):  # nested too deep to pickle: not kept
+            return node
+        self.used.add(key)
+        self.new = True
+        return node
+
+    def code(self, source: str, filename: str) -> CodeType:
+        key = ("code " + filename, source)
+        blob = self.entries.get(key)
+        if blob is not None:
+            try:
+                code: CodeType = marshal.loads(blob)
+                self.used.add(key)
+                return code
+            except (ValueError, EOFError, TypeError):  # a damaged entry: compile the source instead
+                del self.entries[key]
+        code = compile(source, filename, "exec")
+        self.entries[key] = marshal.dumps(code)
+        self.used.add(key)
+        self.new = True
+        return code
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        keep = {k: self.entries[k] for k in self.used if k in self.entries}
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            with tmp.open("wb") as f:
+                pickle.dump(keep, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+            self.new = False
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return
+        for old in self.path.parent.glob("effect-ast-*.pickle"):  # caches of other versions of the parser
+            if old != self.path:
+                with contextlib.suppress(OSError):
+                    old.unlink()
+
+
+@lru_cache(maxsize=1)
+def _ast_cache() -> _AstCache | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256()
+    for part in (GRAMMAR_PATH, Path(ast.__file__), Path(__file__)):
+        try:
+            digest.update(part.read_bytes())
+        except OSError:
+            return None
+    digest.update(f"{lark.__version__} {sys.version_info[:2]}".encode())
+    return _AstCache(folder / f"effect-ast-{digest.hexdigest()[:16]}.pickle")
+
+
+def compile_cached(source: str, filename: str) -> CodeType:
+    """``compile(source, filename, "exec")``, kept in the parse cache between runs (the generated code of
+    every code unit is compiled when content loads; the same source compiles to the same code)."""
+    cache = _ast_cache()
+    if cache is None:
+        return compile(source, filename, "exec")
+    return cache.code(source, filename)
+
+
+def save_parse_cache() -> None:
+    """Keep what this process parsed for the next run (a no-op without a cache or anything new)."""
+    cache = _ast_cache()
+    if cache is not None:
+        cache.save()
+
+
+def _parse(text: str, start: str) -> ast.Program | ast.Node:
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedCharacters as e:

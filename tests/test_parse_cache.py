@@ -1,0 +1,115 @@
+"""The parse cache (language/parser.py): effect texts parsed and code compiled in one run serve the next."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import cachedir
+from interpreter.language import parser
+from interpreter.language.errors import LanguageError
+
+TEXT = (
+    'let partner = choose(from: others(self) where count(intel(it) where it has blue) >= 3, prompt: "与谁")\n'
+    "win(self, declared: true)\n"
+    "win(partner)\n"
+)
+EXPR = "subject == self and any_of(hand(self))"
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    """A fresh private cache folder; each `new_run()` forgets what this process had loaded (a new process)."""
+    monkeypatch.setenv("FENGSHENG_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.delenv("FENGSHENG_CACHE", raising=False)
+
+    def new_run():
+        cachedir.cache_dir.cache_clear()
+        parser._ast_cache.cache_clear()
+
+    new_run()
+    yield new_run
+    new_run()
+
+
+def _no_lark(monkeypatch):
+    def refuse():
+        raise AssertionError("Lark was asked to parse a text the cache holds")
+
+    monkeypatch.setattr(parser, "_parser", refuse)
+
+
+def test_a_text_parsed_in_one_run_is_not_parsed_again_in_the_next(cache, monkeypatch):
+    first = parser.parse(TEXT)
+    first_expr = parser.parse(EXPR, start="expression")
+    parser.save_parse_cache()
+    cache()
+    _no_lark(monkeypatch)
+    again = parser.parse(TEXT)
+    assert again == first and again is not first  # an equal tree of its own
+    assert parser.parse(EXPR, start="expression") == first_expr
+    assert parser.parse(TEXT) is not again  # each hit is a fresh copy: callers own their tree
+
+
+def test_without_saving_or_with_caching_off_nothing_is_kept(cache, monkeypatch):
+    parser.parse(TEXT)
+    cache()  # not saved: the next run parses
+    calls = []
+    real = parser._parser
+
+    def counting():
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(parser, "_parser", counting)
+    parser.parse(TEXT)
+    assert calls == [1]
+    monkeypatch.setenv("FENGSHENG_CACHE", "0")
+    cache()
+    assert parser._ast_cache() is None
+    parser.parse(TEXT)
+    parser.save_parse_cache()
+    assert calls == [1, 1]
+
+
+def test_errors_are_parsed_every_time_with_their_message(cache):
+    with pytest.raises(LanguageError) as first:
+        parser.parse("draw(self, ")
+    parser.save_parse_cache()
+    cache()
+    with pytest.raises(LanguageError) as again:
+        parser.parse("draw(self, ")
+    assert (again.value.code, again.value.line, again.value.col, again.value.message) == (
+        first.value.code,
+        first.value.line,
+        first.value.col,
+        first.value.message,
+    )
+
+
+def test_compiled_code_is_kept_and_runs_the_same(cache):
+    source = "def run(x):\n    return x * 2 + 1\n"
+    code = parser.compile_cached(source, "<effect code>")
+    parser.save_parse_cache()
+    cache()
+    again = parser.compile_cached(source, "<effect code>")
+    ns1: dict = {}
+    ns2: dict = {}
+    exec(code, ns1)
+    exec(again, ns2)
+    assert ns2["run"](20) == ns1["run"](20) == 41
+    with pytest.raises(SyntaxError):
+        parser.compile_cached("def broken(:\n", "<effect code>")
+
+
+def test_a_damaged_cache_file_is_ignored_and_replaced(cache, monkeypatch):
+    parser.parse(TEXT)
+    parser.save_parse_cache()
+    path = parser._ast_cache().path
+    path.write_bytes(b"not a pickle at all")
+    cache()
+    assert parser.parse(TEXT) == parser.parse(TEXT)  # parsed again
+    parser.save_parse_cache()
+    cache()
+    _no_lark(monkeypatch)
+    parser.parse(TEXT)
+    assert sorted(p.name for p in path.parent.glob("effect-ast-*.pickle")) == [path.name]
