@@ -948,7 +948,10 @@ declare(
     "before that effect ends). Write the send the effect asks for after it: "
     "`if not send_instead(target) { send(..., by: target) }`.",
     contexts=("send_start",),
-    phrasing=Phrasing("{p}可以发动“你需要传出情报时”的技能代替之"),
+    phrasing=Phrasing(
+        "{p}可以发动“你需要传出情报时”的技能代替之",
+        negated="{p}没有发动“你需要传出情报时”的技能代替之",
+    ),
 )
 
 declare(
