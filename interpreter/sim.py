@@ -460,11 +460,16 @@ class ReplayMismatch(Exception):
     pass
 
 
+MAX_LOG_LINE = 10_000_000  # bytes in one line of a log: far more than any record
+
+
 def read_log(path) -> list[dict]:
     """Split a JSONL log into games: [{header, records, end}]."""
     games: list[dict] = []
     with open(path, "rb") as f:  # decoded line by line, so that a bad byte is placed exactly
-        for n, raw in enumerate(f, 1):
+        for n, raw in enumerate(iter(lambda: f.readline(MAX_LOG_LINE + 1), b""), 1):
+            if len(raw) > MAX_LOG_LINE:  # no record is this long (a device such as /dev/zero never ends)
+                raise ReplayMismatch(f"{path}:{n}: not a log record (a line of more than {MAX_LOG_LINE:,} bytes)")
             try:
                 line = raw.decode("utf-8").rstrip("\r\n")
             except UnicodeDecodeError as e:

@@ -303,3 +303,23 @@ def test_binary_scenario(tmp_path):
     f.write_bytes(bytes(range(256)))
     r = fengsheng("scenario", "run", f)
     assert r.exit_code == 1 and "error E102: a NUL byte" in r.stdout
+
+
+# ---------------------------------------------------------------------- files that never end
+
+ZERO = Path("/dev/zero")  # endless: a command that read all of it would never return
+
+
+@pytest.mark.skipif(not ZERO.exists(), reason="no /dev/zero here")
+def test_an_endless_file_is_refused_after_its_limit(tmp_path):
+    r = fengsheng("validate", ZERO)
+    assert r.exit_code == 1 and r.stdout.startswith(f"{ZERO}:1:1: error E102: this is a binary file")
+    card = tmp_path / "cards" / "z.yaml"
+    card.parent.mkdir()
+    card.symlink_to(ZERO)
+    r = fengsheng("validate", card)
+    assert r.exit_code == 1
+    assert r.stdout.startswith(f"{card}:1:1: error E104: the file is more than 1000000 bytes")
+    assert one_line(fengsheng("replay", ZERO), 1) == (
+        f"error: {ZERO}:1: not a log record (a line of more than 10,000,000 bytes)"
+    )

@@ -196,7 +196,8 @@ class Loader:
     def read(self, path: Path, kind: str):
         """Read one YAML file and check it against its schema. None if unusable."""
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as f:  # no more than the limit is read (a device such as /dev/zero never ends)
+                raw = f.read(MAX_FILE_BYTES + 1)
         except OSError as e:
             self.err(path, None, "E100", f"cannot read the file: {e.strerror}")
             return None
@@ -205,7 +206,7 @@ class Loader:
                 path,
                 None,
                 "E104",
-                f"the file is {len(raw)} bytes; content files are limited to {MAX_FILE_BYTES} bytes",
+                f"the file is more than {MAX_FILE_BYTES} bytes; content files are limited to {MAX_FILE_BYTES} bytes",
                 "split it into one file per card, role or task",
             )
             return None
@@ -796,7 +797,8 @@ def validate_paths(paths) -> list:
         L = Loader()
         if kind is None:
             try:
-                binary = b"\0" in f.read_bytes()[:8192]
+                with open(f, "rb") as file:
+                    binary = b"\0" in file.read(8192)
             except OSError as e:
                 L.err(f, None, "E100", f"cannot read the file: {e.strerror}")
                 binary = None
