@@ -263,7 +263,7 @@ class Describer:
         e = self._e
         cards, uses, seats, skills, vals = e.cards, e.uses, e.seats, e.skills, e.values
         entries: list[Entry] = []
-        ids_list: list[int] = []
+        add = entries.append
         values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
         for pos, opt in enumerate(decision.options):
             t = type(opt)
@@ -302,9 +302,8 @@ class Describer:
                 entry = by_value.get(opt) if by_value is not None else None
                 if entry is None:
                     entry = self._value_entry(opt, pos, t)
-            entries.append(entry)
-            ids_list.append(entry[0])
-        ids = tuple(ids_list)
+            add(entry)
+        ids = tuple([entry[0] for entry in entries])
         if values and len(set(ids)) != len(ids):
             raise EngineError(
                 f"decision {decision.kind} for P{seat} offers two options that are the same action "

@@ -9,7 +9,6 @@ carries out the answer (:meth:`CardUse.perform`, :meth:`CardUse.use_card`).
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
@@ -226,8 +225,10 @@ class CardUse:
             if frame.nullified:
                 game.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)
             else:
-                with contextlib.suppress(StopEffect):
+                try:  # noqa: SIM105  (contextlib.suppress would make a context manager object per card used)
                     use.effect(ctx)
+                except StopEffect:
+                    pass
         zones.clear_staging()  # cards an effect turned up and left: discarded
         if card is not None and card.zone == PROCESSING:
             taker = frame.claimed_by

@@ -12,6 +12,7 @@ uses it (:meth:`Skills.use_skill`: pay the costs, resolve the effect).
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from .seats import Seats
     from .stack import EffectStack
     from .zones import Zones
+
+
+_by_id = operator.attrgetter("id")
 
 
 class Skills:
@@ -61,7 +65,7 @@ class Skills:
     def deal_roles(self, first: Player) -> None:
         """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
         game = self.game
-        pool = sorted(game.content.roles.values(), key=lambda r: r.id)
+        pool = sorted(game.content.roles.values(), key=_by_id)
         if not pool:
             return
         game.rng.shuffle(pool)
