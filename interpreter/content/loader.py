@@ -50,6 +50,10 @@ from .yamlpos import PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 MAX_FILE_BYTES = 1_000_000
 
 
+# idle points whose uses replace sending an intel: an effect there that never sends leaves the player asked again
+SEND_REPLACING = ("send_start", "need_send")
+
+
 @dataclass
 class ContentError:
     path: str
@@ -174,9 +178,10 @@ class Loader:
         source = line_of(self.sources.get(str(path)), line)
         self.warnings.append(ContentError(str(path), line, col, code, message, hint, source, "warning"))
 
-    def warn_never_sends(self, path, container, key, calls: set, what: str) -> None:
-        """W502: a use instead of sending an intel (send_start) whose effect calls neither `send` nor `use_card`
-        is offered again and again (the player is asked until an intel is sent): a stuck game (E503)."""
+    def warn_never_sends(self, path, container, key, calls: set, what: str, timing: str = "send_start") -> None:
+        """W502: a use instead of sending an intel (send_start, need_send) whose effect calls neither `send`
+        nor `use_card` is offered again and again (the player is asked until an intel is sent): a stuck
+        game (E503)."""
         if calls & {"send", "use_card"}:
             return
         pos = pos_of(container, key)
@@ -186,7 +191,7 @@ class Loader:
             line,
             col,
             "W502",
-            f"{what} is used at send_start, instead of sending an intel, but its effect never calls `send(...)`: "
+            f"{what} is used at {timing}, instead of sending an intel, but its effect never calls `send(...)`: "
             "the player is asked to send again, and may be offered it forever (a stuck game)",
             "end the effect with send(...), or use it at another timing",
         )
@@ -421,8 +426,8 @@ class Loader:
             )
             if effect is None:
                 continue
-            if timing == "send_start":
-                self.warn_never_sends(path, eff_container, "effect", calls, f"this use of {ctype.label()}")
+            if timing in SEND_REPLACING:
+                self.warn_never_sends(path, eff_container, "effect", calls, f"this use of {ctype.label()}", timing)
             cu = CardUse(ctype, timing, target, cond, effect, i, per_copy="this_card" in reads)
             cu.target_source, cu.condition_source = use.get("target"), use.get("condition")  # for describe
             cu.effect_source = use.get("effect")
@@ -485,8 +490,9 @@ class Loader:
             cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool", guards=guards)
             calls: set = set()
             effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls)
-            if kind == "active" and "send_start" in timings and effect is not None:
-                self.warn_never_sends(path, sk, "effect", calls, f"the skill {sk.get('name', '?')}")
+            replacing = [t for t in SEND_REPLACING if t in timings]
+            if kind == "active" and replacing and effect is not None:
+                self.warn_never_sends(path, sk, "effect", calls, f"the skill {sk.get('name', '?')}", replacing[0])
             limit = sk.get("limit") or {}
             role.skills.append(
                 Skill(
