@@ -25,7 +25,7 @@ from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.game import EngineError
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
-from .snippet import line_of, snippet
+from .snippet import brief, clip, line_of, snippet
 
 STARTS = ("draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
 _START_PHASE = {"travel": "send", "settle": "setup"}  # the game's phase where the turn resumes, if named otherwise
@@ -169,12 +169,13 @@ def content_packs(path: Path, data: dict, where: _Where, allow_outside: bool = F
             raise ScenarioFailure(
                 where(
                     pos_of(data["content"], i),
-                    f"content pack {p!r} is outside the scenario's folder and the current directory; "
+                    f"content pack {brief(p)} is outside the scenario's folder and the current directory; "
                     "run with --allow-outside to load it anyway",
                 )
             )
         if not pack.is_dir():
-            raise ScenarioFailure(where(pos_of(data["content"], i), f"content pack {p!r} is not a folder ({pack})"))
+            not_folder = f"content pack {brief(p)} is not a folder ({clip(str(pack))})"
+            raise ScenarioFailure(where(pos_of(data["content"], i), not_folder))
         packs.append(pack)
     return resolve_packs(packs)
 
@@ -231,7 +232,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
         if role_id is not None:
             if role_id not in content.roles:
                 result.passed = False
-                result.failures.append(where(pos_of(spec, "role"), f"setup: seat {i}: unknown role {role_id!r}"))
+                result.failures.append(where(pos_of(spec, "role"), f"setup: seat {i}: unknown role {brief(role_id)}"))
                 return result
             g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
     start = data.get("start", "draw")
@@ -306,7 +307,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
             result.failures.append(f"P{a.seat} was never asked a decision, but must be asked")
         for forbidden, labels in a.offered:
             result.failures.append(
-                f"P{a.seat} was offered {forbidden!r}, which must not be offered (options: {labels})"
+                f"P{a.seat} was offered {brief(forbidden)}, which must not be offered (options: {labels})"
             )
     for a, positions in scripts:
         if a.pos < len(a.answers):
@@ -348,22 +349,23 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
                 seat = -1  # anything else (.inf, 1.5, a name) is not a seat
             if not 0 <= seat < n:
                 out.append(
-                    where(key_pos_of(seats, key), f"{section}: {key!r} is not a seat (the table has 0 to {n - 1})")
+                    where(key_pos_of(seats, key), f"{section}: {brief(key)} is not a seat (the table has 0 to {n - 1})")
                 )
     for i, spec in enumerate(data["players"]):
         ident = spec.get("identity")
         if ident != NO_IDENTITY and ident not in content.identities:
             known = ", ".join([*content.identities, NO_IDENTITY])
-            out.append(where(pos_of(spec, "identity"), f"setup: seat {i}: unknown identity {ident!r} (known: {known})"))
+            unknown = f"setup: seat {i}: unknown identity {brief(ident)} (known: {known})"
+            out.append(where(pos_of(spec, "identity"), unknown))
         for j, name in enumerate(spec.get("statuses") or []):
             if name not in STATUSES:
                 known = ", ".join(STATUSES)
-                out.append(
-                    where(pos_of(spec["statuses"], j), f"setup: seat {i}: unknown status {name!r} (known: {known})")
-                )
+                unknown = f"setup: seat {i}: unknown status {brief(name)} (known: {known})"
+                out.append(where(pos_of(spec["statuses"], j), unknown))
     deck = data.get("deck")
     if deck is not None and deck not in content.decks:
-        out.append(where(pos_of(data, "deck"), f"setup: no deck {deck!r} (deck.yaml has: {', '.join(content.decks)})"))
+        no_deck = f"setup: no deck {brief(deck)} (deck.yaml has: {', '.join(content.decks)})"
+        out.append(where(pos_of(data, "deck"), no_deck))
     return out
 
 

@@ -323,3 +323,17 @@ def test_an_endless_file_is_refused_after_its_limit(tmp_path):
     assert one_line(fengsheng("replay", ZERO), 1) == (
         f"error: {ZERO}:1: not a log record (a line of more than 10,000,000 bytes)"
     )
+
+
+def test_a_scenario_names_a_long_value_briefly(tmp_path):
+    """A scenario's unknown role or identity of 15,000 characters is named by its ends and its length."""
+    f = tmp_path / "x.scenario.yaml"
+    long = "r" * 15_000
+    f.write_text(
+        f"name: x\nplayers:\n  - {{identity: {long}, role: {long}}}\n  - {{identity: te_gong_ji_guan}}\n"
+        "start: play\n",
+        encoding="utf-8",
+    )
+    r = fengsheng("scenario", "run", f)
+    assert r.exit_code == 1 and "unknown identity 'rrrr" in r.stdout and "(15,002 characters)" in r.stdout
+    assert len(r.output) < 2000

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..paths import BUNDLED_CONTENT
+from ..snippet import brief
 from ..suggest import closest
 
 EXPANSIONS_FOLDER = "expansions"
@@ -76,7 +77,7 @@ def choose_expansions(rule_set: Path, words: Sequence[str] | None) -> list[Path]
             hint = closest(w, [*available, "all", "none"])
             where = "the bundled game" if _same(Path(rule_set), BUNDLED_CONTENT) else str(rule_set)
             raise PackError(
-                f"{where} has no expansion {w!r}"
+                f"{where} has no expansion {brief(w)}"
                 + (f"; did you mean {hint[0]!r}?" if hint else "")
                 + f" (it has: {', '.join(available) or 'none'}; or all, none)"
             )
