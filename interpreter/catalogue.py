@@ -289,7 +289,13 @@ _TRIGGERS = (
         "a role card was turned face up or face down (subject: its owner)",
         zh="{s}的角色牌翻面后",
     ),
-    _trigger("dying", ("seat",), "a player enters dying (subject: the dying player)", zh="{s}濒死时"),
+    _trigger(
+        "dying",
+        ("seat",),
+        "a player enters dying, before anyone is asked for help (subject: the dying player); a skill worded "
+        "濒死时 is an active skill at the `dying` idle point instead (rulings R52)",
+        zh="{s}进入濒死状态时",
+    ),
     _trigger("died", ("seat",), "a player died (subject: the dead player) — 死亡前 skills", zh="{s}死亡前"),
     _trigger("turn_end", ("seat",), "a turn ends (subject: the current player)", zh="{s}的回合结束时"),
     _trigger("skill_used", ("seat", "skill"), "a skill was used (subject: its owner)", zh="{s}发动技能后"),
