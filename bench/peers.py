@@ -159,6 +159,12 @@ def main(argv=None) -> int:
         default="cpu",
         help="cpu: this process's CPU time (default; other work on the machine barely moves it); wall: elapsed time",
     )
+    ap.add_argument(
+        "--content",
+        action="append",
+        metavar="DIR",
+        help="content pack(s) to play (default: the bundled game); to compare two checkouts on the same content",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     global clock
@@ -170,7 +176,7 @@ def main(argv=None) -> int:
 
     from interpreter.content.loader import load_cached
 
-    full = load_cached()
+    full = load_cached(args.content)
     bare = copy.copy(full)
     bare.roles = {}
     out: dict = {

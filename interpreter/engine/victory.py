@@ -99,6 +99,7 @@ class Victory:
         winners: list[Player] = []
         declarers: list[Player] = []
         order = self._from_current()
+        unclaimed = None  # (holder, his "collect_unclaimed" conditions), found once per check (conditions are pure)
         for p in order:
             if p.out or not (p.alive or p in self.seats.in_death):
                 continue
@@ -112,8 +113,10 @@ class Victory:
                     self._add_with_camp(winners, p)
                     break
             if not claimed:
-                for q in order:
-                    for v in self._victories(q, "collect_unclaimed"):
+                if unclaimed is None:
+                    unclaimed = [(q, vs) for q in order if (vs := self._victories(q, "collect_unclaimed"))]
+                for q, vs in unclaimed:
+                    for v in vs:
                         if self._eligible(q, v) and self._holds(q, v, subject=p) and q not in winners:
                             declarers.append(q)
                             winners.append(q)
