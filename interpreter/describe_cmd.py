@@ -16,7 +16,7 @@ import click
 from .cli_options import content_option
 from .content.loader import ContentError, load_content
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
-from .model.content import CardType, Identity, Role, SecretTask
+from .model.content import CardType, Identity, Role, SecretTask, role_label
 from .snippet import clip, snippet
 from .suggest import closest
 
@@ -101,6 +101,10 @@ def find(items, name: str) -> list:
     exact = [i for i in items if key in (i.id, i.name)]
     if exact:
         return exact
+    # a role by its full label, or by name and version: 李宁玉（SP）（译电科科长）, 李宁玉（SP）
+    labelled = [i for i in items if isinstance(i.obj, Role) and key in (i.label, role_label(i.name, i.obj.version))]
+    if labelled:
+        return labelled
     by_id = [i for i in items if key.lower() == i.id.lower()]
     if by_id:
         return by_id

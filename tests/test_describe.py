@@ -315,6 +315,15 @@ def test_describe_by_id_and_name():
         assert "由代码生成：争夺阶段，将待收情报移至你面前。" in r.output
 
 
+def test_describe_a_role_version_by_its_label():
+    for arg in ("李宁玉（SP）", "李宁玉（SP）（译电科科长）"):
+        r = run(arg)
+        assert r.exit_code == 0, r.output
+        assert "li_ning_yu_sp" in r.output and "· li_ning_yu\n" not in r.output
+    r = run("李宁玉")  # the name alone: every version
+    assert "li_ning_yu_sp" in r.output and "· li_ning_yu\n" in r.output
+
+
 def test_describe_task_and_identity():
     r = run("诱变者")
     assert r.exit_code == 0 and "秘密任务" in r.output and "由代码生成" in r.output
