@@ -603,6 +603,7 @@ ERROR_CODES: dict[str, str] = {
     "E120": "the same id is used twice",
     "E121": "a reference to something that does not exist",
     "E122": "an identity table row does not add up to its player count",
+    "E124": "a pack extends a pack that is loaded after it (packs that extend each other)",
     "E201": "syntax error in effect code",
     "E301": "unknown name or function",
     "E302": "wrong type",

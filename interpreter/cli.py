@@ -158,11 +158,13 @@ class _LazyGroup(click.Group):
     cls=_LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     lazy={
+        "new": (".new_cmd", "new", "Write a starting pack, role, card or secret task, with a scenario that passes."),
+        "pack": (".pack_cmd", "pack", "Content packs: what a rule set resolves to, what a fork changes of another."),
         "describe": (
             ".describe_cmd",
             "describe",
             "Print the rules text generated from the code of a card, secret task, role or identity.",
-        )
+        ),
     },
 )
 @click.version_option(__version__, prog_name="fengsheng")
@@ -250,7 +252,8 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
     deck = len(content.deck_for(players))
     header = (
         f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
-        f"content: {content.rules.name} ({len(content.card_types)} card types, {deck}-card deck, "
+        f"content: {content.rules.name}; packs: {', '.join(p.id for p in content.packs)}\n"
+        f"  ({len(content.card_types)} card types, {deck}-card deck, "
         f"{len(content.tasks)} secret tasks, {len(content.roles)} roles)"
     )
     click.echo(summary.text(header))

@@ -35,6 +35,7 @@ Described = CardType | SecretTask | Role | Identity
 class Item:
     kind: str
     obj: Described  # the loaded object
+    pack: str | None = None  # the pack that defines it (identities: from the rules, none)
 
     @property
     def id(self) -> str:
@@ -91,7 +92,12 @@ def collect_items(dirs) -> tuple[list, list]:
         ("secret_task", content.tasks),
         ("role", content.roles),
     ]
-    items = [Item(kind, obj) for kind, objs in groups for _, obj in sorted(objs.items())]
+    origin = content.origins
+    items = [
+        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None)
+        for kind, objs in groups
+        for _, obj in sorted(objs.items())
+    ]
     items += [Item("identity", obj) for obj in content.identities.values()]
     return items, [_warning(e) for e in errors]
 
@@ -130,7 +136,7 @@ def suggest(items, name: str) -> list:
 def render_text(item: Item) -> str:
     original = item.original()
     generated = item.generated()
-    lines = [f"{item.label} · {KINDS[item.kind]} · {item.id}"]
+    lines = [f"{item.label} · {KINDS[item.kind]} · {item.id}" + (f" · pack {item.pack}" if item.pack else "")]
     if "\n" in original or "\n" in generated:
         lines += [
             "原文：",

@@ -51,6 +51,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.pytest_plugin",
             "interpreter.catalogue_doc",
             "interpreter.coverage_doc",
+            "interpreter.pack_cmd",
+            "interpreter.new_cmd",
         ],
     ),
 ]

@@ -35,6 +35,8 @@ from ..model.content import (
     Content,
     DeckEntry,
     Identity,
+    Origin,
+    PackInfo,
     Role,
     Rules,
     SecretTask,
@@ -44,7 +46,17 @@ from ..model.content import (
 from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
 from ..snippet import MAX_MESSAGE, brief, clip, line_of, snippet, split_lines
 from ..suggest import did_you_mean
-from .packs import default_packs
+from .manifest import (
+    KIND_WORD,
+    FilePos,
+    Finding,
+    Manifest,
+    check_refs,
+    merge_rules,
+    rules_fragment_schema,
+    without_nulls,
+)
+from .packs import MANIFEST, bundled_packs, default_packs, pack_ref
 from .yamlpos import PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
@@ -158,11 +170,14 @@ class Loader:
         self.errors: list[ContentError] = []
         self.warnings: list[ContentError] = []  # W5xx: the content loads, but may misbehave in play
         self.card_names: dict = {}
+        self.removed_names: dict[str, str] = {}  # card name -> the pack that removed that card kind
         self.sources: dict[str, list[str]] = {}  # path -> the lines of its text as read (for error snippets)
 
     # ------------------------------------------------------------------ reporting
 
     def err(self, path, pos, code, message, hint=None):
+        if isinstance(pos, FilePos):  # a value merged in from a pack.yaml: its own file
+            path = pos.path
         if pos is None:  # no position: 1:1 and no snippet
             self.errors.append(ContentError(str(path), 1, 1, code, message, hint))
         else:
@@ -289,10 +304,10 @@ class Loader:
         self.check_schema(path, data, kind)
         return data
 
-    def check_schema(self, path, data, kind):
-        """Report every way `data` breaks the schema, then take out each value of the wrong shape (a list
-        where an id goes, an unknown timing), so that building from the rest never meets it."""
-        validator = jsonschema.Draft202012Validator(schema(kind))
+    def check_schema(self, path, data, kind, schema_doc: dict | None = None):
+        """Report every way `data` breaks the schema (of `kind`, or `schema_doc`), then take out each value of
+        the wrong shape (a list where an id goes, an unknown timing), so that building from the rest never meets it."""
+        validator = jsonschema.Draft202012Validator(schema_doc if schema_doc is not None else schema(kind))
         wrong = set()
         for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
             if e.absolute_path and e.validator not in _HARMLESS:
@@ -365,6 +380,8 @@ class Loader:
             return None
         comp = Compiler(env, unit, self.card_names, data_types)
         pos = pos_of(container, key)
+        if isinstance(pos, FilePos):  # code merged in from a pack.yaml (an identity's victory): its own file
+            path = pos.path
         try:
             fn = comp.program(text) if mode == "program" else comp.expression(text, expect)
         except LanguageError as e:
@@ -377,6 +394,12 @@ class Loader:
         if guards is not None and fn is not None and not comp.errors and comp.tree is not None:
             guards.append(seat_guard(comp.tree, env, CONTEXT_VARS))
         for err in comp.errors:
+            name = err.message.removeprefix("unknown card name 【").removesuffix("】")
+            if err.code == "E305" and name in self.removed_names:
+                err.message = f"【{name}】 was removed by pack '{self.removed_names[name]}'"
+                err.hint = (
+                    "the pack that removes a card kind also removes or replaces what names it (remove: / replace:)"
+                )
             if pos is None:
                 self.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
             else:
@@ -574,14 +597,20 @@ class Loader:
         )
         return rules, identities
 
-    def load_deck(self, path, data, card_types) -> tuple[list, dict]:
+    def load_deck(self, path, data, card_types, skip_kinds=frozenset(), taken=frozenset()) -> tuple[list, dict]:
+        """The deck's copies and named decks. Copies of `skip_kinds` (card kinds a pack removed) are left out;
+        an id in `taken` (copies already in the deck this adds to) is used twice."""
         entries, seen = [], {}
+        skipped: set = set()  # the copies of removed card kinds: a deck may still name them
         for i, c in enumerate(data.get("cards") or []):
             if not isinstance(c, PosDict) or "id" not in c or "card" not in c:
                 continue
             pos = pos_of(data["cards"], i)
-            if c["id"] in seen:
+            if c["id"] in seen or c["id"] in taken:
                 self.err(path, pos, "E120", f"card id {c['id']} is used twice")
+                continue
+            if c["card"] in skip_kinds:
+                skipped.add(c["id"])
                 continue
             seen[c["id"]] = True
             ctype = card_types.get(c["card"])
@@ -634,7 +663,7 @@ class Loader:
                 ids = list(inc)
             exclude = set(spec.get("exclude") or [])
             for u in list(exclude) + (ids if isinstance(inc, list) else []):
-                if u not in seen:
+                if u not in seen and u not in skipped:
                     self.err(
                         path,
                         pos_of(data["decks"], name),
@@ -675,26 +704,204 @@ def _last_file(dirs, name):
     return found
 
 
-def _load_kind(L: Loader, dirs, folder: str, kind: str, build) -> dict:
-    """Read, check and build every file of one kind; ids must be unique."""
-    out = {}
-    for f in _files(dirs, folder):
-        data = L.read(f, kind)
-        if data is None:
-            continue
-        obj = build(f, data)
-        if obj.id in out:
-            L.err(f, pos_of(data, "id"), "E120", f"{kind.replace('_', ' ')} id '{clip(str(obj.id))}' is used twice")
-        out[obj.id] = obj
+def _read_kind(L: Loader, dirs, folder: str, kind: str) -> list[tuple[int, Path, PosDict]]:
+    """Read and schema-check every file of one kind in every pack: (layer, file, data), in layering order."""
+    out = []
+    for layer, d in enumerate(dirs):
+        sub = Path(d) / folder
+        if sub.is_dir():
+            for f in sorted(sub.glob("*.yaml")) + sorted(sub.glob("*.yml")):
+                data = L.read(f, kind)
+                if data is not None and isinstance(data.get("id"), str):
+                    out.append((layer, f, data))
     return out
+
+
+class _Packs:
+    """The loaded folders and their manifests: which pack each layer is, and what each manifest asks."""
+
+    def __init__(self, L: Loader, dirs: list[Path]):
+        self.L, self.dirs = L, dirs
+        self.manifests: dict[int, Manifest] = {}
+        for layer, d in enumerate(dirs):
+            path = d / MANIFEST
+            if path.is_file():
+                data = L.read(path, "pack")
+                if data is not None:
+                    self.manifests[layer] = Manifest(layer, d, path, data)
+        self.ids = [self.manifests[i].id if i in self.manifests else d.name for i, d in enumerate(dirs)]
+        self.changes: list[str] = []
+        self.removed: dict[str, set[str]] = {kind: set() for kind in KIND_WORD}
+        self.removed_by: dict[str, str] = {}  # a removed card kind's id -> the pack that removed it
+        self._check_extends()
+
+    def _check_extends(self) -> None:
+        here = [d.resolve() for d in self.dirs]
+        for m in self.manifests.values():
+            refs = m.data.get("extends") or []
+            for i, ref in enumerate(refs):
+                target = pack_ref(ref, m.folder)
+                if target is None:
+                    self.report(
+                        Finding(
+                            m.path,
+                            pos_of(refs, i),
+                            "E121",
+                            f"pack '{m.id}' extends '{ref}', which is neither a bundled pack nor a folder next to it",
+                            did_you_mean(ref, bundled_packs()) or "bundled packs: " + ", ".join(bundled_packs()),
+                        )
+                    )
+                elif target.resolve() not in here[: m.layer]:
+                    self.report(
+                        Finding(
+                            m.path,
+                            pos_of(refs, i),
+                            "E124",
+                            f"pack '{m.id}' extends '{ref}', which is loaded after it: the packs extend each other",
+                            "a pack cannot extend one that extends it",
+                        )
+                    )
+
+    def report(self, f: Finding) -> None:
+        if f.pos is None:
+            self.L.err(f.path, None, f.code, f.message, f.hint)
+        else:
+            self.L.error_at(f.path, f.pos.line, f.pos.col, f.code, f.message, f.hint)
+
+    def origin(self, layer: int, f: Path, data: PosDict) -> Origin:
+        pos = pos_of(data, "id")
+        return Origin(self.ids[layer], str(f), pos.line if pos is not None else 1)
+
+    def resolve(self, folder: str, items: list[tuple[int, Path, PosDict]]) -> dict[str, tuple[int, Path, PosDict]]:
+        """One definition per id: a later pack's replaces an earlier one's where allowed; removals applied."""
+        word = KIND_WORD[folder]
+        winners: dict[str, tuple[int, Path, PosDict]] = {}
+        first: dict[str, int] = {}  # id -> the layer of its first definition
+        for layer, f, data in items:
+            ident = data["id"]
+            first.setdefault(ident, layer)
+            old = winners.get(ident)
+            if old is not None:
+                m = self.manifests.get(layer)
+                if old[0] == layer:
+                    self.L.err(
+                        f, pos_of(data, "id"), "E120", f"{word} id '{clip(ident)}' is used twice (also {old[1]})"
+                    )
+                    continue
+                if m is not None and ident not in dict(m.ids("replace", folder)):
+                    self.L.err(
+                        f,
+                        pos_of(data, "id"),
+                        "E120",
+                        f"{word} '{clip(ident)}' is already defined by pack '{self.ids[old[0]]}' ({old[1]})",
+                        f"to replace it, list it in {m.path.name}: replace: {folder}: [{ident}]",
+                    )
+                    continue
+                self.changes.append(f"{self.ids[layer]}: {word} {ident} replaced")
+            elif layer > 0:
+                self.changes.append(f"{self.ids[layer]}: {word} {ident} added")
+            winners[ident] = (layer, f, data)
+        for m in self.manifests.values():
+            defined = {i: layer for i, layer in first.items() if i in winners}
+            _, found = check_refs(m, folder, defined, "replace")
+            for problem in found:
+                self.report(problem)
+            removed, found = check_refs(m, folder, defined, "remove")
+            for problem in found:
+                self.report(problem)
+            for ident in removed:
+                if winners[ident][0] < m.layer:
+                    del winners[ident]
+                    self.removed[folder].add(ident)
+                    self.removed_by[ident] = m.id
+                    self.changes.append(f"{m.id}: {word} {ident} removed")
+        return winners
+
+    def merge_rules(self, rules_layer: int, data: PosDict, rules_schema: dict) -> None:
+        for m in sorted(self.manifests.values(), key=lambda m: m.layer):
+            fragment = m.data.get("rules")
+            if m.layer < rules_layer or not isinstance(fragment, PosDict):
+                continue
+            check = PosDict(rules=without_nulls(fragment))
+            check.pos, check.key_pos, check.val_pos = m.data.pos, m.data.key_pos, m.data.val_pos
+            before = len(self.L.errors)
+            self.L.check_schema(m.path, check, "pack", {"type": "object", "properties": {"rules": rules_schema}})
+            if len(self.L.errors) == before:
+                self.changes += merge_rules(data, fragment, m.path, m.id)
+
+    def change_deck(self, deck_layer: int, loader: Loader, entries: list, decks: dict, card_types: dict) -> None:
+        for m in sorted(self.manifests.values(), key=lambda m: m.layer):
+            spec = m.data.get("deck")
+            if m.layer < deck_layer or not isinstance(spec, PosDict):
+                continue
+            have = {e.uid for e in entries}
+            gone = []
+            removes = spec.get("remove") or []
+            for i, uid in enumerate(removes):
+                if uid in have:
+                    gone.append(uid)
+                else:
+                    loader.err(
+                        m.path,
+                        pos_of(removes, i),
+                        "E121",
+                        f"pack '{m.id}' removes deck card {uid}, which the deck does not have",
+                    )
+            if gone:
+                entries[:] = [e for e in entries if e.uid not in gone]
+                for name in decks:
+                    decks[name] = [u for u in decks[name] if u not in gone]
+                self.changes.append(f"{m.id}: deck copies {', '.join(map(str, gone))} removed")
+            adds = spec.get("add")
+            if isinstance(adds, list) and adds:
+                wrapper = PosDict(cards=adds)
+                wrapper.pos, wrapper.key_pos, wrapper.val_pos = spec.pos, {}, dict(spec.val_pos)
+                wrapper.val_pos["cards"] = wrapper.val_pos.get("add", spec.pos)
+                new, _ = loader.load_deck(m.path, wrapper, card_types, taken={e.uid for e in entries})
+                by_uid = {c.get("id"): c for c in adds if isinstance(c, dict)}
+                for e in new:
+                    wanted = by_uid.get(e.uid, {}).get("decks")
+                    for name in wanted or list(decks):
+                        if name in decks:
+                            decks[name].append(e.uid)
+                        else:
+                            loader.err(
+                                m.path,
+                                pos_of(by_uid[e.uid], "decks"),
+                                "E121",
+                                f"deck card {e.uid} joins deck '{name}', which the deck does not define",
+                                did_you_mean(name, decks) or "decks: " + ", ".join(decks),
+                            )
+                entries += new
+                if new:
+                    self.changes.append(f"{m.id}: deck copies {', '.join(str(e.uid) for e in new)} added")
+
+    def infos(self) -> list[PackInfo]:
+        out = []
+        for layer, d in enumerate(self.dirs):
+            m = self.manifests.get(layer)
+            data = m.data if m is not None else {}
+            extends = data.get("extends") or []
+            out.append(
+                PackInfo(
+                    self.ids[layer],
+                    str(data.get("name") or d.name),
+                    str(d),
+                    str(data.get("version") or ""),
+                    str(data.get("description") or ""),
+                    tuple(x for x in extends if isinstance(x, str)),
+                )
+            )
+        return out
 
 
 def load_content(paths=None, errors: list[ContentError] | None = None) -> Content:
     """Load and compile content packs, layered in order (default: the full bundled game). Raises ContentErrors.
 
-    Given `errors`, it raises nothing: the errors found are added to that list and what loaded is
-    returned (a file with an error in part or not at all; no rules.yaml: empty rules), for
-    `fengsheng describe`, which shows what it can.
+    Each folder is one pack; a pack's pack.yaml (if any) says what it changes of the packs before
+    it (interpreter/content/manifest.py, docs/modding.md). Given `errors`, it raises nothing: the
+    errors found are added to that list and what loaded is returned (a file with an error in part
+    or not at all; no rules.yaml: empty rules), for `fengsheng describe`, which shows what it can.
     """
     dirs = [Path(p) for p in (paths or default_packs())]
     L = Loader()
@@ -703,27 +910,34 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
             L.err(d, None, "E100", "not a content directory")
     if L.errors and errors is None:
         raise ContentErrors(L.errors)
+    packs = _Packs(L, dirs)
+    origins: dict[tuple[str, str], Origin] = {}
     # card names must be known before any code compiles (【...】 names in effects)
-    card_files = []
-    for f in _files(dirs, "cards"):
-        data = L.read(f, "card")
-        if data is not None:
-            card_files.append((f, data))
-            if isinstance(data.get("name"), str) and isinstance(data.get("id"), str):
-                L.card_names[data["name"]] = data["id"]
+    card_files = _read_kind(L, dirs, "cards", "card")
+    cards = packs.resolve("cards", card_files)
+    for _, _, data in card_files:
+        if data["id"] in packs.removed["cards"] and isinstance(data.get("name"), str):
+            L.removed_names[data["name"]] = packs.removed_by[data["id"]]
+    for _, _, data in cards.values():
+        if isinstance(data.get("name"), str):
+            L.card_names[data["name"]] = data["id"]
     card_types: dict[str, CardType] = {}
-    where: dict[str, Path] = {}
-    for f, data in card_files:
-        ct = L.load_card(f, data)
-        if ct.id in card_types:
-            L.err(f, pos_of(data, "id"), "E120", f"card id '{clip(str(ct.id))}' is also used by {where[ct.id]}")
-            continue
-        card_types[ct.id] = ct
-        where[ct.id] = f
-    tasks = _load_kind(L, dirs, "secret_tasks", "secret_task", L.load_task)
-    roles = _load_kind(L, dirs, "roles", "role", L.load_role)
-    rules_file = _last_file(dirs, "rules.yaml")
-    deck_file = _last_file(dirs, "deck.yaml")
+    for ident, (layer, f, data) in cards.items():
+        card_types[ident] = L.load_card(f, data)
+        origins["card", ident] = packs.origin(layer, f, data)
+    tasks: dict[str, SecretTask] = {}
+    for ident, (layer, f, data) in packs.resolve(
+        "secret_tasks", _read_kind(L, dirs, "secret_tasks", "secret_task")
+    ).items():
+        tasks[ident] = L.load_task(f, data)
+        origins["secret_task", ident] = packs.origin(layer, f, data)
+    roles: dict[str, Role] = {}
+    for ident, (layer, f, data) in packs.resolve("roles", _read_kind(L, dirs, "roles", "role")).items():
+        roles[ident] = L.load_role(f, data)
+        origins["role", ident] = packs.origin(layer, f, data)
+    removed_kinds = packs.removed["cards"]
+    rules_layer, rules_file = _last_layer(dirs, "rules.yaml")
+    deck_layer, deck_file = _last_layer(dirs, "deck.yaml")
     rules: Rules | None = None
     rules_data = None
     identities: dict[str, Identity] = {}
@@ -732,6 +946,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     else:
         rules_data = L.read(rules_file, "rules")
         if rules_data is not None:
+            packs.merge_rules(rules_layer, rules_data, _rules_fragment_schema())
             rules, identities = L.load_rules(rules_file, rules_data)
     deck: list[DeckEntry] = []
     decks: dict[str, list[int]] = {}
@@ -740,7 +955,8 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     else:
         data = L.read(deck_file, "deck")
         if data is not None:
-            deck, decks = L.load_deck(deck_file, data, card_types)
+            deck, decks = L.load_deck(deck_file, data, card_types, skip_kinds=removed_kinds)
+            packs.change_deck(deck_layer, L, deck, decks, card_types)
             if rules is not None and rules_data is not None:
                 for spec in rules_data.get("decks") or []:
                     name = spec.get("deck") if isinstance(spec, dict) else None
@@ -768,7 +984,24 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
         tasks=tasks,
         roles=roles,
         warnings=L.warnings,
+        packs=packs.infos(),
+        origins=origins,
+        changes=packs.changes,
     )
+
+
+def _last_layer(dirs, name) -> tuple[int, Path | None]:
+    found: tuple[int, Path | None] = (0, None)
+    for layer, d in enumerate(dirs):
+        f = Path(d) / name
+        if f.is_file():
+            found = (layer, f)
+    return found
+
+
+@cache
+def _rules_fragment_schema() -> dict:
+    return rules_fragment_schema(schema("rules"))
 
 
 def kind_of_file(path: Path) -> str | None:
@@ -780,6 +1013,8 @@ def kind_of_file(path: Path) -> str | None:
         return "rules"
     if name in ("deck.yaml", "deck.yml"):
         return "deck"
+    if name == "pack.yaml":
+        return "pack"
     return {"cards": "card", "roles": "role", "secret_tasks": "secret_task"}.get(path.parent.name)
 
 

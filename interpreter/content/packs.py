@@ -16,6 +16,12 @@ A pack given with ``--content`` is one of two things:
   ``--content content`` in a checkout, is the same as giving nothing.)
 
 A later pack overrides an earlier one's file of the same name (``roles/x.yaml``).
+
+A pack may have a manifest, ``pack.yaml`` (schema/pack.schema.json, docs/modding.md): its id and
+name, what it ``extends`` — bundled packs by id (``base``, ``tie_wu_zi``, ``lao_yang_fang``) or
+folders relative to it, loaded before it whatever ``--expansions`` says — and what it changes of
+them (rule numbers merged key by key, definitions replaced or removed, deck copies added or
+removed; the loader applies those).
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ from pathlib import Path
 from ..paths import BUNDLED_CONTENT
 from ..snippet import brief
 from ..suggest import closest
+from .yamlpos import load as load_yaml
 
 EXPANSIONS_FOLDER = "expansions"
+MANIFEST = "pack.yaml"
+BASE = "base"  # the bundled base game's id in `extends:`
 
 
 class PackError(ValueError):
@@ -86,6 +95,33 @@ def choose_expansions(rule_set: Path, words: Sequence[str] | None) -> list[Path]
     return out
 
 
+def bundled_packs() -> dict[str, Path]:
+    """The packs `extends:` may name by id: the base game and its expansions."""
+    return {BASE: BUNDLED_CONTENT, **expansions_of(BUNDLED_CONTENT)}
+
+
+def pack_ref(ref: str, pack: Path) -> Path | None:
+    """What a name in `pack`'s `extends:` stands for: a bundled pack's id, or a folder relative to the pack."""
+    bundled = bundled_packs()
+    if ref in bundled:
+        return bundled[ref]
+    folder = Path(pack) / ref
+    return folder if folder.is_dir() else None
+
+
+def extends_of(pack: Path) -> list[str]:
+    """The `extends:` of a pack's pack.yaml, read leniently: the loader reports a broken manifest."""
+    manifest = Path(pack) / MANIFEST
+    if not manifest.is_file():
+        return []
+    try:
+        data = load_yaml(manifest.read_text(encoding="utf-8"))
+    except Exception:  # any unreadable manifest: the loader reads it again and says why
+        return []
+    refs = data.get("extends") if isinstance(data, dict) else None
+    return [r for r in refs if isinstance(r, str)] if isinstance(refs, list) else []
+
+
 def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | None = None) -> list[Path]:
     """The folders to load, in layering order, for `--content` packs and an `--expansions` choice.
 
@@ -93,10 +129,23 @@ def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | 
     """
     given = [Path(p) for p in packs if not _same(Path(p), BUNDLED_CONTENT)]
     own = next((i for i, p in enumerate(given) if is_rule_set(p)), None)
-    if own is None:
-        return _once([BUNDLED_CONTENT, *choose_expansions(BUNDLED_CONTENT, expansions), *given])
-    base = given[own]
-    return _once([*given[: own + 1], *choose_expansions(base, expansions), *given[own + 1 :]])
+    root = BUNDLED_CONTENT if own is None else given[own]
+    out = [*([] if own is None else given[:own]), root, *choose_expansions(root, expansions)]
+    for pack in given if own is None else given[own + 1 :]:
+        _with_what_it_extends(pack, out, frozenset())
+    return _once(out)
+
+
+def _with_what_it_extends(pack: Path, out: list[Path], visiting: frozenset[Path]) -> None:
+    """Append `pack` to `out` after what it extends (depth first). A cycle ends the walk; the loader reports it."""
+    key = pack.resolve()
+    if key in visiting or any(_same(pack, p) for p in out):
+        return
+    for ref in extends_of(pack):
+        dep = pack_ref(ref, pack)
+        if dep is not None:
+            _with_what_it_extends(dep, out, visiting | {key})
+    out.append(pack)
 
 
 def default_packs() -> list[Path]:

@@ -257,6 +257,11 @@ def _alive_count(ctx):
     return sum(1 for p in ctx.game.players if p.alive)
 
 
+@implements("card_names")
+def _card_names(ctx):
+    return [CardName(ct.id, ct.name) for ct in ctx.game.content.card_types.values()]
+
+
 @implements("name_of")
 def _name_of(ctx, c):
     return CardName(c.type.id, c.type.name) if c is not None else None

@@ -553,6 +553,16 @@ declare(
 declare("alive_count", "query", [], T.INT, "存活角色数", "How many players are alive.")
 
 declare(
+    "card_names",
+    "query",
+    [],
+    T.CARDNAMES,
+    "所有卡牌名称",
+    "Every card name of the game being played, in the content's order: what 宣言一个卡牌名称 offers. "
+    "A fork that adds or removes a card kind changes it with no change to the skills that use it.",
+)
+
+declare(
     "name_of",
     "query",
     [("c", T.CARD)],

@@ -146,6 +146,30 @@ def role_label(name: str, version: str = "", title: str = "") -> str:
     return name + (f"（{version}）" if version else "") + (f"（{title}）" if title else "")
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a definition comes from: its pack's id, its file and line (validate, describe, pack show)."""
+
+    pack: str
+    path: str
+    line: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line} (pack {self.pack})"
+
+
+@dataclass(frozen=True)
+class PackInfo:
+    """One loaded pack, in layering order: its manifest's id, name, version and description (or its folder's name)."""
+
+    id: str
+    name: str
+    folder: str
+    version: str = ""
+    description: str = ""
+    extends: tuple[str, ...] = ()
+
+
 @dataclass
 class Content:
     rules: Rules
@@ -157,6 +181,9 @@ class Content:
     roles: dict[str, Role] = field(default_factory=dict)
     # what `validate` warns of (loader.ContentError with level "warning", W5xx): the content loads all the same
     warnings: list[Any] = field(default_factory=list)
+    packs: list[PackInfo] = field(default_factory=list)  # in layering order
+    origins: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (kind, id) -> where it is defined
+    changes: list[str] = field(default_factory=list)  # what each pack changed of what it extends, in words
 
     def deck_for(self, players: int) -> list[DeckEntry]:
         for lo, hi, name in self.rules.decks:

@@ -1,0 +1,203 @@
+"""``fengsheng new pack|role|card|task NAME``: a valid starting file, its scenario and the schema line for the editor.
+
+    fengsheng new pack jia_gui                 # jia_gui/pack.yaml (extends the base game), cards/, roles/, …
+    fengsheng new role ce_shi_yuan --in jia_gui  # jia_gui/roles/ce_shi_yuan.yaml + jia_gui/tests/…scenario.yaml
+
+Every file it writes validates and every scenario passes as written (tests/test_new_cmd.py), so a
+designer starts from something that runs and changes it step by step. The first line of each
+file points the editor at its JSON Schema (docs/editing.md). Nothing is overwritten.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from .paths import SCHEMA_DIR
+
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _schema_line(kind: str) -> str:
+    return f"# yaml-language-server: $schema={(SCHEMA_DIR / f'{kind}.schema.json').as_uri()}\n"
+
+
+PACK = """\
+{schema}id: {id}
+name: {id}
+version: 0.1.0
+description: 一个扩展包。 What this pack adds to the game or changes of it (docs/modding.md).
+# what it builds on: bundled packs by id (base, tie_wu_zi, lao_yang_fang) or folders next to it
+extends: [base]
+# rule numbers merged into the base game's, e.g.
+# rules:
+#   draw_count: 2
+# definitions of the base game it takes out (a card kind takes its deck copies with it), e.g.
+# remove:
+#   cards: [diao_hu_li_shan]
+# copies added to the deck, as in deck.yaml (decks: which deck sizes; default every one), e.g.
+# deck:
+#   add:
+#     - {{id: 201, card: my_card, colors: [red], direction: left}}
+"""
+
+ROLE = """\
+{schema}id: {id}
+name: {id}
+title: 新角色
+gender: female
+hidden: false
+expansion: 自制
+skills:
+  - id: {id}_ji_neng
+    name: 新技能
+    text: 出牌阶段限一次，你可以摸一张牌。
+    kind: active
+    timing: play_phase
+    limit: {{per: phase}}
+    effect: draw(self, 1)
+"""
+
+ROLE_SCENARIO = """\
+{schema}name: 新技能 — used once in the play phase, it draws one card
+ruling: 出牌阶段限一次，你可以摸一张牌。
+content: [..]
+players:
+  - identity: qian_fu_zhan_xian
+    role: {id}
+    face_up: true
+  - identity: te_gong_ji_guan
+  - identity: te_gong_ji_guan
+deck_top: [36]            # black 威逼 ←: drawn by the skill, then sent to P2 (left)
+current: 0
+start: play
+answers:
+  0: [skill 新技能, pass, "#36"]   # the skill, then stop playing, then send the card drawn
+  2: [accept]
+expect:
+  players:
+    0: {{hand: []}}
+    2: {{intel: [36]}}
+  events:
+    - {{e: skill_used, seat: 0, skill: {id}_ji_neng}}
+"""
+
+CARD = """\
+{schema}id: {id}
+name: {id}
+text: 出牌阶段，对一名其他角色使用。其摸一张牌。
+uses:
+  - timing: play_phase
+    target: others(self)
+    effect: draw(target, 1)
+"""
+
+CARD_SCENARIO = """\
+{schema}name: the new card makes its target draw one card
+content: [..]
+players:
+  - identity: qian_fu_zhan_xian
+    hand: [{uid}]
+  - identity: te_gong_ji_guan
+  - identity: te_gong_ji_guan
+deck_top: [36]
+current: 0
+start: play
+answers:
+  0: [use {id}, P1]       # P0 has no card left: nothing to send, the turn ends
+expect:
+  players:
+    0: {{hand: []}}
+    1: {{hand: [36]}}
+"""
+
+DECK_ADD = """
+# copies of {id} in the deck (added by `fengsheng new card`)
+deck:
+  add:
+    - {{id: {uid}, card: {id}, colors: [red], direction: left}}
+    - {{id: {uid2}, card: {id}, colors: [blue], direction: right}}
+"""
+
+TASK = """\
+{schema}id: {id}
+name: {id}
+text: 你的回合结束时，若你有五张或更多手牌，你获得胜利。
+victory:
+  - check: turn_end
+    condition: current == self and hand_count(self) >= 5
+"""
+
+
+def _write(path: Path, text: str) -> None:
+    if path.exists():
+        raise click.ClickException(f"{path} exists already; nothing was written")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {path}")
+
+
+def _copies_in_deck(pack: Path, name: str) -> int:
+    """Add two copies of the new card to the pack's deck (`deck: add:` in its pack.yaml); their first id.
+
+    The ids follow the highest deck id of what the pack extends. A pack.yaml that already has a
+    `deck:` key is left as it is: the command says what to add.
+    """
+    from .content.loader import load_cached
+    from .content.packs import resolve_packs
+
+    manifest = pack / "pack.yaml"
+    uid = max(e.uid for e in load_cached(resolve_packs([])).deck) + 1
+    text = manifest.read_text(encoding="utf-8") if manifest.is_file() else None
+    if text is None or re.search(r"^deck:", text, re.M):
+        click.echo(
+            f"  add copies of it to the deck under `deck: add:` in {manifest} "
+            f"(e.g. - {{id: {uid}, card: {name}, colors: [red], direction: left}}): the scenario uses #{uid}"
+        )
+        return uid
+    manifest.write_text(text.rstrip("\n") + "\n" + DECK_ADD.format(id=name, uid=uid, uid2=uid + 1), encoding="utf-8")
+    click.echo(f"added copies #{uid} and #{uid + 1} of it to the deck in {manifest}")
+    return uid
+
+
+@click.command("new")
+@click.argument("kind", type=click.Choice(["pack", "role", "card", "task"]))
+@click.argument("name")
+@click.option(
+    "--in",
+    "where",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="the pack folder to write into (for pack: where the new folder goes)",
+)
+def new(kind: str, name: str, where: str) -> None:
+    """Write a starting KIND file named NAME (a pinyin snake_case id), with a scenario that passes.
+
+    Then: fengsheng validate PACK, fengsheng scenario run PACK/tests.
+    """
+    if not ID.match(name):
+        raise click.BadParameter(f"{name!r}: ids are pinyin snake_case, e.g. jia_gui or ce_shi_yuan", param_hint="NAME")
+    base = Path(where)
+    if kind == "pack":
+        folder = base / name
+        _write(folder / "pack.yaml", PACK.format(schema=_schema_line("pack"), id=name))
+        for sub in ("cards", "roles", "secret_tasks", "tests"):
+            (folder / sub).mkdir(exist_ok=True)
+        click.echo(f"next: fengsheng new role my_role --in {folder}; fengsheng validate {folder}")
+        return
+    if kind == "role":
+        _write(base / "roles" / f"{name}.yaml", ROLE.format(schema=_schema_line("role"), id=name))
+        scenario = base / "tests" / f"role_{name}_example.scenario.yaml"
+        _write(scenario, ROLE_SCENARIO.format(schema=_schema_line("scenario"), id=name))
+    elif kind == "card":
+        _write(base / "cards" / f"{name}.yaml", CARD.format(schema=_schema_line("card"), id=name))
+        uid = _copies_in_deck(base, name)
+        scenario = base / "tests" / f"card_{name}_example.scenario.yaml"
+        _write(scenario, CARD_SCENARIO.format(schema=_schema_line("scenario"), id=name, uid=uid))
+    else:
+        _write(base / "secret_tasks" / f"{name}.yaml", TASK.format(schema=_schema_line("secret_task"), id=name))
+        scenario = None
+    click.echo(f"next: fengsheng validate {base}" + (f"; fengsheng scenario run {scenario}" if scenario else ""))

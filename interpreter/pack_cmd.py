@@ -1,0 +1,229 @@
+"""``fengsheng pack``: what a rule set resolves to, and what a fork changes of another.
+
+    fengsheng pack show [PACK]            # the packs layered, the rule numbers, the deck, cards, roles, tasks
+    fengsheng pack diff BASE FORK         # rules, deck counts, cards, roles, tasks: what differs
+
+A PACK is a folder or a bundled pack's id (``base``, ``tie_wu_zi``, ``lao_yang_fang``); it is
+resolved like ``--content`` (interpreter/content/packs.py): a pack is played over what it extends
+and, without a rules.yaml of its own, over the bundled game. ``diff`` compares the two games as
+loaded, not their files, so it is exact however the fork was written (a manifest or copied files).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from .cli_options import expansions_option
+from .content.loader import ContentErrors, load_content
+from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
+from .model.content import Content
+
+
+def _resolve(ref: str | None, expansions: str | None, default: list[str] | None) -> list[Path]:
+    """The folders a pack reference stands for, with the expansions chosen (`default` when not given).
+
+    A bundled id stands for that pack and what it extends; a folder for that pack, as `--content`.
+    """
+    words = parse_expansions(expansions)
+    words = default if words is None else words
+    bundled = bundled_packs()
+    try:
+        if ref is None or ref == "base":
+            return resolve_packs((), words)
+        if ref in bundled:
+            return resolve_packs([bundled[ref]], words)
+        if not Path(ref).is_dir():
+            raise click.BadParameter(
+                f"{ref!r} is neither a folder nor a bundled pack (bundled: {', '.join(bundled)})", param_hint="PACK"
+            )
+        return resolve_packs([ref], words)
+    except PackError as e:
+        raise click.BadParameter(str(e), param_hint="'--expansions'") from None
+
+
+def _load(ref: str | None, expansions: str | None, default: list[str] | None = None) -> Content:
+    try:
+        return load_content(_resolve(ref, expansions, default))
+    except ContentErrors as e:
+        for err in e.errors:
+            click.echo(str(err), err=True)
+        click.echo(
+            f"{len(e.errors)} error(s) in {ref or 'the content'}; run `fengsheng validate` for details.", err=True
+        )
+        sys.exit(1)
+
+
+def summary(content: Content) -> dict:
+    """The resolved rule set as plain data: what `pack show` prints and `pack diff` compares."""
+    r = content.rules
+    deck_sizes = {}
+    for lo, hi, name in r.decks:
+        kinds = Counter(content.card_types[e.card_type].name for e in content.deck if e.uid in set(content.decks[name]))
+        deck_sizes[f"{name} ({lo}-{hi} players)"] = {
+            "cards": sum(kinds.values()),
+            "by_card": dict(sorted(kinds.items())),
+        }
+    origin = content.origins
+    return {
+        "packs": [
+            {"id": p.id, "name": p.name, "version": p.version, "folder": p.folder, "extends": list(p.extends)}
+            for p in content.packs
+        ],
+        "rules": {
+            "name": r.name,
+            "start_hand": r.start_hand,
+            "draw_count": r.draw_count,
+            "give_on_death": r.give_on_death,
+            "collect_count": r.collect_count,
+            "death_count": r.death_count,
+            "max_turns": r.max_turns,
+        },
+        "identity_table": {str(n): dict(row) for n, row in sorted(r.identity_table.items())},
+        "decks": deck_sizes,
+        "cards": {
+            c.id: {"name": c.name, "pack": _pack(origin, "card", c.id), "text": c.text, "code": _card_code(c)}
+            for c in content.card_types.values()
+        },
+        "roles": {
+            x.id: {
+                "name": x.label(),
+                "pack": _pack(origin, "role", x.id),
+                "skills": [s.name for s in x.skills],
+                "code": [[s.kind, s.text, s.condition_text, s.effect_text] for s in x.skills],
+            }
+            for x in content.roles.values()
+        },
+        "secret_tasks": {
+            t.id: {
+                "name": t.name,
+                "pack": _pack(origin, "secret_task", t.id),
+                "text": t.text,
+                "code": [[v.check, v.source] for v in t.victories],
+            }
+            for t in content.tasks.values()
+        },
+        "changes": list(content.changes),
+    }
+
+
+def _card_code(c) -> list:
+    """A card kind's rules as data: each use's timing and code, so that `diff` sees a changed effect."""
+    return [c.effect_source, *([u.timing, u.target_source, u.condition_source, u.effect_source] for u in c.uses)]
+
+
+def _pack(origins: dict, kind: str, ident: str) -> str:
+    o = origins.get((kind, ident))
+    return o.pack if o is not None else "?"
+
+
+@click.group("pack")
+def pack() -> None:
+    """Content packs: what a rule set resolves to, what a fork changes (docs/modding.md)."""
+
+
+@pack.command("show")
+@click.argument("ref", required=False, metavar="[PACK]")
+@expansions_option()
+@click.option("--json", "as_json", is_flag=True, help="print it as JSON")
+def show(ref: str | None, expansions: str | None, as_json: bool) -> None:
+    """What PACK resolves to (default: the full bundled game): its packs, rules, deck, cards, roles, tasks.
+
+    A folder is shown as --content plays it (over the bundled game with every expansion unless
+    --expansions says otherwise); a bundled pack's id, with what it extends only.
+    """
+    default = ["none"] if ref is not None and ref in bundled_packs() else None
+    data = summary(_load(ref, expansions, default))
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    out = ["packs (loaded in this order):"]
+    for p in data["packs"]:
+        ver = f" {p['version']}" if p["version"] else ""
+        ext = f", extends {', '.join(p['extends'])}" if p["extends"] else ""
+        out.append(f"  {p['id']}{ver}: {p['name']} ({p['folder']}{ext})")
+    out.append(f"rules: {data['rules']['name']}")
+    for k, v in data["rules"].items():
+        if k != "name":
+            out.append(f"  {k}: {v}")
+    out.append("identity table:")
+    for n, row in data["identity_table"].items():
+        out.append(f"  {n:>2} players: " + ", ".join(f"{k} ×{v}" for k, v in row.items()))
+    out.append("decks:")
+    for name, d in data["decks"].items():
+        out.append(f"  {name}: {d['cards']} cards — " + ", ".join(f"{k} {v}" for k, v in d["by_card"].items()))
+    for kind, title in (("cards", "card kinds"), ("secret_tasks", "secret tasks"), ("roles", "roles")):
+        by_pack: dict[str, list[str]] = {}
+        for item in data[kind].values():
+            by_pack.setdefault(item["pack"], []).append(item["name"])
+        out.append(f"{title}: {len(data[kind])}")
+        for p, names in by_pack.items():
+            out.append(f"  {p} ({len(names)}): {', '.join(names)}")
+    if data["changes"]:
+        out.append("what the packs change of what they extend:")
+        out += [f"  {c}" for c in data["changes"]]
+    click.echo("\n".join(out))
+
+
+@pack.command("diff")
+@click.argument("base", metavar="BASE")
+@click.argument("fork", metavar="FORK")
+@expansions_option()
+@click.option("--json", "as_json", is_flag=True, help="print the differences as JSON")
+def diff(base: str, fork: str, expansions: str | None, as_json: bool) -> None:
+    """What FORK changes of BASE: rule numbers, identity table, deck counts, cards, roles, secret tasks.
+
+    Each is a folder or a bundled pack's id, with what it extends and, on both sides alike, the
+    expansions --expansions names (default: none, so `pack diff base tie_wu_zi` shows the first
+    expansion). Exit status 0 when they are the same game, 1 when they differ.
+    """
+    a, b = summary(_load(base, expansions, ["none"])), summary(_load(fork, expansions, ["none"]))
+    changes = compare(a, b)
+    if as_json:
+        click.echo(json.dumps(changes, ensure_ascii=False, indent=2))
+    elif not changes:
+        click.echo(f"{fork} plays the same game as {base}")
+    else:
+        click.echo(f"{fork} against {base}:")
+        for c in changes:
+            click.echo(f"  {c}")
+    sys.exit(1 if changes else 0)
+
+
+def compare(a: dict, b: dict) -> list[str]:
+    """The differences between two summaries, one line each, in a fixed order."""
+    out = []
+    for k in a["rules"]:
+        if a["rules"][k] != b["rules"][k]:
+            out.append(f"rules {k}: {a['rules'][k]} → {b['rules'][k]}")
+    for n in sorted({*a["identity_table"], *b["identity_table"]}, key=int):
+        x, y = a["identity_table"].get(n), b["identity_table"].get(n)
+        if x != y:
+            out.append(f"identity table, {n} players: {_row(x)} → {_row(y)}")
+    for name in sorted({*a["decks"], *b["decks"]}):
+        x, y = a["decks"].get(name, {"cards": 0, "by_card": {}}), b["decks"].get(name, {"cards": 0, "by_card": {}})
+        moved = [
+            f"{card} {x['by_card'].get(card, 0)} → {y['by_card'].get(card, 0)}"
+            for card in sorted({*x["by_card"], *y["by_card"]})
+            if x["by_card"].get(card, 0) != y["by_card"].get(card, 0)
+        ]
+        if moved:
+            out.append(f"deck {name}: {x['cards']} → {y['cards']} cards ({'; '.join(moved)})")
+    for kind, word in (("cards", "card"), ("roles", "role"), ("secret_tasks", "secret task")):
+        for ident in sorted({*a[kind], *b[kind]}):
+            x, y = a[kind].get(ident), b[kind].get(ident)
+            if x is None:
+                out.append(f"+ {word} {y['name']} ({ident}, pack {y['pack']})")
+            elif y is None:
+                out.append(f"- {word} {x['name']} ({ident})")
+            elif {k: v for k, v in x.items() if k != "pack"} != {k: v for k, v in y.items() if k != "pack"}:
+                out.append(f"~ {word} {y['name']} ({ident}, pack {y['pack']})")
+    return out
+
+
+def _row(row: dict | None) -> str:
+    return ", ".join(f"{k} ×{v}" for k, v in row.items()) if row else "none"
