@@ -29,7 +29,7 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
     r = run("scenario", "run", "jia_gui/tests")
     assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
     sim = run("simulate", "-n", "30", "-j", "1", "--content", "jia_gui")
-    assert sim.exit_code == 0 and "新技能" in sim.output
+    assert sim.exit_code == 0 and "packs: base, lao_yang_fang, tie_wu_zi, jia_gui" in sim.output
 
 
 def test_new_overwrites_nothing_and_checks_the_name(tmp_path, monkeypatch):

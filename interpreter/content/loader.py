@@ -56,7 +56,7 @@ from .manifest import (
     rules_fragment_schema,
     without_nulls,
 )
-from .packs import MANIFEST, bundled_packs, default_packs, pack_ref
+from .packs import MANIFEST, bundled_packs, default_packs, expansions_of, pack_ref
 from .yamlpos import PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
@@ -801,12 +801,13 @@ class _Packs:
             elif layer > 0:
                 self.changes.append(f"{self.ids[layer]}: {word} {ident} added")
             winners[ident] = (layer, f, data)
+        absent = self.absent_ids(folder)
         for m in self.manifests.values():
             defined = {i: layer for i, layer in first.items() if i in winners}
             _, found = check_refs(m, folder, defined, "replace")
             for problem in found:
                 self.report(problem)
-            removed, found = check_refs(m, folder, defined, "remove")
+            removed, found = check_refs(m, folder, defined, "remove", absent)
             for problem in found:
                 self.report(problem)
             for ident in removed:
@@ -816,6 +817,20 @@ class _Packs:
                     self.removed_by[ident] = m.id
                     self.changes.append(f"{m.id}: {word} {ident} removed")
         return winners
+
+    def absent_ids(self, folder: str) -> frozenset[str]:
+        """The ids a kind folder of the rule set's expansions defines, of the expansions not loaded."""
+        loaded = {d.resolve() for d in self.dirs}
+        ids = set()
+        for exp in expansions_of(self.dirs[0]).values():
+            if exp.resolve() not in loaded and (exp / folder).is_dir():
+                for f in (exp / folder).glob("*.y*ml"):
+                    m = re.search(
+                        r"^id:\s*([a-z][a-z0-9_]*)\s*$", f.read_text(encoding="utf-8", errors="replace"), re.M
+                    )
+                    if m:
+                        ids.add(m[1])
+        return frozenset(ids)
 
     def merge_rules(self, rules_layer: int, data: PosDict, rules_schema: dict) -> None:
         for m in sorted(self.manifests.values(), key=lambda m: m.layer):
@@ -1093,7 +1108,9 @@ _cache: dict = {}
 
 
 def load_cached(paths=None) -> Content:
-    key = tuple(str(p) for p in (paths or default_packs()))
+    """load_content, once per process for the same folders (by their absolute paths: `jia_gui` in two
+    working directories is two packs). Edits made to the files after the first load are not seen."""
+    key = tuple(str(Path(p).resolve()) for p in (paths or default_packs()))
     if key not in _cache:
         _cache[key] = load_content(paths)
     return _cache[key]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..suggest import did_you_mean
-from .yamlpos import Pos, PosDict, PosList, key_pos_of, pos_of
+from .yamlpos import Pos, PosDict, PosList, pos_of
 
 KINDS = ("cards", "roles", "secret_tasks")  # the definition folders, as `remove:` and `replace:` name them
 KIND_WORD = {"cards": "card", "roles": "role", "secret_tasks": "secret task"}
@@ -144,16 +144,21 @@ def rules_fragment_schema(rules_schema: dict) -> dict:
     }
 
 
-def check_refs(manifest: Manifest, kind: str, defined: dict[str, int], key: str) -> tuple[list[str], list[Finding]]:
+def check_refs(
+    manifest: Manifest, kind: str, defined: dict[str, int], key: str, absent: frozenset[str] = frozenset()
+) -> tuple[list[str], list[Finding]]:
     """The ids `remove:`/`replace:` of a manifest lists that an earlier pack defines, and a Finding for each other.
 
-    `defined`: id -> the layer of the pack that defines it.
+    `defined`: id -> the layer of the pack that defines it. `absent`: ids of the rule set's expansions
+    that are not being played (``--expansions``): removing one of those is no mistake, just nothing to do.
     """
     ok, found = [], []
     earlier = [i for i, layer in defined.items() if layer < manifest.layer]
     for ident, pos in manifest.ids(key, kind):
         if defined.get(ident, manifest.layer) < manifest.layer:
             ok.append(ident)
+            continue
+        if key == "remove" and ident in absent:
             continue
         verb = "removes" if key == "remove" else "replaces"
         found.append(
@@ -166,7 +171,3 @@ def check_refs(manifest: Manifest, kind: str, defined: dict[str, int], key: str)
             )
         )
     return ok, found
-
-
-def manifest_key_pos(manifest: Manifest, key: str) -> Pos | None:
-    return key_pos_of(manifest.data, key)
