@@ -330,8 +330,7 @@ def test_a_scenario_names_a_long_value_briefly(tmp_path):
     f = tmp_path / "x.scenario.yaml"
     long = "r" * 15_000
     f.write_text(
-        f"name: x\nplayers:\n  - {{identity: {long}, role: {long}}}\n  - {{identity: te_gong_ji_guan}}\n"
-        "start: play\n",
+        f"name: x\nplayers:\n  - {{identity: {long}, role: {long}}}\n  - {{identity: te_gong_ji_guan}}\nstart: play\n",
         encoding="utf-8",
     )
     r = fengsheng("scenario", "run", f)

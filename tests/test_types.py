@@ -365,3 +365,41 @@ def test_much_random_code_that_type_checks_runs_without_a_python_error():
     """The long run (the everyday one found `take_top(choose(from: none))`: a choice from none was of no type)."""
     for seed in range(4):
         _run_random_code(seed, 20_000)
+
+
+# ---------------------------------------------------------------- W301: a mark set as one kind, read as another
+
+
+def _role_file(tmp_path, name: str, effects: list[str]):
+    f = tmp_path / "roles" / f"{name}.yaml"
+    f.parent.mkdir(exist_ok=True)
+    skills = "".join(
+        f"  - id: s{i}\n    name: 技{i}\n    kind: active\n    timing: play_phase\n    effect: |\n      {e}\n"
+        for i, e in enumerate(effects)
+    )
+    f.write_text(f"id: {name}\nname: 测{name}\ngender: male\nhidden: false\nskills:\n{skills}", encoding="utf-8")
+    return f
+
+
+def test_a_mark_read_as_another_kind_than_it_is_set_is_a_warning(tmp_path):
+    f = _role_file(tmp_path, "m", ['set_mark(self, "色", red)', 'draw(self, mark(self, "色"))'])
+    (w,) = validate_paths([f])
+    assert (w.level, w.code, w.line, w.col) == ("warning", "W301", 17, 18)
+    assert w.message.startswith('the mark "色" is read here as a number, but set_mark gives it a color')
+    assert f"({f}:11)" in w.message and w.hint == "read it with mark_color(...)"
+    # read as what it is set as: nothing to say
+    ok = _role_file(tmp_path, "n", ['set_mark(self, "色", red)', 'discard(hand(self) where it has mark(self, "色"))'])
+    assert validate_paths([ok]) == []
+
+
+def test_a_mark_no_effect_of_the_pack_sets_is_a_warning(tmp_path):
+    pack = tmp_path / "pack"
+    (pack / "roles").mkdir(parents=True)
+    _role_file(pack, "a", ['set_mark(self, "计数", 1)'])
+    _role_file(pack, "b", ['draw(self, mark_number(self, "计数") + mark(self, "记数"))'])
+    warnings = [w for w in validate_paths([BUNDLED_CONTENT, pack]) if w.code == "W301"]
+    assert [(Path(w.path).name, w.line, w.col) for w in warnings] == [("b.yaml", 11, 44)]
+    assert warnings[0].message == 'no effect sets the mark "记数": this read is always 0'
+    assert warnings[0].hint == "did you mean 计数?"
+    # a file alone may read a mark another file sets
+    assert validate_paths([pack / "roles" / "b.yaml"]) == []

@@ -21,6 +21,8 @@ import yaml
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
 from ..engine import primitives  # noqa: F401
+from ..language import types as T
+from ..language.builtins import TYPED_READS
 from ..language.compiler import CONTEXT_VARS, Compiler, context_env
 from ..language.errors import LanguageError
 from ..language.guard import seat_guard
@@ -169,6 +171,8 @@ class Loader:
     def __init__(self):
         self.errors: list[ContentError] = []
         self.warnings: list[ContentError] = []  # W5xx: the content loads, but may misbehave in play
+        # marks set and read with their key written out: (key, kind, "set" or "read", path, line, col) (W301)
+        self.marks: list[tuple] = []
         self.card_names: dict = {}
         self.removed_names: dict[str, str] = {}  # card name -> the pack that removed that card kind
         self.sources: dict[str, list[str]] = {}  # path -> the lines of its text as read (for error snippets)
@@ -192,6 +196,41 @@ class Loader:
         """A warning (W5xx) at a line and column of the file: shown like an error, but the content loads."""
         source = line_of(self.sources.get(str(path)), line)
         self.warnings.append(ContentError(str(path), line, col, code, message, hint, source, "warning"))
+
+    def check_marks(self, whole_pack: bool) -> None:
+        """W301: a mark read as one kind of value where every set_mark of its key gives it another (the typed read
+        then yields 0 or none), or, in a whole pack, a mark no effect sets (a typo in its key?)."""
+        sets: dict[str, list[tuple]] = {}
+        for m in self.marks:
+            if m[2] == "set":
+                sets.setdefault(m[0], []).append(m)
+        for key, kind, how, path, line, col in self.marks:
+            if how != "read":
+                continue
+            given = {m[1] for m in sets.get(key, []) if m[1] not in (T.ANY, T.NONE)}
+            shown = clip(key)
+            if not given and key not in sets and whole_pack:
+                self.warn_at(
+                    path,
+                    line,
+                    col,
+                    "W301",
+                    f'no effect sets the mark "{shown}": this read is always {"0" if kind == T.INT else "none"}',
+                    _suggest(key, sets) or "set it with set_mark(p, key, value)",
+                )
+            elif given and kind not in given:
+                first = next(m for m in sets[key] if m[1] in given)
+                reads = [TYPED_READS["mark"][t] for t in sorted(given) if t in TYPED_READS["mark"]]
+                self.warn_at(
+                    path,
+                    line,
+                    col,
+                    "W301",
+                    f'the mark "{shown}" is read here as {T.describe(kind)}, but set_mark gives it '
+                    f"{' or '.join(T.describe(t) for t in sorted(given))} ({first[3]}:{first[4]}): "
+                    f"this read is always {'0' if kind == T.INT else 'none'}",
+                    "read it with " + " or ".join(f"{r}(...)" for r in reads) if reads else None,
+                )
 
     def warn_never_sends(self, path, container, key, calls: set, what: str, timing: str = "send_start") -> None:
         """W502: a use instead of sending an intel (send_start, need_send) whose effect calls neither `send`
@@ -407,6 +446,9 @@ class Loader:
         for w in comp.warnings:
             line, col = pos.map(w.line, w.col) if pos is not None else (w.line, w.col)
             self.warn_at(path, line, col, w.code, w.message, w.hint)
+        for mkey, mtype, how, line, col in comp.marks:
+            line, col = pos.map(line, col) if pos is not None else (line, col)
+            self.marks.append((mkey, mtype, how, path, line, col))
         return fn if not comp.errors else None
 
     # ------------------------------------------------------------------ kinds
@@ -984,6 +1026,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
                             _suggest(name, decks),
                         )
     save_parse_cache()  # the effect texts parsed, for the next run (language/parser.py)
+    L.check_marks(whole_pack=True)
     if errors is not None:
         errors += L.errors
         rules = rules or Rules("", 0, 0, 0, {}, [])
@@ -1100,6 +1143,7 @@ def validate_paths(paths) -> list:
                 except ContentErrors:
                     types = {}
                 L.load_deck(f, data, types)
+        L.check_marks(whole_pack=False)  # one file: its marks may be set in other files
         errors += L.errors + L.warnings
     return errors
 

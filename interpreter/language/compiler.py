@@ -198,6 +198,8 @@ class Compiler:
         self.errors: list[LanguageError] = []
         self.warnings: list[LanguageError] = []  # what may go wrong in play (W501 loops inside loops)
         self.calls: set[str] = set()  # the primitives the code calls (W502: a use instead of sending that never sends)
+        # marks set and read with a key written out: (key, kind of value, "set" or "read", line, col) (W301)
+        self.marks: list[tuple[str, str, str, int, int]] = []
         self.loop_steps = 1  # the most iterations the loops around the code being compiled can make (W501)
         self.in_loop = False  # inside a loop or a `where` predicate: a `where` there spends the step budget
         self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
@@ -772,12 +774,22 @@ class Compiler:
                 )
             args.append(code)
         self.calls.add(node.func)
+        key = bound.get("key")
+        if isinstance(key, ast.StrLit) and (node.func == "set_mark" or node.func in _MARK_READ_TYPE):
+            if node.func == "set_mark":
+                self.marks.append((key.value, argtypes.get("value", T.ANY), "set", node.line, node.col))
+            else:
+                self.marks.append((key.value, _MARK_READ_TYPE[node.func], "read", node.line, node.col))
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
         if rt == T.BY_PLACE:
             rt = T.ANY  # a read of any value, where any value will do (exists, == none): _typed_read
         impl = b.implementation()  # registered by interpreter.engine.primitives; MissingImplementation if not
         fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
+
+
+# The typed reads of a mark and the kind each reads (has_mark reads a flag of any kind: not here).
+_MARK_READ_TYPE = {name: t for t, name in TYPED_READS["mark"].items() if t != T.BOOL}
 
 
 def _is_read(node: ast.Node) -> bool:
