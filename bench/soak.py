@@ -8,7 +8,7 @@ random agents through ``fengsheng simulate``'s own batch runner (so on every
 core, ``--jobs``), each checked against the zone invariants after it ends. A
 game that raises (an engine error, a stuck game, an internal error) or breaks
 an invariant is listed with its player count, index and game seed, and the
-``fengsheng simulate`` command whose batch contains it. Exit status 1 if any
+``fengsheng simulate --game-seed … --trace`` command that plays it alone with its trace. Exit status 1 if any
 game failed.
 
 The content is what ``fengsheng simulate`` plays with the same ``--content`` and
@@ -66,7 +66,7 @@ def main(argv=None) -> int:
         print(f"  {n:>2} players: {summary.games:>6} ok, {len(summary.failures)} failed   ({reasons})")
         for index, gseed, text in summary.failures:
             print(f"     game {index} (seed {gseed}): {text}")
-            print(f"       reproduce: fengsheng simulate -p {n} -s {args.seed} -n {index + 1} -j 1{packs}")
+            print(f"       reproduce: fengsheng simulate -p {n}{packs} --game-seed {gseed} --trace")
         failed += len(summary.failures)
         in_play.update(summary.role_dealt)
         used.update(summary.skill_uses)
