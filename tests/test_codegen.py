@@ -50,7 +50,7 @@ def test_source_is_one_function_with_locals_and_a_comprehension():
     comp.program("let n = count(intel(self) where it has red)\nfor p in others(self) {\n  draw(p, n)\n}")
     src = comp.source
     assert src.startswith("def run(ctx):")
-    assert "v1 = " in src and "for v2 in loop_over(ctx, " in src  # n and p; the loop spends the step budget
+    assert "v1 = " in src and "for v2 in as_list(" in src  # n and p (an outermost loop: no step budget spent)
     assert "[v0 for v0 in as_list(" in src  # it
     assert "(v0.mask & 1) != 0" in src  # `it has red` inline
     assert "lambda" not in src
@@ -134,16 +134,28 @@ def test_a_number_too_long_is_a_syntax_error_at_its_place():
     assert comp.expression("count(others(self)) < 999999999")  # nine digits are fine
 
 
-def test_a_where_inside_a_loop_spends_the_step_budget_and_one_outside_does_not():
-    """A `where` on its own walks one list once (plain, as cheap as before); inside a loop, or in another
-    where's predicate, it is charged its list's length (E501 catches `where`s nested without end)."""
+def test_loops_and_wheres_inside_a_loop_spend_the_step_budget_and_the_outermost_do_not():
+    """The outermost loop and a `where` on its own walk one list once (plain code, as cheap as before); a loop
+    or a `where` inside a loop, or a `where` in another where's predicate, spends the step budget (E501 catches
+    them nested without end)."""
     comp = _compiler()
     comp.program(
         "let a = hand(self) where it has red\n"
-        "for p in others(self) {\n  let b = hand(p) where it has blue\n}\n"
-        "let c = others(self) where count(hand(it) where it has black) > 0"
+        "for p in others(self) {\n  let b = hand(p) where it has blue\n  repeat 2 { draw(p, 1) }\n}\n"
+        "let c = others(self) where count(hand(it) where it has black) > 0\n"
+        "repeat 3 { for q in others(self) { draw(q, 1) } }"
     )
-    a, loop, b, c = (line.strip() for line in comp.source.splitlines()[3:7])
+    lines = [line.strip() for line in comp.source.splitlines()]
+    a = next(line for line in lines if "mask & 1" in line)
+    loop = next(line for line in lines if line.startswith("for v2 "))
+    b = next(line for line in lines if "mask & 2" in line)
+    inner_repeat = next(line for line in lines if line.startswith("for _ in loop_times(ctx, (2))"))
+    c = next(line for line in lines if "mask & 4" in line)
+    outer_repeat = next(line for line in lines if "(3)" in line)
+    inner_for = lines[lines.index(outer_repeat) + 1]
     assert a.startswith("v1 = [v0 for v0 in as_list(b_hand_")  # on its own: a plain list
-    assert loop.startswith("for v2 in loop_over(ctx, ") and "in loop_over(ctx, b_hand_" in b  # inside the loop
-    assert "mask & 4" in c and c.count("loop_over(ctx, ") == 1 and c.count("as_list(") == 1  # the predicate's where
+    assert loop.startswith("for v2 in as_list(")  # the outermost loop: free
+    assert "in loop_over(ctx, b_hand_" in b and inner_repeat  # inside the loop: spent
+    assert c.count("loop_over(ctx, ") == 1 and c.count("as_list(") == 1  # the predicate's where
+    assert outer_repeat.startswith("for _ in range(max(0, min(MAX_REPEAT, (3) or 0))):")
+    assert inner_for.startswith("for v") and "in loop_over(ctx, b_others_" in inner_for

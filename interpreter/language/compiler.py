@@ -17,9 +17,11 @@ namespace: names in it are only the generated ones (``v3`` for a variable,
 written with ``repr`` of an int or a str; the namespace has no builtins but
 the few the code uses. The language cannot loop forever either: ``for`` walks
 a finite list and ``repeat`` is capped, and every loop spends the game's step
-budget (catalogue.LIMITS: one step per iteration, charged when the loop starts,
-so the cost is one call per loop, not per iteration; a ``where`` inside a loop
-is charged its list's length), which ends a runaway game with E501. Loops
+budget (catalogue.LIMITS: one step per iteration of a loop inside a loop,
+charged as the inner loop starts, so the cost is one call per inner loop, not
+per iteration; a ``where`` inside a loop is charged its list's length; the
+outermost loop is free: see ``Compiler._loop``), which ends a runaway game with
+E501. Loops
 inside loops whose iterations could multiply past the budget get warning W501.
 ``Compiler.source`` keeps the generated text, for reading and for tests.
 """
@@ -151,6 +153,7 @@ _BASE_NAMESPACE: dict[str, object] = {
     "ge": _compare(operator.ge),
     "loop_over": _loop_over,
     "loop_times": _loop_times,
+    "MAX_REPEAT": MAX_REPEAT,
 }
 _CMP_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
@@ -397,22 +400,32 @@ class Compiler:
         self.scope = _Scope(outer)
         slot = self._new_slot()
         self.scope.names[node.name] = (T.element_of(t) if t != T.EMPTY else T.ANY, slot)  # over []: never runs
+        nested = self.in_loop
         with self._loop(node, _list_estimate(node.source, t)):
             body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
         self.scope = outer
-        return ["    " * ind + f"for v{slot} in loop_over(ctx, {src}):", *body]
+        walk = f"loop_over(ctx, {src})" if nested else f"as_list({src})"  # see _loop: the outermost loop is free
+        return ["    " * ind + f"for v{slot} in {walk}:", *body]
 
     def _stmt_Repeat(self, node: ast.Repeat, ind: int) -> list[str]:
         count = self._typed(node.count, T.INT)
         n = node.count.value if isinstance(node.count, ast.IntLit) else MAX_REPEAT
+        nested = self.in_loop
         with self._loop(node, max(0, min(n, MAX_REPEAT))):
             body = self._block(node.body, ind + 1)
-        return ["    " * ind + f"for _ in loop_times(ctx, {count}):", *body]
+        times = f"loop_times(ctx, {count})" if nested else f"range(max(0, min(MAX_REPEAT, {count} or 0)))"
+        return ["    " * ind + f"for _ in {times}:", *body]
 
     @contextlib.contextmanager
     def _loop(self, node: ast.Node, most: int) -> Iterator[None]:
         """Compile a loop's body: it runs at most `most` times each time the loop runs (W501 if the loops
-        around it and it could make more iterations than the step budget allows)."""
+        around it and it could make more iterations than the step budget allows).
+
+        A loop inside it (or a `where` in it) spends the game's step budget as it starts (E501); the
+        outermost loop of a unit does not: it walks one list of at most a table or a deck once, or 50
+        times, so what it does is bounded by the code — its cards moved and events, and the uses it
+        makes, are counted all the same. Only loops inside loops (and uses inside uses) can run away,
+        and play pays for the budget only where they occur."""
         outer, was_in_loop = self.loop_steps, self.in_loop
         self.loop_steps = outer * most
         self.in_loop = True
