@@ -555,9 +555,10 @@ LIMITS: dict[str, Limit] = {
             "step_budget",
             20_000,
             "E501",
-            "the effect steps between two decisions: each loop iteration (`for`, `repeat`), each item a `where` "
-            "nested in a loop walks, each card or skill use, each card moved and each event count one. More "
-            "ends the game (checked as a loop starts and as a card or skill is used)",
+            "the effect steps between two decisions: each iteration of a loop inside a loop (`for`, `repeat`), "
+            "each item a `where` inside a loop walks, each card or skill use, each card moved and each event "
+            "count one (a unit's outermost loop is bounded by its code: free). More ends the game (checked as "
+            "an inner loop starts and as a card or skill is used)",
         ),
         Limit(
             "max_nesting",
