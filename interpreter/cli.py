@@ -435,9 +435,9 @@ def validate(paths, fmt, expansions):
 
     Each problem is printed as `path:line:col: error CODE: message`, then that
     line of the file with a caret under the column, and a hint where one helps;
-    codes are listed in docs/errors.md. A warning (W5xx: something that may go
-    wrong in play, such as loops inside loops) is shown the same way and does
-    not fail the check.
+    codes are listed in docs/errors.md. A warning (W301, W5xx: something that may
+    go wrong in play, such as loops inside loops or a mark read as another kind
+    of value than it is set to) is shown the same way and does not fail the check.
     Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error.
     """
     from .content.loader import load_cached, validate_paths

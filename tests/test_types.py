@@ -66,6 +66,7 @@ HOSTILE = [
     ("for x in [1, none] { draw(self, x) }", 10, "a list of a number is not a value"),
     ("for x in [none] { draw(self, x) }", 10, "nothing but `none`"),
     ("discard([this_card, none])", 21, "`none` in a list is not an item"),
+    ("discard([hand(self)])", 9, "a list of a list of cards is not a value"),  # was typed cards: [[c, …]]
     ("if 3 in hand(self) { draw(self) }", 4, "is never in a list of cards"),
     ("flip_role(self, none)", 17, "must be a condition"),
     ("add_status(self, role_name(self))", 18, "must be a status name, but this is a text computed in play"),
