@@ -91,8 +91,9 @@ def test_the_budget_is_given_again_at_each_decision(runaway):
     for _ in range(8):
         g.ask(g.players[0], "confirm", [True, False])  # a decision: the budget is given again
         g.use_skill(g.players[0], two_levels)
-    # the inner loop: 50 times 50 iterations; the outer loop is free (its 50 are bounded by the code); the use: 1
-    assert g.steps_left == catalogue.LIMITS["step_budget"].value - 2_500 - 1
+    # the inner loop: 50 times 50 iterations; the outer loop is free (its 50 are bounded by the code); the use: 1;
+    # the use's event (skill_used): 1
+    assert g.steps_left == catalogue.LIMITS["step_budget"].value - 2_500 - 1 - 1
 
 
 def test_cards_moved_and_events_spend_the_budget_too(runaway):

@@ -201,7 +201,7 @@ class CardUse:
         zones = self.zones
         if card is not None:
             zones.start_use(card, ctype)
-        frame = UseFrame(card, ctype.label())
+        frame = UseFrame(card, ctype)
         self.stack.push(frame)
         uid = card.uid if card is not None else None
         ctx = Ctx(game, user, card=card, dying=self.seats.dying_player)

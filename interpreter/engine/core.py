@@ -38,8 +38,7 @@ class GameCore:
     decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
-    _chain: Callable[[], str]  # EffectStack.chain: what is resolving now, for messages
-    zones_ref: Any  # the game's Zones, for its move count (cards moved spend the step budget; no import of zones)
+    zones: Any  # the game's Zones (made by Game): its move count spends the step budget (no import of zones.py)
 
     def __init__(
         self,
@@ -79,12 +78,10 @@ class GameCore:
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
-        # The step budget until the next decision (E501): loop iterations and card and skill uses spend it
-        # (the compiled code's loops, EffectStack.push), and so do the cards moved and the events and changes
-        # recorded since the decision (`work_at`: their count then; see over_budget). Each decision gives it again.
-        self.steps_left = STEP_BUDGET
-        self.work_at = 0
-        self._watched: list[tuple[Any, ...]] = []  # past MAX_DECISIONS: the questions asked since (E503)
+        # The step budget (E501), as the count of changes and card moves at which it is spent: each decision
+        # sets it STEP_BUDGET above their count then; loops inside loops and card and skill uses lower it (the
+        # compiled code's loops, EffectStack.push). See over_budget; `steps_left` reads what is left.
+        self.budget_line = STEP_BUDGET
         self.decision_log: list = []  # indices answered, in order (the replay script)
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
@@ -176,8 +173,7 @@ class GameCore:
         if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
             picked = options[0]  # a forced choice is not a decision
         else:
-            self.steps_left = STEP_BUDGET
-            self.work_at = self.changes + self.zones_ref.moves
+            self.budget_line = self.changes + self.zones.moves + STEP_BUDGET
             decision = Decision(kind, player.seat, options, prompt, source)
             if self.trace is not None:
                 self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
@@ -205,13 +201,26 @@ class GameCore:
 
     # ------------------------------------------------------------------ safety limits
 
+    @property
+    def steps_left(self) -> int:
+        """The steps left of the budget until the next decision (cards moved and changes recorded count)."""
+        return int(self.budget_line - self.changes - self.zones.moves)
+
+    @steps_left.setter
+    def steps_left(self, n: int) -> None:
+        self.budget_line = self.changes + self.zones.moves + n
+
+    def _chain(self) -> str:
+        """What is resolving, for messages (Game: EffectStack.chain)."""
+        return "?"
+
     def over_budget(self) -> None:
         """The step budget is spent (E501): the game ends, naming what is resolving.
 
         Where content can make the engine repeat itself — a loop as it starts (language/compiler.py:
-        its iterations), a card or skill use (EffectStack.push: one) — `steps_left` is spent and checked
-        against the cards moved (`zones_ref.moves`) and the changes recorded (`changes`) since the last
-        decision (`work_at`), inline: a runaway is caught at its next loop or use, and the hot paths
+        its iterations), a card or skill use (EffectStack.push: one) — `budget_line` is lowered and the cards
+        moved (`zones.moves`) and the changes recorded (`changes`) are compared with it, inline: a runaway is
+        caught at its next loop or use, and the hot paths
         (Zones.move, emit) pay nothing more."""
         raise EngineError(
             f"step budget exceeded: the effects ran more than {STEP_BUDGET} steps (loop iterations, card and "
@@ -222,7 +231,7 @@ class GameCore:
     def _watch_stuck(self, player: Player, kind: str, options: list[Any], prompt: str, source: str) -> None:
         """Past MAX_DECISIONS the game is stuck (E503): watch STUCK_WINDOW more questions, then end the game
         saying what repeats — the question, its seat and the answer given again and again (a card or skill)."""
-        watched = self._watched
+        watched: list[tuple[Any, ...]] = self.__dict__.setdefault("_watched", [])  # the questions since the limit
         if watched:  # the answer to the previous question: the last index answered, or its only option (forced)
             q = watched[-1]
             answered = len(self.decision_log) > q[4]

@@ -154,7 +154,8 @@ class Game(GameCore):
         super().__init__(content, n_players, seed, agents, record, max_turns)
         # the components, each given the ones it uses (lower ones first: see ARCHITECTURE.md)
         self.seats = seats = Seats(self)
-        self.zones = zones = Zones(self)
+        self.zones: Zones = Zones(self)
+        zones = self.zones
         self.stack = stack = EffectStack(self)
         self.skills = skills = Skills(self, seats, zones, stack)
         self.victory = victory = Victory(self, seats, zones, skills)
@@ -165,8 +166,6 @@ class Game(GameCore):
         # rescue asks each player through CardUse's idle-point question
         self._sight = zones.sight
         self._note_pick = zones.note_pick
-        self._chain = stack.chain
-        self.zones_ref = zones  # (GameCore's step budget reads its move count)
         resolution.offer_idle = card_use.offer_idle
         # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
         self.card_public = zones.card_public
@@ -261,6 +260,9 @@ class Game(GameCore):
     def dying_player(self) -> Player | None:
         """The player whose rescue is being asked for (Seats.dying_player)."""
         return self.seats.dying_player
+
+    def _chain(self) -> str:
+        return self.stack.chain()
 
     def actions(self, decision) -> tuple:
         """(action ids, descriptors) of a decision, for its seat."""

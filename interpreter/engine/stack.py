@@ -25,11 +25,11 @@ MAX_NESTING = LIMITS["max_nesting"].value
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "label", "nullified", "claimed_by")
+    __slots__ = ("card", "used_as", "nullified", "claimed_by")
 
-    def __init__(self, card: Card | None, label: str = "") -> None:
+    def __init__(self, card: Card | None, used_as: Any = None) -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
-        self.label = label  # what it is used as (【name】), for messages
+        self.used_as = used_as  # the card type it is used as (its label names it in messages)
         self.nullified = False  # 无效: the effect does not happen; the card still counts as used
         self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
 
@@ -53,8 +53,8 @@ class EffectStack:
             )
         resolving.append(item)
         game = self.game
-        game.steps_left -= 1
-        if game.steps_left < game.changes + game.zones_ref.moves - game.work_at:
+        game.budget_line -= 1
+        if game.changes + game.zones.moves > game.budget_line:
             game.over_budget()
 
     def pop(self) -> None:
@@ -106,6 +106,6 @@ class EffectStack:
 def _label(item: Any) -> str:
     """A card in use by what it is used as; a skill by its name and its role's."""
     if isinstance(item, UseFrame):
-        return item.label or "a card"
+        return str(item.used_as.label()) if item.used_as is not None else "a card"
     role = getattr(item, "role", None)
     return f"{role.label()}·{item.name}" if role is not None else str(getattr(item, "name", item))

@@ -121,8 +121,8 @@ def _loop_over(ctx: Ctx, x: Value) -> list[Value]:
     """The list a `for` (or a `where` inside a loop) walks, its length spent from the game's step budget."""
     xs: list[Value] = [] if x is None else x if isinstance(x, list) else [x]
     game = ctx.game
-    game.steps_left -= len(xs)
-    if game.steps_left < game.changes + game.zones_ref.moves - game.work_at:  # with cards moved and events
+    game.budget_line -= len(xs)
+    if game.changes + game.zones.moves > game.budget_line:  # the cards moved and events count too
         game.over_budget()  # E501: ends the game
     return xs
 
@@ -131,8 +131,8 @@ def _loop_times(ctx: Ctx, n: int | None) -> range:
     """What a `repeat n` runs: n capped to 0..MAX_REPEAT, spent from the game's step budget."""
     n = 0 if n is None or n < 0 else n if n < MAX_REPEAT else MAX_REPEAT
     game = ctx.game
-    game.steps_left -= n
-    if game.steps_left < game.changes + game.zones_ref.moves - game.work_at:
+    game.budget_line -= n
+    if game.changes + game.zones.moves > game.budget_line:
         game.over_budget()
     return range(n)
 
