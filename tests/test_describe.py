@@ -395,3 +395,31 @@ def test_a_skill_name_finds_its_role():
     r = run("同盟", "--content", str(BUNDLED_CONTENT), "--content", str(ROLE_PACK))
     assert r.exit_code == 0, r.output
     assert r.output.startswith("测试搭档（测试用） · 角色 · demo_partner")
+
+
+def test_two_picks_of_one_kind_are_named_apart():
+    """Two players (or cards) picked in one effect read 角色甲 / 角色乙, not 该角色 twice."""
+    code = """
+let a = choose(from: others(self), prompt: "一")
+let b = choose(from: others(self) where it != a, prompt: "二")
+let c = choose(from: hand(a), by: b, prompt: "三")
+collect(c, a)
+"""
+    text = D.describe_program(code)
+    assert "（角色甲）" in text and "（角色乙）" in text and "（牌甲）" not in text  # one card: 该牌
+    assert "角色乙选择角色甲的一张手牌" in text and "将该牌置入角色甲的情报区" in text
+    one = D.describe_program('let a = choose(from: others(self), prompt: "一")\ndraw(a, 1)')
+    assert "甲" not in one and "该角色摸一张牌" in one
+
+
+def test_a_queried_card_and_a_picked_card_are_named_apart():
+    text = D.describe_program(
+        'let top = top_card()\nreveal(top)\nlet c = choose(from: hand(self), prompt: "x")\n'
+        "discard(c)\nthen if shares_color(c, top) { draw(self, 1) }"
+    )
+    assert "（牌甲）" in text and "（牌乙）" in text and "牌乙与牌甲含有相同颜色" in text
+
+
+def test_gender_reads_in_chinese():
+    assert D.describe_expr('gender(target) == "female"').endswith("是女性角色")
+    assert "男性角色" in D.describe_expr('any_of(alive() where gender(it) == "male")')

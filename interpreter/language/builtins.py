@@ -143,6 +143,7 @@ class Phrasing:
     same_as: str | None = None  # code this call reads as, its parameters as names ("not any_of(xs)")
     guard: bool = False  # a condition that only guards a choice from nothing: dropped from an `and`
     card_data: bool = False  # the value is per-copy card data: its type is the card's data type
+    values: tuple[tuple[str, str], ...] = ()  # words for the text values it returns ("female" -> 女性) in comparisons
     choice: Choice | None = None  # a choice primitive: who picks from what, and how the pick is named after
     extras: tuple[tuple[str, str, str], ...] = ()  # (parameter, shape, fragment) appended when the shape holds
     variants: tuple[tuple[Shapes, Phrasing], ...] = ()  # the first whose shapes all hold gives its wording
@@ -404,6 +405,12 @@ declare(
     "{p}的性别",
     'The gender of p\'s role: "male" or "female"; none when the role is face down or p has none '
     "(a face-down role has no gender).",
+    phrasing=Phrasing(
+        equals="{p}|是{@other}角色",
+        verb="是",
+        equals_modifier="{@other}",
+        values=(("female", "女性"), ("male", "男性")),
+    ),
 )
 
 declare(

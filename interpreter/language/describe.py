@@ -35,6 +35,7 @@ _OP_ZH = {"==": "等于", "!=": "不等于", "<": "小于", "<=": "不超过", "
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 _LITERAL = {ast.IntLit: "int", ast.StrLit: "text", ast.CardNameLit: "cardname", ast.Neg: "int"}
+_ORDINALS = "甲乙丙丁戊己庚辛"
 _SHORT = {"card": "该牌", "player": "该角色", "color": "该颜色", "int": "该数值"}  # a value after its first mention
 
 
@@ -70,6 +71,7 @@ class Binding:
     short: str | None = None  # wording after the first mention
     adj: str | None = None  # as a modifier: 你声明的
     used: bool = False
+    label: str | None = None  # 牌甲: said after the first mention, and the short wording after it
 
 
 class _Call:
@@ -173,6 +175,7 @@ class Renderer:
     data_types: dict[str, str] = field(default_factory=dict)  # the card's per-copy data: key -> type
     may_subject: bool = True  # 你可以…: say who may, even where 你 is understood
     bindings: dict[str, Binding] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # let name -> 角色甲 / 牌乙 (several picks of a kind)
     it_kinds: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # N为… of the counts in noun phrases, said after the text
 
@@ -235,7 +238,8 @@ class Renderer:
         if b.used and b.short is not None:  # the first mention says what the value is, later ones 该牌
             return b.short
         b.used = True
-        return b.full if b.full is not None else self.val(b.node)
+        first = b.full if b.full is not None else self.val(b.node)
+        return f"{first}（{b.label}）" if b.label else first
 
     def val(self, node: object) -> str:
         """Any expression as a piece of text (a noun, a number, or a condition)."""
@@ -262,6 +266,12 @@ class Renderer:
         if isinstance(node, ast.Call) and b is not None and (b.kind == "action" or b.phrasing.choice):
             return self.action(node).text() if b.kind == "action" else self.choice_text(node)
         return self.np(node).render() if isinstance(node, (ast.Call, ast.Where)) else "？"
+
+    def other(self, node: ast.Node, ph: Phrasing) -> str:
+        """What a call is compared with: a text value the primitive has a word for (女性), or the value."""
+        if isinstance(node, ast.StrLit) and ph.values:
+            return dict(ph.values).get(node.value, self.val(node))
+        return self.val(node)
 
     @staticmethod
     def literal(node: ast.StrLit | ast.CardNameLit) -> str:
@@ -325,7 +335,7 @@ class Renderer:
             bind = self.bindings.get(eq[1].name) if isinstance(eq[1], ast.Var) else None
             if bind is not None and bind.adj:  # 你声明的
                 return bind.adj if pred.op == "==" else f"不是{bind.adj}"
-            text = _Call(self, eq[0]).fill(eq[2].equals_modifier or "", {"@other": self.val(eq[1])})
+            text = _Call(self, eq[0]).fill(eq[2].equals_modifier or "", {"@other": self.other(eq[1], eq[2])})
             return text if pred.op == "==" else "不" + text
         p = self.cond(pred)
         return (p.pred if p.subj == IT else p.text()) + "的"
@@ -423,7 +433,7 @@ class Renderer:
                 return self.count_phrase(op, self.np(xs), right.value)
         eq = self._equals(left, right) if op in ("==", "!=") else None
         if eq is not None:
-            subj, pred = _Call(self, eq[0]).clause(eq[2].equals or "", {"@other": self.val(eq[1])})
+            subj, pred = _Call(self, eq[0]).clause(eq[2].equals or "", {"@other": self.other(eq[1], eq[2])})
             return Phrase(subj, ("" if op == "==" else "不") + pred, eq[2].verb)
         if op in ("==", "!=") and self.kind(left) == "player" and self.kind(right) == "player":
             return Phrase(self.val(left), ("是" if op == "==" else "不是") + self.val(right), "是")
@@ -535,7 +545,43 @@ class Renderer:
         return "".join(sep + s.text(ctx) for sep, s in zip(seps, live, strict=False))
 
     def program(self, prog: ast.Program | list[ast.Node], ctx: str | None = None) -> str:
-        return self.join(self.block(prog.body if isinstance(prog, ast.Program) else prog, ctx), ctx)
+        body = prog.body if isinstance(prog, ast.Program) else prog
+        if isinstance(prog, ast.Program):
+            self.plan_labels(body)
+        return self.join(self.block(body, ctx), ctx)
+
+    def plan_labels(self, body: list[ast.Node]) -> None:
+        """Name the picks apart where one program picks two or more players (or cards) with `let`.
+
+        Each would read 该角色 after its pick, and 该角色 twice in one sentence is ambiguous; so
+        they become 角色甲, 角色乙 … (牌甲, 牌乙 …), said at the pick: 选择一名其他角色（角色甲）.
+        """
+        picks: dict[str, list[str]] = {}
+
+        def walk(x: object) -> None:
+            if isinstance(x, ast.Let):
+                ph = phrasing_of(x.value)
+                kind = self.kind(x.value)
+                choice = ph.choice if ph is not None else None
+                b = BUILTINS.get(x.value.func) if isinstance(x.value, ast.Call) else None
+                action = b is not None and b.kind == "action"
+                single = choice is None and not action and not self.plural(x.value)
+                pick = (choice is not None and not choice.declared and choice.range is None) or single
+                if pick and kind in ("player", "card") and x.name not in picks.setdefault(kind, []):
+                    picks[kind].append(x.name)
+            if isinstance(x, ast.Node):
+                for v in vars(x).values():
+                    walk(v)
+            elif isinstance(x, list | tuple):
+                for v in x:
+                    walk(v)
+
+        walk(body)
+        for kind, names in picks.items():
+            if len(names) >= 2:
+                word = "角色" if kind == "player" else "牌"
+                for i, name in enumerate(names[: len(_ORDINALS)]):
+                    self.labels[name] = word + _ORDINALS[i]
 
     def stmt(self, node: ast.Node, ctx: str | None) -> list[Phrase]:
         if isinstance(node, ast.Let):
@@ -593,8 +639,10 @@ class Renderer:
             else:
                 many = ph.choice.range is not None
                 words = {"card": "这些牌", "player": "这些角色"} if many else {"card": "该牌", "player": "该角色"}
-                short = words.get(kind, "所选的各项" if many else "所选的项")
+                short = self.labels.get(node.name) or words.get(kind, "所选的各项" if many else "所选的项")
                 self.bindings[node.name] = Binding(kind=kind, plural=many, full=short, short=short, used=True)
+                if node.name in self.labels:
+                    return [Phrase(chooser, f"{self._choice_pred(value)}（{short}）")]
             return [Phrase(chooser, self._choice_pred(value))]
         if isinstance(value, ast.Call) and ph is not None and BUILTINS[value.func].kind == "action":
             seg = self.action(value, ctx)
@@ -605,7 +653,8 @@ class Renderer:
         after = None if plural else _SHORT.get(kind)
         if after and ph is not None and ph.card_data and kind in DATA_TYPE_ZH:
             after = "该" + DATA_TYPE_ZH[kind]  # 该数值
-        self.bindings[node.name] = Binding(node=value, kind=kind, plural=plural, short=after)
+        label = self.labels.get(node.name)
+        self.bindings[node.name] = Binding(node=value, kind=kind, plural=plural, short=label or after, label=label)
         return []
 
     def for_stmt(self, node: ast.For, ctx: str | None) -> list[Phrase]:
