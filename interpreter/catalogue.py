@@ -299,6 +299,14 @@ _TRIGGERS = (
     _trigger("died", ("seat",), "a player died (subject: the dead player) — 死亡前 skills", zh="{s}死亡前"),
     _trigger("turn_end", ("seat",), "a turn ends (subject: the current player)", zh="{s}的回合结束时"),
     _trigger("skill_used", ("seat", "skill"), "a skill was used (subject: its owner)", zh="{s}发动技能后"),
+    _trigger(
+        "round_end",
+        ("seat",),
+        "轮结束时: the last turn of a round ended — the next turn is the round's first player's or one before "
+        "it, counter-clockwise from the game's first player (subject: the current player, whose turn it still "
+        "is); after turn_end and its victory check; recorded only when a skill reacts to it",
+        zh="每轮结束时",
+    ),
 )
 _RECORDS = (
     Event(
@@ -346,6 +354,12 @@ _RECORDS = (
         "an intel in an intel area was replaced by another card",
         "public; cards as their visibility allows",
     ),
+    Event(
+        "mark",
+        ("seat", "key", "value"),
+        "a mark kept for the game was set, changed or cleared (value none: cleared); a card is shown as none",
+        "secret ones (keep_mark/add_mark secret: true): that seat only",
+    ),
     Event("nullified", ("seat", "card", "uid"), "a card in use was nullified (无效)"),
     Event("pending_moved", ("seat",), "the pending intel was moved in front of another player"),
     Event(
@@ -371,6 +385,13 @@ _RECORDS = (
         "public; the new role only for its owner while it is face down",
     ),
     Event("saved", ("seat",), "a dying player was saved (fewer black intel than the death count)"),
+    Event(
+        "skill_changed",
+        ("seat", "skill", "has"),
+        "a player gained (has: true) or lost a skill of its role (gain_skill, lose_skill)",
+        "public while the role is face up; else that seat only",
+    ),
+    Event("skill_switched", ("seat", "skill", "state"), "a 转换技 turned to its other state (yang or yin)"),
     Event("status", ("seat", "status"), "a player got a status until the end of a turn", "secret ones: that seat only"),
     Event("to_deck", ("n", "bottom"), "cards were put on top of (or under) the deck, face down"),
     Event(

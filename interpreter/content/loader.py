@@ -578,6 +578,9 @@ class Loader:
                     sk.get("check"),
                     sk.get("effect", ""),
                     guards[0] if guards and kind == "triggered" else None,
+                    bool(sk.get("switch", False)),
+                    bool(sk.get("persistent", False)),
+                    bool(sk.get("dormant", False)),
                 )
             )
         return role

@@ -75,6 +75,7 @@ class GameCore:
         # Counts every event and noted change (a mark): with Zones.moves, the stamp a collect victory check
         # that found no winner compares, so it is not repeated until something has happened since.
         self.changes = 0
+        self.first_seat = 0  # the game's first player: rounds (轮) start with his turn
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0

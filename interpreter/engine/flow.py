@@ -196,6 +196,12 @@ class TurnFlow:
         game.emit("turn_end", seat=p.seat)
         self._settle("回合结束时")
         self.victory.check_turn_end_victory()
+        if "round_end" in game.watched:  # (costs nothing in a game without 轮结束时 skills)
+            nxt = self.seats.neighbor(p, RIGHT)
+            first, n = game.first_seat, game.n
+            if nxt is not None and (nxt.seat - first) % n <= (p.seat - first) % n:
+                game.emit("round_end", seat=p.seat)
+                self._settle("轮结束时")
         self.transit = None
         self.holder = None
 

@@ -89,6 +89,7 @@ class Game(GameCore):
     add_status = _Delegate("seats", Seats.add_status)
     mark = _Delegate("seats", Seats.mark)
     set_mark = _Delegate("seats", Seats.set_mark)
+    keep_mark = _Delegate("seats", Seats.keep_mark)
     # zones
     move = _Delegate("zones", Zones.move)
     draw = _Delegate("zones", Zones.draw)
@@ -108,6 +109,8 @@ class Game(GameCore):
     # roles, skills, identities
     use_skill = _Delegate("skills", Skills.use_skill)
     flip_role = _Delegate("skills", Skills.flip_role)
+    change_skill = _Delegate("skills", Skills.change_skill)
+    skill_yang = _Delegate("skills", Skills.skill_yang)
     replace_role = _Delegate("skills", Skills.replace_role)
     take_identity = _Delegate("skills", Skills.take_identity)
     look_identity = _Delegate("skills", Skills.look_identity)
@@ -353,6 +356,7 @@ class Game(GameCore):
                 }
             )
             self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
+        self.first_seat = self.current.seat
         self.skills.deal_roles(self.current)
         if self.record and any(p.role for p in self.players):
             self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players], "to": []})

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import card_data
 from .frozen import FrozenDict, freeze
-from .state import DECK, HAND, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card
+from .state import DECK, HAND, LASTING, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card, mark_record
 
 if TYPE_CHECKING:
     from .decisions import Decision
@@ -80,23 +80,28 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
             name for name, until in p.statuses.items() if until >= turn and (p is me or name not in p.secret_statuses)
         )
         role = p.role.id if p.role is not None and (p.role_shown or p is me) else None
-        players.append(
-            FrozenDict(
-                {
-                    "seat": p.seat,
-                    "alive": p.alive,
-                    "out": p.out,
-                    "dying": p.dying,
-                    "hand_count": len(p.hand),
-                    "intel": tuple(card_data(c) for c in p.intel),
-                    "intel_counts": FrozenDict({"red": p.counts[1], "blue": p.counts[2], "black": p.counts[4]}),
-                    "role": role,
-                    "role_face_up": p.role_face_up,
-                    "has_identity": p.identity is not None,
-                    "statuses": tuple(statuses),
-                }
+        row = {
+            "seat": p.seat,
+            "alive": p.alive,
+            "out": p.out,
+            "dying": p.dying,
+            "hand_count": len(p.hand),
+            "intel": tuple(card_data(c) for c in p.intel),
+            "intel_counts": FrozenDict({"red": p.counts[1], "blue": p.counts[2], "black": p.counts[4]}),
+            "role": role,
+            "role_face_up": p.role_face_up,
+            "has_identity": p.identity is not None,
+            "statuses": tuple(statuses),
+        }
+        if p.marks:  # marks kept for the game (keep_mark, add_mark): public ones, and one's own secret ones
+            marks = {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
+            if marks:
+                row["marks"] = FrozenDict(marks)
+        if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
+            row["skills"] = FrozenDict(
+                {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
             )
-        )
+        players.append(FrozenDict(row))
     transit = None
     t = flow.transit
     if t is not None:

@@ -524,6 +524,44 @@ def _set_mark(ctx, p, key, value):
     return True
 
 
+@implements("keep_mark")
+def _keep_mark(ctx, p, key, value, secret):
+    if p is None:
+        return False
+    if _is_number(value):
+        value = max(-MAX_NUMBER, min(MAX_NUMBER, value))
+    ctx.game.keep_mark(p, key, value, bool(secret))
+    return True
+
+
+@implements("add_mark")
+def _add_mark(ctx, p, key, n, most, secret):
+    if p is None:
+        return False
+    now = _typed(ctx.game.mark(p, key), _is_number, 0)
+    top = MAX_NUMBER if most is None else max(0, most)
+    new = max(0, min(top, now + n))
+    if new == now:
+        return False
+    ctx.game.keep_mark(p, key, new if new else False, bool(secret))
+    return True
+
+
+@implements("gain_skill")
+def _gain_skill(ctx, p, skill):
+    return p is not None and skill is not None and ctx.game.change_skill(p, skill, True)
+
+
+@implements("lose_skill")
+def _lose_skill(ctx, p, skill):
+    return p is not None and skill is not None and ctx.game.change_skill(p, skill, False)
+
+
+@implements("skill_yang")
+def _skill_yang(ctx, p, skill):
+    return p is not None and skill is not None and ctx.game.skill_yang(p, skill)
+
+
 @implements("put_on_deck")
 def _put_on_deck(ctx, xs, bottom):
     g = ctx.game

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .state import LEFT, RIGHT, Player
+from .state import LASTING, LEFT, RIGHT, SECRET_LASTING, Player, mark_record
 
 if TYPE_CHECKING:
     from .core import GameCore
@@ -117,9 +117,25 @@ class Seats:
         p.statuses[name] = self.game.turn_no
 
     def mark(self, p: Player, key: str) -> Any:
-        """The value of p's mark `key` set this turn, or None."""
+        """The value of p's mark `key` set this turn or kept for the game, or None."""
         turn, value = p.marks.get(key, (None, None))
-        return value if turn == self.game.turn_no else None
+        if turn == self.game.turn_no:
+            return value
+        return value if turn is not None and turn < 0 else None  # LASTING, SECRET_LASTING
+
+    def keep_mark(self, p: Player, key: str, value: Any, secret: bool = False) -> None:
+        """A mark kept for the game (until cleared: value None or False); a secret one only p knows of. Recorded
+        in the log (to p alone if secret); a victory condition may read it: it counts as a change."""
+        if value is None or value is False:
+            old = p.marks.pop(key, None)
+            if old is None or old[0] >= 0:  # not set, or a mark of one turn (never recorded): nothing to say
+                return
+            secret = old[0] == SECRET_LASTING
+            value = None
+        else:
+            p.marks[key] = (SECRET_LASTING if secret else LASTING, value)
+        self.game.emit("mark", seat=p.seat, key=key, value=mark_record(value), to=[p.seat] if secret else None)
+        self.game.note_change()
 
     def set_mark(self, p: Player, key: str, value: Any) -> None:
         """Mark p for this turn (a mark is state a victory condition may read: it counts as a change)."""

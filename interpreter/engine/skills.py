@@ -168,8 +168,10 @@ class Skills:
                 return "role is already face up (this skill's cost is turning it face up)"
         elif not p.role_face_up:  # a face-down role can use only its flip-up skills
             return "role is face down"
-        if p.statuses and self.seats.has_status(p, "skills_disabled"):
+        if p.statuses and not skill.persistent and self.seats.has_status(p, "skills_disabled"):
             return "skills are disabled this turn"
+        if p.lost_skills and skill.id in p.lost_skills:
+            return "the owner does not have this skill (lost, or not gained yet)"
         if skill.limit_scope is not None and p.usage.get(self._limit_key(skill), 0) >= skill.limit_times:
             return f"used up ({skill.limit_times} per {skill.limit_scope})"
         return None
@@ -231,6 +233,44 @@ class Skills:
             finally:
                 stack.pop()
         self.zones.clear_staging()  # cards the skill turned up and left: discarded
+        if skill.switch:
+            self.switch_skill(p, skill)
+
+    def switch_skill(self, p: Player, skill: Skill) -> None:
+        """A 转换技 was used: its state turns 阳 -> 阴 or 阴 -> 阳 (public, like the skill's use)."""
+        yin = skill.id not in p.yin
+        if yin:
+            p.yin.add(skill.id)
+        else:
+            p.yin.discard(skill.id)
+        self.game.emit("skill_switched", seat=p.seat, skill=skill.id, state="yin" if yin else "yang")
+        self.game.note_change()
+
+    def skill_named(self, p: Player, name: str) -> Skill | None:
+        """p's role's skill called `name` (its Chinese name or its id), or None."""
+        for sk in p.role.skills if p.role is not None else ():
+            if sk.name == name or sk.id == name:
+                return sk
+        return None
+
+    def change_skill(self, p: Player, name: str, have: bool) -> bool:
+        """p gains (have) or loses a skill of its role, by name: False if it has no such skill or already
+        is so. Everyone hears of it while the role is face up, only p while it is face down."""
+        sk = self.skill_named(p, name)
+        if sk is None or (sk.id not in p.lost_skills) == have:
+            return False
+        if have:
+            p.lost_skills.discard(sk.id)
+        else:
+            p.lost_skills.add(sk.id)
+        self.game.emit("skill_changed", seat=p.seat, skill=sk.id, has=have, to=None if p.role_face_up else [p.seat])
+        self.game.note_change()
+        return True
+
+    def skill_yang(self, p: Player, name: str) -> bool:
+        """Is p's 转换技 `name` in its 阳 state (its first state)? False if p has no such skill."""
+        sk = self.skill_named(p, name)
+        return sk is not None and sk.id not in p.yin
 
     # ------------------------------------------------------------------ resampling
 
@@ -280,6 +320,7 @@ class Skills:
                 hidden = p.role.hidden
                 pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
                 p.role = pool.pop(pick)
+                p.reset_skills()
             self.role_pile = [pool.pop() for _ in range(len(self.role_pile))]
             self.unchosen_roles = [r_ for r_ in self.unchosen_roles if r_.id in mine] + pool
             self.index_triggers()

@@ -111,6 +111,24 @@ class Card:
             setattr(other, f, a)
 
 
+LASTING = -1  # the turn of a mark kept for the game (keep_mark): everyone knows it
+SECRET_LASTING = -2  # a mark kept for the game that only its owner knows of
+
+
+def mark_record(value: Any) -> Any:
+    """A mark's value as plain data for the log and observations: a player as its seat, a color or card name
+    by its name; a card is not shown (its face may be hidden from some seats): None."""
+    if isinstance(value, Player):
+        return value.seat
+    if isinstance(value, Color):
+        return COLOR_NAMES.get(int(value), int(value))
+    if isinstance(value, Card):
+        return None
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    return getattr(value, "id", str(value))  # a card name
+
+
 class Player:
     """A seat at the table. Seats are numbered counter-clockwise: seat+1 is the right-hand neighbour."""
 
@@ -133,6 +151,8 @@ class Player:
         "known_identities",
         "secret_statuses",
         "dealt_roles",
+        "lost_skills",
+        "yin",
     )
 
     def __init__(self, seat: int):
@@ -151,10 +171,14 @@ class Player:
         self.statuses: dict[str, int] = {}  # status name -> turn number it expires after
         # per-phase/turn/game use counters of skills: (skill id, turn, phase), (skill id, turn) or (skill id,) -> uses
         self.usage: dict[tuple[str | int, ...], int] = {}
-        self.marks: dict[str, tuple[int, Any]] = {}  # per-turn marks set by effects: key -> (turn, any value)
+        # marks set by effects: key -> (turn, any value); turn LASTING (or SECRET_LASTING: the owner alone knows it)
+        # for a mark kept for the game (keep_mark, add_mark)
+        self.marks: dict[str, tuple[int, Any]] = {}
         self.known_identities: dict[int, Identity] = {}  # identity cards this seat has looked at: seat -> Identity
         self.secret_statuses: set[str] = set()  # statuses only this player was told of (add_status secret)
         self.dealt_roles: list[Role] = []  # the roles this seat was dealt at setup (it saw them all)
+        self.lost_skills: set[str] = set()  # ids of its role's skills it does not have (lose_skill, dormant ones)
+        self.yin: set[str] = set()  # ids of its 转换技 skills in their 阴 state (all start 阳)
 
     @property
     def role_face_up(self) -> bool:
@@ -171,6 +195,13 @@ class Player:
         self.role = role
         self.role_shown = False
         self.role_face_up = face_up
+        self.reset_skills()
+
+    def reset_skills(self) -> None:
+        """The skill states of a role just come to this seat: its dormant skills not had yet, every 转换技 阳."""
+        role = self.role
+        self.lost_skills = {sk.id for sk in role.skills if sk.dormant} if role is not None else set()
+        self.yin = set()
 
     @property
     def red(self) -> int:

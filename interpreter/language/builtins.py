@@ -677,6 +677,17 @@ declare(
     phrasing=Phrasing("{p}|本回合有标记{key}", negated="{p}|本回合没有标记{key}"),
 )
 
+declare(
+    "skill_yang",
+    "query",
+    [("p", T.PLAYER), ("skill", T.TEXT)],
+    T.BOOL,
+    "{p}的{skill}处于阳状态",
+    "True while p's 转换技 (`switch: true`) named `skill` is in its 阳 state: it starts 阳 and turns at each "
+    "use (阴 after the first). False if p's role has no such skill.",
+    phrasing=Phrasing("{p}的{skill}|处于阳状态", negated="{p}的{skill}|处于阴状态"),
+)
+
 # The reads whose type is the one their place asks for: name -> {type asked for: the typed read}.
 TYPED_READS: dict[str, dict[str, str]] = {
     "mark": {t: name for t, name, _, _ in MARK_READS} | {T.BOOL: "has_mark"},
@@ -858,6 +869,51 @@ declare(
     "name, 本回合首次, ...): a number, color, player, card, card name, text or true/false (a number is kept "
     "within ±999,999,999); read it with mark(p, key) where the type is clear, or mark_number(p, key) … "
     "has_mark(p, key).",
+)
+
+declare(
+    "keep_mark",
+    "action",
+    [("p", T.PLAYER), ("key", T.TEXT), ("value", T.MARK_VALUE, True), ("secret", T.BOOL, False)],
+    T.BOOL,
+    "令{p}记下{key}（直到游戏结束）",
+    "Remember a value on p under `key` for the rest of the game, until cleared (`keep_mark(p, key, false)`): "
+    "the lasting set_mark, read by the same mark reads. Everyone sees it (in observations and the log); "
+    "secret: true shows it to p alone. A set_mark of the same key replaces it for this turn's end.",
+    phrasing=Phrasing(extras=(("secret", "true", "（仅其自己可见）"),)),
+)
+
+declare(
+    "add_mark",
+    "action",
+    [("p", T.PLAYER), ("key", T.TEXT), ("n", T.INT), ("max", T.INT, None), ("secret", T.BOOL, False)],
+    T.BOOL,
+    "令{p}的{key}标记增加{n}",
+    "A counter kept for the game (蓄力, 使命 progress): add n (negative: remove) to p's number mark `key`, "
+    "kept between 0 and `max` (no maximum if not given); read it with mark_number(p, key). False, and "
+    "nothing changes, when the counter is already at the bound it moves towards (蓄力技: no room, no gain); "
+    "a gain beyond the maximum is cut to the room left. Public unless secret: true.",
+    phrasing=Phrasing(extras=(("max", "given", "（至多为{max}）"), ("secret", "true", "（仅其自己可见）"))),
+)
+
+declare(
+    "gain_skill",
+    "action",
+    [("p", T.PLAYER), ("skill", T.TEXT)],
+    T.BOOL,
+    "令{p}获得技能{skill}",
+    "p has the skill of its role named `skill` again (one it lost, or one marked `dormant: true`: a 使命技's "
+    "reward). False if its role has no such skill or p has it already.",
+)
+
+declare(
+    "lose_skill",
+    "action",
+    [("p", T.PLAYER), ("skill", T.TEXT)],
+    T.BOOL,
+    "令{p}失去技能{skill}",
+    "p no longer has the skill of its role named `skill` (a 使命技 once it succeeded or failed, 失去技能) until "
+    "gain_skill gives it back. False if its role has no such skill or p has lost it already.",
 )
 
 declare(

@@ -788,9 +788,10 @@ class Compiler:
             args.append(code)
         self.calls.add(node.func)
         key = bound.get("key")
-        if isinstance(key, ast.StrLit) and (node.func == "set_mark" or node.func in _MARK_READ_TYPE):
-            if node.func == "set_mark":
-                self.marks.append((key.value, argtypes.get("value", T.ANY), "set", node.line, node.col))
+        if isinstance(key, ast.StrLit) and (node.func in _MARK_SETS or node.func in _MARK_READ_TYPE):
+            if node.func in _MARK_SETS:
+                kind = T.INT if node.func == "add_mark" else argtypes.get("value", T.ANY)
+                self.marks.append((key.value, kind, "set", node.line, node.col))
             else:
                 self.marks.append((key.value, _MARK_READ_TYPE[node.func], "read", node.line, node.col))
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
@@ -801,6 +802,8 @@ class Compiler:
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
 
+# What sets a mark (for W301): for a turn, for the game, a counter for the game.
+_MARK_SETS = ("set_mark", "keep_mark", "add_mark")
 # The typed reads of a mark and the kind each reads (has_mark reads a flag of any kind: not here).
 _MARK_READ_TYPE = {name: t for t, name in TYPED_READS["mark"].items() if t != T.BOOL}
 

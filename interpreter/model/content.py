@@ -124,6 +124,9 @@ class Skill:
     # triggered skills: a test of the seats alone (self, subject, target) that the condition implies
     # (language/guard.py); false means the condition is false, without building its context
     guard: Callable | None = None
+    switch: bool = False  # 转换技: two states, 阳 then 阴, alternating at each use (skill_yang reads it)
+    persistent: bool = False  # 持恒技: skills_disabled (an effect invalidating skills) does not stop it
+    dormant: bool = False  # not had when the role comes to a player: gain_skill gives it (使命技's reward)
 
 
 @dataclass
