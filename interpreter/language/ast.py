@@ -84,6 +84,15 @@ class Where(Node):
     predicate: Node
 
 
+@dataclass
+class ListComp(Node):
+    """`[item for name in source]`: the values of `item` for each item of `source`, in order (none left out)."""
+
+    item: Node
+    name: str
+    source: Node
+
+
 # ---- statements --------------------------------------------------------
 
 

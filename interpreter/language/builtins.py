@@ -661,8 +661,8 @@ for _t, _name, _noun, _absent in MARK_READS:
         [("p", T.PLAYER), ("key", T.TEXT)],
         _t,
         "{p}本回合的标记{key}",
-        f"The {T.describe(_t).removeprefix('a ')} set_mark gave p under `key` this turn; {_absent} if none was set "
-        f"this turn (or the mark holds another kind of value).",
+        f"The {T.describe(_t).removeprefix('a ')} set_mark gave p under `key` this turn (or keep_mark/add_mark for "
+        f"the game); {_absent} if none was set (or the mark holds another kind of value).",
         phrasing=Phrasing(f"{{p}}本回合记下的{{key}}（{_noun}）"),
     )
 
@@ -672,7 +672,8 @@ declare(
     [("p", T.PLAYER), ("key", T.TEXT)],
     T.BOOL,
     "{p}本回合有标记{key}",
-    "True if set_mark gave p a mark `key` this turn, with any value but false and none (a flag: "
+    "True if set_mark gave p a mark `key` this turn (or keep_mark for the game), with any value but false and "
+    "none (a flag: "
     "`set_mark(p, key)` sets it, `set_mark(p, key, false)` clears it).",
     phrasing=Phrasing("{p}|本回合有标记{key}", negated="{p}|本回合没有标记{key}"),
 )

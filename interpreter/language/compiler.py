@@ -604,6 +604,37 @@ class Compiler:
         walk = "loop_over(ctx, " if nested else "as_list("
         return (st if st in T.ELEMENT or st == T.EMPTY else T.ANY), f"[v{slot} for v{slot} in {walk}{src}) if {pred}]"
 
+    def _expr_ListComp(self, node: ast.ListComp) -> Typed:
+        st, src = self._expr(node.source)
+        if not (st in T.ELEMENT or st in (T.ANY, T.EMPTY)):
+            self._err("E302", f"`for` in a list needs a list to walk, but this is {T.describe(st)}", node.source)
+        outer = self.scope
+        self.scope = _Scope(outer)
+        slot = self._new_slot()
+        self.scope.names[node.name] = (T.element_of(st) if st != T.EMPTY else T.ANY, slot)  # over []: never runs
+        nested = self.in_loop
+        try:
+            with self._loop(node, _list_estimate(node.source, st)):
+                et, item = self._expr(node.item)
+        finally:
+            self.scope = outer
+        if et in (T.ANY, T.NONE) or st == T.EMPTY:
+            if et == T.NONE:
+                self._err("E302", "a list of nothing but `none` has no kind of value", node.item)
+            return T.ANY if st != T.EMPTY else T.EMPTY, "[]" if st == T.EMPTY else "None"
+        if et not in T.LIST_OF:
+            self._err(
+                "E302",
+                f"a list of {T.describe(et)} is not a value of the language",
+                node.item,
+                "lists hold players, cards, colors, texts, card names or directions",
+            )
+            return T.ANY, "None"
+        walk = f"loop_over(ctx, {src})" if nested else f"as_list({src})"  # see _loop: the outermost loop is free
+        got = self._new_slot()
+        # each item's value in order; a value that is none (a choice from nothing) is no item of a list
+        return T.list_of(et), f"[v{got} for v{got} in [{item} for v{slot} in {walk}] if v{got} is not None]"
+
     def _expr_BinOp(self, node: ast.BinOp) -> Typed:
         op = node.op
         if op in ("and", "or"):

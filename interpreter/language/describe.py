@@ -205,6 +205,9 @@ class Renderer:
         if isinstance(node, (ast.ListLit, ast.Where)):
             items = node.items if isinstance(node, ast.ListLit) else [node.source]
             return self.kind(items[0]) if items else "any"
+        if isinstance(node, ast.ListComp):
+            self._bind_each(node)
+            return self.kind(node.item)
         if isinstance(node, (ast.BinOp, ast.Not)):
             return "int" if isinstance(node, ast.BinOp) and node.op in ("+", "-") else "bool"
         t = self.type_of(node) if isinstance(node, ast.Call) else _LITERAL.get(type(node), "any")
@@ -214,7 +217,14 @@ class Renderer:
         if isinstance(node, ast.Call):
             return self.type_of(node) in (*T.ELEMENT, T.LIST)
         b = self.bindings.get(node.name) if isinstance(node, ast.Var) else None
-        return isinstance(node, (ast.Where, ast.ListLit)) or (b is not None and b.plural)
+        return isinstance(node, (ast.Where, ast.ListLit, ast.ListComp)) or (b is not None and b.plural)
+
+    def _bind_each(self, node: ast.ListComp) -> str:
+        """Name the item of a `[x for name in xs]` (其 for a player, 该牌 for a card): its words."""
+        kind = self.kind(node.source)
+        word = IT if kind == "player" else ("该牌" if kind == "card" else "该项")
+        self.bindings[node.name] = Binding(kind=kind, full=word, short=word, used=True)
+        return word
 
     def type_of(self, call: ast.Call) -> str:
         """The language type of a call's value, from its primitive's declaration."""
@@ -252,6 +262,11 @@ class Renderer:
             if all(isinstance(i, (ast.StrLit, ast.CardNameLit)) for i in node.items):
                 return "".join(parts)
             return ("和" if self.kind(node) == "player" and len(parts) <= 2 else "、").join(parts)
+        if isinstance(node, ast.ListComp):  # 每名角色各自……: the values in a list
+            src = self.np(node.source).render()
+            self._bind_each(node)
+            each = "每名角色" if self.kind(node.source) == "player" else "每一项"
+            return f"{src}中{each}的“{self.val(node.item)}”（依次，记为一组）"
         if isinstance(node, (ast.Attr, ast.Neg)):
             return (
                 f"{poss(self.val(node.obj))}{node.name}"

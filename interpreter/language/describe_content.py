@@ -208,7 +208,22 @@ def _skill_text(sk: Skill) -> str:
     return end_sentence("，".join(p for p in (lead, cond_text, who + body) if p))
 
 
+def _tags(sk: Skill) -> str:
+    """The labels of a skill: 锁定技, 转换技 (阳 at first), 持恒技, one not had at first."""
+    tags = [
+        tag
+        for tag, on in (
+            ("锁定技", sk.kind == "passive"),
+            ("转换技，初始为阳", sk.switch),
+            ("持恒技", sk.persistent),
+            ("初始未拥有", sk.dormant),
+        )
+        if on
+    ]
+    return "".join(f"（{t}）" for t in tags)
+
+
 def describe_role(role: Role) -> str:
     """A role's skills, one line each: 【skill】text."""
-    lines = [f"【{sk.name}】{'（锁定技）' if sk.kind == 'passive' else ''}{_skill_text(sk)}" for sk in role.skills]
+    lines = [f"【{sk.name}】{_tags(sk)}{_skill_text(sk)}" for sk in role.skills]
     return "\n".join(lines) or "（没有技能）"

@@ -223,6 +223,9 @@ class _ToAst(Transformer[Token, ast.Program | ast.Node]):
     def list_lit(self, meta: Meta, items: Children) -> ast.ListLit:
         return ast.ListLit(*_pos(meta), items=[i for i in items if i is not None])
 
+    def list_comp(self, meta: Meta, items: Children) -> ast.ListComp:
+        return ast.ListComp(*_pos(meta), item=items[0], name=str(items[1]), source=items[2])
+
     def attr(self, meta: Meta, items: Children) -> ast.Attr:
         return ast.Attr(*_pos(meta), obj=items[0], name=str(items[1]))
 

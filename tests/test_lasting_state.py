@@ -1,0 +1,163 @@
+"""State that lasts, with a made-up role (tests/fixtures/lasting_pack): a counter kept for the game with a
+maximum (蓄力), a secret mark only its owner sees, a 转换技 alternating 阳/阴, a mission that loses itself
+and gains a dormant skill, a 持恒技 that skills_disabled does not stop, the round_end timing, and a list
+collected in a loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import Seat
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.engine.observation import history, observe
+from interpreter.engine.table import build
+from interpreter.language.builtins import BUILTINS
+from interpreter.language.runtime import Ctx
+
+PACK = Path(__file__).parent / "fixtures" / "lasting_pack"
+RED_ID, BLUE_ID = "qian_fu_zhan_xian", "te_gong_ji_guan"
+
+
+@pytest.fixture(scope="module")
+def content():
+    return load_cached([BUNDLED_CONTENT, PACK])
+
+
+def _game(content, hands=((19, 20), (27,)), agents=None):
+    agents = agents or [Seat(()), Seat(())]
+    g = build(
+        content,
+        [dict(identity=RED_ID, hand=list(hands[0])), dict(identity=BLUE_ID, hand=list(hands[1]))],
+        agents,
+        deck_top=[31, 32, 33, 34, 35, 36, 37, 38, 39, 40],
+    )
+    g.players[0].new_role(content.roles["demo_lasting"], True)
+    g._index_triggers()
+    return g, agents
+
+
+def _skill(content, sid):
+    return next(sk for sk in content.roles["demo_lasting"].skills if sk.id == sid)
+
+
+def test_a_counter_lasts_the_game_and_keeps_to_its_maximum(content):
+    g, _ = _game(content)
+    p0 = g.players[0]
+    add = BUILTINS["add_mark"].impl
+    assert [add(Ctx(g, p0), p0, "蓄力", 1, 3, False) for _ in range(4)] == [True, True, True, False]  # full: no gain
+    g.turn_no += 5  # turns later, the counter is still there (a set_mark would be gone)
+    assert g.mark(p0, "蓄力") == 3
+    assert add(Ctx(g, p0), p0, "蓄力", 5, 3, False) is False
+    spend = _skill(content, "demo_spend")
+    assert g.skills.skill_blocker(p0, spend) is None
+    before = len(p0.hand)
+    g.use_skill(p0, spend)
+    assert g.mark(p0, "蓄力") == 1 and len(p0.hand) == before + 2
+    assert not spend.condition(Ctx(g, p0))  # one point left: 发力 is not offered
+    assert add(Ctx(g, p0), p0, "蓄力", -4, None, False) is True and g.mark(p0, "蓄力") is None  # 0: cleared
+    # everyone sees a public counter, in the log and in observations
+    assert [r["value"] for r in history(g, 1) if r["e"] == "mark"] == [1, 2, 3, 1, None]
+    g.keep_mark(p0, "蓄力", 2)
+    assert observe(g, 1)["players"][0]["marks"] == {"蓄力": 2}
+
+
+def test_a_secret_mark_is_seen_by_its_owner_alone(content):
+    g, _ = _game(content)
+    p0, p1 = g.players
+    BUILTINS["keep_mark"].impl(Ctx(g, p0), p0, "败", True, True)
+    BUILTINS["keep_mark"].impl(Ctx(g, p0), p1, "旗", True, False)
+    assert BUILTINS["has_mark"].impl(Ctx(g, p0), p0, "败") is True
+    assert observe(g, 0)["players"][0]["marks"] == {"败": True}
+    assert "marks" not in observe(g, 1)["players"][0]  # seat 1 sees nothing of it
+    assert observe(g, 0)["players"][1]["marks"] == {"旗": True}
+    assert [r["key"] for r in history(g, 0) if r["e"] == "mark"] == ["败", "旗"]
+    assert [r["key"] for r in history(g, 1) if r["e"] == "mark"] == ["旗"]
+    BUILTINS["keep_mark"].impl(Ctx(g, p0), p0, "败", False, True)  # cleared: its owner alone hears of it
+    assert g.mark(p0, "败") is None
+    assert [r["value"] for r in history(g, 0) if r["e"] == "mark"][-1] is None
+    assert [r["key"] for r in history(g, 1) if r["e"] == "mark"] == ["旗"]
+
+
+def test_a_switch_skill_alternates_and_shows_its_state(content):
+    g, agents = _game(content, hands=((19, 20), (27,)))
+    p0 = g.players[0]
+    switch = _skill(content, "demo_switch")
+    dormant = {"demo_reward": "lost"}  # (a dormant skill is shown as not had)
+    assert g.skill_yang(p0, "阴阳") and observe(g, 1)["players"][0]["skills"] == dormant
+    g.use_skill(p0, switch)  # 阳: draw one
+    assert len(p0.hand) == 3 and not g.skill_yang(p0, "阴阳")
+    assert observe(g, 1)["players"][0]["skills"] == dormant | {"demo_switch": "yin"}
+    assert any(r["e"] == "skill_switched" and r["state"] == "yin" for r in history(g, 1))
+    g.turn_no += 1
+    agents[0].answers = ["#19"]
+    g.use_skill(p0, switch)  # 阴: discard one
+    assert len(p0.hand) == 2 and 19 not in {c.uid for c in p0.hand} and g.skill_yang(p0, "阴阳")
+    assert observe(g, 1)["players"][0]["skills"] == dormant
+
+
+def test_a_mission_loses_itself_and_gains_a_dormant_skill(content):
+    g, _ = _game(content)
+    p0 = g.players[0]
+    mission, reward = _skill(content, "demo_mission"), _skill(content, "demo_reward")
+    assert g.skills.skill_blocker(p0, reward) is not None and g.skills.skill_blocker(p0, mission) is None
+    assert observe(g, 1)["players"][0]["skills"] == {"demo_reward": "lost"}
+    assert BUILTINS["gain_skill"].impl(Ctx(g, p0), p0, "奖励") is True
+    assert BUILTINS["lose_skill"].impl(Ctx(g, p0), p0, "使命") is True
+    assert BUILTINS["lose_skill"].impl(Ctx(g, p0), p0, "使命") is False  # lost already
+    assert BUILTINS["gain_skill"].impl(Ctx(g, p0), p0, "没有这个技能") is False
+    assert g.skills.skill_blocker(p0, reward) is None and g.skills.skill_blocker(p0, mission) is not None
+    assert observe(g, 1)["players"][0]["skills"] == {"demo_mission": "lost"}
+    assert [(r["skill"], r["has"]) for r in history(g, 1) if r["e"] == "skill_changed"] == [
+        ("demo_reward", True),
+        ("demo_mission", False),
+    ]
+
+
+def test_a_face_down_role_s_skill_changes_are_its_owner_s_alone(content):
+    g, _ = _game(content)
+    p0 = g.players[0]
+    p0.new_role(content.roles["demo_lasting"], False)
+    BUILTINS["gain_skill"].impl(Ctx(g, p0), p0, "奖励")
+    assert [r["e"] for r in history(g, 1) if r["e"] == "skill_changed"] == []
+    assert [r["e"] for r in history(g, 0) if r["e"] == "skill_changed"] == ["skill_changed"]
+    assert "skills" not in observe(g, 1)["players"][0]
+
+
+def test_a_persistent_skill_works_while_skills_are_disabled(content):
+    g, _ = _game(content)
+    p0 = g.players[0]
+    g.add_status(p0, "skills_disabled")
+    assert g.skills.skill_blocker(p0, _skill(content, "demo_steady")) is None
+    assert g.skills.skill_blocker(p0, _skill(content, "demo_switch")) == "skills are disabled this turn"
+
+
+def test_a_list_collected_in_a_loop(content):
+    g, agents = _game(content, hands=((19, 27), (28,)))  # 19 is black; 27, 28 red
+    p0 = g.players[0]
+    agents[0].answers, agents[1].answers = ["#27"], ["#28"]
+    g.use_skill(p0, _skill(content, "demo_show"))
+    shown = [r for r in g.log if r.get("e") == "reveal"]
+    assert shown and sorted(shown[-1]["cards"]) == [27, 28]
+    assert len(p0.hand) == 3  # two red shown, no black: one card drawn
+
+
+def test_round_end_fires_once_a_round(content):
+    g, _ = _game(content, agents=[RandomAgent(1), RandomAgent(2)])
+    ends = 0
+    for _ in range(6):
+        if g.result is not None:
+            break
+        try:
+            g.play_turn()
+            g.current = g._next_turn_player()
+        except Exception as over:  # the game may end early: count what was played
+            if type(over).__name__ != "GameOver":
+                raise
+            break
+        ends = sum(1 for r in g.log if r.get("e") == "round_end")
+    turns = sum(1 for r in g.log if r.get("e") == "turn_end")
+    assert ends == turns // 2 and ends >= 1
+    assert g.mark(g.players[0], "轮数") == ends
