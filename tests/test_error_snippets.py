@@ -125,7 +125,7 @@ def test_schema_error_under_a_chinese_value(tmp_path):
         "id: test_card\nname: 测试牌\ntext: 测试。\nuses:\n  - timing: 争夺阶段\n    effect: draw(self, 1)\n",
     )
     assert shown(f) == [
-        "c.yaml:5:13: error E113: '争夺阶段' is not allowed here\n"
+        "c.yaml:5:13: error E113: unknown timing '争夺阶段'\n"
         "      - timing: 争夺阶段\n"
         "                ^\n"
         "    hint: allowed values: play_phase, send_start, need_send, send_idle, contest, dying"
@@ -228,7 +228,7 @@ def test_other_commands_show_the_snippet_when_a_pack_fails(tmp_path):
     card.write_text(card.read_text(encoding="utf-8").replace("timing: contest", "timing: contst", 1), encoding="utf-8")
     r = CliRunner().invoke(main, ["simulate", "-n", "1", "--content", str(p)])
     assert r.exit_code == 1
-    assert "error E113: 'contst' is not allowed here\n      - timing: contst\n                ^\n" in r.stderr
+    assert "error E113: unknown timing 'contst'\n      - timing: contst\n                ^\n" in r.stderr
 
 
 def test_scenario_file_errors(tmp_path):

@@ -160,6 +160,24 @@ def victory_env(check: str) -> dict:
     return context_env(names)
 
 
+def _branch_errors(e) -> list:
+    """A value that fits none of a `oneOf` (a timing, or a list of timings): the errors of the branch meant
+    for the value's shape (the enum for a name, the items for a list), so that the message says what is wrong
+    with it and suggests a name, not "is not valid under any of the given schemas"."""
+    if e.validator not in ("oneOf", "anyOf") or not e.context:
+        return [e]
+    shaped = {
+        c.schema_path[0]
+        for c in e.context
+        if not c.relative_path
+        and (c.validator == "type" or (c.validator == "enum" and isinstance(c.instance, (list, dict))))
+    }
+    branches = [c for c in e.context if c.schema_path[0] not in shaped]
+    if not branches or len({c.schema_path[0] for c in branches}) > 1:
+        return [e]
+    return [sub for c in branches for sub in _branch_errors(c)]
+
+
 def _one_or_more(value) -> tuple:
     """`timing:` / `trigger:` is one name or a list of names."""
     if value is None:
@@ -171,6 +189,9 @@ class Loader:
     def __init__(self):
         self.errors: list[ContentError] = []
         self.warnings: list[ContentError] = []  # W5xx: the content loads, but may misbehave in play
+        # (id of a mapping or list, key) of each value check_schema reported and took out: building from the
+        # rest checks what it can of the object and says nothing more of the missing value
+        self.dropped: set[tuple[int, object]] = set()
         # marks set and read with their key written out: (key, kind, "set" or "read", path, line, col) (W301)
         self.marks: list[tuple] = []
         self.card_names: dict = {}
@@ -330,6 +351,11 @@ class Loader:
             src_line = (line_of(self.sources[str(path)], line) or "") if mark else ""
             if "\t" in src_line or re.search(r"\btabs?\b", str(problem)):
                 hint = "YAML indentation must use spaces, not tabs"
+            elif "mapping values are not allowed" in str(problem) and re.match(r"\s*-?\s*[\w-]+: .*: ", src_line):
+                hint = (
+                    "a value with `: ` in it (code with a keyword argument, `from: ...`) is written as a block: "
+                    "`effect: |` and the code on the lines below, indented"
+                )
             elif "mapping values are not allowed" in str(problem) or "expected <block end>" in str(problem):
                 hint = "check the indentation of this line against the line above"
             if mark:
@@ -348,9 +374,12 @@ class Loader:
         the wrong shape (a list where an id goes, an unknown timing), so that building from the rest never meets it."""
         validator = jsonschema.Draft202012Validator(schema_doc if schema_doc is not None else schema(kind))
         wrong = set()
+        found = []
         for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
             if e.absolute_path and e.validator not in _HARMLESS:
                 wrong.add(tuple(e.absolute_path))
+            found += _branch_errors(e)
+        for e in found:
             container, key = data, None
             node = data
             for k in e.absolute_path:
@@ -378,12 +407,25 @@ class Loader:
                 hint = desc
             elif e.validator == "enum":
                 hint = _suggest(e.instance, e.validator_value)
-                msg = f"{brief(e.instance)} is not allowed here"
+                named = [k for k in e.absolute_path if isinstance(k, str)]
+                msg = (
+                    f"unknown {named[-1]} {brief(e.instance)}" if named else f"{brief(e.instance)} is not allowed here"
+                )
                 hint = hint or "allowed values: " + ", ".join(map(str, e.validator_value))
             elif e.validator == "type":
                 msg = f"{brief(e.instance)} should be {e.validator_value}"
+                if isinstance(e.instance, bool) and e.validator_value == "string":
+                    hint = f'YAML reads {str(e.instance).lower()} as a yes/no value: put the code in quotes, "..."'
             self.err(path, pos, code, msg, hint)
         # the deepest first, and of a list's items the last first, so that each path still leads to its value
+        for at in wrong:  # what building must not take for missing (a skill whose misspelt trigger was taken out)
+            node = data
+            try:
+                for k in at[:-1]:
+                    node = node[k]
+            except (KeyError, IndexError, TypeError):
+                continue
+            self.dropped.add((id(node), at[-1]))
         for at in sorted(wrong, key=lambda p: [(isinstance(k, str), str(k) if isinstance(k, str) else k) for k in p])[
             ::-1
         ]:
@@ -410,8 +452,10 @@ class Loader:
         data_types=None,
         calls: set | None = None,
         guards: list | None = None,
+        skip_codes: set[str] | frozenset[str] = frozenset(),
     ):
-        """Compile one code unit; None if absent or wrong. `guards` (an expression): gets its seat guard."""
+        """Compile one code unit; None if absent or wrong. `guards` (an expression): gets its seat guard.
+        Errors of `skip_codes` are not reported (the unit is checked out of its context)."""
         text = container.get(key) if container is not None else None
         if text is None:
             return None
@@ -424,7 +468,7 @@ class Loader:
         try:
             fn = comp.program(text) if mode == "program" else comp.expression(text, expect)
         except LanguageError as e:
-            comp.errors.append(e)
+            comp.errors += [e, *e.also]
             fn = None
         if reads is not None:
             reads |= comp.names_read
@@ -433,6 +477,8 @@ class Loader:
         if guards is not None and fn is not None and not comp.errors and comp.tree is not None:
             guards.append(seat_guard(comp.tree, env, CONTEXT_VARS))
         for err in comp.errors:
+            if err.code in skip_codes:
+                continue
             name = err.message.removeprefix("unknown card name 【").removesuffix("】")
             if err.code == "E305" and name in self.removed_names:
                 err.message = f"【{name}】 was removed by pack '{self.removed_names[name]}'"
@@ -527,26 +573,33 @@ class Loader:
                 continue  # missing or unknown: the schema check reported it
             pos = pos_of(data["skills"], i)
             timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
+            misspelt = (id(sk), "timing" if kind == "active" else "trigger") in self.dropped
             if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
-                self.err(
-                    path,
-                    pos,
-                    "E112",
-                    "an active skill needs `timing:` (the idle point where it is used)",
-                    "timings: " + ", ".join(TIMINGS),
-                )
+                if not misspelt:
+                    self.err(
+                        path,
+                        pos,
+                        "E112",
+                        "an active skill needs `timing:` (the idle point where it is used)",
+                        "timings: " + ", ".join(TIMINGS),
+                    )
+                self.check_skill_code(path, sk, kind)
                 continue
             if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
-                self.err(
-                    path,
-                    pos,
-                    "E112",
-                    "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
-                    "events: " + ", ".join(TRIGGER_EVENTS),
-                )
+                if not misspelt:
+                    self.err(
+                        path,
+                        pos,
+                        "E112",
+                        "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
+                        "events: " + ", ".join(TRIGGER_EVENTS),
+                    )
+                self.check_skill_code(path, sk, kind)
                 continue
             if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
-                self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
+                if (id(sk), "check") not in self.dropped:
+                    self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
+                self.check_skill_code(path, sk, kind)
                 continue
             events = timings or triggers
             unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
@@ -584,6 +637,14 @@ class Loader:
                 )
             )
         return role
+
+    def check_skill_code(self, path, sk, kind) -> None:
+        """Check the condition and effect of a skill that cannot be built (its timing, trigger or check is
+        missing or misspelt, and reported), so that one mistake does not hide the others: every error but
+        those that depend on the timing (E304)."""
+        env = skill_env(sk)
+        self.compile_unit(path, sk, "condition", env, kind, "expr", "bool", skip_codes={"E304"})
+        self.compile_unit(path, sk, "effect", env, kind, "program", skip_codes={"E304"})
 
     def load_task(self, path, data) -> SecretTask:
         return SecretTask(

@@ -168,6 +168,28 @@ class CompileErrors(Exception):
         self.errors = errors
 
 
+# Names from other languages that a designer writes by habit, and what this language calls them.
+_NAME_SLIPS = {
+    "True": "write `true` (lower case)",
+    "False": "write `false` (lower case)",
+    "TRUE": "write `true` (lower case)",
+    "FALSE": "write `false` (lower case)",
+    "None": "write `none` (lower case)",
+    "null": "write `none`",
+    "nil": "write `none`",
+    "this": "the skill's owner is `self`",
+    "me": "the skill's owner is `self`",
+    "len": "count(...) gives how many items a list has",
+    "length": "count(...) gives how many items a list has",
+}
+
+
+_HAS_HINT = (
+    "`c has red` tests a card's colors; a card of a name among cards: "
+    "`any_of(hand(self) where name_of(it) == 【试探】)`"
+)
+
+
 def _suggest(name: str, candidates: Iterable[object]) -> str | None:
     return did_you_mean(name, candidates)
 
@@ -490,6 +512,8 @@ class Compiler:
         data(...) take theirs from it), None where the place does not say."""
         if isinstance(node, ast.Call):
             return self._expr_Call(node, expect)
+        if isinstance(node, ast.Var):
+            return self._expr_Var(node, expect)
         method: Callable[[ast.Node], Typed] | None = getattr(self, "_expr_" + type(node).__name__, None)
         if method is None:
             self._err("E307", "this is not an expression", node)
@@ -535,7 +559,7 @@ class Compiler:
                 self._err("E302", "`none` in a list is not an item", item, "leave it out")
         return T.list_of(et), "[" + ", ".join(code for _, code in items) + "]"
 
-    def _expr_Var(self, node: ast.Var) -> Typed:
+    def _expr_Var(self, node: ast.Var, expect: str | None = None) -> Typed:
         name = node.name
         found = self.scope.lookup(name)
         if found is not None:
@@ -558,8 +582,17 @@ class Compiler:
             return CONTEXT_VARS[name][0], "None"
         if name in STATUSES:
             return T.STATUS, self._literal(name)
+        if expect == T.STATUS:
+            hint = _suggest(name, STATUSES) or "statuses: " + ", ".join(STATUSES)
+            self._err("E306", f"unknown status `{clip(name)}`", node, hint)
+            return T.STATUS, "None"
         known_names = list(self.env) + list(CONSTANTS) + self._visible_names()
-        self._err("E301", f"unknown name `{clip(name)}`", node, _suggest(name, known_names))
+        hint = _NAME_SLIPS.get(name) or _suggest(name, known_names)
+        if hint is None:  # a status, a primitive or a context variable of another timing, written where it is not
+            hint = _suggest(name, [*STATUSES, *CONTEXT_VARS])
+        if hint is None and name in BUILTINS:
+            hint = f"{name} is a function: {name}(...)"
+        self._err("E301", f"unknown name `{clip(name)}`", node, hint)
         return T.ANY, "None"
 
     def _visible_names(self) -> list[str]:
@@ -644,7 +677,15 @@ class Compiler:
         if op == "has":
             lt, a = self._expr(node.left, T.CARD)
             if not T.accepts(T.CARD, lt):
-                self._err("E302", f"`has` tests a card's colors, but the left side is {T.describe(lt)}", node.left)
+                self._err(
+                    "E302",
+                    f"`has` tests a card's colors, but the left side is {T.describe(lt)}",
+                    node.left,
+                    _HAS_HINT,
+                )
+            if isinstance(node.right, ast.CardNameLit):
+                self._err("E302", "`has` tests a card's colors, not its name", node.right, _HAS_HINT)
+                return T.BOOL, "False"
             b = self._typed(node.right, T.COLOR)
             right_name = node.right.name if isinstance(node.right, ast.Var) else None
             color = CONSTANTS.get(right_name) if right_name is not None else None
@@ -742,7 +783,10 @@ class Compiler:
             node = typed or node
         b = BUILTINS.get(node.func)
         if b is None:
-            self._err("E301", f"unknown function `{clip(node.func)}`", node, _suggest(node.func, BUILTINS))
+            hint = _suggest(node.func, BUILTINS)
+            if node.func in ("len", "length", "size"):
+                hint = "count(...) gives how many items a list has"
+            self._err("E301", f"unknown function `{clip(node.func)}`", node, hint)
             for a in node.args:
                 self._expr(a)
             return T.ANY, "None"

@@ -13,6 +13,10 @@ class LanguageError(Exception):
         self.line = line
         self.col = col
         self.hint = hint
+        # syntax errors found further on, after a common slip at this one was set right (parser._parse)
+        self.also: list[LanguageError] = []
+        # (offset, length, replacement) that sets a common slip right without moving what follows
+        self.repair: tuple[int, int, str] | None = None
 
     def __str__(self) -> str:
         text = f"{self.line}:{self.col}: {self.code}: {self.message}"

@@ -446,20 +446,103 @@ def save_parse_cache() -> None:
         cache.save()
 
 
+MAX_SYNTAX_ERRORS = 20  # syntax errors reported for one text, its first and those after slips set right
+
+_FULL_WIDTH = {"（": "(", "）": ")", "，": ",", "：": ":", "；": ";", "“": '"', "”": '"', "‘": '"', "’": '"'}
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def _slip_at_character(text: str, pos: int) -> tuple[str | None, tuple[int, int, str] | None]:
+    """The hint for an unexpected character that is a common slip, and the repair (same length) that lets
+    the parser go on to check the rest of the text."""
+    ch = text[pos]
+    nxt = text[pos + 1 : pos + 2]
+    if ch in "“”‘’":
+        return 'use plain double quotes "..."', (pos, 1, '"')
+    if ch in _FULL_WIDTH:
+        return "full-width punctuation is not part of the language; use ( ) , : ;", (pos, 1, _FULL_WIDTH[ch])
+    if ch == "&":
+        return "write `and` (not `&&`)", (pos, 2, "or") if nxt == "&" else None
+    if ch == "|":
+        return "write `or` (not `||`)", (pos, 2, "or") if nxt == "|" else None
+    if ch == "!":
+        return 'write `not` (not `!`); `!=` is "is not equal"', (pos, 1, " ")
+    if ch == "'":
+        close = text.find("'", pos + 1, (text.find("\n", pos) + 1 or len(text) + 1) - 1)
+        repair = (pos, close - pos + 1, '"' + text[pos + 1 : close] + '"') if close > pos else (pos, 1, '"')
+        return 'a text is written in double quotes: "..."', repair
+    if _is_cjk(ch):
+        end = pos
+        while end < len(text) and _is_cjk(text[end]):
+            end += 1
+        word = text[pos:end]
+        hint = f'a card name is written in 【】: 【{clip(word)}】; a text in double quotes: "{clip(word)}"'
+        return hint, (pos, end - pos, "x" * (end - pos))
+    if ch in "「『":
+        return "a card name is written in 【】, a text in double quotes", (pos, 1, "(")
+    return None, None
+
+
+def _slip_at_token(text: str, tok: Token, expected: set[str]) -> tuple[str | None, tuple[int, int, str] | None]:
+    """As _slip_at_character, for an unexpected token."""
+    pos = tok.start_pos if tok.start_pos is not None else -1
+    if pos < 0:
+        return None, None
+    if tok.type == "EQUAL" and "CMP_OP" in expected:
+        return "to compare, write `==`; a single `=` only names a value, in `let x = ...`", (pos, 1, "<")
+    if tok.type == "CMP_OP" and str(tok) == ">" and pos > 0 and text[pos - 1] == "<":
+        return 'write `!=` for "is not equal" (not `<>`)', (pos - 1, 2, "!=")
+    if tok.type == "HAS" and text[tok.end_pos or pos :].lstrip().startswith("("):
+        return (
+            "`has` is written between a card and a color (`c has red`); a card of a name among cards: `any_of(hand(self) where name_of(it) == 【试探】)`",
+            None,
+        )
+    if tok.type == "IF" and text[:pos].rstrip().endswith("else"):
+        at = text.rfind("else", 0, pos)
+        return "write `elif` (not `else if`)", (at, pos + 2 - at, "elif".ljust(pos + 2 - at))
+    return None, None
+
+
 def _parse(text: str, start: str) -> ast.Program | ast.Node:
+    """Parse; on a syntax error that is a common slip (`=` for `==`, `&&`, `<>`, a card name without 【】 …),
+    set it right and parse again, so that the error also lists the syntax errors further on."""
+    try:
+        return _parse_once(text, start)
+    except LanguageError as first:
+        err: LanguageError = first
+        for _ in range(MAX_SYNTAX_ERRORS - 1):
+            if err.repair is None:
+                break
+            at, length, new = err.repair
+            text = text[:at] + new + text[at + length :]
+            try:
+                _parse_once(text, start)
+                break
+            except LanguageError as e:
+                if (e.line, e.col) <= (err.line, err.col):
+                    break  # no progress: the repair did not help
+                first.also.append(e)
+                err = e
+        raise first from None
+
+
+def _parse_once(text: str, start: str) -> ast.Program | ast.Node:
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream] if e.pos_in_stream is not None and e.pos_in_stream < len(text) else "?"
-        hint = None
-        if ch in "“”":
-            hint = 'use plain double quotes "..."'
-        elif ch in "（），：；":
-            hint = "full-width punctuation is not part of the language; use ( ) , : ;"
-        raise LanguageError("E201", f"unexpected character {ch!r}", e.line, e.column, hint) from None
+        pos = e.pos_in_stream if e.pos_in_stream is not None and e.pos_in_stream < len(text) else None
+        ch = text[pos] if pos is not None else "?"
+        hint, repair = _slip_at_character(text, pos) if pos is not None else (None, None)
+        err = LanguageError("E201", f"unexpected character {ch!r}", e.line, e.column, hint)
+        err.repair = repair
+        raise err from None
     except UnexpectedToken as e:
         tok = e.token
         line, col = tok.line or 1, tok.column or 1
+        hint, repair = None, None
         if tok.type == "$END":
             shown = "end of text"
             # the end token borrows the last token's position: point just after that token instead,
@@ -470,9 +553,10 @@ def _parse(text: str, start: str) -> ast.Program | ast.Node:
             shown = "end of line"
         else:
             shown = repr(clip(str(tok).strip()) or tok.type)
-        raise LanguageError(
-            "E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}", line, col
-        ) from None
+            hint, repair = _slip_at_token(text, tok, set(e.expected))
+        err = LanguageError("E201", f"unexpected {shown}; expected {_describe_expected(e.expected)}", line, col, hint)
+        err.repair = repair
+        raise err from None
     except UnexpectedEOF as e:
         lines = text.rstrip().splitlines() or [""]
         raise LanguageError(

@@ -1,0 +1,158 @@
+"""The mistakes a new designer makes, and what `validate` tells him (issue 14, item 8; docs/errors.md).
+
+Each row is a role skill with one mistake in it: the line of the role file that holds the mistake,
+the code, line and column reported, and a word the hint must contain. The role is checked as a
+pack of its own over the bundled game (as `fengsheng validate PACK` does), so card names resolve.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from click.testing import CliRunner
+
+from interpreter.cli import main
+
+HEAD = "id: ce_shi\nname: 测试\ntitle: 新手\ngender: male\nhidden: true\nskills:\n"
+ACTIVE = "  - id: yi\n    name: 一\n    text: 测试。\n    kind: active\n    timing: play_phase\n"
+TRIGGERED = "  - id: yi\n    name: 一\n    text: 测试。\n    kind: triggered\n    trigger: received\n"
+# the skill starts at line 7; `kind` is line 10, `timing`/`trigger` line 11, what a row adds from line 12
+
+
+def check(tmp_path: Path, skill: str) -> list:
+    role = tmp_path / "pack" / "roles" / "ce_shi.yaml"
+    role.parent.mkdir(parents=True)
+    role.write_text(HEAD + skill, encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", "--format", "json", str(role.parent.parent)])
+    assert r.exit_code in (0, 1), r.output
+    found = json.loads(r.stdout)
+    return [SimpleNamespace(**e) for e in (found["errors"] if isinstance(found, dict) else found)]
+
+
+ROWS = [
+    # (what, the skill, [(code, line, col, a word of the hint)])
+    (
+        "misspelt trigger",
+        TRIGGERED.replace("received", "recieved") + "    effect: draw(self, 1)\n",
+        [("E113", 11, 14, "did you mean received?")],
+    ),
+    (
+        "misspelt timing",
+        ACTIVE.replace("play_phase", "play_phse") + "    effect: draw(self, 1)\n",
+        [("E113", 11, 13, "did you mean play_phase?")],
+    ),
+    (
+        "misspelt trigger in a list",
+        TRIGGERED.replace("received", "[received, colect]") + "    effect: draw(self, 1)\n",
+        [("E113", 11, 25, "did you mean collect?")],
+    ),
+    (
+        "misspelt trigger: the rest of the skill is still checked",
+        TRIGGERED.replace("received", "recieved") + "    effect: draw(slef, 1)\n",
+        [("E113", 11, 14, "did you mean received?"), ("E301", 12, 18, "did you mean self?")],
+    ),
+    (
+        "misspelt limit scope",
+        ACTIVE + "    limit: {per: tern}\n    effect: draw(self, 1)\n",
+        [("E113", 12, 18, "did you mean turn?")],
+    ),
+    (
+        "misspelt victory check",
+        "  - id: yi\n    name: 一\n    text: 测试。\n    kind: victory\n    check: declar\n    effect: win(self)\n",
+        [("E113", 11, 12, "did you mean declare?")],
+    ),
+    (
+        "misspelt skill kind",
+        ACTIVE.replace("kind: active", "kind: activ") + "    effect: draw(self, 1)\n",
+        [("E113", 10, 11, "did you mean active?")],
+    ),
+    (
+        "misspelt key",
+        ACTIVE + "    efect: draw(self, 1)\n",
+        [("E111", 12, 5, "did you mean effect?")],
+    ),
+    ("= for ==", TRIGGERED + "    condition: subject = self\n", [("E201", 12, 24, "write `==`")]),
+    ("&& for and", ACTIVE + "    condition: true && true\n", [("E201", 12, 21, "write `and`")]),
+    ("|| for or", ACTIVE + "    condition: true || true\n", [("E201", 12, 21, "write `or`")]),
+    ("<> for !=", ACTIVE + "    condition: count(hand(self)) <> 0\n", [("E201", 12, 35, "write `!=`")]),
+    ("! for not", ACTIVE + "    condition: '!any_of(hand(self))'\n", [("E201", 12, 17, "write `not`")]),
+    ("True for true", ACTIVE + "    effect: if True { draw(self, 1) }\n", [("E301", 12, 16, "write `true`")]),
+    ("None for none", ACTIVE + "    effect: if self == None { draw(self, 1) }\n", [("E301", 12, 24, "write `none`")]),
+    ("a YAML yes/no for code", ACTIVE + "    condition: true\n", [("E113", 12, 16, "quotes")]),
+    (
+        "`: ` in a one-line effect",
+        ACTIVE + "    effect: discard(choose(from: hand(self)))\n",
+        [("E101", 12, 32, "`effect: |`")],
+    ),
+    (
+        "else if for elif",
+        ACTIVE + "    effect: |\n      if true { draw(self, 1) } else if true { draw(self, 2) }\n",
+        [("E201", 13, 38, "write `elif`")],
+    ),
+    (
+        "a card name without 【】",
+        ACTIVE + "    effect: use_card(self, 截获)\n",
+        [("E201", 12, 28, "【截获】")],
+    ),
+    (
+        "single quotes",
+        ACTIVE + "    effect: draw(self, 1, 'x')\n",
+        [("E201", 12, 27, "double quotes")],
+    ),
+    (
+        "has with a card name",
+        ACTIVE + "    effect: |\n      if choose(from: hand(self)) has 【截获】 { draw(self, 1) }\n",
+        [("E302", 13, 39, "name_of(it) == 【试探】")],
+    ),
+    (
+        "a misspelt status is E306",
+        ACTIVE + "    effect: add_status(self, cannot_recieve)\n",
+        [("E306", 12, 30, "did you mean cannot_receive?")],
+    ),
+    (
+        "a misspelt status in quotes is E306",
+        ACTIVE + '    effect: add_status(self, "cannot_recieve")\n',
+        [("E306", 12, 30, "did you mean cannot_receive?")],
+    ),
+    ("misspelt primitive", ACTIVE + "    effect: darw(self, 1)\n", [("E301", 12, 13, "did you mean draw?")]),
+    (
+        "misspelt keyword argument",
+        ACTIVE + '    effect: |\n      discard(choose(from: hand(self), promt: "弃"))\n',
+        [("E303", 13, 47, "did you mean prompt?")],
+    ),
+    ("len for count", ACTIVE + "    condition: len(hand(self)) > 0\n", [("E301", 12, 16, "count(...)")]),
+    (
+        "misspelt card name",
+        ACTIVE + "    effect: discard(hand(self) where name_of(it) == 【截货】)\n",
+        [("E305", 12, 53, "did you mean 截获?")],
+    ),
+    (
+        "a context variable of another timing",
+        ACTIVE + "    effect: draw(subject, 1)\n",
+        [("E304", 12, 18, "")],
+    ),
+    (
+        "two slips in one effect: both are reported",
+        ACTIVE + "    effect: |\n      if true && true { draw(self, 1) }\n      if 1 = 1 { draw(self, 1) }\n",
+        [("E201", 13, 15, "write `and`"), ("E201", 14, 12, "write `==`")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "skill", "expected"), ROWS, ids=[r[0] for r in ROWS])
+def test_a_designer_slip_is_reported_at_its_place_with_a_hint(tmp_path, what, skill, expected):
+    errors = check(tmp_path, skill)
+    got = [(e.code, e.line, e.col) for e in errors]
+    assert got == [(code, line, col) for code, line, col, _ in expected], [str(e) for e in errors]
+    for e, (*_, hint) in zip(errors, expected, strict=True):
+        assert hint in (e.hint or ""), e
+
+
+def test_a_misspelt_trigger_does_not_claim_the_trigger_is_missing(tmp_path):
+    errors = check(tmp_path, TRIGGERED.replace("received", "recieved") + "    effect: draw(self, 1)\n")
+    assert [e.code for e in errors] == ["E113"]
+    assert errors[0].message == "unknown trigger 'recieved'"
