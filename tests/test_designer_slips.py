@@ -82,6 +82,12 @@ ROWS = [
     ("! for not", ACTIVE + "    condition: '!any_of(hand(self))'\n", [("E201", 12, 17, "write `not`")]),
     ("True for true", ACTIVE + "    effect: if True { draw(self, 1) }\n", [("E301", 12, 16, "write `true`")]),
     ("None for none", ACTIVE + "    effect: if self == None { draw(self, 1) }\n", [("E301", 12, 24, "write `none`")]),
+    (
+        "a misspelt yes/no",
+        ACTIVE + "    optional: flase\n    effect: draw(self, 1)\n",
+        [("E113", 12, 15, "did you mean false?")],
+    ),
+    ("yes for true", ACTIVE + "    flips_up: yes\n    effect: draw(self, 1)\n", [("E113", 12, 15, "true or false")]),
     ("a YAML yes/no for code", ACTIVE + "    condition: true\n", [("E113", 12, 16, "quotes")]),
     (
         "`: ` in a one-line effect",

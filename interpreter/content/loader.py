@@ -416,6 +416,8 @@ class Loader:
                 msg = f"{brief(e.instance)} should be {e.validator_value}"
                 if isinstance(e.instance, bool) and e.validator_value == "string":
                     hint = f'YAML reads {str(e.instance).lower()} as a yes/no value: put the code in quotes, "..."'
+                elif e.validator_value == "boolean":
+                    hint = _suggest(str(e.instance).lower(), ["true", "false"]) or "write true or false"
             self.err(path, pos, code, msg, hint)
         # the deepest first, and of a list's items the last first, so that each path still leads to its value
         for at in wrong:  # what building must not take for missing (a skill whose misspelt trigger was taken out)
