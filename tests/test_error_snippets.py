@@ -93,7 +93,8 @@ def test_yaml_syntax_error_after_chinese_text(tmp_path):
         "c.yaml:2:10: error E101: YAML syntax: mapping values are not allowed here\n"
         "    name: 测试牌: 错\n"
         "                ^\n"  # 4 + 'name: ' (6) + 3 × 2
-        "    hint: check the indentation of this line against the line above"
+        "    hint: a value with `: ` in it is put in quotes, or, code with a keyword argument (`from: ...`), "
+        "written as a block: `effect: |` and the code on the lines below, indented"
     ]
 
 

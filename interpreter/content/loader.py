@@ -353,8 +353,8 @@ class Loader:
                 hint = "YAML indentation must use spaces, not tabs"
             elif "mapping values are not allowed" in str(problem) and re.match(r"\s*-?\s*[\w-]+: .*: ", src_line):
                 hint = (
-                    "a value with `: ` in it (code with a keyword argument, `from: ...`) is written as a block: "
-                    "`effect: |` and the code on the lines below, indented"
+                    "a value with `: ` in it is put in quotes, or, code with a keyword argument (`from: ...`), "
+                    "written as a block: `effect: |` and the code on the lines below, indented"
                 )
             elif "mapping values are not allowed" in str(problem) or "expected <block end>" in str(problem):
                 hint = "check the indentation of this line against the line above"

@@ -583,11 +583,15 @@ class Compiler:
         if name in STATUSES:
             return T.STATUS, self._literal(name)
         if expect == T.STATUS:
-            hint = _suggest(name, STATUSES) or "statuses: " + ", ".join(STATUSES)
-            self._err("E306", f"unknown status `{clip(name)}`", node, hint)
+            self._err(
+                "E306",
+                f"unknown status `{clip(name)}`",
+                node,
+                _suggest(name, STATUSES) or "statuses: " + ", ".join(STATUSES),
+            )
             return T.STATUS, "None"
         known_names = list(self.env) + list(CONSTANTS) + self._visible_names()
-        hint = _NAME_SLIPS.get(name) or _suggest(name, known_names)
+        hint: str | None = _NAME_SLIPS.get(name) or _suggest(name, known_names)
         if hint is None:  # a status, a primitive or a context variable of another timing, written where it is not
             hint = _suggest(name, [*STATUSES, *CONTEXT_VARS])
         if hint is None and name in BUILTINS:

@@ -497,7 +497,8 @@ def _slip_at_token(text: str, tok: Token, expected: set[str]) -> tuple[str | Non
         return 'write `!=` for "is not equal" (not `<>`)', (pos - 1, 2, "!=")
     if tok.type == "HAS" and text[tok.end_pos or pos :].lstrip().startswith("("):
         return (
-            "`has` is written between a card and a color (`c has red`); a card of a name among cards: `any_of(hand(self) where name_of(it) == 【试探】)`",
+            "`has` is written between a card and a color (`c has red`); a card of a name among cards: "
+            "`any_of(hand(self) where name_of(it) == 【试探】)`",
             None,
         )
     if tok.type == "IF" and text[:pos].rstrip().endswith("else"):
