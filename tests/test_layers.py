@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("engine", ["interpreter.engine.*"]),  # the game; implements the primitives (primitives.py)
     ("loading", ["interpreter.content.*"]),  # YAML -> compiled content
     ("agents", ["interpreter.agents.*"]),  # observation and action descriptors in, an action id out
-    ("applications", ["interpreter.sim", "interpreter.scenario", "interpreter.rl.*"]),
+    ("applications", ["interpreter.sim", "interpreter.scenario", "interpreter.play", "interpreter.rl.*"]),
     (
         "entry points",  # commands (the CLI imports describe_cmd); nothing lower imports them
         [
@@ -53,6 +53,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.coverage_doc",
             "interpreter.pack_cmd",
             "interpreter.new_cmd",
+            "interpreter.play_cmd",
         ],
     ),
 ]

@@ -1,0 +1,131 @@
+"""``fengsheng play``: play a game in the terminal (interpreter/play.py holds the game loop)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .cli_options import content_option
+
+DEFAULT_SAVE = "fengsheng-save.json"
+
+
+def _read_line() -> str:
+    return sys.stdin.readline()
+
+
+@click.command()
+@click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players at the table")
+@click.option("--seed", "-s", default=None, type=int, help="the game's seed (default: a random one, printed)")
+@click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 9), help="your seat (P0 … P9)")
+@click.option(
+    "--hot-seat",
+    "hot_seat",
+    type=click.IntRange(2, 10),
+    default=None,
+    help="N humans at one terminal, seats P0 … P(N-1); the screen is cleared between them",
+)
+@click.option(
+    "--bots",
+    default=None,
+    metavar="KIND[,KIND…]",
+    help="the bots' kind (random, heuristic when available): one for every bot seat, or one per bot seat in order",
+)
+@content_option()
+@click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
+@click.option(
+    "--resume",
+    "resume",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="continue a saved game (the table, the packs and the seed come from the save)",
+)
+@click.option(
+    "--save",
+    "save_path",
+    default=DEFAULT_SAVE,
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="where `s` and Ctrl-C save the game by default",
+)
+def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turns, resume, save_path):
+    """Play a game in the terminal: your seat against bots, or several people at one keyboard.
+
+    You see only your seat's observation: your hand, identity and task, every intel area, the
+    intel in transit, the face-up roles and what happened since your last decision; every
+    decision is a numbered menu. Type s to save, q to quit; `--resume FILE` continues a save.
+    """
+    import random
+
+    from rich.console import Console
+
+    from .agents.kinds import agent_kinds, default_kind
+    from .cli import _content_paths, _load_or_exit
+    from .play import PlayError, Setup, Table, Terminal
+
+    console = Console(highlight=False)
+    try:
+        if resume is not None:
+            setup, actions = Table.read_save(resume)
+        else:
+            if seed is None:
+                seed = random.SystemRandom().randrange(1_000_000)
+            humans = list(range(hot_seat)) if hot_seat else [seat]
+            if hot_seat and hot_seat > players:
+                raise click.BadParameter(f"{hot_seat} humans at a table of {players}", param_hint="'--hot-seat'")
+            if max(humans) >= players:
+                raise click.BadParameter(
+                    f"seat {seat} at a table of {players} (P0 … P{players - 1})", param_hint="'--seat'"
+                )
+            bot_seats = [s for s in range(players) if s not in humans]
+            kinds = agent_kinds()
+            wanted = [k.strip() for k in (bots or default_kind()).split(",") if k.strip()] or [default_kind()]
+            for k in wanted:
+                if k not in kinds:
+                    raise click.BadParameter(
+                        f"unknown bot kind {k!r} (available: {', '.join(kinds)})", param_hint="'--bots'"
+                    )
+            if len(wanted) not in (1, len(bot_seats)):
+                raise click.BadParameter(
+                    f"{len(wanted)} kinds for {len(bot_seats)} bot seats: give one kind, or one per bot seat",
+                    param_hint="'--bots'",
+                )
+            per_seat = wanted * len(bot_seats) if len(wanted) == 1 else wanted
+            setup = Setup(
+                players=players,
+                seed=seed,
+                humans=humans,
+                bots=dict(zip(bot_seats, per_seat, strict=True)),
+                content=[str(c) for c in content_dirs],
+                expansions=expansions,
+                max_turns=max_turns,
+            )
+            actions = []
+        content = _load_or_exit(_content_paths(setup.content, setup.expansions))
+        table = Table(content, setup)
+        if actions:
+            table.replay(actions)
+    except PlayError as e:
+        raise click.ClickException(str(e)) from None
+    except ValueError as e:  # the content cannot seat this many players (no deck, no identity table)
+        raise click.ClickException(f"cannot set up the game: {e}") from None
+
+    bot_text = ", ".join(f"P{s} {k}" for s, k in sorted(setup.bots.items())) or "none"
+    console.print(
+        f"fengsheng play: {setup.players} players, seed {setup.seed}; you: "
+        + ", ".join(f"P{h}" for h in setup.humans)
+        + f"; bots: {bot_text}"
+        + (f"; resumed after {len(actions)} decisions" if resume else ""),
+        markup=False,
+        soft_wrap=True,
+    )
+    terminal = Terminal(
+        table,
+        console,
+        _read_line,
+        save_path=resume or save_path,
+        hot_seat=len(setup.humans) > 1,
+        echo=not sys.stdin.isatty(),
+    )
+    sys.exit(terminal.play())

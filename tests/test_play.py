@@ -1,0 +1,204 @@
+"""``fengsheng play``: whole games through the command with scripted input, saves, hot-seat, bad input, the seat boundary."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from interpreter.agents.kinds import agent_kinds
+from interpreter.cli import main
+from interpreter.content.loader import load_cached
+from interpreter.play import Setup, Table, Terminal
+
+ANSWERS = "1\n" * 3000  # always the first option: enough lines for a whole game
+
+
+def _play(args: list[str], stdin: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["play", *args], input=stdin)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def _after_last_prompt(output: str) -> str:
+    """What was printed after the last menu answer: the final screen of a game."""
+    return output[output.rindex("选择 [") :]
+
+
+def test_a_whole_game_against_bots_to_the_end():
+    code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
+    assert code == 0, out[-2000:]
+    assert "fengsheng play: 4 players, seed 5; you: P0; bots: P1 random, P2 random, P3 random" in out
+    assert "游戏结束" in out and "P0，轮到你决定" in out
+    assert "选择角色" in out  # the first decision: the role
+    assert "P1 摸了 3 张牌" in out  # others' draws, without the cards
+    assert "身份：" in out and "手牌：" in out
+
+
+def test_the_same_seed_and_answers_give_the_same_game():
+    args = ["-p", "5", "-s", "11", "--bots", "random", "--max-turns", "30"]
+    a = _play(args, ANSWERS)[1]
+    b = _play(args, ANSWERS)[1]
+    assert a == b
+    c = _play(["-p", "5", "-s", "12", "--bots", "random", "--max-turns", "30"], ANSWERS)[1]
+    assert c != a
+
+
+def test_save_then_resume_gives_the_same_game(tmp_path):
+    args = ["-p", "4", "-s", "8", "--bots", "random", "--max-turns", "40"]
+    whole = _play(args, ANSWERS)[1]
+    save = tmp_path / "g.json"
+    code, out = _play([*args, "--save", str(save)], "1\n" * 6 + "s\n\n")  # six answers, save, then the input ends
+    assert code == 1 and "已保存到" in out and "输入已结束" in out
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["format"] == "fengsheng-play" and data["seed"] == 8 and data["humans"] == [0]
+    assert data["bots"] == {"1": "random", "2": "random", "3": "random"} and len(data["actions"]) >= 6
+    code, resumed = _play(["--resume", str(save)], ANSWERS)
+    assert code == 0, resumed[-2000:]
+    assert f"resumed after {len(data['actions'])} decisions" in resumed
+    assert _after_last_prompt(resumed) == _after_last_prompt(whole)
+
+
+def test_hot_seat_switches_and_passes_the_keyboard():
+    code, out = _play(["-p", "3", "-s", "2", "--hot-seat", "2", "--bots", "random", "--max-turns", "20"], ANSWERS)
+    assert code == 0, out[-2000:]
+    assert "you: P0, P1; bots: P2 random" in out
+    assert "请把键盘交给 P1" in out and "请把键盘交给 P0" in out
+    assert "P0，轮到你决定" in out and "P1，轮到你决定" in out
+    # between two seats' screens there is always the hand-over prompt
+    screens = re.findall(r"请把键盘交给 P(\d)|P(\d)，轮到你决定", out)
+    last = None
+    for handover, screen in screens:
+        if handover:
+            last = None
+            continue
+        assert last is None or last == screen, "two seats' screens without a hand-over between them"
+        last = screen
+
+
+def test_bad_input_gets_a_message_and_the_game_goes_on():
+    code, out = _play(["-p", "4", "-s", "3", "--bots", "random"], "abc\n99\n0\n\n-1\nh\n1\n")
+    assert code == 1  # the input ends after the first answer
+    assert "“abc” 不是编号" in out
+    assert "没有第 99 项" in out and "没有第 0 项" in out and "没有第 -1 项" in out
+    assert "请输入 1 到" in out and "输入菜单中的编号" in out  # the empty line, then the help
+    assert "你选择了" in out  # the 1 was taken
+    assert "输入已结束" in out
+
+
+def test_eof_at_once_and_q_quit_cleanly(tmp_path):
+    code, out = _play(["-p", "3", "-s", "1", "--bots", "random"], "")
+    assert code == 1 and "输入已结束" in out
+    code, out = _play(["-p", "3", "-s", "1", "--bots", "random", "--save", str(tmp_path / "q.json")], "q\nn\n")
+    assert code == 1 and "没有保存" in out and not (tmp_path / "q.json").exists()
+
+
+def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):
+    import interpreter.play_cmd as play_cmd
+
+    lines = iter(["1\n", "1\n", KeyboardInterrupt(), "\n"])
+
+    def read_line() -> str:
+        x = next(lines)
+        if isinstance(x, BaseException):
+            raise x
+        return x
+
+    monkeypatch.setattr(play_cmd, "_read_line", read_line)
+    save = tmp_path / "c.json"
+    code, out = _play(["-p", "4", "-s", "6", "--bots", "random", "--save", str(save)], "")
+    assert code == 1 and "已中断" in out and "已保存到" in out
+    assert len(json.loads(save.read_text(encoding="utf-8"))["actions"]) >= 2
+
+
+def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
+    code, out = _play(["-p", "4", "--bots", "nobody"], "")
+    assert code != 0 and "unknown bot kind 'nobody'" in out
+    code, out = _play(["-p", "4", "--bots", "random,random"], "")
+    assert code != 0 and "2 kinds for 3 bot seats" in out
+    code, out = _play(["-p", "3", "--seat", "5"], "")
+    assert code != 0 and "seat 5 at a table of 3" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    code, out = _play(["--resume", str(bad)], "")
+    assert code == 1 and "not a save of fengsheng play" in out
+    bad.write_text(json.dumps({"format": "fengsheng-play", "version": 1, "players": 4}), encoding="utf-8")
+    code, out = _play(["--resume", str(bad)], "")
+    assert code == 1 and "missing or malformed" in out
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "fengsheng-play",
+                "version": 1,
+                "players": 4,
+                "seed": 1,
+                "humans": [0],
+                "bots": {"1": "random", "2": "random", "3": "random"},
+                "actions": [999999],
+            }
+        ),
+        encoding="utf-8",
+    )
+    code, out = _play(["--resume", str(bad)], "")
+    assert code == 1 and "is not legal in this game" in out
+    code, out = _play(["--resume", str(tmp_path / "none.json")], "")
+    assert code == 1 and "cannot read the save" in out
+
+
+def test_agent_kinds_always_offer_random():
+    kinds = agent_kinds()
+    assert "random" in kinds
+    agent = kinds["random"](3)
+    assert agent.act(None, [{"id": 4, "kind": "accept", "label": "accept"}]) == 4
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_the_screen_never_shows_another_seats_hidden_values(seed):
+    """At every decision of P0, the screen printed since the last one holds no card of another seat's
+    hand that P0 cannot see, no face-down role of another seat and no other seat's secret task."""
+    content = load_cached()
+    table = Table(
+        content, Setup(players=5, seed=seed, humans=[0], bots={s: "random" for s in range(1, 5)}, max_turns=25)
+    )
+    out = io.StringIO()
+    console = Console(file=out, width=200, no_color=True)
+    names = table.names
+    checked = 0
+    compared: set[str] = set()
+
+    def hidden_now() -> list[str]:
+        state = table.state
+        mine = state.observation(0)
+        visible = {c["id"] for c in mine["me"]["hand"]} | {k["card"]["id"] for k in mine["known_cards"]}
+        hidden = []
+        my_task = mine["me"]["task"]
+        for seat in range(1, 5):
+            theirs = state.observation(seat)
+            hidden += [f"#{c['id']}(" for c in theirs["me"]["hand"] if c["id"] not in visible]
+            if mine["players"][seat]["role"] is None and theirs["me"]["role"] is not None:
+                hidden.append(names.role(theirs["me"]["role"]))
+            task = theirs["me"]["task"]
+            if task is not None and task != my_task:
+                hidden.append(names.task(task))
+        return hidden
+
+    def read_line() -> str:
+        nonlocal checked
+        screen = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        for value in hidden_now():
+            compared.add(value)
+            assert value not in screen, f"P0's screen shows {value!r}"
+        checked += 1
+        return "1\n"
+
+    terminal = Terminal(table, console, read_line, save_path="unused.json", hot_seat=False)
+    assert terminal.play() == 0
+    assert checked > 10
+    assert any(v.startswith("#") for v in compared) and any(not v.startswith("#") for v in compared)
