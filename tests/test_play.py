@@ -1,4 +1,5 @@
-"""``fengsheng play``: whole games through the command with scripted input, saves, hot-seat, bad input, the seat boundary."""
+"""``fengsheng play``: whole games through the command with scripted input, saves, hot-seat, bad input,
+the seat boundary."""
 
 from __future__ import annotations
 
