@@ -160,7 +160,7 @@ def event_text(
     s = lambda k: _seat(rec.get(k), me)  # noqa: E731
     ids = lambda k: _ids(rec.get(k), cards_by_id)  # noqa: E731
     if "d" in rec:  # the seat's own decision
-        return f"你选择了：{rec.get('label')}（{rec.get('prompt')}）"
+        return f"你选择了：{decision_label(str(rec.get('label')))}（{rec.get('prompt')}）"
     e = rec.get("e")
     if e == "start":
         return f"游戏开始：{rec['players']} 名玩家，P{rec['first']} 先行动"
@@ -257,6 +257,19 @@ def event_text(
     return f"{e}: " + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "e")
 
 
+_LABEL_ZH = {"accept": "接收情报", "decline": "不接收", "pass": "跳过", **ARROW}
+
+
+def decision_label(label: str) -> str:
+    """A decision record's label (the chosen descriptor's) with the engine's English words in Chinese."""
+    if label in _LABEL_ZH:
+        return _LABEL_ZH[label]
+    for word, zh in (("use ", "使用 "), ("skill ", "发动 ")):
+        if label.startswith(word):
+            return zh + label[len(word) :]
+    return label
+
+
 def _cards_seen(obs: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
     """Every card the observation shows with its face, by deck id (to name the cards of history records)."""
     out: dict[int, Mapping[str, Any]] = {}
@@ -300,7 +313,9 @@ def menu_label(d: Mapping[str, Any], names: Names) -> str:
     if kind == "seat":
         return f"P{d['seat']}"
     if kind == "role":
-        return names.role(d["value"])
+        role = names.content.roles.get(d["value"])
+        skills = "、".join(f"［{sk.name}］" for sk in role.skills) if role else ""
+        return names.role(d["value"]) + (f"　技能：{skills}" if skills else "")
     if kind == "identity":
         return names.identity(d["value"])
     if kind == "task":
@@ -548,8 +563,10 @@ class Table:
                     f"action {n + 1} of the save ({action}) is not legal in this game: "
                     "was it saved with other content packs or another version?"
                 ) from None
-        for seat in self.setup.humans:  # what each human has already seen
-            self.seen[seat] = len(self.state.observation(seat)["history"])
+        for seat in self.setup.humans:  # a resumed seat is shown what happened since its last decision
+            history = self.state.observation(seat)["history"]
+            own = [i for i, r in enumerate(history) if "d" in r]
+            self.seen[seat] = own[-1] if own else 0
 
 
 # ---------------------------------------------------------------------- the loop
@@ -561,6 +578,24 @@ HELP = (
     "  q       退出（会先问是否保存）\n"
     "Ctrl-C 也会询问是否保存；Ctrl-D（输入结束）直接退出。"
 )
+
+
+def texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names) -> str:
+    """The rules texts a seat may want at a decision: its role's skills, its cards', the offered roles'."""
+    content = names.content
+    lines = []
+    roles = [obs["me"]["role"]] + [d["value"] for d in actions if d["kind"] == "role"]
+    for role_id in dict.fromkeys(r for r in roles if r):
+        role = content.roles.get(role_id)
+        if role is not None:
+            lines.append(f"{role.label()}：")
+            lines += [f"  ［{sk.name}］{sk.text}" for sk in role.skills]
+    types = [c["card"] for c in obs["me"]["hand"]] + [d["as"] for d in actions if d["kind"] == "use"]
+    for type_id in dict.fromkeys(types):
+        ct = content.card_types.get(type_id)
+        if ct is not None:
+            lines.append(f"【{ct.name}】{ct.text}")
+    return "\n".join(lines)
 
 
 class _EOF(Exception):
@@ -647,6 +682,7 @@ class Terminal:
             low = answer.lower()
             if low in ("h", "?", "help"):
                 self.console.print(HELP, markup=False, soft_wrap=True)
+                self.console.print(texts(obs, actions, table.names), markup=False, soft_wrap=True)
             elif low == "s":
                 path = self.read(f"保存到（直接回车：{self.save_path}）：") or self.save_path
                 self.do_save(path)

@@ -88,6 +88,7 @@ def test_bad_input_gets_a_message_and_the_game_goes_on():
     assert "“abc” 不是编号" in out
     assert "没有第 99 项" in out and "没有第 0 项" in out and "没有第 -1 项" in out
     assert "请输入 1 到" in out and "输入菜单中的编号" in out  # the empty line, then the help
+    assert re.search(r"（.+）：\n  ［.+］.+", out)  # the help gives the offered roles' skills and their texts
     assert "你选择了" in out  # the 1 was taken
     assert "输入已结束" in out
 
