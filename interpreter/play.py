@@ -660,11 +660,17 @@ class Terminal:
     def switch_to(self, seat: int) -> None:
         """Between two human seats: clear the screen and wait for the next player."""
         if self.last_human is not None and self.last_human != seat:
-            self.console.clear()
+            self.clear()
             self.console.rule()
             self.read(f"请把键盘交给 P{seat}。P{seat} 准备好后按回车：")
-            self.console.clear()
+            self.clear()
         self.last_human = seat
+
+    def clear(self) -> None:
+        """Clear the screen and the terminal's scrollback (so the next person cannot scroll up to a hand)."""
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[H\x1b[2J\x1b[3J")
+            self.console.file.flush()
 
     def decide(self) -> bool:
         """Show the current human seat its screen and apply its answer; False if the player quits."""

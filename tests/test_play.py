@@ -204,3 +204,19 @@ def test_the_screen_never_shows_another_seats_hidden_values(seed):
     assert terminal.play() == 0
     assert checked > 10
     assert any(v.startswith("#") for v in compared) and any(not v.startswith("#") for v in compared)
+
+
+def test_hot_seat_clears_the_screen_and_the_scrollback_between_seats():
+    """On a terminal, each seat's screens come between two clears: the next person cannot scroll up to them."""
+    content = load_cached()
+    table = Table(content, Setup(players=3, seed=2, humans=[0, 1], bots={2: "random"}, max_turns=8))
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True, no_color=True)
+    terminal = Terminal(table, console, lambda: "1\n", save_path="unused.json", hot_seat=True)
+    assert terminal.play() == 0
+    game = out.getvalue().split("游戏结束", 1)[0]  # the final screens (every seat's, in turn) come after
+    chunks = game.split("\x1b[3J")
+    assert len(chunks) > 4
+    for chunk in chunks:
+        seats = set(re.findall(r"P(\d)，轮到你决定", chunk))
+        assert len(seats) <= 1, f"screens of {seats} without a clear between them"
