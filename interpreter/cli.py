@@ -200,16 +200,32 @@ def main():
     help="play only the one game with this game seed (a failed game's line in a summary names it)",
 )
 @click.option("--trace", is_flag=True, help="with --game-seed: print the game's resolution trace")
-def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns, jobs, as_json, game_seed, trace):
-    """Play GAMES games between random agents and print a summary.
+@click.option(
+    "--agents",
+    "agents_spec",
+    default=None,
+    metavar="KIND|KIND,KIND,…",
+    help="the bots: one kind for the table or one per seat (random, heuristic); "
+    "the summary then reports win rates by agent (default: random agents)",
+)
+def simulate(
+    players, games, seed, content_dirs, expansions, log_path, max_turns, jobs, as_json, game_seed, trace, agents_spec
+):
+    """Play GAMES games between random agents (or --agents) and print a summary.
 
     The same seed (and content) prints the same result, byte for byte, with any
     number of --jobs. A progress bar shows on stderr when it is a terminal. A game
     that fails is listed with its game seed and the command that plays it alone
     (--game-seed) with its resolution trace (--trace).
     """
-    from .sim import WorkerDied, default_jobs, simulate as run_batch
+    from .sim import WorkerDied, default_jobs, parse_agents, simulate as run_batch
 
+    agents = None
+    if agents_spec is not None:
+        try:
+            agents = parse_agents(agents_spec, players)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--agents") from None
     if trace and game_seed is None:
         raise click.UsageError("--trace needs --game-seed (the one game to trace)")
     if game_seed is not None and (log_path or as_json):
@@ -221,7 +237,7 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
             f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
         )
     if game_seed is not None:
-        _one_game(content, players, game_seed, max_turns, trace)
+        _one_game(content, players, game_seed, max_turns, trace, agents)
         return
     jobs = jobs or default_jobs()
     try:
@@ -236,17 +252,18 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
                 max_turns=max_turns,
                 jobs=jobs,
                 progress=progress,
+                agents=agents,
             )
     except OSError as e:  # the log cannot be written: a missing folder, a full disk
         click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
         sys.exit(1)
     except WorkerDied as e:  # a worker process was killed (out of memory, a signal): say which games
         if e.summary is not None:  # the games counted before it died
-            e.summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns)
+            e.summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec)
             click.echo(e.summary.text(f"fengsheng {__version__}: {players} players, seed {seed} (stopped early)"))
         click.echo(f"error: {e}", err=True)
         sys.exit(1)
-    summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns)
+    summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)
@@ -264,7 +281,7 @@ def simulate(players, games, seed, content_dirs, expansions, log_path, max_turns
         sys.exit(1)
 
 
-def _rerun_command(players: int, content_dirs, expansions, max_turns) -> str:
+def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spec=None) -> str:
     """The command that plays one game of this batch alone, with its trace ("{seed}": its game seed)."""
     import shlex
 
@@ -275,6 +292,8 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns) -> str:
         words += ["--expansions", shlex.quote(expansions)]
     if max_turns is not None:
         words += ["--max-turns", str(max_turns)]
+    if agents_spec is not None:
+        words += ["--agents", shlex.quote(agents_spec)]
     return " ".join([*words, "--game-seed", "{seed}", "--trace"])
 
 
@@ -282,13 +301,13 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns) -> str:
 TRACE_HEAD, TRACE_TAIL = 200, 2_000
 
 
-def _one_game(content, players: int, gseed: int, max_turns, trace: bool) -> None:
+def _one_game(content, players: int, gseed: int, max_turns, trace: bool, agents=None) -> None:
     """simulate --game-seed: one game, as a batch plays it; its trace with --trace; exit 1 if it fails."""
     from .scenario import format_trace
     from .sim import REASON_TEXT, play_game
 
     records: list | None = [] if trace else None
-    game, failure = play_game(content, players, gseed, max_turns, trace=records)
+    game, failure = play_game(content, players, gseed, max_turns, trace=records, agents=agents)
     if records:
         lines = format_trace(records)
         if len(lines) > TRACE_HEAD + TRACE_TAIL:

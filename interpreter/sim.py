@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import __version__
 from .agents import RandomAgent
+from .agents.heuristic import HeuristicAgent
 from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
@@ -62,6 +63,44 @@ def random_agents(gseed: int, n: int) -> list:
     return [RandomAgent(gseed * 31 + seat) for seat in range(n)]
 
 
+# The bots `simulate --agents` can seat, by name: each is made from its seed alone.
+AGENT_KINDS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+
+def parse_agents(spec: str, players: int) -> tuple[str, ...]:
+    """`--agents`: one kind for the whole table (``heuristic``) or one per seat (``heuristic,random,…``).
+
+    Raises ValueError with what is wrong: an unknown kind, or a list that does not name every seat."""
+    kinds = tuple(k.strip() for k in spec.split(","))
+    for k in kinds:
+        if k not in AGENT_KINDS:
+            raise ValueError(f"unknown agent {k!r} (known: {', '.join(AGENT_KINDS)})")
+    if len(kinds) == 1:
+        return kinds * players
+    if len(kinds) != players:
+        raise ValueError(
+            f"--agents names {len(kinds)} seats but a game has {players} players: give one kind for the "
+            f"whole table or one per seat"
+        )
+    return kinds
+
+
+def make_agents(kinds: tuple[str, ...], gseed: int) -> list:
+    """The agents of one game: seat s gets its kind seeded with gseed * 31 + s (as random_agents does)."""
+    return [AGENT_KINDS[k](gseed * 31 + seat) for seat, k in enumerate(kinds)]
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a proportion of wins out of n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def _identity_name(p) -> str:
     """The identity a player ends the game with (an identity card can change hands)."""
     return p.identity.name if p.identity is not None else "无身份牌"
@@ -91,6 +130,9 @@ class Summary:
     skill_uses: Counter = field(default_factory=Counter)  # "角色·技能" -> uses over all games
     failures: list = field(default_factory=list)  # (game index, game seed, error text)
     rerun: str = ""  # the command that re-runs one game alone with its trace: "{seed}" stands for its game seed
+    agents: tuple = ()  # --agents: the kind of agent at each seat (empty: random agents, nothing reported)
+    agent_seats: Counter = field(default_factory=Counter)  # kind -> seats played (games × seats of that kind)
+    agent_wins: Counter = field(default_factory=Counter)  # kind -> seats of that kind that won
 
     def add(self, game: Game, result) -> None:
         self.add_record(game_record(game, result))
@@ -108,10 +150,25 @@ class Summary:
         self.task_dealt.update(rec["tasks"])
         self.identity_wins.update(rec["won_identities"])
         self.task_wins.update(rec["winner_tasks"])
+        if self.agents:
+            self.agent_seats.update(self.agents)
+            self.agent_wins.update(self.agents[s] for s in rec["winner_seats"])
+
+    def agent_lines(self) -> list:
+        """Who sat where, and the win rate of each kind of agent per seat played, with its Wilson 95% interval."""
+        seats = ", ".join(f"P{s} {k}" for s, k in enumerate(self.agents))
+        lines = [f"Agents: {seats}", "", "Win rate by agent (seats that won / seats played, Wilson 95% interval):"]
+        for kind in sorted(self.agent_seats):
+            k, n = self.agent_wins[kind], self.agent_seats[kind]
+            lo, hi = wilson(k, n)
+            lines.append(f"  {pad(kind, 10)} {k:>6} / {n:<6} {100 * k / n:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
+        return lines
 
     def text(self, header: str) -> str:
         g = max(self.games, 1)
         lines = [header, ""]
+        if self.agents:
+            lines += [*self.agent_lines(), ""]
         lines.append("How games ended:")
         for reason, k in sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  {pad(REASON_TEXT.get(reason, reason), 58)} {k:>6}  {100 * k / g:5.1f}%")
@@ -161,6 +218,21 @@ class Summary:
             "role_wins": dict(self.role_wins),
             "role_dealt": dict(self.role_dealt),
             "skill_uses": dict(self.skill_uses),
+            **(
+                {
+                    "agents": list(self.agents),
+                    "agent_wins": {
+                        kind: {
+                            "won": self.agent_wins[kind],
+                            "seats": n,
+                            "wilson95": list(wilson(self.agent_wins[kind], n)),
+                        }
+                        for kind, n in sorted(self.agent_seats.items())
+                    },
+                }
+                if self.agents
+                else {}
+            ),
             "failures": [
                 {"game": i, "seed": s, "error": e, **({"rerun": self.rerun.format(seed=s)} if self.rerun else {})}
                 for i, s, e in self.failures
@@ -184,6 +256,7 @@ def game_record(game: Game, result) -> dict:
         "tasks": [p.task.name for p in game.players if p.task is not None],
         "won_identities": sorted({_identity_name(p) for p in result.winners}),
         "winner_tasks": [p.task.name for p in result.winners if p.task is not None],
+        "winner_seats": sorted(p.seat for p in result.winners),
     }
 
 
@@ -202,11 +275,12 @@ for _k in list(REASON_TEXT):
 class LogWriter:
     """Writes games as JSONL: header, events and decisions, end digest."""
 
-    def __init__(self, path, content_paths, players: int, fingerprint: str | None = None):
+    def __init__(self, path, content_paths, players: int, fingerprint: str | None = None, agents: str = "random"):
         # the writer holds the file open; close() closes it (no file: it only formats, in a worker)
         self.f = open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
         self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
         self.players = players
+        self.agents = agents  # the header's `agents`: "random", or the kinds per seat of --agents
 
     def game_text(self, index: int, gseed: int, game: Game, failed: str | None = None) -> str:
         """One game's lines: its header, every record of the referee's log, its end digest (a failed game: its
@@ -222,7 +296,7 @@ class LogWriter:
                     "seed": gseed,
                     "players": self.players,
                     "content": self.fingerprint,
-                    "agents": "random",
+                    "agents": self.agents,
                 },
                 ensure_ascii=False,
             )
@@ -259,13 +333,24 @@ def failure_text(e: BaseException) -> str:
     return f"internal error (a bug in the engine; please report it with the game seed): {type(e).__name__}: {_short(e)}"
 
 
-def play_game(content, players: int, gseed: int, max_turns=None, record: bool = False, trace: list | None = None):
-    """One game of random agents from its game seed, as a batch plays it: (the game, the failure text or None).
+def play_game(
+    content,
+    players: int,
+    gseed: int,
+    max_turns=None,
+    record: bool = False,
+    trace: list | None = None,
+    agents: tuple[str, ...] | None = None,
+):
+    """One game from its game seed, as a batch plays it: (the game, the failure text or None).
+
+    The seats are random agents, or the kinds of `agents` (parse_agents), each seeded from the game seed.
 
     The game is returned even when it failed (as far as it got: its log, its trace)."""
     game = None
     try:
-        game = Game(content, players, gseed, random_agents(gseed, players), record=record, max_turns=max_turns)
+        seated = make_agents(agents, gseed) if agents else random_agents(gseed, players)
+        game = Game(content, players, gseed, seated, record=record, max_turns=max_turns)
         game.trace = trace
         game.run()  # what step.drive does
         game.check_invariants()
@@ -274,12 +359,20 @@ def play_game(content, players: int, gseed: int, max_turns=None, record: bool = 
     return game, None
 
 
-def play_one(content, players: int, index: int, seed: int, max_turns=None, log: LogWriter | None = None):
+def play_one(
+    content,
+    players: int,
+    index: int,
+    seed: int,
+    max_turns=None,
+    log: LogWriter | None = None,
+    agents: tuple[str, ...] | None = None,
+):
     """Game `index` of a batch: (game seed, its record or None, the failure text or None, its log lines).
 
     A failed game is logged too, as far as it got, its end record marked with the failure."""
     gseed = game_seed(seed, index)
-    game, failure = play_game(content, players, gseed, max_turns, record=log is not None)
+    game, failure = play_game(content, players, gseed, max_turns, record=log is not None, agents=agents)
     text = log.game_text(index, gseed, game, failure) if log is not None and game is not None else ""
     if failure is not None:
         return gseed, None, failure, text
@@ -314,8 +407,12 @@ def _init_worker(batch: dict) -> None:
 
 def _play_chunk(indices: range) -> list:
     b = _BATCH
-    log = LogWriter(None, b["content_paths"], b["players"], fingerprint=b["fingerprint"]) if b["log"] else None
-    return [(i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log)) for i in indices]
+    log = (
+        LogWriter(None, b["content_paths"], b["players"], fingerprint=b["fingerprint"], agents=b["agents_header"])
+        if b["log"]
+        else None
+    )
+    return [(i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log, b["agents"])) for i in indices]
 
 
 def _stop_workers(pool) -> None:
@@ -349,6 +446,7 @@ def simulate(
     max_turns=None,
     progress=None,
     jobs: int = 1,
+    agents: tuple[str, ...] | None = None,
 ) -> Summary:
     """Play a batch; the same arguments give the same summary and log, byte for byte, whatever `jobs`.
 
@@ -360,10 +458,12 @@ def simulate(
     (Windows), a worker loads the content again from `content_paths`; without
     them the batch runs in this process (the content given may not be the
     bundled one). A worker that dies raises WorkerDied instead of waiting for
-    it forever.
+    it forever. `agents` (parse_agents) seats those bots instead of random
+    agents, and the summary reports their win rates.
     """
-    summary = Summary(players=players)
-    writer = LogWriter(log_path, content_paths, players) if log_path else None
+    summary = Summary(players=players, agents=tuple(agents or ()))
+    agents_header = ",".join(agents) if agents else "random"
+    writer = LogWriter(log_path, content_paths, players, agents=agents_header) if log_path else None
     done = 0
 
     def take(i: int, gseed: int, rec, failure, text: str) -> None:
@@ -388,7 +488,7 @@ def simulate(
     try:
         if jobs <= 1:
             for i in range(games):
-                take(i, *play_one(content, players, i, seed, max_turns, writer))
+                take(i, *play_one(content, players, i, seed, max_turns, writer, agents))
             return summary
         from collections import deque
         from concurrent.futures import ProcessPoolExecutor
@@ -401,6 +501,8 @@ def simulate(
             "seed": seed,
             "max_turns": max_turns,
             "log": writer is not None,
+            "agents": agents,
+            "agents_header": agents_header,
             "fingerprint": writer.fingerprint if writer is not None else "",
         }
         ctx = mp.get_context("fork" if fork else methods[0])

@@ -1,0 +1,339 @@
+"""A heuristic bot: plays to its identity from its seat's observation and what it has seen.
+
+It reads nothing but its two arguments (the observation and the legal action
+descriptors) and keeps its own memory between calls: the part of its history it
+has already read, and how each seat has behaved. It is seeded, so the same
+observations give the same answers. The rules of thumb, in order of the
+decisions they answer (docs/bots.md has the same table for players):
+
+================  ===========================================================
+decision          rule of thumb
+================  ===========================================================
+camps (memory)    a seat that *accepted* (not forced) intel of a colour leans
+                  to that colour's camp; a looked-at identity is certain. The
+                  lean ``f(seat)`` runs from -1 (an enemy) to +1 (a camp-mate);
+                  a 神秘人 counts every other seat as a mild enemy
+receive           value the intel if it can see it: own colour +1 (+5 if it
+                  completes three), opposing colour -0.3, black -1 (-10 for a
+                  third black); accept if the value is > 0. A hidden intel: 破译
+                  it first if it can; never with two blacks already; otherwise
+                  accept (ACCEPT_HIDDEN = 1.0: intel is how a camp wins, and
+                  the strength table fell from 1.74 to 1.16 with 0.35)
+send              send the hand card that does most good: own colour towards a
+                  camp-mate, black towards an enemy, never the opposing colour
+                  towards an enemy; ↑ picks the best target; lock a camp-mate
+                  for good intel and an enemy for black
+contest           截获 an intel it can see that is good for it; 误导 or 调包 an
+                  intel it can see that is bad for the camp-mate in front of it
+                  or good for the enemy in front of it (调包 puts the least
+                  harmful card for the holder); otherwise pass
+play phase        澄清 a black off itself or a camp-mate (a dying one first);
+                  威逼 the likeliest enemy with cards; 试探 the seat it knows
+                  least; 平衡 an enemy with a bigger hand when its own is
+                  small; 利诱 itself with no black and 2 intel of its colour;
+                  other cards and active role skills: now and then (p 0.15)
+targets           helpful cards at the friendliest seat, harmful ones at the
+                  likeliest enemy; gifts (交给, hands on death) to a camp-mate
+yes/no            yes to an optional role skill (most help their user)
+unsure            a random legal action (seeded)
+================  ===========================================================
+
+The card and identity ids in the tables below are a player's knowledge of the
+bundled game, not rules: a card it does not know (a fork's) gets the generic
+treatment (played now and then, targets at random).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .base import Agent, Descriptor, Observation
+
+# Identity -> the colour its camp collects (a 神秘人 has none).
+CAMP_COLOR = {"qian_fu_zhan_xian": "red", "te_gong_ji_guan": "blue"}
+OPPOSITE = {"red": "blue", "blue": "red"}
+
+# What the bot thinks of a card when it targets someone with it.
+HELPFUL = {"cheng_qing"}  # at a camp-mate (or itself)
+HARMFUL = {"wei_bi", "ping_heng", "diao_hu_li_shan", "shi_tan", "mi_ling"}  # at an enemy
+# Contest cards.
+GRAB, MISLEAD, SWAP, DECODE = "jie_huo", "wu_dao", "diao_bao", "po_yi"
+CLEAR, THREATEN, PROBE, BALANCE, LURE = "cheng_qing", "wei_bi", "shi_tan", "ping_heng", "li_you"
+
+PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
+ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
+OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth taking
+
+
+class HeuristicAgent(Agent):
+    observes = True
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self._read = 0  # history records already read
+        self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
+        self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
+        self._accepting: set[int] = set()  # seats that accepted the intel now on its way
+
+    # ------------------------------------------------------------------ memory
+
+    def _remember(self, obs: Observation) -> None:
+        for p in obs["players"]:
+            for c in p["intel"]:
+                self._colors[c["id"]] = tuple(c["colors"])
+        for c in obs["me"]["hand"]:
+            self._colors[c["id"]] = tuple(c["colors"])
+        for c in obs["discard"]:
+            self._colors[c["id"]] = tuple(c["colors"])
+        history = obs["history"]
+        if len(history) < self._read:  # a new game with the same agent
+            self._read, self._lean, self._accepting = 0, {}, set()
+        for rec in history[self._read :]:
+            e = rec.get("e")
+            if e == "intel_accepted":
+                self._accepting.add(rec["seat"])
+            elif e == "received":
+                seat, cid = rec["seat"], rec.get("card")
+                if seat in self._accepting and cid is not None:
+                    colors = self._colors.get(cid, ())
+                    lean = ("red" in colors) - ("blue" in colors)
+                    self._lean[seat] = self._lean.get(seat, 0.0) + lean
+                self._accepting.discard(seat)
+            elif e == "turn_start":
+                self._accepting.clear()
+        self._read = len(history)
+
+    def friend(self, obs: Observation, seat: int) -> float:
+        """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""
+        if seat == obs["seat"]:
+            return 1.0
+        mine = CAMP_COLOR.get(obs["me"]["identity"] or "")
+        if mine is None:
+            return -0.3
+        known = obs["known_identities"].get(str(seat))
+        if known is not None:
+            return 1.0 if CAMP_COLOR.get(known) == mine else -1.0
+        lean = self._lean.get(seat, 0.0) * (1 if mine == "red" else -1)
+        return math.tanh(0.7 * lean - 0.2)
+
+    # ------------------------------------------------------------------ values
+
+    def _value_to(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
+        """How good an intel of these colours is for `seat` to receive, from its own point of view as this bot
+        guesses it (its own camp colour for a camp-mate, the opposing one for an enemy)."""
+        p = obs["players"][seat]
+        counts = p["intel_counts"]
+        mine = CAMP_COLOR.get(obs["me"]["identity"] or "")
+        if seat == obs["seat"] or mine is None:
+            good = mine
+        else:
+            good = mine if self.friend(obs, seat) > 0 else OPPOSITE.get(mine or "")
+        v = 0.0
+        if "black" in colors:
+            v -= 10.0 if counts["black"] >= 2 else 1.0
+        if good is not None:
+            if good in colors:
+                v += 5.0 if counts[good] >= 2 else 1.0
+            if OPPOSITE[good] in colors:
+                v += OPPOSING_VALUE
+        elif "black" not in colors:
+            v += 0.2
+        return v
+
+    def _benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
+        """How good it is for this bot's side that `seat` receives this intel."""
+        f = self.friend(obs, seat)
+        v = self._value_to(obs, seat, colors)
+        return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
+
+    def _pending_colors(self, obs: Observation) -> tuple[str, ...] | None:
+        t = obs["transit"]
+        if t is None or not t["pending"] or t["card"] is None:
+            return None
+        return tuple(t["card"]["colors"])
+
+    # ------------------------------------------------------------------ decisions
+
+    def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        assert observation is not None
+        obs = observation
+        self._remember(obs)
+        if len(actions) == 1:
+            return int(actions[0]["id"])
+        kind = obs["decision"]["kind"] if obs["decision"] is not None else ""
+        source = obs["decision"]["source"] if obs["decision"] is not None else ""
+        kinds = {d["kind"] for d in actions}
+        choice: Descriptor | None = None
+        if kind == "receive":
+            choice = self._receive(obs, actions)
+        elif kind == "send" and "card" in kinds:
+            choice = self._send(obs, actions)
+        elif kind == "send_target" or (kind == "lock" and "seat" in kinds):
+            choice = self._send_seat(obs, actions, kind)
+        elif kind == "play":
+            choice = self._play(obs, actions)
+        elif kind == "death_give_target" or ("交给" in obs["decision"]["prompt"] and "seat" in kinds):
+            choice = self._best_seat(obs, actions, lambda s: self.friend(obs, s) if s != obs["seat"] else -2)
+        elif kind == "target" and "seat" in kinds:
+            choice = self._target(obs, actions, source)
+        elif kind == "confirm" and "yes" in kinds:
+            choice = next(d for d in actions if d["kind"] == "yes")
+        elif source == SWAP and "card" in kinds:
+            choice = self._swap_card(obs, actions)
+        elif source == "feng_yun_bian_huan" and "card" in kinds:
+            choice = max(
+                (d for d in actions if d["kind"] == "card"),
+                key=lambda d: self._value_to(obs, obs["seat"], d["card"]["colors"]),
+            )
+        elif source == "feng_yun_bian_huan" and "option" in kinds:
+            choice = None  # which option is which is text; left to chance
+        if choice is None:
+            return int(actions[self.rng.randrange(len(actions))]["id"])
+        return int(choice["id"])
+
+    def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
+        by_kind = {d["kind"]: d for d in actions}
+        colors = self._pending_colors(obs)
+        if colors is None:
+            for d in actions:
+                if d["kind"] == "use" and d["as"] == DECODE:
+                    return d
+        if "accept" not in by_kind or "decline" not in by_kind:
+            return by_kind.get("accept") or by_kind.get("decline")
+        if colors is not None:
+            v = self._value_to(obs, obs["seat"], colors)
+            return by_kind["accept"] if v > 0 else by_kind["decline"]
+        me = obs["players"][obs["seat"]]
+        if me["intel_counts"]["black"] >= 2:
+            return by_kind["decline"]
+        return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
+
+    def _first_in(self, obs: Observation, direction: str) -> int | None:
+        n, seat = len(obs["players"]), int(obs["seat"])
+        step = 1 if direction == "right" else -1
+        s = seat
+        for _ in range(n):
+            s = (s + step) % n
+            if obs["players"][s]["alive"] and s != seat:
+                return s
+        return None
+
+    def _send_score(self, obs: Observation, card: Mapping[str, Any]) -> float:
+        others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != obs["seat"]]
+        if not others:
+            return 0.0
+        if card["direction"] == "up":
+            return max(self._benefit(obs, s, card["colors"]) for s in others)
+        first = self._first_in(obs, card["direction"])
+        return self._benefit(obs, first, card["colors"]) if first is not None else 0.0
+
+    def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor:
+        cards = [d for d in actions if d["kind"] == "card"]
+        return max(cards, key=lambda d: (self._send_score(obs, d["card"]), self.rng.random()))
+
+    def _send_seat(self, obs: Observation, actions: Sequence[Descriptor], kind: str) -> Descriptor | None:
+        t = obs["transit"]
+        colors = t["card"]["colors"] if t is not None and t["card"] is not None else None
+        if colors is None:
+            return None
+        seats = [d for d in actions if d["kind"] == "seat"]
+        best = max(seats, key=lambda d: (self._benefit(obs, d["seat"], colors), self.rng.random()))
+        if kind == "lock" and self._benefit(obs, best["seat"], colors) <= 0.3:
+            return next((d for d in actions if d["kind"] == "none"), None)
+        return best
+
+    def _best_seat(
+        self, obs: Observation, actions: Sequence[Descriptor], score: Callable[[int], float]
+    ) -> Descriptor | None:
+        seats = [d for d in actions if d["kind"] == "seat"]
+        if not seats:
+            return None
+        return max(seats, key=lambda d: (score(d["seat"]), self.rng.random()))
+
+    def _target(self, obs: Observation, actions: Sequence[Descriptor], source: str) -> Descriptor | None:
+        me = obs["seat"]
+        if source in HELPFUL:
+
+            def helped(s: int) -> float:
+                p = obs["players"][s]
+                blacks: int = p["intel_counts"]["black"]
+                return self.friend(obs, s) * (1 + blacks) + (5.0 if p["dying"] else 0.0)
+
+            return self._best_seat(obs, actions, helped)
+        if source == PROBE:
+            return self._best_seat(obs, actions, lambda s: -abs(self.friend(obs, s)) if s != me else -9)
+        if source == LURE:
+            return self._best_seat(obs, actions, lambda s: 1 if s == me else -1)
+        if source == MISLEAD:  # where the pending intel does most good
+            colors = self._pending_colors(obs)
+            if colors is None:
+                return None
+            return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
+        if source in HARMFUL:
+
+            def hurt(s: int) -> float:
+                return -self.friend(obs, s) + 0.1 * obs["players"][s]["hand_count"] if s != me else -9
+
+            return self._best_seat(obs, actions, hurt)
+        return None
+
+    def _swap_card(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
+        t = obs["transit"]
+        if t is None or t["holder"] is None:
+            return None
+        holder = t["holder"]
+        cards = [d for d in actions if d["kind"] == "card"]
+        return max(cards, key=lambda d: self._benefit(obs, holder, d["card"]["colors"]))
+
+    def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
+        me = obs["seat"]
+        uses: dict[str, Descriptor] = {}
+        for d in actions:
+            if d["kind"] == "use":
+                uses.setdefault(d["as"], d)
+        passing = next((d for d in actions if d["kind"] == "pass"), None)
+        t = obs["transit"]
+        pending = t is not None and t["pending"]
+        colors = self._pending_colors(obs)
+        if pending and colors is not None and t is not None and t["holder"] is not None:
+            holder = t["holder"]
+            here = self._benefit(obs, holder, colors)
+            if GRAB in uses and holder != me and self._value_to(obs, me, colors) > 0.5 and here < 0.5:
+                return uses[GRAB]
+            if here < -0.5:
+                if MISLEAD in uses:
+                    return uses[MISLEAD]
+                if SWAP in uses:
+                    return uses[SWAP]
+        if CLEAR in uses:
+            for p in obs["players"]:
+                friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.friend(obs, p["seat"]) > 0.3
+                if friendly and (p["dying"] or not pending):
+                    return uses[CLEAR]
+        if obs["phase"] == "play" and not pending:
+            enemies = [p for p in obs["players"] if p["alive"] and p["seat"] != me and self.friend(obs, p["seat"]) < 0]
+            mine = obs["players"][me]
+            if THREATEN in uses and any(p["hand_count"] >= 2 for p in enemies):
+                return uses[THREATEN]
+            if PROBE in uses:
+                return uses[PROBE]
+            if BALANCE in uses and mine["hand_count"] <= 2 and any(p["hand_count"] >= 4 for p in enemies):
+                return uses[BALANCE]
+            color = CAMP_COLOR.get(obs["me"]["identity"] or "")
+            if (
+                LURE in uses
+                and color is not None
+                and mine["intel_counts"]["black"] == 0
+                and mine["intel_counts"][color] == 2
+            ):
+                return uses[LURE]
+        known = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}
+        others = [d for d in actions if (d["kind"] == "use" and d["as"] not in known) or d["kind"] == "skill"]
+        if others and self.rng.random() < PLAY_OTHER:
+            return others[self.rng.randrange(len(others))]
+        return passing

@@ -1,0 +1,176 @@
+"""The heuristic bot: honest (its answers depend on its observation only), seeded, and better than random.
+
+Also `simulate --agents`, which seats it: the same seed gives the same output whatever --jobs, and the
+summary says who sat where and each kind's win rate with its Wilson interval.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from click.testing import CliRunner
+
+from conftest import light_and_slow
+from interpreter import sim
+from interpreter.agents import RandomAgent
+from interpreter.agents.heuristic import HeuristicAgent
+from interpreter.cli import main
+from interpreter.engine.step import GameState, drive
+from interpreter.sim import parse_agents, simulate, wilson
+
+
+@light_and_slow("size", ((3, 5), 2, 120), ((3, 5, 7, 10), 1, 400))
+def test_answers_do_not_depend_on_what_the_seat_cannot_see(content, size):
+    """A twin of each bot is fed from a resampled world (every other seat's hand, identity, task, role and
+    the deck dealt again; every `every`-th decision) and answers exactly what the bot fed from the real game
+    answers, all game long (up to `limit` actions)."""
+    tables, every, limit = size
+    checked = 0
+    for gi, n in enumerate(tables):
+        state = GameState(content, n, 500 + gi)
+        bots = [HeuristicAgent(gi * 10 + s) for s in range(n)]
+        twins = copy.deepcopy(bots)
+        rng = random.Random(gi)
+        while not state.is_terminal() and len(state.history()) < limit:
+            seat = state.current_player()
+            world = state.resample(seat, rng) if len(state.history()) % every == 0 else state
+            answer = bots[seat].act(state.observation(seat), state.action_descriptors())
+            twin = twins[seat].act(world.observation(seat), world.action_descriptors())
+            assert answer == twin, f"game {gi}, action {len(state.history())}, seat {seat}"
+            state.apply_action(answer)
+            checked += world is not state
+    assert checked > 60
+
+
+def test_same_seed_same_game(content):
+    def play() -> list[int]:
+        game = drive(content, 5, 42, [HeuristicAgent(s) for s in range(5)])
+        return list(game.actions_taken)
+
+    assert play() == play()
+
+
+def _obs(identity: str, my_intel: dict, pending: dict | None, sender: int = 1) -> dict:
+    """A minimal 3-player observation: seat 0 must accept or decline the intel in front of it."""
+    players = [
+        {
+            "seat": s,
+            "alive": True,
+            "dying": False,
+            "hand_count": 3,
+            "intel": [],
+            "intel_counts": {"red": 0, "blue": 0, "black": 0, **(my_intel if s == 0 else {})},
+        }
+        for s in range(3)
+    ]
+    return {
+        "seat": 0,
+        "players": players,
+        "phase": "send",
+        "transit": {"sender": sender, "holder": 0, "pending": True, "card": pending},
+        "discard": [],
+        "me": {"identity": identity, "hand": []},
+        "known_identities": {},
+        "history": [],
+        "decision": {"kind": "receive", "prompt": "", "source": ""},
+    }
+
+
+RECEIVE = ({"id": 4, "kind": "accept", "label": "accept"}, {"id": 5, "kind": "decline", "label": "decline"})
+
+
+def _card(*colors: str) -> dict:
+    return {"id": 7, "card": "x", "name": "x", "colors": list(colors), "direction": "left", "lockable": False}
+
+
+def test_receives_its_colour_and_refuses_the_opposing_one_and_a_third_black():
+    bot = HeuristicAgent(0)
+    assert bot.act(_obs("qian_fu_zhan_xian", {}, _card("red")), RECEIVE) == 4
+    assert bot.act(_obs("te_gong_ji_guan", {}, _card("blue")), RECEIVE) == 4
+    assert bot.act(_obs("qian_fu_zhan_xian", {}, _card("blue")), RECEIVE) == 5
+    assert bot.act(_obs("qian_fu_zhan_xian", {"black": 2}, _card("red", "black")), RECEIVE) == 5
+    assert bot.act(_obs("qian_fu_zhan_xian", {"red": 2, "black": 1}, _card("red", "black")), RECEIVE) == 4
+    for seed in range(20):  # a hidden intel with two blacks already: never
+        assert HeuristicAgent(seed).act(_obs("shen_mi_ren", {"black": 2}, None), RECEIVE) == 5
+
+
+def test_sends_its_colour_to_a_camp_mate_and_black_to_an_enemy():
+    """Seat 1 was seen accepting two red intel by choice: a red bot sends it red, a blue bot sends it black."""
+    red_card = {**_card("red"), "id": 10, "direction": "right"}  # → seat 1
+    black_card = {**_card("black"), "id": 11, "direction": "right"}
+    blue_card = {**_card("blue"), "id": 12, "direction": "right"}
+    history = [
+        {"e": "intel_accepted", "seat": 1},
+        {"e": "received", "seat": 1, "card": 20},
+        {"e": "intel_accepted", "seat": 1},
+        {"e": "received", "seat": 1, "card": 21},
+    ]
+    actions = tuple(
+        {"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red_card, black_card, blue_card)
+    )
+    for identity, wanted in (("qian_fu_zhan_xian", 110), ("te_gong_ji_guan", 111)):
+        obs = _obs(identity, {}, None)
+        obs["players"][1]["intel"] = [{**_card("red"), "id": 20}, {**_card("red"), "id": 21}]
+        obs["transit"], obs["history"] = None, history
+        obs["decision"] = {"kind": "send", "prompt": "", "source": ""}
+        assert HeuristicAgent(0).act(obs, actions) == wanted, identity
+
+
+def test_beats_random_bots(content):
+    """Heads-up against a random bot, seats alternating: the heuristic bot wins clearly more often."""
+    won = {"heuristic": 0, "random": 0}
+    for g in range(40):
+        h = g % 2
+        agents = [HeuristicAgent(g) if s == h else RandomAgent(g * 7 + s) for s in range(2)]
+        game = drive(content, 2, 900 + g, agents)
+        for p in game.result.winners:
+            won["heuristic" if p.seat == h else "random"] += 1
+    assert wilson(won["heuristic"], 40)[0] > wilson(won["random"], 40)[1], won
+
+
+def test_parse_agents():
+    assert parse_agents("heuristic", 3) == ("heuristic",) * 3
+    assert parse_agents("heuristic, random,random", 3) == ("heuristic", "random", "random")
+    for bad in ("smart", "heuristic,random"):
+        try:
+            parse_agents(bad, 3)
+        except ValueError as e:
+            assert "smart" in str(e) or "2 seats" in str(e)
+        else:
+            raise AssertionError(bad)
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert round(lo, 4) == 0.4038 and round(hi, 4) == 0.5962
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_simulate_agents_same_output_with_any_jobs(monkeypatch, tmp_path):
+    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    runner = CliRunner()
+    args = ["simulate", "-p", "2", "-n", "8", "-s", "4", "--agents", "heuristic,random"]
+    outs = [runner.invoke(main, [*args, "-j", j]) for j in ("1", "2")]
+    assert all(r.exit_code == 0 for r in outs), [r.output for r in outs]
+    assert outs[0].output == outs[1].output
+    out = outs[0].output
+    assert "Agents: P0 heuristic, P1 random" in out
+    assert "heuristic" in out.split("Win rate by agent")[1].splitlines()[1]
+    summary = simulate(sim_content(), 3, 6, 4, agents=("heuristic", "random", "random"))
+    wins = summary.to_json()["agent_wins"]
+    assert wins["heuristic"]["seats"] == 6 and wins["random"]["seats"] == 12
+    assert summary.to_json()["agents"] == ["heuristic", "random", "random"]
+    bad = runner.invoke(main, ["simulate", "-p", "3", "--agents", "heuristic,random"])
+    assert bad.exit_code == 2 and "one per seat" in bad.output
+
+
+def test_simulate_without_agents_reports_no_agents():
+    summary = simulate(sim_content(), 3, 3, 4)
+    assert "agents" not in summary.to_json() and "Agents:" not in summary.text("h")
+
+
+def sim_content():
+    from interpreter.content.loader import load_cached
+
+    return load_cached()
