@@ -23,9 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from interpreter.agents.kinds import agent_kinds
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import drive
-from interpreter.sim import AGENT_KINDS, game_seed, make_agents, pad, wilson
+from interpreter.sim import game_seed, make_agents, pad, wilson
 
 ALL = "全部"
 
@@ -62,7 +63,7 @@ def cell(k: int, n: int) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bot", default="heuristic", choices=sorted(k for k in AGENT_KINDS if k != "random"))
+    ap.add_argument("--bot", default="heuristic", choices=sorted(k for k in agent_kinds() if k != "random"))
     ap.add_argument("--players", default="5", help="a count (5) or a range (2-10)")
     ap.add_argument("--games", type=int, default=1000, help="games per player count")
     ap.add_argument("--seed", type=int, default=0)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import __version__
 from .agents import RandomAgent
-from .agents.heuristic import HeuristicAgent
+from .agents.kinds import agent_kinds
 from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
@@ -63,18 +63,15 @@ def random_agents(gseed: int, n: int) -> list:
     return [RandomAgent(gseed * 31 + seat) for seat in range(n)]
 
 
-# The bots `simulate --agents` can seat, by name: each is made from its seed alone.
-AGENT_KINDS = {"random": RandomAgent, "heuristic": HeuristicAgent}
-
-
 def parse_agents(spec: str, players: int) -> tuple[str, ...]:
     """`--agents`: one kind for the whole table (``heuristic``) or one per seat (``heuristic,random,…``).
 
     Raises ValueError with what is wrong: an unknown kind, or a list that does not name every seat."""
     kinds = tuple(k.strip() for k in spec.split(","))
+    known = agent_kinds()  # the bots a command can seat, by name (agents/kinds.py)
     for k in kinds:
-        if k not in AGENT_KINDS:
-            raise ValueError(f"unknown agent {k!r} (known: {', '.join(AGENT_KINDS)})")
+        if k not in known:
+            raise ValueError(f"unknown agent {k!r} (known: {', '.join(known)})")
     if len(kinds) == 1:
         return kinds * players
     if len(kinds) != players:
@@ -87,7 +84,8 @@ def parse_agents(spec: str, players: int) -> tuple[str, ...]:
 
 def make_agents(kinds: tuple[str, ...], gseed: int) -> list:
     """The agents of one game: seat s gets its kind seeded with gseed * 31 + s (as random_agents does)."""
-    return [AGENT_KINDS[k](gseed * 31 + seat) for seat, k in enumerate(kinds)]
+    known = agent_kinds()
+    return [known[k](gseed * 31 + seat) for seat, k in enumerate(kinds)]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
