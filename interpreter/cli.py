@@ -236,6 +236,9 @@ def simulate(
         raise click.UsageError(
             f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
         )
+    if not any(lo <= players <= hi for lo, hi, _ in content.rules.decks):
+        sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in content.rules.decks) or "none"
+        raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
     if game_seed is not None:
         _one_game(content, players, game_seed, max_turns, trace, agents)
         return

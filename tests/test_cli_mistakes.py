@@ -91,6 +91,18 @@ def test_players_the_rules_have_no_table_for(tmp_path):
     assert "no identity table for 9 players" in line
 
 
+def test_players_the_rules_have_no_deck_for(tmp_path):
+    """A pack whose rules pick no deck for 2 players (found by the slow fuzz run: it was a traceback)."""
+    pack = tmp_path / "pack"
+    shutil.copytree(BUNDLED_CONTENT, pack)
+    rules = (pack / "rules.yaml").read_text(encoding="utf-8")
+    assert "{players: [2, 4], deck: small}" in rules
+    (pack / "rules.yaml").write_text(rules.replace("{players: [2, 4], deck: small}", "{players: [3, 4], deck: small}"))
+    assert fengsheng("validate", pack).exit_code == 0
+    line = one_line(fengsheng("simulate", "-p", "2", "-n", "1", "--content", pack))
+    assert "no deck for 2 players" in line and "3-4" in line
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
