@@ -113,3 +113,29 @@ def test_a_damaged_cache_file_is_ignored_and_replaced(cache, monkeypatch):
     _no_lark(monkeypatch)
     parser.parse(TEXT)
     assert sorted(p.name for p in path.parent.glob("effect-ast-*.pickle")) == [path.name]
+
+
+def test_two_content_sets_loaded_in_turn_both_stay(cache, monkeypatch):
+    other = "win(self)\n"
+    parser.parse(TEXT)
+    parser.save_parse_cache()
+    cache()
+    parser.parse(other)  # another run, another content set
+    parser.save_parse_cache()
+    cache()
+    _no_lark(monkeypatch)
+    parser.parse(TEXT)
+    parser.parse(other)
+
+
+def test_the_file_keeps_at_most_max_entries_and_this_runs_first(cache, monkeypatch):
+    monkeypatch.setattr(parser, "MAX_ENTRIES", 3)
+    for i in range(4):
+        parser.parse(f"draw(self, {i + 1})\n")
+    parser.save_parse_cache()
+    cache()
+    parser.parse(TEXT)
+    parser.save_parse_cache()
+    kept = parser._AstCache(parser._ast_cache().path).entries
+    assert len(kept) == 3 and ("start", TEXT) in kept
+    assert ("start", "draw(self, 1)\n") not in kept  # the oldest the other run used made room

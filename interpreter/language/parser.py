@@ -343,8 +343,9 @@ class _AstCache:
     grammar, ast.py, this module, the Lark and Python versions), so a changed
     parser never reads an old AST. Each hit is unpickled afresh (callers own
     their tree). Only texts that parsed are kept; errors are parsed every time,
-    so they keep their messages. :func:`save_parse_cache` writes the texts used
-    in this process, if any was new, atomically (the last process to write wins).
+    so they keep their messages. :func:`save_parse_cache`, if anything was new,
+    adds what this process used to what the file holds by then (other content
+    sets stay, up to MAX_ENTRIES) and replaces the file atomically.
     """
 
     def __init__(self, path: Path) -> None:
@@ -352,13 +353,15 @@ class _AstCache:
         self.entries: dict[tuple[str, str], bytes] = {}
         self.used: set[tuple[str, str]] = set()
         self.new = False
+        self.entries = self._read()
+
+    def _read(self) -> dict[tuple[str, str], bytes]:
         try:
-            with path.open("rb") as f:
+            with self.path.open("rb") as f:
                 loaded = pickle.load(f)
-            if isinstance(loaded, dict):
-                self.entries = loaded
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, TypeError):
-            pass  # no cache yet, or one this version cannot read: parse
+            return {}  # no cache yet, or one this version cannot read: parse
+        return loaded if isinstance(loaded, dict) else {}
 
     def parse(self, text: str, start: str) -> ast.Program | ast.Node:
         key = (start, text)
@@ -398,11 +401,21 @@ class _AstCache:
     def save(self) -> None:
         if not self.new:
             return
-        keep = {k: self.entries[k] for k in self.used if k in self.entries}
+        # what other processes kept since this one read the file (another content set, another pack) stays,
+        # up to MAX_ENTRIES: the entries this process did not use, oldest first, make room
+        merged = self._read()
+        for key in self.used:
+            if key in self.entries:
+                merged.pop(key, None)
+                merged[key] = self.entries[key]
+        if len(merged) > MAX_ENTRIES:
+            spare = [k for k in merged if k not in self.used]
+            for key in spare[: len(merged) - MAX_ENTRIES]:
+                del merged[key]
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             with tmp.open("wb") as f:
-                pickle.dump(keep, f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.path)
             self.new = False
         except OSError:
@@ -413,6 +426,9 @@ class _AstCache:
             if old != self.path:
                 with contextlib.suppress(OSError):
                     old.unlink()
+
+
+MAX_ENTRIES = 4000  # parsed texts and compiled units kept in the cache file (the bundled game: about 600)
 
 
 @lru_cache(maxsize=1)
