@@ -5,19 +5,21 @@ collected in a loop."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from conftest import Seat
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached, validate_paths
 from interpreter.engine.observation import history, observe
 from interpreter.engine.table import build
 from interpreter.language.builtins import BUILTINS
 from interpreter.language.runtime import Ctx
 
 PACK = Path(__file__).parent / "fixtures" / "lasting_pack"
+EXAMPLE = Path(__file__).parent.parent / "examples" / "san_guo_mechanics"
 RED_ID, BLUE_ID = "qian_fu_zhan_xian", "te_gong_ji_guan"
 
 
@@ -161,3 +163,25 @@ def test_round_end_fires_once_a_round(content):
     turns = sum(1 for r in g.log if r.get("e") == "turn_end")
     assert ends == turns // 2 and ends >= 1
     assert g.mark(g.players[0], "轮数") == ends
+
+
+def test_a_role_names_only_its_own_skills(tmp_path):
+    role = (PACK / "roles" / "demo_lasting.yaml").read_text(encoding="utf-8")
+    (tmp_path / "roles").mkdir()
+    f = tmp_path / "roles" / "demo_lasting.yaml"
+    f.write_text(role.replace('skill_yang(self, "阴阳")', 'skill_yang(self, "阴养")'), encoding="utf-8")
+    (e,) = validate_paths([BUNDLED_CONTENT, tmp_path])
+    assert (e.code, e.line, e.col) == ("E121", 36, 27)
+    assert e.message == 'the role 测试长存 has no skill "阴养"' and e.hint == "did you mean 阴阳?"
+
+
+def test_the_mechanics_pack_keeps_the_seat_boundary():
+    """Games with the example pack's roles (secret and public state, skills gained and switched): every
+    seat's observation stays the same when all it cannot see is re-dealt."""
+    from test_seat_boundary import _resample_everywhere
+
+    full = load_cached([BUNDLED_CONTENT, EXAMPLE])
+    ours = {rid: r for rid, r in full.roles.items() if full.origins[("role", rid)].pack == "san_guo_mechanics"}
+    assert len(ours) == 9
+    content = dataclasses.replace(full, roles=ours)  # only the pack's roles are dealt
+    assert _resample_everywhere(content, 4, every_seat=True) > 300

@@ -455,6 +455,7 @@ class Loader:
         calls: set | None = None,
         guards: list | None = None,
         skip_codes: set[str] | frozenset[str] = frozenset(),
+        skill_refs: list | None = None,
     ):
         """Compile one code unit; None if absent or wrong. `guards` (an expression): gets its seat guard.
         Errors of `skip_codes` are not reported (the unit is checked out of its context)."""
@@ -494,6 +495,9 @@ class Loader:
         for w in comp.warnings:
             line, col = pos.map(w.line, w.col) if pos is not None else (w.line, w.col)
             self.warn_at(path, line, col, w.code, w.message, w.hint)
+        if skill_refs is not None:
+            for name, line, col in comp.skill_refs:
+                skill_refs.append((name, path, *(pos.map(line, col) if pos is not None else (line, col))))
         for mkey, mtype, how, line, col in comp.marks:
             line, col = pos.map(line, col) if pos is not None else (line, col)
             self.marks.append((mkey, mtype, how, path, line, col))
@@ -567,6 +571,7 @@ class Loader:
             bool(data.get("hidden", False)),
             version=data.get("version", ""),
         )
+        skill_refs: list = []  # (name, path, line, col): skills of this role named by gain_skill(self, "名") …
         for i, sk in enumerate(data.get("skills") or []):
             if not isinstance(sk, PosDict):
                 continue
@@ -607,9 +612,11 @@ class Loader:
             unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
             env = skill_env(sk)
             guards: list = []
-            cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool", guards=guards)
+            cond = self.compile_unit(
+                path, sk, "condition", env, unit, "expr", "bool", guards=guards, skill_refs=skill_refs
+            )
             calls: set = set()
-            effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls)
+            effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls, skill_refs=skill_refs)
             replacing = [t for t in SEND_REPLACING if t in timings]
             if kind == "active" and replacing and effect is not None:
                 self.warn_never_sends(path, sk, "effect", calls, f"the skill {sk.get('name', '?')}", replacing[0])
@@ -638,6 +645,18 @@ class Loader:
                     bool(sk.get("dormant", False)),
                 )
             )
+        own = {n for sk in role.skills for n in (sk.name, sk.id)}
+        for name, rpath, line, col in skill_refs:
+            if name not in own:
+                self.error_at(
+                    rpath,
+                    line,
+                    col,
+                    "E121",
+                    f'the role {role.name} has no skill "{clip(name)}"',
+                    _suggest(name, [sk.name for sk in role.skills])
+                    or "its skills: " + "、".join(sk.name for sk in role.skills),
+                )
         return role
 
     def check_skill_code(self, path, sk, kind) -> None:

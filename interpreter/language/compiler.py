@@ -225,6 +225,8 @@ class Compiler:
         self.calls: set[str] = set()  # the primitives the code calls (W502: a use instead of sending that never sends)
         # marks set and read with a key written out: (key, kind of value, "set" or "read", line, col) (W301)
         self.marks: list[tuple[str, str, str, int, int]] = []
+        # skills of one's own role named in the code (gain_skill(self, "名") …): (name, line, col), checked by the loader
+        self.skill_refs: list[tuple[str, int, int]] = []
         self.loop_steps = 1  # the most iterations the loops around the code being compiled can make (W501)
         self.in_loop = False  # inside a loop or a `where` predicate: a `where` there spends the step budget
         self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
@@ -873,6 +875,11 @@ class Compiler:
                 self.marks.append((key.value, kind, "set", node.line, node.col))
             else:
                 self.marks.append((key.value, _MARK_READ_TYPE[node.func], "read", node.line, node.col))
+        named = bound.get("skill")
+        if node.func in _SKILL_REFS and isinstance(named, ast.StrLit):
+            who = bound.get("p")
+            if isinstance(who, ast.Var) and who.name == "self":
+                self.skill_refs.append((named.value, named.line, named.col))
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
         if rt == T.BY_PLACE:
             rt = T.ANY  # a read of any value, where any value will do (exists, == none): _typed_read
@@ -881,6 +888,8 @@ class Compiler:
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
 
+# What names a skill of a role by its name (the loader checks those of one's own role).
+_SKILL_REFS = ("gain_skill", "lose_skill", "skill_yang")
 # What sets a mark (for W301): for a turn, for the game, a counter for the game.
 _MARK_SETS = ("set_mark", "keep_mark", "add_mark")
 # The typed reads of a mark and the kind each reads (has_mark reads a flag of any kind: not here).
