@@ -29,6 +29,7 @@ from .engine.step import GameState, IllegalAction
 from .model.content import Content
 
 SAVE_FORMAT = "fengsheng-play"
+MAX_EVENTS = 60  # the most lines of "what happened" one screen shows (the latest; a line says how many more)
 SAVE_VERSION = 1
 
 COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑"}
@@ -422,7 +423,9 @@ def render(
     events = [event_text(r, me, names, cards_by_id) for r in obs["history"][since:]]
     shown = [e for e in events if e]
     if shown:
-        parts.append(Panel(Text("\n".join(shown[-40:])), title="刚才发生的事", title_align="left"))
+        if len(shown) > MAX_EVENTS:
+            shown = [f"……（前面还有 {len(shown) - MAX_EVENTS} 条）", *shown[-MAX_EVENTS:]]
+        parts.append(Panel(Text("\n".join(shown)), title="刚才发生的事", title_align="left"))
 
     result = obs["result"]
     if result is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -65,6 +66,16 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
     from .play import PlayError, Setup, Table, Terminal
 
     console = Console(highlight=False)
+    if resume is not None:
+        ctx = click.get_current_context()
+        table_options = ("players", "seed", "seat", "hot_seat", "bots", "content_dirs", "expansions", "max_turns")
+        given = [
+            "--" + name.replace("_dirs", "").replace("_", "-")
+            for name in table_options
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(f"--resume takes the table from the save; leave out {', '.join(given)}")
     try:
         if resume is not None:
             setup, actions = Table.read_save(resume)
@@ -97,7 +108,7 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
                 seed=seed,
                 humans=humans,
                 bots=dict(zip(bot_seats, per_seat, strict=True)),
-                content=[str(c) for c in content_dirs],
+                content=[str(Path(c).resolve()) for c in content_dirs],
                 expansions=expansions,
                 max_turns=max_turns,
             )

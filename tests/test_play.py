@@ -148,6 +148,8 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
     )
     code, out = _play(["--resume", str(bad)], "")
     assert code == 1 and "is not legal in this game" in out
+    code, out = _play(["--resume", str(bad), "-p", "5", "--bots", "random"], "")
+    assert code == 2 and "--resume takes the table from the save; leave out --players, --bots" in out
     code, out = _play(["--resume", str(tmp_path / "none.json")], "")
     assert code == 1 and "cannot read the save" in out
 
