@@ -47,6 +47,9 @@ class CardUse:
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[str, CardType] = {}  # card type id -> card type its hand copies must be used as
         self.bans: set[str] = set()  # card type ids nobody may use from hand this turn
+        # card type ids nobody may use, hand or virtual, while the intel they were bound to is pending (protect_intel)
+        self.intel_bans: set[str] = set()
+        self.intel_bans_card: Card | None = None  # that intel
 
     # ------------------------------------------------------------------ this turn's conversions and bans
 
@@ -61,11 +64,35 @@ class CardUse:
         if names:
             self.game.emit("ban", cards=list(names))
 
+    def protect_intel(self, names: list[str]) -> bool:
+        """While the pending intel stays pending (in transit, contested; not once it is received, discarded or
+        replaced by another card), nobody may use cards of these types, from hand or virtually (该情报不能被误导).
+        False if no intel is pending."""
+        card = self.zones.pending
+        if card is None:
+            return False
+        if self.intel_bans_card is not card:
+            self.intel_bans, self.intel_bans_card = set(), card
+        self.intel_bans.update(names)
+        if names:
+            self.game.emit("intel_protected", cards=list(names))
+        return bool(names)
+
+    def intel_banned(self, type_id: str) -> bool:
+        """A card type that protect_intel forbids now."""
+        return (
+            type_id in self.intel_bans
+            and self.intel_bans_card is not None
+            and self.zones.pending is self.intel_bans_card
+        )
+
     def new_turn(self) -> None:
         """Conversions and bans last one turn."""
         if self.conversions or self.bans:
             self.conversions = {}
             self.bans = set()
+        if self.intel_bans:
+            self.intel_bans, self.intel_bans_card = set(), None
 
     # ------------------------------------------------------------------ what a player may use
 
@@ -119,7 +146,7 @@ class CardUse:
                 options = self._skill_options(p, timing)
         if p.statuses and self._has_status(p, "cannot_use_cards"):
             return options
-        special = self.conversions or self.bans
+        special = self.conversions or self.bans or self.intel_bans
         shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
         for card in p.hand:
             if special:
@@ -153,7 +180,7 @@ class CardUse:
     def hand_card_type(self, card: Card) -> CardType | None:
         """What a hand card can be used as now: its forced conversion (A只能当B使用) or itself; None if banned."""
         ctype = self.conversions.get(card.type.id, card.type)
-        return None if ctype.id in self.bans else ctype
+        return None if ctype.id in self.bans or (self.intel_bans and self.intel_banned(ctype.id)) else ctype
 
     def legal_uses(self, p: Player, card: Card | None, ctype: CardType | None, timing: str | None = None) -> list[Use]:
         """The uses of `card` as `ctype` that p could make now (card None: a virtual use, 视为使用).
@@ -175,6 +202,8 @@ class CardUse:
                 return []
             if ctype.id in self.bans:
                 return []
+        if self.intel_bans and self.intel_banned(ctype.id):  # bound to the intel: virtual uses too
+            return []
         return [use for use in ctype.uses_by_timing.get(timing, ()) if self._use_allowed(p, card, use)]
 
     # ------------------------------------------------------------------ using

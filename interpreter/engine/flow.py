@@ -115,6 +115,19 @@ class TurnFlow:
         self.game.emit("direction_set", seat=t.sender.seat, direction=direction, target=target.seat if target else None)
         return True
 
+    def lock_intel(self, p: Player | None) -> bool:
+        """The intel sent this turn is locked on p (可以锁定, for a card without the lock symbol too): at
+        the 传出情报时 node, after the send. False if no intel is on its way, it is locked already (the lock
+        chosen with the send stays), or p is none, the sender or dead."""
+        t = self.transit
+        if t is None or self.zones.pending is not t.card or t.lock is not None:
+            return False
+        if p is None or p is t.sender or not p.alive:
+            return False
+        t.lock = p
+        self.game.emit("lock_set", seat=t.sender.seat, target=p.seat)
+        return True
+
     def add_draw(self, n: int) -> None:
         """This draw phase draws n more cards."""
         self.extra_draw += n

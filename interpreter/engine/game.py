@@ -131,6 +131,7 @@ class Game(GameCore):
     use_card = _Delegate("card_use", CardUse.use_card)
     convert = _Delegate("card_use", CardUse.convert)
     ban = _Delegate("card_use", CardUse.ban)
+    protect_intel = _Delegate("card_use", CardUse.protect_intel)
     # the turn
     play_turn = _Delegate("flow", TurnFlow.play_turn)
     _next_turn_player = _Delegate("flow", TurnFlow.next_turn_player)  # (scenarios that play on to the game's end)
@@ -142,6 +143,7 @@ class Game(GameCore):
     receive_phase = _Delegate("flow", TurnFlow.receive_phase)
     move_pending = _Delegate("flow", TurnFlow.move_pending)
     set_direction = _Delegate("flow", TurnFlow.set_direction)
+    lock_intel = _Delegate("flow", TurnFlow.lock_intel)
     add_draw = _Delegate("flow", TurnFlow.add_draw)
     end_contest = _Delegate("flow", TurnFlow.end_contest)
 

@@ -278,6 +278,12 @@ def _pending_direction(ctx):
     return t.direction if t is not None else None
 
 
+@implements("pending_lock")
+def _pending_lock(ctx):
+    t = ctx.game.flow.transit
+    return t.lock if t is not None else None
+
+
 @implements("all_players")
 def _all_players(ctx):
     g = ctx.game
@@ -622,6 +628,16 @@ def _replace_role(ctx, p, look):
 @implements("set_direction")
 def _set_direction(ctx, d):
     return ctx.game.set_direction(d)
+
+
+@implements("lock_intel")
+def _lock_intel(ctx, p):
+    return ctx.game.lock_intel(p)
+
+
+@implements("protect_intel")
+def _protect_intel(ctx, names):
+    return ctx.game.protect_intel([n.id for n in as_list(names) if n is not None])
 
 
 @implements("add_draw")

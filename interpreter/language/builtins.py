@@ -599,6 +599,16 @@ declare(
 )
 
 declare(
+    "pending_lock",
+    "query",
+    [],
+    T.PLAYER,
+    "情报锁定的角色",
+    "The player the intel of this turn is locked on (with the send, or by lock_intel); none if it is not "
+    "locked or no intel is in transit.",
+)
+
+declare(
     "all_players",
     "query",
     [],
@@ -1008,6 +1018,29 @@ declare(
     "The intel sent this turn travels in direction d instead of its arrow, from the 传出情报时 node on: "
     "made ↑, its sender is then asked whom it goes to; made ←/→, an ↑ target is dropped; the lock stays.",
     contexts=("intel_sent",),
+)
+
+declare(
+    "lock_intel",
+    "action",
+    [("p", T.PLAYER)],
+    T.BOOL,
+    "锁定{p}",
+    "The intel sent this turn is locked on p, whatever card it is (你传出的情报均可以锁定): at the 传出情报时 "
+    "node, after the send. False (nothing changes) if the intel is locked already (the lock chosen with the "
+    "send stays), p is none (an optional choice declined), the sender or dead.",
+    contexts=("intel_sent",),
+)
+
+declare(
+    "protect_intel",
+    "action",
+    [("names", T.CARDNAMES)],
+    T.BOOL,
+    "该情报不能被{names}指定",
+    "While the pending intel stays pending (passed on, contested; not after it is received, discarded or "
+    "replaced by another card), nobody may use cards of these names, from hand or virtually (该情报不能被误导): "
+    "a property of the intel, not a ban for the turn (ban_cards). False if no intel is pending.",
 )
 
 declare(

@@ -1,0 +1,82 @@
+"""Hooks on the intel's properties (docs/language.md "The intel's properties"): protect_intel binds a
+card ban to the pending intel, not to the turn; lock_intel locks an intel whose card has no lock.
+The made-up roles are in tests/fixtures/intel_pack; the scenarios fixture_*intel* play them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import Seat
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.engine.table import build
+from interpreter.language.builtins import BUILTINS
+from interpreter.language.runtime import Ctx
+
+PACK = Path(__file__).parent / "fixtures" / "intel_pack"
+RED_ID, BLUE_ID = "qian_fu_zhan_xian", "te_gong_ji_guan"
+
+
+@pytest.fixture(scope="module")
+def content():
+    return load_cached([BUNDLED_CONTENT, PACK])
+
+
+def _game(content):
+    return build(
+        content,
+        [dict(identity=RED_ID, hand=[27, 28]), dict(identity=BLUE_ID, hand=[92]), dict(identity=BLUE_ID)],
+        [Seat(()), Seat(()), Seat(())],
+        deck_top=[31, 32, 33],
+    )
+
+
+def _wu_dao_uses(g):
+    p1 = g.players[1]
+    card = p1.hand[0]
+    return g.legal_uses(p1, card, card.type, "contest")
+
+
+def test_protect_intel_lasts_while_that_intel_is_pending_and_no_longer(content):
+    g = _game(content)
+    p0 = g.players[0]
+    protect = BUILTINS["protect_intel"].impl
+    wu_dao = BUILTINS["card_names"].impl(Ctx(g, p0))
+    names = [n for n in wu_dao if n.name == "误导"]
+    assert protect(Ctx(g, p0), names) is False  # no intel pending: nothing to bind it to
+    g.send_intel(p0, p0.hand[0], face_up=False)
+    assert _wu_dao_uses(g)  # unprotected, 误导 may be used on it in the 争夺阶段
+    assert protect(Ctx(g, p0), names) is True
+    assert _wu_dao_uses(g) == []  # from hand
+    virtual = content.card_types["wu_dao"]
+    assert g.legal_uses(g.players[1], None, virtual, "contest") == []  # and virtually (视为使用)
+    g.zones.discard_cards([g.zones.pending])  # the intel is gone: the property goes with it
+    assert _wu_dao_uses(g)
+    assert [r["cards"] for r in g.log if r["e"] == "intel_protected"] == [["wu_dao"]]
+
+
+def test_protect_intel_binds_to_the_intel_not_the_turn(content):
+    g = _game(content)
+    p0 = g.players[0]
+    g.send_intel(p0, p0.hand[0], face_up=False)
+    g.protect_intel(["wu_dao"])
+    first = g.zones.pending
+    g.zones.discard_cards([first])
+    g.send_intel(p0, p0.hand[0], face_up=False)  # another intel the same turn (密令, 调包 …) is not protected
+    assert _wu_dao_uses(g)
+
+
+def test_lock_intel_locks_once_and_not_the_sender(content):
+    g = _game(content)
+    p0, p1, p2 = g.players
+    lock = BUILTINS["lock_intel"].impl
+    assert lock(Ctx(g, p0), p1) is False  # no intel on its way
+    g.send_intel(p0, p0.hand[0], face_up=False)
+    assert BUILTINS["pending_lock"].impl(Ctx(g, p0)) is None
+    assert lock(Ctx(g, p0), None) is False  # declined
+    assert lock(Ctx(g, p0), p0) is False  # not the sender
+    assert lock(Ctx(g, p0), p1) is True
+    assert BUILTINS["pending_lock"].impl(Ctx(g, p0)) is p1
+    assert lock(Ctx(g, p0), p2) is False  # the lock stays
+    assert [(r["seat"], r["target"]) for r in g.log if r["e"] == "lock_set"] == [(0, 1)]
