@@ -50,15 +50,16 @@ def test_the_same_seed_and_answers_give_the_same_game():
     assert c != a
 
 
-def test_save_then_resume_gives_the_same_game(tmp_path):
-    args = ["-p", "4", "-s", "8", "--bots", "random", "--max-turns", "40"]
+@pytest.mark.parametrize("kind", list(agent_kinds()))
+def test_save_then_resume_gives_the_same_game(tmp_path, kind):
+    args = ["-p", "4", "-s", "8", "--bots", kind, "--max-turns", "40"]
     whole = _play(args, ANSWERS)[1]
     save = tmp_path / "g.json"
     code, out = _play([*args, "--save", str(save)], "1\n" * 6 + "s\n\n")  # six answers, save, then the input ends
     assert code == 1 and "已保存到" in out and "输入已结束" in out
     data = json.loads(save.read_text(encoding="utf-8"))
     assert data["format"] == "fengsheng-play" and data["seed"] == 8 and data["humans"] == [0]
-    assert data["bots"] == {"1": "random", "2": "random", "3": "random"} and len(data["actions"]) >= 6
+    assert data["bots"] == {"1": kind, "2": kind, "3": kind} and len(data["actions"]) >= 6
     code, resumed = _play(["--resume", str(save)], ANSWERS)
     assert code == 0, resumed[-2000:]
     assert f"resumed after {len(data['actions'])} decisions" in resumed
@@ -152,6 +153,13 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
     assert code == 2 and "--resume takes the table from the save; leave out --players, --bots" in out
     code, out = _play(["--resume", str(tmp_path / "none.json")], "")
     assert code == 1 and "cannot read the save" in out
+
+
+def test_without_bots_the_preferred_kind_plays():
+    code, out = _play(["-p", "3", "-s", "4", "--max-turns", "15"], ANSWERS)
+    assert code == 0, out[-2000:]
+    kind = next(iter(agent_kinds()))
+    assert f"bots: P1 {kind}, P2 {kind}" in out and "游戏结束" in out
 
 
 def test_agent_kinds_always_offer_random():
