@@ -31,7 +31,7 @@ def _read_line() -> str:
     "--bots",
     default=None,
     metavar="KIND[,KIND…]",
-    help="the bots' kind (random, heuristic when available): one for every bot seat, or one per bot seat in order",
+    help="the bots' kind (heuristic, the default, or random): one for every bot seat, or one per bot seat in order",
 )
 @content_option()
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
