@@ -169,27 +169,30 @@ def test_agent_kinds_always_offer_random():
     assert agent.act(None, [{"id": 4, "kind": "accept", "label": "accept"}]) == 4
 
 
-@pytest.mark.parametrize("seed", [1, 4, 9])
-def test_the_screen_never_shows_another_seats_hidden_values(seed):
-    """At every decision of P0, the screen printed since the last one holds no card of another seat's
-    hand that P0 cannot see, no face-down role of another seat and no other seat's secret task."""
+@pytest.mark.parametrize(("seed", "humans"), [(1, [0]), (4, [0]), (9, [2]), (5, [0, 1, 3])])
+def test_the_screen_never_shows_another_seats_hidden_values(seed, humans):
+    """At every decision, the screen printed since the last answer holds no card of another seat's hand
+    that the seat on screen cannot see, no face-down role of another seat and no other seat's secret task
+    (with hot-seat, the seat on screen is the one that answers next)."""
     content = load_cached()
-    table = Table(
-        content, Setup(players=5, seed=seed, humans=[0], bots={s: "random" for s in range(1, 5)}, max_turns=25)
-    )
+    bots = {s: "random" for s in range(5) if s not in humans}
+    table = Table(content, Setup(players=5, seed=seed, humans=humans, bots=bots, max_turns=25))
     out = io.StringIO()
     console = Console(file=out, width=200, no_color=True)
     names = table.names
     checked = 0
     compared: set[str] = set()
+    terminal: Terminal
 
-    def hidden_now() -> list[str]:
+    def hidden_now(me: int) -> list[str]:
         state = table.state
-        mine = state.observation(0)
+        mine = state.observation(me)
         visible = {c["id"] for c in mine["me"]["hand"]} | {k["card"]["id"] for k in mine["known_cards"]}
         hidden = []
         my_task = mine["me"]["task"]
-        for seat in range(1, 5):
+        for seat in range(5):
+            if seat == me:
+                continue
             theirs = state.observation(seat)
             hidden += [f"#{c['id']}(" for c in theirs["me"]["hand"] if c["id"] not in visible]
             if mine["players"][seat]["role"] is None and theirs["me"]["role"] is not None:
@@ -204,13 +207,14 @@ def test_the_screen_never_shows_another_seats_hidden_values(seed):
         screen = out.getvalue()
         out.seek(0)
         out.truncate()
-        for value in hidden_now():
+        me = terminal.last_human if terminal.last_human is not None else humans[0]
+        for value in hidden_now(me):
             compared.add(value)
-            assert value not in screen, f"P0's screen shows {value!r}"
+            assert value not in screen, f"P{me}'s screen shows {value!r}"
         checked += 1
         return "1\n"
 
-    terminal = Terminal(table, console, read_line, save_path="unused.json", hot_seat=False)
+    terminal = Terminal(table, console, read_line, save_path="unused.json", hot_seat=len(humans) > 1)
     assert terminal.play() == 0
     assert checked > 10
     assert any(v.startswith("#") for v in compared) and any(not v.startswith("#") for v in compared)
