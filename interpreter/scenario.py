@@ -366,7 +366,41 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
     if deck is not None and deck not in content.decks:
         no_deck = f"setup: no deck {brief(deck)} (deck.yaml has: {', '.join(content.decks)})"
         out.append(where(pos_of(data, "deck"), no_deck))
+        return out
+    out += _unknown_card_ids(data, content, where)
     return out
+
+
+def _unknown_card_ids(data: dict, content, where: _Where) -> list[str]:
+    """Deck ids placed in hands, intel areas, on the deck or in transit that the deck in play lacks.
+
+    The message says which ids it has, so a designer without the repository's deck.yaml at hand
+    (an installed copy) can pick one; `fengsheng pack show` names the folder that holds it.
+    """
+    deck = data.get("deck")
+    ids = {e.uid for e in content.deck} if deck is None else set(content.decks[deck])
+    places: list[tuple[str, Any]] = [("deck_top", data.get("deck_top"))]
+    for i, spec in enumerate(data["players"]):
+        places += [(f"seat {i} hand", spec.get("hand")), (f"seat {i} intel", spec.get("intel"))]
+    out = []
+    for what, uids in places:
+        for j, uid in enumerate(uids or []):
+            if isinstance(uid, int) and not isinstance(uid, bool) and uid not in ids:
+                which = f"the deck {brief(deck)}" if deck is not None else "the deck"
+                msg = f"setup: {what}: card #{uid} is not in {which} (its ids: {_ranges(sorted(ids))})"
+                out.append(where(pos_of(uids, j), msg))
+    return out
+
+
+def _ranges(ids: list[int]) -> str:
+    """1, 2, 3, 5, 7, 8 as '1-3, 5, 7-8'."""
+    runs: list[list[int]] = []
+    for u in ids:
+        if runs and u == runs[-1][1] + 1:
+            runs[-1][1] = u
+        else:
+            runs.append([u, u])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _ids(cards) -> list:

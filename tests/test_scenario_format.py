@@ -121,3 +121,9 @@ def test_uses_of_a_skill_the_role_lacks_is_a_setup_failure(tmp_path):
         "setup: seat 0: role 'bian_yun_jiang' has no skill 'lian_luo' (its skills: you_di_shen_ru, jian_di_feng_xing)"
         in failure
     )
+
+
+def test_a_card_id_the_deck_lacks_is_a_setup_failure_at_its_line_with_the_ids_it_has(tmp_path):
+    result = _run_changed(tmp_path, "format_statuses_and_not_offered.scenario.yaml", "hand: [30]", "hand: [999]")
+    (failure,) = result.failures
+    assert ":8:12: setup: seat 0 hand: card #999 is not in the deck (its ids: 1-118)" in failure
