@@ -478,6 +478,14 @@ CONTEXT_VARS: dict[str, ContextVar] = {
             "该牌的牌名",
         ),
         ContextVar(
+            "event",
+            "text",
+            'the event that triggered the skill, e.g. "intel_sent" (a skill with a list of triggers, one per '
+            "moment of its text, tells them apart with it)",
+            "triggered skills",
+            "触发此技能的时机",
+        ),
+        ContextVar(
             "subject",
             "player",
             "`collect_unclaimed`: the player who has 3 red or 3 blue intel but does not win by it. `death`: "

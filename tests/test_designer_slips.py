@@ -141,6 +141,16 @@ ROWS = [
         [("E304", 12, 18, "")],
     ),
     (
+        "an event the skill does not react to",
+        TRIGGERED.replace("received", "[intel_sent, received]") + '    condition: event == "recieved"\n',
+        [("E304", 12, 25, "did you mean received?")],
+    ),
+    (
+        "`event` outside a triggered skill",
+        ACTIVE + '    condition: event == "received"\n',
+        [("E304", 12, 16, "")],
+    ),
+    (
         "two slips in one effect: both are reported",
         ACTIVE + "    effect: |\n      if true && true { draw(self, 1) }\n      if 1 = 1 { draw(self, 1) }\n",
         [("E201", 13, 15, "write `and`"), ("E201", 14, 12, "write `==`")],

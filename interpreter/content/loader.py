@@ -145,7 +145,7 @@ def skill_env(skill: dict) -> dict:
     timing = skill.get("timing")
     timings = timing if isinstance(timing, list) else [timing]
     if skill.get("kind") == "triggered":
-        names += ["subject", "this_card", "target", "used_as"]
+        names += ["subject", "this_card", "target", "used_as", "event"]
     if "dying" in timings:
         names.append("dying")
     if "send_idle" in timings or "contest" in timings or skill.get("kind") == "triggered":

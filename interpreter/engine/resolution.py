@@ -222,6 +222,7 @@ class Resolution:
                 card = replaced[card.uid]
         target = self.players[data["target"]] if data.get("target") is not None else None
         ctx = Ctx(game, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
+        ctx.event = data.get("e")
         used = data.get("card")
         if isinstance(used, str):
             ctype = game.content.card_types.get(used)

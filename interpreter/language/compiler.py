@@ -84,6 +84,7 @@ _GETTERS: dict[str, Getter] = {
     "holder": lambda ctx: ctx.game.holder,
     "sender": _sender,
     "used_as": operator.attrgetter("used_as"),
+    "event": operator.attrgetter("event"),
     "subject": operator.attrgetter("subject"),
 }
 
@@ -101,6 +102,7 @@ _CONTEXT_CODE = {
     "pending": "ctx.game.pending",
     "holder": "ctx.game.holder",
     "used_as": "ctx.used_as",
+    "event": "ctx.event",
     "subject": "ctx.subject",
 }
 
@@ -720,6 +722,7 @@ class Compiler:
             b = self._typed(node.right, T.INT)
             return T.INT, f"({a} {op} {b})"
         if op in ("==", "!="):
+            self._check_event_name(node)
             lt, a, rt, b = self._equality_sides(node)
             if not (T.accepts(lt, rt) or T.accepts(rt, lt)):
                 self._err(
@@ -735,6 +738,23 @@ class Compiler:
                 self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side)
             sides.append(code)
         return T.BOOL, f"{_CMP_NAMES[op]}({sides[0]}, {sides[1]})"
+
+    def _check_event_name(self, node: ast.BinOp) -> None:
+        """`event == "x"`: x must be one of the events the skill reacts to (else the test is always false)."""
+        for var, lit in ((node.left, node.right), (node.right, node.left)):
+            if not (isinstance(var, ast.Var) and var.name == "event" and isinstance(lit, ast.StrLit)):
+                continue
+            if self.scope.lookup("event") is not None or "event" not in self.env:
+                return
+            units = self.unit if isinstance(self.unit, tuple) else (self.unit,)
+            if lit.value not in units:
+                self._err(
+                    "E304",
+                    f'`event` is never "{clip(lit.value)}" here: the skill reacts to ' + ", ".join(map(str, units)),
+                    lit,
+                    _suggest(lit.value, units) or "add the event to the skill's `trigger:` list",
+                )
+            return
 
     def _equality_sides(self, node: ast.BinOp) -> tuple[str, str, str, str]:
         """Both sides of == or !=: a mark(...) or data(...) on one side takes the other side's type."""

@@ -20,7 +20,7 @@ class Ctx:
     `self` only while one player makes another use a card (令其使用一张牌).
     """
 
-    __slots__ = ("game", "me", "target", "card", "dying", "subject", "incomplete", "chooser", "used_as")
+    __slots__ = ("game", "me", "target", "card", "dying", "subject", "incomplete", "chooser", "used_as", "event")
 
     def __init__(
         self,
@@ -35,6 +35,7 @@ class Ctx:
         self.me = me
         self.chooser = me  # who answers the choices `self` would make (another player controls a forced use)
         self.used_as: CardName | None = None  # triggered skills on card events: the name the card was used as
+        self.event: str | None = None  # triggered skills: the event kind that triggered it
         self.target = target
         self.card = card
         self.dying = dying
