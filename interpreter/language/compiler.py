@@ -746,7 +746,7 @@ class Compiler:
                 continue
             if self.scope.lookup("event") is not None or "event" not in self.env:
                 return
-            units = self.unit if isinstance(self.unit, tuple) else (self.unit,)
+            units = tuple(self.unit) if isinstance(self.unit, (tuple, list)) else (self.unit,)
             if lit.value not in units:
                 self._err(
                     "E304",
