@@ -95,6 +95,18 @@ def test_receives_its_colour_and_refuses_the_opposing_one_and_a_third_black():
         assert HeuristicAgent(seed).act(_obs("shen_mi_ren", {"black": 2}, None), RECEIVE) == 5
 
 
+def test_a_shen_mi_ren_receives_for_its_task():
+    def task(task_id: str, intel: dict, card: dict) -> int:
+        obs = _obs("shen_mi_ren", intel, card)
+        obs["me"]["task"] = task_id
+        return HeuristicAgent(0).act(obs, RECEIVE)
+
+    assert task("shuang_mian_jian_die", {"blue": 2}, _card("blue")) == 4  # three of either colour wins
+    assert task("zhen_ya_zhe", {"blue": 2}, _card("blue", "black")) == 5  # only stays alive
+    assert task("xian_xing_zhe", {"red": 1, "black": 2}, _card("black")) == 4  # dies with a red intel: wins
+    assert task("xian_xing_zhe", {"black": 2}, _card("black")) == 5  # no red or blue yet: not yet
+
+
 def test_sends_its_colour_to_a_camp_mate_and_black_to_an_enemy():
     """Seat 1 was seen accepting two red intel by choice: a red bot sends it red, a blue bot sends it black."""
     red_card = {**_card("red"), "id": 10, "direction": "right"}  # → seat 1

@@ -12,7 +12,11 @@ decision          rule of thumb
 camps (memory)    a seat that *accepted* (not forced) intel of a colour leans
                   to that colour's camp; a looked-at identity is certain. The
                   lean ``f(seat)`` runs from -1 (an enemy) to +1 (a camp-mate);
-                  a 神秘人 counts every other seat as a mild enemy
+                  a 神秘人 counts every other seat as a mild enemy (a mild
+                  friend when its task wants the others to hold intel)
+神秘人 task       双面间谍: either colour is its own; 搅局者: red or blue to
+                  the others; 先行者: black is welcome once it holds a red
+                  or blue intel; other tasks: stay alive, black to the others
 receive           value the intel if it can see it: own colour +1 (+5 if it
                   completes three), opposing colour -0.3, black -1 (-10 for a
                   third black); accept if the value is > 0. A hidden intel: 破译
@@ -63,6 +67,11 @@ HARMFUL = {"wei_bi", "ping_heng", "diao_hu_li_shan", "shi_tan", "mi_ling"}  # at
 GRAB, MISLEAD, SWAP, DECODE = "jie_huo", "wu_dao", "diao_bao", "po_yi"
 CLEAR, THREATEN, PROBE, BALANCE, LURE = "cheng_qing", "wei_bi", "shi_tan", "ping_heng", "li_you"
 
+# How a 神秘人 plays its secret task: "collect" (three of either colour is its own win), "spread" (the
+# others need red or blue intel: it helps every other seat to them), "die" (its own death with a red or
+# blue intel wins: it takes them, then black). Any other task: stay alive, send black to the others.
+TASK_STYLE = {"shuang_mian_jian_die": "collect", "jiao_ju_zhe": "spread", "xian_xing_zhe": "die"}
+
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
 OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth taking
@@ -112,7 +121,7 @@ class HeuristicAgent(Agent):
             return 1.0
         mine = CAMP_COLOR.get(obs["me"]["identity"] or "")
         if mine is None:
-            return -0.3
+            return 0.3 if TASK_STYLE.get(obs["me"]["task"] or "") == "spread" else -0.3
         known = obs["known_identities"].get(str(seat))
         if known is not None:
             return 1.0 if CAMP_COLOR.get(known) == mine else -1.0
@@ -132,8 +141,20 @@ class HeuristicAgent(Agent):
         else:
             good = mine if self.friend(obs, seat) > 0 else OPPOSITE.get(mine or "")
         v = 0.0
+        style = TASK_STYLE.get(obs["me"]["task"] or "") if mine is None else None
+        colored = counts["red"] + counts["blue"]
+        if style == "collect" and seat == obs["seat"]:  # either colour, three of one
+            for c in ("red", "blue"):
+                if c in colors:
+                    v += 5.0 if counts[c] >= 2 else 1.0
+        elif style == "spread" and seat != obs["seat"] and colored < 2:  # others need two red or blue
+            v += 1.0 if "red" in colors or "blue" in colors else 0.0
+        elif style == "die" and seat == obs["seat"] and colored > 0 and "black" in colors:
+            return 5.0 if counts["black"] >= 2 else 1.0  # its own death with a coloured intel wins
         if "black" in colors:
             v -= 10.0 if counts["black"] >= 2 else 1.0
+        if style is not None:
+            return v + (0.3 if style == "die" and ("red" in colors or "blue" in colors) else 0.0)
         if good is not None:
             if good in colors:
                 v += 5.0 if counts[good] >= 2 else 1.0
