@@ -334,6 +334,7 @@ _RECORDS = (
     ),
     Event("declare", ("seat", "value"), "宣言: a player declared a value everyone hears"),
     Event("lock_set", ("seat", "target"), "the intel a player sent is now locked on target (lock_intel)"),
+    Event("receivers_set", ("must", "cannot"), "who must and who may not accept the pending intel (seats)"),
     Event("intel_protected", ("cards",), "card types nobody may use while the pending intel stays pending"),
     Event("discard", ("cards",), "cards went to the discard pile (face up)"),
     Event("draw", ("seat", "n", "cards"), "a player drew cards", "public; the cards only for the drawer"),

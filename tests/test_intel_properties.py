@@ -53,7 +53,7 @@ def test_protect_intel_lasts_while_that_intel_is_pending_and_no_longer(content):
     assert g.legal_uses(g.players[1], None, virtual, "contest") == []  # and virtually (视为使用)
     g.zones.discard_cards([g.zones.pending])  # the intel is gone: the property goes with it
     assert _wu_dao_uses(g)
-    assert [r["cards"] for r in g.log if r["e"] == "intel_protected"] == [["wu_dao"]]
+    assert [r["cards"] for r in g.log if r.get("e") == "intel_protected"] == [["wu_dao"]]
 
 
 def test_protect_intel_binds_to_the_intel_not_the_turn(content):
@@ -79,4 +79,27 @@ def test_lock_intel_locks_once_and_not_the_sender(content):
     assert lock(Ctx(g, p0), p1) is True
     assert BUILTINS["pending_lock"].impl(Ctx(g, p0)) is p1
     assert lock(Ctx(g, p0), p2) is False  # the lock stays
-    assert [(r["seat"], r["target"]) for r in g.log if r["e"] == "lock_set"] == [(0, 1)]
+    assert [(r["seat"], r["target"]) for r in g.log if r.get("e") == "lock_set"] == [(0, 1)]
+
+
+def test_set_receivers_binds_who_may_accept_to_the_intel(content):
+    g = build(
+        content,
+        [dict(identity=RED_ID, hand=[30, 28]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)],
+        [Seat(()), Seat(["decline"]), Seat(["accept", "decline", "accept"])],
+        deck_top=[31, 32, 33],
+    )
+    p0, p1, p2 = g.players
+    g.trace = []
+    assert g.set_receivers([p2], [p1]) is False  # no intel pending
+    g.send_intel(p0, p0.hand[0], face_up=False)
+    assert g.set_receivers([p2], [p1]) is True
+    t = g.flow.transit
+    assert g.flow.receive_choice(p1, t) is False
+    assert g.flow.receive_choice(p2, t) is True
+    asked = [(seat, labels) for kind, seat, dkind, _, labels in (e for e in g.trace if e[0] == "ask")]
+    assert asked == [(1, ["decline"]), (2, ["accept"])]  # P1 may not accept, P2 may not decline
+    g.zones.discard_cards([g.zones.pending])  # the intel is gone; another one is not bound
+    g.send_intel(p0, p0.hand[0], face_up=False)
+    assert g.flow.receive_choice(p2, g.flow.transit) is False  # he may decline this one
+    assert [r["must"] for r in g.log if r.get("e") == "receivers_set"] == [[2]]

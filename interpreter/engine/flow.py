@@ -79,6 +79,8 @@ class TurnFlow:
         self.holder: Player | None = None  # the player the pending intel is in front of
         self.contest_over = False  # an effect ended the 争夺阶段
         self.extra_draw = 0  # cards added to this draw phase by effects
+        # who must / must not accept the pending intel, bound to that card (set_receivers): (card, must, cannot)
+        self.receivers: tuple[Card, frozenset[Player], frozenset[Player]] | None = None
 
     # ------------------------------------------------------------------ what effects change about the turn
 
@@ -127,6 +129,22 @@ class TurnFlow:
         t.lock = p
         self.game.emit("lock_set", seat=t.sender.seat, target=p.seat)
         return True
+
+    def set_receivers(self, must: list[Player], cannot: list[Player]) -> bool:
+        """While the pending intel stays pending (not once it is received, discarded or replaced by another
+        card), the players of `must` have to accept it and those of `cannot` may not (必须接收/不能接收该情报);
+        a player in both must. Adds to what was set on the same intel. False if no intel is pending."""
+        card = self.zones.pending
+        if card is None:
+            return False
+        old_must, old_cannot = (
+            (self.receivers[1], self.receivers[2])
+            if self.receivers is not None and self.receivers[0] is card
+            else (frozenset(), frozenset())
+        )
+        self.receivers = (card, old_must | frozenset(must), old_cannot | frozenset(cannot))
+        self.game.emit("receivers_set", must=sorted(p.seat for p in must), cannot=sorted(p.seat for p in cannot))
+        return bool(must or cannot)
 
     def add_draw(self, n: int) -> None:
         """This draw phase draws n more cards."""
@@ -315,8 +333,18 @@ class TurnFlow:
     def receive_choice(self, pos: Player, t: Transit) -> bool:
         """传递阶段空闲时点 in front of `pos`: use send_idle cards, then accept or pass on."""
         while True:
-            forced = pos is t.sender or pos is t.lock or self._has_status(pos, "must_receive")
-            can_accept = forced or not self._has_status(pos, "cannot_receive")
+            bound = self.receivers
+            if bound is not None and bound[0] is not self.zones.pending:
+                bound = None
+            forced = (
+                pos is t.sender
+                or pos is t.lock
+                or self._has_status(pos, "must_receive")
+                or (bound is not None and pos in bound[1])
+            )
+            can_accept = forced or not (
+                self._has_status(pos, "cannot_receive") or (bound is not None and pos in bound[2])
+            )
             options: list[Any] = self._card_options(pos, "send_idle")
             if can_accept:
                 options.append(ACCEPT)

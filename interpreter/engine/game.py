@@ -144,6 +144,7 @@ class Game(GameCore):
     move_pending = _Delegate("flow", TurnFlow.move_pending)
     set_direction = _Delegate("flow", TurnFlow.set_direction)
     lock_intel = _Delegate("flow", TurnFlow.lock_intel)
+    set_receivers = _Delegate("flow", TurnFlow.set_receivers)
     add_draw = _Delegate("flow", TurnFlow.add_draw)
     end_contest = _Delegate("flow", TurnFlow.end_contest)
 

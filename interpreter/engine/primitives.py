@@ -635,6 +635,13 @@ def _lock_intel(ctx, p):
     return ctx.game.lock_intel(p)
 
 
+@implements("set_receivers")
+def _set_receivers(ctx, must, cannot):
+    return ctx.game.set_receivers(
+        [p for p in as_list(must) if p is not None], [p for p in as_list(cannot) if p is not None]
+    )
+
+
 @implements("protect_intel")
 def _protect_intel(ctx, names):
     return ctx.game.protect_intel([n.id for n in as_list(names) if n is not None])
