@@ -34,5 +34,10 @@ def closest(word: object, candidates: Iterable[object], n: int = 1, loose: bool 
 
 def did_you_mean(word: object, candidates: Iterable[object]) -> str | None:
     """The hint for an unknown name: "did you mean X?", or None if nothing is close."""
-    close = closest(word, candidates)
+    words = list(dict.fromkeys(str(c) for c in candidates))
+    key = str(word)
+    # a known name the word starts with, a snake_case part longer (draw_card, discard_cards): the
+    # name the writer meant, though the spelling of another may be closer (mark_card)
+    stems = [w for w in words if key.startswith(w + "_")]
+    close = [max(stems, key=len)] if stems else closest(key, words)
     return f"did you mean {close[0]}?" if close else None

@@ -277,6 +277,12 @@ def test_e301_unknown_function(tmp_path):
     assert any("draw" in (e.hint or "") for e in errors)
 
 
+def test_e301_a_function_name_with_a_word_added_suggests_the_function_it_starts_with(tmp_path):
+    """E301: `draw_card` (a designer's guess) suggests draw, not mark_card, which is spelt closer."""
+    errors = check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw_card(self, 1)"), "E301", 7, 7)
+    assert [e.hint for e in errors if e.code == "E301"] == ["did you mean draw?"]
+
+
 def test_e302_wrong_argument_type(tmp_path):
     """E302: a number where a player is expected."""
     check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(3, 1)"), "E302", 7, 12)
