@@ -665,6 +665,11 @@ class Renderer:
             self.bindings[node.name] = Binding(kind=kind, plural=True, full=full, used=True)
             return [seg]
         plural = self.plural(value)
+        if isinstance(value, ast.ListComp):  # a list collected in a loop: said in full once, then 这些牌
+            full = self.val(value)
+            short = {"card": "这些牌", "player": "这些角色"}.get(kind, "这些项")
+            self.bindings[node.name] = Binding(kind=kind, plural=True, full=full, short=short)
+            return []
         after = None if plural else _SHORT.get(kind)
         if after and ph is not None and ph.card_data and kind in DATA_TYPE_ZH:
             after = "该" + DATA_TYPE_ZH[kind]  # 该数值
