@@ -351,7 +351,7 @@ class _AstCache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.entries: dict[tuple[str, str], bytes] = {}
-        self.used: set[tuple[str, str]] = set()
+        self.used: dict[tuple[str, str], None] = {}  # in the order of first use: the oldest make room first
         self.new = False
         self.entries = self._read()
 
@@ -369,7 +369,7 @@ class _AstCache:
         if blob is not None:
             try:
                 node: ast.Program | ast.Node = pickle.loads(blob)
-                self.used.add(key)
+                self.used[key] = None
                 return node
             except Exception:  # a damaged entry: parse the text instead
                 del self.entries[key]
@@ -378,7 +378,7 @@ class _AstCache:
             self.entries[key] = pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL)
         except (RecursionError, pickle.PicklingError):  # nested too deep to pickle: not kept
             return node
-        self.used.add(key)
+        self.used[key] = None
         self.new = True
         return node
 
@@ -388,13 +388,13 @@ class _AstCache:
         if blob is not None:
             try:
                 code: CodeType = marshal.loads(blob)
-                self.used.add(key)
+                self.used[key] = None
                 return code
             except (ValueError, EOFError, TypeError):  # a damaged entry: compile the source instead
                 del self.entries[key]
         code = compile(source, filename, "exec")
         self.entries[key] = marshal.dumps(code)
-        self.used.add(key)
+        self.used[key] = None
         self.new = True
         return code
 
