@@ -217,9 +217,8 @@ class Resolution:
         card = None
         if isinstance(uid, int):
             card = self.zones.by_uid.get(uid)
-            replaced = self.zones.replaced
-            while card is not None and card.uid in replaced:  # an intel replaced since: the new one
-                card = replaced[card.uid]
+            if self.zones.replaced:  # an intel replaced since: the new one
+                card = self.zones.current(card)
         target = self.players[data["target"]] if data.get("target") is not None else None
         ctx = Ctx(game, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
         ctx.event = data.get("e")

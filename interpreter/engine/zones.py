@@ -344,8 +344,22 @@ class Zones:
             card.used_as = ctype
 
     def note_replaced(self, old: Card, new: Card) -> None:
-        """`new` took the place of intel `old`: triggers about `old` that have not run yet see `new`."""
-        self.replaced[old.uid] = new
+        """`new` took the place of intel `old`: triggers about `old` that have not run yet see `new`.
+
+        `new` is in play in that place now, so what it replaced earlier is forgotten: the chains stay
+        free of cycles (two intel swapped back and forth once looped `current` forever).
+        """
+        if old.uid != new.uid:
+            self.replaced.pop(new.uid, None)
+            self.replaced[old.uid] = new
+
+    def current(self, card: Card | None) -> Card | None:
+        """The card in `card`'s place now: `card`, or what replaced it (and what replaced that …)."""
+        seen = 0
+        while card is not None and card.uid in self.replaced and seen <= len(self.replaced):
+            card = self.replaced[card.uid]
+            seen += 1
+        return card
 
     # ------------------------------------------------------------------ checks
 
