@@ -69,6 +69,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the table does not depend on it)")
     a = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each count shows as it ends
     lo_n, _, hi_n = a.players.partition("-")
     counts = range(int(lo_n), int(hi_n or lo_n) + 1)
     total = [0, 0, 0, 0]
