@@ -115,6 +115,7 @@ class GameCore:
         """
         self.changes += 1
         if kind in self.watched:
+            data["e"] = kind  # a trigger's `event` reads it, whether or not the game keeps a log
             self.events.append((kind, data))
         if not self.record:
             return
