@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .content.loader import load_cached
@@ -55,6 +56,7 @@ class SketchedRole:
     text: str  # the whole "#### …" section
 
 
+@cache
 def role_packs() -> dict[str, str]:
     """Role id -> the bundled pack its file is in ("" for the base game), in pack and file order."""
     out = {}
@@ -153,17 +155,19 @@ def when(entries: list[Skill]) -> str:
 
 def scenarios_of(role_id: str, skill_name: str) -> list[str]:
     """The role's scenario files (``role_<id>_*``; not another role's whose id extends it) naming the skill."""
-    out = []
-    for f in sorted(SCENARIOS.glob(f"role_{role_id}_*.scenario.yaml")):
-        if skill_name in f.read_text(encoding="utf-8") and not any(
-            f.name.startswith(f"role_{other}_") for other in _longer_ids(role_id)
-        ):
-            out.append(f.name)
+    return [name for name, text in _scenario_files().get(role_id, ()) if skill_name in text]
+
+
+@cache
+def _scenario_files() -> dict[str, list[tuple[str, str]]]:
+    """Each role's scenario files and their text, read once: the longest role id a file name starts with."""
+    ids = sorted(role_packs(), key=len, reverse=True)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for f in sorted(SCENARIOS.glob("role_*.scenario.yaml")):
+        owner = next((r for r in ids if f.name.startswith(f"role_{r}_")), None)
+        if owner is not None:
+            out.setdefault(owner, []).append((f.name, f.read_text(encoding="utf-8")))
     return out
-
-
-def _longer_ids(role_id: str) -> list[str]:
-    return [r for r in role_packs() if r != role_id and r.startswith(role_id + "_")]
 
 
 def skills_by_name(role: Role) -> dict[str, list[Skill]]:
@@ -279,6 +283,12 @@ def generate(old_text: str | None = None) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def forget() -> None:
+    """Read the role and scenario files again at the next call (they changed in this process)."""
+    role_packs.cache_clear()
+    _scenario_files.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,13 +12,21 @@ Card ids are the deck ids of content/deck.yaml (the reference deck list). Handy 
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from interpreter.agents.scripted import ScriptedAgent
-from interpreter.content.loader import load_cached
-from interpreter.engine.decisions import PlayOption
-from interpreter.engine.state import Card, Player
-from interpreter.engine.table import build
+# Keep compiled bytecode between runs, even where the environment says not to (PYTHONDONTWRITEBYTECODE,
+# as on this project's machines): pytest rewrites the asserts of every test module and of the
+# `interpreter` package (its plugin's distribution) on each run without it, about 3 s per worker of
+# the everyday run. The files go to __pycache__/, which git ignores.
+sys.dont_write_bytecode = False  # before the imports below, which compile the package
+
+from interpreter.agents.scripted import ScriptedAgent  # noqa: E402
+from interpreter.content.loader import load_cached  # noqa: E402
+from interpreter.engine.decisions import PlayOption  # noqa: E402
+from interpreter.engine.state import Card, Player  # noqa: E402
+from interpreter.engine.table import build  # noqa: E402
 
 IDENTITY = {"red": "qian_fu_zhan_xian", "blue": "te_gong_ji_guan", "black": "shen_mi_ren"}
 

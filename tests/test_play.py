@@ -169,7 +169,15 @@ def test_agent_kinds_always_offer_random():
     assert agent.act(None, [{"id": 4, "kind": "accept", "label": "accept"}]) == 4
 
 
-@pytest.mark.parametrize(("seed", "humans"), [(1, [0]), (4, [0]), (9, [2]), (5, [0, 1, 3])])
+@pytest.mark.parametrize(
+    ("seed", "humans"),
+    [  # every day: one human at P0, and three at one keyboard; the slow run adds other seats and seeds
+        (1, [0]),
+        pytest.param(4, [0], marks=pytest.mark.slow),
+        pytest.param(9, [2], marks=pytest.mark.slow),
+        (5, [0, 1, 3]),
+    ],
+)
 def test_the_screen_never_shows_another_seats_hidden_values(seed, humans):
     """At every decision, the screen printed since the last answer holds no card of another seat's hand
     that the seat on screen cannot see, no face-down role of another seat and no other seat's secret task

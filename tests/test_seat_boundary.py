@@ -67,8 +67,10 @@ def _resample_everywhere(content, games: int, every_seat: bool, min_checks: int 
 
 
 def test_observation_depends_only_on_what_the_seat_may_know(content):
-    """9 games or more, at each count from 2 to 10 players: a random seat re-dealt at every decision, play goes on."""
-    assert _resample_everywhere(content, 9, every_seat=False, min_checks=1_501) > 1_500
+    """9 games or more, at each count from 2 to 10 players: a random seat re-dealt at every decision, play goes on.
+
+    (800 decisions checked every day; the slow run checks over 100,000.)"""
+    assert _resample_everywhere(content, 9, every_seat=False, min_checks=801) > 800
 
 
 @pytest.mark.slow
@@ -79,7 +81,7 @@ def test_observation_invariance_over_1000_games(content):
 
 def test_resample_keeps_the_observation_and_plays_on(content):
     rng = random.Random(5)
-    for gi in range(12):
+    for gi in range(9):  # one game at each count from 2 to 10 players
         n = 2 + gi % 9
         state = GameState(content, n, 500 + gi)
         _random_play(state, rng, rng.randrange(20, 160))
