@@ -42,7 +42,7 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter]:
     for g in indices:
         seat = g % n
         kinds = tuple(bot if s == seat else "random" for s in range(n))
-        game = drive(content, n, game_seed(seed, g), make_agents(kinds, game_seed(seed, g)))
+        game = drive(content, n, game_seed(seed, g), make_agents(kinds, game_seed(seed, g), content))
         assert game.result is not None
         winners = {p.seat for p in game.result.winners}
         for p in game.players:

@@ -559,6 +559,29 @@ DATA_TYPES: dict[str, str] = {"color": "颜色", "int": "数值", "text": "文�
 # Colors by name: Chinese word.
 COLORS: dict[str, str] = {"red": "红色", "blue": "蓝色", "black": "黑色"}
 
+# Hints for the heuristic bot (interpreter/agents/heuristic.py, docs/bots.md): a card's or a secret task's
+# optional `bot:` says how a sensible player uses it, so the bot knows a fork's cards too and Python
+# names no card. They change no rule; content without them is played generically.
+BOT_CARD_TACTICS: dict[str, str] = {
+    "grab": "take the pending intel when it is good for you (截获-like)",
+    "mislead": "move the pending intel to whom it does most good (误导-like)",
+    "swap": "replace the pending intel with a hand card (调包-like)",
+    "decode": "look at a hidden intel before deciding to receive it (破译-like)",
+    "clear": "remove a black intel from a camp-mate, first a dying one (澄清-like)",
+    "threaten": "take cards from the likeliest enemy (威逼-like)",
+    "probe": "learn about the seat you know least of (试探-like)",
+    "balance": "even out hands with an enemy holding more (平衡-like)",
+    "lure": "on yourself, to complete your colour (利诱-like)",
+    "harmful": "aimed at the likeliest enemy, used now and then",
+    "helpful": "aimed at the friendliest seat, used now and then",
+    "pick_best": "when it asks you to pick a card for yourself, take the one best for you",
+}
+BOT_TASK_STYLES: dict[str, str] = {
+    "collect": "three intel of either colour is its own win: both colours are welcome",
+    "spread": "the others must hold red or blue intel: it helps every other seat to them",
+    "die": "its own death with a red or blue intel wins: it takes them, then black",
+}
+
 
 # ---------------------------------------------------------------------- limits
 

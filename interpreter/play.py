@@ -484,7 +484,7 @@ class Table:
         for seat, kind in setup.bots.items():
             if kind not in kinds:
                 raise PlayError(f"unknown bot kind {kind!r} (known: {', '.join(kinds)})")
-            self.agents[seat] = kinds[kind](bot_seed(setup.seed, seat))
+            self.agents[seat] = kinds[kind](bot_seed(setup.seed, seat), content)
         self.state = GameState(content, setup.players, setup.seed, max_turns=setup.max_turns)
         self.seen: dict[int, int] = {s: 0 for s in setup.humans}  # history length a human seat last saw
 

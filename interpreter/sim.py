@@ -82,10 +82,11 @@ def parse_agents(spec: str, players: int) -> tuple[str, ...]:
     return kinds
 
 
-def make_agents(kinds: tuple[str, ...], gseed: int) -> list:
-    """The agents of one game: seat s gets its kind seeded with gseed * 31 + s (as random_agents does)."""
+def make_agents(kinds: tuple[str, ...], gseed: int, content=None) -> list:
+    """The agents of one game: seat s gets its kind seeded with gseed * 31 + s (as random_agents does),
+    and the content being played (a bot's hints)."""
     known = agent_kinds()
-    return [known[k](gseed * 31 + seat) for seat, k in enumerate(kinds)]
+    return [known[k](gseed * 31 + seat, content) for seat, k in enumerate(kinds)]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -347,7 +348,7 @@ def play_game(
     The game is returned even when it failed (as far as it got: its log, its trace)."""
     game = None
     try:
-        seated = make_agents(agents, gseed) if agents else random_agents(gseed, players)
+        seated = make_agents(agents, gseed, content) if agents else random_agents(gseed, players)
         game = Game(content, players, gseed, seated, record=record, max_turns=max_turns)
         game.trace = trace
         game.run()  # what step.drive does

@@ -186,3 +186,26 @@ def sim_content():
     from interpreter.content.loader import load_cached
 
     return load_cached()
+
+
+def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
+    """A fork's new card with `bot: decode` is used on a hidden intel; without the fork's hints it is unknown."""
+    from interpreter.agents.heuristic import hints_of
+    from interpreter.content.loader import load_content
+    from interpreter.content.packs import resolve_packs
+
+    card = tmp_path / "fork" / "cards" / "tou_kan.yaml"
+    card.parent.mkdir(parents=True)
+    card.write_text(
+        "id: tou_kan\nname: 偷看\ntext: 查看待收情报。\nbot: decode\nuses:\n"
+        "  - timing: contest\n    effect: draw(self, 1)\n",
+        encoding="utf-8",
+    )
+    hints = hints_of(load_content(resolve_packs([tmp_path / "fork"], ["none"])))
+    assert hints.tactics["tou_kan"] == "decode" and hints.camps["qian_fu_zhan_xian"] == "red"
+    assert hints.styles["shuang_mian_jian_die"] == "collect"
+    use = {"id": 9, "kind": "use", "label": "use 偷看", "as": "tou_kan"}
+    actions = (use, *RECEIVE)
+    for seed in range(5):
+        assert HeuristicAgent(seed, hints).act(_obs("qian_fu_zhan_xian", {}, None), actions) == 9
+        assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {}, None), actions) != 9

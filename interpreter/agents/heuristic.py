@@ -12,39 +12,46 @@ decision          rule of thumb
 camps (memory)    a seat that *accepted* (not forced) intel of a colour leans
                   to that colour's camp; a looked-at identity is certain. The
                   lean ``f(seat)`` runs from -1 (an enemy) to +1 (a camp-mate);
-                  a 神秘人 counts every other seat as a mild enemy (a mild
-                  friend when its task wants the others to hold intel)
-神秘人 task       双面间谍: either colour is its own; 搅局者: red or blue to
-                  the others; 先行者: black is welcome once it holds a red
-                  or blue intel; other tasks: stay alive, black to the others
+                  a seat without a camp counts every other seat as a mild
+                  enemy (a mild friend when its task wants the others to
+                  hold intel)
+secret task       by the task's `bot:` hint: ``collect`` either colour is its
+                  own; ``spread`` red or blue to the others; ``die`` black is
+                  welcome once it holds a red or blue intel; no hint: stay
+                  alive, black to the others
 receive           value the intel if it can see it: own colour +1 (+5 if it
                   completes three), opposing colour -0.3, black -1 (-10 for a
-                  third black); accept if the value is > 0. A hidden intel: 破译
-                  it first if it can; never with two blacks already; otherwise
+                  third black); accept if the value is > 0. A hidden intel: a
+                  ``decode`` card first if it can; never with two blacks already; otherwise
                   accept (ACCEPT_HIDDEN = 1.0: intel is how a camp wins, and
                   the strength table fell from 1.74 to 1.16 with 0.35)
 send              send the hand card that does most good: own colour towards a
                   camp-mate, black towards an enemy, never the opposing colour
                   towards an enemy; ↑ picks the best target; lock a camp-mate
                   for good intel and an enemy for black
-contest           截获 an intel it can see that is good for it; 误导 or 调包 an
-                  intel it can see that is bad for the camp-mate in front of it
-                  or good for the enemy in front of it (调包 puts the least
-                  harmful card for the holder); otherwise pass
-play phase        澄清 a black off itself or a camp-mate (a dying one first);
-                  威逼 the likeliest enemy with cards; 试探 the seat it knows
-                  least; 平衡 an enemy with a bigger hand when its own is
-                  small; 利诱 itself with no black and 2 intel of its colour;
-                  other cards and active role skills: now and then (p 0.15)
-targets           helpful cards at the friendliest seat, harmful ones at the
-                  likeliest enemy; gifts (交给, hands on death) to a camp-mate
+contest           ``grab`` an intel it can see that is good for it;
+                  ``mislead`` or ``swap`` an intel it can see that is bad for
+                  the camp-mate in front of it or good for the enemy in front
+                  of it (``swap`` puts the least harmful card for the holder);
+                  otherwise pass
+play phase        ``clear`` a black off itself or a camp-mate (a dying one
+                  first); ``threaten`` the likeliest enemy with cards;
+                  ``probe`` the seat it knows least; ``balance`` an enemy with
+                  a bigger hand when its own is small; ``lure`` itself with no
+                  black and 2 intel of its colour; other cards and active role
+                  skills: now and then (p 0.15)
+targets           ``helpful``/``clear`` cards at the friendliest seat,
+                  ``harmful`` ones at the likeliest enemy; gifts (交给, hands
+                  on death) to a camp-mate
 yes/no            yes to an optional role skill (most help their user)
 unsure            a random legal action (seeded)
 ================  ===========================================================
 
-The card and identity ids in the tables below are a player's knowledge of the
-bundled game, not rules: a card it does not know (a fork's) gets the generic
-treatment (played now and then, targets at random).
+The words in ``double quotes`` are the content's hints (catalogue.BOT_CARD_TACTICS and
+BOT_TASK_STYLES): a card's or a secret task's `bot:` key says how a sensible player uses it,
+and an identity's camp colour is the rules' own. So no card, task or identity is named here, and
+a fork's new card is played by its hint; a card without one gets the generic treatment (played
+now and then, targets at random). docs/bots.md lists the bundled content's hints.
 """
 
 from __future__ import annotations
@@ -52,25 +59,51 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..model.content import Content
 from .base import Agent, Descriptor, Observation
 
-# Identity -> the colour its camp collects (a 神秘人 has none).
-CAMP_COLOR = {"qian_fu_zhan_xian": "red", "te_gong_ji_guan": "blue"}
 OPPOSITE = {"red": "blue", "blue": "red"}
 
-# What the bot thinks of a card when it targets someone with it.
-HELPFUL = {"cheng_qing"}  # at a camp-mate (or itself)
-HARMFUL = {"wei_bi", "ping_heng", "diao_hu_li_shan", "shi_tan", "mi_ling"}  # at an enemy
-# Contest cards.
-GRAB, MISLEAD, SWAP, DECODE = "jie_huo", "wu_dao", "diao_bao", "po_yi"
-CLEAR, THREATEN, PROBE, BALANCE, LURE = "cheng_qing", "wei_bi", "shi_tan", "ping_heng", "li_you"
+# The tactics of catalogue.BOT_CARD_TACTICS the rules below use.
+GRAB, MISLEAD, SWAP, DECODE = "grab", "mislead", "swap", "decode"
+CLEAR, THREATEN, PROBE, BALANCE, LURE, PICK_BEST = "clear", "threaten", "probe", "balance", "lure", "pick_best"
+HELPFUL = {CLEAR, "helpful"}  # aimed at a camp-mate (or itself)
+HARMFUL = {THREATEN, BALANCE, PROBE, "harmful"}  # aimed at an enemy
+KNOWN = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}  # cards it has a play rule for
 
-# How a 神秘人 plays its secret task: "collect" (three of either colour is its own win), "spread" (the
-# others need red or blue intel: it helps every other seat to them), "die" (its own death with a red or
-# blue intel wins: it takes them, then black). Any other task: stay alive, send black to the others.
-TASK_STYLE = {"shuang_mian_jian_die": "collect", "jiao_ju_zhe": "spread", "xian_xing_zhe": "die"}
+
+@dataclass(frozen=True)
+class Hints:
+    """What a player knows of the game's content, from the content (no hidden information):
+    each card kind's tactic, each identity's camp colour, each secret task's style."""
+
+    tactics: Mapping[str, str] = field(default_factory=dict)  # card kind -> its `bot:` tactic
+    camps: Mapping[str, str] = field(default_factory=dict)  # identity -> the colour its camp collects
+    styles: Mapping[str, str] = field(default_factory=dict)  # secret task -> its `bot:` style
+
+
+_HINTS: dict[int, tuple[Content, Hints]] = {}
+
+
+def hints_of(content: Content | None = None) -> Hints:
+    """The hints of a content set (default: the bundled game), read once per content object."""
+    if content is None:
+        from ..content.loader import load_cached
+
+        content = load_cached()
+    kept = _HINTS.get(id(content))
+    if kept is None or kept[0] is not content:
+        hints = Hints(
+            {ct.id: ct.bot for ct in content.card_types.values() if ct.bot},
+            {i.id: i.camp for i in content.identities.values() if i.camp in OPPOSITE},
+            {t.id: t.bot for t in content.tasks.values() if t.bot},
+        )
+        kept = _HINTS[id(content)] = (content, hints)
+    return kept[1]
+
 
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -80,8 +113,11 @@ OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth takin
 class HeuristicAgent(Agent):
     observes = True
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, hints: Hints | None = None) -> None:
+        """`hints`: the content's (hints_of(content)); default: the bundled game's."""
         self.rng = random.Random(seed)
+        h = hints if hints is not None else hints_of()
+        self.tactics, self.camps, self.styles = h.tactics, h.camps, h.styles
         self._read = 0  # history records already read
         self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
         self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
@@ -119,12 +155,12 @@ class HeuristicAgent(Agent):
         """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""
         if seat == obs["seat"]:
             return 1.0
-        mine = CAMP_COLOR.get(obs["me"]["identity"] or "")
+        mine = self.camps.get(obs["me"]["identity"] or "")
         if mine is None:
-            return 0.3 if TASK_STYLE.get(obs["me"]["task"] or "") == "spread" else -0.3
+            return 0.3 if self.styles.get(obs["me"]["task"] or "") == "spread" else -0.3
         known = obs["known_identities"].get(str(seat))
         if known is not None:
-            return 1.0 if CAMP_COLOR.get(known) == mine else -1.0
+            return 1.0 if self.camps.get(known) == mine else -1.0
         lean = self._lean.get(seat, 0.0) * (1 if mine == "red" else -1)
         return math.tanh(0.7 * lean - 0.2)
 
@@ -135,13 +171,13 @@ class HeuristicAgent(Agent):
         guesses it (its own camp colour for a camp-mate, the opposing one for an enemy)."""
         p = obs["players"][seat]
         counts = p["intel_counts"]
-        mine = CAMP_COLOR.get(obs["me"]["identity"] or "")
+        mine = self.camps.get(obs["me"]["identity"] or "")
         if seat == obs["seat"] or mine is None:
             good = mine
         else:
             good = mine if self.friend(obs, seat) > 0 else OPPOSITE.get(mine or "")
         v = 0.0
-        style = TASK_STYLE.get(obs["me"]["task"] or "") if mine is None else None
+        style = self.styles.get(obs["me"]["task"] or "") if mine is None else None
         colored = counts["red"] + counts["blue"]
         if style == "collect" and seat == obs["seat"]:  # either colour, three of one
             for c in ("red", "blue"):
@@ -188,6 +224,7 @@ class HeuristicAgent(Agent):
             return int(actions[0]["id"])
         kind = obs["decision"]["kind"] if obs["decision"] is not None else ""
         source = obs["decision"]["source"] if obs["decision"] is not None else ""
+        tactic = self.tactics.get(source or "", "")
         kinds = {d["kind"] for d in actions}
         choice: Descriptor | None = None
         if kind == "receive":
@@ -201,18 +238,16 @@ class HeuristicAgent(Agent):
         elif kind == "death_give_target" or ("交给" in obs["decision"]["prompt"] and "seat" in kinds):
             choice = self._best_seat(obs, actions, lambda s: self.friend(obs, s) if s != obs["seat"] else -2)
         elif kind == "target" and "seat" in kinds:
-            choice = self._target(obs, actions, source)
+            choice = self._target(obs, actions, tactic)
         elif kind == "confirm" and "yes" in kinds:
             choice = next(d for d in actions if d["kind"] == "yes")
-        elif source == SWAP and "card" in kinds:
+        elif tactic == SWAP and "card" in kinds:
             choice = self._swap_card(obs, actions)
-        elif source == "feng_yun_bian_huan" and "card" in kinds:
+        elif tactic == PICK_BEST and "card" in kinds:
             choice = max(
                 (d for d in actions if d["kind"] == "card"),
                 key=lambda d: self._value_to(obs, obs["seat"], d["card"]["colors"]),
             )
-        elif source == "feng_yun_bian_huan" and "option" in kinds:
-            choice = None  # which option is which is text; left to chance
         if choice is None:
             return int(actions[self.rng.randrange(len(actions))]["id"])
         return int(choice["id"])
@@ -222,7 +257,7 @@ class HeuristicAgent(Agent):
         colors = self._pending_colors(obs)
         if colors is None:
             for d in actions:
-                if d["kind"] == "use" and d["as"] == DECODE:
+                if d["kind"] == "use" and self.tactics.get(d["as"]) == DECODE:
                     return d
         if "accept" not in by_kind or "decline" not in by_kind:
             return by_kind.get("accept") or by_kind.get("decline")
@@ -277,6 +312,7 @@ class HeuristicAgent(Agent):
         return max(seats, key=lambda d: (score(d["seat"]), self.rng.random()))
 
     def _target(self, obs: Observation, actions: Sequence[Descriptor], source: str) -> Descriptor | None:
+        """A target for a card whose tactic is `source`."""
         me = obs["seat"]
         if source in HELPFUL:
 
@@ -313,10 +349,10 @@ class HeuristicAgent(Agent):
 
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]
-        uses: dict[str, Descriptor] = {}
+        uses: dict[str, Descriptor] = {}  # tactic -> the first use of a card with it
         for d in actions:
             if d["kind"] == "use":
-                uses.setdefault(d["as"], d)
+                uses.setdefault(self.tactics.get(d["as"], ""), d)
         passing = next((d for d in actions if d["kind"] == "pass"), None)
         t = obs["transit"]
         pending = t is not None and t["pending"]
@@ -345,7 +381,7 @@ class HeuristicAgent(Agent):
                 return uses[PROBE]
             if BALANCE in uses and mine["hand_count"] <= 2 and any(p["hand_count"] >= 4 for p in enemies):
                 return uses[BALANCE]
-            color = CAMP_COLOR.get(obs["me"]["identity"] or "")
+            color = self.camps.get(obs["me"]["identity"] or "")
             if (
                 LURE in uses
                 and color is not None
@@ -353,8 +389,11 @@ class HeuristicAgent(Agent):
                 and mine["intel_counts"][color] == 2
             ):
                 return uses[LURE]
-        known = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}
-        others = [d for d in actions if (d["kind"] == "use" and d["as"] not in known) or d["kind"] == "skill"]
+        others = [
+            d
+            for d in actions
+            if (d["kind"] == "use" and self.tactics.get(d["as"]) not in KNOWN) or d["kind"] == "skill"
+        ]
         if others and self.rng.random() < PLAY_OTHER:
             return others[self.rng.randrange(len(others))]
         return passing

@@ -514,6 +514,7 @@ class Loader:
             after_use=data.get("after_use", "discard"),
             data_keys=dict(data.get("data") or {}),
             effect_source=data.get("effect"),
+            bot=data.get("bot"),
         )
         for i, use in enumerate(data.get("uses") or []):
             if not isinstance(use, PosDict) or use.get("timing") not in TIMINGS:
@@ -673,6 +674,7 @@ class Loader:
             data.get("name", "?"),
             data.get("text", ""),
             self.load_victories(path, data, "victory"),
+            data.get("bot"),
         )
 
     def load_rules(self, path, data) -> tuple[Rules, dict]:

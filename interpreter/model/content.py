@@ -47,6 +47,7 @@ class CardType:
     data_keys: dict[str, str] = field(default_factory=dict)  # per-copy data: key -> type name
     effect_source: str | None = None  # the shared effect's text (for the uses that give none), for describe
     uses_by_timing: dict[str, list[CardUse]] = field(default_factory=dict)  # timing -> [CardUse]
+    bot: str | None = None  # a hint for the heuristic bot (catalogue.BOT_CARD_TACTICS); no rule
 
     def label(self) -> str:
         return f"【{self.name}】"
@@ -86,6 +87,7 @@ class SecretTask:
     name: str
     text: str
     victories: list[Victory] = field(default_factory=list)
+    bot: str | None = None  # a hint for the heuristic bot (catalogue.BOT_TASK_STYLES); no rule
 
 
 @dataclass
