@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import content_option, expansions_option
+from .cli_options import content_option, content_paths, expansions_option
 from .snippet import clip
 
 # The most games one `simulate` runs (a batch of more is a typo, or a job for several batches and seeds).
@@ -21,16 +21,6 @@ MAX_GAMES = 1_000_000
 
 # The loader, the engine and the language load only when a command needs them: `fengsheng --help`
 # and a mistyped flag answer at once.
-
-
-def _content_paths(paths, expansions: str | None = None) -> list[Path]:
-    """The packs to load for --content and --expansions (interpreter/content/packs.py); a bad id exits 2."""
-    from .content.packs import PackError, parse_expansions, resolve_packs
-
-    try:
-        return resolve_packs(paths, parse_expansions(expansions))
-    except PackError as e:
-        raise click.BadParameter(str(e), param_hint="'--expansions'") from None
 
 
 def _load_or_exit(paths):
@@ -230,7 +220,7 @@ def simulate(
         raise click.UsageError("--trace needs --game-seed (the one game to trace)")
     if game_seed is not None and (log_path or as_json):
         raise click.UsageError("--game-seed plays one game and prints it: not with --log or --json")
-    paths = _content_paths(content_dirs, expansions)
+    paths = content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     if players not in content.rules.identity_table:
         raise click.UsageError(
@@ -374,7 +364,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path):
     if out_path is not None:
         click.echo("error: --out needs --as (which seat's copy to write)", err=True)
         sys.exit(2)
-    paths = _content_paths(content_dirs, expansions)
+    paths = content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
     bad = 0
@@ -470,7 +460,7 @@ def validate(paths, fmt, expansions):
             raise click.UsageError(f"{t} does not exist")
     singles = [Path(p) for p in paths if not Path(p).is_dir()]
     folders = [p for p in paths if Path(p).is_dir()]
-    targets = [*(_content_paths(folders, expansions) if folders or not singles else []), *singles]
+    targets = [*(content_paths(folders, expansions) if folders or not singles else []), *singles]
     found = validate_paths(targets)
     errors = [e for e in found if e.level == "error"]
     warnings = [e for e in found if e.level != "error"]

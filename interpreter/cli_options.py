@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -27,3 +28,13 @@ def content_option(
 def expansions_option() -> Callable[[Any], Any]:
     """``--expansions all|none|ID,ID``: which bundled expansions join the base game."""
     return click.option("--expansions", "expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP)
+
+
+def content_paths(paths: Sequence[str | Path], expansions: str | None = None) -> list[Path]:
+    """The packs to load for --content and --expansions (interpreter/content/packs.py); a bad id exits 2."""
+    from .content.packs import PackError, parse_expansions, resolve_packs
+
+    try:
+        return resolve_packs(paths, parse_expansions(expansions))
+    except PackError as e:
+        raise click.BadParameter(str(e), param_hint="'--expansions'") from None

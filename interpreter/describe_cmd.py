@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import click
 
-from .cli_options import content_option
+from .cli_options import content_option, content_paths
 from .content.loader import ContentError, load_content
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
 from .model.content import CardType, Identity, Role, SecretTask, role_label
@@ -197,12 +197,7 @@ def describe(name, show_all, fmt, content_dirs, expansions):
     NAME is its Chinese name or its id. The stored text (原文) is printed next to
     the generated one (由代码生成) so the two can be compared.
     """
-    from .content.packs import PackError, parse_expansions, resolve_packs
-
-    try:
-        dirs = resolve_packs(content_dirs, parse_expansions(expansions))
-    except PackError as e:
-        raise click.BadParameter(str(e), param_hint="'--expansions'") from None
+    dirs = content_paths(content_dirs, expansions)
     if show_all and name:
         raise click.UsageError("give either NAME or --all, not both")
     if not show_all and not name:

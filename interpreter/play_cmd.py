@@ -62,7 +62,8 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
     from rich.console import Console
 
     from .agents.kinds import agent_kinds, default_kind
-    from .cli import _content_paths, _load_or_exit
+    from .cli import _load_or_exit
+    from .cli_options import content_paths
     from .play import PlayError, Setup, Table, Terminal
 
     console = Console(highlight=False)
@@ -113,7 +114,7 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
                 max_turns=max_turns,
             )
             actions = []
-        content = _load_or_exit(_content_paths(setup.content, setup.expansions))
+        content = _load_or_exit(content_paths(setup.content, setup.expansions))
         table = Table(content, setup)
         if actions:
             table.replay(actions)

@@ -47,6 +47,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "entry points",  # commands (the CLI imports describe_cmd); nothing lower imports them
         [
             "interpreter.cli",
+            "interpreter.cli_options",
             "interpreter.describe_cmd",
             "interpreter.pytest_plugin",
             "interpreter.catalogue_doc",
