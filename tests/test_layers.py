@@ -42,7 +42,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("engine", ["interpreter.engine.*"]),  # the game; implements the primitives (primitives.py)
     ("loading", ["interpreter.content.*"]),  # YAML -> compiled content
     ("agents", ["interpreter.agents.*"]),  # observation and action descriptors in, an action id out
-    ("applications", ["interpreter.sim", "interpreter.scenario", "interpreter.play", "interpreter.rl.*"]),
+    (
+        "applications",
+        ["interpreter.sim", "interpreter.scenario", "interpreter.play", "interpreter.rl.*", "interpreter.balance.*"],
+    ),
     (
         "entry points",  # commands (the CLI imports describe_cmd); nothing lower imports them
         [

@@ -1,0 +1,182 @@
+"""A sweep's files read back: the grid, the game records, an interrupted run's cut-off line, malformed lines."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter.balance.records import (
+    GAMES_FILE,
+    SWEEP_FILE,
+    Cell,
+    GameRecord,
+    Pack,
+    RecordError,
+    SeatRecord,
+    SweepSpec,
+    open_games,
+    read_records,
+    read_spec,
+    record_line,
+    write_record,
+    write_spec,
+)
+
+
+def _spec(**kw) -> SweepSpec:
+    base = dict(
+        version="0.1.0",
+        seed=7,
+        players=(5, 6),
+        agents=("heuristic", "heuristic,random,random,random,random"),
+        packs=(Pack("base", (), None, "abc"), Pack("fork", ("my_pack",), "none", "def")),
+        games=3,
+        max_turns=None,
+    )
+    base.update(kw)
+    return SweepSpec(**base)  # type: ignore[arg-type]
+
+
+def _rec(players: int, pack: str, index: int, won: int = 0) -> GameRecord:
+    seats = [
+        SeatRecord(seat=s, identity="军情", task=None, role="老鬼", agent="heuristic", won=s == won)
+        for s in range(players)
+    ]
+    return GameRecord(
+        cell=Cell(players, "heuristic", pack),
+        index=index,
+        seed=1000 + index,
+        roles=["老鬼"] * players,
+        winner_roles=["老鬼"],
+        skill_uses={"老鬼·移花接木": 2},
+        reason="collect",
+        turns=9,
+        decisions=120,
+        identities=["军情"] * players,
+        winner_seats=[won],
+        seats=seats,
+    )
+
+
+def test_the_grid_names_every_cell_a_per_seat_list_only_at_its_player_count():
+    cells = _spec().cells()
+    assert [c.label() for c in cells] == [
+        "5 players · heuristic · base",
+        "5 players · heuristic · fork",
+        "5 players · heuristic,random,random,random,random · base",
+        "5 players · heuristic,random,random,random,random · fork",
+        "6 players · heuristic · base",
+        "6 players · heuristic · fork",
+    ]
+    assert cells[2].seat_kinds() == ("heuristic", "random", "random", "random", "random")
+    assert cells[0].seat_kinds() == ("heuristic",) * 5
+
+
+def test_sweep_json_round_trips_and_differences_are_named(tmp_path):
+    spec = _spec()
+    write_spec(tmp_path, spec)
+    assert json.loads((tmp_path / SWEEP_FILE).read_text())["packs"][1] == {
+        "name": "fork",
+        "content": ["my_pack"],
+        "expansions": "none",
+        "fingerprint": "def",
+    }
+    back = read_spec(tmp_path)
+    assert back == spec
+    assert back.differences(spec) == []
+    assert back.differences(_spec(games=10, seed=8)) == [
+        "seed: 7 in the directory, 8 now",
+        "games: 3 in the directory, 10 now",
+    ]
+
+
+def test_a_bad_sweep_json_is_named(tmp_path):
+    with pytest.raises(RecordError, match="no such file"):
+        read_spec(tmp_path)
+    (tmp_path / SWEEP_FILE).write_text('{"format": 1,\n "seed": }')
+    with pytest.raises(RecordError, match=r"sweep.json:2:10: not JSON"):
+        read_spec(tmp_path)
+    d = _spec().to_dict()
+    d["games"] = "many"
+    (tmp_path / SWEEP_FILE).write_text(json.dumps(d))
+    with pytest.raises(RecordError, match=r'`games` should be a whole number \(got "many"\)'):
+        read_spec(tmp_path)
+    d["format"] = 99
+    (tmp_path / SWEEP_FILE).write_text(json.dumps(d))
+    with pytest.raises(RecordError, match="format 99 is not one"):
+        read_spec(tmp_path)
+
+
+def test_records_round_trip_sorted_by_cell_and_index_whatever_the_order_written(tmp_path):
+    write_spec(tmp_path, _spec())
+    written = [_rec(6, "base", 1), _rec(5, "fork", 0), _rec(5, "base", 2), _rec(5, "base", 0, won=3)]
+    with open_games(tmp_path) as f:
+        for r in written:
+            write_record(f, r)
+        write_record(f, _rec(5, "base", 2))  # the same game twice: kept once
+    back = read_records(tmp_path)
+    assert [(r.cell.players, r.cell.pack, r.index) for r in back] == [
+        (5, "base", 0),
+        (5, "base", 2),
+        (5, "fork", 0),
+        (6, "base", 1),
+    ]
+    assert back[0] == written[3]
+    assert back[0].seats[3].won and not back[0].seats[0].won
+    assert back[0].skill_uses == {"老鬼·移花接木": 2}
+
+
+def test_a_failed_game_is_a_record_and_can_be_left_out(tmp_path):
+    write_spec(tmp_path, _spec())
+    failed = GameRecord(cell=Cell(5, "heuristic", "base"), index=1, seed=5, failed="EngineError: stuck", turns=4)
+    with open_games(tmp_path) as f:
+        write_record(f, _rec(5, "base", 0))
+        write_record(f, failed)
+    assert read_records(tmp_path)[1] == failed
+    assert [r.index for r in read_records(tmp_path, keep_failed=False)] == [0]
+
+
+def test_an_interrupted_runs_last_line_is_dropped_and_cut_before_appending(tmp_path):
+    write_spec(tmp_path, _spec())
+    full = record_line(_rec(5, "base", 0)) + record_line(_rec(5, "base", 1))
+    cut = record_line(_rec(5, "base", 2))[:40]
+    (tmp_path / GAMES_FILE).write_text(full + cut, encoding="utf-8")
+    assert [r.index for r in read_records(tmp_path)] == [0, 1]
+    with open_games(tmp_path) as f:  # the resumed run plays game 2 again
+        write_record(f, _rec(5, "base", 2))
+    assert [r.index for r in read_records(tmp_path)] == [0, 1, 2]
+    assert (tmp_path / GAMES_FILE).read_text(encoding="utf-8").count("\n") == 3
+
+
+def test_a_line_cut_inside_a_character_is_dropped_too(tmp_path):
+    write_spec(tmp_path, _spec())
+    line = record_line(_rec(5, "base", 0)).encode()
+    cut = record_line(_rec(5, "base", 1)).encode()
+    at = cut.index("老".encode()) + 1  # in the middle of a three-byte character
+    (tmp_path / GAMES_FILE).write_bytes(line + cut[:at])
+    assert [r.index for r in read_records(tmp_path)] == [0]
+
+
+def test_a_malformed_line_before_the_last_is_an_error_with_its_line(tmp_path):
+    write_spec(tmp_path, _spec())
+    good = record_line(_rec(5, "base", 0))
+    (tmp_path / GAMES_FILE).write_text(good + '{"cell": oops}\n' + good, encoding="utf-8")
+    with pytest.raises(RecordError, match=r"games.jsonl:2:10: not a JSON line"):
+        read_records(tmp_path)
+    bad = json.loads(good)
+    bad["seats"][0]["won"] = "yes"
+    (tmp_path / GAMES_FILE).write_text(good + json.dumps(bad) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"games.jsonl:2: a seat should be"):
+        read_records(tmp_path)
+    del bad["index"]
+    (tmp_path / GAMES_FILE).write_text(json.dumps(bad) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"games.jsonl:1: `index` should be a whole number \(got null\)"):
+        read_records(tmp_path)
+
+
+def test_a_directory_that_is_no_sweep_is_named(tmp_path):
+    with pytest.raises(RecordError, match="not the output directory of a sweep"):
+        read_records(tmp_path)
+    write_spec(tmp_path, _spec())
+    assert read_records(tmp_path) == []  # a sweep that has not finished a game yet
