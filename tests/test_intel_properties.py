@@ -10,6 +10,7 @@ import pytest
 
 from conftest import Seat
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.engine.observation import history
 from interpreter.engine.table import build
 from interpreter.language.builtins import BUILTINS
 from interpreter.language.runtime import Ctx
@@ -103,3 +104,26 @@ def test_set_receivers_binds_who_may_accept_to_the_intel(content):
     g.send_intel(p0, p0.hand[0], face_up=False)
     assert g.flow.receive_choice(p2, g.flow.transit) is False  # he may decline this one
     assert [r["must"] for r in g.log if r.get("e") == "receivers_set"] == [[2]]
+
+
+def test_secret_set_receivers_tells_each_bound_player_only_his_own_binding(content):
+    g = build(
+        content,
+        [dict(identity=RED_ID, hand=[30, 28]), dict(identity=BLUE_ID), dict(identity=BLUE_ID), dict(identity=RED_ID)],
+        [Seat(()), Seat(["decline"]), Seat(["accept"]), Seat(())],
+        deck_top=[31, 32, 33],
+    )
+    p0, p1, p2, _p3 = g.players
+    g.trace = []
+    g.send_intel(p0, p0.hand[0], face_up=False)
+    assert BUILTINS["set_receivers"].impl(Ctx(g, p0), [p2], [p1], True) is True
+    t = g.flow.transit
+    assert g.flow.receive_choice(p1, t) is False
+    assert g.flow.receive_choice(p2, t) is True
+    asked = [(seat, labels) for kind, seat, dkind, _, labels in (e for e in g.trace if e[0] == "ask")]
+    assert asked == [(1, ["decline"]), (2, ["accept"])]  # bound as the public form binds
+    records = [r for r in g.log if r.get("e") == "receivers_set"]
+    assert [(r["must"], r["cannot"], r["to"]) for r in records] == [([], [1], [1]), ([2], [], [2])]
+    for seat in (None, 0, 1, 2, 3):  # each seat's copy of the log holds its own binding only
+        seen = [r for r in history(g, seat) if r.get("e") == "receivers_set"]
+        assert [(r["must"], r["cannot"]) for r in seen] == {1: [((), (1,))], 2: [((2,), ())]}.get(seat, [])

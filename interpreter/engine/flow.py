@@ -130,10 +130,11 @@ class TurnFlow:
         self.game.emit("lock_set", seat=t.sender.seat, target=p.seat)
         return True
 
-    def set_receivers(self, must: list[Player], cannot: list[Player]) -> bool:
+    def set_receivers(self, must: list[Player], cannot: list[Player], secret: bool = False) -> bool:
         """While the pending intel stays pending (not once it is received, discarded or replaced by another
         card), the players of `must` have to accept it and those of `cannot` may not (必须接收/不能接收该情报);
-        a player in both must. Adds to what was set on the same intel. False if no intel is pending."""
+        a player in both must. Adds to what was set on the same intel. False if no intel is pending.
+        Secret: each bound player is told only of his own binding (one record to him alone), nobody else."""
         card = self.zones.pending
         if card is None:
             return False
@@ -143,7 +144,12 @@ class TurnFlow:
             else (frozenset(), frozenset())
         )
         self.receivers = (card, old_must | frozenset(must), old_cannot | frozenset(cannot))
-        self.game.emit("receivers_set", must=sorted(p.seat for p in must), cannot=sorted(p.seat for p in cannot))
+        if not secret:
+            self.game.emit("receivers_set", must=sorted(p.seat for p in must), cannot=sorted(p.seat for p in cannot))
+        else:
+            for p in sorted({*must, *cannot}, key=lambda q: q.seat):
+                own = ([p.seat], []) if p in must else ([], [p.seat])
+                self.game.emit("receivers_set", must=own[0], cannot=own[1], to=[p])
         return bool(must or cannot)
 
     def add_draw(self, n: int) -> None:

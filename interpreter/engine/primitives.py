@@ -636,9 +636,9 @@ def _lock_intel(ctx, p):
 
 
 @implements("set_receivers")
-def _set_receivers(ctx, must, cannot):
+def _set_receivers(ctx, must, cannot, secret):
     return ctx.game.set_receivers(
-        [p for p in as_list(must) if p is not None], [p for p in as_list(cannot) if p is not None]
+        [p for p in as_list(must) if p is not None], [p for p in as_list(cannot) if p is not None], secret
     )
 
 

@@ -1035,13 +1035,15 @@ declare(
 declare(
     "set_receivers",
     "action",
-    [("must", T.PLAYERS, None), ("cannot", T.PLAYERS, None)],
+    [("must", T.PLAYERS, None), ("cannot", T.PLAYERS, None), ("secret", T.BOOL, False)],
     T.BOOL,
     "{must}必须接收该情报，{cannot}不能接收该情报",
     "While the pending intel stays pending (not after it is received, discarded or replaced by another "
     "card), the players of `must` have to accept it when it reaches them and those of `cannot` may not "
     "(必须接收/不能接收该情报): a property of the intel, where add_status(p, must_receive) lasts the turn. "
-    "Public. False if no intel is pending.",
+    "Public; secret: true tells each bound player only his own binding and nobody else anything (a binding "
+    "that depends on hidden information, such as his identity, must not be announced). False if no intel "
+    "is pending.",
 )
 
 declare(
