@@ -151,6 +151,11 @@ class _LazyGroup(click.Group):
         "play": (".play_cmd", "play", "Play a game in the terminal: your seat against bots, or hot-seat."),
         "new": (".new_cmd", "new", "Write a starting pack, role, card or secret task, with a scenario that passes."),
         "pack": (".pack_cmd", "pack", "Content packs: what a rule set resolves to, what a fork changes of another."),
+        "balance": (
+            ".balance_cmd",
+            "balance",
+            "Sweep a grid of games (players × bots × packs) on every core or a Ray cluster; report it.",
+        ),
         "describe": (
             ".describe_cmd",
             "describe",

@@ -58,6 +58,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.pack_cmd",
             "interpreter.new_cmd",
             "interpreter.play_cmd",
+            "interpreter.balance_cmd",
         ],
     ),
 ]

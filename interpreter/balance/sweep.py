@@ -1,0 +1,492 @@
+"""Play a balance sweep: every game of a grid (player counts × agents × packs × games), on local worker
+processes or a Ray cluster, each game's record written to the sweep's directory as it finishes.
+
+**The same records whatever runs them.** Game ``i`` of a cell is played from the game seed
+``sim.game_seed(sweep seed, i)`` with the agents of the cell's spec seeded from it
+(``sim.make_agents``): nothing depends on the process, the order or the backend. ``--jobs 1``,
+``--jobs 8`` and a Ray cluster write the same set of records (in the order they finish;
+``records.read_records`` sorts them by (cell, index)). A cell's games are those
+``fengsheng simulate -p N --agents A --seed S`` plays: one re-runs alone with
+``simulate --game-seed SEED --trace``.
+
+**Resuming.** The directory's ``sweep.json`` holds the grid; a sweep started again on the same
+directory with the same grid plays only the games missing from ``games.jsonl`` (a run killed
+mid-way leaves the games it finished, and at most one cut-off line, which is dropped). A
+different grid in the same directory is refused (:class:`SweepError`, saying what differs).
+
+**Work.** Games are handed out in small chunks of one cell; a chunk's records come back together
+and are appended and flushed at once, so an interruption loses at most the chunks in flight.
+Locally the workers are forked processes (the content is loaded once, before the fork), as
+``sim.simulate`` does, and a worker that dies stops the sweep with what is done kept. On Ray each
+worker loads a pack's content from its folders once and checks its fingerprint against the grid's:
+a cluster's nodes need fengsheng installed and the packs' folders at the same paths.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..sim import (
+    _identity_name,
+    _stop_workers,
+    content_fingerprint,
+    default_jobs,
+    game_record,
+    game_seed,
+    parse_agents,
+    play_game,
+)
+from .records import (
+    GAMES_FILE,
+    SWEEP_FILE,
+    Cell,
+    GameRecord,
+    Pack,
+    RecordError,
+    SeatRecord,
+    SweepSpec,
+    done_keys,
+    open_games,
+    read_records,
+    read_spec,
+    write_record,
+    write_spec,
+)
+
+BACKENDS = ("local", "ray")
+MAX_CHUNK = 25  # games in one chunk at most: what an interruption may lose per worker
+CHUNKS_AHEAD = 4  # chunks handed out per worker beyond the one it plays
+
+
+class SweepError(Exception):
+    """A sweep that cannot start or go on: the message says why (and that what is done is kept)."""
+
+
+class SweepInterrupted(SweepError):
+    """Ctrl-C (or SIGINT) during a sweep: the games done are kept."""
+
+
+@dataclass(frozen=True)
+class PackSource:
+    """A pack of the grid as the command gives it: its label, its folders as given (``--content``), its
+    ``--expansions`` choice, and the folders those resolve to (what the loader reads)."""
+
+    name: str
+    content: tuple[str, ...]
+    expansions: str | None
+    paths: tuple[str, ...]
+
+    def pack(self) -> Pack:
+        return Pack(self.name, self.content, self.expansions, content_fingerprint(self.paths))
+
+
+def make_spec(
+    seed: int,
+    players: Sequence[int],
+    agents: Sequence[str],
+    packs: Sequence[PackSource],
+    games: int,
+    max_turns: int | None = None,
+) -> SweepSpec:
+    """The grid of a sweep. Raises SweepError for an agent spec that is wrong, or that names seats for none
+    of the player counts."""
+    for spec in agents:
+        fits = []
+        problem: ValueError | None = None
+        for n in players:
+            try:
+                parse_agents(spec, n)
+                fits.append(n)
+            except ValueError as e:
+                if len(spec.split(",")) == 1:
+                    raise SweepError(f"--agents {spec!r}: {e}") from None
+                problem = e
+        if not fits:
+            if "unknown agent" in str(problem):
+                raise SweepError(f"--agents {spec!r}: {problem}")
+            raise SweepError(
+                f"--agents {spec!r} names {len(spec.split(','))} seats but the grid's player counts are "
+                f"{', '.join(map(str, players))}: a list per seat joins only the player count it names seats for"
+            )
+    return SweepSpec(
+        version=__version__,
+        seed=seed,
+        players=tuple(players),
+        agents=tuple(agents),
+        packs=tuple(p.pack() for p in packs),
+        games=games,
+        max_turns=max_turns,
+    )
+
+
+def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameRecord]:
+    """Make the sweep's directory ready and return the records already in it (to be kept).
+
+    A new directory gets the grid; one that holds the same grid is resumed, or extended when only --games
+    grew (the games done are the first ones of each cell); one that holds another grid, or games without
+    a grid, is a SweepError. With ``resume=False`` (--restart) a sweep in the directory is discarded."""
+    d = Path(out)
+    if d.exists() and not d.is_dir():
+        raise SweepError(f"{d}: not a directory (--out names the sweep's output directory)")
+    has_spec, has_games = (d / SWEEP_FILE).exists(), (d / GAMES_FILE).exists()
+    if not resume and (has_spec or not has_games):  # --restart: whatever sweep is there is discarded
+        (d / GAMES_FILE).unlink(missing_ok=True)
+        has_spec = has_games = False
+    if has_spec:
+        try:
+            old = read_spec(d)
+        except RecordError as e:
+            raise SweepError(f"{e}\n(choose another --out, or remove the directory to start over)") from None
+        diff = old.differences(spec)
+        if diff and not old.differences(_with_games(spec, old.games)):  # only the games per cell differ
+            if spec.games < old.games:
+                raise SweepError(
+                    f"{d} holds {old.games} games per cell and --games asks {spec.games}: give --games "
+                    f"{old.games} or more to resume it (more games extend it), or choose another --out"
+                )
+            write_spec(d, spec)  # extended: the games done are the first ones of each cell, the same games
+            diff = []
+        if diff:
+            raise SweepError(
+                f"{d} holds a sweep of another grid ("
+                + "; ".join(diff)
+                + "): choose another --out, or give the same options to resume it"
+            )
+        try:
+            return read_records(d)
+        except RecordError as e:
+            raise SweepError(f"{e}\n(the records cannot be resumed from: fix the line or --restart)") from None
+    if has_games:
+        raise SweepError(f"{d} holds {GAMES_FILE} but no {SWEEP_FILE}: not a sweep this command can resume")
+    try:
+        write_spec(d, spec)
+    except OSError as e:
+        raise SweepError(f"{d}: cannot write the sweep there ({e.strerror or e})") from None
+    return []
+
+
+def _with_games(spec: SweepSpec, games: int) -> SweepSpec:
+    from dataclasses import replace
+
+    return replace(spec, games=games)
+
+
+def todo(spec: SweepSpec, done: set[tuple[Cell, int]]) -> list[tuple[Cell, list[int]]]:
+    """The games left to play, by cell in grid order: (cell, indices)."""
+    out = []
+    for cell in spec.cells():
+        left = [i for i in range(spec.games) if (cell, i) not in done]
+        if left:
+            out.append((cell, left))
+    return out
+
+
+def chunks(work: list[tuple[Cell, list[int]]], workers: int, most: int = MAX_CHUNK) -> list[tuple[Cell, list[int]]]:
+    """The work cut into chunks of one cell: small enough that every worker gets several."""
+    total = sum(len(ix) for _, ix in work)
+    size = max(1, min(most, total // max(1, workers * 8)))
+    return [(cell, ix[a : a + size]) for cell, ix in work for a in range(0, len(ix), size)]
+
+
+# ---------------------------------------------------------------------- one game
+
+
+def play_record(content: Any, cell: Cell, index: int, seed: int, max_turns: int | None = None) -> GameRecord:
+    """Game `index` of a cell, played and turned into its record (a failed game: a record with `failed`)."""
+    kinds = parse_agents(cell.agents, cell.players)
+    gseed = game_seed(seed, index)
+    game, failure = play_game(content, cell.players, gseed, max_turns, agents=kinds)
+    return record_of(cell, index, gseed, game, failure, kinds)
+
+
+def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None, kinds: Sequence[str]) -> GameRecord:
+    """A game's record: ``sim.game_record``'s fields and one entry per seat."""
+    rec = GameRecord(cell=cell, index=index, seed=gseed, failed=failure)
+    if game is None:
+        return rec
+    result = game.result if failure is None else None
+    winners = set(result.winners) if result is not None else set()
+    if result is not None:
+        fields = game_record(game, result)
+        fields["skill_uses"] = dict(sorted(fields["skill_uses"].items()))
+        for k, v in fields.items():
+            setattr(rec, k, v)
+    else:  # a failed game: what it got to
+        rec.turns, rec.decisions = game.turn_no, game.decision_count
+        rec.roles = [p.role.label() for p in game.players if p.role is not None]
+        rec.identities = [_identity_name(p) for p in game.players]
+        rec.tasks = [p.task.name for p in game.players if p.task is not None]
+    rec.seats = [
+        SeatRecord(
+            seat=p.seat,
+            identity=_identity_name(p),
+            task=p.task.name if p.task is not None else None,
+            role=p.role.label() if p.role is not None else None,
+            agent=kinds[p.seat],
+            won=p in winners,
+        )
+        for p in game.players
+    ]
+    return rec
+
+
+# ---------------------------------------------------------------------- workers
+
+# A worker process's sweep: set before the pool forks (inherited) or by _init_worker (spawn).
+_SWEEP: dict[str, Any] = {}
+
+
+def _init_worker(job: dict[str, Any]) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
+    if not _SWEEP:
+        from ..content.loader import load_content
+
+        _SWEEP.update(job, contents={name: load_content(list(p)) for name, p in job["paths"].items()})
+
+
+def _play_chunk(cell: Cell, indices: list[int]) -> list[GameRecord]:
+    s = _SWEEP
+    content = s["contents"][cell.pack]
+    return [play_record(content, cell, i, s["seed"], s["max_turns"]) for i in indices]
+
+
+# Content a Ray worker has loaded, by its folders: (content, fingerprint). A worker process plays many chunks.
+_RAY_CONTENT: dict[tuple[str, ...], tuple[Any, str]] = {}
+
+
+def _ray_chunk(
+    paths: tuple[str, ...], fingerprint: str, seed: int, max_turns: int | None, cell: dict[str, Any], indices: list[int]
+) -> list[dict[str, Any]]:
+    """A chunk played by a Ray worker: the pack's content is loaded once per worker process, and must be the
+    content the grid was made with."""
+    if paths not in _RAY_CONTENT:
+        from ..content.loader import load_content
+
+        _RAY_CONTENT[paths] = (load_content(list(paths)), content_fingerprint(paths))
+    content, found = _RAY_CONTENT[paths]
+    if found != fingerprint:
+        import socket
+
+        raise SweepError(
+            f"the content at {', '.join(paths)} on {socket.gethostname()} is not the content of the grid "
+            f"(fingerprint {found}, the grid's {fingerprint}): every node needs the same packs at the same paths"
+        )
+    c = Cell.from_dict(cell)
+    return [play_record(content, c, i, seed, max_turns).to_dict() for i in indices]
+
+
+# ---------------------------------------------------------------------- the run
+
+
+@dataclass
+class Outcome:
+    """What a sweep did: games played now, games found done before, games that failed (among all)."""
+
+    played: int
+    kept: int
+    failed: int
+    total: int
+
+
+Progress = Callable[[int, int], None]  # (games done, games in the grid)
+
+
+def run_sweep(
+    out: str | Path,
+    spec: SweepSpec,
+    sources: Sequence[PackSource],
+    contents: dict[str, Any] | None = None,
+    *,
+    jobs: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    resume: bool = True,
+    progress: Progress | None = None,
+) -> Outcome:
+    """Play every game of the grid not yet in `out` and write each record there as it comes back.
+
+    `contents` maps pack labels to loaded content (loaded here from `sources` when missing). Raises
+    SweepError (a grid that differs from the directory's, a worker that died, a Ray failure); on any
+    error or interruption the games written so far stay in `out` and the same call resumes from them."""
+    if backend not in BACKENDS:
+        raise SweepError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    paths = {s.name: s.paths for s in sources}
+    kept = prepare(out, spec, resume)
+    done = done_keys(kept)
+    work = todo(spec, done)
+    total = len(spec.cells()) * spec.games
+    count = {"done": total - sum(len(ix) for _, ix in work), "failed": sum(r.failed is not None for r in kept)}
+    n_kept = count["done"]
+    if progress:
+        progress(count["done"], total)
+    if not work:
+        return Outcome(0, n_kept, count["failed"], total)
+    jobs = jobs or default_jobs()
+
+    with open_games(out) as f:
+
+        def take(records: list[GameRecord]) -> None:
+            for rec in records:
+                write_record(f, rec)
+                count["done"] += 1
+                count["failed"] += rec.failed is not None
+            if progress:
+                progress(count["done"], total)
+
+        def lost() -> str:
+            return f"{count['done']} of {total} games are kept in {out}: the same command resumes the sweep"
+
+        try:
+            if backend == "ray":
+                _run_ray(spec, paths, work, jobs, address, take, lost)
+            else:
+                if contents is None:
+                    from ..content.loader import load_content
+
+                    contents = {name: load_content(list(p)) for name, p in paths.items()}
+                _run_local(spec, paths, contents, work, jobs, take, lost)
+        except KeyboardInterrupt:
+            raise SweepInterrupted(f"interrupted: {lost()}") from None
+    return Outcome(count["done"] - n_kept, n_kept, count["failed"], total)
+
+
+def _run_local(
+    spec: SweepSpec,
+    paths: dict[str, tuple[str, ...]],
+    contents: dict[str, Any],
+    work: list[tuple[Cell, list[int]]],
+    jobs: int,
+    take: Callable[[list[GameRecord]], None],
+    lost: Callable[[], str],
+) -> None:
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    fork = "fork" in methods
+    if jobs <= 1:
+        for cell, indices in work:
+            content = contents[cell.pack]
+            for i in indices:
+                take([play_record(content, cell, i, spec.seed, spec.max_turns)])
+        return
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    job = {"seed": spec.seed, "max_turns": spec.max_turns, "paths": paths}
+    ctx = mp.get_context("fork" if fork else methods[0])
+    if sys.platform == "win32":
+        jobs = min(jobs, 61)  # ProcessPoolExecutor waits on at most 61 processes there
+    _SWEEP.clear()
+    if fork:
+        _SWEEP.update(job, contents=contents)  # inherited: nothing to pickle or load again
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(job,))
+    queue: Iterator[tuple[Cell, list[int]]] = iter(chunks(work, jobs))
+    out: set[Any] = set()
+
+    def hand_out(n: int) -> None:
+        for _ in range(n):
+            nxt = next(queue, None)
+            if nxt is None:
+                return
+            out.add(pool.submit(_play_chunk, *nxt))
+
+    try:
+        hand_out(jobs * (1 + CHUNKS_AHEAD))
+        while out:
+            finished, _ = wait(out, return_when=FIRST_COMPLETED)
+            for future in finished:
+                out.discard(future)
+                take(future.result())
+                hand_out(1)
+    except BrokenProcessPool:
+        _stop_workers(pool)
+        raise SweepError(
+            f"a worker process died (killed, out of memory, or a crash); {lost()} (--jobs 1 shows which game)"
+        ) from None
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    else:
+        pool.shutdown()
+    finally:
+        _SWEEP.clear()
+
+
+def _run_ray(
+    spec: SweepSpec,
+    paths: dict[str, tuple[str, ...]],
+    work: list[tuple[Cell, list[int]]],
+    jobs: int,
+    address: str | None,
+    take: Callable[[list[GameRecord]], None],
+    lost: Callable[[], str],
+) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise SweepError(
+            "--backend ray needs Ray: pip install 'fengsheng[balance]' (or pip install 'ray[default]')"
+        ) from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+        except Exception as e:  # Ray's own errors: no cluster at the address, a port in use …
+            raise SweepError(f"Ray did not start{f' at {address}' if address else ''}: {_one_line(e)}") from None
+        started = True
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))
+        fingerprints = {p.name: p.fingerprint for p in spec.packs}
+        remote = ray.remote(_ray_chunk).options(max_retries=2)
+        queue = iter(chunks(work, cpus, most=MAX_CHUNK * 2))
+        pending: dict[Any, None] = {}
+
+        def hand_out(n: int) -> None:
+            for _ in range(n):
+                nxt = next(queue, None)
+                if nxt is None:
+                    return
+                cell, indices = nxt
+                ref = remote.remote(
+                    paths[cell.pack], fingerprints[cell.pack], spec.seed, spec.max_turns, cell.to_dict(), indices
+                )
+                pending[ref] = None
+
+        hand_out(cpus * (1 + CHUNKS_AHEAD))
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                del pending[ref]
+                try:
+                    dicts = ray.get(ref)
+                except Exception as e:  # a worker lost, or the content check of a node
+                    for r in pending:
+                        ray.cancel(r, force=True)
+                    cause = getattr(e, "cause", None)
+                    text = str(cause) if isinstance(cause, SweepError) else _one_line(e)
+                    raise SweepError(f"a Ray task failed: {text}; {lost()}") from None
+                take([GameRecord.from_dict(d) for d in dicts])
+                hand_out(1)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _one_line(e: BaseException, limit: int = 600) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def games_of(spec: SweepSpec) -> int:
+    """How many games the grid holds."""
+    return len(spec.cells()) * spec.games

@@ -1,0 +1,357 @@
+"""``fengsheng balance``: run a sweep over a grid of games (player counts × agents × packs), then report it.
+
+The group's own options run the sweep (interpreter/balance/sweep.py); its subcommands read a sweep's
+directory (``balance report DIR``, ``balance compare BASE FORK``: interpreter/balance/report.py,
+compare.py).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .cli_options import EXPANSIONS_HELP, content_paths
+
+MAX_GAMES = 1_000_000  # per cell
+MAX_FAILURES_SHOWN = 10
+
+
+def parse_players(text: str) -> list[int]:
+    """``--players``: counts and ranges separated by commas (``5``, ``5,6,7``, ``5-8``, ``4,6-8``), each from
+    2 to 10; returned sorted, each once. Raises ValueError saying what is wrong."""
+    out: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        m = re.fullmatch(r"(\d{1,2})(?:\s*-\s*(\d{1,2}))?", part)
+        if not m:
+            raise ValueError(f"{part!r} is not a player count or a range such as 5-8")
+        lo, hi = int(m[1]), int(m[2] or m[1])
+        if lo > hi:
+            raise ValueError(f"{part!r}: a range goes from the smaller count to the larger (write {hi}-{lo})")
+        for n in (lo, hi):
+            if not 2 <= n <= 10:
+                raise ValueError(f"{part!r}: a game has 2 to 10 players")
+        out.update(range(lo, hi + 1))
+    return sorted(out)
+
+
+def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
+    """``--pack LABEL=DIR[,DIR…]`` (``LABEL=`` alone: the bundled game): (label, folders). Raises ValueError."""
+    label, eq, dirs = text.partition("=")
+    label = label.strip()
+    if not eq or not re.fullmatch(r"[\w.+-]{1,40}", label):
+        raise ValueError(
+            f"{text!r}: write LABEL=DIR[,DIR…] (a label of letters, digits, ., _, +, -; LABEL= alone is the "
+            "bundled game)"
+        )
+    folders = tuple(d.strip() for d in dirs.split(",") if d.strip())
+    for d in folders:
+        if not Path(d).is_dir():
+            raise ValueError(f"{text!r}: {d} is not a directory")
+    return label, folders
+
+
+def default_out(players: Sequence[int], agents: Sequence[str], packs: Sequence[str], seed: int) -> str:
+    """The output directory named after the grid (no clock: the same command resumes the same sweep;
+    --games is left out of the name, so that more games extend it)."""
+    counts = f"{players[0]}-{players[-1]}" if list(players) == list(range(players[0], players[-1] + 1)) else None
+    parts = [
+        (counts if len(players) > 1 and counts else "+".join(map(str, players))) + "p",
+        "+".join(_short_agents(a) for a in agents),
+        "+".join(packs),
+    ]
+    if seed:
+        parts.append(f"s{seed}")
+    name = "balance-" + "-".join(parts)
+    name = re.sub(r"[^\w.+-]", "_", name)
+    if len(name) > 80:  # a grid too large to spell out: a short digest of it
+        import hashlib
+
+        name = "balance-" + hashlib.sha256(name.encode()).hexdigest()[:12]
+    return name
+
+
+def _short_agents(spec: str) -> str:
+    """An agent spec in a directory name: a per-seat list with its kinds counted ("heuristic1random4")."""
+    kinds = [k.strip().replace(":", "") for k in spec.split(",")]
+    if len(kinds) == 1:
+        return kinds[0]
+    seen: dict[str, int] = {}
+    for k in kinds:
+        seen[k] = seen.get(k, 0) + 1
+    return "".join(f"{k}{n}" for k, n in seen.items())
+
+
+class _Progress:
+    """A rich progress bar with ETA on stderr: only on a terminal and without --quiet."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("games"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
+            self.task = self.bar.add_task("games", total=total, completed=done)
+            self.bar.start()
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def rerun_command(cell: Any, source: Any, max_turns: int | None) -> str:
+    """The command that plays one game of a cell alone with its trace ("{seed}": its game seed)."""
+    words = ["fengsheng", "simulate", "-p", str(cell.players), "--agents", shlex.quote(cell.agents)]
+    for d in source.content:
+        words += ["--content", shlex.quote(d)]
+    if source.expansions is not None:
+        words += ["--expansions", shlex.quote(source.expansions)]
+    if max_turns is not None:
+        words += ["--max-turns", str(max_turns)]
+    return " ".join([*words, "--game-seed", "{seed}", "--trace"])
+
+
+@click.group(invoke_without_command=True)
+@click.option(
+    "--players",
+    "-p",
+    "players_text",
+    default="5",
+    show_default=True,
+    metavar="N|N,N,…|N-M",
+    help="player counts: one, a list (5,6,7) or a range (5-8)",
+)
+@click.option(
+    "--agents",
+    "agents_specs",
+    multiple=True,
+    metavar="KIND|KIND,KIND,…",
+    help="the bots: one kind for the table (heuristic, random) or one per seat; repeat to sweep several "
+    "(a per-seat list joins only the player count it names seats for) [default: heuristic]",
+)
+@click.option(
+    "--content",
+    "content_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="one pack: a content directory layered over the bundled game (repeat to layer several); "
+    "for several packs in one grid use --pack",
+)
+@click.option(
+    "--pack",
+    "pack_specs",
+    multiple=True,
+    metavar="LABEL=DIR[,DIR…]",
+    help="a pack of the grid, under a label: its content directories, layered as --content layers them "
+    "(LABEL= alone: the bundled game); repeat to compare packs (e.g. --pack base= --pack mine=my_pack)",
+)
+@click.option("--expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP + "; for every pack")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="games per cell")
+@click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(0, 2**62), help="seed of the sweep")
+@click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="worker processes (default: every core; with --backend ray, the CPUs of the local Ray instance); "
+    "the records do not depend on it",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default=None,
+    help="local processes (default) or Ray (pip install 'fengsheng[balance]')",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="HOST:PORT|auto",
+    help="the Ray cluster to run on (implies --backend ray; default: start a local Ray instance)",
+)
+@click.option(
+    "--out",
+    "-o",
+    "out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="the sweep's directory (default: balance-… named after the grid, in the current directory)",
+)
+@click.option(
+    "--resume/--restart",
+    default=True,
+    help="resume the sweep in --out (the default: the games done are kept), or discard it and start over",
+)
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@click.pass_context
+def balance(
+    ctx: click.Context,
+    players_text: str,
+    agents_specs: tuple[str, ...],
+    content_dirs: tuple[str, ...],
+    pack_specs: tuple[str, ...],
+    expansions: str | None,
+    games: int,
+    seed: int,
+    max_turns: int | None,
+    jobs: int | None,
+    backend: str | None,
+    address: str | None,
+    out: str | None,
+    resume: bool,
+    quiet: bool,
+) -> None:
+    """Sweep a grid of games — player counts × agents × packs, GAMES per cell — on every core or a Ray
+    cluster, and report it.
+
+    Each game's record is written to the sweep's directory as it finishes (sweep.json: the grid;
+    games.jsonl: one line per game). The same command again resumes an interrupted sweep; a larger
+    --games extends a finished one. Game I of a cell is the game `fengsheng simulate -p N --agents A
+    --seed S` plays as its game I: the records are the same whatever --jobs or --backend.
+
+    \b
+    fengsheng balance -p 5-8 -n 200                       the full game under heuristic play
+    fengsheng balance --pack base= --pack mine=my_pack    the game with and without your pack
+    fengsheng balance report DIR                          the report of a sweep's directory
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
+
+    try:
+        players = parse_players(players_text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--players'") from None
+    agents = list(dict.fromkeys(agents_specs)) or ["heuristic"]
+    if content_dirs and pack_specs:
+        raise click.UsageError("give one pack with --content, or several with --pack LABEL=DIR, not both")
+    if address is not None:
+        if backend == "local":
+            raise click.UsageError("--address is a Ray cluster's: not with --backend local")
+        backend = "ray"
+    backend = backend or "local"
+    packs: list[tuple[str, tuple[str, ...]]] = []
+    for text in pack_specs:
+        try:
+            packs.append(parse_pack(text))
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--pack'") from None
+    if not packs:
+        packs = [("+".join(Path(d).resolve().name for d in content_dirs) if content_dirs else "base", content_dirs)]
+    labels = [label for label, _ in packs]
+    if len(set(labels)) != len(labels):
+        twice = sorted({x for x in labels if labels.count(x) > 1})
+        raise click.BadParameter(f"two packs are labelled {', '.join(twice)}", param_hint="'--pack'")
+
+    from .cli import _load_or_exit
+
+    sources, contents = [], {}
+    for label, dirs in packs:
+        paths = content_paths(dirs, expansions)
+        sources.append(PackSource(label, tuple(dirs), expansions, tuple(str(p) for p in paths)))
+        content = _load_or_exit(paths)
+        for n in players:
+            if n not in content.rules.identity_table:
+                raise click.UsageError(
+                    f"pack {label}: the rules have no identity table for {n} players "
+                    f"(have: {sorted(content.rules.identity_table)})"
+                )
+            if not any(lo <= n <= hi for lo, hi, _ in content.rules.decks):
+                raise click.UsageError(f"pack {label}: the rules have no deck for {n} players")
+        contents[label] = content
+    try:
+        spec = make_spec(seed, players, agents, sources, games, max_turns)
+    except SweepError as e:
+        raise click.BadParameter(str(e), param_hint="'--agents'") from None
+    out = out or default_out(players, agents, labels, seed)
+    cells = spec.cells()
+    if not quiet:
+        click.echo(
+            f"sweep: {len(cells)} cells × {games} games = {len(cells) * games} games "
+            f"({backend}{f' at {address}' if address else ''}) → {out}",
+            err=True,
+        )
+    started = time.monotonic()
+    try:
+        with _Progress(not quiet) as bar:
+            outcome = run_sweep(
+                out,
+                spec,
+                sources,
+                contents,
+                jobs=jobs,
+                backend=backend,
+                address=address,
+                resume=resume,
+                progress=bar.update,
+            )
+    except SweepError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(130 if type(e).__name__ == "SweepInterrupted" else 1)
+    except OSError as e:  # the records cannot be written: a full disk, a folder removed
+        click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
+        sys.exit(1)
+    seconds = time.monotonic() - started
+    if not quiet:
+        kept = f" ({outcome.kept} were done before)" if outcome.kept else ""
+        click.echo(f"{outcome.played} games played in {seconds:.1f} s{kept}; records in {out}", err=True)
+    _report(ctx, out)
+    if outcome.failed:
+        _show_failures(out, spec, sources)
+        sys.exit(1)
+
+
+def _report(ctx: click.Context, out: str) -> None:
+    """Print the sweep's report (``balance report DIR``) when the report command is there."""
+    command = balance.get_command(ctx, "report")
+    if command is None:
+        click.echo(f"the records are in {out}/games.jsonl (one game per line)")
+        return
+    sub = command.make_context("report", [out], parent=ctx)
+    with sub:
+        command.invoke(sub)
+
+
+def _show_failures(out: str, spec: Any, sources: Sequence[Any]) -> None:
+    from .balance.records import read_records
+
+    failed = [r for r in read_records(out) if r.failed is not None]
+    by_pack = {s.name: s for s in sources}
+    click.echo(f"\nFAILED games ({len(failed)}): each re-runs alone, with its resolution trace, by")
+    for r in failed[:MAX_FAILURES_SHOWN]:
+        click.echo(f"  {r.cell.label()}, game {r.index} (game seed {r.seed}): {r.failed}")
+        click.echo("    " + rerun_command(r.cell, by_pack[r.cell.pack], spec.max_turns).format(seed=r.seed))
+    if len(failed) > MAX_FAILURES_SHOWN:
+        click.echo(f"  … and {len(failed) - MAX_FAILURES_SHOWN} more (the records with `failed` in games.jsonl)")

@@ -1,0 +1,214 @@
+"""`fengsheng balance` sweeps: the same records whatever runs them (--jobs 1, --jobs 2, Ray), a cell plays the
+games `simulate` plays, an interrupted sweep resumes to the same records, a grid is extended by more games
+and never mixed with another, and a mistake in the command line is one clear line."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from interpreter.balance.records import GAMES_FILE, SWEEP_FILE, read_records
+from interpreter.balance.sweep import PackSource, SweepError, make_spec, run_sweep
+from interpreter.balance_cmd import default_out, parse_players
+from interpreter.cli import main
+from interpreter.content.loader import BUNDLED_CONTENT
+from interpreter.content.packs import resolve_packs
+from interpreter.sim import Summary, simulate
+
+REPO = Path(__file__).resolve().parents[1]
+RUNAWAY = Path(__file__).parent / "fixtures" / "runaway_pack"
+
+
+def fengsheng(*args: object) -> Result:
+    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r
+
+
+@pytest.fixture(scope="module")
+def base() -> PackSource:
+    return PackSource("base", (), None, tuple(str(p) for p in resolve_packs([], None)))
+
+
+def _spec(base, games=4, players=(4, 5), agents=("random", "heuristic,random,random,random,random"), seed=11):
+    return make_spec(seed, players, agents, [base], games)
+
+
+def _lines(records) -> list[str]:
+    return [json.dumps(r.to_dict(), sort_keys=True, ensure_ascii=False) for r in records]
+
+
+def test_jobs_1_and_jobs_2_write_the_same_records(tmp_path, base, content):
+    spec = _spec(base)
+    assert [c.label() for c in spec.cells()] == [
+        "4 players · random · base",
+        "5 players · random · base",
+        "5 players · heuristic,random,random,random,random · base",
+    ]
+    one = run_sweep(tmp_path / "one", spec, [base], {"base": content}, jobs=1)
+    two = run_sweep(tmp_path / "two", spec, [base], {"base": content}, jobs=2)
+    assert (one.played, one.kept, one.total) == (two.played, two.kept, two.total) == (12, 0, 12)
+    a, b = read_records(tmp_path / "one"), read_records(tmp_path / "two")
+    assert len(a) == 12 and _lines(a) == _lines(b)
+    assert (tmp_path / "one" / SWEEP_FILE).read_text() == (tmp_path / "two" / SWEEP_FILE).read_text()
+    # every game is a different deal, and its seats carry the cell's agents
+    assert len({r.seed for r in a if r.cell.players == 5}) == 4
+    mixed = [r for r in a if r.cell.agents.startswith("heuristic")]
+    assert all([s.agent for s in r.seats] == ["heuristic", *["random"] * 4] for r in mixed)
+    for r in a:
+        assert sorted(s.seat for s in r.seats if s.won) == r.winner_seats
+        assert [s.identity for s in r.seats] == r.identities
+
+
+def test_a_cell_plays_the_games_simulate_plays(tmp_path, base, content):
+    spec = _spec(base, games=5, players=(5,), agents=("heuristic,random,random,random,random",))
+    run_sweep(tmp_path, spec, [base], {"base": content}, jobs=1)
+    from_sweep = Summary(players=5, agents=spec.cells()[0].seat_kinds())
+    for r in read_records(tmp_path):
+        d = r.to_dict()
+        d["skill_uses"] = Counter(d["skill_uses"])
+        from_sweep.add_record(d)
+    batch = simulate(content, 5, 5, spec.seed, agents=spec.cells()[0].seat_kinds())
+    assert from_sweep.to_json() == batch.to_json()
+
+
+def test_a_truncated_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path, base, content):
+    spec = _spec(base)
+    run_sweep(tmp_path / "whole", spec, [base], {"base": content}, jobs=1)
+    part = tmp_path / "part"
+    part.mkdir()
+    shutil.copy(tmp_path / "whole" / SWEEP_FILE, part / SWEEP_FILE)
+    lines = (tmp_path / "whole" / GAMES_FILE).read_text(encoding="utf-8").splitlines(keepends=True)
+    (part / GAMES_FILE).write_text("".join(lines[7:1:-1]) + lines[0][:55], encoding="utf-8")  # 6 games, 1 cut
+    seen: list[tuple[int, int]] = []
+    done = run_sweep(part, spec, [base], {"base": content}, jobs=2, progress=lambda d, t: seen.append((d, t)))
+    assert (done.kept, done.played) == (6, 6)
+    assert seen[0] == (6, 12) and seen[-1] == (12, 12)
+    assert _lines(read_records(part)) == _lines(read_records(tmp_path / "whole"))
+    again = run_sweep(part, spec, [base], {"base": content}, jobs=1)  # nothing left to play
+    assert (again.kept, again.played) == (12, 0)
+
+
+def test_more_games_extend_a_sweep_fewer_or_another_grid_are_refused(tmp_path, base, content):
+    run_sweep(tmp_path / "a", _spec(base, games=2), [base], {"base": content}, jobs=1)
+    grown = run_sweep(tmp_path / "a", _spec(base, games=4), [base], {"base": content}, jobs=1)
+    assert (grown.kept, grown.played) == (6, 6)
+    run_sweep(tmp_path / "b", _spec(base, games=4), [base], {"base": content}, jobs=1)
+    assert _lines(read_records(tmp_path / "a")) == _lines(read_records(tmp_path / "b"))
+    with pytest.raises(SweepError, match=r"holds 4 games per cell and --games asks 3: give --games 4 or more"):
+        run_sweep(tmp_path / "a", _spec(base, games=3), [base], {"base": content}, jobs=1)
+    with pytest.raises(SweepError, match=r"holds a sweep of another grid \(seed: 11 in the directory, 12 now\)"):
+        run_sweep(tmp_path / "a", _spec(base, seed=12), [base], {"base": content}, jobs=1)
+    restarted = run_sweep(tmp_path / "a", _spec(base, games=1), [base], {"base": content}, jobs=1, resume=False)
+    assert (restarted.kept, restarted.played) == (0, 3)
+    assert len(read_records(tmp_path / "a")) == 3
+
+
+def test_a_per_seat_list_that_fits_no_player_count_is_refused(base):
+    with pytest.raises(SweepError, match=r"names 2 seats but the grid's player counts are 4, 5"):
+        _spec(base, agents=("random,heuristic",))
+    with pytest.raises(SweepError, match=r"unknown agent 'clever'"):
+        _spec(base, agents=("clever",))
+
+
+def test_players_and_default_directory_names():
+    assert parse_players("5") == [5]
+    assert parse_players("4,6-8, 5") == [4, 5, 6, 7, 8]
+    for bad, message in [("11", "2 to 10"), ("8-5", "write 5-8"), ("five", "not a player count")]:
+        with pytest.raises(ValueError, match=message):
+            parse_players(bad)
+    assert default_out([5, 6, 7, 8], ["heuristic"], ["base"], 0) == "balance-5-8p-heuristic-base"
+    assert default_out([5, 7], ["heuristic,random,random,random,random", "random"], ["base", "mine"], 3) == (
+        "balance-5+7p-heuristic1random4+random-base+mine-s3"
+    )
+
+
+def test_the_command_sweeps_resumes_and_names_its_mistakes(tmp_path):
+    out = tmp_path / "sweep"
+    r = fengsheng("balance", "-p", "4-5", "--agents", "random", "-n", 3, "-j", 1, "-o", out, "-s", 2)
+    assert r.exit_code == 0, r.output
+    assert "sweep: 2 cells × 3 games = 6 games (local)" in r.output
+    assert len(read_records(out)) == 6
+    r = fengsheng("balance", "-p", "4-5", "--agents", "random", "-n", 3, "-j", 1, "-o", out, "-s", 2)
+    assert r.exit_code == 0 and "0 games played" in r.output and "(6 were done before)" in r.output
+    r = fengsheng("balance", "-p", "5", "--agents", "random", "-n", 3, "-o", out, "-s", 2)
+    assert r.exit_code == 1
+    assert "error: " in r.output and "holds a sweep of another grid (players: [4, 5] in the directory" in r.output
+    for args, message in [
+        (["-p", "12"], "'--players': '12': a game has 2 to 10 players"),
+        (["--agents", "clever"], "unknown agent 'clever'"),
+        (["--pack", "x"], "'x': write LABEL=DIR"),
+        (["--pack", f"a={tmp_path / 'nowhere'}"], "is not a directory"),
+        (["--pack", "a=", "--pack", "a="], "two packs are labelled a"),
+        (["--pack", "a=", "--content", str(tmp_path)], "not both"),
+        (["--backend", "local", "--address", "auto"], "--address is a Ray cluster's"),
+        (["--expansions", "nope"], "--expansions"),
+    ]:
+        r = fengsheng("balance", *args, "-o", tmp_path / "x")
+        assert r.exit_code == 2, (args, r.output)
+        assert message in r.output and r.output.startswith("error: "), (args, r.output)
+        assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp_path):
+    looping = tmp_path / "rules"
+    looping.mkdir()
+    for name in ("rules.yaml", "deck.yaml"):
+        shutil.copy(BUNDLED_CONTENT / name, looping / name)
+    for folder in ("cards", "secret_tasks"):
+        shutil.copytree(BUNDLED_CONTENT / folder, looping / folder)
+    (looping / "roles").mkdir()
+    shutil.copy(RUNAWAY / "roles" / "demo_looper.yaml", looping / "roles")
+    out = tmp_path / "sweep"
+    r = fengsheng("balance", "-p", 2, "-n", 6, "-s", 3, "--agents", "random", "--pack", f"loop={looping}", "-o", out)
+    assert r.exit_code == 1, r.output
+    failed = [x for x in read_records(out) if x.failed]
+    assert failed and all("E501" in x.failed or "EngineError" in x.failed for x in failed)
+    assert f"FAILED games ({len(failed)})" in r.output
+    assert f"fengsheng simulate -p 2 --agents random --content {looping} --game-seed {failed[0].seed} --trace" in (
+        r.output
+    )
+
+
+@pytest.mark.slow
+def test_a_killed_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path):
+    """SIGKILL mid-way (no chance to clean up), then the same command: the same records as one run."""
+    args = ["balance", "-p", "5", "--agents", "heuristic", "-n", "40", "-j", "1", "-q", "-s", "5"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-c", "from interpreter.cli import main; main()", *args]
+    proc = subprocess.Popen([*cmd, "-o", str(tmp_path / "killed")], env=env, stdout=subprocess.DEVNULL)
+    games = tmp_path / "killed" / GAMES_FILE
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < 10):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 10 <= games.read_text().count("\n") < 40
+    subprocess.run([*cmd, "-o", str(tmp_path / "killed")], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([*cmd, "-o", str(tmp_path / "whole")], env=env, check=True, stdout=subprocess.DEVNULL)
+    assert _lines(read_records(tmp_path / "killed")) == _lines(read_records(tmp_path / "whole"))
+
+
+@pytest.mark.slow
+def test_a_local_ray_instance_writes_the_records_of_local_processes(tmp_path, base, content):
+    ray = pytest.importorskip("ray")
+    spec = _spec(base, games=6)
+    run_sweep(tmp_path / "local", spec, [base], {"base": content}, jobs=1)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        done = run_sweep(tmp_path / "ray", spec, [base], backend="ray")
+    finally:
+        ray.shutdown()
+    assert (done.played, done.total) == (18, 18)
+    assert _lines(read_records(tmp_path / "ray")) == _lines(read_records(tmp_path / "local"))
