@@ -145,6 +145,27 @@ def test_seed_and_actions_replay_the_game(content):
     assert b._game.log == a.log
 
 
+class DescriptorReader(RandomAgent):
+    """A RandomAgent that is not uniform: drive hands it every decision's descriptors and it reads them."""
+
+    uniform = False
+
+    def act(self, observation, actions):
+        assert all(d["id"] == i for d, i in zip(actions, actions.ids, strict=True))
+        return super().act(observation, actions)
+
+
+def test_a_uniform_agent_plays_the_game_it_would_play_on_descriptors(content):
+    """RandomAgent is uniform (drive asks pick(n), no descriptors at idle points): the same answers, ids and game
+    as the same agent answering from the descriptors."""
+    for n, seed in ((2, 3), (5, 11), (9, 4)):
+        a = drive(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)])
+        b = drive(content, n, seed, [DescriptorReader(seed * 10 + i) for i in range(n)])
+        assert a.decision_log == b.decision_log and len(a.decision_log) > 20
+        assert a.actions_taken == b.actions_taken
+        assert a.digest_text() == b.digest_text()
+
+
 # ------------------------------------------------------------------ sandbox
 
 PLAIN = (str, int, float, bool, type(None))

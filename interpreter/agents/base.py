@@ -23,10 +23,21 @@ class Agent:
 
     An agent that never looks at the observation (a uniform random one) sets
     ``observes = False`` and is passed ``None``, which saves building it.
+
+    An agent that reads neither the observation nor the descriptors, only how
+    many actions there are (a uniform random one), may also set ``uniform =
+    True`` and define ``pick(n)``: the index of its answer among the ``n`` legal
+    actions, exactly the one whose id ``act`` would return. The batch driver
+    then calls ``pick`` and makes no descriptor (the chosen action's id is still
+    recorded). ``act`` must still work: the step API and other drivers call it.
     """
 
     observes = True
+    uniform = False  # True: pick(n) -> index stands for act (see above)
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
+
+    def pick(self, n: int) -> int:  # pragma: no cover  (only for uniform agents)
+        raise NotImplementedError
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:  # pragma: no cover
         raise NotImplementedError

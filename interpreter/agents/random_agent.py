@@ -10,6 +10,7 @@ from .base import Agent, Descriptor, Observation
 
 class RandomAgent(Agent):
     observes = False
+    uniform = True  # the batch driver asks pick(n): no descriptors are made for it
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -24,3 +25,7 @@ class RandomAgent(Agent):
         if not ids:
             raise ValueError("no legal action to choose from")
         return ids[self._below(len(ids))]
+
+    def pick(self, n: int) -> int:
+        """The index act() would answer among n legal actions (the same draw from the same generator)."""
+        return self._below(n)

@@ -311,6 +311,32 @@ class Describer:
             )
         return ids, ActionList(ids, entries)
 
+    def id_at(self, decision: Decision, index: int) -> int:
+        """The action id of one option (what describe's ids hold at `index`), checked as describe checks it.
+
+        For an idle-point question answered by a uniform agent, which reads no descriptor: the options are
+        the seat's own hand cards' uses, its skills and pass (visible and distinct by construction)."""
+        opt = decision.options[index]
+        seat = decision.seat
+        if type(opt) is PlayOption:
+            card = opt.card
+            if card is None:
+                use = opt.use
+                entry = self._e.skills.get(id(use) if use is not None else _PASS)
+                if entry is None:
+                    entry = self._e.skills[id(use) if use is not None else _PASS] = self._entry(opt)
+                return entry[0]
+            if not (card.knowers >> seat & 1 or self.game.card_public(card)):
+                raise EngineError(f"P{seat} was offered the use of a card it cannot see")
+            by_uid = self._e.uses.get(id(opt.use))
+            if by_uid is None:
+                by_uid = self._e.uses[id(opt.use)] = [None] * self._e.size
+            entry = by_uid[card.uid]
+            if entry is None:
+                entry = by_uid[card.uid] = self._entry(opt)
+            return entry[0]
+        return self.describe(decision)[0][index]  # other options: every one described and checked
+
     def _entry(self, opt: PlayOption | Card | Player) -> Entry:
         """The entry of a card, card use, skill, pass or seat option (made once per content set)."""
         key = _key_of(opt)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 from .actions import Describer
 from .card_use import CardUse
 from .core import GameCore
+from .decisions import PLAY
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
@@ -295,6 +296,16 @@ class Game(GameCore):
                 raise EngineError(
                     f"agent for P{decision.seat} answered {index!r}, not an index of {len(decision.options)} options"
                 )
+            return index
+        if agent.uniform:  # it reads only how many actions there are (Agent.pick): no descriptors
+            n = len(decision.options)
+            index = agent.pick(n)
+            if type(index) is not int or not 0 <= index < n:
+                raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
+            if decision.kind == PLAY:
+                self.actions_taken.append(self.describer.id_at(decision, index))
+            else:  # a question content asks: every option is described and checked, as for any agent
+                self.actions_taken.append(self.describer.describe(decision)[0][index])
             return index
         ids, descs = self.describer.describe(decision)
         answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
