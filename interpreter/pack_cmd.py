@@ -94,7 +94,7 @@ def summary(content: Content) -> dict:
                 "name": x.label(),
                 "pack": _pack(origin, "role", x.id),
                 "skills": [s.name for s in x.skills],
-                "code": [[s.kind, s.text, s.condition_text, s.effect_text] for s in x.skills],
+                "code": [[s.kind, s.text, s.condition_text, s.effect_text] for s in x.moments],
             }
             for x in content.roles.values()
         },

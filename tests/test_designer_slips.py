@@ -19,7 +19,12 @@ from interpreter.cli import main
 HEAD = "id: ce_shi\nname: 测试\ntitle: 新手\ngender: male\nhidden: true\nskills:\n"
 ACTIVE = "  - id: yi\n    name: 一\n    text: 测试。\n    kind: active\n    timing: play_phase\n"
 TRIGGERED = "  - id: yi\n    name: 一\n    text: 测试。\n    kind: triggered\n    trigger: received\n"
+MOMENTS = (
+    "  - id: yi\n    name: 一\n    text: 测试。\n    moments:\n      - {kind: active, timing: play_phase}\n"
+    "      - {kind: triggered, trigger: received}\n"
+)
 # the skill starts at line 7; `kind` is line 10, `timing`/`trigger` line 11, what a row adds from line 12
+# (MOMENTS: `moments:` line 10, its two moments lines 11 and 12, what a row adds from line 13)
 
 
 def check(tmp_path: Path, skill: str) -> list:
@@ -149,6 +154,27 @@ ROWS = [
         "`event` outside a triggered skill",
         ACTIVE + '    condition: event == "received"\n',
         [("E304", 12, 16, "")],
+    ),
+    (
+        "a misspelt trigger in a moment: the shared effect is still checked, and reported once",
+        MOMENTS.replace("received", "recieved") + "    effect: draw(slef, 1)\n",
+        [("E113", 12, 36, "did you mean received?"), ("E301", 13, 18, "did you mean self?")],
+    ),
+    (
+        "a kind on a skill with moments",
+        MOMENTS.replace("    moments:", "    kind: active\n    moments:") + "    effect: draw(self, 1)\n",
+        [("E114", 10, 5, "into the moment")],
+    ),
+    (
+        "two moments at one timing",
+        MOMENTS.replace("kind: triggered, trigger: received", "kind: active, timing: play_phase")
+        + "    effect: draw(self, 1)\n",
+        [("E114", 12, 9, "one moment per timing")],
+    ),
+    (
+        "a passive moment",
+        MOMENTS.replace("kind: triggered, trigger: received", "kind: passive") + "    effect: draw(self, 1)\n",
+        [("E114", 12, 10, "optional: false")],
     ),
     (
         "two slips in one effect: both are reported",

@@ -86,10 +86,12 @@ def test_yaml_examples_compile():
             errors += _errors(use.get("effect", data.get("effect")), card_env(t, has_target), t, "program", None, dt)
         for v in data.get("victory") or []:
             errors += _errors(v["condition"], victory_env(v["check"]), v["check"], "expr", "bool")
-        for sk in data.get("skills") or []:
-            unit = sk.get("timing") or sk.get("trigger") or sk["kind"]
-            if "condition" in sk:
-                errors += _errors(sk["condition"], skill_env(sk), unit, "expr", "bool")
-            if "effect" in sk:
-                errors += _errors(sk["effect"], skill_env(sk), unit, "program")
+        for whole in data.get("skills") or []:
+            # a skill with `moments:`: each moment with the skill's keys under its own
+            for sk in [{**whole, **m} for m in whole["moments"]] if "moments" in whole else [whole]:
+                unit = sk.get("timing") or sk.get("trigger") or sk["kind"]
+                if "condition" in sk:
+                    errors += _errors(sk["condition"], skill_env(sk), unit, "expr", "bool")
+                if "effect" in sk:
+                    errors += _errors(sk["effect"], skill_env(sk), unit, "program")
         assert not errors, f"{body}\n{errors}"

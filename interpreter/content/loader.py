@@ -576,76 +576,25 @@ class Loader:
         for i, sk in enumerate(data.get("skills") or []):
             if not isinstance(sk, PosDict):
                 continue
-            kind = sk.get("kind")
-            if kind not in ("active", "triggered", "passive", "victory"):
-                continue  # missing or unknown: the schema check reported it
             pos = pos_of(data["skills"], i)
-            timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
-            misspelt = (id(sk), "timing" if kind == "active" else "trigger") in self.dropped
-            if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
-                if not misspelt:
+            if "moments" not in sk:
+                if "kind" not in sk and (id(sk), "kind") not in self.dropped:
                     self.err(
                         path,
-                        pos,
+                        sk.pos,
                         "E112",
-                        "an active skill needs `timing:` (the idle point where it is used)",
-                        "timings: " + ", ".join(TIMINGS),
+                        "missing key 'kind'",
+                        "active, triggered, passive or victory; or `moments:`, a list of the skill's moments",
                     )
-                self.check_skill_code(path, sk, kind)
+                built = self.load_moment(path, role, sk, sk, i, pos, skill_refs)
+                if built is not None:
+                    role.skills.append(built)
                 continue
-            if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
-                if not misspelt:
-                    self.err(
-                        path,
-                        pos,
-                        "E112",
-                        "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
-                        "events: " + ", ".join(TRIGGER_EVENTS),
-                    )
-                self.check_skill_code(path, sk, kind)
-                continue
-            if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
-                if (id(sk), "check") not in self.dropped:
-                    self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
-                self.check_skill_code(path, sk, kind)
-                continue
-            events = timings or triggers
-            unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
-            env = skill_env(sk)
-            guards: list = []
-            cond = self.compile_unit(
-                path, sk, "condition", env, unit, "expr", "bool", guards=guards, skill_refs=skill_refs
-            )
-            calls: set = set()
-            effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls, skill_refs=skill_refs)
-            replacing = [t for t in SEND_REPLACING if t in timings]
-            if kind == "active" and replacing and effect is not None:
-                self.warn_never_sends(path, sk, "effect", calls, f"the skill {sk.get('name', '?')}", replacing[0])
-            limit = sk.get("limit") or {}
-            role.skills.append(
-                Skill(
-                    sk.get("id", f"skill{i}"),
-                    sk.get("name", "?"),
-                    sk.get("text", ""),
-                    cast(str, kind),  # the schema requires it (a file that breaks the schema does not load)
-                    timings or None,
-                    triggers or None,
-                    cond,
-                    effect,
-                    limit.get("per"),
-                    limit.get("times", 1),
-                    bool(sk.get("flips_up", False)),
-                    bool(sk.get("optional", True)),
-                    role,
-                    sk.get("condition", ""),
-                    sk.get("check"),
-                    sk.get("effect", ""),
-                    guards[0] if guards and kind == "triggered" else None,
-                    bool(sk.get("switch", False)),
-                    bool(sk.get("persistent", False)),
-                    bool(sk.get("dormant", False)),
-                )
-            )
+            moments = self.load_moments(path, role, sk, i, skill_refs)
+            if moments:
+                for m in moments:
+                    m.moments = moments
+                role.skills.append(moments[0])
         own = {n for sk in role.skills for n in (sk.name, sk.id)}
         for name, rpath, line, col in skill_refs:
             if name not in own:
@@ -659,6 +608,138 @@ class Loader:
                     or "its skills: " + "、".join(sk.name for sk in role.skills),
                 )
         return role
+
+    def load_moment(self, path, role, sk, own, i, pos, skill_refs) -> Skill | None:
+        """One skill, or one moment of a skill with `moments:` (sk: the skill's keys with the moment's over them;
+        own: the mapping the moment's own keys were read from, for what the schema check took out)."""
+        kind = sk.get("kind")
+        if kind not in ("active", "triggered", "passive", "victory"):
+            return None  # missing or unknown: the schema check reported it
+        timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
+        misspelt = (id(own), "timing" if kind == "active" else "trigger") in self.dropped
+        if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
+            if not misspelt:
+                self.err(
+                    path,
+                    pos,
+                    "E112",
+                    "an active skill needs `timing:` (the idle point where it is used)",
+                    "timings: " + ", ".join(TIMINGS),
+                )
+            self.check_skill_code(path, sk, kind)
+            return None
+        if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
+            if not misspelt:
+                self.err(
+                    path,
+                    pos,
+                    "E112",
+                    "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
+                    "events: " + ", ".join(TRIGGER_EVENTS),
+                )
+            self.check_skill_code(path, sk, kind)
+            return None
+        if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
+            if (id(own), "check") not in self.dropped:
+                self.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
+            self.check_skill_code(path, sk, kind)
+            return None
+        events = timings or triggers
+        unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
+        env = skill_env(sk)
+        guards: list = []
+        cond = self.compile_unit(path, sk, "condition", env, unit, "expr", "bool", guards=guards, skill_refs=skill_refs)
+        calls: set = set()
+        effect = self.compile_unit(path, sk, "effect", env, unit, "program", calls=calls, skill_refs=skill_refs)
+        replacing = [t for t in SEND_REPLACING if t in timings]
+        if kind == "active" and replacing and effect is not None:
+            self.warn_never_sends(path, sk, "effect", calls, f"the skill {sk.get('name', '?')}", replacing[0])
+        limit = sk.get("limit") or {}
+        return Skill(
+            sk.get("id", f"skill{i}"),
+            sk.get("name", "?"),
+            sk.get("text", ""),
+            cast(str, kind),  # the schema requires it (a file that breaks the schema does not load)
+            timings or None,
+            triggers or None,
+            cond,
+            effect,
+            limit.get("per"),
+            limit.get("times", 1),
+            bool(sk.get("flips_up", False)),
+            bool(sk.get("optional", True)),
+            role,
+            sk.get("condition", ""),
+            sk.get("check"),
+            sk.get("effect", ""),
+            guards[0] if guards and kind == "triggered" else None,
+            bool(sk.get("switch", False)),
+            bool(sk.get("persistent", False)),
+            bool(sk.get("dormant", False)),
+        )
+
+    def load_moments(self, path, role, sk, i, skill_refs) -> tuple[Skill, ...]:
+        """A skill with several moments (`moments:`): one Skill per moment, sharing the skill's id, name, text,
+        limit and costs (so its uses, its limit, its state and its statistics are one skill's). A moment gives
+        its kind, its timing/trigger/check, and may give its own condition, effect and optional; the skill's
+        condition and effect are those of every moment that gives none."""
+        moments = sk.get("moments")
+        if not isinstance(moments, list):
+            return ()  # the schema check reported it
+        for key in ("kind", "timing", "trigger", "check"):
+            if key in sk:
+                self.err(
+                    path,
+                    key_pos_of(sk, key),
+                    "E114",
+                    f"a skill with `moments:` gives `{key}:` in each moment, not on the skill",
+                    "move it into the moment it belongs to",
+                )
+        first_error = len(self.errors)
+        out: list[Skill] = []
+        seen: dict[str, int] = {}
+        for j, m in enumerate(moments):
+            if not isinstance(m, PosDict):
+                continue
+            mpos = pos_of(moments, j)
+            if m.get("kind") == "passive":
+                self.err(
+                    path,
+                    key_pos_of(m, "kind"),
+                    "E114",
+                    "a moment is active, triggered or victory",
+                    "a standing rule (锁定技) is a triggered moment with optional: false",
+                )
+                continue
+            merged = PosDict({k: v for k, v in sk.items() if k != "moments"})
+            merged.update(m)
+            merged.pos = m.pos
+            merged.key_pos = {**sk.key_pos, **m.key_pos}
+            merged.val_pos = {**sk.val_pos, **m.val_pos}
+            for when in (*_one_or_more(m.get("timing")), *_one_or_more(m.get("trigger")), m.get("check")):
+                if when is not None and seen.setdefault(str(when), j) != j:
+                    self.err(
+                        path,
+                        mpos,
+                        "E114",
+                        f"two moments of the skill {sk.get('name', '?')} are both at `{when}`",
+                        "one moment per timing or event: put both in one moment (a list of triggers or timings)",
+                    )
+            built = self.load_moment(path, role, merged, m, i, mpos, skill_refs)
+            if built is not None:
+                out.append(built)
+        # the skill's shared condition and effect are compiled once per moment: say each problem once
+        unique: list = []
+        for e in self.errors[first_error:]:
+            if all(
+                (e.line, e.col, e.code, e.message) != (u.line, u.col, u.code, u.message) or e.path != u.path
+                for u in unique
+            ):
+                unique.append(e)
+        self.errors[first_error:] = unique
+        if len(out) != len([m for m in moments if isinstance(m, PosDict)]):
+            return ()  # a moment is wrong (and reported): the skill is not built
+        return tuple(out)
 
     def check_skill_code(self, path, sk, kind) -> None:
         """Check the condition and effect of a skill that cannot be built (its timing, trigger or check is

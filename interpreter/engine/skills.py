@@ -88,13 +88,13 @@ class Skills:
     def index_triggers(self) -> None:
         """Index the dealt roles' triggered and victory skills (after any role changes hands)."""
         self.triggers = [
-            (p, sk) for p in self.players if p.role is not None for sk in p.role.skills if sk.kind == "triggered"
+            (p, sk) for p in self.players if p.role is not None for sk in p.role.moments if sk.kind == "triggered"
         ]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
         self.game.listen(frozenset(kind for _, sk in self.triggers for kind in sk.on or ()))
         self.victory_skills = {}
         for p in self.players:
-            for sk in p.role.skills if p.role is not None else ():
+            for sk in p.role.moments if p.role is not None else ():
                 if sk.kind == "victory":
                     self.victory_skills.setdefault(sk.check, []).append((p, sk))
 
@@ -196,7 +196,7 @@ class Skills:
         found = self.actives.get(id(role))
         if found is None:
             index: dict[str, list[Skill]] = {}
-            for skill in role.skills:
+            for skill in role.moments:
                 if skill.kind == "active":
                     for timing in skill.timing or ():  # an active skill always has its idle points
                         index.setdefault(timing, []).append(skill)

@@ -155,6 +155,24 @@ def describe_identity(identity: Identity) -> str:
 
 
 def _skill_text(sk: Skill) -> str:
+    return _sentence(*_skill_parts(sk))
+
+
+def _sentence(lead: str, cond_text: str, body: str) -> str:
+    # the clause after the opening is about 你: said after a condition or an opening about someone else,
+    # unless the body names 你 itself (你和他依次……)
+    who = YOU if (cond_text or not lead.startswith(YOU)) and not body.startswith((YOU, "可以" + YOU)) else ""
+    return end_sentence("，".join(p for p in (lead, cond_text, who + body) if p))
+
+
+def _with_limit(lead: str, sk: Skill) -> str:
+    if sk.limit_scope in catalogue.LIMIT_SCOPES:
+        lead += ("，" if lead else "") + catalogue.LIMIT_SCOPES[sk.limit_scope].format(n=cn_num(sk.limit_times))
+    return lead
+
+
+def _skill_parts(sk: Skill, limit: bool = True) -> tuple[str, str, str]:
+    """A skill's opening (when, and its limit unless `limit` is false), its condition (若…) and its body."""
     r = Renderer(target_word=TARGET_LONG, may_subject=False)
     lead = cond_text = ""
     try:
@@ -190,8 +208,8 @@ def _skill_text(sk: Skill) -> str:
     else:
         lead = "或".join(TIMING_ZH.get(t, t) for t in sk.timing or ()) if sk.kind == "active" else ""
         cond_text = "若" + r.cond(whole).text() if whole else cond_text
-    if sk.limit_scope in catalogue.LIMIT_SCOPES:
-        lead += ("，" if lead else "") + catalogue.LIMIT_SCOPES[sk.limit_scope].format(n=cn_num(sk.limit_times))
+    if limit:
+        lead = _with_limit(lead, sk)
     try:
         prog = parse(sk.effect_text or "")
         body = r.program(prog, YOU)
@@ -202,10 +220,7 @@ def _skill_text(sk: Skill) -> str:
     if (sk.kind == "active" or sk.optional) and sk.kind != "passive" and body and not body.startswith("可以"):
         loop = bool(prog.body) and isinstance(prog.body[0], (ast.For, ast.Repeat)) and not sk.flips_up
         body = ("可以发动：" if loop else "可以") + body
-    # the clause after the opening is about 你: said after a condition or an opening about someone else,
-    # unless the body names 你 itself (你和他依次……)
-    who = YOU if (cond_text or not lead.startswith(YOU)) and not body.startswith((YOU, "可以" + YOU)) else ""
-    return end_sentence("，".join(p for p in (lead, cond_text, who + body) if p))
+    return lead, cond_text, body
 
 
 def _tags(sk: Skill) -> str:
@@ -225,5 +240,17 @@ def _tags(sk: Skill) -> str:
 
 def describe_role(role: Role) -> str:
     """A role's skills, one line each: 【skill】text."""
-    lines = [f"【{sk.name}】{_tags(sk)}{_skill_text(sk)}" for sk in role.skills]
+    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk)}" for sk in role.skills]
     return "\n".join(lines) or "（没有技能）"
+
+
+def _moments_text(sk: Skill) -> str:
+    """A skill's text; a skill with several moments (`moments:`): one sentence per moment, in order, or one
+    sentence with their openings joined (X后，或Y，…) when they share their condition and what they do."""
+    if not sk.moments:
+        return _skill_text(sk)
+    parts = [_skill_parts(m, limit=False) for m in sk.moments]
+    if len({(c, b) for _, c, b in parts}) == 1 and all(lead for lead, _, _ in parts):
+        return _sentence(_with_limit("，或".join(lead for lead, _, _ in parts), sk), parts[0][1], parts[0][2])
+    parts = [_skill_parts(m) for m in sk.moments]
+    return "".join(_sentence(*p) for p in parts)

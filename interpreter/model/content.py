@@ -129,6 +129,10 @@ class Skill:
     switch: bool = False  # 转换技: two states, 阳 then 阴, alternating at each use (skill_yang reads it)
     persistent: bool = False  # 持恒技: skills_disabled (an effect invalidating skills) does not stop it
     dormant: bool = False  # not had when the role comes to a player: gain_skill gives it (使命技's reward)
+    # a skill with several moments (`moments:`): each moment is a Skill of its own kind, timing or trigger,
+    # condition and effect, sharing the id, name, limit and costs; every one of them holds the tuple of all
+    # (Role.skills holds the first, Role.moments each). Empty: a skill of one moment, itself.
+    moments: tuple[Skill, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass
@@ -144,6 +148,11 @@ class Role:
 
     def label(self) -> str:
         return role_label(self.name, self.version, self.title)
+
+    @property
+    def moments(self) -> list[Skill]:
+        """What the engine runs: each skill, or each moment of a skill with several (`moments:`)."""
+        return [m for sk in self.skills for m in (sk.moments or (sk,))]
 
 
 def role_label(name: str, version: str = "", title: str = "") -> str:
