@@ -423,3 +423,51 @@ def test_a_queried_card_and_a_picked_card_are_named_apart():
 def test_gender_reads_in_chinese():
     assert D.describe_expr('gender(target) == "female"').endswith("是女性角色")
     assert "男性角色" in D.describe_expr('any_of(alive() where gender(it) == "male")')
+
+
+# ------------------------------------------------------------------ named values, events, lasting marks
+
+
+def test_two_numbers_bound_by_let_are_named_apart():
+    text = D.describe_program(
+        "let a = count(hand(self) where it has red)\nlet b = count(hand(self) where it has black)\n"
+        "if a > b { draw(self, 1) } elif b > a { draw(self, 2) }"
+    )
+    assert "（数值甲）" in text and "（数值乙）" in text and "若数值乙大于数值甲" in text
+    assert "该数值" not in text  # one said twice in a sentence would not say which
+    one = D.describe_program("let a = count(hand(self))\ndiscard(hand(self))\ndraw(self, a)\nthen draw(self, a)")
+    assert "数值甲" not in one  # a single number keeps its short wording
+
+
+@pytest.mark.parametrize(
+    "code, phrase",
+    [
+        ('event == "intel_sent"', "此时是一名角色传出情报时"),
+        ('"received" == event', "此时是一名角色接收情报后"),
+        ('event != "received"', "此时不是一名角色接收情报后"),
+    ],
+)
+def test_which_trigger_fired_reads_as_its_moment(code, phrase):
+    text = D.describe_expr(code)
+    assert text == phrase and "intel_sent" not in text and "received" not in text
+
+
+def test_a_mark_kept_for_the_game_is_not_this_turns():
+    turn = D.describe_expr('mark_number(self, "蓄力") >= 2')
+    assert "本回合" in turn  # set_mark's marks last the turn
+    kept = D.kept_marks([D.parse('add_mark(self, "蓄力", 1, max: 3)\nkeep_mark(self, "败", true)')])
+    assert kept == {"蓄力", "败"}
+    r = D.Renderer(target_word=D.TARGET_LONG, kept_marks=kept)
+    assert D.describe_expr('mark_number(self, "蓄力") >= 2', r) == "你记下的“蓄力”（数值）不少于二"
+    assert "本回合" not in D.describe_expr('has_mark(self, "败")', r)
+    assert "本回合" not in D.describe_expr('not has_mark(self, "败")', r)
+    assert "本回合" in D.describe_expr('has_mark(self, "别的")', r)  # another key: still this turn's
+
+
+def test_a_role_reading_its_counter_says_no_this_turn():
+    from interpreter.content.loader import load_cached
+
+    role = load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "lasting_pack"]).roles["demo_lasting"]
+    text = C.describe_role(role)
+    spend = next(line for line in text.splitlines() if line.startswith("【发力】"))
+    assert "蓄力" in spend and "本回合" not in spend  # set by another skill of the role with add_mark

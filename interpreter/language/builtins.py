@@ -44,8 +44,11 @@ subject is dropped). A subject whose argument is missing is left out.
 *Shapes* (the keys of :data:`SHAPES`) select a variant or a fragment by what an
 argument is: ``absent``, ``given``, ``true``/``false``/``none``, ``int>0`` (a
 number above zero), ``expr`` (given, not a number), ``you`` (it reads 你),
-``face_down_card`` (``this_card`` of a card used face down), and ``name()``:
-a call of the primitive ``name``. The fields of :class:`Phrasing` say where
+``face_down_card`` (``this_card`` of a card used face down), ``kept`` (a
+mark's key, written in the code, that the described content keeps for the
+game: some call whose phrasing says ``keeps=`` that parameter gives it; a read
+of it then drops 本回合), and ``name()``: a call of the primitive ``name``.
+The fields of :class:`Phrasing` say where
 each template is used (a clause, a negated condition, a modifier in ``where``,
 a noun phrase, a loop …); ``declare`` checks that a phrasing names only
 declared parameters and known shapes.
@@ -95,6 +98,7 @@ SHAPES: dict[str, str] = {
     "expr": "given, and not a number written in the code",
     "you": "a player the text calls 你",
     "face_down_card": "this_card, of a card used face down",
+    "kept": "a mark's key written in the code that the described content keeps for the game (a `keeps` call)",
     "name()": "a call of the primitive `name`",
 }
 
@@ -147,12 +151,13 @@ class Phrasing:
     choice: Choice | None = None  # a choice primitive: who picks from what, and how the pick is named after
     extras: tuple[tuple[str, str, str], ...] = ()  # (parameter, shape, fragment) appended when the shape holds
     variants: tuple[tuple[Shapes, Phrasing], ...] = ()  # the first whose shapes all hold gives its wording
+    keeps: str | None = None  # the parameter naming a mark this call keeps for the game (reads of it: shape kept)
 
     def chosen(self, holds: Callable[[str, str], bool]) -> Phrasing:
         """This phrasing with the wording (text, noun, each) of its first variant whose shapes all hold."""
         for when, v in self.variants:
             if all(holds(param, shape) for param, shape in when.items()):
-                wording = {k: getattr(v, k) for k in ("text", "noun", "each") if getattr(v, k) is not None}
+                wording = {k: getattr(v, k) for k in ("text", "negated", "noun", "each") if getattr(v, k) is not None}
                 return replace(self, **wording)
         return self
 
@@ -649,10 +654,12 @@ declare(
     [("p", T.PLAYER), ("key", T.TEXT)],
     T.BY_PLACE,
     "{p}本回合的标记{key}",
-    "The value set_mark gave p under `key` this turn. Its type is the one its place asks for: it reads as "
+    "The value set_mark gave p under `key` this turn (or keep_mark/add_mark for the game). Its type is the one "
+    "its place asks for: it reads as "
     "mark_number, mark_color, mark_player, mark_card, mark_cardname, mark_text or has_mark there "
     '(`it has mark(self, "k")` is mark_color; a `let` needs one of those). In exists(...) and `== none` it is '
     "whatever was set (none if nothing was set this turn).",
+    phrasing=Phrasing(variants=(({"key": "kept"}, Phrasing("{p}的标记{key}")),)),
 )
 
 # Typed reads of a mark: (type, name, Chinese noun, what it yields when the mark is not set or holds another type).
@@ -673,7 +680,10 @@ for _t, _name, _noun, _absent in MARK_READS:
         "{p}本回合的标记{key}",
         f"The {T.describe(_t).removeprefix('a ')} set_mark gave p under `key` this turn (or keep_mark/add_mark for "
         f"the game); {_absent} if none was set (or the mark holds another kind of value).",
-        phrasing=Phrasing(f"{{p}}本回合记下的{{key}}（{_noun}）"),
+        phrasing=Phrasing(
+            f"{{p}}本回合记下的{{key}}（{_noun}）",
+            variants=(({"key": "kept"}, Phrasing(f"{{p}}记下的{{key}}（{_noun}）")),),
+        ),
     )
 
 declare(
@@ -685,7 +695,11 @@ declare(
     "True if set_mark gave p a mark `key` this turn (or keep_mark for the game), with any value but false and "
     "none (a flag: "
     "`set_mark(p, key)` sets it, `set_mark(p, key, false)` clears it).",
-    phrasing=Phrasing("{p}|本回合有标记{key}", negated="{p}|本回合没有标记{key}"),
+    phrasing=Phrasing(
+        "{p}|本回合有标记{key}",
+        negated="{p}|本回合没有标记{key}",
+        variants=(({"key": "kept"}, Phrasing("{p}|有标记{key}", negated="{p}|没有标记{key}")),),
+    ),
 )
 
 declare(
@@ -891,7 +905,7 @@ declare(
     "Remember a value on p under `key` for the rest of the game, until cleared (`keep_mark(p, key, false)`): "
     "the lasting set_mark, read by the same mark reads. Everyone sees it (in observations and the log); "
     "secret: true shows it to p alone. A set_mark of the same key replaces it for this turn's end.",
-    phrasing=Phrasing(extras=(("secret", "true", "（仅其自己可见）"),)),
+    phrasing=Phrasing(extras=(("secret", "true", "（仅其自己可见）"),), keeps="key"),
 )
 
 declare(
@@ -904,7 +918,9 @@ declare(
     "kept between 0 and `max` (no maximum if not given); read it with mark_number(p, key). False, and "
     "nothing changes, when the counter is already at the bound it moves towards (蓄力技: no room, no gain); "
     "a gain beyond the maximum is cut to the room left. Public unless secret: true.",
-    phrasing=Phrasing(extras=(("max", "given", "（至多为{max}）"), ("secret", "true", "（仅其自己可见）"))),
+    phrasing=Phrasing(
+        extras=(("max", "given", "（至多为{max}）"), ("secret", "true", "（仅其自己可见）")), keeps="key"
+    ),
 )
 
 declare(

@@ -37,6 +37,12 @@ _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 _LITERAL = {ast.IntLit: "int", ast.StrLit: "text", ast.CardNameLit: "cardname", ast.Neg: "int"}
 _ORDINALS = "甲乙丙丁戊己庚辛"
 _SHORT = {"card": "该牌", "player": "该角色", "color": "该颜色", "int": "该数值"}  # a value after its first mention
+_LABEL_WORDS = {
+    "player": "角色",
+    "card": "牌",
+    "int": "数值",
+    "color": "颜色",
+}  # two or more `let`s of a kind: 数值甲 …
 
 
 def phrasing_of(node: object) -> Phrasing | None:
@@ -119,6 +125,8 @@ class _Call:
             return self.text(name) == YOU
         if shape == "face_down_card":
             return self.r.face_down and is_var(node, "this_card")
+        if shape == "kept":
+            return isinstance(node, ast.StrLit) and node.value in self.r.kept_marks
         if shape.endswith("()"):
             return isinstance(node, ast.Call) and node.func == shape[:-2]
         return is_var(node, shape)  # true, false, none
@@ -178,6 +186,7 @@ class Renderer:
     labels: dict[str, str] = field(default_factory=dict)  # let name -> 角色甲 / 牌乙 (several picks of a kind)
     it_kinds: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # N为… of the counts in noun phrases, said after the text
+    kept_marks: frozenset[str] = frozenset()  # marks the described content keeps for the game (shape `kept`)
 
     def __post_init__(self) -> None:
         self.vars = VAR_ZH | {"target": self.target_word}
@@ -397,7 +406,7 @@ class Renderer:
                 return self._exists(self.args(node).get(ph.exists_in), not neg)
             if not neg or ph.negated:
                 c = _Call(self, node)
-                subj, pred = c.clause(ph.negated if neg and ph.negated else c.template)
+                subj, pred = c.clause(c.ph.negated if neg and c.ph.negated else c.template)
                 verb = "不" + ph.verb if neg else ph.verb  # 存在 → 不存在
                 return Phrase(subj, pred, verb if ph.verb and pred.startswith(verb) else "")
         if not neg:
@@ -446,6 +455,13 @@ class Renderer:
             xs = self.expand(left, ph.counts)
             if not (isinstance(xs, ast.Var) and xs.name not in self.bindings and not self.plural(xs)):
                 return self.count_phrase(op, self.np(xs), right.value)
+        if op in ("==", "!=") and isinstance(left, ast.StrLit) and is_var(right, "event"):
+            left, right = right, left
+        if op in ("==", "!=") and is_var(left, "event") and isinstance(right, ast.StrLit) and right.value in TRIGGER_ZH:
+            # which trigger fired: 此时是一名角色传出情报时
+            e = catalogue.TRIGGER_EVENTS[right.value]
+            when = TRIGGER_ZH[right.value].format(s="一名角色", c=e.card_noun)
+            return Phrase("此时", ("是" if op == "==" else "不是") + when, "是")
         eq = self._equals(left, right) if op in ("==", "!=") else None
         if eq is not None:
             subj, pred = _Call(self, eq[0]).clause(eq[2].equals or "", {"@other": self.other(eq[1], eq[2])})
@@ -566,10 +582,11 @@ class Renderer:
         return self.join(self.block(body, ctx), ctx)
 
     def plan_labels(self, body: list[ast.Node]) -> None:
-        """Name the picks apart where one program picks two or more players (or cards) with `let`.
+        """Name the picks apart where one program picks two or more players (or cards, numbers, colours) with `let`.
 
         Each would read 该角色 after its pick, and 该角色 twice in one sentence is ambiguous; so
-        they become 角色甲, 角色乙 … (牌甲, 牌乙 …), said at the pick: 选择一名其他角色（角色甲）.
+        they become 角色甲, 角色乙 … (牌甲, 牌乙 …; 数值甲, 数值乙 …), said at the pick: 选择一名其他角色（角色甲）,
+        or at the value's first mention: 这些牌中的红色牌的数量（数值甲）.
         """
         picks: dict[str, list[str]] = {}
 
@@ -582,7 +599,7 @@ class Renderer:
                 action = b is not None and b.kind == "action"
                 single = choice is None and not action and not self.plural(x.value)
                 pick = (choice is not None and not choice.declared and choice.range is None) or single
-                if pick and kind in ("player", "card") and x.name not in picks.setdefault(kind, []):
+                if pick and kind in _LABEL_WORDS and x.name not in picks.setdefault(kind, []):
                     picks[kind].append(x.name)
             if isinstance(x, ast.Node):
                 for v in vars(x).values():
@@ -594,7 +611,7 @@ class Renderer:
         walk(body)
         for kind, names in picks.items():
             if len(names) >= 2:
-                word = "角色" if kind == "player" else "牌"
+                word = _LABEL_WORDS[kind]
                 for i, name in enumerate(names[: len(_ORDINALS)]):
                     self.labels[name] = word + _ORDINALS[i]
 
@@ -706,6 +723,30 @@ def describe_expr(node: ast.Node | str, renderer: Renderer | None = None) -> str
     if isinstance(node, (ast.Call, ast.Where)) and r.kind(node) in ("card", "player") and r.plural(node):
         return r.np(node).render()
     return r.val(node)
+
+
+def kept_marks(nodes: object) -> frozenset[str]:
+    """The keys (written in the code) of the marks these programs or expressions keep for the game: the key
+    argument of each call whose phrasing says `keeps=` (read back with the shape `kept`)."""
+    found: set[str] = set()
+
+    def walk(x: object) -> None:
+        if isinstance(x, ast.Call):
+            ph = phrasing_of(x)
+            key = Renderer.args(x).get(ph.keeps) if ph is not None and ph.keeps else None
+            if isinstance(key, ast.StrLit):
+                found.add(key.value)
+        if isinstance(x, ast.Program):
+            walk(x.body)
+        elif isinstance(x, ast.Node):
+            for v in vars(x).values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+
+    walk(nodes)
+    return frozenset(found)
 
 
 def describe_program(program: ast.Program | str, renderer: Renderer | None = None) -> str:

@@ -24,6 +24,7 @@ from .describe import (
     Renderer,
     expression,
     is_var,
+    kept_marks,
     phrasing_of,
 )
 from .errors import LanguageError
@@ -165,6 +166,26 @@ def _sentence(lead: str, cond_text: str, body: str) -> str:
     return end_sentence("，".join(p for p in (lead, cond_text, who + body) if p))
 
 
+_KEPT: dict[int, tuple[Role, frozenset[str]]] = {}
+
+
+def _kept_marks(role: Role | None) -> frozenset[str]:
+    """The marks a role's skills keep for the game (their reads then say no 本回合), once per role."""
+    if role is None:
+        return frozenset()
+    found = _KEPT.get(id(role))
+    if found is None or found[0] is not role:
+        programs = []
+        for m in role.moments:
+            for text in (m.effect_text, m.condition_text):
+                try:
+                    programs.append(parse(text) if text else None)
+                except LanguageError:
+                    continue
+        found = _KEPT[id(role)] = (role, kept_marks(programs))
+    return found[1]
+
+
 def _with_limit(lead: str, sk: Skill) -> str:
     if sk.limit_scope in catalogue.LIMIT_SCOPES:
         lead += ("，" if lead else "") + catalogue.LIMIT_SCOPES[sk.limit_scope].format(n=cn_num(sk.limit_times))
@@ -173,7 +194,7 @@ def _with_limit(lead: str, sk: Skill) -> str:
 
 def _skill_parts(sk: Skill, limit: bool = True) -> tuple[str, str, str]:
     """A skill's opening (when, and its limit unless `limit` is false), its condition (若…) and its body."""
-    r = Renderer(target_word=TARGET_LONG, may_subject=False)
+    r = Renderer(target_word=TARGET_LONG, may_subject=False, kept_marks=_kept_marks(sk.role))
     lead = cond_text = ""
     try:
         whole = expression(sk.condition_text) if sk.condition_text else None
