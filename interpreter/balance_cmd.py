@@ -258,6 +258,11 @@ def balance(
     if content_dirs and pack_specs:
         raise click.UsageError("give one pack with --content, or several with --pack LABEL=DIR, not both")
     if address is not None:
+        from .balance.sweep import address_problem
+
+        wrong = address_problem(address)
+        if wrong:
+            raise click.BadParameter(wrong, param_hint="'--address'")
         if backend == "local":
             raise click.UsageError("--address is a Ray cluster's: not with --backend local")
         backend = "ray"

@@ -153,6 +153,7 @@ def test_the_command_sweeps_resumes_and_names_its_mistakes(tmp_path):
         (["--pack", "a=", "--pack", "a="], "two packs are labelled a"),
         (["--pack", "a=", "--content", str(tmp_path)], "not both"),
         (["--backend", "local", "--address", "auto"], "--address is a Ray cluster's"),
+        (["--address", "nonsense"], "give the Ray head's HOST:PORT"),
         (["--expansions", "nope"], "--expansions"),
     ]:
         r = fengsheng("balance", *args, "-o", tmp_path / "x")

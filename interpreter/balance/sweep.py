@@ -245,10 +245,24 @@ def _init_worker(job: dict[str, Any]) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
+    _die_with_parent()
     if not _SWEEP:
         from ..content.loader import load_content
 
         _SWEEP.update(job, contents={name: load_content(list(p)) for name, p in job["paths"].items()})
+
+
+def _die_with_parent() -> None:
+    """On Linux, a worker is killed when the sweep's process dies, even by SIGKILL (it would otherwise play its
+    chunk to the end and wait for work forever)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import contextlib
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _play_chunk(cell: Cell, indices: list[int]) -> list[GameRecord]:
@@ -376,6 +390,7 @@ def _run_local(
             for i in indices:
                 take([play_record(content, cell, i, spec.seed, spec.max_turns)])
         return
+    import signal
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -387,6 +402,13 @@ def _run_local(
     if fork:
         _SWEEP.update(job, contents=contents)  # inherited: nothing to pickle or load again
     pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(job,))
+    # SIGTERM (a job scheduler, `kill`) stops the sweep as Ctrl-C does: the workers are ended, the games done kept
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()  # only the main thread sets a handler
+    terminated = signal.getsignal(signal.SIGTERM)
+    if main:
+        signal.signal(signal.SIGTERM, _interrupt)
     queue: Iterator[tuple[Cell, list[int]]] = iter(chunks(work, jobs))
     out: set[Any] = set()
 
@@ -416,7 +438,13 @@ def _run_local(
     else:
         pool.shutdown()
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, terminated)
         _SWEEP.clear()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _run_ray(
@@ -436,11 +464,15 @@ def _run_ray(
         ) from None
     started = False
     if not ray.is_initialized():
+        if address:
+            _reachable(address)
         try:
+            import logging
+
             if address:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
             else:
-                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
         except Exception as e:  # Ray's own errors: no cluster at the address, a port in use …
             raise SweepError(f"Ray did not start{f' at {address}' if address else ''}: {_one_line(e)}") from None
         started = True
@@ -480,6 +512,35 @@ def _run_ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def address_problem(address: str) -> str | None:
+    """What is wrong with an --address, or None: HOST:PORT, ``auto`` or a ``ray://`` client address."""
+    if address == "auto" or "://" in address:
+        return None
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return f"{address!r}: give the Ray head's HOST:PORT (e.g. 10.0.0.5:6379), auto, or ray://HOST:PORT"
+    return None
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """A cluster's HOST:PORT answers (Ray itself would wait minutes for a head that is not there)."""
+    import socket
+
+    if address == "auto" or "://" in address:
+        return  # the local cluster's address file, or a Ray client address: Ray checks those itself
+    wrong = address_problem(address)
+    if wrong:
+        raise SweepError(wrong)
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise SweepError(
+            f"no Ray cluster answers at {address} ({e.strerror or e}): start one with `ray start --head` there, "
+            "or leave --address out to start a local Ray instance"
+        ) from None
 
 
 def _one_line(e: BaseException, limit: int = 600) -> str:
