@@ -201,6 +201,13 @@ def _trigger(name: str, fields: tuple[str, ...], doc: str, visibility: str = "pu
 
 
 _TRIGGERS = (
+    _trigger(
+        "game_start",
+        ("seat",),
+        "游戏开始时: once, after the roles and the starting hands are dealt, before the first turn (subject: "
+        "the first player); 蓄力技's initial charge. Recorded only when a skill reacts to it",
+        zh="游戏开始时",
+    ),
     _trigger("turn_start", ("seat", "turn"), "a turn begins (subject: the current player)", zh="{s}的回合开始时"),
     _trigger(
         "draw_phase",

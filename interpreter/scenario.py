@@ -27,8 +27,9 @@ from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_
 from .engine.victory import GameOver
 from .snippet import brief, clip, line_of, snippet
 
-STARTS = ("draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
-_START_PHASE = {"travel": "send", "settle": "setup"}  # the game's phase where the turn resumes, if named otherwise
+STARTS = ("game", "draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
+# the game's phase where the turn resumes, if named otherwise
+_START_PHASE = {"travel": "send", "settle": "setup", "game": "setup"}
 
 
 class ScenarioFailure(Exception):
@@ -285,6 +286,11 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     try:
         if start == "settle":
             g.settle("scenario")
+        elif start == "game":  # 游戏开始时, then the first turn from its beginning
+            g.turn_no = 0
+            g.enter_phase("setup")
+            g.start_game()
+            g.play_turn("draw")
         else:
             g.play_turn(start)
         if data.get("until") == "game_end":

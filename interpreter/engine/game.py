@@ -382,11 +382,22 @@ class Game(GameCore):
 
     # ------------------------------------------------------------------ the game loop
 
+    def start_game(self) -> None:
+        """游戏开始时, once before the first turn: skills reacting to `game_start` (蓄力技's initial charge).
+        Recorded only in a game where a skill reacts to it, so other games' logs do not change."""
+        assert self.current is not None  # set up
+        if "game_start" in self.watched:
+            self.emit("game_start", seat=self.current.seat)
+            self.settle("游戏开始时")
+
     def run(self) -> GameOver:
         """Play the game to its end and return the result."""
-        if self.current is None:
+        fresh = self.current is None
+        if fresh:
             self.setup()
         try:
+            if fresh:
+                self.start_game()
             while True:
                 if self.turn_no >= self.max_turns:
                     raise GameOver([], "turn_limit")
