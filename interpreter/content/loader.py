@@ -10,9 +10,10 @@ given: a later pack overrides earlier ones by id (a rule-set fork), and its
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
 
@@ -119,6 +120,13 @@ def schema(kind: str) -> dict:
 def _suggest(word, candidates):
     return did_you_mean(word, candidates)
 
+
+# Files read before in this process that parsed and met their schema with nothing to report, by kind and text:
+# the data, pickled (each read gets its own copy, which the builders may change). A process that loads packs
+# again and again (the tests, `fengsheng serve`) parses and schema-checks each unchanged file once; a file with
+# any finding is read in full every time, so that its findings are reported again. Bounded: cleared when full.
+_CLEAN_READS: dict[tuple[str, str], bytes] = {}
+_CLEAN_READS_MAX = 4096
 
 # Schema errors after which the value is still of a shape the builders read (a string, a number): it stays.
 _HARMLESS = {"required", "additionalProperties", "minLength", "pattern", "minimum", "maximum"}
@@ -320,6 +328,10 @@ class Loader:
         if text.startswith("\ufeff"):
             text = text[1:]
         self.sources[str(path)] = split_lines(text)
+        clean = _CLEAN_READS.get((kind, text))
+        if clean is not None:
+            return pickle.loads(clean)
+        findings = len(self.errors), len(self.warnings), len(self.dropped)
         if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
             self.err(
                 path,
@@ -367,6 +379,10 @@ class Loader:
             self.err(path, getattr(data, "pos", None), "E110", f"a {kind} file must be a mapping (key: value lines)")
             return None
         self.check_schema(path, data, kind)
+        if (len(self.errors), len(self.warnings), len(self.dropped)) == findings:
+            if len(_CLEAN_READS) >= _CLEAN_READS_MAX:
+                _CLEAN_READS.clear()
+            _CLEAN_READS[kind, text] = pickle.dumps(data, pickle.HIGHEST_PROTOCOL)
         return data
 
     def check_schema(self, path, data, kind, schema_doc: dict | None = None):
@@ -1289,8 +1305,8 @@ def validate_paths(paths) -> list:
             continue
         for cf in _files([BUNDLED_CONTENT], "cards"):
             try:
-                d = load_yaml(cf.read_text(encoding="utf-8"))
-                L.card_names[d["name"]] = d["id"]
+                name, ident = _name_and_id(cf.read_text(encoding="utf-8"))
+                L.card_names[name] = ident
             except Exception:  # the bundled content is validated on its own
                 pass
         data = L.read(f, kind)
@@ -1314,6 +1330,13 @@ def validate_paths(paths) -> list:
         L.check_marks(whole_pack=False)  # one file: its marks may be set in other files
         errors += L.errors + L.warnings
     return errors
+
+
+@lru_cache(maxsize=1024)
+def _name_and_id(text: str) -> tuple:
+    """A card file's name and id, parsed once per text in a process (validate_paths reads them for every file)."""
+    d = load_yaml(text)
+    return d["name"], d["id"]
 
 
 _cache: dict = {}
