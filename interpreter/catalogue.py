@@ -122,6 +122,120 @@ TIMINGS: dict[str, Timing] = {
 }
 
 
+# ---------------------------------------------------------------------- the turn's skeleton (phase kinds)
+
+
+@dataclass(frozen=True)
+class PhaseKind:
+    """A building block of a turn: one kind of phase the rules' `turn:` list may name (docs/modding.md).
+
+    `nodes`: the timing nodes it enters (where triggers, victory checks and dying resolve);
+    `timings`: the idle points it offers (card and skill timings); `decisions`: the decision kinds it
+    asks; `events`: what it records. `after`: a phase of this kind needs one of that kind earlier in
+    the turn (and none of `closes` in between: the intel it works on is the one that phase sent).
+    """
+
+    name: str
+    doc: str
+    zh: str
+    nodes: tuple[str, ...]
+    timings: tuple[str, ...]
+    decisions: tuple[str, ...]
+    events: tuple[str, ...]
+    after: str | None = None
+    required: bool = False
+
+
+PHASE_KINDS: dict[str, PhaseKind] = {
+    k.name: k
+    for k in (
+        PhaseKind(
+            "draw",
+            "the current player draws the rules' draw_count cards, plus what effects added (add_draw)",
+            "摸牌阶段",
+            ("摸牌阶段开始时",),
+            (),
+            (),
+            ("draw_phase", "draw"),
+        ),
+        PhaseKind(
+            "play",
+            "an idle point for the current player: cards and skills of the `play_phase` timing, one after "
+            "another, until they pass",
+            "出牌阶段",
+            ("出牌阶段空闲时点", "发动技能后", "指定目标后", "结算卡牌效果后"),
+            ("play_phase",),
+            ("play", "target"),
+            ("card_used", "card_resolved"),
+        ),
+        PhaseKind(
+            "send",
+            "the current player sends an intel (or uses a card that sends one); it travels until a player "
+            "accepts it, else it is discarded. A player who cannot send abstains (弃权). Required: a turn "
+            "sends intel",
+            "传递阶段",
+            ("传递阶段开始时", "传出情报时", "情报传递到面前时", "传递阶段空闲时点"),
+            ("send_start", "need_send", "send_idle"),
+            ("send", "send_target", "lock", "receive", "play", "target"),
+            ("send_phase_start", "intel_sent", "intel_arrives", "intel_accepted"),
+            required=True,
+        ),
+        PhaseKind(
+            "contest",
+            "争夺: everyone, asked in turn from the player who accepted the intel, may use `contest` cards and "
+            "skills; after a use the asking starts again from the holder; it ends when all have passed in a "
+            "row. Skipped when the intel sent was not accepted",
+            "争夺阶段",
+            ("争夺阶段空闲时点",),
+            ("contest",),
+            ("play", "target"),
+            (),
+            after="send",
+        ),
+        PhaseKind(
+            "receive",
+            "the holder puts the intel into their intel area (dead: it is discarded). Skipped when the intel "
+            "sent was not accepted",
+            "接收阶段",
+            ("接收情报时",),
+            (),
+            (),
+            ("received",),
+            after="send",
+        ),
+    )
+}
+
+# The base game's turn (seed 003): what a rule set without `turn:` plays. Before the first phase the
+# turn begins (turn_start); after the last, 回合结束 (turn_end, its node, the turn-end victory check, 轮结束时).
+BASE_TURN: tuple[str, ...] = ("draw", "play", "send", "contest", "receive")
+
+
+# ---------------------------------------------------------------------- resolution models
+
+
+@dataclass(frozen=True)
+class ResolutionModel:
+    """How cards and triggered skills resolve (`resolution:` of the rules)."""
+
+    name: str
+    doc: str
+    zh: str
+
+
+RESOLUTIONS: dict[str, ResolutionModel] = {
+    m.name: m
+    for m in (
+        ResolutionModel(
+            "queued",
+            "the base game (seed 004): nothing interrupts a card or skill; what it triggers waits for the next "
+            "timing node, where triggered skills fire in seat order from the current player",
+            "排队结算",
+        ),
+    )
+}
+
+
 # ---------------------------------------------------------------------- victory checks
 
 
@@ -668,6 +782,8 @@ ERROR_CODES: dict[str, str] = {
     "E121": "a reference to something that does not exist",
     "E122": "an identity table row does not add up to its player count",
     "E124": "a pack extends a pack that is loaded after it (packs that extend each other)",
+    "E125": "the rules' `turn:` breaks the turn's order: no phase that sends intel, or a contest or receive phase "
+    "without a send phase before it (or twice after one), or an intel sent and never received",
     "E201": "syntax error in effect code (also a number of more than 9 digits, code nested too deeply)",
     "E301": "unknown name or function",
     "E302": "wrong type, or a mark or data read whose type nothing says",

@@ -69,6 +69,30 @@ def limits() -> str:
     )
 
 
+def phase_kinds() -> str:
+    return _table(
+        ["phase kind", "中文", "what it does", "timing nodes", "idle points (`timing`)", "decisions"],
+        [
+            [
+                f"`{k.name}`",
+                k.zh,
+                k.doc + (f" (needs a `{k.after}` phase before it)" if k.after else ""),
+                "、".join(k.nodes),
+                ", ".join(f"`{t}`" for t in k.timings) or "—",
+                ", ".join(f"`{d}`" for d in k.decisions) or "—",
+            ]
+            for k in C.PHASE_KINDS.values()
+        ],
+    )
+
+
+def resolutions() -> str:
+    return _table(
+        ["`resolution`", "中文", "how cards and triggered skills resolve"],
+        [[f"`{m.name}`", m.zh, m.doc] for m in C.RESOLUTIONS.values()],
+    )
+
+
 # table name -> (document, generator)
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "context-vars": ("language.md", context_vars),
@@ -76,6 +100,8 @@ TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "victory-checks": ("language.md", victory_checks),
     "triggers": ("language.md", triggers),
     "limits": ("errors.md", limits),
+    "phase-kinds": ("modding.md", phase_kinds),
+    "resolutions": ("modding.md", resolutions),
 }
 
 

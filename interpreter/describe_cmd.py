@@ -15,8 +15,8 @@ import click
 
 from .cli_options import content_option, content_paths
 from .content.loader import ContentError, load_content
-from .language.describe_content import describe_card, describe_identity, describe_role, describe_task
-from .model.content import CardType, Identity, Role, SecretTask, role_label
+from .language.describe_content import describe_card, describe_identity, describe_role, describe_task, describe_turn
+from .model.content import CardType, Identity, Role, Rules, SecretTask, role_label
 from .snippet import clip, snippet
 from .suggest import closest
 
@@ -25,10 +25,21 @@ KINDS = {  # kind -> Chinese word
     "secret_task": "秘密任务",
     "role": "角色",
     "identity": "身份",
+    "rules": "规则",
 }
 ORDER = list(KINDS)
 
-Described = CardType | SecretTask | Role | Identity
+
+@dataclass
+class Turn:
+    """The rules' turn skeleton, as an item `describe` can name (回合流程, turn)."""
+
+    rules: Rules
+    id: str = "turn"
+    name: str = "回合流程"
+
+
+Described = CardType | SecretTask | Role | Identity | Turn
 
 
 @dataclass
@@ -54,6 +65,12 @@ class Item:
             return "\n".join(f"【{sk.name}】{sk.text}" for sk in self.obj.skills) or "（没有技能）"
         if isinstance(self.obj, Identity):
             return "（rules.yaml 中的身份没有 text）"
+        if isinstance(self.obj, Turn):
+            return (
+                "turn: "
+                + ", ".join(ph.kind for ph in self.obj.rules.phases)
+                + f"\nresolution: {self.obj.rules.resolution}"
+            )
         return self.obj.text or "（没有 text）"
 
     def generated(self) -> str:
@@ -64,6 +81,8 @@ class Item:
                 text = describe_task(self.obj)
             elif isinstance(self.obj, Role):
                 text = describe_role(self.obj)
+            elif isinstance(self.obj, Turn):
+                text = describe_turn(self.obj.rules)
             else:
                 text = describe_identity(self.obj)
             return text or "（没有可描述的代码：加载时出错，见警告）"
@@ -99,6 +118,7 @@ def collect_items(dirs) -> tuple[list, list]:
         for _, obj in sorted(objs.items())
     ]
     items += [Item("identity", obj) for obj in content.identities.values()]
+    items.append(Item("rules", Turn(content.rules)))
     return items, [_warning(e) for e in errors]
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from .catalogue import PHASE_KINDS
 from .cli_options import expansions_option
 from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
@@ -82,6 +83,8 @@ def summary(content: Content) -> dict:
             "collect_count": r.collect_count,
             "death_count": r.death_count,
             "max_turns": r.max_turns,
+            "turn": "[" + ", ".join(f"{ph.id} {PHASE_KINDS[ph.kind].zh}" for ph in r.phases) + "]",
+            "resolution": r.resolution,
         },
         "identity_table": {str(n): dict(row) for n, row in sorted(r.identity_table.items())},
         "decks": deck_sizes,

@@ -27,7 +27,8 @@ from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_
 from .engine.victory import GameOver
 from .snippet import brief, clip, line_of, snippet
 
-STARTS = ("game", "draw", "play", "send", "travel", "contest", "receive", "turn_end", "settle")
+# where a scenario may begin besides a phase of the rules' turn (the base game: draw, play, send, contest, receive)
+STARTS = ("game", "travel", "turn_end", "settle")
 # the game's phase where the turn resumes, if named otherwise
 _START_PHASE = {"travel": "send", "settle": "setup", "game": "setup"}
 
@@ -290,7 +291,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
             g.turn_no = 0
             g.enter_phase("setup")
             g.start_game()
-            g.play_turn("draw")
+            g.play_turn()
         else:
             g.play_turn(start)
         if data.get("until") == "game_end":

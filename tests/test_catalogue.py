@@ -74,6 +74,8 @@ def _enums(node, key: str) -> list[set]:
         ("secret_task", "check", C.VICTORY_CHECKS),
         ("rules", "check", C.VICTORY_CHECKS),
         ("rules", "color", C.COLORS),
+        ("rules", "turn", C.PHASE_KINDS),
+        ("rules", "resolution", C.RESOLUTIONS),
     ],
 )
 def test_schema_enums_are_the_catalogue(schema, key, names):

@@ -363,7 +363,7 @@ def test_all_md_catalogue():
     assert r.exit_code == 0, r.output
     out = r.output
     assert out.startswith("# ")
-    for heading in ("## 卡牌", "## 秘密任务", "## 角色", "## 身份"):
+    for heading in ("## 卡牌", "## 秘密任务", "## 角色", "## 身份", "## 规则"):
         assert heading in out
     for d in CARDS.values():
         assert f"### {d['name']} `{d['id']}`" in out
@@ -371,7 +371,7 @@ def test_all_md_catalogue():
         assert d["name"] in out
     assert "测试文书" in out
     assert out.count("**由代码生成**") == (
-        len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES) + len(RULES["identities"])
+        len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 1  # + the turn
     )
     assert "无法生成" not in out
 
@@ -381,7 +381,17 @@ def test_all_text():
     assert r.exit_code == 0
     for d in CARDS.values():
         assert d["name"] in r.output
-    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(BUNDLED_ROLES) + len(RULES["identities"])
+    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 1
+    assert "摸牌阶段 [draw]" in r.output  # the turn's skeleton (回合流程)
+
+
+def test_the_turn_skeleton():
+    r = run("回合流程")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert "turn: draw, play, send, contest, receive" in r.output and "结算方式：排队结算（queued）" in r.output
+    phases = [ln.strip().split(" [")[0] for ln in lines if " [" in ln]
+    assert phases == ["摸牌阶段", "出牌阶段", "传递阶段", "争夺阶段", "接收阶段"]
 
 
 def test_single_md():

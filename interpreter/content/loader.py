@@ -20,6 +20,8 @@ from typing import cast
 import jsonschema
 import yaml
 
+from ..catalogue import PHASE_KINDS, RESOLUTIONS
+
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
 from ..engine import primitives  # noqa: F401
 from ..language import types as T
@@ -40,11 +42,14 @@ from ..model.content import (
     Identity,
     Origin,
     PackInfo,
+    Phase,
     Role,
     Rules,
     SecretTask,
     Skill,
     Victory,
+    base_phases,
+    phase_list,
 )
 from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
 from ..snippet import MAX_MESSAGE, brief, clip, line_of, snippet, split_lines
@@ -810,7 +815,11 @@ class Loader:
             for d in data.get("decks") or []
             if isinstance(d, dict) and isinstance(d.get("players"), list) and len(d["players"]) == 2 and "deck" in d
         ]
+        phases = self.load_turn(path, data)
+        resolution = data.get("resolution", "queued")
         rules = Rules(
+            phases=phases,
+            resolution=resolution if resolution in RESOLUTIONS else "queued",
             name=data.get("name", ""),
             start_hand=data.get("start_hand", 3),
             draw_count=data.get("draw_count", 3),
@@ -822,6 +831,82 @@ class Loader:
             death_count=data.get("death_count", 3),
         )
         return rules, identities
+
+    def load_turn(self, path, data) -> tuple[Phase, ...]:
+        """The rules' `turn:` as phases (the base game's when absent), its order checked (E125).
+
+        An unknown kind is the schema's error (with did-you-mean); the turn is then the base game's.
+        """
+        kinds = data.get("turn")
+        if not isinstance(kinds, list):
+            return base_phases()
+        if not all(isinstance(k, str) and k in PHASE_KINDS for k in kinds):
+            return base_phases()
+        phases = phase_list(kinds)
+        where = pos_of(data, "turn")
+        if not any(PHASE_KINDS[k].required for k in kinds):
+            need = [n for n, k in PHASE_KINDS.items() if k.required]
+            self.err(
+                path,
+                where,
+                "E125",
+                f"the turn has no {' or '.join(repr(n) for n in need)} phase: every turn sends an intel",
+                f"add {need[0]!r} ({PHASE_KINDS[need[0]].zh}) to `turn:`",
+            )
+        # a phase that works on the intel a send phase sent comes after one, before the next, each once
+        opened: dict[str, int] = {}  # kind -> index of the phase that opened the span (a send)
+        done: dict[str, set[str]] = {}  # opening kind -> kinds already seen in its span
+        for i, kind in enumerate(kinds):
+            k = PHASE_KINDS[kind]
+            at = pos_of(kinds, i)
+            if k.after is None:
+                if any(PHASE_KINDS[o].after == kind for o in PHASE_KINDS):  # a phase others work on
+                    prev = opened.get(kind)
+                    if prev is not None and "receive" not in done[kind]:
+                        self._never_received(path, kinds, prev)
+                    opened[kind], done[kind] = i, set()
+                continue
+            if k.after not in opened:
+                self.err(
+                    path,
+                    at,
+                    "E125",
+                    f"phase '{phases[i].id}' ({k.zh}) needs a '{k.after}' phase before it: "
+                    f"it works on the intel that phase sent",
+                    f"move it after a '{k.after}' phase",
+                )
+                continue
+            seen = done[k.after]
+            if kind in seen:
+                self.err(
+                    path,
+                    at,
+                    "E125",
+                    f"phase '{phases[i].id}' ({k.zh}) comes twice after the same '{k.after}' phase",
+                    f"a second one needs a '{k.after}' phase of its own before it",
+                )
+            elif kind == "contest" and "receive" in seen:
+                self.err(
+                    path,
+                    at,
+                    "E125",
+                    f"phase '{phases[i].id}' ({k.zh}) comes after the intel was received: nothing is left to contest",
+                    "put the contest phase before the receive phase",
+                )
+            seen.add(kind)
+        for kind, i in opened.items():
+            if "receive" not in done[kind]:
+                self._never_received(path, kinds, i)
+        return phases
+
+    def _never_received(self, path, kinds, i) -> None:
+        self.err(
+            path,
+            pos_of(kinds, i),
+            "E125",
+            f"the intel that phase '{kinds[i]}' (传递阶段) sends is never received",
+            "add a 'receive' phase after it (before any other 'send' phase)",
+        )
 
     def load_deck(self, path, data, card_types, skip_kinds=frozenset(), taken=frozenset()) -> tuple[list, dict]:
         """The deck's copies and named decks. Copies of `skip_kinds` (card kinds a pack removed) are left out;

@@ -1,6 +1,7 @@
 """The turn flow: a turn's phases, one after another, and the intel's journey.
 
-Phases follow the rulebook: 摸牌 → 出牌 → 传递 → 争夺 → 接收, then 回合结束.
+Phases follow the rules' `turn:` (catalogue.PHASE_KINDS; the base game: 摸牌 → 出牌 → 传递 → 争夺 →
+接收), then 回合结束.
 Every place the rules stop and let a player act calls ``settle`` first — the
 timing-node loop of the rules, in resolution.py — so triggers, victory checks
 and dying happen in the one documented order. :class:`TurnFlow` owns the intel
@@ -12,8 +13,10 @@ is GameCore's; the turn flow advances it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..suggest import did_you_mean
 from . import decisions as D
 from .decisions import PlayOption
 from .errors import EngineError, GameOver
@@ -48,8 +51,6 @@ class Transit:
 class TurnFlow:
     """A turn's phases and the intel's journey (see the module docstring)."""
 
-    PHASES = ("draw", "play", "send", "travel", "contest", "receive", "turn_end")
-
     def __init__(
         self,
         game: GameCore,
@@ -75,6 +76,19 @@ class TurnFlow:
         self._card_options = card_use.card_options
         self._perform = card_use.perform
         self._new_turn = card_use.new_turn
+        # the turn's phases (rules `turn:`), precompiled: (the kind's method, the phase's id) in order
+        runners = {
+            "draw": self.draw_phase,
+            "play": self.play_phase,
+            "send": self.send_whole_phase,
+            "contest": self.contest_whole_phase,
+            "receive": self.receive_whole_phase,
+        }
+        self.turn_phases = game.rules.phases
+        self.phases: list[tuple[Callable[[Player, str], None], str]] = [
+            (runners[ph.kind], ph.id) for ph in self.turn_phases
+        ]
+        self.accepted = False  # the intel sent this turn was accepted (contest and receive phases run)
         self.transit: Transit | None = None  # the intel being sent this turn
         self.holder: Player | None = None  # the player the pending intel is in front of
         self.contest_over = False  # an effect ended the 争夺阶段
@@ -179,55 +193,43 @@ class TurnFlow:
             raise GameOver([], "no_players")
         return q
 
-    def play_turn(self, start: str = "draw") -> None:
+    def play_turn(self, start: str = "") -> None:
         """Play the current player's turn, from the beginning or resumed at phase `start`.
 
-        Resuming (used by scenario files) skips the earlier phases: "travel" and
-        "contest" expect an intel in transit (see table.put_pending).
+        The phases are the rules' `turn:` (precompiled in the constructor: one bound method per phase).
+        Resuming (used by scenario files) skips the earlier phases: at a phase's id, at ``travel`` (the
+        first send phase, its intel already sent: see table.put_pending) or at ``turn_end``; resuming at
+        a contest or receive phase expects an intel that was accepted.
         """
         game = self.game
         p = game.current
         assert p is not None  # set up
-        i = self.PHASES.index(start)
-        if i == 0:
+        phases = self.phases
+        i = 0
+        resume = False
+        if start:
+            i = self.resume_at(start)
+            resume = start == "travel"
+            # resumed after the send: the intel in front of someone was accepted
+            self.accepted = i < len(phases) and self.turn_phases[i].kind in ("contest", "receive")
+        if i == 0 and not resume:
             if game.CHECK_EACH_TURN:
                 self.zones.check_invariants()
             game.start_turn()
             self.transit = None
             self.holder = None
+            self.accepted = False
             self._new_turn()
             game.emit("turn_start", seat=p.seat, turn=game.turn_no)
-            # 摸牌阶段
-            game.enter_phase("draw")
-            self.extra_draw = 0
-            game.emit("draw_phase", seat=p.seat)
-            self._settle("摸牌阶段开始时")
-            if p.alive:
-                self.zones.draw(p, game.rules.draw_count + self.extra_draw)
-        if i <= 1:
-            # 出牌阶段
-            game.enter_phase("play")
-            if p.alive:
-                self.idle_loop(p, "play_phase")
-        accepted = i >= 4
-        if i <= 2:
-            # 传递阶段
-            game.enter_phase("send")
-            accepted = p.alive and self.send_phase(p) and self.travel()
-        elif i == 3:
-            game.enter_phase("send")
-            accepted = self.travel()
-        if accepted:
-            if i <= 4:
-                # 争夺阶段
-                game.enter_phase("contest")
-                self.contest_phase()
-            if i <= 5:
-                # 接收阶段
-                game.enter_phase("receive")
-                self.receive_phase()
-        elif self.zones.pending is not None:
-            self.zones.discard_cards([self.zones.pending])
+        for run, phase in phases[i:]:
+            if resume:
+                resume = False
+                game.enter_phase(phase)
+                self.accepted = self.travel()
+                if not self.accepted and self.zones.pending is not None:
+                    self.zones.discard_cards([self.zones.pending])
+                continue
+            run(p, phase)
         # 回合结束
         game.enter_phase("turn_end")
         game.emit("turn_end", seat=p.seat)
@@ -241,6 +243,63 @@ class TurnFlow:
                 self._settle("轮结束时")
         self.transit = None
         self.holder = None
+
+    def resume_at(self, start: str) -> int:
+        """The index of the phase a turn resumed at `start` begins with (EngineError: no such phase)."""
+        ids = [ph.id for ph in self.turn_phases]
+        if start == "turn_end":
+            return len(ids)
+        if start == "travel":
+            for i, ph in enumerate(self.turn_phases):
+                if ph.kind == "send":
+                    return i
+        if start in ids:
+            return ids.index(start)
+        hint = did_you_mean(start, [*ids, "travel", "turn_end"])
+        raise EngineError(
+            f"the turn has no phase '{start}' (its phases: {', '.join(ids)}; or travel, turn_end)"
+            + (f"; {hint}" if hint else "")
+        )
+
+    # ------------------------------------------------------------------ the phase kinds (catalogue.PHASE_KINDS)
+
+    def draw_phase(self, p: Player, phase: str) -> None:
+        """摸牌阶段: draw the rules' number of cards, plus what effects added at its start."""
+        game = self.game
+        game.enter_phase(phase)
+        self.extra_draw = 0
+        game.emit("draw_phase", seat=p.seat)
+        self._settle("摸牌阶段开始时")
+        if p.alive:
+            self.zones.draw(p, game.rules.draw_count + self.extra_draw)
+
+    def play_phase(self, p: Player, phase: str) -> None:
+        """出牌阶段: the current player's idle point, until they pass."""
+        self.game.enter_phase(phase)
+        if p.alive:
+            self.idle_loop(p, "play_phase")
+
+    def send_whole_phase(self, p: Player, phase: str) -> None:
+        """传递阶段: send an intel (or abstain) and let it travel until accepted; not accepted, it is discarded."""
+        self.game.enter_phase(phase)
+        if self.transit is not None and self.zones.pending is not self.transit.card:  # a second send this turn
+            self.transit = None
+            self.holder = None
+        self.accepted = p.alive and self.send_phase(p) and self.travel()
+        if not self.accepted and self.zones.pending is not None:
+            self.zones.discard_cards([self.zones.pending])
+
+    def contest_whole_phase(self, p: Player, phase: str) -> None:
+        """争夺阶段, if the intel sent was accepted."""
+        if self.accepted:
+            self.game.enter_phase(phase)
+            self.contest_phase()
+
+    def receive_whole_phase(self, p: Player, phase: str) -> None:
+        """接收阶段, if the intel sent was accepted."""
+        if self.accepted:
+            self.game.enter_phase(phase)
+            self.receive_phase()
 
     def idle_loop(self, p: Player, timing: str) -> None:
         """出牌阶段: the current player uses cards until they pass."""

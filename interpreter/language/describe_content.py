@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import catalogue
 from ..model.colors import COLOR_NAMES
-from ..model.content import CardType, Identity, Role, SecretTask, Skill, Victory
+from ..model.content import CardType, Identity, Role, Rules, SecretTask, Skill, Victory
 from . import ast
 from .describe import (
     CHECK_ZH,
@@ -275,3 +275,20 @@ def _moments_text(sk: Skill) -> str:
         return _sentence(_with_limit("，或".join(lead for lead, _, _ in parts), sk), parts[0][1], parts[0][2])
     parts = [_skill_parts(m) for m in sk.moments]
     return "".join(_sentence(*p) for p in parts)
+
+
+def describe_turn(rules: Rules) -> str:
+    """The turn's skeleton as the rules declare it (`turn:`, `resolution:`): one line per phase, with its
+    timing nodes and idle points (catalogue.PHASE_KINDS)."""
+    model = catalogue.RESOLUTIONS[rules.resolution]
+    lines = [f"结算方式：{model.zh}（{model.name}）", "回合开始"]
+    for ph in rules.phases:
+        kind = catalogue.PHASE_KINDS[ph.kind]
+        what = "、".join(kind.nodes)
+        idle = "、".join(catalogue.TIMINGS[t].zh_at for t in kind.timings)
+        text = f"{ph.label()} [{ph.id}]：时点 {what}" + (f"；空闲时点 {idle}" if idle else "")
+        if ph.kind == "draw":
+            text += f"；摸{cn_num(rules.draw_count)}张牌"
+        lines.append(text)
+    lines.append("回合结束：回合结束时，检查回合结束时的胜利条件；每轮结束时")
+    return "\n".join(lines)

@@ -101,6 +101,39 @@ class Rules:
     give_on_death: int = 3
     collect_count: int = 3  # red or blue intel from which the collect victory checks run
     death_count: int = 3  # black intel that make a player dying
+    # the turn's skeleton (`turn:`): its phases in order, each an id (unique in the turn) and a kind of
+    # catalogue.PHASE_KINDS; the base game's turn by default
+    phases: tuple[Phase, ...] = field(default_factory=lambda: base_phases())
+    resolution: str = "queued"  # catalogue.RESOLUTIONS: queued (the base game) or stack
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a turn, as the rules' `turn:` lists it."""
+
+    id: str  # what the game's clock calls it (per-phase limits, observations, a scenario's `start:`)
+    kind: str  # its building block: a name of catalogue.PHASE_KINDS
+
+    def label(self) -> str:
+        """The phase's Chinese name, with its id when that is not the kind's own (a repeated phase)."""
+        zh = catalogue.PHASE_KINDS[self.kind].zh
+        return zh if self.id == self.kind else f"{zh}（{self.id}）"
+
+
+def phase_list(kinds: list[str] | tuple[str, ...]) -> tuple[Phase, ...]:
+    """Phases of the given kinds, in order: each has its kind as id, a repeated kind its kind and a number
+    (`play`, then `play_2`, `play_3` …)."""
+    seen: dict[str, int] = {}
+    out = []
+    for kind in kinds:
+        seen[kind] = seen.get(kind, 0) + 1
+        out.append(Phase(kind if seen[kind] == 1 else f"{kind}_{seen[kind]}", kind))
+    return tuple(out)
+
+
+def base_phases() -> tuple[Phase, ...]:
+    """The base game's turn (catalogue.BASE_TURN)."""
+    return phase_list(catalogue.BASE_TURN)
 
 
 @dataclass
