@@ -213,3 +213,13 @@ def test_a_local_ray_instance_writes_the_records_of_local_processes(tmp_path, ba
         ray.shutdown()
     assert (done.played, done.total) == (18, 18)
     assert _lines(read_records(tmp_path / "ray")) == _lines(read_records(tmp_path / "local"))
+
+
+def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
+    from interpreter.balance.sweep import _ray_chunk
+
+    cell = {"players": 5, "agents": "random", "pack": "base"}
+    good = _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0])
+    assert good[0]["index"] == 0 and good[0]["cell"] == cell
+    with pytest.raises(SweepError, match=r"is not the content of the grid \(fingerprint \w+, the grid's 0000\)"):
+        _ray_chunk(base.paths, "0000", 1, None, cell, [0])
