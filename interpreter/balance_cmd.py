@@ -158,7 +158,8 @@ def rerun_command(cell: Any, source: Any, max_turns: int | None) -> str:
     "agents_specs",
     multiple=True,
     metavar="KIND|KIND,KIND,…",
-    help="the bots: one kind for the table (heuristic, random) or one per seat; repeat to sweep several "
+    help="the bots, as simulate --agents takes them: one kind for the table (heuristic, random, …) or one per "
+    "seat; repeat to sweep several "
     "(a per-seat list joins only the player count it names seats for) [default: heuristic]",
 )
 @click.option(
@@ -254,7 +255,7 @@ def balance(
         players = parse_players(players_text)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="'--players'") from None
-    agents = list(dict.fromkeys(agents_specs)) or ["heuristic"]
+    agents = list(dict.fromkeys(",".join(k.strip() for k in a.split(",")) for a in agents_specs)) or ["heuristic"]
     if content_dirs and pack_specs:
         raise click.UsageError("give one pack with --content, or several with --pack LABEL=DIR, not both")
     if address is not None:

@@ -352,9 +352,16 @@ def record_line(rec: GameRecord) -> str:
     return json.dumps(rec.to_dict(), ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def write_record(f: IO[str], rec: GameRecord) -> None:
-    """Append one record to an open games.jsonl and flush it (to the disk: a killed sweep keeps it)."""
+def write_record(f: IO[str], rec: GameRecord, sync: bool = True) -> None:
+    """Append one record to an open games.jsonl and flush it to the disk (a killed sweep keeps it); with
+    ``sync=False`` the caller flushes (after a chunk of records: :func:`flush`)."""
     f.write(record_line(rec))
+    if sync:
+        flush(f)
+
+
+def flush(f: IO[str]) -> None:
+    """Flush an open games.jsonl to the disk."""
     f.flush()
     os.fsync(f.fileno())
 

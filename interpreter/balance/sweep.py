@@ -51,6 +51,7 @@ from .records import (
     SeatRecord,
     SweepSpec,
     done_keys,
+    flush,
     open_games,
     read_records,
     read_spec,
@@ -348,9 +349,10 @@ def run_sweep(
 
         def take(records: list[GameRecord]) -> None:
             for rec in records:
-                write_record(f, rec)
+                write_record(f, rec, sync=False)
                 count["done"] += 1
                 count["failed"] += rec.failed is not None
+            flush(f)  # a chunk's records reach the disk together
             if progress:
                 progress(count["done"], total)
 
