@@ -110,16 +110,18 @@ class Resolution:
             batch = game.take_events()
             fired = False
             by_seat = self.skills.triggers_by_seat  # most seats have no triggered skill: an empty list
+            kinds_by_seat = self.skills.trigger_kinds_by_seat
+            in_batch = {kind for kind, _ in batch}
             # the seat guards (language/guard.py): the seats a condition compares, read from the event's
             # payload; when one is false the condition is false, and neither the blocker nor the condition
             # needs to run (both are pure). A trace, which records why each skill did not fire, asks them all.
             guarded = game.trace is None
             assert game.current is not None  # triggers run from setup on
             for p in self._order_from(game.current):
-                skills = by_seat[p.seat]
-                if not skills:
-                    continue
                 seat = p.seat
+                if kinds_by_seat[seat].isdisjoint(in_batch):  # none of its skills reacts to this batch
+                    continue
+                skills = by_seat[seat]
                 offers = [
                     (skill, kind, data)
                     for skill in skills

@@ -48,6 +48,7 @@ class Skills:
         self.removed_identities: list[tuple[Identity, SecretTask | None, int]] = []
         self.triggers: list[tuple[Player, Skill]] = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
+        self.trigger_kinds_by_seat: list[frozenset[str]] = []  # per seat: the event kinds those skills react to
         # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
@@ -91,6 +92,9 @@ class Skills:
             (p, sk) for p in self.players if p.role is not None for sk in p.role.moments if sk.kind == "triggered"
         ]
         self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
+        # per seat: every event kind its triggered skills react to (the trigger loop skips a seat whose
+        # kinds the batch does not hold)
+        self.trigger_kinds_by_seat = [frozenset(k for sk in sks for k in sk.on or ()) for sks in self.triggers_by_seat]
         self.game.listen(frozenset(kind for _, sk in self.triggers for kind in sk.on or ()))
         self.victory_skills = {}
         for p in self.players:
