@@ -38,7 +38,7 @@ from .resolution import Resolution
 from .seats import Seats
 from .skills import Skills
 from .stack import EffectStack, UseFrame
-from .state import Card, Player
+from .state import Card, Player, shuffle
 from .victory import GameOver, Victory
 from .zones import Zones
 
@@ -347,13 +347,13 @@ class Game(GameCore):
         idents = []
         for ident_id, count in table.items():
             idents += [content.identities[ident_id]] * count
-        rng.shuffle(idents)
+        shuffle(rng, idents)
         tasks = sorted(content.tasks.values(), key=lambda t: t.id)
-        rng.shuffle(tasks)
+        shuffle(rng, tasks)
         for p, ident in zip(self.players, idents, strict=False):
             self.skills.give_identity(p, ident, tasks.pop() if ident.takes_task else None)
         # the deck
-        self.zones.load(content.deck_for(self.n))
+        self.zones.load_deck(self.n)
         self.zones.shuffle_deck()
         self.current = self.players[rng.randrange(self.n)]
         if self.record:  # the referee's record (to nobody: no seat may read it), then what everyone sees

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..language.runtime import Ctx
 from . import decisions as D
 from .decisions import PlayOption
-from .state import Player
+from .state import Player, shuffle
 
 if TYPE_CHECKING:
     from ..model.content import Identity, Role, SecretTask, Skill
@@ -66,10 +66,15 @@ class Skills:
     def deal_roles(self, first: Player) -> None:
         """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
         game = self.game
-        pool = sorted(game.content.roles.values(), key=_by_id)
+        roles = game.content.roles
+        made = getattr(game.content, "_roles_by_id", None)  # the roles sorted by id, kept on the content set
+        if made is None or made[0] is not roles:
+            made = (roles, sorted(roles.values(), key=_by_id))
+            game.content._roles_by_id = made  # type: ignore[attr-defined]  # a cache kept on the content set
+        pool = list(made[1])
         if not pool:
             return
-        game.rng.shuffle(pool)
+        shuffle(game.rng, pool)
         per = 2 if len(pool) >= 2 * game.n else 1
         for p in self.seats.order_from(first):
             dealt = [pool.pop() for _ in range(min(per, len(pool)))]

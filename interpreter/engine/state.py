@@ -8,6 +8,7 @@ it keeps each player's per-color intel counters up to date.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 # Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
@@ -35,6 +36,23 @@ __all__ = [
 # Zones. A card's `owner` is the player whose hand/intel holds it, else None.
 DECK, HAND, INTEL, DISCARD, REMOVED, PENDING, PROCESSING, STAGING = range(8)
 ZONE_NAMES = ["deck", "hand", "intel", "discard", "removed", "pending", "processing", "staging"]
+
+
+def shuffle(rng: random.Random, x: list[Any]) -> None:
+    """Shuffle x in place exactly as ``rng.shuffle(x)`` does (CPython's Fisher–Yates with ``_randbelow``
+    drawn from ``getrandbits``: the same draws, the same order), without a method call per element.
+    A generator of another class (one that overrides ``random``) is left to its own shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def mask_colors(mask: int) -> list[str]:

@@ -11,7 +11,7 @@ zone; the other operations here (draw, discard, reveal …) are made of it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import EngineError
 from .state import (
@@ -29,6 +29,7 @@ from .state import (
     ZONE_NAMES,
     Card,
     Player,
+    shuffle,
 )
 
 if TYPE_CHECKING:
@@ -71,14 +72,45 @@ class Zones:
             self.by_uid[e.uid] = card
         self.deck = list(self.cards)
 
+    def load_deck(self, players: int) -> None:
+        """Setup: the cards of the deck for this many players (``content.deck_for``), in deck order.
+
+        What each card is made from (its type found by id) is kept on the content set per player count,
+        checked against the content's deck, decks, rules and card types (a copy that replaced one of them
+        gets its own)."""
+        content = self.game.content
+        made = getattr(content, "_deck_args", None)
+        if (
+            made is None
+            or made[0] is not content.deck
+            or made[1] is not content.decks
+            or made[2] is not content.rules
+            or made[3] is not content.card_types
+        ):
+            per_count: dict[int, list[tuple[Any, ...]]] = {}
+            made = (content.deck, content.decks, content.rules, content.card_types, per_count)
+            content._deck_args = made  # type: ignore[attr-defined]  # a cache kept on the content set
+        args = made[4].get(players)
+        if args is None:
+            types = content.card_types
+            args = made[4][players] = [
+                (e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data) for e in content.deck_for(players)
+            ]
+        cards = [Card(*a) for a in args]
+        self.cards += cards
+        by_uid = self.by_uid
+        for c in cards:
+            by_uid[c.uid] = c
+        self.deck = list(self.cards)
+
     def shuffle_deck(self, top: list[Card] | None = None) -> None:
         """Shuffle the deck with the game's generator; `top` (top first), if given, is stacked on top of it."""
         if not top:
-            self.game.rng.shuffle(self.deck)
+            shuffle(self.game.rng, self.deck)
             return
         on_top = set(top)
         rest = [c for c in self.deck if c not in on_top]
-        self.game.rng.shuffle(rest)
+        shuffle(self.game.rng, rest)
         self.deck = rest + top[::-1]  # the end of the list is the top
 
     def redeal(self, seat: int, r: random.Random) -> None:
@@ -278,7 +310,7 @@ class Zones:
         for c in pile:
             c.zone = DECK
             c.knowers = 0  # shuffled: nobody can follow a card any more
-        self.game.rng.shuffle(pile)
+        shuffle(self.game.rng, pile)
         self.deck = pile
         self.game.emit("reshuffle", n=len(pile))
         return True
