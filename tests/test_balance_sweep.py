@@ -223,3 +223,25 @@ def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
     assert good[0]["index"] == 0 and good[0]["cell"] == cell
     with pytest.raises(SweepError, match=r"is not the content of the grid \(fingerprint \w+, the grid's 0000\)"):
         _ray_chunk(base.paths, "0000", 1, None, cell, [0])
+
+
+def test_a_worker_that_dies_stops_the_sweep_with_its_games_kept(tmp_path, base, content, monkeypatch):
+    import interpreter.balance.sweep as sweep_module
+
+    spec = _spec(base, games=8)
+    play = sweep_module.play_record
+
+    def dies_at_game_5(content, cell, index, seed, max_turns=None):
+        if index == 5 and cell.players == 5:
+            os.kill(os.getpid(), signal.SIGKILL)  # a worker killed (out of memory, a signal)
+        return play(content, cell, index, seed, max_turns)
+
+    monkeypatch.setattr(sweep_module, "play_record", dies_at_game_5)  # the forked workers inherit it
+    with pytest.raises(SweepError, match=r"a worker process died .*; \d+ of 24 games are kept in .*the same command"):
+        run_sweep(tmp_path, spec, [base], {"base": content}, jobs=2)
+    kept = read_records(tmp_path)
+    assert 0 < len(kept) < 24
+    monkeypatch.setattr(sweep_module, "play_record", play)
+    run_sweep(tmp_path, spec, [base], {"base": content}, jobs=2)
+    run_sweep(tmp_path / "whole", spec, [base], {"base": content}, jobs=1)
+    assert _lines(read_records(tmp_path)) == _lines(read_records(tmp_path / "whole"))
