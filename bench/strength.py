@@ -1,16 +1,20 @@
 #!/usr/bin/env python
-"""The bots' strength table: each bot in mixed tables against random bots, by identity, with 95% intervals.
+"""The bots' strength table: one bot in mixed tables against other bots, by identity, with 95% intervals.
 
-    python bench/strength.py [--players 5 | --players 2-10] [--games 1000] [--seed 0] [--jobs N]
+    python bench/strength.py [--bot heuristic] [--against random] [--players 5 | --players 2-10]
+                             [--games 1000] [--seed 0] [--jobs N]
+    python bench/strength.py --bot search:20 --against heuristic --games 200
 
-Each game seats one bot of the kind measured (``--bot``, default ``heuristic``) and random bots at every
+Each game seats one bot of the kind measured (``--bot``, a spec as ``simulate --agents`` takes it:
+``heuristic``, ``search:20`` ...) and bots of the ``--against`` kind (default ``random``) at every
 other seat; the bot's seat turns round the table from game to game (game g: seat g mod n), and every agent
 is seeded from the game seed (``sim.make_agents``), so the same arguments print the same table, with any
 ``--jobs``. For each player count it prints, by the identity a seat ended the game with, the win rate of the
-bot's seats and of the random seats (seats that won / seats played) with their Wilson 95% intervals, then
+bot's seats and of the other seats (seats that won / seats played) with their Wilson 95% intervals, then
 the same over all identities. A seat wins when its player is among the game's winners (a camp wins
-together). The last line is ``ratio R``: the bot's seat win rate ÷ a random seat's, over every game played
-(all player counts). The goal (issue 15) is R ≥ 1.5 for the heuristic bot.
+together). The last line is ``ratio R``: the bot's seat win rate ÷ another seat's, over every game played
+(all player counts). The goals (issue 15): R ≥ 1.5 for the heuristic bot against random bots, R > 1 for
+the search bot against heuristic bots.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from interpreter.agents.kinds import agent_kinds
+from interpreter.agents.kinds import factory_of
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import drive
 from interpreter.sim import game_seed, make_agents, pad, wilson
@@ -32,8 +36,8 @@ ALL = "全部"
 
 
 def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter]:
-    """Games `indices` at `n` players: (bot wins, bot seats, random wins, random seats), by identity."""
-    bot, n, seed, indices = args
+    """Games `indices` at `n` players: (bot wins, bot seats, other wins, other seats), by identity."""
+    bot, others, n, seed, indices = args
     content = load_cached()
     bw: Counter = Counter()
     bn: Counter = Counter()
@@ -41,7 +45,7 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter]:
     rn: Counter = Counter()
     for g in indices:
         seat = g % n
-        kinds = tuple(bot if s == seat else "random" for s in range(n))
+        kinds = tuple(bot if s == seat else others for s in range(n))
         game = drive(content, n, game_seed(seed, g), make_agents(kinds, game_seed(seed, g), content))
         assert game.result is not None
         winners = {p.seat for p in game.result.winners}
@@ -63,20 +67,26 @@ def cell(k: int, n: int) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bot", default="heuristic", choices=sorted(k for k in agent_kinds() if k != "random"))
+    ap.add_argument("--bot", default="heuristic", help="the bot measured, one per table (heuristic, search:20 ...)")
+    ap.add_argument("--against", default="random", help="the bots at the other seats (default random)")
     ap.add_argument("--players", default="5", help="a count (5) or a range (2-10)")
     ap.add_argument("--games", type=int, default=1000, help="games per player count")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the table does not depend on it)")
     a = ap.parse_args()
+    for spec in (a.bot, a.against):
+        try:
+            factory_of(spec)
+        except ValueError as e:
+            ap.error(str(e))
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each count shows as it ends
     lo_n, _, hi_n = a.players.partition("-")
     counts = range(int(lo_n), int(hi_n or lo_n) + 1)
     total = [0, 0, 0, 0]
-    print(f"{a.bot} bot, one per table, against random bots: seats that won / seats played, Wilson 95%")
+    print(f"{a.bot} bot, one per table, against {a.against} bots: seats that won / seats played, Wilson 95%")
     for n in counts:
         size = max(1, a.games // (a.jobs * 4))
-        chunks = [(a.bot, n, a.seed + n, range(i, min(i + size, a.games))) for i in range(0, a.games, size)]
+        chunks = [(a.bot, a.against, n, a.seed + n, range(i, min(i + size, a.games))) for i in range(0, a.games, size)]
         if a.jobs > 1:
             with ProcessPoolExecutor(a.jobs) as pool:
                 parts = list(pool.map(play, chunks))
@@ -84,7 +94,7 @@ def main() -> None:
             parts = [play(c) for c in chunks]
         bw, bn, rw, rn = (sum((p[i] for p in parts), Counter()) for i in range(4))
         print(f"\n{n} players, {a.games} games")
-        print(f"  {pad('identity', 10)} {pad(a.bot, 30)} {pad('random', 30)}")
+        print(f"  {pad('identity', 10)} {pad(a.bot, 30)} {pad(a.against, 30)}")
         for identity in [*sorted(k for k in rn if k != ALL), ALL]:
             print(f"  {pad(identity, 10)} {cell(bw[identity], bn[identity])} {cell(rw[identity], rn[identity])}")
         if rw[ALL]:
@@ -92,7 +102,7 @@ def main() -> None:
         for i, c in enumerate((bw, bn, rw, rn)):
             total[i] += c[ALL]
     bw_, bn_, rw_, rn_ = total
-    print(f"\nall counts: {a.bot} {cell(bw_, bn_)}; random {cell(rw_, rn_)}")
+    print(f"\nall counts: {a.bot} {cell(bw_, bn_)}; {a.against} {cell(rw_, rn_)}")
     print(f"ratio {(bw_ / bn_) / (rw_ / rn_):.2f}")
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import __version__
 from .agents import RandomAgent
-from .agents.kinds import agent_kinds
+from .agents.kinds import factory_of
 from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
@@ -68,10 +68,8 @@ def parse_agents(spec: str, players: int) -> tuple[str, ...]:
 
     Raises ValueError with what is wrong: an unknown kind, or a list that does not name every seat."""
     kinds = tuple(k.strip() for k in spec.split(","))
-    known = agent_kinds()  # the bots a command can seat, by name (agents/kinds.py)
     for k in kinds:
-        if k not in known:
-            raise ValueError(f"unknown agent {k!r} (known: {', '.join(known)})")
+        factory_of(k)  # the bots a command can seat, by spec (agents/kinds.py); raises ValueError
     if len(kinds) == 1:
         return kinds * players
     if len(kinds) != players:
@@ -85,8 +83,7 @@ def parse_agents(spec: str, players: int) -> tuple[str, ...]:
 def make_agents(kinds: tuple[str, ...], gseed: int, content=None) -> list:
     """The agents of one game: seat s gets its kind seeded with gseed * 31 + s (as random_agents does),
     and the content being played (a bot's hints)."""
-    known = agent_kinds()
-    return [known[k](gseed * 31 + seat, content) for seat, k in enumerate(kinds)]
+    return [factory_of(k)(gseed * 31 + seat, content) for seat, k in enumerate(kinds)]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -157,10 +154,12 @@ class Summary:
         """Who sat where, and the win rate of each kind of agent per seat played, with its Wilson 95% interval."""
         seats = ", ".join(f"P{s} {k}" for s, k in enumerate(self.agents))
         lines = [f"Agents: {seats}", "", "Win rate by agent (seats that won / seats played, Wilson 95% interval):"]
+        width = max([10, *(len(kind) for kind in self.agent_seats)])
         for kind in sorted(self.agent_seats):
             k, n = self.agent_wins[kind], self.agent_seats[kind]
             lo, hi = wilson(k, n)
-            lines.append(f"  {pad(kind, 10)} {k:>6} / {n:<6} {100 * k / n:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
+            rate = f"{100 * k / n:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
+            lines.append(f"  {pad(kind, width)} {k:>6} / {n:<6} {rate}")
         return lines
 
     def text(self, header: str) -> str:

@@ -30,10 +30,16 @@ class Agent:
     actions, exactly the one whose id ``act`` would return. The batch driver
     then calls ``pick`` and makes no descriptor (the chosen action's id is still
     recorded). ``act`` must still work: the step API and other drivers call it.
+
+    A *search* bot (``searches = True``) is called with ``search(observation, actions, world)``
+    instead, where ``world`` is its seat's ``World`` (engine/step.py): the one thing it may do
+    with it is ``world.sample(rng)``, a copy of the game in which everything the seat cannot see
+    is dealt again. Drivers that offer no world call ``act``.
     """
 
     observes = True
     uniform = False  # True: pick(n) -> index stands for act (see above)
+    searches = False
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
 
     def pick(self, n: int) -> int:  # pragma: no cover  (only for uniform agents)
@@ -41,3 +47,7 @@ class Agent:
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:  # pragma: no cover
         raise NotImplementedError
+
+    def search(self, observation: Observation, actions: Sequence[Descriptor], world: Any) -> int:
+        """A decision with the seat's World to sample from (only for ``searches``); by default, ``act``."""
+        return self.act(observation, actions)

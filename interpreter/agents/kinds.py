@@ -1,19 +1,25 @@
-"""The kinds of bots a command can seat, by name: ``heuristic`` (the preferred one) and ``random``.
+"""The kinds of bots a command can seat, by name: ``heuristic`` (the preferred one), ``random`` and ``search``.
 
 A kind is a factory ``(seed, content=None) -> Agent``; a command names kinds on its command line
 (``fengsheng play --bots heuristic,random``) and builds one agent per seat with its own seed, handing
 it the content being played (the heuristic bot reads its hints from it: the cards' and secret tasks'
 `bot:` keys; without it, the bundled game's).
+
+A *spec* names a kind with an optional argument after a colon: ``search:50`` is the search bot with
+50 simulations per decision (``search`` alone: 50), ``search:50:random`` the same with random
+rollouts. :func:`factory_of` reads a spec (``simulate --agents`` and ``balance`` seat bots by spec).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from ..model.content import Content
 from .base import Agent
 from .heuristic import HeuristicAgent, hints_of
 from .random_agent import RandomAgent
+from .search import ROLLOUTS, SearchAgent
 
 AgentFactory = Callable[..., Agent]  # (seed, content=None) -> Agent
 
@@ -27,9 +33,38 @@ def _random(seed: int, content: Content | None = None) -> Agent:
     return RandomAgent(seed)
 
 
+DEFAULT_SIMULATIONS = 50  # `search` without a number
+
+
+def _search(
+    seed: int, content: Content | None = None, simulations: int = DEFAULT_SIMULATIONS, rollout: str = "heuristic"
+) -> Agent:
+    return SearchAgent(seed, simulations, hints_of(content) if content is not None else None, rollout)
+
+
 def agent_kinds() -> dict[str, AgentFactory]:
-    """The bot kinds available, the preferred one first."""
-    return {"heuristic": _heuristic, "random": _random}
+    """The bot kinds available, the preferred one first (``search`` with its default budget)."""
+    return {"heuristic": _heuristic, "random": _random, "search": _search}
+
+
+def factory_of(spec: str) -> AgentFactory:
+    """The factory a spec names: a kind (``heuristic``) or ``search:N`` / ``search:N:ROLLOUT``.
+
+    Raises ValueError saying what is wrong (an unknown kind, a budget that is not a positive number)."""
+    name, _, arg = spec.strip().partition(":")
+    kinds = agent_kinds()
+    if name not in kinds:
+        raise ValueError(f"unknown agent {spec!r} (known: {', '.join(kinds)}, search:N)")
+    if not arg:
+        return kinds[name]
+    if name != "search":
+        raise ValueError(f"agent {name!r} takes no argument (only search:N, N simulations per decision)")
+    n, _, rollout = arg.partition(":")
+    if not n.isdigit() or int(n) < 1:
+        raise ValueError(f"search:{arg}: the number of simulations per decision is a positive integer (search:50)")
+    if rollout and rollout not in ROLLOUTS:
+        raise ValueError(f"search:{arg}: unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
+    return functools.partial(_search, simulations=int(n), rollout=rollout or "heuristic")
 
 
 def default_kind() -> str:

@@ -79,6 +79,10 @@ class _Delegate(Generic[P, R]):
 class Game(GameCore):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
 
+    # (game, seat) -> that seat's World, handed to a search bot: engine/step.py's World.of_game, set there
+    # (step.py sits above this module; whoever seats a search bot has imported it)
+    worlds: Any = None
+
     # The engine's operations, as Game's own: what the effect language's primitives (ctx.game.<name>),
     # the seat boundary, the tools and the tests call. Each is the component's bound method, looked up
     # on first use and then kept on the game (no wrapper, no second implementation).
@@ -308,7 +312,12 @@ class Game(GameCore):
                 self.actions_taken.append(self.describer.describe(decision)[0][index])
             return index
         ids, descs = self.describer.describe(decision)
-        answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
+        if agent.searches:  # a search bot is also handed its seat's World (engine/step.py) to sample from
+            if self.worlds is None:
+                raise EngineError("a search bot needs interpreter.engine.step (its World) to be imported")
+            answer = agent.search(self.observation(decision.seat, decision), descs, self.worlds(self, decision.seat))
+        else:
+            answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
         if type(answer) is int:
             try:
                 index = ids.index(answer)

@@ -298,7 +298,9 @@ class Skills:
         gone = self.removed_identities
         removed = [i for i, (_ident, _task, s) in enumerate(gone) if s != seat]  # face down, not ours
         if slots or removed:
-            idents = [p.identity for p in slots] + [gone[i][0] for i in removed]
+            # drawn in the order of their ids, not of the seats that really hold them (a sample depends on
+            # what `seat` knows and on `r` only)
+            idents = sorted([p.identity for p in slots] + [gone[i][0] for i in removed], key=_id_of)
             r.shuffle(idents)
             seen_tasks = {t.id for t in [me.task] + [players[s].task for s in me.known_identities] if t is not None}
             seen_tasks |= {t.id for _i, t, s in gone if s == seat and t is not None}
@@ -323,6 +325,7 @@ class Skills:
             mine = {r_.id for r_ in me.dealt_roles}
             pool = [p.role for p in face_down if p.role is not None] + list(self.role_pile)  # (all have one)
             pool += [r_ for r_ in self.unchosen_roles if r_.id not in mine]
+            pool.sort(key=_id_of)  # (as the identities above: the order they lie in is hidden)
             r.shuffle(pool)
             for p in face_down:  # a role dealt face down is a hidden one: keep it so
                 assert p.role is not None  # (face_down: seats with a role)
@@ -337,3 +340,6 @@ class Skills:
             for p in face_down:  # what the others were dealt follows their new role
                 assert p.role is not None  # (each was given one from the pool above)
                 p.dealt_roles = [p.role] + [spare.pop() for _ in range(len(p.dealt_roles) - 1) if spare]
+
+
+_id_of = operator.attrgetter("id")  # a content object's id: the order hidden things are dealt again in

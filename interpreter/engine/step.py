@@ -176,6 +176,11 @@ class GameState:
         for edit in pending:
             self._apply_edit(*edit)
 
+    def world(self, seat: int) -> World:
+        """`seat`'s view of this game for a search bot: :meth:`World.sample` deals determinizations of it."""
+        n, seed, turns = self.n_players, self.seed, self.max_turns
+        return World(self.content, n, seed, turns, self._indices, self._actions, self._edits, seat)
+
     def resample(self, seat: int, rng: random.Random) -> GameState:
         """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
 
@@ -197,6 +202,44 @@ class GameState:
         self._edits.append((at, seat, sub_seed))
         _redeal(self._game, seat, random.Random(sub_seed))
         self._legal = None
+
+
+class World:
+    """What a search bot may do with one seat's view of a live game: deal determinizations of it.
+
+    :meth:`sample` returns a new GameState in which every card and fact `seat` cannot see has been
+    dealt again (exactly what :meth:`GameState.resample` gives: same observation for `seat`, same
+    legal actions). The sample depends only on what `seat` has seen and on the generator: the
+    re-deal draws hidden things in the order of their ids, never in the order they really lie in,
+    so two games the seat cannot tell apart give the same samples. A World keeps the seed and the
+    actions of the game to replay it; a bot reads nothing of it but what :meth:`sample` returns.
+    Drivers hand one to an agent that sets ``searches`` (``Agent.search``): ``drive`` and the
+    simulate batches do it (``Game.worlds``), and a step-API caller with :meth:`GameState.world`.
+    """
+
+    __slots__ = ("_content", "_n", "_seed", "_max_turns", "_indices", "_actions", "_edits", "seat")
+
+    def __init__(self, content, n_players, seed, max_turns, indices, actions, edits, seat: int) -> None:
+        self._content, self._n, self._seed, self._max_turns = content, n_players, seed, max_turns
+        self._indices, self._actions, self._edits = tuple(indices), tuple(actions), tuple(edits)
+        self.seat = seat
+
+    @classmethod
+    def of_game(cls, game: Game, seat: int) -> World:
+        """The view of `seat` in a game driven by its agents (``drive``, ``simulate``)."""
+        if len(game.decision_log) != len(game.actions_taken):
+            raise EngineError("a search bot needs a game whose every answer is an action id (no referee agents)")
+        return cls(game.content, game.n, game.seed, game.max_turns, game.decision_log, game.actions_taken, (), seat)
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A determinization: the game replayed, then everything `seat` cannot see dealt again from `rng`."""
+        state = GameState(self._content, self._n, self._seed, self._max_turns)
+        state._replay(self._indices, self._actions, self._edits)
+        state._apply_edit(len(self._actions), self.seat, rng.getrandbits(64))
+        return state
+
+
+Game.worlds = World.of_game  # how the synchronous driver (Game._agent_decide) hands a search bot its World
 
 
 def _redeal(g: Game, seat: int, r: random.Random) -> None:
@@ -273,4 +316,4 @@ def drive(content, n_players: int, seed: int, agents, max_turns: int | None = No
     return game
 
 
-__all__ = ["GameState", "TERMINAL", "drive", "EngineError", "IllegalAction"]
+__all__ = ["GameState", "TERMINAL", "World", "drive", "EngineError", "IllegalAction"]

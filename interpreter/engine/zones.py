@@ -118,6 +118,9 @@ class Zones:
 
         Other hands and the deck are shuffled together; a face-down intel keeps its
         arrow and lock, and a card used face down (or the intel it became) its card type.
+        The faces are drawn in the order of their deck ids, never in the order they lie
+        in: what comes out depends on what `seat` sees and on `r`, not on where the
+        hidden cards really were (two games `seat` cannot tell apart give the same sample).
         """
         free: list[Card] = []
         pinned: list[tuple[Card, Callable[[Card], bool]]] = []
@@ -133,11 +136,11 @@ class Zones:
             else:
                 free.append(c)
         for c, fits in pinned:
-            candidates = [c] + [x for x in free if fits(x)]
+            candidates = sorted([c] + [x for x in free if fits(x)], key=_uid)
             other = candidates[r.randrange(len(candidates))]
             if other is not c:
                 c.swap_face(other)
-        faces = [tuple(getattr(c, f) for f in Card.FACE) for c in free]
+        faces = sorted((tuple(getattr(c, f) for f in Card.FACE) for c in free), key=_first)
         r.shuffle(faces)
         for c, face in zip(free, faces, strict=True):
             for f, v in zip(Card.FACE, face, strict=True):
@@ -423,6 +426,14 @@ class Zones:
             for bit in (RED, BLUE, BLACK):
                 if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
                     raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
+
+
+def _uid(c: Card) -> int:
+    return c.uid
+
+
+def _first(face: tuple) -> Any:
+    return face[0]  # Card.FACE starts with the deck id
 
 
 def _of_type(t: CardType) -> Callable[[Card], bool]:

@@ -1,0 +1,138 @@
+"""The search bot (determinized IS-MCTS over its seat's World): honest, seeded, legal; the World it samples.
+
+Honest means more than "it is handed only its observation": the determinizations it searches
+must not depend on what its seat cannot see. So a World built from two games the seat cannot tell
+apart (the real one and a resample of it) deals the very same samples, and the bot gives the same
+answers with the same statistics.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.agents import RandomAgent
+from interpreter.agents.kinds import factory_of
+from interpreter.agents.search import SearchAgent
+from interpreter.engine.step import GameState, drive
+from interpreter.sim import make_agents, parse_agents
+
+
+def _midgame(content, n: int, seed: int, actions: int) -> GameState:
+    """A game played at random for about `actions` actions, stopped at a decision with two options or more."""
+    state, rng = GameState(content, n, seed), random.Random(seed)
+    while not state.is_terminal() and (len(state.history()) < actions or len(state.legal_actions()) < 2):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_terminal()
+    return state
+
+
+def _hands(state: GameState) -> list:
+    return [[c["id"] for c in state.observation(s)["me"]["hand"]] for s in range(state.n_players)]
+
+
+@pytest.mark.parametrize("n, seed", [(5, 3), (7, 11)])
+def test_a_world_deals_the_same_samples_whatever_the_seat_cannot_see(content, n, seed):
+    state = _midgame(content, n, seed, 50)
+    me = state.current_player()
+    twin = state.resample(me, random.Random(99))  # another game `me` cannot tell from this one
+    assert twin.observation(me) == state.observation(me)
+    others = [s for s in range(n) if s != me]
+    assert [_hands(twin)[s] for s in others] != [_hands(state)[s] for s in others]
+    for k in range(3):
+        a = state.world(me).sample(random.Random(k))
+        b = twin.world(me).sample(random.Random(k))
+        assert a.observation(me) == state.observation(me)
+        assert [a.observation(s) for s in range(n)] == [b.observation(s) for s in range(n)]
+        assert [p.identity for p in a._game.players] == [p.identity for p in b._game.players]
+        rng = random.Random(k)
+        while not a.is_terminal():  # the same future too: the generator of chance is the sample's
+            assert a.legal_actions() == b.legal_actions()
+            action = rng.choice(a.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.returns() == b.returns()
+    assert _hands(state.world(me).sample(random.Random(0))) != _hands(state.world(me).sample(random.Random(1)))
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_answers_do_not_depend_on_what_the_seat_cannot_see(content, rollout):
+    budget = 6 if rollout == "random" else 2
+    for seed in (5, 8):
+        state = _midgame(content, 5, seed, 40)
+        me = state.current_player()
+        twin = state.resample(me, random.Random(seed))
+        assert _hands(twin) != _hands(state)
+        bot, bot_twin = SearchAgent(7, budget, rollout=rollout), SearchAgent(7, budget, rollout=rollout)
+        answer = bot.search(state.observation(me), state.action_descriptors(), state.world(me))
+        answer_twin = bot_twin.search(twin.observation(me), twin.action_descriptors(), twin.world(me))
+        assert answer == answer_twin
+        assert bot.last == bot_twin.last  # every simulation alike, not only the answer
+        assert sum(v for v, _mean in bot.last.values()) == budget
+        assert answer in state.legal_actions()
+
+
+def test_seeded_and_its_seed_matters(content):
+    state = _midgame(content, 5, 21, 60)
+    me = state.current_player()
+
+    def stats(seed: int) -> dict:
+        bot = SearchAgent(seed, 8, rollout="random")
+        bot.search(state.observation(me), state.action_descriptors(), state.world(me))
+        return bot.last
+
+    assert stats(1) == stats(1)
+    assert any(stats(1) != stats(s) for s in (2, 3, 4))
+
+
+def test_a_game_with_a_search_bot_replays_and_the_driver_hands_the_same_world(content):
+    """drive() gives the bot its World from the game (Game.worlds); the step API from the state: the same
+    answers, so a seed replays a game with search bots exactly, and every answer was legal (the engine
+    checks each one)."""
+    kinds = ("search:2:random", "random", "heuristic")
+    game = drive(content, 3, 17, make_agents(kinds, 17, content))
+    assert game.result is not None
+    again = drive(content, 3, 17, make_agents(kinds, 17, content))
+    assert again.actions_taken == game.actions_taken
+    agents = make_agents(kinds, 17, content)
+    state = GameState(content, 3, 17)
+    while not state.is_terminal():
+        seat = state.current_player()
+        agent = agents[seat]
+        obs = state.observation(seat) if agent.observes else None
+        if agent.searches:
+            action = agent.search(obs, state.action_descriptors(), state.world(seat))
+        else:
+            action = agent.act(obs, state.action_descriptors())
+        state.apply_action(action)
+    assert state.history() == game.actions_taken
+    assert sum(1 for a in agents if isinstance(a, SearchAgent)) == 1
+
+
+def test_without_a_world_it_answers_as_its_heuristic_guide(content):
+    state = _midgame(content, 4, 2, 30)
+    me = state.current_player()
+    bot = SearchAgent(4, 10)
+    assert bot.act(state.observation(me), state.action_descriptors()) in state.legal_actions()
+    assert bot.last == {}
+
+
+def test_specs(content):
+    assert parse_agents("search:20", 3) == ("search:20",) * 3
+    assert parse_agents("search,heuristic,search:3:random", 3) == ("search", "heuristic", "search:3:random")
+    bot = factory_of("search:12:random")(1, content)
+    assert isinstance(bot, SearchAgent) and bot.simulations == 12 and bot.rollout == "random"
+    assert factory_of("search")(1, content).simulations == 50
+    assert isinstance(factory_of("random")(1), RandomAgent)
+    for bad, says in [
+        ("search:0", "positive integer"),
+        ("search:x", "positive integer"),
+        ("search:5:greedy", "unknown rollout"),
+        ("heuristic:5", "takes no argument"),
+        ("minimax", "unknown agent"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            factory_of(bad)
+    with pytest.raises(ValueError, match="unknown rollout"):
+        parse_agents("heuristic,search:2:bad", 2)
