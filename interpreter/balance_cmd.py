@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from .balance_report_cmd import compare as compare_command, report as report_command
 from .cli_options import EXPANSIONS_HELP, content_paths
 
 MAX_GAMES = 1_000_000  # per cell
@@ -337,6 +338,10 @@ def balance(
     if outcome.failed:
         _show_failures(out, spec, sources)
         sys.exit(1)
+
+
+balance.add_command(report_command)  # `balance report DIR`
+balance.add_command(compare_command)  # `balance compare BASE [FORK]`
 
 
 def _report(ctx: click.Context, out: str) -> None:

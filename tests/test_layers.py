@@ -59,6 +59,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.new_cmd",
             "interpreter.play_cmd",
             "interpreter.balance_cmd",
+            "interpreter.balance_report_cmd",
         ],
     ),
 ]

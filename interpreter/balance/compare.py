@@ -1,0 +1,353 @@
+"""A/B: which figures of a fork moved against its base, whether the move is significant, and how many
+games it would take to see a given difference.
+
+Both sides are reports of the same shape (report.build_report); their groups are matched by player
+count and agents, and by pack: the same pack label on both sides, or, when each side holds exactly one
+pack, that pack (the base game in one directory, the fork in the other). Each figure is a proportion
+(a win rate of an identity, a secret task or a role, seats won / seats played; the share of games that
+ended one way) or a mean (turns, decisions per game).
+
+* A proportion is compared with the two-proportion z test (pooled variance, two-sided) and Newcombe's
+  hybrid score interval for the difference (fork − base, from the two Wilson intervals).
+* A mean is compared with Welch's z (the games are many: the normal approximation holds).
+* A figure with fewer than ``MIN_TEST_N`` seats on either side is not tested (counted in ``too_few``).
+* ``significant``: p < 0.05 for that figure alone. ``holm``: still significant after Holm's
+  correction over every figure of the comparison: with a hundred figures, five "move" by chance.
+* ``games_needed``: games per side for an 80% chance of seeing a difference of ``detect`` (default
+  5 points; for turns, ``detect_turns``) at the 5% level, at the base's rate and the base's number
+  of seats of that figure per game. It says whether a non-significant figure is "no change" or
+  "not enough games to tell".
+
+A sweep that plays both packs in one grid (``fengsheng balance --content A --content B``) deals the same
+seeds to both: the tests above treat the two sides as independent samples, which is conservative for
+paired games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from statistics import NormalDist
+from typing import Any
+
+from ..sim import wilson
+from .report import ALL, holm, pct
+
+COMPARE_FORMAT = 1
+ALPHA = 0.05
+POWER = 0.8
+DETECT = 0.05
+DETECT_TURNS = 1.0
+MIN_TEST_N = 10  # seats (or games) a figure needs on each side to be tested: fewer are counted in too_few
+
+_N = NormalDist()
+
+
+class CompareError(Exception):
+    """Two reports that cannot be compared: the message says why."""
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def two_proportion_z(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """The two-proportion z statistic (pooled variance) of k2/n2 − k1/n1 and its two-sided p-value."""
+    if n1 == 0 or n2 == 0:
+        return 0.0, 1.0
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 0.0, 1.0
+    z = (k2 / n2 - k1 / n1) / se
+    return z, math.erfc(abs(z) / math.sqrt(2))
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """Newcombe's hybrid score interval (his method 10) for the difference p2 − p1, at 95%."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1)
+    l2, u2 = wilson(k2, n2)
+    d = p2 - p1
+    return d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2), d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+
+
+def n_for_proportions(p1: float, diff: float, alpha: float = ALPHA, power: float = POWER) -> int:
+    """Units per side for a two-sided two-proportion z test to see p1 → p1 ± diff with the given power."""
+    p1 = min(max(p1, 0.0), 1.0)
+    p2 = p1 + diff if p1 + diff <= 1 else p1 - diff
+    za, zb = _N.inv_cdf(1 - alpha / 2), _N.inv_cdf(power)
+    pbar = (p1 + p2) / 2
+    num = za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+    return math.ceil(num * num / (diff * diff))
+
+
+def n_for_means(sd: float, diff: float, alpha: float = ALPHA, power: float = POWER) -> int:
+    """Games per side for a two-sided z test on means to see a difference of diff with the given power."""
+    za, zb = _N.inv_cdf(1 - alpha / 2), _N.inv_cdf(power)
+    return math.ceil(2 * ((za + zb) * sd / diff) ** 2)
+
+
+def _mean_sd(histogram: Sequence[Sequence[int]]) -> tuple[float, float, int]:
+    n = sum(k for _, k in histogram)
+    if n == 0:
+        return 0.0, 0.0, 0
+    mean = sum(v * k for v, k in histogram) / n
+    var = sum(k * (v - mean) ** 2 for v, k in histogram) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var), n
+
+
+# ---------------------------------------------------------------------- matching the groups
+
+
+def _pairs(base: dict, fork: dict) -> list[tuple[dict, dict]]:
+    base_packs = {g["pack"] for g in base["groups"]}
+    fork_packs = {g["pack"] for g in fork["groups"]}
+    one_each = len(base_packs) == 1 and len(fork_packs) == 1
+
+    def key(g: dict, pack: bool) -> tuple:
+        return (g["agents"], str(g["players"])) + ((g["pack"],) if pack else ())
+
+    fork_by = {key(g, not one_each): g for g in fork["groups"]}
+    out = [(g, fork_by[key(g, not one_each)]) for g in base["groups"] if key(g, not one_each) in fork_by]
+    if not out:
+        b = sorted({f"{g['pack']} · {g['agents']} · {g['players']}" for g in base["groups"]})
+        f = sorted({f"{g['pack']} · {g['agents']} · {g['players']}" for g in fork["groups"]})
+        raise CompareError(
+            "the two sweeps have no cell in common (pack · agents · players): "
+            f"base has {', '.join(b) or 'no games'}; fork has {', '.join(f) or 'no games'}"
+        )
+    return out
+
+
+def _in_content(report: dict, pack: str, role: str) -> bool:
+    """Whether the role is one of the pack's (when its content was loaded for the report): a role of both
+    sides that one side never dealt is too rare to compare, not new."""
+    return role in (report["sweep"].get("content_roles") or {}).get(pack, ())
+
+
+def _rate_side(r: dict) -> dict:
+    return {k: r[k] for k in ("won", "n", "rate", "low", "high")}
+
+
+def _proportion(kind: str, name: str, where: dict, b: dict, f: dict, units_per_game: float, detect: float) -> dict:
+    z, p = two_proportion_z(b["won"], b["n"], f["won"], f["n"])
+    lo, hi = newcombe(b["won"], b["n"], f["won"], f["n"])
+    units = n_for_proportions(b["rate"], detect)
+    return {
+        "kind": kind,
+        "name": name,
+        **where,
+        "base": _rate_side(b),
+        "fork": _rate_side(f),
+        "difference": f["rate"] - b["rate"],
+        "low": lo,
+        "high": hi,
+        "z": z,
+        "p_value": p,
+        "significant": p < ALPHA,
+        "games_needed": math.ceil(units / units_per_game) if units_per_game > 0 else None,
+    }
+
+
+def _mean(kind: str, where: dict, b: dict, f: dict, detect: float | None) -> dict | None:
+    mb, sb, nb = _mean_sd(b["histogram"])
+    mf, sf, nf = _mean_sd(f["histogram"])
+    if nb < 2 or nf < 2:
+        return None
+    se = math.sqrt(sb * sb / nb + sf * sf / nf)
+    z = (mf - mb) / se if se > 0 else 0.0
+    p = math.erfc(abs(z) / math.sqrt(2)) if se > 0 else 1.0
+    half = NormalDist().inv_cdf(0.975) * se
+    return {
+        "kind": kind,
+        "name": kind,
+        **where,
+        "base": {"mean": mb, "sd": sb, "n": nb},
+        "fork": {"mean": mf, "sd": sf, "n": nf},
+        "difference": mf - mb,
+        "low": mf - mb - half,
+        "high": mf - mb + half,
+        "z": z,
+        "p_value": p,
+        "significant": p < ALPHA,
+        "games_needed": n_for_means(sb, detect) if detect and sb > 0 else None,
+    }
+
+
+def compare_reports(base: dict, fork: dict, detect: float = DETECT, detect_turns: float = DETECT_TURNS) -> dict:
+    """The A/B comparison of two reports (plain data, keys documented in docs/balance.md)."""
+    if not 0 < detect < 1:
+        raise CompareError(f"the difference to detect is a share between 0 and 1 (got {detect})")
+    figures: list[dict] = []
+    pairs = []
+    only_base: list[dict] = []
+    only_fork: list[dict] = []
+    too_few = 0
+    for b, f in _pairs(base, fork):
+        where = {"players": b["players"], "agents": b["agents"]}
+        pairs.append(
+            {
+                **where,
+                "base_pack": b["pack"],
+                "fork_pack": f["pack"],
+                "base_games": b["games"],
+                "fork_games": f["games"],
+            }
+        )
+        games = max(b["games"] - b["failed"], 1)
+        for kind, key in (("identity", "identities"), ("task", "tasks"), ("role", "roles")):
+            fork_rows = {r["name"]: r for r in f[key]}
+            base_names = set()
+            for r in b[key]:
+                base_names.add(r["name"])
+                other = fork_rows.get(r["name"])
+                if other is None or not r["n"] or not other["n"]:
+                    if kind == "role" and r["n"] and not _in_content(fork, f["pack"], r["name"]):
+                        only_base.append({**where, "name": r["name"], **_rate_side(r)})
+                    else:
+                        too_few += 1
+                    continue
+                if r["n"] < MIN_TEST_N or other["n"] < MIN_TEST_N:
+                    too_few += 1
+                    continue
+                figures.append(_proportion(kind, r["name"], where, r, other, r["n"] / games, detect))
+            if kind == "role":
+                only_fork += [
+                    {**where, "name": r["name"], **_rate_side(r), "expected": r["expected"], "flag": r["flag"]}
+                    for r in f[key]
+                    if r["name"] not in base_names and not _in_content(base, b["pack"], r["name"])
+                ]
+        b_ok, f_ok = b["games"] - b["failed"], f["games"] - f["failed"]
+        fork_reasons = {r["reason"]: r["games"] for r in f["end_reasons"]}
+        for reason in sorted({r["reason"] for r in b["end_reasons"]} | set(fork_reasons)):
+            kb = next((r["games"] for r in b["end_reasons"] if r["reason"] == reason), 0)
+            kf = fork_reasons.get(reason, 0)
+            if b_ok and f_ok:
+                rb = {
+                    "won": kb,
+                    "n": b_ok,
+                    "rate": kb / b_ok,
+                    **dict(zip(("low", "high"), wilson(kb, b_ok), strict=True)),
+                }
+                rf = {
+                    "won": kf,
+                    "n": f_ok,
+                    "rate": kf / f_ok,
+                    **dict(zip(("low", "high"), wilson(kf, f_ok), strict=True)),
+                }
+                figures.append(_proportion("end_reason", reason, where, rb, rf, 1.0, detect))
+        for kind, d in (("turns", detect_turns), ("decisions", None)):
+            m = _mean(kind, where, b[kind], f[kind], d)
+            if m is not None:
+                figures.append(m)
+    for fig, survives in zip(figures, holm([x["p_value"] for x in figures]), strict=True):
+        fig["holm"] = survives
+    moved = sorted((x for x in figures if x["significant"]), key=lambda x: x["p_value"])
+    return {
+        "format": COMPARE_FORMAT,
+        "base": base["sweep"],
+        "fork": fork["sweep"],
+        "alpha": ALPHA,
+        "power": POWER,
+        "detect": detect,
+        "detect_turns": detect_turns,
+        "figures_tested": len(figures),
+        "too_few": too_few,
+        "min_test_n": MIN_TEST_N,
+        "pairs": pairs,
+        "moved": [_ref(x) for x in moved],
+        "figures": figures,
+        "only_base": only_base,
+        "only_fork": only_fork,
+        "fork_flags": fork["flags"],
+    }
+
+
+def _ref(x: dict) -> dict:
+    return {k: x[k] for k in ("kind", "name", "players", "agents", "difference", "low", "high", "p_value", "holm")}
+
+
+# ---------------------------------------------------------------------- the terminal
+
+
+def diff_text(x: dict) -> str:
+    """Fork − base and its 95% interval: in points for a proportion, in turns or decisions for a mean."""
+    if x["kind"] in ("turns", "decisions"):
+        return f"{x['difference']:+.1f} [{x['low']:+.1f}, {x['high']:+.1f}]"
+    return f"{100 * x['difference']:+.1f} [{100 * x['low']:+.1f}, {100 * x['high']:+.1f}]"
+
+
+def side_text(x: dict, side: str) -> str:
+    s = x[side]
+    return f"{s['mean']:.1f}" if "mean" in s else pct(s["rate"])
+
+
+KIND_TITLE = {
+    "identity": "identity win rate",
+    "task": "secret task win rate",
+    "role": "role win rate",
+    "end_reason": "how games ended (share of games)",
+    "turns": "turns per game",
+    "decisions": "decisions per game",
+}
+
+
+def print_compare(result: dict, console: Any, roles: bool = True) -> None:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    console.print(
+        f"[bold]A/B[/bold]: {len(result['figures'])} figures compared; "
+        f"{len(result['moved'])} moved at the 5% level, "
+        f"{sum(1 for x in result['figures'] if x['holm'])} still after Holm's correction over all of them "
+        "(moved: yes; lead: only before the correction); "
+        f"{result['too_few']} with fewer than {result['min_test_n']} seats a side not tested"
+    )
+    for p in result["pairs"]:
+        players = "all counts" if p["players"] == ALL else f"{p['players']} players"
+        console.print(
+            f"  {players} · {p['agents']}: {p['base_pack']} ({p['base_games']} games) vs "
+            f"{p['fork_pack']} ({p['fork_games']} games)",
+            markup=False,
+        )
+    for kind in KIND_TITLE:
+        rows = [x for x in result["figures"] if x["kind"] == kind]
+        if not rows or (kind == "role" and not roles):
+            continue
+        t = Table(title=KIND_TITLE[kind], title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+        t.add_column("figure", ratio=1)
+        for col in ("base", "fork", "Δ [95%]", "p", "moved", "games"):
+            t.add_column(col, justify="left" if col == "moved" else "right", no_wrap=True)
+        for x in sorted(rows, key=lambda x: (x["p_value"], str(x["name"]))):
+            moved = ("yes" if x["holm"] else "lead") if x["significant"] else ""
+            players = "all" if x["players"] == ALL else f"{x['players']}p"
+            t.add_row(
+                escape(f"{x['name']} · {players}"),
+                side_text(x, "base"),
+                side_text(x, "fork"),
+                diff_text(x),
+                f"{x['p_value']:.2g}",
+                moved,
+                "" if x["games_needed"] is None else f"{x['games_needed']:,}",
+            )
+        console.print(t)
+    console.print(
+        f"Δ: fork − base (points; turns, decisions), Newcombe's 95% interval (Welch's for means). games: games per "
+        f"side for an 80% chance to see a difference of {100 * result['detect']:g} points "
+        f"({result['detect_turns']:g} turn) at the 5% level (--detect, --detect-turns).",
+        markup=False,
+    )
+    if result["only_fork"]:
+        console.print("[bold]Roles only in the fork[/bold] (against the fork's own pool):")
+        for r in result["only_fork"]:
+            players = "all" if r["players"] == ALL else f"{r['players']}p"
+            console.print(
+                f"  {r['name']} [{players}]: {pct(r['rate'])} of {r['n']} seats (95% {100 * r['low']:.1f}–"
+                f"{100 * r['high']:.1f}%), expected {pct(r['expected'])}"
+                + (f"  {r['flag'].upper()}" if r["flag"] else ""),
+                markup=False,
+            )
+    if result["only_base"]:
+        names = sorted({str(r["name"]) for r in result["only_base"]})
+        console.print(f"[bold]Roles only in the base[/bold]: {escape(', '.join(names))}")

@@ -1,0 +1,563 @@
+"""Balance reports: win rates with their uncertainty, flags a designer can act on, game length and endings.
+
+A sweep (``fengsheng balance``) leaves a directory with ``sweep.json`` (the grid) and ``games.jsonl``
+(one record per game, with its seats). ``build_report`` turns those records into one plain-data
+report (its keys are documented in docs/balance.md and kept stable: ``REPORT_FORMAT``), which
+``text_report`` prints as terminal tables and ``html.render_report`` draws as one HTML file.
+
+Every win rate is "seats that won / seats played" with its Wilson 95% interval. The figures are
+grouped by cell: pack × agents × player count, plus one group per pack and agents pooling every
+player count when the sweep has several.
+
+**When a role is flagged** (``strong`` / ``weak``): roles are dealt independently of identities, so
+a role's seats are a random draw of identities. Its *expected* win rate is what the other roles won
+with the same identities in the same cell: for each of its seats, the win rate of the identity that
+seat had, over every seat of that identity in the cell that another role played (leave-one-out);
+averaged over its seats. (In the pooled group the expectation of each cell is kept, seat by seat.)
+A role is ``strong`` when its whole 95% interval lies above that expected rate, ``weak`` when it lies
+below (once it has played at least ``MIN_ROLE_SEATS`` seats). With many roles about one in twenty is
+flagged by chance alone, so each role also gets the p-value of an exact binomial test against its
+expected rate and whether it survives Holm's correction
+over the roles of its group (``holm``): a flag that survives Holm is a finding, one that does not is
+a lead to check with more games.
+
+**When a skill is flagged**: ``unused`` when it was never used in the games its role was in play
+(at least ``MIN_SKILL_GAMES`` of them), ``rare`` when it was used in fewer than ``RARE_SKILL_SHARE``
+of them. Passive skills (never "used") are not counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+from ..sim import REASON_TEXT, wilson
+from . import records
+
+REPORT_FORMAT = 1
+CONFIDENCE = 0.95
+MIN_ROLE_SEATS = 10  # seats a role must have played before it is flagged strong or weak
+MIN_SKILL_GAMES = 20  # games a role must be in play before its skills are flagged unused or rare
+RARE_SKILL_SHARE = 0.05  # a skill used in fewer than this share of its role's games is rare
+TRUST_POINTS = 0.05  # the half-width a figure should reach: seats_for_5_points says how many it takes
+ALL = "all"  # the players of a group that pools every player count
+
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+class SweepError(Exception):
+    """A directory that is not a sweep, or a sweep that cannot be read: the message says which and why."""
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def normal_p_two_sided(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(pvalues: Sequence[float], alpha: float = 1 - CONFIDENCE) -> list[bool]:
+    """Holm's step-down correction: which of the hypotheses are rejected at family-wise level alpha."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    out = [False] * len(pvalues)
+    m = len(pvalues)
+    for rank, i in enumerate(order):
+        if pvalues[i] > alpha / (m - rank):
+            break
+        out[i] = True
+    return out
+
+
+def binomial_p_two_sided(k: int, n: int, p: float) -> float:
+    """Exact two-sided binomial test of k successes in n at rate p: the probability of an outcome no likelier than k."""
+    if n == 0 or p <= 0 or p >= 1:
+        return 1.0 if (p <= 0 and k == 0) or (p >= 1 and k == n) or n == 0 else 0.0
+    lp, lq = math.log(p), math.log(1 - p)
+
+    def logpmf(i: int) -> float:
+        return math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
+
+    at = logpmf(k) + 1e-9  # a relative tolerance, as R's binom.test uses
+    return min(1.0, sum(math.exp(v) for v in map(logpmf, range(n + 1)) if v <= at))
+
+
+def seats_for_half_width(p: float, half: float = TRUST_POINTS, z: float = Z95) -> int:
+    """Seats needed for a 95% interval of about ±half around a rate p (normal approximation)."""
+    p = min(max(p, 0.05), 0.95)  # an interval at 0% or 100% is not symmetric: plan for a rate of at least 5%
+    return math.ceil(z * z * p * (1 - p) / (half * half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100) of sorted values, interpolated linearly between ranks."""
+    if not values:
+        return 0.0
+    pos = (len(values) - 1) * q / 100
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
+
+
+def rate(won: int, n: int) -> dict:
+    """A win rate with its Wilson 95% interval, as the report's JSON holds it."""
+    lo, hi = wilson(won, n)
+    return {
+        "won": won,
+        "n": n,
+        "rate": won / n if n else None,
+        "low": lo,
+        "high": hi,
+        "half_width": (hi - lo) / 2,
+    }
+
+
+def spread(values: Iterable[int]) -> dict:
+    """Mean, median, percentiles and extremes of a game-length figure, and its histogram (value, games)."""
+    v = sorted(values)
+    if not v:
+        return {
+            "games": 0,
+            "mean": None,
+            "median": None,
+            "p10": None,
+            "p90": None,
+            "min": None,
+            "max": None,
+            "histogram": [],
+        }
+    return {
+        "games": len(v),
+        "mean": sum(v) / len(v),
+        "median": percentile(v, 50),
+        "p10": percentile(v, 10),
+        "p90": percentile(v, 90),
+        "min": v[0],
+        "max": v[-1],
+        "histogram": [[value, k] for value, k in sorted(Counter(v).items())],
+    }
+
+
+# ---------------------------------------------------------------------- reading a sweep
+
+
+@dataclass
+class Sweep:
+    """A sweep directory as read: its grid (sweep.json) and its game records (games.jsonl)."""
+
+    path: Path
+    meta: dict
+    records: list[dict] = field(default_factory=list)
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read a sweep directory (records.py); a SweepError says what is wrong (not a directory, no sweep.json,
+    a bad line)."""
+    d = Path(path)
+    if not d.is_dir():
+        raise SweepError(f"{d}: not a directory (a sweep is the directory `fengsheng balance --out DIR` writes)")
+    if not (d / records.SWEEP_FILE).is_file():
+        raise SweepError(
+            f"{d}: not a sweep directory: it has no {records.SWEEP_FILE} (`fengsheng balance --out DIR` makes one)"
+        )
+    try:
+        spec = records.read_spec(d)
+        games = records.read_records(d)
+    except records.RecordError as e:
+        raise SweepError(str(e)) from None
+    return Sweep(d, spec.to_dict(), [g.to_dict() for g in games])
+
+
+# ---------------------------------------------------------------------- the report
+
+
+def _key(rec: dict) -> tuple[str, str, int]:
+    c = rec["cell"]
+    return (str(c["pack"]), str(c["agents"]), int(c["players"]))
+
+
+def build_report(
+    meta: dict, records: Sequence[dict], skills: dict[str, dict[str, list[tuple[str, str]]]] | None = None
+) -> dict:
+    """The report of a sweep's records (plain data, keys documented in docs/balance.md).
+
+    ``skills``: per pack label, each role's usable skills as (name, kind) (``pack_skills``); without it
+    only skills seen used are listed (a skill never used is then not found)."""
+    cells: dict[tuple[str, str, int], list[dict]] = defaultdict(list)
+    for rec in records:
+        cells[_key(rec)].append(rec)
+    groups: list[dict] = []
+    by_pack: dict[tuple[str, str], list[tuple[int, list[dict]]]] = defaultdict(list)
+    for key in sorted(cells):
+        by_pack[key[:2]].append((key[2], cells[key]))
+    for (pack, agents), per_count in by_pack.items():
+        pack_skills = (skills or {}).get(pack)
+        cell_groups = [_group(pack, agents, players, recs, pack_skills) for players, recs in per_count]
+        pooled = [_pooled(pack, agents, per_count, pack_skills)] if len(per_count) > 1 else []
+        for g in cell_groups:  # skills are flagged once per pack and agents: in the pooled group if there is one
+            g["_flags"] = _flags(g, skills=not pooled)
+        for g in pooled:
+            g["_flags"] = _flags(g, skills=True)
+        groups += cell_groups + pooled
+    flags = [f for g in groups for f in g.pop("_flags")]
+    flags.sort(key=lambda f: (_FLAG_ORDER.index(f["kind"]), f["pack"], f["agents"], str(f["players"]), f["subject"]))
+    return {
+        "format": REPORT_FORMAT,
+        "sweep": {
+            "version": meta.get("version"),
+            "seed": meta.get("seed"),
+            "players": meta.get("players"),
+            "agents": meta.get("agents"),
+            "packs": [p.get("name") for p in meta.get("packs") or [] if isinstance(p, dict)],
+            "games_per_cell": meta.get("games"),
+            "max_turns": meta.get("max_turns"),
+            "records": len(records),
+            # the roles of each pack's content, where it loads (compare tells a new role from one not dealt)
+            "content_roles": {pack: sorted(roles) for pack, roles in sorted((skills or {}).items())},
+        },
+        "rules": {
+            "confidence": CONFIDENCE,
+            "interval": "wilson",
+            "role_flag": "strong/weak: the role's Wilson 95% interval lies wholly above/below its expected rate "
+            "(the other roles' win rate with the same identities in the same cell); holm: still significant "
+            "after Holm's correction over the roles of the group",
+            "min_role_seats": MIN_ROLE_SEATS,
+            "min_skill_games": MIN_SKILL_GAMES,
+            "rare_skill_share": RARE_SKILL_SHARE,
+        },
+        "flags": flags,
+        "groups": groups,
+    }
+
+
+_FLAG_ORDER = ["failures", "strong", "weak", "unused", "rare"]
+
+
+NO_ROLE = "（无角色）"  # a seat that ended the game without a role (content without roles, a role taken away)
+
+
+def _seat_list(recs: Sequence[dict]) -> list[dict]:
+    """The seats of the games that finished (a seat without a role counts under NO_ROLE)."""
+    return [s if s.get("role") else {**s, "role": NO_ROLE} for r in recs if r.get("failed") is None for s in r["seats"]]
+
+
+def _identity_pool(seats: Sequence[dict]) -> tuple[Counter, Counter, Counter, Counter]:
+    """Per identity: seats won and played; per (role, identity): the same."""
+    iw: Counter = Counter()
+    in_: Counter = Counter()
+    riw: Counter = Counter()
+    rin: Counter = Counter()
+    for s in seats:
+        ident, role = s.get("identity"), s.get("role")
+        in_[ident] += 1
+        rin[role, ident] += 1
+        if s["won"]:
+            iw[ident] += 1
+            riw[role, ident] += 1
+    return iw, in_, riw, rin
+
+
+def _expected_wins(seats: Sequence[dict]) -> dict[str, float]:
+    """Each role's expected number of wins: for each of its seats, its identity's win rate over the other
+    roles' seats."""
+    iw, in_, riw, rin = _identity_pool(seats)
+    out: dict[str, float] = defaultdict(float)
+    for (role, ident), n in rin.items():
+        others = in_[ident] - n
+        # only this role ever had this identity here: nothing to compare with but itself
+        p = (iw[ident] - riw[role, ident]) / others if others > 0 else iw[ident] / in_[ident]
+        out[role] += n * p
+    return out
+
+
+def _rates(won: Counter, n: Counter) -> list[dict]:
+    return [{"name": name, **rate(won[name], n[name])} for name in sorted(n, key=str)]
+
+
+def _role_rows(seats: Sequence[dict], expected: dict[str, float]) -> list[dict]:
+    won: Counter = Counter()
+    n: Counter = Counter()
+    for s in seats:
+        n[s.get("role")] += 1
+        won[s.get("role")] += bool(s["won"])
+    rows = []
+    for role in sorted(n, key=str):
+        row = {"name": role, **rate(won[role], n[role])}
+        e = expected.get(role, 0.0) / n[role]
+        row["expected"] = e
+        row["p_value"] = binomial_p_two_sided(won[role], n[role], e)
+        row["flag"] = None
+        if n[role] >= MIN_ROLE_SEATS:
+            row["flag"] = "strong" if row["low"] > e else "weak" if row["high"] < e else None
+        row["seats_for_5_points"] = seats_for_half_width(e)  # planned at the rate expected of it
+        rows.append(row)
+    for row, survives in zip(rows, holm([r["p_value"] for r in rows]), strict=True):
+        row["holm"] = survives
+    return rows
+
+
+def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str]]] | None) -> list[dict]:
+    dealt: Counter = Counter()
+    used_games: Counter = Counter()
+    uses: Counter = Counter()
+    kinds: dict[tuple[str, str], str] = {}
+    for r in recs:
+        if r.get("failed") is not None:
+            continue
+        in_play = set(r["roles"])
+        for role in in_play:
+            dealt[role] += 1
+            for name, kind in (role_skills or {}).get(role, ()):
+                kinds.setdefault((role, name), kind)
+        for key, k in r["skill_uses"].items():
+            role, _, name = key.rpartition("·")
+            kinds.setdefault((role, name), "")
+            if k:
+                used_games[role, name] += 1
+                uses[role, name] += k
+    rows = []
+    for role, name in sorted(kinds):
+        g = dealt[role]
+        used = used_games[role, name]
+        flag = None
+        if g >= MIN_SKILL_GAMES:
+            if used == 0:
+                flag = "unused"
+            elif used / g < RARE_SKILL_SHARE:
+                flag = "rare"
+        rows.append(
+            {
+                "role": role,
+                "skill": name,
+                "kind": kinds[role, name] or None,
+                "games_in_play": g,
+                "games_used": used,
+                "uses": uses[role, name],
+                "uses_per_game": uses[role, name] / g if g else None,
+                "share_of_games": rate(used, g),
+                "flag": flag,
+            }
+        )
+    return rows
+
+
+def _common(pack: str, agents: str, players: int | str, recs: Sequence[dict]) -> dict:
+    ok = [r for r in recs if r.get("failed") is None]
+    failed = [r for r in recs if r.get("failed") is not None]
+    seats = _seat_list(recs)
+    iw, in_, _, _ = _identity_pool(seats)
+    tw: Counter = Counter()
+    tn: Counter = Counter()
+    for s in seats:
+        if s.get("task"):
+            tn[s["task"]] += 1
+            tw[s["task"]] += bool(s["won"])
+    reasons = Counter(r["reason"] for r in ok)
+    return {
+        "pack": pack,
+        "agents": agents,
+        "players": players,
+        "games": len(recs),
+        "failed": len(failed),
+        "seats": len(seats),
+        "identities": _rates(iw, in_),
+        "tasks": _rates(tw, tn),
+        "turns": spread(r["turns"] for r in ok),
+        "decisions": spread(r["decisions"] for r in ok),
+        "end_reasons": [
+            {"reason": reason, "text": REASON_TEXT.get(reason, reason), "games": k, "share": k / len(ok)}
+            for reason, k in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+        "failures": [
+            {"players": r["cell"]["players"], "index": r.get("index"), "seed": r.get("seed"), "failed": r["failed"]}
+            for r in failed
+        ],
+    }
+
+
+def _flags(group: dict, skills: bool) -> list[dict]:
+    where = {"pack": group["pack"], "agents": group["agents"], "players": group["players"]}
+    out = []
+    if group["failed"] and group["players"] != ALL:
+        out.append(
+            {
+                "kind": "failures",
+                **where,
+                "subject": f"{group['failed']} of {group['games']} games failed",
+                "text": "failed games are left out of every figure: re-run one alone to see why",
+            }
+        )
+    for row in group["roles"]:
+        if row["flag"]:
+            out.append(
+                {
+                    "kind": row["flag"],
+                    **where,
+                    "subject": row["name"],
+                    "rate": row["rate"],
+                    "low": row["low"],
+                    "high": row["high"],
+                    "expected": row["expected"],
+                    "n": row["n"],
+                    "holm": row["holm"],
+                    "text": f"won {100 * row['rate']:.1f}% of {row['n']} seats (95% {100 * row['low']:.1f}–"
+                    f"{100 * row['high']:.1f}%), expected {100 * row['expected']:.1f}%"
+                    + ("" if row["holm"] else "; not significant after Holm's correction: check with more games"),
+                }
+            )
+    if skills:
+        for row in group["skills"]:
+            if row["flag"]:
+                out.append(
+                    {
+                        "kind": row["flag"],
+                        **where,
+                        "subject": f"{row['role']}·{row['skill']}",
+                        "n": row["games_in_play"],
+                        "text": f"used in {row['games_used']} of the {row['games_in_play']} games its role was in play",
+                    }
+                )
+    return out
+
+
+def _group(pack: str, agents: str, players: int, recs: Sequence[dict], role_skills) -> dict:
+    g = _common(pack, agents, players, recs)
+    seats = _seat_list(recs)
+    g["roles"] = _role_rows(seats, _expected_wins(seats))
+    g["skills"] = _skill_rows(recs, role_skills)
+    return g
+
+
+def _pooled(pack: str, agents: str, per_count: list[tuple[int, list[dict]]], role_skills) -> dict:
+    recs = [r for _, rs in per_count for r in rs]
+    g = _common(pack, agents, ALL, recs)
+    expected: dict[str, float] = defaultdict(float)
+    for _, rs in per_count:  # each cell's expectation, seat by seat: identities mean different things per count
+        for role, e in _expected_wins(_seat_list(rs)).items():
+            expected[role] += e
+    g["roles"] = _role_rows(_seat_list(recs), expected)
+    g["skills"] = _skill_rows(recs, role_skills)
+    return g
+
+
+# ---------------------------------------------------------------------- the content's skills
+
+
+def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
+    """Each pack's roles and their usable skills (active, triggered, victory), loaded from the packs the
+    sweep names; a pack that no longer loads is left out (its skills are then known only from their uses)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    out: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for pack in meta.get("packs") or []:
+        try:
+            paths = resolve_packs(list(pack.get("content") or []), parse_expansions(pack.get("expansions")))
+            content = load_cached(paths)
+        except Exception:  # a pack moved or broken since the sweep: the report still stands
+            continue
+        out[str(pack.get("name"))] = {
+            role.label(): [(s.name, s.kind) for s in role.skills if s.kind != "passive"]
+            for role in content.roles.values()
+        }
+    return out
+
+
+# ---------------------------------------------------------------------- the terminal
+
+
+def pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.1f}%"
+
+
+def interval_text(row: dict) -> str:
+    """ "31.2% [24.0–39.4] ±7.7" : the rate, its 95% interval and half-width in points."""
+    return f"{pct(row['rate'])} [{100 * row['low']:.1f}–{100 * row['high']:.1f}] ±{100 * row['half_width']:.1f}"
+
+
+def group_title(g: dict) -> str:
+    players = "all player counts" if g["players"] == ALL else f"{g['players']} players"
+    failed = f", {g['failed']} failed" if g["failed"] else ""
+    return f"{g['pack']} · {g['agents']} · {players}: {g['games']} games{failed}, {g['seats']} seats"
+
+
+FLAG_TEXT = {
+    "failures": "FAILED GAMES",
+    "strong": "STRONG",
+    "weak": "WEAK",
+    "unused": "SKILL NEVER USED",
+    "rare": "SKILL RARELY USED",
+}
+
+
+def _rate_table(title: str, head: str, rows: Sequence[dict], roles: bool = False) -> Any:
+    """A compact rich table of rates: name, won/n, rate, 95% interval, ± points (roles: expected, flag)."""
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    t.add_column(head, ratio=1)  # the name wraps on a narrow terminal, the figures never do
+    for col in ("won/n", "rate", "95%", "±pts") + (("exp.", "flag") if roles else ()):
+        t.add_column(col, justify="left" if col == "flag" else "right", no_wrap=True)
+    for r in rows:
+        cells = [
+            escape(str(r["name"])),
+            f"{r['won']}/{r['n']}",
+            pct(r["rate"]),
+            f"{100 * r['low']:.1f}–{100 * r['high']:.1f}",
+            f"±{100 * r['half_width']:.1f}",
+        ]
+        if roles:
+            flag = (r["flag"] or "") + ("" if not r["flag"] or r["holm"] else " (lead)")
+            cells += [pct(r["expected"]), flag]
+        t.add_row(*cells)
+    return t
+
+
+def print_report(report: dict, console: Any, roles: bool = True) -> None:
+    """The report as rich tables: the flags first, then each group's figures."""
+    from rich.markup import escape
+
+    flags = report["flags"]
+    console.print(f"[bold]Flags[/bold] ({len(flags)})" if flags else "[bold]Flags[/bold]: none")
+    for f in flags:
+        players = "all" if f["players"] == ALL else f"{f['players']}p"
+        mark = "" if f.get("holm", True) else " (lead)"
+        console.print(
+            f"  {FLAG_TEXT[f['kind']]}{mark}  {f['subject']}  [{f['pack']} · {f['agents']} · {players}]  {f['text']}",
+            markup=False,
+        )
+    console.print(
+        "  (strong/weak: the role's 95% interval excludes its expected rate, what the other roles won with the same "
+        "identities; (lead): not significant after Holm's correction over the group's roles: play more games)",
+        markup=False,
+    )
+    for g in report["groups"]:
+        console.print()
+        console.rule(escape(group_title(g)))
+        console.print(_rate_table("Win rate by identity (seats won / played, Wilson 95%)", "identity", g["identities"]))
+        if g["tasks"]:
+            console.print(_rate_table("Win rate by secret task", "task", g["tasks"]))
+        if roles and g["roles"]:
+            ordered = sorted(g["roles"], key=lambda r: -(r["rate"] or 0))
+            console.print(_rate_table("Win rate by role (its seats won / played)", "role", ordered, roles=True))
+        for what in ("turns", "decisions"):
+            s = g[what]
+            if s["games"]:
+                console.print(
+                    f"{what.capitalize()} per game: mean {s['mean']:.1f}, median {s['median']:g}, "
+                    f"10–90% {s['p10']:g}–{s['p90']:g}, min {s['min']}, max {s['max']}"
+                )
+        if g["end_reasons"]:
+            console.print(
+                "How games ended: "
+                + "; ".join(f"{r['reason']} {r['games']} ({pct(r['share'])})" for r in g["end_reasons"]),
+                markup=False,
+            )
+        for f in g["failures"]:
+            console.print(f"[red]failed[/red] game {f['index']} (game seed {f['seed']}): {escape(f['failed'])}")

@@ -1,0 +1,292 @@
+"""``fengsheng balance report DIR`` and ``fengsheng balance compare BASE [FORK]``: a sweep's report and an A/B.
+
+The statistics are in interpreter/balance/report.py and compare.py, the HTML in balance/html.py; this
+module reads the command line, the sweep directories, and writes the outputs. docs/balance.md walks
+through both.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .cli_options import EXPANSIONS_HELP
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def _write(path: Path, text: str, what: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(f"{path}: cannot write the {what} ({e.strerror or e})", 1)
+
+
+def _json_out(data: dict, target: str | None) -> None:
+    if target is None:
+        return
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    if target == "-":
+        click.echo(text, nl=False)
+    else:
+        _write(Path(target), text, "JSON")
+
+
+def _load(path: str) -> Any:
+    from .balance.report import SweepError, load_sweep
+
+    try:
+        return load_sweep(path)
+    except SweepError as e:
+        _fail(str(e))
+
+
+def _report_of(sweep: Any, packs: list[str] | None = None) -> dict:
+    """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load."""
+    from .balance.report import build_report, pack_skills
+
+    records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
+    return build_report(sweep.meta, records, pack_skills(sweep.meta))
+
+
+@click.command()
+@click.argument("directory", metavar="DIR", type=click.Path())
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="where to write the HTML report [default: DIR/report.html]",
+)
+@click.option("--no-html", is_flag=True, help="write no HTML report")
+@click.option(
+    "--json", "json_path", default=None, metavar="FILE|-", help="also write the report as JSON (- : to stdout)"
+)
+@click.option("--roles/--no-roles", default=True, show_default=True, help="print the table of every role")
+def report(directory: str, html_path: str | None, no_html: bool, json_path: str | None, roles: bool) -> None:
+    """The report of a sweep's directory: win rates by identity, secret task and role with Wilson 95%
+    intervals per player count, strong/weak roles and unused skills flagged, game length, how games ended.
+
+    Prints it as tables (JSON instead with --json -) and writes a self-contained HTML report with charts."""
+    from .balance.html import render_report
+
+    sweep = _load(directory)
+    if not sweep.records:
+        _fail(f"{directory}: the sweep has no games yet (run `fengsheng balance --out {directory}` to play them)", 1)
+    result = _report_of(sweep)
+    if json_path != "-":
+        from .balance.report import print_report
+
+        print_report(result, _console(), roles=roles)
+    _json_out(result, json_path)
+    if not no_html:
+        target = Path(html_path) if html_path else Path(directory) / "report.html"
+        _write(target, render_report(result, f"fengsheng balance report · {Path(directory).name}"), "HTML report")
+        click.echo(f"HTML report: {target}", err=json_path == "-")
+
+
+def _is_sweep(path: str) -> bool:
+    return (Path(path) / "sweep.json").is_file()
+
+
+@click.command()
+@click.argument("base", metavar="BASE")
+@click.argument("fork", metavar="[FORK]", required=False)
+@click.option(
+    "--detect",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="the difference of a win rate or share to plan for: games needed to see it with 80% power",
+)
+@click.option(
+    "--detect-turns",
+    type=click.FloatRange(0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="the same, for turns per game",
+)
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="where to write the HTML [default: the fork's sweep directory, compare.html]",
+)
+@click.option("--no-html", is_flag=True, help="write no HTML")
+@click.option(
+    "--json", "json_path", default=None, metavar="FILE|-", help="also write the comparison as JSON (- : to stdout)"
+)
+@click.option("--roles/--no-roles", default=True, show_default=True, help="print the table of every role")
+@click.option(
+    "--players",
+    "-p",
+    "players_text",
+    default="5",
+    show_default=True,
+    metavar="N|N,N,…|N-M",
+    help="packs: the player counts to sweep",
+)
+@click.option(
+    "--agents", "agents_specs", multiple=True, metavar="KIND|KIND,…", help="packs: the bots (default heuristic)"
+)
+@click.option(
+    "--games", "-n", type=click.IntRange(1, 1_000_000), default=200, show_default=True, help="packs: games per cell"
+)
+@click.option(
+    "--seed", "-s", type=click.IntRange(0, 2**62), default=0, show_default=True, help="packs: seed of the sweep"
+)
+@click.option("--expansions", default=None, metavar="all|none|ID,…", help="packs: " + EXPANSIONS_HELP)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(1, 1024), default=None, help="packs: worker processes (default: every core)"
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="packs: the sweep's directory [default: compare-BASE-FORK]",
+)
+def compare(
+    base: str,
+    fork: str | None,
+    detect: float,
+    detect_turns: float,
+    html_path: str | None,
+    no_html: bool,
+    json_path: str | None,
+    roles: bool,
+    players_text: str,
+    agents_specs: tuple[str, ...],
+    games: int,
+    seed: int,
+    expansions: str | None,
+    jobs: int | None,
+    out: str | None,
+) -> None:
+    """A/B: which figures moved from BASE to FORK, whether significantly, and how many games it takes to tell.
+
+    \b
+    BASE and FORK are two sweep directories (the same grid, e.g. one with --content my_pack);
+    or one sweep directory alone that holds two packs (`balance --pack base= --pack mine=my_pack`);
+    or two packs to sweep now with the same grid and the same deals: content directories, or `base` for
+    the bundled game (then --players, --agents, --games, --seed, --jobs, --out say how).
+    """
+    from .balance.compare import CompareError, compare_reports, print_compare
+    from .balance.html import render_compare
+
+    if fork is None:
+        sweep = _load(base)
+        labels = [p["name"] for p in sweep.meta.get("packs", [])]
+        if len(labels) != 2:
+            _fail(
+                f"{base}: holds {len(labels)} pack(s) ({', '.join(labels)}): give BASE and FORK (two sweep directories "
+                "or two packs), or one directory swept with two --pack"
+            )
+        base_report, fork_report = _report_of(sweep, [labels[0]]), _report_of(sweep, [labels[1]])
+        where = Path(base)
+    elif _is_sweep(base) and _is_sweep(fork):
+        base_report, fork_report = _report_of(_load(base)), _report_of(_load(fork))
+        where = Path(fork)
+    elif _is_sweep(base) or _is_sweep(fork):
+        sweep_arg, other = (base, fork) if _is_sweep(base) else (fork, base)
+        _fail(f"{sweep_arg} is a sweep directory but {other} is not: give two sweep directories, or two packs to sweep")
+        return
+    else:
+        where = _sweep_packs(base, fork, players_text, agents_specs, games, seed, expansions, jobs, out)
+        sweep = _load(str(where))
+        labels = [p["name"] for p in sweep.meta["packs"]]
+        base_report, fork_report = _report_of(sweep, [labels[0]]), _report_of(sweep, [labels[1]])
+    for name, rep in (("BASE", base_report), ("FORK", fork_report)):
+        if not rep["groups"]:
+            _fail(f"{name} has no games to compare", 1)
+    try:
+        result = compare_reports(base_report, fork_report, detect, detect_turns)
+    except CompareError as e:
+        _fail(str(e))
+        return
+    if json_path != "-":
+        print_compare(result, _console(), roles=roles)
+    _json_out(result, json_path)
+    if not no_html:
+        target = Path(html_path) if html_path else where / "compare.html"
+        _write(target, render_compare(result), "HTML")
+        click.echo(f"HTML: {target}", err=json_path == "-")
+
+
+def parse_players(text: str) -> list[int]:
+    """``--players`` as `fengsheng balance` reads it: counts and ranges (``5``, ``5,6``, ``5-8``), 2 to 10."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        if not lo.isdigit() or not (hi.isdigit() or not hi):
+            raise ValueError(f"{part.strip()!r} is not a player count or a range such as 5-8")
+        a, b = int(lo), int(hi or lo)
+        if not 2 <= a <= b <= 10:
+            raise ValueError(f"{part.strip()!r}: a game has 2 to 10 players, a range goes from the smaller count")
+        out.update(range(a, b + 1))
+    return sorted(out)
+
+
+def _pack_label(arg: str) -> tuple[str, tuple[str, ...]]:
+    if arg == "base":
+        return "base", ()
+    path = Path(arg)
+    if not path.is_dir():
+        _fail(f"{arg}: neither a sweep directory nor a content pack directory (nor `base`, the bundled game)")
+    return path.resolve().name, (arg,)
+
+
+def _sweep_packs(
+    base: str,
+    fork: str,
+    players_text: str,
+    agents_specs: tuple[str, ...],
+    games: int,
+    seed: int,
+    expansions: str | None,
+    jobs: int | None,
+    out: str | None,
+) -> Path:
+    """Sweep both packs in one grid (the same deals for both) with sweep's runner; returns its directory."""
+    from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
+    from .cli import _load_or_exit
+    from .cli_options import content_paths
+
+    packs = [_pack_label(base), _pack_label(fork)]
+    if packs[0][0] == packs[1][0]:
+        packs[1] = (packs[1][0] + "-fork", packs[1][1])
+    try:
+        players = parse_players(players_text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--players'") from None
+    sources, contents = [], {}
+    for label, dirs in packs:
+        paths = content_paths(dirs, expansions)
+        sources.append(PackSource(label, dirs, expansions, tuple(str(p) for p in paths)))
+        contents[label] = _load_or_exit(paths)
+    try:
+        spec = make_spec(seed, players, list(agents_specs) or ["heuristic"], sources, games)
+    except SweepError as e:
+        raise click.BadParameter(str(e), param_hint="'--agents'") from None
+    where = Path(out or f"compare-{packs[0][0]}-{packs[1][0]}")
+    click.echo(f"sweep: {len(spec.cells()) * games} games → {where}", err=True)
+    try:
+        run_sweep(where, spec, sources, contents, jobs=jobs)
+    except SweepError as e:
+        _fail(str(e), 1)
+    return where

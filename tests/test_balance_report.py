@@ -1,0 +1,416 @@
+"""Balance reports and A/B (interpreter/balance/report.py, compare.py, html.py; `fengsheng balance report/compare`).
+
+The statistics are checked against published values and independent formulas; the flags against record
+sets made of real games (tests/balance_games.py) with one seat relabelled as a made-up role whose wins
+or skill uses are then set, so the expected outcome is known by construction.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.balance import compare as cmp, report as rep
+from interpreter.balance.html import render_compare, render_report
+from interpreter.sim import wilson
+
+sys.path.insert(0, str(Path(__file__).parent))
+from balance_games import make_sweep, write_sweep
+
+GAMES = 80
+ROLE = "测试角色（试验员）"
+
+
+@pytest.fixture(scope="module")
+def played(content, tmp_path_factory) -> tuple[Path, list[dict]]:
+    """A sweep of real games: 5 players, random bots, the bundled game."""
+    d = tmp_path_factory.mktemp("sweep")
+    return d, make_sweep(d, content, players=(5,), agents=("random",), games=GAMES, seed=11)
+
+
+def relabel(records: list[dict], seat: int = 0, role: str = ROLE) -> list[dict]:
+    """The same games with `seat`'s role renamed `role` (a role in every game, at one seat)."""
+    out = copy.deepcopy(records)
+    for r in out:
+        s = r["seats"][seat]
+        old = s["role"]
+        s["role"] = role
+        r["roles"] = [role if x == old else x for x in r["roles"]]
+        r["skill_uses"] = {k: v for k, v in r["skill_uses"].items() if not k.startswith(f"{old}·")}
+    return out
+
+
+def group(report: dict, players=5) -> dict:
+    return next(g for g in report["groups"] if g["players"] == players)
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def test_wilson_matches_newcombe_1998():
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I: score method
+    assert [round(v, 4) for v in wilson(81, 263)] == [0.2553, 0.3662]
+    assert [round(v, 4) for v in wilson(15, 148)] == [0.0624, 0.1605]
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("k1", "n1", "k2", "n2", "expected"),
+    [  # Newcombe (1998), "Interval estimation for the difference between independent proportions", method 10
+        (48, 80, 56, 70, (0.0524, 0.3339)),
+        (3, 10, 9, 10, (0.1705, 0.8090)),
+        (0, 29, 5, 56, (-0.0381, 0.1926)),
+        (0, 20, 0, 10, (-0.1611, 0.2775)),
+        (0, 10, 0, 10, (-0.2775, 0.2775)),
+    ],
+)
+def test_newcombe_interval_matches_published_values(k1, n1, k2, n2, expected):
+    assert tuple(round(v, 4) for v in cmp.newcombe(k1, n1, k2, n2)) == expected
+
+
+def test_two_proportion_z_is_the_square_root_of_pearsons_chi_square():
+    k1, n1, k2, n2 = 48, 80, 56, 70
+    z, p = cmp.two_proportion_z(k1, n1, k2, n2)
+    table = [[k1, n1 - k1], [k2, n2 - k2]]
+    total = n1 + n2
+    cols = [k1 + k2, total - k1 - k2]
+    chi2 = sum(
+        (table[i][j] - [n1, n2][i] * cols[j] / total) ** 2 / ([n1, n2][i] * cols[j] / total)
+        for i in range(2)
+        for j in range(2)
+    )
+    assert z > 0 and math.isclose(z * z, chi2, rel_tol=1e-12)
+    assert math.isclose(p, math.erfc(math.sqrt(chi2 / 2)), rel_tol=1e-12)  # chi-square(1 df) tail
+    assert round(p, 4) == 0.0080
+    assert cmp.two_proportion_z(0, 10, 0, 10) == (0.0, 1.0)  # no variance: nothing to test
+
+
+def test_sample_sizes_match_the_textbook_formulas():
+    # p 0.5 -> 0.6, two-sided 5%, power 80%: 388 per group (Fleiss, without continuity correction)
+    assert cmp.n_for_proportions(0.5, 0.1) == 388
+    # the difference is turned down, not up, where up would pass 100%
+    assert cmp.n_for_proportions(0.98, 0.05) == cmp.n_for_proportions(0.93, 0.05)
+    # means: 2 (z_a + z_b)^2 sd^2 / d^2 = 15.7 (sd 1, d 1) -> 16
+    assert cmp.n_for_means(1.0, 1.0) == 16
+    # a 95% interval of ±5 points at 50%: 1.96^2 * 0.25 / 0.0025 = 384.1 -> 385
+    assert rep.seats_for_half_width(0.5) == 385
+
+
+def test_binomial_test_and_holm():
+    # R: binom.test(c(682, 243), p = 3/4) -> p-value = 0.3825; binom.test(7, 20) -> 0.2632
+    assert round(rep.binomial_p_two_sided(682, 925, 0.75), 4) == 0.3825
+    assert round(rep.binomial_p_two_sided(7, 20, 0.5), 4) == 0.2632
+    # Holm at 5%: 0.005 <= 0.05/4, 0.01 <= 0.05/3, 0.03 > 0.05/2 stops
+    assert rep.holm([0.01, 0.04, 0.03, 0.005]) == [True, False, False, True]
+    assert rep.percentile([1, 2, 3, 4], 50) == 2.5
+
+
+# ---------------------------------------------------------------------- the report
+
+
+def test_report_counts_seats_as_the_records_say(played):
+    _, records = played
+    report = rep.build_report({}, records)
+    g = group(report)
+    seats = [s for r in records if r["failed"] is None for s in r["seats"]]
+    for row in g["identities"]:
+        mine = [s for s in seats if s["identity"] == row["name"]]
+        assert (row["won"], row["n"]) == (sum(s["won"] for s in mine), len(mine))
+        assert (row["low"], row["high"]) == wilson(row["won"], row["n"])
+    assert sum(r["n"] for r in g["roles"]) == len(seats)
+    assert g["turns"]["games"] == len([r for r in records if r["failed"] is None])
+    assert sum(r["games"] for r in g["end_reasons"]) == g["turns"]["games"]
+    assert sum(k for _, k in g["turns"]["histogram"]) == g["turns"]["games"]
+
+
+def test_expected_rate_is_the_other_roles_rate_with_the_same_identities(played):
+    _, records = played
+    records = relabel(records)
+    g = group(rep.build_report({}, records))
+    row = next(r for r in g["roles"] if r["name"] == ROLE)
+    seats = [s for r in records for s in r["seats"]]
+    others = [s for s in seats if s["role"] != ROLE]
+    mine = [s for s in seats if s["role"] == ROLE]
+
+    def rate_of(ident):
+        pool = [s for s in others if s["identity"] == ident]
+        return sum(s["won"] for s in pool) / len(pool)
+
+    assert math.isclose(row["expected"], sum(rate_of(s["identity"]) for s in mine) / len(mine))
+
+
+@pytest.mark.parametrize(("won", "flag"), [(True, "strong"), (False, "weak")])
+def test_a_role_that_always_or_never_wins_is_flagged(played, won, flag):
+    _, records = played
+    records = relabel(records)
+    for r in records:
+        r["seats"][0]["won"] = won
+    report = rep.build_report({}, records)
+    row = next(r for r in group(report)["roles"] if r["name"] == ROLE)
+    assert row["flag"] == flag and row["holm"]
+    assert (row["high"] < row["expected"]) if flag == "weak" else (row["low"] > row["expected"])
+    flags = [f for f in report["flags"] if f["subject"] == ROLE]
+    assert [f["kind"] for f in flags] == [flag]
+    assert f"of {GAMES} seats" in flags[0]["text"]
+
+
+def test_too_few_seats_are_not_flagged(played):
+    _, records = played
+    records = relabel(records[: rep.MIN_ROLE_SEATS - 1])
+    for r in records:
+        r["seats"][0]["won"] = True
+    row = next(r for r in group(rep.build_report({}, records))["roles"] if r["name"] == ROLE)
+    assert row["rate"] == 1.0 and row["flag"] is None
+
+
+def test_unused_and_rare_skills_are_flagged(played):
+    _, records = played
+    records = relabel(records)
+    for i, r in enumerate(records):
+        r["skill_uses"][f"{ROLE}·常用"] = 2
+        if i == 0:
+            r["skill_uses"][f"{ROLE}·偶用"] = 1  # 1 game of 120: under 5%
+    skills = {"base": {ROLE: [("常用", "active"), ("偶用", "triggered"), ("不用", "active")]}}
+    report = rep.build_report({}, records, skills)
+    rows = {s["skill"]: s for s in group(report)["skills"] if s["role"] == ROLE}
+    assert rows["常用"]["flag"] is None and rows["常用"]["uses_per_game"] == 2.0
+    assert rows["偶用"]["flag"] == "rare" and rows["偶用"]["games_used"] == 1
+    assert rows["不用"]["flag"] == "unused" and rows["不用"]["games_in_play"] == GAMES
+    kinds = {f["subject"]: f["kind"] for f in report["flags"] if f["kind"] in ("unused", "rare")}
+    assert kinds[f"{ROLE}·不用"] == "unused" and kinds[f"{ROLE}·偶用"] == "rare"
+    # without the content's skill lists a skill never used cannot be known
+    rows = {s["skill"] for s in group(rep.build_report({}, records))["skills"] if s["role"] == ROLE}
+    assert rows == {"常用", "偶用"}
+
+
+def test_failed_games_are_listed_and_left_out(played):
+    _, records = played
+    records = copy.deepcopy(records[:30])
+    records[3] = {"cell": records[3]["cell"], "index": 3, "seed": records[3]["seed"], "failed": "EngineError: boom"}
+    report = rep.build_report({}, records)
+    g = group(report)
+    assert (g["games"], g["failed"], g["turns"]["games"]) == (30, 1, 29)
+    assert g["failures"] == [{"players": 5, "index": 3, "seed": records[3]["seed"], "failed": "EngineError: boom"}]
+    assert report["flags"][0]["kind"] == "failures"
+
+
+def test_a_seat_without_a_role_is_counted_and_drawn(played):
+    _, records = played
+    records = copy.deepcopy(records[:20])
+    records[0]["seats"][1]["role"] = None  # content without roles, or a role taken away
+    report = rep.build_report({}, records)
+    assert next(r for r in group(report)["roles"] if r["name"] == rep.NO_ROLE)["n"] == 1
+    assert rep.NO_ROLE in render_report(report)
+
+
+def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
+    records = make_sweep(tmp_path, content, players=(4, 5), agents=("random",), games=15, seed=3)
+    report = rep.build_report({}, records)
+    assert [g["players"] for g in report["groups"]] == [4, 5, rep.ALL]
+    assert report["groups"][2]["games"] == 30
+    assert report["groups"][2]["seats"] == report["groups"][0]["seats"] + report["groups"][1]["seats"]
+
+
+# ---------------------------------------------------------------------- JSON keys (documented in docs/balance.md)
+
+REPORT_KEYS = {"format", "sweep", "rules", "flags", "groups"}
+GROUP_KEYS = {
+    "pack", "agents", "players", "games", "failed", "seats", "identities", "tasks", "roles", "skills",
+    "turns", "decisions", "end_reasons", "failures",
+}  # fmt: skip
+RATE_KEYS = {"name", "won", "n", "rate", "low", "high", "half_width"}
+ROLE_KEYS = RATE_KEYS | {"expected", "p_value", "flag", "holm", "seats_for_5_points"}
+SKILL_KEYS = {"role", "skill", "kind", "games_in_play", "games_used", "uses", "uses_per_game", "share_of_games", "flag"}
+SPREAD_KEYS = {"games", "mean", "median", "p10", "p90", "min", "max", "histogram"}
+FLAG_KEYS = {"kind", "pack", "agents", "players", "subject", "text"}
+COMPARE_KEYS = {
+    "format", "base", "fork", "alpha", "power", "detect", "detect_turns", "figures_tested", "too_few",
+    "min_test_n", "pairs", "moved", "figures", "only_base", "only_fork", "fork_flags",
+}  # fmt: skip
+FIGURE_KEYS = {
+    "kind", "name", "players", "agents", "base", "fork", "difference", "low", "high", "z", "p_value",
+    "significant", "holm", "games_needed",
+}  # fmt: skip
+
+
+def test_report_json_keys_are_stable_and_documented(played):
+    d, records = played
+    report = rep.build_report(rep.load_sweep(d).meta, relabel(records))
+    assert set(report) == REPORT_KEYS and report["format"] == 1
+    g = group(report)
+    assert set(g) == GROUP_KEYS
+    assert all(set(r) == RATE_KEYS for r in g["identities"] + g["tasks"])
+    assert all(set(r) == ROLE_KEYS for r in g["roles"])
+    assert all(set(s) == SKILL_KEYS for s in g["skills"])
+    assert set(g["turns"]) == SPREAD_KEYS == set(g["decisions"])
+    assert all(set(f) >= FLAG_KEYS for f in report["flags"])
+    json.dumps(report)  # plain data
+    doc = (Path(__file__).parents[1] / "docs" / "balance.md").read_text(encoding="utf-8")
+    for key in REPORT_KEYS | GROUP_KEYS | ROLE_KEYS | SKILL_KEYS | SPREAD_KEYS | COMPARE_KEYS | FIGURE_KEYS:
+        assert f"`{key}`" in doc, f"docs/balance.md does not document the key {key!r}"
+
+
+# ---------------------------------------------------------------------- A/B
+
+
+def test_a_sweep_against_itself_moves_nothing(played):
+    _, records = played
+    r = rep.build_report({}, records)
+    result = cmp.compare_reports(r, r)
+    assert set(result) == COMPARE_KEYS
+    assert result["figures"] and all(set(x) == FIGURE_KEYS for x in result["figures"])
+    assert result["moved"] == [] and all(x["difference"] == 0 for x in result["figures"])
+    kinds = {x["kind"] for x in result["figures"]}
+    assert {"identity", "end_reason", "turns", "decisions"} <= kinds
+
+
+def test_a_role_made_to_win_moves_and_survives_holm(played):
+    _, records = played
+    base = relabel(records)
+    fork = copy.deepcopy(base)
+    for r in fork:
+        r["seats"][0]["won"] = True
+    result = cmp.compare_reports(rep.build_report({}, base), rep.build_report({}, fork))
+    moved = [x for x in result["moved"] if x["kind"] == "role" and x["name"] == ROLE]
+    assert len(moved) == 1 and moved[0]["holm"] and moved[0]["difference"] > 0.3
+    fig = next(x for x in result["figures"] if x["kind"] == "role" and x["name"] == ROLE)
+    assert (fig["low"], fig["high"]) == pytest.approx(
+        cmp.newcombe(fig["base"]["won"], fig["base"]["n"], fig["fork"]["won"], fig["fork"]["n"])
+    )
+    # a role in every game, one seat each: seats needed per side = games needed
+    assert fig["games_needed"] == cmp.n_for_proportions(fig["base"]["rate"], cmp.DETECT)
+
+
+def test_a_role_only_in_the_fork_is_listed(played):
+    _, records = played
+    result = cmp.compare_reports(rep.build_report({}, records), rep.build_report({}, relabel(records)))
+    assert [r["name"] for r in result["only_fork"]] == [ROLE]
+
+
+def test_sweeps_without_a_common_cell_cannot_be_compared(played, content, tmp_path):
+    _, records = played
+    other = make_sweep(tmp_path, content, players=(4,), agents=("random",), games=3)
+    with pytest.raises(cmp.CompareError, match="no cell in common"):
+        cmp.compare_reports(rep.build_report({}, records), rep.build_report({}, other))
+
+
+# ---------------------------------------------------------------------- HTML
+
+
+def _self_contained(html: str) -> None:
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    assert not re.search(r"https?://", html), "the report names a URL"
+    for fetch in ("<script", "src=", "<link", "@import", "url("):
+        assert fetch not in html
+
+
+def test_html_report_is_self_contained_and_names_every_role(played):
+    d, records = played
+    records = relabel(records)
+    for r in records:
+        r["seats"][0]["won"] = True
+    report = rep.build_report(rep.load_sweep(d).meta, records)
+    html = render_report(report)
+    _self_contained(html)
+    for g in report["groups"]:
+        for row in g["roles"] + g["identities"] + g["tasks"]:
+            assert row["name"] in html
+    assert html.count("<svg") >= 4  # identities, tasks, roles, histogram, endings
+    assert "STRONG" in html and ROLE in html
+
+
+def test_html_compare_is_self_contained(played):
+    _, records = played
+    base = relabel(records)
+    fork = copy.deepcopy(base)
+    for r in fork:
+        r["seats"][0]["won"] = True
+    html = render_compare(cmp.compare_reports(rep.build_report({}, base), rep.build_report({}, fork)))
+    _self_contained(html)
+    assert ROLE in html and "Moved at the 5% level" in html
+
+
+# ---------------------------------------------------------------------- the commands
+
+
+@pytest.fixture
+def run():
+    from interpreter.balance_report_cmd import compare, report
+
+    runner = CliRunner()
+
+    def go(command, *args):
+        cmd = {"report": report, "compare": compare}[command]
+        return runner.invoke(cmd, [str(a) for a in args], catch_exceptions=False)
+
+    return go
+
+
+def test_report_command_writes_html_and_json(played, run, tmp_path):
+    d, _ = played
+    out = tmp_path / "r.html"
+    res = run("report", d, "--html", out, "--json", tmp_path / "r.json", "--no-roles")
+    assert res.exit_code == 0, res.output
+    assert "Win rate by identity" in res.output and f"HTML report: {out}" in res.output
+    _self_contained(out.read_text(encoding="utf-8"))
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert set(data) == REPORT_KEYS and data["sweep"]["records"] == GAMES
+    res = run("report", d, "--json", "-", "--no-html")
+    assert res.exit_code == 0 and json.loads(res.output)["format"] == 1
+
+
+def test_report_command_errors_are_clear(run, tmp_path, played):
+    res = run("report", tmp_path / "nowhere")
+    assert res.exit_code == 2 and "not a directory" in res.output and "Traceback" not in res.output
+    res = run("report", tmp_path)
+    assert res.exit_code == 2 and "not a sweep directory: it has no sweep.json" in res.output
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "sweep.json").write_text("{not json", encoding="utf-8")
+    res = run("report", bad)
+    assert res.exit_code == 2 and "sweep.json:1:2: not JSON" in res.output
+    _, records = played
+    broken = tmp_path / "broken"
+    write_sweep(broken, records[:2], players=(5,), agents=("random",), packs=["base"], per_cell=2)
+    with open(broken / "games.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"cell": 5}\n{"cell": {"players": 5, "agents": "random", "pack": "base"}, "index": 9, "seed": 1}\n')
+    res = run("report", broken)
+    assert res.exit_code == 2 and "games.jsonl:3: `cell` should be" in res.output
+    empty = tmp_path / "empty"
+    write_sweep(empty, [], players=(5,), agents=("random",), packs=["base"], per_cell=2)
+    res = run("report", empty)
+    assert res.exit_code == 1 and "no games yet" in res.output
+
+
+def test_compare_command_on_two_sweeps(played, run, content, tmp_path):
+    d, records = played
+    fork = tmp_path / "fork"
+    write_sweep(fork, relabel(records), players=(5,), agents=("random",), packs=["base"], per_cell=GAMES)
+    res = run("compare", d, fork, "--no-roles", "--json", tmp_path / "c.json")
+    assert res.exit_code == 0, res.output
+    assert "figures compared" in res.output and "Roles only in the fork" in res.output
+    assert (fork / "compare.html").is_file()
+    assert set(json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))) == COMPARE_KEYS
+    res = run("compare", d, tmp_path / "nothing")
+    assert res.exit_code == 2 and "is a sweep directory but" in res.output
+    res = run("compare", d)
+    assert res.exit_code == 2 and "holds 1 pack(s)" in res.output
+
+
+def test_compare_command_sweeps_two_packs(run, tmp_path):
+    pack = Path(__file__).parents[1] / "examples" / "jia_gui"
+    out = tmp_path / "ab"
+    res = run("compare", "base", pack, "-p", "5", "-n", "6", "--agents", "random", "-j", "1", "-o", out, "--no-roles")
+    assert res.exit_code == 0, res.output
+    spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    assert [p["name"] for p in spec["packs"]] == ["base", "jia_gui"] and spec["games"] == 6
+    assert "base (6 games) vs jia_gui (6 games)" in res.output and (out / "compare.html").is_file()
+    res = run("compare", "base", tmp_path / "no_such_pack")
+    assert res.exit_code == 2 and "neither a sweep directory nor a content pack directory" in res.output
