@@ -245,3 +245,18 @@ def test_a_worker_that_dies_stops_the_sweep_with_its_games_kept(tmp_path, base, 
     run_sweep(tmp_path, spec, [base], {"base": content}, jobs=2)
     run_sweep(tmp_path / "whole", spec, [base], {"base": content}, jobs=1)
     assert _lines(read_records(tmp_path)) == _lines(read_records(tmp_path / "whole"))
+
+
+def test_a_sweep_played_by_other_code_is_not_resumed(tmp_path, base, content):
+    from dataclasses import replace
+
+    spec = _spec(base, games=1)
+    assert len(spec.engine) == 16
+    run_sweep(tmp_path, replace(spec, engine="0123456789abcdef"), [base], {"base": content}, jobs=1)
+    with pytest.raises(SweepError, match=r"was played by other fengsheng code \(engine 0123456789abcdef, now \w+\)"):
+        run_sweep(tmp_path, spec, [base], {"base": content}, jobs=1)
+    from interpreter.balance.sweep import _ray_chunk
+
+    cell = {"players": 5, "agents": "random", "pack": "base"}
+    with pytest.raises(SweepError, match=r"the fengsheng code on .* is not the sweep's"):
+        _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0], "0123456789abcdef")

@@ -3,9 +3,9 @@
 
 A sweep's directory holds
 
-* ``sweep.json`` — the grid and its provenance (:class:`SweepSpec`): the fengsheng version, the sweep
-  seed, the player counts, the agent specs, the packs (label, content folders, ``--expansions``, the
-  content's fingerprint), the games per cell, the turn limit;
+* ``sweep.json`` — the grid and its provenance (:class:`SweepSpec`): the fengsheng version and a
+  fingerprint of its code, the sweep seed, the player counts, the agent specs, the packs (label,
+  content folders, ``--expansions``, the content's fingerprint), the games per cell, the turn limit;
 * ``games.jsonl`` — one line per finished game (:class:`GameRecord`), appended and flushed as each game
   finishes, in whatever order the workers finish them. An interrupted sweep leaves the games done and
   at most a cut-off last line; :func:`read_records` drops that line (the game is played again on
@@ -113,6 +113,7 @@ class SweepSpec:
     packs: tuple[Pack, ...]
     games: int  # per cell
     max_turns: int | None = None
+    engine: str = ""  # a fingerprint of the fengsheng code that plays the games (sweep.engine_fingerprint)
     format: int = FORMAT
 
     def cells(self) -> list[Cell]:
@@ -143,6 +144,7 @@ class SweepSpec:
             "packs": [p.to_dict() for p in self.packs],
             "games": self.games,
             "max_turns": self.max_turns,
+            "engine": self.engine,
         }
 
     @classmethod
@@ -156,6 +158,7 @@ class SweepSpec:
             packs=tuple(Pack.from_dict(p) for p in d["packs"]),
             games=d["games"],
             max_turns=d.get("max_turns"),
+            engine=d.get("engine", ""),
         )
 
     def differences(self, other: SweepSpec) -> list[str]:
@@ -219,6 +222,7 @@ def _spec_problem(d: object) -> str | None:
         ("packs", isinstance(d.get("packs"), list) and all(_pack_ok(p) for p in d["packs"]), "a list of packs"),
         ("games", _is_int(d.get("games")), "a whole number"),
         ("max_turns", d.get("max_turns") is None or _is_int(d.get("max_turns")), "a whole number or null"),
+        ("engine", isinstance(d.get("engine", ""), str), "a text"),
     ]
     for key, ok, what in checks:
         if not ok:

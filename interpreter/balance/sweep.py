@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,27 @@ class PackSource:
         return Pack(self.name, self.content, self.expansions, content_fingerprint(self.paths))
 
 
+_ENGINE: list[str] = []
+
+
+def engine_fingerprint() -> str:
+    """A hash of the fengsheng code that plays a game (every module and the grammar of the package): a sweep
+    resumed or spread over a cluster is played by one engine, or refused. The version alone does not tell:
+    the code changes between releases."""
+    if not _ENGINE:
+        import hashlib
+
+        root = Path(__file__).resolve().parents[1]  # the interpreter package
+        h = hashlib.sha256()
+        for f in sorted([*root.rglob("*.py"), *root.rglob("*.lark")]):
+            if "__pycache__" in f.parts:
+                continue
+            h.update(f.relative_to(root).as_posix().encode())
+            h.update(f.read_bytes())
+        _ENGINE.append(h.hexdigest()[:16])
+    return _ENGINE[0]
+
+
 def make_spec(
     seed: int,
     players: Sequence[int],
@@ -115,6 +136,7 @@ def make_spec(
                 f"{', '.join(map(str, players))}: a list per seat joins only the player count it names seats for"
             )
     return SweepSpec(
+        engine=engine_fingerprint(),
         version=__version__,
         seed=seed,
         players=tuple(players),
@@ -143,6 +165,12 @@ def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameR
             old = read_spec(d)
         except RecordError as e:
             raise SweepError(f"{e}\n(choose another --out, or remove the directory to start over)") from None
+        if old.engine != spec.engine and not old.differences(replace(spec, engine=old.engine)):
+            raise SweepError(
+                f"{d} was played by other fengsheng code (engine {old.engine or 'unknown'}, now {spec.engine}): "
+                "its games and new ones would come from two engines; --restart plays the grid again, or choose "
+                "another --out"
+            )
         diff = old.differences(spec)
         if diff and not old.differences(_with_games(spec, old.games)):  # only the games per cell differ
             if spec.games < old.games:
@@ -172,8 +200,6 @@ def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameR
 
 
 def _with_games(spec: SweepSpec, games: int) -> SweepSpec:
-    from dataclasses import replace
-
     return replace(spec, games=games)
 
 
@@ -277,10 +303,23 @@ _RAY_CONTENT: dict[tuple[str, ...], tuple[Any, str]] = {}
 
 
 def _ray_chunk(
-    paths: tuple[str, ...], fingerprint: str, seed: int, max_turns: int | None, cell: dict[str, Any], indices: list[int]
+    paths: tuple[str, ...],
+    fingerprint: str,
+    seed: int,
+    max_turns: int | None,
+    cell: dict[str, Any],
+    indices: list[int],
+    engine: str = "",
 ) -> list[dict[str, Any]]:
     """A chunk played by a Ray worker: the pack's content is loaded once per worker process, and must be the
-    content the grid was made with."""
+    content the grid was made with, played by the same fengsheng code."""
+    if engine and engine_fingerprint() != engine:
+        import socket
+
+        raise SweepError(
+            f"the fengsheng code on {socket.gethostname()} is not the sweep's (engine {engine_fingerprint()}, the "
+            f"sweep's {engine}): install the same fengsheng on every node"
+        )
     if paths not in _RAY_CONTENT:
         from ..content.loader import load_content
 
@@ -492,7 +531,13 @@ def _run_ray(
                     return
                 cell, indices = nxt
                 ref = remote.remote(
-                    paths[cell.pack], fingerprints[cell.pack], spec.seed, spec.max_turns, cell.to_dict(), indices
+                    paths[cell.pack],
+                    fingerprints[cell.pack],
+                    spec.seed,
+                    spec.max_turns,
+                    cell.to_dict(),
+                    indices,
+                    spec.engine,
                 )
                 pending[ref] = None
 
