@@ -60,6 +60,7 @@ class Timing:
     who: str  # who may act there, for the docs table
     zh: str  # as the opening of a sentence (出牌阶段，…)
     zh_at: str  # after 在 (你也可以在……使用)
+    speed: str = "slow"  # under stack timing (SPEEDS): a fast use may answer whenever its user holds priority
 
 
 TIMINGS: dict[str, Timing] = {
@@ -99,6 +100,7 @@ TIMINGS: dict[str, Timing] = {
             "only that player (`holder`)",
             "传递阶段，情报传递到你面前时",
             "情报传递到你面前时",
+            speed="fast",
         ),
         Timing(
             "contest",
@@ -108,6 +110,7 @@ TIMINGS: dict[str, Timing] = {
             "from the (new) holder, and the phase ends when everyone has passed in a row",
             "争夺阶段",
             "争夺阶段",
+            speed="fast",
         ),
         Timing(
             "dying",
@@ -117,6 +120,7 @@ TIMINGS: dict[str, Timing] = {
             "than three black intel",
             "一名角色濒死时",
             "一名角色濒死时",
+            speed="fast",
         ),
     )
 }
@@ -232,7 +236,21 @@ RESOLUTIONS: dict[str, ResolutionModel] = {
             "timing node, where triggered skills fire in seat order from the current player",
             "排队结算",
         ),
+        ResolutionModel(
+            "stack",
+            "stack timing (seed 002): card uses and triggered skills go onto a stack; players get priority in "
+            "turn order from the active player and may respond with fast cards and skills; when everyone "
+            "passes in a row, the top of the stack resolves first (last in, first out)",
+            "堆叠结算",
+        ),
     )
+}
+
+
+# Speeds under stack timing: a use's speed comes from its timing (the idle point it is written for).
+SPEEDS: dict[str, str] = {
+    "slow": "only the active player, in their own idle phase, with priority and the stack empty (慢速)",
+    "fast": "any player holding priority, whether the stack is empty or not (快速)",
 }
 
 

@@ -40,8 +40,8 @@ def context_vars() -> str:
 
 def timings() -> str:
     return _table(
-        ["`timing`", "When", "Who may act", "中文"],
-        [[f"`{t.name}`", t.when, t.who, t.zh_at] for t in C.TIMINGS.values()],
+        ["`timing`", "When", "Who may act", "中文", "speed (stack timing)"],
+        [[f"`{t.name}`", t.when, t.who, t.zh_at, t.speed] for t in C.TIMINGS.values()],
     )
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from .catalogue import PHASE_KINDS
+from .catalogue import PHASE_KINDS, TIMINGS
 from .cli_options import expansions_option
 from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
@@ -85,6 +85,7 @@ def summary(content: Content) -> dict:
             "max_turns": r.max_turns,
             "turn": "[" + ", ".join(f"{ph.id} {PHASE_KINDS[ph.kind].zh}" for ph in r.phases) + "]",
             "resolution": r.resolution,
+            "fast": ", ".join(t for t, x in TIMINGS.items() if r.speeds.get(t, x.speed) == "fast"),
         },
         "identity_table": {str(n): dict(row) for n, row in sorted(r.identity_table.items())},
         "decks": deck_sizes,

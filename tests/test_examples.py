@@ -28,6 +28,23 @@ def test_the_example_validates_and_passes_its_scenarios(pack):
     assert r.exit_code == 0 and " 0 failed" in r.output, r.output
 
 
+# What `pack diff base PACK` says of the examples whose whole change is a rule of the turn.
+DIFFS = {
+    "extra_phase": [
+        "rules turn: [draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段, receive 接收阶段] → "
+        "[draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段, receive 接收阶段, play_2 出牌阶段]"
+    ],
+    "stack_timing": ["rules resolution: queued → stack"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIFFS))
+def test_pack_diff_shows_exactly_what_the_example_changes(name):
+    r = run("pack", "diff", "base", Path(__file__).parents[1] / "examples" / name)
+    assert r.exit_code == 1, r.output
+    assert [ln.strip() for ln in r.output.splitlines()[1:]] == DIFFS[name]
+
+
 @pytest.mark.parametrize("pack", EXAMPLES, ids=[p.name for p in EXAMPLES])
 @pytest.mark.parametrize("players", [5, 9])
 def test_the_example_plays(pack, players):

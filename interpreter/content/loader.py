@@ -20,7 +20,7 @@ from typing import cast
 import jsonschema
 import yaml
 
-from ..catalogue import PHASE_KINDS, RESOLUTIONS
+from ..catalogue import PHASE_KINDS, RESOLUTIONS, SPEEDS
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
 from ..engine import primitives  # noqa: F401
@@ -820,6 +820,7 @@ class Loader:
         rules = Rules(
             phases=phases,
             resolution=resolution if resolution in RESOLUTIONS else "queued",
+            speeds={k: v for k, v in (data.get("speeds") or {}).items() if k in TIMINGS and v in SPEEDS},
             name=data.get("name", ""),
             start_hand=data.get("start_hand", 3),
             draw_count=data.get("draw_count", 3),

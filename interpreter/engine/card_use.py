@@ -9,6 +9,7 @@ carries out the answer (:meth:`CardUse.perform`, :meth:`CardUse.use_card`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
@@ -50,6 +51,9 @@ class CardUse:
         # card type ids nobody may use, hand or virtual, while the intel they were bound to is pending (protect_intel)
         self.intel_bans: set[str] = set()
         self.intel_bans_card: Card | None = None  # that intel
+        # stack timing (rules `resolution: stack`; wired by Game, priority.py): a card use, once its target is
+        # chosen and `card_used` recorded, is handed to the stack with the rest of its use; None: queued
+        self.push_use: Callable[[Player, Callable[[], None]], None] | None = None
 
     # ------------------------------------------------------------------ this turn's conversions and bans
 
@@ -246,7 +250,36 @@ class CardUse:
         if card is not None and target is not None and ctype.face_down:
             zones.show_to(card, target.seat)  # a face-down card is shown to its target only
         game.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
+        if self.push_use is not None:  # stack timing: it resolves from the stack, after the responses
+            timing = self.timing
+            self.push_use(user, lambda: self._resolve_use(user, card, use, ctx, frame, target, True, timing))
+            return
         settle("指定目标后")
+        self._resolve_use(user, card, use, ctx, frame, target, False, None)
+
+    def _resolve_use(
+        self,
+        user: Player,
+        card: Card | None,
+        use: Any,
+        ctx: Ctx,
+        frame: UseFrame,
+        target: Player | None,
+        stacked: bool,
+        timing: str | None,
+    ) -> None:
+        """The rest of a card use once its target is chosen: effect (unless nullified), disposal, `card_resolved`.
+
+        `stacked` (stack timing): it resolves from the stack now; `timing`, the idle point it was used at, is the
+        one effects read again, and no node follows it (the stack settles what it made happen)."""
+        game = self.game
+        settle = self._settle
+        ctype = use.card_type
+        zones = self.zones
+        uid = card.uid if card is not None else None
+        tseat = target.seat if target is not None else None
+        if stacked:
+            self.timing = timing
         if target is None or target.alive or use.timing == "dying":
             game.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
             if "card_resolving" in game.watched:
@@ -270,4 +303,5 @@ class CardUse:
                 zones.move(card, DISCARD)
         self.stack.pop()
         game.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
-        settle("结算卡牌效果后")
+        if not stacked:
+            settle("结算卡牌效果后")

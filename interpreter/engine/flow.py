@@ -89,6 +89,7 @@ class TurnFlow:
             (runners[ph.kind], ph.id) for ph in self.turn_phases
         ]
         self.accepted = False  # the intel sent this turn was accepted (contest and receive phases run)
+        self.kind_of = {ph.id: ph.kind for ph in self.turn_phases}
         self.transit: Transit | None = None  # the intel being sent this turn
         self.holder: Player | None = None  # the player the pending intel is in front of
         self.contest_over = False  # an effect ended the 争夺阶段
@@ -261,6 +262,31 @@ class TurnFlow:
             + (f"; {hint}" if hint else "")
         )
 
+    def open_idle_points(self, p: Player) -> list[str]:
+        """The idle points (card and skill timings) whose moment it is for p now, whoever is asked: what a
+        player holding priority may answer with under stack timing (priority.py keeps the fast ones).
+
+        play_phase: the current player in a play phase; send_start and need_send: the current player in a send
+        phase before the intel is sent; send_idle: the player the intel on its way is in front of; contest:
+        anyone while an accepted intel is contested; dying: anyone while a player is dying."""
+        out = []
+        game = self.game
+        kind = self.kind_of.get(game.phase)
+        pending = self.zones.pending
+        if self.seats.dying_player is not None:
+            out.append("dying")
+        if kind == "contest" and pending is not None and not self.contest_over:
+            out.append("contest")
+        elif kind == "send":
+            if self.transit is None:
+                if p is game.current:
+                    out += ["send_start", "need_send"]
+            elif pending is not None and self.holder is p and not self.accepted:
+                out.append("send_idle")
+        elif kind == "play" and p is game.current:
+            out.append("play_phase")
+        return out
+
     # ------------------------------------------------------------------ the phase kinds (catalogue.PHASE_KINDS)
 
     def draw_phase(self, p: Player, phase: str) -> None:
@@ -285,6 +311,7 @@ class TurnFlow:
         if self.transit is not None and self.zones.pending is not self.transit.card:  # a second send this turn
             self.transit = None
             self.holder = None
+        self.accepted = False
         self.accepted = p.alive and self.send_phase(p) and self.travel()
         if not self.accepted and self.zones.pending is not None:
             self.zones.discard_cards([self.zones.pending])

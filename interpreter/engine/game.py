@@ -34,6 +34,7 @@ from .decisions import PLAY
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
+from .priority import StackTiming
 from .resolution import Resolution
 from .seats import Seats
 from .skills import Skills
@@ -178,6 +179,15 @@ class Game(GameCore):
         self._sight = zones.sight
         self._note_pick = zones.note_pick
         resolution.offer_idle = card_use.offer_idle
+        # stack timing (rules `resolution: stack`): uses, active skills and triggered skills go onto the stack of
+        # priority.py; the queued model is resolution.py's node loop alone
+        self.stack_timing: StackTiming | None = None
+        if content.rules.resolution == "stack":
+            self.stack_timing = st = StackTiming(self, seats, skills, resolution, card_use, self.flow)
+            card_use.push_use = st.push_use
+            card_use.perform = st.perform  # type: ignore[method-assign]
+            self.flow._perform = st.perform
+            resolution.run_triggers = st.put_triggers  # type: ignore[method-assign]
         # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
         self.card_public = zones.card_public
         self.card_visible = zones.card_visible

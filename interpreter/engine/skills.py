@@ -223,14 +223,23 @@ class Skills:
                 out.append(PlayOption(None, skill))
         return out
 
-    def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None) -> None:
-        """Pay the skill's costs (flip face up, count its use) and resolve its effect."""
-        assert p.role is not None  # a skill is its owner's role's
+    def pay_skill(self, p: Player, skill: Skill) -> None:
+        """A skill's costs: count its use against its limit, turn the role face up if it says so."""
         if skill.limit_scope is not None:
             key = self._limit_key(skill)
             p.usage[key] = p.usage.get(key, 0) + 1
         if skill.flips_up:
             self.flip_role(p, True)
+
+    def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None, paid: bool = False) -> None:
+        """Pay the skill's costs (flip face up, count its use; not when `paid` already) and resolve its effect."""
+        assert p.role is not None  # a skill is its owner's role's
+        if not paid:
+            if skill.limit_scope is not None:
+                key = self._limit_key(skill)
+                p.usage[key] = p.usage.get(key, 0) + 1
+            if skill.flips_up:
+                self.flip_role(p, True)
         uses = (p.role.id, skill.name)
         self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
         self.game.emit("skill_used", seat=p.seat, skill=skill.id)

@@ -105,6 +105,7 @@ class Rules:
     # catalogue.PHASE_KINDS; the base game's turn by default
     phases: tuple[Phase, ...] = field(default_factory=lambda: base_phases())
     resolution: str = "queued"  # catalogue.RESOLUTIONS: queued (the base game) or stack
+    speeds: dict[str, str] = field(default_factory=dict)  # stack timing: idle point -> slow|fast, over the catalogue's
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,248 @@
+"""Stack timing (rules `resolution: stack`, seed 002): priority, speeds and a last-in-first-out stack.
+
+The second resolution model, beside the queued timing-node loop of resolution.py; every card and
+skill rides on it unchanged (no card-specific code). :class:`StackTiming` owns the stack of what
+waits to resolve — card uses whose target is chosen, triggered skills, active skills paid for — and
+priority:
+
+1. A card use (CardUse.use_card) records ``card_used`` and goes onto the stack with the rest of its
+   use; an active skill is paid for (its limit counted, its role turned up) and goes onto the stack;
+   the triggered skills that react to what was recorded go onto the stack above it, in seat order from
+   the current player (the owner is asked first when a skill is optional), so the last one put on —
+   the latest seat — resolves first.
+2. Then players get priority in turn order: after a player put something on the stack, that player
+   first; after the top resolved, the current player first. A player holding priority may answer with a
+   **fast** use (a card or active skill whose timing is fast: ``rules.speeds`` over the catalogue's
+   defaults) of an idle point whose moment it is for them (TurnFlow.open_idle_points): it goes on top,
+   and priority starts again from them. Slow uses are never answers: they are offered only by a
+   phase's own question (the play phase's idle point, the send), with the stack empty.
+3. When every living player has passed in a row, the top of the stack resolves: a card's effect and
+   disposal; a triggered skill's effect if its owner may still use it and its condition still holds
+   (else it does nothing); then what that made happen is settled (its triggers onto the stack, victory
+   checks, dying), and priority is given again.
+
+A use an effect makes (视为使用, a card an effect has a player use) goes onto the stack too and is
+resolved, with its answers, before the effect goes on (the seed's play permissions: it is part of that
+effect). ``card_resolving`` triggers (卡牌生效前) still resolve as the card resolves, before its effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .. import catalogue
+from ..catalogue import LIMITS
+from . import decisions as D
+from .decisions import PASS, PlayOption
+from .errors import EngineError
+
+if TYPE_CHECKING:
+    from ..language.runtime import Ctx
+    from ..model.content import Skill
+    from .card_use import CardUse
+    from .core import GameCore
+    from .flow import TurnFlow
+    from .resolution import Resolution
+    from .seats import Seats
+    from .skills import Skills
+    from .state import Player
+
+MAX_NESTING = LIMITS["max_nesting"].value
+MAX_TRIGGER_ROUNDS = LIMITS["max_trigger_rounds"].value
+
+
+class StackItem:
+    """One thing waiting on the stack: who put it there, what it is (for traces and messages), how it resolves."""
+
+    __slots__ = ("owner", "label", "resolve")
+
+    def __init__(self, owner: Player, label: str, resolve: Callable[[], None]) -> None:
+        self.owner = owner
+        self.label = label
+        self.resolve = resolve
+
+
+class StackTiming:
+    """Priority and the stack (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: GameCore,
+        seats: Seats,
+        skills: Skills,
+        resolution: Resolution,
+        card_use: CardUse,
+        flow: TurnFlow,
+    ) -> None:
+        self.game = game
+        self.seats = seats
+        self.skills = skills
+        self.resolution = resolution
+        self.card_use = card_use
+        self.flow = flow
+        self.items: list[StackItem] = []  # the stack, top last
+        self.first: Player | None = None  # who gets priority first: who last put something on; None: the current player
+        self.responding = False  # the use being made answers from a priority round: it waits on the stack
+        self.depth = 0  # drains inside one another (a resolution whose triggers resolve before the rest)
+        speeds = {name: t.speed for name, t in catalogue.TIMINGS.items()}
+        speeds.update(game.rules.speeds)
+        self.fast = tuple(t for t, speed in speeds.items() if speed == "fast")
+
+    # ------------------------------------------------------------------ putting things on the stack
+
+    def push_use(self, user: Player, resolve: Callable[[], None]) -> None:
+        """A card use, its target chosen (CardUse.use_card): onto the stack."""
+        frame = self.card_use.stack.current_use()
+        label = frame.used_as.label() if frame is not None and frame.used_as is not None else "a card"
+        self.push(StackItem(user, label, resolve))
+
+    def perform(self, p: Player, choice: PlayOption) -> None:
+        """An idle point's or a priority round's answer: a card use, or an active skill paid for now."""
+        if choice.card is not None:
+            self.card_use.use_card(p, choice.card, choice.use)
+            return
+        skill = choice.use
+        self.skills.pay_skill(p, skill)
+        self.push(StackItem(p, skill.name, lambda: self._resolve_active(p, skill)))
+
+    def push(self, item: StackItem) -> None:
+        """Put an item on top. An answer from a priority round waits there; anything else is resolved now, with
+        what answers it (the stack is drained down to where it was)."""
+        items = self.items
+        if len(items) >= MAX_NESTING:
+            raise EngineError(
+                f"the stack is more than {MAX_NESTING} deep: "
+                + " → ".join(i.label for i in [*items, item])
+                + " (a use that keeps answering itself?)",
+                "E502",
+            )
+        items.append(item)
+        self.first = item.owner
+        game = self.game
+        if game.trace is not None:
+            game.trace.append(("node", f"堆叠 +{item.label} ({len(items)})", game.phase))
+        if self.responding:
+            self.responding = False
+            return
+        self.drain(len(items) - 1)
+
+    def put_triggers(self) -> None:
+        """The triggered skills that react to the events recorded go onto the stack, then it is drained down to
+        where it was (Resolution.run_triggers under stack timing: a timing node's step 1)."""
+        self.drain(len(self.items))
+
+    def _collect(self) -> None:
+        """Triggered skills reacting to the recorded events onto the stack, in seat order from the current player."""
+        game = self.game
+        if not game.events:
+            return
+        batch = game.take_events()
+        res = self.resolution
+        blocker_of = self.skills.skill_blocker
+        by_seat = self.skills.triggers_by_seat
+        assert game.current is not None
+        for p in self.seats.order_from(game.current):
+            for skill in by_seat[p.seat]:
+                for kind, data in batch:
+                    if kind not in (skill.on or ()):
+                        continue
+                    blocker = blocker_of(p, skill)
+                    if blocker is not None:
+                        if game.trace is not None:
+                            game.trace.append(("skill", p.seat, skill.name, kind, blocker))
+                        continue
+                    ctx = res._ready(p, skill, data)
+                    if ctx is None:
+                        continue
+                    if skill.optional and not game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+                        continue
+                    if game.trace is not None:
+                        game.trace.append(("skill", p.seat, skill.name, kind, "onto the stack"))
+                    self.items.append(StackItem(p, skill.name, self._trigger_resolver(p, skill, ctx)))
+                    self.first = None
+                    if len(self.items) > MAX_NESTING:
+                        raise EngineError(
+                            f"the stack is more than {MAX_NESTING} deep: " + " → ".join(i.label for i in self.items),
+                            "E502",
+                        )
+
+    def _trigger_resolver(self, p: Player, skill: Skill, ctx: Ctx) -> Callable[[], None]:
+        return lambda: self._resolve_trigger(p, skill, ctx)
+
+    # ------------------------------------------------------------------ priority and resolving
+
+    def drain(self, floor: int) -> None:
+        """Give priority and resolve the top, until the stack is back down to `floor` items."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_TRIGGER_ROUNDS:
+                raise EngineError(
+                    "triggered skills keep triggering each other on the stack (more than "
+                    f"{MAX_TRIGGER_ROUNDS} resolutions inside one another): check the content for a loop",
+                    "E504",
+                )
+            items = self.items
+            while True:
+                self._collect()
+                if len(items) <= floor:
+                    return
+                if self._priority_round():
+                    continue
+                item = items.pop()
+                self.first = None
+                game = self.game
+                if game.trace is not None:
+                    game.trace.append(("node", f"堆叠结算 {item.label}", game.phase))
+                item.resolve()
+                self.resolution.settle("堆叠结算后")  # what it made happen: triggers (above), victory checks, dying
+        finally:
+            self.depth -= 1
+
+    def _priority_round(self) -> bool:
+        """Priority in turn order from who has it first; True if someone answered (their use is on the stack)."""
+        game = self.game
+        start = self.first if self.first is not None and self.first.alive else game.current
+        assert start is not None
+        card_options = self.card_use.card_options
+        for p in self.seats.alive_from(start):
+            if not p.alive:
+                continue
+            options: list[Any] = []
+            for timing in self.flow.open_idle_points(p):
+                if timing in self.fast:
+                    options += card_options(p, timing)
+            if not options:
+                continue  # nothing to answer with: a pass without a question
+            options.append(PASS)
+            choice = game.ask(p, D.PLAY, options, "响应")
+            if choice is PASS:
+                continue
+            self.responding = True
+            try:
+                self.perform(p, choice)
+            finally:
+                self.responding = False
+            return True
+        return False
+
+    def _resolve_trigger(self, p: Player, skill: Skill, ctx: Ctx) -> None:
+        """A triggered skill at the top: it resolves if its owner may still use it and its condition still holds."""
+        game = self.game
+        why = self.skills.skill_blocker(p, skill)
+        if why is None and not p.alive and ctx.subject is not p:
+            why = "owner is dead"
+        if why is None and skill.condition is not None and not skill.condition(ctx):
+            why = "condition false: " + skill.condition_text
+        if why is not None:
+            if game.trace is not None:
+                game.trace.append(("skill", p.seat, skill.name, "", "does nothing now: " + why))
+            return
+        if game.trace is not None:
+            game.trace.append(("fired", p.seat, skill.name))
+        self.skills.use_skill(p, skill, ctx)
+
+    def _resolve_active(self, p: Player, skill: Skill) -> None:
+        """An active skill at the top (paid for when it went on): its effect."""
+        if p.alive:
+            self.skills.use_skill(p, skill, paid=True)

@@ -1,0 +1,96 @@
+"""Stack timing (rules `resolution: stack`, engine/priority.py): speeds, priority, the LIFO stack.
+
+The example pack examples/stack_timing shows the two models side by side in its scenarios (a response to a
+response; two triggers on one event). These tests change what a fork may change — the speeds — and check
+that the queued base game does not build the stack at all.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from interpreter.content.loader import load_content
+from interpreter.content.packs import resolve_packs
+from interpreter.engine.game import Game
+from interpreter.scenario import run_scenario
+from interpreter.sim import random_agents
+
+CONTEST = """\
+name: two 截获 in the contest
+content: [..]
+players:
+  - identity: qian_fu_zhan_xian
+  - identity: te_gong_ji_guan
+    hand: [79]
+  - identity: shen_mi_ren
+    hand: [80]
+current: 0
+start: contest
+pending: {card: 35, sender: 0, holder: 0}
+answers:
+  1: [use 截获]
+  2: [use 截获]
+expect:
+  players:
+    %s: {intel: [35]}
+"""
+
+
+def pack(tmp: Path, rules: str, scenario: str) -> Path:
+    folder = tmp / "fork"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "pack.yaml").write_text(
+        "id: fork\nname: 分支\nextends: [base]\nrules:\n" + textwrap.indent(rules, "  "), encoding="utf-8"
+    )
+    f = folder / "tests" / "s.scenario.yaml"
+    f.write_text(scenario, encoding="utf-8")
+    return f
+
+
+def test_a_fast_answer_goes_on_top_and_resolves_first(tmp_path):
+    r = run_scenario(pack(tmp_path, "resolution: stack\n", CONTEST % 1), allow_outside=True)
+    assert r.passed, r.report()
+    nodes = [t[1] for t in r.trace if t[0] == "node"]
+    assert "堆叠 +【截获】 (2)" in nodes  # P2's answer on top of P1's
+
+
+def test_a_fork_that_makes_contest_uses_slow_has_no_answers_in_the_contest(tmp_path):
+    # contest uses slow: P2 cannot answer P1's 截获 while it is on the stack; asked afterwards, as queued
+    r = run_scenario(pack(tmp_path, "resolution: stack\nspeeds: {contest: slow}\n", CONTEST % 2), allow_outside=True)
+    assert r.passed, r.report()
+    assert not any(t[0] == "node" and t[1].endswith("(2)") for t in r.trace)
+
+
+def test_an_unknown_speed_is_pointed_at(tmp_path):
+    from interpreter.content.loader import ContentErrors
+
+    f = pack(tmp_path, "resolution: stack\nspeeds: {contest: quick}\n", CONTEST % 1)
+    try:
+        load_content(resolve_packs([f.parents[1]], ["none"]))
+    except ContentErrors as e:
+        (err,) = e.errors
+        assert err.code == "E113" and err.path.endswith("pack.yaml") and err.line == 6, err
+    else:
+        raise AssertionError("speed 'quick' was accepted")
+
+
+def test_the_queued_base_game_builds_no_stack():
+    content = load_content(resolve_packs((), ["none"]))
+    g = Game(content, 5, 1, random_agents(1, 5))
+    assert g.stack_timing is None and g.card_use.push_use is None
+
+
+def test_stack_timing_games_replay_from_their_seed(tmp_path):
+    folder = tmp_path / "st"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text(
+        "id: st\nname: st\nextends: [base]\nrules: {resolution: stack}\n", encoding="utf-8"
+    )
+    content = load_content(resolve_packs([folder], ["none"]))
+    logs = []
+    for _ in range(2):
+        g = Game(content, 6, 42, random_agents(42, 6), record=True)
+        g.run()
+        logs.append(list(g.log))
+    assert logs[0] == logs[1] and any(r.get("e") == "card_used" for r in logs[0])
