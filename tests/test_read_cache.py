@@ -1,5 +1,6 @@
-"""The loader's in-process read cache (content/loader.py): a file read before, unchanged and clean, is not
-parsed or schema-checked again; an edited file is read anew, and a file with a finding reports it every time."""
+"""The loader's in-process caches (content/loader.py): a file read before, unchanged and clean, is not parsed,
+schema-checked or built again; an edited file is read anew, a file with a finding reports it every time, and a
+role is built again where the card names its code may name differ."""
 
 from __future__ import annotations
 
@@ -53,3 +54,42 @@ def test_a_file_with_a_finding_reports_it_on_every_load(pack):
         with pytest.raises(ContentErrors) as e:
             load_content([pack])
         assert [err.code for err in e.value.errors if err.path == str(card)] == ["E111"], e.value.errors
+
+
+def _role(folder, name: str, effect: str) -> None:
+    (folder / "roles").mkdir(parents=True, exist_ok=True)
+    (folder / "roles" / f"{name}.yaml").write_text(
+        f"id: {name}\nname: 测{name}\ngender: male\nhidden: false\nskills:\n"
+        f"  - id: s\n    name: 技\n    kind: active\n    timing: play_phase\n    effect: |\n      {effect}\n",
+        encoding="utf-8",
+    )
+
+
+def test_a_clean_role_is_built_once_and_its_marks_still_count_in_every_load(tmp_path):
+    """A role built before is the same object; the marks its code sets and reads are checked in each load
+    (W301 names the file of this load), and new card names build it again."""
+    for folder in (tmp_path / "a", tmp_path / "b"):
+        _role(folder, "sets", 'set_mark(self, "计数", 1)')
+        _role(folder, "reads", 'draw(self, mark_number(self, "计数") + mark(self, "记数"))')
+    loads = [load_content([BUNDLED_CONTENT, folder]) for folder in (tmp_path / "a", tmp_path / "a", tmp_path / "b")]
+    assert loads[0].roles["reads"] is loads[1].roles["reads"] is loads[2].roles["reads"]
+    for content, folder in zip(loads, ("a", "a", "b"), strict=True):
+        (w,) = [w for w in content.warnings if w.code == "W301"]
+        assert (w.path, w.line, w.col) == (str(tmp_path / folder / "roles" / "reads.yaml"), 11, 44)
+    # a role naming a card of its pack: built again when the card names differ
+    _role(tmp_path / "c", "uses", "if usable(none, as: 【新牌】) { draw(self, 1) }")
+    with pytest.raises(ContentErrors) as e:
+        load_content([BUNDLED_CONTENT, tmp_path / "c"])
+    assert [err.code for err in e.value.errors] == ["E305"]
+    first = min(load_content([BUNDLED_CONTENT]).card_types.values(), key=lambda c: c.id)
+    card = (BUNDLED_CONTENT / "cards" / f"{first.id}.yaml").read_text(encoding="utf-8")
+    (tmp_path / "c" / "cards").mkdir()
+    (tmp_path / "c" / "cards" / "xin_pai.yaml").write_text(
+        card.replace(f"id: {first.id}\n", "id: xin_pai\n", 1).replace(f"name: {first.name}\n", "name: 新牌\n", 1),
+        encoding="utf-8",
+    )
+    assert load_content([BUNDLED_CONTENT, tmp_path / "c"]).roles["uses"].skills[0].name == "技"
+    (tmp_path / "c" / "cards" / "xin_pai.yaml").unlink()
+    with pytest.raises(ContentErrors) as e:
+        load_content([BUNDLED_CONTENT, tmp_path / "c"])
+    assert [err.code for err in e.value.errors] == ["E305"]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import jsonschema
 import yaml
@@ -132,6 +132,10 @@ def _suggest(word, candidates):
 # any finding is read in full every time, so that its findings are reported again. Bounded: cleared when full.
 _CLEAN_READS: dict[tuple[str, str], bytes] = {}
 _CLEAN_READS_MAX = 4096
+# Cards, roles and secret tasks built from such a file with nothing to report, by kind, file name, text and the
+# card names known (【...】 in the code): the object (never changed once built, like load_cached's) and the marks
+# its code set and read. Built again for any file with a finding.
+_CLEAN_BUILDS: dict[tuple, tuple[object, list[tuple]]] = {}
 
 # Schema errors after which the value is still of a shape the builders read (a string, a number): it stays.
 _HARMLESS = {"required", "additionalProperties", "minLength", "pattern", "minimum", "maximum"}
@@ -459,6 +463,23 @@ class Loader:
                 del node[at[-1]]
             except (KeyError, IndexError, TypeError):
                 pass
+
+    def build(self, path: Path, data: PosDict, kind: str, names: tuple) -> Any:
+        """load_card, load_role or load_task (by `kind`) of a file read by read(), built once per process for the
+        same text and card names (`names`: the sorted items of card_names) when it has nothing to report."""
+        key = (kind, path.name, "\n".join(self.sources.get(str(path), ())), names)
+        hit = _CLEAN_BUILDS.get(key)
+        if hit is not None:
+            obj, marks = hit
+            self.marks += [(*m[:3], path, *m[3:]) for m in marks]
+            return obj
+        findings, first_mark = (len(self.errors), len(self.warnings)), len(self.marks)
+        obj = {"card": self.load_card, "role": self.load_role, "secret_task": self.load_task}[kind](path, data)
+        if (len(self.errors), len(self.warnings)) == findings and str(path) in self.sources:
+            if len(_CLEAN_BUILDS) >= _CLEAN_READS_MAX:
+                _CLEAN_BUILDS.clear()
+            _CLEAN_BUILDS[key] = obj, [(*m[:3], *m[4:]) for m in self.marks[first_mark:]]
+        return obj
 
     # ------------------------------------------------------------------ code units
 
@@ -1248,19 +1269,20 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     for _, _, data in cards.values():
         if isinstance(data.get("name"), str):
             L.card_names[data["name"]] = data["id"]
+    names = tuple(sorted(L.card_names.items()))
     card_types: dict[str, CardType] = {}
     for ident, (layer, f, data) in cards.items():
-        card_types[ident] = L.load_card(f, data)
+        card_types[ident] = L.build(f, data, "card", names)
         origins["card", ident] = packs.origin(layer, f, data)
     tasks: dict[str, SecretTask] = {}
     for ident, (layer, f, data) in packs.resolve(
         "secret_tasks", _read_kind(L, dirs, "secret_tasks", "secret_task")
     ).items():
-        tasks[ident] = L.load_task(f, data)
+        tasks[ident] = L.build(f, data, "secret_task", names)
         origins["secret_task", ident] = packs.origin(layer, f, data)
     roles: dict[str, Role] = {}
     for ident, (layer, f, data) in packs.resolve("roles", _read_kind(L, dirs, "roles", "role")).items():
-        roles[ident] = L.load_role(f, data)
+        roles[ident] = L.build(f, data, "role", names)
         origins["role", ident] = packs.origin(layer, f, data)
     removed_kinds = packs.removed["cards"]
     rules_layer, rules_file = _last_layer(dirs, "rules.yaml")
