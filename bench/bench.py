@@ -23,8 +23,8 @@ Parts (``--parts``, comma separated; default all):
 * ``driver``: the same N games (same seeds, same agent seeds, so the same
   games) through ``interpreter.engine.step.drive(content, n, seed, agents)``:
   the batch driver (what ``simulate`` uses): the engine calls each agent where
-  it asks, with the action descriptors (none at idle points: ``RandomAgent`` is a
-  uniform agent, asked ``pick(n)``) and the answer check of the step API, no
+  it asks, with the option checks of the step API (``RandomAgent`` is a uniform
+  agent, asked ``pick(n)``: no descriptor is built) and the answer's id recorded, no
   greenlet switch, no observation since ``RandomAgent.observes`` is False, no
   log. games/s and decisions/s.
 * ``step``: N games through the step API called directly: ``GameState(content,

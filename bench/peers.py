@@ -8,8 +8,8 @@ runs on identical seeds; min / median / max of decisions per second):
 
 * **fengsheng**: whole games through ``interpreter.engine.step.drive`` (what
   ``fengsheng simulate`` runs), every seat a ``RandomAgent`` that sees only its
-  action descriptors (the seat boundary included; as a uniform agent it is asked
-  ``pick(n)`` at idle points, where no descriptor is built), no log kept. At 2, 5 and 10
+  legal actions (the seat boundary included: every option checked; as a uniform
+  agent it is asked ``pick(n)``, so no descriptor is built), no log kept. At 2, 5 and 10
   players, once with **every bundled role** dealt and once with **no roles**
   (the same content with its roles removed). A *decision* is one answer of
   an agent (``Game.decision_log``): a forced single-option choice, which the

@@ -166,6 +166,29 @@ def test_a_uniform_agent_plays_the_game_it_would_play_on_descriptors(content):
         assert a.digest_text() == b.digest_text()
 
 
+def test_a_uniform_agent_gets_the_checks_every_agent_gets(content):
+    """Without descriptors, the options are still checked: a card the seat cannot see, or two options that
+    are the same action, is an engine error, as describe says it; legal options give describe's ids."""
+    from interpreter.engine.decisions import Decision
+    from interpreter.engine.errors import EngineError
+    from interpreter.engine.game import Game
+
+    g = Game(content, 5, 3, [RandomAgent(i) for i in range(5)])
+    g.setup()
+    other = g.players[1].hand[0]  # P1's card: P0 cannot see it
+    ok = Decision("choose", 0, [*g.players[0].hand, g.players[2], None, True, False, "accept"])
+    ids, _ = g.describer.describe(ok)
+    assert [g.describer.id_at(ok, i) for i in range(len(ok.options))] == list(ids)
+    for bad, says in (
+        (Decision("choose", 0, [g.players[0].hand[0], other]), "cannot see"),
+        (Decision("confirm", 0, [True, True]), "the same action"),
+        (Decision("choose", 0, [None, g.players[1], None]), "the same action"),
+    ):
+        for index in range(len(bad.options)):
+            with pytest.raises(EngineError, match=says):
+                g.describer.id_at(bad, index)
+
+
 # ------------------------------------------------------------------ sandbox
 
 PLAIN = (str, int, float, bool, type(None))

@@ -28,8 +28,8 @@ class Agent:
     many actions there are (a uniform random one), may also set ``uniform =
     True`` and define ``pick(n)``: the index of its answer among the ``n`` legal
     actions, exactly the one whose id ``act`` would return. The batch driver
-    then calls ``pick`` and makes no descriptor (the chosen action's id is still
-    recorded). ``act`` must still work: the step API and other drivers call it.
+    then calls ``pick`` and makes no descriptor (every option is still checked and
+    the chosen action's id recorded). ``act`` must still work: the step API and other drivers call it.
 
     A *search* bot (``searches = True``) is called with ``search(observation, actions, world)``
     instead, where ``world`` is its seat's ``World`` (engine/step.py): the one thing it may do

@@ -51,6 +51,7 @@ MAX_SEATS = 16
 SLOTS = 64  # positional slots: blind picks (抽取) and choices among texts or other values
 
 FIXED = ("pass", "none", "yes", "no", "accept", "decline")
+_ANSWERS = ("accept", "decline")  # the texts that are fixed actions (the others are positions: ("option", i))
 
 
 class ActionSpace:
@@ -312,30 +313,68 @@ class Describer:
         return ids, ActionList(ids, entries)
 
     def id_at(self, decision: Decision, index: int) -> int:
-        """The action id of one option (what describe's ids hold at `index`), checked as describe checks it.
+        """The action id of option `index` (what describe's ids hold there), every option checked as describe
+        checks them, without making the other entries or any descriptor (for a uniform agent, Agent.pick).
 
-        For an idle-point question answered by a uniform agent, which reads no descriptor: the options are
-        the seat's own hand cards' uses, its skills and pass (visible and distinct by construction)."""
-        opt = decision.options[index]
+        A card the seat cannot see, two options that are the same action, and options that are other
+        values (texts, colors, names …) go through describe itself: the same errors, the same ids."""
         seat = decision.seat
-        if type(opt) is PlayOption:
+        bit = 1 << seat
+        public = self.game.card_public
+        options = decision.options
+        fixed: list[object] | None = None  # none, yes/no, accept/decline: distinct unless one repeats
+        for opt in options:
+            t = type(opt)
+            if t is PlayOption:
+                card = opt.card
+                if card is not None and not (card.knowers & bit or public(card)):
+                    return self.describe(decision)[0][index]  # raises
+            elif t is Card:
+                if not (opt.knowers & bit or public(opt)):
+                    return self.describe(decision)[0][index]  # raises
+            elif t is Player:
+                pass
+            elif opt is None or t is bool or (t is str and opt in _ANSWERS):
+                if fixed is None:
+                    fixed = []
+                fixed.append(opt)
+            else:
+                return self.describe(decision)[0][index]
+        if fixed is not None and len(set(fixed)) != len(fixed):
+            return self.describe(decision)[0][index]  # raises
+        opt = options[index]
+        t = type(opt)
+        e = self._e
+        if t is PlayOption:
             card = opt.card
             if card is None:
                 use = opt.use
-                entry = self._e.skills.get(id(use) if use is not None else _PASS)
+                entry = e.skills.get(id(use) if use is not None else _PASS)
                 if entry is None:
-                    entry = self._e.skills[id(use) if use is not None else _PASS] = self._entry(opt)
+                    entry = e.skills[id(use) if use is not None else _PASS] = self._entry(opt)
                 return entry[0]
-            if not (card.knowers >> seat & 1 or self.game.card_public(card)):
-                raise EngineError(f"P{seat} was offered the use of a card it cannot see")
-            by_uid = self._e.uses.get(id(opt.use))
+            by_uid = e.uses.get(id(opt.use))
             if by_uid is None:
-                by_uid = self._e.uses[id(opt.use)] = [None] * self._e.size
+                by_uid = e.uses[id(opt.use)] = [None] * e.size
             entry = by_uid[card.uid]
             if entry is None:
                 entry = by_uid[card.uid] = self._entry(opt)
             return entry[0]
-        return self.describe(decision)[0][index]  # other options: every one described and checked
+        if t is Card:
+            entry = e.cards[opt.uid]
+            if entry is None:
+                entry = e.cards[opt.uid] = self._entry(opt)
+            return entry[0]
+        if t is Player:
+            entry = e.seats[opt.seat]
+            if entry is None:
+                entry = e.seats[opt.seat] = self._entry(opt)
+            return entry[0]
+        by_value = e.values.get(t)
+        entry = by_value.get(opt) if by_value is not None else None
+        if entry is None:
+            entry = self._value_entry(opt, index, t)
+        return entry[0]
 
     def _entry(self, opt: PlayOption | Card | Player) -> Entry:
         """The entry of a card, card use, skill, pass or seat option (made once per content set)."""

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 from .actions import Describer
 from .card_use import CardUse
 from .core import GameCore
-from .decisions import PLAY
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
@@ -316,10 +315,7 @@ class Game(GameCore):
             index = agent.pick(n)
             if type(index) is not int or not 0 <= index < n:
                 raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
-            if decision.kind == PLAY:
-                self.actions_taken.append(self.describer.id_at(decision, index))
-            else:  # a question content asks: every option is described and checked, as for any agent
-                self.actions_taken.append(self.describer.describe(decision)[0][index])
+            self.actions_taken.append(self.describer.id_at(decision, index))  # every option checked
             return index
         ids, descs = self.describer.describe(decision)
         if agent.searches:  # a search bot is also handed its seat's World (engine/step.py) to sample from
