@@ -57,10 +57,11 @@ def _load(path: str) -> Any:
 
 def _report_of(sweep: Any, packs: list[str] | None = None) -> dict:
     """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load."""
-    from .balance.report import build_report, pack_skills
+    from .balance.report import build_report, new_roles, pack_skills
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
-    return build_report(sweep.meta, records, pack_skills(sweep.meta))
+    skills = pack_skills(sweep.meta)
+    return build_report(sweep.meta, records, skills, new_roles(sweep.meta, skills))
 
 
 @click.command()

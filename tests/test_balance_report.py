@@ -220,7 +220,7 @@ def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
 
 # ---------------------------------------------------------------------- JSON keys (documented in docs/balance.md)
 
-REPORT_KEYS = {"format", "sweep", "rules", "flags", "groups"}
+REPORT_KEYS = {"format", "sweep", "rules", "flags", "new_roles", "groups"}
 GROUP_KEYS = {
     "pack", "agents", "players", "games", "failed", "seats", "identities", "tasks", "roles", "skills",
     "turns", "decisions", "end_reasons", "failures",
@@ -412,5 +412,10 @@ def test_compare_command_sweeps_two_packs(run, tmp_path):
     spec = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
     assert [p["name"] for p in spec["packs"]] == ["base", "jia_gui"] and spec["games"] == 6
     assert "base (6 games) vs jia_gui (6 games)" in res.output and (out / "compare.html").is_file()
+    # the pack's own role (not in the bundled game) is singled out in its report
+    res = run("report", out, "--json", "-", "--no-html")
+    data = json.loads(res.output)
+    assert data["new_roles"] == {"jia_gui": ["画眉（歌女）"]}
+    assert render_report(data).count("New roles in jia_gui") == 1
     res = run("compare", "base", tmp_path / "no_such_pack")
     assert res.exit_code == 2 and "neither a sweep directory nor a content pack directory" in res.output

@@ -356,6 +356,52 @@ def flag_list(flags: Sequence[dict]) -> str:
     return "".join(out)
 
 
+def new_role_section(report: dict) -> str:
+    """The roles a pack adds to the game, first: their win rate per player count and their skills' use."""
+    out = []
+    for pack, names in report.get("new_roles", {}).items():
+        groups = [g for g in report["groups"] if g["pack"] == pack]
+        series = [_series(g) for g in groups]
+        pts = {
+            (r["name"], _series(g)): {**r, "flag": r["flag"] and r["flag"] + ("" if r["holm"] else "?")}
+            for g in groups
+            for r in g["roles"]
+            if r["name"] in names
+        }
+        out.append(f'<h2>New roles in {escape(pack)} <span class="meta">(not in the bundled game)</span></h2>')
+        tick = '<span><i style="background:#888;border-radius:0;width:3px"></i>expected (same identities)</span>'
+        out.append(legend(series, tick) + interval_chart(names, series, pts, f"new roles in {pack}"))
+        rows = []
+        for name in names:
+            for g in groups:
+                r = next((r for r in g["roles"] if r["name"] == name), None)
+                if r is None:
+                    continue
+                lead = "" if not r["flag"] or r["holm"] else " (lead)"
+                rows.append(
+                    f'<tr><td class="name">{escape(name)}</td><td>{escape(_series(g))}</td>{rate_cells(r)}'
+                    f'<td>{pct(r["expected"])}</td><td class="name">{escape((r["flag"] or "") + lead)}</td>'
+                    f"<td>{r['seats_for_5_points']}</td></tr>"
+                )
+        out.append(
+            f'<table><tr><th class="name">role</th><th>players</th>{RATE_HEAD}<th>expected</th>'
+            f'<th class="name">flag</th><th>seats for ±5</th></tr>{"".join(rows)}</table>'
+        )
+        pooled = next((g for g in groups if g["players"] == ALL), groups[-1] if groups else None)
+        skills = [sk for sk in (pooled or {}).get("skills", []) if sk["role"] in names]
+        if skills:
+            items = "".join(
+                f"<li><b>{escape(sk['role'])}·{escape(sk['skill'])}</b>: used in {sk['games_used']} of the "
+                f"{sk['games_in_play']} games its role was in play ({pct(sk['share_of_games']['rate'])}), "
+                f"{sk['uses_per_game'] or 0:.2f} uses per game"
+                + (f' <span class="tag {sk["flag"]}">{escape(FLAG_TEXT[sk["flag"]])}</span>' if sk["flag"] else "")
+                + "</li>"
+                for sk in skills
+            )
+            out.append(f"<ul>{items}</ul>")
+    return "\n".join(out)
+
+
 def _series(g: dict) -> str:
     return "all counts" if g["players"] == ALL else f"{g['players']} players"
 
@@ -371,6 +417,7 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
         f"{sw['games_per_cell']} games per cell · {sw['records']} games read</p>"
     )
     body.append(flag_list(report["flags"]))
+    body.append(new_role_section(report))
     body.append(
         '<p class="note">Every rate is seats that won / seats played, with its Wilson 95% interval (the bar) '
         "and how many seats it rests on (n). A role's <b>expected</b> rate (grey tick) is what the other roles "

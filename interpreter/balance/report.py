@@ -181,12 +181,16 @@ def _key(rec: dict) -> tuple[str, str, int]:
 
 
 def build_report(
-    meta: dict, records: Sequence[dict], skills: dict[str, dict[str, list[tuple[str, str]]]] | None = None
+    meta: dict,
+    records: Sequence[dict],
+    skills: dict[str, dict[str, list[tuple[str, str]]]] | None = None,
+    new: dict[str, list[str]] | None = None,
 ) -> dict:
     """The report of a sweep's records (plain data, keys documented in docs/balance.md).
 
     ``skills``: per pack label, each role's usable skills as (name, kind) (``pack_skills``); without it
-    only skills seen used are listed (a skill never used is then not found)."""
+    only skills seen used are listed (a skill never used is then not found). ``new``: per pack label,
+    the roles the pack adds to the game (``new_roles``), shown first."""
     cells: dict[tuple[str, str, int], list[dict]] = defaultdict(list)
     for rec in records:
         cells[_key(rec)].append(rec)
@@ -230,6 +234,9 @@ def build_report(
             "rare_skill_share": RARE_SKILL_SHARE,
         },
         "flags": flags,
+        "new_roles": {
+            pack: roles for pack, roles in sorted((new or {}).items()) if pack in {g["pack"] for g in groups}
+        },
         "groups": groups,
     }
 
@@ -467,6 +474,29 @@ def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
     return out
 
 
+def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -> dict[str, list[str]]:
+    """Per pack: the roles of its content that the bundled game played with the same expansions has not
+    (the roles a designer wrote), when they are at most half of its roles (more: a game of its own,
+    nothing is singled out)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    out: dict[str, list[str]] = {}
+    for pack in meta.get("packs") or []:
+        name = str(pack.get("name"))
+        roles = skills.get(name)
+        if not roles:
+            continue
+        try:
+            reference = load_cached(resolve_packs([], parse_expansions(pack.get("expansions"))))
+        except Exception:  # an expansion no longer bundled: nothing to compare with
+            continue
+        added = sorted(set(roles) - {r.label() for r in reference.roles.values()})
+        if added and 2 * len(added) <= len(roles):
+            out[name] = added
+    return out
+
+
 # ---------------------------------------------------------------------- the terminal
 
 
@@ -519,6 +549,13 @@ def _rate_table(title: str, head: str, rows: Sequence[dict], roles: bool = False
     return t
 
 
+def _skills_of(report: dict, pack: str, role: str) -> list[dict]:
+    """A role's skill rows from the group of its pack that pools every player count (or its only group)."""
+    groups = [g for g in report["groups"] if g["pack"] == pack]
+    pooled = next((g for g in groups if g["players"] == ALL), groups[-1] if groups else None)
+    return [sk for sk in (pooled or {}).get("skills", []) if sk["role"] == role]
+
+
 def print_report(report: dict, console: Any, roles: bool = True) -> None:
     """The report as rich tables: the flags first, then each group's figures."""
     from rich.markup import escape
@@ -537,6 +574,29 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
         "identities; (lead): not significant after Holm's correction over the group's roles: play more games)",
         markup=False,
     )
+    for pack, names in report.get("new_roles", {}).items():
+        console.print()
+        console.print(f"[bold]New roles[/bold] in {escape(pack)} (not in the bundled game):")
+        for name in names:
+            rows = [
+                {**r, "name": f"{name} · {'all' if g['players'] == ALL else str(g['players']) + 'p'}"}
+                for g in report["groups"]
+                if g["pack"] == pack
+                for r in g["roles"]
+                if r["name"] == name
+            ]
+            if rows:
+                console.print(_rate_table("", "role", rows, roles=True))
+            else:
+                console.print(f"  {escape(name)}: never dealt")
+            for sk in _skills_of(report, pack, name):
+                share = sk["share_of_games"]
+                console.print(
+                    f"  {sk['skill']}: used in {sk['games_used']} of {sk['games_in_play']} games "
+                    f"({pct(share['rate'])}), {sk['uses_per_game'] or 0:.2f} uses per game"
+                    + (f"  {FLAG_TEXT[sk['flag']]}" if sk["flag"] else ""),
+                    markup=False,
+                )
     for g in report["groups"]:
         console.print()
         console.rule(escape(group_title(g)))
