@@ -260,3 +260,42 @@ def test_a_sweep_played_by_other_code_is_not_resumed(tmp_path, base, content):
     cell = {"players": 5, "agents": "random", "pack": "base"}
     with pytest.raises(SweepError, match=r"the fengsheng code on .* is not the sweep's"):
         _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0], "0123456789abcdef")
+
+
+def test_the_engine_fingerprint_reads_what_plays_a_game():
+    from interpreter.balance import sweep as sweep_module
+
+    root = Path(sweep_module.__file__).resolve().parents[1]
+    for part in sweep_module.PLAYING:
+        assert (root / part / "__init__.py").is_file(), part
+    for f in sweep_module.PLAYING_FILES:
+        assert (root / f).is_file(), f
+    # every module a game runs is in it: whatever play_game imports of the package, transitively
+    import ast
+
+    seen, todo = set(), ["interpreter.sim"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = root.parent / (name.replace(".", "/") + ".py")
+        if not path.exists():
+            path = root.parent / name.replace(".", "/") / "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = name.split(".")[: -node.level] if path.name != "__init__.py" else name.split(".")
+                if path.name == "__init__.py" and node.level > 1:
+                    base = base[: -(node.level - 1)]
+                mod = ".".join([*base, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    sub = f"{mod}.{alias.name}"
+                    exists = (root.parent / (sub.replace(".", "/") + ".py")).exists()
+                    todo.append(sub if exists else mod)
+    covered = {f"interpreter.{p}" for p in sweep_module.PLAYING}
+    covered |= {"interpreter." + f.removesuffix(".py").replace("/", ".") for f in sweep_module.PLAYING_FILES}
+    covered.add("interpreter")
+    assert {"interpreter.engine.game", "interpreter.agents.heuristic", "interpreter.content.loader"} <= seen
+    outside = sorted(m for m in seen if not any(m == c or m.startswith(c + ".") for c in covered))
+    # helpers that cannot change a game: error texts and did-you-mean, where the bundled content and the cache are
+    assert set(outside) <= {"interpreter.snippet", "interpreter.suggest", "interpreter.paths", "interpreter.cachedir"}

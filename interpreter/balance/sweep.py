@@ -86,19 +86,24 @@ class PackSource:
         return Pack(self.name, self.content, self.expansions, content_fingerprint(self.paths))
 
 
+# What plays a game: the packages and modules of the interpreter whose code engine_fingerprint hashes.
+PLAYING = ("engine", "language", "content", "agents", "model")
+PLAYING_FILES = ("__init__.py", "catalogue.py", "sim.py", "balance/sweep.py")
 _ENGINE: list[str] = []
 
 
 def engine_fingerprint() -> str:
-    """A hash of the fengsheng code that plays a game (every module and the grammar of the package): a sweep
-    resumed or spread over a cluster is played by one engine, or refused. The version alone does not tell:
-    the code changes between releases."""
+    """A hash of the fengsheng code that plays a game (the modules of PLAYING and the grammar): a sweep resumed
+    or spread over a cluster is played by one engine, or refused. The version alone does not tell: the code
+    changes between releases. The commands, the reports and the other tools are left out."""
     if not _ENGINE:
         import hashlib
 
         root = Path(__file__).resolve().parents[1]  # the interpreter package
         h = hashlib.sha256()
-        for f in sorted([*root.rglob("*.py"), *root.rglob("*.lark")]):
+        files = [f for part in PLAYING for f in (root / part).rglob("*") if f.suffix in (".py", ".lark")]
+        files += [root / f for f in PLAYING_FILES]
+        for f in sorted(files):
             if "__pycache__" in f.parts:
                 continue
             h.update(f.relative_to(root).as_posix().encode())
