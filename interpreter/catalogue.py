@@ -207,6 +207,16 @@ PHASE_KINDS: dict[str, PhaseKind] = {
             ("received",),
             after="send",
         ),
+        PhaseKind(
+            "discard",
+            "each living player in turn, from the current player, may discard hand cards, one at a time, until "
+            "they stop (a fork's building block; not in the base game)",
+            "弃牌阶段",
+            ("弃牌阶段结束时",),
+            (),
+            ("choose",),
+            ("discard",),
+        ),
     )
 }
 

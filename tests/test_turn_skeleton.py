@@ -113,3 +113,41 @@ def test_an_unknown_resolution_model_is_pointed_at(tmp_path):
         f.write("  resolution: queud\n")
     (err,) = errors(pack)
     assert err.code == "E113" and "did you mean queued?" in (err.hint or "")
+
+
+def test_a_discard_phase_lets_each_player_discard_in_turn(tmp_path):
+    from interpreter.scenario import run_scenario
+
+    pack = fork(tmp_path, "[draw, play, send, contest, receive, discard]")
+    (pack / "tests").mkdir()
+    f = pack / "tests" / "discard.scenario.yaml"
+    f.write_text(
+        textwrap.dedent(
+            """\
+            name: 弃牌阶段 — from the current player, each may discard hand cards until they stop
+            content: [..]
+            players:
+              - identity: qian_fu_zhan_xian
+                hand: [36, 37]
+              - identity: te_gong_ji_guan
+                hand: [38]
+            current: 1
+            start: discard
+            answers:
+              1: [none]
+              0: ["#37", "#36"]
+            expect:
+              players:
+                0: {hand: []}
+                1: {hand: [38]}
+              discard_contains: [36, 37]
+              events:
+                - {e: discard, cards: [37, 36]}
+                - {e: turn_end, seat: 1}
+            """
+        ),
+        encoding="utf-8",
+    )
+    r = run_scenario(f, allow_outside=True)
+    assert r.passed, r.report()
+    assert next(t[1] for t in r.trace if t[0] == "node") == "弃牌阶段结束时"

@@ -83,6 +83,7 @@ class TurnFlow:
             "send": self.send_whole_phase,
             "contest": self.contest_whole_phase,
             "receive": self.receive_whole_phase,
+            "discard": self.discard_phase,
         }
         self.turn_phases = game.rules.phases
         self.phases: list[tuple[Callable[[Player, str], None], str]] = [
@@ -321,6 +322,24 @@ class TurnFlow:
         if self.accepted:
             self.game.enter_phase(phase)
             self.contest_phase()
+
+    def discard_phase(self, p: Player, phase: str) -> None:
+        """弃牌阶段 (a fork's): each living player from the current one may discard hand cards, one at a time."""
+        game = self.game
+        game.enter_phase(phase)
+        for q in self.seats.alive_from(p):
+            picked: list[Card] = []
+            while q.alive:
+                left = [c for c in q.hand if c not in picked]
+                if not left:
+                    break
+                choice = self._ask(q, D.CHOOSE, [*left, None], "弃置一张手牌（或不再弃置）")
+                if choice is None:
+                    break
+                picked.append(choice)
+            if picked:
+                self.zones.discard_cards(picked)
+        self._settle("弃牌阶段结束时")
 
     def receive_whole_phase(self, p: Player, phase: str) -> None:
         """接收阶段, if the intel sent was accepted."""
