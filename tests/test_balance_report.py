@@ -288,10 +288,16 @@ def test_a_role_made_to_win_moves_and_survives_holm(played):
     assert fig["games_needed"] == cmp.n_for_proportions(fig["base"]["rate"], cmp.DETECT)
 
 
-def test_a_role_only_in_the_fork_is_listed(played):
+def test_a_role_only_in_the_fork_is_listed(played, content):
     _, records = played
-    result = cmp.compare_reports(rep.build_report({}, records), rep.build_report({}, relabel(records)))
+    base_roles = {role.label(): [] for role in content.roles.values()}
+    base = rep.build_report({}, records, {"base": base_roles})
+    fork = rep.build_report({}, relabel(records), {"base": {**base_roles, ROLE: []}})
+    result = cmp.compare_reports(base, fork)
     assert [r["name"] for r in result["only_fork"]] == [ROLE]
+    # whether a role not dealt on one side is new is known only from the content
+    result = cmp.compare_reports(rep.build_report({}, records), rep.build_report({}, relabel(records)))
+    assert result["only_fork"] == [] and result["too_few"] > 0
 
 
 def test_sweeps_without_a_common_cell_cannot_be_compared(played, content, tmp_path):

@@ -119,10 +119,11 @@ def _pairs(base: dict, fork: dict) -> list[tuple[dict, dict]]:
     return out
 
 
-def _in_content(report: dict, pack: str, role: str) -> bool:
-    """Whether the role is one of the pack's (when its content was loaded for the report): a role of both
-    sides that one side never dealt is too rare to compare, not new."""
-    return role in (report["sweep"].get("content_roles") or {}).get(pack, ())
+def _lacks(report: dict, pack: str, role: str) -> bool:
+    """Whether the pack's content is known (it loaded for the report) and has no such role: a role of both
+    sides that one side never dealt is too rare to compare, not new; unknown content proves nothing."""
+    roles = (report["sweep"].get("content_roles") or {}).get(pack)
+    return roles is not None and role not in roles
 
 
 def _rate_side(r: dict) -> dict:
@@ -202,7 +203,7 @@ def compare_reports(base: dict, fork: dict, detect: float = DETECT, detect_turns
                 base_names.add(r["name"])
                 other = fork_rows.get(r["name"])
                 if other is None or not r["n"] or not other["n"]:
-                    if kind == "role" and r["n"] and not _in_content(fork, f["pack"], r["name"]):
+                    if kind == "role" and r["n"] and _lacks(fork, f["pack"], r["name"]):
                         only_base.append({**where, "name": r["name"], **_rate_side(r)})
                     else:
                         too_few += 1
@@ -215,7 +216,7 @@ def compare_reports(base: dict, fork: dict, detect: float = DETECT, detect_turns
                 only_fork += [
                     {**where, "name": r["name"], **_rate_side(r), "expected": r["expected"], "flag": r["flag"]}
                     for r in f[key]
-                    if r["name"] not in base_names and not _in_content(base, b["pack"], r["name"])
+                    if r["name"] not in base_names and _lacks(base, b["pack"], r["name"])
                 ]
         b_ok, f_ok = b["games"] - b["failed"], f["games"] - f["failed"]
         fork_reasons = {r["reason"]: r["games"] for r in f["end_reasons"]}
