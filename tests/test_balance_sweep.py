@@ -183,21 +183,43 @@ def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads a process's children in /proc (Linux)")
 def test_a_killed_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path):
-    """SIGKILL mid-way (no chance to clean up), then the same command: the same records as one run."""
-    args = ["balance", "-p", "5", "--agents", "heuristic", "-n", "40", "-j", "1", "-q", "-s", "5"]
+    """SIGTERM, then SIGKILL (no chance to clean up) mid-way, with two workers; then the same command: the same
+    records as one uninterrupted run, and no worker outlives its sweep."""
+    args = ["balance", "-p", "5", "--agents", "heuristic", "-n", "80", "-q", "-s", "5"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    cmd = [sys.executable, "-c", "from interpreter.cli import main; main()", *args]
-    proc = subprocess.Popen([*cmd, "-o", str(tmp_path / "killed")], env=env, stdout=subprocess.DEVNULL)
+    cmd = [sys.executable, "-c", "from interpreter.cli import main; main()", *args, "-o", str(tmp_path / "killed")]
     games = tmp_path / "killed" / GAMES_FILE
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < 10):
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert 10 <= games.read_text().count("\n") < 40
-    subprocess.run([*cmd, "-o", str(tmp_path / "killed")], env=env, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run([*cmd, "-o", str(tmp_path / "whole")], env=env, check=True, stdout=subprocess.DEVNULL)
+
+    def written() -> int:
+        return games.read_text().count("\n") if games.exists() else 0
+
+    def stop_after(lines: int, sig: int) -> tuple[subprocess.Popen, list[int]]:
+        proc = subprocess.Popen([*cmd, "-j", "2"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and written() < lines:
+            time.sleep(0.05)
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        proc.send_signal(sig)
+        proc.wait(60)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(Path(f"/proc/{c}").exists() for c in children):
+            time.sleep(0.05)
+        assert not [c for c in children if Path(f"/proc/{c}").exists()], "a worker outlived its sweep"
+        return proc, [int(c) for c in children]
+
+    proc, workers = stop_after(10, signal.SIGTERM)
+    assert proc.returncode == 130 and len(workers) == 2
+    assert proc.stderr is not None
+    kept = written()
+    assert f"error: interrupted: {kept} of 80 games are kept in" in proc.stderr.read().decode()
+    proc, _ = stop_after(kept + 15, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL
+    assert kept + 15 <= written() < 80
+    subprocess.run([*cmd, "-j", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
+    whole = [*cmd[:-1], str(tmp_path / "whole"), "-j", "1"]
+    subprocess.run(whole, env=env, check=True, stdout=subprocess.DEVNULL)
     assert _lines(read_records(tmp_path / "killed")) == _lines(read_records(tmp_path / "whole"))
 
 
