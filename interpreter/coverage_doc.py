@@ -171,9 +171,9 @@ def _scenario_files() -> dict[str, list[tuple[str, str]]]:
 
 
 def skills_by_name(role: Role) -> dict[str, list[Skill]]:
-    """A role's skills by name: a skill at moments of different kinds is several entries with one name."""
+    """A role's skills by name, each with its moments (a skill with `moments:`: one entry per moment)."""
     out: dict[str, list[Skill]] = {}
-    for sk in role.skills:
+    for sk in role.moments:
         out.setdefault(sk.name, []).append(sk)
     return out
 

@@ -29,7 +29,7 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
     r = run("scenario", "run", "jia_gui/tests")
     assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
     sim = run("simulate", "-n", "30", "-j", "1", "--content", "jia_gui")
-    assert sim.exit_code == 0 and "packs: base, lao_yang_fang, tie_wu_zi, jia_gui" in sim.output
+    assert sim.exit_code == 0 and "packs: base, tie_wu_zi, lao_yang_fang, jia_gui" in sim.output
 
 
 def test_new_overwrites_nothing_and_checks_the_name(tmp_path, monkeypatch):
@@ -45,7 +45,7 @@ def test_pack_show_lists_the_resolved_rule_set(tmp_path):
     fork = house_rules(tmp_path)
     r = run("pack", "show", str(fork), "--json")
     data = json.loads(r.output)
-    assert [p["id"] for p in data["packs"]] == ["base", "lao_yang_fang", "tie_wu_zi", "jia_gui"]
+    assert [p["id"] for p in data["packs"]] == ["base", "tie_wu_zi", "lao_yang_fang", "jia_gui"]
     assert data["rules"]["draw_count"] == 2 and "diao_hu_li_shan" not in data["cards"]
     assert data["cards"]["mi_dian"]["pack"] == "jia_gui"
     text = run("pack", "show", str(fork)).output
@@ -71,3 +71,59 @@ def test_pack_diff_says_exactly_what_a_fork_changes(tmp_path):
     ], r.output
     same = CliRunner().invoke(main, ["pack", "diff", "base", "base"])
     assert same.exit_code == 0 and "the same game" in same.output
+
+
+def _rule_set_copy(tmp_path, listed, extra):
+    """A copy of the bundled rule set whose pack.yaml lists `listed` as its expansions; `extra`: more
+    expansion folders, name -> what each extends."""
+    import shutil
+
+    from interpreter.content.loader import BUNDLED_CONTENT
+
+    rs = tmp_path / "rs"
+    shutil.copytree(BUNDLED_CONTENT, rs, ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = rs / "pack.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        "\n".join(
+            f"expansions: [{', '.join(listed)}]" if line.startswith("expansions:") else line
+            for line in text.splitlines()
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    for name, extends in extra.items():
+        (rs / "expansions" / name).mkdir()
+        (rs / "expansions" / name / "pack.yaml").write_text(
+            f"id: {name}\nname: {name}\nversion: '1'\nextends: [{', '.join(extends)}]\n", encoding="utf-8"
+        )
+    return rs
+
+
+def test_pack_show_lists_the_expansions_as_they_resolve(tmp_path):
+    text = run("pack", "show").output.splitlines()
+    assert [line.split()[0] for line in text[1:4]] == ["base", "tie_wu_zi", "lao_yang_fang"]  # 一扩, then 二扩
+    # listed first in the order pack.yaml gives; one that extends another after it; the unlisted by name
+    rs = _rule_set_copy(
+        tmp_path, ["aa_later", "lao_yang_fang"], {"aa_later": ["../..", "../tie_wu_zi"], "zz_more": ["../.."]}
+    )
+    data = json.loads(run("pack", "show", str(rs), "--json").output)
+    assert [p["id"] for p in data["packs"]] == ["base", "tie_wu_zi", "aa_later", "lao_yang_fang", "zz_more"]
+
+
+def test_a_listed_expansion_that_is_not_there_is_named(tmp_path):
+    rs = _rule_set_copy(tmp_path, ["tie_wu_zi", "lao_yang_fan"], {})
+    r = CliRunner().invoke(main, ["validate", "--format", "json", str(rs)])
+    found = json.loads(r.stdout)
+    errors = found["errors"] if isinstance(found, dict) else found
+    assert [(e["code"], e["line"]) for e in errors] == [("E121", 7)], errors
+    assert "lao_yang_fan" in errors[0]["message"] and "did you mean lao_yang_fang?" in errors[0]["hint"]
+
+
+def test_a_rule_set_copied_without_a_listed_expansion_loads(tmp_path):
+    import shutil
+
+    rs = _rule_set_copy(tmp_path, ["tie_wu_zi", "lao_yang_fang"], {})
+    shutil.rmtree(rs / "expansions" / "lao_yang_fang")
+    r = CliRunner().invoke(main, ["validate", str(rs)])
+    assert r.exit_code == 0, r.output

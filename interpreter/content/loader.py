@@ -1071,6 +1071,22 @@ class _Packs:
     def _check_extends(self) -> None:
         here = [d.resolve() for d in self.dirs]
         for m in self.manifests.values():
+            listed = m.data.get("expansions") or []
+            have = expansions_of(m.folder)
+            for i, name in enumerate(listed):
+                # a listed expansion that is not there is skipped (a copy of the rule set without it), unless
+                # its name is close to one that is: a typo
+                hint = did_you_mean(name, have) if isinstance(name, str) and name not in have else None
+                if hint:
+                    self.report(
+                        Finding(
+                            m.path,
+                            pos_of(listed, i),
+                            "E121",
+                            f"pack '{m.id}' lists the expansion '{name}', which is not a folder in its expansions/",
+                            hint,
+                        )
+                    )
             refs = m.data.get("extends") or []
             for i, ref in enumerate(refs):
                 target = pack_ref(ref, m.folder)

@@ -44,11 +44,30 @@ class PackError(ValueError):
 
 
 def expansions_of(rule_set: Path) -> dict[str, Path]:
-    """A rule set's expansions by id (their folder's name), in the order they are layered by default."""
+    """A rule set's expansions by id (their folder's name), in the order they are layered by default: the
+    order its pack.yaml lists them in (`expansions:`), then any it does not list by name; an expansion that
+    extends another of them comes after it."""
     folder = Path(rule_set) / EXPANSIONS_FOLDER
     if not folder.is_dir():
         return {}
-    return {d.name: d for d in sorted(folder.iterdir()) if d.is_dir() and not d.name.startswith(".")}
+    found = {d.name: d for d in sorted(folder.iterdir()) if d.is_dir() and not d.name.startswith(".")}
+    listed = [name for name in _manifest_list(Path(rule_set), "expansions") if name in found]
+    order = [*dict.fromkeys(listed), *(name for name in found if name not in listed)]
+    out: dict[str, Path] = {}
+
+    def place(name: str, visiting: frozenset[str]) -> None:
+        if name in out or name in visiting:
+            return  # placed, or a cycle (the loader reports it)
+        for ref in extends_of(found[name]):
+            dep = Path(found[name]) / ref
+            sibling = next((n for n, d in found.items() if n == ref or _same(d, dep)), None)
+            if sibling is not None and sibling != name:
+                place(sibling, visiting | {name})
+        out[name] = found[name]
+
+    for name in order:
+        place(name, frozenset())
+    return out
 
 
 def parse_expansions(text: str | None) -> list[str] | None:
@@ -111,6 +130,12 @@ def pack_ref(ref: str, pack: Path) -> Path | None:
 
 def extends_of(pack: Path) -> list[str]:
     """The `extends:` of a pack's pack.yaml, read leniently: the loader reports a broken manifest."""
+    return _manifest_list(pack, "extends")
+
+
+def _manifest_list(pack: Path, key: str) -> list[str]:
+    """A list of names in a pack's pack.yaml (`extends:`, `expansions:`), read leniently: the loader reports
+    a broken manifest."""
     manifest = Path(pack) / MANIFEST
     if not manifest.is_file():
         return []
@@ -118,7 +143,7 @@ def extends_of(pack: Path) -> list[str]:
         data = load_yaml(manifest.read_text(encoding="utf-8"))
     except Exception:  # any unreadable manifest: the loader reads it again and says why
         return []
-    refs = data.get("extends") if isinstance(data, dict) else None
+    refs = data.get(key) if isinstance(data, dict) else None
     return [r for r in refs if isinstance(r, str)] if isinstance(refs, list) else []
 
 
