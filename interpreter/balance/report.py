@@ -425,7 +425,8 @@ def _flags(group: dict, skills: bool) -> list[dict]:
                         **where,
                         "subject": f"{row['role']}·{row['skill']}",
                         "n": row["games_in_play"],
-                        "text": f"used in {row['games_used']} of the {row['games_in_play']} games its role was in play",
+                        "text": f"used in {row['games_used']} of the {row['games_in_play']} games its role was in play"
+                        + (f" ({row['kind']} skill)" if row["kind"] else ""),
                     }
                 )
     return out
