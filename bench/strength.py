@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,18 +38,25 @@ from interpreter.sim import game_seed, make_agents, pad, wilson
 ALL = "全部"
 
 
-def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter]:
-    """Games `indices` at `n` players: (bot wins, bot seats, other wins, other seats), by identity."""
+def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter, dict[str, float]]:
+    """Games `indices` at `n` players: (bot wins, bot seats, other wins, other seats), by identity, and the
+    time taken (`seconds`, and for a search bot `searched` decisions and `search_seconds` spent on them)."""
     bot, others, n, seed, indices = args
     content = load_cached()
     bw: Counter = Counter()
     bn: Counter = Counter()
     rw: Counter = Counter()
     rn: Counter = Counter()
+    timing = {"seconds": 0.0, "searched": 0.0, "search_seconds": 0.0}
     for g in indices:
         seat = g % n
         kinds = tuple(bot if s == seat else others for s in range(n))
-        game = drive(content, n, game_seed(seed, g), make_agents(kinds, game_seed(seed, g), content))
+        agents = make_agents(kinds, game_seed(seed, g), content)
+        if agents[seat].searches:
+            agents[seat].search = _timed(agents[seat].search, timing)
+        start = time.process_time()
+        game = drive(content, n, game_seed(seed, g), agents)
+        timing["seconds"] += time.process_time() - start
         assert game.result is not None
         winners = {p.seat for p in game.result.winners}
         for p in game.players:
@@ -55,7 +65,21 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter]:
             for key in (identity, ALL):
                 played[key] += 1
                 won[key] += p.seat in winners
-    return bw, bn, rw, rn
+    return bw, bn, rw, rn, timing
+
+
+def _timed(search: Callable, timing: dict[str, float]) -> Callable:
+    """A search bot's search, counting the decisions it searched (two actions or more) and their time."""
+
+    def timed(observation, actions, world):
+        start = time.process_time()
+        answer = search(observation, actions, world)
+        if len(actions) > 1:
+            timing["searched"] += 1
+            timing["search_seconds"] += time.process_time() - start
+        return answer
+
+    return timed
 
 
 def cell(k: int, n: int) -> str:
@@ -73,6 +97,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="games per player count")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the table does not depend on it)")
+    ap.add_argument("--progress", action="store_true", help="print the figures so far after every chunk of games")
     a = ap.parse_args()
     for spec in (a.bot, a.against):
         try:
@@ -85,15 +110,28 @@ def main() -> None:
     total = [0, 0, 0, 0]
     print(f"{a.bot} bot, one per table, against {a.against} bots: seats that won / seats played, Wilson 95%")
     for n in counts:
-        size = max(1, a.games // (a.jobs * 4))
+        size = max(1, min(a.games // (a.jobs * 4), 10))
         chunks = [(a.bot, a.against, n, a.seed + n, range(i, min(i + size, a.games))) for i in range(0, a.games, size)]
-        if a.jobs > 1:
-            with ProcessPoolExecutor(a.jobs) as pool:
-                parts = list(pool.map(play, chunks))
-        else:
-            parts = [play(c) for c in chunks]
-        bw, bn, rw, rn = (sum((p[i] for p in parts), Counter()) for i in range(4))
-        print(f"\n{n} players, {a.games} games")
+        parts = []
+        with ProcessPoolExecutor(a.jobs) if a.jobs > 1 else nullcontext() as pool:
+            for part in pool.map(play, chunks) if pool is not None else map(play, chunks):
+                parts.append(part)
+                if a.progress:  # the figures so far, on stderr (a long run can be read before it ends)
+                    won = sum(p[0][ALL] for p in parts), sum(p[1][ALL] for p in parts)
+                    other = sum(p[2][ALL] for p in parts), sum(p[3][ALL] for p in parts)
+                    print(
+                        f"  {n} players, {won[1]} games: {a.bot} {cell(*won)}; {a.against} {cell(*other)}",
+                        file=sys.stderr,
+                    )
+        bw: Counter = sum((p[0] for p in parts), Counter())
+        bn: Counter = sum((p[1] for p in parts), Counter())
+        rw: Counter = sum((p[2] for p in parts), Counter())
+        rn: Counter = sum((p[3] for p in parts), Counter())
+        timing = {k: sum(p[4][k] for p in parts) for k in parts[0][4]}
+        print(f"\n{n} players, {a.games} games ({timing['seconds'] / a.games:.2f} CPU s per game)")
+        if timing["searched"]:
+            per = 1000 * timing["search_seconds"] / timing["searched"]
+            print(f"  {a.bot}: {timing['searched'] / a.games:.1f} decisions searched per game, {per:.0f} ms each")
         print(f"  {pad('identity', 10)} {pad(a.bot, 30)} {pad(a.against, 30)}")
         for identity in [*sorted(k for k in rn if k != ALL), ALL]:
             print(f"  {pad(identity, 10)} {cell(bw[identity], bn[identity])} {cell(rw[identity], rn[identity])}")

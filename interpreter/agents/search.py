@@ -18,10 +18,12 @@ present decision. Then, in that copy:
 3. **Backup**: the bot's result in that game — 1 for a win, 0 for a loss, ½ when nobody won —
    is added along the path.
 
-The answer is the root action with the best mean result, where any action but the heuristic
-bot's own choice must beat that choice by ``MARGIN`` (a prior: with a few dozen simulations
-spread over a dozen actions, a small difference is noise). The heuristic choice is simulated
-first. A decision with one legal action is not searched.
+The heuristic bot's own choice is the *prior*: it is simulated first, and it is the answer unless
+another root action beats its mean result by more than ``CONFIDENCE`` standard errors of the
+difference (taking a result's spread at its largest, ½): with a few dozen simulations spread
+over a dozen actions, a lead of one or two lucky games is noise. Among the actions that clear
+that bar, the one with the largest lead beyond it. A decision with one legal action is not
+searched.
 
 Honest by construction: the bot reads its observation, the action descriptors and the samples
 its World deals, which depend only on what its seat has seen and on the bot's generator (a test
@@ -40,7 +42,7 @@ from .base import Agent, Descriptor, Observation
 from .heuristic import HeuristicAgent, Hints
 
 EXPLORE = 0.7  # UCB1's exploration constant (results are in [0, 1])
-MARGIN = 0.05  # what another action's mean must beat the heuristic choice's by
+CONFIDENCE = 1.5  # how many standard errors another action's mean must beat the heuristic choice's by
 ROLLOUTS = ("heuristic", "random")
 
 
@@ -119,11 +121,17 @@ class SearchAgent(Agent):
         self.last = {a: (root.visits[a], root.total[a] / root.visits[a]) for a in ids if a in root.visits}
         if prior not in root.visits:  # (a budget of one simulation visits only the prior)
             return prior
-        best, best_score = prior, root.total[prior] / root.visits[prior]
+        n_prior = root.visits[prior]
+        mean_prior = root.total[prior] / n_prior
+        best, best_lead = prior, 0.0
         for a in ids:
             n = root.visits.get(a)
-            if n and a != prior and root.total[a] / n > best_score + MARGIN:
-                best, best_score = a, root.total[a] / n - MARGIN
+            if not n or a == prior:
+                continue
+            # the lead over the prior, less CONFIDENCE standard errors (a result's spread is at most ½)
+            lead = root.total[a] / n - mean_prior - CONFIDENCE * 0.5 * math.sqrt(1 / n + 1 / n_prior)
+            if lead > best_lead:
+                best, best_lead = a, lead
         return best
 
     # ------------------------------------------------------------------ one simulation
