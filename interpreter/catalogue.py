@@ -26,7 +26,11 @@ class DecisionKind:
 DECISIONS: dict[str, DecisionKind] = {
     d.name: d
     for d in (
-        DecisionKind("play", "an idle point: use a card or a skill, or pass"),
+        DecisionKind(
+            "play",
+            "an idle point (under stack timing also priority, prompt 响应: answer what is on the stack): use a card "
+            "or a skill, or pass",
+        ),
         DecisionKind("send", "传递阶段: which hand card to send (or a card that replaces sending)"),
         DecisionKind("send_target", "an ↑ intel: to whom"),
         DecisionKind("lock", "a lockable intel: whom to lock (or nobody)"),

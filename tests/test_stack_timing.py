@@ -71,6 +71,7 @@ def test_an_unknown_speed_is_pointed_at(tmp_path):
     except ContentErrors as e:
         (err,) = e.errors
         assert err.code == "E113" and err.path.endswith("pack.yaml") and err.line == 6, err
+        assert err.message == "unknown speed 'quick'" and "slow, fast" in (err.hint or "")
     else:
         raise AssertionError("speed 'quick' was accepted")
 
@@ -94,3 +95,15 @@ def test_stack_timing_games_replay_from_their_seed(tmp_path):
         g.run()
         logs.append(list(g.log))
     assert logs[0] == logs[1] and any(r.get("e") == "card_used" for r in logs[0])
+
+
+def test_describe_shows_the_model_and_the_fast_idle_points():
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+
+    example = Path(__file__).parents[1] / "examples" / "stack_timing"
+    r = CliRunner().invoke(main, ["describe", "回合流程", "--content", str(example)])
+    assert r.exit_code == 0, r.output
+    assert "结算方式：堆叠结算（stack）" in r.output
+    assert "快速（可以响应堆叠中的牌与技能）：情报传递到你面前时、争夺阶段、一名角色濒死时" in r.output

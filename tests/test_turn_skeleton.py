@@ -86,7 +86,7 @@ def test_a_turn_without_contest_skips_straight_to_receiving(tmp_path):
 def test_an_unknown_phase_kind_is_pointed_at_with_a_suggestion(tmp_path):
     (err,) = errors(fork(tmp_path, "[draw, plya, send, contest, receive]"))
     assert err.code == "E113" and err.path.endswith("pack.yaml") and (err.line, err.col) == (5, 16)
-    assert "did you mean play?" in (err.hint or "")
+    assert err.message == "unknown phase kind 'plya'" and "did you mean play?" in (err.hint or "")
 
 
 @pytest.mark.parametrize(

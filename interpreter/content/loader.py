@@ -202,6 +202,11 @@ def _one_or_more(value) -> tuple:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
+# What an enum's key names, where the key alone reads badly in "unknown KEY 'x'" (a list of phase kinds).
+ENUM_NOUNS = {"turn": "phase kind", "speeds": "idle point"}
+ENUM_VALUE_NOUNS = {"speeds": "speed"}  # ... and what the values of such a mapping are
+
+
 class Loader:
     def __init__(self):
         self.errors: list[ContentError] = []
@@ -433,9 +438,10 @@ class Loader:
             elif e.validator == "enum":
                 hint = _suggest(e.instance, e.validator_value)
                 named = [k for k in e.absolute_path if isinstance(k, str)]
-                msg = (
-                    f"unknown {named[-1]} {brief(e.instance)}" if named else f"{brief(e.instance)} is not allowed here"
-                )
+                noun = ENUM_NOUNS.get(named[-1], named[-1]) if named else ""
+                if len(named) > 1 and named[-2] in ENUM_VALUE_NOUNS:  # a value of a mapping keyed by names
+                    noun = ENUM_VALUE_NOUNS[named[-2]]
+                msg = f"unknown {noun} {brief(e.instance)}" if named else f"{brief(e.instance)} is not allowed here"
                 hint = hint or "allowed values: " + ", ".join(map(str, e.validator_value))
             elif e.validator == "type":
                 msg = f"{brief(e.instance)} should be {e.validator_value}"

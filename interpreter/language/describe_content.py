@@ -281,7 +281,11 @@ def describe_turn(rules: Rules) -> str:
     """The turn's skeleton as the rules declare it (`turn:`, `resolution:`): one line per phase, with its
     timing nodes and idle points (catalogue.PHASE_KINDS)."""
     model = catalogue.RESOLUTIONS[rules.resolution]
-    lines = [f"结算方式：{model.zh}（{model.name}）", "回合开始"]
+    lines = [f"结算方式：{model.zh}（{model.name}）"]
+    if rules.resolution == "stack":
+        fast = [t.zh_at for name, t in catalogue.TIMINGS.items() if rules.speeds.get(name, t.speed) == "fast"]
+        lines.append("快速（可以响应堆叠中的牌与技能）：" + "、".join(fast) + "；其余为慢速")
+    lines.append("回合开始")
     for ph in rules.phases:
         kind = catalogue.PHASE_KINDS[ph.kind]
         what = "、".join(kind.nodes)
