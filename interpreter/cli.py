@@ -342,7 +342,14 @@ def _one_game(content, players: int, gseed: int, max_turns, trace: bool, agents=
     default=None,
     help="with --as: write that seat's copy of the log (JSONL, no seed) instead of printing it",
 )
-def replay(log_path, content_dirs, expansions, only, view, out_path):
+@click.option(
+    "--max-turns",
+    type=click.IntRange(1),
+    default=None,
+    help="the turn limit the games were played with (default: the log's, as simulate --max-turns wrote it; "
+    "else the rules')",
+)
+def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
     """Re-run logged games from their seed and decisions; check the same events and end state.
 
     With --as, show or export one seat's copy of the referee's log: only the
@@ -383,7 +390,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path):
                 err=True,
             )
         try:
-            ok, msg = replay_game(content, logged)
+            ok, msg = replay_game(content, logged, max_turns)
         except Exception as e:  # a bug in replay itself: this game is reported, the others are replayed
             ok, msg = False, f"{failure_text(e)}; the log file reproduces it"
         click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")

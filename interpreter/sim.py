@@ -273,32 +273,39 @@ for _k in list(REASON_TEXT):
 class LogWriter:
     """Writes games as JSONL: header, events and decisions, end digest."""
 
-    def __init__(self, path, content_paths, players: int, fingerprint: str | None = None, agents: str = "random"):
+    def __init__(
+        self,
+        path,
+        content_paths,
+        players: int,
+        fingerprint: str | None = None,
+        agents: str = "random",
+        max_turns: int | None = None,
+    ):
         # the writer holds the file open; close() closes it (no file: it only formats, in a worker)
         self.f = open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
         self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
         self.players = players
         self.agents = agents  # the header's `agents`: "random", or the kinds per seat of --agents
+        self.max_turns = max_turns  # the header's `max_turns` (--max-turns; absent: the rules' limit)
 
     def game_text(self, index: int, gseed: int, game: Game, failed: str | None = None) -> str:
         """One game's lines: its header, every record of the referee's log, its end digest (a failed game: its
         records as far as it got, and an end record with `failed`, the failure, instead of the digest)."""
-        out = [
-            json.dumps(
-                {
-                    "type": "game",
-                    "format": LOG_FORMAT,
-                    "version": __version__,
-                    "index": index,
-                    "view": "referee",
-                    "seed": gseed,
-                    "players": self.players,
-                    "content": self.fingerprint,
-                    "agents": self.agents,
-                },
-                ensure_ascii=False,
-            )
-        ]
+        header = {
+            "type": "game",
+            "format": LOG_FORMAT,
+            "version": __version__,
+            "index": index,
+            "view": "referee",
+            "seed": gseed,
+            "players": self.players,
+            "content": self.fingerprint,
+            "agents": self.agents,
+        }
+        if self.max_turns is not None:  # a turn limit other than the rules': replay plays to the same one
+            header["max_turns"] = self.max_turns
+        out = [json.dumps(header, ensure_ascii=False)]
         for rec in game.log:
             kind = "decision" if "d" in rec else "event"
             out.append(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True))
@@ -406,7 +413,14 @@ def _init_worker(batch: dict) -> None:
 def _play_chunk(indices: range) -> list:
     b = _BATCH
     log = (
-        LogWriter(None, b["content_paths"], b["players"], fingerprint=b["fingerprint"], agents=b["agents_header"])
+        LogWriter(
+            None,
+            b["content_paths"],
+            b["players"],
+            fingerprint=b["fingerprint"],
+            agents=b["agents_header"],
+            max_turns=b["max_turns"],
+        )
         if b["log"]
         else None
     )
@@ -461,7 +475,9 @@ def simulate(
     """
     summary = Summary(players=players, agents=tuple(agents or ()))
     agents_header = ",".join(agents) if agents else "random"
-    writer = LogWriter(log_path, content_paths, players, agents=agents_header) if log_path else None
+    writer = (
+        LogWriter(log_path, content_paths, players, agents=agents_header, max_turns=max_turns) if log_path else None
+    )
     done = 0
 
     def take(i: int, gseed: int, rec, failure, text: str) -> None:
@@ -673,9 +689,12 @@ def _malformed(rec: dict, kind: object) -> str | None:
     return None
 
 
-def replay_game(content, logged: dict) -> tuple[bool, str]:
-    """Re-run one logged game; returns (identical?, message)."""
+def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bool, str]:
+    """Re-run one logged game; returns (identical?, message). The turn limit is `max_turns` if given, else the
+    header's (a log made with simulate --max-turns), else the rules'."""
     h = logged["header"]
+    if max_turns is None and isinstance(h.get("max_turns"), int) and not isinstance(h.get("max_turns"), bool):
+        max_turns = h["max_turns"] if h["max_turns"] >= 1 else None
     if "seed" not in h:
         return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
     decisions: list[dict] = []
@@ -692,7 +711,7 @@ def replay_game(content, logged: dict) -> tuple[bool, str]:
     error = None
     pos = 0
     try:
-        state = GameState(content, h["players"], h["seed"])
+        state = GameState(content, h["players"], h["seed"], max_turns=max_turns)
         while not state.is_terminal():
             if pos >= len(decisions):
                 last = (logged.get("lines") or [None])[-1]

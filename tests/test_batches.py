@@ -169,11 +169,11 @@ def test_replay_goes_on_past_a_game_that_replay_itself_cannot_handle(batch, loop
     real = sim.replay_game
     calls = []
 
-    def replay_game(content, logged):
+    def replay_game(content, logged, max_turns=None):
         calls.append(logged["header"]["index"])
         if logged["header"]["index"] == 1:
             raise KeyError("oops")
-        return real(content, logged)
+        return real(content, logged, max_turns)
 
     monkeypatch.setattr(sim, "replay_game", replay_game)
     replay = fengsheng("replay", log, "--content", looping_rules)
@@ -245,3 +245,31 @@ def test_scenario_run_reports_an_internal_error_per_file_and_goes_on(monkeypatch
     assert f"FAIL {files[2]}: internal error (a bug in the engine, not in the scenario; please report it" in out
     assert "TypeError: a bug outside the game" in out
     assert out.rstrip().splitlines()[-1] == "0 passed, 3 failed"
+
+
+def test_a_log_made_with_max_turns_replays(tmp_path):
+    log = tmp_path / "short.jsonl"
+    assert fengsheng("simulate", "-p", 5, "-n", 3, "-s", 7, "-j", 1, "--max-turns", 3, "--log", log).exit_code == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    headers = [json.loads(line) for line in lines if '"type": "game"' in line]
+    assert [h["max_turns"] for h in headers] == [3, 3, 3]  # the limit is in each game's header
+    r = fengsheng("replay", log)
+    assert r.exit_code == 0 and r.output.count("OK") == 3 and "turn_limit" in r.output, r.output
+    # a log written before the header kept it: --max-turns gives the limit
+    old = tmp_path / "old.jsonl"
+    old.write_text(
+        "\n".join(
+            json.dumps({k: v for k, v in json.loads(line).items() if k != "max_turns"}, ensure_ascii=False)
+            if '"type": "game"' in line
+            else line
+            for line in lines
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    assert fengsheng("replay", old).exit_code == 1  # played on past turn 3: more decisions than logged
+    r = fengsheng("replay", old, "--max-turns", 3)
+    assert r.exit_code == 0 and r.output.count("OK") == 3, r.output
+    plain = tmp_path / "plain.jsonl"
+    fengsheng("simulate", "-p", 5, "-n", 1, "-s", 7, "-j", 1, "--log", plain)
+    assert "max_turns" not in plain.read_text(encoding="utf-8").splitlines()[0]  # the rules' limit: not written
