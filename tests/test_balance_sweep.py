@@ -241,8 +241,8 @@ def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
     from interpreter.balance.sweep import _ray_chunk
 
     cell = {"players": 5, "agents": "random", "pack": "base"}
-    good = _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0])
-    assert good[0]["index"] == 0 and good[0]["cell"] == cell
+    good, seconds = _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0])
+    assert good[0]["index"] == 0 and good[0]["cell"] == cell and seconds > 0
     with pytest.raises(SweepError, match=r"is not the content of the grid \(fingerprint \w+, the grid's 0000\)"):
         _ray_chunk(base.paths, "0000", 1, None, cell, [0])
 
@@ -321,3 +321,22 @@ def test_the_engine_fingerprint_reads_what_plays_a_game():
     outside = sorted(m for m in seen if not any(m == c or m.startswith(c + ".") for c in covered))
     # helpers that cannot change a game: error texts and did-you-mean, where the bundled content and the cache are
     assert set(outside) <= {"interpreter.snippet", "interpreter.suggest", "interpreter.paths", "interpreter.cachedir"}
+
+
+def test_chunks_follow_each_cells_pace():
+    from interpreter.balance.records import Cell
+    from interpreter.balance.sweep import Chunker
+
+    fast, slow = Cell(5, "random", "base"), Cell(5, "search:50", "base")
+    chunker = Chunker([(fast, list(range(100))), (slow, list(range(10)))], seconds=1.0, most=40)
+    assert chunker.next() == (fast, [0])  # not yet measured: one game
+    chunker.played(fast, 1, 0.01)
+    assert chunker.next() == (fast, list(range(1, 41)))  # 100 games a second: as many as a chunk holds
+    chunker.played(fast, 40, 0.2)  # the pace is averaged: 0.0075 s a game
+    assert chunker.next() == (fast, list(range(41, 81)))
+    assert chunker.next() == (fast, list(range(81, 100)))  # the rest of the cell
+    assert chunker.next() == (slow, [0])
+    chunker.played(slow, 1, 12.0)
+    assert chunker.next() == (slow, [1])  # a game of more than a second: one at a time
+    handed = [chunker.next() for _ in range(9)]
+    assert [c for c in handed if c] == [(slow, [i]) for i in range(2, 10)] and handed[-1] is None

@@ -14,8 +14,11 @@ directory with the same grid plays only the games missing from ``games.jsonl`` (
 mid-way leaves the games it finished, and at most one cut-off line, which is dropped). A
 different grid in the same directory is refused (:class:`SweepError`, saying what differs).
 
-**Work.** Games are handed out in small chunks of one cell; a chunk's records come back together
-and are appended and flushed at once, so an interruption loses at most the chunks in flight.
+**Work.** Games are handed out in chunks of one cell, each about CHUNK_SECONDS of play at the
+pace measured for that cell (a cell's first chunks are single games; a search bot's games stay
+single, a random table's are grouped by the dozen); a chunk's records come back together and are
+appended and flushed at once, so an interruption loses at most the chunks in flight. (The clock
+only sizes chunks: no game depends on it.)
 Locally the workers are forked processes (the content is loaded once, before the fork), as
 ``sim.simulate`` does, and a worker that dies stops the sweep with what is done kept. On Ray each
 worker loads a pack's content from its folders once and checks its fingerprint against the grid's:
@@ -25,7 +28,7 @@ a cluster's nodes need fengsheng installed and the packs' folders at the same pa
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -60,8 +63,9 @@ from .records import (
 )
 
 BACKENDS = ("local", "ray")
-MAX_CHUNK = 25  # games in one chunk at most: what an interruption may lose per worker
-CHUNKS_AHEAD = 4  # chunks handed out per worker beyond the one it plays
+CHUNK_SECONDS = 1.0  # the play a chunk holds, at its cell's pace: what an interruption may lose per worker
+MAX_CHUNK = 50  # games in one chunk at most
+CHUNKS_AHEAD = 2  # chunks handed out per worker beyond the one it plays
 
 
 class SweepError(Exception):
@@ -218,11 +222,34 @@ def todo(spec: SweepSpec, done: set[tuple[Cell, int]]) -> list[tuple[Cell, list[
     return out
 
 
-def chunks(work: list[tuple[Cell, list[int]]], workers: int, most: int = MAX_CHUNK) -> list[tuple[Cell, list[int]]]:
-    """The work cut into chunks of one cell: small enough that every worker gets several."""
-    total = sum(len(ix) for _, ix in work)
-    size = max(1, min(most, total // max(1, workers * 8)))
-    return [(cell, ix[a : a + size]) for cell, ix in work for a in range(0, len(ix), size)]
+class Chunker:
+    """Cuts the work into chunks of one cell, each about `seconds` of play at the cell's measured pace (a cell
+    not yet measured: one game), at most `most` games."""
+
+    def __init__(self, work: list[tuple[Cell, list[int]]], seconds: float = CHUNK_SECONDS, most: int = MAX_CHUNK):
+        from collections import deque
+
+        self.work = deque((cell, deque(ix)) for cell, ix in work)
+        self.seconds, self.most = seconds, most
+        self.pace: dict[Cell, float] = {}  # seconds per game, by cell
+
+    def next(self) -> tuple[Cell, list[int]] | None:
+        """The next chunk, or None when all is handed out."""
+        while self.work and not self.work[0][1]:
+            self.work.popleft()
+        if not self.work:
+            return None
+        cell, left = self.work[0]
+        pace = self.pace.get(cell)
+        size = 1 if pace is None else max(1, min(self.most, int(self.seconds / max(pace, 1e-6))))
+        return cell, [left.popleft() for _ in range(min(size, len(left)))]
+
+    def played(self, cell: Cell, games: int, seconds: float) -> None:
+        """A chunk came back: `games` of `cell` took `seconds` of a worker's time."""
+        if games:
+            now = seconds / games
+            old = self.pace.get(cell)
+            self.pace[cell] = now if old is None else 0.5 * old + 0.5 * now
 
 
 # ---------------------------------------------------------------------- one game
@@ -297,10 +324,15 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _play_chunk(cell: Cell, indices: list[int]) -> list[GameRecord]:
+def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float]:
+    """A chunk played by a worker process: its records and the seconds they took."""
+    import time
+
     s = _SWEEP
     content = s["contents"][cell.pack]
-    return [play_record(content, cell, i, s["seed"], s["max_turns"]) for i in indices]
+    start = time.perf_counter()
+    records = [play_record(content, cell, i, s["seed"], s["max_turns"]) for i in indices]
+    return records, time.perf_counter() - start
 
 
 # Content a Ray worker has loaded, by its folders: (content, fingerprint). A worker process plays many chunks.
@@ -315,9 +347,10 @@ def _ray_chunk(
     cell: dict[str, Any],
     indices: list[int],
     engine: str = "",
-) -> list[dict[str, Any]]:
-    """A chunk played by a Ray worker: the pack's content is loaded once per worker process, and must be the
-    content the grid was made with, played by the same fengsheng code."""
+) -> tuple[list[dict[str, Any]], float]:
+    """A chunk played by a Ray worker (its records as plain data, and the seconds they took): the pack's content
+    is loaded once per worker process, and must be the content the grid was made with, played by the same
+    fengsheng code."""
     if engine and engine_fingerprint() != engine:
         import socket
 
@@ -337,8 +370,12 @@ def _ray_chunk(
             f"the content at {', '.join(paths)} on {socket.gethostname()} is not the content of the grid "
             f"(fingerprint {found}, the grid's {fingerprint}): every node needs the same packs at the same paths"
         )
+    import time
+
     c = Cell.from_dict(cell)
-    return [play_record(content, c, i, seed, max_turns).to_dict() for i in indices]
+    start = time.perf_counter()
+    records = [play_record(content, c, i, seed, max_turns).to_dict() for i in indices]
+    return records, time.perf_counter() - start
 
 
 # ---------------------------------------------------------------------- the run
@@ -455,23 +492,25 @@ def _run_local(
     terminated = signal.getsignal(signal.SIGTERM)
     if main:
         signal.signal(signal.SIGTERM, _interrupt)
-    queue: Iterator[tuple[Cell, list[int]]] = iter(chunks(work, jobs))
-    out: set[Any] = set()
+    chunker = Chunker(work)
+    out: dict[Any, Cell] = {}
 
     def hand_out(n: int) -> None:
         for _ in range(n):
-            nxt = next(queue, None)
+            nxt = chunker.next()
             if nxt is None:
                 return
-            out.add(pool.submit(_play_chunk, *nxt))
+            out[pool.submit(_play_chunk, *nxt)] = nxt[0]
 
     try:
         hand_out(jobs * (1 + CHUNKS_AHEAD))
         while out:
             finished, _ = wait(out, return_when=FIRST_COMPLETED)
             for future in finished:
-                out.discard(future)
-                take(future.result())
+                cell = out.pop(future)
+                records, seconds = future.result()
+                chunker.played(cell, len(records), seconds)
+                take(records)
                 hand_out(1)
     except BrokenProcessPool:
         _stop_workers(pool)
@@ -526,12 +565,12 @@ def _run_ray(
         cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))
         fingerprints = {p.name: p.fingerprint for p in spec.packs}
         remote = ray.remote(_ray_chunk).options(max_retries=2)
-        queue = iter(chunks(work, cpus, most=MAX_CHUNK * 2))
-        pending: dict[Any, None] = {}
+        chunker = Chunker(work, seconds=2 * CHUNK_SECONDS, most=2 * MAX_CHUNK)  # a task costs more on Ray
+        pending: dict[Any, Cell] = {}
 
         def hand_out(n: int) -> None:
             for _ in range(n):
-                nxt = next(queue, None)
+                nxt = chunker.next()
                 if nxt is None:
                     return
                 cell, indices = nxt
@@ -544,21 +583,22 @@ def _run_ray(
                     indices,
                     spec.engine,
                 )
-                pending[ref] = None
+                pending[ref] = cell
 
         hand_out(cpus * (1 + CHUNKS_AHEAD))
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                del pending[ref]
+                cell = pending.pop(ref)
                 try:
-                    dicts = ray.get(ref)
+                    dicts, seconds = ray.get(ref)
                 except Exception as e:  # a worker lost, or the content check of a node
                     for r in pending:
                         ray.cancel(r, force=True)
                     cause = getattr(e, "cause", None)
                     text = str(cause) if isinstance(cause, SweepError) else _one_line(e)
                     raise SweepError(f"a Ray task failed: {text}; {lost()}") from None
+                chunker.played(cell, len(dicts), seconds)
                 take([GameRecord.from_dict(d) for d in dicts])
                 hand_out(1)
     finally:
