@@ -370,6 +370,12 @@ def test_report_command_writes_html_and_json(played, run, tmp_path):
     assert set(data) == REPORT_KEYS and data["sweep"]["records"] == GAMES
     res = run("report", d, "--json", "-", "--no-html")
     assert res.exit_code == 0 and json.loads(res.output)["format"] == 1
+    # every role's line says how far to trust it: its seats won / played, the interval, ± points, expected
+    res = run("report", d, "--no-html")
+    table = res.output[res.output.index("Win rate by role") :]
+    assert all(col in table for col in ("won/n", "95%", "±pts", "exp.", "flag"))
+    some = group(json.loads((tmp_path / "r.json").read_text(encoding="utf-8")))["roles"][0]
+    assert f"{some['won']}/{some['n']}" in table and f"±{100 * some['half_width']:.1f}" in table
 
 
 def test_report_command_errors_are_clear(run, tmp_path, played):
