@@ -166,6 +166,13 @@ def test_a_uniform_agent_plays_the_game_it_would_play_on_descriptors(content):
         assert a.digest_text() == b.digest_text()
 
 
+def test_random_agent_pick_draws_what_act_draws():
+    for seed in range(20):
+        a, b = RandomAgent(seed), RandomAgent(seed)
+        for n in [*range(1, 70), 1, 2, 3, 200, 1000]:
+            assert a.pick(n) == b.act(None, [{"id": i} for i in range(n)])
+
+
 def test_a_uniform_agent_gets_the_checks_every_agent_gets(content):
     """Without descriptors, the options are still checked: a card the seat cannot see, or two options that
     are the same action, is an engine error, as describe says it; legal options give describe's ids."""

@@ -17,6 +17,7 @@ class RandomAgent(Agent):
         # randrange(n) for n >= 1 is exactly _randbelow(n) (CPython's random.py): the same numbers
         # from the same seed, without randrange's argument handling at every decision
         self._below: Callable[[int], int] = self.rng._randbelow  # type: ignore[attr-defined]
+        self._bits = self.rng.getrandbits
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
         ids: Sequence[int] | None = getattr(actions, "ids", None)  # an ActionList carries them
@@ -27,5 +28,11 @@ class RandomAgent(Agent):
         return ids[self._below(len(ids))]
 
     def pick(self, n: int) -> int:
-        """The index act() would answer among n legal actions (the same draw from the same generator)."""
-        return self._below(n)
+        """The index act() would answer among n legal actions (the same draw from the same generator:
+        CPython's _randbelow for a Random, inline; tests/test_seat_boundary.py plays both ways)."""
+        bits = self._bits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r

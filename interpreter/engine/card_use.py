@@ -152,6 +152,7 @@ class CardUse:
             return options
         special = self.conversions or self.bans or self.intel_bans
         shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
+        ctx: Ctx | None = None  # one context for every check of this question (the rules only read it)
         for card in p.hand:
             if special:
                 ctype = self.hand_card_type(card)
@@ -164,12 +165,24 @@ class CardUse:
                 continue
             for use in uses:
                 ok: bool | None
-                if use.per_copy:
-                    ok = self._use_allowed(p, card, use)
-                else:
+                if not use.per_copy:
                     ok = shared.get(id(use))
-                    if ok is None:
-                        ok = shared[id(use)] = self._use_allowed(p, card, use)
+                    if ok is not None:
+                        if ok:
+                            options.append(PlayOption(card, use))
+                        continue
+                if ctx is None:
+                    ctx = Ctx(self.game, p, card=card, dying=self.seats.dying_player)
+                else:
+                    ctx.card = card
+                cond = use.condition
+                if cond is not None and not cond(ctx):
+                    ok = False
+                else:
+                    target = use.target
+                    ok = target is None or bool(target(ctx))
+                if not use.per_copy:
+                    shared[id(use)] = ok
                 if ok:
                     options.append(PlayOption(card, use))
         return options

@@ -18,7 +18,7 @@ tasks; this module only knows the order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..language.runtime import Ctx
 from . import decisions as D
@@ -49,7 +49,8 @@ class Victory:
         # until something has happened since (every change of state the conditions can read comes with
         # an event, a card move or a noted change)
         self.collect_checked_at = -1
-        self._by_check: dict[tuple[int, int, str], tuple[VictoryCondition, ...]] = {}  # see _victories
+        # per seat: (its identity card, its secret task, check -> their conditions), see _victories
+        self._by_seat: list[tuple[Any, Any, dict[str, tuple[VictoryCondition, ...]]] | None] = [None] * game.n
 
     def _from_current(self) -> tuple[Player, ...]:
         """All players, from the current player on (victory is checked only once the game is set up)."""
@@ -60,14 +61,16 @@ class Victory:
     def _victories(self, p: Player, check: str) -> tuple[VictoryCondition, ...]:
         """p's victory conditions of one kind: his identity's, then his secret task's.
 
-        Kept per (identity card, secret task, check) for the game: identity cards change hands, but
-        what is printed on them does not.
+        Kept per seat and check while the seat holds the same identity card and task: identity cards
+        change hands, but what is printed on them does not.
         """
         ident, task = p.identity, p.task  # a player whose identity card was taken has none of his own
-        key = (id(ident), id(task), check)
-        found = self._by_check.get(key)
+        kept = self._by_seat[p.seat]
+        if kept is None or kept[0] is not ident or kept[1] is not task:
+            kept = self._by_seat[p.seat] = (ident, task, {})
+        found = kept[2].get(check)
         if found is None:
-            found = self._by_check[key] = tuple(
+            found = kept[2][check] = tuple(
                 v for holder in (ident, task) if holder is not None for v in holder.victories if v.check == check
             )
         return found

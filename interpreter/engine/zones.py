@@ -96,7 +96,7 @@ class Zones:
             args = made[4][players] = [
                 (e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data) for e in content.deck_for(players)
             ]
-        cards = [Card(*a) for a in args]
+        cards = [Card(uid, ctype, mask, arrow, lock, data) for uid, ctype, mask, arrow, lock, data in args]
         self.cards += cards
         by_uid = self.by_uid
         for c in cards:
