@@ -26,6 +26,7 @@ from .engine.game import EngineError
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
 from .snippet import brief, clip, line_of, snippet
+from .suggest import did_you_mean
 
 # where a scenario may begin besides a phase of the rules' turn (the base game: draw, play, send, contest, receive)
 STARTS = ("game", "travel", "turn_end", "settle")
@@ -234,7 +235,9 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
         if role_id is not None:
             if role_id not in content.roles:
                 result.passed = False
-                result.failures.append(where(pos_of(spec, "role"), f"setup: seat {i}: unknown role {brief(role_id)}"))
+                hint = did_you_mean(role_id, content.roles) if isinstance(role_id, str) else None
+                unknown = f"setup: seat {i}: unknown role {brief(role_id)}" + (f"; {hint}" if hint else "")
+                result.failures.append(where(pos_of(spec, "role"), unknown))
                 return result
             g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
     start = data.get("start", "draw")
@@ -361,13 +364,12 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
     for i, spec in enumerate(data["players"]):
         ident = spec.get("identity")
         if ident != NO_IDENTITY and ident not in content.identities:
-            known = ", ".join([*content.identities, NO_IDENTITY])
-            unknown = f"setup: seat {i}: unknown identity {brief(ident)} (known: {known})"
+            known = [*content.identities, NO_IDENTITY]
+            unknown = f"setup: seat {i}: unknown identity {brief(ident)}" + _mean(ident, known)
             out.append(where(pos_of(spec, "identity"), unknown))
         for j, name in enumerate(spec.get("statuses") or []):
             if name not in STATUSES:
-                known = ", ".join(STATUSES)
-                unknown = f"setup: seat {i}: unknown status {brief(name)} (known: {known})"
+                unknown = f"setup: seat {i}: unknown status {brief(name)}" + _mean(name, list(STATUSES))
                 out.append(where(pos_of(spec["statuses"], j), unknown))
     deck = data.get("deck")
     if deck is not None and deck not in content.decks:
@@ -376,6 +378,12 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
         return out
     out += _unknown_card_ids(data, content, where)
     return out
+
+
+def _mean(word: object, known: list[str]) -> str:
+    """After an unknown name: "; did you mean X? (known: …)", the closest name first, then every one."""
+    close = did_you_mean(word, known) if isinstance(word, str) else None
+    return (f"; {close}" if close else "") + f" (known: {', '.join(known)})"
 
 
 def _unknown_card_ids(data: dict, content, where: _Where) -> list[str]:

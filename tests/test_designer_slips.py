@@ -177,6 +177,21 @@ ROWS = [
         [("E114", 12, 10, "optional: false")],
     ),
     (
+        "a limit of the wrong shape",
+        ACTIVE + "    limit: 3\n    effect: draw(self, 1)\n",
+        [("E113", 12, 12, "{per: turn}")],
+    ),
+    (
+        "two skills with one id",
+        ACTIVE + "    effect: draw(self, 1)\n" + ACTIVE.replace("name: 一", "name: 二") + "    effect: draw(self, 2)\n",
+        [("E120", 13, 9, "moments:")],
+    ),
+    (
+        "a skill that is not a mapping",
+        "  - 一：摸一张牌\n",
+        [("E113", 7, 5, "a skill: id, name")],
+    ),
+    (
         "two slips in one effect: both are reported",
         ACTIVE + "    effect: |\n      if true && true { draw(self, 1) }\n      if 1 = 1 { draw(self, 1) }\n",
         [("E201", 13, 15, "write `and`"), ("E201", 14, 12, "write `==`")],
@@ -197,3 +212,44 @@ def test_a_misspelt_trigger_does_not_claim_the_trigger_is_missing(tmp_path):
     errors = check(tmp_path, TRIGGERED.replace("received", "recieved") + "    effect: draw(self, 1)\n")
     assert [e.code for e in errors] == ["E113"]
     assert errors[0].message == "unknown trigger 'recieved'"
+
+
+def test_a_misspelt_required_key_is_one_error(tmp_path):
+    role = tmp_path / "pack" / "roles" / "ce_shi.yaml"
+    role.parent.mkdir(parents=True)
+    role.write_text(HEAD.replace("hidden: true", "hiden: true") + ACTIVE + "    effect: draw(self, 1)\n", "utf-8")
+    r = CliRunner().invoke(main, ["validate", "--format", "json", "--expansions", "none", str(role.parent.parent)])
+    found = json.loads(r.stdout)
+    errors = found["errors"] if isinstance(found, dict) else found
+    assert [(e["code"], e["line"], e["col"], e["hint"]) for e in errors] == [("E111", 5, 1, "did you mean hidden?")]
+
+
+def test_schema_errors_never_stop_the_rest_of_the_file(tmp_path):
+    """One role file with a slip of each kind, in every skill: each is reported, at its place, with its code."""
+    skills = (
+        ACTIVE
+        + "    limit: {per: tern}\n    effect: darw(self, 1)\n"  # 7-13: schema, then code
+        + TRIGGERED.replace("id: yi", "id: er").replace("received", "recieved")
+        + "    condition: subject = self\n"  # 14-19: misspelt trigger, = for ==
+        + "  - id: san\n    name: 三\n    text: 测试。\n    kind: active\n    timing: play_phase\n"
+        + "    efect: draw(self, 1)\n    condition: hand_count(slef) > 0\n"  # 20-26: unknown key, name
+        + ACTIVE.replace("name: 一", "name: 四")
+        + "    effect: add_status(self, cannot_recieve)\n"  # 27-32: E120, E306
+    )
+    errors = check(tmp_path, skills)
+    got = sorted((e.line, e.code) for e in errors)
+    assert got == [
+        (12, "E113"),  # limit per
+        (13, "E301"),  # darw
+        (18, "E113"),  # trigger
+        (19, "E201"),  # =
+        (25, "E111"),  # efect
+        (26, "E301"),  # slef
+        (27, "E120"),  # id yi again
+        (32, "E306"),  # status
+    ], [str(e) for e in errors]
+    hints = {e.line: e.hint or "" for e in errors}
+    assert "did you mean turn?" in hints[12] and "did you mean draw?" in hints[13]
+    assert "did you mean received?" in hints[18] and "`==`" in hints[19]
+    assert "did you mean effect?" in hints[25] and "did you mean self?" in hints[26]
+    assert "did you mean cannot_receive?" in hints[32]

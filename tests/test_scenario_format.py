@@ -69,6 +69,17 @@ def test_an_unknown_status_is_a_setup_failure(tmp_path):
     assert "setup: seat 1: unknown status 'sleepy' (known: cannot_use_cards" in failure
 
 
+def test_a_misspelt_status_or_identity_gets_a_did_you_mean(tmp_path):
+    result = _run_changed(
+        tmp_path,
+        "format_statuses_and_not_offered.scenario.yaml",
+        "    statuses: [cannot_receive]",
+        "    statuses: [cannot_recieve]",
+    )
+    (failure,) = result.failures
+    assert "unknown status 'cannot_recieve'; did you mean cannot_receive? (known: " in failure
+
+
 def test_a_seat_never_asked_that_is_asked_fails_in_its_own_words(tmp_path):
     result = _run_changed(tmp_path, "format_travel_up_never_asked.scenario.yaml", "target: 2}", "target: 1}")
     assert not result.passed

@@ -53,7 +53,7 @@ from ..model.content import (
 )
 from ..paths import BUNDLED_CONTENT, SCHEMA_DIR
 from ..snippet import MAX_MESSAGE, brief, clip, line_of, snippet, split_lines
-from ..suggest import did_you_mean
+from ..suggest import closest, did_you_mean
 from .manifest import (
     KIND_WORD,
     FilePos,
@@ -409,6 +409,15 @@ class Loader:
             if e.absolute_path and e.validator not in _HARMLESS:
                 wrong.add(tuple(e.absolute_path))
             found += _branch_errors(e)
+        # a required key written with a slip (`hiden:`) is reported once, as the unknown key that means it
+        meant: set[tuple[int, str]] = set()
+        for e in found:
+            if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+                allowed = list(e.schema.get("properties", {}))
+                for extra in e.instance:
+                    close = closest(str(extra), allowed) if extra not in allowed else []
+                    if close:
+                        meant.add((id(e.instance), close[0]))
         for e in found:
             container, key = data, None
             node = data
@@ -431,6 +440,8 @@ class Loader:
             if e.validator == "required":
                 code = "E112"
                 missing = e.message.split("'")[1] if "'" in e.message else e.message
+                if (id(e.instance), missing) in meant:
+                    continue  # the unknown key close to it was reported, with the name to write
                 msg = f"missing key '{missing}'"
                 pos = getattr(node, "pos", pos)
                 desc = e.schema.get("properties", {}).get(missing, {}).get("description")
@@ -449,6 +460,8 @@ class Loader:
                     hint = f'YAML reads {str(e.instance).lower()} as a yes/no value: put the code in quotes, "..."'
                 elif e.validator_value == "boolean":
                     hint = _suggest(str(e.instance).lower(), ["true", "false"]) or "write true or false"
+                else:  # what the value is for, as the schema says it
+                    hint = e.schema.get("description")
             self.err(path, pos, code, msg, hint)
         # the deepest first, and of a list's items the last first, so that each path still leads to its value
         for at in wrong:  # what building must not take for missing (a skill whose misspelt trigger was taken out)
@@ -621,10 +634,23 @@ class Loader:
             version=data.get("version", ""),
         )
         skill_refs: list = []  # (name, path, line, col): skills of this role named by gain_skill(self, "名") …
+        skill_ids: set[str] = set()
         for i, sk in enumerate(data.get("skills") or []):
             if not isinstance(sk, PosDict):
                 continue
             pos = pos_of(data["skills"], i)
+            sid = sk.get("id")
+            if isinstance(sid, str) and sid in skill_ids:
+                self.err(
+                    path,
+                    pos_of(sk, "id"),
+                    "E120",
+                    f"the role has two skills with the id '{sid}'",
+                    "each skill has its own id (its uses, its limit and its statistics go by it); one skill at "
+                    "several moments is one entry with `moments:`",
+                )
+            if isinstance(sid, str):
+                skill_ids.add(sid)
             if "moments" not in sk:
                 if "kind" not in sk and (id(sk), "kind") not in self.dropped:
                     self.err(
