@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from .cli_options import EXPANSIONS_HELP
+from .cli_options import EXPANSIONS_HELP, parse_players
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -227,20 +227,6 @@ def compare(
         target = Path(html_path) if html_path else where / "compare.html"
         _write(target, render_compare(result), "HTML")
         click.echo(f"HTML: {target}", err=json_path == "-")
-
-
-def parse_players(text: str) -> list[int]:
-    """``--players`` as `fengsheng balance` reads it: counts and ranges (``5``, ``5,6``, ``5-8``), 2 to 10."""
-    out: set[int] = set()
-    for part in text.split(","):
-        lo, _, hi = part.strip().partition("-")
-        if not lo.isdigit() or not (hi.isdigit() or not hi):
-            raise ValueError(f"{part.strip()!r} is not a player count or a range such as 5-8")
-        a, b = int(lo), int(hi or lo)
-        if not 2 <= a <= b <= 10:
-            raise ValueError(f"{part.strip()!r}: a game has 2 to 10 players, a range goes from the smaller count")
-        out.update(range(a, b + 1))
-    return sorted(out)
 
 
 def _pack_label(arg: str) -> tuple[str, tuple[str, ...]]:

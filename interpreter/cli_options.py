@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,3 +39,21 @@ def content_paths(paths: Sequence[str | Path], expansions: str | None = None) ->
         return resolve_packs(paths, parse_expansions(expansions))
     except PackError as e:
         raise click.BadParameter(str(e), param_hint="'--expansions'") from None
+
+
+def parse_players(text: str) -> list[int]:
+    """``--players``: counts and ranges separated by commas (``5``, ``5,6,7``, ``5-8``, ``4,6-8``), each from
+    2 to 10; returned sorted, each once. Raises ValueError saying what is wrong."""
+    out: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        m = re.fullmatch(r"(\d{1,2})(?:\s*-\s*(\d{1,2}))?", part)
+        if not m:
+            raise ValueError(f"{part!r} is not a player count or a range such as 5-8")
+        lo, hi = int(m[1]), int(m[2] or m[1])
+        if lo > hi:
+            raise ValueError(f"{part!r}: a range goes from the smaller count to the larger (write {hi}-{lo})")
+        for n in (lo, hi):
+            if not 2 <= n <= 10:
+                raise ValueError(f"{part!r}: a game has 2 to 10 players")
+        out.update(range(lo, hi + 1))
+    return sorted(out)

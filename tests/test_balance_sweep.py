@@ -19,8 +19,9 @@ from click.testing import CliRunner, Result
 
 from interpreter.balance.records import GAMES_FILE, SWEEP_FILE, read_records
 from interpreter.balance.sweep import PackSource, SweepError, make_spec, run_sweep
-from interpreter.balance_cmd import default_out, parse_players
+from interpreter.balance_cmd import default_out
 from interpreter.cli import main
+from interpreter.cli_options import parse_players
 from interpreter.content.loader import BUNDLED_CONTENT
 from interpreter.content.packs import resolve_packs
 from interpreter.sim import Summary, simulate
