@@ -404,10 +404,24 @@ def _init_worker(batch: dict) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
+    die_with_parent()
     if not _BATCH:
         from .content.loader import load_content
 
         _BATCH.update(batch, content=load_content(batch["content_paths"]))
+
+
+def die_with_parent() -> None:
+    """On Linux, a worker is killed when the batch's process dies, even by SIGKILL (it would otherwise play its
+    chunk to the end and wait for work forever)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import contextlib
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _play_chunk(indices: range) -> list:

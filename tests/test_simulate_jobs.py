@@ -112,3 +112,43 @@ def test_spawned_workers_load_the_content_from_its_paths(tmp_path, monkeypatch):
     two = simulate(pack, 5, 8, 3, log_path=tmp_path / "two.jsonl", content_paths=paths, jobs=2)
     assert one.to_json() == two.to_json()
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers die with their parent through prctl (Linux)")
+def test_workers_die_with_a_killed_batch():
+    """simulate's process killed outright (SIGKILL: no handler runs) takes its workers with it, not orphans
+    playing their chunks and waiting for work forever."""
+    import os
+    import signal
+    import time
+
+    batch = subprocess.Popen(
+        [sys.executable, "-m", "interpreter.cli", "simulate", "-p", "5", "-n", "100000", "-j", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    children: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(children) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        with open(f"/proc/{batch.pid}/task/{batch.pid}/children") as f:
+            children = [int(c) for c in f.read().split()]
+    assert len(children) >= 2, "the batch started no workers"
+    time.sleep(1.0)  # the workers are playing
+    os.kill(batch.pid, signal.SIGKILL)
+    batch.wait()
+    deadline = time.monotonic() + 20
+    alive = children
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [c for c in alive if Path(f"/proc/{c}").exists() and "Z" not in _state(c)]
+    assert not alive, f"workers {alive} outlived their batch"
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

@@ -39,6 +39,7 @@ from ..sim import (
     _stop_workers,
     content_fingerprint,
     default_jobs,
+    die_with_parent,
     game_record,
     game_seed,
     parse_agents,
@@ -304,24 +305,11 @@ def _init_worker(job: dict[str, Any]) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
-    _die_with_parent()
+    die_with_parent()
     if not _SWEEP:
         from ..content.loader import load_content
 
         _SWEEP.update(job, contents={name: load_content(list(p)) for name, p in job["paths"].items()})
-
-
-def _die_with_parent() -> None:
-    """On Linux, a worker is killed when the sweep's process dies, even by SIGKILL (it would otherwise play its
-    chunk to the end and wait for work forever)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import contextlib
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float]:
