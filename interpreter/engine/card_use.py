@@ -264,11 +264,18 @@ class CardUse:
             zones.show_to(card, target.seat)  # a face-down card is shown to its target only
         game.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
         if self.push_use is not None:  # stack timing: it resolves from the stack, after the responses
-            timing = self.timing
-            self.push_use(user, lambda: self._resolve_use(user, card, use, ctx, frame, target, True, timing))
+            self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
         settle("指定目标后")
         self._resolve_use(user, card, use, ctx, frame, target, False, None)
+
+    def _resolve_later(
+        self, user: Player, card: Card | None, use: Any, ctx: Ctx, frame: UseFrame, target: Player | None
+    ) -> Callable[[], None]:
+        """The rest of a use, for the stack to call when it reaches the top (made here, not in use_card: a lambda
+        there would make its variables closure cells, which costs every queued use too)."""
+        timing = self.timing
+        return lambda: self._resolve_use(user, card, use, ctx, frame, target, True, timing)
 
     def _resolve_use(
         self,
