@@ -107,3 +107,41 @@ def test_describe_shows_the_model_and_the_fast_idle_points():
     assert r.exit_code == 0, r.output
     assert "结算方式：堆叠结算（stack）" in r.output
     assert "快速（可以响应堆叠中的牌与技能）：情报传递到你面前时、争夺阶段、一名角色濒死时" in r.output
+
+
+def test_one_players_several_triggers_resolve_in_the_order_he_chooses(tmp_path):
+    """rules_skill_order_chosen_by_owner.scenario.yaml under stack timing: the skill she chooses to resolve
+    first goes onto the stack last (清空 first: her hand is discarded, then she draws)."""
+    fixtures = Path(__file__).parent / "fixtures" / "rulings_pack"
+    f = pack(
+        tmp_path,
+        "resolution: stack\n",
+        textwrap.dedent(
+            f"""\
+            name: two of one player's skills on one event, under stack timing
+            content: [{fixtures}, ..]
+            players:
+              - identity: qian_fu_zhan_xian
+                role: demo_twins
+                hand: [29]
+              - identity: te_gong_ji_guan
+            current: 1
+            start: receive
+            pending: {{card: 35, sender: 1, holder: 0}}
+            deck_top: [30]
+            answers:
+              0: [skill 清空]
+            expect:
+              players:
+                0: {{hand: [30], intel: [35]}}
+              discard_contains: [29]
+              events:
+                - {{d: skill_order, seat: 0, n: 2, label: skill 清空}}
+                - {{e: skill_used, seat: 0, skill: demo_clear}}
+                - {{e: skill_used, seat: 0, skill: demo_draw}}
+            """
+        ),
+    )
+    r = run_scenario(f, allow_outside=True)
+    assert r.passed, r.report()
+    assert any(t[0] == "node" and t[1].startswith("堆叠结算") for t in r.trace)  # (played on the stack)

@@ -8,8 +8,8 @@ priority:
 1. A card use (CardUse.use_card) records ``card_used`` and goes onto the stack with the rest of its
    use; an active skill is paid for (its limit counted, its role turned up) and goes onto the stack;
    the triggered skills that react to what was recorded go onto the stack above it, in seat order from
-   the current player (the owner is asked first when a skill is optional), so the last one put on —
-   the latest seat — resolves first.
+   the current player (the owner is asked first when a skill is optional; a player with several chooses
+   which of his resolves first), so the last one put on — the latest seat — resolves first.
 2. Then players get priority in turn order: after a player put something on the stack, that player
    first; after the top resolved, the current player first. A player holding priority may answer with a
    **fast** use (a card or active skill whose timing is fast: ``rules.speeds`` over the catalogue's
@@ -143,6 +143,7 @@ class StackTiming:
         by_seat = self.skills.triggers_by_seat
         assert game.current is not None
         for p in self.seats.order_from(game.current):
+            ready: list[tuple[Skill, Ctx]] = []
             for skill in by_seat[p.seat]:
                 for kind, data in batch:
                     if kind not in (skill.on or ()):
@@ -159,13 +160,27 @@ class StackTiming:
                         continue
                     if game.trace is not None:
                         game.trace.append(("skill", p.seat, skill.name, kind, "onto the stack"))
-                    self.items.append(StackItem(p, skill.name, self._trigger_resolver(p, skill, ctx)))
-                    self.first = None
-                    if len(self.items) > MAX_NESTING:
-                        raise EngineError(
-                            f"the stack is more than {MAX_NESTING} deep: " + " → ".join(i.label for i in self.items),
-                            "E502",
-                        )
+                    ready.append((skill, ctx))
+            # several skills of one player: he chooses which resolves first (rulings R53), so it goes on last
+            ordered: list[tuple[Skill, Ctx]] = []
+            while len({id(sk) for sk, _ in ready}) > 1:
+                choices: list[Skill] = []
+                for sk, _ in ready:
+                    if sk not in choices:
+                        choices.append(sk)
+                chosen = game.ask(p, D.SKILL_ORDER, [PlayOption(None, sk) for sk in choices], "先结算哪个技能")
+                item = next(r for r in ready if r[0] is chosen.use)
+                ready.remove(item)
+                ordered.append(item)
+            ordered += ready
+            for skill, ctx in reversed(ordered):
+                self.items.append(StackItem(p, skill.name, self._trigger_resolver(p, skill, ctx)))
+                self.first = None
+                if len(self.items) > MAX_NESTING:
+                    raise EngineError(
+                        f"the stack is more than {MAX_NESTING} deep: " + " → ".join(i.label for i in self.items),
+                        "E502",
+                    )
 
     def _trigger_resolver(self, p: Player, skill: Skill, ctx: Ctx) -> Callable[[], None]:
         return lambda: self._resolve_trigger(p, skill, ctx)
