@@ -377,6 +377,8 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
         click.echo("error: --out needs --as (which seat's copy to write)", err=True)
         sys.exit(2)
     paths = content_paths(content_dirs, expansions)
+    if not content_dirs and expansions is None:
+        paths = _logged_packs(games, paths)
     content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
     bad = 0
@@ -398,6 +400,39 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
     if bad:
         click.echo(f"{bad} game(s) did not replay identically", err=True)
         sys.exit(1)
+
+
+def _logged_packs(games: list[dict], default: list) -> list:
+    """Without --content or --expansions, replay plays the packs the log's header names (`packs`, written by
+    simulate) when they are all still there with the content the games were played with; else the default."""
+    from pathlib import Path
+
+    from .sim import content_fingerprint
+
+    header = games[0]["header"]
+    logged = header.get("packs")
+    if not isinstance(logged, list) or not logged or not all(isinstance(p, str) for p in logged):
+        return default
+    paths = [Path(p) for p in logged]
+    if paths == default:
+        return default
+    if not all(p.is_dir() for p in paths):
+        missing = next(p for p in paths if not p.is_dir())
+        click.echo(
+            f"note: the log was played with {clip(str(missing))}, which is not there: replaying with the "
+            "default content (give --content to choose)",
+            err=True,
+        )
+        return default
+    if content_fingerprint(paths) != header.get("content"):
+        click.echo(
+            "note: the packs the log names have changed since it was written: replaying with the default "
+            "content (give --content to choose)",
+            err=True,
+        )
+        return default
+    click.echo("content: " + ", ".join(clip(str(p)) for p in paths) + " (from the log)", err=True)
+    return paths
 
 
 def _seat_view(games, view: str, only, out_path) -> None:

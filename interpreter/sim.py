@@ -285,6 +285,8 @@ class LogWriter:
         # the writer holds the file open; close() closes it (no file: it only formats, in a worker)
         self.f = open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
         self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
+        # the header's `packs`: the folders played, so `replay` finds a fork's content without --content
+        self.packs = [str(Path(p).resolve()) for p in content_paths] if content_paths else None
         self.players = players
         self.agents = agents  # the header's `agents`: "random", or the kinds per seat of --agents
         self.max_turns = max_turns  # the header's `max_turns` (--max-turns; absent: the rules' limit)
@@ -303,6 +305,8 @@ class LogWriter:
             "content": self.fingerprint,
             "agents": self.agents,
         }
+        if self.packs is not None:
+            header["packs"] = self.packs
         if self.max_turns is not None:  # a turn limit other than the rules': replay plays to the same one
             header["max_turns"] = self.max_turns
         out = [json.dumps(header, ensure_ascii=False)]

@@ -273,3 +273,25 @@ def test_a_log_made_with_max_turns_replays(tmp_path):
     plain = tmp_path / "plain.jsonl"
     fengsheng("simulate", "-p", 5, "-n", 1, "-s", 7, "-j", 1, "--log", plain)
     assert "max_turns" not in plain.read_text(encoding="utf-8").splitlines()[0]  # the rules' limit: not written
+
+
+def test_a_forks_log_replays_with_the_packs_its_header_names(tmp_path):
+    """simulate writes the folders it played in the header (`packs`): replay without --content plays them, and
+    falls back to the default content, saying why, when they are gone or changed."""
+    fork = tmp_path / "fork"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "stack_timing", fork)
+    log = tmp_path / "fork.jsonl"
+    assert fengsheng("simulate", "-p", 5, "-n", 2, "-s", 3, "-j", 1, "--content", fork, "--log", log).exit_code == 0
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["packs"][-1] == str(fork.resolve()) and Path(header["packs"][0]) == BUNDLED_CONTENT.resolve()
+    r = fengsheng("replay", log)
+    assert r.exit_code == 0 and r.stdout.count("OK") == 2 and "(from the log)" in r.stderr, r.output
+    # the fork changed since: the default content is played, with a note (and the queued game differs)
+    (fork / "pack.yaml").write_text(
+        (fork / "pack.yaml").read_text(encoding="utf-8").replace("stack", "queued"), encoding="utf-8"
+    )
+    r = fengsheng("replay", log)
+    assert "have changed since it was written" in r.stderr and "played with different content" in r.stderr, r.output
+    shutil.rmtree(fork)
+    r = fengsheng("replay", log)
+    assert "which is not there" in r.stderr, r.output
