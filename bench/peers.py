@@ -191,8 +191,8 @@ def main(argv=None) -> int:
     lines = [
         f"one process pinned to CPU {cpu}; decisions per {args.clock} second: min / median / max of "
         f"{args.repeat} runs after a warm-up",
-        f"fengsheng: {args.games} games per figure, step.drive + RandomAgent on descriptors; "
-        f"UNO and OpenSpiel: {args.peer_games} games",
+        f"fengsheng: {args.games} games per figure, step.drive + RandomAgent (uniform: pick(n), every option "
+        f"checked); UNO and OpenSpiel: {args.peer_games} games",
         "",
         f"{'players':>7}  {'fengsheng, all ' + str(len(full.roles)) + ' roles':>32}  {'fengsheng, no roles':>28}  "
         f"{'RLCard UNO rules':>28}",

@@ -184,7 +184,7 @@ def test_a_uniform_agent_gets_the_checks_every_agent_gets(content):
     g = Game(content, 5, 3, [RandomAgent(i) for i in range(5)])
     g.setup()
     other = g.players[1].hand[0]  # P1's card: P0 cannot see it
-    ok = Decision("choose", 0, [*g.players[0].hand, g.players[2], None, True, False, "accept"])
+    ok = Decision("choose", 0, [*g.players[0].hand, g.players[2], None, True, False, "accept", "甲", "left", 7])
     ids, _ = g.describer.describe(ok)
     assert [g.describer.id_at(ok, i) for i in range(len(ok.options))] == list(ids)
     for bad, says in (

@@ -51,7 +51,6 @@ MAX_SEATS = 16
 SLOTS = 64  # positional slots: blind picks (抽取) and choices among texts or other values
 
 FIXED = ("pass", "none", "yes", "no", "accept", "decline")
-_ANSWERS = ("accept", "decline")  # the texts that are fixed actions (the others are positions: ("option", i))
 
 
 class ActionSpace:
@@ -316,14 +315,17 @@ class Describer:
         """The action id of option `index` (what describe's ids hold there), every option checked as describe
         checks them, without making the other entries or any descriptor (for a uniform agent, Agent.pick).
 
-        A card the seat cannot see, two options that are the same action, and options that are other
-        values (texts, colors, names …) go through describe itself: the same errors, the same ids."""
+        A value's id is its key's (the id describe gives it; a text at a position has no other). A card the
+        seat cannot see and two options that are the same action go through describe itself, and a value
+        that cannot be offered raises where describe does: the same errors."""
         seat = decision.seat
         bit = 1 << seat
         public = self.game.card_public
         options = decision.options
-        fixed: list[object] | None = None  # none, yes/no, accept/decline: distinct unless one repeats
-        for opt in options:
+        vals = self._e.values
+        value_ids: list[int] | None = None  # the ids of the options that are values: distinct unless one repeats
+        chosen = -1  # the chosen option's id, if it is a value
+        for pos, opt in enumerate(options):
             t = type(opt)
             if t is PlayOption:
                 card = opt.card
@@ -332,16 +334,20 @@ class Describer:
             elif t is Card:
                 if not (opt.knowers & bit or public(opt)):
                     return self.describe(decision)[0][index]  # raises
-            elif t is Player:
-                pass
-            elif opt is None or t is bool or (t is str and opt in _ANSWERS):
-                if fixed is None:
-                    fixed = []
-                fixed.append(opt)
-            else:
-                return self.describe(decision)[0][index]
-        if fixed is not None and len(set(fixed)) != len(fixed):
+            elif t is not Player:
+                by_value = vals.get(t)
+                known = by_value.get(opt) if by_value is not None else None
+                # a value's id is its key's; _other raises for what cannot be offered, as describe does
+                aid = known[0] if known is not None else self.space.ids[self._other(opt, pos)[0]]
+                if value_ids is None:
+                    value_ids = []
+                value_ids.append(aid)
+                if pos == index:
+                    chosen = aid
+        if value_ids is not None and len(set(value_ids)) != len(value_ids):
             return self.describe(decision)[0][index]  # raises
+        if chosen >= 0:
+            return chosen
         opt = options[index]
         t = type(opt)
         e = self._e
@@ -365,15 +371,9 @@ class Describer:
             if entry is None:
                 entry = e.cards[opt.uid] = self._entry(opt)
             return entry[0]
-        if t is Player:
-            entry = e.seats[opt.seat]
-            if entry is None:
-                entry = e.seats[opt.seat] = self._entry(opt)
-            return entry[0]
-        by_value = e.values.get(t)
-        entry = by_value.get(opt) if by_value is not None else None
+        entry = e.seats[opt.seat]  # a Player: the values returned above
         if entry is None:
-            entry = self._value_entry(opt, index, t)
+            entry = e.seats[opt.seat] = self._entry(opt)
         return entry[0]
 
     def _entry(self, opt: PlayOption | Card | Player) -> Entry:
