@@ -481,3 +481,25 @@ def test_a_role_reading_its_counter_says_no_this_turn():
     text = C.describe_role(role)
     spend = next(line for line in text.splitlines() if line.startswith("【发力】"))
     assert "蓄力" in spend and "本回合" not in spend  # set by another skill of the role with add_mark
+
+
+def test_a_may_before_a_condition_reads_as_using_the_skill():
+    """可以 before a body that opens with 若…… reads 可以发动：若……, never 可以若……"""
+    from interpreter.content.loader import load_cached
+
+    content = load_cached(default_packs())
+    texts = [C.describe_role(r) for r in content.roles.values()]
+    assert not [t for t in texts if "可以若" in t]
+    jiang_hu = next(t for t in texts if "【江湖令】" in t)
+    assert "你可以发动：若此时是一名角色传出情报时" in jiang_hu
+
+
+@pytest.mark.parametrize(
+    "code, text",
+    [
+        ('add_mark(self, "蓄力", -2)', "令你的“蓄力”标记减少二。"),
+        ('add_mark(self, "蓄力", 1, max: 3)', "令你的“蓄力”标记增加一（至多为三）。"),
+    ],
+)
+def test_a_counter_taken_down_reads_as_less(code, text):
+    assert D.describe_program(code) == text

@@ -29,6 +29,8 @@ renderer (``describe.py``) reads it and has no branch for any primitive.
   as its default: a player (``by`` …) is 你, a flag nothing, a number its
   numeral;
 - ``{p:poss}``: a player as an owner (你的, but 其 for it);
+- ``{n:minus}``: a negative number written in the code, without its minus
+  (with the shape ``int<0``: 减少一);
 - ``{n:张}`` (any classifier): a count, 两张; a count that is not a number
   written in the code reads N张, with the note N为… after the clause (or after
   the card's text, for a noun);
@@ -43,7 +45,7 @@ subject is dropped). A subject whose argument is missing is left out.
 
 *Shapes* (the keys of :data:`SHAPES`) select a variant or a fragment by what an
 argument is: ``absent``, ``given``, ``true``/``false``/``none``, ``int>0`` (a
-number above zero), ``expr`` (given, not a number), ``you`` (it reads 你),
+number above zero), ``int<0`` (a number below zero), ``expr`` (given, not a number), ``you`` (it reads 你),
 ``face_down_card`` (``this_card`` of a card used face down), ``kept`` (a
 mark's key, written in the code, that the described content keeps for the
 game: some call whose phrasing says ``keeps=`` that parameter gives it; a read
@@ -95,6 +97,7 @@ SHAPES: dict[str, str] = {
     "false": "the constant false",
     "none": "the constant none",
     "int>0": "a number above zero, written in the code",
+    "int<0": "a number below zero, written in the code ({n:minus} then reads it without its minus: 减少一)",
     "expr": "given, and not a number written in the code",
     "you": "a player the text calls 你",
     "face_down_card": "this_card, of a card used face down",
@@ -919,7 +922,9 @@ declare(
     "nothing changes, when the counter is already at the bound it moves towards (蓄力技: no room, no gain); "
     "a gain beyond the maximum is cut to the room left. Public unless secret: true.",
     phrasing=Phrasing(
-        extras=(("max", "given", "（至多为{max}）"), ("secret", "true", "（仅其自己可见）")), keeps="key"
+        extras=(("max", "given", "（至多为{max}）"), ("secret", "true", "（仅其自己可见）")),
+        keeps="key",
+        variants=(({"n": "int<0"}, Phrasing("令{p}的{key}标记减少{n:minus}")),),
     ),
 )
 

@@ -115,6 +115,8 @@ class _Call:
         node = self.args.get(name)
         if node is None or shape in ("absent", "given"):
             return (node is None) == (shape == "absent")
+        if shape == "int<0":
+            return isinstance(node, ast.Neg) and isinstance(node.operand, ast.IntLit) and node.operand.value > 0
         if shape in ("int>0", "expr"):
             return (
                 isinstance(node, ast.IntLit) and node.value > 0
@@ -144,6 +146,10 @@ class _Call:
                 call = self.args.get(outer)
                 sub = self.r.args(call).get(inner) if isinstance(call, ast.Call) else None
                 return self.r.val(sub) if sub is not None else ""
+            if spec == "minus" and name not in given:  # -2 said as 二 (after 减少)
+                node = self.args.get(name)
+                inner = node.operand if isinstance(node, ast.Neg) else node
+                return self.r.val(inner) if inner is not None else ""
             if spec and spec != "poss" and name not in given:  # a count: 两张, or N张 and the note N为…
                 word, note = self.r.count_word(self.args.get(name) or ast.IntLit(0, 0, self.number(name)[1]), spec)
                 notes.extend([note] if note else [])

@@ -239,8 +239,9 @@ def _skill_parts(sk: Skill, limit: bool = True) -> tuple[str, str, str]:
     if sk.flips_up:
         body = "翻开此角色牌，然后" + body if body else "翻开此角色牌"
     if (sk.kind == "active" or sk.optional) and sk.kind != "passive" and body and not body.startswith("可以"):
-        loop = bool(prog.body) and isinstance(prog.body[0], (ast.For, ast.Repeat)) and not sk.flips_up
-        body = ("可以发动：" if loop else "可以") + body
+        # a body that opens with a loop or a condition (若……) reads 可以发动：…, not 可以若……
+        opens = bool(prog.body) and isinstance(prog.body[0], (ast.For, ast.Repeat, ast.If)) and not sk.flips_up
+        body = ("可以发动：" if opens or body.startswith("若") else "可以") + body
     return lead, cond_text, body
 
 
