@@ -138,3 +138,11 @@ def test_a_card_id_the_deck_lacks_is_a_setup_failure_at_its_line_with_the_ids_it
     result = _run_changed(tmp_path, "format_statuses_and_not_offered.scenario.yaml", "hand: [30]", "hand: [999]")
     (failure,) = result.failures
     assert ":8:12: setup: seat 0 hand: card #999 is not in the deck (its ids: 1-118)" in failure
+
+
+def test_a_start_that_is_no_phase_is_a_setup_failure_at_its_line(tmp_path):
+    """A misspelt `start:` is pointed at, with the turn's phases and a did-you-mean, before anything is played."""
+    result = _run_changed(tmp_path, "format_identity_none.scenario.yaml", "start: ", "start: plya\n# ")
+    (failure,) = result.failures
+    assert "start: the turn has no phase 'plya' (its phases: draw, play, send, contest, receive" in failure
+    assert failure.split(": start:")[0].endswith(":15:8") and "did you mean play?" in failure
