@@ -41,13 +41,13 @@ ALL = "全部"
 def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter, dict[str, float]]:
     """Games `indices` at `n` players: (bot wins, bot seats, other wins, other seats), by identity, and the
     time taken (`seconds`, and for a search bot `searched` decisions and `search_seconds` spent on them)."""
-    bot, others, n, seed, indices = args
+    bot, others, n, seed, indices, paired = args
     content = load_cached()
     bw: Counter = Counter()
     bn: Counter = Counter()
     rw: Counter = Counter()
     rn: Counter = Counter()
-    timing = {"seconds": 0.0, "searched": 0.0, "search_seconds": 0.0}
+    timing = dict.fromkeys(("seconds", "searched", "search_seconds", "base_wins", "same_game", "better", "worse"), 0.0)
     for g in indices:
         seat = g % n
         kinds = tuple(bot if s == seat else others for s in range(n))
@@ -59,6 +59,14 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter, dict[str, flo
         timing["seconds"] += time.process_time() - start
         assert game.result is not None
         winners = {p.seat for p in game.result.winners}
+        if paired:  # the same game with the other kind in the bot's seat too: does the seat's result change?
+            twin = drive(content, n, game_seed(seed, g), make_agents((others,) * n, game_seed(seed, g), content))
+            assert twin.result is not None
+            base_won = seat in {p.seat for p in twin.result.winners}
+            timing["base_wins"] += base_won
+            timing["same_game"] += twin.actions_taken == game.actions_taken
+            timing["better"] += (seat in winners) and not base_won
+            timing["worse"] += base_won and seat not in winners
         for p in game.players:
             identity = p.identity.name if p.identity is not None else "无身份牌"
             won, played = (bw, bn) if p.seat == seat else (rw, rn)
@@ -66,6 +74,19 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter, dict[str, flo
                 played[key] += 1
                 won[key] += p.seat in winners
     return bw, bn, rw, rn, timing
+
+
+def _paired(a: argparse.Namespace, t: dict[str, float], games: int) -> str:
+    """The bot's seat against the same seat of the same game played by the other kind."""
+    won, base = int(t["better"] + t["base_wins"] - t["worse"]), int(t["base_wins"])
+    changed = int(t["better"] + t["worse"])
+    line = f"{a.bot} seat {cell(won, games)}; that seat played by {a.against} {cell(base, games)}; "
+    line += f"{games - int(t['same_game'])} games differ, the result in {changed}: "
+    line += f"better {int(t['better'])}, worse {int(t['worse'])}"
+    if changed:
+        lo, hi = wilson(int(t["better"]), changed)
+        line += f" (better in {100 * t['better'] / changed:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}] of those)"
+    return line
 
 
 def _timed(search: Callable, timing: dict[str, float]) -> Callable:
@@ -98,6 +119,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the table does not depend on it)")
     ap.add_argument("--progress", action="store_true", help="print the figures so far after every chunk of games")
+    ap.add_argument(
+        "--paired",
+        action="store_true",
+        help="also play each game with the other kind in the bot's seat, and compare the seat's results game by game",
+    )
     a = ap.parse_args()
     for spec in (a.bot, a.against):
         try:
@@ -111,7 +137,10 @@ def main() -> None:
     print(f"{a.bot} bot, one per table, against {a.against} bots: seats that won / seats played, Wilson 95%")
     for n in counts:
         size = max(1, min(a.games // (a.jobs * 4), 10))
-        chunks = [(a.bot, a.against, n, a.seed + n, range(i, min(i + size, a.games))) for i in range(0, a.games, size)]
+        chunks = [
+            (a.bot, a.against, n, a.seed + n, range(i, min(i + size, a.games)), a.paired)
+            for i in range(0, a.games, size)
+        ]
         parts = []
         with ProcessPoolExecutor(a.jobs) if a.jobs > 1 else nullcontext() as pool:
             for part in pool.map(play, chunks) if pool is not None else map(play, chunks):
@@ -123,6 +152,9 @@ def main() -> None:
                         f"  {n} players, {won[1]} games: {a.bot} {cell(*won)}; {a.against} {cell(*other)}",
                         file=sys.stderr,
                     )
+                    if a.paired:
+                        so_far = {k: sum(p[4][k] for p in parts) for k in parts[0][4]}
+                        print(f"    {_paired(a, so_far, won[1])}", file=sys.stderr)
         bw: Counter = sum((p[0] for p in parts), Counter())
         bn: Counter = sum((p[1] for p in parts), Counter())
         rw: Counter = sum((p[2] for p in parts), Counter())
@@ -137,6 +169,8 @@ def main() -> None:
             print(f"  {pad(identity, 10)} {cell(bw[identity], bn[identity])} {cell(rw[identity], rn[identity])}")
         if rw[ALL]:
             print(f"  ratio at {n} players: {(bw[ALL] / bn[ALL]) / (rw[ALL] / rn[ALL]):.2f}")
+        if a.paired:
+            print(f"  paired: {_paired(a, timing, a.games)}")
         for i, c in enumerate((bw, bn, rw, rn)):
             total[i] += c[ALL]
     bw_, bn_, rw_, rn_ = total

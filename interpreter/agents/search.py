@@ -44,6 +44,7 @@ from .heuristic import HeuristicAgent, Hints
 EXPLORE = 0.7  # UCB1's exploration constant (results are in [0, 1])
 CONFIDENCE = 1.5  # how many standard errors another action's mean must beat the heuristic choice's by
 ROLLOUTS = ("heuristic", "random")
+SEARCH_SEED = 0x5EA2C4  # the search's own generator: the seed xor this (the guide has the seed itself)
 
 
 class _Node:
@@ -95,12 +96,14 @@ class SearchAgent(Agent):
             raise ValueError(f"a search bot needs at least one simulation per decision, not {simulations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed ^ SEARCH_SEED)
         self.simulations = simulations
         self.hints = hints
         self.rollout = rollout
-        # its prior and its answer where it cannot search; it keeps its memory of the game in step
-        self.guide = HeuristicAgent(self.rng.getrandbits(64), hints)
+        # its prior and its answer where it cannot search; it keeps its memory of the game in step. Seeded
+        # as a heuristic bot in its seat would be: where the search never overrules it, the game is the one
+        # that bot would have played (bench/strength.py compares the two, game by game)
+        self.guide = HeuristicAgent(seed, hints)
         self.last: dict[int, tuple[int, float]] = {}  # the last search's root: action -> (visits, mean)
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
