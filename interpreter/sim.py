@@ -10,6 +10,7 @@ that every event and the end state come out the same.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import sys
@@ -329,6 +330,13 @@ class LogWriter:
             self.f.close()
 
 
+def state_log_text(state: GameState, fingerprint: str, agents: str, index: int = 0) -> str:
+    """The referee's log of a game played on the step API (a table of ``fengsheng serve``), as ``simulate --log``
+    writes a game: ``fengsheng replay`` re-runs it from its seed and decisions."""
+    writer = LogWriter(None, (), state.n_players, fingerprint=fingerprint, agents=agents)
+    return writer.game_text(index, state.seed, state._game)
+
+
 def _short(e: BaseException, limit: int = 600) -> str:
     """An exception's message on one line, cut to `limit` characters (it may hold a huge value)."""
     text = " ".join(str(e).split())
@@ -599,51 +607,58 @@ MAX_LOG_LINE = 10_000_000  # bytes in one line of a log: far more than any recor
 
 def read_log(path) -> list[dict]:
     """Split a JSONL log into games: [{header, records, end}]."""
-    games: list[dict] = []
     with open(path, "rb") as f:  # decoded line by line, so that a bad byte is placed exactly
-        for n, raw in enumerate(iter(lambda: f.readline(MAX_LOG_LINE + 1), b""), 1):
-            if len(raw) > MAX_LOG_LINE:  # no record is this long (a device such as /dev/zero never ends)
-                raise ReplayMismatch(f"{path}:{n}: not a log record (a line of more than {MAX_LOG_LINE:,} bytes)")
-            try:
-                line = raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as e:
-                col = len(raw[: e.start].decode("utf-8")) + 1
-                shown = raw.rstrip(b"\r\n").decode("utf-8", "backslashreplace")
-                raise ReplayMismatch(
-                    f"{path}:{n}:{col}: byte 0x{raw[e.start]:02x} is not UTF-8\n{snippet(shown, col)}"
-                ) from None
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ReplayMismatch(
-                    f"{path}:{n}:{e.colno}: not a JSON line ({e.msg})\n{snippet(line, e.colno)}"
-                ) from None
-            except RecursionError:
-                raise ReplayMismatch(f"{path}:{n}: not a log record (values nested too deeply)") from None
-            except ValueError:  # Python reads no number of more than 4,300 digits
-                raise ReplayMismatch(f"{path}:{n}: not a log record (a number of thousands of digits)") from None
-            if not isinstance(rec, dict):
-                col = len(line) - len(line.lstrip()) + 1
-                raise ReplayMismatch(
-                    f"{path}:{n}:{col}: not a JSON object (each line of a log is one record)\n{snippet(line, col)}"
-                )
-            t = rec.get("type")
-            wrong = _malformed(rec, t)
-            if wrong:
-                raise ReplayMismatch(f"{path}:{n}: {wrong}")
-            if t == "game":
-                games.append({"header": rec, "records": [], "end": None, "lines": []})
-            elif not games:
-                raise ReplayMismatch(f"{path}:{n}: the log does not start with a game header")
-            elif t == "end":
-                games[-1]["end"] = rec
-            else:
-                rec = dict(rec)
-                rec.pop("type", None)
-                games[-1]["records"].append(rec)
-                games[-1]["lines"].append(n)
+        return _read_log_lines(f, path)
+
+
+def read_log_text(text: str | bytes, name: str = "the log") -> list[dict]:
+    """:func:`read_log` of a log held in memory (an upload); `name` stands for the path in messages."""
+    return _read_log_lines(io.BytesIO(text.encode("utf-8") if isinstance(text, str) else text), name)
+
+
+def _read_log_lines(f, path) -> list[dict]:
+    games: list[dict] = []
+    for n, raw in enumerate(iter(lambda: f.readline(MAX_LOG_LINE + 1), b""), 1):
+        if len(raw) > MAX_LOG_LINE:  # no record is this long (a device such as /dev/zero never ends)
+            raise ReplayMismatch(f"{path}:{n}: not a log record (a line of more than {MAX_LOG_LINE:,} bytes)")
+        try:
+            line = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as e:
+            col = len(raw[: e.start].decode("utf-8")) + 1
+            shown = raw.rstrip(b"\r\n").decode("utf-8", "backslashreplace")
+            raise ReplayMismatch(
+                f"{path}:{n}:{col}: byte 0x{raw[e.start]:02x} is not UTF-8\n{snippet(shown, col)}"
+            ) from None
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ReplayMismatch(f"{path}:{n}:{e.colno}: not a JSON line ({e.msg})\n{snippet(line, e.colno)}") from None
+        except RecursionError:
+            raise ReplayMismatch(f"{path}:{n}: not a log record (values nested too deeply)") from None
+        except ValueError:  # Python reads no number of more than 4,300 digits
+            raise ReplayMismatch(f"{path}:{n}: not a log record (a number of thousands of digits)") from None
+        if not isinstance(rec, dict):
+            col = len(line) - len(line.lstrip()) + 1
+            raise ReplayMismatch(
+                f"{path}:{n}:{col}: not a JSON object (each line of a log is one record)\n{snippet(line, col)}"
+            )
+        t = rec.get("type")
+        wrong = _malformed(rec, t)
+        if wrong:
+            raise ReplayMismatch(f"{path}:{n}: {wrong}")
+        if t == "game":
+            games.append({"header": rec, "records": [], "end": None, "lines": []})
+        elif not games:
+            raise ReplayMismatch(f"{path}:{n}: the log does not start with a game header")
+        elif t == "end":
+            games[-1]["end"] = rec
+        else:
+            rec = dict(rec)
+            rec.pop("type", None)
+            games[-1]["records"].append(rec)
+            games[-1]["lines"].append(n)
     return games
 
 

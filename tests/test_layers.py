@@ -44,7 +44,15 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("agents", ["interpreter.agents.*"]),  # observation and action descriptors in, an action id out
     (
         "applications",
-        ["interpreter.sim", "interpreter.scenario", "interpreter.play", "interpreter.rl.*", "interpreter.balance.*"],
+        [
+            "interpreter.sim",
+            "interpreter.scenario",
+            "interpreter.seat_text",
+            "interpreter.play",
+            "interpreter.web.*",
+            "interpreter.rl.*",
+            "interpreter.balance.*",
+        ],
     ),
     (
         "entry points",  # commands (the CLI imports describe_cmd); nothing lower imports them
@@ -58,6 +66,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.pack_cmd",
             "interpreter.new_cmd",
             "interpreter.play_cmd",
+            "interpreter.serve_cmd",
             "interpreter.balance_cmd",
             "interpreter.balance_report_cmd",
         ],

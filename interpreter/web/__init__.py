@@ -1,0 +1,11 @@
+"""``fengsheng serve``: the browser table (a Starlette app with websockets, optional extra ``web``).
+
+* ``tables.py`` — the tables the server holds: a game on the step API, a secret token per human seat, the
+  bots; what each seat is sent, every action checked; the referee's log of a finished game.
+* ``view.py`` — a seat's screen as plain data in Chinese (from its observation and the legal actions
+  only), and a log's records as the replay viewer shows them (the referee's or one seat's copy).
+* ``app.py`` — the ASGI app: the lobby, the table and replay pages (``static/``), the JSON API and the
+  websocket of each seat.
+
+Importing this package imports nothing of Starlette: ``app.py`` does.
+"""

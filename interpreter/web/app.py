@@ -1,0 +1,287 @@
+"""The ASGI app of ``fengsheng serve`` (Starlette): pages, a small JSON API, one websocket per seat.
+
+Pages (``static/``, plain HTML, CSS and JavaScript): ``/`` the lobby, ``/table/<id>`` a seat at a table
+(its secret token travels in the link's fragment, ``#token=…``, which browsers do not send to the server:
+the page hands it over in its first websocket message), ``/replay`` the replay viewer.
+
+API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no token),
+``POST /api/tables`` (make one: its seats' links and the host's log link), ``POST /api/tables/<id>/claim``
+(the link of a seat nobody took yet), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game:
+the referee's with the host's token, a seat's copy with a seat's), ``POST /api/replay`` (a JSONL log in,
+its steps in Chinese out).
+
+Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}``, then ``{"type": "act", "ply": n,
+"action": id}`` for each answer; the server sends ``{"type": "state", …}`` (tables.WebTable.message) after
+every change and ``{"type": "error", "message": …}`` for an answer it refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..agents.kinds import agent_kinds
+from ..model.content import Content
+from ..sim import ReplayMismatch, read_log_text
+from .tables import HUMAN, TableError, Tables, WebTable
+from .view import replay_steps, views_of
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_UPLOAD = 50_000_000  # bytes of a log the replay viewer takes
+
+
+@dataclass(eq=False)
+class _Seat:
+    """One open websocket: its table, seat, and how many records of the seat's history it has been sent."""
+
+    ws: WebSocket
+    table: WebTable
+    seat: int
+    sent: int = 0
+
+
+def create_app(
+    load: Callable[[list[Path]], Content],
+    packs_for: Callable[[str | None], list[Path]],
+    expansions: list[str],
+    default_expansions: str | None = None,
+    bot_delay: float = 0.0,
+) -> Starlette:
+    """The app. `load` reads content packs, `packs_for` turns an ``--expansions`` text into the packs,
+    `expansions` are the ids the lobby offers; bots wait `bot_delay` seconds between moves (only so that
+    people can follow them; the game itself knows no clock)."""
+    tables = Tables(load, packs_for, default_expansions)
+    sockets: dict[str, list[_Seat]] = {}
+
+    async def send(conn: _Seat, message: dict[str, Any]) -> bool:
+        try:
+            await conn.ws.send_text(json.dumps(message, ensure_ascii=False))
+        except Exception:  # the socket closed under us: it is dropped
+            return False
+        return True
+
+    async def send_state(conn: _Seat) -> bool:
+        message, conn.sent = conn.table.message(conn.seat, conn.sent)
+        return await send(conn, message)
+
+    async def broadcast(web: WebTable) -> None:
+        for conn in list(sockets.get(web.id, ())):
+            if not await send_state(conn):
+                _drop(conn)
+
+    def _drop(conn: _Seat) -> None:
+        conns = sockets.get(conn.table.id, [])
+        if conn in conns:
+            conns.remove(conn)
+            conn.table.seats[conn.seat].connected -= 1
+
+    async def advance(web: WebTable) -> None:
+        """The bots answer until a human seat must decide or the game ends; then every seat is sent its state
+        (once, when bots move without a delay: a seat gets one message per change it can act on)."""
+        if web.busy:
+            return
+        web.busy = True
+        try:
+            while web.bot_to_move():
+                web.bot_move()
+                if bot_delay > 0:
+                    await broadcast(web)
+                    await asyncio.sleep(bot_delay)
+        finally:
+            web.busy = False
+        await broadcast(web)
+
+    # ------------------------------------------------------------------ pages
+
+    def page(name: str) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+
+        return endpoint
+
+    # ------------------------------------------------------------------ the API
+
+    async def options(request: Request) -> Response:
+        return JSONResponse(
+            {"kinds": [HUMAN, *agent_kinds()], "expansions": expansions, "default_expansions": default_expansions}
+        )
+
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse({"tables": [t.summary() for t in tables.tables.values()]})
+
+    async def create_table(request: Request) -> Response:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+        if not isinstance(body, dict) or not isinstance(body.get("seats"), list):
+            return JSONResponse({"error": 'send {"seats": ["human", "heuristic", …], "seed": n}'}, status_code=400)
+        seed: Any = body.get("seed")
+        if seed in ("", None):
+            seed = None
+        elif isinstance(seed, str):
+            try:
+                seed = int(seed.strip())
+            except ValueError:
+                return JSONResponse({"error": f"the seed is a whole number (got {seed[:30]!r})"}, status_code=400)
+        exp = body.get("expansions")
+        try:
+            web = tables.create([str(s) for s in body["seats"]], seed, None if exp is None else str(exp))
+        except TableError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        await advance(web)  # the bots before the first human decision
+        return JSONResponse(
+            {
+                "table": web.summary(),
+                "links": [{"seat": s, "url": _link(web, s)} for s in sorted(web.seats)],
+                "log": f"/api/tables/{web.id}/log?token={web.host_token}",
+                "seed": web.table.setup.seed,  # for the one who made it (the lobby's list never shows it)
+            }
+        )
+
+    async def claim(request: Request) -> Response:
+        try:
+            web = tables.get(request.path_params["tid"])
+        except TableError as e:
+            return JSONResponse({"error": str(e)}, status_code=404)
+        for seat, link in sorted(web.seats.items()):
+            if not link.claimed and not link.connected:
+                link.claimed = True
+                return JSONResponse({"seat": seat, "url": _link(web, seat)})
+        return JSONResponse({"error": "every human seat of this table is taken"}, status_code=409)
+
+    async def table_log(request: Request) -> Response:
+        try:
+            web = tables.get(request.path_params["tid"])
+        except TableError as e:
+            return PlainTextResponse(str(e), status_code=404)
+        token = request.query_params.get("token", "")
+        seat = web.seat_of(token)
+        host = bool(token) and token == web.host_token
+        if seat is None and not host:
+            return PlainTextResponse("this log needs the host's link or a seat's", status_code=403)
+        try:
+            text = web.referee_log() if host else web.seat_log(seat)  # type: ignore[arg-type]
+        except TableError as e:
+            return PlainTextResponse(str(e), status_code=409)
+        name = f"fengsheng-{web.id}-{'referee' if host else f'P{seat}'}.jsonl"
+        return PlainTextResponse(
+            text,
+            media_type="application/jsonl; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def replay(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_UPLOAD:
+            return JSONResponse({"error": f"the log is larger than {MAX_UPLOAD:,} bytes"}, status_code=413)
+        try:
+            games = read_log_text(body, request.query_params.get("name", "the log")[:100])
+        except ReplayMismatch as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        if not games:
+            return JSONResponse({"error": "the log holds no game"}, status_code=400)
+        try:
+            at = int(request.query_params.get("game", "0"))
+        except ValueError:
+            at = -1
+        if not 0 <= at < len(games):
+            return JSONResponse({"error": f"the log has games 0 to {len(games) - 1}"}, status_code=400)
+        logged = games[at]
+        header = logged["header"]
+        view = request.query_params.get("view") or views_of(header)[0]
+        try:
+            content = tables.content(packs_for(default_expansions))
+            steps = replay_steps(logged, view, content)
+        except (ValueError, KeyError) as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        return JSONResponse(
+            {
+                "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
+                "game": at,
+                "header": {k: v for k, v in header.items() if k != "seed" or view == "referee"},
+                "views": views_of(header),
+                "view": view,
+                "steps": steps,
+                "end": logged.get("end") if view == "referee" else None,
+            }
+        )
+
+    # ------------------------------------------------------------------ a seat's websocket
+
+    async def seat_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        conn: _Seat | None = None
+        try:
+            hello = await ws.receive_json()
+            try:
+                web = tables.get(ws.path_params["tid"])
+            except TableError as e:
+                await ws.send_json({"type": "error", "fatal": True, "message": str(e)})
+                await ws.close(code=4404)
+                return
+            token = hello.get("token") if isinstance(hello, dict) else None
+            seat = web.seat_of(token) if isinstance(token, str) else None
+            if seat is None:
+                await ws.send_json({"type": "error", "fatal": True, "message": "这个链接不对应这张桌的任何座位。"})
+                await ws.close(code=4403)
+                return
+            conn = _Seat(ws, web, seat)
+            link = web.seats[seat]
+            link.claimed = True
+            link.connected += 1
+            sockets.setdefault(web.id, []).append(conn)
+            await send_state(conn)
+            if web.bot_to_move():
+                await advance(web)
+            while True:
+                msg = await ws.receive_json()
+                if not isinstance(msg, dict) or msg.get("type") != "act":
+                    await send(conn, {"type": "error", "message": "unknown message (send type act, ply, action)"})
+                    continue
+                refused = web.act(seat, msg.get("ply"), msg.get("action"))
+                if refused is not None:
+                    await send(conn, {"type": "error", "message": refused})
+                    await send_state(conn)
+                    continue
+                await advance(web)  # the bots that follow, then every seat is sent the new state
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError):
+            await ws.close(code=4400)
+        finally:
+            if conn is not None:
+                _drop(conn)
+
+    routes = [
+        Route("/", page("lobby.html")),
+        Route("/table/{tid}", page("table.html")),
+        Route("/replay", page("replay.html")),
+        Route("/api/options", options),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{tid}/claim", claim, methods=["POST"]),
+        Route("/api/tables/{tid}/log", table_log),
+        Route("/api/replay", replay, methods=["POST"]),
+        WebSocketRoute("/ws/{tid}", seat_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.tables = tables
+    return app
+
+
+def _link(web: WebTable, seat: int) -> str:
+    """A seat's join link (path and fragment): the token stays in the browser."""
+    return f"/table/{web.id}#seat={seat}&token={web.seats[seat].token}"

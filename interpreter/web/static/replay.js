@@ -1,0 +1,69 @@
+// The replay viewer: the server reads the uploaded log (the same reader as fengsheng replay) and returns its
+// records as one view may read them — the referee's, the public's, or one seat's — in Chinese; the page steps.
+"use strict";
+let logText = null;
+let fileName = "the log";
+let steps = [];
+let at = 0;
+
+function banner(text) {
+  document.getElementById("banner").replaceChildren(text ? el("div", { class: "banner error" }, text) : "");
+}
+
+async function load(game, view) {
+  const q = new URLSearchParams({ name: fileName, game: String(game) });
+  if (view) q.set("view", view);
+  let data;
+  try {
+    data = await api("/api/replay?" + q, { method: "POST", body: logText });
+  } catch (e) {
+    banner(String(e.message || e));
+    document.getElementById("player").hidden = true;
+    return;
+  }
+  banner("");
+  const games = document.getElementById("game");
+  games.replaceChildren(...data.games.map((g, i) => el("option", { value: i }, `${i}（index ${g.index ?? "?"}，${g.players} 人）`)));
+  games.value = String(data.game);
+  const views = document.getElementById("view");
+  views.replaceChildren(...data.views.map((v) => el("option", { value: v }, v === "referee" ? "裁判（全部）" : v === "public" ? "旁观者" : v)));
+  views.value = data.view;
+  steps = data.steps;
+  at = 0;
+  const h = data.header;
+  document.getElementById("summary").textContent =
+    `${h.players} 人局 · 视角 ${data.view}` + (h.seed !== undefined ? ` · 种子 ${h.seed}` : "") + ` · ${steps.length} 步`;
+  const box = document.getElementById("steps");
+  box.replaceChildren(...steps.map((s, i) =>
+    el("div", { class: s.decision ? "decision" : "", "data-step": i, onclick: () => go(i) }, `${i + 1}. ${s.text}`)));
+  document.getElementById("player").hidden = false;
+  go(0);
+}
+
+function go(i) {
+  if (!steps.length) return;
+  at = Math.max(0, Math.min(steps.length - 1, i));
+  document.getElementById("position").textContent = `第 ${at + 1} / ${steps.length} 步`;
+  document.getElementById("current").textContent = steps[at].text;
+  const rows = document.querySelectorAll("#steps div");
+  rows.forEach((row, j) => { row.className = (steps[j].decision ? "decision " : "") + (j === at ? "at" : j > at ? "later" : ""); });
+  rows[at].scrollIntoView({ block: "nearest" });
+}
+
+document.getElementById("file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  fileName = file.name;
+  logText = await file.text();
+  load(0, null);
+});
+document.getElementById("game").addEventListener("change", (e) => load(Number(e.target.value), null));
+document.getElementById("view").addEventListener("change", (e) => load(Number(document.getElementById("game").value), e.target.value));
+document.getElementById("first").addEventListener("click", () => go(0));
+document.getElementById("prev").addEventListener("click", () => go(at - 1));
+document.getElementById("next").addEventListener("click", () => go(at + 1));
+document.getElementById("last").addEventListener("click", () => go(steps.length - 1));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") go(at + 1);
+  if (e.key === "ArrowLeft") go(at - 1);
+});

@@ -1,0 +1,106 @@
+// A seat at a table: the server sends this seat's observation, its legal actions and its screen in Chinese;
+// the page draws them and sends back the chosen action id with the ply it answers (the server checks both).
+"use strict";
+const tid = location.pathname.split("/").pop();
+const params = new URLSearchParams(location.hash.slice(1));
+const token = params.get("token") || "";
+let ws = null;
+let state = null; // the last state message
+let closedForGood = false;
+
+function banner(text, kind) {
+  const box = document.getElementById("banner");
+  box.replaceChildren(text ? el("div", { class: "banner " + (kind || "info") }, text) : "");
+}
+
+function draw(msg) {
+  const v = msg.view;
+  document.title = `风声 · P${v.seat} · 桌 ${msg.table}`;
+  document.getElementById("title").textContent = `风声 · 桌 ${msg.table} · 你是 P${v.seat}`;
+  document.getElementById("head").textContent = v.head;
+  document.body.dataset.seat = v.seat;
+  document.body.dataset.ply = msg.ply;
+  document.body.dataset.over = msg.over ? "1" : "";
+
+  document.getElementById("players").replaceChildren(...v.players.map((p) =>
+    el("tr", { class: [p.me ? "me" : "", p.current ? "current" : ""].join(" ") },
+      el("td", {}, p.name), el("td", {}, p.role), el("td", {}, p.hand),
+      el("td", {}, el("span", { class: "c-red" }, p.counts[0]), "/", el("span", { class: "c-blue" }, p.counts[1]), "/",
+        el("span", { class: "c-black" }, p.counts[2])),
+      el("td", {}, p.intel.length ? p.intel.map(cardChip) : "—"),
+      el("td", {}, p.states.join("、") || "—"))));
+
+  const me = v.me;
+  document.getElementById("mine-title").textContent = `你是 P${v.seat}`;
+  document.getElementById("me").replaceChildren(
+    el("div", {}, me.identity),
+    me.task ? el("div", {}, me.task) : "",
+    me.role ? el("div", {}, me.role) : "",
+    el("div", { id: "hand" }, "手牌：", me.hand.length ? me.hand.map(cardChip) : "—"),
+    me.known.map((k) => el("div", { class: "muted" }, k)),
+    v.in_use.length ? el("div", {}, "使用中：" + v.in_use.join(" ")) : "",
+    v.staging.length ? el("div", {}, "翻开的牌：", v.staging.map(cardChip)) : "",
+  );
+  const transit = document.getElementById("transit-panel");
+  transit.hidden = !v.transit;
+  document.getElementById("transit").textContent = v.transit || "";
+
+  const log = document.getElementById("log");
+  if (msg.history_from === 0) log.replaceChildren();
+  for (const old of log.querySelectorAll(".new")) old.classList.remove("new");
+  for (const line of v.events) log.append(el("div", { class: "new" + (line.startsWith("——") ? " turn" : "") }, line));
+  log.scrollTop = log.scrollHeight;
+
+  const result = document.getElementById("result");
+  result.hidden = !v.result;
+  if (v.result) {
+    result.replaceChildren(el("div", {}, v.result),
+      el("p", {}, el("a", { href: `/api/tables/${msg.table}/log?token=${encodeURIComponent(token)}`, id: "seat-log" }, "下载你这一席的日志"),
+        "（在 ", el("a", { href: "/replay" }, "回放"), " 里打开）"));
+  }
+  const decision = document.getElementById("decision");
+  decision.hidden = !v.decision;
+  document.getElementById("waiting").hidden = Boolean(v.decision || v.result);
+  if (v.decision) {
+    document.getElementById("decision-title").textContent = v.decision.title;
+    document.getElementById("prompt").textContent = v.decision.prompt;
+    document.getElementById("options").replaceChildren(...v.decision.options.map((o) =>
+      el("button", { "data-action": o.id, onclick: () => choose(o.id) }, o.label)));
+    document.getElementById("rules").replaceChildren(...v.rules.map((r) => el("div", {}, r)));
+  } else {
+    document.getElementById("options").replaceChildren();
+  }
+}
+
+function choose(action) {
+  if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+  for (const b of document.querySelectorAll("#options button")) b.disabled = true;
+  ws.send(JSON.stringify({ type: "act", ply: state.ply, action }));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  ws = new WebSocket(scheme + location.host + "/ws/" + tid);
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", token })); };
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === "state") {
+      state = msg;
+      if (document.querySelector("#banner .info")) banner("");
+      draw(msg);
+    } else if (msg.type === "error") {
+      banner(msg.message, "error");
+      if (msg.fatal) closedForGood = true;
+    }
+  };
+  ws.onclose = () => {
+    if (closedForGood) return;
+    banner("与服务器的连接断开了，正在重新连接……", "info");
+    setTimeout(connect, 1000);
+  };
+}
+if (!token) {
+  banner("这个链接缺少座位的密钥（#token=…）：请用大厅给你的链接。", "error");
+} else {
+  connect();
+}

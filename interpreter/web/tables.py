@@ -1,0 +1,261 @@
+"""The tables a ``fengsheng serve`` holds: one game each on the step API, human seats by secret token, bots.
+
+A table is a :class:`interpreter.play.Table` (the step API's ``GameState``, one agent per bot seat, each
+seeded from the game's seed and its seat) and a secret token per human seat. A seat is sent only its
+observation, the legal actions when it is the one to answer, and its screen in Chinese drawn from them
+(``view.seat_view``); the server checks every action it gets: the seat must be the one to answer, the
+action must answer the decision the seat was shown (``ply``: how many actions the game had then), and the
+id must be legal. Anything else is refused with a message and changes nothing.
+
+No clock and no unseeded generator touch a game: the seed and the actions replay it, and a finished table's
+referee log is what ``simulate --log`` writes (``fengsheng replay`` accepts it). The tokens are drawn
+from the operating system's generator; they are not part of the game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..agents.kinds import agent_kinds
+from ..engine.step import IllegalAction
+from ..model.content import Content
+from ..play import Setup, Table
+from ..sim import content_fingerprint, seat_header, seat_records, state_log_text
+from .view import seat_view
+
+HUMAN = "human"
+
+
+class TableError(Exception):
+    """A table that cannot be made, an unknown table or token: a message for the page."""
+
+
+@dataclass
+class SeatLink:
+    seat: int
+    token: str
+    claimed: bool = False  # handed out by the lobby's "join", or joined once
+    connected: int = 0  # open websockets of this seat
+
+
+@dataclass
+class WebTable:
+    """One game at the server: the table, its seats' tokens, the host's token (the log), how far it is."""
+
+    id: str
+    table: Table
+    packs: list[Path]
+    expansions: str | None
+    seats: dict[int, SeatLink]  # human seats
+    host_token: str
+    ply: int = 0  # actions applied so far
+    busy: bool = False  # bots are moving
+    label: str = ""
+    errors: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ who is who
+
+    @property
+    def state(self):  # the step API's GameState
+        return self.table.state
+
+    @property
+    def players(self) -> int:
+        return self.table.setup.players
+
+    def seat_of(self, token: str) -> int | None:
+        for link in self.seats.values():
+            if secrets.compare_digest(link.token, token):
+                return link.seat
+        return None
+
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def bot_to_move(self) -> bool:
+        return not self.over() and self.state.current_player() in self.table.agents
+
+    def waiting_for(self) -> int | None:
+        """The human seat to answer, or None (a bot's turn, or the game is over)."""
+        if self.over() or self.bot_to_move():
+            return None
+        return int(self.state.current_player())
+
+    # ------------------------------------------------------------------ what a seat is sent
+
+    def message(self, seat: int, since: int) -> tuple[dict[str, Any], int]:
+        """The message for `seat` that has been sent `since` records of its history: its observation (the history
+        from `since` on), the legal actions if it is to answer, its screen. Returns it and the new count."""
+        state = self.state
+        obs = state.observation(seat)
+        history = obs["history"]
+        since = min(since, len(history))
+        mine = not state.is_terminal() and state.current_player() == seat
+        actions = state.action_descriptors() if mine else ()
+        view = seat_view(obs, actions, self.table.names, since)
+        observation = {k: v for k, v in obs.items() if k != "history"}
+        observation["history"] = history[since:]
+        message = {
+            "type": "state",
+            "table": self.id,
+            "seat": seat,
+            "players": self.players,
+            "ply": self.ply,
+            "history_from": since,
+            "observation": observation,
+            "actions": actions,
+            "view": view,
+            "over": state.is_terminal(),
+            "bots": {str(s): k for s, k in sorted(self.table.setup.bots.items())},
+        }
+        return message, len(history)
+
+    # ------------------------------------------------------------------ moves
+
+    def act(self, seat: int, ply: Any, action: Any) -> str | None:
+        """A human seat's answer: None if applied, else why it was refused (nothing changed)."""
+        state = self.state
+        if state.is_terminal():
+            return "游戏已经结束。"
+        if state.current_player() != seat or seat in self.table.agents:
+            return "现在不是你的决定。"
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply != self.ply:
+            return "这个选择已过期：局面已经变了，请看最新的局面再选。"
+        if not isinstance(action, int) or isinstance(action, bool):
+            return f"不是一个行动编号：{str(action)[:40]}"
+        try:
+            state.apply_action(action)
+        except IllegalAction:
+            return f"行动 {action} 不是现在合法的选择。"
+        self.ply += 1
+        return None
+
+    def bot_move(self) -> None:
+        """The bot to answer answers (one action)."""
+        self.table.bot_move()
+        self.ply += 1
+
+    # ------------------------------------------------------------------ logs and the lobby
+
+    def agents_text(self) -> str:
+        bots = self.table.setup.bots
+        return ",".join(bots.get(s, HUMAN) for s in range(self.players))
+
+    def referee_log(self) -> str:
+        """The referee's log of the finished game (JSONL, as ``simulate --log`` writes one game)."""
+        if not self.over():
+            raise TableError("the game is not over: its log is kept until it ends (it holds every hidden card)")
+        return state_log_text(self.state, content_fingerprint(self.packs), self.agents_text())
+
+    def seat_log(self, seat: int) -> str:
+        """One seat's copy of the finished game's log (as ``fengsheng replay --as P<seat>`` writes it)."""
+        import json
+
+        from ..sim import read_log_text
+
+        logged = read_log_text(self.referee_log())[0]
+        lines = [json.dumps({"type": "game", **seat_header(logged, seat)}, ensure_ascii=False)]
+        lines += [
+            json.dumps({"type": "decision" if "d" in r else "event", **r}, ensure_ascii=False, sort_keys=True)
+            for r in seat_records(logged, seat)
+        ]
+        return "\n".join(lines) + "\n"
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby lists: no seed, no token."""
+        return {
+            "id": self.id,
+            "players": self.players,
+            "label": self.label,
+            "seats": [
+                {
+                    "seat": s,
+                    "kind": self.table.setup.bots.get(s, HUMAN),
+                    "open": s in self.seats and not self.seats[s].claimed and not self.seats[s].connected,
+                    "connected": bool(s in self.seats and self.seats[s].connected),
+                }
+                for s in range(self.players)
+            ],
+            "expansions": self.expansions,
+            "ply": self.ply,
+            "over": self.over(),
+        }
+
+
+class Tables:
+    """Every table of one server, by id (t1, t2 …, in the order they were made)."""
+
+    def __init__(
+        self,
+        load: Callable[[list[Path]], Content],
+        packs_for: Callable[[str | None], list[Path]],
+        default_expansions: str | None = None,
+    ) -> None:
+        self._load = load  # packs -> content (kept: each set of packs is loaded once)
+        self._packs_for = packs_for  # --expansions text -> the packs to load
+        self.default_expansions = default_expansions
+        self.tables: dict[str, WebTable] = {}
+        self._content: dict[tuple[str, ...], Content] = {}
+        self._made = 0
+
+    def content(self, packs: Sequence[Path]) -> Content:
+        key = tuple(str(p) for p in packs)
+        if key not in self._content:
+            self._content[key] = self._load(list(packs))
+        return self._content[key]
+
+    def create(self, seats: Sequence[str], seed: int | None = None, expansions: str | None = None) -> WebTable:
+        """A new table: one entry per seat, ``human`` or a bot kind (agents/kinds.py)."""
+        players = len(seats)
+        if not 2 <= players <= 10:
+            raise TableError(f"a table has 2 to 10 seats (got {players})")
+        kinds = agent_kinds()
+        for s, kind in enumerate(seats):
+            if kind != HUMAN and kind not in kinds:
+                raise TableError(f"P{s}: unknown seat kind {kind!r} (human, {', '.join(kinds)})")
+        if HUMAN not in seats:
+            raise TableError("a table needs at least one human seat")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise TableError(f"the seed is a whole number from 0 to 2**63 - 1 (got {seed!r})")
+        if expansions is None:
+            expansions = self.default_expansions
+        try:
+            packs = self._packs_for(expansions)
+        except ValueError as e:
+            raise TableError(str(e)) from None
+        content = self.content(packs)
+        if players not in content.rules.identity_table:
+            raise TableError(f"the content has no identity table for {players} players")
+        humans = [s for s, k in enumerate(seats) if k == HUMAN]
+        bots = {s: k for s, k in enumerate(seats) if k != HUMAN}
+        self._made += 1
+        tid = f"t{self._made}"
+        setup = Setup(players=players, seed=seed, humans=humans, bots=bots, expansions=expansions)
+        try:
+            table = Table(content, setup)
+        except ValueError as e:
+            raise TableError(f"cannot set up the game: {e}") from None
+        links = {s: SeatLink(s, secrets.token_urlsafe(16)) for s in humans}
+        web = WebTable(
+            tid,
+            table,
+            packs,
+            expansions,
+            links,
+            secrets.token_urlsafe(16),
+            label=f"{players} 人桌，" + "、".join(f"P{s} {k}" for s, k in enumerate(seats)),
+        )
+        self.tables[tid] = web
+        return web
+
+    def get(self, tid: str) -> WebTable:
+        table = self.tables.get(tid)
+        if table is None:
+            raise TableError(f"no table {tid[:20]!r} on this server")
+        return table

@@ -1,0 +1,171 @@
+"""What the browser shows, as plain data: a seat's screen, and a log's records for the replay viewer.
+
+A seat's screen is drawn from its observation and the legal action descriptors only (as in the
+terminal game, with the same texts: ``interpreter/seat_text.py``); nothing here reads the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..engine.actions import card_data
+from ..engine.observation import project
+from ..engine.state import Card
+from ..model.content import Content
+from ..seat_text import (
+    ARROW,
+    Names,
+    card_text,
+    cards_seen,
+    decision_label,
+    event_text,
+    head_line,
+    in_use_text,
+    known_place,
+    menu_label,
+    player_states,
+    prompt_text,
+    result_text,
+    role_cell,
+    role_line,
+    rules_texts,
+    seat_name,
+    task_line,
+    transit_text,
+)
+
+
+def card_chip(card: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A card as the page draws it: its name and deck id, colors, arrow, lock; or only that it is face down."""
+    if card is None or card.get("id") is None:
+        return {"text": card_text(card).plain, "hidden": True}
+    return {
+        "text": f"{card['name']}#{card['id']}",
+        "colors": list(card["colors"]),
+        "arrow": ARROW.get(card["direction"], "?"),
+        "lock": bool(card.get("lockable")),
+    }
+
+
+def seat_view(
+    obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names, since: int = 0
+) -> dict[str, Any]:
+    """A seat's screen: the head line, the players, its own panel, the intel in transit, the cards in use,
+    what happened since history record ``since`` (lines of Chinese), the result or the decision's menu."""
+    me = obs["seat"]
+    players = []
+    for p in obs["players"]:
+        ic = p["intel_counts"]
+        players.append(
+            {
+                "seat": p["seat"],
+                "name": seat_name(p["seat"], me),
+                "role": role_cell(p, names),
+                "hand": p["hand_count"],
+                "counts": [ic["red"], ic["blue"], ic["black"]],
+                "intel": [card_chip(c) for c in p["intel"]],
+                "states": player_states(p),
+                "me": p["seat"] == me,
+                "current": p["seat"] == obs["current"],
+            }
+        )
+    mine = obs["me"]
+    panel = {
+        "identity": f"身份：{names.identity(mine['identity'])}",
+        "task": task_line(mine["task"], names) if mine["task"] else None,
+        "role": role_line(mine["role"], names) if mine["role"] else None,
+        "hand": [card_chip(c) for c in mine["hand"]],
+        "known": [f"你看过 P{s} 的身份：{names.identity(i)}" for s, i in sorted(obs["known_identities"].items())]
+        + [f"你知道的牌：{card_text(k['card']).plain}{known_place(k)}" for k in obs["known_cards"]],
+    }
+    transit = transit_text(obs, names)
+    by_id = cards_seen(obs)
+    events = [event_text(r, me, names, by_id) for r in obs["history"][since:]]
+    decision = None
+    if obs["result"] is None and obs["decision"] is not None and actions:
+        decision = {
+            "title": f"P{me}，轮到你决定",
+            "prompt": prompt_text(obs, names),
+            "options": [{"id": d["id"], "label": menu_label(d, names)} for d in actions],
+        }
+    return {
+        "seat": me,
+        "head": head_line(obs),
+        "players": players,
+        "me": panel,
+        "transit": transit.plain if transit is not None else None,
+        "in_use": [in_use_text(c, names).plain for c in obs["in_use"]],
+        "staging": [card_chip(c) for c in obs["staging"]],
+        "events": [e for e in events if e],
+        "result": result_text(obs, names),
+        "decision": decision,
+        "rules": rules_texts(obs, actions, names) if decision else [],
+    }
+
+
+# ---------------------------------------------------------------------- the replay viewer
+
+
+def deck_cards(content: Content, players: int) -> dict[int, Mapping[str, Any]]:
+    """Every card of the deck for `players` players by deck id, as printed on it (public: the deck list)."""
+    types = content.card_types
+    return {
+        e.uid: card_data(Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data))
+        for e in content.deck_for(players)
+    }
+
+
+def views_of(header: Mapping[str, Any]) -> list[str]:
+    """The views a logged game can be shown in: the referee's and each seat's from a referee's log; a seat's
+    (or the public) copy only as itself."""
+    view = header.get("view", "referee")
+    if view != "referee":
+        return [str(view)]
+    return ["referee", "public", *(f"P{s}" for s in range(int(header["players"])))]
+
+
+def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list[dict[str, Any]]:
+    """One game of a log as the viewer steps through it: each record `view` may read, in Chinese.
+
+    ``view`` is ``referee`` (everything, from a referee's log), ``public`` or ``P<seat>`` (only the records and
+    fields that seat could read, as ``fengsheng replay --as`` projects them)."""
+    header = logged["header"]
+    logged_view = header.get("view", "referee")
+    if view not in views_of(header):
+        raise ValueError(f"this log is the {logged_view} copy: it can be shown as {', '.join(views_of(header))}")
+    seat: int | None = int(view[1:]) if view.startswith("P") else None
+    me = seat if seat is not None else -1  # the referee and the public are nobody's "你"
+    names = Names(content)
+    by_id = deck_cards(content, int(header["players"]))
+    steps = []
+    for n, raw in enumerate(logged["records"]):
+        if view == "referee" or view == logged_view:
+            rec: Mapping[str, Any] | None = {k: v for k, v in raw.items() if k not in ("to", "secret")}
+        else:
+            rec = project(raw, seat)
+        if rec is None:
+            continue
+        text: str | None
+        if rec.get("e") == "setup":  # the deal: in the referee's log only (no seat reads it)
+            text = _setup_text(rec, names)
+        elif "d" in rec:
+            if rec.get("seat") == seat:
+                text = event_text(rec, me, names, by_id)
+            else:
+                text = f"P{rec.get('seat')} 选择了：{decision_label(str(rec.get('label')))}（{rec.get('prompt')}）"
+        else:
+            text = event_text(rec, me, names, by_id)
+        if text:
+            steps.append({"n": n, "seat": rec.get("seat"), "decision": "d" in rec, "text": text})
+    return steps
+
+
+def _setup_text(rec: Mapping[str, Any], names: Names) -> str:
+    """The referee's record of the deal: each seat's identity and secret task, the deck's size."""
+    tasks = rec.get("tasks") or []
+    seats = []
+    for s, ident in enumerate(rec.get("identities") or []):
+        task = tasks[s] if s < len(tasks) else None
+        seats.append(f"P{s} {names.identity(ident)}" + (f"（{names.task(task)}）" if task else ""))
+    return f"发牌（只有裁判看得到）：{'，'.join(seats)}；牌堆 {len(rec.get('deck') or [])} 张"

@@ -1,0 +1,399 @@
+"""``fengsheng serve``: the lobby, the seats' websockets, bots, rejoin, refused actions, logs and the replay
+viewer, through Starlette's test client; every message a seat is sent is checked against the game's hidden state."""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette", reason="the optional extra `web` (starlette) is not installed")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+
+with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test client; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from click.testing import CliRunner
+from web_helpers import hidden_values, leaks, make_app
+
+from interpreter.cli import main
+from interpreter.content.loader import load_cached
+from interpreter.engine.observation import project
+from interpreter.seat_text import Names
+from interpreter.sim import read_log_text, replay_game
+
+
+def _token(url: str) -> str:
+    return url.split("token=", 1)[1]
+
+
+_OPEN: list[_Seat] = []
+
+
+@pytest.fixture
+def client():
+    with TestClient(make_app()) as c:
+        try:
+            yield c
+        finally:  # a failed test leaves no websocket open (the client would wait for it)
+            while _OPEN:
+                _OPEN.pop().close()
+
+
+def _create(client, seats, seed=7, **extra):
+    r = client.post("/api/tables", json={"seats": seats, "seed": seed, **extra})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+class _Seat:
+    """One seat's websocket in a test: every message received is kept, and checked for hidden values."""
+
+    def __init__(self, client, app, tid: str, token: str, check: bool = True) -> None:
+        self.cm = client.websocket_connect(f"/ws/{tid}")
+        self.ws = self.cm.__enter__()
+        self.closed = False
+        _OPEN.append(self)
+        self.app = app
+        self.tid = tid
+        self.ws.send_json({"type": "join", "token": token})
+        self.check = check
+        self.names = Names(load_cached())
+        self.last: dict = {}
+        self.history: list = []
+        self.messages = 0
+        self.compared = 0
+        self.receive()
+
+    @property
+    def table(self):
+        return self.app.state.tables.get(self.tid)
+
+    def receive(self) -> dict:
+        text = self.ws.receive_text()
+        msg = json.loads(text)
+        self.messages += 1
+        if msg["type"] == "state":
+            seat = msg["seat"]
+            state = self.table.state
+            truth = json.loads(json.dumps(state.observation(seat), ensure_ascii=False))
+            history = truth.pop("history")
+            sent = dict(msg["observation"])
+            sent_history = sent.pop("history")
+            assert sent == truth, "the message's observation is not the seat's observation"
+            assert sent_history == history[msg["history_from"] :]
+            if msg["history_from"] == 0:
+                self.history = []
+            assert msg["history_from"] == len(self.history)
+            self.history += sent_history
+            mine = not state.is_terminal() and state.current_player() == seat
+            assert [a["id"] for a in msg["actions"]] == (list(state.legal_actions()) if mine else [])
+            if self.check:
+                hidden = hidden_values(state, seat, self.names)
+                found = leaks(text, msg, hidden, self.names)
+                assert not found, f"P{seat} was sent {found}"
+                self.compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
+            self.last = msg
+        return msg
+
+    def act(self, action: int, ply: int | None = None) -> None:
+        self.ws.send_json({"type": "act", "ply": self.last["ply"] if ply is None else ply, "action": action})
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            if self in _OPEN:
+                _OPEN.remove(self)
+            self.cm.__exit__(None, None, None)
+
+
+def _play_to_the_end(seats: list[_Seat], rng: random.Random, limit: int = 3000) -> int:
+    """The seats answer (a seeded random choice) until the game is over; returns how many answers."""
+    answered = 0
+    while not seats[0].last["over"]:
+        to_move = [s for s in seats if s.last["actions"]]
+        assert len(to_move) == 1, "exactly one seat is offered actions while the game goes on"
+        (mover,) = to_move
+        mover.act(rng.choice(mover.last["actions"])["id"])
+        for s in seats:  # every seat is sent the new state once
+            assert s.receive()["type"] == "state"
+        answered += 1
+        assert answered < limit
+    return answered
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+def test_the_lobby_makes_tables_and_lists_them_without_secrets(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "开一张桌" in page.text
+    assert client.get("/table/t1").status_code == 200 and client.get("/replay").status_code == 200
+    assert "new WebSocket" in client.get("/static/table.js").text
+    opts = client.get("/api/options").json()
+    assert opts["kinds"][0] == "human" and "heuristic" in opts["kinds"] and "random" in opts["kinds"]
+    made = _create(client, ["human", "heuristic", "human", "random"], seed=12345)
+    assert [link["seat"] for link in made["links"]] == [0, 2]
+    assert all(link["url"].startswith("/table/t1#seat=") for link in made["links"])
+    assert made["seed"] == 12345
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == ["t1"]
+    text = json.dumps(listed)
+    assert "12345" not in text and "token" not in text
+    assert [s["kind"] for s in listed[0]["seats"]] == ["human", "heuristic", "human", "random"]
+    assert [s["open"] for s in listed[0]["seats"]] == [True, False, True, False]
+    # the lobby's join hands out each open human seat once
+    first = client.post("/api/tables/t1/claim").json()
+    second = client.post("/api/tables/t1/claim").json()
+    assert {first["seat"], second["seat"]} == {0, 2}
+    assert client.post("/api/tables/t1/claim").status_code == 409
+    assert client.post("/api/tables/t9/claim").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"seats": ["heuristic", "random"]}, "at least one human"),
+        ({"seats": ["human", "robot"]}, "unknown seat kind 'robot'"),
+        ({"seats": ["human"]}, "2 to 10 seats"),
+        ({"seats": ["human"] * 11}, "2 to 10 seats"),
+        ({"seats": ["human", "random"], "seed": "abc"}, "whole number"),
+        ({"seats": ["human", "random"], "seed": -1}, "whole number"),
+        ({"seats": ["human", "random"], "expansions": "tie_wu"}, "no expansion 'tie_wu'"),
+        ({"players": 5}, "seats"),
+    ],
+)
+def test_a_bad_table_gets_a_message(client, body, message):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+# ---------------------------------------------------------------------- a whole game
+
+
+def test_three_seats_and_two_bots_play_a_game_and_no_seat_is_sent_another_seats_secrets(client):
+    app = client.app
+    made = _create(client, ["human", "heuristic", "human", "human", "random"], seed=21)
+    seats = [_Seat(client, app, "t1", _token(link["url"])) for link in made["links"]]
+    assert [s.last["seat"] for s in seats] == [0, 2, 3]
+    assert all(s.last["history_from"] == 0 and s.last["view"]["events"] for s in seats)
+    answered = _play_to_the_end(seats, random.Random(1))
+    table = app.state.tables.get("t1")
+    assert table.over() and answered > 20
+    bot_moves = sum(1 for _ in table.state.history()) - answered
+    assert bot_moves > 20  # the bots moved on the server
+    for s in seats:
+        view = s.last["view"]
+        assert view["result"].startswith("游戏结束") and view["decision"] is None
+        assert s.history == json.loads(json.dumps(table.state.observation(s.last["seat"])["history"]))
+    assert sum(s.compared for s in seats) > 100  # hidden values were there to be leaked, and none was
+    # the lobby says it is over; the seats' logs and the referee's
+    assert client.get("/api/tables").json()["tables"][0]["over"] is True
+    for s in seats:
+        s.close()
+
+
+def test_a_finished_tables_log_replays(client, tmp_path):
+    made = _create(client, ["human", "heuristic", "random"], seed=5)
+    host_log = made["log"]
+    assert client.get(host_log).status_code == 409  # not before the end: it holds every hidden card
+    seat = _Seat(client, client.app, "t1", _token(made["links"][0]["url"]), check=False)
+    _play_to_the_end([seat], random.Random(2))
+    r = client.get(host_log)
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    games = read_log_text(r.text)
+    assert len(games) == 1 and games[0]["header"]["seed"] == 5
+    assert games[0]["header"]["agents"] == "human,heuristic,random"
+    ok, message = replay_game(load_cached(), games[0])
+    assert ok, message
+    path = tmp_path / "table.jsonl"
+    path.write_text(r.text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 0 and "OK — identical" in result.output, result.output
+    # a seat's own copy: its records only, no seed
+    mine = client.get(f"/api/tables/t1/log?token={_token(made['links'][0]['url'])}")
+    assert mine.status_code == 200
+    copy = read_log_text(mine.text)[0]
+    assert "seed" not in copy["header"] and copy["header"]["view"] == "P0"
+    assert len(copy["records"]) < len(games[0]["records"])
+    assert client.get("/api/tables/t1/log?token=nope").status_code == 403
+    seat.close()
+
+
+def test_the_same_seed_and_answers_give_the_same_game(client):
+    logs = []
+    for n in (1, 2):
+        made = _create(client, ["human", "heuristic", "heuristic", "random"], seed=99)
+        seat = _Seat(client, client.app, f"t{n}", _token(made["links"][0]["url"]), check=False)
+        _play_to_the_end([seat], random.Random(3))
+        logs.append(client.get(made["log"]).text)
+        seat.close()
+    assert logs[0] == logs[1]
+
+
+# ---------------------------------------------------------------------- refused answers, rejoining
+
+
+def test_a_forged_or_stale_action_is_refused_and_changes_nothing(client):
+    made = _create(client, ["human", "random", "human"], seed=3)
+    a, b = (_Seat(client, client.app, "t1", _token(link["url"])) for link in made["links"])
+    mover, other = (a, b) if a.last["actions"] else (b, a)
+    table = client.app.state.tables.get("t1")
+    before = table.state.history()
+    legal = [d["id"] for d in mover.last["actions"]]
+    illegal = next(i for i in range(10_000) if i not in legal)
+
+    def refused(seat: _Seat, action, ply=None, says: str = "") -> None:
+        seat.act(action, ply)
+        msg = seat.receive()
+        assert msg["type"] == "error" and says in msg["message"], msg
+        assert seat.receive()["type"] == "state"  # and the state again, unchanged
+        assert table.state.history() == before and seat.last["ply"] == len(before)
+
+    refused(other, legal[0], says="不是你的决定")  # not its turn
+    refused(mover, illegal, says="不是现在合法的选择")  # an id the decision does not offer
+    refused(mover, legal[0], ply=mover.last["ply"] + 1, says="已过期")  # an answer to another position
+    refused(mover, legal[0], ply=mover.last["ply"] - 1, says="已过期")
+    refused(mover, "1", says="不是一个行动编号")
+    refused(mover, True, says="不是一个行动编号")
+    mover.ws.send_json({"type": "hello"})
+    assert mover.receive()["type"] == "error"
+    # a legal answer still goes through
+    mover.act(legal[0])
+    assert mover.receive()["ply"] > len(before) and other.receive()["ply"] > len(before)
+    a.close()
+    b.close()
+
+
+def test_a_wrong_token_or_table_is_refused(client):
+    made = _create(client, ["human", "random"], seed=3)
+    with client.websocket_connect("/ws/t1") as ws:
+        ws.send_json({"type": "join", "token": "forged"})
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["fatal"] and "座位" in msg["message"]
+    with client.websocket_connect("/ws/t7") as ws:
+        ws.send_json({"type": "join", "token": _token(made["links"][0]["url"])})
+        assert "no table" in ws.receive_json()["message"]
+
+
+def test_a_player_who_reconnects_gets_the_current_observation(client):
+    made = _create(client, ["human", "heuristic", "heuristic"], seed=11)
+    token = _token(made["links"][0]["url"])
+    seat = _Seat(client, client.app, "t1", token)
+    rng = random.Random(4)
+    for _ in range(5):
+        seat.act(rng.choice(seat.last["actions"])["id"])
+        seat.receive()
+    ply, history = seat.last["ply"], seat.history
+    seat.close()
+    assert client.get("/api/tables").json()["tables"][0]["seats"][0]["connected"] is False
+    again = _Seat(client, client.app, "t1", token)  # the same link
+    assert again.last["history_from"] == 0 and again.last["ply"] == ply and again.history == history
+    assert again.last["actions"] and again.last["view"]["decision"]
+    assert again.last["view"]["events"][0].startswith("游戏开始")  # the whole log again
+    # two windows of one seat: both are sent the state
+    twin = _Seat(client, client.app, "t1", token)
+    again.act(again.last["actions"][0]["id"])
+    assert again.receive()["ply"] == twin.receive()["ply"] > ply
+    twin.close()
+    again.close()
+
+
+def test_two_tables_play_at_once(client):
+    one = _create(client, ["human", "random"], seed=1)
+    two = _create(client, ["random", "human", "heuristic"], seed=2)
+    s1 = _Seat(client, client.app, "t1", _token(one["links"][0]["url"]))
+    s2 = _Seat(client, client.app, "t2", _token(two["links"][0]["url"]))
+    rng = random.Random(5)
+    for _ in range(6):
+        for s in (s1, s2):
+            if s.last["actions"]:
+                s.act(rng.choice(s.last["actions"])["id"])
+                s.receive()
+    assert s1.last["table"] == "t1" and s2.last["table"] == "t2" and s2.last["seat"] == 1
+    assert s1.last["ply"] > 0 and s2.last["ply"] > 0
+    s1.close()
+    s2.close()
+
+
+def test_bots_with_a_delay_send_each_move():
+    with TestClient(make_app(bot_delay=0.001)) as client:
+        made = _create(client, ["human", "random", "random"], seed=8)
+        seat = _Seat(client, client.app, "t1", _token(made["links"][0]["url"]))
+        while not seat.last["actions"]:
+            seat.receive()
+        start = seat.last["ply"]
+        seat.act(seat.last["actions"][0]["id"])
+        plies = []
+        while True:
+            msg = seat.receive()
+            plies.append(msg["ply"])
+            if msg["actions"] or msg["over"]:
+                break
+        assert plies == sorted(plies) and plies[0] > start
+        seat.close()
+
+
+# ---------------------------------------------------------------------- the replay viewer
+
+
+def _simulated_log(tmp_path) -> str:
+    path = tmp_path / "sim.jsonl"
+    result = CliRunner().invoke(main, ["simulate", "-p", "4", "-n", "2", "-s", "3", "--log", str(path)])
+    assert result.exit_code == 0, result.output
+    return path.read_text(encoding="utf-8")
+
+
+def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client, tmp_path):
+    text = _simulated_log(tmp_path)
+    r = client.post("/api/replay?game=1", content=text.encode("utf-8"))
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["views"] == ["referee", "public", "P0", "P1", "P2", "P3"] and data["game"] == 1
+    referee = data["steps"]
+    assert referee[0]["text"].startswith("发牌（只有裁判看得到）：P0 ") and referee[1]["text"].startswith("游戏开始")
+    assert len(data["games"]) == 2
+    assert any(s["decision"] for s in referee) and "seed" in data["header"]
+    p1 = client.post("/api/replay?game=1&view=P1", content=text.encode("utf-8")).json()
+    assert "seed" not in p1["header"]
+    # P1 reads a subset of the records, and in them other seats' draws without the cards
+    assert {s["n"] for s in p1["steps"]} < {s["n"] for s in referee}
+    draws = [s["text"] for s in p1["steps"] if " 摸了 " in s["text"] and not s["text"].startswith("P1（你）")]
+    assert draws and all("：" not in t for t in draws)
+    assert any(t["text"].startswith("你选择了") for t in p1["steps"])
+    # P1 is shown the records `fengsheng replay --as P1` keeps, and no record kept from it
+    records = read_log_text(text)[1]["records"]
+    readable = {i for i, rec in enumerate(records) if project(rec, 1) is not None}
+    assert {s["n"] for s in p1["steps"]} <= readable
+    assert {s["n"] for s in referee} - readable  # the referee reads records P1 does not
+
+
+def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(client, tmp_path):
+    text = _simulated_log(tmp_path)
+    path = tmp_path / "sim.jsonl"
+    out = tmp_path / "p2.jsonl"
+    assert CliRunner().invoke(main, ["replay", str(path), "--as", "P2", "--out", str(out)]).exit_code == 0
+    copy = out.read_bytes()
+    data = client.post("/api/replay", content=copy).json()
+    assert data["views"] == ["P2"] and data["view"] == "P2" and data["steps"]
+    r = client.post("/api/replay?view=referee", content=copy)
+    assert r.status_code == 400 and "P2 copy" in r.json()["error"]
+    assert text  # the referee's log was made
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"not json\n", "the log:1:"),
+        (b'{"type": "event", "e": "x"}\n', "does not start with a game header"),
+        (b"", "holds no game"),
+        (b"\xff\n", "not UTF-8"),
+    ],
+)
+def test_a_bad_log_gets_a_message(client, body, message):
+    r = client.post("/api/replay", content=body)
+    assert r.status_code == 400 and message in r.json()["error"], r.text

@@ -1,0 +1,104 @@
+"""Shared by the browser table's tests (tests/test_web.py, tests/test_web_browser.py): the app on the bundled
+content, and what a seat may not be shown at a moment of a game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from interpreter.content.loader import load_cached
+from interpreter.content.packs import parse_expansions, resolve_packs
+from interpreter.engine.step import GameState
+from interpreter.seat_text import Names
+
+
+def make_app(bot_delay: float = 0.0):
+    from interpreter.web.app import create_app
+
+    return create_app(
+        load_cached,
+        lambda text: resolve_packs([], parse_expansions(text)),
+        ["tie_wu_zi", "lao_yang_fang"],
+        bot_delay=bot_delay,
+    )
+
+
+def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """Every (path, value) inside plain JSON data."""
+    yield path, value
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            yield from walk(v, (*path, k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from walk(v, (*path, i))
+
+
+def card_ids(data: Any) -> set[int]:
+    """The deck ids of the cards shown with their face anywhere in `data` (a dict with an id and a name), and the
+    deck ids a record names (its card fields)."""
+    out: set[int] = set()
+    for _, v in walk(data):
+        if isinstance(v, Mapping):
+            if isinstance(v.get("id"), int) and "name" in v:
+                out.add(v["id"])
+            for key in ("cards", "card", "uid", "old", "new"):
+                x = v.get(key)
+                if isinstance(x, int) and not isinstance(x, bool) and "e" in v:
+                    out.add(x)
+                elif isinstance(x, list) and "e" in v:
+                    out.update(i for i in x if isinstance(i, int) and not isinstance(i, bool))
+    return out
+
+
+def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
+    """What seat `me` may not be shown now: the deck ids of the cards in the other seats' hands and of a face-down
+    intel in transit that its observation does not show anywhere (its history included), the face-down roles of
+    the others it does not know, the others' secret tasks (when not its own) and identities it has not looked at."""
+    mine = state.observation(me)
+    seen = card_ids(mine)
+    cards: list[int] = []
+    roles: list[str] = []
+    tasks: list[str] = []
+    identities: list[tuple[int, str]] = []
+    for seat in range(state.n_players):
+        if seat == me:
+            continue
+        theirs = state.observation(seat)
+        cards += [c["id"] for c in theirs["me"]["hand"] if c["id"] not in seen]
+        if mine["players"][seat]["role"] is None and theirs["me"]["role"] is not None:
+            roles.append(names.role(theirs["me"]["role"]))
+        task = theirs["me"]["task"]
+        if task is not None and task != mine["me"]["task"]:
+            tasks.append(names.task(task))
+        shown = mine["result"] is not None and seat in mine["result"]["winners"]  # the winners' are shown at the end
+        if str(seat) not in mine["known_identities"] and theirs["me"]["identity"] is not None and not shown:
+            identities.append((seat, theirs["me"]["identity"]))
+        t = theirs["transit"]
+        if t is not None and t["card"] is not None and mine["transit"]["card"] is None and t["card"]["id"] not in seen:
+            cards.append(t["card"]["id"])
+    allowed = {mine["me"]["identity"], *mine["known_identities"].values()}
+    return {"cards": cards, "roles": roles, "tasks": tasks, "identities": identities, "allowed": allowed}
+
+
+def leaks(text: str, data: Any, hidden: dict[str, Any], names: Names) -> list[str]:
+    """The hidden values found in one message (its text and its data)."""
+    allowed = hidden["allowed"]
+    found = []
+    ids = card_ids(data)
+    for uid in hidden["cards"]:
+        if uid in ids or re.search(rf"#{uid}(?!\d)", text):
+            found.append(f"card #{uid}")
+    found += [f"role {r}" for r in hidden["roles"] if r in text]
+    found += [f"task {t}" for t in hidden["tasks"] if t in text]
+    for seat, ident in hidden["identities"]:
+        name = names.identity(ident)
+        if f"P{seat}：{name}" in text or f"P{seat} 的身份：{name}" in text:
+            found.append(f"P{seat}'s identity {name}")
+    for path, v in walk(data):  # no identity but the seat's own and those it looked at
+        if path and path[-1] == "identity" and path[0] != "view" and v is not None and v not in allowed:
+            found.append(f"identity {v} at {path}")
+        if path and path[-1] == "seed":
+            found.append(f"the seed at {path}")
+    return found
