@@ -333,7 +333,7 @@ class LogWriter:
 def state_log_text(state: GameState, fingerprint: str, agents: str, index: int = 0) -> str:
     """The referee's log of a game played on the step API (a table of ``fengsheng serve``), as ``simulate --log``
     writes a game: ``fengsheng replay`` re-runs it from its seed and decisions."""
-    writer = LogWriter(None, (), state.n_players, fingerprint=fingerprint, agents=agents)
+    writer = LogWriter(None, (), state.n_players, fingerprint=fingerprint, agents=agents, max_turns=state.max_turns)
     return writer.game_text(index, state.seed, state._game)
 
 

@@ -47,7 +47,7 @@ def card_ids(data: Any) -> set[int]:
                 x = v.get(key)
                 if isinstance(x, int) and not isinstance(x, bool) and "e" in v:
                     out.add(x)
-                elif isinstance(x, list) and "e" in v:
+                elif isinstance(x, (list, tuple)) and "e" in v:
                     out.update(i for i in x if isinstance(i, int) and not isinstance(i, bool))
     return out
 
@@ -88,8 +88,10 @@ def leaks(text: str, data: Any, hidden: dict[str, Any], names: Names) -> list[st
     found = []
     ids = card_ids(data)
     for uid in hidden["cards"]:
-        if uid in ids or re.search(rf"#{uid}(?!\d)", text):
-            found.append(f"card #{uid}")
+        hit = re.search(rf"#{uid}(?!\d)", text)
+        if uid in ids or hit:
+            where = f" in “…{text[max(0, hit.start() - 40) : hit.end() + 20]}…”" if hit else " in the data"
+            found.append(f"card #{uid}{where}")
     found += [f"role {r}" for r in hidden["roles"] if r in text]
     found += [f"task {t}" for t in hidden["tasks"] if t in text]
     for seat, ident in hidden["identities"]:

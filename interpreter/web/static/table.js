@@ -32,7 +32,7 @@ function draw(msg) {
 
   const me = v.me;
   document.getElementById("mine-title").textContent = `你是 P${v.seat}`;
-  document.getElementById("me").replaceChildren(
+  document.getElementById("me").replaceChildren(el("div", {},
     el("div", {}, me.identity),
     me.task ? el("div", {}, me.task) : "",
     me.role ? el("div", {}, me.role) : "",
@@ -40,7 +40,7 @@ function draw(msg) {
     me.known.map((k) => el("div", { class: "muted" }, k)),
     v.in_use.length ? el("div", {}, "使用中：" + v.in_use.join(" ")) : "",
     v.staging.length ? el("div", {}, "翻开的牌：", v.staging.map(cardChip)) : "",
-  );
+  ));
   const transit = document.getElementById("transit-panel");
   transit.hidden = !v.transit;
   document.getElementById("transit").textContent = v.transit || "";

@@ -1,0 +1,325 @@
+"""The browser table in a real browser: Playwright drives the system's Chromium through the pages of
+``fengsheng serve`` (started on a free port in a thread), plays whole games at human seats against bots by
+clicking the decision buttons, and checks that no hidden value of another seat reaches a seat's page or its
+websocket frames.
+
+Skipped when Playwright or Chromium is missing (CI installs both: .ci/run). Never ``playwright install``: the
+browser is the system's (``FENGSHENG_CHROMIUM``, default /usr/bin/chromium).
+
+``python tests/test_web_browser.py docs/img/table.png`` takes the README's screenshot of a table in play.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # web_helpers, when run as a script
+
+from web_helpers import hidden_values, leaks, make_app
+
+from interpreter.content.loader import load_cached
+from interpreter.engine.step import GameState
+from interpreter.seat_text import Names
+
+CHROMIUM = os.environ.get("FENGSHENG_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        return f"the browser tests need the extras web and web-test ({e.name} is not installed)"
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set FENGSHENG_CHROMIUM)"
+    return None
+
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(_missing() is not None, reason=_missing() or "")]
+
+
+class Server:
+    """fengsheng serve's app under uvicorn, in a thread, on a free port."""
+
+    def __init__(self, bot_delay: float = 0.0) -> None:
+        import uvicorn
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.app = make_app(bot_delay)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def table(self, tid: str):
+        return self.app.state.tables.get(tid)
+
+
+def _browser(p):
+    return p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+
+
+class SeatPage:
+    """One browser context at one seat: its page, and every websocket frame it received."""
+
+    def __init__(self, browser, url: str) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.frames: list[str] = []
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        self.screens: list[tuple[int, str]] = []  # (ply, the page's text) at each of its decisions
+        self.page.goto(url)
+
+    def _frame(self, payload) -> None:
+        self.frames.append(payload if isinstance(payload, str) else payload.decode("utf-8"))
+
+    def status(self) -> dict:
+        return self.page.evaluate(
+            """() => ({ply: Number(document.body.dataset.ply ?? -1), over: document.body.dataset.over === "1",
+                       seat: Number(document.body.dataset.seat ?? -1),
+                       options: document.querySelectorAll('#options button:not([disabled])').length,
+                       text: document.body.innerText})"""
+        )
+
+
+def play_through_pages(seats: list[SeatPage], rng: random.Random, limit: float = 300.0) -> int:
+    """Click a (seeded) random decision button on the page whose seat is to answer, until every page shows the
+    end of the game; returns how many clicks."""
+    clicks = 0
+    deadline = time.monotonic() + limit
+    while True:
+        statuses = [s.status() for s in seats]
+        if all(st["over"] and st["text"].count("游戏结束") for st in statuses):
+            return clicks
+        acted = False
+        for seat, st in zip(seats, statuses, strict=True):
+            if st["options"] and not st["over"]:
+                assert "[object" not in st["text"] and "undefined" not in st["text"], st["text"]
+                seat.screens.append((st["ply"], st["text"]))
+                seat.page.locator("#options button").nth(rng.randrange(st["options"])).click()
+                clicks += 1
+                acted = True
+        if not acted:
+            seats[0].page.wait_for_timeout(20)
+        assert time.monotonic() < deadline, f"the game did not end in {limit} s ({clicks} clicks)"
+
+
+def check_no_leaks(server: Server, tid: str, seats: list[SeatPage]) -> int:
+    """Every frame a page received, and its text at each of its decisions, against the hidden values of the
+    position it shows (the game re-played from its seed to that ply). Returns how many values were compared."""
+    web = server.table(tid)
+    content = load_cached()
+    names = Names(content)
+    actions = web.state.history()
+    by_ply: dict[int, list[tuple[int, str, object]]] = {}
+    for page in seats:
+        for text in page.frames:
+            msg = json.loads(text)
+            if msg["type"] == "state":
+                by_ply.setdefault(msg["ply"], []).append((msg["seat"], text, msg))
+        for ply, screen in page.screens:
+            seat = int(page.status()["seat"])
+            by_ply.setdefault(ply, []).append((seat, screen, {}))
+    state = GameState(content, web.players, web.table.setup.seed)
+    compared = 0
+    for ply in range(len(actions) + 1):
+        for seat, text, data in by_ply.get(ply, ()):
+            hidden = hidden_values(state, seat, names)
+            found = leaks(text, data, hidden, names)
+            assert not found, f"P{seat} was shown {found} at ply {ply}"
+            compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
+        if ply < len(actions):
+            state.apply_action(actions[ply])
+    assert set(by_ply) <= set(range(len(actions) + 1))
+    return compared
+
+
+def _make_table(page, seats: list[str], seed: int) -> list[str]:
+    """Make a table through the lobby's form; the seats' links."""
+    page.select_option("#players", str(len(seats)))
+    for s, kind in enumerate(seats):
+        page.select_option(f"#seat-{s}", kind)
+    page.fill("#seed", str(seed))
+    page.click("#create-button")
+    page.wait_for_selector(".join-link")
+    return [a.get_attribute("href") for a in page.locator(".join-link").all()]
+
+
+def test_three_browsers_and_two_bots_play_a_whole_game_and_see_only_their_seats():
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        links = _make_table(lobby, ["human", "heuristic", "human", "human", "random"], seed=31)
+        assert [link.split("#seat=")[1].split("&")[0] for link in links] == ["0", "2", "3"]
+        seats = [SeatPage(browser, server.url + link) for link in links]
+        for s in seats:
+            s.page.wait_for_selector("#log div")
+        assert [s.status()["seat"] for s in seats] == [0, 2, 3]
+        clicks = play_through_pages(seats, random.Random(7))
+        web = server.table("t1")
+        assert web.over() and clicks > 20 and len(web.state.history()) > clicks  # the bots moved too
+        for s in seats:
+            text = s.status()["text"]
+            assert "游戏结束" in text and "胜者" in text and "下载你这一席的日志" in text
+        assert check_no_leaks(server, "t1", seats) > 300
+        # the lobby lists the table as finished; the host's log link downloads the referee's log
+        lobby.goto(server.url + "/")
+        lobby.wait_for_selector("tr[data-table=t1]")
+        assert "已结束" in lobby.inner_text("tr[data-table=t1]")
+        browser.close()
+
+
+def test_a_browser_rejoins_and_a_forged_action_is_refused():
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=4)
+        seat = SeatPage(browser, server.url + link)
+        page = seat.page
+        page.wait_for_selector("#options button")
+        for _ in range(4):
+            page.wait_for_selector("#options button:not([disabled])")
+            page.locator("#options button").first.click()
+        page.wait_for_selector("#options button:not([disabled])")
+        web = server.table("t1")
+        before = web.state.history()
+        # a forged action id, and a stale ply, sent over the page's own websocket
+        page.evaluate("() => ws.send(JSON.stringify({type: 'act', ply: state.ply, action: 987654}))")
+        page.wait_for_selector(".banner.error")
+        assert "不是现在合法的选择" in page.inner_text("#banner")
+        page.evaluate("() => ws.send(JSON.stringify({type: 'act', ply: state.ply - 1, action: state.actions[0].id}))")
+        page.wait_for_function("() => document.querySelector('#banner').innerText.includes('已过期')")
+        assert web.state.history() == before
+        # the page is closed and opened again with the same link: the same position, the whole log
+        ply = seat.status()["ply"]
+        log_lines = page.locator("#log div").count()
+        page.close()
+        again = seat.context.new_page()
+        again.goto(server.url + link)
+        again.wait_for_selector("#options button:not([disabled])")
+        assert int(again.evaluate("() => document.body.dataset.ply")) == ply
+        assert again.locator("#log div").count() == log_lines
+        assert again.locator("#log div").first.inner_text().startswith("游戏开始")
+        # a link without its token, and one with a forged token
+        bad = browser.new_page()
+        bad.goto(server.url + "/table/t1#seat=0&token=forged")
+        bad.wait_for_selector(".banner.error")
+        assert "不对应" in bad.inner_text("#banner")
+        browser.close()
+
+
+def test_the_replay_viewer_steps_through_a_finished_tables_log(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        (link,) = _make_table(lobby, ["human", "random", "random"], seed=9)
+        host_log = lobby.locator("a.host-log").get_attribute("href")
+        seat = SeatPage(browser, server.url + link)
+        play_through_pages([seat], random.Random(2))
+        with seat.page.expect_download() as got:
+            seat.page.click("#seat-log")
+        mine = tmp_path / "p0.jsonl"
+        got.value.save_as(mine)
+        referee = tmp_path / "referee.jsonl"
+        response = lobby.request.get(server.url + host_log)
+        assert response.ok
+        referee.write_bytes(response.body())
+        viewer = browser.new_page()
+        viewer.goto(server.url + "/replay")
+        viewer.set_input_files("#file", str(referee))
+        viewer.wait_for_selector("#steps div")
+        assert viewer.locator("#view option").count() == 5  # referee, public, P0–P2
+        assert viewer.inner_text("#current").startswith("发牌（只有裁判看得到）")
+        viewer.click("#next")
+        assert viewer.inner_text("#current").startswith("游戏开始")
+        everything = viewer.locator("#steps div").count()
+        viewer.select_option("#view", "P1")
+        viewer.wait_for_function(f"() => document.querySelectorAll('#steps div').length < {everything}")
+        assert "发牌" not in viewer.inner_text("#steps")
+        viewer.click("#last")
+        assert "第" in viewer.inner_text("#position")
+        viewer.set_input_files("#file", str(mine))  # a seat's own copy: only as that seat
+        viewer.wait_for_function("() => document.querySelector('#view').options.length === 1")
+        assert viewer.locator("#view option").first.inner_text() == "P0"
+        browser.close()
+
+
+def screenshot(path: str) -> None:
+    """A table in play at P0 of five (three people, two bots), mid-game, for the README."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        links = _make_table(lobby, ["human", "heuristic", "human", "human", "heuristic"], seed=2026)
+        seats = [SeatPage(browser, server.url + link) for link in links]
+        rng = random.Random(1)
+        clicks = 0
+        while clicks < 40:
+            for s in seats:
+                st = s.status()
+                if st["options"] and not st["over"]:
+                    s.page.locator("#options button").nth(rng.randrange(st["options"])).click()
+                    clicks += 1
+            seats[0].page.wait_for_timeout(30)
+        page = seats[0].page
+        deadline = time.monotonic() + 60
+        while not seats[0].status()["options"] and time.monotonic() < deadline:
+            for s in seats[1:]:
+                st = s.status()
+                if st["options"]:
+                    s.page.locator("#options button").nth(rng.randrange(st["options"])).click()
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(300)
+        page.screenshot(path=path, full_page=False)
+        browser.close()
+
+
+if __name__ == "__main__":
+    screenshot(sys.argv[1] if len(sys.argv) > 1 else "table.png")
