@@ -330,10 +330,10 @@ class LogWriter:
             self.f.close()
 
 
-def state_log_text(state: GameState, fingerprint: str, agents: str, index: int = 0) -> str:
-    """The referee's log of a game played on the step API (a table of ``fengsheng serve``), as ``simulate --log``
-    writes a game: ``fengsheng replay`` re-runs it from its seed and decisions."""
-    writer = LogWriter(None, (), state.n_players, fingerprint=fingerprint, agents=agents, max_turns=state.max_turns)
+def state_log_text(state: GameState, content_paths, agents: str, index: int = 0) -> str:
+    """The referee's log of a game played on the step API with the packs `content_paths` (a table of ``fengsheng
+    serve``), as ``simulate --log`` writes a game: ``fengsheng replay`` re-runs it from its seed and decisions."""
+    writer = LogWriter(None, content_paths, state.n_players, agents=agents, max_turns=state.max_turns)
     return writer.game_text(index, state.seed, state._game)
 
 

@@ -24,7 +24,7 @@ from ..agents.kinds import agent_kinds
 from ..engine.step import IllegalAction
 from ..model.content import Content
 from ..play import Setup, Table
-from ..sim import content_fingerprint, seat_header, seat_records, state_log_text
+from ..sim import seat_header, seat_records, state_log_text
 from .view import seat_view
 
 HUMAN = "human"
@@ -149,7 +149,7 @@ class WebTable:
         """The referee's log of the finished game (JSONL, as ``simulate --log`` writes one game)."""
         if not self.over():
             raise TableError("the game is not over: its log is kept until it ends (it holds every hidden card)")
-        return state_log_text(self.state, content_fingerprint(self.packs), self.agents_text())
+        return state_log_text(self.state, self.packs, self.agents_text())
 
     def seat_log(self, seat: int) -> str:
         """One seat's copy of the finished game's log (as ``fengsheng replay --as P<seat>`` writes it)."""
