@@ -173,10 +173,14 @@ class Table:
     def bot_move(self) -> None:
         """Let the bot whose turn it is answer (one action)."""
         seat = self.state.current_player()
-        agent = self.agents[seat]
+        self.state.apply_action(self.bot_answer(seat, self.agents[seat]))
+
+    def bot_answer(self, seat: int, agent: Agent) -> int:
+        """The bot's answer to the current decision: a search bot is handed its seat's World to sample from."""
         actions = self.state.action_descriptors()
-        obs = self.state.observation(seat) if agent.observes else None
-        self.state.apply_action(agent.act(obs, actions))
+        if agent.searches:
+            return agent.search(self.state.observation(seat), actions, self.state.world(seat))
+        return agent.act(self.state.observation(seat) if agent.observes else None, actions)
 
     def run_bots(self) -> None:
         """Bots answer until a human seat must decide or the game is over."""
@@ -239,8 +243,7 @@ class Table:
             seat = self.state.current_player()
             agent = self.agents.get(seat)
             if agent is not None:
-                actions_now = self.state.action_descriptors()
-                agent.act(self.state.observation(seat) if agent.observes else None, actions_now)
+                self.bot_answer(seat, agent)
             try:
                 self.state.apply_action(action)
             except IllegalAction:

@@ -1,7 +1,7 @@
 // The lobby: make a table (players, who sits where, seed, expansions), hand out the seats' links, list tables.
 "use strict";
 let KINDS = ["human"];
-const KIND_ZH = { human: "human（人）", heuristic: "heuristic（机器人）", random: "random（随机机器人）" };
+const KIND_ZH = { human: "human（人）", heuristic: "heuristic（机器人）", random: "random（随机机器人）", search: "search（搜索机器人，较慢）" };
 
 function seatRows() {
   const n = Number(document.getElementById("players").value);
