@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import warnings
 
 import pytest
@@ -407,3 +408,18 @@ def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(client, tmp_path
 def test_a_bad_log_gets_a_message(client, body, message):
     r = client.post("/api/replay", content=body)
     assert r.status_code == 400 and message in r.json()["error"], r.text
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def test_serve_without_the_extra_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    result = CliRunner().invoke(main, ["serve"])
+    assert result.exit_code == 1 and "pip install 'fengsheng[web]'" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_serve_with_a_bad_expansion_says_so_before_it_starts():
+    result = CliRunner().invoke(main, ["serve", "--expansions", "tie_wu"])
+    assert result.exit_code == 2 and "no expansion 'tie_wu'" in result.output, result.output
