@@ -121,9 +121,11 @@ def test_without_a_world_it_answers_as_its_heuristic_guide(content):
 def test_specs(content):
     assert parse_agents("search:20", 3) == ("search:20",) * 3
     assert parse_agents("search,heuristic,search:3:random", 3) == ("search", "heuristic", "search:3:random")
-    bot = factory_of("search:12:random")(1, content)
-    assert isinstance(bot, SearchAgent) and bot.simulations == 12 and bot.rollout == "random"
-    assert factory_of("search")(1, content).simulations == 50
+    bot = factory_of("search:12:heuristic")(1, content)
+    assert isinstance(bot, SearchAgent) and bot.simulations == 12 and bot.rollout == "heuristic"
+    bot = factory_of("search")(1, content)
+    assert isinstance(bot, SearchAgent) and bot.simulations == 50 and bot.rollout == "random"
+    assert factory_of("search:7")(1, content).rollout == "random"
     assert isinstance(factory_of("random")(1), RandomAgent)
     for bad, says in [
         ("search:0", "positive integer"),

@@ -6,8 +6,9 @@ it the content being played (the heuristic bot reads its hints from it: the card
 `bot:` keys; without it, the bundled game's).
 
 A *spec* names a kind with an optional argument after a colon: ``search:50`` is the search bot with
-50 simulations per decision (``search`` alone: 50), ``search:50:random`` the same with random
-rollouts. :func:`factory_of` reads a spec (``simulate --agents`` and ``balance`` seat bots by spec).
+50 simulations per decision (``search`` alone: 50) and random rollouts, ``search:50:heuristic`` the
+same with heuristic bots playing the rollouts (about four times the cost). :func:`factory_of` reads a
+spec (``simulate --agents`` and ``balance`` seat bots by spec).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ DEFAULT_SIMULATIONS = 50  # `search` without a number
 
 
 def _search(
-    seed: int, content: Content | None = None, simulations: int = DEFAULT_SIMULATIONS, rollout: str = "heuristic"
+    seed: int, content: Content | None = None, simulations: int = DEFAULT_SIMULATIONS, rollout: str = "random"
 ) -> Agent:
     return SearchAgent(seed, simulations, hints_of(content) if content is not None else None, rollout)
 
@@ -48,7 +49,7 @@ def agent_kinds() -> dict[str, AgentFactory]:
 
 
 def factory_of(spec: str) -> AgentFactory:
-    """The factory a spec names: a kind (``heuristic``) or ``search:N`` / ``search:N:ROLLOUT``.
+    """The factory a spec names: a kind (``heuristic``) or ``search:N`` / ``search:N:ROLLOUT`` (random, heuristic).
 
     Raises ValueError saying what is wrong (an unknown kind, a budget that is not a positive number)."""
     name, _, arg = spec.strip().partition(":")
@@ -64,7 +65,7 @@ def factory_of(spec: str) -> AgentFactory:
         raise ValueError(f"search:{arg}: the number of simulations per decision is a positive integer (search:50)")
     if rollout and rollout not in ROLLOUTS:
         raise ValueError(f"search:{arg}: unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
-    return functools.partial(_search, simulations=int(n), rollout=rollout or "heuristic")
+    return functools.partial(_search, simulations=int(n), rollout=rollout or "random")
 
 
 def default_kind() -> str:

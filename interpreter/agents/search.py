@@ -13,8 +13,10 @@ present decision. Then, in that copy:
    turn to answer (a card, then its target, then ...); the first answer of another seat ends
    the tree.
 2. **Rollout**: from there to the end of the game, every seat (the bot's own too) is played by
-   the rollout policy: the heuristic bot (``rollout="heuristic"``, each seat from its own
-   observation *in the sample*) or uniformly random legal moves (``rollout="random"``).
+   the rollout policy: uniformly random legal moves (``rollout="random"``, the default) or the
+   heuristic bot (``rollout="heuristic"``, each seat from its own observation *in the sample*;
+   about four times the cost of a simulation, and no better for the same CPU time in
+   bench/strength.py --paired: docs/bots.md).
 3. **Backup**: the bot's result in that game — 1 for a win, 0 for a loss, ½ when nobody won —
    is added along the path.
 
@@ -43,7 +45,7 @@ from .heuristic import HeuristicAgent, Hints
 
 EXPLORE = 0.7  # UCB1's exploration constant (results are in [0, 1])
 CONFIDENCE = 1.5  # how many standard errors another action's mean must beat the heuristic choice's by
-ROLLOUTS = ("heuristic", "random")
+ROLLOUTS = ("random", "heuristic")  # the default first
 SEARCH_SEED = 0x5EA2C4  # the search's own generator: the seed xor this (the guide has the seed itself)
 
 
@@ -89,9 +91,7 @@ class SearchAgent(Agent):
     observes = True
     searches = True
 
-    def __init__(
-        self, seed: int, simulations: int = 50, hints: Hints | None = None, rollout: str = "heuristic"
-    ) -> None:
+    def __init__(self, seed: int, simulations: int = 50, hints: Hints | None = None, rollout: str = "random") -> None:
         if simulations < 1:
             raise ValueError(f"a search bot needs at least one simulation per decision, not {simulations}")
         if rollout not in ROLLOUTS:
