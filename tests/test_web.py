@@ -371,6 +371,13 @@ def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client
     assert any(s["decision"] for s in referee) and "seed" in data["header"]
     p1 = client.post("/api/replay?game=1&view=P1", content=text.encode("utf-8")).json()
     assert "seed" not in p1["header"]
+    # P1's screen at each step, from the game re-played: its own panel, the others as P1 saw them
+    decisions = sum(1 for s in referee if s["decision"])
+    assert len(p1["boards"]) == decisions + 1 and p1["note"] is None
+    assert all(0 <= s["board"] < len(p1["boards"]) for s in p1["steps"])
+    assert all([p["me"] for p in b["players"]] == [False, True, False, False] for b in p1["boards"])
+    assert p1["boards"][-1]["result"] and p1["boards"][-1]["me"]["identity"].startswith("身份：")
+    assert not data["boards"] and "board" not in referee[0]
     # P1 reads a subset of the records, and in them other seats' draws without the cards
     assert {s["n"] for s in p1["steps"]} < {s["n"] for s in referee}
     draws = [s["text"] for s in p1["steps"] if " 摸了 " in s["text"] and not s["text"].startswith("P1（你）")]

@@ -281,6 +281,8 @@ def test_the_replay_viewer_steps_through_a_finished_tables_log(tmp_path):
         viewer.select_option("#view", "P1")
         viewer.wait_for_function(f"() => document.querySelectorAll('#steps div').length < {everything}")
         assert "发牌" not in viewer.inner_text("#steps")
+        viewer.wait_for_selector("#board:not([hidden])")  # P1's screen at that step
+        assert "P1（你）" in viewer.inner_text("#board-players") and "身份：" in viewer.inner_text("#board-me")
         viewer.click("#last")
         assert "第" in viewer.inner_text("#position")
         viewer.set_input_files("#file", str(mine))  # a seat's own copy: only as that seat

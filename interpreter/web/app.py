@@ -35,7 +35,7 @@ from ..agents.kinds import agent_kinds
 from ..model.content import Content
 from ..sim import ReplayMismatch, read_log_text
 from .tables import HUMAN, TableError, Tables, WebTable
-from .view import replay_steps, views_of
+from .view import replay_boards, replay_steps, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD = 50_000_000  # bytes of a log the replay viewer takes
@@ -206,6 +206,16 @@ def create_app(
             steps = replay_steps(logged, view, content)
         except (ValueError, KeyError) as e:
             return JSONResponse({"error": str(e)}, status_code=400)
+        boards: list[dict[str, Any]] = []
+        note = None
+        if view.startswith("P") and "seed" in header:  # a seat of a referee's log: its screen at each step
+            try:
+                boards, where = replay_boards(logged, int(view[1:]), content)
+            except Exception as e:  # a log of other content or another version: the steps without the screens
+                note = f"the seat's screens are left out: the log does not replay with the server's content ({e})"
+            else:
+                for step in steps:
+                    step["board"] = where[step["n"]]
         return JSONResponse(
             {
                 "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
@@ -214,6 +224,8 @@ def create_app(
                 "views": views_of(header),
                 "view": view,
                 "steps": steps,
+                "boards": boards,
+                "note": note,
                 "end": logged.get("end") if view == "referee" else None,
             }
         )

@@ -169,3 +169,32 @@ def _setup_text(rec: Mapping[str, Any], names: Names) -> str:
         task = tasks[s] if s < len(tasks) else None
         seats.append(f"P{s} {names.identity(ident)}" + (f"（{names.task(task)}）" if task else ""))
     return f"发牌（只有裁判看得到）：{'，'.join(seats)}；牌堆 {len(rec.get('deck') or [])} 张"
+
+
+def replay_boards(logged: Mapping[str, Any], seat: int, content: Content) -> tuple[list[dict[str, Any]], list[int]]:
+    """One seat's screen after each decision of a referee's log (the game re-played from its seed), and for each
+    record of the log the screen it belongs to (how many decisions were answered by then). Only the seat's
+    observation is drawn: what it could see at that moment."""
+    from ..engine.step import GameState
+
+    header = logged["header"]
+    state = GameState(content, int(header["players"]), int(header["seed"]), max_turns=header.get("max_turns"))
+    names = Names(content)
+    boards = []
+
+    def snap() -> None:
+        obs = state.observation(seat)
+        board = seat_view(obs, (), names, len(obs["history"]))
+        boards.append({k: board[k] for k in ("head", "players", "me", "transit", "in_use", "staging", "result")})
+
+    snap()
+    for rec in logged["records"]:
+        if "d" in rec and not state.is_terminal():
+            state.apply_action(state.legal_actions()[rec["choice"]])
+            snap()
+    where = []
+    answered = 0
+    for rec in logged["records"]:
+        answered += "d" in rec
+        where.append(min(answered, len(boards) - 1))
+    return boards, where

@@ -28,3 +28,26 @@ async function api(path, options) {
   if (!res.ok) throw new Error(body && body.error ? body.error : String(body));
   return body;
 }
+
+// a seat's screen (view.seat_view): the players' rows, and the seat's own panel
+function drawPlayers(tbody, players) {
+  tbody.replaceChildren(...players.map((p) =>
+    el("tr", { class: [p.me ? "me" : "", p.current ? "current" : ""].join(" ") },
+      el("td", {}, p.name), el("td", {}, p.role), el("td", {}, p.hand),
+      el("td", {}, el("span", { class: "c-red" }, p.counts[0]), "/", el("span", { class: "c-blue" }, p.counts[1]), "/",
+        el("span", { class: "c-black" }, p.counts[2])),
+      el("td", {}, p.intel.length ? p.intel.map(cardChip) : "—"),
+      el("td", {}, p.states.join("、") || "—"))));
+}
+function drawMine(box, v) {
+  const me = v.me;
+  box.replaceChildren(el("div", {},
+    el("div", {}, me.identity),
+    me.task ? el("div", {}, me.task) : "",
+    me.role ? el("div", {}, me.role) : "",
+    el("div", { class: "hand" }, "手牌：", me.hand.length ? me.hand.map(cardChip) : "—"),
+    me.known.map((k) => el("div", { class: "muted" }, k)),
+    v.in_use.length ? el("div", {}, "使用中：" + v.in_use.join(" ")) : "",
+    v.staging.length ? el("div", {}, "翻开的牌：", v.staging.map(cardChip)) : "",
+  ));
+}

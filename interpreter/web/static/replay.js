@@ -4,6 +4,7 @@
 let logText = null;
 let fileName = "the log";
 let steps = [];
+let boards = []; // a seat's screen after each decision (a seat's view of a referee's log)
 let at = 0;
 
 function banner(text) {
@@ -21,7 +22,8 @@ async function load(game, view) {
     document.getElementById("player").hidden = true;
     return;
   }
-  banner("");
+  banner(data.note || "");
+  boards = data.boards || [];
   const games = document.getElementById("game");
   games.replaceChildren(...data.games.map((g, i) => el("option", { value: i }, `${i}（index ${g.index ?? "?"}，${g.players} 人）`)));
   games.value = String(data.game);
@@ -48,6 +50,15 @@ function go(i) {
   const rows = document.querySelectorAll("#steps div");
   rows.forEach((row, j) => { row.className = (steps[j].decision ? "decision " : "") + (j === at ? "at" : j > at ? "later" : ""); });
   rows[at].scrollIntoView({ block: "nearest" });
+  const board = document.getElementById("board");
+  const b = steps[at].board !== undefined ? boards[steps[at].board] : null;
+  board.hidden = !b;
+  if (b) {
+    document.getElementById("board-head").textContent = b.head;
+    drawPlayers(document.getElementById("board-players"), b.players);
+    drawMine(document.getElementById("board-me"), b);
+    document.getElementById("board-transit").textContent = b.transit ? "传递中的情报：" + b.transit : "";
+  }
 }
 
 document.getElementById("file").addEventListener("change", async (event) => {

@@ -22,25 +22,9 @@ function draw(msg) {
   document.body.dataset.ply = msg.ply;
   document.body.dataset.over = msg.over ? "1" : "";
 
-  document.getElementById("players").replaceChildren(...v.players.map((p) =>
-    el("tr", { class: [p.me ? "me" : "", p.current ? "current" : ""].join(" ") },
-      el("td", {}, p.name), el("td", {}, p.role), el("td", {}, p.hand),
-      el("td", {}, el("span", { class: "c-red" }, p.counts[0]), "/", el("span", { class: "c-blue" }, p.counts[1]), "/",
-        el("span", { class: "c-black" }, p.counts[2])),
-      el("td", {}, p.intel.length ? p.intel.map(cardChip) : "—"),
-      el("td", {}, p.states.join("、") || "—"))));
-
-  const me = v.me;
+  drawPlayers(document.getElementById("players"), v.players);
   document.getElementById("mine-title").textContent = `你是 P${v.seat}`;
-  document.getElementById("me").replaceChildren(el("div", {},
-    el("div", {}, me.identity),
-    me.task ? el("div", {}, me.task) : "",
-    me.role ? el("div", {}, me.role) : "",
-    el("div", { id: "hand" }, "手牌：", me.hand.length ? me.hand.map(cardChip) : "—"),
-    me.known.map((k) => el("div", { class: "muted" }, k)),
-    v.in_use.length ? el("div", {}, "使用中：" + v.in_use.join(" ")) : "",
-    v.staging.length ? el("div", {}, "翻开的牌：", v.staging.map(cardChip)) : "",
-  ));
+  drawMine(document.getElementById("me"), v);
   const transit = document.getElementById("transit-panel");
   transit.hidden = !v.transit;
   document.getElementById("transit").textContent = v.transit || "";
