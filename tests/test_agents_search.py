@@ -138,3 +138,34 @@ def test_specs(content):
             factory_of(bad)
     with pytest.raises(ValueError, match="unknown rollout"):
         parse_agents("heuristic,search:2:bad", 2)
+
+
+def test_a_sample_the_engine_stops_counts_as_a_draw_not_a_crash(content):
+    """A sample whose play the engine stops (an EngineError: e.g. E503, a game stuck in a loop) must not end
+    the real game: the simulation counts as a draw and is counted in `failed`."""
+    from interpreter.engine.errors import EngineError
+
+    state = _midgame(content, 5, 9, 30)
+    me = state.current_player()
+
+    class Stuck:
+        def __init__(self, inner: GameState) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str):
+            return getattr(self.inner, name)
+
+        def apply_action(self, action: int) -> None:
+            if self.inner.current_player() != me:
+                raise EngineError("E503 the game is stuck (made up)")
+            self.inner.apply_action(action)
+
+    class World:
+        def sample(self, rng: random.Random):
+            return Stuck(state.world(me).sample(rng))
+
+    bot = SearchAgent(3, 5)
+    answer = bot.search(state.observation(me), state.action_descriptors(), World())
+    assert answer in state.legal_actions()
+    assert bot.failed == 5
+    assert all(mean == 0.5 for _visits, mean in bot.last.values())

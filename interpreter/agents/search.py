@@ -39,6 +39,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from ..engine.errors import EngineError
 from ..engine.step import GameState, World
 from .base import Agent, Descriptor, Observation
 from .heuristic import HeuristicAgent, Hints
@@ -105,6 +106,7 @@ class SearchAgent(Agent):
         # that bot would have played (bench/strength.py compares the two, game by game)
         self.guide = HeuristicAgent(seed, hints)
         self.last: dict[int, tuple[int, float]] = {}  # the last search's root: action -> (visits, mean)
+        self.failed = 0  # simulations whose sample the engine stopped (EngineError): counted as draws
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
         """Without a World (a driver that offers none) it answers as its heuristic guide."""
@@ -143,12 +145,16 @@ class SearchAgent(Agent):
         path: list[tuple[_Node, int]] = []
         node: _Node | None = root
         first: int | None = prior
-        while node is not None and not state.is_terminal() and state.current_player() == seat:
-            a = node.select(state.legal_actions(), first)
-            path.append((node, a))
-            state.apply_action(a)
-            node, first = node.child(a), None
-        result = self._rollout(state, seat)
+        try:
+            while node is not None and not state.is_terminal() and state.current_player() == seat:
+                a = node.select(state.legal_actions(), first)
+                path.append((node, a))
+                state.apply_action(a)
+                node, first = node.child(a), None
+            result = self._rollout(state, seat)
+        except EngineError:  # a sample the engine stopped (e.g. E503, stuck): a draw, and counted, not a crash
+            self.failed += 1
+            result = 0.5
         for n, a in path:
             n.update(a, result)
 
