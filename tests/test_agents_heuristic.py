@@ -209,3 +209,25 @@ def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
     for seed in range(5):
         assert HeuristicAgent(seed, hints).act(_obs("qian_fu_zhan_xian", {}, None), actions) == 9
         assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {}, None), actions) != 9
+
+
+def test_a_play_phase_card_kind_at_most_once_a_turn(content):
+    """威逼/试探/平衡/利诱 (by their `bot:` tactic) at most once a turn per kind: one 威逼 nullified again and
+    again while its user's role drew it a card each time once looped a game to E503 (哑炮 against 白昆山)."""
+    from interpreter.agents.heuristic import hints_of
+
+    tactics = hints_of(content).tactics
+    once = {"threaten", "probe", "balance", "lure"}
+    uses = 0
+    for g in range(12):
+        game = drive(content, 5, 900 + g, [HeuristicAgent(g * 7 + s) for s in range(5)], record=True)
+        seen: set = set()
+        for rec in game.log:
+            if rec.get("e") == "turn_start":
+                seen = set()
+            elif rec.get("e") == "card_used" and tactics.get(rec["card"]) in once:
+                key = (rec["seat"], rec["card"])
+                assert key not in seen, f"game {g}: P{rec['seat']} used {rec['card']} twice in a turn"
+                seen.add(key)
+                uses += 1
+    assert uses > 20

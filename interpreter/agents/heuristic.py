@@ -38,8 +38,9 @@ play phase        ``clear`` a black off itself or a camp-mate (a dying one
                   first); ``threaten`` the likeliest enemy with cards;
                   ``probe`` the seat it knows least; ``balance`` an enemy with
                   a bigger hand when its own is small; ``lure`` itself with no
-                  black and 2 intel of its colour; other cards and active role
-                  skills: now and then (p 0.15)
+                  black and 2 intel of its colour (each of these four kinds at
+                  most once a turn); other cards and active role skills: now
+                  and then (p 0.15)
 targets           ``helpful``/``clear`` cards at the friendliest seat,
                   ``harmful`` ones at the likeliest enemy; gifts (交给, hands
                   on death) to a camp-mate
@@ -122,6 +123,7 @@ class HeuristicAgent(Agent):
         self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
         self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
         self._accepting: set[int] = set()  # seats that accepted the intel now on its way
+        self._used: set[str] = set()  # the kinds of card it has used this turn
 
     # ------------------------------------------------------------------ memory
 
@@ -135,7 +137,7 @@ class HeuristicAgent(Agent):
             self._colors[c["id"]] = tuple(c["colors"])
         history = obs["history"]
         if len(history) < self._read:  # a new game with the same agent
-            self._read, self._lean, self._accepting = 0, {}, set()
+            self._read, self._lean, self._accepting, self._used = 0, {}, set(), set()
         for rec in history[self._read :]:
             e = rec.get("e")
             if e == "intel_accepted":
@@ -147,8 +149,11 @@ class HeuristicAgent(Agent):
                     lean = ("red" in colors) - ("blue" in colors)
                     self._lean[seat] = self._lean.get(seat, 0.0) + lean
                 self._accepting.discard(seat)
+            elif e == "card_used" and rec.get("seat") == obs["seat"]:
+                self._used.add(rec.get("card", ""))
             elif e == "turn_start":
                 self._accepting.clear()
+                self._used.clear()
         self._read = len(history)
 
     def friend(self, obs: Observation, seat: int) -> float:
@@ -353,6 +358,10 @@ class HeuristicAgent(Agent):
         for d in actions:
             if d["kind"] == "use":
                 uses.setdefault(self.tactics.get(d["as"], ""), d)
+        for tactic in (THREATEN, PROBE, BALANCE, LURE):  # a play-phase card at most once a turn of each kind:
+            once = uses.get(tactic)  # (one nullified again and again, drawing its user a card each time, looped)
+            if once is not None and once["as"] in self._used:
+                del uses[tactic]
         passing = next((d for d in actions if d["kind"] == "pass"), None)
         t = obs["transit"]
         pending = t is not None and t["pending"]
