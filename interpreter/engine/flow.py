@@ -97,6 +97,7 @@ class TurnFlow:
         self.extra_draw = 0  # cards added to this draw phase by effects
         # who must / must not accept the pending intel, bound to that card (set_receivers): (card, must, cannot)
         self.receivers: tuple[Card, frozenset[Player], frozenset[Player]] | None = None
+        self.secret_bound: frozenset[Player] = frozenset()  # bound by a secret set_receivers: each knows only his own
 
     # ------------------------------------------------------------------ what effects change about the turn
 
@@ -154,12 +155,16 @@ class TurnFlow:
         card = self.zones.pending
         if card is None:
             return False
+        if self.receivers is None or self.receivers[0] is not card:
+            self.secret_bound = frozenset()  # bindings of an earlier intel are over
         old_must, old_cannot = (
             (self.receivers[1], self.receivers[2])
             if self.receivers is not None and self.receivers[0] is card
             else (frozenset(), frozenset())
         )
         self.receivers = (card, old_must | frozenset(must), old_cannot | frozenset(cannot))
+        if secret:
+            self.secret_bound |= frozenset(must) | frozenset(cannot)
         if not secret:
             self.game.emit("receivers_set", must=sorted(p.seat for p in must), cannot=sorted(p.seat for p in cannot))
         else:
@@ -167,6 +172,15 @@ class TurnFlow:
                 own = ([p.seat], []) if p in must else ([], [p.seat])
                 self.game.emit("receivers_set", must=own[0], cannot=own[1], to=[p])
         return bool(must or cannot)
+
+    def forget_secret_bindings(self, seat: int) -> None:
+        """Drop the secret receiver bindings of the players other than `seat` (the step API's resample for `seat`:
+        each bound player alone knows his binding, which his identity decided)."""
+        hidden = {p for p in self.secret_bound if p.seat != seat}
+        if self.receivers is not None and hidden:
+            card, must, cannot = self.receivers
+            self.receivers = (card, must - hidden, cannot - hidden)
+        self.secret_bound -= hidden
 
     def add_draw(self, n: int) -> None:
         """This draw phase draws n more cards."""

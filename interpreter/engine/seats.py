@@ -112,6 +112,19 @@ class Seats:
             p.secret_statuses.discard(name)
         self.game.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
 
+    def forget_secrets(self, seat: int) -> None:
+        """Drop what only another player was told of — his secret statuses and his secret marks kept for the game
+        (the step API's resample for `seat`: a sample must not carry facts `seat` cannot know; absent is one
+        world consistent with what it saw)."""
+        for p in self.players:
+            if p.seat == seat:
+                continue
+            for name in p.secret_statuses:
+                p.statuses.pop(name, None)
+            p.secret_statuses.clear()
+            for key in [k for k, (t, _v) in p.marks.items() if t == SECRET_LASTING]:
+                del p.marks[key]
+
     def set_up_status(self, p: Player, name: str) -> None:
         """A status already in force when a table is built mid-game (table.build): until this turn's end, no event."""
         p.statuses[name] = self.game.turn_no

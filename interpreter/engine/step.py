@@ -189,8 +189,10 @@ class GameState:
         use, which keeps its card type); the identity cards (and secret tasks) of
         the other seats whose identity `seat` has not looked at; the face-down
         roles of the others, together with the role pile; and the generator of
-        all future chance. Kept: everything in `seat`'s observation, which is
-        identical before and after. What is not inferred: facts another seat's
+        all future chance. Dropped: what only another seat was told of (its
+        secret statuses and secret lasting marks, its secret receiver binding).
+        Kept: everything in `seat`'s observation, which is identical before and
+        after. What is not inferred: facts another seat's
         past behaviour implies (the state is consistent with what `seat` saw, not
         conditioned on how likely the others' moves were).
         """
@@ -248,6 +250,8 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     roles_before = {p.seat: p.role for p in g.players}
     g.zones.redeal(seat, r)
     g.skills.redeal(seat, r)
+    g.seats.forget_secrets(seat)
+    g.flow.forget_secret_bindings(seat)
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
     role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
     _rewrite_history(g, seat, uid_map, role_map)

@@ -1,0 +1,54 @@
+"""A determinization (GameState.resample / World.sample re-deal through step._redeal) carries nothing only
+another seat was told of: its secret statuses, its secret lasting marks, its secret receiver binding — a
+search bot's rollouts would otherwise play out facts its seat cannot know."""
+
+from __future__ import annotations
+
+import random
+
+from interpreter.content.loader import load_cached
+from interpreter.engine.game import Game
+from interpreter.engine.step import GameState, _redeal
+
+
+def _game_with_secrets() -> Game:
+    """A game paused with an intel on its way, seat 1 told secrets, seat 2 public ones."""
+    state = GameState(load_cached(), 5, 3, None)
+    while state._game.zones.pending is None and not state.is_terminal():  # until an intel is on its way
+        state.apply_action(state.legal_actions()[-1])
+    assert not state.is_terminal()
+    g = state._game
+    p1, p2 = g.players[1], g.players[2]
+    g.seats.add_status(p1, "cannot_receive", secret=True)
+    g.seats.add_status(p2, "cannot_receive")  # public: everyone heard it
+    g.seats.keep_mark(p1, "蓄力", 2, secret=True)
+    g.seats.keep_mark(p2, "蓄力", 1)
+    g.flow.set_receivers([p1], [p2], secret=True)
+    return g
+
+
+def test_a_sample_for_another_seat_drops_the_secrets_of_the_others():
+    g = _game_with_secrets()
+    p1, p2 = g.players[1], g.players[2]
+    _redeal(g, 0, random.Random(1))
+    assert "cannot_receive" not in p1.statuses and "蓄力" not in p1.marks
+    assert g.seats.has_status(p2, "cannot_receive") and g.seats.mark(p2, "蓄力") == 1
+    assert g.flow.receivers is not None and g.flow.receivers[1:] == (frozenset(), frozenset())
+
+
+def test_a_sample_for_the_seat_told_keeps_its_own_secrets_only():
+    g = _game_with_secrets()
+    p1, p2 = g.players[1], g.players[2]
+    _redeal(g, 1, random.Random(1))
+    assert g.seats.has_status(p1, "cannot_receive") and g.seats.mark(p1, "蓄力") == 2
+    assert g.flow.receivers is not None and g.flow.receivers[1:] == (frozenset({p1}), frozenset())
+    assert p2 not in g.flow.receivers[2]  # seat 2's binding was told to seat 2 alone
+
+
+def test_a_resample_leaves_the_real_game_as_it_is():
+    state = GameState(load_cached(), 5, 3, None)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    before = state.observation(1)
+    state.resample(0, random.Random(2))
+    assert state.observation(1) == before
