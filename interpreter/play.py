@@ -24,7 +24,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from .agents import Agent
-from .agents.kinds import agent_kinds
+from .agents.kinds import factory_of
 from .engine.step import GameState, IllegalAction
 from .model.content import Content
 from .seat_text import (
@@ -161,12 +161,13 @@ class Table:
         self.content = content
         self.setup = setup
         self.names = Names(content)
-        kinds = agent_kinds()
         self.agents: dict[int, Agent] = {}
         for seat, kind in setup.bots.items():
-            if kind not in kinds:
-                raise PlayError(f"unknown bot kind {kind!r} (known: {', '.join(kinds)})")
-            self.agents[seat] = kinds[kind](bot_seed(setup.seed, seat), content)
+            try:
+                factory = factory_of(kind)  # a kind or a spec such as search:20
+            except ValueError as e:
+                raise PlayError(str(e)) from None
+            self.agents[seat] = factory(bot_seed(setup.seed, seat), content)
         self.state = GameState(content, setup.players, setup.seed, max_turns=setup.max_turns)
         self.seen: dict[int, int] = {s: 0 for s in setup.humans}  # history length a human seat last saw
 

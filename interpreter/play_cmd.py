@@ -31,7 +31,8 @@ def _read_line() -> str:
     "--bots",
     default=None,
     metavar="KIND[,KIND…]",
-    help="the bots' kind (heuristic, the default, or random): one for every bot seat, or one per bot seat in order",
+    help="the bots' kind (heuristic, the default; random; search or search:N, N simulations a decision): one for every "
+    "bot seat, or one per bot seat in order",
 )
 @content_option()
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
@@ -61,7 +62,7 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
 
     from rich.console import Console
 
-    from .agents.kinds import agent_kinds, default_kind
+    from .agents.kinds import default_kind, factory_of
     from .cli import _load_or_exit
     from .cli_options import content_paths
     from .play import PlayError, Setup, Table, Terminal
@@ -91,13 +92,12 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
                     f"seat {seat} at a table of {players} (P0 … P{players - 1})", param_hint="'--seat'"
                 )
             bot_seats = [s for s in range(players) if s not in humans]
-            kinds = agent_kinds()
             wanted = [k.strip() for k in (bots or default_kind()).split(",") if k.strip()] or [default_kind()]
             for k in wanted:
-                if k not in kinds:
-                    raise click.BadParameter(
-                        f"unknown bot kind {k!r} (available: {', '.join(kinds)})", param_hint="'--bots'"
-                    )
+                try:
+                    factory_of(k)
+                except ValueError as e:
+                    raise click.BadParameter(str(e), param_hint="'--bots'") from None
             if len(wanted) not in (1, len(bot_seats)):
                 raise click.BadParameter(
                     f"{len(wanted)} kinds for {len(bot_seats)} bot seats: give one kind, or one per bot seat",

@@ -71,7 +71,7 @@ def test_a_search_bot_searches_at_the_table_and_a_resumed_game_keeps_it_in_step(
     """A search bot at a table is handed its seat's World (it searches: its last root has visits); resuming a
     save asks it again at its decisions, so its next answers are the ones the unbroken game gets."""
     content = load_cached()
-    setup = Setup(players=3, seed=6, humans=[0], bots={1: "search", 2: "random"})
+    setup = Setup(players=3, seed=6, humans=[0], bots={1: "search:4", 2: "random"})
     table = Table(content, setup)
     searched = 0
     while searched < 4:
@@ -148,7 +148,9 @@ def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):
 
 def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
     code, out = _play(["-p", "4", "--bots", "nobody"], "")
-    assert code != 0 and "unknown bot kind 'nobody'" in out
+    assert code != 0 and "unknown agent 'nobody'" in out
+    code, out = _play(["-p", "4", "--bots", "search:0"], "")
+    assert code != 0 and "search:0: the number of simulations per decision is a positive integer" in out
     code, out = _play(["-p", "4", "--bots", "random,random"], "")
     assert code != 0 and "2 kinds for 3 bot seats" in out
     code, out = _play(["-p", "3", "--seat", "5"], "")
