@@ -53,8 +53,11 @@ Parts (``--parts``, comma separated; default all):
   ``rlcard.make('uno')``: the env adds a numpy observation encoding per step,
   and the ``run`` part has no observation encoding either, so the game level is the
   like-for-like comparison.
-  ratio = fengsheng decisions/s (``run``) / UNO decisions/s (project goal: >= 0.5);
-  the same ratio with the ``driver`` figure is printed under it.
+  ratio = fengsheng decisions/s (``run``) / UNO decisions/s driven through ``step()``;
+  the same ratio with the ``driver`` figure is printed under it. This is NOT the project's
+  speed goal: ``step()`` rebuilds UNO's state at every step (about 3× UNO's rules alone), and
+  the figure is wall-clock at 2 UNO players. The goal (ratio >= 0.5) is measured by
+  ``bench/peers.py`` against UNO's rules alone, at 5 players, in CPU time (bench/README.md).
 
 ``--profile`` adds one separate, untimed cProfile pass of the ``driver`` part
 (``--profile run``: of the ``run`` part) over ``--profile-games`` games, top 25
@@ -88,7 +91,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout without `pip install -e .`
 
-GOAL_RATIO = 0.5
 UNO_MAX_STEPS = 20_000  # safety cap for one UNO game (random UNO games average ~50 steps)
 INSTALL_HINT = "pip install -e '.[bench]'   (or: pip install rlcard)"
 PARTS = ("run", "driver", "step", "clone", "obs", "uno")
@@ -738,12 +740,10 @@ def main(argv=None) -> int:
             fs = results["run"]
             ratio = fs["decisions_per_s"] / uno["decisions_per_s"]
             out["ratio"] = ratio
-            out["goal_ratio"] = GOAL_RATIO
-            out["goal_met"] = ratio >= GOAL_RATIO
             say(
-                f"ratio  fengsheng Game.run decisions/s / UNO decisions/s = {fs['decisions_per_s']:,.0f} / "
-                f"{uno['decisions_per_s']:,.0f} = {ratio:.3f}   (goal >= {GOAL_RATIO}: "
-                f"{'met' if ratio >= GOAL_RATIO else 'NOT met'})"
+                f"ratio  fengsheng Game.run decisions/s / UNO step() decisions/s = {fs['decisions_per_s']:,.0f} / "
+                f"{uno['decisions_per_s']:,.0f} = {ratio:.3f}   (not the goal's figure: bench/peers.py "
+                "prints that, against UNO's rules alone)"
             )
         if uno is not None and "driver" in results:
             out["ratio_driver"] = results["driver"]["decisions_per_s"] / uno["decisions_per_s"]
