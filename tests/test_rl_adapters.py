@@ -11,7 +11,6 @@ import json
 import pickle
 import random
 
-import numpy as np
 import pytest
 
 from conftest import light_and_slow
@@ -19,6 +18,8 @@ from interpreter.content.loader import load_cached
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.frozen import thaw
 from interpreter.engine.step import GameState
+
+np = pytest.importorskip("numpy", reason="the optional extra `rl` (numpy, PettingZoo, OpenSpiel) is not installed")
 
 
 def _pz():
