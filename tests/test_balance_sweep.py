@@ -188,7 +188,10 @@ def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp
 def test_a_killed_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path):
     """SIGTERM, then SIGKILL (no chance to clean up) mid-way, with two workers; then the same command: the same
     records as one uninterrupted run, and no worker outlives its sweep."""
-    args = ["balance", "-p", "5", "--agents", "heuristic", "-n", "80", "-q", "-s", "5"]
+    # enough games that the kill lands before the end: an idle machine's workers take chunks of about a
+    # second of play (80 games were all written before the SIGKILL arrived)
+    GAMES = 400
+    args = ["balance", "-p", "5", "--agents", "heuristic", "-n", str(GAMES), "-q", "-s", "5"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     cmd = [sys.executable, "-c", "from interpreter.cli import main; main()", *args, "-o", str(tmp_path / "killed")]
     games = tmp_path / "killed" / GAMES_FILE
@@ -214,10 +217,10 @@ def test_a_killed_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path)
     assert proc.returncode == 130 and len(workers) == 2
     assert proc.stderr is not None
     kept = written()
-    assert f"error: interrupted: {kept} of 80 games are kept in" in proc.stderr.read().decode()
+    assert f"error: interrupted: {kept} of {GAMES} games are kept in" in proc.stderr.read().decode()
     proc, _ = stop_after(kept + 15, signal.SIGKILL)
     assert proc.returncode == -signal.SIGKILL
-    assert kept + 15 <= written() < 80
+    assert kept + 15 <= written() < GAMES
     subprocess.run([*cmd, "-j", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
     whole = [*cmd[:-1], str(tmp_path / "whole"), "-j", "1"]
     subprocess.run(whole, env=env, check=True, stdout=subprocess.DEVNULL)
