@@ -127,7 +127,7 @@ def find(items, name: str) -> list:
     exact = [i for i in items if key in (i.id, i.name)]
     if exact:
         return exact
-    # a role by its full label, or by name and version: 李宁玉（SP）（译电科科长）, 李宁玉（SP）
+    # a role by its full label, or by name and version: 名字（SP）（称号）, 名字（SP）
     labelled = [i for i in items if isinstance(i.obj, Role) and key in (i.label, role_label(i.name, i.obj.version))]
     if labelled:
         return labelled

@@ -70,7 +70,8 @@ class CardUse:
 
     def protect_intel(self, names: list[str]) -> bool:
         """While the pending intel stays pending (in transit, contested; not once it is received, discarded or
-        replaced by another card), nobody may use cards of these types, from hand or virtually (该情报不能被误导).
+        replaced by another card), nobody may use cards of these types, from hand or virtually (a ban bound to the
+        intel, not to the turn).
         False if no intel is pending."""
         card = self.zones.pending
         if card is None:

@@ -62,7 +62,7 @@ class EffectStack:
         self.resolving.pop()
 
     def chain(self, items: list[Any] | None = None) -> str:
-        """What is resolving, outermost first, for messages (`【截获】 → 测试回声（测试用）·回声 → …`), a long
+        """What is resolving, outermost first, for messages (`【卡名】 → 角色（称号）·技能 → …`), a long
         chain cut in the middle, and how often each name occurs in it."""
         items = self.resolving if items is None else items
         if not items:

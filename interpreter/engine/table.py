@@ -1,7 +1,7 @@
 """Build a game in a chosen mid-game state: the basis of rule tests and scenario files.
 
 A table spec says, per seat, the identity (and secret task; ``none``: no
-identity card, as after 承志 took it), hand and intel (by deck id), who is
+identity card, as after a skill took it), hand and intel (by deck id), who is
 alive, statuses in force; the cards on top of the deck in order; the current
 player. Every other card of the content's full deck goes to the deck
 below them, in a seeded order. Then :func:`start` runs the game from a phase.
@@ -58,7 +58,7 @@ def build(
     for p, spec in zip(g.players, seats, strict=True):
         ident = spec.get("identity")
         task = spec.get("task")
-        if ident == NO_IDENTITY:  # no identity card (it was taken, e.g. by 承志): no camp, no task
+        if ident == NO_IDENTITY:  # no identity card (a skill took it): no camp, no task
             if task is not None:
                 raise TableError(f"seat {p.seat}: a player without an identity card has no secret task")
         elif ident not in content.identities:

@@ -1074,7 +1074,7 @@ declare(
     T.BOOL,
     "该情报不能被{names}指定",
     "While the pending intel stays pending (passed on, contested; not after it is received, discarded or "
-    "replaced by another card), nobody may use cards of these names, from hand or virtually (该情报不能被误导): "
+    "replaced by another card), nobody may use cards of these names, from hand or virtually: "
     "a property of the intel, not a ban for the turn (ban_cards). False if no intel is pending.",
 )
 
