@@ -9,6 +9,7 @@ that every event and the end state come out the same.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import itertools
@@ -16,8 +17,10 @@ import json
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .agents import RandomAgent
@@ -27,6 +30,9 @@ from .engine.game import Game
 from .engine.observation import project
 from .engine.step import GameState
 from .snippet import snippet
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 LOG_FORMAT = 1
 
@@ -464,6 +470,21 @@ def _stop_workers(pool) -> None:
         proc.join()
 
 
+@contextlib.contextmanager
+def worker_pool(jobs: int, ctx, initializer, initargs: tuple) -> Iterator[ProcessPoolExecutor]:
+    """A process pool for a batch (simulate, a sweep): shut down when the batch is done; on any exception
+    (Ctrl-C, a dead worker: BrokenProcessPool, an error) its workers are ended at once, then it propagates."""
+    from concurrent.futures import ProcessPoolExecutor  # imported when a pool is made, not at start-up
+
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=initializer, initargs=initargs)
+    try:
+        yield pool
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    pool.shutdown()
+
+
 def default_jobs() -> int:
     """Every core this process may run on."""
     import os
@@ -531,7 +552,6 @@ def simulate(
                 take(i, *play_one(content, players, i, seed, max_turns, writer, agents))
             return summary
         from collections import deque
-        from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
         batch = {
@@ -554,27 +574,26 @@ def simulate(
         if fork:
             _BATCH.update(batch)  # inherited: nothing to pickle or load again
         spawn_batch = {k: v for k, v in batch.items() if k != "content"}
-        pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(spawn_batch,))
         todo = iter(chunks)
         out: deque = deque()  # (chunk, its future), in index order
         first = 0  # the first game not yet taken back
-
-        def hand_out(n: int) -> None:
-            for chunk in itertools.islice(todo, n):
-                out.append((chunk, pool.submit(_play_chunk, chunk)))
-
         try:
-            hand_out(jobs * CHUNKS_AHEAD)
-            while out:
-                chunk, future = out[0]
-                results = future.result()
-                out.popleft()
-                hand_out(1)
-                for item in results:
-                    take(*item)
-                first = chunk.stop
+            with worker_pool(jobs, ctx, _init_worker, (spawn_batch,)) as pool:
+
+                def hand_out(n: int) -> None:
+                    for chunk in itertools.islice(todo, n):
+                        out.append((chunk, pool.submit(_play_chunk, chunk)))
+
+                hand_out(jobs * CHUNKS_AHEAD)
+                while out:
+                    chunk, future = out[0]
+                    results = future.result()
+                    out.popleft()
+                    hand_out(1)
+                    for item in results:
+                        take(*item)
+                    first = chunk.stop
         except BrokenProcessPool:
-            _stop_workers(pool)
             died = WorkerDied(
                 f"a worker process died (killed, out of memory, or a crash) while games {first} to "
                 f"{(out[-1][0].stop if out else games) - 1} were being played; run the batch with --jobs 1 to see "
@@ -582,11 +601,6 @@ def simulate(
             )
             died.summary = summary
             raise died from None
-        except BaseException:
-            _stop_workers(pool)
-            raise
-        else:
-            pool.shutdown()
         finally:
             _BATCH.clear()
     finally:

@@ -36,7 +36,6 @@ from typing import Any
 from .. import __version__
 from ..sim import (
     _identity_name,
-    _stop_workers,
     content_fingerprint,
     default_jobs,
     die_with_parent,
@@ -44,6 +43,7 @@ from ..sim import (
     game_seed,
     parse_agents,
     play_game,
+    worker_pool,
 )
 from .records import (
     GAMES_FILE,
@@ -462,7 +462,7 @@ def _run_local(
                 take([play_record(content, cell, i, spec.seed, spec.max_turns)])
         return
     import signal
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
     job = {"seed": spec.seed, "max_turns": spec.max_turns, "paths": paths}
@@ -472,7 +472,6 @@ def _run_local(
     _SWEEP.clear()
     if fork:
         _SWEEP.update(job, contents=contents)  # inherited: nothing to pickle or load again
-    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(job,))
     # SIGTERM (a job scheduler, `kill`) stops the sweep as Ctrl-C does: the workers are ended, the games done kept
     import threading
 
@@ -482,34 +481,29 @@ def _run_local(
         signal.signal(signal.SIGTERM, _interrupt)
     chunker = Chunker(work)
     out: dict[Any, Cell] = {}
-
-    def hand_out(n: int) -> None:
-        for _ in range(n):
-            nxt = chunker.next()
-            if nxt is None:
-                return
-            out[pool.submit(_play_chunk, *nxt)] = nxt[0]
-
     try:
-        hand_out(jobs * (1 + CHUNKS_AHEAD))
-        while out:
-            finished, _ = wait(out, return_when=FIRST_COMPLETED)
-            for future in finished:
-                cell = out.pop(future)
-                records, seconds = future.result()
-                chunker.played(cell, len(records), seconds)
-                take(records)
-                hand_out(1)
+        with worker_pool(jobs, ctx, _init_worker, (job,)) as pool:
+
+            def hand_out(n: int) -> None:
+                for _ in range(n):
+                    nxt = chunker.next()
+                    if nxt is None:
+                        return
+                    out[pool.submit(_play_chunk, *nxt)] = nxt[0]
+
+            hand_out(jobs * (1 + CHUNKS_AHEAD))
+            while out:
+                finished, _ = wait(out, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    cell = out.pop(future)
+                    records, seconds = future.result()
+                    chunker.played(cell, len(records), seconds)
+                    take(records)
+                    hand_out(1)
     except BrokenProcessPool:
-        _stop_workers(pool)
         raise SweepError(
             f"a worker process died (killed, out of memory, or a crash); {lost()} (--jobs 1 shows which game)"
         ) from None
-    except BaseException:
-        _stop_workers(pool)
-        raise
-    else:
-        pool.shutdown()
     finally:
         if main:
             signal.signal(signal.SIGTERM, terminated)
