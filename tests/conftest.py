@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import gc
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from click.testing import Result
 
 # Keep compiled bytecode between runs, even where the environment says not to (PYTHONDONTWRITEBYTECODE,
 # as on this project's machines): pytest rewrites the asserts of every test module and of the
@@ -60,6 +64,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def content():
     return load_cached()
+
+
+def fengsheng(*args: object) -> Result:
+    """`fengsheng ARGS` run in-process (click's CliRunner): the command may exit with any status, but never
+    raise anything else nor print a traceback."""
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+
+    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r
 
 
 def light_and_slow(name: str, light, heavy):

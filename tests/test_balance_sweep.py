@@ -15,12 +15,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
+from conftest import fengsheng
 from interpreter.balance.records import GAMES_FILE, SWEEP_FILE, read_records
 from interpreter.balance.sweep import PackSource, SweepError, make_spec, run_sweep
 from interpreter.balance_cmd import default_out
-from interpreter.cli import main
 from interpreter.cli_options import parse_players
 from interpreter.content.loader import BUNDLED_CONTENT
 from interpreter.content.packs import resolve_packs
@@ -28,13 +27,6 @@ from interpreter.sim import Summary, simulate
 
 REPO = Path(__file__).resolve().parents[1]
 RUNAWAY = Path(__file__).parent / "fixtures" / "runaway_pack"
-
-
-def fengsheng(*args: object) -> Result:
-    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    assert "Traceback" not in r.output
-    return r
 
 
 @pytest.fixture(scope="module")

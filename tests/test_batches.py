@@ -15,20 +15,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from interpreter.cli import main
+from conftest import fengsheng
 from interpreter.content.loader import BUNDLED_CONTENT
 
 RUNAWAY = Path(__file__).parent / "fixtures" / "runaway_pack"
 SCENARIOS = Path(__file__).parent / "scenarios"
-
-
-def fengsheng(*args: object) -> Result:
-    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    assert "Traceback" not in r.output
-    return r
 
 
 @pytest.fixture(scope="module")

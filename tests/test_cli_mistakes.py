@@ -12,17 +12,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from interpreter.cli import main
+from conftest import fengsheng
 from interpreter.content.loader import BUNDLED_CONTENT
-
-
-def fengsheng(*args: str) -> Result:
-    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="fengsheng")
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    assert "Traceback" not in r.output
-    return r
 
 
 def one_line(r: Result, status: int = 2) -> str:
