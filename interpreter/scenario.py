@@ -336,10 +336,6 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     return result
 
 
-# where a scenario may start besides a phase of the rules' turn (docs/scenarios.md)
-_STARTS_BESIDE_PHASES = ("travel", "turn_end", "settle", "game")
-
-
 def _setup_errors(data: dict, content, where: _Where) -> list[str]:
     """What the schema cannot check: seat numbers within the table, a deck the content has."""
     out = []
@@ -368,13 +364,13 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
     start = data.get("start")
     if start is not None:
         ids = [ph.id for ph in content.rules.phases]
-        if start not in (*ids, *_STARTS_BESIDE_PHASES):
-            close = did_you_mean(start, [*ids, *_STARTS_BESIDE_PHASES]) if isinstance(start, str) else None
+        if start not in (*ids, *STARTS):
+            close = did_you_mean(start, [*ids, *STARTS]) if isinstance(start, str) else None
             out.append(
                 where(
                     pos_of(data, "start"),
                     f"start: the turn has no phase {brief(start)} (its phases: {', '.join(ids)}; or "
-                    f"{', '.join(_STARTS_BESIDE_PHASES)})" + (f"; {close}" if close else ""),
+                    f"{', '.join(STARTS)})" + (f"; {close}" if close else ""),
                 )
             )
     for i, spec in enumerate(data["players"]):
