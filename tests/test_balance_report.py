@@ -431,3 +431,36 @@ def test_compare_command_sweeps_two_packs(run, tmp_path):
     assert render_report(data).count("New roles in jia_gui") == 1
     res = run("compare", "base", tmp_path / "no_such_pack")
     assert res.exit_code == 2 and "neither a sweep directory nor a content pack directory" in res.output
+
+
+def test_a_skill_with_several_moments_shows_each_moments_kind(tmp_path):
+    """pack_skills reads each role's skills from the sweep's packs: a skill with `moments:` is listed once, with
+    the kind of every moment (not only the first's)."""
+    pack = tmp_path / "moments_pack"
+    (pack / "roles").mkdir(parents=True)
+    (pack / "roles" / "ce_shi.yaml").write_text(
+        """id: ce_shi
+name: 测试
+title: 试验员
+gender: male
+hidden: false
+skills:
+  - id: liang_shi
+    name: 两时
+    text: 测试用。
+    moments:
+      - {kind: triggered, trigger: skill_collect}
+      - {kind: active, timing: contest}
+    effect: draw(self, 1)
+  - id: yi_shi
+    name: 一时
+    text: 测试用。
+    kind: active
+    timing: contest
+    effect: draw(self, 1)
+""",
+        encoding="utf-8",
+    )
+    meta = {"packs": [{"name": "mine", "content": [str(pack)], "expansions": "none"}]}
+    skills = rep.pack_skills(meta)["mine"]
+    assert skills["测试（试验员）"] == [("两时", "triggered + active"), ("一时", "active")]

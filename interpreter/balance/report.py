@@ -469,10 +469,17 @@ def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
         except Exception:  # a pack moved or broken since the sweep: the report still stands
             continue
         out[str(pack.get("name"))] = {
-            role.label(): [(s.name, s.kind) for s in role.skills if s.kind != "passive"]
+            role.label(): [(s.name, kind) for s in role.skills if (kind := skill_kind(s))]
             for role in content.roles.values()
         }
     return out
+
+
+def skill_kind(skill: Any) -> str:
+    """A usable skill's kind as the report shows it: its own (``triggered``), or for a skill with several moments
+    (``moments:``) each moment's kind once, in order (``triggered + victory``); "" for a passive skill."""
+    kinds = [m.kind for m in (skill.moments or (skill,)) if m.kind != "passive"]
+    return " + ".join(dict.fromkeys(kinds))
 
 
 def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -> dict[str, list[str]]:
