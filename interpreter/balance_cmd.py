@@ -8,7 +8,6 @@ compare.py).
 from __future__ import annotations
 
 import re
-import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -21,7 +20,6 @@ from .balance_report_cmd import compare as compare_command, report as report_com
 from .cli_options import EXPANSIONS_HELP, content_paths, parse_players
 
 MAX_GAMES = 1_000_000  # per cell
-MAX_FAILURES_SHOWN = 10
 
 
 def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
@@ -112,18 +110,6 @@ class _Progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
-
-
-def rerun_command(cell: Any, source: Any, max_turns: int | None) -> str:
-    """The command that plays one game of a cell alone with its trace ("{seed}": its game seed)."""
-    words = ["fengsheng", "simulate", "-p", str(cell.players), "--agents", shlex.quote(cell.agents)]
-    for d in source.content:
-        words += ["--content", shlex.quote(d)]
-    if source.expansions is not None:
-        words += ["--expansions", shlex.quote(source.expansions)]
-    if max_turns is not None:
-        words += ["--max-turns", str(max_turns)]
-    return " ".join([*words, "--game-seed", "{seed}", "--trace"])
 
 
 @click.group(invoke_without_command=True)
@@ -317,8 +303,8 @@ def balance(
         kept = f" ({outcome.kept} were done before)" if outcome.kept else ""
         click.echo(f"{outcome.played} games played in {seconds:.1f} s{kept}; records in {out}", err=True)
     _report(ctx, out)
-    if outcome.failed:
-        _show_failures(out, spec, sources)
+    if outcome.failed:  # (the report above lists them, each with the command that re-runs it)
+        click.echo(f"{outcome.failed} game(s) failed: see the failed games in the report", err=True)
         sys.exit(1)
 
 
@@ -335,16 +321,3 @@ def _report(ctx: click.Context, out: str) -> None:
     sub = command.make_context("report", [out], parent=ctx)
     with sub:
         command.invoke(sub)
-
-
-def _show_failures(out: str, spec: Any, sources: Sequence[Any]) -> None:
-    from .balance.records import read_records
-
-    failed = [r for r in read_records(out) if r.failed is not None]
-    by_pack = {s.name: s for s in sources}
-    click.echo(f"\nFAILED games ({len(failed)}): each re-runs alone, with its resolution trace, by")
-    for r in failed[:MAX_FAILURES_SHOWN]:
-        click.echo(f"  {r.cell.label()}, game {r.index} (game seed {r.seed}): {r.failed}")
-        click.echo("    " + rerun_command(r.cell, by_pack[r.cell.pack], spec.max_turns).format(seed=r.seed))
-    if len(failed) > MAX_FAILURES_SHOWN:
-        click.echo(f"  … and {len(failed) - MAX_FAILURES_SHOWN} more (the records with `failed` in games.jsonl)")

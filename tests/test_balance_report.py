@@ -197,7 +197,15 @@ def test_failed_games_are_listed_and_left_out(played):
     report = rep.build_report({}, records)
     g = group(report)
     assert (g["games"], g["failed"], g["turns"]["games"]) == (30, 1, 29)
-    assert g["failures"] == [{"players": 5, "index": 3, "seed": records[3]["seed"], "failed": "EngineError: boom"}]
+    seed = records[3]["seed"]
+    assert g["failures"] == [{"players": 5, "index": 3, "seed": seed, "failed": "EngineError: boom", "rerun": None}]
+    # with the sweep's spec, each failed game comes with the command that plays it alone
+    meta = {"packs": [{"name": "base", "content": ["my pack"], "expansions": "none"}], "max_turns": 40}
+    (f,) = group(rep.build_report(meta, records))["failures"]
+    assert f["rerun"] == (
+        f"fengsheng simulate -p 5 --agents random --content 'my pack' --expansions none --max-turns 40 "
+        f"--game-seed {seed} --trace"
+    )
     assert report["flags"][0]["kind"] == "failures"
 
 

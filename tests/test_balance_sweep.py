@@ -169,10 +169,16 @@ def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp
     assert r.exit_code == 1, r.output
     failed = [x for x in read_records(out) if x.failed]
     assert failed and all("E501" in x.failed or "EngineError" in x.failed for x in failed)
-    assert f"FAILED games ({len(failed)})" in r.output
+    assert f"Failed games ({len(failed)})" in r.output
+    for x in failed:  # each listed once (in the report), with the command that re-runs it
+        assert r.output.count(f"(game seed {x.seed})") == 1, r.output
+        assert r.output.count(f"--content {looping} --game-seed {x.seed} --trace") == 1, r.output
     assert f"fengsheng simulate -p 2 --agents random --content {looping} --game-seed {failed[0].seed} --trace" in (
         r.output
     )
+    # the report of the directory lists them the same way
+    again = fengsheng("balance", "report", out, "--no-html")
+    assert again.exit_code == 0 and again.output.count(f"--game-seed {failed[0].seed} --trace") == 1, again.output
 
 
 @pytest.mark.slow

@@ -472,9 +472,11 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
             body.append(role_table(g))
             if g["skills"]:
                 body.append(skill_table(g))
-            if g["failures"]:
+            if g["failures"] and g["players"] != ALL:  # (a group pooling every player count: theirs again)
                 items = "".join(
-                    f"<li>game {f['index']} (game seed {f['seed']}): {escape(str(f['failed']))}</li>"
+                    f"<li>game {f['index']} (game seed {f['seed']}): {escape(str(f['failed']))}"
+                    + (f"<br><code>{escape(f['rerun'])}</code>" if f.get("rerun") else "")
+                    + "</li>"
                     for f in g["failures"]
                 )
                 body.append(f"<p>Failed games:</p><ul>{items}</ul>")

@@ -207,6 +207,9 @@ def build_report(
         for g in pooled:
             g["_flags"] = _flags(g, skills=True)
         groups += cell_groups + pooled
+    for g in groups:
+        for f in g["failures"]:
+            f["rerun"] = rerun_command(meta, g["pack"], g["agents"], f["players"], f["seed"])
     flags = [f for g in groups for f in g.pop("_flags")]
     flags.sort(key=lambda f: (_FLAG_ORDER.index(f["kind"]), f["pack"], f["agents"], str(f["players"]), f["subject"]))
     return {
@@ -475,6 +478,24 @@ def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
     return out
 
 
+def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any) -> str | None:
+    """The command that plays one game of a sweep alone with its resolution trace (None when the sweep's spec
+    does not name the pack)."""
+    import shlex
+
+    source = next((p for p in meta.get("packs") or [] if isinstance(p, dict) and p.get("name") == pack), None)
+    if source is None:
+        return None
+    words = ["fengsheng", "simulate", "-p", str(players), "--agents", shlex.quote(agents)]
+    for d in source.get("content") or []:
+        words += ["--content", shlex.quote(str(d))]
+    if source.get("expansions") is not None:
+        words += ["--expansions", shlex.quote(str(source["expansions"]))]
+    if meta.get("max_turns") is not None:
+        words += ["--max-turns", str(meta["max_turns"])]
+    return " ".join([*words, "--game-seed", str(seed), "--trace"])
+
+
 def skill_kind(skill: Any) -> str:
     """A usable skill's kind as the report shows it: its own (``triggered``), or for a skill with several moments
     (``moments:``) each moment's kind once, in order (``triggered + victory``); "" for a passive skill."""
@@ -627,5 +648,22 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
                 + "; ".join(f"{r['reason']} {r['games']} ({pct(r['share'])})" for r in g["end_reasons"]),
                 markup=False,
             )
-        for f in g["failures"]:
-            console.print(f"[red]failed[/red] game {f['index']} (game seed {f['seed']}): {escape(f['failed'])}")
+        if g["players"] != ALL:  # (a group pooling every player count holds their failures again)
+            print_failures(g["failures"], console)
+
+
+MAX_FAILURES_SHOWN = 10  # per group, in the terminal (the JSON and HTML reports list every one)
+
+
+def print_failures(failures: Sequence[dict], console: Any) -> None:
+    """A group's failed games, each with the command that re-runs it alone with its trace."""
+    from rich.markup import escape
+
+    if failures:
+        console.print(f"[red]Failed games[/red] ({len(failures)}): each re-runs alone, with its resolution trace, by")
+    for f in failures[:MAX_FAILURES_SHOWN]:
+        console.print(f"  game {f['index']} (game seed {f['seed']}): {escape(str(f['failed']))}", soft_wrap=True)
+        if f.get("rerun"):
+            console.print("    " + f["rerun"], markup=False, soft_wrap=True)
+    if len(failures) > MAX_FAILURES_SHOWN:
+        console.print(f"  … and {len(failures) - MAX_FAILURES_SHOWN} more (the records with `failed` in games.jsonl)")
