@@ -572,6 +572,9 @@ class ContextVar:
     meaning: str
     where: str  # where it exists (human wording: error E304 and the docs)
     zh: str  # as a noun in generated Chinese text
+    # the parts of the game state (STATE_PARTS) its value depends on; () for a value the unit is run with
+    # (self, subject, this_card …: fixed for one run), None: not declared (anything)
+    reads: tuple[str, ...] | None = None
 
 
 CONTEXT_VARS: dict[str, ContextVar] = {
@@ -584,8 +587,16 @@ CONTEXT_VARS: dict[str, ContextVar] = {
             "secret task this is. Skill: the role's owner",
             "everywhere",
             "你",
+            reads=(),
         ),
-        ContextVar("current", "player", "the player whose turn it is (当前回合角色)", "everywhere", "当前回合角色"),
+        ContextVar(
+            "current",
+            "player",
+            "the player whose turn it is (当前回合角色)",
+            "everywhere",
+            "当前回合角色",
+            reads=("turn",),
+        ),
         ContextVar(
             "this_card",
             "card",
@@ -646,6 +657,7 @@ CONTEXT_VARS: dict[str, ContextVar] = {
             "the player who just died. Triggered skill: the player the event is about",
             "triggered skills and the victory checks collect_unclaimed and death",
             "该角色",
+            reads=(),
         ),
     )
 }
@@ -788,6 +800,19 @@ LIMITS: dict[str, Limit] = {
             "decisions in one game: a game still asking after this many is stuck, and ends with what repeats",
         ),
     )
+}
+
+# ---------------------------------------------------------------------- what code reads
+
+# The parts of the game state a query (builtins.declare's `reads`) or a context variable may read. The engine
+# keeps a version of each: a check whose code reads only declared parts, and that found nothing, is not run
+# again until one of them changed (engine/victory.py). A primitive or a context variable that declares
+# nothing may read anything: code that uses one is checked again after any change, as before.
+STATE_PARTS: dict[str, str] = {
+    "intel": "the intel areas: which cards lie in front of whom, and those cards' faces (Zones.intel_changes)",
+    "standing": "who is alive, out, dying or resolving a death, and each seat's identity card and secret task "
+    "(Seats.standing)",
+    "turn": "whose turn it is (GameCore.current)",
 }
 
 # What `validate` assumes a list holds at most when it estimates the steps of loops inside loops (W501):

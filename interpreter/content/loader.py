@@ -517,8 +517,10 @@ class Loader:
         guards: list | None = None,
         skip_codes: set[str] | frozenset[str] = frozenset(),
         skill_refs: list | None = None,
+        state_reads: list | None = None,
     ):
-        """Compile one code unit; None if absent or wrong. `guards` (an expression): gets its seat guard.
+        """Compile one code unit; None if absent or wrong. `guards` (an expression): gets its seat guard;
+        `state_reads`: gets the parts of the game state the code reads (Compiler.state_reads).
         Errors of `skip_codes` are not reported (the unit is checked out of its context)."""
         text = container.get(key) if container is not None else None
         if text is None:
@@ -538,6 +540,8 @@ class Loader:
             reads |= comp.names_read
         if calls is not None:
             calls |= comp.calls
+        if state_reads is not None:
+            state_reads.append(comp.state_reads())
         if guards is not None and fn is not None and not comp.errors and comp.tree is not None:
             guards.append(seat_guard(comp.tree, env, CONTEXT_VARS))
         for err in comp.errors:
@@ -619,9 +623,14 @@ class Loader:
         for v in container.get(key) or []:
             if not isinstance(v, PosDict) or v.get("check") not in VICTORY_CHECKS:
                 continue
-            fn = self.compile_unit(path, v, "condition", victory_env(v["check"]), v["check"], "expr", "bool")
+            reads: list = []
+            fn = self.compile_unit(
+                path, v, "condition", victory_env(v["check"]), v["check"], "expr", "bool", state_reads=reads
+            )
             if fn is not None:
-                out.append(Victory(v["check"], fn, bool(v.get("dead_may_win", False)), v.get("condition", "")))
+                out.append(
+                    Victory(v["check"], fn, bool(v.get("dead_may_win", False)), v.get("condition", ""), reads[0])
+                )
         return out
 
     def load_role(self, path, data) -> Role:

@@ -31,6 +31,9 @@ class Seats:
         self.dying_player: Player | None = None  # the player whose rescue is being asked for
         self.in_death: set[Player] = set()  # players whose death is being resolved
         self.just_died: set[Player] = set()  # ... or was, until the deferred victory check right after it
+        # the version of the seats' standing (catalogue.STATE_PARTS): counts every change of who is alive, out,
+        # dying, resolving a death or just died, and of whose identity card and secret task is where
+        self.standing = 0
 
     # ------------------------------------------------------------------ order and neighbours
 
@@ -69,33 +72,41 @@ class Seats:
         """p enters dying (濒死): the table is asked to save him."""
         p.dying = True
         self.dying_player = p
+        self.standing += 1
 
     def stop_dying(self, p: Player) -> None:
         p.dying = False
         self.dying_player = None
+        self.standing += 1
 
     def kill(self, p: Player) -> None:
         """p dies; his death is resolving (death checks, 死亡前 triggers, his last gift)."""
         p.alive = False
         self.in_death.add(p)
+        self.standing += 1
 
     def death_resolved(self, p: Player) -> None:
         """p's death has resolved; he counts as just died until the next node's victory check."""
         self.in_death.discard(p)
         self.just_died.add(p)
+        self.standing += 1
 
     def forget_deaths(self) -> None:
         """The victory check after the deaths is done: nobody counts as just died any more."""
-        self.just_died.clear()
+        if self.just_died:
+            self.just_died.clear()
+            self.standing += 1
 
     def place_dead(self, p: Player) -> None:
         """p is dead where the game starts (a table built mid-game)."""
         p.alive = False
+        self.standing += 1
 
     def withdraw(self, p: Player) -> None:
         """弃权: p is out — not dead, no triggers, cannot win."""
         p.alive = False
         p.out = True
+        self.standing += 1
 
     # ------------------------------------------------------------------ statuses and marks
 

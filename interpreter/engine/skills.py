@@ -62,6 +62,7 @@ class Skills:
         """p's identity card (and secret task) as dealt."""
         p.identity = identity
         p.task = task
+        self.seats.standing += 1
 
     def deal_roles(self, first: Player) -> None:
         """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
@@ -151,6 +152,7 @@ class Skills:
         self.removed_identities.append((taker.identity, taker.task, taker.seat))
         taker.identity, taker.task = p.identity, p.task
         p.identity, p.task = None, None
+        self.seats.standing += 1
         taker.known_identities.pop(p.seat, None)
         self.game.emit("identity_taken", seat=taker.seat, of=p.seat)
         return True
@@ -323,6 +325,7 @@ class Skills:
                 assert ident is not None
                 task = tasks.pop() if ident.takes_task and tasks else None
                 gone[i] = (ident, task, gone[i][2])
+            self.seats.standing += 1
         for q in players:  # what the others looked at follows the identity card it was
             for s in list(q.known_identities):
                 seen = players[s].identity

@@ -33,6 +33,26 @@ if TYPE_CHECKING:
     from .zones import Zones
 
 
+_EXACT_PARTS = frozenset(("intel", "standing", "turn"))  # the parts the collect check's stamp follows
+
+
+def _collect_reads_declared(content: Any) -> bool:
+    """Every collect-stage condition (collect, collect_unclaimed) of the content's identities and secret tasks
+    declares what it reads, and reads only the intel areas, the seats' standing and whose turn it is.
+    Kept on the content set (its identities and tasks do not change once loaded)."""
+    kept = getattr(content, "_collect_exact", None)
+    if kept is not None and kept[0] is content.identities and kept[1] is content.tasks:
+        return bool(kept[2])
+    ok = all(
+        v.reads is not None and v.reads <= _EXACT_PARTS
+        for holder in (*content.identities.values(), *content.tasks.values())
+        for v in holder.victories
+        if v.check in ("collect", "collect_unclaimed")
+    )
+    content._collect_exact = (content.identities, content.tasks, ok)
+    return ok
+
+
 class Victory:
     """The victory checks and the winners of the check in progress (see the module docstring)."""
 
@@ -49,6 +69,11 @@ class Victory:
         # until something has happened since (every change of state the conditions can read comes with
         # an event, a card move or a noted change)
         self.collect_checked_at = -1
+        # When every collect-stage condition of the content declares what it reads (catalogue.STATE_PARTS: the
+        # intel areas, the seats' standing, whose turn it is), a check that found no winner is not run again
+        # until one of those changed: (Zones.intel_changes, Seats.standing, the current player) then
+        self.collect_exact = _collect_reads_declared(game.content)
+        self.collect_quiet: tuple[int, int, Player | None] = (-1, -1, None)
         # per seat: (its identity card, its secret task, check -> their conditions), see _victories
         self._by_seat: list[tuple[Any, Any, dict[str, tuple[VictoryCondition, ...]]] | None] = [None] * game.n
 
@@ -96,9 +121,20 @@ class Victory:
 
     def check_collect_victory(self) -> None:
         """Step 1 (and 2) of the collect check. Skipped when nothing happened since the last one found no
-        winner: every change of state the conditions can read comes with an event or a card move."""
+        winner: every change of state the conditions can read comes with an event or a card move; and,
+        when the conditions declare what they read and no victory skill takes part, when nothing they read
+        changed (the check itself reads the intel counts and the seats' standing)."""
         if self.game.changes + self.zones.moves == self.collect_checked_at:
             return
+        exact = self.collect_exact and not self.skills.victory_skills.get("declare")
+        if exact:
+            quiet = self.collect_quiet
+            if (
+                quiet[0] == self.zones.intel_changes
+                and quiet[1] == self.seats.standing
+                and quiet[2] is self.game.current
+            ):
+                return
         winners: list[Player] = []
         declarers: list[Player] = []
         order = self._from_current()
@@ -128,6 +164,8 @@ class Victory:
         if winners:
             self._declare(winners, "collect", declarers)
         self.collect_checked_at = self.game.changes + self.zones.moves
+        if exact:
+            self.collect_quiet = (self.zones.intel_changes, self.seats.standing, self.game.current)
 
     def check_death_victory(self, dead: list[Player]) -> None:
         winners: list[Player] = []

@@ -198,6 +198,9 @@ class Builtin:
     contexts: frozenset[str] | None = None  # None: anywhere; else the unit kinds where it may be used
     impl: Callable[..., Any] | None = None  # impl(ctx, *args), registered by the engine (engine/primitives.py)
     phrasing: Phrasing = field(default_factory=Phrasing)  # how describe words a call
+    # a query's reads: the parts of the game state (catalogue.STATE_PARTS) its value depends on besides its
+    # arguments; None: not declared (it may read anything: code calling it is checked again after any change)
+    reads: frozenset[str] | None = None
 
     def implementation(self) -> Callable[..., Any]:
         """What the compiler binds into generated code; MissingImplementation if nothing was registered."""
@@ -235,14 +238,30 @@ def declare(
     doc: str = "",
     contexts: tuple[str, ...] | None = None,
     phrasing: Phrasing | None = None,
+    reads: tuple[str, ...] | None = None,
 ) -> None:
-    """Declare a primitive: its signature and its words. What it does is registered with `implements`."""
+    """Declare a primitive: its signature and its words. What it does is registered with `implements`.
+
+    `reads` (queries): the parts of the game state (catalogue.STATE_PARTS) its value depends on besides its
+    arguments, () for none; left out, it may read anything."""
     if name in BUILTINS:
         raise ValueError(f"the primitive `{name}` is declared twice")
+    if reads is not None and (kind != "query" or not set(reads) <= set(catalogue.STATE_PARTS)):
+        raise ValueError(f"`{name}` declares reads {reads!r}: only a query reads, parts of catalogue.STATE_PARTS")
     ps = [Param(*p) for p in params]
     ph = phrasing or Phrasing()
     _check_phrasing(name, ps, ph)
-    BUILTINS[name] = Builtin(name, kind, ps, returns, zh, doc, frozenset(contexts) if contexts else None, phrasing=ph)
+    BUILTINS[name] = Builtin(
+        name,
+        kind,
+        ps,
+        returns,
+        zh,
+        doc,
+        frozenset(contexts) if contexts else None,
+        phrasing=ph,
+        reads=frozenset(reads) if reads is not None else None,
+    )
 
 
 F = Callable[..., Any]
@@ -290,6 +309,7 @@ declare(
     "所有存活角色",
     "Living players, counter-clockwise from the current player.",
     phrasing=Phrasing(noun=Noun("角色", bare="所有存活角色"), each="从当前回合角色开始，逆时针每名角色"),
+    reads=("standing", "turn"),
 )
 
 declare(
@@ -300,6 +320,7 @@ declare(
     "从{p}开始逆时针的所有存活角色",
     "Living players counter-clockwise starting at p (从你开始，逆时针).",
     phrasing=Phrasing(noun=Noun("角色", prefix="从{p}开始逆时针的所有"), each="从{p}开始，逆时针每名角色"),
+    reads=("standing", "turn"),  # (p none: from the current player)
 )
 
 declare(
@@ -314,6 +335,7 @@ declare(
         each="除{p}以外的每名角色",
         variants=(({"p": "you"}, Phrasing(noun=Noun("其他角色"), each="其他角色")),),
     ),
+    reads=("standing",),
 )
 
 declare(
@@ -344,6 +366,7 @@ declare(
     "{p}的情报区",
     "The intel in front of p (情报区).",
     phrasing=Phrasing(noun=Noun("情报", prefix="{p}面前的", owner="p", has=("拥有", "收集了"))),
+    reads=("intel",),
 )
 
 declare(
@@ -354,6 +377,7 @@ declare(
     "{xs}的数量",
     "How many items a list has.",
     phrasing=Phrasing(counts="xs"),
+    reads=(),
 )
 
 declare(
@@ -374,6 +398,7 @@ declare(
     "{xs}存在",
     "True if the list is not empty.",
     phrasing=Phrasing(exists_in="xs"),
+    reads=(),
 )
 
 declare(
@@ -384,6 +409,7 @@ declare(
     "没有{xs}",
     "True if the list is empty.",
     phrasing=Phrasing(same_as="not any_of(xs)"),
+    reads=(),
 )
 
 declare(

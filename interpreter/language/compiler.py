@@ -240,6 +240,23 @@ class Compiler:
         self.source = ""  # the Python source of the last unit compiled
         self.tree: ast.Node | None = None  # the typed AST of the last expression compiled (for guard.seat_guard)
 
+    def state_reads(self) -> frozenset[str] | None:
+        """The parts of the game state (catalogue.STATE_PARTS) the code compiled reads: those its primitives and
+        context variables declare (an operator reads only its values; a card's colors change only when a
+        resample re-deals faces, which counts as an intel change). None if one of them declares nothing."""
+        parts: set[str] = set()
+        for name in self.calls:
+            b = BUILTINS.get(name)
+            if b is None or b.reads is None:
+                return None
+            parts |= b.reads
+        for name in self.names_read:
+            v = catalogue.CONTEXT_VARS.get(name)
+            if v is None or v.reads is None:
+                return None
+            parts.update(v.reads)
+        return frozenset(parts)
+
     # ------------------------------------------------------------------ entry points
 
     def program(self, text: str) -> CompiledUnit:

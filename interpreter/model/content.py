@@ -69,6 +69,8 @@ class Victory:
     condition: Callable  # ctx -> bool
     dead_may_win: bool = False  # may the holder win while dead (e.g. on his own turn after dying)
     source: str = ""  # the condition text, for describe and traces
+    # the parts of the game state the condition reads (catalogue.STATE_PARTS); None: it may read anything
+    reads: frozenset[str] | None = None
 
 
 @dataclass
