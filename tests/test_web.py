@@ -154,13 +154,39 @@ def test_the_lobby_makes_tables_and_lists_them_without_secrets(client):
     text = json.dumps(listed)
     assert "12345" not in text and "token" not in text
     assert [s["kind"] for s in listed[0]["seats"]] == ["human", "heuristic", "human", "random"]
-    assert [s["open"] for s in listed[0]["seats"]] == [True, False, True, False]
-    # the lobby's join hands out each open human seat once
-    first = client.post("/api/tables/t1/claim").json()
-    second = client.post("/api/tables/t1/claim").json()
-    assert {first["seat"], second["seat"]} == {0, 2}
+    # both human seats are reserved: their links went to the host, the lobby's join hands out neither
+    assert [s["open"] for s in listed[0]["seats"]] == [False, False, False, False]
+    assert [s["reserved"] for s in listed[0]["seats"]] == [True, False, True, False]
     assert client.post("/api/tables/t1/claim").status_code == 409
     assert client.post("/api/tables/t9/claim").status_code == 404
+
+
+def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(client):
+    """A reserved seat's link went to the host, to send to one person: a stranger's join in the lobby cannot take
+    that seat, even before its person opened the link. An open seat is handed out once, to the first who asks."""
+    app = client.app
+    made = _create(client, ["human", "heuristic", "human", "open", "open"], seed=5)
+    assert [link["seat"] for link in made["links"]] == [0, 2] and made["open"] == [3, 4]
+    reserved = {link["seat"]: _token(link["url"]) for link in made["links"]}
+    (listed,) = client.get("/api/tables").json()["tables"]
+    assert [s["kind"] for s in listed["seats"]] == ["human", "heuristic", "human", "human", "human"]
+    assert [s["open"] for s in listed["seats"]] == [False, False, False, True, True]
+    assert [s["reserved"] for s in listed["seats"]] == [True, False, True, False, False]
+    first = client.post("/api/tables/t1/claim").json()
+    second = client.post("/api/tables/t1/claim").json()
+    assert (first["seat"], second["seat"]) == (3, 4)  # each open seat once, then nothing: P0 and P2 are not offered
+    assert client.post("/api/tables/t1/claim").status_code == 409
+    assert [s["open"] for s in client.get("/api/tables").json()["tables"][0]["seats"]] == [False] * 5
+    assert not {_token(first["url"]), _token(second["url"])} & set(reserved.values())
+    # the links hold: each reserved seat's link and each claimed open seat's link sits its own seat
+    seats = [_Seat(client, app, "t1", t) for t in [*reserved.values(), _token(first["url"]), _token(second["url"])]]
+    assert [s.last["seat"] for s in seats] == [0, 2, 3, 4]
+    for s in seats:
+        s.close()
+    # a table of open seats only is a table of humans too; a table with none is refused
+    only_open = _create(client, ["open", "random"], seed=1)
+    assert only_open["links"] == [] and only_open["open"] == [0]
+    assert client.post(f"/api/tables/{only_open['table']['id']}/claim").json()["seat"] == 0
 
 
 @pytest.mark.parametrize(
@@ -168,6 +194,7 @@ def test_the_lobby_makes_tables_and_lists_them_without_secrets(client):
     [
         ({"seats": ["heuristic", "random"]}, "at least one human"),
         ({"seats": ["human", "robot"]}, "unknown seat kind 'robot'"),
+        ({"seats": ["random", "heuristic"]}, "(human or open)"),
         ({"seats": ["human"]}, "2 to 10 seats"),
         ({"seats": ["human"] * 11}, "2 to 10 seats"),
         ({"seats": ["human", "random"], "seed": "abc"}, "whole number"),

@@ -5,10 +5,10 @@ Pages (``static/``, plain HTML, CSS and JavaScript): ``/`` the lobby, ``/table/<
 the page hands it over in its first websocket message), ``/replay`` the replay viewer.
 
 API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no token),
-``POST /api/tables`` (make one: its seats' links and the host's log link), ``POST /api/tables/<id>/claim``
-(the link of a seat nobody took yet), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game:
-the referee's with the host's token, a seat's copy with a seat's), ``POST /api/replay`` (a JSONL log in,
-its steps in Chinese out).
+``POST /api/tables`` (make one: the links of its reserved seats and the host's log link),
+``POST /api/tables/<id>/claim`` (the link of an open seat nobody took yet; a reserved seat is never handed
+out), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game: the referee's with the host's token,
+a seat's copy with a seat's), ``POST /api/replay`` (a JSONL log in, its steps in Chinese out).
 
 Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}``, then ``{"type": "act", "ply": n,
 "action": id}`` for each answer; the server sends ``{"type": "state", …}`` (tables.WebTable.message) after
@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..agents.kinds import agent_kinds
 from ..model.content import Content
 from ..sim import ReplayMismatch, read_log_text
-from .tables import HUMAN, TableError, Tables, WebTable
+from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import replay_boards, replay_steps, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -114,7 +114,7 @@ def create_app(
 
     async def options(request: Request) -> Response:
         return JSONResponse(
-            {"kinds": [HUMAN, *agent_kinds()], "expansions": expansions, "default_expansions": default_expansions}
+            {"kinds": [HUMAN, OPEN, *agent_kinds()], "expansions": expansions, "default_expansions": default_expansions}
         )
 
     async def list_tables(request: Request) -> Response:
@@ -126,7 +126,9 @@ def create_app(
         except (json.JSONDecodeError, UnicodeDecodeError):
             return JSONResponse({"error": "the request is not JSON"}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("seats"), list):
-            return JSONResponse({"error": 'send {"seats": ["human", "heuristic", …], "seed": n}'}, status_code=400)
+            return JSONResponse(
+                {"error": 'send {"seats": ["human", "open", "heuristic", …], "seed": n}'}, status_code=400
+            )
         seed: Any = body.get("seed")
         if seed in ("", None):
             seed = None
@@ -144,7 +146,9 @@ def create_app(
         return JSONResponse(
             {
                 "table": web.summary(),
-                "links": [{"seat": s, "url": _link(web, s)} for s in sorted(web.seats)],
+                # the reserved seats' links, for the host to send; an open seat's link only the lobby's join gives
+                "links": [{"seat": s, "url": _link(web, s)} for s, link in sorted(web.seats.items()) if link.reserved],
+                "open": [s for s, link in sorted(web.seats.items()) if not link.reserved],
                 "log": f"/api/tables/{web.id}/log?token={web.host_token}",
                 "seed": web.table.setup.seed,  # for the one who made it (the lobby's list never shows it)
             }
@@ -155,11 +159,14 @@ def create_app(
             web = tables.get(request.path_params["tid"])
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
+        # (no await between the check and the claim: two joins at once cannot both get one seat)
         for seat, link in sorted(web.seats.items()):
-            if not link.claimed and not link.connected:
+            if link.joinable():
                 link.claimed = True
                 return JSONResponse({"seat": seat, "url": _link(web, seat)})
-        return JSONResponse({"error": "every human seat of this table is taken"}, status_code=409)
+        return JSONResponse(
+            {"error": "this table has no open seat left (a reserved seat is joined by its link)"}, status_code=409
+        )
 
     async def table_log(request: Request) -> Response:
         try:

@@ -27,7 +27,8 @@ from ..play import Setup, Table
 from ..sim import seat_header, seat_records, state_log_text
 from .view import seat_view
 
-HUMAN = "human"
+HUMAN = "human"  # a reserved human seat: its link goes to the host, who sends it to one person
+OPEN = "open"  # an open human seat: no link goes to the host; the lobby's join hands it to the first who asks
 
 
 class TableError(Exception):
@@ -36,10 +37,19 @@ class TableError(Exception):
 
 @dataclass
 class SeatLink:
+    """A human seat's secret link. A reserved seat's link went to the host when the table was made: the lobby's
+    join never hands it out (whoever holds the link sits there). An open seat's link went to nobody: the lobby's
+    join hands it out once, to the first who asks."""
+
     seat: int
     token: str
-    claimed: bool = False  # handed out by the lobby's "join", or joined once
+    reserved: bool = True
+    claimed: bool = False  # its link handed out by the lobby's join, or the seat joined once
     connected: int = 0  # open websockets of this seat
+
+    def joinable(self) -> bool:
+        """The lobby's join may hand out this seat's link: an open seat nobody took yet."""
+        return not self.reserved and not self.claimed and not self.connected
 
 
 @dataclass
@@ -175,7 +185,8 @@ class WebTable:
                 {
                     "seat": s,
                     "kind": self.table.setup.bots.get(s, HUMAN),
-                    "open": s in self.seats and not self.seats[s].claimed and not self.seats[s].connected,
+                    "open": s in self.seats and self.seats[s].joinable(),
+                    "reserved": s in self.seats and self.seats[s].reserved,
                     "connected": bool(s in self.seats and self.seats[s].connected),
                 }
                 for s in range(self.players)
@@ -209,16 +220,17 @@ class Tables:
         return self._content[key]
 
     def create(self, seats: Sequence[str], seed: int | None = None, expansions: str | None = None) -> WebTable:
-        """A new table: one entry per seat, ``human`` or a bot kind (agents/kinds.py)."""
+        """A new table: one entry per seat, ``human`` (a reserved seat: its link goes to the host), ``open`` (an open
+        seat: the lobby's join hands its link out) or a bot kind (agents/kinds.py)."""
         players = len(seats)
         if not 2 <= players <= 10:
             raise TableError(f"a table has 2 to 10 seats (got {players})")
         kinds = agent_kinds()
         for s, kind in enumerate(seats):
-            if kind != HUMAN and kind not in kinds:
-                raise TableError(f"P{s}: unknown seat kind {kind!r} (human, {', '.join(kinds)})")
-        if HUMAN not in seats:
-            raise TableError("a table needs at least one human seat")
+            if kind not in (HUMAN, OPEN) and kind not in kinds:
+                raise TableError(f"P{s}: unknown seat kind {kind!r} ({HUMAN}, {OPEN}, {', '.join(kinds)})")
+        if HUMAN not in seats and OPEN not in seats:
+            raise TableError(f"a table needs at least one human seat ({HUMAN} or {OPEN})")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
@@ -232,8 +244,8 @@ class Tables:
         content = self.content(packs)
         if players not in content.rules.identity_table:
             raise TableError(f"the content has no identity table for {players} players")
-        humans = [s for s, k in enumerate(seats) if k == HUMAN]
-        bots = {s: k for s, k in enumerate(seats) if k != HUMAN}
+        humans = [s for s, k in enumerate(seats) if k in (HUMAN, OPEN)]
+        bots = {s: k for s, k in enumerate(seats) if k not in (HUMAN, OPEN)}
         self._made += 1
         tid = f"t{self._made}"
         setup = Setup(players=players, seed=seed, humans=humans, bots=bots, expansions=expansions)
@@ -241,7 +253,7 @@ class Tables:
             table = Table(content, setup)
         except ValueError as e:
             raise TableError(f"cannot set up the game: {e}") from None
-        links = {s: SeatLink(s, secrets.token_urlsafe(16)) for s in humans}
+        links = {s: SeatLink(s, secrets.token_urlsafe(16), reserved=seats[s] == HUMAN) for s in humans}
         web = WebTable(
             tid,
             table,

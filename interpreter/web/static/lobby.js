@@ -1,7 +1,7 @@
 // The lobby: make a table (players, who sits where, seed, expansions), hand out the seats' links, list tables.
 "use strict";
 let KINDS = ["human"];
-const KIND_ZH = { human: "human（人）", heuristic: "heuristic（机器人）", random: "random（随机机器人）", search: "search（搜索机器人，较慢）" };
+const KIND_ZH = { human: "human（人：链接发给你）", open: "open（空座：大厅里谁都可以加入）", heuristic: "heuristic（机器人）", random: "random（随机机器人）", search: "search（搜索机器人，较慢）" };
 
 function seatRows() {
   const n = Number(document.getElementById("players").value);
@@ -11,7 +11,8 @@ function seatRows() {
   for (let s = 0; s < n; s++) {
     const pick = el("select", { id: "seat-" + s, "data-seat": s },
       KINDS.map((k) => el("option", { value: k }, KIND_ZH[k] || k + "（机器人）")));
-    pick.value = old[s] || (s === 0 ? "human" : KINDS[1] || "human");
+    const bot = KINDS.find((k) => k !== "human" && k !== "open") || "human";
+    pick.value = old[s] || (s === 0 ? "human" : bot);
     body.append(el("tr", {}, el("td", {}, "P" + s), el("td", {}, pick)));
   }
 }
@@ -35,6 +36,8 @@ async function create(event) {
       el("ul", { class: "links" }, made.links.map((l) =>
         el("li", { "data-seat": l.seat }, `P${l.seat}：`, el("a", { href: l.url, target: "_blank", class: "join-link" }, "入座"), " ",
           el("code", {}, base + l.url)))),
+      made.open.length ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
+        " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
       el("p", { class: "muted" }, "整局的日志（裁判视角，含种子）在游戏结束后可以下载：",
         el("a", { href: made.log, class: "host-log" }, "裁判日志"), "（fengsheng replay 能重放它）"),
     );
@@ -64,7 +67,7 @@ async function refresh() {
     el("thead", {}, el("tr", {}, el("th", {}, "桌"), el("th", {}, "座位"), el("th", {}, "扩展"), el("th", {}, "进度"), el("th", {}, ""))),
     el("tbody", {}, data.tables.map((t) => el("tr", { "data-table": t.id },
       el("td", {}, t.id),
-      el("td", {}, t.seats.map((s) => `P${s.seat} ${s.kind}${s.kind === "human" ? (s.connected ? "（在线）" : s.open ? "（空）" : "（已有人）") : ""}`).join("，")),
+      el("td", {}, t.seats.map((s) => `P${s.seat} ${s.kind}${s.kind === "human" ? (s.connected ? "（在线）" : s.open ? "（空座）" : s.reserved ? "（留座：凭链接）" : "（已有人）") : ""}`).join("，")),
       el("td", {}, t.expansions || "（服务器默认）"),
       el("td", {}, t.over ? "已结束" : `${t.ply} 步`),
       el("td", {}, !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : ""),
