@@ -178,10 +178,18 @@ class Table:
 
     def bot_answer(self, seat: int, agent: Agent) -> int:
         """The bot's answer to the current decision: a search bot is handed its seat's World to sample from."""
+        return self.bot_question(seat, agent)()
+
+    def bot_question(self, seat: int, agent: Agent) -> Callable[[], int]:
+        """The current decision put to the bot at `seat`, as a call that returns its answer. What it is handed
+        (its seat's observation, the legal actions, a search bot's World) is gathered now; the call reads no
+        more of the game, so a server may make it on another thread while the game stands still."""
         actions = self.state.action_descriptors()
         if agent.searches:
-            return agent.search(self.state.observation(seat), actions, self.state.world(seat))
-        return agent.act(self.state.observation(seat) if agent.observes else None, actions)
+            observation, world = self.state.observation(seat), self.state.world(seat)
+            return lambda: agent.search(observation, actions, world)
+        seen = self.state.observation(seat) if agent.observes else None
+        return lambda: agent.act(seen, actions)
 
     def run_bots(self) -> None:
         """Bots answer until a human seat must decide or the game is over."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import threading
 import warnings
 
 import pytest
@@ -20,9 +21,12 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test cli
 from click.testing import CliRunner
 from web_helpers import hidden_values, leaks, make_app
 
+from interpreter.agents.base import Agent
+from interpreter.agents.kinds import agent_kinds
 from interpreter.cli import main
 from interpreter.content.loader import load_cached
 from interpreter.engine.observation import project
+from interpreter.play import Table
 from interpreter.seat_text import Names
 from interpreter.sim import read_log_text, replay_game
 
@@ -232,6 +236,61 @@ def test_three_seats_and_two_bots_play_a_game_and_no_seat_is_sent_another_seats_
     assert client.get("/api/tables").json()["tables"][0]["over"] is True
     for s in seats:
         s.close()
+    # the bots thought off the server's event loop: each answered what the same bots answer at a table played
+    # in one thread, from the same seed (the game's history holds every answer, the humans' too)
+    alone = Table(load_cached(), table.table.setup)
+    bot_answers = 0
+    for action in table.state.history():
+        seat = alone.state.current_player()
+        if seat in alone.agents:
+            assert alone.bot_answer(seat, alone.agents[seat]) == action
+            bot_answers += 1
+        alone.state.apply_action(action)
+    assert bot_answers == bot_moves and alone.state.is_terminal()
+
+
+class _Gate(Agent):
+    """A bot that thinks until it is let go (at most `limit` seconds): a search bot's long decision, made long."""
+
+    observes = False
+
+    def __init__(self, asked: threading.Event, release: threading.Event, answered: threading.Event, limit: float):
+        self.asked, self.release, self.answered, self.limit = asked, release, answered, limit
+
+    def act(self, observation, actions) -> int:
+        self.asked.set()
+        self.release.wait(self.limit)
+        self.answered.set()
+        return actions[0]["id"]
+
+
+def test_a_bot_that_thinks_long_does_not_hold_up_the_other_tables(client, monkeypatch):
+    """While a bot of one table thinks, the server answers another table's seat and the lobby: bots think off the
+    event loop. (Were they on it, nothing would come back until the bot answered: `answered` would be set.)"""
+    asked, release, answered = threading.Event(), threading.Event(), threading.Event()
+    kinds = {**agent_kinds(), "gate": lambda seed, content=None: _Gate(asked, release, answered, 5.0)}
+    monkeypatch.setattr("interpreter.agents.kinds.agent_kinds", lambda: kinds)
+    monkeypatch.setattr("interpreter.web.tables.agent_kinds", lambda: kinds)
+    other = _create(client, ["human", "random"], seed=3)
+    seat = _Seat(client, client.app, "t1", _token(other["links"][0]["url"]))
+    made: list = []
+    maker = threading.Thread(
+        target=lambda: made.append(client.post("/api/tables", json={"seats": ["gate"] * 4 + ["human"], "seed": 8}))
+    )
+    maker.start()  # the new table's bots move before its answer: the first of them thinks until let go
+    try:
+        assert asked.wait(10), "the gate bot was never asked"
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["t1", "t2"]
+        before = seat.last["ply"]
+        seat.act(seat.last["actions"][0]["id"])
+        assert seat.receive()["ply"] > before  # the other table moved on (its bot too) while the gate bot thinks
+        assert not answered.is_set() and not made
+    finally:
+        release.set()
+        maker.join(20)
+        seat.close()
+    assert made and made[0].status_code == 200, made
+    assert client.get("/api/tables").json()["tables"][1]["ply"] > 0
 
 
 def test_a_finished_tables_log_replays(client, tmp_path):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -88,13 +89,18 @@ def create_app(
 
     async def advance(web: WebTable) -> None:
         """The bots answer until a human seat must decide or the game ends; then every seat is sent its state
-        (once, when bots move without a delay: a seat gets one message per change it can act on)."""
+        (once, when bots move without a delay: a seat gets one message per change it can act on).
+
+        A bot thinks on a worker thread (a search bot takes seconds), so the event loop serves the other tables
+        and seats meanwhile. This table stands still while it thinks: only its bot's answer moves it (a human's
+        answer is refused, it is not their turn; `busy` keeps a second advance out), so the bot answers from
+        exactly what it was handed, as it would on the loop: the same answers, the same game."""
         if web.busy:
             return
         web.busy = True
         try:
             while web.bot_to_move():
-                web.bot_move()
+                web.bot_answered(await anyio.to_thread.run_sync(web.bot_question()))
                 if bot_delay > 0:
                     await broadcast(web)
                     await asyncio.sleep(bot_delay)

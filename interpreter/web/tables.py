@@ -144,9 +144,15 @@ class WebTable:
         self.ply += 1
         return None
 
-    def bot_move(self) -> None:
-        """The bot to answer answers (one action)."""
-        self.table.bot_move()
+    def bot_question(self) -> Callable[[], int]:
+        """The decision put to the bot to answer, as a call that returns its answer (``Table.bot_question``): it
+        reads nothing of the game, so the server makes it off its event loop while this table stands still."""
+        seat = self.state.current_player()
+        return self.table.bot_question(seat, self.table.agents[seat])
+
+    def bot_answered(self, action: int) -> None:
+        """The bot's answer to the decision it was asked (nothing else moved this table meanwhile), applied."""
+        self.state.apply_action(action)
         self.ply += 1
 
     # ------------------------------------------------------------------ logs and the lobby
