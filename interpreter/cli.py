@@ -379,7 +379,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
         sys.exit(2)
     paths = content_paths(content_dirs, expansions)
     if not content_dirs and expansions is None:
-        paths = _logged_packs(games, paths)
+        paths = _logged_packs(games, paths, log_path)
     content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
     bad = 0
@@ -403,27 +403,41 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
         sys.exit(1)
 
 
-def _logged_packs(games: list[dict], default: list) -> list:
+def _logged_packs(games: list[dict], default: list, log_path: str) -> list:
     """Without --content or --expansions, replay plays the packs the log's header names (`packs`, written by
-    simulate) when they are all still there with the content the games were played with; else the default."""
+    simulate: bundled packs by id, others relative to the log's folder) when they are all there with the content
+    the games were played with; else the default content, saying why. A pack that is not there is an error
+    (naming it and where it was looked for), unless the default content is the content the log was played with."""
     from pathlib import Path
 
+    from .content.packs import find_log_pack
     from .sim import content_fingerprint
 
     header = games[0]["header"]
     logged = header.get("packs")
     if not isinstance(logged, list) or not logged or not all(isinstance(p, str) for p in logged):
         return default
-    paths = [Path(p) for p in logged]
-    if paths == default:
-        return default
-    if not all(p.is_dir() for p in paths):
-        missing = next(p for p in paths if not p.is_dir())
-        click.echo(
-            f"note: the log was played with {clip(str(missing))}, which is not there: replaying with the "
-            "default content (give --content to choose)",
-            err=True,
-        )
+    base = Path(log_path).resolve().parent
+    paths = []
+    for ref in logged:
+        found, places = find_log_pack(ref, base)
+        if found is None:
+            if content_fingerprint(default) == header.get("content"):
+                click.echo(
+                    f"note: the log names the pack {clip(ref)}, which is not here; the default content is the "
+                    "content it was played with: replaying with it",
+                    err=True,
+                )
+                return default
+            click.echo(
+                f"error: {log_path} was played with the pack {clip(ref)} (its header's `packs`), "
+                f"which is not here (looked in {', '.join(clip(p, 300) for p in places)}): give --content DIR (and "
+                "--expansions) to replay it with the packs you have",
+                err=True,
+            )
+            sys.exit(1)
+        paths.append(found)
+    if [p.resolve() for p in paths] == [Path(p).resolve() for p in default]:
         return default
     if content_fingerprint(paths) != header.get("content"):
         click.echo(

@@ -288,12 +288,20 @@ class LogWriter:
         fingerprint: str | None = None,
         agents: str = "random",
         max_turns: int | None = None,
+        packs: list[str] | None = None,
     ):
         # the writer holds the file open; close() closes it (no file: it only formats, in a worker)
         self.f = open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
         self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
-        # the header's `packs`: the folders played, so `replay` finds a fork's content without --content
-        self.packs = [str(Path(p).resolve()) for p in content_paths] if content_paths else None
+        # the header's `packs`: the folders played, so `replay` finds a fork's content without --content; named
+        # portably (a bundled pack by id, another relative to the log's folder: content.packs.log_pack_ref).
+        # `packs` gives them made already (a worker formats games for the log its batch writes)
+        if packs is None and content_paths:
+            from .content.packs import log_pack_ref
+
+            base = Path(path).parent if path is not None else None
+            packs = [log_pack_ref(p, base) for p in content_paths]
+        self.packs = packs
         self.players = players
         self.agents = agents  # the header's `agents`: "random", or the kinds per seat of --agents
         self.max_turns = max_turns  # the header's `max_turns` (--max-turns; absent: the rules' limit)
@@ -452,6 +460,7 @@ def _play_chunk(indices: range) -> list:
             fingerprint=b["fingerprint"],
             agents=b["agents_header"],
             max_turns=b["max_turns"],
+            packs=b["packs"],
         )
         if b["log"]
         else None
@@ -564,6 +573,7 @@ def simulate(
             "agents": agents,
             "agents_header": agents_header,
             "fingerprint": writer.fingerprint if writer is not None else "",
+            "packs": writer.packs if writer is not None else None,
         }
         ctx = mp.get_context("fork" if fork else methods[0])
         if sys.platform == "win32":

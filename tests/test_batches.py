@@ -268,22 +268,54 @@ def test_a_log_made_with_max_turns_replays(tmp_path):
 
 
 def test_a_forks_log_replays_with_the_packs_its_header_names(tmp_path):
-    """simulate writes the folders it played in the header (`packs`): replay without --content plays them, and
-    falls back to the default content, saying why, when they are gone or changed."""
+    """simulate writes the packs it played in the header (`packs`), portably: the bundled ones by id, others
+    relative to the log's folder. replay without --content plays them — from a copy of the log and the fork
+    somewhere else too — falls back to the default content, saying why, when they changed, and says which pack
+    it cannot find (an error, unless the default content is the content the log was played with)."""
     fork = tmp_path / "fork"
     shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "stack_timing", fork)
     log = tmp_path / "fork.jsonl"
     assert fengsheng("simulate", "-p", 5, "-n", 2, "-s", 3, "-j", 1, "--content", fork, "--log", log).exit_code == 0
-    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
-    assert header["packs"][-1] == str(fork.resolve()) and Path(header["packs"][0]) == BUNDLED_CONTENT.resolve()
+    text = log.read_text(encoding="utf-8")
+    header = json.loads(text.splitlines()[0])
+    assert header["packs"] == ["base", "tie_wu_zi", "lao_yang_fang", "fork"]
+    assert str(tmp_path) not in text and str(BUNDLED_CONTENT) not in text  # no absolute path: the same anywhere
     r = fengsheng("replay", log)
     assert r.exit_code == 0 and r.stdout.count("OK") == 2 and "(from the log)" in r.stderr, r.output
+    # the log and its fork moved together (another folder, another machine): the fork is found beside the log
+    moved = tmp_path / "elsewhere" / "deeper"
+    shutil.copytree(fork, moved / "fork")
+    shutil.copy(log, moved / "fork.jsonl")
+    r = fengsheng("replay", moved / "fork.jsonl")
+    assert r.exit_code == 0 and r.stdout.count("OK") == 2 and "deeper/fork" in r.stderr, r.output
+    # a log in another folder than its pack names it relative to the log
+    aside = tmp_path / "logs" / "fork.jsonl"
+    aside.parent.mkdir()
+    assert fengsheng("simulate", "-p", 5, "-n", 1, "-s", 3, "-j", 1, "--content", fork, "--log", aside).exit_code == 0
+    assert json.loads(aside.read_text(encoding="utf-8").splitlines()[0])["packs"][-1] == "../fork"
     # the fork changed since: the default content is played, with a note (and the queued game differs)
     (fork / "pack.yaml").write_text(
         (fork / "pack.yaml").read_text(encoding="utf-8").replace("stack", "queued"), encoding="utf-8"
     )
     r = fengsheng("replay", log)
     assert "have changed since it was written" in r.stderr and "played with different content" in r.stderr, r.output
+    # the fork is gone: an error naming it and where it was looked for, not a replay with other content
     shutil.rmtree(fork)
     r = fengsheng("replay", log)
-    assert "which is not there" in r.stderr, r.output
+    assert r.exit_code == 1 and "the pack fork" in r.stderr and "which is not here" in r.stderr, r.output
+    assert str(tmp_path / "fork") in r.stderr and "--content" in r.stderr and "OK" not in r.stdout, r.output
+    assert fengsheng("replay", log, "--content", moved / "fork").stdout.count("OK") == 2  # --content chooses
+
+
+def test_a_log_naming_a_pack_that_is_gone_replays_when_the_default_content_is_the_same(tmp_path):
+    """An older log names its packs by absolute path (another checkout's, say): when they are gone but the default
+    content is the content it was played with (its fingerprint), it replays with a note."""
+    log = tmp_path / "g.jsonl"
+    assert fengsheng("simulate", "-p", 5, "-n", 1, "-s", 4, "-j", 1, "--log", log).exit_code == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["packs"] == ["base", "tie_wu_zi", "lao_yang_fang"]
+    header["packs"] = ["/another/checkout/content", "/another/checkout/content/expansions/tie_wu_zi"]
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    r = fengsheng("replay", log)
+    assert r.exit_code == 0 and r.stdout.count("OK") == 1 and "which is not here" in r.stderr, r.output

@@ -304,6 +304,7 @@ def test_a_finished_tables_log_replays(client, tmp_path):
     games = read_log_text(r.text)
     assert len(games) == 1 and games[0]["header"]["seed"] == 5
     assert games[0]["header"]["agents"] == "human,heuristic,random"
+    assert games[0]["header"]["packs"] == ["base", "tie_wu_zi", "lao_yang_fang"]  # by id: no path of this server
     ok, message = replay_game(load_cached(), games[0])
     assert ok, message
     path = tmp_path / "table.jsonl"

@@ -26,6 +26,8 @@ removed; the loader applies those).
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -126,6 +128,37 @@ def pack_ref(ref: str, pack: Path) -> Path | None:
         return bundled[ref]
     folder = Path(pack) / ref
     return folder if folder.is_dir() else None
+
+
+def log_pack_ref(pack: Path | str, base: Path | None = None) -> str:
+    """How a log's header names a pack a game was played with (`packs`), the way `extends:` does, so that the
+    log means the same in another checkout or on another machine: a bundled pack by its id (``base``,
+    ``tie_wu_zi``), another folder relative to `base` (the log's folder) — as given when there is no `base`
+    (or it is on another drive) — with ``./`` in front when it would read as a bundled pack's id."""
+    bundled = bundled_packs()
+    for ref, path in bundled.items():
+        if _same(Path(pack), path):
+            return ref
+    text = str(pack)
+    if base is not None:
+        with contextlib.suppress(ValueError, OSError):  # another drive (Windows): as given
+            text = Path(os.path.relpath(Path(pack).resolve(), Path(base).resolve())).as_posix()
+    return f"./{text}" if text in bundled else text
+
+
+def find_log_pack(ref: str, base: Path | None = None) -> tuple[Path | None, list[str]]:
+    """The folder a log's `packs` entry names (``log_pack_ref``): a bundled pack's id; a folder relative to
+    `base` (the log's folder), else to the current directory; an absolute folder (as older logs name them).
+    Returns it, or None and the places looked in."""
+    bundled = bundled_packs()
+    if ref in bundled:
+        return bundled[ref], []
+    path = Path(ref)
+    places = [path] if path.is_absolute() else [*([Path(base) / path] if base is not None else []), path]
+    for place in places:
+        if place.is_dir():
+            return Path(os.path.normpath(place)), []
+    return None, [str(p) for p in dict.fromkeys(places)]
 
 
 def extends_of(pack: Path) -> list[str]:
