@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -86,7 +87,10 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
         "    print('counted before it died:', e.summary.games)\n",
         encoding="utf-8",
     )
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    # the script imports this checkout's code (not whichever copy is installed: a worktree, a stale install)
+    path = os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert "WorkerDied: a worker process died" in done.stdout, done.stdout + done.stderr
     assert "counted before it died: " in done.stdout  # the summary of the games before (printed by the CLI)
 
