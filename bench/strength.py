@@ -47,7 +47,9 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter, dict[str, flo
     bn: Counter = Counter()
     rw: Counter = Counter()
     rn: Counter = Counter()
-    timing = dict.fromkeys(("seconds", "searched", "search_seconds", "base_wins", "same_game", "better", "worse"), 0.0)
+    timing = dict.fromkeys(
+        ("seconds", "searched", "search_seconds", "overruled", "base_wins", "same_game", "better", "worse"), 0.0
+    )
     for g in indices:
         seat = g % n
         kinds = tuple(bot if s == seat else others for s in range(n))
@@ -57,6 +59,7 @@ def play(args: tuple) -> tuple[Counter, Counter, Counter, Counter, dict[str, flo
         start = time.process_time()
         game = drive(content, n, game_seed(seed, g), agents)
         timing["seconds"] += time.process_time() - start
+        timing["overruled"] += getattr(agents[seat], "overruled", 0)
         assert game.result is not None
         winners = {p.seat for p in game.result.winners}
         if paired:  # the same game with the other kind in the bot's seat too: does the seat's result change?
@@ -163,7 +166,10 @@ def main() -> None:
         print(f"\n{n} players, {a.games} games ({timing['seconds'] / a.games:.2f} CPU s per game)")
         if timing["searched"]:
             per = 1000 * timing["search_seconds"] / timing["searched"]
-            print(f"  {a.bot}: {timing['searched'] / a.games:.1f} decisions searched per game, {per:.0f} ms each")
+            print(
+                f"  {a.bot}: {timing['searched'] / a.games:.1f} decisions with a choice per game, {per:.0f} ms each;"
+                f" its guide overruled in {timing['overruled'] / a.games:.2f} a game"
+            )
         print(f"  {pad('identity', 10)} {pad(a.bot, 30)} {pad(a.against, 30)}")
         for identity in [*sorted(k for k in rn if k != ALL), ALL]:
             print(f"  {pad(identity, 10)} {cell(bw[identity], bn[identity])} {cell(rw[identity], rn[identity])}")

@@ -169,3 +169,102 @@ def test_a_sample_the_engine_stops_counts_as_a_draw_not_a_crash(content):
     assert answer in state.legal_actions()
     assert bot.failed == 5
     assert all(mean == 0.5 for _visits, mean in bot.last.values())
+
+
+# ---------------------------------------------------------------------- the paired search (search:N:paired)
+
+
+def _at_kind(content, n: int, seed: int, kinds: frozenset, actions: int = 30) -> GameState:
+    """A game of heuristic bots stopped at a decision of one of `kinds` with two options or more."""
+    from interpreter.agents.heuristic import HeuristicAgent
+
+    state = GameState(content, n, seed)
+    bots = [HeuristicAgent(seed * 31 + s) for s in range(n)]
+    while not state.is_terminal():
+        kind, legal = state.decision_kind, state.legal_actions()
+        if len(state.history()) >= actions and kind in kinds and len(legal) > 1:
+            return state
+        s = state.current_player()
+        state.apply_action(bots[s].act(state.observation(s), state.action_descriptors()))
+    raise AssertionError("the game ended first")
+
+
+def test_paired_answers_do_not_depend_on_what_the_seat_cannot_see(content):
+    from interpreter.agents.search import PAIRED_KINDS
+
+    for seed in (5, 8):
+        state = _at_kind(content, 5, seed, PAIRED_KINDS)
+        me = state.current_player()
+        twin = state.resample(me, random.Random(seed))
+        assert twin.observation(me) == state.observation(me)
+        assert _hands(twin) != _hands(state)
+        bot, bot_twin = SearchAgent(7, 3, rollout="paired"), SearchAgent(7, 3, rollout="paired")
+        answer = bot.search(state.observation(me), state.action_descriptors(), state.world(me))
+        answer_twin = bot_twin.search(twin.observation(me), twin.action_descriptors(), twin.world(me))
+        assert answer == answer_twin and answer in state.legal_actions()
+        assert len(bot.last) >= 2 and bot.last == bot_twin.last  # it searched, and every result alike
+
+
+def test_paired_keeps_the_guides_answer_unless_another_does_clearly_better(content):
+    """The sign test, on a World whose samples decide the result by the action answered: an action that wins
+    in every sample replaces the guide's answer; when every action does the same, the guide's answer stays."""
+    state = _at_kind(content, 5, 3, frozenset({"receive", "send"}))
+    me = state.current_player()
+    obs, actions = state.observation(me), state.action_descriptors()
+    ids = [int(d["id"]) for d in actions]
+    prior = SearchAgent(11, 1, rollout="paired").guide.act(obs, actions)
+    winner = next(a for a in ids if a != prior)
+
+    class Decided:
+        """A sample in which `winner` wins the game at once for `me` (any other action: the game goes on)."""
+
+        def __init__(self, inner: GameState, wins: bool) -> None:
+            self.inner, self.wins, self.chosen = inner, wins, None
+
+        def __getattr__(self, name: str):
+            return getattr(self.inner, name)
+
+        def apply_action(self, action: int) -> None:
+            if self.chosen is None:
+                self.chosen = action
+            self.inner.apply_action(action)
+
+        def is_terminal(self) -> bool:
+            return (self.wins and self.chosen == winner) or self.inner.is_terminal()
+
+        def returns(self) -> list[float]:
+            if self.wins and self.chosen == winner:
+                return [1.0 if s == me else -1.0 for s in range(state.n_players)]
+            return [0.0] * state.n_players  # (nobody won)
+
+    class World:
+        def __init__(self, wins: bool) -> None:
+            self.wins = wins
+
+        def sample(self, rng: random.Random):
+            return Decided(state.world(me).sample(rng), self.wins)
+
+    bot = SearchAgent(11, 6, rollout="paired", horizon=0)
+    assert bot.search(obs, actions, World(True)) == winner
+    assert bot.last[winner] == (6, 1.0)
+    bot = SearchAgent(11, 6, rollout="paired", horizon=0)
+    assert bot.search(obs, actions, World(False)) == prior
+
+
+def test_paired_samples_fit_the_colours_a_seat_accepted(content):
+    """A seat that accepted red intel by choice is dealt a red identity in more of the samples kept than in the
+    uniform re-deal."""
+    state = _at_kind(content, 5, 4, frozenset({"receive", "send"}))
+    me = state.current_player()
+    world = state.world(me)
+    other = next(s for s in range(5) if s != me and str(s) not in state.observation(me)["known_identities"])
+    bot = SearchAgent(2, 1, rollout="paired")
+    camps = bot.guide.camps
+
+    def red(seed: int) -> bool:
+        identity = world.sample(random.Random(seed))._game.players[other].identity
+        return identity is not None and camps.get(identity.id) == "red"
+
+    uniform = sum(red(bot.rng.getrandbits(64)) for _ in range(60))
+    leaning = sum(red(bot._plausible_seed(world, me, {other: 3.0})) for _ in range(60))
+    assert leaning >= uniform + 10

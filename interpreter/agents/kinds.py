@@ -7,7 +7,8 @@ it the content being played (the heuristic bot reads its hints from it: the card
 
 A *spec* names a kind with an optional argument after a colon: ``search:50`` is the search bot with
 50 simulations per decision (``search`` alone: 50) and random rollouts, ``search:50:heuristic`` the
-same with heuristic bots playing the rollouts (about four times the cost). :func:`factory_of` reads a
+same with heuristic bots playing the rollouts (about four times the cost), ``search:N:paired`` the paired
+search (N samples per action compared, short heuristic rollouts: agents/search.py). :func:`factory_of` reads a
 spec (``simulate --agents`` and ``balance`` seat bots by spec).
 """
 
@@ -49,7 +50,8 @@ def agent_kinds() -> dict[str, AgentFactory]:
 
 
 def factory_of(spec: str) -> AgentFactory:
-    """The factory a spec names: a kind (``heuristic``) or ``search:N`` / ``search:N:ROLLOUT`` (random, heuristic).
+    """The factory a spec names: a kind (``heuristic``) or ``search:N`` / ``search:N:ROLLOUT`` (random, heuristic,
+    paired).
 
     Raises ValueError saying what is wrong (an unknown kind, a budget that is not a positive number)."""
     name, _, arg = spec.strip().partition(":")

@@ -27,6 +27,17 @@ over a dozen actions, a lead of one or two lucky games is noise. Among the actio
 that bar, the one with the largest lead beyond it. A decision with one legal action is not
 searched.
 
+``rollout="paired"`` (``search:N:paired``) searches differently, and only the decisions that carry the
+game (receiving, the card sent, its target, the lock): it compares the guide's answer with up to three
+others by **common random numbers** — each is played from the same N samples with the same rollout
+seeds, by heuristic bots at every seat, so two results differ only where the action made the difference
+— and takes another action only when it did better in clearly more samples than it did worse (a sign
+test). A rollout stops ``HORIZON`` turns on and the position is evaluated with the sample's identities
+(its camp's intel of its colour, the other camp's, blacks and deaths) — far less noise than one game's
+end. A candidate that is not ahead after ``PAIRED_FIRST`` samples gets no more. Samples are drawn with
+the guide's camp guesses: a sample whose identities contradict the colours a seat accepted by choice is
+redrawn with a probability that grows with the contradiction.
+
 Honest by construction: the bot reads its observation, the action descriptors and the samples
 its World deals, which depend only on what its seat has seen and on the bot's generator (a test
 gives it two games that differ in everything its seat cannot see: same answers). Seeded: the same
@@ -40,13 +51,26 @@ import random
 from collections.abc import Sequence
 
 from ..engine.errors import EngineError
+from ..engine.game import Game
 from ..engine.step import GameState, World
 from .base import Agent, Descriptor, Observation
-from .heuristic import HeuristicAgent, Hints
+from .heuristic import HeuristicAgent, Hints, hints_of
 
 EXPLORE = 0.7  # UCB1's exploration constant (results are in [0, 1])
 CONFIDENCE = 1.5  # how many standard errors another action's mean must beat the heuristic choice's by
-ROLLOUTS = ("random", "heuristic")  # the default first
+ROLLOUTS = ("random", "heuristic", "paired")  # the default first
+# `paired`: which decisions it searches (the kinds of docs/observation.md's decision), how many actions it compares
+PAIRED_KINDS = frozenset({"receive", "send", "send_target", "lock"})
+PAIRED_CANDIDATES = 4  # the guide's answer and up to three others (drawn at random when there are more)
+PAIRED_FIRST = 3  # samples every candidate gets; then only those ahead of the guide get more
+PAIRED_Z = 1.5  # the sign test's bar: better - worse >= PAIRED_Z * sqrt(better + worse) (and >= 2)
+LEAN_WEIGHT = 0.7  # how strongly a seat's accepted colours make a sample's identity for it likelier
+HORIZON = 2  # `paired`: turns played on before a position is evaluated (0: to the game's end)
+PROGRESS = (0.0, 1.0, 3.0)  # a seat's value of holding 0, 1, 2 intel of its camp's colour
+BLACKS = (0.0, 0.5, 1.5)  # its cost of holding 0, 1, 2 black intel
+DEAD = 2.0  # the cost of its death
+WIN_VALUE = 8.0  # a win (a loss: minus) before the horizon
+SAMPLE_TRIES = 6  # draws of a sample before the last one is taken whatever its weight
 SEARCH_SEED = 0x5EA2C4  # the search's own generator: the seed xor this (the guide has the seed itself)
 
 
@@ -92,21 +116,30 @@ class SearchAgent(Agent):
     observes = True
     searches = True
 
-    def __init__(self, seed: int, simulations: int = 50, hints: Hints | None = None, rollout: str = "random") -> None:
+    def __init__(
+        self,
+        seed: int,
+        simulations: int = 50,
+        hints: Hints | None = None,
+        rollout: str = "random",
+        horizon: int = HORIZON,
+    ) -> None:
         if simulations < 1:
             raise ValueError(f"a search bot needs at least one simulation per decision, not {simulations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
         self.rng = random.Random(seed ^ SEARCH_SEED)
         self.simulations = simulations
-        self.hints = hints
+        self.hints = hints if hints is not None else hints_of()  # (read once: the rollout bots share them)
         self.rollout = rollout
+        self.horizon = horizon
         # its prior and its answer where it cannot search; it keeps its memory of the game in step. Seeded
         # as a heuristic bot in its seat would be: where the search never overrules it, the game is the one
         # that bot would have played (bench/strength.py compares the two, game by game)
         self.guide = HeuristicAgent(seed, hints)
         self.last: dict[int, tuple[int, float]] = {}  # the last search's root: action -> (visits, mean)
         self.failed = 0  # simulations whose sample the engine stopped (EngineError): counted as draws
+        self.overruled = 0  # decisions answered otherwise than its guide
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
         """Without a World (a driver that offers none) it answers as its heuristic guide."""
@@ -117,6 +150,8 @@ class SearchAgent(Agent):
         self.last = {}
         if len(actions) < 2:
             return prior
+        if self.rollout == "paired":
+            return self._paired(observation, actions, world, prior)
         seat = int(observation["seat"])
         root = _Node()
         for _ in range(self.simulations):
@@ -137,6 +172,7 @@ class SearchAgent(Agent):
             lead = root.total[a] / n - mean_prior - CONFIDENCE * 0.5 * math.sqrt(1 / n + 1 / n_prior)
             if lead > best_lead:
                 best, best_lead = a, lead
+        self.overruled += best != prior
         return best
 
     # ------------------------------------------------------------------ one simulation
@@ -175,3 +211,132 @@ class SearchAgent(Agent):
                 state.apply_action(bot.act(state.observation(s), state.action_descriptors()))
         returns = state.returns()
         return 0.5 if not any(returns) else (1.0 if returns[seat] > 0 else 0.0)
+
+    # ------------------------------------------------------------------ paired comparisons
+
+    def _paired(self, obs: Observation, actions: Sequence[Descriptor], world: World, prior: int) -> int:
+        """Flat Monte Carlo with common random numbers: each candidate is played from the same samples with
+        the same rollout seeds (heuristic bots at every seat), and a candidate replaces the guide's answer
+        when it did better in clearly more samples than it did worse (a sign test over the samples where
+        the two results differ)."""
+        decision = obs["decision"]
+        kind = decision["kind"] if decision is not None else ""
+        if kind not in PAIRED_KINDS:
+            return prior
+        ids = [int(d["id"]) for d in actions]
+        if kind == "play":  # a play window: only whether the guide's use of a card beats passing
+            passing = [int(d["id"]) for d in actions if d["kind"] == "pass"]
+            others = passing if passing and prior not in passing else []
+        else:
+            others = [a for a in ids if a != prior]
+            if len(others) > PAIRED_CANDIDATES - 1:
+                others = self.rng.sample(others, PAIRED_CANDIDATES - 1)
+        if not others:
+            return prior
+        seat = int(obs["seat"])
+        lean = self._leans(obs)
+        base: list[float] = []
+        results: dict[int, list[float]] = {a: [] for a in others}
+        alive = list(others)
+        for i in range(self.simulations):
+            sample_seed = self._plausible_seed(world, seat, lean)
+            rollout_seed = self.rng.getrandbits(64)
+            base.append(self._play_out(world.sample(random.Random(sample_seed)), seat, prior, rollout_seed))
+            for a in alive:
+                results[a].append(self._play_out(world.sample(random.Random(sample_seed)), seat, a, rollout_seed))
+            if i + 1 >= PAIRED_FIRST:  # more samples only for the candidates still ahead of the guide's answer
+                alive = [a for a in alive if self._margin(results[a], base)[0] > 0]
+                if not alive:
+                    break
+        self.last = {a: (len(r), sum(r) / len(r)) for a, r in [(prior, base), *results.items()]}
+        best, best_margin = prior, 0.0
+        for a in others:
+            margin, spread, differ = self._margin(results[a], base)
+            if differ >= 3 and margin >= PAIRED_Z * spread and margin / spread > best_margin:
+                best, best_margin = a, margin / spread
+        self.overruled += best != prior
+        return best
+
+    @staticmethod
+    def _margin(results: list[float], base: list[float]) -> tuple[float, float, int]:
+        """Over the samples both were played in: (the sum of the differences to the guide's answer, the root of
+        the sum of their squares, how many differ). With results 0 and 1, the first is the number of samples it
+        did better in less those it did worse in, and margin / spread is the sign test's statistic."""
+        d = [x - y for x, y in zip(results, base, strict=False) if x != y]
+        return sum(d), math.sqrt(sum(x * x for x in d)), len(d)
+
+    def _leans(self, obs: Observation) -> dict[int, float]:
+        """Per other seat whose identity it has not seen: red minus blue intel that seat accepted by choice, as
+        its guide counted them from what this seat saw (the guide has just read this observation)."""
+        known = obs["known_identities"]
+        return {
+            s: v
+            for s, v in self.guide._lean.items()  # (its own guide's memory)
+            if s != obs["seat"] and str(s) not in known and v
+        }
+
+    def _plausible_seed(self, world: World, seat: int, lean: dict[int, float]) -> int:
+        """The seed of a sample whose identities fit what the seats did: a sample is kept with the probability
+        exp(LEAN_WEIGHT * (lean * side - |lean|)) for each seat that leant (side +1 for a red identity, -1
+        for blue, 0 without a camp), up to SAMPLE_TRIES draws."""
+        seed = self.rng.getrandbits(64)
+        if not lean:
+            return seed
+        for _ in range(SAMPLE_TRIES - 1):
+            players = world.sample(random.Random(seed))._game.players  # (the sample's own deal)
+            weight = 0.0
+            for s, v in lean.items():
+                identity = players[s].identity
+                camp = self.guide.camps.get(identity.id) if identity is not None else None
+                side = 1 if camp == "red" else -1 if camp == "blue" else 0
+                weight += LEAN_WEIGHT * (v * side - abs(v))
+            if self.rng.random() < math.exp(weight):
+                return seed
+            seed = self.rng.getrandbits(64)
+        return seed
+
+    def _play_out(self, state: GameState, seat: int, action: int, rollout_seed: int) -> float:
+        """The result of `action` in a sample, the rest played by heuristic bots seeded from `rollout_seed`: the
+        game's end, 1 (a win), 0 (a loss) or ½, or, with a horizon, the evaluation of the position HORIZON turns
+        on (a win or a loss before: ±WIN_VALUE)."""
+        game = state._game  # (the sample's own deal: identities, intel counts)
+        identity = game.players[seat].identity
+        camp = self.guide.camps.get(identity.id) if identity is not None else None
+        stop = game.turn_no + self.horizon if self.horizon and camp is not None else None
+        try:
+            state.apply_action(action)
+            bots: dict[int, HeuristicAgent] = {}
+            r = random.Random(rollout_seed)
+            seeds = [r.getrandbits(64) for _ in range(state.n_players)]
+            while not state.is_terminal():
+                if stop is not None and camp is not None and game.turn_no >= stop:
+                    return self._evaluate(game, camp)
+                s = state.current_player()
+                bot = bots.get(s)
+                if bot is None:
+                    bot = bots[s] = HeuristicAgent(seeds[s], self.hints)
+                state.apply_action(bot.act(state.observation(s), state.action_descriptors()))
+        except EngineError:
+            self.failed += 1
+            return 0.5 if stop is None else 0.0
+        returns = state.returns()
+        if stop is not None:
+            return 0.0 if not any(returns) else (WIN_VALUE if returns[seat] > 0 else -WIN_VALUE)
+        return 0.5 if not any(returns) else (1.0 if returns[seat] > 0 else 0.0)
+
+    def _evaluate(self, game: Game, camp: str) -> float:
+        """A position for a seat of the camp collecting `camp`, with every identity known (a sample's): its camp's
+        intel of its colour, the other camp's of theirs (PROGRESS by count), blacks (BLACKS by count) and deaths
+        (DEAD) — good on its side, bad on the other; seats without a camp do not count."""
+        value = 0.0
+        for p in game.players:
+            other = self.guide.camps.get(p.identity.id) if p.identity is not None else None
+            if other is None:
+                continue
+            side = 1.0 if other == camp else -1.0
+            if not p.alive:
+                value -= side * DEAD
+                continue
+            own = p.counts[1] if other == "red" else p.counts[2]
+            value += side * (PROGRESS[min(own, 2)] - BLACKS[min(p.counts[4], 2)])
+        return value
