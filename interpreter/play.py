@@ -7,7 +7,9 @@ reads the engine's objects for a human: the screen is drawn from the observation
 and the content's static names (roles, cards, skills, identities, tasks).
 
 A save is the table (players, seed, human seats, bot kinds, packs) and every action
-id applied so far; resuming replays them (``Table.load``).
+id applied so far; resuming replays them (``Table.read_save``). A save names its packs as a log's
+header does (``content.packs.log_pack_ref``: a bundled pack by id, another relative to the save's
+folder), so a save moved with its pack, or made in another checkout, resumes.
 """
 
 from __future__ import annotations
@@ -144,7 +146,7 @@ class Setup:
     seed: int
     humans: list[int]
     bots: dict[int, str]  # seat -> agent kind
-    content: list[str] = field(default_factory=list)  # --content directories
+    content: list[str] = field(default_factory=list)  # --content directories (a save names them portably)
     expansions: str | None = None
     max_turns: int | None = None
 
@@ -152,6 +154,22 @@ class Setup:
 def bot_seed(seed: int, seat: int) -> int:
     """Each bot's own seed, from the game's seed and its seat (so a save replays them)."""
     return seed * 1000 + seat
+
+
+def _save_pack(path: str | Path, ref: str) -> str:
+    """The folder a save's `content` entry names (a bundled pack's id; a folder relative to the save's folder,
+    else to the current directory; an absolute folder, as older saves name them); a PlayError naming the pack,
+    where it was looked for and what to do when it is not there."""
+    from .content.packs import find_log_pack
+
+    found, places = find_log_pack(ref, Path(path).resolve().parent)
+    if found is None:
+        raise PlayError(
+            f"{path}: the game was played with the pack {ref!r} (the save's `content`), which is not here "
+            f"(looked in {', '.join(places)}): put the pack's folder there — the save names it relative to its "
+            "own folder — or resume from the folder that holds it, or edit the save's `content` to say where it is"
+        )
+    return str(found)
 
 
 class Table:
@@ -212,7 +230,13 @@ class Table:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False) + "\n", encoding="utf-8")
+        """Write the save; its packs are named as a log's header names them (a bundled pack by id, another
+        relative to the save's folder), so it means the same in another checkout or beside its pack elsewhere."""
+        from .content.packs import log_pack_ref
+
+        data = self.to_json()
+        data["content"] = [log_pack_ref(c, Path(path).parent) for c in self.setup.content]
+        Path(path).write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
 
     @staticmethod
     def read_save(path: str | Path) -> tuple[Setup, list[int]]:
@@ -230,12 +254,13 @@ class Table:
                 f"{path}: save version {data.get('version')!r}; this fengsheng reads version {SAVE_VERSION}"
             )
         try:
+            content = [str(c) for c in data.get("content") or []]
             setup = Setup(
                 players=int(data["players"]),
                 seed=int(data["seed"]),
                 humans=[int(h) for h in data["humans"]],
                 bots={int(k): str(v) for k, v in data["bots"].items()},
-                content=[str(c) for c in data.get("content") or []],
+                content=[_save_pack(path, ref) for ref in content],
                 expansions=data.get("expansions"),
                 max_turns=data.get("max_turns"),
             )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -64,6 +66,35 @@ def test_save_then_resume_gives_the_same_game(tmp_path, kind):
     assert code == 0, resumed[-2000:]
     assert f"resumed after {len(data['actions'])} decisions" in resumed
     assert _after_last_prompt(resumed) == _after_last_prompt(whole)
+
+
+def test_a_save_names_its_pack_portably_and_resumes_beside_it_elsewhere(tmp_path):
+    """A save names a pack of one's own relative to the save's folder (no absolute path), so the save moved with
+    its pack resumes; a pack that is not there is an error naming it, where it was looked for and what to do."""
+    fork = tmp_path / "fork"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "stack_timing", fork)
+    args = ["-p", "4", "-s", "8", "--bots", "random", "--max-turns", "40", "--content", str(fork)]
+    whole = _play(args, ANSWERS)[1]
+    save = tmp_path / "saves" / "g.json"
+    save.parent.mkdir()
+    code, out = _play([*args, "--save", str(save)], "1\n" * 6 + "s\n\n")
+    assert code == 1 and "已保存到" in out, out[-2000:]
+    text = save.read_text(encoding="utf-8")
+    assert json.loads(text)["content"] == ["../fork"] and str(tmp_path) not in text
+    # the save and its pack moved together (another folder, another machine)
+    moved = tmp_path / "elsewhere" / "deeper"
+    shutil.copytree(fork, moved / "fork")
+    (moved / "saves").mkdir()
+    shutil.copy(save, moved / "saves" / "g.json")
+    shutil.rmtree(fork)
+    code, resumed = _play(["--resume", str(moved / "saves" / "g.json")], ANSWERS)
+    assert code == 0, resumed[-2000:]
+    assert _after_last_prompt(resumed) == _after_last_prompt(whole)
+    # the pack is not there: which one, where it was looked for, what to do — not a game with other content
+    code, out = _play(["--resume", str(save)], ANSWERS)
+    assert code == 1 and "the pack '../fork'" in out and "which is not here" in out, out[-2000:]
+    assert str(tmp_path / "saves" / ".." / "fork") in out and "put the pack's folder there" in out
+    assert "选择 [" not in out
 
 
 @pytest.mark.slow
