@@ -192,6 +192,21 @@ ROWS = [
         [("E113", 7, 5, "a skill: id, name")],
     ),
     (
+        "a full-width colon after a key: at the colon, not the line after",
+        ACTIVE.replace("kind: active", "kind：active") + "    effect: draw(self, 1)\n",
+        [("E101", 10, 9, "ASCII colon and a space: `kind: ...`")],
+    ),
+    (
+        "a quoted text never closed: at its opening quote, not the end of the file",
+        ACTIVE.replace("text: 测试。", 'text: "测试。') + "    effect: draw(self, 1)\n",
+        [("E101", 9, 11, "same quote mark")],
+    ),
+    (
+        "a [ list never closed: the hint says where it opens",
+        TRIGGERED.replace("received", "[intel_sent, received") + "    effect: draw(self, 1)\n",
+        [("E101", 12, 11, "the `[` at line 11, column 14")],
+    ),
+    (
         "two slips in one effect: both are reported",
         ACTIVE + "    effect: |\n      if true && true { draw(self, 1) }\n      if 1 = 1 { draw(self, 1) }\n",
         [("E201", 13, 15, "write `and`"), ("E201", 14, 12, "write `==`")],

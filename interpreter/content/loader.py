@@ -130,6 +130,20 @@ def _suggest(word, candidates):
 # the data, pickled (each read gets its own copy, which the builders may change). A process that loads packs
 # again and again (the tests, `fengsheng serve`) parses and schema-checks each unchanged file once; a file with
 # any finding is read in full every time, so that its findings are reported again. Bounded: cleared when full.
+_FULL_WIDTH_KEY = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)\s*：")
+
+
+def _full_width_key(lines: list[str], upto: int) -> tuple[int, int, str] | None:
+    """The last of line `upto` (1-based) and the two before it that starts with a key followed by a
+    full-width colon `：` (a Chinese input method's), as (line, column of the colon, key); else None.
+    YAML reads such a line as one text and fails on a line after it."""
+    for n in range(min(upto, len(lines)), max(upto - 3, 0), -1):
+        m = _FULL_WIDTH_KEY.match(lines[n - 1])
+        if m:
+            return n, m.end(), m.group(2)
+    return None
+
+
 _CLEAN_READS: dict[tuple[str, str], bytes] = {}
 _CLEAN_READS_MAX = 4096
 # Cards, roles and secret tasks built from such a file with nothing to report, by kind, file name, text and the
@@ -375,7 +389,24 @@ class Loader:
             problem = getattr(e, "problem", None) or str(e)
             hint = None
             src_line = (line_of(self.sources[str(path)], line) or "") if mark else ""
-            if "\t" in src_line or re.search(r"\btabs?\b", str(problem)):
+            context, context_mark = getattr(e, "context", None), getattr(e, "context_mark", None)
+            full_width = _full_width_key(self.sources[str(path)], line) if mark else None
+            if full_width:  # `key：value`: YAML reads one text, and fails on a later line
+                line, col, key = full_width
+                problem = f"a full-width colon '：' after the key `{key}`"
+                hint = f"YAML needs the ASCII colon and a space: `{key}: ...`"
+            elif context == "while scanning a quoted scalar" and context_mark and "end of stream" in str(problem):
+                line, col = context_mark.line + 1, context_mark.column + 1
+                problem = "this quoted text is never closed: the file ends inside it"
+                hint = "end the text with the same quote mark, on its line; or leave the quotes out"
+            elif context in ("while parsing a flow sequence", "while parsing a flow mapping") and context_mark:
+                opening = "[" if "sequence" in context else "{"
+                closing = "]" if opening == "[" else "}"
+                hint = (
+                    f"the `{opening}` at line {context_mark.line + 1}, column {context_mark.column + 1} "
+                    f"is not closed by `{closing}` before this"
+                )
+            elif "\t" in src_line or re.search(r"\btabs?\b", str(problem)):
                 hint = "YAML indentation must use spaces, not tabs"
             elif "mapping values are not allowed" in str(problem) and re.match(r"\s*-?\s*[\w-]+: .*: ", src_line):
                 hint = (
