@@ -18,7 +18,7 @@ from typing import Any
 from .agents.base import Descriptor, Observation
 from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
-from .catalogue import STATUSES
+from .catalogue import DECISIONS, EVENTS, STATUSES
 from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
 from .content.packs import resolve_packs
 from .content.yamlpos import Pos, key_pos_of, pos_of
@@ -389,6 +389,57 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
         out.append(where(pos_of(data, "deck"), no_deck))
         return out
     out += _unknown_card_ids(data, content, where)
+    out += _unknown_expectations(data.get("expect") or {}, content, where)
+    return out
+
+
+# the fields of a decision record (engine/core.py) that a pattern `{d: ...}` may match
+_DECISION_FIELDS = ("d", "seat", "n", "choice", "label", "prompt", "source", "to")
+
+
+def _unknown_expectations(expect: dict, content, where: _Where) -> list[str]:
+    """Patterns and skill names an expectation names that no game can produce.
+
+    A pattern with a misspelt event kind or field matches no record, so `events:` would fail with
+    "did not happen" and `no_events:` would pass whatever the game did; a skill name no role has
+    never fires. Each is reported at its line with the closest name.
+    """
+    out = []
+    patterns: list[tuple[str, Any]] = [(f"events[{i}]", p) for i, p in enumerate(expect.get("events") or [])]
+    patterns += [(f"no_events[{i}]", p) for i, p in enumerate(expect.get("no_events") or [])]
+    for i, want in enumerate(expect.get("event_counts") or []):
+        if isinstance(want, dict):
+            patterns.append((f"event_counts[{i}].match", want.get("match")))
+    for what, pattern in patterns:
+        if not isinstance(pattern, dict):
+            continue
+        if "e" in pattern:
+            kind, kinds, field_of = pattern["e"], list(EVENTS), lambda k: (*EVENTS[k].fields, "e", "to", "secret")
+            noun, key = "event kind", "e"
+        elif "d" in pattern:
+            kind, kinds, field_of = pattern["d"], list(DECISIONS), lambda _k: _DECISION_FIELDS
+            noun, key = "decision kind", "d"
+        else:
+            continue
+        if kind not in kinds:
+            close = did_you_mean(kind, kinds) if isinstance(kind, str) else None
+            known = f"; {close}" if close else f" ({noun}s: {', '.join(kinds)})"
+            msg = f"expect.{what}: no {noun} {brief(kind)}{known}"
+            out.append(where(pos_of(pattern, key), msg))
+            continue
+        fields = field_of(kind)
+        for name in pattern:
+            if name not in fields:
+                close = did_you_mean(name, list(fields)) if isinstance(name, str) else None
+                msg = f"expect.{what}: the {kind} record has no field {brief(name)} (its fields: {', '.join(fields)})"
+                out.append(where(key_pos_of(pattern, name), msg + (f"; {close}" if close else "")))
+    names = sorted({skill.name for role in content.roles.values() for skill in role.skills})
+    fired = expect.get("skills_fired") or []
+    for j, name in enumerate(fired if isinstance(fired, list) else []):
+        if name not in names:
+            close = did_you_mean(name, names) if isinstance(name, str) else None
+            msg = f"expect.skills_fired: no role of the content has a skill {brief(name)}"
+            out.append(where(pos_of(fired, j), msg + (f"; {close}" if close else "")))
     return out
 
 

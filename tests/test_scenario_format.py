@@ -146,3 +146,31 @@ def test_a_start_that_is_no_phase_is_a_setup_failure_at_its_line(tmp_path):
     (failure,) = result.failures
     assert "start: the turn has no phase 'plya' (its phases: draw, play, send, contest, receive" in failure
     assert failure.split(": start:")[0].endswith(":15:8") and "did you mean play?" in failure
+
+
+def test_a_misspelt_event_kind_in_no_events_is_a_setup_failure_not_a_pass(tmp_path):
+    """A pattern naming no event kind matches no record: `no_events:` would pass whatever the game did."""
+    result = _run_changed(tmp_path, "format_used_limit.scenario.yaml", "{e: skill_used,", "{e: skil_used,")
+    (failure,) = result.failures
+    assert ":21:11: expect.no_events[0]: no event kind 'skil_used'; did you mean skill_used?" in failure
+
+
+def test_a_misspelt_field_in_no_events_is_a_setup_failure_not_a_pass(tmp_path):
+    name = "format_used_limit.scenario.yaml"
+    result = _run_changed(tmp_path, name, "skill: you_di_shen_ru}", "skil: you_di_shen_ru}")
+    (failure,) = result.failures
+    assert ":21:23: expect.no_events[0]: the skill_used record has no field 'skil' (its fields: seat, skill" in failure
+    assert "did you mean skill?" in failure
+
+
+def test_a_misspelt_decision_kind_in_events_is_a_setup_failure_at_its_line(tmp_path):
+    result = _run_changed(tmp_path, "format_statuses_and_not_offered.scenario.yaml", "{d: receive,", "{d: recieve,")
+    (failure,) = result.failures
+    assert ":23:11: expect.events[0]: no decision kind 'recieve'; did you mean receive?" in failure
+
+
+def test_a_skill_no_role_has_in_skills_fired_is_a_setup_failure(tmp_path):
+    name = "role_jian_xian_sheng_cong_rong_ying_dui.scenario.yaml"
+    result = _run_changed(tmp_path, name, "skills_fired: [从容应对]", "skills_fired: [从容应队]")
+    (failure,) = result.failures
+    assert "expect.skills_fired: no role of the content has a skill '从容应队'; did you mean 从容应对?" in failure
