@@ -55,13 +55,20 @@ def _load(path: str) -> Any:
         _fail(str(e))
 
 
-def _report_of(sweep: Any, packs: list[str] | None = None) -> dict:
-    """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load."""
-    from .balance.report import build_report, new_roles, pack_skills
+def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) -> dict:
+    """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load:
+    its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
+    that is not there, or changed since, is a note in the report (and on stderr with `say`)."""
+    from .balance.report import build_report, locate_packs, new_roles, pack_skills
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
-    skills = pack_skills(sweep.meta)
-    return build_report(sweep.meta, records, skills, new_roles(sweep.meta, skills))
+    meta, notes = locate_packs(sweep.meta, sweep.path)
+    notes = {name: text for name, text in notes.items() if packs is None or name in packs}
+    if say:
+        for text in notes.values():
+            click.echo(f"note: {text}", err=True)
+    skills = pack_skills(meta)
+    return build_report(meta, records, skills, new_roles(meta, skills), notes)
 
 
 @click.command()
@@ -88,7 +95,7 @@ def report(directory: str, html_path: str | None, no_html: bool, json_path: str 
     sweep = _load(directory)
     if not sweep.records:
         _fail(f"{directory}: the sweep has no games yet (run `fengsheng balance --out {directory}` to play them)", 1)
-    result = _report_of(sweep)
+    result = _report_of(sweep, say=json_path == "-")  # (the tables show the notes)
     if json_path != "-":
         from .balance.report import print_report
 
@@ -198,10 +205,10 @@ def compare(
                 f"{base}: holds {len(labels)} pack(s) ({', '.join(labels)}): give BASE and FORK (two sweep directories "
                 "or two packs), or one directory swept with two --pack"
             )
-        base_report, fork_report = _report_of(sweep, [labels[0]]), _report_of(sweep, [labels[1]])
+        base_report, fork_report = _report_of(sweep, [labels[0]], True), _report_of(sweep, [labels[1]], True)
         where = Path(base)
     elif _is_sweep(base) and _is_sweep(fork):
-        base_report, fork_report = _report_of(_load(base)), _report_of(_load(fork))
+        base_report, fork_report = _report_of(_load(base), say=True), _report_of(_load(fork), say=True)
         where = Path(fork)
     elif _is_sweep(base) or _is_sweep(fork):
         sweep_arg, other = (base, fork) if _is_sweep(base) else (fork, base)
@@ -211,7 +218,7 @@ def compare(
         where = _sweep_packs(base, fork, players_text, agents_specs, games, seed, expansions, jobs, out)
         sweep = _load(str(where))
         labels = [p["name"] for p in sweep.meta["packs"]]
-        base_report, fork_report = _report_of(sweep, [labels[0]]), _report_of(sweep, [labels[1]])
+        base_report, fork_report = _report_of(sweep, [labels[0]], True), _report_of(sweep, [labels[1]], True)
     for name, rep in (("BASE", base_report), ("FORK", fork_report)):
         if not rep["groups"]:
             _fail(f"{name} has no games to compare", 1)

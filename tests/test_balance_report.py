@@ -228,7 +228,7 @@ def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
 
 # ---------------------------------------------------------------------- JSON keys (documented in docs/balance.md)
 
-REPORT_KEYS = {"format", "sweep", "rules", "flags", "new_roles", "groups"}
+REPORT_KEYS = {"format", "pack_notes", "sweep", "rules", "flags", "new_roles", "groups"}
 GROUP_KEYS = {
     "pack", "agents", "players", "games", "failed", "seats", "identities", "tasks", "roles", "skills",
     "turns", "decisions", "end_reasons", "failures",

@@ -342,3 +342,57 @@ def test_chunks_follow_each_cells_pace():
     assert chunker.next() == (slow, [1])  # a game of more than a second: one at a time
     handed = [chunker.next() for _ in range(9)]
     assert [c for c in handed if c] == [(slow, [i]) for i in range(2, 10)] and handed[-1] is None
+
+
+def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywhere(tmp_path, monkeypatch):
+    """sweep.json names a pack relative to the sweep's directory, not as typed (relative to where the sweep ran):
+    `balance report` from another folder lists the pack's roles and names it from there in its re-run commands,
+    the same grid typed from another folder resumes, an older sweep.json (as typed) is still read and resumed, and
+    a pack that is not there (or changed since) is said, never an empty skill list without a word."""
+    from interpreter.balance import report as rep
+
+    work, other = tmp_path / "work", tmp_path / "other"
+    shutil.copytree(REPO / "examples" / "jia_gui", work / "mine")
+    other.mkdir()
+    grid = ["balance", "-p", 5, "-n", 2, "-s", 3, "--agents", "random", "-q"]
+    monkeypatch.chdir(work)
+    assert fengsheng(*grid, "--pack", "mine=mine", "-o", "sweeps/s").exit_code == 0
+    spec_file = work / "sweeps" / "s" / SWEEP_FILE
+    assert json.loads(spec_file.read_text(encoding="utf-8"))["packs"][0]["content"] == ["../../mine"]
+
+    monkeypatch.chdir(other)
+    sweep = work / "sweeps" / "s"
+    r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 0 and data["pack_notes"] == {} and "note:" not in r.stderr, r.output
+    assert "画眉（歌女）" in data["sweep"]["content_roles"]["mine"]
+    meta, notes = rep.locate_packs(rep.load_sweep(sweep).meta, sweep)
+    assert notes == {} and f"--content {work / 'mine'} " in rep.rerun_command(meta, "mine", "random", 5, 7)
+    r = fengsheng(*grid, "--pack", f"mine={work / 'mine'}", "-o", sweep)  # the same grid, typed from here
+    assert r.exit_code == 0 and "another grid" not in r.output, r.output
+    assert len(read_records(sweep)) == 2
+
+    # an older sweep.json keeps the folders as typed, relative to where the sweep ran: read from there, resumed
+    old = json.loads(spec_file.read_text(encoding="utf-8"))
+    old["packs"][0]["content"] = ["mine"]
+    spec_file.write_text(json.dumps(old), encoding="utf-8")
+    monkeypatch.chdir(work)
+    r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
+    assert "画眉（歌女）" in json.loads(r.stdout)["sweep"]["content_roles"]["mine"], r.output
+    assert fengsheng(*grid, "--pack", "mine=mine", "-o", "sweeps/s").exit_code == 0
+    assert json.loads(spec_file.read_text(encoding="utf-8"))["packs"][0]["content"] == ["../../mine"]
+
+    # the pack changed since the sweep, then is gone: a note naming it, in the terminal, the JSON and the HTML
+    monkeypatch.chdir(other)
+    role = work / "mine" / "roles" / "hua_mei.yaml"
+    role.write_text(role.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    r = fengsheng("balance", "report", sweep, "--no-html")
+    assert r.exit_code == 0 and f"note: pack mine: the content at {work / 'mine'} has changed" in r.stdout, r.output
+    shutil.move(work / "mine", work / "moved")
+    r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
+    text = json.loads(r.stdout)["pack_notes"]["mine"]
+    assert "the folder ../../mine" in text and str(sweep / ".." / ".." / "mine") in text and "not here" in text
+    assert "note: pack mine" in r.stderr and "mine" not in json.loads(r.stdout)["sweep"]["content_roles"]
+    r = fengsheng("balance", "report", sweep)
+    assert r.exit_code == 0 and "note: pack mine: the folder ../../mine" in r.stdout, r.output
+    assert "the folder ../../mine" in (sweep / "report.html").read_text(encoding="utf-8")

@@ -416,6 +416,7 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
         f"packs {escape(', '.join(map(str, sw['packs'])))} · "
         f"{sw['games_per_cell']} games per cell · {sw['records']} games read</p>"
     )
+    body += [f'<p class="note"><b>Note:</b> {escape(t)}</p>' for t in report.get("pack_notes", {}).values()]
     body.append(flag_list(report["flags"]))
     body.append(new_role_section(report))
     body.append(

@@ -5,7 +5,8 @@ A sweep's directory holds
 
 * ``sweep.json`` — the grid and its provenance (:class:`SweepSpec`): the fengsheng version and a
   fingerprint of its code, the sweep seed, the player counts, the agent specs, the packs (label,
-  content folders, ``--expansions``, the content's fingerprint), the games per cell, the turn limit;
+  content folders — a bundled pack by id, another relative to the directory: ``sweep.portable`` —,
+  ``--expansions``, the content's fingerprint), the games per cell, the turn limit;
 * ``games.jsonl`` — one line per finished game (:class:`GameRecord`), appended and flushed as each game
   finishes, in whatever order the workers finish them. An interrupted sweep leaves the games done and
   at most a cut-off last line; :func:`read_records` drops that line (the game is played again on
@@ -48,8 +49,9 @@ class RecordError(ValueError):
 @dataclass(frozen=True)
 class Pack:
     """One pack of a grid: its label (the cells' ``pack``), the content folders it loads (``--content``;
-    empty: the bundled game), the ``--expansions`` choice (None: the default) and the fingerprint of the
-    content loaded (``sim.content_fingerprint`` of the resolved folders)."""
+    empty: the bundled game; in ``sweep.json`` named relative to the sweep's directory, ``sweep.portable``),
+    the ``--expansions`` choice (None: the default) and the fingerprint of the content loaded
+    (``sim.content_fingerprint`` of the resolved folders)."""
 
     name: str
     content: tuple[str, ...] = ()

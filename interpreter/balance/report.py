@@ -185,12 +185,14 @@ def build_report(
     records: Sequence[dict],
     skills: dict[str, dict[str, list[tuple[str, str]]]] | None = None,
     new: dict[str, list[str]] | None = None,
+    notes: dict[str, str] | None = None,
 ) -> dict:
     """The report of a sweep's records (plain data, keys documented in docs/balance.md).
 
     ``skills``: per pack label, each role's usable skills as (name, kind) (``pack_skills``); without it
     only skills seen used are listed (a skill never used is then not found). ``new``: per pack label,
-    the roles the pack adds to the game (``new_roles``), shown first."""
+    the roles the pack adds to the game (``new_roles``), shown first. ``notes``: per pack label, what is
+    wrong with finding its content (``locate_packs``), shown first too."""
     cells: dict[tuple[str, str, int], list[dict]] = defaultdict(list)
     for rec in records:
         cells[_key(rec)].append(rec)
@@ -214,6 +216,7 @@ def build_report(
     flags.sort(key=lambda f: (_FLAG_ORDER.index(f["kind"]), f["pack"], f["agents"], str(f["players"]), f["subject"]))
     return {
         "format": REPORT_FORMAT,
+        "pack_notes": dict(sorted((notes or {}).items())),
         "sweep": {
             "version": meta.get("version"),
             "seed": meta.get("seed"),
@@ -458,14 +461,79 @@ def _pooled(pack: str, agents: str, per_count: list[tuple[int, list[dict]]], rol
 # ---------------------------------------------------------------------- the content's skills
 
 
+def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dict[str, str]]:
+    """The sweep's grid with each pack's folders as this process finds them, and a note per pack that is not
+    there or has changed since the sweep.
+
+    ``sweep.json`` names a pack's folders as a log's header does (``content.packs.find_log_pack``: a bundled
+    pack by id, another relative to the sweep's directory `where` — else to the current directory, where an
+    older sweep's folders, kept as typed, are). The grid returned names them from the current directory
+    (absolute when outside it), so the skill lists load and the re-run commands work from where the report is
+    made; a pack that is not there keeps the place it was looked for beside the sweep and is marked
+    ``missing`` (its skills are then known only from their uses)."""
+    import copy
+    import os
+
+    from ..content.packs import PackError, find_log_pack, parse_expansions, resolve_packs
+    from ..sim import content_fingerprint
+
+    here = Path.cwd()
+
+    def from_here(p: Path) -> str:
+        p = Path(os.path.abspath(p))
+        try:
+            return p.relative_to(here).as_posix() or "."
+        except ValueError:
+            return str(p)
+
+    meta = copy.deepcopy(meta)
+    notes: dict[str, str] = {}
+    base = Path(where) if where is not None else None
+    for pack in meta.get("packs") or []:
+        if not isinstance(pack, dict):
+            continue
+        name, found, lost = str(pack.get("name")), [], []
+        for ref in pack.get("content") or []:
+            folder, places = find_log_pack(str(ref), base)
+            if folder is None:
+                lost.append(f"{ref} (looked in {', '.join(places)})")
+                folder = Path(os.path.normpath(base / ref)) if base is not None else Path(ref)
+            found.append(folder)
+        pack["content"] = [from_here(p) for p in found]
+        if lost:
+            pack["missing"] = True
+            notes[name] = (
+                f"pack {name}: the folder {'; '.join(lost)} that the sweep played is not here: its skill lists "
+                "cannot be read (a skill never used is not listed); put the pack back there — sweep.json names it "
+                "relative to the sweep's directory — or run the report where it is"
+            )
+            continue
+        fingerprint = pack.get("fingerprint")
+        if fingerprint:
+            try:
+                now = content_fingerprint(resolve_packs(found, parse_expansions(pack.get("expansions"))))
+            except (PackError, OSError):
+                now = None
+            if now != fingerprint:
+                where_text = ", ".join(pack["content"]) or "the bundled game"
+                notes[name] = (
+                    f"pack {name}: the content at {where_text} has changed since the sweep: its skill lists are of "
+                    "the content there now"
+                )
+    return meta, notes
+
+
 def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
     """Each pack's roles and their usable skills (active, triggered, victory), loaded from the packs the
-    sweep names; a pack that no longer loads is left out (its skills are then known only from their uses)."""
+    sweep names (``locate_packs`` finds them first); a pack that is not there (``missing``) or no longer loads
+    is left out (its skills are then known only from their uses)."""
     from ..content.loader import load_cached
     from ..content.packs import parse_expansions, resolve_packs
 
     out: dict[str, dict[str, list[tuple[str, str]]]] = {}
     for pack in meta.get("packs") or []:
+        if pack.get("missing"):
+            continue
         try:
             paths = resolve_packs(list(pack.get("content") or []), parse_expansions(pack.get("expansions")))
             content = load_cached(paths)
@@ -589,6 +657,8 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
     """The report as rich tables: the flags first, then each group's figures."""
     from rich.markup import escape
 
+    for text in report.get("pack_notes", {}).values():
+        console.print(f"note: {text}", markup=False, soft_wrap=True)
     flags = report["flags"]
     console.print(f"[bold]Flags[/bold] ({len(flags)})" if flags else "[bold]Flags[/bold]: none")
     for f in flags:

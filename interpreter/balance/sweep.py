@@ -13,6 +13,10 @@ processes or a Ray cluster, each game's record written to the sweep's directory 
 directory with the same grid plays only the games missing from ``games.jsonl`` (a run killed
 mid-way leaves the games it finished, and at most one cut-off line, which is dropped). A
 different grid in the same directory is refused (:class:`SweepError`, saying what differs).
+``sweep.json`` names each pack's folders as a log's header does (:func:`portable`: a bundled pack
+by id, another relative to the sweep's directory), so the directory describes itself wherever it
+is read from (``balance report`` from another folder) and the same grid typed from another folder
+resumes it; an older ``sweep.json`` that keeps them as typed is rewritten so when it resumes.
 
 **Work.** Games are handed out in chunks of one cell, each about CHUNK_SECONDS of play at the
 pace measured for that cell (a cell's first chunks are single games; a search bot's games stay
@@ -157,6 +161,33 @@ def make_spec(
     )
 
 
+def portable(spec: SweepSpec, out: str | Path) -> SweepSpec:
+    """The grid as ``sweep.json`` keeps it: each pack's ``--content`` folders (as typed, relative to the current
+    directory) named as a log's header names them (``content.packs.log_pack_ref``: a bundled pack by its id,
+    another relative to the sweep's directory `out`)."""
+    from ..content.packs import log_pack_ref
+
+    packs = tuple(replace(p, content=tuple(log_pack_ref(c, Path(out)) for c in p.content)) for p in spec.packs)
+    return replace(spec, packs=packs)
+
+
+def _same_folders(old: SweepSpec, new: SweepSpec, d: Path) -> bool:
+    """Whether the packs of two grids differ only in how their folders are written (an older ``sweep.json`` keeps
+    them as typed, relative to where the sweep ran): the same labels, choices and content, the same folders."""
+    from ..content.packs import find_log_pack
+
+    if len(old.packs) != len(new.packs):
+        return False
+    for a, b in zip(old.packs, new.packs, strict=True):
+        if replace(a, content=b.content) != b or len(a.content) != len(b.content):
+            return False
+        for x, y in zip(a.content, b.content, strict=True):
+            fx, fy = find_log_pack(x, d)[0], find_log_pack(y, d)[0]
+            if fx is None or fy is None or fx.resolve() != fy.resolve():
+                return False
+    return True
+
+
 def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameRecord]:
     """Make the sweep's directory ready and return the records already in it (to be kept).
 
@@ -175,6 +206,9 @@ def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameR
             old = read_spec(d)
         except RecordError as e:
             raise SweepError(f"{e}\n(choose another --out, or remove the directory to start over)") from None
+        if old.packs != spec.packs and _same_folders(old, spec, d):  # written as typed by an older fengsheng
+            old = replace(old, packs=spec.packs)
+            write_spec(d, old)
         if old.engine != spec.engine and not old.differences(replace(spec, engine=old.engine)):
             raise SweepError(
                 f"{d} was played by other fengsheng code (engine {old.engine or 'unknown'}, now {spec.engine}): "
@@ -402,6 +436,7 @@ def run_sweep(
     if backend not in BACKENDS:
         raise SweepError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     paths = {s.name: s.paths for s in sources}
+    spec = portable(spec, out)
     kept = prepare(out, spec, resume)
     done = done_keys(kept)
     work = todo(spec, done)
