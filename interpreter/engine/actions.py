@@ -236,6 +236,8 @@ class _Entries:
         self.by_key: dict[Key, Entry] = {}  # action-space key -> entry (every entry, whatever found it)
         # value type -> {value: entry}: none, yes/no, colors, fixed words, card names
         self.values: dict[type, dict[object, Entry]] = {}
+        # (value, its type, its position) -> action id, for the values of _BY_VALUE's types (Describer.id_at)
+        self.value_ids: dict[tuple[object, type, int], int] = {}
 
 
 class Describer:
@@ -323,7 +325,8 @@ class Describer:
         public = self.game.card_public
         options = decision.options
         vals = self._e.values
-        value_ids: list[int] | None = None  # the ids of the options that are values: distinct unless one repeats
+        value_ids = self._e.value_ids
+        ids_of_values: list[int] | None = None  # the ids of the options that are values: distinct unless one repeats
         chosen = -1  # the chosen option's id, if it is a value
         for pos, opt in enumerate(options):
             t = type(opt)
@@ -335,16 +338,21 @@ class Describer:
                 if not (opt.knowers & bit or public(opt)):
                     return self.describe(decision)[0][index]  # raises
             elif t is not Player:
-                by_value = vals.get(t)
-                known = by_value.get(opt) if by_value is not None else None
                 # a value's id is its key's; _other raises for what cannot be offered, as describe does
-                aid = known[0] if known is not None else self.space.ids[self._other(opt, pos)[0]]
-                if value_ids is None:
-                    value_ids = []
-                value_ids.append(aid)
+                if t in _BY_VALUE:  # hashable: its id kept by value and position (a text's id is its position's)
+                    aid = value_ids.get((opt, t, pos), -1)
+                    if aid < 0:
+                        aid = value_ids[(opt, t, pos)] = self.space.ids[self._other(opt, pos)[0]]
+                else:
+                    by_value = vals.get(t)
+                    known = by_value.get(opt) if by_value is not None else None
+                    aid = known[0] if known is not None else self.space.ids[self._other(opt, pos)[0]]
+                if ids_of_values is None:
+                    ids_of_values = []
+                ids_of_values.append(aid)
                 if pos == index:
                     chosen = aid
-        if value_ids is not None and len(set(value_ids)) != len(value_ids):
+        if ids_of_values is not None and len(set(ids_of_values)) != len(ids_of_values):
             return self.describe(decision)[0][index]  # raises
         if chosen >= 0:
             return chosen
