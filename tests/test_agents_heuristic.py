@@ -231,3 +231,41 @@ def test_a_play_phase_card_kind_at_most_once_a_turn(content):
                 seen.add(key)
                 uses += 1
     assert uses > 20
+
+
+def test_an_up_intel_goes_to_the_seat_it_planned_and_locks_it():
+    """The ↑ target and the lock are asked after the card, before the intel is on its way (no transit to read):
+    the bot answers with the plan it made for the card. A red bot that has looked at seat 2's identity (red)
+    and holding two red intel, sends a lockable red ↑ card there and locks it (its third red: locked, it
+    surely wins; refused, only the bot's first); a blue bot at the same table sends black ↑ to seat 2 and locks it."""
+    red_up = {**_card("red"), "id": 10, "direction": "up", "lockable": True}
+    black_up = {**_card("black"), "id": 11, "direction": "up", "lockable": True}
+    cards = tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red_up, black_up))
+    seats = tuple({"id": 200 + s, "kind": "seat", "label": f"P{s}", "seat": s} for s in (1, 2))
+    locks = ({"id": 300, "kind": "none", "label": "不"}, *seats)
+    for identity, card in (("qian_fu_zhan_xian", 110), ("te_gong_ji_guan", 111)):
+        bot = HeuristicAgent(0)
+        obs = _obs(identity, {}, None)
+        obs["transit"], obs["known_identities"] = None, {"2": "qian_fu_zhan_xian"}
+        obs["players"][2]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+        obs["decision"] = {"kind": "send", "prompt": "", "source": ""}
+        assert bot.act(obs, cards) == card, identity
+        obs["decision"] = {"kind": "send_target", "prompt": "", "source": ""}
+        assert bot.act(obs, seats) == 202, identity
+        obs["decision"] = {"kind": "lock", "prompt": "", "source": ""}
+        assert bot.act(obs, locks) == 202, identity
+
+
+def test_an_intel_nobody_takes_comes_back_to_the_sender():
+    """Its own colour sent ↑ to a seat that refuses every intel it is offered comes back to the bot: worth
+    more to it than black to that seat (a known enemy); towards an enemy that takes everything, black is better."""
+    red_up = {**_card("red"), "id": 10, "direction": "up"}
+    black_up = {**_card("black"), "id": 11, "direction": "up"}
+    cards = tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red_up, black_up))
+    for accepted, wanted in ((False, 110), (True, 111)):
+        obs = _obs("qian_fu_zhan_xian", {}, None)
+        obs["players"], obs["known_identities"] = obs["players"][:2], {"1": "te_gong_ji_guan"}
+        offers = [{"e": "intel_arrives", "seat": 1}] * 6
+        obs["history"] = offers + ([{"e": "intel_accepted", "seat": 1}] * 6 if accepted else [])
+        obs["transit"], obs["decision"] = None, {"kind": "send", "prompt": "", "source": ""}
+        assert HeuristicAgent(0).act(obs, cards) == wanted, accepted

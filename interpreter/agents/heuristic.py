@@ -25,10 +25,14 @@ receive           value the intel if it can see it: own colour +1 (+5 if it
                   ``decode`` card first if it can; never with two blacks already; otherwise
                   accept (ACCEPT_HIDDEN = 1.0: intel is how a camp wins, and
                   the strength table fell from 1.74 to 1.16 with 0.35)
-send              send the hand card that does most good: own colour towards a
-                  camp-mate, black towards an enemy, never the opposing colour
-                  towards an enemy; ↑ picks the best target; lock a camp-mate
-                  for good intel and an enemy for black
+send              send the hand card, ↑ target and lock that do most good: an
+                  intel stops at the first seat on its way that takes it (each
+                  seat at the rate it has taken intel free to refuse, ½ at
+                  first; a locked seat surely) and one nobody takes comes back
+                  to the sender (an ↑ refused comes straight back). Good: own
+                  colour towards a camp-mate or back to itself, black towards
+                  an enemy; the target and lock are the ones planned with the
+                  card (nothing is on its way yet when they are asked)
 contest           ``grab`` an intel it can see that is good for it;
                   ``mislead`` or ``swap`` an intel it can see that is bad for
                   the camp-mate in front of it or good for the enemy in front
@@ -124,6 +128,10 @@ class HeuristicAgent(Agent):
         self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
         self._accepting: set[int] = set()  # seats that accepted the intel now on its way
         self._used: set[str] = set()  # the kinds of card it has used this turn
+        self._offered: dict[int, int] = {}  # seat -> intel that arrived in front of it free to decline
+        self._took: dict[int, int] = {}  # seat -> how many of those it accepted
+        self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
+        self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
 
     # ------------------------------------------------------------------ memory
 
@@ -138,10 +146,17 @@ class HeuristicAgent(Agent):
         history = obs["history"]
         if len(history) < self._read:  # a new game with the same agent
             self._read, self._lean, self._accepting, self._used = 0, {}, set(), set()
+            self._offered, self._took, self._bound = {}, {}, set()
         for rec in history[self._read :]:
             e = rec.get("e")
+            if e == "intel_sent":
+                self._bound = {rec.get("seat"), rec.get("lock")}
+            elif e == "intel_arrives" and rec["seat"] not in self._bound:
+                self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
             if e == "intel_accepted":
                 self._accepting.add(rec["seat"])
+                if rec["seat"] not in self._bound:
+                    self._took[rec["seat"]] = self._took.get(rec["seat"], 0) + 1
             elif e == "received":
                 seat, cid = rec["seat"], rec.get("card")
                 if seat in self._accepting and cid is not None:
@@ -274,31 +289,62 @@ class HeuristicAgent(Agent):
             return by_kind["decline"]
         return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
 
-    def _first_in(self, obs: Observation, direction: str) -> int | None:
-        n, seat = len(obs["players"]), int(obs["seat"])
-        step = 1 if direction == "right" else -1
-        s = seat
-        for _ in range(n):
-            s = (s + step) % n
-            if obs["players"][s]["alive"] and s != seat:
-                return s
-        return None
+    def accepts(self, seat: int) -> float:
+        """How likely `seat` is to accept an intel that reaches it free to decline, as seen so far: Laplace's
+        rule on how many of those it took (½ before it has shown anything)."""
+        took = self._took.get(seat, 0)
+        return (took + 1) / (max(took, self._offered.get(seat, 0)) + 2)
 
-    def _send_score(self, obs: Observation, card: Mapping[str, Any]) -> float:
-        others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != obs["seat"]]
-        if not others:
-            return 0.0
-        if card["direction"] == "up":
-            return max(self._benefit(obs, s, card["colors"]) for s in others)
-        first = self._first_in(obs, card["direction"])
-        return self._benefit(obs, first, card["colors"]) if first is not None else 0.0
+    def _path(self, obs: Observation, direction: str, target: int | None) -> list[int]:
+        """The seats an intel sent by this bot reaches in turn: the ↑ target, or the living seats round the table."""
+        if direction == "up":
+            return [target] if target is not None else []
+        n, me = len(obs["players"]), int(obs["seat"])
+        step = 1 if direction == "right" else -1
+        seats = ((me + step * k) % n for k in range(1, n))
+        return [s for s in seats if obs["players"][s]["alive"]]
+
+    def _send_value(
+        self, obs: Observation, colors: Sequence[str], direction: str, target: int | None, lock: int | None
+    ) -> float:
+        """What sending an intel of these colours is worth to this bot's side: each seat on its way takes it
+        at its `accepts` rate (a locked seat surely), and one that nobody takes comes back to the sender, who
+        must take it (an ↑ intel its target refuses comes straight back)."""
+        left, value = 1.0, 0.0
+        for s in self._path(obs, direction, target):
+            p = 1.0 if s == lock else self.accepts(s)
+            value += left * p * self._benefit(obs, s, colors)
+            left *= 1 - p
+        return value + left * self._benefit(obs, obs["seat"], colors)
+
+    def _send_plan(self, obs: Observation, card: Mapping[str, Any]) -> tuple[float, int | None, int | None]:
+        """The best way to send `card`: (its value, the ↑ target, the seat to lock or None)."""
+        me = obs["seat"]
+        others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != me]
+        direction = card["direction"]
+        plans: list[tuple[float, int | None, int | None]] = []
+        for target in others if direction == "up" else [None]:
+            locks: list[int | None] = [None]
+            if card.get("lockable"):
+                locks += [target] if direction == "up" else others
+            plans += [(self._send_value(obs, card["colors"], direction, target, lock), target, lock) for lock in locks]
+        return max(plans, key=lambda plan: plan[0], default=(0.0, None, None))
 
     def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor:
         cards = [d for d in actions if d["kind"] == "card"]
-        return max(cards, key=lambda d: (self._send_score(obs, d["card"]), self.rng.random()))
+        plans = [(self._send_plan(obs, d["card"]), self.rng.random(), i) for i, d in enumerate(cards)]
+        plan, _, i = max(plans, key=lambda x: (x[0][0], x[1]))
+        self._plan = plan  # its ↑ target and lock are asked next, before the intel is on its way
+        return cards[i]
 
     def _send_seat(self, obs: Observation, actions: Sequence[Descriptor], kind: str) -> Descriptor | None:
         t = obs["transit"]
+        if t is None and self._plan is not None:  # its own send: the target and the lock it planned
+            want = self._plan[1] if kind == "send_target" else self._plan[2]
+            for d in actions:
+                if (d["kind"] == "seat" and d["seat"] == want) or (d["kind"] == "none" and want is None):
+                    return d
+            return None
         colors = t["card"]["colors"] if t is not None and t["card"] is not None else None
         if colors is None:
             return None
