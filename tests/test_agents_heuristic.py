@@ -269,3 +269,27 @@ def test_an_intel_nobody_takes_comes_back_to_the_sender():
         obs["history"] = offers + ([{"e": "intel_accepted", "seat": 1}] * 6 if accepted else [])
         obs["transit"], obs["decision"] = None, {"kind": "send", "prompt": "", "source": ""}
         assert HeuristicAgent(0).act(obs, cards) == wanted, accepted
+
+
+def test_the_up_target_follows_the_card_its_seat_really_sent():
+    """A search bot may overrule the card its heuristic guide chose: the guide reads the card sent from its
+    seat's record of the answer and aims that card (a red bot's black ↑ card at the unknown seat 1, locked,
+    not at its camp-mate seat 2 where it planned its red card)."""
+    red_up = {**_card("red"), "id": 10, "direction": "up", "lockable": True}
+    black_up = {**_card("black"), "id": 11, "direction": "up", "lockable": True}
+    cards = tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red_up, black_up))
+    seats = tuple({"id": 200 + s, "kind": "seat", "label": f"P{s}", "seat": s} for s in (1, 2))
+    locks = ({"id": 300, "kind": "none", "label": "不"}, *seats)
+    bot = HeuristicAgent(0)
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["transit"], obs["known_identities"] = None, {"2": "qian_fu_zhan_xian"}
+    obs["players"][2]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+    obs["decision"] = {"kind": "send", "prompt": "", "source": ""}
+    assert bot.act(obs, cards) == 110
+    for sent, target in ((0, 202), (1, 201)):
+        obs["history"] = [{"d": "send", "seat": 0, "n": 2, "choice": sent, "label": "", "to": [0]}]
+        bot._read = 0  # (the same history read again with another answer recorded)
+        obs["decision"] = {"kind": "send_target", "prompt": "", "source": ""}
+        assert bot.act(obs, seats) == target, sent
+        obs["decision"] = {"kind": "lock", "prompt": "", "source": ""}
+        assert bot.act(obs, locks) == target, sent

@@ -132,6 +132,7 @@ class HeuristicAgent(Agent):
         self._took: dict[int, int] = {}  # seat -> how many of those it accepted
         self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
+        self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
 
     # ------------------------------------------------------------------ memory
 
@@ -164,6 +165,9 @@ class HeuristicAgent(Agent):
                     lean = ("red" in colors) - ("blue" in colors)
                     self._lean[seat] = self._lean.get(seat, 0.0) + lean
                 self._accepting.discard(seat)
+            elif rec.get("d") == "send" and rec.get("seat") == obs["seat"]:  # the card it sent (a search bot
+                i = rec["choice"]  # may have overruled this bot's answer): the plan made for that card
+                self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
             elif e == "card_used" and rec.get("seat") == obs["seat"]:
                 self._used.add(rec.get("card", ""))
             elif e == "turn_start":
@@ -331,11 +335,13 @@ class HeuristicAgent(Agent):
         return max(plans, key=lambda plan: plan[0], default=(0.0, None, None))
 
     def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor:
-        cards = [d for d in actions if d["kind"] == "card"]
-        plans = [(self._send_plan(obs, d["card"]), self.rng.random(), i) for i, d in enumerate(cards)]
-        plan, _, i = max(plans, key=lambda x: (x[0][0], x[1]))
-        self._plan = plan  # its ↑ target and lock are asked next, before the intel is on its way
-        return cards[i]
+        # its ↑ target and lock are asked next, before the intel is on its way: it keeps the plan of each
+        # option, and takes up the one of the option its seat chose (the log's record of the answer)
+        self._plans = [self._send_plan(obs, d["card"]) if d["kind"] == "card" else None for d in actions]
+        options = [(plan[0], self.rng.random(), i) for i, plan in enumerate(self._plans) if plan is not None]
+        i = max(options)[2]
+        self._plan = self._plans[i]
+        return actions[i]
 
     def _send_seat(self, obs: Observation, actions: Sequence[Descriptor], kind: str) -> Descriptor | None:
         t = obs["transit"]
