@@ -344,10 +344,19 @@ class LogWriter:
             self.f.close()
 
 
-def state_log_text(state: GameState, content_paths, agents: str, index: int = 0) -> str:
+def state_log_text(state: GameState, content_paths, agents: str, index: int = 0, base: Path | None = None) -> str:
     """The referee's log of a game played on the step API with the packs `content_paths` (a table of ``fengsheng
-    serve``), as ``simulate --log`` writes a game: ``fengsheng replay`` re-runs it from its seed and decisions."""
-    writer = LogWriter(None, content_paths, state.n_players, agents=agents, max_turns=state.max_turns)
+    serve``), as ``simulate --log`` writes a game: ``fengsheng replay`` re-runs it from its seed and decisions.
+
+    Its header names the packs as ``simulate --log`` does (``content.packs.log_pack_ref``: a bundled pack by id)
+    but a pack of one's own relative to `base` — by default the current directory, the folder the server was
+    started in, since the folder the log will be saved in is not known — never by an absolute path of the
+    machine that played it: saved in that folder, or replayed from it, the log finds its pack."""
+    from .content.packs import log_pack_ref
+
+    where = Path.cwd() if base is None else Path(base)
+    packs = [log_pack_ref(p, where) for p in content_paths] if content_paths else None
+    writer = LogWriter(None, content_paths, state.n_players, agents=agents, max_turns=state.max_turns, packs=packs)
     return writer.game_text(index, state.seed, state._game)
 
 

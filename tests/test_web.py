@@ -321,6 +321,36 @@ def test_a_finished_tables_log_replays(client, tmp_path):
     seat.close()
 
 
+def test_a_tables_log_names_a_pack_of_ones_own_without_the_servers_paths(tmp_path, monkeypatch):
+    """A pack given to `serve` by an absolute path is named in a table's log relative to the folder the server
+    runs in (the log's own folder is not known): no path of the server's machine, and the log saved there
+    replays with the pack."""
+    import shutil
+    from pathlib import Path
+
+    from interpreter.content.packs import parse_expansions, resolve_packs
+    from interpreter.web.app import create_app
+
+    fork = tmp_path / "server" / "mine"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "jia_gui", fork)
+    monkeypatch.chdir(tmp_path / "server")
+    app = create_app(load_cached, lambda text: resolve_packs([fork], parse_expansions(text)), [], bot_delay=0.0)
+    with TestClient(app) as client:
+        made = _create(client, ["human", "random", "random"], seed=5)
+        seat = _Seat(client, client.app, "t1", _token(made["links"][0]["url"]), check=False)
+        _play_to_the_end([seat], random.Random(2))
+        text = client.get(made["log"]).text
+        seat.close()
+    assert read_log_text(text)[0]["header"]["packs"] == ["base", "tie_wu_zi", "lao_yang_fang", "mine"]
+    assert str(tmp_path) not in text
+    (tmp_path / "server" / "table.jsonl").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "server" / "table.jsonl")])
+    assert result.exit_code == 0 and "OK — identical" in result.output and "(from the log)" in result.output, (
+        result.output
+    )
+
+
 def test_the_same_seed_and_answers_give_the_same_game(client):
     logs = []
     for n in (1, 2):
