@@ -351,6 +351,8 @@ class Terminal:
         if answer.lower() in ("n", "no", "否"):
             self.console.print("没有保存。", markup=False, soft_wrap=True)
             return
+        if answer.lower() in ("y", "yes", "是"):  # a yes to the question, not a file named y
+            answer = ""
         self.do_save(answer or self.save_path)
 
     def do_save(self, path: str) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.text import Text
 
+from .catalogue import TIMINGS
 from .model.content import Content
 
 COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑"}
@@ -140,7 +141,7 @@ def event_text(
     s = lambda k: _seat(rec.get(k), me)  # noqa: E731
     ids = lambda k: _ids(rec.get(k), cards_by_id)  # noqa: E731
     if "d" in rec:  # the seat's own decision
-        return f"你选择了：{decision_label(str(rec.get('label')))}（{rec.get('prompt')}）"
+        return f"你选择了：{decision_label(str(rec.get('label')))}（{prompt_zh(rec.get('prompt'))}）"
     e = rec.get("e")
     if e == "start":
         return f"游戏开始：{rec['players']} 名玩家，P{rec['first']} 先行动"
@@ -412,11 +413,17 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
     return f"游戏结束：{reason}。胜者：{winners}。{verdict}{idents}"
 
 
+def prompt_zh(prompt: object) -> str:
+    """A decision's prompt as shown: an idle point's is its timing's name (play_phase), said in Chinese."""
+    timing = TIMINGS.get(prompt) if isinstance(prompt, str) else None
+    return timing.zh_at if timing is not None else str(prompt)
+
+
 def prompt_text(obs: Mapping[str, Any], names: Names) -> str:
     """The decision's question and what asks it (a card or a skill)."""
     dec = obs["decision"]
     source = names.source(dec.get("source"))
-    return f"{dec['prompt']}" + (f"（{source}）" if source else "")
+    return prompt_zh(dec["prompt"]) + (f"（{source}）" if source else "")
 
 
 def rules_texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names) -> list[str]:

@@ -43,6 +43,14 @@ def test_a_whole_game_against_bots_to_the_end():
     assert "身份：" in out and "手牌：" in out
 
 
+def test_an_idle_point_is_asked_in_chinese_not_by_its_timing_id():
+    """The play phase's menu and the seat's own answer say 出牌阶段, not the engine's `play_phase`."""
+    code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
+    assert code == 0, out[-2000:]
+    assert "│ 出牌阶段" in out and "（出牌阶段）" in out
+    assert "play_phase" not in out
+
+
 def test_the_same_seed_and_answers_give_the_same_game():
     args = ["-p", "5", "-s", "11", "--bots", "random", "--max-turns", "30"]
     a = _play(args, ANSWERS)[1]
@@ -157,6 +165,15 @@ def test_eof_at_once_and_q_quit_cleanly(tmp_path):
     assert code == 1 and "输入已结束" in out
     code, out = _play(["-p", "3", "-s", "1", "--bots", "random", "--save", str(tmp_path / "q.json")], "q\nn\n")
     assert code == 1 and "没有保存" in out and not (tmp_path / "q.json").exists()
+
+
+def test_yes_to_save_on_quitting_saves_to_the_default_file_not_one_named_y(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for yes in ("y", "yes", "是"):
+        save = tmp_path / f"{yes}.json"
+        code, out = _play(["-p", "3", "-s", "1", "--bots", "random", "--save", str(save)], f"1\nq\n{yes}\n")
+        assert code == 1 and f"已保存到 {save}" in out
+        assert save.exists() and not (tmp_path / yes).exists()
 
 
 def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):

@@ -26,6 +26,7 @@ from ..seat_text import (
     menu_label,
     player_states,
     prompt_text,
+    prompt_zh,
     result_text,
     role_cell,
     role_line,
@@ -153,7 +154,8 @@ def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list
             if rec.get("seat") == seat:
                 text = event_text(rec, me, names, by_id)
             else:
-                text = f"P{rec.get('seat')} 选择了：{decision_label(str(rec.get('label')))}（{rec.get('prompt')}）"
+                label, asked = decision_label(str(rec.get("label"))), prompt_zh(rec.get("prompt"))
+                text = f"P{rec.get('seat')} 选择了：{label}（{asked}）"
         else:
             text = event_text(rec, me, names, by_id)
         if text:
