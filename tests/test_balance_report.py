@@ -8,6 +8,7 @@ or skill uses are then set, so the expected outcome is known by construction.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import math
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from interpreter.balance import compare as cmp, report as rep
 from interpreter.balance.html import render_compare, render_report
@@ -306,6 +308,31 @@ def test_a_role_only_in_the_fork_is_listed(played, content):
     # whether a role not dealt on one side is new is known only from the content
     result = cmp.compare_reports(rep.build_report({}, records), rep.build_report({}, relabel(records)))
     assert result["only_fork"] == [] and result["too_few"] > 0
+
+
+def test_a_role_only_in_the_fork_is_flagged_as_the_report_flags_it(played, content):
+    """A flag that does not survive Holm's correction is a lead in the report; the A/B says so too."""
+    _, records = played
+    base_roles = {role.label(): [] for role in content.roles.values()}
+    fork_records = relabel(records)
+    for r in fork_records:
+        r["seats"][0]["won"] = True
+    base = rep.build_report({}, records, {"base": base_roles})
+    fork = rep.build_report({}, fork_records, {"base": {**base_roles, ROLE: []}})
+    for survives in (True, False):
+        for g in fork["groups"]:
+            for row in g["roles"]:
+                if row["name"] == ROLE:
+                    row["holm"] = survives
+        result = cmp.compare_reports(base, fork)
+        rows = result["only_fork"]
+        assert rows and all(r["flag"] == "strong" and r["holm"] is survives for r in rows)
+        out = io.StringIO()
+        cmp.print_compare(result, Console(file=out, width=200))
+        lines = [ln for ln in out.getvalue().splitlines() if ln.startswith(f"  {ROLE} [")]
+        assert lines and all(ln.endswith("STRONG" if survives else "STRONG (lead)") for ln in lines), lines
+        page = render_compare(result)
+        assert ("strong (lead)" in page) is not survives
 
 
 def test_sweeps_without_a_common_cell_cannot_be_compared(played, content, tmp_path):

@@ -214,7 +214,14 @@ def compare_reports(base: dict, fork: dict, detect: float = DETECT, detect_turns
                 figures.append(_proportion(kind, r["name"], where, r, other, r["n"] / games, detect))
             if kind == "role":
                 only_fork += [
-                    {**where, "name": r["name"], **_rate_side(r), "expected": r["expected"], "flag": r["flag"]}
+                    {
+                        **where,
+                        "name": r["name"],
+                        **_rate_side(r),
+                        "expected": r["expected"],
+                        "flag": r["flag"],
+                        "holm": r["holm"],
+                    }
                     for r in f[key]
                     if r["name"] not in base_names and _lacks(base, b["pack"], r["name"])
                 ]
@@ -346,7 +353,7 @@ def print_compare(result: dict, console: Any, roles: bool = True) -> None:
             console.print(
                 f"  {r['name']} [{players}]: {pct(r['rate'])} of {r['n']} seats (95% {100 * r['low']:.1f}–"
                 f"{100 * r['high']:.1f}%), expected {pct(r['expected'])}"
-                + (f"  {r['flag'].upper()}" if r["flag"] else ""),
+                + (f"  {r['flag'].upper()}" + ("" if r.get("holm", True) else " (lead)") if r["flag"] else ""),
                 markup=False,
             )
     if result["only_base"]:

@@ -40,6 +40,11 @@ svg text { font-family: inherit; }
 """
 
 
+def _lead(r: dict) -> str:
+    """A role row's flag, marked a lead when it does not survive Holm's correction (as the report marks it)."""
+    return (r["flag"] or "") + ("" if not r["flag"] or r.get("holm", True) else " (lead)")
+
+
 def page(title: str, body: str) -> str:
     """A whole HTML document around `body`."""
     return (
@@ -618,7 +623,7 @@ def render_compare(result: dict, title: str = "fengsheng balance A/B") -> str:
             f'<tr><td class="name">{escape(str(r["name"]))}</td><td>{escape(_players(r["players"]))}</td>'
             f"<td>{r['won']}</td><td>{r['n']}</td><td>{pct(r['rate'])}</td>"
             f"<td>{100 * r['low']:.1f}–{100 * r['high']:.1f}%</td><td>{pct(r['expected'])}</td>"
-            f'<td class="name">{escape(r["flag"] or "")}</td></tr>'
+            f'<td class="name">{escape(_lead(r))}</td></tr>'
             for r in result["only_fork"]
         )
         body.append(
