@@ -160,14 +160,17 @@ def _save_pack(path: str | Path, ref: str) -> str:
     """The folder a save's `content` entry names (a bundled pack's id; a folder relative to the save's folder,
     else to the current directory; an absolute folder, as older saves name them); a PlayError naming the pack,
     where it was looked for and what to do when it is not there."""
+    import os
+
     from .content.packs import find_log_pack
 
     found, places = find_log_pack(ref, Path(path).resolve().parent)
     if found is None:
         raise PlayError(
             f"{path}: the game was played with the pack {ref!r} (the save's `content`), which is not here "
-            f"(looked in {', '.join(places)}): put the pack's folder there — the save names it relative to its "
-            "own folder — or resume from the folder that holds it, or edit the save's `content` to say where it is"
+            f"(looked in {', '.join(os.path.normpath(p) for p in places)}): put the pack's folder there — the save "
+            "names it relative to its own folder — or resume from the folder that holds it, or edit the save's "
+            "`content` to say where it is"
         )
     return str(found)
 

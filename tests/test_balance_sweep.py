@@ -391,8 +391,9 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     shutil.move(work / "mine", work / "moved")
     r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
     text = json.loads(r.stdout)["pack_notes"]["mine"]
-    assert "the folder ../../mine" in text and str(sweep / ".." / ".." / "mine") in text and "not here" in text
+    assert f"its folder ../../mine is not here (looked in {work / 'mine'}, ../../mine)" in text, text
+    assert f"put the pack back at {work / 'mine'} to list them" in text
     assert "note: pack mine" in r.stderr and "mine" not in json.loads(r.stdout)["sweep"]["content_roles"]
     r = fengsheng("balance", "report", sweep)
-    assert r.exit_code == 0 and "note: pack mine: the folder ../../mine" in r.stdout, r.output
-    assert "the folder ../../mine" in (sweep / "report.html").read_text(encoding="utf-8")
+    assert r.exit_code == 0 and "note: pack mine: its folder ../../mine is not here" in r.stdout, r.output
+    assert "its folder ../../mine is not here" in (sweep / "report.html").read_text(encoding="utf-8")

@@ -496,16 +496,19 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
         for ref in pack.get("content") or []:
             folder, places = find_log_pack(str(ref), base)
             if folder is None:
-                lost.append(f"{ref} (looked in {', '.join(places)})")
                 folder = Path(os.path.normpath(base / ref)) if base is not None else Path(ref)
+                lost.append((str(ref), [os.path.normpath(p) for p in places], from_here(folder)))  # (beside it)
             found.append(folder)
         pack["content"] = [from_here(p) for p in found]
         if lost:
             pack["missing"] = True
             notes[name] = (
-                f"pack {name}: the folder {'; '.join(lost)} that the sweep played is not here: its skill lists "
-                "cannot be read (a skill never used is not listed); put the pack back there — sweep.json names it "
-                "relative to the sweep's directory — or run the report where it is"
+                f"pack {name}: "
+                + "; ".join(f"its folder {ref} is not here (looked in {', '.join(places)})" for ref, places, _ in lost)
+                + " — sweep.json names a pack relative to the sweep's directory: its skill lists cannot be read, so "
+                "a skill never used is not listed; put the pack back at "
+                + ", ".join(at for _, _, at in lost)
+                + " to list them"
             )
             continue
         fingerprint = pack.get("fingerprint")
