@@ -341,7 +341,7 @@ def test_dead_locked_player_is_passed_over(content):
         content, five(p0=S("red", hand=[41])), script={0: ["#41", "P3"], 4: ["decline"], 2: ["decline"], 1: ["accept"]}
     )
     g.send_phase(g.players[0])
-    g.players[3].alive = False  # dies while the intel travels (as by a role skill)
+    g.seats.place_dead(g.players[3])  # dies while the intel travels (as by a role skill)
     assert g.travel()
     assert [e["seat"] for e in events(g, "intel_arrives")] == [4, 2, 1]
     done(g)
@@ -355,7 +355,7 @@ def test_intel_back_to_dead_sender_is_discarded(content):
         script={1: ["decline"], 2: ["decline"], 3: ["decline"], 4: ["decline"], 0: ["#30"]},
     )
     g.send_phase(g.players[0])
-    g.players[0].alive = False
+    g.seats.place_dead(g.players[0])
     assert g.travel() is False
     assert card_of(g, 30).zone == DISCARD and g.pending is None
     assert [e["seat"] for e in events(g, "intel_arrives")] == [1, 2, 3, 4, 0]
@@ -366,7 +366,7 @@ def test_intel_in_front_of_dead_holder_at_receive_is_discarded(content):
     """Contest over with the intel in front of a dead player: it is discarded, nobody receives it."""
     g = make(content, five(p3=S("blue", hand=[79])), script={3: ["pass"]})
     put_pending(g, 27, sender=0, holder=1)
-    g.players[1].alive = False
+    g.seats.place_dead(g.players[1])
     g.contest_phase()  # the asking starts from the next living player
     g.receive_phase()
     assert card_of(g, 27).zone == DISCARD and intel(g, 1) == set()

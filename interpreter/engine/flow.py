@@ -493,8 +493,7 @@ class TurnFlow:
         asker: Player | None = self.holder if self.holder.alive else self._neighbor(self.holder, RIGHT)
         passes = 0
         while not self.contest_over and self.zones.pending is not None:
-            alive = self.seats.alive_players()
-            if passes >= len(alive) or asker is None:
+            if passes >= self.seats.alive_count() or asker is None:
                 return
             self._settle("争夺阶段空闲时点")
             if self.zones.pending is None or self.contest_over:

@@ -89,6 +89,7 @@ class Game(GameCore):
     # seats
     order_from = _Delegate("seats", Seats.order_from)
     alive_from = _Delegate("seats", Seats.alive_from)
+    alive_order = _Delegate("seats", Seats.alive_order)
     neighbors = _Delegate("seats", Seats.neighbors)
     has_status = _Delegate("seats", Seats.has_status)
     add_status = _Delegate("seats", Seats.add_status)

@@ -74,7 +74,8 @@ def _alive_from(ctx, p):
 def _others(ctx, p):
     if p is None:
         return []
-    return [q for q in ctx.game.alive_from(p) if q is not p]
+    order = ctx.game.alive_order(p)
+    return list(order[1:] if order and order[0] is p else order)
 
 
 @implements("neighbors")

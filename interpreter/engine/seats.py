@@ -6,7 +6,8 @@ Seats are numbered counter-clockwise (seat+1 is the right-hand neighbour).
 who just died — and the per-turn conditions effects put on a player: statuses
 and marks. Dying and death are procedures of the resolution (resolution.py),
 abstaining one of the turn flow's (flow.py); they change a seat's standing
-through the operations here.
+through the operations here, and only through them: each counts as a change of the standing
+(``Seats.standing``), which what is kept about the living players (and the victory checks) follows.
 """
 
 from __future__ import annotations
@@ -28,6 +29,15 @@ class Seats:
         self.n = game.n
         # every seat order "from seat s on", made once: read-only tuples, walked at every node
         self._orders = tuple(tuple(self.players[s:] + self.players[:s]) for s in range(self.n))
+        # per seat, the others in the order neighbor() walks them, ending with the seat itself: right (seat+1 …)
+        # and left (seat-1 …)
+        self._rights = tuple(order[1:] + order[:1] for order in self._orders)
+        self._lefts = tuple(tuple(reversed(order)) for order in self._orders)
+        # the living players from each seat on, kept while the standing does not change (alive changes only
+        # through kill, withdraw and place_dead, which count as changes of the standing)
+        self._alive_at = -1
+        self._alive_from: list[tuple[Player, ...] | None] = [None] * self.n
+        self._alive_count = 0
         self.dying_player: Player | None = None  # the player whose rescue is being asked for
         self.in_death: set[Player] = set()  # players whose death is being resolved
         self.just_died: set[Player] = set()  # ... or was, until the deferred victory check right after it
@@ -41,19 +51,33 @@ class Seats:
         """All players counter-clockwise starting at `start` (a shared tuple: do not keep it to change)."""
         return self._orders[start.seat]
 
+    def alive_order(self, start: Player) -> tuple[Player, ...]:
+        """The living players counter-clockwise from `start` (a shared tuple, kept while the standing does not
+        change)."""
+        if self._alive_at != self.standing:
+            self._alive_at = self.standing
+            self._alive_from = [None] * self.n
+            self._alive_count = sum(1 for p in self.players if p.alive)
+        got = self._alive_from[start.seat]
+        if got is None:
+            got = self._alive_from[start.seat] = tuple([p for p in self._orders[start.seat] if p.alive])
+        return got
+
     def alive_from(self, start: Player) -> list[Player]:
-        return [p for p in self._orders[start.seat] if p.alive]
+        return list(self.alive_order(start))
 
     def alive_players(self) -> list[Player]:
-        return [p for p in self.players if p.alive]
+        return list(self.alive_order(self.players[0]))
+
+    def alive_count(self) -> int:
+        """How many players are alive."""
+        if self._alive_at != self.standing:
+            self.alive_order(self.players[0])
+        return self._alive_count
 
     def neighbor(self, p: Player, direction: str, stop_at: Player | None = None) -> Player | None:
         """The next living player to the left (←) or right (→) of p; `stop_at` is returned even if dead."""
-        step = 1 if direction == RIGHT else -1
-        seat = p.seat
-        for _ in range(self.n):
-            seat = (seat + step) % self.n
-            q = self.players[seat]
+        for q in (self._rights if direction == RIGHT else self._lefts)[p.seat]:
             if q is stop_at or q.alive:
                 return q
         return None
