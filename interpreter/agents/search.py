@@ -191,6 +191,8 @@ class SearchAgent(Agent):
         except EngineError:  # a sample the engine stopped (e.g. E503, stuck): a draw, and counted, not a crash
             self.failed += 1
             result = 0.5
+        finally:
+            state.close()
         for n, a in path:
             n.update(a, result)
 
@@ -283,7 +285,9 @@ class SearchAgent(Agent):
         if not lean:
             return seed
         for _ in range(SAMPLE_TRIES - 1):
-            players = world.sample(random.Random(seed))._game.players  # (the sample's own deal)
+            sample = world.sample(random.Random(seed))
+            players = sample._game.players  # (the sample's own deal)
+            sample.close()
             weight = 0.0
             for s, v in lean.items():
                 identity = players[s].identity
@@ -319,6 +323,8 @@ class SearchAgent(Agent):
         except EngineError:
             self.failed += 1
             return 0.5 if stop is None else 0.0
+        finally:
+            state.close()  # (a sample left a few turns on keeps its whole game otherwise)
         returns = state.returns()
         if stop is not None:
             return 0.0 if not any(returns) else (WIN_VALUE if returns[seat] > 0 else -WIN_VALUE)

@@ -125,6 +125,17 @@ class GameState:
         self._indices.append(index)
         self._resume(index)
 
+    def close(self) -> None:
+        """Stop the game's engine where it stands. A state left before its end (a search's sample, played only
+        a few turns on) otherwise keeps its suspended engine, and all the game with it, for good: the garbage
+        collector cannot free a suspended greenlet. Afterwards the state is terminal and answers nothing."""
+        runner = self._runner
+        if not runner.dead:
+            runner.parent = getcurrent()
+            runner.throw()  # GreenletExit, raised where the engine waits for its answer: it unwinds and ends
+        self._decision = None
+        self._legal = None
+
     def observation(self, seat: int):
         """Everything `seat` may know now (docs/observation.md)."""
         if not 0 <= seat < self.n_players:
