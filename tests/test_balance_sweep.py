@@ -239,6 +239,21 @@ def test_a_local_ray_instance_writes_the_records_of_local_processes(tmp_path, ba
     assert _lines(read_records(tmp_path / "ray")) == _lines(read_records(tmp_path / "local"))
 
 
+def test_ray_workers_are_handed_the_packs_by_absolute_path(tmp_path, monkeypatch):
+    """A pack typed relative to where the sweep runs is handed to Ray's workers by its absolute path: a node's
+    working directory is its own, so a relative folder would name another one there (or none)."""
+    import interpreter.balance.sweep as sweep_module
+
+    shutil.copytree(REPO / "examples" / "jia_gui", tmp_path / "mine")
+    monkeypatch.chdir(tmp_path)
+    source = PackSource("mine", ("mine",), None, tuple(str(p) for p in resolve_packs(["mine"], None)))
+    handed = []
+    monkeypatch.setattr(sweep_module, "_run_ray", lambda spec, paths, *rest: handed.append(paths))
+    run_sweep(tmp_path / "s", make_spec(1, [5], ["random"], [source], 1), [source], backend="ray")
+    assert handed[0]["mine"][-1] == str(tmp_path / "mine")
+    assert all(Path(p).is_absolute() for p in handed[0]["mine"])
+
+
 def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
     from interpreter.balance.sweep import _ray_chunk
 

@@ -26,7 +26,8 @@ only sizes chunks: no game depends on it.)
 Locally the workers are forked processes (the content is loaded once, before the fork), as
 ``sim.simulate`` does, and a worker that dies stops the sweep with what is done kept. On Ray each
 worker loads a pack's content from its folders once and checks its fingerprint against the grid's:
-a cluster's nodes need fengsheng installed and the packs' folders at the same paths.
+a cluster's nodes need fengsheng installed and the packs' folders at the same absolute paths (a pack
+typed relative to the current directory is handed to them by its absolute path).
 """
 
 from __future__ import annotations
@@ -390,7 +391,8 @@ def _ray_chunk(
 
         raise SweepError(
             f"the content at {', '.join(paths)} on {socket.gethostname()} is not the content of the grid "
-            f"(fingerprint {found}, the grid's {fingerprint}): every node needs the same packs at the same paths"
+            f"(fingerprint {found}, the grid's {fingerprint}): every node needs the same packs at the same "
+            "absolute paths"
         )
     import time
 
@@ -465,7 +467,9 @@ def run_sweep(
 
         try:
             if backend == "ray":
-                _run_ray(spec, paths, work, jobs, address, take, lost)
+                # a node reads the packs at the driver's absolute paths: its working directory is its own
+                absolute = {name: tuple(str(Path(p).resolve()) for p in folders) for name, folders in paths.items()}
+                _run_ray(spec, absolute, work, jobs, address, take, lost)
             else:
                 if contents is None:
                     from ..content.loader import load_content
