@@ -38,6 +38,10 @@ def did_you_mean(word: object, candidates: Iterable[object]) -> str | None:
     key = str(word)
     # a known name the word starts with, a snake_case part longer (draw_card, discard_cards): the
     # name the writer meant, though the spelling of another may be closer (mark_card)
+    # — unless another is the same word but for a slip or two (a_fu_luo_la_jian_dei: a_fu_luo_la_jian_die,
+    # not the stem a_fu_luo_la)
     stems = [w for w in words if key.startswith(w + "_")]
-    close = [max(stems, key=len)] if stems else closest(key, words)
+    close = closest(key, words)
+    if stems and not (close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.9):
+        close = [max(stems, key=len)]
     return f"did you mean {close[0]}?" if close else None

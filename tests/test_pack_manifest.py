@@ -185,6 +185,14 @@ def test_every_manifest_mistake_is_reported_at_its_line(tmp_path, manifest, code
         assert hint in (errs[0].hint or ""), errs[0].hint
 
 
+def test_a_slip_in_an_expansion_role_id_is_hinted_with_it_whatever_is_played(tmp_path):
+    """The hint names a_fu_luo_la_jian_die (老洋房·二扩), played or not — not a_fu_luo_la, a shorter id."""
+    pack = write(tmp_path / "p", {"pack.yaml": "id: p\nname: P\nremove:\n  roles: [a_fu_luo_la_jian_dei]\n"})
+    for expansions in (None, ("none",)):
+        [err] = errors_of(pack, expansions=expansions)
+        assert (err.code, err.line, err.hint) == ("E121", 4, "did you mean a_fu_luo_la_jian_die?")
+
+
 def test_a_second_definition_needs_replace(tmp_path):
     role = (Path(__file__).parents[1] / "content" / "roles" / "lao_bie.yaml").read_text(encoding="utf-8")
     files = {"roles/lao_bie.yaml": role.replace("name: 老鳖", "name: 老鳖二")}

@@ -167,7 +167,7 @@ def check_refs(
                 pos,
                 "E121",
                 f"pack '{manifest.id}' {verb} {KIND_WORD[kind]} '{ident}', which no pack it extends defines",
-                did_you_mean(ident, earlier),
+                did_you_mean(ident, [*earlier, *absent] if key == "remove" else earlier),
             )
         )
     return ok, found
