@@ -372,7 +372,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
         click.echo(f"error: --game {clip(str(only))}: the log has no such game (its games: {shown})", err=True)
         sys.exit(2)
     if view is not None:
-        _seat_view(games, view, only, out_path)
+        _seat_view(games, view, only, out_path, log_path)
         return
     if out_path is not None:
         click.echo("error: --out needs --as (which seat's copy to write)", err=True)
@@ -450,11 +450,22 @@ def _logged_packs(games: list[dict], default: list, log_path: str) -> list:
     return paths
 
 
-def _seat_view(games, view: str, only, out_path) -> None:
-    """replay --as: print or write one seat's copy of each game."""
+def _seat_view(games, view: str, only, out_path, log_path) -> None:
+    """replay --as: print or write one seat's copy of each game. Its header names the packs as the log's does,
+    a pack of one's own relative to the copy's folder (the current directory when printed), not the log's."""
     import json
+    from pathlib import Path
 
+    from .content.packs import find_log_pack, log_pack_ref
     from .sim import seat_header, seat_records
+
+    here, there = Path(log_path).resolve().parent, Path(out_path).parent if out_path is not None else Path.cwd()
+
+    def moved(ref: object) -> object:
+        if not isinstance(ref, str):
+            return ref
+        found = find_log_pack(ref, here)[0]
+        return log_pack_ref(found if found is not None else here / ref, there)
 
     if view == "public":
         seat = None
@@ -480,7 +491,10 @@ def _seat_view(games, view: str, only, out_path) -> None:
                 f"error: game {h.get('index')} has {h.get('players')} seats (P0..P{h.get('players', 1) - 1})", err=True
             )
             sys.exit(2)
-        lines.append(json.dumps({"type": "game", **seat_header(logged, seat)}, ensure_ascii=False))
+        header = seat_header(logged, seat)
+        if isinstance(header.get("packs"), list):
+            header["packs"] = [moved(ref) for ref in header["packs"]]
+        lines.append(json.dumps({"type": "game", **header}, ensure_ascii=False))
         for rec in seat_records(logged, seat):
             kind = "decision" if "d" in rec else "event"
             lines.append(json.dumps({"type": kind, **rec}, ensure_ascii=False, sort_keys=True))

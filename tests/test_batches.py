@@ -307,6 +307,25 @@ def test_a_forks_log_replays_with_the_packs_its_header_names(tmp_path):
     assert fengsheng("replay", log, "--content", moved / "fork").stdout.count("OK") == 2  # --content chooses
 
 
+def test_a_seats_copy_names_the_pack_relative_to_its_own_folder(tmp_path, monkeypatch):
+    """replay --as writes a seat's copy whose header names a pack of one's own relative to the copy's folder (or
+    to the current directory when printed), not relative to the referee's log's folder."""
+    fork = tmp_path / "fork"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "stack_timing", fork)
+    log = tmp_path / "logs" / "g.jsonl"
+    log.parent.mkdir()
+    assert fengsheng("simulate", "-p", 5, "-n", 1, "-s", 3, "-j", 1, "--content", fork, "--log", log).exit_code == 0
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["packs"][-1] == "../fork"
+    copy = tmp_path / "copies" / "deep" / "p1.jsonl"
+    copy.parent.mkdir(parents=True)
+    assert fengsheng("replay", log, "--as", "P1", "--out", copy).exit_code == 0
+    header = json.loads(copy.read_text(encoding="utf-8").splitlines()[0])
+    assert header["packs"] == ["base", "tie_wu_zi", "lao_yang_fang", "../../fork"] and header["view"] == "P1"
+    monkeypatch.chdir(fork)
+    printed = fengsheng("replay", log, "--as", "public").stdout
+    assert json.loads(printed.splitlines()[0])["packs"][-1] == "."
+
+
 def test_a_log_naming_a_pack_that_is_gone_replays_when_the_default_content_is_the_same(tmp_path):
     """An older log names its packs by absolute path (another checkout's, say): when they are gone but the default
     content is the content it was played with (its fingerprint), it replays with a note."""
