@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import importlib.machinery
 import json
 import os
 import random
@@ -55,9 +56,7 @@ from pathlib import Path
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core: keep numpy (rlcard, open_spiel) single-threaded
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[1]  # this checkout: its `interpreter` is timed (not with --installed)
 
 GOAL = 0.5
 
@@ -166,8 +165,16 @@ def main(argv=None) -> int:
         metavar="DIR",
         help="content pack(s) to play (default: the bundled game); to compare two checkouts on the same content",
     )
+    ap.add_argument(
+        "--installed",
+        action="store_true",
+        help="time the fengsheng package Python finds (an installed build, e.g. the compiled one: setup.py), "
+        "not this checkout's",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if not args.installed and str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     global clock
     clock = CLOCKS[args.clock]
     counts = [int(x) for x in args.players.split(",")]
@@ -176,12 +183,15 @@ def main(argv=None) -> int:
     cpu = _pin()
 
     from interpreter.content.loader import load_cached
+    from interpreter.engine import zones
 
+    compiled = zones.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))  # setup.py's mypyc build
     full = load_cached(args.content)
     bare = copy.copy(full)
     bare.roles = {}
     out: dict = {
         "pinned_cpu": cpu,
+        "compiled": compiled,
         "clock": args.clock,
         "repeat": args.repeat,
         "fengsheng": {},
@@ -190,7 +200,7 @@ def main(argv=None) -> int:
     }
     lines = [
         f"one process pinned to CPU {cpu}; decisions per {args.clock} second: min / median / max of "
-        f"{args.repeat} runs after a warm-up",
+        f"{args.repeat} runs after a warm-up; engine: {'compiled (mypyc)' if compiled else 'pure Python'}",
         f"fengsheng: {args.games} games per figure, step.drive + RandomAgent (uniform: pick(n), every option "
         f"checked); UNO and OpenSpiel: {args.peer_games} games",
         "",

@@ -54,6 +54,8 @@ class CardUse:
         # stack timing (rules `resolution: stack`; wired by Game, priority.py): a card use, once its target is
         # chosen and `card_used` recorded, is handed to the stack with the rest of its use; None: queued
         self.push_use: Callable[[Player, Callable[[], None]], None] | None = None
+        # ... and an idle point's answer is carried out by the stack (StackTiming.perform); None: by perform below
+        self.stack_perform: Callable[[Player, PlayOption], None] | None = None
 
     # ------------------------------------------------------------------ this turn's conversions and bans
 
@@ -228,7 +230,9 @@ class CardUse:
 
     def perform(self, p: Player, choice: PlayOption) -> None:
         """Carry out an idle-point action."""
-        if choice.card is None:
+        if self.stack_perform is not None:
+            self.stack_perform(p, choice)
+        elif choice.card is None:
             self.skills.use_skill(p, choice.use)
             self._settle("发动技能后")
         else:

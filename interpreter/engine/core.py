@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalogue import CARD_FIELDS, LIMITS
 from . import decisions as D
@@ -24,10 +24,21 @@ from .state import Card, Player
 if TYPE_CHECKING:
     from ..model.content import Content
 
+_T = TypeVar("_T")
+
+try:  # only mypyc reads it (setup.py's compiled build); plain Python may have no mypy_extensions
+    from mypy_extensions import mypyc_attr
+except ImportError:
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        return lambda cls: cls
+
+
 STEP_BUDGET = LIMITS["step_budget"].value  # effect steps between two decisions (E501)
 STUCK_WINDOW = 300  # past MAX_DECISIONS, the questions watched to say what repeats (E503)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled by mypyc, Game (game.py) stays Python
 class GameCore:
     """Game-wide state, the clock, the event log and the decision channel (see the module docstring)."""
 
@@ -138,7 +149,8 @@ class GameCore:
             elif type(v) is list and v:
                 mask = -1
                 for uid in v:
-                    mask &= self._sight(uid)
+                    if type(uid) is int:  # (a list of card names, as `ban`'s, names no card)
+                        mask &= self._sight(uid)
             else:
                 continue
             if mask != -1:  # not face up for all: the seats that can see every card named (maybe all; not spectators)

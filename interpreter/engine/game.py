@@ -185,9 +185,8 @@ class Game(GameCore):
         if content.rules.resolution == "stack":
             self.stack_timing = st = StackTiming(self, seats, skills, resolution, card_use, self.flow)
             card_use.push_use = st.push_use
-            card_use.perform = st.perform  # type: ignore[method-assign]
-            self.flow._perform = st.perform
-            resolution.run_triggers = st.put_triggers  # type: ignore[method-assign]
+            card_use.stack_perform = st.perform
+            resolution.stack_triggers = st.put_triggers
         # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
         self.card_public = zones.card_public
         self.card_visible = zones.card_visible

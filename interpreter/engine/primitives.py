@@ -314,27 +314,43 @@ def _uses_for(ctx, c, user, as_):
 
 @implements("mark")
 def _mark(ctx, p, key):
-    return ctx.game.mark(p, key) if p is not None else None
+    return ctx.game.mark(p, key) if p is not None and key is not None else None
 
 
-def _mark_read(ok, absent=None):
-    def read(ctx, p, key):
-        return _typed(ctx.game.mark(p, key), ok, absent) if p is not None else absent
+# the typed reads of a mark: each a function of its own (a compiled closure has no signature to check)
+@implements("mark_number")
+def _mark_number(ctx, p, key):
+    return _typed(ctx.game.mark(p, key), _is_number, 0) if p is not None and key is not None else 0
 
-    return read
+
+@implements("mark_color")
+def _mark_color(ctx, p, key):
+    return _typed(ctx.game.mark(p, key), _is_color, None) if p is not None and key is not None else None
 
 
-implements("mark_number")(_mark_read(_is_number, 0))
-implements("mark_color")(_mark_read(_is_color))
-implements("mark_player")(_mark_read(_is_player))
-implements("mark_card")(_mark_read(_is_card))
-implements("mark_cardname")(_mark_read(_is_cardname))
-implements("mark_text")(_mark_read(_is_text))
+@implements("mark_player")
+def _mark_player(ctx, p, key):
+    return _typed(ctx.game.mark(p, key), _is_player, None) if p is not None and key is not None else None
+
+
+@implements("mark_card")
+def _mark_card(ctx, p, key):
+    return _typed(ctx.game.mark(p, key), _is_card, None) if p is not None and key is not None else None
+
+
+@implements("mark_cardname")
+def _mark_cardname(ctx, p, key):
+    return _typed(ctx.game.mark(p, key), _is_cardname, None) if p is not None and key is not None else None
+
+
+@implements("mark_text")
+def _mark_text(ctx, p, key):
+    return _typed(ctx.game.mark(p, key), _is_text, None) if p is not None and key is not None else None
 
 
 @implements("has_mark")
 def _has_mark(ctx, p, key):
-    if p is None:
+    if p is None or key is None:
         return False
     v = ctx.game.mark(p, key)
     return v is not None and v is not False
@@ -515,7 +531,7 @@ def _flip_role(ctx, p, face_up):
 
 @implements("add_status")
 def _add_status(ctx, xs, status, turns, secret):
-    players = as_list(xs)
+    players = as_list(xs) if status is not None else []  # no status: nothing happens
     for p in players:
         ctx.game.add_status(p, status, turns, secret)
     return bool(players)
@@ -523,7 +539,7 @@ def _add_status(ctx, xs, status, turns, secret):
 
 @implements("set_mark")
 def _set_mark(ctx, p, key, value):
-    if p is None:
+    if p is None or key is None:
         return False
     if _is_number(value):
         value = max(-MAX_NUMBER, min(MAX_NUMBER, value))  # numbers stay in the range code can write
@@ -533,7 +549,7 @@ def _set_mark(ctx, p, key, value):
 
 @implements("keep_mark")
 def _keep_mark(ctx, p, key, value, secret):
-    if p is None:
+    if p is None or key is None:
         return False
     if _is_number(value):
         value = max(-MAX_NUMBER, min(MAX_NUMBER, value))
@@ -543,7 +559,7 @@ def _keep_mark(ctx, p, key, value, secret):
 
 @implements("add_mark")
 def _add_mark(ctx, p, key, n, most, secret):
-    if p is None:
+    if p is None or key is None:
         return False
     now = _typed(ctx.game.mark(p, key), _is_number, 0)
     top = MAX_NUMBER if most is None else max(0, most)
@@ -628,7 +644,7 @@ def _replace_role(ctx, p, look):
 
 @implements("set_direction")
 def _set_direction(ctx, d):
-    return ctx.game.set_direction(d)
+    return ctx.game.set_direction(d) if d is not None else False
 
 
 @implements("lock_intel")
@@ -731,7 +747,7 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
         return None
     if optional:
         options = [*options, None]
-    choice = g.ask(chooser, kind, options, prompt, source_of(ctx, chooser))
+    choice = g.ask(chooser, kind, options, prompt or "", source_of(ctx, chooser))
     if choice is None:
         ctx.incomplete = True
     return choice
@@ -779,7 +795,7 @@ def _choose_many(ctx, options, by, lo, hi, prompt):
     picked: list[Any] = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
-        choice = g.ask(chooser, D.CHOOSE, opts, prompt, source_of(ctx, chooser))
+        choice = g.ask(chooser, D.CHOOSE, opts, prompt or "", source_of(ctx, chooser))
         if choice is None:
             break
         picked.append(choice)

@@ -62,6 +62,9 @@ class Resolution:
         self._skill_blocker = skills.skill_blocker
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
+        # stack timing (rules `resolution: stack`; wired by Game, priority.py): the triggered skills go onto the
+        # stack (StackTiming.put_triggers) instead of run_triggers' rounds; None: queued
+        self.stack_triggers: Callable[[], None] | None = None
 
     def settle(self, node: str = "") -> None:
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
@@ -103,6 +106,9 @@ class Resolution:
 
     def run_triggers(self) -> None:
         """Offer the triggered skills the recorded events call for, round after round until none fires."""
+        if self.stack_triggers is not None:
+            self.stack_triggers()
+            return
         game = self.game
         for _ in range(MAX_TRIGGER_ROUNDS):
             if not game.events:

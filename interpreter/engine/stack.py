@@ -77,7 +77,9 @@ class EffectStack:
 
     def current_use(self) -> UseFrame | None:
         """The innermost card in use, if any."""
-        for item in reversed(self.resolving):
+        resolving = self.resolving
+        for i in range(len(resolving) - 1, -1, -1):  # innermost first (no reversed(): mypyc)
+            item = resolving[i]
             if isinstance(item, UseFrame):
                 return item
         return None

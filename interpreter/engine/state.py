@@ -9,7 +9,7 @@ it keeps each player's per-color intel counters up to date.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 # Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
 from ..model.colors import BLACK, BLUE, COLOR_BITS, COLOR_NAMES, COLOR_ZH, RED, Color
@@ -82,7 +82,7 @@ class Card:
     )
 
     def __init__(
-        self, uid: int, ctype: CardType, mask: int, direction: str, lockable: bool, data: dict[str, Any]
+        self, uid: int, ctype: CardType, mask: int, direction: str, lockable: bool, data: dict[Any, Any]
     ) -> None:
         self.uid = uid  # the deck id (1..118)
         self.type = ctype  # a content CardType
@@ -119,7 +119,7 @@ class Card:
     def __repr__(self) -> str:
         return self.label()
 
-    FACE = ("uid", "type", "mask", "direction", "lockable", "data")  # what is printed on it
+    FACE: ClassVar[tuple[str, ...]] = ("uid", "type", "mask", "direction", "lockable", "data")  # what is printed on it
 
     def swap_face(self, other: Card) -> None:
         """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""
