@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import CARD_FIELDS, LIMITS
 from . import decisions as D
@@ -43,7 +43,9 @@ class GameCore:
     """Game-wide state, the clock, the event log and the decision channel (see the module docstring)."""
 
     MAX_DECISIONS = LIMITS["max_decisions"].value
-    CHECK_EACH_TURN = False  # tests set this to check the zone invariant at every turn start
+    # tests set this on Game to check the zone invariant at every turn start (a class variable: compiled code, too,
+    # reads it from the game's class)
+    CHECK_EACH_TURN: ClassVar[bool] = False
 
     # Wired by Game once the components exist:
     decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
