@@ -12,7 +12,7 @@ import pytest
 from conftest import Seat
 from interpreter.content.loader import load_cached
 from interpreter.engine.errors import GameOver
-from interpreter.engine.state import INTEL, RED
+from interpreter.engine.state import INTEL, LEFT, RED, RIGHT
 from interpreter.engine.table import build
 from interpreter.language import builtins
 from interpreter.language.compiler import CONTEXT_VARS, Compiler
@@ -113,3 +113,22 @@ def test_a_seat_leaving_the_game_is_a_change_the_check_sees():
     g.seats.withdraw(g.players[0])
     assert g.seats.standing == before + 1
     assert g.victory.collect_quiet[1] != g.seats.standing
+
+
+def test_the_living_kept_per_seat_follow_every_change_of_the_standing():
+    content = load_cached()
+    g = build(
+        content,
+        [dict(identity=BLUE_ID), dict(identity=RED_ID), dict(identity=BLUE_ID), dict(identity=RED_ID)],
+        [Seat() for _ in range(4)],
+    )
+    p0, p1, p2, p3 = g.players
+    assert g.seats.alive_from(p2) == [p2, p3, p0, p1] and g.seats.alive_count() == 4
+    g.seats.kill(p3)  # dying and death resolve through Seats: each counts as a change
+    assert g.seats.alive_from(p2) == [p2, p0, p1] and g.seats.alive_count() == 3
+    assert g.seats.neighbor(p2, RIGHT) is p0 and g.seats.neighbor(p0, LEFT) is p2
+    g.seats.withdraw(p1)
+    assert g.seats.alive_players() == [p0, p2] and g.seats.alive_count() == 2
+    mine = g.seats.alive_from(p0)
+    mine.append(p3)  # a caller's list is its own: what is kept does not change
+    assert g.seats.alive_from(p0) == [p0, p2]
