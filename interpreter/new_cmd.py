@@ -162,6 +162,22 @@ def _copies_in_deck(pack: Path, name: str) -> int:
     return uid
 
 
+def _not_taken(kind: str, name: str) -> None:
+    """Refuse an id the bundled game already has: the file written would be error E120 (a second definition)."""
+    from .content.loader import load_cached
+    from .content.packs import resolve_packs
+
+    content = load_cached(resolve_packs([]))
+    ids = {"role": set(content.roles), "card": set(content.card_types), "task": set(content.tasks)}[kind]
+    if name in ids:
+        origin = content.origins.get(("secret_task" if kind == "task" else kind, name))
+        where = f" (pack '{origin.pack}')" if origin is not None else ""
+        raise click.ClickException(
+            f"the game already has a {kind} '{name}'{where}; nothing was written. Pick another id; to change "
+            f"that {kind}, copy its file into the pack and list it under `replace:` in pack.yaml (docs/modding.md)"
+        )
+
+
 @click.command("new")
 @click.argument("kind", type=click.Choice(["pack", "role", "card", "task"]))
 @click.argument("name")
@@ -188,6 +204,12 @@ def new(kind: str, name: str, where: str) -> None:
             (folder / sub).mkdir(exist_ok=True)
         click.echo(f"next: fengsheng new role my_role --in {folder}; fengsheng validate {folder}")
         return
+    if not (base / "pack.yaml").is_file():
+        raise click.ClickException(
+            f"{base} is not a pack: it has no pack.yaml; nothing was written. Make one with "
+            f"`fengsheng new pack NAME`, then `fengsheng new {kind} {name} --in NAME`"
+        )
+    _not_taken(kind, name)
     if kind == "role":
         _write(base / "roles" / f"{name}.yaml", ROLE.format(schema=_schema_line("role"), id=name))
         scenario = base / "tests" / f"role_{name}_example.scenario.yaml"

@@ -41,6 +41,22 @@ def test_new_overwrites_nothing_and_checks_the_name(tmp_path, monkeypatch):
     assert bad.exit_code == 2 and "pinyin snake_case" in bad.output
 
 
+def test_new_refuses_an_id_the_game_has_and_a_folder_that_is_no_pack(tmp_path, monkeypatch):
+    """Either would write files that do not validate (E120) or are no pack at all; it writes nothing."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    for kind, name in (("role", "li_ning_yu"), ("card", "jie_huo"), ("task", "qing_dao_fu")):
+        taken = CliRunner().invoke(main, ["new", kind, name, "--in", "p"])
+        assert taken.exit_code == 1, taken.output
+        assert f"the game already has a {kind} '{name}' (pack 'base'); nothing was written" in taken.output
+        assert "replace:" in taken.output
+    assert not any(f.is_file() for f in (tmp_path / "p").rglob("*") if f.name != "pack.yaml")
+    assert run("validate", "p").exit_code == 0
+    loose = CliRunner().invoke(main, ["new", "role", "zhang_san", "--in", "nowhere"])
+    assert loose.exit_code == 1 and "nowhere is not a pack: it has no pack.yaml" in loose.output
+    assert "fengsheng new pack" in loose.output and not (tmp_path / "nowhere").exists()
+
+
 def test_pack_show_lists_the_resolved_rule_set(tmp_path):
     fork = house_rules(tmp_path)
     r = run("pack", "show", str(fork), "--json")
