@@ -403,6 +403,14 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     role.write_text(role.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     r = fengsheng("balance", "report", sweep, "--no-html")
     assert r.exit_code == 0 and f"note: pack mine: the content at {work / 'mine'} has changed" in r.stdout, r.output
+    # ... and no longer loads (a slip made while the sweep ran): the note says so, and where, not "the content now"
+    good = role.read_text(encoding="utf-8")
+    role.write_text(good.replace("trigger: received", "trigger: recieved"), encoding="utf-8")
+    r = fengsheng("balance", "report", sweep, "--no-html")
+    assert r.exit_code == 0 and "has changed since the sweep and no longer loads (" in r.stdout, r.output
+    assert "hua_mei.yaml:" in r.stdout and "error E113: unknown trigger 'recieved'" in r.stdout
+    assert f"fengsheng validate {work / 'mine'} says what to fix" in r.stdout
+    role.write_text(good, encoding="utf-8")
     shutil.move(work / "mine", work / "moved")
     r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
     text = json.loads(r.stdout)["pack_notes"]["mine"]

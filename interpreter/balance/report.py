@@ -523,7 +523,32 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
                     f"pack {name}: the content at {where_text} has changed since the sweep: its skill lists are of "
                     "the content there now"
                 )
+                broken = _load_error(found, pack.get("expansions"))
+                if broken:
+                    notes[name] = (
+                        f"pack {name}: the content at {where_text} has changed since the sweep and no longer loads "
+                        f"({broken}): its roles' skills are not listed and its new roles not singled out; "
+                        f"fengsheng validate {where_text} says what to fix, then run the report again"
+                    )
     return meta, notes
+
+
+def _load_error(folders: list[Path], expansions: Any) -> str | None:
+    """The first error of loading a sweep's pack as it is now (`path:line:col: error CODE: message`), or None.
+    (Loaded afresh: the process's cache may hold the pack as it was before it changed.)"""
+    from ..content.loader import ContentErrors, load_content
+    from ..content.packs import PackError, parse_expansions, resolve_packs
+
+    try:
+        load_content(resolve_packs(folders, parse_expansions(expansions)))
+    except ContentErrors as e:
+        first = e.errors[0] if e.errors else None
+        return (f"{first.path}:{first.line}:{first.col}: error {first.code}: {first.message}" if first else str(e))[
+            :300
+        ]
+    except (PackError, OSError) as e:
+        return str(e)[:300]
+    return None
 
 
 def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
