@@ -56,12 +56,25 @@ class Names:
     def __init__(self, content: Content) -> None:
         self.content = content
         self.skills = {s.id: s.name for r in content.roles.values() for s in r.skills}
+        self._faces = {e.uid: e for e in content.deck}
 
     def role(self, role_id: str | None) -> str:
         if role_id is None:
             return "？"
         role = self.content.roles.get(role_id)
         return role.label() if role is not None else role_id
+
+    def card_face(self, uid: int) -> dict[str, Any] | None:
+        """What is printed on deck copy `uid`, as a card of an observation (`card_text` shows it); None if the deck
+        has no such copy. A history record names a card by its deck id only where the seat may know which card
+        it is, so its face is no secret to that seat: a card gone from every zone the seat can see still reads
+        利诱#42(黑→锁), not 42."""
+        e = self._faces.get(uid)
+        ct = self.content.card_types.get(e.card_type) if e is not None else None
+        if e is None or ct is None:
+            return None
+        colors = [c for c, bit in (("red", 1), ("blue", 2), ("black", 4)) if e.mask & bit]
+        return {"id": uid, "name": ct.name, "colors": colors, "direction": e.direction, "lockable": e.lockable}
 
     def card_type(self, type_id: str | None) -> str:
         if type_id is None:
@@ -119,7 +132,7 @@ def _seat(seat: int | None, me: int) -> str:
     return f"P{seat}（你）" if seat == me else f"P{seat}"
 
 
-def _ids(cards: Any, cards_by_id: Mapping[int, Mapping[str, Any]]) -> str:
+def _ids(cards: Any, cards_by_id: Mapping[int, Mapping[str, Any]], names: Names | None = None) -> str:
     """The cards named by a record's card field (deck ids) as text, or how many when the seat may not see them."""
     if cards is None:
         return "（看不到）"
@@ -127,10 +140,10 @@ def _ids(cards: Any, cards_by_id: Mapping[int, Mapping[str, Any]]) -> str:
         cards = [cards]
     out = []
     for uid in cards:
-        if isinstance(uid, int) and uid in cards_by_id:
-            out.append(card_text(cards_by_id[uid]).plain)
-        else:
-            out.append(str(uid))
+        face = None
+        if isinstance(uid, int) and not isinstance(uid, bool):
+            face = cards_by_id.get(uid) or (names.card_face(uid) if names is not None else None)
+        out.append(card_text(face).plain if face is not None else str(uid))
     return "、".join(out) if out else "—"
 
 
@@ -139,7 +152,7 @@ def event_text(
 ) -> str | None:
     """One record of a seat's history (already projected for it) in readable Chinese; None for bookkeeping."""
     s = lambda k: _seat(rec.get(k), me)  # noqa: E731
-    ids = lambda k: _ids(rec.get(k), cards_by_id)  # noqa: E731
+    ids = lambda k: _ids(rec.get(k), cards_by_id, names)  # noqa: E731
     if "d" in rec:  # the seat's own decision
         return f"你选择了：{decision_label(str(rec.get('label')))}（{prompt_zh(rec.get('prompt'))}）"
     e = rec.get("e")

@@ -319,3 +319,16 @@ def test_hot_seat_clears_the_screen_and_the_scrollback_between_seats():
     for chunk in chunks:
         seats = set(re.findall(r"P(\d)，轮到你决定", chunk))
         assert len(seats) <= 1, f"screens of {seats} without a clear between them"
+
+
+def test_a_card_out_of_sight_now_is_named_by_its_face_in_the_history():
+    """A record names a card by deck id only for the seats that saw it; once it has left every zone the seat can
+    see (taken into another's hand), the history still says which card it was, not a bare number."""
+    from interpreter.seat_text import Names, event_text
+
+    names = Names(load_cached())
+    assert event_text({"e": "discard", "cards": [42]}, 0, names, {}) == "弃置：利诱#42(黑→锁)"
+    assert event_text({"e": "to_hand", "seat": 1, "cards": [42, 36]}, 0, names, {}) == (
+        "P1 把 利诱#42(黑→锁)、威逼#36(黑←) 加入手牌"
+    )
+    assert event_text({"e": "discard", "cards": None}, 0, names, {}) == "弃置：（看不到）"
