@@ -107,17 +107,25 @@ def test_a_shen_mi_ren_receives_for_its_task():
     assert task("xian_xing_zhe", {"black": 2}, _card("black")) == 5  # no red or blue yet: not yet
 
 
+def _took_red_twice(face_up: bool) -> list[dict]:
+    """Seat 1 accepted two red intel by choice, sent face up (everyone saw them) or face down."""
+    history: list[dict] = []
+    for card in (20, 21):
+        history += [
+            {"e": "intel_sent", "seat": 2, "face_up": face_up, "direction": "right", "target": None, "lock": None},
+            {"e": "intel_arrives", "seat": 1},
+            {"e": "intel_accepted", "seat": 1},
+            {"e": "received", "seat": 1, "card": card, "sender": 2},
+        ]
+    return history
+
+
 def test_sends_its_colour_to_a_camp_mate_and_black_to_an_enemy():
-    """Seat 1 was seen accepting two red intel by choice: a red bot sends it red, a blue bot sends it black."""
+    """Seat 1 was seen accepting two face-up red intel by choice: a red bot sends it red, a blue bot black."""
     red_card = {**_card("red"), "id": 10, "direction": "right"}  # → seat 1
     black_card = {**_card("black"), "id": 11, "direction": "right"}
     blue_card = {**_card("blue"), "id": 12, "direction": "right"}
-    history = [
-        {"e": "intel_accepted", "seat": 1},
-        {"e": "received", "seat": 1, "card": 20},
-        {"e": "intel_accepted", "seat": 1},
-        {"e": "received", "seat": 1, "card": 21},
-    ]
+    history = _took_red_twice(face_up=True)
     actions = tuple(
         {"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red_card, black_card, blue_card)
     )
@@ -293,3 +301,30 @@ def test_the_up_target_follows_the_card_its_seat_really_sent():
         assert bot.act(obs, seats) == target, sent
         obs["decision"] = {"kind": "lock", "prompt": "", "source": ""}
         assert bot.act(obs, locks) == target, sent
+
+
+def test_a_seats_camp_from_the_table_and_from_what_it_took_seeing_it():
+    """A seat's odds of being a camp-mate, an enemy or without a camp start from the identities the rules deal
+    at this player count (less the bot's own and those it knows); a face-up intel taken by choice moves them,
+    a face-down one (its taker could not see it) does not."""
+
+    def table(n: int, known: dict, history: list) -> tuple[HeuristicAgent, dict]:
+        obs = _obs("qian_fu_zhan_xian", {}, None)
+        obs["players"] = [{**obs["players"][1], "seat": s} for s in range(n)]
+        obs["players"][1]["intel"] = [{**_card("red"), "id": 20}, {**_card("red"), "id": 21}]
+        obs["known_identities"], obs["history"] = known, history
+        bot = HeuristicAgent(0)
+        bot._remember(obs)
+        return bot, obs
+
+    bot, obs = table(2, {}, [])
+    assert bot.odds(obs, 1) == (0.0, 1.0, 0.0) and bot.friend(obs, 1) == -1.0  # heads-up: surely an enemy
+    bot, obs = table(7, {}, [])  # 7 players: 3 red (the bot one), 3 blue, 1 神秘人
+    assert [round(x, 3) for x in bot.odds(obs, 3)] == [round(2 / 6, 3), 0.5, round(1 / 6, 3)]
+    bot, obs = table(7, {"2": "qian_fu_zhan_xian", "4": "shen_mi_ren"}, [])
+    assert bot.odds(obs, 2) == (1.0, 0.0, 0.0) and bot.odds(obs, 4) == (0.0, 0.0, 1.0)
+    assert [round(x, 3) for x in bot.odds(obs, 3)] == [0.25, 0.75, 0.0]  # 1 mate and 3 enemies left for 4 seats
+    hidden, obs = table(7, {}, _took_red_twice(face_up=False))
+    assert hidden.odds(obs, 1) == hidden.odds(obs, 3)  # face down: proves nothing
+    seen, obs = table(7, {}, _took_red_twice(face_up=True))
+    assert seen.odds(obs, 1)[0] > 0.8 and round(seen.odds(obs, 3)[0], 3) == round(2 / 6, 3)

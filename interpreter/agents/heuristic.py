@@ -9,12 +9,15 @@ decisions they answer (docs/bots.md has the same table for players):
 ================  ===========================================================
 decision          rule of thumb
 ================  ===========================================================
-camps (memory)    a seat that *accepted* (not forced) intel of a colour leans
-                  to that colour's camp; a looked-at identity is certain. The
-                  lean ``f(seat)`` runs from -1 (an enemy) to +1 (a camp-mate);
-                  a seat without a camp counts every other seat as a mild
-                  enemy (a mild friend when its task wants the others to
-                  hold intel)
+camps (memory)    a looked-at identity is certain; any other seat gets odds of
+                  being a camp-mate, an enemy or without a camp from the
+                  identities the rules deal at this player count (less its own
+                  and the known ones), moved ×e^±0.7 by each intel of a colour
+                  the seat *accepted* (not forced) when it could see it (face
+                  up); a face-down intel taken proves nothing. ``f(seat)`` =
+                  P(mate) - P(enemy). A bot without a camp counts every other
+                  seat as a mild enemy (a mild friend when its task wants the
+                  others to hold intel)
 secret task       by the task's `bot:` hint: ``collect`` either colour is its
                   own; ``spread`` red or blue to the others; ``die`` black is
                   welcome once it holds a red or blue intel; no hint: stay
@@ -88,6 +91,7 @@ class Hints:
     tactics: Mapping[str, str] = field(default_factory=dict)  # card kind -> its `bot:` tactic
     camps: Mapping[str, str] = field(default_factory=dict)  # identity -> the colour its camp collects
     styles: Mapping[str, str] = field(default_factory=dict)  # secret task -> its `bot:` style
+    table: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # players -> identity -> how many
 
 
 _HINTS: dict[int, tuple[Content, Hints]] = {}
@@ -105,6 +109,7 @@ def hints_of(content: Content | None = None) -> Hints:
             {ct.id: ct.bot for ct in content.card_types.values() if ct.bot},
             {i.id: i.camp for i in content.identities.values() if i.camp in OPPOSITE},
             {t.id: t.bot for t in content.tasks.values() if t.bot},
+            {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
         )
         kept = _HINTS[id(content)] = (content, hints)
     return kept[1]
@@ -122,11 +127,13 @@ class HeuristicAgent(Agent):
         """`hints`: the content's (hints_of(content)); default: the bundled game's."""
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
-        self.tactics, self.camps, self.styles = h.tactics, h.camps, h.styles
+        self.tactics, self.camps, self.styles, self.table = h.tactics, h.camps, h.styles, h.table
         self._read = 0  # history records already read
         self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
         self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
-        self._accepting: set[int] = set()  # seats that accepted the intel now on its way
+        self._accepting: dict[int, bool] = {}  # seats that accepted the intel now on its way: face up then?
+        self._shown = False  # the intel on its way is face up (everyone sees its colours)
+        self._public: set[int] = set()  # cards shown to everyone since it was sent
         self._used: set[str] = set()  # the kinds of card it has used this turn
         self._offered: dict[int, int] = {}  # seat -> intel that arrived in front of it free to decline
         self._took: dict[int, int] = {}  # seat -> how many of those it accepted
@@ -146,25 +153,32 @@ class HeuristicAgent(Agent):
             self._colors[c["id"]] = tuple(c["colors"])
         history = obs["history"]
         if len(history) < self._read:  # a new game with the same agent
-            self._read, self._lean, self._accepting, self._used = 0, {}, set(), set()
+            self._read, self._lean, self._accepting, self._used = 0, {}, {}, set()
             self._offered, self._took, self._bound = {}, {}, set()
         for rec in history[self._read :]:
             e = rec.get("e")
             if e == "intel_sent":
                 self._bound = {rec.get("seat"), rec.get("lock")}
+                self._shown, self._public = bool(rec.get("face_up")), set()
+            elif e == "pending_set" or e == "pending_swapped":
+                self._shown = bool(rec.get("face_up"))
+            elif e == "reveal" and rec.get("to") is None:
+                self._public.update(rec.get("cards") or ())
             elif e == "intel_arrives" and rec["seat"] not in self._bound:
                 self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
             if e == "intel_accepted":
-                self._accepting.add(rec["seat"])
+                self._accepting[rec["seat"]] = self._shown
                 if rec["seat"] not in self._bound:
                     self._took[rec["seat"]] = self._took.get(rec["seat"], 0) + 1
             elif e == "received":
                 seat, cid = rec["seat"], rec.get("card")
-                if seat in self._accepting and cid is not None:
+                # a face-down intel taken proves nothing: only one its taker could see (face up on its way,
+                # or shown to everyone since it was sent) says which colour the taker wants
+                if cid is not None and (self._accepting.get(seat, False) or cid in self._public):
                     colors = self._colors.get(cid, ())
                     lean = ("red" in colors) - ("blue" in colors)
                     self._lean[seat] = self._lean.get(seat, 0.0) + lean
-                self._accepting.discard(seat)
+                self._accepting.pop(seat, None)
             elif rec.get("d") == "send" and rec.get("seat") == obs["seat"]:  # the card it sent (a search bot
                 i = rec["choice"]  # may have overruled this bot's answer): the plan made for that card
                 self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
@@ -175,6 +189,33 @@ class HeuristicAgent(Agent):
                 self._used.clear()
         self._read = len(history)
 
+    def odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
+        """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
+        identity it has looked at is certain; the others share the identities the table deals at this
+        player count (the rules' table) less its own and those it knows, each weighed by the colours the
+        seat took when it could see them (×e^{±0.7} a card)."""
+        mine = self.camps.get(obs["me"]["identity"] or "")
+        known = obs["known_identities"]
+        ident = known.get(str(seat))
+        if ident is not None:
+            camp = self.camps.get(ident)
+            return (1.0, 0.0, 0.0) if camp == mine else (0.0, 1.0, 0.0) if camp is not None else (0.0, 0.0, 1.0)
+        left = [0.0, 0.0, 0.0]
+        for ident, count in self.table.get(len(obs["players"]), {}).items():
+            camp = self.camps.get(ident)
+            left[0 if camp == mine else 1 if camp is not None else 2] += count
+        for who, ident in [(obs["seat"], obs["me"]["identity"]), *((int(s), i) for s, i in known.items())]:
+            if who != seat:
+                camp = self.camps.get(ident or "")
+                left[0 if camp == mine else 1 if camp is not None else 2] -= 1
+        mate, enemy, neutral = (max(x, 0.0) for x in left)
+        if mate + enemy + neutral <= 0:  # (a table the rules do not list: as many mates as enemies)
+            mate, enemy, neutral = 1.0, 1.0, 0.0
+        lean = self._lean.get(seat, 0.0) * (1 if mine == "red" else -1) * 0.7
+        mate, enemy = mate * math.exp(lean), enemy * math.exp(-lean)
+        total = mate + enemy + neutral
+        return mate / total, enemy / total, neutral / total
+
     def friend(self, obs: Observation, seat: int) -> float:
         """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""
         if seat == obs["seat"]:
@@ -182,26 +223,20 @@ class HeuristicAgent(Agent):
         mine = self.camps.get(obs["me"]["identity"] or "")
         if mine is None:
             return 0.3 if self.styles.get(obs["me"]["task"] or "") == "spread" else -0.3
-        known = obs["known_identities"].get(str(seat))
-        if known is not None:
-            return 1.0 if self.camps.get(known) == mine else -1.0
-        lean = self._lean.get(seat, 0.0) * (1 if mine == "red" else -1)
-        return math.tanh(0.7 * lean - 0.2)
+        mate, enemy, _ = self.odds(obs, seat)
+        return mate - enemy
 
     # ------------------------------------------------------------------ values
 
     def _value_to(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        """How good an intel of these colours is for `seat` to receive, from its own point of view as this bot
-        guesses it (its own camp colour for a camp-mate, the opposing one for an enemy)."""
-        p = obs["players"][seat]
-        counts = p["intel_counts"]
+        """How good an intel of these colours is for `seat` to receive: for itself, or for any seat when the
+        bot has no camp (its secret task's style says what it wants)."""
         mine = self.camps.get(obs["me"]["identity"] or "")
-        if seat == obs["seat"] or mine is None:
-            good = mine
-        else:
-            good = mine if self.friend(obs, seat) > 0 else OPPOSITE.get(mine or "")
+        if mine is not None:
+            return self._value_as(obs, seat, colors, mine)
+        counts = obs["players"][seat]["intel_counts"]
         v = 0.0
-        style = self.styles.get(obs["me"]["task"] or "") if mine is None else None
+        style = self.styles.get(obs["me"]["task"] or "")
         colored = counts["red"] + counts["blue"]
         if style == "collect" and seat == obs["seat"]:  # either colour, three of one
             for c in ("red", "blue"):
@@ -215,17 +250,29 @@ class HeuristicAgent(Agent):
             v -= 10.0 if counts["black"] >= 2 else 1.0
         if style is not None:
             return v + (0.3 if style == "die" and ("red" in colors or "blue" in colors) else 0.0)
-        if good is not None:
-            if good in colors:
-                v += 5.0 if counts[good] >= 2 else 1.0
-            if OPPOSITE[good] in colors:
-                v += OPPOSING_VALUE
-        elif "black" not in colors:
-            v += 0.2
+        return v if "black" in colors else v + 0.2
+
+    def _value_as(self, obs: Observation, seat: int, colors: Sequence[str], good: str | None) -> float:
+        """How good an intel of these colours is for `seat` if its camp collects `good` (None: no camp)."""
+        counts = obs["players"][seat]["intel_counts"]
+        v = -(10.0 if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
+        if good is None:
+            return v if "black" in colors else v + 0.2
+        if good in colors:
+            v += 5.0 if counts[good] >= 2 else 1.0
+        if OPPOSITE[good] in colors:
+            v += OPPOSING_VALUE
         return v
 
     def _benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         """How good it is for this bot's side that `seat` receives this intel."""
+        mine = self.camps.get(obs["me"]["identity"] or "")
+        if mine is not None and seat != obs["seat"]:
+            # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way
+            mate, enemy, _ = self.odds(obs, seat)
+            return mate * self._value_as(obs, seat, colors, mine) - enemy * self._value_as(
+                obs, seat, colors, OPPOSITE[mine]
+            )
         f = self.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
