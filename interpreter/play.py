@@ -129,7 +129,7 @@ def render(
         menu = Text(prompt_text(obs, names) + "\n", style="bold")
         for i, d in enumerate(actions, 1):
             label = labels.get(d["id"]) if labels else None
-            menu.append(f"  {i:>2}. {label or menu_label(d, names)}\n")
+            menu.append(f"  {i:>2}. {label or menu_label(d, names, obs['decision'].get('kind'))}\n")
         menu.append("输入编号选择；h 帮助，s 保存，q 退出", style="dim")
         parts.append(Panel(menu, title=f"P{me}，轮到你决定", title_align="left"))
     return Group(*parts)

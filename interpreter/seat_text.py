@@ -287,11 +287,14 @@ def cards_seen(obs: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
     return out
 
 
-def menu_label(d: Mapping[str, Any], names: Names) -> str:
-    """The menu text of one action descriptor: its label, in Chinese where the label is an English word."""
+def menu_label(d: Mapping[str, Any], names: Names, decision: str | None = None) -> str:
+    """The menu text of one action descriptor: its label, in Chinese where the label is an English word.
+    `decision`: the decision's kind, which says what declining it means (不锁定 at a lock, else 不选)."""
     kind = d["kind"]
     if kind in KIND_ZH:
         return KIND_ZH[kind]
+    if kind == "none":
+        return "不锁定" if decision == "lock" else "不选"
     if kind == "use":
         card = card_text(d["card"]).plain
         as_name = d.get("as_name")

@@ -332,3 +332,15 @@ def test_a_card_out_of_sight_now_is_named_by_its_face_in_the_history():
         "P1 把 利诱#42(黑→锁)、威逼#36(黑←) 加入手牌"
     )
     assert event_text({"e": "discard", "cards": None}, 0, names, {}) == "弃置：（看不到）"
+
+
+def test_declining_a_choice_says_what_is_declined():
+    """The engine's optional-choice answer (label 不) reads 不锁定 at a lock and 不选 elsewhere."""
+    from interpreter.seat_text import Names, menu_label
+
+    names = Names(load_cached())
+    none = {"id": 0, "kind": "none", "label": "不"}
+    assert menu_label(none, names, "lock") == "不锁定"
+    assert menu_label(none, names, "choose") == "不选"
+    code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
+    assert code == 0 and "1. 不锁定" in out and not re.search(r"\d\. 不\s+│", out)

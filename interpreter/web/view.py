@@ -88,7 +88,7 @@ def seat_view(
         decision = {
             "title": f"P{me}，轮到你决定",
             "prompt": prompt_text(obs, names),
-            "options": [{"id": d["id"], "label": menu_label(d, names)} for d in actions],
+            "options": [{"id": d["id"], "label": menu_label(d, names, obs["decision"].get("kind"))} for d in actions],
         }
     return {
         "seat": me,
