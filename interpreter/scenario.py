@@ -331,7 +331,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
         g.check_invariants()
     except AssertionError as e:
         result.failures.append(f"zone invariant broken: {e}")
-    result.failures += check_expectations(g, over, data.get("expect") or {})
+    result.failures += check_expectations(g, over, data.get("expect") or {}, where)
     result.passed = not result.failures
     return result
 
@@ -514,28 +514,37 @@ _PLAYER_FACTS = {
 _RUN_FACTS = ("asked", "not_offered")
 
 
-def _count_fails(log: list, counts: list) -> list[str]:
+def _plain(_pos: Pos | None, message: str) -> str:
+    return message
+
+
+def _count_fails(log: list, counts: list, at=_plain) -> list[str]:
     """`event_counts`: each pattern matches exactly `times` records (0: never)."""
     fails = []
-    for want in counts:
+    for j, want in enumerate(counts):
         pattern, times = want["match"], want["times"]
         got = sum(1 for e in log if _match(e, pattern))
         if got != times:
-            fails.append(f"event {pattern} happened {got} time(s), expected exactly {times}")
+            fails.append(at(pos_of(counts, j), f"event {pattern} happened {got} time(s), expected exactly {times}"))
     return fails
 
 
-def check_expectations(g, over, expect: dict) -> list[str]:
+def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
+    """What of `expect` the game did not do, each failure pointed at its expectation by `at` (a `_Where`: the
+    file, line and column, and the line with a caret; without it, the message alone)."""
     fails = []
     if "winners" in expect:
         got = sorted(p.seat for p in over.winners) if over else None
         want = sorted(expect["winners"])
         if got != want:
-            fails.append(f"winners: expected {want}, got {got if over else 'no end of game'}")
+            fails.append(
+                at(pos_of(expect, "winners"), f"winners: expected {want}, got {got if over else 'no end of game'}")
+            )
     if "reason" in expect and (over is None or over.reason != expect["reason"]):
-        fails.append(f"game end reason: expected {expect['reason']}, got {over.reason if over else None}")
+        msg = f"game end reason: expected {expect['reason']}, got {over.reason if over else None}"
+        fails.append(at(pos_of(expect, "reason"), msg))
     if "game_over" in expect and bool(over) != expect["game_over"]:
-        fails.append(f"game over: expected {expect['game_over']}, got {bool(over)}")
+        fails.append(at(pos_of(expect, "game_over"), f"game over: expected {expect['game_over']}, got {bool(over)}"))
     for seat, want in (expect.get("players") or {}).items():
         p = g.players[int(seat)]
         for key, v in want.items():
@@ -543,44 +552,49 @@ def check_expectations(g, over, expect: dict) -> list[str]:
                 continue
             fact = _PLAYER_FACTS.get(key)
             if fact is None:
-                fails.append(f"players.{seat}: unknown expectation '{key}'")
+                fails.append(at(key_pos_of(want, key), f"players.{seat}: unknown expectation '{key}'"))
                 continue
             g_v = fact(p)
             w_v = sorted(v) if key in ("hand", "intel") else v
             if g_v != w_v:
-                fails.append(f"P{seat} {key}: expected {w_v}, got {g_v}")
+                fails.append(at(pos_of(want, key), f"P{seat} {key}: expected {w_v}, got {g_v}"))
     zones = {"discard": g.discard_pile, "removed": g.removed}
     for zone, cards in zones.items():
-        for uid in expect.get(f"{zone}_contains", []):
+        uids = expect.get(f"{zone}_contains", [])
+        for j, uid in enumerate(uids):
             if uid not in _ids(cards):
-                fails.append(f"{zone} pile: expected to contain #{uid}, has {_ids(cards)}")
+                fails.append(at(pos_of(uids, j), f"{zone} pile: expected to contain #{uid}, has {_ids(cards)}"))
     if "deck_top" in expect:
         top = list(reversed(_ids(g.deck)))[: len(expect["deck_top"])]
         if top != expect["deck_top"]:
-            fails.append(f"deck top: expected {expect['deck_top']}, got {top}")
+            fails.append(at(pos_of(expect, "deck_top"), f"deck top: expected {expect['deck_top']}, got {top}"))
     if "role_pile" in expect:
         got = [r.id for r in reversed(g.role_pile)]
         if got != expect["role_pile"]:
-            fails.append(f"role pile (top first): expected {expect['role_pile']}, got {got}")
+            msg = f"role pile (top first): expected {expect['role_pile']}, got {got}"
+            fails.append(at(pos_of(expect, "role_pile"), msg))
     if "pending" in expect:
         got = g.pending.uid if g.pending is not None else None
         if got != expect["pending"]:
-            fails.append(f"pending intel: expected {expect['pending']}, got {got}")
+            fails.append(at(pos_of(expect, "pending"), f"pending intel: expected {expect['pending']}, got {got}"))
     log = g.log
     i = 0
-    for pattern in expect.get("events", []):
+    events = expect.get("events", [])
+    for j, pattern in enumerate(events):
         while i < len(log) and not _match(log[i], pattern):
             i += 1
         if i >= len(log):
-            fails.append(f"event {pattern} did not happen (in this order)")
+            fails.append(at(pos_of(events, j), f"event {pattern} did not happen (in this order)"))
             break
         i += 1
-    for pattern in expect.get("no_events", []):
+    never = expect.get("no_events", [])
+    for j, pattern in enumerate(never):
         if any(_match(e, pattern) for e in log):
-            fails.append(f"event {pattern} happened but must not")
-    fails += _count_fails(log, expect.get("event_counts", []))
+            fails.append(at(pos_of(never, j), f"event {pattern} happened but must not"))
+    fails += _count_fails(log, expect.get("event_counts", []), at)
     fired = [t[2] for t in g.trace or [] if t[0] == "fired"]
-    for name in expect.get("skills_fired", []):
+    names = expect.get("skills_fired", [])
+    for j, name in enumerate(names):
         if name not in fired:
-            fails.append(f"skill {name} did not fire (fired: {fired or 'none'})")
+            fails.append(at(pos_of(names, j), f"skill {name} did not fire (fired: {fired or 'none'})"))
     return fails

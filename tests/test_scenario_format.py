@@ -41,7 +41,8 @@ def test_a_player_with_an_identity_card_does_not_win_with_gu_xiao_meng(tmp_path)
     result = _run_changed(
         tmp_path, "format_identity_none.scenario.yaml", "  - identity: none", "  - identity: te_gong_ji_guan"
     )
-    assert result.failures == ["winners: expected [0, 2], got [0]"]
+    (failure,) = result.failures  # at the expectation it breaks, with the line and a caret
+    assert failure.endswith(":18:12: winners: expected [0, 2], got [0]\n      winners: [0, 2]\n               ^")
 
 
 def test_an_unknown_identity_is_a_setup_failure_at_its_line(tmp_path):
@@ -108,14 +109,16 @@ def test_a_count_that_does_not_match_is_reported(tmp_path):
         "{e: intel_arrives}, times: 1}",
         "{e: intel_arrives}, times: 2}",
     )
-    assert result.failures == ["event {'e': 'intel_arrives'} happened 1 time(s), expected exactly 2"]
+    (failure,) = result.failures
+    assert ":25:7: event {'e': 'intel_arrives'} happened 1 time(s), expected exactly 2\n" in failure
 
 
 def test_a_count_of_zero_is_never(tmp_path):
     result = _run_changed(
         tmp_path, "format_travel_up_never_asked.scenario.yaml", "{e: received}, times: 1}", "{e: received}, times: 0}"
     )
-    assert result.failures == ["event {'e': 'received'} happened 1 time(s), expected exactly 0"]
+    (failure,) = result.failures
+    assert ":26:7: event {'e': 'received'} happened 1 time(s), expected exactly 0\n" in failure
 
 
 def test_uses_already_made_count_against_the_limit(tmp_path):
@@ -174,3 +177,12 @@ def test_a_skill_no_role_has_in_skills_fired_is_a_setup_failure(tmp_path):
     result = _run_changed(tmp_path, name, "skills_fired: [从容应对]", "skills_fired: [从容应队]")
     (failure,) = result.failures
     assert "expect.skills_fired: no role of the content has a skill '从容应队'; did you mean 从容应对?" in failure
+
+
+def test_an_end_state_that_differs_is_reported_at_its_expectation(tmp_path):
+    """Like a setup mistake, a failed expectation names its file, line and column, with the line and a caret."""
+    result = _run_changed(
+        tmp_path, "format_used_limit.scenario.yaml", "{e: skill_used, skill: you_di_shen_ru}", "{e: received}"
+    )
+    (failure,) = result.failures
+    assert ":21:7: event {'e': 'received'} happened but must not\n" in failure and failure.rstrip().endswith("^")
