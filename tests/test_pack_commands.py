@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from click.testing import CliRunner
 from test_pack_manifest import house_rules
@@ -143,3 +145,22 @@ def test_a_rule_set_copied_without_a_listed_expansion_loads(tmp_path):
     shutil.rmtree(rs / "expansions" / "lao_yang_fang")
     r = CliRunner().invoke(main, ["validate", str(rs)])
     assert r.exit_code == 0, r.output
+
+
+def test_the_balance_walkthrough_role_and_its_scenario_pass_as_docs_balance_md_shows_them(tmp_path, monkeypatch):
+    """docs/balance.md §1: new pack, new role, the role's YAML and the scenario changed with it, as printed."""
+    doc = (Path(__file__).parents[1] / "docs" / "balance.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    role = next(b for b in blocks if b.startswith("id: lao_zhang"))
+    scenario = next(b for b in blocks if b.startswith("name: 新技能"))
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "pack", "my_pack").exit_code == 0
+    assert run("new", "role", "lao_zhang", "--in", "my_pack").exit_code == 0
+    (tmp_path / "my_pack" / "roles" / "lao_zhang.yaml").write_text(role, encoding="utf-8")
+    example = tmp_path / "my_pack" / "tests" / "role_lao_zhang_example.scenario.yaml"
+    r = run("scenario", "run", "my_pack/tests")  # the scenario `new role` wrote, as the doc says, fails
+    assert r.exit_code == 1 and "P0 hand: expected [], got [110]" in r.output, r.output
+    example.write_text(scenario, encoding="utf-8")
+    assert run("validate", "my_pack").exit_code == 0
+    r = run("scenario", "run", "my_pack/tests")
+    assert r.exit_code == 0 and "1 passed, 0 failed" in r.output, r.output
