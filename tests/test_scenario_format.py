@@ -186,3 +186,10 @@ def test_an_end_state_that_differs_is_reported_at_its_expectation(tmp_path):
     )
     (failure,) = result.failures
     assert ":21:7: event {'e': 'received'} happened but must not\n" in failure and failure.rstrip().endswith("^")
+
+
+def test_a_script_that_runs_short_points_at_its_last_answer(tmp_path):
+    result = _run_changed(tmp_path, "format_used_limit.scenario.yaml", '0: ["#30", no]', '0: ["#30"]')
+    (failure,) = result.failures
+    assert ":14:7: P0 was asked an unscripted decision with options ['是', '否']; add an answer to answers.0" in failure
+    assert "after this one\n" in failure and '0: ["#30"]' in failure

@@ -75,7 +75,10 @@ class ScriptedAgent(Agent):
             if self.fallback is not None:
                 return self.fallback.act(observation, actions)
             hint = f"; {self.unscripted_hint}" if self.unscripted_hint else ""
-            raise ScriptExhausted(f"{who} was asked an unscripted decision with options {list(labels)}{hint}")
+            message = f"{who} was asked an unscripted decision with options {list(labels)}{hint}"
+            if self.locate is not None and self.answers:  # pointed at the last answer: the next one goes after it
+                message = self.locate(len(self.answers) - 1, message + " after this one")
+            raise ScriptExhausted(message)
         answer = self.answers[self.pos]
         self.pos += 1
         if isinstance(answer, int) and not isinstance(answer, bool):
