@@ -156,12 +156,17 @@ def _emitted_in_source() -> dict[str, set]:
     out: dict[str, set] = {}
     for path in SOURCE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit":
-                assert node.args and isinstance(node.args[0], ast.Constant), (
+            # game.emit("kind", ...) and the components' emit_event(game, "kind", ...)
+            method = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit"
+            function = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "emit_event"
+            if method or function:
+                assert isinstance(node, ast.Call)
+                kind = node.args[1 if function else 0] if len(node.args) > (1 if function else 0) else None
+                assert isinstance(kind, ast.Constant), (
                     f"{path.name}:{node.lineno}: an event kind must be a literal (catalogue.EVENTS)"
                 )
                 fields = {kw.arg for kw in node.keywords if kw.arg not in (None, "to", "secret")}
-                out.setdefault(node.args[0].value, set()).update(fields)
+                out.setdefault(kind.value, set()).update(fields)
             if isinstance(node, ast.Dict):
                 keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
                 if "e" in keys:

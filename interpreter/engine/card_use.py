@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
+from .core import emit_event
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
 from .state import DISCARD, HAND, PROCESSING, Card, Player
@@ -62,13 +63,13 @@ class CardUse:
     def convert(self, frm: str, into: CardType) -> None:
         """This turn, hand cards of type `frm` can be used only as `into` (A只能当B使用)."""
         self.conversions[frm] = into
-        self.game.emit("convert", source=frm, into=into.id)
+        emit_event(self.game, "convert", source=frm, into=into.id)
 
     def ban(self, names: list[str]) -> None:
         """This turn, nobody may use these card types from hand."""
         self.bans.update(names)
         if names:
-            self.game.emit("ban", cards=list(names))
+            emit_event(self.game, "ban", cards=list(names))
 
     def protect_intel(self, names: list[str]) -> bool:
         """While the pending intel stays pending (in transit, contested; not once it is received, discarded or
@@ -82,7 +83,7 @@ class CardUse:
             self.intel_bans, self.intel_bans_card = set(), card
         self.intel_bans.update(names)
         if names:
-            self.game.emit("intel_protected", cards=list(names))
+            emit_event(self.game, "intel_protected", cards=list(names))
         return bool(names)
 
     def intel_banned(self, type_id: str) -> bool:
@@ -267,7 +268,7 @@ class CardUse:
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:
             zones.show_to(card, target.seat)  # a face-down card is shown to its target only
-        game.emit("card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
+        emit_event(game, "card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
         if self.push_use is not None:  # stack timing: it resolves from the stack, after the responses
             self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
@@ -306,11 +307,11 @@ class CardUse:
         if stacked:
             self.timing = timing
         if target is None or target.alive or use.timing == "dying":
-            game.emit("card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+            emit_event(game, "card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
             if "card_resolving" in game.watched:
                 settle("卡牌生效前")
             if frame.nullified:
-                game.emit("nullified", seat=user.seat, card=ctype.id, uid=uid)
+                emit_event(game, "nullified", seat=user.seat, card=ctype.id, uid=uid)
             else:
                 try:  # noqa: SIM105  (contextlib.suppress would make a context manager object per card used)
                     use.effect(ctx)
@@ -321,12 +322,12 @@ class CardUse:
             taker = frame.claimed_by
             if taker is not None and taker.alive:
                 zones.move(card, HAND, taker)
-                game.emit("to_hand", seat=taker.seat, cards=[uid])
+                emit_event(game, "to_hand", seat=taker.seat, cards=[uid])
             elif ctype.after_use == "remove":
                 zones.remove_used(card, ctype)
             else:
                 zones.move(card, DISCARD)
         self.stack.pop()
-        game.emit("card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+        emit_event(game, "card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
         if not stacked:
             settle("结算卡牌效果后")

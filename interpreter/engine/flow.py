@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..suggest import did_you_mean
 from . import decisions as D
+from .core import emit_event
 from .decisions import PlayOption
 from .errors import EngineError, GameOver
 from .state import INTEL, LEFT, PENDING, RIGHT, UP, Card, Player
@@ -108,7 +109,7 @@ class TurnFlow:
         # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
         if self.holder is not p:
             self.holder = p
-            self.game.emit("pending_moved", seat=p.seat)
+            emit_event(self.game, "pending_moved", seat=p.seat)
         return True
 
     def set_direction(self, direction: str) -> bool:
@@ -131,7 +132,9 @@ class TurnFlow:
                 return False
             target = self._ask(t.sender, D.SEND_TARGET, others, "情报传给谁")
         t.direction, t.target = direction, target
-        self.game.emit("direction_set", seat=t.sender.seat, direction=direction, target=target.seat if target else None)
+        emit_event(
+            self.game, "direction_set", seat=t.sender.seat, direction=direction, target=target.seat if target else None
+        )
         return True
 
     def lock_intel(self, p: Player | None) -> bool:
@@ -144,7 +147,7 @@ class TurnFlow:
         if p is None or p is t.sender or not p.alive:
             return False
         t.lock = p
-        self.game.emit("lock_set", seat=t.sender.seat, target=p.seat)
+        emit_event(self.game, "lock_set", seat=t.sender.seat, target=p.seat)
         return True
 
     def set_receivers(self, must: list[Player], cannot: list[Player], secret: bool = False) -> bool:
@@ -166,11 +169,13 @@ class TurnFlow:
         if secret:
             self.secret_bound |= frozenset(must) | frozenset(cannot)
         if not secret:
-            self.game.emit("receivers_set", must=sorted(p.seat for p in must), cannot=sorted(p.seat for p in cannot))
+            emit_event(
+                self.game, "receivers_set", must=sorted(p.seat for p in must), cannot=sorted(p.seat for p in cannot)
+            )
         else:
             for p in sorted({*must, *cannot}, key=lambda q: q.seat):
                 own = ([p.seat], []) if p in must else ([], [p.seat])
-                self.game.emit("receivers_set", must=own[0], cannot=own[1], to=[p])
+                emit_event(self.game, "receivers_set", must=own[0], cannot=own[1], to=[p])
         return bool(must or cannot)
 
     def forget_secret_bindings(self, seat: int) -> None:
@@ -236,7 +241,7 @@ class TurnFlow:
             self.holder = None
             self.accepted = False
             self._new_turn()
-            game.emit("turn_start", seat=p.seat, turn=game.turn_no)
+            emit_event(game, "turn_start", seat=p.seat, turn=game.turn_no)
         for run, phase in phases[i:]:
             if resume:
                 resume = False
@@ -248,14 +253,14 @@ class TurnFlow:
             run(p, phase)
         # 回合结束
         game.enter_phase("turn_end")
-        game.emit("turn_end", seat=p.seat)
+        emit_event(game, "turn_end", seat=p.seat)
         self._settle("回合结束时")
         self.victory.check_turn_end_victory()
         if "round_end" in game.watched:  # (costs nothing in a game without 轮结束时 skills)
             nxt = self.seats.neighbor(p, RIGHT)
             first, n = game.first_seat, game.n
             if nxt is not None and (nxt.seat - first) % n <= (p.seat - first) % n:
-                game.emit("round_end", seat=p.seat)
+                emit_event(game, "round_end", seat=p.seat)
                 self._settle("轮结束时")
         self.transit = None
         self.holder = None
@@ -309,7 +314,7 @@ class TurnFlow:
         game = self.game
         game.enter_phase(phase)
         self.extra_draw = 0
-        game.emit("draw_phase", seat=p.seat)
+        emit_event(game, "draw_phase", seat=p.seat)
         self._settle("摸牌阶段开始时")
         if p.alive:
             self.zones.draw(p, game.rules.draw_count + self.extra_draw)
@@ -372,7 +377,7 @@ class TurnFlow:
 
     def send_phase(self, p: Player) -> bool:
         """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
-        self.game.emit("send_phase_start", seat=p.seat)
+        emit_event(self.game, "send_phase_start", seat=p.seat)
         self._settle("传递阶段开始时")
         while self.transit is None:
             if not p.alive:
@@ -395,7 +400,7 @@ class TurnFlow:
         """弃权: a player who cannot send is out — not dead, no triggers, cannot win."""
         self.seats.withdraw(p)
         self.skills.hide_role(p)
-        self.game.emit("abstain", seat=p.seat)
+        emit_event(self.game, "abstain", seat=p.seat)
         self.zones.discard_cards(list(p.hand) + list(p.intel))
         self.victory.check_last_alive()
 
@@ -420,7 +425,8 @@ class TurnFlow:
         self.zones.set_pending_face(face_up)
         self.transit = Transit(card, sender, direction, target, lock, face_up)
         self.holder = sender
-        game.emit(
+        emit_event(
+            game,
             "intel_sent",
             seat=sender.seat,
             card=card.uid,
@@ -442,12 +448,12 @@ class TurnFlow:
                 return False
             assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
             self.holder = pos
-            self.game.emit("intel_arrives", seat=pos.seat)
+            emit_event(self.game, "intel_arrives", seat=pos.seat)
             self._settle("情报传递到面前时")
             if self.zones.pending is None:
                 return False
             if pos.alive and self.receive_choice(pos, t):
-                self.game.emit("intel_accepted", seat=pos.seat)
+                emit_event(self.game, "intel_accepted", seat=pos.seat)
                 return True
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded
                 self.zones.discard_cards([self.zones.pending])
@@ -518,7 +524,7 @@ class TurnFlow:
         assert holder is not None and self.transit is not None  # an intel was sent and accepted
         if holder.alive:
             self.zones.move(card, INTEL, holder)
-            self.game.emit("received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
+            emit_event(self.game, "received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
             self._settle("接收情报时")
         else:
             self.zones.discard_cards([card])

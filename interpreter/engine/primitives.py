@@ -29,6 +29,7 @@ from ..language.builtins import as_list, implements
 from ..language.runtime import CardName, source_of
 from ..language.types import MAX_NUMBER
 from . import decisions as D
+from .core import emit_event
 from .state import (
     BLACK,
     BLUE,
@@ -384,7 +385,7 @@ def _give(ctx, xs, to):
     for c in cards:
         g.move(c, HAND, to)
     _emit_taken(g, taken, to)
-    g.emit("give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards), cards=[c.uid for c in cards])
+    emit_event(g, "give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards), cards=[c.uid for c in cards])
     return True
 
 
@@ -397,7 +398,7 @@ def _put_in_hand(ctx, xs, p):
     taken = _hand_sources(cards, p)
     for c in cards:
         g.move(c, HAND, p)
-    g.emit("to_hand", seat=p.seat, cards=[c.uid for c in cards])
+    emit_event(g, "to_hand", seat=p.seat, cards=[c.uid for c in cards])
     _emit_taken(g, taken, p)
     return True
 
@@ -413,7 +414,7 @@ def _hand_sources(cards, to) -> list:
 
 def _emit_taken(g, sources, to):
     for frm in sources:  # 获得你的手牌: once per player whose hand was taken from
-        g.emit("hand_taken", seat=to.seat, target=frm.seat)
+        emit_event(g, "hand_taken", seat=to.seat, target=frm.seat)
 
 
 @implements("collect")
@@ -425,10 +426,10 @@ def _collect(ctx, xs, p):
     moved = [c for c in cards if not (c.zone == INTEL and c.owner is p)]  # from one's own area to itself: no move
     for c in cards:
         g.move(c, INTEL, p)
-    g.emit("collect", seat=p.seat, cards=[c.uid for c in cards])
+    emit_event(g, "collect", seat=p.seat, cards=[c.uid for c in cards])
     if moved and g.by_skill():
         for c in moved:
-            g.emit("skill_collect", seat=p.seat, card=c.uid)
+            emit_event(g, "skill_collect", seat=p.seat, card=c.uid)
     return True
 
 
@@ -440,16 +441,16 @@ def _replace_intel(ctx, old, new, old_to):
     owner = old.owner
     if old_to is not None:
         g.move(old, HAND, old_to)
-        g.emit("to_hand", seat=old_to.seat, cards=[old.uid])
+        emit_event(g, "to_hand", seat=old_to.seat, cards=[old.uid])
     else:
         g.discard_cards([old])
     moved = not (new.zone == INTEL and new.owner is owner)
     g.move(new, INTEL, owner)
     g.note_replaced(old, new)
-    g.emit("intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
-    g.emit("collect", seat=owner.seat, cards=[new.uid])
+    emit_event(g, "intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
+    emit_event(g, "collect", seat=owner.seat, cards=[new.uid])
     if moved and g.by_skill():
-        g.emit("skill_collect", seat=owner.seat, card=new.uid)
+        emit_event(g, "skill_collect", seat=owner.seat, card=new.uid)
     return True
 
 
@@ -483,7 +484,7 @@ def _swap_pending(ctx, c):
     g.move(old, DISCARD)
     g.move(c, PENDING)
     g.set_pending_face(False)
-    g.emit("pending_swapped", old=old.uid, new=c.uid)
+    emit_event(g, "pending_swapped", old=old.uid, new=c.uid)
     return True
 
 
@@ -592,7 +593,7 @@ def _put_on_deck(ctx, xs, bottom):
     for c in reversed(cards) if not bottom else cards:
         g.move(c, DECK, top=not bottom)
     if cards:
-        g.emit("to_deck", n=len(cards), bottom=bool(bottom))
+        emit_event(g, "to_deck", n=len(cards), bottom=bool(bottom))
     return bool(cards)
 
 
@@ -695,7 +696,7 @@ def _set_pending(ctx, c, face_up):
         g.move(old, DISCARD)
     g.move(c, PENDING)
     g.set_pending_face(bool(face_up))
-    g.emit("pending_set", new=c.uid, face_up=bool(face_up))
+    emit_event(g, "pending_set", new=c.uid, face_up=bool(face_up))
     if face_up:
         g.reveal([c])
     return True
@@ -783,7 +784,7 @@ def _choose(ctx, options, by, prompt, optional, blind):
 def _declare(ctx, options, by, prompt):
     value = _ask(ctx, by, as_list(options), prompt, False)
     who = by if by is not None else ctx.chooser
-    ctx.game.emit("declare", seat=who.seat, value=D.option_json(value))
+    emit_event(ctx.game, "declare", seat=who.seat, value=D.option_json(value))
     return value
 
 

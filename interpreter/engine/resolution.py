@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..catalogue import LIMITS
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
+from .core import emit_event
 from .decisions import PlayOption
 from .errors import EngineError
 from .state import DISCARD, HAND
@@ -272,11 +273,11 @@ class Resolution:
         """One dying player's round of asking, from himself counter-clockwise. True: saved."""
         game = self.game
         self.seats.start_dying(p)
-        game.emit("dying", seat=p.seat)
+        emit_event(game, "dying", seat=p.seat)
         try:
             self.settle("濒死时")  # 你濒死时 triggers (victory checks stay deferred)
             if p.counts[4] < self.dying_at:
-                game.emit("saved", seat=p.seat)
+                emit_event(game, "saved", seat=p.seat)
                 return True
             askers = self.seats.alive_from(p)
             i = 0
@@ -289,7 +290,7 @@ class Resolution:
                     i += 1
                     continue
                 if p.counts[4] < self.dying_at:
-                    game.emit("saved", seat=p.seat)
+                    emit_event(game, "saved", seat=p.seat)
                     return True
                 # still dying: keep asking from the same player, not a new round
             return False
@@ -306,7 +307,7 @@ class Resolution:
         try:
             for p in dead:
                 seats.kill(p)
-                game.emit("died", seat=p.seat)
+                emit_event(game, "died", seat=p.seat)
             self.victory.check_death_victory(dead)
             self.settle("死亡前")  # triggers of the dead (victory checks stay deferred)
             for p in dead:
@@ -315,7 +316,7 @@ class Resolution:
                 cards = list(p.hand) + list(p.intel)
                 for c in cards:
                     self.zones.move(c, DISCARD)
-                game.emit("dead_discard", seat=p.seat, cards=[c.uid for c in cards])
+                emit_event(game, "dead_discard", seat=p.seat, cards=[c.uid for c in cards])
         finally:
             for p in dead:
                 seats.death_resolved(p)
@@ -343,4 +344,4 @@ class Resolution:
                 break
             self.zones.move(card, HAND, to)
             given.append(card)
-        self.game.emit("give", seat=p.seat, to_seat=to.seat, n=len(given), cards=[c.uid for c in given])
+        emit_event(self.game, "give", seat=p.seat, to_seat=to.seat, n=len(given), cards=[c.uid for c in given])

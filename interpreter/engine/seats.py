@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .core import emit_event
 from .state import LASTING, LEFT, RIGHT, SECRET_LASTING, Player, mark_record
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ class Seats:
             p.secret_statuses.add(name)
         else:
             p.secret_statuses.discard(name)
-        self.game.emit("status", seat=p.seat, status=name, to=[p.seat] if secret else None)
+        emit_event(self.game, "status", seat=p.seat, status=name, to=[p.seat] if secret else None)
 
     def forget_secrets(self, seat: int) -> None:
         """Drop what only another player was told of — his secret statuses and his secret marks kept for the game
@@ -182,7 +183,7 @@ class Seats:
             value = None
         else:
             p.marks[key] = (SECRET_LASTING if secret else LASTING, value)
-        self.game.emit("mark", seat=p.seat, key=key, value=mark_record(value), to=[p.seat] if secret else None)
+        emit_event(self.game, "mark", seat=p.seat, key=key, value=mark_record(value), to=[p.seat] if secret else None)
         self.game.note_change()
 
     def set_mark(self, p: Player, key: str, value: Any) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import Ctx
 from . import decisions as D
+from .core import emit_event
 from .decisions import PlayOption
 from .state import Player, shuffle
 
@@ -115,7 +116,7 @@ class Skills:
         if p.role is None or p.role_face_up == face_up:
             return False
         p.role_face_up = face_up
-        self.game.emit("role_flipped", seat=p.seat, role=p.role.id, face_up=face_up)
+        emit_event(self.game, "role_flipped", seat=p.seat, role=p.role.id, face_up=face_up)
         return True
 
     def hide_role(self, p: Player) -> None:
@@ -133,7 +134,8 @@ class Skills:
         self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
         p.new_role(new, not new.hidden)
         self.index_triggers()
-        self.game.emit(
+        emit_event(
+            self.game,
             "role_replaced",
             seat=p.seat,
             old=old.id,
@@ -154,7 +156,7 @@ class Skills:
         p.identity, p.task = None, None
         self.seats.standing += 1
         taker.known_identities.pop(p.seat, None)
-        self.game.emit("identity_taken", seat=taker.seat, of=p.seat)
+        emit_event(self.game, "identity_taken", seat=taker.seat, of=p.seat)
         return True
 
     def look_identity(self, who: Player, p: Player | None) -> bool:
@@ -162,7 +164,7 @@ class Skills:
         if p is None or p.identity is None:
             return False
         who.known_identities[p.seat] = p.identity
-        self.game.emit("identity_seen", seat=who.seat, of=p.seat, to=[who.seat])
+        emit_event(self.game, "identity_seen", seat=who.seat, of=p.seat, to=[who.seat])
         return True
 
     # ------------------------------------------------------------------ skills
@@ -244,7 +246,7 @@ class Skills:
                 self.flip_role(p, True)
         uses = (p.role.id, skill.name)
         self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
-        self.game.emit("skill_used", seat=p.seat, skill=skill.id)
+        emit_event(self.game, "skill_used", seat=p.seat, skill=skill.id)
         if skill.effect is not None:
             stack = self.stack
             stack.push(skill)
@@ -263,7 +265,7 @@ class Skills:
             p.yin.add(skill.id)
         else:
             p.yin.discard(skill.id)
-        self.game.emit("skill_switched", seat=p.seat, skill=skill.id, state="yin" if yin else "yang")
+        emit_event(self.game, "skill_switched", seat=p.seat, skill=skill.id, state="yin" if yin else "yang")
         self.game.note_change()
 
     def skill_named(self, p: Player, name: str) -> Skill | None:
@@ -283,7 +285,9 @@ class Skills:
             p.lost_skills.discard(sk.id)
         else:
             p.lost_skills.add(sk.id)
-        self.game.emit("skill_changed", seat=p.seat, skill=sk.id, has=have, to=None if p.role_face_up else [p.seat])
+        emit_event(
+            self.game, "skill_changed", seat=p.seat, skill=sk.id, has=have, to=None if p.role_face_up else [p.seat]
+        )
         self.game.note_change()
         return True
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..language.runtime import Ctx
 from . import decisions as D
+from .core import emit_event
 from .errors import GameOver
 
 if TYPE_CHECKING:
@@ -202,14 +203,14 @@ class Victory:
         for q in self._from_current():
             for v in self._victories(q, "usurp"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):
-                    self.game.emit("usurp", seat=q.seat, replaced=[p.seat for p in winners])
+                    emit_event(self.game, "usurp", seat=q.seat, replaced=[p.seat for p in winners])
                     winners = [q]
                     declarers = [q]
                     reason = reason + "+usurp"
                     break
         # step 4: co-victory skills
         self._victory_skills("co_win", winners, declarers)
-        self.game.emit("victory", winners=[p.seat for p in winners], reason=reason)
+        emit_event(self.game, "victory", winners=[p.seat for p in winners], reason=reason)
         raise GameOver(winners, reason)
 
     def _victory_skills(self, check: str, winners: list[Player], declarers: list[Player]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from .core import emit_event
 from .errors import EngineError
 from .state import (
     BLACK,
@@ -190,7 +191,9 @@ class Zones:
         bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
         for c in cards:
             c.knowers |= bits
-        self.game.emit("reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats])
+        emit_event(
+            self.game, "reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats]
+        )
 
     def set_pending_face(self, face_up: bool) -> None:
         """Turn the pending intel face up or down."""
@@ -315,7 +318,7 @@ class Zones:
             c.knowers = 0  # shuffled: nobody can follow a card any more
         shuffle(self.game.rng, pile)
         self.deck = pile
-        self.game.emit("reshuffle", n=len(pile))
+        emit_event(self.game, "reshuffle", n=len(pile))
         return True
 
     def draw(self, p: Player, n: int) -> bool:
@@ -329,7 +332,7 @@ class Zones:
             got.append(card)
         g = self.game
         if g.record or "draw" in g.watched:  # (the moves counted the change)
-            g.emit("draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
+            emit_event(g, "draw", seat=p.seat, n=len(got), cards=[c.uid for c in got])
         return len(got) == n
 
     def top_cards(self, n: int) -> list[Card]:
@@ -354,7 +357,7 @@ class Zones:
         for c in list(cards):
             self.move(c, DISCARD)
         if cards:
-            self.game.emit("discard", cards=[c.uid for c in cards])
+            emit_event(self.game, "discard", cards=[c.uid for c in cards])
 
     def clear_staging(self) -> None:
         """Cards an effect turned up and left (set aside) are discarded once it has resolved."""
