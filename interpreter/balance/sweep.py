@@ -566,7 +566,8 @@ def _run_ray(
         import ray
     except ImportError:
         raise SweepError(
-            "--backend ray needs Ray: pip install 'fengsheng[balance]' (or pip install 'ray[default]')"
+            "--backend ray needs Ray: in fengsheng's folder, python3 -m pip install -e '.[balance]' "
+            "(or pip install 'ray[default]')"
         ) from None
     started = False
     if not ray.is_initialized():
