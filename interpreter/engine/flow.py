@@ -437,6 +437,12 @@ class TurnFlow:
         )
         return True
 
+    def _intel_gone(self) -> bool:
+        """Is no intel pending any more (what a timing node just resolved may have taken it)? A call, not a test
+        of `self.zones.pending` where mypy still has it narrowed to a card from before the node: the compiled
+        engine (mypyc) would check that narrowed type and fail (pyproject's warn_unreachable finds such tests)."""
+        return self.zones.pending is None
+
     def travel(self) -> bool:
         """The intel moves from player to player until one accepts it. False: it was discarded."""
         t = self.transit
@@ -450,7 +456,7 @@ class TurnFlow:
             self.holder = pos
             emit_event(self.game, "intel_arrives", seat=pos.seat)
             self._settle("情报传递到面前时")
-            if self.zones.pending is None:
+            if self._intel_gone():
                 return False
             if pos.alive and self.receive_choice(pos, t):
                 emit_event(self.game, "intel_accepted", seat=pos.seat)
@@ -502,7 +508,7 @@ class TurnFlow:
             if passes >= self.seats.alive_count() or asker is None:
                 return
             self._settle("争夺阶段空闲时点")
-            if self.zones.pending is None or self.contest_over:
+            if self._intel_gone() or self.contest_over:
                 return
             if not asker.alive:
                 asker = self._neighbor(asker, RIGHT)
