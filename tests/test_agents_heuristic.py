@@ -105,6 +105,8 @@ def test_a_shen_mi_ren_receives_for_its_task():
     assert task("zhen_ya_zhe", {"blue": 2}, _card("blue", "black")) == 5  # only stays alive
     assert task("xian_xing_zhe", {"red": 1, "black": 2}, _card("black")) == 4  # dies with a red intel: wins
     assert task("xian_xing_zhe", {"black": 2}, _card("black")) == 5  # no red or blue yet: not yet
+    assert task("xian_xing_zhe", {"red": 1, "black": 2}, None) == 4  # a hidden one: black (about half) wins
+    assert task("xian_xing_zhe", {"black": 2}, None) == 5  # without a red or blue intel it would only die
 
 
 def _took_red_twice(face_up: bool) -> list[dict]:

@@ -25,7 +25,9 @@ secret task       by the task's `bot:` hint: ``collect`` either colour is its
 receive           value the intel if it can see it: own colour +1 (+5 if it
                   completes three), opposing colour -0.3, black -1 (-10 for a
                   third black); accept if the value is > 0. A hidden intel: a
-                  ``decode`` card first if it can; never with two blacks already; otherwise
+                  ``decode`` card first if it can; never with two blacks already
+                  (unless its task is won by its death with a coloured intel
+                  and it holds one, style ``die``); otherwise
                   accept (ACCEPT_HIDDEN = 1.0: intel is how a camp wins, and
                   the strength table fell from 1.74 to 1.16 with 0.35)
 send              send the hand card, ↑ target and lock that do most good: an
@@ -336,7 +338,9 @@ class HeuristicAgent(Agent):
             v = self._value_to(obs, obs["seat"], colors)
             return by_kind["accept"] if v > 0 else by_kind["decline"]
         me = obs["players"][obs["seat"]]
-        if me["intel_counts"]["black"] >= 2:
+        counts = me["intel_counts"]
+        dies_well = self.styles.get(obs["me"].get("task") or "") == "die" and counts["red"] + counts["blue"] > 0
+        if counts["black"] >= 2 and not dies_well:  # (a task won by its own death with a coloured intel: take it)
             return by_kind["decline"]
         return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
 
