@@ -3,7 +3,7 @@
 
     python bench/strength.py [--bot heuristic] [--against random] [--players 5 | --players 2-10]
                              [--games 1000] [--seed 0] [--jobs N]
-    python bench/strength.py --bot search:20 --against heuristic --games 200
+    python bench/strength.py --bot search:16:paired --against heuristic --games 400 --paired --jobs 2
 
 Each game seats one bot of the kind measured (``--bot``, a spec as ``simulate --agents`` takes it:
 ``heuristic``, ``search:20`` ...) and bots of the ``--against`` kind (default ``random``) at every
