@@ -225,16 +225,9 @@ class SearchAgent(Agent):
         kind = decision["kind"] if decision is not None else ""
         if kind not in PAIRED_KINDS:
             return prior
-        ids = [int(d["id"]) for d in actions]
-        if kind == "play":  # a play window: only whether the guide's use of a card beats passing
-            passing = [int(d["id"]) for d in actions if d["kind"] == "pass"]
-            others = passing if passing and prior not in passing else []
-        else:
-            others = [a for a in ids if a != prior]
-            if len(others) > PAIRED_CANDIDATES - 1:
-                others = self.rng.sample(others, PAIRED_CANDIDATES - 1)
-        if not others:
-            return prior
+        others = [int(d["id"]) for d in actions if int(d["id"]) != prior]
+        if len(others) > PAIRED_CANDIDATES - 1:
+            others = self.rng.sample(others, PAIRED_CANDIDATES - 1)
         seat = int(obs["seat"])
         lean = self._leans(obs)
         base: list[float] = []
