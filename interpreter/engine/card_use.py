@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
-from .core import emit_event
+from .core import ask_seat, emit_event
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
 from .state import DISCARD, HAND, PROCESSING, Card, Player
@@ -41,7 +41,6 @@ class CardUse:
         self.skills = skills
         self.stack = stack
         # what the idle loop calls, bound once
-        self._ask = game.ask
         self._has_status = seats.has_status
         self._skill_options = skills.skill_options
         self._actives = skills.actives  # (read only: Skills fills it)
@@ -114,7 +113,7 @@ class CardUse:
         if not options:
             return False  # nothing to use: a pass without a question
         options.append(PASS)
-        choice = self._ask(p, D.PLAY, options, prompt)
+        choice = ask_seat(self.game, p, D.PLAY, options, prompt)
         if choice is PASS:
             return False
         self.perform(p, choice)
@@ -130,7 +129,7 @@ class CardUse:
             if not options:
                 return False
             options.append(PASS)
-            choice = self._ask(p, D.PLAY, options, prompt)
+            choice = ask_seat(self.game, p, D.PLAY, options, prompt)
             if choice is PASS:
                 return False
             if choice.card is None:
@@ -263,7 +262,7 @@ class CardUse:
             ctx.chooser = chooser
         target = None
         if use.target is not None:
-            target = self._ask(chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
+            target = ask_seat(self.game, chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
             ctx.target = target
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:

@@ -148,39 +148,7 @@ class GameCore:
 
     def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
         """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
-        if not options:
-            raise EngineError(f"decision {kind} for P{player.seat} has no options")
-        self.decision_count += 1
-        if self.decision_count > self.MAX_DECISIONS:
-            self._watch_stuck(player, kind, options, prompt, source)
-        if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
-            picked = options[0]  # a forced choice is not a decision
-        else:
-            self.budget_line = self.changes + self.zones.moves + STEP_BUDGET
-            decision = Decision(kind, player.seat, options, prompt, source)
-            if self.trace is not None:
-                self.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
-            index = self.decide(decision)
-            self.decision_log.append(index)
-            picked = options[index]
-            if self.trace is not None:
-                self.trace.append(("answer", player.seat, D.option_label(picked)))
-            if self.record:
-                self.log.append(
-                    {
-                        "d": kind,
-                        "seat": player.seat,
-                        "n": len(options),
-                        "choice": index,
-                        "label": self._label(picked),
-                        "prompt": prompt,
-                        "source": source,
-                        "to": [player.seat],
-                    }
-                )
-        if type(picked) is Card:
-            self._note_pick(picked, player.seat)  # whoever picks a card (seeing it) can follow where it goes next
-        return picked
+        return ask_seat(self, player, kind, options, prompt, source)
 
     # ------------------------------------------------------------------ safety limits
 
@@ -305,3 +273,41 @@ def emit_event(
 
 
 _the_record = emit_event  # what GameCore.emit calls (the event kind it passes on is a variable, not a literal)
+
+
+def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
+    """``game.ask(...)``, for the engine's own components: the same question, asked without a method call on the
+    game (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
+    if not options:
+        raise EngineError(f"decision {kind} for P{player.seat} has no options")
+    game.decision_count += 1
+    if game.decision_count > game.MAX_DECISIONS:
+        game._watch_stuck(player, kind, options, prompt, source)
+    if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
+        picked = options[0]  # a forced choice is not a decision
+    else:
+        game.budget_line = game.changes + game.zones.moves + STEP_BUDGET
+        decision = Decision(kind, player.seat, options, prompt, source)
+        if game.trace is not None:
+            game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
+        index = game.decide(decision)
+        game.decision_log.append(index)
+        picked = options[index]
+        if game.trace is not None:
+            game.trace.append(("answer", player.seat, D.option_label(picked)))
+        if game.record:
+            game.log.append(
+                {
+                    "d": kind,
+                    "seat": player.seat,
+                    "n": len(options),
+                    "choice": index,
+                    "label": game._label(picked),
+                    "prompt": prompt,
+                    "source": source,
+                    "to": [player.seat],
+                }
+            )
+    if type(picked) is Card:
+        game._note_pick(picked, player.seat)  # whoever picks a card (seeing it) can follow where it goes next
+    return picked

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..suggest import did_you_mean
 from . import decisions as D
-from .core import emit_event
+from .core import ask_seat, emit_event
 from .decisions import PlayOption
 from .errors import EngineError, GameOver
 from .state import INTEL, LEFT, PENDING, RIGHT, UP, Card, Player
@@ -69,7 +69,6 @@ class TurnFlow:
         self.victory = victory
         self.resolution = resolution
         # what the phases call, bound once
-        self._ask = game.ask
         self._settle = resolution.settle
         self._neighbor = seats.neighbor
         self._has_status = seats.has_status
@@ -130,7 +129,7 @@ class TurnFlow:
             others = [q for q in self.seats.alive_from(t.sender) if q is not t.sender]
             if not others:
                 return False
-            target = self._ask(t.sender, D.SEND_TARGET, others, "情报传给谁")
+            target = ask_seat(self.game, t.sender, D.SEND_TARGET, others, "情报传给谁")
         t.direction, t.target = direction, target
         emit_event(
             self.game, "direction_set", seat=t.sender.seat, direction=direction, target=target.seat if target else None
@@ -352,7 +351,7 @@ class TurnFlow:
                 left = [c for c in q.hand if c not in picked]
                 if not left:
                     break
-                choice = self._ask(q, D.CHOOSE, [*left, None], "弃置一张手牌（或不再弃置）")
+                choice = ask_seat(self.game, q, D.CHOOSE, [*left, None], "弃置一张手牌（或不再弃置）")
                 if choice is None:
                     break
                 picked.append(choice)
@@ -389,7 +388,7 @@ class TurnFlow:
             if not options:
                 self.abstain(p)
                 return False
-            choice = self._ask(p, D.SEND, options, "传出情报")
+            choice = ask_seat(self.game, p, D.SEND, options, "传出情报")
             if isinstance(choice, PlayOption):
                 self._perform(p, choice)
             else:
@@ -418,9 +417,9 @@ class TurnFlow:
             return False
         target = None
         if direction == UP:
-            target = self._ask(sender, D.SEND_TARGET, others, "情报传给谁")
+            target = ask_seat(self.game, sender, D.SEND_TARGET, others, "情报传给谁")
         if lock is NO_LOCK:
-            lock = self._ask(sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
+            lock = ask_seat(self.game, sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
         self.zones.move(card, PENDING)
         self.zones.set_pending_face(face_up)
         self.transit = Transit(card, sender, direction, target, lock, face_up)
@@ -487,7 +486,7 @@ class TurnFlow:
                 options.append(ACCEPT)
             if not forced:
                 options.append(DECLINE)
-            choice = self._ask(pos, D.RECEIVE, options, "接收情报吗")
+            choice = ask_seat(self.game, pos, D.RECEIVE, options, "接收情报吗")
             if isinstance(choice, PlayOption):
                 self._perform(pos, choice)
                 self._settle("传递阶段空闲时点")

@@ -29,7 +29,7 @@ from ..language.builtins import as_list, implements
 from ..language.runtime import CardName, source_of
 from ..language.types import MAX_NUMBER
 from . import decisions as D
-from .core import emit_event
+from .core import ask_seat, emit_event
 from .state import (
     BLACK,
     BLUE,
@@ -606,7 +606,7 @@ def _use_card(ctx, c, as_, by):
         return False
     use = uses[0]
     if len(uses) > 1:
-        use = g.ask(ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
+        use = ask_seat(g, ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
     g.use_card(user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None)
     return True
 
@@ -748,7 +748,7 @@ def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
         return None
     if optional:
         options = [*options, None]
-    choice = g.ask(chooser, kind, options, prompt or "", source_of(ctx, chooser))
+    choice = ask_seat(g, chooser, kind, options, prompt or "", source_of(ctx, chooser))
     if choice is None:
         ctx.incomplete = True
     return choice
@@ -796,7 +796,7 @@ def _choose_many(ctx, options, by, lo, hi, prompt):
     picked: list[Any] = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
-        choice = g.ask(chooser, D.CHOOSE, opts, prompt or "", source_of(ctx, chooser))
+        choice = ask_seat(g, chooser, D.CHOOSE, opts, prompt or "", source_of(ctx, chooser))
         if choice is None:
             break
         picked.append(choice)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalogue
 from ..catalogue import LIMITS
 from . import decisions as D
+from .core import ask_seat
 from .decisions import PASS, PlayOption
 from .errors import EngineError
 
@@ -156,7 +157,9 @@ class StackTiming:
                     ctx = res._ready(p, skill, data)
                     if ctx is None:
                         continue
-                    if skill.optional and not game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+                    if skill.optional and not ask_seat(
+                        game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id
+                    ):
                         continue
                     if game.trace is not None:
                         game.trace.append(("skill", p.seat, skill.name, kind, "onto the stack"))
@@ -168,7 +171,7 @@ class StackTiming:
                 for sk, _ in ready:
                     if sk not in choices:
                         choices.append(sk)
-                chosen = game.ask(p, D.SKILL_ORDER, [PlayOption(None, sk) for sk in choices], "先结算哪个技能")
+                chosen = ask_seat(game, p, D.SKILL_ORDER, [PlayOption(None, sk) for sk in choices], "先结算哪个技能")
                 item = next(r for r in ready if r[0] is chosen.use)
                 ready.remove(item)
                 ordered.append(item)
@@ -230,7 +233,7 @@ class StackTiming:
             if not options:
                 continue  # nothing to answer with: a pass without a question
             options.append(PASS)
-            choice = game.ask(p, D.PLAY, options, "响应")
+            choice = ask_seat(game, p, D.PLAY, options, "响应")
             if choice is PASS:
                 continue
             self.responding = True

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..catalogue import LIMITS
 from ..language.runtime import CardName, Ctx
 from . import decisions as D
-from .core import emit_event
+from .core import ask_seat, emit_event
 from .decisions import PlayOption
 from .errors import EngineError
 from .state import DISCARD, HAND
@@ -193,7 +193,7 @@ class Resolution:
                     elif self._fire(p, skill, data):
                         fired = True
                 return fired
-            chosen = self.game.ask(p, D.SKILL_ORDER, [PlayOption(None, s) for s in choices], "先结算哪个技能")
+            chosen = ask_seat(self.game, p, D.SKILL_ORDER, [PlayOption(None, s) for s in choices], "先结算哪个技能")
             skill, data, ctx = next(r for r in ready if r[0] is chosen.use)
             pending.remove(next(item for item in pending if item[0] is skill and item[1] is data))
             if self.game.trace is not None:
@@ -245,7 +245,7 @@ class Resolution:
     def _offer(self, p: Player, skill: Skill, ctx: Ctx) -> bool:
         """Ask p whether to use a ready triggered skill (unless it is not optional) and use it; True if used."""
         game = self.game
-        if skill.optional and not game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+        if skill.optional and not ask_seat(game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
             return False
         if game.trace is not None:
             game.trace.append(("fired", p.seat, skill.name))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import Ctx
 from . import decisions as D
-from .core import emit_event
+from .core import ask_seat, emit_event
 from .decisions import PlayOption
 from .state import Player, shuffle
 
@@ -83,7 +83,7 @@ class Skills:
             if not dealt:
                 break
             p.dealt_roles = list(dealt)
-            chosen = game.ask(p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
+            chosen = ask_seat(game, p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
             p.new_role(chosen, not chosen.hidden)
             self.unchosen_roles += [r for r in dealt if r is not p.role]
         self.role_pile = pool
@@ -130,7 +130,7 @@ class Skills:
         old = p.role
         self.removed_roles.append(old)
         offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
-        new = self.game.ask(p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
+        new = ask_seat(self.game, p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
         self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
         p.new_role(new, not new.hidden)
         self.index_triggers()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..language.runtime import Ctx
 from . import decisions as D
-from .core import emit_event
+from .core import ask_seat, emit_event
 from .errors import GameOver
 
 if TYPE_CHECKING:
@@ -229,7 +229,9 @@ class Victory:
                 ctx = Ctx(self.game, p)
                 if skill.condition is not None and not skill.condition(ctx):
                     continue
-                if skill.optional and not self.game.ask(p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+                if skill.optional and not ask_seat(
+                    self.game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id
+                ):
                     continue
                 self.skills.use_skill(p, skill, ctx)
         finally:
