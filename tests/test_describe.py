@@ -206,6 +206,24 @@ def test_active_flip_up_skill_wording():
     assert "限一次" in text and "你可以翻开此角色牌，然后摸一张牌" in text
 
 
+def test_may_goes_before_the_verb_when_the_first_clause_has_its_own_subject(tmp_path):
+    """可以 is never put before a subject: 可以你和该角色依次摸一张牌 reads 你可以与该角色依次摸一张牌."""
+    role = tmp_path / "pack" / "roles" / "ce_shi.yaml"
+    role.parent.mkdir(parents=True)
+    role.write_text(
+        "id: ce_shi\nname: 测试\ntitle: 新手\ngender: male\nhidden: true\nskills:\n"
+        "  - {id: yi, name: 一, text: 测试。, kind: triggered, trigger: received, optional: true,\n"
+        "     condition: subject != self, effect: \"draw(self, 1)\\ndraw(subject, 1)\"}\n"
+        "  - {id: er, name: 二, text: 测试。, kind: active, timing: play_phase, effect: \"draw(current, 1)\"}\n",
+        encoding="utf-8",
+    )
+    r = run("ce_shi", "--content", str(BUNDLED_CONTENT), "--content", str(role.parent.parent))
+    assert r.exit_code == 0, r.output
+    assert "你可以与该角色依次摸一张牌。" in r.output, r.output
+    assert "你可以令当前回合角色摸一张牌" in r.output, r.output
+    assert "可以你" not in r.output and "可以该" not in r.output, r.output
+
+
 # ------------------------------------------------------------------ the renderer on its own
 
 
@@ -238,6 +256,8 @@ def test_expressions(code, phrase):
     "code, phrase",
     [
         ("may { draw(self, 1) }", "你可以摸一张牌"),
+        ("may { draw(self, 1)\ndraw(target, 1) }", "你可以与目标角色依次摸一张牌"),
+        ("may { draw(target, 1) }", "你可以令目标角色摸一张牌"),
         ("discard(hand(self))\nthen draw(self, 2)", "然后你摸两张牌"),
         ("for p in alive_from(self) { draw(p, 1) }", "从你开始，逆时针每名角色依次摸一张牌"),
         ('choose_one { option "a" { draw(self, 1) } option "b" { draw(self, 2) } }', "选择一项：①"),

@@ -998,8 +998,8 @@ declare(
     phrasing=Phrasing(
         "由{by}使用{c}",
         variants=(
-            ({"c": "none", "as": "given"}, Phrasing("{by}视为使用{as}")),
-            ({"as": "given"}, Phrasing("{by}将{c}当作{as}使用")),
+            ({"c": "none", "as": "given"}, Phrasing("{by}|视为使用{as}")),
+            ({"as": "given"}, Phrasing("{by}|将{c}当作{as}使用")),
         ),
     ),
 )

@@ -574,6 +574,21 @@ class Renderer:
         return out
 
     @staticmethod
+    def may_first(segs: list[Phrase], who: str) -> list[Phrase]:
+        """The clauses after 可以 (`who` may): a first clause with a subject of its own keeps 可以 before its verb.
+
+        你和他依次摸一张牌 → (你可以)与他依次摸一张牌; 他摸一张牌 → (你可以)令他摸一张牌; never 可以你和他….
+        """
+        first = segs[0] if segs else None
+        if first is None or first.complex or first.subj is None or first.subj == who:
+            return segs
+        if first.pair is not None and first.pair[0] == who:
+            text = f"与{first.pair[1]}{first.pred}"
+        else:
+            text = "令" + first.text(who)
+        return [Phrase(None, text, hard=first.hard, pair=first.pair), *segs[1:]]
+
+    @staticmethod
     def join(segs: list[Phrase], ctx: str | None = None, pair_word: str | None = None) -> str:
         live = [s for s in segs if s.text(ctx)]
         if pair_word and len(live) == 2 and not any(s.hard or s.complex for s in live):
@@ -647,7 +662,7 @@ class Renderer:
             return [Phrase(chooser, "选择一项：" + "；".join(opts), hard=True)]
         if isinstance(node, ast.May):
             chooser = self.val(node.by) if node.by is not None else YOU
-            body = self.block(node.body, chooser)
+            body = self.may_first(self.block(node.body, chooser), chooser)
             text = self.join(body, chooser, pair_word="并") or (node.prompt or "发动")
             hard = any(s.hard for s in body[-1:])
             if self.may_subject and chooser == ctx == YOU:

@@ -231,14 +231,17 @@ def _skill_parts(sk: Skill, limit: bool = True) -> tuple[str, str, str]:
         cond_text = "若" + r.cond(whole).text() if whole else cond_text
     if limit:
         lead = _with_limit(lead, sk)
+    may = (sk.kind == "active" or sk.optional) and sk.kind != "passive"
     try:
         prog = parse(sk.effect_text or "")
-        body = r.program(prog, YOU)
+        r.plan_labels(prog.body)
+        segs = r.block(prog.body, YOU)
+        body = r.join(r.may_first(segs, YOU) if may and not sk.flips_up else segs, YOU)
     except LanguageError as e:
         prog, body = ast.Program(), _unparsable(e)
     if sk.flips_up:
         body = "翻开此角色牌，然后" + body if body else "翻开此角色牌"
-    if (sk.kind == "active" or sk.optional) and sk.kind != "passive" and body and not body.startswith("可以"):
+    if may and body and not body.startswith("可以"):
         # a body that opens with a loop or a condition (若……) reads 可以发动：…, not 可以若……
         opens = bool(prog.body) and isinstance(prog.body[0], (ast.For, ast.Repeat, ast.If)) and not sk.flips_up
         body = ("可以发动：" if opens or body.startswith("若") else "可以") + body
