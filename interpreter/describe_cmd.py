@@ -10,11 +10,13 @@ what it reports is printed as warnings, and a file or a part in error is left ou
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
 from .cli_options import content_option, content_paths
 from .content.loader import ContentError, load_content
+from .content.packs import log_pack_ref
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task, describe_turn
 from .model.content import CardType, Identity, Role, Rules, SecretTask, role_label
 from .snippet import clip, snippet
@@ -187,7 +189,8 @@ def render_md_item(item: Item, level: int = 3) -> str:
 
 def render_md_catalogue(items, dirs) -> str:
     out = ["# 内容目录", "", "每一项列出内容文件中写的原文，以及由效果语言代码生成的文字，供设计者对照。", ""]
-    out.append("内容包：" + "，".join(f"`{d}`" for d in dirs))
+    # portable: a bundled pack by its id, another folder relative to the current one (as a log names them)
+    out.append("内容包：" + "，".join(f"`{log_pack_ref(d, Path.cwd())}`" for d in dirs))
     out.append("")
     for kind in ORDER:
         group = [i for i in items if i.kind == kind]

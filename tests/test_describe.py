@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -213,8 +214,8 @@ def test_may_goes_before_the_verb_when_the_first_clause_has_its_own_subject(tmp_
     role.write_text(
         "id: ce_shi\nname: 测试\ntitle: 新手\ngender: male\nhidden: true\nskills:\n"
         "  - {id: yi, name: 一, text: 测试。, kind: triggered, trigger: received, optional: true,\n"
-        "     condition: subject != self, effect: \"draw(self, 1)\\ndraw(subject, 1)\"}\n"
-        "  - {id: er, name: 二, text: 测试。, kind: active, timing: play_phase, effect: \"draw(current, 1)\"}\n",
+        '     condition: subject != self, effect: "draw(self, 1)\\ndraw(subject, 1)"}\n'
+        '  - {id: er, name: 二, text: 测试。, kind: active, timing: play_phase, effect: "draw(current, 1)"}\n',
         encoding="utf-8",
     )
     r = run("ce_shi", "--content", str(BUNDLED_CONTENT), "--content", str(role.parent.parent))
@@ -394,6 +395,22 @@ def test_all_md_catalogue():
         len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 1  # + the turn
     )
     assert "无法生成" not in out
+
+
+def test_all_md_names_its_packs_portably(tmp_path, monkeypatch):
+    """The catalogue's pack line holds no absolute path: bundled packs by id, another folder relative to here."""
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    r = run("--all", "--format", "md")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("内容包："))
+    assert line == "内容包：" + "，".join(f"`{ref}`" for ref in ("base", "tie_wu_zi", "lao_yang_fang")), line
+    pack = tmp_path / "pack"
+    shutil.copytree(ROLE_PACK, pack)
+    r = run("--all", "--format", "md", "--content", str(BUNDLED_CONTENT), "--content", str(pack))
+    assert r.exit_code == 0, r.output
+    assert "内容包：`base`，`tie_wu_zi`，`lao_yang_fang`，`../pack`\n" in r.output, r.output[:400]
+    assert str(tmp_path) not in r.output
 
 
 def test_all_text():
