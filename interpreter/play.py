@@ -310,6 +310,12 @@ def texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: N
     return "\n".join(rules_texts(obs, actions, names))
 
 
+# `fengsheng play`'s exit status (docs/play.md)
+EXIT_OK = 0  # the game ended, or the player quit with q (and a save asked for then succeeded)
+EXIT_FAILED = 1  # a save asked for on quitting failed, or the input ended before the game did
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports an interrupted program (128 + SIGINT)
+
+
 class _EOF(Exception):
     """The input ended (Ctrl-D, or the end of a piped script)."""
 
@@ -333,6 +339,7 @@ class Terminal:
         self.hot_seat = hot_seat
         self.echo = echo  # print each answer read (input from a pipe or a script is not echoed by a terminal)
         self.last_human: int | None = None
+        self.quit_saved = True  # a quit with q: False if the save asked for then failed
 
     def read(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
@@ -344,19 +351,20 @@ class Terminal:
             self.console.print(line.rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
         return line.strip()
 
-    def offer_save(self, why: str) -> None:
-        """Ask whether to save before quitting; EOF or a second Ctrl-C there quits without saving."""
+    def offer_save(self, why: str) -> bool:
+        """Ask whether to save before quitting; EOF or a second Ctrl-C there quits without saving.
+        False only if the player asked for a save and it failed."""
         try:
             answer = self.read(f"{why}保存游戏吗？输入文件名，直接回车保存到 {self.save_path}，n 不保存：")
         except (_EOF, KeyboardInterrupt):
             self.console.print("\n没有保存。", markup=False, soft_wrap=True)
-            return
+            return True
         if answer.lower() in ("n", "no", "否"):
             self.console.print("没有保存。", markup=False, soft_wrap=True)
-            return
+            return True
         if answer.lower() in ("y", "yes", "是"):  # a yes to the question, not a file named y
             answer = ""
-        self.do_save(answer or self.save_path)
+        return self.do_save(answer or self.save_path)
 
     def do_save(self, path: str) -> bool:
         try:
@@ -407,7 +415,7 @@ class Terminal:
                 path = self.read(f"保存到（直接回车：{self.save_path}）：") or self.save_path
                 self.do_save(path)
             elif low == "q":
-                self.offer_save("")
+                self.quit_saved = self.offer_save("")
                 return False
             elif low == "":
                 self.console.print(f"请输入 1 到 {n} 之间的编号（h 帮助）。", markup=False, soft_wrap=True)
@@ -430,7 +438,9 @@ class Terminal:
                 return True
 
     def play(self) -> int:
-        """Play to the end (0), or until the player quits (1)."""
+        """Play to the end, or until the player quits; the exit status (docs/play.md): 0 for the game's end or a
+        quit with q (saved or not), 1 when a save asked for on quitting failed or the input ended mid-game,
+        130 after Ctrl-C (as a shell reports an interrupted program), whether or not the game was then saved."""
         table = self.table
         try:
             while True:
@@ -438,16 +448,16 @@ class Terminal:
                 if table.state.is_terminal():
                     break
                 if not self.decide():
-                    return 1
+                    return EXIT_OK if self.quit_saved else EXIT_FAILED
         except KeyboardInterrupt:
             self.console.print("")
             self.offer_save("已中断。")
-            return 1
+            return EXIT_INTERRUPTED
         except _EOF:
             self.console.print("\n输入已结束，退出（没有保存；下次可以先输入 s 保存）。", markup=False, soft_wrap=True)
-            return 1
+            return EXIT_FAILED
         self.show_end()
-        return 0
+        return EXIT_OK
 
     def show_end(self) -> None:
         """The final screen for every human seat (each sees its own)."""

@@ -164,7 +164,17 @@ def test_eof_at_once_and_q_quit_cleanly(tmp_path):
     code, out = _play(["-p", "3", "-s", "1", "--bots", "random"], "")
     assert code == 1 and "输入已结束" in out
     code, out = _play(["-p", "3", "-s", "1", "--bots", "random", "--save", str(tmp_path / "q.json")], "q\nn\n")
-    assert code == 1 and "没有保存" in out and not (tmp_path / "q.json").exists()
+    assert code == 0 and "没有保存" in out and not (tmp_path / "q.json").exists()  # an orderly quit
+
+
+def test_exit_status_of_a_quit_follows_its_save(tmp_path):
+    """q and a save that worked: 0; q and a save that failed: 1 (docs/play.md, exit status)."""
+    save = tmp_path / "ok.json"
+    code, out = _play(["-p", "3", "-s", "1", "--bots", "random", "--save", str(save)], "1\nq\n\n")
+    assert code == 0 and f"已保存到 {save}" in out and save.exists()
+    bad = tmp_path / "no_such_folder" / "g.json"
+    code, out = _play(["-p", "3", "-s", "1", "--bots", "random"], f"1\nq\n{bad}\n")
+    assert code == 1 and "保存失败" in out and not bad.exists()
 
 
 def test_yes_to_save_on_quitting_saves_to_the_default_file_not_one_named_y(tmp_path, monkeypatch):
@@ -172,7 +182,7 @@ def test_yes_to_save_on_quitting_saves_to_the_default_file_not_one_named_y(tmp_p
     for yes in ("y", "yes", "是"):
         save = tmp_path / f"{yes}.json"
         code, out = _play(["-p", "3", "-s", "1", "--bots", "random", "--save", str(save)], f"1\nq\n{yes}\n")
-        assert code == 1 and f"已保存到 {save}" in out
+        assert code == 0 and f"已保存到 {save}" in out
         assert save.exists() and not (tmp_path / yes).exists()
 
 
@@ -190,7 +200,7 @@ def test_ctrl_c_offers_to_save(tmp_path, monkeypatch):
     monkeypatch.setattr(play_cmd, "_read_line", read_line)
     save = tmp_path / "c.json"
     code, out = _play(["-p", "4", "-s", "6", "--bots", "random", "--save", str(save)], "")
-    assert code == 1 and "已中断" in out and "已保存到" in out
+    assert code == 130 and "已中断" in out and "已保存到" in out
     assert len(json.loads(save.read_text(encoding="utf-8"))["actions"]) >= 2
 
 
