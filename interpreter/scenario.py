@@ -389,7 +389,43 @@ def _setup_errors(data: dict, content, where: _Where) -> list[str]:
         out.append(where(pos_of(data, "deck"), no_deck))
         return out
     out += _unknown_card_ids(data, content, where)
+    out += _unknown_skill_answers(data, content, where)
     out += _unknown_expectations(data.get("expect") or {}, content, where)
+    return out
+
+
+def _unknown_skill_answers(data: dict, content, where: _Where) -> list[str]:
+    """Answers ``skill NAME`` (in `answers` or a seat's `not_offered`) naming a skill no role of the content has.
+
+    Such an answer is never an option: the run would fail later and elsewhere — "answers left unused"
+    when the seat is never asked, or "not a legal option" — typically after a designer renamed or
+    replaced a role's skills under its scenario. Each is reported at its line with the closest name,
+    among the skills of the seat's role first.
+    """
+    known = {k for role in content.roles.values() for sk in role.moments for k in (sk.name, sk.id)}
+    out = []
+    for i, spec in enumerate(data["players"]):
+        role = content.roles.get(spec.get("role")) if isinstance(spec.get("role"), str) else None
+        own = list(dict.fromkeys(sk.name for sk in role.skills)) if role is not None else []
+        wanted = (data.get("answers") or {}).get(i, (data.get("answers") or {}).get(str(i)))
+        seat_expect = ((data.get("expect") or {}).get("players") or {}).get(i) or {}
+        for section, answers in ((f"answers.{i}", wanted), (f"expect.players.{i}.not_offered", None)):
+            if section.endswith("not_offered") and isinstance(seat_expect, dict):
+                answers = seat_expect.get("not_offered")
+            for j, answer in enumerate(answers if isinstance(answers, list) else []):
+                if not isinstance(answer, str) or not answer.strip().startswith("skill "):
+                    continue
+                name = answer.strip()[len("skill ") :].strip()
+                if name in known:
+                    continue
+                msg = f"{section}: {brief(answer)} names no skill of any role of the content"
+                if role is not None:
+                    msg += f" (P{i}'s role {role.name} has: {', '.join(own) or 'no skill'})"
+                # the closest of the seat's role's skills — its only one, however spelt — else of any role
+                close = did_you_mean(name, own) or (f"did you mean {own[0]}?" if len(own) == 1 else None)
+                close = close or did_you_mean(name, sorted(known))
+                hint = f"; did you mean skill {close[len('did you mean ') :]}" if close else ""
+                out.append(where(pos_of(answers, j), msg + hint))
     return out
 
 

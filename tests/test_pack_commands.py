@@ -34,6 +34,28 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
     assert sim.exit_code == 0 and "packs: base, tie_wu_zi, lao_yang_fang, jia_gui" in sim.output
 
 
+def test_a_scenario_playing_a_skill_the_role_no_longer_has_names_it(tmp_path, monkeypatch):
+    """The designer replaced the new role's skill: its example scenario's first failure names the skill it
+    plays, at its line, with the role's skill to use instead — not "answers left unused"."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "pack", "jia_gui").exit_code == 0
+    assert run("new", "role", "ce_shi", "--in", "jia_gui").exit_code == 0
+    role = tmp_path / "jia_gui" / "roles" / "ce_shi.yaml"
+    text = role.read_text(encoding="utf-8")
+    text = text[: text.index("skills:")] + (
+        "skills:\n  - id: ce_shi_ji_lu\n    name: 记录\n    text: 你接收黑色情报后，可以摸两张牌。\n"
+        "    kind: triggered\n    trigger: received\n    optional: true\n"
+        "    condition: subject == self and this_card has black\n    effect: draw(self, 2)\n"
+    )
+    role.write_text(text, encoding="utf-8")
+    r = run("scenario", "run", "jia_gui/tests")
+    assert r.exit_code == 1, r.output
+    first = next(line for line in r.output.splitlines() if line.startswith("  - "))
+    assert "role_ce_shi_example.scenario.yaml:15:7: answers.0: 'skill 新技能' names no skill" in first, r.output
+    assert "(P0's role ce_shi has: 记录); did you mean skill 记录?" in first
+    assert "left unused" not in r.output
+
+
 def test_new_overwrites_nothing_and_checks_the_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     run("new", "pack", "p")

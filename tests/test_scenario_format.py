@@ -179,6 +179,17 @@ def test_a_skill_no_role_has_in_skills_fired_is_a_setup_failure(tmp_path):
     assert "expect.skills_fired: no role of the content has a skill '从容应队'; did you mean 从容应对?" in failure
 
 
+def test_an_answer_naming_a_skill_no_role_has_is_a_setup_failure_at_its_line(tmp_path):
+    """`skill NAME` in answers or not_offered that no role has: named at its line, the closest first."""
+    name = "format_used_limit.scenario.yaml"
+    result = _run_changed(tmp_path, name, "not_offered: [skill 诱敌深入]", "not_offered: [skill 诱敌深人]")
+    (failure,) = result.failures
+    assert ":18:23: expect.players.0.not_offered: 'skill 诱敌深人' names no skill of any role of the content" in failure
+    assert "(P0's role 边云疆 has: " in failure and "did you mean skill 诱敌深入?" in failure
+    result = _run_changed(tmp_path, name, '0: ["#30", no]', '0: [skill 诱敌深入, "#30", no]')
+    assert not any("names no skill" in f for f in result.failures), result.failures  # a skill that exists: run
+
+
 def test_an_end_state_that_differs_is_reported_at_its_expectation(tmp_path):
     """Like a setup mistake, a failed expectation names its file, line and column, with the line and a caret."""
     result = _run_changed(
