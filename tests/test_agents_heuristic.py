@@ -330,3 +330,19 @@ def test_a_seats_camp_from_the_table_and_from_what_it_took_seeing_it():
     assert hidden.odds(obs, 1) == hidden.odds(obs, 3)  # face down: proves nothing
     seen, obs = table(7, {}, _took_red_twice(face_up=True))
     assert seen.odds(obs, 1)[0] > 0.8 and round(seen.odds(obs, 3)[0], 3) == round(2 / 6, 3)
+
+
+def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_grabbed():
+    """A face-down intel in front of a seat known to be an enemy holding two intel of its colour (worth about
+    the deck's share of that colour × its win there): the bot uses its 截获 (`grab`) on it; in front of a
+    camp-mate with two of the bot's colour, it lets it be."""
+    grab = {"id": 9, "kind": "use", "label": "use 截获", "as": "jie_huo"}
+    actions = (grab, {"id": 0, "kind": "pass", "label": "pass"})
+    for ident, colour, wanted in (("te_gong_ji_guan", "blue", 9), ("qian_fu_zhan_xian", "red", 0)):
+        obs = _obs("qian_fu_zhan_xian", {}, None)
+        obs["players"][1]["intel_counts"] = {"red": 0, "blue": 0, "black": 0, colour: 2}
+        obs["known_identities"] = {"1": ident}
+        obs["me"]["hand"] = [{**_card(c), "id": 30 + i} for i, c in enumerate(("red", "blue", "black", "blue"))]
+        obs["transit"] = {"sender": 2, "holder": 1, "pending": True, "card": None}
+        obs["phase"], obs["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
+        assert HeuristicAgent(0).act(obs, actions) == wanted, ident

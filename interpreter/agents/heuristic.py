@@ -39,6 +39,11 @@ send              send the hand card, ↑ target and lock that do most good: an
                   an enemy; the target and lock are the ones planned with the
                   card (nothing is on its way yet when they are asked)
 contest           ``grab`` an intel it can see that is good for it;
+                  a face-down one (valued on average over the colours of the
+                  cards it has seen): ``grab`` it when it is worth 0.3 more
+                  to itself than where it is, ``swap`` it when it does 0.3 of
+                  harm there (an enemy's third of its colour, a friend's
+                  third black);
                   ``mislead`` or ``swap`` an intel it can see that is bad for
                   the camp-mate in front of it or good for the enemy in front
                   of it (``swap`` puts the least harmful card for the holder);
@@ -120,6 +125,7 @@ def hints_of(content: Content | None = None) -> Hints:
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
 OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth taking
+HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
 class HeuristicAgent(Agent):
@@ -278,6 +284,15 @@ class HeuristicAgent(Agent):
         f = self.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
+
+    def _hidden_benefit(self, obs: Observation, seat: int) -> float:
+        """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
+        of every card it has seen (its best guess of the deck's)."""
+        kinds: dict[tuple[str, ...], int] = {}
+        for colors in self._colors.values():
+            kinds[colors] = kinds.get(colors, 0) + 1
+        total = sum(kinds.values())
+        return sum(k * self._benefit(obs, seat, colors) for colors, k in kinds.items()) / total if total else 0.0
 
     def _pending_colors(self, obs: Observation) -> tuple[str, ...] | None:
         t = obs["transit"]
@@ -479,6 +494,13 @@ class HeuristicAgent(Agent):
                     return uses[MISLEAD]
                 if SWAP in uses:
                     return uses[SWAP]
+        elif pending and t is not None and t["holder"] not in (None, me):  # a hidden intel: its likely worth
+            holder = t["holder"]
+            here, there = self._hidden_benefit(obs, holder), self._hidden_benefit(obs, me)
+            if GRAB in uses and there - here > HIDDEN_GUARD:
+                return uses[GRAB]
+            if SWAP in uses and here < -HIDDEN_GUARD:
+                return uses[SWAP]
         if CLEAR in uses:
             for p in obs["players"]:
                 friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.friend(obs, p["seat"]) > 0.3
