@@ -346,3 +346,19 @@ def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_grabbed():
         obs["transit"] = {"sender": 2, "holder": 1, "pending": True, "card": None}
         obs["phase"], obs["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
         assert HeuristicAgent(0).act(obs, actions) == wanted, ident
+
+
+def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_misled_away():
+    """The same face-down intel before an enemy with two of its colour, and only 误导 (`mislead`) in hand: the bot
+    moves it to a neighbour of the holder (itself or seat 2), where it is worth far more to its side."""
+    mislead = {"id": 9, "kind": "use", "label": "use 误导", "as": "wu_dao"}
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["players"][1]["intel_counts"] = {"red": 0, "blue": 2, "black": 0}
+    obs["known_identities"] = {"1": "te_gong_ji_guan"}
+    obs["me"]["hand"] = [{**_card(c), "id": 30 + i} for i, c in enumerate(("red", "blue", "black", "blue"))]
+    obs["transit"] = {"sender": 2, "holder": 1, "pending": True, "card": None}
+    obs["phase"], obs["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
+    assert HeuristicAgent(0).act(obs, (mislead, {"id": 0, "kind": "pass", "label": "pass"})) == 9
+    obs["decision"] = {"kind": "target", "prompt": "", "source": "wu_dao"}
+    seats = tuple({"id": 200 + s, "kind": "seat", "label": f"P{s}", "seat": s} for s in (0, 2))
+    assert HeuristicAgent(0).act(obs, seats) in (200, 202)

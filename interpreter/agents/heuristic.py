@@ -43,7 +43,8 @@ contest           ``grab`` an intel it can see that is good for it;
                   cards it has seen): ``grab`` it when it is worth 0.3 more
                   to itself than where it is, ``swap`` it when it does 0.3 of
                   harm there (an enemy's third of its colour, a friend's
-                  third black);
+                  third black), else ``mislead`` it to a neighbour of the
+                  holder where it is worth 0.3 more;
                   ``mislead`` or ``swap`` an intel it can see that is bad for
                   the camp-mate in front of it or good for the enemy in front
                   of it (``swap`` puts the least harmful card for the holder);
@@ -452,7 +453,7 @@ class HeuristicAgent(Agent):
         if source == MISLEAD:  # where the pending intel does most good
             colors = self._pending_colors(obs)
             if colors is None:
-                return None
+                return self._best_seat(obs, actions, lambda s: self._hidden_benefit(obs, s))
             return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
         if source in HARMFUL:
 
@@ -501,6 +502,11 @@ class HeuristicAgent(Agent):
                 return uses[GRAB]
             if SWAP in uses and here < -HIDDEN_GUARD:
                 return uses[SWAP]
+            if MISLEAD in uses and here < -HIDDEN_GUARD:  # a neighbour of the holder where it does less harm
+                n = len(obs["players"])
+                sides = [s for s in ((holder + 1) % n, (holder - 1) % n) if obs["players"][s]["alive"]]
+                if any(self._hidden_benefit(obs, s) - here > HIDDEN_GUARD for s in sides):
+                    return uses[MISLEAD]
         if CLEAR in uses:
             for p in obs["players"]:
                 friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.friend(obs, p["seat"]) > 0.3
