@@ -436,14 +436,23 @@ class WorkerDied(RuntimeError):
 
 def _init_worker(batch: dict) -> None:
     """Make a worker ready: the content comes with the fork, or is loaded again from its paths (spawn)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
-    die_with_parent()
+    worker_signals()
     if not _BATCH:
         from .content.loader import load_content
 
         _BATCH.update(batch, content=load_content(batch["content_paths"]))
+
+
+def worker_signals() -> None:
+    """A worker's signals: Ctrl-C is the parent's (it stops the workers); SIGTERM ends the worker at once, as by
+    default — a forked worker would otherwise inherit a parent's handler (a sweep's turns SIGTERM into
+    KeyboardInterrupt, which the pool's worker loop catches as a task's error and lives on, so the parent's
+    terminate() never ended it); and it dies with the parent."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
 
 
 def die_with_parent() -> None:
@@ -477,6 +486,9 @@ def _play_chunk(indices: range) -> list:
     return [(i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log, b["agents"])) for i in indices]
 
 
+STOP_GRACE = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
+
+
 def _stop_workers(pool) -> None:
     """Cancel what has not started and end the workers now (shutdown alone would wait for every chunk)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
@@ -485,7 +497,10 @@ def _stop_workers(pool) -> None:
         if proc.is_alive():
             proc.terminate()
     for proc in procs:
-        proc.join()
+        proc.join(STOP_GRACE)
+        if proc.is_alive():  # it did not die of SIGTERM within the grace: it is killed, never waited on forever
+            proc.kill()
+            proc.join()
 
 
 @contextlib.contextmanager

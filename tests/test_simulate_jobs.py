@@ -156,3 +156,48 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+def _sleep(started: str, seconds: float) -> int:
+    import time
+
+    Path(started, str(os.getpid())).touch()
+    time.sleep(seconds)
+    return 0
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+@pytest.mark.parametrize("init", ["simulate", "sweep"])
+def test_stopping_a_pool_ends_its_workers_by_sigterm_whatever_handler_the_parent_has(monkeypatch, tmp_path, init):
+    """A sweep turns SIGTERM into KeyboardInterrupt in its own process; a forked worker used to inherit that
+    handler, the pool's worker loop caught the KeyboardInterrupt as a task's error and lived on, and stopping
+    the pool waited on it for ever. Each worker now takes SIGTERM's default: it dies of it (exit code -15)."""
+    import signal
+
+    from interpreter.balance import sweep
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if init == "simulate":
+        monkeypatch.setitem(sim._BATCH, "content", object())  # set: the worker loads nothing
+        initializer, initargs = sim._init_worker, ({},)
+    else:
+        monkeypatch.setitem(sweep._SWEEP, "contents", {})
+        initializer, initargs = sweep._init_worker, ({},)
+    monkeypatch.setattr(sim, "STOP_GRACE", 60.0)
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with pytest.raises(RuntimeError), sim.worker_pool(2, ctx, initializer, initargs) as pool:
+            for _ in range(4):
+                pool.submit(_sleep, str(tmp_path), 30)
+            import time
+
+            while len(list(tmp_path.iterdir())) < 2:  # both workers are inside a task
+                time.sleep(0.01)
+            procs = list(pool._processes.values())
+            raise RuntimeError("stop the batch")
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert procs and all(p.exitcode == -signal.SIGTERM for p in procs), [p.exitcode for p in procs]

@@ -43,12 +43,12 @@ from ..sim import (
     _identity_name,
     content_fingerprint,
     default_jobs,
-    die_with_parent,
     game_record,
     game_seed,
     parse_agents,
     play_game,
     worker_pool,
+    worker_signals,
 )
 from .records import (
     GAMES_FILE,
@@ -337,10 +337,7 @@ _SWEEP: dict[str, Any] = {}
 
 
 def _init_worker(job: dict[str, Any]) -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
-    die_with_parent()
+    worker_signals()
     if not _SWEEP:
         from ..content.loader import load_content
 
