@@ -91,7 +91,7 @@ TIMINGS: dict[str, Timing] = {
             "need_send",
             "你需要传出情报时 (the player who must send an intel; the use replaces that send)",
             "你需要传出情报时: at his own 传递阶段 (with the send_start uses), or when an effect makes him send "
-            "and offers it first (`send_instead(p)`, e.g. 【密令】)",
+            "and offers it first (`send_instead(p)`, e.g. a card that makes its target send)",
             "only that player; the use replaces choosing the card to send, so such an effect normally ends in "
             "`send(...)` by `self`",
             "你需要传出情报时",

@@ -60,6 +60,10 @@ skills:
     effect: draw(self, 1)
 """
 
+# The deck copy the role's example scenario draws and sends: a copy of the base deck whose arrow is ← (sent to
+# the left, it reaches P2), named in the scenario's comment by what is printed on it.
+EXAMPLE_DRAW = 36
+
 ROLE_SCENARIO = """\
 {schema}name: 新技能 — used once in the play phase, it draws one card
 ruling: 出牌阶段限一次，你可以摸一张牌。
@@ -70,16 +74,16 @@ players:
     face_up: true
   - identity: te_gong_ji_guan
   - identity: te_gong_ji_guan
-deck_top: [36]            # black 威逼 ←: drawn by the skill, then sent to P2 (left)
+deck_top: [{uid}]            # {face}: drawn by the skill, then sent to P2 (left)
 current: 0
 start: play
 answers:
-  0: [skill 新技能, pass, "#36"]   # the skill, then stop playing, then send the card drawn
+  0: [skill 新技能, pass, "#{uid}"]   # the skill, then stop playing, then send the card drawn
   2: [accept]
 expect:
   players:
     0: {{hand: []}}
-    2: {{intel: [36]}}
+    2: {{intel: [{uid}]}}
   events:
     - {{e: skill_used, seat: 0, skill: {id}_ji_neng}}
 """
@@ -162,6 +166,16 @@ def _copies_in_deck(pack: Path, name: str) -> int:
     return uid
 
 
+def _printed(uid: int) -> str:
+    """Deck copy `uid` of the bundled game as printed on it (name#id(colours arrow)), for a comment."""
+    from .content.loader import load_cached
+    from .content.packs import resolve_packs
+    from .seat_text import Names, card_text
+
+    face = Names(load_cached(resolve_packs([]))).card_face(uid)
+    return card_text(face).plain if face is not None else f"deck copy #{uid}"
+
+
 def _not_taken(kind: str, name: str) -> None:
     """Refuse an id the bundled game already has: the file written would be error E120 (a second definition)."""
     from .content.loader import load_cached
@@ -213,7 +227,8 @@ def new(kind: str, name: str, where: str) -> None:
     if kind == "role":
         _write(base / "roles" / f"{name}.yaml", ROLE.format(schema=_schema_line("role"), id=name))
         scenario = base / "tests" / f"role_{name}_example.scenario.yaml"
-        _write(scenario, ROLE_SCENARIO.format(schema=_schema_line("scenario"), id=name))
+        face = _printed(EXAMPLE_DRAW)
+        _write(scenario, ROLE_SCENARIO.format(schema=_schema_line("scenario"), id=name, uid=EXAMPLE_DRAW, face=face))
     elif kind == "card":
         _write(base / "cards" / f"{name}.yaml", CARD.format(schema=_schema_line("card"), id=name))
         uid = _copies_in_deck(base, name)

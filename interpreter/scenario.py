@@ -61,7 +61,7 @@ class _SeatAgent(ScriptedAgent):
 
     ``never_asked``: any decision asked of the seat fails the scenario (NeverAsked), which says what
     was asked — not the "unscripted decision" of a script that ran out. ``not_offered``: written
-    answers (as in `answers`, e.g. ``skill 急智``) that must name no option of any decision the
+    answers (as in `answers`, e.g. ``skill NAME``) that must name no option of any decision the
     seat is asked; each one offered is recorded in ``offered`` (the run goes on).
     """
 

@@ -15,6 +15,7 @@ from typing import Any
 from rich.text import Text
 
 from .catalogue import TIMINGS
+from .engine.state import mask_colors
 from .model.content import Content
 
 COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑"}
@@ -68,13 +69,18 @@ class Names:
         """What is printed on deck copy `uid`, as a card of an observation (`card_text` shows it); None if the deck
         has no such copy. A history record names a card by its deck id only where the seat may know which card
         it is, so its face is no secret to that seat: a card gone from every zone the seat can see still reads
-        利诱#42(黑→锁), not 42."""
+        as its face (NAME#ID(colours, arrow, lock)), not as a bare number."""
         e = self._faces.get(uid)
         ct = self.content.card_types.get(e.card_type) if e is not None else None
         if e is None or ct is None:
             return None
-        colors = [c for c, bit in (("red", 1), ("blue", 2), ("black", 4)) if e.mask & bit]
-        return {"id": uid, "name": ct.name, "colors": colors, "direction": e.direction, "lockable": e.lockable}
+        return {
+            "id": uid,
+            "name": ct.name,
+            "colors": mask_colors(e.mask),
+            "direction": e.direction,
+            "lockable": e.lockable,
+        }
 
     def card_type(self, type_id: str | None) -> str:
         if type_id is None:
@@ -109,7 +115,8 @@ class Names:
 
 
 def card_text(card: Mapping[str, Any] | None) -> Text:
-    """A card as printed on it: 威逼#40(红黑→锁), its colors styled (plain without colour)."""
+    """A card as printed on it: its name, #deck id, then (colours, arrow, 锁 if lockable), its colours styled
+    (plain without colour)."""
     if card is None or card.get("id") is None:
         used = card.get("used_as") if card else None
         return Text(f"背面朝下的牌{'（作为' + used + '）' if used else ''}")

@@ -1110,8 +1110,8 @@ declare(
     [("p", T.PLAYER)],
     T.BOOL,
     "{p}可以发动“你需要传出情报时”的技能代替之",
-    "p must send an intel now (你需要传出情报时, e.g. the target of 【密令】): he is first offered his uses "
-    "of timing `need_send` (skills such as 冷血训练), which replace the send; true if he used one and an "
+    "p must send an intel now (你需要传出情报时, e.g. the target of a card that makes him send): he is first "
+    "offered his uses of timing `need_send` (skills), which replace the send; true if he used one and an "
     "intel is on its way. A skill used here resolves as part of the effect that asked (nothing reacts "
     "before that effect ends). Write the send the effect asks for after it: "
     "`if not send_instead(target) { send(..., by: target) }`.",
