@@ -39,7 +39,7 @@ from ..suggest import did_you_mean
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list
 from .errors import LanguageError
-from .parser import compile_cached, parse
+from .parser import NAMED_CARD_HINT, compile_cached, parse
 from .runtime import Card, CardName, Ctx, Player, StopEffect, source_of
 from .visibility import check as check_hidden_choices
 
@@ -186,10 +186,7 @@ _NAME_SLIPS = {
 }
 
 
-_HAS_HINT = (
-    "`c has red` tests a card's colors; a card of a name among cards: "
-    "`any_of(hand(self) where name_of(it) == 【试探】)`"
-)
+_HAS_HINT = "`c has red` tests a card's colors; " + NAMED_CARD_HINT
 
 
 def _suggest(name: str, candidates: Iterable[object]) -> str | None:

@@ -37,6 +37,9 @@ _OPEN = {"LPAR", "LSQB"}
 _CLOSE = {"RPAR", "RSQB"}
 _GLUE_BEFORE = {"ELSE", "ELIF", "INSTEAD"}
 
+# how to find a card of a given name among cards (hints of E-errors about `has`, here and in the compiler)
+NAMED_CARD_HINT = "a card of a name among cards: `any_of(hand(self) where name_of(it) == 【试探】)`"
+
 
 class _NewlinePostLex(PostLex):
     """Drops newlines inside ( ) and [ ], and before else/elif/instead."""
@@ -513,8 +516,7 @@ def _slip_at_token(text: str, tok: Token, expected: set[str]) -> tuple[str | Non
         return 'write `!=` for "is not equal" (not `<>`)', (pos - 1, 2, "!=")
     if tok.type == "HAS" and text[tok.end_pos or pos :].lstrip().startswith("("):
         return (
-            "`has` is written between a card and a color (`c has red`); a card of a name among cards: "
-            "`any_of(hand(self) where name_of(it) == 【试探】)`",
+            "`has` is written between a card and a color (`c has red`); " + NAMED_CARD_HINT,
             None,
         )
     if tok.type == "IF" and text[:pos].rstrip().endswith("else"):
