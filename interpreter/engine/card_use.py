@@ -44,7 +44,7 @@ class CardUse:
         self._has_status = seats.has_status
         self._skill_options = skills.skill_options
         self._actives = skills.actives  # (read only: Skills fills it)
-        self._settle = resolution.settle
+        self.resolution = resolution  # (called directly: compiled, a bound method kept here costs a Python call)
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[str, CardType] = {}  # card type id -> card type its hand copies must be used as
         self.bans: set[str] = set()  # card type ids nobody may use from hand this turn
@@ -234,7 +234,7 @@ class CardUse:
             self.stack_perform(p, choice)
         elif choice.card is None:
             self.skills.use_skill(p, choice.use)
-            self._settle("发动技能后")
+            self.resolution.settle("发动技能后")
         else:
             self.use_card(p, choice.card, choice.use)
 
@@ -247,7 +247,7 @@ class CardUse:
         when another player made him use the card.
         """
         game = self.game
-        settle = self._settle
+        resolution = self.resolution
         ctype = use.card_type
         zones = self.zones
         if card is not None:
@@ -271,7 +271,7 @@ class CardUse:
         if self.push_use is not None:  # stack timing: it resolves from the stack, after the responses
             self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
-        settle("指定目标后")
+        resolution.settle("指定目标后")
         self._resolve_use(user, card, use, ctx, frame, target, False, None)
 
     def _resolve_later(
@@ -298,7 +298,7 @@ class CardUse:
         `stacked` (stack timing): it resolves from the stack now; `timing`, the idle point it was used at, is the
         one effects read again, and no node follows it (the stack settles what it made happen)."""
         game = self.game
-        settle = self._settle
+        resolution = self.resolution
         ctype = use.card_type
         zones = self.zones
         uid = card.uid if card is not None else None
@@ -308,7 +308,7 @@ class CardUse:
         if target is None or target.alive or use.timing == "dying":
             emit_event(game, "card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
             if "card_resolving" in game.watched:
-                settle("卡牌生效前")
+                resolution.settle("卡牌生效前")
             if frame.nullified:
                 emit_event(game, "nullified", seat=user.seat, card=ctype.id, uid=uid)
             else:
@@ -329,4 +329,4 @@ class CardUse:
         self.stack.pop()
         emit_event(game, "card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
         if not stacked:
-            settle("结算卡牌效果后")
+            resolution.settle("结算卡牌效果后")

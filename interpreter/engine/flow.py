@@ -68,14 +68,9 @@ class TurnFlow:
         self.skills = skills
         self.victory = victory
         self.resolution = resolution
-        # what the phases call, bound once
-        self._settle = resolution.settle
-        self._neighbor = seats.neighbor
-        self._has_status = seats.has_status
-        self._offer_idle = card_use.offer_idle
-        self._card_options = card_use.card_options
-        self._perform = card_use.perform
-        self._new_turn = card_use.new_turn
+        self.card_use = card_use
+        # (the components are called directly, not through bound methods kept here: compiled, a call of a bound
+        # method goes through Python's calling convention, a direct call does not)
         # the turn's phases (rules `turn:`), precompiled: (the kind's method, the phase's id) in order
         runners = {
             "draw": self.draw_phase,
@@ -239,7 +234,7 @@ class TurnFlow:
             self.transit = None
             self.holder = None
             self.accepted = False
-            self._new_turn()
+            self.card_use.new_turn()
             emit_event(game, "turn_start", seat=p.seat, turn=game.turn_no)
         for run, phase in phases[i:]:
             if resume:
@@ -253,14 +248,14 @@ class TurnFlow:
         # 回合结束
         game.enter_phase("turn_end")
         emit_event(game, "turn_end", seat=p.seat)
-        self._settle("回合结束时")
+        self.resolution.settle("回合结束时")
         self.victory.check_turn_end_victory()
         if "round_end" in game.watched:  # (costs nothing in a game without 轮结束时 skills)
             nxt = self.seats.neighbor(p, RIGHT)
             first, n = game.first_seat, game.n
             if nxt is not None and (nxt.seat - first) % n <= (p.seat - first) % n:
                 emit_event(game, "round_end", seat=p.seat)
-                self._settle("轮结束时")
+                self.resolution.settle("轮结束时")
         self.transit = None
         self.holder = None
 
@@ -314,7 +309,7 @@ class TurnFlow:
         game.enter_phase(phase)
         self.extra_draw = 0
         emit_event(game, "draw_phase", seat=p.seat)
-        self._settle("摸牌阶段开始时")
+        self.resolution.settle("摸牌阶段开始时")
         if p.alive:
             self.zones.draw(p, game.rules.draw_count + self.extra_draw)
 
@@ -357,7 +352,7 @@ class TurnFlow:
                 picked.append(choice)
             if picked:
                 self.zones.discard_cards(picked)
-        self._settle("弃牌阶段结束时")
+        self.resolution.settle("弃牌阶段结束时")
 
     def receive_whole_phase(self, p: Player, phase: str) -> None:
         """接收阶段, if the intel sent was accepted."""
@@ -368,8 +363,8 @@ class TurnFlow:
     def idle_loop(self, p: Player, timing: str) -> None:
         """出牌阶段: the current player uses cards until they pass."""
         while True:
-            self._settle("出牌阶段空闲时点")
-            if not p.alive or not self._offer_idle(p, timing, timing):
+            self.resolution.settle("出牌阶段空闲时点")
+            if not p.alive or not self.card_use.offer_idle(p, timing, timing):
                 return
 
     # ------------------------------------------------------------------ 传递阶段
@@ -377,20 +372,20 @@ class TurnFlow:
     def send_phase(self, p: Player) -> bool:
         """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
         emit_event(self.game, "send_phase_start", seat=p.seat)
-        self._settle("传递阶段开始时")
+        self.resolution.settle("传递阶段开始时")
         while self.transit is None:
             if not p.alive:
                 return False
             options: list[Any] = list(p.hand)
-            options += self._card_options(p, "need_send")  # 你需要传出情报时: at his own send too
+            options += self.card_use.card_options(p, "need_send")  # 你需要传出情报时: at his own send too
             # the idle point offered is send_start (what `usable` reads in the effect of a use): last
-            options += self._card_options(p, "send_start")
+            options += self.card_use.card_options(p, "send_start")
             if not options:
                 self.abstain(p)
                 return False
             choice = ask_seat(self.game, p, D.SEND, options, "传出情报")
             if isinstance(choice, PlayOption):
-                self._perform(p, choice)
+                self.card_use.perform(p, choice)
             else:
                 self.send_intel(p, choice, face_up=False)
         return True
@@ -446,15 +441,15 @@ class TurnFlow:
         """The intel moves from player to player until one accepts it. False: it was discarded."""
         t = self.transit
         assert t is not None  # an intel was sent
-        self._settle("传出情报时")
-        pos = t.target if t.direction == UP else self._neighbor(t.sender, t.direction, stop_at=t.sender)
+        self.resolution.settle("传出情报时")
+        pos = t.target if t.direction == UP else self.seats.neighbor(t.sender, t.direction, stop_at=t.sender)
         for _ in range(4 * self.game.n + 4):
             if self.zones.pending is None:
                 return False
             assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
             self.holder = pos
             emit_event(self.game, "intel_arrives", seat=pos.seat)
-            self._settle("情报传递到面前时")
+            self.resolution.settle("情报传递到面前时")
             if self._intel_gone():
                 return False
             if pos.alive and self.receive_choice(pos, t):
@@ -463,7 +458,7 @@ class TurnFlow:
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded
                 self.zones.discard_cards([self.zones.pending])
                 return False
-            pos = t.sender if t.direction == UP else self._neighbor(pos, t.direction, stop_at=t.sender)
+            pos = t.sender if t.direction == UP else self.seats.neighbor(pos, t.direction, stop_at=t.sender)
         raise EngineError("intel travelled around the table without stopping")
 
     def receive_choice(self, pos: Player, t: Transit) -> bool:
@@ -475,21 +470,21 @@ class TurnFlow:
             forced = (
                 pos is t.sender
                 or pos is t.lock
-                or self._has_status(pos, "must_receive")
+                or self.seats.has_status(pos, "must_receive")
                 or (bound is not None and pos in bound[1])
             )
             can_accept = forced or not (
-                self._has_status(pos, "cannot_receive") or (bound is not None and pos in bound[2])
+                self.seats.has_status(pos, "cannot_receive") or (bound is not None and pos in bound[2])
             )
-            options: list[Any] = self._card_options(pos, "send_idle")
+            options: list[Any] = self.card_use.card_options(pos, "send_idle")
             if can_accept:
                 options.append(ACCEPT)
             if not forced:
                 options.append(DECLINE)
             choice = ask_seat(self.game, pos, D.RECEIVE, options, "接收情报吗")
             if isinstance(choice, PlayOption):
-                self._perform(pos, choice)
-                self._settle("传递阶段空闲时点")
+                self.card_use.perform(pos, choice)
+                self.resolution.settle("传递阶段空闲时点")
                 if not pos.alive or self.zones.pending is None:
                     return False
                 continue
@@ -501,25 +496,25 @@ class TurnFlow:
         """Ask around from the holder; after any card or skill, start again from the holder."""
         self.contest_over = False
         assert self.holder is not None  # the intel is in front of someone
-        asker: Player | None = self.holder if self.holder.alive else self._neighbor(self.holder, RIGHT)
+        asker: Player | None = self.holder if self.holder.alive else self.seats.neighbor(self.holder, RIGHT)
         passes = 0
         while not self.contest_over and self.zones.pending is not None:
             if passes >= self.seats.alive_count() or asker is None:
                 return
-            self._settle("争夺阶段空闲时点")
+            self.resolution.settle("争夺阶段空闲时点")
             if self._intel_gone() or self.contest_over:
                 return
             if not asker.alive:
-                asker = self._neighbor(asker, RIGHT)
+                asker = self.seats.neighbor(asker, RIGHT)
                 continue
-            if not self._offer_idle(asker, "contest", "争夺阶段"):
+            if not self.card_use.offer_idle(asker, "contest", "争夺阶段"):
                 passes += 1
-                asker = self._neighbor(asker, RIGHT)
+                asker = self.seats.neighbor(asker, RIGHT)
             else:
                 passes = 0
                 h = self.holder
                 assert h is not None
-                asker = h if h.alive else self._neighbor(h, RIGHT)
+                asker = h if h.alive else self.seats.neighbor(h, RIGHT)
 
     def receive_phase(self) -> None:
         card = self.zones.pending
@@ -530,6 +525,6 @@ class TurnFlow:
         if holder.alive:
             self.zones.move(card, INTEL, holder)
             emit_event(self.game, "received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
-            self._settle("接收情报时")
+            self.resolution.settle("接收情报时")
         else:
             self.zones.discard_cards([card])

@@ -56,11 +56,9 @@ class Resolution:
         self.zones = zones
         self.skills = skills
         self.victory = victory
-        # what the node loop calls, bound once
-        self._just_died = seats.just_died  # (read only: Seats changes it)
-        self._forget_deaths = seats.forget_deaths
-        self._order_from = seats.order_from
-        self._skill_blocker = skills.skill_blocker
+        self.card_types = game.content.card_types  # card type id -> CardType (what a trigger's card was used as)
+        # (the components are called directly, not through bound methods kept here: compiled, a call of a bound
+        # method goes through Python's calling convention, a direct call does not)
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
         # stack timing (rules `resolution: stack`; wired by Game, priority.py): the triggered skills go onto the
@@ -79,8 +77,8 @@ class Resolution:
             if self.suspend_checks:
                 return
             if self.quiet_at == zones.intel_changes:  # no intel moved since a scan found nothing
-                if self._just_died:
-                    self._forget_deaths()
+                if self.seats.just_died:
+                    self.seats.forget_deaths()
                 return
             collect = dying = False
             collect_at, dying_at = self.collect_at, self.dying_at
@@ -92,12 +90,12 @@ class Resolution:
                     dying = True
             if not (collect or dying):
                 self.quiet_at = zones.intel_changes
-                if self._just_died:
-                    self._forget_deaths()
+                if self.seats.just_died:
+                    self.seats.forget_deaths()
                 return
             if collect:
                 self.victory.check_collect_victory()
-            self._forget_deaths()  # they could still win at this first check after their death
+            self.seats.forget_deaths()  # they could still win at this first check after their death
             if not dying:
                 return
             if game.trace is not None:
@@ -111,35 +109,37 @@ class Resolution:
             self.stack_triggers()
             return
         game = self.game
+        skills = self.skills
         for _ in range(MAX_TRIGGER_ROUNDS):
-            if not game.events:
+            batch = game.events
+            if not batch:
                 return
-            batch = game.take_events()
+            game.events = []  # (GameCore.take_events, without a method call on the game)
             fired = False
-            by_seat = self.skills.triggers_by_seat  # most seats have no triggered skill: an empty list
-            kinds_by_seat = self.skills.trigger_kinds_by_seat
-            in_batch = {kind for kind, _ in batch}
+            seats_by_kind = skills.trigger_seats_by_kind
+            reacting = 0  # the seats whose triggered skills react to some event of the batch (a bit mask)
+            for kind, _ in batch:
+                reacting |= seats_by_kind.get(kind, 0)
+            if not reacting:  # nobody reacts to any of them
+                return
+            index = skills.trigger_index
             # the seat guards (language/guard.py): the seats a condition compares, read from the event's
             # payload; when one is false the condition is false, and neither the blocker nor the condition
             # needs to run (both are pure). A trace, which records why each skill did not fire, asks them all.
             guarded = game.trace is None
-            assert game.current is not None  # triggers run from setup on
-            for p in self._order_from(game.current):
+            current = game.current
+            assert current is not None  # triggers run from setup on
+            for p in self.seats.order_from(current):
                 seat = p.seat
-                if kinds_by_seat[seat].isdisjoint(in_batch):  # none of its skills reacts to this batch
+                if not (reacting >> seat) & 1:  # none of its skills reacts to this batch
                     continue
-                skills = by_seat[seat]
-                offers = [
-                    (skill, kind, data)
-                    for skill in skills
-                    for kind, data in batch
-                    if kind in (skill.on or ())  # (a triggered skill always has its events)
-                    and (
-                        not guarded
-                        or (guard := skill.guard) is None
-                        or guard(seat, data.get("seat"), data.get("target"))
-                    )
-                ]
+                offers: list[tuple[Skill, str, dict[str, Any]]] = []
+                for skill, on, guard in index[seat]:
+                    for kind, data in batch:
+                        if kind in on and (
+                            not guarded or guard is None or guard(seat, data.get("seat"), data.get("target"))
+                        ):
+                            offers.append((skill, kind, data))
                 if not offers:
                     continue
                 if len(offers) > 1 and any(sk is not offers[0][0] for sk, _, _ in offers):
@@ -147,7 +147,7 @@ class Resolution:
                         fired = True
                     continue
                 for skill, kind, data in offers:  # one skill: for each event it reacts to, in order
-                    blocker = self._skill_blocker(p, skill)
+                    blocker = skills.skill_blocker(p, skill)
                     if blocker is not None:
                         if game.trace is not None:
                             game.trace.append(("skill", seat, skill.name, kind, blocker))
@@ -156,7 +156,7 @@ class Resolution:
                         fired = True
             if not fired:
                 if game.events:
-                    game.take_events()  # what a round that fired nothing recorded is dropped
+                    game.events = []  # what a round that fired nothing recorded is dropped
                 return
         raise EngineError(
             "triggered skills keep triggering each other (more than "
@@ -176,7 +176,7 @@ class Resolution:
         while pending:
             ready: list[tuple[Skill, dict[str, Any], Ctx]] = []
             for skill, data in pending:
-                if self._skill_blocker(p, skill) is None:
+                if self.skills.skill_blocker(p, skill) is None:
                     ctx = self._ready(p, skill, data, quiet=True)
                     if ctx is not None:
                         ready.append((skill, data, ctx))
@@ -186,7 +186,7 @@ class Resolution:
                     choices.append(skill)
             if len(choices) < 2:  # no order left to choose: the rest one after another
                 for skill, data in pending:
-                    blocker = self._skill_blocker(p, skill)
+                    blocker = self.skills.skill_blocker(p, skill)
                     if blocker is not None:
                         if self.game.trace is not None:
                             self.game.trace.append(("skill", p.seat, skill.name, data.get("e", ""), blocker))
@@ -217,26 +217,30 @@ class Resolution:
         `quiet`: the reason it is not is left out of the trace (it will be checked again)."""
         game = self.game
         tr = None if quiet else game.trace
-        subject = self.players[data["seat"]] if data.get("seat") is not None else None
+        seat = data.get("seat")
+        subject = self.players[seat] if seat is not None else None
         if not p.alive and subject is not p:  # a dying owner's 死亡前 skills are about his own death only
             if tr is not None:
                 tr.append(("skill", p.seat, skill.name, data.get("e", ""), "owner is dead"))
             return None
-        uid = data["uid"] if "uid" in data else data.get("card")
+        used = data.get("card")
+        uid = data.get("uid", used)
         card = None
         if isinstance(uid, int):
-            card = self.zones.by_uid.get(uid)
-            if self.zones.replaced:  # an intel replaced since: the new one
-                card = self.zones.current(card)
-        target = self.players[data["target"]] if data.get("target") is not None else None
-        ctx = Ctx(game, p, target=target, card=card, subject=subject, dying=self.seats.dying_player)
+            zones = self.zones
+            card = zones.by_uid.get(uid)
+            if zones.replaced:  # an intel replaced since: the new one
+                card = zones.current(card)
+        tseat = data.get("target")
+        target = self.players[tseat] if tseat is not None else None
+        ctx = Ctx(game, p, target, card, self.seats.dying_player, subject)
         ctx.event = data.get("e")
-        used = data.get("card")
         if isinstance(used, str):
-            ctype = game.content.card_types.get(used)
+            ctype = self.card_types.get(used)
             if ctype is not None:
                 ctx.used_as = CardName(ctype.id, ctype.name)
-        if skill.condition is not None and not skill.condition(ctx):
+        cond = skill.condition
+        if cond is not None and not cond(ctx):
             if tr is not None:
                 tr.append(("skill", p.seat, skill.name, data.get("e", ""), "condition false: " + skill.condition_text))
             return None

@@ -49,7 +49,9 @@ class Skills:
         self.removed_identities: list[tuple[Identity, SecretTask | None, int]] = []
         self.triggers: list[tuple[Player, Skill]] = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
-        self.trigger_kinds_by_seat: list[frozenset[str]] = []  # per seat: the event kinds those skills react to
+        # per seat: (skill, the event kinds it reacts to, its seat guard) of its triggered skills, for the trigger loop
+        self.trigger_index: list[tuple[tuple[Skill, frozenset[str], Any], ...]] = []
+        self.trigger_seats_by_kind: dict[str, int] = {}  # event kind -> the seats reacting to it (a bit mask)
         # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
@@ -95,14 +97,32 @@ class Skills:
 
     def index_triggers(self) -> None:
         """Index the dealt roles' triggered and victory skills (after any role changes hands)."""
-        self.triggers = [
-            (p, sk) for p in self.players if p.role is not None for sk in p.role.moments if sk.kind == "triggered"
-        ]
-        self.triggers_by_seat = [[sk for q, sk in self.triggers if q is p] for p in self.players]
-        # per seat: every event kind its triggered skills react to (the trigger loop skips a seat whose
-        # kinds the batch does not hold)
-        self.trigger_kinds_by_seat = [frozenset(k for sk in sks for k in sk.on or ()) for sks in self.triggers_by_seat]
-        self.game.listen(frozenset(kind for _, sk in self.triggers for kind in sk.on or ()))
+        triggers: list[tuple[Player, Skill]] = []
+        by_seat: list[list[Skill]] = []
+        index: list[tuple[tuple[Skill, frozenset[str], Any], ...]] = []
+        seats_by_kind: dict[str, int] = {}
+        for p in self.players:
+            mine: list[Skill] = []
+            entries: list[tuple[Skill, frozenset[str], Any]] = []
+            if p.role is not None:
+                bit = 1 << p.seat
+                for sk in p.role.moments:
+                    if sk.kind == "triggered":
+                        on = frozenset(sk.on or ())
+                        triggers.append((p, sk))
+                        mine.append(sk)
+                        entries.append((sk, on, sk.guard))
+                        for k in on:
+                            seats_by_kind[k] = seats_by_kind.get(k, 0) | bit
+            by_seat.append(mine)
+            index.append(tuple(entries))
+        self.triggers = triggers
+        self.triggers_by_seat = by_seat
+        self.trigger_index = index
+        # event kind -> the seats (a bit mask) whose triggered skills react to it: the trigger loop visits only
+        # those seats, and none at all for a batch nobody reacts to
+        self.trigger_seats_by_kind = seats_by_kind
+        self.game.listen(frozenset(seats_by_kind))
         self.victory_skills = {}
         for p in self.players:
             for sk in p.role.moments if p.role is not None else ():
