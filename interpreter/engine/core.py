@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from ..catalogue import CARD_FIELDS, LIMITS
 from . import decisions as D
@@ -34,8 +34,8 @@ except ImportError:
         return lambda cls: cls
 
 
-STEP_BUDGET = LIMITS["step_budget"].value  # effect steps between two decisions (E501)
-STUCK_WINDOW = 300  # past MAX_DECISIONS, the questions watched to say what repeats (E503)
+STEP_BUDGET: Final[int] = LIMITS["step_budget"].value  # effect steps between two decisions (E501)
+STUCK_WINDOW: Final = 300  # past MAX_DECISIONS, the questions watched to say what repeats (E503)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled by mypyc, Game (game.py) stays Python

@@ -9,7 +9,7 @@ deciding seat may see: blind picks (抽取) are offered as positions, not cards.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .state import Card, Player
 
@@ -19,19 +19,19 @@ from .state import Card, Player
 Option = Any
 
 # Decision kinds (stable names: they appear in logs, replays and scenario files); see catalogue.DECISIONS.
-PLAY = "play"  # an idle point: use a card / skill, or pass
-SEND = "send"  # 传递阶段: which hand card to send (or a card that replaces sending)
-SEND_TARGET = "send_target"  # ↑ intel: to whom
-LOCK = "lock"  # lockable intel: whom to lock (or nobody)
-RECEIVE = "receive"  # the intel is in front of you: accept it, or pass it on
-TARGET = "target"  # the target of a card
-CHOOSE = "choose"  # a choice inside an effect (player, card, color, text, card name)
-CONFIRM = "confirm"  # 可以: do it or not
-OPTION = "option"  # 选择一项
-GIVE_TARGET = "death_give_target"  # a dying player's last gift: to whom (or nobody)
-GIVE_CARD = "death_give_card"  # ... and which cards, one at a time
-ROLE = "role"  # setup: which of the dealt roles to keep
-SKILL_ORDER = "skill_order"  # several of one player's triggered skills react at one node: which resolves first
+PLAY: Final = "play"  # an idle point: use a card / skill, or pass
+SEND: Final = "send"  # 传递阶段: which hand card to send (or a card that replaces sending)
+SEND_TARGET: Final = "send_target"  # ↑ intel: to whom
+LOCK: Final = "lock"  # lockable intel: whom to lock (or nobody)
+RECEIVE: Final = "receive"  # the intel is in front of you: accept it, or pass it on
+TARGET: Final = "target"  # the target of a card
+CHOOSE: Final = "choose"  # a choice inside an effect (player, card, color, text, card name)
+CONFIRM: Final = "confirm"  # 可以: do it or not
+OPTION: Final = "option"  # 选择一项
+GIVE_TARGET: Final = "death_give_target"  # a dying player's last gift: to whom (or nobody)
+GIVE_CARD: Final = "death_give_card"  # ... and which cards, one at a time
+ROLE: Final = "role"  # setup: which of the dealt roles to keep
+SKILL_ORDER: Final = "skill_order"  # several of one player's triggered skills react at one node: which resolves first
 
 
 def option_label(opt: Option) -> str:
@@ -176,4 +176,4 @@ class PlayOption:
         return {"use": self.card.uid, "as": self.use.card_type.id}
 
 
-PASS = PlayOption(None, None)
+PASS: Final = PlayOption(None, None)

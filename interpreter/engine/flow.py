@@ -14,7 +14,7 @@ is GameCore's; the turn flow advances it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..suggest import did_you_mean
 from . import decisions as D
@@ -32,9 +32,10 @@ if TYPE_CHECKING:
     from .victory import Victory
     from .zones import Zones
 
-ACCEPT = "accept"
-DECLINE = "decline"
-NO_LOCK: Any = object()  # send_intel: the sender chooses the lock (an effect may have chosen it: None or a player)
+ACCEPT: Final = "accept"
+DECLINE: Final = "decline"
+# send_intel: the sender chooses the lock (an effect may have chosen it: None or a player)
+NO_LOCK: Final[Any] = object()
 
 
 class Transit:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..language.builtins import as_list, implements
+from ..language.builtins import implements
 from ..language.runtime import CardName, source_of
 from ..language.types import MAX_NUMBER
 from . import decisions as D
@@ -44,6 +44,15 @@ from .state import (
     Color,
     Player,
 )
+
+
+def as_list(x) -> list:
+    """The language's as_list (builtins.py), compiled with the engine: a call from here is a direct call."""
+    if x is None:
+        return []
+    if isinstance(x, list):
+        return x
+    return [x]
 
 
 def as_cards(x) -> list:

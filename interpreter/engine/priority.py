@@ -29,7 +29,7 @@ effect). ``card_resolving`` triggers (卡牌生效前) still resolve as the card
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import catalogue
 from ..catalogue import LIMITS
@@ -49,8 +49,8 @@ if TYPE_CHECKING:
     from .skills import Skills
     from .state import Player
 
-MAX_NESTING = LIMITS["max_nesting"].value
-MAX_TRIGGER_ROUNDS = LIMITS["max_trigger_rounds"].value
+MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
+MAX_TRIGGER_ROUNDS: Final[int] = LIMITS["max_trigger_rounds"].value
 
 
 class StackItem:

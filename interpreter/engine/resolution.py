@@ -19,7 +19,7 @@ next node is entered.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..catalogue import LIMITS
 from ..language.runtime import CardName, Ctx
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .victory import Victory
     from .zones import Zones
 
-MAX_TRIGGER_ROUNDS = LIMITS["max_trigger_rounds"].value
+MAX_TRIGGER_ROUNDS: Final[int] = LIMITS["max_trigger_rounds"].value
 
 
 class Resolution:

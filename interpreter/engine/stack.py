@@ -10,7 +10,7 @@ operations (:meth:`EffectStack.nullify`, :meth:`EffectStack.claim_used_card`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..catalogue import LIMITS
 from .errors import EngineError
@@ -19,7 +19,7 @@ from .state import Card, Player
 if TYPE_CHECKING:
     from .core import GameCore
 
-MAX_NESTING = LIMITS["max_nesting"].value
+MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
 
 
 class UseFrame:

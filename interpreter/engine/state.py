@@ -9,11 +9,11 @@ it keeps each player's per-color intel counters up to date.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 # Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
 from ..model.colors import BLACK, BLUE, COLOR_BITS, COLOR_NAMES, COLOR_ZH, RED, Color
-from ..model.directions import DIRECTION_ZH, LEFT, RIGHT, UP
+from ..model.directions import DIRECTION_ZH, LEFT as _LEFT, RIGHT as _RIGHT, UP as _UP
 
 if TYPE_CHECKING:
     from ..model.content import CardType, Identity, Role, SecretTask
@@ -33,8 +33,26 @@ __all__ = [
     "UP",
 ]
 
+# The directions and the color bits as the compiled engine's constants (Final: compiled code reads them as
+# constants, not from the module's globals; RED, BLUE and BLACK are the model's Color objects, for values)
+LEFT: Final = "left"
+RIGHT: Final = "right"
+UP: Final = "up"
+RED_BIT: Final = 1
+BLUE_BIT: Final = 2
+BLACK_BIT: Final = 4
+assert (LEFT, RIGHT, UP) == (_LEFT, _RIGHT, _UP) and (RED_BIT, BLUE_BIT, BLACK_BIT) == (RED, BLUE, BLACK)
+
 # Zones. A card's `owner` is the player whose hand/intel holds it, else None.
-DECK, HAND, INTEL, DISCARD, REMOVED, PENDING, PROCESSING, STAGING = range(8)
+# (Final: the compiled engine reads them as constants, not from the module's globals)
+DECK: Final = 0
+HAND: Final = 1
+INTEL: Final = 2
+DISCARD: Final = 3
+REMOVED: Final = 4
+PENDING: Final = 5
+PROCESSING: Final = 6
+STAGING: Final = 7
 ZONE_NAMES = ["deck", "hand", "intel", "discard", "removed", "pending", "processing", "staging"]
 
 
@@ -129,8 +147,8 @@ class Card:
             setattr(other, f, a)
 
 
-LASTING = -1  # the turn of a mark kept for the game (keep_mark): everyone knows it
-SECRET_LASTING = -2  # a mark kept for the game that only its owner knows of
+LASTING: Final = -1  # the turn of a mark kept for the game (keep_mark): everyone knows it
+SECRET_LASTING: Final = -2  # a mark kept for the game that only its owner knows of
 
 
 def mark_record(value: Any) -> Any:

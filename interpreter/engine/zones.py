@@ -17,7 +17,9 @@ from .core import emit_event
 from .errors import EngineError
 from .state import (
     BLACK,
+    BLACK_BIT,
     BLUE,
+    BLUE_BIT,
     DECK,
     DISCARD,
     HAND,
@@ -25,6 +27,7 @@ from .state import (
     PENDING,
     PROCESSING,
     RED,
+    RED_BIT,
     REMOVED,
     STAGING,
     ZONE_NAMES,
@@ -231,12 +234,12 @@ class Zones:
             o.intel.remove(card)
             m = card.mask
             c = o.counts
-            if m & RED:
-                c[RED] -= 1
-            if m & BLUE:
-                c[BLUE] -= 1
-            if m & BLACK:
-                c[BLACK] -= 1
+            if m & RED_BIT:
+                c[RED_BIT] -= 1
+            if m & BLUE_BIT:
+                c[BLUE_BIT] -= 1
+            if m & BLACK_BIT:
+                c[BLACK_BIT] -= 1
         elif z == DECK:
             k = card.knowers
             deck = self.deck
@@ -281,12 +284,12 @@ class Zones:
             owner.intel.append(card)
             m = card.mask
             c = owner.counts
-            if m & RED:
-                c[RED] += 1
-            if m & BLUE:
-                c[BLUE] += 1
-            if m & BLACK:
-                c[BLACK] += 1
+            if m & RED_BIT:
+                c[RED_BIT] += 1
+            if m & BLUE_BIT:
+                c[BLUE_BIT] += 1
+            if m & BLACK_BIT:
+                c[BLACK_BIT] += 1
         elif zone == DISCARD:
             self.discard_pile.append(card)
         elif zone == DECK:
