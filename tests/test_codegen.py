@@ -50,10 +50,46 @@ def test_source_is_one_function_with_locals_and_a_comprehension():
     comp.program("let n = count(intel(self) where it has red)\nfor p in others(self) {\n  draw(p, n)\n}")
     src = comp.source
     assert src.startswith("def run(ctx):")
-    assert "v1 = " in src and "for v2 in as_list(" in src  # n and p (an outermost loop: no step budget spent)
-    assert "[v0 for v0 in as_list(" in src  # it
+    assert "v1 = " in src and "for v2 in b_others_" in src  # n and p (an outermost loop: no step budget spent)
+    assert "[v0 for v0 in b_intel_" in src  # it (a primitive that returns a list: walked as it is)
     assert "(v0.mask & 1) != 0" in src  # `it has red` inline
-    assert "lambda" not in src
+    assert "v1 = len([v0 " in src  # count of a list: its length, no call
+    assert "lambda" not in src and "as_list" not in src
+
+
+def test_simple_queries_and_number_comparisons_are_written_out_where_nothing_changes():
+    """any_of, none_of, exists and count of a list, a comparison of two numbers: Python operations, not calls;
+    a value that may be none or one item still goes through the primitive or as_list."""
+    comp = _compiler()
+    comp.expression("any_of(others(self)) and not none_of(hand(self)) and count(hand(self)) >= 2", "bool")
+    assert "b_" + "any_of" not in comp.source and "(True if b_others_" in comp.source
+    assert "(False if b_hand_" in comp.source and "(len(b_hand_" in comp.source and " >= (2))" in comp.source
+    comp = _compiler("self", "target", "this_card")
+    comp.expression("exists(target) and count(target) > 0 and exists(none)", "bool")
+    assert "(ctx.target is not None)" in comp.source  # a context variable: written out
+    assert "b_count_" in comp.source  # one value (maybe none) counted by the primitive
+    assert "b_exists_" in comp.source  # exists(none): a constant, through the call (no `None is not None`)
+    comp.program("draw(target, 1)\nreveal(this_card)\ndiscard(hand(self))")
+    assert "([] if ctx.card is None else [ctx.card])" in comp.source  # one card where a list is wanted
+    assert "(ctx, b_hand_" in comp.source and "as_list" not in comp.source  # a list already: as it is
+
+
+def test_a_primitive_that_returns_a_list_must_say_so():
+    """The compiler walks such a result as it is: its implementation is annotated `-> list` (mypy and, compiled,
+    mypyc check it), or registering it fails."""
+    from interpreter.language import builtins as B
+
+    b = B.BUILTINS["others"]
+    saved, b.impl = b.impl, None
+    try:
+
+        def others(ctx, p):
+            return [p]
+
+        with pytest.raises(TypeError, match="annotate it `-> list`"):
+            B.implements("others")(others)
+    finally:
+        b.impl = saved
 
 
 def _game():
@@ -153,9 +189,9 @@ def test_loops_and_wheres_inside_a_loop_spend_the_step_budget_and_the_outermost_
     c = next(line for line in lines if "mask & 4" in line)
     outer_repeat = next(line for line in lines if "(3)" in line)
     inner_for = lines[lines.index(outer_repeat) + 1]
-    assert a.startswith("v1 = [v0 for v0 in as_list(b_hand_")  # on its own: a plain list
-    assert loop.startswith("for v2 in as_list(")  # the outermost loop: free
+    assert a.startswith("v1 = [v0 for v0 in b_hand_")  # on its own: a plain list
+    assert loop.startswith("for v2 in b_others_")  # the outermost loop: free
     assert "in loop_over(ctx, b_hand_" in b and inner_repeat  # inside the loop: spent
-    assert c.count("loop_over(ctx, ") == 1 and c.count("as_list(") == 1  # the predicate's where
+    assert c.count("loop_over(ctx, ") == 1 and " = [v5 for v5 in b_others_" in c  # the predicate's where
     assert outer_repeat.startswith("for _ in range(max(0, min(MAX_REPEAT, (3) or 0))):")
     assert inner_for.startswith("for v") and "in loop_over(ctx, b_others_" in inner_for

@@ -71,17 +71,17 @@ def _alive_ok(p) -> bool:
 
 
 @implements("alive")
-def _alive(ctx):
+def _alive(ctx) -> list:
     return ctx.game.alive_from(ctx.game.current)
 
 
 @implements("alive_from")
-def _alive_from(ctx, p):
+def _alive_from(ctx, p) -> list:
     return ctx.game.alive_from(p if p is not None else ctx.game.current)
 
 
 @implements("others")
-def _others(ctx, p):
+def _others(ctx, p) -> list:
     if p is None:
         return []
     order = ctx.game.alive_order(p)
@@ -89,17 +89,17 @@ def _others(ctx, p):
 
 
 @implements("neighbors")
-def _neighbors(ctx, p):
+def _neighbors(ctx, p) -> list:
     return ctx.game.neighbors(p) if p is not None else []
 
 
 @implements("hand")
-def _hand(ctx, p):
+def _hand(ctx, p) -> list:
     return list(p.hand) if p is not None else []
 
 
 @implements("intel")
-def _intel(ctx, p):
+def _intel(ctx, p) -> list:
     return list(p.intel) if p is not None else []
 
 
@@ -180,7 +180,7 @@ def _shares_color(ctx, a, b):
 
 
 @implements("same_colored")
-def _same_colored(ctx, xs, ys):
+def _same_colored(ctx, xs, ys) -> list:
     masks = {c.mask for c in as_list(ys) if c is not None}
     return [c for c in as_list(xs) if c is not None and c.mask in masks]
 
@@ -248,7 +248,7 @@ def _data_text(ctx, c, key):
 
 
 @implements("top_cards")
-def _top_cards(ctx, n):
+def _top_cards(ctx, n) -> list:
     return ctx.game.top_cards(n)
 
 
@@ -259,7 +259,7 @@ def _top_card(ctx):
 
 
 @implements("set_aside")
-def _set_aside(ctx):
+def _set_aside(ctx) -> list:
     return list(ctx.game.zones.staging)
 
 
@@ -269,7 +269,7 @@ def _alive_count(ctx):
 
 
 @implements("card_names")
-def _card_names(ctx):
+def _card_names(ctx) -> list:
     return [CardName(ct.id, ct.name) for ct in ctx.game.content.card_types.values()]
 
 
@@ -296,7 +296,7 @@ def _pending_lock(ctx):
 
 
 @implements("all_players")
-def _all_players(ctx):
+def _all_players(ctx) -> list:
     g = ctx.game
     return [p for p in g.order_from(g.current) if not p.out]
 
@@ -527,7 +527,7 @@ def _send_instead(ctx, p):
 
 
 @implements("take_top")
-def _take_top(ctx, n):
+def _take_top(ctx, n) -> list:
     out = ctx.game.take_top(n)
     if len(out) < n:
         ctx.incomplete = True
@@ -715,12 +715,12 @@ def _set_pending(ctx, c, face_up):
 
 
 @implements("winners")
-def _winners(ctx):
+def _winners(ctx) -> list:
     return list(ctx.game.victory.check_winners or [])
 
 
 @implements("declarers")
-def _declarers(ctx):
+def _declarers(ctx) -> list:
     return list(ctx.game.victory.check_declarers or [])
 
 

@@ -288,10 +288,21 @@ def implements(name: str) -> Callable[[F], F]:
             raise ValueError(
                 f"the primitive `{name}` has two implementations: {b.impl.__qualname__} and {fn.__qualname__}"
             )
+        notes = getattr(fn, "__annotations__", None)  # (none on a function compiled by mypyc, which checks it)
+        if returns_list(b) and notes is not None and notes.get("return") not in ("list", list):
+            # the compiler uses such a result as a list as it is (no as_list): the implementation says it is one
+            # (mypy checks that it returns one; compiled, mypyc checks it as it returns)
+            raise TypeError(f"the implementation of `{name}` returns {b.returns}: annotate it `-> list`")
         b.impl = fn
         return fn
 
     return register
+
+
+def returns_list(b: Builtin) -> bool:
+    """Does the primitive always return a list (its declared result is a list type, not one that depends on its
+    arguments)? Its implementation is annotated `-> list` (implements checks it)."""
+    return isinstance(b.returns, str) and b.returns in T.ELEMENT
 
 
 def missing_implementations() -> list[str]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -37,7 +38,7 @@ from .. import catalogue
 from ..snippet import clip
 from ..suggest import did_you_mean
 from . import ast, types as T
-from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list
+from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list, returns_list
 from .errors import LanguageError
 from .parser import NAMED_CARD_HINT, compile_cached, parse
 from .runtime import Card, CardName, Ctx, Player, StopEffect, source_of
@@ -143,6 +144,7 @@ def _loop_times(ctx: Ctx, n: int | None) -> range:
 _BASE_NAMESPACE: dict[str, object] = {
     "__builtins__": {},
     "range": range,
+    "len": len,
     "max": max,
     "min": min,
     "StopEffect": StopEffect,
@@ -444,7 +446,8 @@ class Compiler:
         with self._loop(node, _list_estimate(node.source, t)):
             body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
         self.scope = outer
-        walk = f"loop_over(ctx, {src})" if nested else f"as_list({src})"  # see _loop: the outermost loop is free
+        # see _loop: the outermost loop is free
+        walk = f"loop_over(ctx, {src})" if nested else self._as_list(node.source, src)
         return ["    " * ind + f"for v{slot} in {walk}:", *body]
 
     def _stmt_Repeat(self, node: ast.Repeat, ind: int) -> list[str]:
@@ -656,8 +659,8 @@ class Compiler:
         self.scope = outer
         # a `where` inside a loop (or another where's predicate) spends the step budget; on its own it walks
         # one finite list once, and costs nothing more than the list
-        walk = "loop_over(ctx, " if nested else "as_list("
-        return (st if st in T.ELEMENT or st == T.EMPTY else T.ANY), f"[v{slot} for v{slot} in {walk}{src}) if {pred}]"
+        walk = f"loop_over(ctx, {src})" if nested else self._as_list(node.source, src)
+        return (st if st in T.ELEMENT or st == T.EMPTY else T.ANY), f"[v{slot} for v{slot} in {walk} if {pred}]"
 
     def _expr_ListComp(self, node: ast.ListComp) -> Typed:
         st, src = self._expr(node.source)
@@ -685,7 +688,8 @@ class Compiler:
                 "lists hold players, cards, colors, texts, card names or directions",
             )
             return T.ANY, "None"
-        walk = f"loop_over(ctx, {src})" if nested else f"as_list({src})"  # see _loop: the outermost loop is free
+        # see _loop: the outermost loop is free
+        walk = f"loop_over(ctx, {src})" if nested else self._as_list(node.source, src)
         got = self._new_slot()
         # each item's value in order; a value that is none (a choice from nothing) is no item of a list
         return T.list_of(et), f"[v{got} for v{got} in [{item} for v{slot} in {walk}] if v{got} is not None]"
@@ -730,7 +734,7 @@ class Compiler:
             xt, a = self._expr(node.left, et)
             if not (T.accepts(et, xt) or xt == T.NONE):
                 self._err("E302", f"{T.describe(xt)} is never in {T.describe(lt)}: the test is always false", node.left)
-            return T.BOOL, f"({a} in as_list({b}))"
+            return T.BOOL, f"({a} in {self._as_list(node.right, b)})"
         if op in ("+", "-"):
             a = self._typed(node.left, T.INT)
             b = self._typed(node.right, T.INT)
@@ -746,11 +750,15 @@ class Compiler:
                 )
             return T.BOOL, f"({a} {op} {b})"
         sides = []
+        numbers = True  # both sides numbers (never none: no number the language computes is): compared inline
         for side in (node.left, node.right):
             t, code = self._expr(side, T.INT)
             if not T.accepts(T.INT, t):
                 self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side)
+            numbers = numbers and t == T.INT
             sides.append(code)
+        if numbers:
+            return T.BOOL, f"({sides[0]} {op} {sides[1]})"
         return T.BOOL, f"{_CMP_NAMES[op]}({sides[0]}, {sides[1]})"
 
     def _check_event_name(self, node: ast.BinOp) -> None:
@@ -880,7 +888,7 @@ class Compiler:
                 continue
             t, code = self._expr(arg, p.type)
             if (p.type in T.ELEMENT or p.type == T.LIST) and t in T.LIST_OF:
-                code = f"as_list({code})"  # one value where a list is wanted: a one-item list
+                code = _one_item(code)  # one value where a list is wanted: a one-item list
             argtypes[p.name] = t
             if not T.accepts(p.type, t):
                 self._err(
@@ -918,9 +926,45 @@ class Compiler:
         if rt == T.BY_PLACE:
             rt = T.ANY  # a read of any value, where any value will do (exists, == none): _typed_read
         impl = b.implementation()  # registered by interpreter.engine.primitives; MissingImplementation if not
+        inline = _INLINE.get(node.func)
+        if inline is not None and len(args) == 1 and self._inlinable(node.func, bound, args[0]):
+            return rt, inline.format(args[0])  # what the primitive does, written out (no call)
         fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
+    def _inlinable(self, func: str, bound: dict[str, ast.Node], code: str) -> bool:
+        """Can the call of an _INLINE primitive with this argument be written out? count: where its argument is
+        always a list; exists: where it is no constant (Python warns of `is not` with one); the others always."""
+        if func == "count":
+            return self._is_list(bound.get("xs"), code)
+        if func == "exists":
+            return _SIMPLE.fullmatch(code) is not None or code.startswith("b_")
+        return True
+
+    def _is_list(self, node: ast.Node | None, code: str) -> bool:
+        """Is the value of this expression always a list (never none, never one value)? A list written out, a
+        `where` or a list built with `for`, and a primitive that returns a list (builtins.returns_list)."""
+        if code.startswith("["):  # (an expression's code is one atom: a list display or a comprehension)
+            return True
+        if isinstance(node, ast.Call):
+            b = BUILTINS.get(node.func)
+            return b is not None and returns_list(b) and code.startswith("b_")
+        return False
+
+    def _as_list(self, node: ast.Node, code: str) -> str:
+        """The code of a value as a list to walk: as it is if it always is one, else through as_list."""
+        return code if self._is_list(node, code) else f"as_list({code})"
+
+
+# Query primitives whose work is one Python operation, written out in the generated code instead of a call (the
+# same result for every value: any_of is bool(xs), none_of not xs, exists x is not None; count a list's length,
+# only where the argument always is a list)
+_INLINE = {
+    "any_of": "(True if {} else False)",
+    "none_of": "(False if {} else True)",
+    "exists": "({} is not None)",
+    "count": "len({})",
+}
 
 # What names a skill of a role by its name (the loader checks those of one's own role).
 _SKILL_REFS = ("gain_skill", "lose_skill", "skill_yang")
@@ -928,6 +972,15 @@ _SKILL_REFS = ("gain_skill", "lose_skill", "skill_yang")
 _MARK_SETS = ("set_mark", "keep_mark", "add_mark")
 # The typed reads of a mark and the kind each reads (has_mark reads a flag of any kind: not here).
 _MARK_READ_TYPE = {name: t for t, name in TYPED_READS["mark"].items() if t != T.BOOL}
+
+
+_SIMPLE = re.compile(r"[vt]\d+|ctx\.[a-z_]+")  # a local variable, or a context variable kept in ctx
+
+
+def _one_item(code: str) -> str:
+    """One value (a player, a card …; never a list) as a list: [it], or [] for none. Written out for a variable
+    or a context variable (reading it twice is reading it once), else through as_list."""
+    return f"([] if {code} is None else [{code}])" if _SIMPLE.fullmatch(code) else f"as_list({code})"
 
 
 def _is_read(node: ast.Node) -> bool:
