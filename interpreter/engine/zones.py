@@ -43,6 +43,10 @@ if TYPE_CHECKING:
     from .core import GameCore
 
 
+# what a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data
+_Face = tuple[int, "CardType", int, str, bool, dict[Any, Any]]
+
+
 class Zones:
     """Every card's zone and visibility (see the module docstring)."""
 
@@ -81,7 +85,8 @@ class Zones:
 
         What each card is made from (its type found by id) is kept on the content set per player count,
         checked against the content's deck, decks, rules and card types (a copy that replaced one of them
-        gets its own)."""
+        gets its own). Each is a tuple of fixed length and types (compiled, unpacking it is six reads, not
+        an iteration)."""
         content = self.game.content
         made = getattr(content, "_deck_args", None)
         if (
@@ -91,10 +96,10 @@ class Zones:
             or made[2] is not content.rules
             or made[3] is not content.card_types
         ):
-            per_count: dict[int, list[tuple[Any, ...]]] = {}
+            per_count: dict[int, list[_Face]] = {}
             made = (content.deck, content.decks, content.rules, content.card_types, per_count)
             content._deck_args = made  # type: ignore[attr-defined]  # a cache kept on the content set
-        args = made[4].get(players)
+        args: list[_Face] | None = made[4].get(players)
         if args is None:
             types = content.card_types
             args = made[4][players] = [
