@@ -32,6 +32,32 @@ if TYPE_CHECKING:
 
 _by_id = operator.attrgetter("id")
 
+# What index_triggers reads of a role: (the role, its triggered skills as (skill, event kinds, guard), its victory
+# skills), kept per content set by id(role); the role is kept with it (an id is only good while its object lives).
+_RoleEntry = tuple["Role", tuple[tuple["Skill", frozenset[str], Any], ...], tuple["Skill", ...]]
+
+
+def _role_table(content: Any) -> dict[int, _RoleEntry]:
+    """The content set's table of role entries (empty at first, filled as roles are dealt), kept on it."""
+    table: dict[int, _RoleEntry] | None = getattr(content, "_role_entries", None)
+    if table is None:
+        table = {}
+        content._role_entries = table
+    return table
+
+
+def _role_entry(table: dict[int, _RoleEntry], role: Role) -> _RoleEntry:
+    """A role's entry: worked out on its first deal (what is printed on a role does not change)."""
+    got = table.get(id(role))
+    if got is None or got[0] is not role:
+        moments = role.moments
+        got = table[id(role)] = (
+            role,
+            tuple((sk, frozenset(sk.on or ()), sk.guard) for sk in moments if sk.kind == "triggered"),
+            tuple(sk for sk in moments if sk.kind == "victory"),
+        )
+    return got
+
 
 class Skills:
     """Role cards, skills and identity cards (see the module docstring)."""
@@ -96,26 +122,31 @@ class Skills:
         self.role_pile = list(roles)
 
     def index_triggers(self) -> None:
-        """Index the dealt roles' triggered and victory skills (after any role changes hands)."""
+        """Index the dealt roles' triggered and victory skills (after any role changes hands).
+
+        What a role brings (its triggered skills with their event kinds and guards, its victory skills) is
+        printed on the role card: it is worked out once per role and kept on the content set (_role_entry)."""
         triggers: list[tuple[Player, Skill]] = []
         by_seat: list[list[Skill]] = []
         index: list[tuple[tuple[Skill, frozenset[str], Any], ...]] = []
         seats_by_kind: dict[str, int] = {}
+        victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
+        table = _role_table(self.game.content)
         for p in self.players:
-            mine: list[Skill] = []
-            entries: list[tuple[Skill, frozenset[str], Any]] = []
-            if p.role is not None:
-                bit = 1 << p.seat
-                for sk in p.role.moments:
-                    if sk.kind == "triggered":
-                        on = frozenset(sk.on or ())
-                        triggers.append((p, sk))
-                        mine.append(sk)
-                        entries.append((sk, on, sk.guard))
-                        for k in on:
-                            seats_by_kind[k] = seats_by_kind.get(k, 0) | bit
-            by_seat.append(mine)
-            index.append(tuple(entries))
+            if p.role is None:
+                by_seat.append([])
+                index.append(())
+                continue
+            _, entries, victories = _role_entry(table, p.role)
+            bit = 1 << p.seat
+            for entry in entries:
+                triggers.append((p, entry[0]))
+                for k in entry[1]:
+                    seats_by_kind[k] = seats_by_kind.get(k, 0) | bit
+            by_seat.append([entry[0] for entry in entries])
+            index.append(entries)
+            for sk in victories:
+                victory_skills.setdefault(sk.check, []).append((p, sk))
         self.triggers = triggers
         self.triggers_by_seat = by_seat
         self.trigger_index = index
@@ -123,11 +154,7 @@ class Skills:
         # those seats, and none at all for a batch nobody reacts to
         self.trigger_seats_by_kind = seats_by_kind
         self.game.listen(frozenset(seats_by_kind))
-        self.victory_skills = {}
-        for p in self.players:
-            for sk in p.role.moments if p.role is not None else ():
-                if sk.kind == "victory":
-                    self.victory_skills.setdefault(sk.check, []).append((p, sk))
+        self.victory_skills = victory_skills
 
     # ------------------------------------------------------------------ role cards
 
