@@ -23,10 +23,10 @@ state has one owner (ARCHITECTURE.md, "The engine's components").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..language.builtins import implements
-from ..language.runtime import CardName, source_of
+from ..language.runtime import CardName, Ctx, source_of
 from ..language.types import MAX_NUMBER
 from . import decisions as D
 from .core import ask_seat, emit_event
@@ -44,6 +44,55 @@ from .state import (
     Color,
     Player,
 )
+
+if TYPE_CHECKING:
+    from .card_use import CardUse
+    from .core import GameCore
+    from .flow import TurnFlow
+    from .seats import Seats
+    from .skills import Skills
+    from .stack import EffectStack
+    from .victory import Victory
+    from .zones import Zones
+
+
+# The components a primitive works with, typed: compiled, a call of their operations is a direct call (through
+# `ctx.game.<operation>`, Game's bound method, it goes through Python's attribute lookup and calling convention)
+def _core(ctx: Ctx) -> GameCore:
+    return ctx.game  # (a Game: the language types it Any)
+
+
+def _zones(ctx: Ctx) -> Zones:
+    return _core(ctx).zones  # (GameCore declares it Any: no import of zones.py)
+
+
+def _seats(ctx: Ctx) -> Seats:
+    return ctx.game.seats
+
+
+def _stack(ctx: Ctx) -> EffectStack:
+    return ctx.game.stack
+
+
+def _skills(ctx: Ctx) -> Skills:
+    return ctx.game.skills
+
+
+def _victory(ctx: Ctx) -> Victory:
+    return ctx.game.victory
+
+
+def _card_use(ctx: Ctx) -> CardUse:
+    return ctx.game.card_use
+
+
+def _flow(ctx: Ctx) -> TurnFlow:
+    return ctx.game.flow
+
+
+def _read_mark(ctx: Ctx, p: Any, key: Any) -> Any:
+    seats: Seats = ctx.game.seats
+    return seats.mark(p, key)
 
 
 def as_list(x) -> list:
@@ -71,40 +120,46 @@ def _alive_ok(p) -> bool:
 
 
 @implements("alive")
-def _alive(ctx) -> list:
-    return ctx.game.alive_from(ctx.game.current)
+def _alive(ctx: Ctx) -> list:
+    seats: Seats = ctx.game.seats
+    return seats.alive_from(ctx.game.current)
 
 
 @implements("alive_from")
-def _alive_from(ctx, p) -> list:
-    return ctx.game.alive_from(p if p is not None else ctx.game.current)
+def _alive_from(ctx: Ctx, p) -> list:
+    seats: Seats = ctx.game.seats
+    return seats.alive_from(p if p is not None else ctx.game.current)
 
 
 @implements("others")
-def _others(ctx, p) -> list:
+def _others(ctx: Ctx, p) -> list:
     if p is None:
         return []
-    order = ctx.game.alive_order(p)
+    seats: Seats = ctx.game.seats
+    order = seats.alive_order(p)
     return list(order[1:] if order and order[0] is p else order)
 
 
 @implements("neighbors")
-def _neighbors(ctx, p) -> list:
-    return ctx.game.neighbors(p) if p is not None else []
+def _neighbors(ctx: Ctx, p) -> list:
+    if p is None:
+        return []
+    seats: Seats = ctx.game.seats
+    return seats.neighbors(p)
 
 
 @implements("hand")
-def _hand(ctx, p) -> list:
+def _hand(ctx: Ctx, p) -> list:
     return list(p.hand) if p is not None else []
 
 
 @implements("intel")
-def _intel(ctx, p) -> list:
+def _intel(ctx: Ctx, p) -> list:
     return list(p.intel) if p is not None else []
 
 
 @implements("count")
-def _count(ctx, xs):
+def _count(ctx: Ctx, xs):
     if xs is None:
         return 0
     if isinstance(xs, (list, tuple)):
@@ -113,27 +168,27 @@ def _count(ctx, xs):
 
 
 @implements("hand_count")
-def _hand_count(ctx, p):
+def _hand_count(ctx: Ctx, p):
     return len(p.hand) if p is not None else 0
 
 
 @implements("any_of")
-def _any_of(ctx, xs):
+def _any_of(ctx: Ctx, xs):
     return bool(xs)
 
 
 @implements("none_of")
-def _none_of(ctx, xs):
+def _none_of(ctx: Ctx, xs):
     return not xs
 
 
 @implements("exists")
-def _exists(ctx, x):
+def _exists(ctx: Ctx, x):
     return x is not None
 
 
 @implements("identity_color")
-def _identity_color(ctx, p):
+def _identity_color(ctx: Ctx, p):
     return p.identity.color if p is not None and p.identity is not None else None
 
 
@@ -143,50 +198,50 @@ def _visible_role(p):
 
 
 @implements("gender")
-def _gender(ctx, p):
+def _gender(ctx: Ctx, p):
     role = _visible_role(p)
     return role.gender if role is not None else None
 
 
 @implements("role_name")
-def _role_name(ctx, p):
+def _role_name(ctx: Ctx, p):
     role = _visible_role(p)
     return role.name if role is not None else None
 
 
 @implements("role_face_up")
-def _role_face_up(ctx, p):
+def _role_face_up(ctx: Ctx, p):
     return _visible_role(p) is not None
 
 
 @implements("hidden_role")
-def _hidden_role(ctx, p):
+def _hidden_role(ctx: Ctx, p):
     return p is not None and p.role is not None and p.role.hidden
 
 
 @implements("pure")
-def _pure(ctx, c, color):
+def _pure(ctx: Ctx, c, color):
     return c is not None and c.mask == color
 
 
 @implements("is_dual")
-def _is_dual(ctx, c):
+def _is_dual(ctx: Ctx, c):
     return c is not None and c.mask not in (RED, BLUE, BLACK)
 
 
 @implements("shares_color")
-def _shares_color(ctx, a, b):
+def _shares_color(ctx: Ctx, a, b):
     return a is not None and b is not None and bool(a.mask & b.mask)
 
 
 @implements("same_colored")
-def _same_colored(ctx, xs, ys) -> list:
+def _same_colored(ctx: Ctx, xs, ys) -> list:
     masks = {c.mask for c in as_list(ys) if c is not None}
     return [c for c in as_list(xs) if c is not None and c.mask in masks]
 
 
 @implements("makes_three")
-def _makes_three(ctx, p, c):
+def _makes_three(ctx: Ctx, p, c):
     if p is None or c is None:
         return False
     counts = p.counts
@@ -196,7 +251,7 @@ def _makes_three(ctx, p, c):
 
 
 @implements("data")
-def _data(ctx, c, key):
+def _data(ctx: Ctx, c, key):
     if c is None:
         return None
     return c.data.get(key)
@@ -233,136 +288,140 @@ def _typed(v, ok, absent=None):
 
 
 @implements("data_number")
-def _data_number(ctx, c, key):
+def _data_number(ctx: Ctx, c, key):
     return _typed(c.data.get(key), _is_number, 0) if c is not None else 0
 
 
 @implements("data_color")
-def _data_color(ctx, c, key):
+def _data_color(ctx: Ctx, c, key):
     return _typed(c.data.get(key), _is_color) if c is not None else None
 
 
 @implements("data_text")
-def _data_text(ctx, c, key):
+def _data_text(ctx: Ctx, c, key):
     return _typed(c.data.get(key), _is_text) if c is not None else None
 
 
 @implements("top_cards")
-def _top_cards(ctx, n) -> list:
-    return ctx.game.top_cards(n)
+def _top_cards(ctx: Ctx, n) -> list:
+    zones: Zones = ctx.game.zones
+    return zones.top_cards(n)
 
 
 @implements("top_card")
-def _top_card(ctx):
-    top = ctx.game.top_cards(1)
+def _top_card(ctx: Ctx):
+    zones: Zones = ctx.game.zones
+    top = zones.top_cards(1)
     return top[0] if top else None
 
 
 @implements("set_aside")
-def _set_aside(ctx) -> list:
-    return list(ctx.game.zones.staging)
+def _set_aside(ctx: Ctx) -> list:
+    zones: Zones = ctx.game.zones
+    return list(zones.staging)
 
 
 @implements("alive_count")
-def _alive_count(ctx):
+def _alive_count(ctx: Ctx):
     return sum(1 for p in ctx.game.players if p.alive)
 
 
 @implements("card_names")
-def _card_names(ctx) -> list:
+def _card_names(ctx: Ctx) -> list:
     return [CardName(ct.id, ct.name) for ct in ctx.game.content.card_types.values()]
 
 
 @implements("name_of")
-def _name_of(ctx, c):
+def _name_of(ctx: Ctx, c):
     return CardName(c.type.id, c.type.name) if c is not None else None
 
 
 @implements("is_face_up")
-def _is_face_up(ctx):
-    return ctx.game.zones.pending is not None and ctx.game.zones.pending_face_up
+def _is_face_up(ctx: Ctx):
+    zones = _zones(ctx)
+    return zones.pending is not None and zones.pending_face_up
 
 
 @implements("pending_direction")
-def _pending_direction(ctx):
+def _pending_direction(ctx: Ctx):
     t = ctx.game.flow.transit
     return t.direction if t is not None else None
 
 
 @implements("pending_lock")
-def _pending_lock(ctx):
+def _pending_lock(ctx: Ctx):
     t = ctx.game.flow.transit
     return t.lock if t is not None else None
 
 
 @implements("all_players")
-def _all_players(ctx) -> list:
-    g = ctx.game
-    return [p for p in g.order_from(g.current) if not p.out]
+def _all_players(ctx: Ctx) -> list:
+    seats: Seats = ctx.game.seats
+    return [p for p in seats.order_from(ctx.game.current) if not p.out]
 
 
 @implements("has_identity")
-def _has_identity(ctx, p):
+def _has_identity(ctx: Ctx, p):
     return p is not None and p.identity is not None
 
 
 @implements("usable")
-def _usable(ctx, c, by, as_):
+def _usable(ctx: Ctx, c, by, as_):
     return bool(_uses_for(ctx, c, by if by is not None else ctx.me, as_))
 
 
-def _uses_for(ctx, c, user, as_):
+def _uses_for(ctx: Ctx, c, user, as_):
     g = ctx.game
     if as_ is not None:
         ctype = g.content.card_types.get(as_.id)
     elif c is not None:  # a hand card as what it must be used as
-        ctype = g.hand_card_type(c)
+        ctype = _card_use(ctx).hand_card_type(c)
     else:  # a virtual use needs a name
         ctype = None
-    return g.legal_uses(user, c, ctype)
+    return _card_use(ctx).legal_uses(user, c, ctype)
 
 
 @implements("mark")
-def _mark(ctx, p, key):
-    return ctx.game.mark(p, key) if p is not None and key is not None else None
+def _mark(ctx: Ctx, p, key):
+    return _read_mark(ctx, p, key) if p is not None and key is not None else None
 
 
 # the typed reads of a mark: each a function of its own (a compiled closure has no signature to check)
 @implements("mark_number")
-def _mark_number(ctx, p, key):
-    return _typed(ctx.game.mark(p, key), _is_number, 0) if p is not None and key is not None else 0
+def _mark_number(ctx: Ctx, p, key):
+    return _typed(_read_mark(ctx, p, key), _is_number, 0) if p is not None and key is not None else 0
 
 
 @implements("mark_color")
-def _mark_color(ctx, p, key):
-    return _typed(ctx.game.mark(p, key), _is_color, None) if p is not None and key is not None else None
+def _mark_color(ctx: Ctx, p, key):
+    return _typed(_read_mark(ctx, p, key), _is_color, None) if p is not None and key is not None else None
 
 
 @implements("mark_player")
-def _mark_player(ctx, p, key):
-    return _typed(ctx.game.mark(p, key), _is_player, None) if p is not None and key is not None else None
+def _mark_player(ctx: Ctx, p, key):
+    return _typed(_read_mark(ctx, p, key), _is_player, None) if p is not None and key is not None else None
 
 
 @implements("mark_card")
-def _mark_card(ctx, p, key):
-    return _typed(ctx.game.mark(p, key), _is_card, None) if p is not None and key is not None else None
+def _mark_card(ctx: Ctx, p, key):
+    return _typed(_read_mark(ctx, p, key), _is_card, None) if p is not None and key is not None else None
 
 
 @implements("mark_cardname")
-def _mark_cardname(ctx, p, key):
-    return _typed(ctx.game.mark(p, key), _is_cardname, None) if p is not None and key is not None else None
+def _mark_cardname(ctx: Ctx, p, key):
+    return _typed(_read_mark(ctx, p, key), _is_cardname, None) if p is not None and key is not None else None
 
 
 @implements("mark_text")
-def _mark_text(ctx, p, key):
-    return _typed(ctx.game.mark(p, key), _is_text, None) if p is not None and key is not None else None
+def _mark_text(ctx: Ctx, p, key):
+    return _typed(_read_mark(ctx, p, key), _is_text, None) if p is not None and key is not None else None
 
 
 @implements("has_mark")
-def _has_mark(ctx, p, key):
+def _has_mark(ctx: Ctx, p, key):
     if p is None or key is None:
         return False
-    v = ctx.game.mark(p, key)
+    v = _read_mark(ctx, p, key)
     return v is not None and v is not False
 
 
@@ -370,21 +429,24 @@ def _has_mark(ctx, p, key):
 
 
 @implements("draw")
-def _draw(ctx, p, n):
+def _draw(ctx: Ctx, p, n):
     if not _alive_ok(p) or n <= 0:
         return n <= 0
-    return ctx.game.draw(p, n)
+    zones: Zones = ctx.game.zones
+    return zones.draw(p, n)
 
 
 @implements("discard")
-def _discard(ctx, xs):
+def _discard(ctx: Ctx, xs):
     cards = as_cards(xs)
-    ctx.game.discard_cards(cards)
+    zones: Zones = ctx.game.zones
+    zones.discard_cards(cards)
     return bool(cards)
 
 
 @implements("give")
-def _give(ctx, xs, to):
+def _give(ctx: Ctx, xs, to):
+    zones: Zones = ctx.game.zones
     cards = as_cards(xs)
     if not cards or to is None:
         return False
@@ -392,21 +454,22 @@ def _give(ctx, xs, to):
     frm = cards[0].owner
     taken = _hand_sources(cards, to)
     for c in cards:
-        g.move(c, HAND, to)
+        zones.move(c, HAND, to)
     _emit_taken(g, taken, to)
     emit_event(g, "give", seat=frm.seat if frm else None, to_seat=to.seat, n=len(cards), cards=[c.uid for c in cards])
     return True
 
 
 @implements("put_in_hand")
-def _put_in_hand(ctx, xs, p):
+def _put_in_hand(ctx: Ctx, xs, p):
+    zones: Zones = ctx.game.zones
     cards = as_cards(xs)
     if not cards or p is None:
         return False
     g = ctx.game
     taken = _hand_sources(cards, p)
     for c in cards:
-        g.move(c, HAND, p)
+        zones.move(c, HAND, p)
     emit_event(g, "to_hand", seat=p.seat, cards=[c.uid for c in cards])
     _emit_taken(g, taken, p)
     return True
@@ -427,98 +490,101 @@ def _emit_taken(g, sources, to):
 
 
 @implements("collect")
-def _collect(ctx, xs, p):
+def _collect(ctx: Ctx, xs, p):
+    zones: Zones = ctx.game.zones
     cards = as_cards(xs)
     if not cards or not _alive_ok(p):
         return False
     g = ctx.game
     moved = [c for c in cards if not (c.zone == INTEL and c.owner is p)]  # from one's own area to itself: no move
     for c in cards:
-        g.move(c, INTEL, p)
+        zones.move(c, INTEL, p)
     emit_event(g, "collect", seat=p.seat, cards=[c.uid for c in cards])
-    if moved and g.by_skill():
+    if moved and _stack(ctx).by_skill():
         for c in moved:
             emit_event(g, "skill_collect", seat=p.seat, card=c.uid)
     return True
 
 
 @implements("replace_intel")
-def _replace_intel(ctx, old, new, old_to):
+def _replace_intel(ctx: Ctx, old, new, old_to):
     g = ctx.game
     if old is None or new is None or old.zone != INTEL:
         return False
     owner = old.owner
     if old_to is not None:
-        g.move(old, HAND, old_to)
+        _zones(ctx).move(old, HAND, old_to)
         emit_event(g, "to_hand", seat=old_to.seat, cards=[old.uid])
     else:
-        g.discard_cards([old])
+        _zones(ctx).discard_cards([old])
     moved = not (new.zone == INTEL and new.owner is owner)
-    g.move(new, INTEL, owner)
-    g.note_replaced(old, new)
+    _zones(ctx).move(new, INTEL, owner)
+    _zones(ctx).note_replaced(old, new)
     emit_event(g, "intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
     emit_event(g, "collect", seat=owner.seat, cards=[new.uid])
-    if moved and g.by_skill():
+    if moved and _stack(ctx).by_skill():
         emit_event(g, "skill_collect", seat=owner.seat, card=new.uid)
     return True
 
 
 @implements("remove")
-def _remove(ctx, xs):
+def _remove(ctx: Ctx, xs):
+    zones: Zones = ctx.game.zones
     cards = as_cards(xs)
     for c in cards:
-        ctx.game.move(c, REMOVED)
+        zones.move(c, REMOVED)
     return bool(cards)
 
 
 @implements("reveal")
-def _reveal(ctx, xs, to):
+def _reveal(ctx: Ctx, xs, to):
     cards = as_cards(xs)
     seats = None if to is None else ([to] if not isinstance(to, list) else to)
-    ctx.game.reveal(cards, seats)
+    zones: Zones = ctx.game.zones
+    zones.reveal(cards, seats)
     return True
 
 
 @implements("move_pending")
-def _move_pending(ctx, p):
-    return p is not None and ctx.game.move_pending(p)
+def _move_pending(ctx: Ctx, p):
+    return p is not None and _flow(ctx).move_pending(p)
 
 
 @implements("swap_pending")
-def _swap_pending(ctx, c):
+def _swap_pending(ctx: Ctx, c):
     g = ctx.game
     old = g.zones.pending
     if old is None or c is None:
         return False
-    g.move(old, DISCARD)
-    g.move(c, PENDING)
-    g.set_pending_face(False)
+    _zones(ctx).move(old, DISCARD)
+    _zones(ctx).move(c, PENDING)
+    _zones(ctx).set_pending_face(False)
     emit_event(g, "pending_swapped", old=old.uid, new=c.uid)
     return True
 
 
 @implements("flip_pending")
-def _flip_pending(ctx):
+def _flip_pending(ctx: Ctx):
     g = ctx.game
     if g.zones.pending is None or g.zones.pending_face_up:
         return False
-    g.set_pending_face(True)
-    g.reveal([g.zones.pending])
+    _zones(ctx).set_pending_face(True)
+    _zones(ctx).reveal([g.zones.pending])
     return True
 
 
 @implements("send")
-def _send(ctx, c, by, face_up, lock):
+def _send(ctx: Ctx, c, by, face_up, lock):
     sender = by if by is not None else ctx.me
     if c is None or not sender.alive:
         return False
     if lock is not None:
-        return ctx.game.send_intel(sender, c, face_up, lock=lock)
-    return ctx.game.send_intel(sender, c, face_up)
+        return _flow(ctx).send_intel(sender, c, face_up, lock=lock)
+    return _flow(ctx).send_intel(sender, c, face_up)
 
 
 @implements("send_instead")
-def _send_instead(ctx, p):
+def _send_instead(ctx: Ctx, p):
     if p is None or not p.alive:
         return False
     g = ctx.game
@@ -527,87 +593,89 @@ def _send_instead(ctx, p):
 
 
 @implements("take_top")
-def _take_top(ctx, n) -> list:
-    out = ctx.game.take_top(n)
+def _take_top(ctx: Ctx, n) -> list:
+    zones: Zones = ctx.game.zones
+    out = zones.take_top(n)
     if len(out) < n:
         ctx.incomplete = True
     return out
 
 
 @implements("flip_role")
-def _flip_role(ctx, p, face_up):
-    return p is not None and ctx.game.flip_role(p, bool(face_up))
+def _flip_role(ctx: Ctx, p, face_up):
+    return p is not None and _skills(ctx).flip_role(p, bool(face_up))
 
 
 @implements("add_status")
-def _add_status(ctx, xs, status, turns, secret):
+def _add_status(ctx: Ctx, xs, status, turns, secret):
     players = as_list(xs) if status is not None else []  # no status: nothing happens
     for p in players:
-        ctx.game.add_status(p, status, turns, secret)
+        _seats(ctx).add_status(p, status, turns, secret)
     return bool(players)
 
 
 @implements("set_mark")
-def _set_mark(ctx, p, key, value):
+def _set_mark(ctx: Ctx, p, key, value):
     if p is None or key is None:
         return False
     if _is_number(value):
         value = max(-MAX_NUMBER, min(MAX_NUMBER, value))  # numbers stay in the range code can write
-    ctx.game.set_mark(p, key, value)
+    _seats(ctx).set_mark(p, key, value)
     return True
 
 
 @implements("keep_mark")
-def _keep_mark(ctx, p, key, value, secret):
+def _keep_mark(ctx: Ctx, p, key, value, secret):
     if p is None or key is None:
         return False
     if _is_number(value):
         value = max(-MAX_NUMBER, min(MAX_NUMBER, value))
-    ctx.game.keep_mark(p, key, value, bool(secret))
+    _seats(ctx).keep_mark(p, key, value, bool(secret))
     return True
 
 
 @implements("add_mark")
-def _add_mark(ctx, p, key, n, most, secret):
+def _add_mark(ctx: Ctx, p, key, n, most, secret):
     if p is None or key is None:
         return False
-    now = _typed(ctx.game.mark(p, key), _is_number, 0)
+    now = _typed(_read_mark(ctx, p, key), _is_number, 0)
     top = MAX_NUMBER if most is None else max(0, most)
     new = max(0, min(top, now + n))
     if new == now:
         return False
-    ctx.game.keep_mark(p, key, new if new else False, bool(secret))
+    _seats(ctx).keep_mark(p, key, new if new else False, bool(secret))
     return True
 
 
 @implements("gain_skill")
-def _gain_skill(ctx, p, skill):
-    return p is not None and skill is not None and ctx.game.change_skill(p, skill, True)
+def _gain_skill(ctx: Ctx, p, skill):
+    return p is not None and skill is not None and _skills(ctx).change_skill(p, skill, True)
 
 
 @implements("lose_skill")
-def _lose_skill(ctx, p, skill):
-    return p is not None and skill is not None and ctx.game.change_skill(p, skill, False)
+def _lose_skill(ctx: Ctx, p, skill):
+    return p is not None and skill is not None and _skills(ctx).change_skill(p, skill, False)
 
 
 @implements("skill_yang")
-def _skill_yang(ctx, p, skill):
-    return p is not None and skill is not None and ctx.game.skill_yang(p, skill)
+def _skill_yang(ctx: Ctx, p, skill):
+    return p is not None and skill is not None and _skills(ctx).skill_yang(p, skill)
 
 
 @implements("put_on_deck")
-def _put_on_deck(ctx, xs, bottom):
+def _put_on_deck(ctx: Ctx, xs, bottom):
+    zones: Zones = ctx.game.zones
     g = ctx.game
     cards = as_cards(xs)
     for c in reversed(cards) if not bottom else cards:
-        g.move(c, DECK, top=not bottom)
+        zones.move(c, DECK, top=not bottom)
     if cards:
         emit_event(g, "to_deck", n=len(cards), bottom=bool(bottom))
     return bool(cards)
 
 
 @implements("use_card")
-def _use_card(ctx, c, as_, by):
+def _use_card(ctx: Ctx, c, as_, by):
     g = ctx.game
     user = by if by is not None else ctx.me
     uses = _uses_for(ctx, c, user, as_)
@@ -616,98 +684,98 @@ def _use_card(ctx, c, as_, by):
     use = uses[0]
     if len(uses) > 1:
         use = ask_seat(g, ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
-    g.use_card(user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None)
+    _card_use(ctx).use_card(user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None)
     return True
 
 
 @implements("convert")
-def _convert(ctx, frm, to):
+def _convert(ctx: Ctx, frm, to):
     g = ctx.game
     if frm is None or to is None or frm == to:
         return False
-    g.convert(frm.id, g.content.card_types[to.id])
+    _card_use(ctx).convert(frm.id, g.content.card_types[to.id])
     return True
 
 
 @implements("ban_cards")
-def _ban_cards(ctx, names):
+def _ban_cards(ctx: Ctx, names):
     names = [n.id for n in as_list(names) if n is not None]
-    ctx.game.ban(names)
+    _card_use(ctx).ban(names)
     return bool(names)
 
 
 @implements("nullify")
-def _nullify(ctx):
-    return ctx.game.nullify()
+def _nullify(ctx: Ctx):
+    return _stack(ctx).nullify()
 
 
 @implements("claim_used_card")
-def _claim_used_card(ctx, p):
-    return ctx.game.claim_used_card(p if p is not None else ctx.me)
+def _claim_used_card(ctx: Ctx, p):
+    return _stack(ctx).claim_used_card(p if p is not None else ctx.me)
 
 
 @implements("replace_role")
-def _replace_role(ctx, p, look):
+def _replace_role(ctx: Ctx, p, look):
     p = p if p is not None else ctx.me
-    return ctx.game.replace_role(p, look)
+    return _skills(ctx).replace_role(p, look)
 
 
 @implements("set_direction")
-def _set_direction(ctx, d):
-    return ctx.game.set_direction(d) if d is not None else False
+def _set_direction(ctx: Ctx, d):
+    return _flow(ctx).set_direction(d) if d is not None else False
 
 
 @implements("lock_intel")
-def _lock_intel(ctx, p):
-    return ctx.game.lock_intel(p)
+def _lock_intel(ctx: Ctx, p):
+    return _flow(ctx).lock_intel(p)
 
 
 @implements("set_receivers")
-def _set_receivers(ctx, must, cannot, secret):
-    return ctx.game.set_receivers(
+def _set_receivers(ctx: Ctx, must, cannot, secret):
+    return _flow(ctx).set_receivers(
         [p for p in as_list(must) if p is not None], [p for p in as_list(cannot) if p is not None], secret
     )
 
 
 @implements("protect_intel")
-def _protect_intel(ctx, names):
-    return ctx.game.protect_intel([n.id for n in as_list(names) if n is not None])
+def _protect_intel(ctx: Ctx, names):
+    return _card_use(ctx).protect_intel([n.id for n in as_list(names) if n is not None])
 
 
 @implements("add_draw")
-def _add_draw(ctx, n):
-    ctx.game.add_draw(n)
+def _add_draw(ctx: Ctx, n):
+    _flow(ctx).add_draw(n)
     return True
 
 
 @implements("look_identity")
-def _look_identity(ctx, p, by):
-    return ctx.game.look_identity(by if by is not None else ctx.me, p)
+def _look_identity(ctx: Ctx, p, by):
+    return _skills(ctx).look_identity(by if by is not None else ctx.me, p)
 
 
 @implements("take_identity")
-def _take_identity(ctx, p):
-    return ctx.game.take_identity(ctx.me, p)
+def _take_identity(ctx: Ctx, p):
+    return _skills(ctx).take_identity(ctx.me, p)
 
 
 @implements("end_contest")
-def _end_contest(ctx):
-    return ctx.game.end_contest()
+def _end_contest(ctx: Ctx):
+    return _flow(ctx).end_contest()
 
 
 @implements("set_pending")
-def _set_pending(ctx, c, face_up):
+def _set_pending(ctx: Ctx, c, face_up):
     g = ctx.game
     if c is None:
         return False
     old = g.zones.pending
     if old is not None:
-        g.move(old, DISCARD)
-    g.move(c, PENDING)
-    g.set_pending_face(bool(face_up))
+        _zones(ctx).move(old, DISCARD)
+    _zones(ctx).move(c, PENDING)
+    _zones(ctx).set_pending_face(bool(face_up))
     emit_event(g, "pending_set", new=c.uid, face_up=bool(face_up))
     if face_up:
-        g.reveal([c])
+        _zones(ctx).reveal([c])
     return True
 
 
@@ -715,27 +783,27 @@ def _set_pending(ctx, c, face_up):
 
 
 @implements("winners")
-def _winners(ctx) -> list:
+def _winners(ctx: Ctx) -> list:
     return list(ctx.game.victory.check_winners or [])
 
 
 @implements("declarers")
-def _declarers(ctx) -> list:
+def _declarers(ctx: Ctx) -> list:
     return list(ctx.game.victory.check_declarers or [])
 
 
 @implements("win")
-def _win(ctx, p, declared):
-    return p is not None and ctx.game.add_winner(p, bool(declared))
+def _win(ctx: Ctx, p, declared):
+    return p is not None and _victory(ctx).add_winner(p, bool(declared))
 
 
 @implements("block_win")
-def _block_win(ctx, p):
-    return p is not None and ctx.game.block_winner(p)
+def _block_win(ctx: Ctx, p):
+    return p is not None and _victory(ctx).block_winner(p)
 
 
 @implements("same_camp")
-def _same_camp(ctx, a, b):
+def _same_camp(ctx: Ctx, a, b):
     return (
         a is not None
         and b is not None
@@ -749,7 +817,7 @@ def _same_camp(ctx, a, b):
 # ---------------------------------------------------------------- choices
 
 
-def _ask(ctx, by, options, prompt, optional, kind=D.CHOOSE):
+def _ask(ctx: Ctx, by, options, prompt, optional, kind=D.CHOOSE):
     g = ctx.game
     chooser = by if by is not None else ctx.chooser
     if not options:
@@ -779,7 +847,7 @@ class BlindPick:
 
 
 @implements("choose")
-def _choose(ctx, options, by, prompt, optional, blind):
+def _choose(ctx: Ctx, options, by, prompt, optional, blind):
     items = as_list(options)
     if not blind:
         return _ask(ctx, by, items, prompt, optional)
@@ -790,7 +858,7 @@ def _choose(ctx, options, by, prompt, optional, blind):
 
 
 @implements("declare")
-def _declare(ctx, options, by, prompt):
+def _declare(ctx: Ctx, options, by, prompt):
     value = _ask(ctx, by, as_list(options), prompt, False)
     who = by if by is not None else ctx.chooser
     emit_event(ctx.game, "declare", seat=who.seat, value=D.option_json(value))
@@ -798,7 +866,7 @@ def _declare(ctx, options, by, prompt):
 
 
 @implements("choose_many")
-def _choose_many(ctx, options, by, lo, hi, prompt):
+def _choose_many(ctx: Ctx, options, by, lo, hi, prompt):
     g = ctx.game
     chooser = by if by is not None else ctx.chooser
     left = list(as_list(options))
