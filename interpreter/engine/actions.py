@@ -238,6 +238,8 @@ class _Entries:
         self.values: dict[type, dict[object, Entry]] = {}
         # (value, its type, its position) -> action id, for the values of _BY_VALUE's types (Describer.id_at)
         self.value_ids: dict[tuple[object, type, int], int] = {}
+        self.text_ids: dict[tuple[str, int], int] = {}  # (text, its position) -> action id (id_at)
+        self.name_ids: dict[str, int] = {}  # a card name's card type id -> action id (id_at)
 
 
 class Describer:
@@ -251,6 +253,8 @@ class Describer:
         self.game = game
         self.space = space_for(game.content)
         self._e = _per_content(game.content, "_descriptor_entries", lambda: _Entries(game.content))
+        ids = self.space.ids
+        self._none, self._yes, self._no = ids[("none",)], ids[("yes",)], ids[("no",)]  # (id_at: the values' ids)
 
     def describe(self, decision: Decision) -> tuple[tuple[int, ...], ActionList]:
         """(action ids, ActionList) of a decision's options, in the engine's order.
@@ -322,67 +326,93 @@ class Describer:
         that cannot be offered raises where describe does: the same errors."""
         seat = decision.seat
         bit = 1 << seat
-        public = self.game.card_public
         options = decision.options
-        vals = self._e.values
-        value_ids = self._e.value_ids
+        e = self._e
         ids_of_values: list[int] | None = None  # the ids of the options that are values: distinct unless one repeats
         chosen = -1  # the chosen option's id, if it is a value
         for pos, opt in enumerate(options):
             t = type(opt)
             if t is PlayOption:
-                card = opt.card
-                if card is not None and not (card.knowers & bit or public(card)):
+                play: PlayOption = opt
+                card = play.card
+                # (one's own hand card is known to one's seat: the first test settles it)
+                if card is not None and not (card.knowers & bit or self.game.card_public(card)):
                     return self.describe(decision)[0][index]  # raises
             elif t is Card:
-                if not (opt.knowers & bit or public(opt)):
+                copy: Card = opt
+                if not (copy.knowers & bit or self.game.card_public(copy)):
                     return self.describe(decision)[0][index]  # raises
             elif t is not Player:
-                # a value's id is its key's; _other raises for what cannot be offered, as describe does
-                if t in _BY_VALUE:  # hashable: its id kept by value and position (a text's id is its position's)
-                    aid = value_ids.get((opt, t, pos), -1)
-                    if aid < 0:
-                        aid = value_ids[(opt, t, pos)] = self.space.ids[self._other(opt, pos)[0]]
-                else:
-                    by_value = vals.get(t)
-                    known = by_value.get(opt) if by_value is not None else None
-                    aid = known[0] if known is not None else self.space.ids[self._other(opt, pos)[0]]
+                aid = self._value_id(opt, t, pos)  # raises for what cannot be offered, as describe does
                 if ids_of_values is None:
-                    ids_of_values = []
-                ids_of_values.append(aid)
+                    ids_of_values = [aid]
+                elif aid in ids_of_values:  # two options that are the same action
+                    return self.describe(decision)[0][index]  # raises
+                else:
+                    ids_of_values.append(aid)
                 if pos == index:
                     chosen = aid
-        if ids_of_values is not None and len(set(ids_of_values)) != len(ids_of_values):
-            return self.describe(decision)[0][index]  # raises
         if chosen >= 0:
             return chosen
         opt = options[index]
         t = type(opt)
-        e = self._e
         if t is PlayOption:
-            card = opt.card
+            play = opt
+            card = play.card
             if card is None:
-                use = opt.use
+                use = play.use
                 entry = e.skills.get(id(use) if use is not None else _PASS)
                 if entry is None:
-                    entry = e.skills[id(use) if use is not None else _PASS] = self._entry(opt)
+                    entry = e.skills[id(use) if use is not None else _PASS] = self._entry(play)
                 return entry[0]
-            by_uid = e.uses.get(id(opt.use))
+            by_uid = e.uses.get(id(play.use))
             if by_uid is None:
-                by_uid = e.uses[id(opt.use)] = [None] * e.size
+                by_uid = e.uses[id(play.use)] = [None] * e.size
             entry = by_uid[card.uid]
             if entry is None:
-                entry = by_uid[card.uid] = self._entry(opt)
+                entry = by_uid[card.uid] = self._entry(play)
             return entry[0]
         if t is Card:
-            entry = e.cards[opt.uid]
+            copy = opt
+            entry = e.cards[copy.uid]
             if entry is None:
-                entry = e.cards[opt.uid] = self._entry(opt)
+                entry = e.cards[copy.uid] = self._entry(copy)
             return entry[0]
-        entry = e.seats[opt.seat]  # a Player: the values returned above
+        player: Player = opt  # a Player: the values returned above
+        entry = e.seats[player.seat]
         if entry is None:
-            entry = e.seats[opt.seat] = self._entry(opt)
+            entry = e.seats[player.seat] = self._entry(player)
         return entry[0]
+
+    def _value_id(self, opt: Any, t: type, pos: int) -> int:  # opt: a value of any kind (Any), as _other says
+        """The action id of an option that is a value (its key's: the id describe gives it; a text at a position has
+        no other); _other raises for what cannot be offered, as describe does."""
+        if opt is None:
+            return self._none
+        if t is bool:
+            return self._yes if opt else self._no
+        e = self._e
+        if t is str:  # a fixed word's id, or its position's
+            text: str = opt
+            aid = e.text_ids.get((text, pos), -1)
+            if aid < 0:
+                aid = e.text_ids[(text, pos)] = self.space.ids[self._other(opt, pos)[0]]
+            return aid
+        if t is CardName:  # its id's
+            name: CardName = opt
+            aid = e.name_ids.get(name.id, -1)
+            if aid < 0:
+                aid = e.name_ids[name.id] = self.space.ids[self._other(opt, pos)[0]]
+            return aid
+        if t in _BY_VALUE:  # hashable: its id kept by value and position (a text's id is its position's)
+            value_ids = e.value_ids
+            aid = value_ids.get((opt, t, pos), -1)
+            if aid < 0:
+                aid = value_ids[(opt, t, pos)] = self.space.ids[self._other(opt, pos)[0]]
+            return aid
+        by_value = e.values.get(t)
+        known = by_value.get(opt) if by_value is not None else None
+        return known[0] if known is not None else self.space.ids[self._other(opt, pos)[0]]
 
     def _entry(self, opt: PlayOption | Card | Player) -> Entry:
         """The entry of a card, card use, skill, pass or seat option (made once per content set)."""

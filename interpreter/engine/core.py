@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from ..catalogue import CARD_FIELDS, LIMITS
 from . import decisions as D
+from .actions import Describer
 from .decisions import Decision
 from .errors import EngineError, GameOver
 from .state import Card, Player
@@ -49,6 +50,12 @@ class GameCore:
 
     # Wired by Game once the components exist:
     decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
+    # The synchronous driver (Game._agent_decide) as Game sets it up: while `decide` is still `driver`, a seat
+    # whose agent is uniform (Agent.pick) is answered here, in ask_seat (see uniform_answer), without a call
+    # through the driver; `picks` holds each seat's agent's pick, or None for any other agent.
+    driver: Callable[[Decision], int] | None
+    picks: list[Callable[[int], int] | None]
+    describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
     zones: Any  # the game's Zones (made by Game): its move count spends the step budget (no import of zones.py)
@@ -94,6 +101,8 @@ class GameCore:
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
+        self.driver = None
+        self.picks = []
         # The step budget (E501), as the count of changes and card moves at which it is spent: each decision
         # sets it STEP_BUDGET above their count then; loops inside loops and card and skill uses lower it (the
         # compiled code's loops, EffectStack.push). See over_budget; `steps_left` reads what is left.
@@ -275,6 +284,18 @@ def emit_event(
 _the_record = emit_event  # what GameCore.emit calls (the event kind it passes on is a variable, not a literal)
 
 
+def uniform_answer(game: GameCore, decision: Decision, pick: Callable[[int], int]) -> int:
+    """The synchronous driver's answer for a uniform agent (Agent.pick): the index it picks among the options,
+    its action id recorded; no descriptor is made, but every option is checked as describe checks it (id_at).
+    Game._agent_decide calls it, and ask_seat directly while the driver is Game's own (GameCore.driver)."""
+    n = len(decision.options)
+    index = pick(n)
+    if type(index) is not int or not 0 <= index < n:
+        raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
+    game.actions_taken.append(game.describer.id_at(decision, index))  # every option checked
+    return index
+
+
 def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
     """``game.ask(...)``, for the engine's own components: the same question, asked without a method call on the
     game (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
@@ -290,7 +311,9 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
         decision = Decision(kind, player.seat, options, prompt, source)
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
-        index = game.decide(decision)
+        decide = game.decide
+        pick = game.picks[player.seat] if decide is game.driver else None
+        index = uniform_answer(game, decision, pick) if pick is not None else decide(decision)
         game.decision_log.append(index)
         picked = options[index]
         if game.trace is not None:

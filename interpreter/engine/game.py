@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 
 from .actions import Describer
 from .card_use import CardUse
-from .core import GameCore
+from .core import GameCore, uniform_answer
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
@@ -192,6 +192,16 @@ class Game(GameCore):
         self.card_visible = zones.card_visible
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
+        if type(self)._agent_decide is _DRIVER:  # (not a subclass's or a test's own driver)
+            # while `decide` is this driver, ask_seat answers a uniform agent itself (core.uniform_answer: the
+            # same answer and checks as _agent_decide's, without the call through it)
+            self.driver = self.decide
+            self.picks = [
+                a.pick if getattr(a, "uniform", False) and not getattr(a, "referee", False) else None
+                for a in agents or ()
+            ]
+            if len(self.picks) != n_players:
+                self.picks = [None] * n_players
 
     # ------------------------------------------------------------------ the components' state, read-only
     # (for the seat boundary, the effect language, the tools and the tests; the engine reads the components)
@@ -311,12 +321,7 @@ class Game(GameCore):
                 )
             return index
         if agent.uniform:  # it reads only how many actions there are (Agent.pick): no descriptors
-            n = len(decision.options)
-            index = agent.pick(n)
-            if type(index) is not int or not 0 <= index < n:
-                raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
-            self.actions_taken.append(self.describer.id_at(decision, index))  # every option checked
-            return index
+            return uniform_answer(self, decision, agent.pick)
         ids, descs = self.describer.describe(decision)
         if agent.searches:  # a search bot is also handed its seat's World (engine/step.py) to sample from
             if self.worlds is None:
@@ -463,3 +468,6 @@ class Game(GameCore):
 
     def digest_text(self) -> str:
         return json.dumps(self.digest(), sort_keys=True, ensure_ascii=False)
+
+
+_DRIVER = Game._agent_decide  # the synchronous driver as defined here (a test may replace Game._agent_decide)
