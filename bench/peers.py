@@ -32,6 +32,13 @@ The last line is ``ratio R``: fengsheng decisions/s at 5 players with every
 bundled role ÷ RLCard UNO rules decisions/s at 5 players (medians). The
 project's goal is R >= 0.5.
 
+Garbage collection: by default the process is set up as ``fengsheng simulate``
+sets up the process that plays its games (``interpreter.sim.tune_gc_for_batch``:
+what is loaded frozen out of the collector's way, young collections every
+10,000 allocations instead of 700), after loading the content and importing
+the peers, so every engine here is timed under the same collector;
+``--gc default`` keeps CPython's defaults (fengsheng about 3 % slower).
+
 Clock: by default a second is a second of this process's CPU time
 (``time.process_time``), so other sessions on this shared 2-core machine,
 which take the CPU away from it for a while, do not count as its time (they
@@ -171,6 +178,12 @@ def main(argv=None) -> int:
         help="time the fengsheng package Python finds (an installed build, e.g. the compiled one: setup.py), "
         "not this checkout's",
     )
+    ap.add_argument(
+        "--gc",
+        choices=("batch", "default"),
+        default="batch",
+        help="batch: the collector set up as simulate sets it up (default); default: CPython's defaults",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     if not args.installed and str(ROOT) not in sys.path:
@@ -200,7 +213,8 @@ def main(argv=None) -> int:
     }
     lines = [
         f"one process pinned to CPU {cpu}; decisions per {args.clock} second: min / median / max of "
-        f"{args.repeat} runs after a warm-up; engine: {'compiled (mypyc)' if compiled else 'pure Python'}",
+        f"{args.repeat} runs after a warm-up; engine: {'compiled (mypyc)' if compiled else 'pure Python'}; "
+        f"collector: {'set up for a batch' if args.gc == 'batch' else 'defaults'}",
         f"fengsheng: {args.games} games per figure, step.drive + RandomAgent (uniform: pick(n), every option "
         f"checked); UNO and OpenSpiel: {args.peer_games} games",
         "",
@@ -213,6 +227,11 @@ def main(argv=None) -> int:
         have_uno = True
     except ImportError:
         have_uno = False
+    if args.gc == "batch":
+        from interpreter.sim import tune_gc_for_batch
+
+        tune_gc_for_batch()
+    out["gc"] = args.gc
     for n in counts:
         row = {}
         row["all_roles"] = _timed(args.repeat, fengsheng(full, n, args.games))

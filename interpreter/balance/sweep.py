@@ -32,6 +32,7 @@ typed relative to the current directory is handed to them by its absolute path).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -40,13 +41,16 @@ from typing import Any
 
 from .. import __version__
 from ..sim import (
+    MIN_GAMES_PER_JOB,
     _identity_name,
+    batch_gc,
     content_fingerprint,
     default_jobs,
     game_record,
     game_seed,
     parse_agents,
     play_game,
+    tune_gc_for_batch,
     worker_pool,
     worker_signals,
 )
@@ -342,6 +346,7 @@ def _init_worker(job: dict[str, Any]) -> None:
         from ..content.loader import load_content
 
         _SWEEP.update(job, contents={name: load_content(list(p)) for name, p in job["paths"].items()})
+    tune_gc_for_batch()  # the worker's process plays games and nothing else
 
 
 def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float]:
@@ -492,10 +497,11 @@ def _run_local(
     methods = mp.get_all_start_methods()
     fork = "fork" in methods
     if jobs <= 1:
-        for cell, indices in work:
-            content = contents[cell.pack]
-            for i in indices:
-                take([play_record(content, cell, i, spec.seed, spec.max_turns)])
+        with batch_gc() if sum(len(indices) for _, indices in work) >= MIN_GAMES_PER_JOB else contextlib.nullcontext():
+            for cell, indices in work:
+                content = contents[cell.pack]
+                for i in indices:
+                    take([play_record(content, cell, i, spec.seed, spec.max_turns)])
         return
     import signal
     from concurrent.futures import FIRST_COMPLETED, wait
