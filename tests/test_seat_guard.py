@@ -10,6 +10,14 @@ import interpreter.engine.primitives  # noqa: F401  (registers what each primiti
 from interpreter.agents import RandomAgent
 from interpreter.content.loader import load_cached, skill_env
 from interpreter.engine.game import Game, GameOver
+from interpreter.engine.skills import (
+    CALL_GUARD,
+    NO_GUARD,
+    SUBJECT_IS_NOT_SELF,
+    SUBJECT_IS_SELF,
+    TARGET_IS_SELF,
+    guard_test,
+)
 from interpreter.engine.step import drive
 from interpreter.language.compiler import CONTEXT_VARS, Compiler
 from interpreter.language.guard import seat_guard
@@ -57,6 +65,29 @@ def test_not_and_none():
     assert g is not None
     assert _table(g) == {(s, sub, t): sub != s and t is not None for (s, sub, t) in _table(g)}
     assert _guard("not (subject == self and any_of(hand(self)))") is None  # only an exact test can be negated
+
+
+@pytest.mark.parametrize(
+    "text, comparison, test",
+    [
+        ("subject == self and any_of(hand(self))", ("subject", "==", "self"), SUBJECT_IS_SELF),
+        ("self != subject", ("self", "!=", "subject"), SUBJECT_IS_NOT_SELF),
+        ("target == self", ("target", "==", "self"), TARGET_IS_SELF),
+        ("not (target == self)", None, CALL_GUARD),  # (not ...): called
+        ("subject != self and target == self", None, CALL_GUARD),
+        ("subject == target", ("subject", "==", "target"), CALL_GUARD),  # not about the owner: called
+    ],
+)
+def test_a_guard_that_compares_the_owner_with_one_seat_is_tested_without_a_call(text, comparison, test):
+    """The trigger loop tests `subject == self` and the like on the event's payload itself (Skills.guard_test);
+    any other guard is called. Both give what the guard gives."""
+    g = _guard(text)
+    assert g is not None and g.comparison == comparison and guard_test(g) == test
+    if test != CALL_GUARD:
+        field = 1 if test in (SUBJECT_IS_SELF, SUBJECT_IS_NOT_SELF) else 2
+        equal = test in (SUBJECT_IS_SELF, TARGET_IS_SELF)
+        assert _table(g) == {k: (k[field] == k[0]) == equal for k in _table(g)}
+    assert guard_test(None) == NO_GUARD
 
 
 def test_only_the_standard_meaning_of_a_variable_counts():

@@ -27,6 +27,7 @@ from . import decisions as D
 from .core import ask_seat, emit_event
 from .decisions import PlayOption
 from .errors import EngineError
+from .skills import NO_GUARD, SUBJECT_IS_NOT_SELF, SUBJECT_IS_SELF, TARGET_IS_NOT_SELF, TARGET_IS_SELF
 from .state import DISCARD, HAND
 
 if TYPE_CHECKING:
@@ -134,12 +135,24 @@ class Resolution:
                 if not (reacting >> seat) & 1:  # none of its skills reacts to this batch
                     continue
                 offers: list[tuple[Skill, str, dict[str, Any]]] = []
-                for skill, on, guard in index[seat]:
+                for skill, on, guard, test in index[seat]:
                     for kind, data in batch:
-                        if kind in on and (
-                            not guarded or guard is None or guard(seat, data.get("seat"), data.get("target"))
-                        ):
-                            offers.append((skill, kind, data))
+                        if kind not in on:
+                            continue
+                        if guarded and test != NO_GUARD:
+                            if test == SUBJECT_IS_SELF:
+                                ok = data.get("seat") == seat
+                            elif test == SUBJECT_IS_NOT_SELF:
+                                ok = data.get("seat") != seat
+                            elif test == TARGET_IS_SELF:
+                                ok = data.get("target") == seat
+                            elif test == TARGET_IS_NOT_SELF:
+                                ok = data.get("target") != seat
+                            else:
+                                ok = bool(guard(seat, data.get("seat"), data.get("target")))
+                            if not ok:
+                                continue
+                        offers.append((skill, kind, data))
                 if not offers:
                     continue
                 if len(offers) > 1 and any(sk is not offers[0][0] for sk, _, _ in offers):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..language.runtime import Ctx
 from . import decisions as D
@@ -32,9 +32,39 @@ if TYPE_CHECKING:
 
 _by_id = operator.attrgetter("id")
 
-# What index_triggers reads of a role: (the role, its triggered skills as (skill, event kinds, guard), its victory
-# skills), kept per content set by id(role); the role is kept with it (an id is only good while its object lives).
-_RoleEntry = tuple["Role", tuple[tuple["Skill", frozenset[str], Any], ...], tuple["Skill", ...]]
+# What index_triggers reads of a role: (the role, its triggered skills as (skill, event kinds, guard, guard test),
+# its victory skills), kept per content set by id(role); the role is kept with it (an id is only good while its
+# object lives).
+_RoleEntry = tuple["Role", tuple[tuple["Skill", frozenset[str], Any, int], ...], tuple["Skill", ...]]
+
+
+# How the trigger loop tests a seat guard (language/guard.py) for the owner's seat: a guard that is one comparison
+# of the owner with the event's `seat` (its subject) or `target` is tested there; any other guard is called
+NO_GUARD: Final = 0
+SUBJECT_IS_SELF: Final = 1
+SUBJECT_IS_NOT_SELF: Final = 2
+TARGET_IS_SELF: Final = 3
+TARGET_IS_NOT_SELF: Final = 4
+CALL_GUARD: Final = 5
+_TESTS = {
+    ("subject", "=="): SUBJECT_IS_SELF,
+    ("subject", "!="): SUBJECT_IS_NOT_SELF,
+    ("target", "=="): TARGET_IS_SELF,
+    ("target", "!="): TARGET_IS_NOT_SELF,
+}
+
+
+def guard_test(guard: Any) -> int:
+    """How the trigger loop tests this seat guard (one of the constants above)."""
+    if guard is None:
+        return NO_GUARD
+    found = getattr(guard, "comparison", None)
+    if found is not None:
+        a, op, b = found
+        other = b if a == "self" else a if b == "self" else None
+        if other is not None and other != "self":
+            return _TESTS[(other, op)]
+    return CALL_GUARD
 
 
 def _role_table(content: Any) -> dict[int, _RoleEntry]:
@@ -53,7 +83,9 @@ def _role_entry(table: dict[int, _RoleEntry], role: Role) -> _RoleEntry:
         moments = role.moments
         got = table[id(role)] = (
             role,
-            tuple((sk, frozenset(sk.on or ()), sk.guard) for sk in moments if sk.kind == "triggered"),
+            tuple(
+                (sk, frozenset(sk.on or ()), sk.guard, guard_test(sk.guard)) for sk in moments if sk.kind == "triggered"
+            ),
             tuple(sk for sk in moments if sk.kind == "victory"),
         )
     return got
@@ -76,7 +108,7 @@ class Skills:
         self.triggers: list[tuple[Player, Skill]] = []  # (player, triggered skill) pairs of the dealt roles
         self.triggers_by_seat: list[list[Skill]] = []  # per seat: its triggered skills (the trigger loop's index)
         # per seat: (skill, the event kinds it reacts to, its seat guard) of its triggered skills, for the trigger loop
-        self.trigger_index: list[tuple[tuple[Skill, frozenset[str], Any], ...]] = []
+        self.trigger_index: list[tuple[tuple[Skill, frozenset[str], Any, int], ...]] = []
         self.trigger_seats_by_kind: dict[str, int] = {}  # event kind -> the seats reacting to it (a bit mask)
         # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
@@ -128,7 +160,7 @@ class Skills:
         printed on the role card: it is worked out once per role and kept on the content set (_role_entry)."""
         triggers: list[tuple[Player, Skill]] = []
         by_seat: list[list[Skill]] = []
-        index: list[tuple[tuple[Skill, frozenset[str], Any], ...]] = []
+        index: list[tuple[tuple[Skill, frozenset[str], Any, int], ...]] = []
         seats_by_kind: dict[str, int] = {}
         victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         table = _role_table(self.game.content)

@@ -55,7 +55,20 @@ def seat_guard(tree: ast.Node, env: dict[str, Any], standard: dict[str, Any]) ->
     exec(compiled, namespace)
     guard: SeatGuard = namespace["guard"]
     guard.source = source  # type: ignore[attr-defined]  # (for tests and readers)
+    guard.comparison = comparison(code)  # type: ignore[attr-defined]
     return guard
+
+
+def comparison(code: str) -> tuple[str, str, str] | None:
+    """A guard that is one comparison of two seats, as (variable, "==" or "!=", variable) with the variables of
+    GUARD_VARS (the engine tests it without calling the guard); None for any other guard."""
+    while code.startswith("(") and code.endswith(")") and _closes_at_end(code):
+        code = code[1:-1]
+    parts = code.split(" ")
+    names = {param: var for var, param in _PARAM.items()}
+    if len(parts) == 3 and parts[1] in ("==", "!=") and parts[0] in names and parts[2] in names:
+        return names[parts[0]], parts[1], names[parts[2]]
+    return None
 
 
 def _atom(node: ast.Node, env: dict[str, Any], standard: dict[str, Any]) -> str | None:
@@ -104,3 +117,13 @@ def _necessary(node: ast.Node, env: dict[str, Any], standard: dict[str, Any]) ->
         if a is not None and b is not None:
             return f"({a} or {b})"
     return None
+
+
+def _closes_at_end(code: str) -> bool:
+    """Does the parenthesis that opens `code` close at its last character (one parenthesized whole)?"""
+    depth = 0
+    for i, ch in enumerate(code):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(code) - 1
+    return False
