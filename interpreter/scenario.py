@@ -120,6 +120,7 @@ class ScenarioResult:
 
 _TRACE_FORMATS = {
     "node": "node {1}  [{2}]",
+    "phase": "phase {1}",
     "ask": "  ask P{1} {2} '{3}': {4}",
     "answer": "  P{1} answers: {2}",
     "skill": "  skill P{1} {2} on {3}: {4}",

@@ -45,6 +45,7 @@ class CardUse:
         self._skill_options = skills.skill_options
         self._actives = skills.actives  # (read only: Skills fills it)
         self.resolution = resolution  # (called directly: compiled, a bound method kept here costs a Python call)
+        self._target_prompts: dict[str, str] = {}  # card type id -> the question for its target
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[str, CardType] = {}  # card type id -> card type its hand copies must be used as
         self.bans: set[str] = set()  # card type ids nobody may use from hand this turn
@@ -262,7 +263,10 @@ class CardUse:
             ctx.chooser = chooser
         target = None
         if use.target is not None:
-            target = ask_seat(self.game, chooser or user, D.TARGET, use.target(ctx), f"{ctype.label()}的目标", ctype.id)
+            prompt = self._target_prompts.get(ctype.id)
+            if prompt is None:  # (a card type's label is a Python call: made once a game per type)
+                prompt = self._target_prompts[ctype.id] = f"{ctype.label()}的目标"
+            target = ask_seat(self.game, chooser or user, D.TARGET, use.target(ctx), prompt, ctype.id)
             ctx.target = target
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:

@@ -231,7 +231,7 @@ class TurnFlow:
         if i == 0 and not resume:
             if game.CHECK_EACH_TURN:
                 self.zones.check_invariants()
-            game.start_turn()
+            game.turn_no += 1  # (GameCore.start_turn, without a call through the glue for Game, its Python subclass)
             self.transit = None
             self.holder = None
             self.accepted = False
@@ -240,14 +240,14 @@ class TurnFlow:
         for run, phase in phases[i:]:
             if resume:
                 resume = False
-                game.enter_phase(phase)
+                self.enter_phase(phase)
                 self.accepted = self.travel()
                 if not self.accepted and self.zones.pending is not None:
                     self.zones.discard_cards([self.zones.pending])
                 continue
             run(p, phase)
         # 回合结束
-        game.enter_phase("turn_end")
+        self.enter_phase("turn_end")
         emit_event(game, "turn_end", seat=p.seat)
         self.resolution.settle("回合结束时")
         self.victory.check_turn_end_victory()
@@ -259,6 +259,14 @@ class TurnFlow:
                 self.resolution.settle("轮结束时")
         self.transit = None
         self.holder = None
+
+    def enter_phase(self, phase: str) -> None:
+        """The clock enters a phase (GameCore.phase: set here, not through GameCore.enter_phase, which compiled
+        code calls through the glue for Game, its Python subclass); a resolution trace records it."""
+        game = self.game
+        game.phase = phase
+        if game.trace is not None:
+            game.trace.append(("phase", phase))
 
     def resume_at(self, start: str) -> int:
         """The index of the phase a turn resumed at `start` begins with (EngineError: no such phase)."""
@@ -307,7 +315,7 @@ class TurnFlow:
     def draw_phase(self, p: Player, phase: str) -> None:
         """摸牌阶段: draw the rules' number of cards, plus what effects added at its start."""
         game = self.game
-        game.enter_phase(phase)
+        self.enter_phase(phase)
         self.extra_draw = 0
         emit_event(game, "draw_phase", seat=p.seat)
         self.resolution.settle("摸牌阶段开始时")
@@ -316,13 +324,13 @@ class TurnFlow:
 
     def play_phase(self, p: Player, phase: str) -> None:
         """出牌阶段: the current player's idle point, until they pass."""
-        self.game.enter_phase(phase)
+        self.enter_phase(phase)
         if p.alive:
             self.idle_loop(p, "play_phase")
 
     def send_whole_phase(self, p: Player, phase: str) -> None:
         """传递阶段: send an intel (or abstain) and let it travel until accepted; not accepted, it is discarded."""
-        self.game.enter_phase(phase)
+        self.enter_phase(phase)
         if self.transit is not None and self.zones.pending is not self.transit.card:  # a second send this turn
             self.transit = None
             self.holder = None
@@ -334,13 +342,12 @@ class TurnFlow:
     def contest_whole_phase(self, p: Player, phase: str) -> None:
         """争夺阶段, if the intel sent was accepted."""
         if self.accepted:
-            self.game.enter_phase(phase)
+            self.enter_phase(phase)
             self.contest_phase()
 
     def discard_phase(self, p: Player, phase: str) -> None:
         """弃牌阶段 (a fork's): each living player from the current one may discard hand cards, one at a time."""
-        game = self.game
-        game.enter_phase(phase)
+        self.enter_phase(phase)
         for q in self.seats.alive_from(p):
             picked: list[Card] = []
             while q.alive:
@@ -358,7 +365,7 @@ class TurnFlow:
     def receive_whole_phase(self, p: Player, phase: str) -> None:
         """接收阶段, if the intel sent was accepted."""
         if self.accepted:
-            self.game.enter_phase(phase)
+            self.enter_phase(phase)
             self.receive_phase()
 
     def idle_loop(self, p: Player, timing: str) -> None:
