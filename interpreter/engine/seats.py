@@ -28,12 +28,16 @@ class Seats:
         self.game = game
         self.players = game.players
         self.n = game.n
-        # every seat order "from seat s on", made once: read-only tuples, walked at every node
-        self._orders = tuple(tuple(self.players[s:] + self.players[:s]) for s in range(self.n))
+        n = self.n
+        # every seat order "from seat s on", made once: read-only tuples, walked at every node; each is one
+        # slice of the seats twice over (and the left rings, of that reversed)
+        twice = tuple(self.players) * 2
+        self._orders = tuple([twice[s : s + n] for s in range(n)])
         # per seat, the others in the order neighbor() walks them, ending with the seat itself: right (seat+1 …)
         # and left (seat-1 …)
-        self._rights = tuple(order[1:] + order[:1] for order in self._orders)
-        self._lefts = tuple(tuple(reversed(order)) for order in self._orders)
+        self._rights = tuple([twice[s + 1 : s + 1 + n] for s in range(n)])
+        back = twice[::-1]  # back[n - s] is seat s - 1 (mod n), then s - 2 …, ending with s
+        self._lefts = tuple([back[n - s : 2 * n - s] for s in range(n)])
         # the living players from each seat on, kept while the standing does not change (alive changes only
         # through kill, withdraw and place_dead, which count as changes of the standing)
         self._alive_at = -1

@@ -96,20 +96,31 @@ class Zones:
             or made[2] is not content.rules
             or made[3] is not content.card_types
         ):
-            per_count: dict[int, list[_Face]] = {}
+            per_count: dict[int, tuple[list[_Face], dict[int, Card]]] = {}
             made = (content.deck, content.decks, content.rules, content.card_types, per_count)
             content._deck_args = made  # type: ignore[attr-defined]  # a cache kept on the content set
-        args: list[_Face] | None = made[4].get(players)
-        if args is None:
+        got: tuple[list[_Face], dict[int, Card]] | None = made[4].get(players)
+        if got is None:
             types = content.card_types
-            args = made[4][players] = [
+            faces = [
                 (e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data) for e in content.deck_for(players)
             ]
+            # the deck ids as a dict's keys, in deck order: copied, the game's by_uid is made at its size at once
+            # (its values, None here, are all set before anything reads it)
+            keys: dict[int, Any] = dict.fromkeys([f[0] for f in faces])
+            got = (faces, keys)
+            made[4][players] = got
+        args, uids = got
         cards = [Card(uid, ctype, mask, arrow, lock, data) for uid, ctype, mask, arrow, lock, data in args]
-        self.cards += cards
-        by_uid = self.by_uid
-        for c in cards:
-            by_uid[c.uid] = c
+        if self.cards:  # (a table being built: cards already there)
+            self.cards += cards
+            for c in cards:
+                self.by_uid[c.uid] = c
+        else:
+            self.cards = cards
+            self.by_uid = by_uid = uids.copy()  # every value is set here
+            for c in cards:
+                by_uid[c.uid] = c
         self.deck = list(self.cards)
 
     def shuffle_deck(self, top: list[Card] | None = None) -> None:
