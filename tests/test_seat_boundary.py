@@ -156,15 +156,32 @@ class DescriptorReader(RandomAgent):
         return super().act(observation, actions)
 
 
+class PickOnly(RandomAgent):
+    """A uniform RandomAgent that names no generator: drive calls its pick(n)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.draws_from = None
+        self.picked = 0
+
+    def pick(self, n: int) -> int:
+        self.picked += 1
+        return super().pick(n)
+
+
 def test_a_uniform_agent_plays_the_game_it_would_play_on_descriptors(content):
-    """RandomAgent is uniform (drive asks pick(n), no descriptors at idle points): the same answers, ids and game
-    as the same agent answering from the descriptors."""
+    """RandomAgent is uniform (drive draws its pick from its generator, draws_from; no descriptors at idle points):
+    the same answers, ids and game as the same agent answering from the descriptors, and as one whose pick(n)
+    drive calls."""
     for n, seed in ((2, 3), (5, 11), (9, 4)):
         a = drive(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)])
         b = drive(content, n, seed, [DescriptorReader(seed * 10 + i) for i in range(n)])
-        assert a.decision_log == b.decision_log and len(a.decision_log) > 20
-        assert a.actions_taken == b.actions_taken
-        assert a.digest_text() == b.digest_text()
+        pickers = [PickOnly(seed * 10 + i) for i in range(n)]
+        c = drive(content, n, seed, pickers)
+        assert a.decision_log == b.decision_log == c.decision_log and len(a.decision_log) > 20
+        assert a.actions_taken == b.actions_taken == c.actions_taken
+        assert a.digest_text() == b.digest_text() == c.digest_text()
+        assert sum(p.picked for p in pickers) == len(c.decision_log)  # every answer was pick's
 
 
 def test_random_agent_pick_draws_what_act_draws():

@@ -30,6 +30,9 @@ class Agent:
     actions, exactly the one whose id ``act`` would return. The batch driver
     then calls ``pick`` and makes no descriptor (every option is still checked and
     the chosen action's id recorded). ``act`` must still work: the step API and other drivers call it.
+    A uniform agent whose ``pick(n)`` is CPython's ``Random._randbelow(n)`` of one generator (getrandbits
+    of n's bit length until a number below n) may name that generator as ``draws_from``: the batch
+    driver then draws the same number from it itself, without calling ``pick``.
 
     A *search* bot (``searches = True``) is called with ``search(observation, actions, world)``
     instead, where ``world`` is its seat's ``World`` (engine/step.py): the one thing it may do
@@ -39,6 +42,7 @@ class Agent:
 
     observes = True
     uniform = False  # True: pick(n) -> index stands for act (see above)
+    draws_from: Any = None  # a uniform agent's random.Random, if pick(n) is its _randbelow(n) (see above)
     searches = False
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
 

@@ -240,6 +240,11 @@ class _Entries:
         self.value_ids: dict[tuple[object, type, int], int] = {}
         self.text_ids: dict[tuple[str, int], int] = {}  # (text, its position) -> action id (id_at)
         self.name_ids: dict[str, int] = {}  # a card name's card type id -> action id (id_at)
+        # the ids alone of cards, card uses, seats and skills (id_at: no entry made), -1 until first asked
+        self.card_ids: list[int] = [-1] * top
+        self.use_ids: dict[int, list[int]] = {}
+        self.seat_ids: list[int] = [-1] * MAX_SEATS
+        self.skill_ids: dict[int | Key, int] = {}
 
 
 class Describer:
@@ -319,7 +324,7 @@ class Describer:
 
     def id_at(self, decision: Decision, index: int) -> int:
         """The action id of option `index` (what describe's ids hold there), every option checked as describe
-        checks them, without making the other entries or any descriptor (for a uniform agent, Agent.pick).
+        checks them, without making any entry or descriptor (for a uniform agent, Agent.pick).
 
         A value's id is its key's (the id describe gives it; a text at a position has no other). A card the
         seat cannot see and two options that are the same action go through describe itself, and a value
@@ -354,6 +359,7 @@ class Describer:
                     chosen = aid
         if chosen >= 0:
             return chosen
+        # the chosen option's id: its key's, kept by what finds it (no entry, no descriptor made)
         opt = options[index]
         t = type(opt)
         if t is PlayOption:
@@ -361,28 +367,28 @@ class Describer:
             card = play.card
             if card is None:
                 use = play.use
-                entry = e.skills.get(id(use) if use is not None else _PASS)
-                if entry is None:
-                    entry = e.skills[id(use) if use is not None else _PASS] = self._entry(play)
-                return entry[0]
-            by_uid = e.uses.get(id(play.use))
+                found = e.skill_ids.get(id(use) if use is not None else _PASS, -1)
+                if found < 0:
+                    found = e.skill_ids[id(use) if use is not None else _PASS] = self.space.ids[_key_of(play)]
+                return found
+            by_uid = e.use_ids.get(id(play.use))
             if by_uid is None:
-                by_uid = e.uses[id(play.use)] = [None] * e.size
-            entry = by_uid[card.uid]
-            if entry is None:
-                entry = by_uid[card.uid] = self._entry(play)
-            return entry[0]
+                by_uid = e.use_ids[id(play.use)] = [-1] * e.size
+            found = by_uid[card.uid]
+            if found < 0:
+                found = by_uid[card.uid] = self.space.ids[_key_of(play)]
+            return found
         if t is Card:
             copy = opt
-            entry = e.cards[copy.uid]
-            if entry is None:
-                entry = e.cards[copy.uid] = self._entry(copy)
-            return entry[0]
+            found = e.card_ids[copy.uid]
+            if found < 0:
+                found = e.card_ids[copy.uid] = self.space.ids[_key_of(copy)]
+            return found
         player: Player = opt  # a Player: the values returned above
-        entry = e.seats[player.seat]
-        if entry is None:
-            entry = e.seats[player.seat] = self._entry(player)
-        return entry[0]
+        found = e.seat_ids[player.seat]
+        if found < 0:
+            found = e.seat_ids[player.seat] = self.space.ids[_key_of(player)]
+        return found
 
     def _value_id(self, opt: Any, t: type, pos: int) -> int:  # opt: a value of any kind (Any), as _other says
         """The action id of an option that is a value (its key's: the id describe gives it; a text at a position has

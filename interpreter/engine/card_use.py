@@ -42,8 +42,6 @@ class CardUse:
         self.stack = stack
         # what the idle loop calls, bound once
         self._has_status = seats.has_status
-        self._skill_options = skills.skill_options
-        self._actives = skills.actives  # (read only: Skills fills it)
         self.resolution = resolution  # (called directly: compiled, a bound method kept here costs a Python call)
         self._target_prompts: dict[str, str] = {}  # card type id -> the question for its target
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
@@ -144,15 +142,16 @@ class CardUse:
     def card_options(self, p: Player, timing: str) -> list[PlayOption]:
         """The legal card uses and active skills of p at an idle point."""
         self.timing = timing
+        skills = self.skills
         role = p.role
         options: list[PlayOption] = []
         if role is not None:
-            actives = self._actives.get(id(role))
+            actives = skills.actives.get(id(role))
             if actives is None:
-                actives = self.skills.active_skills(role)
+                actives = skills.active_skills(role)
             if timing in actives:
-                options = self._skill_options(p, timing)
-        if p.statuses and self._has_status(p, "cannot_use_cards"):
+                options = skills.skill_options(p, timing)
+        if p.statuses and self.seats.has_status(p, "cannot_use_cards"):
             return options
         special = self.conversions or self.bans or self.intel_bans
         shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
@@ -164,7 +163,7 @@ class CardUse:
                     continue
                 uses = ctype.uses_by_timing.get(timing)
             else:
-                uses = card.type.uses_by_timing.get(timing)
+                uses = card.uses_by_timing.get(timing)  # (its type's: Card keeps it)
             if not uses:
                 continue
             for use in uses:

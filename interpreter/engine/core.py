@@ -52,9 +52,11 @@ class GameCore:
     decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
     # The synchronous driver (Game._agent_decide) as Game sets it up: while `decide` is still `driver`, a seat
     # whose agent is uniform (Agent.pick) is answered here, in ask_seat (see uniform_answer), without a call
-    # through the driver; `picks` holds each seat's agent's pick, or None for any other agent.
+    # through the driver; `picks` holds each seat's agent's pick, or None for any other agent, and `draws` the
+    # getrandbits of the generator a uniform agent draws its pick from (Agent.draws_from), if it names one.
     driver: Callable[[Decision], int] | None
     picks: list[Callable[[int], int] | None]
+    draws: list[Callable[[int], int] | None]
     describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
@@ -103,6 +105,7 @@ class GameCore:
         self.decision_count = 0
         self.driver = None
         self.picks = []
+        self.draws = []
         # The step budget (E501), as the count of changes and card moves at which it is spent: each decision
         # sets it STEP_BUDGET above their count then; loops inside loops and card and skill uses lower it (the
         # compiled code's loops, EffectStack.push). See over_budget; `steps_left` reads what is left.
@@ -284,12 +287,27 @@ def emit_event(
 _the_record = emit_event  # what GameCore.emit calls (the event kind it passes on is a variable, not a literal)
 
 
-def uniform_answer(game: GameCore, decision: Decision, pick: Callable[[int], int]) -> int:
+def uniform_answer(
+    game: GameCore, decision: Decision, pick: Callable[[int], int], draw: Callable[[int], int] | None = None
+) -> int:
     """The synchronous driver's answer for a uniform agent (Agent.pick): the index it picks among the options,
     its action id recorded; no descriptor is made, but every option is checked as describe checks it (id_at).
-    Game._agent_decide calls it, and ask_seat directly while the driver is Game's own (GameCore.driver)."""
+    Game._agent_decide calls it, and ask_seat directly while the driver is Game's own (GameCore.driver).
+
+    `draw`: the getrandbits of the generator the agent draws from (Agent.draws_from): the pick is drawn here, as
+    CPython's Random._randbelow draws it (bits of n's length until a number below n), not by calling pick."""
     n = len(decision.options)
-    index = pick(n)
+    if draw is not None:
+        k = 0
+        m = n
+        while m:
+            m >>= 1
+            k += 1
+        index = draw(k)
+        while index >= n:
+            index = draw(k)
+    else:
+        index = pick(n)
     if type(index) is not int or not 0 <= index < n:
         raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
     game.actions_taken.append(game.describer.id_at(decision, index))  # every option checked
@@ -312,8 +330,9 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
         decide = game.decide
-        pick = game.picks[player.seat] if decide is game.driver else None
-        index = uniform_answer(game, decision, pick) if pick is not None else decide(decision)
+        seat = player.seat
+        pick = game.picks[seat] if decide is game.driver else None
+        index = uniform_answer(game, decision, pick, game.draws[seat]) if pick is not None else decide(decision)
         game.decision_log.append(index)
         picked = options[index]
         if game.trace is not None:

@@ -196,12 +196,15 @@ class Game(GameCore):
             # while `decide` is this driver, ask_seat answers a uniform agent itself (core.uniform_answer: the
             # same answer and checks as _agent_decide's, without the call through it)
             self.driver = self.decide
-            self.picks = [
-                a.pick if getattr(a, "uniform", False) and not getattr(a, "referee", False) else None
-                for a in agents or ()
-            ]
-            if len(self.picks) != n_players:
-                self.picks = [None] * n_players
+            uniform = [getattr(a, "uniform", False) and not getattr(a, "referee", False) for a in agents or ()]
+            if len(uniform) == n_players:
+                self.picks = [a.pick if u else None for a, u in zip(agents, uniform, strict=True)]
+                self.draws = [
+                    gen.getrandbits if u and (gen := getattr(a, "draws_from", None)) is not None else None
+                    for a, u in zip(agents, uniform, strict=True)
+                ]
+            else:
+                self.picks = self.draws = [None] * n_players
 
     # ------------------------------------------------------------------ the components' state, read-only
     # (for the seat boundary, the effect language, the tools and the tests; the engine reads the components)
@@ -321,7 +324,8 @@ class Game(GameCore):
                 )
             return index
         if agent.uniform:  # it reads only how many actions there are (Agent.pick): no descriptors
-            return uniform_answer(self, decision, agent.pick)
+            gen = getattr(agent, "draws_from", None)
+            return uniform_answer(self, decision, agent.pick, gen.getrandbits if gen is not None else None)
         ids, descs = self.describer.describe(decision)
         if agent.searches:  # a search bot is also handed its seat's World (engine/step.py) to sample from
             if self.worlds is None:

@@ -97,6 +97,7 @@ class Card:
         "chosen",
         "face_down",
         "used_as",
+        "uses_by_timing",
     )
 
     def __init__(
@@ -104,6 +105,7 @@ class Card:
     ) -> None:
         self.uid = uid  # the deck id (1..118)
         self.type = ctype  # a content CardType
+        self.uses_by_timing = ctype.uses_by_timing  # its type's uses by idle point (read at every idle point)
         self.mask = mask  # color bits
         self.direction = direction  # LEFT / RIGHT / UP
         self.lockable = lockable
