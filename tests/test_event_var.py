@@ -34,3 +34,25 @@ def test_event_is_known_without_a_log():
     dealt, uses = _uses(record=False)
     assert dealt == 3 and uses > 0
     assert _uses(record=True) == (dealt, uses)  # the same games, the same uses
+
+
+def test_an_event_nobody_hears_is_counted_all_the_same():
+    """The engine skips building an event that no dealt skill reacts to when no log is kept and nobody overrides
+    emit (core.unheard); it still counts it as a change (what the collect check's stamp reads). A Game whose emit
+    is overridden (a spy) gets every event built and counts the same changes, and the games are the same."""
+    content = load_cached()
+    heard: list[str] = []
+
+    class Spied(Game):
+        def emit(self, kind, to=None, secret=(), **data):
+            heard.append(kind)
+            super().emit(kind, to, secret, **data)
+
+    for seed in range(6):
+        quiet = Game(content, 5, seed, [RandomAgent(seed * 10 + i) for i in range(5)])
+        quiet.run()
+        spied = Spied(content, 5, seed, [RandomAgent(seed * 10 + i) for i in range(5)])
+        spied.run()
+        assert quiet.changes == spied.changes > 0 and not quiet.log
+        assert quiet.decision_log == spied.decision_log and str(quiet.result) == str(spied.result)
+    assert {"card_used", "card_resolved", "turn_start", "intel_arrives"} <= set(heard)

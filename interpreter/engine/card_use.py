@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.runtime import CardName, Ctx, StopEffect
 from . import decisions as D
-from .core import ask_seat, emit_event
+from .core import ask_seat, emit_event, unheard
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
 from .state import DISCARD, HAND, PROCESSING, Card, Player
@@ -270,7 +270,8 @@ class CardUse:
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:
             zones.show_to(card, target.seat)  # a face-down card is shown to its target only
-        emit_event(game, "card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
+        if not unheard(game, "card_used"):
+            emit_event(game, "card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
         if self.push_use is not None:  # stack timing: it resolves from the stack, after the responses
             self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
@@ -309,7 +310,8 @@ class CardUse:
         if stacked:
             self.timing = timing
         if target is None or target.alive or use.timing == "dying":
-            emit_event(game, "card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+            if not unheard(game, "card_resolving"):
+                emit_event(game, "card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
             if "card_resolving" in game.watched:
                 resolution.settle("卡牌生效前")
             if frame.nullified:
@@ -330,6 +332,7 @@ class CardUse:
             else:
                 zones.move(card, DISCARD)
         self.stack.pop()
-        emit_event(game, "card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
+        if not unheard(game, "card_resolved"):
+            emit_event(game, "card_resolved", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
         if not stacked:
             resolution.settle("结算卡牌效果后")

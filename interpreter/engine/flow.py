@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..suggest import did_you_mean
 from . import decisions as D
-from .core import ask_seat, emit_event
+from .core import ask_seat, emit_event, unheard
 from .decisions import PlayOption
 from .errors import EngineError, GameOver
 from .state import INTEL, LEFT, PENDING, RIGHT, UP, Card, Player
@@ -104,7 +104,8 @@ class TurnFlow:
         # moving it to where it already is changes nothing (e.g. taking an intel that is already in front of you)
         if self.holder is not p:
             self.holder = p
-            emit_event(self.game, "pending_moved", seat=p.seat)
+            if not unheard(self.game, "pending_moved"):
+                emit_event(self.game, "pending_moved", seat=p.seat)
         return True
 
     def set_direction(self, direction: str) -> bool:
@@ -236,7 +237,8 @@ class TurnFlow:
             self.holder = None
             self.accepted = False
             self.card_use.new_turn()
-            emit_event(game, "turn_start", seat=p.seat, turn=game.turn_no)
+            if not unheard(game, "turn_start"):
+                emit_event(game, "turn_start", seat=p.seat, turn=game.turn_no)
         for run, phase in phases[i:]:
             if resume:
                 resume = False
@@ -248,7 +250,8 @@ class TurnFlow:
             run(p, phase)
         # 回合结束
         self.enter_phase("turn_end")
-        emit_event(game, "turn_end", seat=p.seat)
+        if not unheard(game, "turn_end"):
+            emit_event(game, "turn_end", seat=p.seat)
         self.resolution.settle("回合结束时")
         self.victory.check_turn_end_victory()
         if "round_end" in game.watched:  # (costs nothing in a game without 轮结束时 skills)
@@ -317,7 +320,8 @@ class TurnFlow:
         game = self.game
         self.enter_phase(phase)
         self.extra_draw = 0
-        emit_event(game, "draw_phase", seat=p.seat)
+        if not unheard(game, "draw_phase"):
+            emit_event(game, "draw_phase", seat=p.seat)
         self.resolution.settle("摸牌阶段开始时")
         if p.alive:
             self.zones.draw(p, game.rules.draw_count + self.extra_draw)
@@ -379,7 +383,8 @@ class TurnFlow:
 
     def send_phase(self, p: Player) -> bool:
         """The current player sends an intel, or uses a card that sends one instead. False: abstains."""
-        emit_event(self.game, "send_phase_start", seat=p.seat)
+        if not unheard(self.game, "send_phase_start"):
+            emit_event(self.game, "send_phase_start", seat=p.seat)
         self.resolution.settle("传递阶段开始时")
         while self.transit is None:
             if not p.alive:
@@ -427,16 +432,17 @@ class TurnFlow:
         self.zones.set_pending_face(face_up)
         self.transit = Transit(card, sender, direction, target, lock, face_up)
         self.holder = sender
-        emit_event(
-            game,
-            "intel_sent",
-            seat=sender.seat,
-            card=card.uid,
-            direction=direction,
-            target=target.seat if target else None,
-            lock=lock.seat if lock else None,
-            face_up=face_up,
-        )
+        if not unheard(game, "intel_sent"):
+            emit_event(
+                game,
+                "intel_sent",
+                seat=sender.seat,
+                card=card.uid,
+                direction=direction,
+                target=target.seat if target else None,
+                lock=lock.seat if lock else None,
+                face_up=face_up,
+            )
         return True
 
     def _intel_gone(self) -> bool:
@@ -456,12 +462,14 @@ class TurnFlow:
                 return False
             assert pos is not None  # an ↑ intel has a target; a neighbour search stops at the sender
             self.holder = pos
-            emit_event(self.game, "intel_arrives", seat=pos.seat)
+            if not unheard(self.game, "intel_arrives"):
+                emit_event(self.game, "intel_arrives", seat=pos.seat)
             self.resolution.settle("情报传递到面前时")
             if self._intel_gone():
                 return False
             if pos.alive and self.receive_choice(pos, t):
-                emit_event(self.game, "intel_accepted", seat=pos.seat)
+                if not unheard(self.game, "intel_accepted"):
+                    emit_event(self.game, "intel_accepted", seat=pos.seat)
                 return True
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded
                 self.zones.discard_cards([self.zones.pending])
@@ -532,7 +540,8 @@ class TurnFlow:
         assert holder is not None and self.transit is not None  # an intel was sent and accepted
         if holder.alive:
             self.zones.move(card, INTEL, holder)
-            emit_event(self.game, "received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
+            if not unheard(self.game, "received"):
+                emit_event(self.game, "received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
             self.resolution.settle("接收情报时")
         else:
             self.zones.discard_cards([card])

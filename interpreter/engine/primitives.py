@@ -29,7 +29,7 @@ from ..language.builtins import implements
 from ..language.runtime import CardName, Ctx, source_of
 from ..language.types import MAX_NUMBER
 from . import decisions as D
-from .core import ask_seat, emit_event
+from .core import ask_seat, emit_event, unheard
 from .state import (
     BLACK,
     BLUE,
@@ -470,7 +470,8 @@ def _put_in_hand(ctx: Ctx, xs, p):
     taken = _hand_sources(cards, p)
     for c in cards:
         zones.move(c, HAND, p)
-    emit_event(g, "to_hand", seat=p.seat, cards=[c.uid for c in cards])
+    if not unheard(g, "to_hand"):
+        emit_event(g, "to_hand", seat=p.seat, cards=[c.uid for c in cards])
     _emit_taken(g, taken, p)
     return True
 
@@ -499,7 +500,8 @@ def _collect(ctx: Ctx, xs, p):
     moved = [c for c in cards if not (c.zone == INTEL and c.owner is p)]  # from one's own area to itself: no move
     for c in cards:
         zones.move(c, INTEL, p)
-    emit_event(g, "collect", seat=p.seat, cards=[c.uid for c in cards])
+    if not unheard(g, "collect"):
+        emit_event(g, "collect", seat=p.seat, cards=[c.uid for c in cards])
     if moved and _stack(ctx).by_skill():
         for c in moved:
             emit_event(g, "skill_collect", seat=p.seat, card=c.uid)
@@ -514,14 +516,16 @@ def _replace_intel(ctx: Ctx, old, new, old_to):
     owner = old.owner
     if old_to is not None:
         _zones(ctx).move(old, HAND, old_to)
-        emit_event(g, "to_hand", seat=old_to.seat, cards=[old.uid])
+        if not unheard(g, "to_hand"):
+            emit_event(g, "to_hand", seat=old_to.seat, cards=[old.uid])
     else:
         _zones(ctx).discard_cards([old])
     moved = not (new.zone == INTEL and new.owner is owner)
     _zones(ctx).move(new, INTEL, owner)
     _zones(ctx).note_replaced(old, new)
     emit_event(g, "intel_replaced", seat=owner.seat, old=old.uid, new=new.uid)
-    emit_event(g, "collect", seat=owner.seat, cards=[new.uid])
+    if not unheard(g, "collect"):
+        emit_event(g, "collect", seat=owner.seat, cards=[new.uid])
     if moved and _stack(ctx).by_skill():
         emit_event(g, "skill_collect", seat=owner.seat, card=new.uid)
     return True
@@ -559,7 +563,8 @@ def _swap_pending(ctx: Ctx, c):
     _zones(ctx).move(old, DISCARD)
     _zones(ctx).move(c, PENDING)
     _zones(ctx).set_pending_face(False)
-    emit_event(g, "pending_swapped", old=old.uid, new=c.uid)
+    if not unheard(g, "pending_swapped"):
+        emit_event(g, "pending_swapped", old=old.uid, new=c.uid)
     return True
 
 
@@ -861,7 +866,8 @@ def _choose(ctx: Ctx, options, by, prompt, optional, blind):
 def _declare(ctx: Ctx, options, by, prompt):
     value = _ask(ctx, by, as_list(options), prompt, False)
     who = by if by is not None else ctx.chooser
-    emit_event(ctx.game, "declare", seat=who.seat, value=D.option_json(value))
+    if not unheard(ctx.game, "declare"):
+        emit_event(ctx.game, "declare", seat=who.seat, value=D.option_json(value))
     return value
 
 

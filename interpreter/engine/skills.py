@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..language.runtime import Ctx
 from . import decisions as D
-from .core import ask_seat, emit_event
+from .core import ask_seat, emit_event, unheard
 from .decisions import PlayOption
 from .state import Player, shuffle
 
@@ -325,7 +325,8 @@ class Skills:
                 self.flip_role(p, True)
         uses = (p.role.id, skill.name)
         self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
-        emit_event(self.game, "skill_used", seat=p.seat, skill=skill.id)
+        if not unheard(self.game, "skill_used"):
+            emit_event(self.game, "skill_used", seat=p.seat, skill=skill.id)
         if skill.effect is not None:
             stack = self.stack
             stack.push(skill)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from .core import emit_event
+from .core import emit_event, unheard
 from .errors import EngineError
 from .state import (
     BLACK,
@@ -210,9 +210,10 @@ class Zones:
         bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
         for c in cards:
             c.knowers |= bits
-        emit_event(
-            self.game, "reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats]
-        )
+        if not unheard(self.game, "reveal"):
+            emit_event(
+                self.game, "reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats]
+            )
 
     def set_pending_face(self, face_up: bool) -> None:
         """Turn the pending intel face up or down."""
@@ -375,7 +376,7 @@ class Zones:
     def discard_cards(self, cards: list[Card]) -> None:
         for c in list(cards):
             self.move(c, DISCARD)
-        if cards:
+        if cards and not unheard(self.game, "discard"):
             emit_event(self.game, "discard", cards=[c.uid for c in cards])
 
     def clear_staging(self) -> None:
