@@ -239,6 +239,7 @@ class _Entries:
         # (value, its type, its position) -> action id, for the values of _BY_VALUE's types (Describer.id_at)
         self.value_ids: dict[tuple[object, type, int], int] = {}
         self.text_ids: dict[tuple[str, int], int] = {}  # (text, its position) -> action id (id_at)
+        self.word_ids: dict[str, int] = {}  # a fixed word (its id the same at any position) -> action id (id_at)
         self.name_ids: dict[str, int] = {}  # a card name's card type id -> action id (id_at)
         # the ids alone of cards, card uses, seats and skills (id_at: no entry made), -1 until first asked
         self.card_ids: list[int] = [-1] * top
@@ -398,11 +399,18 @@ class Describer:
         if t is bool:
             return self._yes if opt else self._no
         e = self._e
-        if t is str:  # a fixed word's id, or its position's
+        if t is str:  # a fixed word's id (accept, decline, a direction), or its position's
             text: str = opt
-            aid = e.text_ids.get((text, pos), -1)
+            aid = e.word_ids.get(text, -1)
             if aid < 0:
-                aid = e.text_ids[(text, pos)] = self.space.ids[self._other(opt, pos)[0]]
+                aid = e.text_ids.get((text, pos), -1)
+                if aid < 0:
+                    key = self._other(opt, pos)[0]
+                    aid = self.space.ids[key]
+                    if key[0] == "option":
+                        e.text_ids[(text, pos)] = aid
+                    else:
+                        e.word_ids[text] = aid
             return aid
         if t is CardName:  # its id's
             name: CardName = opt

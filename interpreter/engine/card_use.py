@@ -149,8 +149,9 @@ class CardUse:
             actives = skills.actives.get(id(role))
             if actives is None:
                 actives = skills.active_skills(role)
-            if timing in actives:
-                options = skills.skill_options(p, timing)
+            here = actives.get(timing)
+            if here is not None:
+                options = skills.skill_options(p, timing, here)
         if p.statuses and self.seats.has_status(p, "cannot_use_cards"):
             return options
         special = self.conversions or self.bans or self.intel_bans

@@ -295,11 +295,13 @@ class Skills:
             found = self.actives[id(role)] = {t: tuple(sks) for t, sks in index.items()}
         return found
 
-    def skill_options(self, p: Player, timing: str) -> list[PlayOption]:
-        """p's active skills usable at this idle point."""
+    def skill_options(self, p: Player, timing: str, actives: tuple[Skill, ...] | None = None) -> list[PlayOption]:
+        """p's active skills usable at this idle point (`actives`: those of its role there, if the caller has them)."""
         out = []
         assert p.role is not None  # asked only of a player with a role
-        for skill in self.active_skills(p.role).get(timing, ()):
+        if actives is None:
+            actives = self.active_skills(p.role).get(timing, ())
+        for skill in actives:
             if self.skill_blocker(p, skill) is None and (
                 skill.condition is None or skill.condition(Ctx(self.game, p, dying=self.seats.dying_player))
             ):
