@@ -154,7 +154,9 @@ class CardUse:
                 options = skills.skill_options(p, timing, here)
         if p.statuses and self.seats.has_status(p, "cannot_use_cards"):
             return options
-        special = self.conversions or self.bans or self.intel_bans
+        special = False  # (tested in a condition: native size tests compiled, no call pure)
+        if self.conversions or self.bans or self.intel_bans:
+            special = True
         shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
         ctx: Ctx | None = None  # one context for every check of this question (the rules only read it)
         for card in p.hand:

@@ -336,7 +336,8 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
     if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
         picked = options[0]  # a forced choice is not a decision
     else:
-        game.budget_line = game.changes + game.zones.moves + STEP_BUDGET
+        moves: int = game.zones.moves  # (zones is Any here: typed once, the sum is native)
+        game.budget_line = game.changes + moves + STEP_BUDGET
         decision = Decision(kind, player.seat, options, prompt, source)
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
