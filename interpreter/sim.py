@@ -49,15 +49,16 @@ def tune_gc_for_batch() -> tuple[int, ...]:
     CPython's defaults a game's objects outlive several young collections and are promoted, then freed only by
     older ones, each of which also walks everything loaded before the batch (the content, its compiled code,
     the modules): about 2.7 % of the instructions per decision compiled, 3 % pure (bench/README.md,
-    "Per-game cost"). What was loaded is frozen out of the collector's way (``gc.freeze``: moved to a
-    generation it never walks; in a forked worker it also leaves those pages unwritten), and young collections
-    run every BATCH_GC_THRESHOLD allocations instead of 700, so a game's cycles mostly die young, a few dozen
-    games at a time: as fast as no collector at all, with memory flat. Nothing a game does depends on when the
-    collector runs. The tools that play batches (simulate and its workers, a sweep's local workers,
-    bench/peers.py) call it; a library's caller (the step API, the RL environments) decides for its own process."""
+    "Per-game cost"). What is there is frozen out of the collector's way (``gc.freeze``: moved to a
+    generation it never walks; nothing is collected first, so no finalizer runs at a time of this function's
+    choosing), and young collections run every BATCH_GC_THRESHOLD allocations instead of 700, so a game's
+    cycles mostly die young, a few dozen games at a time: as fast as no collector at all, with memory flat.
+    Nothing a game does depends on when the collector runs. The tools that play batches in one process
+    (simulate and a sweep with one job, bench/peers.py) call it; worker processes keep the defaults for now
+    (a forked worker inherits its parent's garbage, whose finalizers need care); a library's caller (the step
+    API, the RL environments) decides for its own process."""
     import gc
 
-    gc.collect()
     gc.freeze()
     old = gc.get_threshold()
     gc.set_threshold(BATCH_GC_THRESHOLD, *old[1:])
@@ -481,7 +482,6 @@ def _init_worker(batch: dict) -> None:
         from .content.loader import load_content
 
         _BATCH.update(batch, content=load_content(batch["content_paths"]))
-    tune_gc_for_batch()  # the worker's process plays games and nothing else
 
 
 def worker_signals() -> None:

@@ -50,7 +50,6 @@ from ..sim import (
     game_seed,
     parse_agents,
     play_game,
-    tune_gc_for_batch,
     worker_pool,
     worker_signals,
 )
@@ -346,7 +345,6 @@ def _init_worker(job: dict[str, Any]) -> None:
         from ..content.loader import load_content
 
         _SWEEP.update(job, contents={name: load_content(list(p)) for name, p in job["paths"].items()})
-    tune_gc_for_batch()  # the worker's process plays games and nothing else
 
 
 def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float]:
