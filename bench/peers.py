@@ -9,7 +9,10 @@ runs on identical seeds; min / median / max of decisions per second):
 * **fengsheng**: whole games through ``interpreter.engine.step.drive`` (what
   ``fengsheng simulate`` runs), every seat a ``RandomAgent`` that sees only its
   legal actions (the seat boundary included: every option checked; as a uniform
-  agent it is asked ``pick(n)``, so no descriptor is built), no log kept. At 2, 5 and 10
+  agent it is asked ``pick(n)``, so no descriptor is built; it names its generator,
+  ``Agent.draws_from``, so the engine draws the same number from it itself instead
+  of calling ``pick`` — ``--pick agent`` calls ``pick``, as UNO's loop here calls
+  ``random.choice``), no log kept. At 2, 5 and 10
   players, once with **every bundled role** dealt and once with **no roles**
   (the same content with its roles removed). A *decision* is one answer of
   an agent (``Game.decision_log``): a forced single-option choice, which the
@@ -94,14 +97,22 @@ def _timed(repeat: int, fn) -> dict:
     return {"min": min(rates), "median": statistics.median(rates), "max": max(rates), "decisions": decisions}
 
 
-def fengsheng(content, players: int, games: int):
+def fengsheng(content, players: int, games: int, agent_picks: bool = False):
+    """A batch of random games; `agent_picks`: each agent's pick(n) is called (no Agent.draws_from)."""
     from interpreter.agents import RandomAgent
     from interpreter.engine.step import drive
+
+    def agents(s: int) -> list:
+        seats = [RandomAgent(s * 100 + i) for i in range(players)]
+        if agent_picks:
+            for a in seats:
+                a.draws_from = None
+        return seats
 
     def run() -> int:
         total = 0
         for s in range(1, games + 1):
-            g = drive(content, players, s, [RandomAgent(s * 100 + i) for i in range(players)])
+            g = drive(content, players, s, agents(s))
             total += len(g.decision_log)  # what the agents answered (decision_count adds forced choices)
         return total
 
@@ -184,6 +195,13 @@ def main(argv=None) -> int:
         default="batch",
         help="batch: the collector set up as simulate sets it up (default); default: CPython's defaults",
     )
+    ap.add_argument(
+        "--pick",
+        choices=("engine", "agent"),
+        default="engine",
+        help="engine: a RandomAgent's pick is drawn by the engine from the generator it names (Agent.draws_from, "
+        "what simulate does; default); agent: its pick(n) is called",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     if not args.installed and str(ROOT) not in sys.path:
@@ -215,8 +233,9 @@ def main(argv=None) -> int:
         f"one process pinned to CPU {cpu}; decisions per {args.clock} second: min / median / max of "
         f"{args.repeat} runs after a warm-up; engine: {'compiled (mypyc)' if compiled else 'pure Python'}; "
         f"collector: {'set up for a batch' if args.gc == 'batch' else 'defaults'}",
-        f"fengsheng: {args.games} games per figure, step.drive + RandomAgent (uniform: pick(n), every option "
-        f"checked); UNO and OpenSpiel: {args.peer_games} games",
+        f"fengsheng: {args.games} games per figure, step.drive + RandomAgent (uniform: pick(n), "
+        f"{'drawn by the engine' if args.pick == 'engine' else 'called'}, every option checked); "
+        f"UNO and OpenSpiel: {args.peer_games} games",
         "",
         f"{'players':>7}  {'fengsheng, all ' + str(len(full.roles)) + ' roles':>32}  {'fengsheng, no roles':>28}  "
         f"{'RLCard UNO rules':>28}",
@@ -232,10 +251,11 @@ def main(argv=None) -> int:
 
         tune_gc_for_batch()
     out["gc"] = args.gc
+    out["pick"] = args.pick
     for n in counts:
         row = {}
-        row["all_roles"] = _timed(args.repeat, fengsheng(full, n, args.games))
-        row["no_roles"] = _timed(args.repeat, fengsheng(bare, n, args.games))
+        row["all_roles"] = _timed(args.repeat, fengsheng(full, n, args.games, args.pick == "agent"))
+        row["no_roles"] = _timed(args.repeat, fengsheng(bare, n, args.games, args.pick == "agent"))
         out["fengsheng"][n] = row
         uno = _timed(args.repeat, uno_rules(n, args.peer_games)) if have_uno else None
         out["uno_rules"][n] = uno
