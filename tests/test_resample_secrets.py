@@ -52,3 +52,28 @@ def test_a_resample_leaves_the_real_game_as_it_is():
     before = state.observation(1)
     state.resample(0, random.Random(2))
     assert state.observation(1) == before
+
+
+def test_a_resampled_card_is_used_by_its_new_face_not_the_one_it_had():
+    """What follows from a card's type moves with the face: a re-dealt card offers its new type's uses, so a
+    sample's legal plays are not the real hidden cards' (Card.FACE includes the uses kept on the card)."""
+    moved = 0
+    for seed in range(3):
+        state = GameState(load_cached(), 5, seed, None)
+        rng = random.Random(seed)
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        real = [c.type for c in state._game.cards]  # by position: a resample moves faces, ids included
+        twin = state.resample(0, random.Random(seed))
+        g = twin._game
+        moved += sum(1 for c, t in zip(g.cards, real, strict=True) if c.type is not t)
+        assert all(c.uses_by_timing is c.type.uses_by_timing for c in g.cards)
+        for p in g.players:
+            for timing in ("play", "contest"):
+                by_card = {o.card.uid: o.use for o in g.card_use.card_options(p, timing) if o.card is not None}
+                for uid, use in by_card.items():
+                    assert use in g.by_uid[uid].type.uses_by_timing.get(timing, ())
+    assert moved > 0  # the samples did re-deal faces

@@ -157,11 +157,11 @@ class DescriptorReader(RandomAgent):
 
 
 class PickOnly(RandomAgent):
-    """A uniform RandomAgent that names no generator: drive calls its pick(n)."""
+    """A RandomAgent whose pick(n) is its own (it counts): it names no generator, so drive calls it."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self.draws_from = None
+        assert self.draws_from is None  # a subclass that overrides pick is not drawn for
         self.picked = 0
 
     def pick(self, n: int) -> int:

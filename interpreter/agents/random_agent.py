@@ -14,7 +14,8 @@ class RandomAgent(Agent):
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.draws_from = self.rng  # pick(n) is its _randbelow(n): the batch driver may draw it itself
+        # pick(n) is its _randbelow(n): the batch driver may draw it itself — unless a subclass picks its own way
+        self.draws_from = self.rng if type(self).pick is RandomAgent.pick else None
         # randrange(n) for n >= 1 is exactly _randbelow(n) (CPython's random.py): the same numbers
         # from the same seed, without randrange's argument handling at every decision
         self._below: Callable[[int], int] = self.rng._randbelow  # type: ignore[attr-defined]

@@ -16,8 +16,9 @@ returns its value.
 
 An implementation reads whatever state it needs (from the Game or the
 component that owns it: ``ctx.game.zones.pending``) but changes state only
-through the engine's named operations (``ctx.game.move``, ``ctx.game.flip_role``,
-``ctx.game.set_pending_face`` …), never by assigning a field: each piece of
+through the owning component's named operations (``zones.move``, the turn
+flow's ``send_intel``, the seats' ``add_status`` …, called on the typed
+components: compiled, a direct call), never by assigning a field: each piece of
 state has one owner (ARCHITECTURE.md, "The engine's components").
 """
 

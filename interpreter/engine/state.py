@@ -139,7 +139,9 @@ class Card:
     def __repr__(self) -> str:
         return self.label()
 
-    FACE: ClassVar[tuple[str, ...]] = ("uid", "type", "mask", "direction", "lockable", "data")  # what is printed on it
+    # what is printed on it, and what follows from its type (its uses, kept on the card for the idle points):
+    # a face moved by a resample takes both (the deck id first: Zones.redeal sorts faces by it)
+    FACE: ClassVar[tuple[str, ...]] = ("uid", "type", "mask", "direction", "lockable", "data", "uses_by_timing")
 
     def swap_face(self, other: Card) -> None:
         """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""
