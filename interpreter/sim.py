@@ -533,6 +533,7 @@ STOP_GRACE = 5.0  # seconds a worker is given to end on SIGTERM before it is kil
 def _stop_workers(pool) -> None:
     """Cancel what has not started and end the workers now (shutdown alone would wait for every chunk)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         if proc.is_alive():
@@ -542,6 +543,10 @@ def _stop_workers(pool) -> None:
         if proc.is_alive():  # it did not die of SIGTERM within the grace: it is killed, never waited on forever
             proc.kill()
             proc.join()
+    # the pool's own thread reaps the workers too: whichever of the two waits on a worker first takes its exit
+    # status, and the other may read it before it is stored; once that thread is done, every exit code is settled
+    if manager is not None:
+        manager.join(STOP_GRACE)
 
 
 @contextlib.contextmanager
