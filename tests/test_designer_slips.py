@@ -116,7 +116,7 @@ ROWS = [
     (
         "has with a card name",
         ACTIVE + "    effect: |\n      if choose(from: hand(self)) has 【截获】 { draw(self, 1) }\n",
-        [("E302", 13, 39, "name_of(it) == 【试探】")],
+        [("E302", 13, 39, "name_of(it) == 【牌名】")],
     ),
     (
         "a misspelt status is E306",

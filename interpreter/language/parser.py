@@ -38,7 +38,9 @@ _CLOSE = {"RPAR", "RSQB"}
 _GLUE_BEFORE = {"ELSE", "ELIF", "INSTEAD"}
 
 # how to find a card of a given name among cards (hints of E-errors about `has`, here and in the compiler)
-NAMED_CARD_HINT = "a card of a name among cards: `any_of(hand(self) where name_of(it) == 【试探】)`"
+NAMED_CARD_HINT = (
+    "a card of a name among cards: `any_of(hand(self) where name_of(it) == 【牌名】)` (the card's name in 【】)"
+)
 
 
 class _NewlinePostLex(PostLex):
