@@ -10,6 +10,7 @@ that every event and the end state come out the same.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import io
 import itertools
@@ -37,26 +38,29 @@ if TYPE_CHECKING:
 LOG_FORMAT = 1
 
 
-# The collector's first threshold while a process plays a batch (batch_gc): CPython's default is 700.
-BATCH_GC_THRESHOLD = 10_000
+# The collector's first threshold while a process plays a batch (tune_gc_for_batch): CPython's default is 700.
+# A batch collects each finished game itself (after_game); this is only a safety net for a game that makes
+# garbage fast (a search bot's samples), high enough that a random game never reaches it.
+BATCH_GC_THRESHOLD = 20_000
 
 
 def tune_gc_for_batch() -> tuple[int, ...]:
     """Set up this process's garbage collector for playing many games; returns the thresholds it replaced.
 
     A finished game is a web of reference cycles (the game and its components hold each other, a card its
-    owner and the owner his hand, the game's end its traceback), so only the collector frees it, and with
-    CPython's defaults a game's objects outlive several young collections and are promoted, then freed only by
-    older ones, each of which also walks everything loaded before the batch (the content, its compiled code,
-    the modules): about 2.7 % of the instructions per decision compiled, 3 % pure (bench/README.md,
-    "Per-game cost"). What is there is frozen out of the collector's way (``gc.freeze``: moved to a
-    generation it never walks; nothing is collected first, so no finalizer runs at a time of this function's
-    choosing), and young collections run every BATCH_GC_THRESHOLD allocations instead of 700, so a game's
-    cycles mostly die young, a few dozen games at a time: as fast as no collector at all, with memory flat.
-    Nothing a game does depends on when the collector runs. The tools that play batches in one process
-    (simulate and a sweep with one job, bench/peers.py) call it; worker processes keep the defaults for now
-    (a forked worker inherits its parent's garbage, whose finalizers need care); a library's caller (the step
-    API, the RL environments) decides for its own process."""
+    owner and the owner his hand, the game's end its traceback), so only the collector frees it. With
+    CPython's defaults a game's live objects are walked by several young collections and promoted, and its
+    cycles freed by older collections that also walk everything loaded before the batch (the content, its
+    compiled code, the modules). Here what is there is frozen out of the collector's way (``gc.freeze``:
+    moved to a generation it never walks; nothing is collected first, so no finalizer runs at a time of this
+    function's choosing; in a forked worker that includes the parent's garbage, which the worker must not
+    finalize), automatic young collections become rare (BATCH_GC_THRESHOLD), and the batch calls after_game
+    once a game is over: one young collection that walks that game's objects once, when all of them are
+    garbage. That is as fast as no collector at all (faster: the memory is reused while it is still in the
+    cache), about 8 % of the time per decision compiled against a threshold of 10,000 (bench/README.md,
+    "Per-game cost"), and memory stays flat. Nothing a game does depends on when the collector runs. The
+    tools that play batches call it, in their worker processes too (simulate, a sweep, bench/peers.py); a
+    library's caller (the step API, the RL environments) decides for its own process."""
     import gc
 
     gc.freeze()
@@ -65,11 +69,21 @@ def tune_gc_for_batch() -> tuple[int, ...]:
     return old
 
 
+def after_game() -> None:
+    """Between two games of a batch (tune_gc_for_batch): collect the finished game, which the caller no longer
+    holds, now — a young collection, and an older one on CPython's own schedule (every threshold[1] young
+    ones, every threshold[2] of those), since automatic collections no longer come to run them."""
+    count, threshold = gc.get_count(), gc.get_threshold()
+    if count[1] < threshold[1]:
+        gc.collect(0)
+    else:
+        gc.collect(2 if count[2] >= threshold[2] else 1)
+
+
 @contextlib.contextmanager
 def batch_gc() -> Iterator[None]:
-    """tune_gc_for_batch for the duration of a batch played in this process; then the collector as it was."""
-    import gc
-
+    """tune_gc_for_batch for the duration of a batch played in this process; then the collector as it was.
+    The batch calls after_game after each game."""
     old = tune_gc_for_batch()
     try:
         yield
@@ -482,6 +496,7 @@ def _init_worker(batch: dict) -> None:
         from .content.loader import load_content
 
         _BATCH.update(batch, content=load_content(batch["content_paths"]))
+    tune_gc_for_batch()  # (what the worker inherited or loaded: frozen)
 
 
 def worker_signals() -> None:
@@ -524,7 +539,11 @@ def _play_chunk(indices: range) -> list:
         if b["log"]
         else None
     )
-    return [(i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log, b["agents"])) for i in indices]
+    out = []
+    for i in indices:
+        out.append((i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log, b["agents"])))
+        after_game()
+    return out
 
 
 STOP_GRACE = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
@@ -627,9 +646,14 @@ def simulate(
     jobs = min(jobs, games // MIN_GAMES_PER_JOB)  # a small batch is not worth starting processes for
     try:
         if jobs <= 1:
-            with batch_gc() if games >= MIN_GAMES_PER_JOB else contextlib.nullcontext():
+            if games < MIN_GAMES_PER_JOB:
                 for i in range(games):
                     take(i, *play_one(content, players, i, seed, max_turns, writer, agents))
+                return summary
+            with batch_gc():
+                for i in range(games):
+                    take(i, *play_one(content, players, i, seed, max_turns, writer, agents))
+                    after_game()
             return summary
         from collections import deque
         from concurrent.futures.process import BrokenProcessPool

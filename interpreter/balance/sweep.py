@@ -43,6 +43,7 @@ from .. import __version__
 from ..sim import (
     MIN_GAMES_PER_JOB,
     _identity_name,
+    after_game,
     batch_gc,
     content_fingerprint,
     default_jobs,
@@ -50,6 +51,7 @@ from ..sim import (
     game_seed,
     parse_agents,
     play_game,
+    tune_gc_for_batch,
     worker_pool,
     worker_signals,
 )
@@ -345,6 +347,7 @@ def _init_worker(job: dict[str, Any]) -> None:
         from ..content.loader import load_content
 
         _SWEEP.update(job, contents={name: load_content(list(p)) for name, p in job["paths"].items()})
+    tune_gc_for_batch()  # (what the worker inherited or loaded: frozen)
 
 
 def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float]:
@@ -354,7 +357,10 @@ def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float
     s = _SWEEP
     content = s["contents"][cell.pack]
     start = time.perf_counter()
-    records = [play_record(content, cell, i, s["seed"], s["max_turns"]) for i in indices]
+    records = []
+    for i in indices:
+        records.append(play_record(content, cell, i, s["seed"], s["max_turns"]))
+        after_game()
     return records, time.perf_counter() - start
 
 
@@ -495,11 +501,14 @@ def _run_local(
     methods = mp.get_all_start_methods()
     fork = "fork" in methods
     if jobs <= 1:
-        with batch_gc() if sum(len(indices) for _, indices in work) >= MIN_GAMES_PER_JOB else contextlib.nullcontext():
+        batch = sum(len(indices) for _, indices in work) >= MIN_GAMES_PER_JOB
+        with batch_gc() if batch else contextlib.nullcontext():
             for cell, indices in work:
                 content = contents[cell.pack]
                 for i in indices:
                     take([play_record(content, cell, i, spec.seed, spec.max_turns)])
+                    if batch:
+                        after_game()
         return
     import signal
     from concurrent.futures import FIRST_COMPLETED, wait
