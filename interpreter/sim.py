@@ -477,6 +477,22 @@ def play_one(
 MIN_GAMES_PER_JOB = 50
 # Chunks handed out but not yet taken back, per worker: bounds what waits in memory behind a slow chunk.
 CHUNKS_AHEAD = 4
+MAX_CHUNK = 100  # games in a chunk of a batch over several processes, at most
+MIN_CHUNK = 4  # ... and at least (the last one may be shorter)
+
+
+def chunks_of(games: int, jobs: int) -> list[range]:
+    """A batch of `games` cut into chunks for `jobs` workers, by index: large while much is left, shorter towards
+    the end (each about an eighth of a worker's share of what is left), so the workers finish at about the same
+    time: with chunks of one size, the last could keep one worker busy alone for a whole chunk's time."""
+    out = []
+    start = 0
+    while start < games:
+        size = max(MIN_CHUNK, min(MAX_CHUNK, (games - start) // (jobs * 8)))
+        out.append(range(start, min(start + size, games)))
+        start += size
+    return out
+
 
 # A worker process's batch: set before the pool starts (a forked worker inherits it) or by _init_worker.
 _BATCH: dict = {}
@@ -673,8 +689,7 @@ def simulate(
         ctx = mp.get_context("fork" if fork else methods[0])
         if sys.platform == "win32":
             jobs = min(jobs, 61)  # ProcessPoolExecutor waits on at most 61 processes there
-        size = max(1, min(100, games // (jobs * 8)))
-        chunks = [range(a, min(a + size, games)) for a in range(0, games, size)]
+        chunks = chunks_of(games, jobs)
         _BATCH.clear()
         if fork:
             _BATCH.update(batch)  # inherited: nothing to pickle or load again

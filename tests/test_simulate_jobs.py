@@ -201,3 +201,15 @@ def test_stopping_a_pool_ends_its_workers_by_sigterm_whatever_handler_the_parent
     finally:
         signal.signal(signal.SIGTERM, old)
     assert procs and all(p.exitcode == -signal.SIGTERM for p in procs), [p.exitcode for p in procs]
+
+
+@pytest.mark.parametrize(("games", "jobs"), [(2000, 2), (100, 2), (50_000, 8), (7, 3)])
+def test_chunks_cover_the_batch_in_order_and_shrink_towards_the_end(games, jobs):
+    chunks = sim.chunks_of(games, jobs)
+    assert [i for c in chunks for i in c] == list(range(games))
+    sizes = [len(c) for c in chunks]
+    assert max(sizes) <= sim.MAX_CHUNK
+    assert all(n >= sim.MIN_CHUNK for n in sizes[:-1])
+    assert sizes == sorted(sizes, reverse=True)  # the workers end together: no long chunk last
+    if games >= 2000:
+        assert sizes[0] == sim.MAX_CHUNK and sizes[-1] <= sim.MIN_CHUNK
