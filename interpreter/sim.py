@@ -181,7 +181,7 @@ class Summary:
     identity_dealt: Counter = field(default_factory=Counter)
     task_wins: Counter = field(default_factory=Counter)
     task_dealt: Counter = field(default_factory=Counter)
-    turns: list = field(default_factory=list)
+    turns: Counter = field(default_factory=Counter)  # games by their length in turns (flat over any batch)
     decisions: int = 0
     role_dealt: Counter = field(default_factory=Counter)
     role_wins: Counter = field(default_factory=Counter)
@@ -202,7 +202,7 @@ class Summary:
         self.role_wins.update(rec["winner_roles"])
         self.skill_uses.update(rec["skill_uses"])
         self.reasons[rec["reason"]] += 1
-        self.turns.append(rec["turns"])
+        self.turns[rec["turns"]] += 1
         self.decisions += rec["decisions"]
         self.identity_dealt.update(rec["identities"])
         self.task_dealt.update(rec["tasks"])
@@ -249,9 +249,9 @@ class Summary:
             lines.append("Skill uses (all games):")
             for name in sorted(self.skill_uses):
                 lines.append(f"  {pad(name, 36)} {self.skill_uses[name]:>7}")
-        t = self.turns or [0]
+        average, least, most = self._turns()
         lines.append("")
-        lines.append(f"Average turns: {sum(t) / len(t):.2f} (min {min(t)}, max {max(t)})")
+        lines.append(f"Average turns: {average:.2f} (min {least}, max {most})")
         lines.append(f"Average decisions per game: {self.decisions / g:.1f}")
         if self.failures:
             lines.append("")
@@ -262,8 +262,13 @@ class Summary:
                     lines.append("    " + self.rerun.format(seed=gseed))
         return "\n".join(lines)
 
+    def _turns(self) -> tuple[float, int, int]:
+        """Average, shortest and longest game in turns (0s before any game)."""
+        t = self.turns or Counter({0: 1})
+        return sum(k * n for k, n in t.items()) / t.total(), min(t), max(t)
+
     def to_json(self) -> dict:
-        t = self.turns or [0]
+        average, least, most = self._turns()
         return {
             "games": self.games,
             "players": self.players,
@@ -271,9 +276,9 @@ class Summary:
             "identity_wins": dict(self.identity_wins),
             "task_wins": dict(self.task_wins),
             "task_dealt": dict(self.task_dealt),
-            "average_turns": sum(t) / len(t),
-            "min_turns": min(t),
-            "max_turns": max(t),
+            "average_turns": average,
+            "min_turns": least,
+            "max_turns": most,
             "decisions": self.decisions,
             "role_wins": dict(self.role_wins),
             "role_dealt": dict(self.role_dealt),

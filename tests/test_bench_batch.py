@@ -1,0 +1,41 @@
+"""bench/jobs.py and bench/memory.py run end to end and print what they promise (subprocesses, small batches)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, str(ROOT / "bench" / name), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_jobs_bench_compares_the_same_output_and_prints_the_speed_up() -> None:
+    # 100 games: two worker processes (simulate splits a batch of 50 games a job or more)
+    done = _bench("jobs.py", "--games", "100", "--rounds", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("round 1:") for line in lines)
+    assert "outputs the same byte for byte" in done.stdout
+    last = lines[-1].split()
+    assert last[0] == "speed-up" and float(last[1]) > 0
+
+
+def test_memory_bench_prints_ten_checkpoints_and_the_growth() -> None:
+    done = _bench("memory.py", "--games", "60")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    checkpoints = [line.split() for line in lines if line.split()[1:2] == ["games"]]
+    assert [int(c[0]) for c in checkpoints] == [6 * k for k in range(1, 11)]
+    assert all(float(c[2]) > 0 for c in checkpoints)  # resident MB
+    assert lines[-1].startswith("growth ") and lines[-1].split()[2] == "MB"
+
+
+def test_jobs_bench_reports_a_failing_command_without_a_traceback() -> None:
+    done = _bench("jobs.py", "--games", "5", "--rounds", "1", "--players", "99")
+    assert done.returncode != 0
+    assert "failed (exit" in done.stderr and "Traceback" not in done.stderr
