@@ -7,17 +7,25 @@ about twice as many decisions per second (bench/README.md, "A compiled engine").
 sources stay in the package, and the compiled modules behave the same: the same games, byte for
 byte. Not compiled: game.py (Game is the engine's public face, whose methods tests and tools may
 replace), step.py (greenlets), errors.py and frozen.py (subclasses of built-in types), and
-everything above the engine.
+everything above the engine, except the bundled content's effect code: the build first writes its
+code units into interpreter/content/_units.py (interpreter/content/precompile.py; generated, not
+tracked; loading the content needs pyyaml, lark and jsonschema, asked for with mypy) and compiles that
+module with the engine; at run time a unit whose generated source is the same runs compiled, any other
+(a modder's pack, an edited role) is exec'd as in the pure build.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from setuptools import setup
 
 MYPY = "mypy>=2.4"  # the compiler; the version CI pins (.ci/run) is the one measured
+# what loading the bundled content needs, to write the module of its code units (pyproject's dependencies)
+CONTENT = ["pyyaml>=6.0", "lark>=1.1", "jsonschema>=4.18"]
 
 # The engine's components and the effect language's run time (what the compiled effect code calls).
 NOT_COMPILED = {"game.py", "step.py", "errors.py", "frozen.py"}
@@ -28,6 +36,25 @@ COMPILED = [
     ),
     "interpreter/language/runtime.py",
 ]
+
+
+UNITS = "interpreter/content/_units.py"
+# Writes UNITS from the sources of this checkout: a compiled module of an earlier build in place is not imported
+# (the project's folders are read as Python source only), so the content loads with the code as it is now.
+_GENERATE = """
+import importlib.machinery as m, os, runpy, sys
+root = sys.argv[1]
+source_only = m.FileFinder.path_hook((m.SourceFileLoader, m.SOURCE_SUFFIXES))
+def hook(path):
+    path = os.path.abspath(path or ".")
+    if path == root or path.startswith(os.path.join(root, "interpreter")):
+        return source_only(path)
+    raise ImportError(path)
+sys.path_hooks.insert(0, hook)
+sys.path.insert(0, root)
+sys.path_importer_cache.clear()
+runpy.run_module("interpreter.content.precompile", run_name="__main__")
+"""
 
 
 def _wanted() -> bool:
@@ -41,9 +68,10 @@ else:
         from mypyc.build import mypycify
     except ImportError:
         # pip's isolated build asks for its requirements first: this makes it install mypy, then build
-        setup(setup_requires=[MYPY])
+        setup(setup_requires=[MYPY, *CONTENT])
     else:
         # mypy's settings for the compiled modules: pyproject's [tool.mypy] (paths relative to here), less its
         # warning about sections for modules not compiled (mypyc stops at any message)
         os.chdir(HERE)
-        setup(ext_modules=mypycify(["--no-warn-unused-configs", *COMPILED], opt_level="3"))
+        subprocess.run([sys.executable, "-c", _GENERATE, str(HERE)], check=True)
+        setup(ext_modules=mypycify(["--no-warn-unused-configs", *COMPILED, UNITS], opt_level="3"))

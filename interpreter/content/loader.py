@@ -65,6 +65,7 @@ from .manifest import (
     without_nulls,
 )
 from .packs import MANIFEST, bundled_packs, default_packs, expansions_of, pack_ref
+from .precompiled import table as precompiled
 from .yamlpos import PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
@@ -558,7 +559,7 @@ class Loader:
             return None
         if not isinstance(text, str):
             return None
-        comp = Compiler(env, unit, self.card_names, data_types)
+        comp = Compiler(env, unit, self.card_names, data_types, precompiled())
         pos = pos_of(container, key)
         if isinstance(pos, FilePos):  # code merged in from a pack.yaml (an identity's victory): its own file
             path = pos.path

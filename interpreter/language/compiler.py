@@ -29,9 +29,11 @@ inside loops whose iterations could multiply past the budget get warning W501.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import operator
 import re
-from collections.abc import Callable, Iterable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .. import catalogue
@@ -55,6 +57,9 @@ CompiledUnit = Callable[[Ctx], Value]
 Getter = Callable[[Ctx], Value]
 # The context variables a unit may read: name -> (type, getter, where it exists (human wording)).
 Env = dict[str, tuple[str, Getter, str]]
+# A unit compiled ahead of time (the optional compiled build, content/precompiled.py): given the namespace the
+# compiler built for the unit, its run(ctx).
+Factory = Callable[[dict[str, Any]], CompiledUnit]
 # Where the code runs: a timing or a victory check, or several (a skill used at more than one).
 UnitKind = str | tuple[str, ...]
 # What an expression compiles to: (its type in the language, Python source of its value).
@@ -162,6 +167,46 @@ _BASE_NAMESPACE: dict[str, object] = {
 _CMP_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
+def direct_calls(namespace: Mapping[str, object]) -> dict[str, tuple[str, str]]:
+    """The primitives of a unit's namespace that code compiled ahead of time calls directly, not through the
+    namespace: name in the code -> (module, function name), each a function defined at the top of its module."""
+    out: dict[str, tuple[str, str]] = {}
+    for name, value in namespace.items():
+        if not name.startswith("b"):
+            continue
+        module, fname = getattr(value, "__module__", None), getattr(value, "__name__", None)
+        if isinstance(module, str) and isinstance(fname, str):
+            mod = sys.modules.get(module)
+            if mod is not None and getattr(mod, fname, None) is value:
+                out[name] = (module, fname)
+    return out
+
+
+def unit_key(source: str, namespace: Mapping[str, object]) -> str:
+    """What identifies a unit compiled ahead of time: its generated source and what the names it calls directly
+    stand for (everything else it reads from the namespace it is given). A changed unit has another key."""
+    h = hashlib.sha256(source.encode())
+    for name, (module, fname) in sorted(direct_calls(namespace).items()):
+        h.update(f"\0{name}={module}.{fname}".encode())
+    return h.hexdigest()[:32]
+
+
+# While a list is set here, every unit compiled is added to it: (its source, its namespace) (for the generator of
+# the units compiled ahead of time, content/precompiled.py).
+_recording: list[list[tuple[str, dict[str, object]]]] = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[tuple[str, dict[str, object]]]]:
+    """The units compiled inside the block: (source, namespace) each."""
+    units: list[tuple[str, dict[str, object]]] = []
+    _recording.append(units)
+    try:
+        yield units
+    finally:
+        _recording.remove(units)
+
+
 def context_env(names: Iterable[str]) -> Env:
     return {n: CONTEXT_VARS[n] for n in names}
 
@@ -215,12 +260,19 @@ class Compiler:
     """Compiles the code units of one content object. `errors` collects every problem found."""
 
     def __init__(
-        self, env: Env, unit: UnitKind, card_names: dict[str, str], data_types: dict[str, str] | None = None
+        self,
+        env: Env,
+        unit: UnitKind,
+        card_names: dict[str, str],
+        data_types: dict[str, str] | None = None,
+        precompiled: Mapping[str, Factory] | None = None,
     ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
         self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type
+        # units compiled ahead of time, by unit_key (the compiled build's table of the bundled content's units)
+        self.precompiled = precompiled
         self.errors: list[LanguageError] = []
         self.warnings: list[LanguageError] = []  # what may go wrong in play (W501 loops inside loops)
         self.calls: set[str] = set()  # the primitives the code calls (W502: a use instead of sending that never sends)
@@ -303,6 +355,12 @@ class Compiler:
         """The function the generated lines define (compiled once, in a namespace of our own names only)."""
         self.source = "\n".join(lines) + "\n"
         namespace: dict[str, Any] = dict(self.namespace)  # after exec also what the code defined: run
+        for units in _recording:
+            units.append((self.source, dict(self.namespace)))
+        if self.precompiled:
+            factory = self.precompiled.get(unit_key(self.source, namespace))
+            if factory is not None:  # the same code compiled ahead of time (to C): it reads the names it is given
+                return factory(namespace)
         try:
             code = compile_cached(self.source, "<effect code>")  # generated from the typed AST only
         except (SyntaxError, RecursionError, MemoryError):
