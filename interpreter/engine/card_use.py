@@ -17,7 +17,7 @@ from . import decisions as D
 from .core import ask_seat, emit_event, unheard
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
-from .state import DISCARD, HAND, PROCESSING, Card, Player
+from .state import DISCARD, HAND, PROCESSING, TIMING_INDEX, Card, Player, type_plans
 
 if TYPE_CHECKING:
     from ..model.content import CardType, CardUse as Use
@@ -157,39 +157,49 @@ class CardUse:
         special = False  # (tested in a condition: native size tests compiled, no call pure)
         if self.conversions or self.bans or self.intel_bans:
             special = True
-        shared: dict[int, bool] = {}  # a use whose rules do not read this_card is checked once for all copies
+        # the idle point's number (state.TIMING_INDEX): a hand card whose type has no use here is passed over by one
+        # test of its bits; no number: no card type met so far has a use here (most idle points offer nothing)
+        ti: int = TIMING_INDEX.get(timing, -1)
+        if ti >= 0:
+            tbit = 1 << ti
+        elif special:
+            tbit = 0
+        else:
+            return options
+        done = 0  # the shared uses (their bits: rules that do not read this_card) checked once for all copies ...
+        good = 0  # ... and those found usable
         ctx: Ctx | None = None  # one context for every check of this question (the rules only read it)
         for card in p.hand:
             if special:
                 ctype = self.hand_card_type(card)
                 if ctype is None:
                     continue
-                uses = ctype.uses_by_timing.get(timing)
+                mask, table = type_plans(ctype)
+                if ti < 0:  # (a type first met here, by a conversion, may have brought this idle point's number)
+                    ti = TIMING_INDEX.get(timing, -1)
+                    if ti < 0:
+                        continue
+                    tbit = 1 << ti
+                if not mask & tbit:
+                    continue
+                plans = table[ti]
+            elif card.use_timings & tbit:
+                plans = card.use_plans[ti]  # (its type's: Card keeps them)
             else:
-                uses = card.uses_by_timing.get(timing)  # (its type's: Card keeps it)
-            if not uses:
                 continue
-            for use in uses:
-                ok: bool | None
-                if not use.per_copy:
-                    ok = shared.get(id(use))
-                    if ok is not None:
-                        if ok:
+            for use, cond, target, bit in plans:
+                if bit:
+                    if done & bit:
+                        if good & bit:
                             options.append(PlayOption(card, use))
                         continue
+                    done |= bit
                 if ctx is None:
                     ctx = Ctx(self.game, p, card=card, dying=self.seats.dying_player)
                 else:
                     ctx.card = card
-                cond = use.condition
-                if cond is not None and not cond(ctx):
-                    ok = False
-                else:
-                    target = use.target
-                    ok = target is None or bool(target(ctx))
-                if not use.per_copy:
-                    shared[id(use)] = ok
-                if ok:
+                if (cond is None or cond(ctx)) and (target is None or target(ctx)):
+                    good |= bit
                     options.append(PlayOption(card, use))
         return options
 

@@ -114,7 +114,8 @@ class Skills:
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
         # id(role) -> {idle point: its active skills usable there}, for the roles this game has met (a role
-        # object lives as long as the content, and what is printed on it does not change)
+        # object lives as long as the content, and what is printed on it does not change); made from the content
+        # set's own (active_skills), kept for every game played with it
         self.actives: dict[int, dict[str, tuple[Skill, ...]]] = {}
 
     # ------------------------------------------------------------------ dealing
@@ -286,13 +287,28 @@ class Skills:
     def active_skills(self, role: Role) -> dict[str, tuple[Skill, ...]]:
         """A role's active skills by the idle points where they can be used (kept in `actives`)."""
         found = self.actives.get(id(role))
-        if found is None:
+        if found is not None:
+            return found
+        # the content set's: id(role) -> (role, its active skills by idle point); the role is kept with its entry,
+        # so an id reused by another role object is not taken for it
+        kept: dict[int, tuple[Role, dict[str, tuple[Skill, ...]]]] | None = getattr(
+            self.game.content, "_actives_by_role", None
+        )
+        if kept is None:
+            kept = {}
+            self.game.content._actives_by_role = kept  # type: ignore[attr-defined]  # a cache kept on the content set
+        entry = kept.get(id(role))
+        if entry is not None and entry[0] is role:
+            found = entry[1]
+        else:
             index: dict[str, list[Skill]] = {}
             for skill in role.moments:
                 if skill.kind == "active":
                     for timing in skill.timing or ():  # an active skill always has its idle points
                         index.setdefault(timing, []).append(skill)
-            found = self.actives[id(role)] = {t: tuple(sks) for t, sks in index.items()}
+            found = {t: tuple(sks) for t, sks in index.items()}
+            kept[id(role)] = (role, found)
+        self.actives[id(role)] = found
         return found
 
     def skill_options(self, p: Player, timing: str, actives: tuple[Skill, ...] | None = None) -> list[PlayOption]:

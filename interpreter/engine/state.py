@@ -73,6 +73,49 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         x[i], x[j] = x[j], x[i]
 
 
+# The idle points (timings) by number, interned process-wide as they are first met (bit `1 << number`). A card keeps
+# its type's uses as plans indexed by that number (type_plans), so an idle point's question passes over a hand card
+# with no use there by one test of its bits, and reads a use's rules from a tuple, not by dict lookups and attribute
+# reads on the content's objects (CardUse.card_options).
+TIMING_INDEX: dict[str, int] = {}
+
+# One use of a card type at one idle point, as card_options reads it: (the use, its condition, its target rule, its
+# bit). The bit is 0 for a use whose rules read this_card (checked per copy), else one of its own (process-wide): a
+# question checks that use once for all copies and keeps the answer in two bit masks.
+UsePlan = tuple[Any, Any, Any, int]
+# a card type's uses by idle point: (the bits of the idle points it has uses at, per idle point number its plans)
+TypePlans = tuple[int, tuple[tuple[UsePlan, ...], ...]]
+
+_next_use_bit: list[int] = [1]  # the bit the next shared use gets
+
+
+def type_plans(ctype: CardType) -> TypePlans:
+    """A card type's uses as plans (see UsePlan), made once and kept on the type (what is printed on a card type does
+    not change once it is loaded)."""
+    made: TypePlans | None = getattr(ctype, "_plans", None)
+    if made is not None:
+        return made
+    mask = 0
+    by_index: dict[int, tuple[UsePlan, ...]] = {}
+    for timing, uses in ctype.uses_by_timing.items():
+        ti = TIMING_INDEX.get(timing)
+        if ti is None:
+            ti = TIMING_INDEX[timing] = len(TIMING_INDEX)
+        mask |= 1 << ti
+        plans: list[UsePlan] = []
+        for use in uses:
+            bit = 0
+            if not use.per_copy:
+                bit = _next_use_bit[0]
+                _next_use_bit[0] = bit << 1
+            plans.append((use, use.condition, use.target, bit))
+        by_index[ti] = tuple(plans)
+    table = tuple(by_index.get(i, ()) for i in range(max(by_index) + 1)) if by_index else ()
+    made = (mask, table)
+    ctype._plans = made  # type: ignore[attr-defined]  # a cache kept on the card type
+    return made
+
+
 def mask_colors(mask: int) -> list[str]:
     return [COLOR_NAMES[b] for b in (RED, BLUE, BLACK) if mask & b]
 
@@ -97,15 +140,27 @@ class Card:
         "chosen",
         "face_down",
         "used_as",
-        "uses_by_timing",
+        "use_timings",
+        "use_plans",
     )
 
     def __init__(
-        self, uid: int, ctype: CardType, mask: int, direction: str, lockable: bool, data: dict[Any, Any]
+        self,
+        uid: int,
+        ctype: CardType,
+        mask: int,
+        direction: str,
+        lockable: bool,
+        data: dict[Any, Any],
+        plans: TypePlans | None = None,
     ) -> None:
         self.uid = uid  # the deck id (1..118)
         self.type = ctype  # a content CardType
-        self.uses_by_timing = ctype.uses_by_timing  # its type's uses by idle point (read at every idle point)
+        # its type's uses, as plans (type_plans; None: found here, else the caller's): the bits of the idle points it
+        # has uses at, and per idle point number its plans there (read at every idle point)
+        if plans is None:
+            plans = type_plans(ctype)
+        self.use_timings, self.use_plans = plans
         self.mask = mask  # color bits
         self.direction = direction  # LEFT / RIGHT / UP
         self.lockable = lockable
@@ -141,7 +196,16 @@ class Card:
 
     # what is printed on it, and what follows from its type (its uses, kept on the card for the idle points):
     # a face moved by a resample takes both (the deck id first: Zones.redeal sorts faces by it)
-    FACE: ClassVar[tuple[str, ...]] = ("uid", "type", "mask", "direction", "lockable", "data", "uses_by_timing")
+    FACE: ClassVar[tuple[str, ...]] = (
+        "uid",
+        "type",
+        "mask",
+        "direction",
+        "lockable",
+        "data",
+        "use_timings",
+        "use_plans",
+    )
 
     def swap_face(self, other: Card) -> None:
         """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""

@@ -33,7 +33,9 @@ from .state import (
     ZONE_NAMES,
     Card,
     Player,
+    TypePlans,
     shuffle,
+    type_plans,
 )
 
 if TYPE_CHECKING:
@@ -43,8 +45,9 @@ if TYPE_CHECKING:
     from .core import GameCore
 
 
-# what a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data
-_Face = tuple[int, "CardType", int, str, bool, dict[Any, Any]]
+# what a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data, its type's
+# uses as plans (state.type_plans)
+_Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
 
 
 class Zones:
@@ -103,7 +106,9 @@ class Zones:
         if got is None:
             types = content.card_types
             faces = [
-                (e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data) for e in content.deck_for(players)
+                (e.uid, ct, e.mask, e.direction, e.lockable, e.data, type_plans(ct))
+                for e in content.deck_for(players)
+                for ct in (types[e.card_type],)
             ]
             # the deck ids as a dict's keys, in deck order: copied, the game's by_uid is made at its size at once
             # (its values, None here, are all set before anything reads it)
@@ -111,7 +116,9 @@ class Zones:
             got = (faces, keys)
             made[4][players] = got
         args, uids = got
-        cards = [Card(uid, ctype, mask, arrow, lock, data) for uid, ctype, mask, arrow, lock, data in args]
+        cards = [
+            Card(uid, ctype, mask, arrow, lock, data, plans) for uid, ctype, mask, arrow, lock, data, plans in args
+        ]
         if self.cards:  # (a table being built: cards already there)
             self.cards += cards
             for c in cards:
