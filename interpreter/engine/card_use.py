@@ -145,21 +145,24 @@ class CardUse:
         skills = self.skills
         role = p.role
         options: list[PlayOption] = []
+        # the idle point's number (state.TIMING_INDEX): p's active skills and its hand cards' uses are kept by it
+        ti: int = TIMING_INDEX.get(timing, -1)
         if role is not None:
-            actives = skills.actives.get(id(role))
-            if actives is None:
-                actives = skills.active_skills(role)
-            here = actives.get(timing)
-            if here is not None:
-                options = skills.skill_options(p, timing, here)
+            table = p.active_table
+            if p.actives_of is not role:  # (found once per role: it may number idle points not met before)
+                table = skills.active_table(p, role)
+                ti = TIMING_INDEX.get(timing, -1)
+            if 0 <= ti < len(table):
+                here = table[ti]
+                if here is not None:
+                    options = skills.skill_options(p, timing, here)
         if p.statuses and self.seats.has_status(p, "cannot_use_cards"):
             return options
         special = False  # (tested in a condition: native size tests compiled, no call pure)
         if self.conversions or self.bans or self.intel_bans:
             special = True
-        # the idle point's number (state.TIMING_INDEX): a hand card whose type has no use here is passed over by one
-        # test of its bits; no number: no card type met so far has a use here (most idle points offer nothing)
-        ti: int = TIMING_INDEX.get(timing, -1)
+        # a hand card whose type has no use here is passed over by one test of its bits; no number: no card type met
+        # so far has a use here (most idle points offer nothing)
         if ti >= 0:
             tbit = 1 << ti
         elif special:

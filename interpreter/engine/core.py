@@ -36,6 +36,7 @@ except ImportError:
 
 
 STEP_BUDGET: Final[int] = LIMITS["step_budget"].value  # effect steps between two decisions (E501)
+MAX_DECISIONS: Final[int] = LIMITS["max_decisions"].value  # decisions in one game after which it is stuck (E503)
 STUCK_WINDOW: Final = 300  # past MAX_DECISIONS, the questions watched to say what repeats (E503)
 
 
@@ -43,7 +44,8 @@ STUCK_WINDOW: Final = 300  # past MAX_DECISIONS, the questions watched to say wh
 class GameCore:
     """Game-wide state, the clock, the event log and the decision channel (see the module docstring)."""
 
-    MAX_DECISIONS = LIMITS["max_decisions"].value
+    # (MAX_DECISIONS, below, reads and sets `decision_limit`, which ask_seat reads as a native attribute)
+    decision_limit: int
     # tests set this on Game to check the zone invariant at every turn start (a class variable: compiled code, too,
     # reads it from the game's class)
     CHECK_EACH_TURN: ClassVar[bool] = False
@@ -103,6 +105,7 @@ class GameCore:
         self.watched: frozenset = frozenset()  # event kinds some dealt skill reacts to (Skills.index_triggers)
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
+        self.decision_limit = MAX_DECISIONS  # past it the game is stuck (E503); a test may lower it (MAX_DECISIONS)
         self.driver = None
         self.picks = []
         self.draws = []
@@ -114,6 +117,15 @@ class GameCore:
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
         self.result: GameOver | None = None
+
+    @property
+    def MAX_DECISIONS(self) -> int:
+        """The decisions after which the game is stuck (E503): the catalogue's limit, unless set on this game."""
+        return self.decision_limit
+
+    @MAX_DECISIONS.setter
+    def MAX_DECISIONS(self, n: int) -> None:
+        self.decision_limit = n
 
     def reseed(self, seed: int) -> None:
         """All chance from here on is drawn from a new generator (the step API's resample)."""
@@ -331,7 +343,7 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
     if not options:
         raise EngineError(f"decision {kind} for P{player.seat} has no options")
     game.decision_count += 1
-    if game.decision_count > game.MAX_DECISIONS:
+    if game.decision_count > game.decision_limit:
         game._watch_stuck(player, kind, options, prompt, source)
     if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
         picked = options[0]  # a forced choice is not a decision

@@ -20,7 +20,7 @@ from ..language.runtime import Ctx
 from . import decisions as D
 from .core import ask_seat, emit_event, unheard
 from .decisions import PlayOption
-from .state import Player, shuffle
+from .state import Player, shuffle, timing_index
 
 if TYPE_CHECKING:
     from ..model.content import Identity, Role, SecretTask, Skill
@@ -310,6 +310,26 @@ class Skills:
             kept[id(role)] = (role, found)
         self.actives[id(role)] = found
         return found
+
+    def active_table(self, p: Player, role: Role) -> tuple[tuple[Skill, ...] | None, ...]:
+        """p's role's active skills by idle point number (state.TIMING_INDEX; None: none there), kept on p for that
+        role (Player.active_table) and on the content set for every game."""
+        kept: dict[int, tuple[Role, tuple[tuple[Skill, ...] | None, ...]]] | None = getattr(
+            self.game.content, "_active_tables", None
+        )
+        if kept is None:
+            kept = {}
+            self.game.content._active_tables = kept  # type: ignore[attr-defined]  # a cache kept on the content set
+        entry = kept.get(id(role))
+        if entry is not None and entry[0] is role:  # (the role kept with it: an id reused by another role is not it)
+            table = entry[1]
+        else:
+            by_index = {timing_index(t): sks for t, sks in self.active_skills(role).items()}
+            table = tuple(by_index.get(i) for i in range(max(by_index) + 1)) if by_index else ()
+            kept[id(role)] = (role, table)
+        p.actives_of = role
+        p.active_table = table
+        return table
 
     def skill_options(self, p: Player, timing: str, actives: tuple[Skill, ...] | None = None) -> list[PlayOption]:
         """p's active skills usable at this idle point (`actives`: those of its role there, if the caller has them)."""

@@ -89,6 +89,14 @@ TypePlans = tuple[int, tuple[tuple[UsePlan, ...], ...]]
 _next_use_bit: list[int] = [1]  # the bit the next shared use gets
 
 
+def timing_index(timing: str) -> int:
+    """An idle point's number (TIMING_INDEX), given on first sight."""
+    ti = TIMING_INDEX.get(timing)
+    if ti is None:
+        ti = TIMING_INDEX[timing] = len(TIMING_INDEX)
+    return ti
+
+
 def type_plans(ctype: CardType) -> TypePlans:
     """A card type's uses as plans (see UsePlan), made once and kept on the type (what is printed on a card type does
     not change once it is loaded)."""
@@ -98,9 +106,7 @@ def type_plans(ctype: CardType) -> TypePlans:
     mask = 0
     by_index: dict[int, tuple[UsePlan, ...]] = {}
     for timing, uses in ctype.uses_by_timing.items():
-        ti = TIMING_INDEX.get(timing)
-        if ti is None:
-            ti = TIMING_INDEX[timing] = len(TIMING_INDEX)
+        ti = timing_index(timing)
         mask |= 1 << ti
         plans: list[UsePlan] = []
         for use in uses:
@@ -257,6 +263,8 @@ class Player:
         "dealt_roles",
         "lost_skills",
         "yin",
+        "actives_of",
+        "active_table",
     )
 
     def __init__(self, seat: int):
@@ -283,6 +291,10 @@ class Player:
         self.dealt_roles: list[Role] = []  # the roles this seat was dealt at setup (it saw them all)
         self.lost_skills: set[str] = set()  # ids of its role's skills it does not have (lose_skill, dormant ones)
         self.yin: set[str] = set()  # ids of its 转换技 skills in their 阴 state (all start 阳)
+        # its role's active skills by idle point number (TIMING_INDEX; None: none there), for the role they were
+        # found for (`actives_of`: another role, or none, and Skills.active_table finds them again)
+        self.actives_of: Role | None = None
+        self.active_table: tuple[tuple[Any, ...] | None, ...] = ()
 
     @property
     def role_face_up(self) -> bool:
