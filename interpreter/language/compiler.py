@@ -43,7 +43,7 @@ from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list, returns_list
 from .errors import LanguageError
 from .parser import NAMED_CARD_HINT, compile_cached, parse
-from .runtime import Card, CardName, Ctx, Player, StopEffect, source_of
+from .runtime import Card, CardName, Ctx, Player, StopEffect, loop_over, source_of
 from .visibility import check as check_hidden_choices
 
 # A value of the language at run time (a player, a card, a number, a list of them, none …). Like the
@@ -125,16 +125,6 @@ def _compare(op: Callable[[Value, Value], bool]) -> Callable[[Value, Value], boo
     return cmp
 
 
-def _loop_over(ctx: Ctx, x: Value) -> list[Value]:
-    """The list a `for` (or a `where` inside a loop) walks, its length spent from the game's step budget."""
-    xs: list[Value] = [] if x is None else x if isinstance(x, list) else [x]
-    game = ctx.game
-    game.budget_line -= len(xs)
-    if game.changes + game.zones.moves > game.budget_line:  # the cards moved and events count too
-        game.over_budget()  # E501: ends the game
-    return xs
-
-
 def _loop_times(ctx: Ctx, n: int | None) -> range:
     """What a `repeat n` runs: n capped to 0..MAX_REPEAT, spent from the game's step budget."""
     n = 0 if n is None or n < 0 else n if n < MAX_REPEAT else MAX_REPEAT
@@ -160,7 +150,7 @@ _BASE_NAMESPACE: dict[str, object] = {
     "le": _compare(operator.le),
     "gt": _compare(operator.gt),
     "ge": _compare(operator.ge),
-    "loop_over": _loop_over,
+    "loop_over": loop_over,
     "loop_times": _loop_times,
     "MAX_REPEAT": MAX_REPEAT,
 }
@@ -168,14 +158,13 @@ _CMP_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
 def direct_calls(namespace: Mapping[str, object]) -> dict[str, tuple[str, str]]:
-    """The primitives of a unit's namespace that code compiled ahead of time calls directly, not through the
-    namespace: name in the code -> (module, function name), each a function defined at the top of its module."""
+    """The functions of a unit's namespace that code compiled ahead of time calls directly, not through the
+    namespace (the primitives, `loop_over` …): name in the code -> (module, function name), each a function of
+    this package defined at the top of its module."""
     out: dict[str, tuple[str, str]] = {}
     for name, value in namespace.items():
-        if not name.startswith("b"):
-            continue
         module, fname = getattr(value, "__module__", None), getattr(value, "__name__", None)
-        if isinstance(module, str) and isinstance(fname, str):
+        if isinstance(module, str) and module.startswith("interpreter.") and isinstance(fname, str):
             mod = sys.modules.get(module)
             if mod is not None and getattr(mod, fname, None) is value:
                 out[name] = (module, fname)

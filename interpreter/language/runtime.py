@@ -54,6 +54,16 @@ def source_of(ctx: Ctx, asked: Player | None = None) -> str:
     return str(card.type.id)
 
 
+def loop_over(ctx: Ctx, x: Any) -> list[Any]:
+    """The list a `for` (or a `where` inside a loop) walks, its length spent from the game's step budget."""
+    xs: list[Any] = [] if x is None else x if isinstance(x, list) else [x]
+    game = ctx.game
+    game.budget_line -= len(xs)
+    if game.changes + game.zones.moves > game.budget_line:  # the cards moved and events count too
+        game.over_budget()  # E501: ends the game
+    return xs
+
+
 class StopEffect(Exception):
     """Raised by `then` when what came before did not fully resolve: the rest of the text is skipped."""
 
