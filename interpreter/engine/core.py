@@ -40,6 +40,13 @@ MAX_DECISIONS: Final[int] = LIMITS["max_decisions"].value  # decisions in one ga
 STUCK_WINDOW: Final = 300  # past MAX_DECISIONS, the questions watched to say what repeats (E503)
 
 
+class MoveCount:
+    """What the core reads of the game's Zones (zones.py, a subclass): the cards moved so far, which spend the step
+    budget. (Typed here, the compiled core reads it as a native attribute; zones.py is above this module.)"""
+
+    moves: int
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled by mypyc, Game (game.py) stays Python
 class GameCore:
     """Game-wide state, the clock, the event log and the decision channel (see the module docstring)."""
@@ -62,7 +69,7 @@ class GameCore:
     describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
     _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
-    zones: Any  # the game's Zones (made by Game): its move count spends the step budget (no import of zones.py)
+    zones: MoveCount  # the game's Zones (made by Game): its move count spends the step budget
 
     def __init__(
         self,
@@ -348,8 +355,7 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
     if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
         picked = options[0]  # a forced choice is not a decision
     else:
-        moves: int = game.zones.moves  # (zones is Any here: typed once, the sum is native)
-        game.budget_line = game.changes + moves + STEP_BUDGET
+        game.budget_line = game.changes + game.zones.moves + STEP_BUDGET
         decision = Decision(kind, player.seat, options, prompt, source)
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))

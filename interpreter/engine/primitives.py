@@ -24,7 +24,7 @@ state has one owner (ARCHITECTURE.md, "The engine's components").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..language.builtins import implements
 from ..language.runtime import CardName, Ctx, source_of
@@ -64,7 +64,7 @@ def _core(ctx: Ctx) -> GameCore:
 
 
 def _zones(ctx: Ctx) -> Zones:
-    return _core(ctx).zones  # (GameCore declares it Any: no import of zones.py)
+    return cast("Zones", _core(ctx).zones)  # (GameCore declares it by its move count: no import of zones.py)
 
 
 def _seats(ctx: Ctx) -> Seats:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from .core import emit_event, unheard
+from .core import MoveCount, emit_event, unheard
 from .errors import EngineError
 from .state import (
     BLACK,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 _Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
 
 
-class Zones:
+class Zones(MoveCount):
     """Every card's zone and visibility (see the module docstring)."""
 
     def __init__(self, game: GameCore) -> None:
