@@ -80,13 +80,16 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
 TIMING_INDEX: dict[str, int] = {}
 
 # One use of a card type at one idle point, as card_options reads it: (the use, its condition, its target rule, its
-# bit). The bit is 0 for a use whose rules read this_card (checked per copy), else one of its own (process-wide): a
-# question checks that use once for all copies and keeps the answer in two bit masks.
+# bit). The bit is 0 for a use whose rules read this_card (checked per copy), else one of its own: a question checks
+# that use once for all copies and keeps the answer in two bit masks. The bits are given process-wide by the use's
+# place (its card type's id, the idle point, its position there: USE_BITS), distinct within any one content set,
+# which is all a question spans; a process that loads many content sets (tests, a server) reuses them, so the masks
+# stay as small as the game's list of uses.
 UsePlan = tuple[Any, Any, Any, int]
 # a card type's uses by idle point: (the bits of the idle points it has uses at, per idle point number its plans)
 TypePlans = tuple[int, tuple[tuple[UsePlan, ...], ...]]
 
-_next_use_bit: list[int] = [1]  # the bit the next shared use gets
+USE_BITS: dict[tuple[str, str, int], int] = {}  # a shared use's bit by its place (card type id, idle point, position)
 
 
 def timing_index(timing: str) -> int:
@@ -109,11 +112,13 @@ def type_plans(ctype: CardType) -> TypePlans:
         ti = timing_index(timing)
         mask |= 1 << ti
         plans: list[UsePlan] = []
-        for use in uses:
+        for k, use in enumerate(uses):
             bit = 0
             if not use.per_copy:
-                bit = _next_use_bit[0]
-                _next_use_bit[0] = bit << 1
+                place = (ctype.id, timing, k)
+                bit = USE_BITS.get(place, 0)
+                if not bit:
+                    bit = USE_BITS[place] = 1 << len(USE_BITS)
             plans.append((use, use.condition, use.target, bit))
         by_index[ti] = tuple(plans)
     table = tuple(by_index.get(i, ()) for i in range(max(by_index) + 1)) if by_index else ()
