@@ -11,7 +11,8 @@ everything above the engine, except the bundled content's effect code: the build
 code units into interpreter/content/_units.py (interpreter/content/precompile.py; generated, not
 tracked; loading the content needs pyyaml, lark and jsonschema, asked for with mypy) and compiles that
 module with the engine; at run time a unit whose generated source is the same runs compiled, any other
-(a modder's pack, an edited role) is exec'd as in the pure build.
+(a modder's pack, an edited role) is exec'd as in the pure build. Content that does not load gets its
+errors printed and no unit compiled ahead of time (the build goes on).
 """
 
 from __future__ import annotations

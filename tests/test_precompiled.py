@@ -99,3 +99,21 @@ def test_a_changed_unit_falls_back_to_the_exec_d_code(monkeypatch: pytest.Monkey
     assert not isinstance(same, types.FunctionType)
     changed = comp._build([*source.rstrip("\n").split("\n"), "    pass"], None)
     assert isinstance(changed, types.FunctionType)
+
+
+def test_content_that_does_not_load_gets_no_units_and_its_errors_not_a_traceback(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the compiled build (setup.py) writes the module from the checkout's content: an edited card that does not
+    # load is reported as the loader reports it, and the build goes on with no unit compiled ahead of time
+    pack = tmp_path / "pack"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "cards" / "bad.yaml").write_text("id: bad\nname: 坏\n  uses: [\n", encoding="utf-8")
+    out = tmp_path / "_units.py"
+    assert precompile.write(out, [[loader.BUNDLED_CONTENT, pack]]) == 0
+    err = capsys.readouterr().err
+    assert f"{pack / 'cards' / 'bad.yaml'}:3:" in err and "E101" in err
+    assert "Traceback" not in err and "not compiled ahead of time" in err
+    module: dict[str, Any] = {}
+    exec(compile(out.read_text(encoding="utf-8"), str(out), "exec"), module)
+    assert module["UNITS"] == {}

@@ -80,7 +80,7 @@ def _unit(key: str, source: str, namespace: dict[str, object], modules: dict[str
 
 def generate(packs: list[list[Path]] | None = None) -> tuple[str, int]:
     """The module's text and how many units it holds: every unit of the bundled content (the full game, and the
-    base game alone), or of the given pack lists."""
+    base game alone), or of the given pack lists. Raises loader.ContentErrors if the content does not load."""
     units: dict[str, tuple[str, dict[str, object]]] = {}
     for paths in packs or [default_packs(), [loader.BUNDLED_CONTENT]]:
         loader._CLEAN_BUILDS.clear()  # built again, not taken from an earlier load in this process
@@ -88,6 +88,11 @@ def generate(packs: list[list[Path]] | None = None) -> tuple[str, int]:
             loader.load_content(paths)
         for source, namespace in recorded:
             units.setdefault(unit_key(source, namespace), (source, namespace))
+    return _module(units), len(units)
+
+
+def _module(units: dict[str, tuple[str, dict[str, object]]]) -> str:
+    """The module's text: the factories of these units (by key) and their table, UNITS."""
     modules: dict[str, str] = {}
     body: list[str] = []
     for key, (source, namespace) in sorted(units.items()):
@@ -106,12 +111,22 @@ def generate(packs: list[list[Path]] | None = None) -> tuple[str, int]:
         "",
     ]
     table = ["UNITS: dict[str, Any] = {", *(f"    {k!r}: u_{k}," for k in sorted(units)), "}", ""]
-    return "\n".join(head + body + table), len(units)
+    return "\n".join(head + body + table)
 
 
-def write(path: Path = GENERATED) -> int:
-    """Write the module (only if its text changed); how many units it holds."""
-    text, n = generate()
+def write(path: Path = GENERATED, packs: list[list[Path]] | None = None) -> int:
+    """Write the module (only if its text changed); how many units it holds. If the content does not load (an
+    edited checkout), its errors are printed and the module holds no unit: the compiled build goes on, and every
+    unit is built with exec at run time, as in the pure build (where loading the content reports the errors)."""
+    try:
+        text, n = generate(packs)
+    except loader.ContentErrors as e:
+        print(
+            f"{e}\n{len(e.errors)} problem(s) in the content: its code units are not compiled ahead of time (the"
+            " compiled engine runs them as Python, as the pure build does)",
+            file=sys.stderr,
+        )
+        text, n = _module({}), 0
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
     return n
