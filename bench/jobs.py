@@ -48,6 +48,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7, help="batch seed (default 7)")
     ap.add_argument("--installed", action="store_true", help="run the installed package, not this checkout")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1 (the speed-up is a median of rounds)")
     env = dict(os.environ)
     if not args.installed:
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])

@@ -49,6 +49,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.games < 10:
         ap.error("--games must be at least 10 (ten checkpoints)")
+    if not 2 <= args.players <= 10:
+        ap.error("--players must be 2 to 10 (as fengsheng simulate's)")
     if not args.installed and str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
 
@@ -71,7 +73,8 @@ def main(argv=None) -> int:
     print(f"{args.games} games, {args.players} players, every bundled role, one process ({loaded:.1f} MB loaded)")
     summary = simulate(content, args.players, args.games, args.seed, progress=progress, jobs=1)
     if summary.failures:
-        print(f"{len(summary.failures)} games failed (see fengsheng simulate)", file=sys.stderr)
+        print(f"{len(summary.failures)} games failed (see fengsheng simulate): no figure", file=sys.stderr)
+        return 1
     print(f"growth {first[-1] - first[0]:.1f} MB (from game {args.games // 10} to game {args.games})")
     return 0
 

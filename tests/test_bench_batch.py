@@ -39,3 +39,14 @@ def test_jobs_bench_reports_a_failing_command_without_a_traceback() -> None:
     done = _bench("jobs.py", "--games", "5", "--rounds", "1", "--players", "99")
     assert done.returncode != 0
     assert "failed (exit" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_benches_refuse_arguments_they_cannot_measure_with_a_usage_error() -> None:
+    # no rounds: no median (it was a StatisticsError traceback); a player count simulate refuses: every game failed,
+    # and a growth figure printed all the same
+    cases = [("jobs.py", ("--rounds", "0"), "--rounds"), ("memory.py", ("--players", "99"), "--players")]
+    for name, args, option in cases:
+        done = _bench(name, "--games", "10", *args)
+        assert done.returncode == 2, (name, done.stderr)
+        assert option in done.stderr and "Traceback" not in done.stderr
+        assert "growth" not in done.stdout and "speed-up" not in done.stdout
