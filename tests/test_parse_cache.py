@@ -139,3 +139,69 @@ def test_the_file_keeps_at_most_max_entries_and_this_runs_first(cache, monkeypat
     kept = parser._AstCache(parser._ast_cache().path).entries
     assert len(kept) == 3 and ("start", TEXT) in kept
     assert ("start", "draw(self, 1)\n") not in kept  # the oldest the other run used made room
+
+
+# ------------------------------------------------------------------ the content loader's clean reads, kept too
+
+
+def _fresh_loads(monkeypatch):
+    """What a new process has: no read and no built object kept in memory."""
+    from interpreter.content import loader
+
+    monkeypatch.setattr(loader, "_CLEAN_READS", {})
+    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})
+
+
+def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeypatch):
+    """The YAML and the schema checks of an unchanged content set are skipped in the next run (kept in the parse
+    cache); the content is the same."""
+    from interpreter.content import loader, yamlpos
+
+    _fresh_loads(monkeypatch)
+    first = loader.load_content([loader.BUNDLED_CONTENT])  # saves the parse cache, these reads with it
+    cache()
+    _fresh_loads(monkeypatch)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a file read clean in the last run was read again")
+
+    monkeypatch.setattr(yamlpos, "load", refuse)
+    monkeypatch.setattr(loader, "load_yaml", refuse)
+    monkeypatch.setattr(loader.Loader, "check_schema", refuse)
+    again = loader.load_content([loader.BUNDLED_CONTENT])
+    assert sorted(again.roles) == sorted(first.roles) and sorted(again.card_types) == sorted(first.card_types)
+    assert again.deck == first.deck and again.rules.identity_table == first.rules.identity_table
+
+
+def test_a_changed_schema_or_reader_reads_every_file_again(cache, monkeypatch):
+    from interpreter.content import loader
+
+    _fresh_loads(monkeypatch)
+    loader.load_content([loader.BUNDLED_CONTENT])
+    cache()
+    _fresh_loads(monkeypatch)
+    monkeypatch.setattr(loader, "_reads_version", lambda: "another version")  # what the key names changed
+    checked = []
+    real = loader.Loader.check_schema
+
+    def counting(self, *args, **kwargs):
+        checked.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(loader.Loader, "check_schema", counting)
+    loader.load_content([loader.BUNDLED_CONTENT])
+    assert len(checked) > 50  # every file of the game (86): none taken from the last run's reads
+
+
+def test_a_file_with_a_finding_is_read_every_time_with_its_message(cache, monkeypatch, tmp_path):
+    from interpreter.content import loader
+
+    pack = tmp_path / "pack"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "cards" / "bad.yaml").write_text("id: bad\nname: 坏\nunknown_key: 1\n", encoding="utf-8")
+    for _ in range(2):
+        _fresh_loads(monkeypatch)
+        errors: list = []
+        loader.load_content([loader.BUNDLED_CONTENT, pack], errors=errors)
+        cache()
+        assert any("unknown_key" in str(e) for e in errors)

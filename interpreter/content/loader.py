@@ -9,15 +9,17 @@ given: a later pack overrides earlier ones by id (a rule-set fork), and its
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import pickle
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-import jsonschema
 import yaml
 
 from ..catalogue import PHASE_KINDS, RESOLUTIONS, SPEEDS
@@ -29,7 +31,7 @@ from ..language.builtins import TYPED_READS
 from ..language.compiler import CONTEXT_VARS, Compiler, context_env
 from ..language.errors import LanguageError
 from ..language.guard import seat_guard
-from ..language.parser import save_parse_cache
+from ..language.parser import keep, kept, save_parse_cache
 from ..model.colors import COLOR_BITS
 from ..model.content import (
     TIMINGS,
@@ -147,6 +149,21 @@ def _full_width_key(lines: list[str], upto: int) -> tuple[int, int, str] | None:
 
 _CLEAN_READS: dict[tuple[str, str], bytes] = {}
 _CLEAN_READS_MAX = 4096
+
+
+@lru_cache(maxsize=1)
+def _reads_version() -> str:
+    """What a clean read depends on beyond the file's text: the schemas, this reader (this module and yamlpos.py)
+    and the YAML library. Such reads are also kept between runs in the parse cache (language/parser.py: kept,
+    keep) under a key with this digest, so a run whose files all read clean before skips YAML parsing and the
+    schema checks (and importing jsonschema); anything changed here reads every file again."""
+    digest = hashlib.sha256(f"{yaml.__version__} {sys.version_info[:2]}".encode())
+    for part in (*sorted(SCHEMA_DIR.glob("*.json")), Path(__file__), Path(__file__).with_name("yamlpos.py")):
+        with contextlib.suppress(OSError):
+            digest.update(part.name.encode() + b"\0" + part.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 # Cards, roles and secret tasks built from such a file with nothing to report, by kind, file name, text and the
 # card names known (【...】 in the code): the object (never changed once built, like load_cached's) and the marks
 # its code set and read. Built again for any file with a finding.
@@ -358,7 +375,14 @@ class Loader:
             text = text[1:]
         self.sources[str(path)] = split_lines(text)
         clean = _CLEAN_READS.get((kind, text))
-        if clean is not None:
+        if clean is None:  # read clean in an earlier run (the same text, schemas and reader)?
+            clean = kept((f"read {kind} {_reads_version()}", text))
+            if clean is not None:
+                with contextlib.suppress(Exception):  # a damaged entry: read the file instead
+                    data = pickle.loads(clean)
+                    _CLEAN_READS[kind, text] = clean
+                    return data
+        else:
             return pickle.loads(clean)
         findings = len(self.errors), len(self.warnings), len(self.dropped)
         if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
@@ -428,12 +452,15 @@ class Loader:
         if (len(self.errors), len(self.warnings), len(self.dropped)) == findings:
             if len(_CLEAN_READS) >= _CLEAN_READS_MAX:
                 _CLEAN_READS.clear()
-            _CLEAN_READS[kind, text] = pickle.dumps(data, pickle.HIGHEST_PROTOCOL)
+            _CLEAN_READS[kind, text] = blob = pickle.dumps(data, pickle.HIGHEST_PROTOCOL)
+            keep((f"read {kind} {_reads_version()}", text), blob)
         return data
 
     def check_schema(self, path, data, kind, schema_doc: dict | None = None):
         """Report every way `data` breaks the schema (of `kind`, or `schema_doc`), then take out each value of
         the wrong shape (a list where an id goes, an unknown timing), so that building from the rest never meets it."""
+        import jsonschema  # (here: a run whose files all read clean before never needs it)
+
         validator = jsonschema.Draft202012Validator(schema_doc if schema_doc is not None else schema(kind))
         wrong = set()
         found = []

@@ -339,8 +339,10 @@ def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
 
 
 class _AstCache:
-    """Parsed texts, kept between runs: (start, text) -> the pickled AST; and ("code " + file name,
-    generated Python source) -> its compiled code (marshal), for compile_cached.
+    """Parsed texts, kept between runs: (start, text) -> the pickled AST; ("code " + file name,
+    generated Python source) -> its compiled code (marshal), for compile_cached; and what other modules
+    keep there (kept, keep: the content loader's files that read clean), under keys that name what they
+    depend on.
 
     Parsing is most of what loading content costs (Lark's parser in Python), and
     content changes rarely. The cache is one file in the user's private cache
@@ -386,6 +388,18 @@ class _AstCache:
         self.used[key] = None
         self.new = True
         return node
+
+    def blob(self, key: tuple[str, str]) -> bytes | None:
+        """What another module kept under `key` (keep), or None."""
+        found = self.entries.get(key)
+        if found is not None:
+            self.used[key] = None
+        return found
+
+    def keep(self, key: tuple[str, str], blob: bytes) -> None:
+        self.entries[key] = blob
+        self.used[key] = None
+        self.new = True
 
     def code(self, source: str, filename: str) -> CodeType:
         key = ("code " + filename, source)
@@ -458,6 +472,20 @@ def compile_cached(source: str, filename: str) -> CodeType:
     if cache is None:
         return compile(source, filename, "exec")
     return cache.code(source, filename)
+
+
+def kept(key: tuple[str, str]) -> bytes | None:
+    """A blob another module keeps in the parse cache between runs (keep), or None (none kept, or no cache). The
+    caller's key says what the blob depends on beyond the text it holds (the parser's versions are the file's)."""
+    cache = _ast_cache()
+    return cache.blob(key) if cache is not None else None
+
+
+def keep(key: tuple[str, str], blob: bytes) -> None:
+    """Keep `blob` under `key` in the parse cache, saved with it (save_parse_cache); nothing without a cache."""
+    cache = _ast_cache()
+    if cache is not None:
+        cache.keep(key, blob)
 
 
 def save_parse_cache() -> None:
