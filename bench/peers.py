@@ -301,7 +301,7 @@ def main(argv=None) -> int:
         out["ratio"] = ratio
         verdict = "met" if ratio >= GOAL else "not met"
         if not compiled:
-            verdict += " by the pure-Python engine, which is not what the goal is for: README, 'A compiled engine'"
+            verdict += " by the pure-Python engine (the default install); see README, 'A compiled engine'"
         tail = (
             f"ratio {ratio:.3f}  (fengsheng 5 players, all roles ÷ RLCard UNO rules, 5 players; goal {GOAL}: {verdict})"
         )
