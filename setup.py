@@ -17,6 +17,7 @@ errors printed and no unit compiled ahead of time (the build goes on).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -74,5 +75,13 @@ else:
         # mypy's settings for the compiled modules: pyproject's [tool.mypy] (paths relative to here), less its
         # warning about sections for modules not compiled (mypyc stops at any message)
         os.chdir(HERE)
+        needed = {"yaml": "pyyaml", "lark": "lark", "jsonschema": "jsonschema"}  # module -> its package
+        missing = [pkg for mod, pkg in needed.items() if importlib.util.find_spec(mod) is None]
+        if missing:  # (pip's isolated build installs them; --no-build-isolation takes the environment as it is)
+            raise SystemExit(
+                f"FENGSHENG_MYPYC=1: the compiled build loads the bundled content to compile its effect code, "
+                f"which needs {', '.join(missing)} in the build environment: pip install {' '.join(CONTENT)} "
+                "(or build without --no-build-isolation)"
+            )
         subprocess.run([sys.executable, "-c", _GENERATE, str(HERE)], check=True)
         setup(ext_modules=mypycify(["--no-warn-unused-configs", *COMPILED, UNITS], opt_level="3"))

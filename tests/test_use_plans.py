@@ -33,3 +33,26 @@ def test_loading_again_reuses_the_bits(monkeypatch):
     two = load_content([BUNDLED_CONTENT])
     assert all(one.card_types[i] is not two.card_types[i] for i in one.card_types)  # new objects, the same uses
     assert _bits(two) == _bits(one)
+
+
+def test_threads_meeting_a_new_idle_point_at_once_get_one_number(monkeypatch):
+    """Search bots on a server's worker threads may meet an idle point first at the same time: one number for it."""
+    import threading
+    import time
+
+    from interpreter.engine import state
+
+    class Slow(dict):  # widens the window between looking a name up and giving it a number
+        def get(self, key, default=None):
+            found = super().get(key, default)
+            time.sleep(0.002)
+            return found
+
+    monkeypatch.setattr(state, "TIMING_INDEX", Slow())
+    got: list[int] = []
+    threads = [threading.Thread(target=lambda: got.append(state.timing_index("a_new_idle_point"))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == [0] * 8 and dict(state.TIMING_INDEX) == {"a_new_idle_point": 0}

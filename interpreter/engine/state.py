@@ -9,6 +9,7 @@ it keeps each player's per-color intel counters up to date.
 from __future__ import annotations
 
 import random
+import threading
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 # Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
@@ -92,12 +93,31 @@ TypePlans = tuple[int, tuple[tuple[UsePlan, ...], ...]]
 USE_BITS: dict[tuple[str, str, int], int] = {}  # a shared use's bit by its place (card type id, idle point, position)
 
 
+# Numbers and bits are given under this lock (first sight only): two threads meeting a new idle point or use at once
+# (search bots on a server's worker threads) must not both take the same number.
+_FIRST_SIGHT = threading.Lock()
+
+
 def timing_index(timing: str) -> int:
     """An idle point's number (TIMING_INDEX), given on first sight."""
     ti = TIMING_INDEX.get(timing)
     if ti is None:
-        ti = TIMING_INDEX[timing] = len(TIMING_INDEX)
+        with _FIRST_SIGHT:
+            ti = TIMING_INDEX.get(timing)
+            if ti is None:
+                ti = TIMING_INDEX[timing] = len(TIMING_INDEX)
     return ti
+
+
+def _use_bit(place: tuple[str, str, int]) -> int:
+    """A shared use's bit (USE_BITS), given on first sight."""
+    bit = USE_BITS.get(place, 0)
+    if not bit:
+        with _FIRST_SIGHT:
+            bit = USE_BITS.get(place, 0)
+            if not bit:
+                bit = USE_BITS[place] = 1 << len(USE_BITS)
+    return bit
 
 
 def type_plans(ctype: CardType) -> TypePlans:
@@ -115,10 +135,7 @@ def type_plans(ctype: CardType) -> TypePlans:
         for k, use in enumerate(uses):
             bit = 0
             if not use.per_copy:
-                place = (ctype.id, timing, k)
-                bit = USE_BITS.get(place, 0)
-                if not bit:
-                    bit = USE_BITS[place] = 1 << len(USE_BITS)
+                bit = _use_bit((ctype.id, timing, k))
             plans.append((use, use.condition, use.target, bit))
         by_index[ti] = tuple(plans)
     table = tuple(by_index.get(i, ()) for i in range(max(by_index) + 1)) if by_index else ()
