@@ -57,12 +57,10 @@ def tune_gc_for_batch() -> tuple[int, ...]:
     finalize), automatic young collections become rare (BATCH_GC_THRESHOLD), and the batch calls after_game
     once a game is over: one young collection that walks that game's objects once, when all of them are
     garbage. That is as fast as no collector at all (faster: the memory is reused while it is still in the
-    cache), about 8 % of the time per decision compiled against a threshold of 10,000 (bench/README.md,
+    cache), about 11 % of the time per decision compiled against a threshold of 10,000 (bench/README.md,
     "Per-game cost"), and memory stays flat. Nothing a game does depends on when the collector runs. The
     tools that play batches call it, in their worker processes too (simulate, a sweep, bench/peers.py); a
     library's caller (the step API, the RL environments) decides for its own process."""
-    import gc
-
     gc.freeze()
     old = gc.get_threshold()
     gc.set_threshold(BATCH_GC_THRESHOLD, *old[1:])

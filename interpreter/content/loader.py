@@ -375,15 +375,14 @@ class Loader:
             text = text[1:]
         self.sources[str(path)] = split_lines(text)
         clean = _CLEAN_READS.get((kind, text))
-        if clean is None:  # read clean in an earlier run (the same text, schemas and reader)?
-            clean = kept((f"read {kind} {_reads_version()}", text))
-            if clean is not None:
-                with contextlib.suppress(Exception):  # a damaged entry: read the file instead
-                    data = pickle.loads(clean)
-                    _CLEAN_READS[kind, text] = clean
-                    return data
-        else:
+        if clean is not None:
             return pickle.loads(clean)
+        clean = kept((f"read {kind} {_reads_version()}", text))  # read clean in an earlier run?
+        if clean is not None:
+            with contextlib.suppress(Exception):  # a damaged entry: read the file instead
+                data = pickle.loads(clean)
+                _CLEAN_READS[kind, text] = clean
+                return data
         findings = len(self.errors), len(self.warnings), len(self.dropped)
         if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
             self.err(

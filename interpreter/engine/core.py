@@ -20,7 +20,7 @@ from . import decisions as D
 from .actions import Describer
 from .decisions import Decision
 from .errors import EngineError, GameOver
-from .state import Card, Player
+from .state import Card, Player, below
 
 if TYPE_CHECKING:
     from ..model.content import Content
@@ -327,17 +327,7 @@ def uniform_answer(
     `draw`: the getrandbits of the generator the agent draws from (Agent.draws_from): the pick is drawn here, as
     CPython's Random._randbelow draws it (bits of n's length until a number below n), not by calling pick."""
     n = len(decision.options)
-    if draw is not None:
-        k = 0
-        m = n
-        while m:
-            m >>= 1
-            k += 1
-        index = draw(k)
-        while index >= n:
-            index = draw(k)
-    else:
-        index = pick(n)
+    index = below(draw, n) if draw is not None else pick(n)
     if type(index) is not int or not 0 <= index < n:
         raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
     game.actions_taken.append(game.describer.id_at(decision, index))  # every option checked

@@ -91,6 +91,10 @@ def _role_entry(table: dict[int, _RoleEntry], role: Role) -> _RoleEntry:
     return got
 
 
+# a role's active skills by idle point: by its name, and by its number (state.TIMING_INDEX; None: none there)
+RoleActives = tuple[dict[str, tuple["Skill", ...]], tuple[tuple["Skill", ...] | None, ...]]
+
+
 class Skills:
     """Role cards, skills and identity cards (see the module docstring)."""
 
@@ -113,10 +117,6 @@ class Skills:
         # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
-        # id(role) -> {idle point: its active skills usable there}, for the roles this game has met (a role
-        # object lives as long as the content, and what is printed on it does not change); made from the content
-        # set's own (active_skills), kept for every game played with it
-        self.actives: dict[int, dict[str, tuple[Skill, ...]]] = {}
 
     # ------------------------------------------------------------------ dealing
 
@@ -284,49 +284,37 @@ class Skills:
             key = (skill.id, self.game.turn_no, phase)
         p.usage[key] = times
 
-    def active_skills(self, role: Role) -> dict[str, tuple[Skill, ...]]:
-        """A role's active skills by the idle points where they can be used (kept in `actives`)."""
-        found = self.actives.get(id(role))
-        if found is not None:
-            return found
-        # the content set's: id(role) -> (role, its active skills by idle point); the role is kept with its entry,
-        # so an id reused by another role object is not taken for it
-        kept: dict[int, tuple[Role, dict[str, tuple[Skill, ...]]]] | None = getattr(
-            self.game.content, "_actives_by_role", None
-        )
+    def _role_actives(self, role: Role) -> RoleActives:
+        """A role's active skills by idle point, by name and by number (state.TIMING_INDEX; None: none there), made
+        once and kept on the content set for every game played with it (what is printed on a role does not change
+        once it is loaded): id(role) -> (the role, so that an id reused by another role object is not taken for
+        it, then the two forms)."""
+        kept: dict[int, tuple[Role, RoleActives]] | None = getattr(self.game.content, "_role_actives", None)
         if kept is None:
             kept = {}
-            self.game.content._actives_by_role = kept  # type: ignore[attr-defined]  # a cache kept on the content set
+            self.game.content._role_actives = kept  # type: ignore[attr-defined]  # a cache kept on the content set
         entry = kept.get(id(role))
         if entry is not None and entry[0] is role:
-            found = entry[1]
-        else:
-            index: dict[str, list[Skill]] = {}
-            for skill in role.moments:
-                if skill.kind == "active":
-                    for timing in skill.timing or ():  # an active skill always has its idle points
-                        index.setdefault(timing, []).append(skill)
-            found = {t: tuple(sks) for t, sks in index.items()}
-            kept[id(role)] = (role, found)
-        self.actives[id(role)] = found
-        return found
+            return entry[1]
+        index: dict[str, list[Skill]] = {}
+        for skill in role.moments:
+            if skill.kind == "active":
+                for timing in skill.timing or ():  # an active skill always has its idle points
+                    index.setdefault(timing, []).append(skill)
+        by_timing = {t: tuple(sks) for t, sks in index.items()}
+        by_index = {timing_index(t): sks for t, sks in by_timing.items()}
+        table = tuple(by_index.get(i) for i in range(max(by_index) + 1)) if by_index else ()
+        kept[id(role)] = (role, (by_timing, table))
+        return by_timing, table
+
+    def active_skills(self, role: Role) -> dict[str, tuple[Skill, ...]]:
+        """A role's active skills by the idle points where they can be used."""
+        return self._role_actives(role)[0]
 
     def active_table(self, p: Player, role: Role) -> tuple[tuple[Skill, ...] | None, ...]:
         """p's role's active skills by idle point number (state.TIMING_INDEX; None: none there), kept on p for that
-        role (Player.active_table) and on the content set for every game."""
-        kept: dict[int, tuple[Role, tuple[tuple[Skill, ...] | None, ...]]] | None = getattr(
-            self.game.content, "_active_tables", None
-        )
-        if kept is None:
-            kept = {}
-            self.game.content._active_tables = kept  # type: ignore[attr-defined]  # a cache kept on the content set
-        entry = kept.get(id(role))
-        if entry is not None and entry[0] is role:  # (the role kept with it: an id reused by another role is not it)
-            table = entry[1]
-        else:
-            by_index = {timing_index(t): sks for t, sks in self.active_skills(role).items()}
-            table = tuple(by_index.get(i) for i in range(max(by_index) + 1)) if by_index else ()
-            kept[id(role)] = (role, table)
+        role (Player.active_table)."""
+        table = self._role_actives(role)[1]
         p.actives_of = role
         p.active_table = table
         return table

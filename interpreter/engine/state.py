@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 # Colors and directions are content values (identities, per-copy card data, arrows); the engine uses them from there.
@@ -66,12 +67,18 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         return
     getrandbits = rng.getrandbits
     for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        j = below(getrandbits, i + 1)
         x[i], x[j] = x[j], x[i]
+
+
+def below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number in 0..n-1 as CPython's ``Random._randbelow(n)`` draws it from its generator's ``getrandbits``:
+    bits of n's length until one is below n (shuffle; a uniform agent's pick drawn by the engine, core.py)."""
+    k = n.bit_length()
+    j = getrandbits(k)
+    while j >= n:
+        j = getrandbits(k)
+    return j
 
 
 # The idle points (timings) by number, interned process-wide as they are first met (bit `1 << number`). A card keeps

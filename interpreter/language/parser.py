@@ -382,11 +382,10 @@ class _AstCache:
                 del self.entries[key]
         node = _parse(text, start)
         try:
-            self.entries[key] = pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL)
         except (RecursionError, pickle.PicklingError):  # nested too deep to pickle: not kept
             return node
-        self.used[key] = None
-        self.new = True
+        self.keep(key, blob)
         return node
 
     def blob(self, key: tuple[str, str]) -> bytes | None:
@@ -397,6 +396,7 @@ class _AstCache:
         return found
 
     def keep(self, key: tuple[str, str], blob: bytes) -> None:
+        """Keep `blob` under `key`, used by this process (saved by save)."""
         self.entries[key] = blob
         self.used[key] = None
         self.new = True
@@ -412,9 +412,7 @@ class _AstCache:
             except (ValueError, EOFError, TypeError):  # a damaged entry: compile the source instead
                 del self.entries[key]
         code = compile(source, filename, "exec")
-        self.entries[key] = marshal.dumps(code)
-        self.used[key] = None
-        self.new = True
+        self.keep(key, marshal.dumps(code))
         return code
 
     def save(self) -> None:
