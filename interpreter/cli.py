@@ -14,6 +14,7 @@ import click
 
 from . import __version__
 from .cli_options import content_option, content_paths, expansions_option
+from .seeds import MAX_SEED
 from .snippet import clip
 
 # The most games one `simulate` runs (a batch of more is a typo, or a job for several batches and seeds).
@@ -172,7 +173,14 @@ def main():
 @main.command()
 @click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players per game")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="how many games")
-@click.option("--seed", "-s", default=0, show_default=True, type=int, help="seed of the batch")
+@click.option(
+    "--seed",
+    "-s",
+    default=None,
+    type=click.IntRange(0, MAX_SEED),
+    help="seed of the batch, to play the same games again (default: a fresh 128-bit seed nobody can guess, "
+    "printed in the summary and kept in the log)",
+)
 @content_option()
 @click.option(
     "--log",
@@ -191,7 +199,7 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option(
     "--game-seed",
-    type=click.IntRange(0),
+    type=click.IntRange(0, MAX_SEED),
     default=None,
     help="play only the one game with this game seed (a failed game's line in a summary names it)",
 )
@@ -214,6 +222,7 @@ def simulate(
     that fails is listed with its game seed and the command that plays it alone
     (--game-seed) with its resolution trace (--trace).
     """
+    from .seeds import fresh_seed
     from .sim import WorkerDied, default_jobs, parse_agents, simulate as run_batch
 
     agents = None
@@ -239,6 +248,8 @@ def simulate(
         _one_game(content, players, game_seed, max_turns, trace, agents)
         return
     jobs = jobs or default_jobs()
+    if seed is None:
+        seed = fresh_seed()
     try:
         with _progress(games) as progress:
             summary = run_batch(

@@ -49,6 +49,7 @@ from .seat_text import (
     task_line,
     transit_text,
 )
+from .seeds import derive
 
 SAVE_FORMAT = "fengsheng-play"
 MAX_EVENTS = 60  # the most lines of "what happened" one screen shows (the latest; a line says how many more)
@@ -152,8 +153,9 @@ class Setup:
 
 
 def bot_seed(seed: int, seat: int) -> int:
-    """Each bot's own seed, from the game's seed and its seat (so a save replays them)."""
-    return seed * 1000 + seat
+    """Each bot's own seed, from the game's seed and its seat (so a save replays them): a keyed hash
+    (seeds.derive), so a bot's seed, which a bot in another process is handed, leads back to nothing."""
+    return derive(seed, "agent", seat)  # as sim.agent_seed: the game simulate --game-seed plays with these bots
 
 
 def _save_pack(path: str | Path, ref: str) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .cli_options import content_option
+from .seeds import MAX_SEED
 
 DEFAULT_SAVE = "fengsheng-save.json"
 
@@ -18,7 +19,13 @@ def _read_line() -> str:
 
 @click.command()
 @click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players at the table")
-@click.option("--seed", "-s", default=None, type=int, help="the game's seed (default: a random one, printed)")
+@click.option(
+    "--seed",
+    "-s",
+    default=None,
+    type=click.IntRange(0, MAX_SEED),
+    help="the game's seed, to deal a known game (default: a fresh 128-bit seed that nobody at the table sees)",
+)
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 9), help="your seat (P0 … P9)")
 @click.option(
     "--hot-seat",
@@ -58,14 +65,13 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
     intel in transit, the face-up roles and what happened since your last decision; every
     decision is a numbered menu. Type s to save, q to quit; `--resume FILE` continues a save.
     """
-    import random
-
     from rich.console import Console
 
     from .agents.kinds import default_kind, factory_of
     from .cli import _load_or_exit
     from .cli_options import content_paths
     from .play import PlayError, Setup, Table, Terminal
+    from .seeds import fresh_seed
 
     console = Console(highlight=False)
     if resume is not None:
@@ -83,7 +89,7 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
             setup, actions = Table.read_save(resume)
         else:
             if seed is None:
-                seed = random.SystemRandom().randrange(1_000_000)
+                seed = fresh_seed()
             humans = list(range(hot_seat)) if hot_seat else [seat]
             if hot_seat and hot_seat > players:
                 raise click.BadParameter(f"{hot_seat} humans at a table of {players}", param_hint="'--hot-seat'")

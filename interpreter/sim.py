@@ -30,6 +30,7 @@ from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
 from .engine.step import GameState
+from .seeds import SEED_RANGE, derive, is_seed
 from .snippet import snippet
 
 if TYPE_CHECKING:
@@ -100,8 +101,10 @@ def pad(s: str, width: int) -> str:
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` of a batch started with `seed`."""
-    return (seed * 1_000_003 + index * 7_919) % (2**63)
+    """The seed of game `index` of a batch started with `seed`: a keyed hash of the two (seeds.derive), so a
+    per-seat copy that names a game's place in its batch, or one game's seed made public after it ended,
+    leads back neither to the batch seed nor to another game's."""
+    return derive(seed, "game", index)
 
 
 def content_fingerprint(paths) -> str:
@@ -119,8 +122,14 @@ def content_fingerprint(paths) -> str:
     return h.hexdigest()[:16]
 
 
+def agent_seed(gseed: int, seat: int) -> int:
+    """The seed of the agent at `seat` of the game seeded with `gseed` (a keyed hash: an agent that knows its own
+    seed learns nothing of the game's)."""
+    return derive(gseed, "agent", seat)
+
+
 def random_agents(gseed: int, n: int) -> list:
-    return [RandomAgent(gseed * 31 + seat) for seat in range(n)]
+    return [RandomAgent(agent_seed(gseed, seat)) for seat in range(n)]
 
 
 def parse_agents(spec: str, players: int) -> tuple[str, ...]:
@@ -141,9 +150,9 @@ def parse_agents(spec: str, players: int) -> tuple[str, ...]:
 
 
 def make_agents(kinds: tuple[str, ...], gseed: int, content=None) -> list:
-    """The agents of one game: seat s gets its kind seeded with gseed * 31 + s (as random_agents does),
+    """The agents of one game: seat s gets its kind seeded with agent_seed(gseed, s) (as random_agents does),
     and the content being played (a bot's hints)."""
-    return [factory_of(k)(gseed * 31 + seat, content) for seat, k in enumerate(kinds)]
+    return [factory_of(k)(agent_seed(gseed, seat), content) for seat, k in enumerate(kinds)]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -830,8 +839,8 @@ def _malformed(rec: dict, kind: object) -> str | None:
         players = rec.get("players")
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
             return f"a game header needs `players`, a number from 2 to 10 (got {_shown(players)})"
-        if "seed" in rec and not (_is_int(rec["seed"]) and 0 <= rec["seed"] < 2**63):
-            return f"a game header's `seed` is a whole number from 0 to 2**63 - 1 (got {_shown(rec['seed'])})"
+        if "seed" in rec and not is_seed(rec["seed"]):
+            return f"a game header's `seed` is {SEED_RANGE} (got {_shown(rec['seed'])})"
         if "index" in rec and not (_is_int(rec["index"]) and 0 <= rec["index"] < 2**63):
             return f"a game header's `index` is a whole number from 0 (got {_shown(rec['index'])})"
         return None

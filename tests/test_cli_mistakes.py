@@ -199,7 +199,7 @@ def is_decision(rec: dict) -> bool:
         (lambda r: r["type"] == "game", lambda r: r.pop("players"), "a game header needs `players`"),
         (lambda r: r["type"] == "game", lambda r: r.update(players=99), "a number from 2 to 10 (got 99)"),
         (lambda r: r["type"] == "game", lambda r: r.update(seed="x"), "`seed` is a whole number"),
-        (lambda r: r["type"] == "game", lambda r: r.update(seed=-1), "`seed` is a whole number from 0 to 2**63 - 1"),
+        (lambda r: r["type"] == "game", lambda r: r.update(seed=-1), "`seed` is a whole number from 0 to 2**256 - 1"),
         (lambda r: r["type"] == "game", lambda r: r.update(seed=10**300), "(got 1000000000000000000000000000000000"),
         (lambda r: r["type"] == "game", lambda r: r.update(index="0"), "`index` is a whole number from 0 (got '0')"),
         (is_decision, lambda r: r.update(seat=99), "`seat` is a seat from 0 to 9 (got 99)"),

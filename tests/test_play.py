@@ -352,5 +352,5 @@ def test_declining_a_choice_says_what_is_declined():
     none = {"id": 0, "kind": "none", "label": "不"}
     assert menu_label(none, names, "lock") == "不锁定"
     assert menu_label(none, names, "choose") == "不选"
-    code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
+    code, out = _play(["-p", "4", "-s", "2", "--bots", "random", "--max-turns", "40"], ANSWERS)  # a game with a lock
     assert code == 0 and "1. 不锁定" in out and not re.search(r"\d\. 不\s+│", out)

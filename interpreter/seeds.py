@@ -1,0 +1,51 @@
+"""Seeds: where a game's chance comes from, and how the seeds of its parts are derived.
+
+A game's seed fixes everything chance decides — identities, tasks, roles dealt, hands, every shuffle
+and blind pick — so whoever knows it knows every hidden card. Two rules follow:
+
+- A game people play (``serve``, ``play``, a batch or sweep with no ``--seed``) gets a fresh seed of
+  ``SEED_BITS`` bits from the operating system (``secrets``); the engine's generator takes it whole
+  (``random.Random`` seeds from every bit of an int). A seed a user types (``--seed 7``) is kept as it is:
+  reproducible batches and tests need it, and whoever typed it is the referee.
+- A seed derived from another one (a game of a batch, a bot of a table) is a keyed hash of it
+  (BLAKE2b), never an affine function: knowing one derived seed — a finished game's referee log, a
+  bot's own seed — says nothing about its parent or its siblings, and a per-seat copy that keeps a
+  game's place in its batch leads back to nothing without the parent.
+
+This module imports nothing of the project: every layer may derive seeds the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+__all__ = ["MAX_SEED", "SEED_BITS", "SEED_RANGE", "derive", "fresh_seed", "is_seed"]
+
+SEED_BITS = 128
+"""The bits of a fresh seed: 2**128 equally likely deals, beyond any search from what a seat sees."""
+
+
+MAX_SEED = 2**256 - 1
+"""The largest seed a command, a log, a save or a table accepts: room for any fresh or derived seed, and a
+bound on what a file or a request can make the engine hash."""
+
+SEED_RANGE = "a whole number from 0 to 2**256 - 1"
+
+
+def is_seed(value: object) -> bool:
+    """Whether `value` is a seed a game can be played with: an int (not a bool) in 0..MAX_SEED."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
+
+
+def fresh_seed() -> int:
+    """A new seed nobody can guess: SEED_BITS bits from the operating system's generator."""
+    return secrets.randbits(SEED_BITS)
+
+
+def derive(seed: int, purpose: str, index: int) -> int:
+    """The seed of part `index` of `purpose` (``"game"`` of a batch, ``"bot"`` of a table …) of a game or
+    batch seeded with `seed`: SEED_BITS bits of a BLAKE2b hash of the three. Deterministic (seed + index
+    replay it), and one-way (no derived seed leads back to `seed` or to another index's)."""
+    text = f"fengsheng/{purpose}/{seed}/{index}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=SEED_BITS // 8).digest(), "big")
