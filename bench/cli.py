@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = [
     ("fengsheng --help", ["--help"], 0.15),
     ("fengsheng validate", ["validate"], 0.5),
-    ("fengsheng simulate -n 1 -j 1", ["simulate", "-n", "1", "-j", "1"], 0.4),
+    ("fengsheng simulate -n 1 -j 1 -s 1", ["simulate", "-n", "1", "-j", "1", "-s", "1"], 0.4),
 ]
 LAUNCH = "import sys; from interpreter.cli import main; sys.argv[0] = 'fengsheng'; sys.exit(main())"
 

@@ -275,7 +275,8 @@ def simulate(
         sys.exit(1)
     summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec)
     if as_json:
-        click.echo(json.dumps(summary.to_json(), ensure_ascii=False, sort_keys=True, indent=2))
+        # the batch seed: what plays the same games again (a fresh one when --seed was not given)
+        click.echo(json.dumps({"seed": seed, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)
     deck = len(content.deck_for(players))
     header = (

@@ -6,10 +6,11 @@ the answer is the chosen descriptor's id, checked by ``apply_action``. Nothing h
 reads the engine's objects for a human: the screen is drawn from the observation
 and the content's static names (roles, cards, skills, identities, tasks).
 
-A save is the table (players, seed, human seats, bot kinds, packs) and every action
-id applied so far; resuming replays them (``Table.read_save``). A save names its packs as a log's
-header does (``content.packs.log_pack_ref``: a bundled pack by id, another relative to the save's
-folder), so a save moved with its pack, or made in another checkout, resumes.
+A save is the table (players, human seats, bot kinds, packs) and, sealed with the user's key
+(sealed.py), the seed and every action id applied so far; resuming replays them
+(``Table.read_save``). A save names its packs as a log's header does (``content.packs.log_pack_ref``:
+a bundled pack by id, another relative to the save's folder), so a save moved with its pack, or made
+in another checkout, resumes.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .agents import Agent
 from .agents.kinds import factory_of
 from .engine.step import GameState, IllegalAction
 from .model.content import Content
+from .sealed import KEY_FILE, SealError, data_dir, open_sealed, seal, user_key
 from .seat_text import (
     Names,
     card_text,
@@ -49,11 +51,11 @@ from .seat_text import (
     task_line,
     transit_text,
 )
-from .seeds import derive
+from .seeds import SEED_RANGE, derive, is_seed
 
 SAVE_FORMAT = "fengsheng-play"
 MAX_EVENTS = 60  # the most lines of "what happened" one screen shows (the latest; a line says how many more)
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 
 
 class PlayError(Exception):
@@ -158,6 +160,32 @@ def bot_seed(seed: int, seat: int) -> int:
     return derive(seed, "agent", seat)  # as sim.agent_seed: the game simulate --game-seed plays with these bots
 
 
+def _unseal(path: str | Path, sealed: object) -> dict[str, Any]:
+    """The referee part of a save (its seed and actions), opened with the user's key; a PlayError that says what
+    to do when the key is not here (the save was written on another machine or by another user)."""
+    if not isinstance(sealed, str):
+        raise PlayError(f"{path}: a field of the save is missing or malformed (no sealed part)")
+    try:
+        key = user_key(create=False)
+    except (OSError, SealError) as e:
+        raise PlayError(f"{path}: cannot read the save key: {e}") from None
+    where = data_dir() / KEY_FILE
+    if key is None:
+        raise PlayError(
+            f"{path}: the save is sealed with the save key of the user who wrote it, and there is none here "
+            f"({where}): copy that user's {KEY_FILE} there, or point FENGSHENG_DATA_DIR at the folder that holds it"
+        )
+    try:
+        opened = json.loads(open_sealed(key, sealed).decode("utf-8"))
+    except SealError as e:
+        raise PlayError(f"{path}: cannot open the save's sealed part with the key in {where}: {e}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise PlayError(f"{path}: the save's sealed part does not hold a seed and actions") from None
+    if not isinstance(opened, dict):
+        raise PlayError(f"{path}: the save's sealed part does not hold a seed and actions")
+    return opened
+
+
 def _save_pack(path: str | Path, ref: str) -> str:
     """The folder a save's `content` entry names (a bundled pack's id; a folder relative to the save's folder,
     else to the current directory; an absolute folder, as older saves name them); a PlayError naming the pack,
@@ -219,33 +247,41 @@ class Table:
         while not self.state.is_terminal() and self.state.current_player() not in self.setup.humans:
             self.bot_move()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, key: bytes) -> dict[str, Any]:
+        """The save: the table in the open (who sits where, the packs, how many decisions were made) and its
+        referee part — the seed and the action ids — sealed with `key` (sealed.py; docs/play.md, "What a save
+        hides")."""
         s = self.setup
+        referee = json.dumps({"seed": s.seed, "actions": list(self.state.history())}, separators=(",", ":"))
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "players": s.players,
-            "seed": s.seed,
             "humans": s.humans,
             "bots": {str(k): v for k, v in sorted(s.bots.items())},
             "content": s.content,
             "expansions": s.expansions,
             "max_turns": s.max_turns,
-            "actions": list(self.state.history()),
+            "decisions": len(self.state.history()),
+            "sealed": seal(key, referee.encode("utf-8")),
         }
 
     def save(self, path: str | Path) -> None:
         """Write the save; its packs are named as a log's header names them (a bundled pack by id, another
-        relative to the save's folder), so it means the same in another checkout or beside its pack elsewhere."""
+        relative to the save's folder), so it means the same in another checkout or beside its pack elsewhere.
+        The user's save key is made on the first save (OSError if its folder cannot be written)."""
         from .content.packs import log_pack_ref
 
-        data = self.to_json()
+        key = user_key(create=True)
+        assert key is not None
+        data = self.to_json(key)
         data["content"] = [log_pack_ref(c, Path(path).parent) for c in self.setup.content]
         Path(path).write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
 
     @staticmethod
     def read_save(path: str | Path) -> tuple[Setup, list[int]]:
-        """The setup and the actions of a save file; a PlayError says what is wrong with it."""
+        """The setup and the actions of a save file; a PlayError says what is wrong with it. Reads this version
+        (the referee part sealed) and version 1 (written before saves were sealed: seed and actions in the open)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as e:
@@ -254,22 +290,26 @@ class Table:
             raise PlayError(f"{path}: not a save of fengsheng play (not JSON: {e})") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise PlayError(f'{path}: not a save of fengsheng play (no "format": "{SAVE_FORMAT}")')
-        if data.get("version") != SAVE_VERSION:
+        if data.get("version") not in (1, SAVE_VERSION):
             raise PlayError(
-                f"{path}: save version {data.get('version')!r}; this fengsheng reads version {SAVE_VERSION}"
+                f"{path}: save version {data.get('version')!r}; this fengsheng reads versions 1 to {SAVE_VERSION}"
             )
+        referee = data if data["version"] == 1 else _unseal(path, data.get("sealed"))
         try:
             content = [str(c) for c in data.get("content") or []]
+            seed = referee["seed"]
+            if not is_seed(seed):
+                raise ValueError(f"the seed is {SEED_RANGE}")
             setup = Setup(
                 players=int(data["players"]),
-                seed=int(data["seed"]),
+                seed=seed,
                 humans=[int(h) for h in data["humans"]],
                 bots={int(k): str(v) for k, v in data["bots"].items()},
                 content=[_save_pack(path, ref) for ref in content],
                 expansions=data.get("expansions"),
                 max_turns=data.get("max_turns"),
             )
-            actions = [int(a) for a in data["actions"]]
+            actions = [int(a) for a in referee["actions"]]
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise PlayError(f"{path}: a field of the save is missing or malformed ({e})") from None
         return setup, actions
@@ -469,3 +509,7 @@ class Terminal:
                 self.console.rule(f"P{seat}", characters="=")
             self.console.print(render(obs, (), self.table.names, self.table.seen[seat]))
             self.table.seen[seat] = len(obs["history"])
+        # the game is over: its seed hides nothing any more (the referee's part, as `serve` gives it after the end)
+        self.console.print(
+            f"本局种子：{self.table.setup.seed}（用 -s 指定它可以重玩这一局）", markup=False, soft_wrap=True
+        )

@@ -74,6 +74,7 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
     from .seeds import fresh_seed
 
     console = Console(highlight=False)
+    seed_was_fresh = False
     if resume is not None:
         ctx = click.get_current_context()
         table_options = ("players", "seed", "seat", "hot_seat", "bots", "content_dirs", "expansions", "max_turns")
@@ -89,7 +90,7 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
             setup, actions = Table.read_save(resume)
         else:
             if seed is None:
-                seed = fresh_seed()
+                seed, seed_was_fresh = fresh_seed(), True
             humans = list(range(hot_seat)) if hot_seat else [seat]
             if hot_seat and hot_seat > players:
                 raise click.BadParameter(f"{hot_seat} humans at a table of {players}", param_hint="'--hot-seat'")
@@ -130,8 +131,10 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
         raise click.ClickException(f"cannot set up the game: {e}") from None
 
     bot_text = ", ".join(f"P{s} {k}" for s, k in sorted(setup.bots.items())) or "none"
+    # the seed only for whoever typed it: a seat that learns it knows every hidden card
+    shown_seed = f", seed {setup.seed}" if resume is None and not seed_was_fresh else ""
     console.print(
-        f"fengsheng play: {setup.players} players, seed {setup.seed}; you: "
+        f"fengsheng play: {setup.players} players{shown_seed}; you: "
         + ", ".join(f"P{h}" for h in setup.humans)
         + f"; bots: {bot_text}"
         + (f"; resumed after {len(actions)} decisions" if resume else ""),

@@ -61,6 +61,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _user_data_dir(tmp_path_factory):
+    """The user's data folder (the save key, sealed.py) is one of the run's own, never the real user's."""
+    import os
+
+    os.environ["FENGSHENG_DATA_DIR"] = str(tmp_path_factory.mktemp("user-data"))
+
+
 @pytest.fixture(scope="session")
 def content():
     return load_cached()

@@ -31,7 +31,7 @@ def one_line(r: Result, status: int = 2) -> str:
 def log(tmp_path_factory) -> Path:
     """A referee's log of two 3-player games."""
     path = tmp_path_factory.mktemp("log") / "g.jsonl"
-    assert fengsheng("simulate", "-n", "2", "-p", "3", "-j", "1", "--log", path).exit_code == 0
+    assert fengsheng("simulate", "-n", "2", "-p", "3", "-j", "1", "-s", "1", "--log", path).exit_code == 0
     return path
 
 

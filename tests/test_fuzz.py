@@ -154,7 +154,7 @@ def check_pack(tmp: Path, files: dict[str, str | bytes], players: int = 5, scena
         status, _, found = run(["validate", str(pack)])
         problems += found
         if status == 0:
-            problems += run(["simulate", "-n", "2", "-j", "1", "-p", str(players), "--content", str(pack)])[2]
+            problems += run(["simulate", "-n", "2", "-j", "1", "-s", "1", "-p", str(players), "--content", str(pack)])[2]
             scen = write(tmp / "over.scenario.yaml", scenario_over(pack, scenario or SCENARIO_FILES[0]))
             problems += run(["scenario", "run", "--allow-outside", str(scen)])[2]
     finally:
@@ -605,7 +605,7 @@ def test_fuzz_scenario(examples):
 def simulate_log() -> Iterator[str]:
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "g.jsonl"
-        status, output, problems = run(["simulate", "-n", "2", "-p", "3", "-j", "1", "--log", str(log)])
+        status, output, problems = run(["simulate", "-n", "2", "-p", "3", "-j", "1", "-s", "1", "--log", str(log)])
         assert status == 0 and not problems, output
         yield log.read_text(encoding="utf-8")
 

@@ -30,7 +30,7 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
     assert r.exit_code == 0 and "14 cards, 120 deck cards, 8 secret tasks" in r.output, r.output
     r = run("scenario", "run", "jia_gui/tests")
     assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
-    sim = run("simulate", "-n", "30", "-j", "1", "--content", "jia_gui")
+    sim = run("simulate", "-n", "30", "-j", "1", "-s", "1", "--content", "jia_gui")
     assert sim.exit_code == 0 and "packs: base, tie_wu_zi, lao_yang_fang, jia_gui" in sim.output
 
 

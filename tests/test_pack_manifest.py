@@ -107,7 +107,7 @@ def test_the_fork_validates_and_plays_from_the_command_line(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["validate", "jia_gui"])
     assert r.exit_code == 0, r.output
-    r = CliRunner().invoke(main, ["simulate", "-n", "20", "-j", "1", "--content", "jia_gui", "-p", "9"])
+    r = CliRunner().invoke(main, ["simulate", "-n", "20", "-j", "1", "-s", "1", "--content", "jia_gui", "-p", "9"])
     assert r.exit_code == 0, r.output
     assert "13 card types" in r.output  # 13 - 调虎离山 + 密电
     assert "收藏家" in r.output
@@ -140,7 +140,7 @@ def test_a_rule_row_removed_with_null(tmp_path):
         """
     fork = load(house_rules(tmp_path, manifest))
     assert 10 not in fork.rules.identity_table and 9 in fork.rules.identity_table
-    r = CliRunner().invoke(main, ["simulate", "-p", "10", "-n", "1", "--content", str(tmp_path / "jia_gui")])
+    r = CliRunner().invoke(main, ["simulate", "-p", "10", "-n", "1", "-s", "1", "--content", str(tmp_path / "jia_gui")])
     assert r.exit_code == 2 and "no identity table for 10 players" in r.output
 
 

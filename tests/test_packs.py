@@ -90,7 +90,7 @@ def test_an_unknown_expansion_says_which_exist():
 
 
 def test_commands_take_expansions():
-    base = run("simulate", "-n", "1", "-j", "1", "--expansions", "none")
+    base = run("simulate", "-n", "1", "-j", "1", "-s", "1", "--expansions", "none")
     assert base.exit_code == 0
     assert f"{len(role_ids(resolve_packs(expansions=['none'])))} roles)" in base.output
     r = run("validate", "--expansions", "lao_yang_fang")

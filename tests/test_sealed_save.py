@@ -1,0 +1,88 @@
+"""A play save hides its referee part (sealed.py): the seed and the action ids are sealed with the user's key,
+resuming opens them, and a save that was changed, sealed with another key or read without the key says so."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from interpreter import sealed
+from interpreter.cli import main
+from interpreter.play import PlayError, Table
+
+
+def _play(*args: object, answers: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, ["play", *map(str, args)], input=answers)
+    assert "Traceback" not in r.output
+    return r.exit_code, r.output
+
+
+def _saved(tmp_path) -> tuple:
+    save = tmp_path / "g.json"
+    _, out = _play("-p", 4, "-s", 31, "--bots", "random", "--save", save, answers="1\n1\n1\ns\n\n")
+    assert "已保存到" in out
+    return save, json.loads(save.read_text(encoding="utf-8"))
+
+
+def test_seal_round_trip_and_tamper():
+    key = bytes(range(32))
+    text = b'{"seed": 5, "actions": [1, 2, 3]}' * 10  # longer than one keystream block
+    box = sealed.seal(key, text)
+    assert sealed.open_sealed(key, box) == text
+    assert b"seed" not in box.encode() and sealed.seal(key, text) != box  # a fresh nonce each time
+    raw = bytearray(box.encode())
+    raw[30] = ord("A") if raw[30] != ord("A") else ord("B")
+    for bad, why in (
+        (raw.decode(), "changed, or was sealed with another key"),
+        ("not base64!", "not base64"),
+        ("AAAA", "too short"),
+    ):
+        try:
+            sealed.open_sealed(key, bad)
+        except sealed.SealError as e:
+            assert why in str(e)
+        else:
+            raise AssertionError(f"{bad!r} opened")
+    try:
+        sealed.open_sealed(bytes(32), box)
+    except sealed.SealError as e:
+        assert "another key" in str(e)
+    else:
+        raise AssertionError("another key opened it")
+
+
+def test_the_save_names_no_seed_and_no_action_and_resumes(tmp_path):
+    save, data = _saved(tmp_path)
+    assert "seed" not in data and "actions" not in data and data["version"] == 2
+    setup, actions = Table.read_save(save)
+    assert setup.seed == 31 and len(actions) == data["decisions"] >= 3
+    assert (sealed.data_dir() / sealed.KEY_FILE).stat().st_mode & 0o077 == 0  # the key: the user's alone
+
+
+def test_a_changed_save_a_missing_key_and_an_old_save(tmp_path, monkeypatch):
+    save, data = _saved(tmp_path)
+    box = data["sealed"]
+    data["sealed"] = box[:40] + ("A" if box[40] != "A" else "B") + box[41:]
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out = _play("--resume", save, answers="")
+    assert code == 1 and "cannot open the save's sealed part" in out and "changed" in out
+    data["sealed"] = box
+    save.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setenv("FENGSHENG_DATA_DIR", str(tmp_path / "elsewhere"))  # another machine: no key there
+    code, out = _play("--resume", save, answers="")
+    assert code == 1 and "sealed with the save key of the user who wrote it" in out and "FENGSHENG_DATA_DIR" in out
+    # a save of version 1 (seed and actions in the open) still resumes
+    old = {k: v for k, v in data.items() if k not in ("sealed", "decisions")} | {"version": 1, "seed": 31}
+    old["actions"] = []
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    setup, actions = Table.read_save(tmp_path / "old.json")
+    assert setup.seed == 31 and actions == []
+    old["seed"] = -3
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    try:
+        Table.read_save(tmp_path / "old.json")
+    except PlayError as e:
+        assert "the seed is a whole number from 0 to 2**256 - 1" in str(e)
+    else:
+        raise AssertionError("a negative seed was read")
