@@ -154,7 +154,8 @@ def check_pack(tmp: Path, files: dict[str, str | bytes], players: int = 5, scena
         status, _, found = run(["validate", str(pack)])
         problems += found
         if status == 0:
-            problems += run(["simulate", "-n", "2", "-j", "1", "-s", "1", "-p", str(players), "--content", str(pack)])[2]
+            batch = ["simulate", "-n", "2", "-j", "1", "-s", "1", "-p", str(players), "--content", str(pack)]
+            problems += run(batch)[2]
             scen = write(tmp / "over.scenario.yaml", scenario_over(pack, scenario or SCENARIO_FILES[0]))
             problems += run(["scenario", "run", "--allow-outside", str(scen)])[2]
     finally:
