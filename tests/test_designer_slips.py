@@ -207,6 +207,25 @@ ROWS = [
         [("E101", 12, 11, "the `[` at line 11, column 14")],
     ),
     (
+        "a rulings item over two lines, `: ` in its first: at that colon, not at the next key (line 16)",
+        ACTIVE
+        + "    effect: draw(self, 1)\nrulings:\n  - 若目标没有手牌: 仍然可以使用\n    并且摸一张牌。\n"
+        + "expansion: 测试\n",
+        [("E101", 14, 12, "whole text in quotes")],
+    ),
+    (
+        "a rulings item over two lines, `: ` in its second",
+        ACTIVE
+        + "    effect: draw(self, 1)\nrulings:\n  - 情报面朝上时也可以使用，\n    注意: 不能翻开。\n"
+        + "expansion: 测试\n",
+        [("E101", 15, 7, "whole text in quotes")],
+    ),
+    (
+        "a key without its colon: at its line, not at the next key",
+        ACTIVE + "    effect draw(self, 1)\nexpansion: 测试\n",
+        [("E101", 12, 5, "a key needs `: `")],
+    ),
+    (
         "two slips in one effect: both are reported",
         ACTIVE + "    effect: |\n      if true && true { draw(self, 1) }\n      if 1 = 1 { draw(self, 1) }\n",
         [("E201", 13, 15, "write `and`"), ("E201", 14, 12, "write `==`")],

@@ -68,7 +68,7 @@ from .manifest import (
 )
 from .packs import MANIFEST, bundled_packs, default_packs, expansions_of, pack_ref
 from .precompiled import table as precompiled
-from .yamlpos import PosDict, TooLarge, key_pos_of, load as load_yaml, pos_of
+from .yamlpos import PosDict, TooLarge, colon_in_wrapped_text, key_pos_of, load as load_yaml, pos_of
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -415,6 +415,14 @@ class Loader:
             src_line = (line_of(self.sources[str(path)], line) or "") if mark else ""
             context, context_mark = getattr(e, "context", None), getattr(e, "context_mark", None)
             full_width = _full_width_key(self.sources[str(path)], line) if mark else None
+            wrapped = colon_in_wrapped_text(
+                self.sources[str(path)],
+                str(problem),
+                context,
+                context_mark.line + 1 if context_mark else None,
+                line,
+                col,
+            )
             if full_width:  # `key：value`: YAML reads one text, and fails on a later line
                 line, col, key = full_width
                 problem = f"a full-width colon '：' after the key `{key}`"
@@ -430,6 +438,8 @@ class Loader:
                     f"the `{opening}` at line {context_mark.line + 1}, column {context_mark.column + 1} "
                     f"is not closed by `{closing}` before this"
                 )
+            elif wrapped:  # `: ` in a text over two lines (a `rulings:` item): YAML reads a key
+                line, col, problem, hint = wrapped
             elif "\t" in src_line or re.search(r"\btabs?\b", str(problem)):
                 hint = "YAML indentation must use spaces, not tabs"
             elif "mapping values are not allowed" in str(problem) and re.match(r"\s*-?\s*[\w-]+: .*: ", src_line):

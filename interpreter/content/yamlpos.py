@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from ..snippet import brief
+from ..snippet import brief, clip
 
 
 class Pos:
@@ -272,3 +272,83 @@ def key_pos_of(container, key) -> Pos | None:
     if isinstance(container, PosDict):
         return container.key_pos.get(key)
     return pos_of(container, key)
+
+
+# ---------------------------------------------------------------------- hints for a text with `: ` in it
+
+# a line whose plain text (after any `- `) has `: ` in it: YAML reads what comes before as a key
+_TEXT_WITH_COLON = re.compile(r"^(\s*(?:-\s+)?)([^\s#'\"\[\]{}|>&*!%@`,-][^#]*?): +\S")
+# a line that starts a plain text: `- text` or `key: text` (not a block `|`/`>`, not quoted, not a list or mapping)
+_TEXT_START = re.compile(r"^(\s*)(?:-\s+|[^\s#:-][^:#]*: +)[^\s#'\"\[{|>&*!%@`]")
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*\Z")
+_QUOTE_IT = (
+    "put the whole text in quotes (\"…\"), or write the full-width colon '：' as Chinese text does; "
+    "a text over several lines may also follow `|`, indented on the lines below"
+)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _line_above(lines: list[str], n: int) -> int | None:
+    """The last line before line n (1-based) that is neither blank nor a comment."""
+    for k in range(n - 1, max(n - 12, 0), -1):
+        text = lines[k - 1].strip() if k <= len(lines) else ""
+        if text and not text.startswith("#"):
+            return k
+    return None
+
+
+def colon_in_wrapped_text(
+    lines: list[str], problem: str, context: str | None, context_line: int | None, line: int, col: int
+) -> tuple[int, int, str, str] | None:
+    """A YAML error caused by `: ` in a plain text written over two or more lines (a `rulings:` item that wraps,
+    `- 若目标没有手牌: 仍然可以使用` then `  并且摸一张牌。`), as (line, column, problem, hint); else None.
+
+    YAML reads the text before `: ` as a key. With `: ` on the first line, the next line is read as a second
+    key, and the parser fails after it ("could not find expected ':'", at the next key of the file: far from
+    the slip); with `: ` on a later line, that line is read as a key inside a text ("mapping values are not
+    allowed here"). Before `: ` an identifier (`effect`) is more likely a real key, and the next line a key
+    missing its colon: the error is put on that line, and the hint names both readings."""
+    if context == "while scanning a simple key" and "could not find expected ':'" in problem and context_line:
+        first = _line_above(lines, context_line)
+        if first is None or context_line > len(lines):
+            return None
+        m = _TEXT_WITH_COLON.match(lines[first - 1])
+        if m is None or _indent(lines[context_line - 1]) != len(m.group(1)):
+            return None
+        key = m.group(2)
+        if _IDENTIFIER.match(key):
+            return (
+                context_line,
+                _indent(lines[context_line - 1]) + 1,
+                f"this line is read as a key (after `{clip(key)}: …` on line {first}) and has no `: ` after it",
+                f"a key needs `: ` after it; if this line goes on with the text of line {first} instead, put that "
+                'whole text in quotes ("…")',
+            )
+        return (
+            first,
+            m.end(2) + 1,
+            f"`: ` in a text that goes on to line {context_line}: YAML reads `{clip(key)}` as a key, "
+            f"and line {context_line} as a second key without its `:`",
+            _QUOTE_IT,
+        )
+    if "mapping values are not allowed" in problem and 0 < line <= len(lines):
+        m = _TEXT_WITH_COLON.match(lines[line - 1])
+        if m is None or m.group(1).strip() or _IDENTIFIER.match(m.group(2)):
+            return None  # a `- ` item or a key of its own: not the middle of a text
+        start = _line_above(lines, line)
+        while start is not None and _TEXT_START.match(lines[start - 1]) is None:
+            if _TEXT_WITH_COLON.match(lines[start - 1]) or lines[start - 1].lstrip().startswith("- "):
+                return None
+            start = _line_above(lines, start)  # a line in the middle of the text: look further up
+        if start is None or _indent(lines[line - 1]) <= _indent(lines[start - 1]):
+            return None
+        return (
+            line,
+            m.end(2) + 1,
+            f"`: ` in a text that goes on from line {start}: YAML reads `{clip(m.group(2))}` as a key here",
+            _QUOTE_IT,
+        )
+    return None
