@@ -300,3 +300,21 @@ def test_openspiel_observations_match_the_pettingzoo_encoding():
         state.apply_action(a)
         e.step(a)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size() == e.encoder.size
+
+
+# ---------------------------------------------------------------------------------------------- docs/rl.md
+
+
+def test_rl_doc_figures_are_generated_from_the_code():
+    from interpreter.rl import rl_doc
+
+    text = rl_doc.DOC.read_text(encoding="utf-8")
+    assert text == rl_doc.generate(text), "docs/rl.md is out of date: run `python -m interpreter.rl.rl_doc --write`"
+    content = load_cached()
+    assert f"**{GameState(content, 3, 1).action_space_size}** action ids" in text
+    from interpreter.rl.encoding import Encoder
+
+    assert f"| {Encoder(content, 2).size} | " in text and f" | {Encoder(content, 10).size} |" in text
+    last = rl_doc.action_groups(content)[-1]
+    assert last[2] == GameState(content, 3, 1).action_space_size - 1
+    assert f"| {last[1]}–{last[2]} | `use` |" in text
