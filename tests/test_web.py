@@ -35,6 +35,12 @@ def _token(url: str) -> str:
     return url.split("token=", 1)[1]
 
 
+def _links(made: dict) -> list[str]:
+    """The links of a table's reserved seats, in seat order: the host's own seat's and the invitations."""
+    links = ([made["seat"]] if made["seat"] else []) + made["invites"]
+    return [link["url"] for link in sorted(links, key=lambda link: link["seat"])]
+
+
 _OPEN: list[_Seat] = []
 
 
@@ -66,14 +72,23 @@ def _create(client, seats, seed=7, **extra):
 class _Seat:
     """One seat's websocket in a test: every message received is kept, and checked for hidden values."""
 
-    def __init__(self, client, app, tid: str, token: str, check: bool = True) -> None:
+    def __init__(self, client, app, tid: str, link: str, check: bool = True) -> None:
+        """`link`: a seat's link (its fragment holds ``token=`` or ``invite=``) or a bare key."""
         self.cm = client.websocket_connect(f"/ws/{tid}")
         self.ws = self.cm.__enter__()
         self.closed = False
         _OPEN.append(self)
         self.app = app
         self.tid = tid
-        self.ws.send_json({"type": "join", "token": token})
+        self.token = link
+        if "invite=" in link:
+            self.ws.send_json({"type": "join", "invite": link.split("invite=", 1)[1]})
+            key = self.ws.receive_json()
+            assert key["type"] == "key", key
+            self.token = key["token"]
+        else:
+            self.token = link.split("token=", 1)[1] if "token=" in link else link
+            self.ws.send_json({"type": "join", "token": self.token})
         self.check = check
         self.names = Names(load_cached())
         self.last: dict = {}
@@ -150,28 +165,32 @@ def test_the_lobby_makes_tables_and_lists_them_without_secrets(client):
     opts = client.get("/api/options").json()
     assert opts["kinds"][0] == "human" and "heuristic" in opts["kinds"] and "random" in opts["kinds"]
     made = _create(client, ["human", "heuristic", "human", "random"], seed=12345)
-    assert [link["seat"] for link in made["links"]] == [0, 2]
-    assert all(link["url"].startswith("/table/t1#seat=") for link in made["links"])
-    assert made["seed"] == 12345
+    # the host plays the first human seat (its own link) and hands out an invitation for the other
+    assert made["seat"]["seat"] == 0 and made["seat"]["url"].startswith("/table/t1#seat=0&token=")
+    assert [(i["seat"], i["url"].split("&")[0]) for i in made["invites"]] == [(2, "/table/t1#seat=2")]
+    assert "invite=" in made["invites"][0]["url"] and "token=" not in made["invites"][0]["url"]
+    assert "seed" not in made and "12345" not in json.dumps(made)  # even a seed the host gave is not echoed
+    assert made["chosen_seed"] is True
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == ["t1"]
     text = json.dumps(listed)
-    assert "12345" not in text and "token" not in text
+    assert "12345" not in text and "token" not in text and "invite" not in text
     assert [s["kind"] for s in listed[0]["seats"]] == ["human", "heuristic", "human", "random"]
-    # both human seats are reserved: their links went to the host, the lobby's join hands out neither
+    # both human seats are reserved: the host's own and an invitation; the lobby's join hands out neither
     assert [s["open"] for s in listed[0]["seats"]] == [False, False, False, False]
     assert [s["reserved"] for s in listed[0]["seats"]] == [True, False, True, False]
+    assert listed[0]["chosen_seed"] is True
     assert client.post("/api/tables/t1/claim").status_code == 409
     assert client.post("/api/tables/t9/claim").status_code == 404
 
 
 def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(client):
-    """A reserved seat's link went to the host, to send to one person: a stranger's join in the lobby cannot take
-    that seat, even before its person opened the link. An open seat is handed out once, to the first who asks."""
+    """A reserved seat's invitation went to the host, to send to one person: a stranger's join in the lobby cannot
+    take that seat, even before its person opened the link. An open seat is handed out once, to the first who asks."""
     app = client.app
     made = _create(client, ["human", "heuristic", "human", "open", "open"], seed=5)
-    assert [link["seat"] for link in made["links"]] == [0, 2] and made["open"] == [3, 4]
-    reserved = {link["seat"]: _token(link["url"]) for link in made["links"]}
+    assert made["seat"]["seat"] == 0 and [i["seat"] for i in made["invites"]] == [2] and made["open"] == [3, 4]
+    reserved = _links(made)
     (listed,) = client.get("/api/tables").json()["tables"]
     assert [s["kind"] for s in listed["seats"]] == ["human", "heuristic", "human", "human", "human"]
     assert [s["open"] for s in listed["seats"]] == [False, False, False, True, True]
@@ -181,16 +200,61 @@ def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(c
     assert (first["seat"], second["seat"]) == (3, 4)  # each open seat once, then nothing: P0 and P2 are not offered
     assert client.post("/api/tables/t1/claim").status_code == 409
     assert [s["open"] for s in client.get("/api/tables").json()["tables"][0]["seats"]] == [False] * 5
-    assert not {_token(first["url"]), _token(second["url"])} & set(reserved.values())
     # the links hold: each reserved seat's link and each claimed open seat's link sits its own seat
-    seats = [_Seat(client, app, "t1", t) for t in [*reserved.values(), _token(first["url"]), _token(second["url"])]]
+    seats = [_Seat(client, app, "t1", link) for link in [*reserved, first["url"], second["url"]]]
     assert [s.last["seat"] for s in seats] == [0, 2, 3, 4]
+    assert len({s.token for s in seats}) == 4
     for s in seats:
         s.close()
     # a table of open seats only is a table of humans too; a table with none is refused
     only_open = _create(client, ["open", "random"], seed=1)
-    assert only_open["links"] == [] and only_open["open"] == [0]
+    assert only_open["seat"] is None and only_open["invites"] == [] and only_open["open"] == [0]
     assert client.post(f"/api/tables/{only_open['table']['id']}/claim").json()["seat"] == 0
+
+
+def test_the_host_is_blind_its_own_seat_invitations_used_once_no_seed(client):
+    """The host gets its own seat's key and one invitation per other reserved seat, never the seed or another
+    seat's key. An invitation is exchanged once for its seat's key: whoever opens it second (the host peeking
+    before its person, or the person after the host) is refused and told so, and the invitation reads no log."""
+    app = client.app
+    r = client.post("/api/tables", json={"seats": ["human", "random", "human", "human"], "host_seat": 2})
+    assert r.status_code == 200, r.text
+    made = r.json()
+    assert made["seat"]["seat"] == 2 and [i["seat"] for i in made["invites"]] == [0, 3]
+    assert made["chosen_seed"] is False and made["table"]["chosen_seed"] is False
+    web = app.state.tables.get("t1")
+    seed = web.table.setup.seed
+    assert seed.bit_length() > 64  # a fresh seed (seeds.fresh_seed: 128 bits), not a million values
+    everything = json.dumps(made) + client.get("/api/tables").text
+    assert str(seed) not in everything
+    keys = {s: link.token for s, link in web.seats.items()}
+    assert [keys[s] in everything for s in (0, 3)] == [False, False]  # no other seat's key
+    # the invitation of P0, opened by its person: the key, then the seat's state
+    person = _Seat(client, app, "t1", made["invites"][0]["url"])
+    assert person.token == keys[0] and person.last["seat"] == 0 and person.last["chosen_seed"] is False
+    # opened again (the host, having kept it): refused, the seat stays its person's
+    with client.websocket_connect("/ws/t1") as ws:
+        ws.send_json({"type": "join", "invite": made["invites"][0]["url"].split("invite=")[1]})
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["fatal"] and "已经用过" in msg["message"] and "P0" in msg["message"]
+    # the invitation is no key: it opens no log; the key does (once the game is over)
+    invite = made["invites"][1]["url"].split("invite=")[1]
+    assert client.get(f"/api/tables/t1/log?token={invite}").status_code == 403
+    assert client.get(f"/api/tables/t1/log?token={keys[3]}").status_code == 409  # the game is on
+    # the referee's log (seed and actions) is refused while the game is on, with a message saying why
+    refused = client.get(made["log"])
+    assert refused.status_code == 409 and "not over" in refused.json()["error"]
+    assert str(seed) not in refused.text
+    person.close()
+    # the host does not play: no seat of its own, an invitation for each reserved seat
+    alone = _create(client, ["human", "human", "random"], seed=None, host_seat=None)
+    assert alone["seat"] is None and [i["seat"] for i in alone["invites"]] == [0, 1]
+
+
+@pytest.mark.parametrize("host_seat", [1, 5, -1, "0", True, 2])
+def test_the_hosts_seat_is_one_of_its_human_seats(client, host_seat):
+    r = client.post("/api/tables", json={"seats": ["human", "random", "open"], "host_seat": host_seat})
+    assert r.status_code == 400 and "host's seat" in r.json()["error"], r.text
 
 
 @pytest.mark.parametrize(
@@ -201,8 +265,11 @@ def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(c
         ({"seats": ["random", "heuristic"]}, "(human or open)"),
         ({"seats": ["human"]}, "2 to 10 seats"),
         ({"seats": ["human"] * 11}, "2 to 10 seats"),
-        ({"seats": ["human", "random"], "seed": "abc"}, "whole number"),
-        ({"seats": ["human", "random"], "seed": -1}, "whole number"),
+        ({"seats": ["human", "random"], "seed": "abc"}, "whole number from 0 to 2**256 - 1"),
+        ({"seats": ["human", "random"], "seed": -1}, "whole number from 0 to 2**256 - 1"),
+        ({"seats": ["human", "random"], "seed": 2**256}, "whole number from 0 to 2**256 - 1"),
+        ({"seats": ["human", "random"], "seed": "9" * 5000}, "whole number from 0 to 2**256 - 1"),
+        ({"seats": ["human", "random"], "seed": 1.5}, "whole number from 0 to 2**256 - 1"),
         ({"seats": ["human", "random"], "expansions": "tie_wu"}, "no expansion 'tie_wu'"),
         ({"players": 5}, "seats"),
     ],
@@ -219,7 +286,7 @@ def test_a_bad_table_gets_a_message(client, body, message):
 def test_three_seats_and_two_bots_play_a_game_and_no_seat_is_sent_another_seats_secrets(client):
     app = client.app
     made = _create(client, ["human", "heuristic", "human", "human", "random"], seed=21)
-    seats = [_Seat(client, app, "t1", _token(link["url"])) for link in made["links"]]
+    seats = [_Seat(client, app, "t1", link) for link in _links(made)]
     assert [s.last["seat"] for s in seats] == [0, 2, 3]
     assert all(s.last["history_from"] == 0 and s.last["view"]["events"] for s in seats)
     answered = _play_to_the_end(seats, random.Random(1))
@@ -272,7 +339,7 @@ def test_a_bot_that_thinks_long_does_not_hold_up_the_other_tables(client, monkey
     monkeypatch.setattr("interpreter.agents.kinds.agent_kinds", lambda: kinds)
     monkeypatch.setattr("interpreter.web.tables.agent_kinds", lambda: kinds)
     other = _create(client, ["human", "random"], seed=3)
-    seat = _Seat(client, client.app, "t1", _token(other["links"][0]["url"]))
+    seat = _Seat(client, client.app, "t1", _links(other)[0])
     made: list = []
     maker = threading.Thread(
         target=lambda: made.append(client.post("/api/tables", json={"seats": ["gate"] * 4 + ["human"], "seed": 8}))
@@ -297,7 +364,7 @@ def test_a_finished_tables_log_replays(client, tmp_path):
     made = _create(client, ["human", "heuristic", "random"], seed=5)
     host_log = made["log"]
     assert client.get(host_log).status_code == 409  # not before the end: it holds every hidden card
-    seat = _Seat(client, client.app, "t1", _token(made["links"][0]["url"]), check=False)
+    seat = _Seat(client, client.app, "t1", _links(made)[0], check=False)
     _play_to_the_end([seat], random.Random(2))
     r = client.get(host_log)
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
@@ -312,7 +379,7 @@ def test_a_finished_tables_log_replays(client, tmp_path):
     result = CliRunner().invoke(main, ["replay", str(path)])
     assert result.exit_code == 0 and "OK — identical" in result.output, result.output
     # a seat's own copy: its records only, no seed
-    mine = client.get(f"/api/tables/t1/log?token={_token(made['links'][0]['url'])}")
+    mine = client.get(f"/api/tables/t1/log?token={seat.token}")
     assert mine.status_code == 200
     copy = read_log_text(mine.text)[0]
     assert "seed" not in copy["header"] and copy["header"]["view"] == "P0"
@@ -337,7 +404,7 @@ def test_a_tables_log_names_a_pack_of_ones_own_without_the_servers_paths(tmp_pat
     app = create_app(load_cached, lambda text: resolve_packs([fork], parse_expansions(text)), [], bot_delay=0.0)
     with TestClient(app) as client:
         made = _create(client, ["human", "random", "random"], seed=5)
-        seat = _Seat(client, client.app, "t1", _token(made["links"][0]["url"]), check=False)
+        seat = _Seat(client, client.app, "t1", _links(made)[0], check=False)
         _play_to_the_end([seat], random.Random(2))
         text = client.get(made["log"]).text
         seat.close()
@@ -355,7 +422,7 @@ def test_the_same_seed_and_answers_give_the_same_game(client):
     logs = []
     for n in (1, 2):
         made = _create(client, ["human", "heuristic", "heuristic", "random"], seed=99)
-        seat = _Seat(client, client.app, f"t{n}", _token(made["links"][0]["url"]), check=False)
+        seat = _Seat(client, client.app, f"t{n}", _links(made)[0], check=False)
         _play_to_the_end([seat], random.Random(3))
         logs.append(client.get(made["log"]).text)
         seat.close()
@@ -367,7 +434,7 @@ def test_the_same_seed_and_answers_give_the_same_game(client):
 
 def test_a_forged_or_stale_action_is_refused_and_changes_nothing(client):
     made = _create(client, ["human", "random", "human"], seed=3)
-    a, b = (_Seat(client, client.app, "t1", _token(link["url"])) for link in made["links"])
+    a, b = (_Seat(client, client.app, "t1", link) for link in _links(made))
     mover, other = (a, b) if a.last["actions"] else (b, a)
     table = client.app.state.tables.get("t1")
     before = table.state.history()
@@ -403,13 +470,13 @@ def test_a_wrong_token_or_table_is_refused(client):
         msg = ws.receive_json()
         assert msg["type"] == "error" and msg["fatal"] and "座位" in msg["message"]
     with client.websocket_connect("/ws/t7") as ws:
-        ws.send_json({"type": "join", "token": _token(made["links"][0]["url"])})
+        ws.send_json({"type": "join", "token": _token(made["seat"]["url"])})
         assert "no table" in ws.receive_json()["message"]
 
 
 def test_a_player_who_reconnects_gets_the_current_observation(client):
     made = _create(client, ["human", "heuristic", "heuristic"], seed=11)
-    token = _token(made["links"][0]["url"])
+    token = _token(made["seat"]["url"])
     seat = _Seat(client, client.app, "t1", token)
     rng = random.Random(4)
     for _ in range(5):
@@ -433,8 +500,8 @@ def test_a_player_who_reconnects_gets_the_current_observation(client):
 def test_two_tables_play_at_once(client):
     one = _create(client, ["human", "random"], seed=1)
     two = _create(client, ["random", "human", "heuristic"], seed=2)
-    s1 = _Seat(client, client.app, "t1", _token(one["links"][0]["url"]))
-    s2 = _Seat(client, client.app, "t2", _token(two["links"][0]["url"]))
+    s1 = _Seat(client, client.app, "t1", _links(one)[0])
+    s2 = _Seat(client, client.app, "t2", _links(two)[0])
     rng = random.Random(5)
     for _ in range(6):
         for s in (s1, s2):
@@ -451,7 +518,7 @@ def test_bots_with_a_delay_send_each_move(slow_bots_client):
     client = slow_bots_client
     made = _create(client, ["human", "random", "random"], seed=8)
     # the bots move while the messages are read: they are not compared with the state of the moment
-    seat = _Seat(client, client.app, "t1", _token(made["links"][0]["url"]), check=False)
+    seat = _Seat(client, client.app, "t1", _links(made)[0], check=False)
     while not seat.last["actions"]:
         seat.receive()
     start = seat.last["ply"]

@@ -170,15 +170,21 @@ def check_no_leaks(server: Server, tid: str, seats: list[SeatPage]) -> int:
     return compared
 
 
-def _make_table(page, seats: list[str], seed: int) -> list[str]:
-    """Make a table through the lobby's form; the seats' links."""
+def _make_table(page, seats: list[str], seed: int, host: str | None = None) -> list[str]:
+    """Make a table through the lobby's form (the host sits at its first human seat, or at `host`: a seat's number,
+    or "" for none); the reserved seats' links in seat order: the host's own seat's and the invitations."""
     page.select_option("#players", str(len(seats)))
     for s, kind in enumerate(seats):
         page.select_option(f"#seat-{s}", kind)
+    if host is not None:
+        page.select_option("#host-seat", host)
     page.fill("#seed", str(seed))
     page.click("#create-button")
-    page.wait_for_selector(".join-link")
-    return [a.get_attribute("href") for a in page.locator(".join-link").all()]
+    page.wait_for_selector(".my-seat")
+    links = [(int(a.get_attribute("data-seat")), a.get_attribute("href")) for a in page.locator(".join-link").all()]
+    invites = page.locator(".invite-link").all()
+    links += [(int(c.get_attribute("data-seat")), c.get_attribute("data-href")) for c in invites]
+    return [link for _, link in sorted(links)]
 
 
 def test_three_browsers_and_two_bots_play_a_whole_game_and_see_only_their_seats():
@@ -190,6 +196,9 @@ def test_three_browsers_and_two_bots_play_a_whole_game_and_see_only_their_seats(
         lobby.goto(server.url + "/")
         links = _make_table(lobby, ["human", "heuristic", "human", "human", "random"], seed=31)
         assert [link.split("#seat=")[1].split("&")[0] for link in links] == ["0", "2", "3"]
+        assert "token=" in links[0] and all("invite=" in link for link in links[1:])  # the host's seat, invitations
+        assert "你的座位是 P0" in lobby.inner_text("#created") and "只能用一次" in lobby.inner_text("#created")
+        assert "种子是你指定的" in lobby.inner_text("#created") and "种子 " not in lobby.inner_text("#created")
         seats = [SeatPage(browser, server.url + link) for link in links]
         for s in seats:
             s.page.wait_for_selector("#log div")
@@ -215,7 +224,8 @@ def test_a_browser_rejoins_and_a_forged_action_is_refused():
         browser = _browser(p)
         lobby = browser.new_page()
         lobby.goto(server.url + "/")
-        (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=4)
+        (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=4, host="")  # the host does not play
+        assert "invite=" in link and "你不在这张桌上坐" in lobby.inner_text("#created")
         seat = SeatPage(browser, server.url + link)
         page = seat.page
         page.wait_for_selector("#options button")
@@ -242,6 +252,12 @@ def test_a_browser_rejoins_and_a_forged_action_is_refused():
         assert int(again.evaluate("() => document.body.dataset.ply")) == ply
         assert again.locator("#log div").count() == log_lines
         assert again.locator("#log div").first.inner_text().startswith("游戏开始")
+        assert "token=" in again.url and "invite=" not in again.url  # the address bar holds the seat's own link
+        # the invitation in another browser (the host who kept it, say): refused, it was used
+        other = browser.new_context().new_page()
+        other.goto(server.url + link)
+        other.wait_for_selector(".banner.error")
+        assert "已经用过" in other.inner_text("#banner")
         # a link without its token, and one with a forged token
         bad = browser.new_page()
         bad.goto(server.url + "/table/t1#seat=0&token=forged")

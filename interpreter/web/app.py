@@ -1,18 +1,21 @@
 """The ASGI app of ``fengsheng serve`` (Starlette): pages, a small JSON API, one websocket per seat.
 
 Pages (``static/``, plain HTML, CSS and JavaScript): ``/`` the lobby, ``/table/<id>`` a seat at a table
-(its secret token travels in the link's fragment, ``#token=…``, which browsers do not send to the server:
-the page hands it over in its first websocket message), ``/replay`` the replay viewer.
+(the seat's secret key travels in the link's fragment, ``#token=…``, or an invitation, ``#invite=…``, which
+browsers do not send to the server: the page hands it over in its first websocket message), ``/replay`` the
+replay viewer.
 
-API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no token),
-``POST /api/tables`` (make one: the links of its reserved seats and the host's log link),
-``POST /api/tables/<id>/claim`` (the link of an open seat nobody took yet; a reserved seat is never handed
-out), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game: the referee's with the host's token,
-a seat's copy with a seat's), ``POST /api/replay`` (a JSONL log in, its steps in Chinese out).
+API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no key),
+``POST /api/tables`` (make one: the host's own seat's link, an invitation for each other reserved seat, the
+referee's log link — never the seed), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
+yet; a reserved seat is never handed out), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game:
+the referee's with the referee token, refused while the game is on; a seat's copy with a seat's key),
+``POST /api/replay`` (a JSONL log in, its steps in Chinese out).
 
-Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}``, then ``{"type": "act", "ply": n,
-"action": id}`` for each answer; the server sends ``{"type": "state", …}`` (tables.WebTable.message) after
-every change and ``{"type": "error", "message": …}`` for an answer it refused.
+Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}`` (or ``"invite": …``: the server answers
+``{"type": "key", "token": …}``, the seat's key, the first time and refuses a used invitation), then
+``{"type": "act", "ply": n, "action": id}`` for each answer; the server sends ``{"type": "state", …}``
+(tables.WebTable.message) after every change and ``{"type": "error", "message": …}`` for an answer it refused.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents.kinds import agent_kinds
 from ..model.content import Content
+from ..seeds import SEED_RANGE
 from ..sim import ReplayMismatch, read_log_text
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import replay_boards, replay_steps, views_of
@@ -129,34 +133,45 @@ def create_app(
     async def create_table(request: Request) -> Response:
         try:
             body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except ValueError:  # not JSON, not UTF-8, or a number too long to read
             return JSONResponse({"error": "the request is not JSON"}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("seats"), list):
             return JSONResponse(
-                {"error": 'send {"seats": ["human", "open", "heuristic", …], "seed": n}'}, status_code=400
+                {"error": 'send {"seats": ["human", "open", "heuristic", …], "host_seat": 0, "seed": null}'},
+                status_code=400,
             )
         seed: Any = body.get("seed")
         if seed in ("", None):
             seed = None
         elif isinstance(seed, str):
-            try:
-                seed = int(seed.strip())
-            except ValueError:
-                return JSONResponse({"error": f"the seed is a whole number (got {seed[:30]!r})"}, status_code=400)
+            text = seed.strip()
+            if not (text.isascii() and text.isdigit() and len(text) <= 80):
+                return JSONResponse({"error": f"the seed is {SEED_RANGE} (got {seed[:30]!r})"}, status_code=400)
+            seed = int(text)
         exp = body.get("expansions")
+        host_seat = body.get("host_seat", "first")
         try:
-            web = tables.create([str(s) for s in body["seats"]], seed, None if exp is None else str(exp))
+            web = tables.create([str(s) for s in body["seats"]], seed, None if exp is None else str(exp), host_seat)
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         await advance(web)  # the bots before the first human decision
+        mine = web.host_seat
         return JSONResponse(
             {
                 "table": web.summary(),
-                # the reserved seats' links, for the host to send; an open seat's link only the lobby's join gives
-                "links": [{"seat": s, "url": _link(web, s)} for s, link in sorted(web.seats.items()) if link.reserved],
+                # the host's own seat (its key), if the host plays; nobody else's key
+                "seat": None if mine is None else {"seat": mine, "url": _link(web, mine)},
+                # the other reserved seats: invitations for the host to hand out, each good for one browser
+                "invites": [
+                    {"seat": s, "url": _invite(web, s)}
+                    for s, link in sorted(web.seats.items())
+                    if link.invite is not None
+                ],
+                # open seats: no link is made, the lobby's join hands each out once
                 "open": [s for s, link in sorted(web.seats.items()) if not link.reserved],
+                # the referee's log (seed and every action): readable once the game is over
                 "log": f"/api/tables/{web.id}/log?token={web.host_token}",
-                "seed": web.table.setup.seed,  # for the one who made it (the lobby's list never shows it)
+                "chosen_seed": web.chosen_seed,
             }
         )
 
@@ -178,16 +193,19 @@ def create_app(
         try:
             web = tables.get(request.path_params["tid"])
         except TableError as e:
-            return PlainTextResponse(str(e), status_code=404)
+            return JSONResponse({"error": str(e)}, status_code=404)
         token = request.query_params.get("token", "")
         seat = web.seat_of(token)
-        host = bool(token) and token == web.host_token
+        host = web.is_host(token)
         if seat is None and not host:
-            return PlainTextResponse("this log needs the host's link or a seat's", status_code=403)
+            return JSONResponse(
+                {"error": "this log needs the table's referee link or a seat's own link (an invitation is not one)"},
+                status_code=403,
+            )
         try:
             text = web.referee_log() if host else web.seat_log(seat)  # type: ignore[arg-type]
         except TableError as e:
-            return PlainTextResponse(str(e), status_code=409)
+            return JSONResponse({"error": str(e)}, status_code=409)
         name = f"fengsheng-{web.id}-{'referee' if host else f'P{seat}'}.jsonl"
         return PlainTextResponse(
             text,
@@ -257,7 +275,23 @@ def create_app(
                 await ws.close(code=4404)
                 return
             token = hello.get("token") if isinstance(hello, dict) else None
+            invite = hello.get("invite") if isinstance(hello, dict) else None
             seat = web.seat_of(token) if isinstance(token, str) else None
+            if seat is None and isinstance(invite, str):
+                seat, fresh = web.redeem(invite)
+                if seat is not None and not fresh:
+                    await ws.send_json(
+                        {
+                            "type": "error",
+                            "fatal": True,
+                            "message": f"这个邀请链接已经用过了：P{seat} 已经有人入座（一个邀请只能用一次）。"
+                            "如果入座的不是你，请告诉开桌的人。",
+                        }
+                    )
+                    await ws.close(code=4403, reason="this invitation was used already")
+                    return
+                if seat is not None:  # the seat's key, for this browser alone from now on
+                    await ws.send_json({"type": "key", "seat": seat, "token": web.seats[seat].token})
             if seat is None:
                 await ws.send_json({"type": "error", "fatal": True, "message": "这个链接不对应这张桌的任何座位。"})
                 await ws.close(code=4403)
@@ -308,5 +342,10 @@ def create_app(
 
 
 def _link(web: WebTable, seat: int) -> str:
-    """A seat's join link (path and fragment): the token stays in the browser."""
+    """A seat's own link (path and fragment): its key stays in the browser."""
     return f"/table/{web.id}#seat={seat}&token={web.seats[seat].token}"
+
+
+def _invite(web: WebTable, seat: int) -> str:
+    """A reserved seat's invitation (path and fragment): the first browser to open it is given the seat's key."""
+    return f"/table/{web.id}#seat={seat}&invite={web.seats[seat].invite}"

@@ -1,9 +1,18 @@
-"""The tables a ``fengsheng serve`` holds: one game each on the step API, human seats by secret token, bots.
+"""The tables a ``fengsheng serve`` holds: one game each on the step API, human seats by secret key, bots.
 
 A table is a :class:`interpreter.play.Table` (the step API's ``GameState``, one agent per bot seat, each
-seeded from the game's seed and its seat) and a secret token per human seat. A seat is sent only its
-observation, the legal actions when it is the one to answer, and its screen in Chinese drawn from them
-(``view.seat_view``); the server checks every action it gets: the seat must be the one to answer, the
+seeded from the game's seed and its seat) and a secret key per human seat.
+
+The host is blind. Whoever makes a table is given its own seat's key (if it plays), an *invitation* for each
+other reserved seat, and a referee token; never the seed (a fresh one from ``seeds.fresh_seed``) nor another
+seat's key. An invitation works once: the first browser that opens it is given the seat's key, and from then on
+the invitation opens nothing, so a host who opens someone else's invitation takes that seat away from its
+person — who finds the link spent and can say so — instead of watching it unseen. The referee token reads the
+referee's log (seed and every action) only once the game is over. A seed given by the host (reproducible tests,
+a replayed deal) is allowed, and every seat is told the table's seed was chosen: its host can know every card.
+
+A seat is sent only its observation, the legal actions when it is the one to answer, and its screen in Chinese
+drawn from them (``view.seat_view``); the server checks every action it gets: the seat must be the one to answer, the
 action must answer the decision the seat was shown (``ply``: how many actions the game had then), and the
 id must be legal. Anything else is refused with a message and changes nothing.
 
@@ -24,11 +33,12 @@ from ..agents.kinds import agent_kinds
 from ..engine.step import IllegalAction
 from ..model.content import Content
 from ..play import Setup, Table
+from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
 from .view import seat_view
 
-HUMAN = "human"  # a reserved human seat: its link goes to the host, who sends it to one person
-OPEN = "open"  # an open human seat: no link goes to the host; the lobby's join hands it to the first who asks
+HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
+OPEN = "open"  # an open human seat: nothing goes to the host; the lobby's join hands it to the first who asks
 
 
 class TableError(Exception):
@@ -37,31 +47,35 @@ class TableError(Exception):
 
 @dataclass
 class SeatLink:
-    """A human seat's secret link. A reserved seat's link went to the host when the table was made: the lobby's
-    join never hands it out (whoever holds the link sits there). An open seat's link went to nobody: the lobby's
+    """A human seat's secrets: its key (whoever holds it sits there) and, for a reserved seat the host hands out,
+    an invitation that is exchanged once for the key. A reserved seat is never handed out by the lobby's join; the
+    host's own seat has no invitation (its key went to the host). An open seat's key went to nobody: the lobby's
     join hands it out once, to the first who asks."""
 
     seat: int
-    token: str
+    token: str  # the seat's key
     reserved: bool = True
-    claimed: bool = False  # its link handed out by the lobby's join, or the seat joined once
+    invite: str | None = None  # a reserved seat's invitation, until it is used
+    claimed: bool = False  # its key handed out (the lobby's join, an invitation used, the host's own seat)
     connected: int = 0  # open websockets of this seat
 
     def joinable(self) -> bool:
-        """The lobby's join may hand out this seat's link: an open seat nobody took yet."""
+        """The lobby's join may hand out this seat's key: an open seat nobody took yet."""
         return not self.reserved and not self.claimed and not self.connected
 
 
 @dataclass
 class WebTable:
-    """One game at the server: the table, its seats' tokens, the host's token (the log), how far it is."""
+    """One game at the server: the table, its seats' keys, the referee token (the log once it is over)."""
 
     id: str
     table: Table
     packs: list[Path]
     expansions: str | None
     seats: dict[int, SeatLink]  # human seats
-    host_token: str
+    host_token: str  # the referee's token: the referee's log, once the game is over
+    host_seat: int | None = None  # the seat the host plays (its key went to the host), if any
+    chosen_seed: bool = False  # the host gave the seed: it can know every card (every seat is told)
     ply: int = 0  # actions applied so far
     busy: bool = False  # bots are moving
     label: str = ""
@@ -78,10 +92,25 @@ class WebTable:
         return self.table.setup.players
 
     def seat_of(self, token: str) -> int | None:
+        """The seat whose key is `token` (an invitation is not a key)."""
         for link in self.seats.values():
             if secrets.compare_digest(link.token, token):
                 return link.seat
         return None
+
+    def redeem(self, invite: str) -> tuple[int | None, bool]:
+        """An invitation exchanged for its seat: (the seat, True) the first time, (the seat, False) once it was
+        used (its key went to whoever used it first), (None, False) for no invitation of this table."""
+        for link in self.seats.values():
+            if link.invite is not None and secrets.compare_digest(link.invite, invite):
+                if link.claimed:
+                    return link.seat, False
+                link.claimed = True
+                return link.seat, True
+        return None, False
+
+    def is_host(self, token: str) -> bool:
+        return bool(token) and secrets.compare_digest(self.host_token, token)
 
     def over(self) -> bool:
         return self.state.is_terminal()
@@ -121,6 +150,7 @@ class WebTable:
             "view": view,
             "over": state.is_terminal(),
             "bots": {str(s): k for s, k in sorted(self.table.setup.bots.items())},
+            "chosen_seed": self.chosen_seed,  # the host chose the seed: it can know every card
         }
         return message, len(history)
 
@@ -198,6 +228,7 @@ class WebTable:
                 for s in range(self.players)
             ],
             "expansions": self.expansions,
+            "chosen_seed": self.chosen_seed,
             "ply": self.ply,
             "over": self.over(),
         }
@@ -225,9 +256,19 @@ class Tables:
             self._content[key] = self._load(list(packs))
         return self._content[key]
 
-    def create(self, seats: Sequence[str], seed: int | None = None, expansions: str | None = None) -> WebTable:
-        """A new table: one entry per seat, ``human`` (a reserved seat: its link goes to the host), ``open`` (an open
-        seat: the lobby's join hands its link out) or a bot kind (agents/kinds.py)."""
+    def create(
+        self,
+        seats: Sequence[str],
+        seed: int | None = None,
+        expansions: str | None = None,
+        host_seat: int | str | None = "first",
+    ) -> WebTable:
+        """A new table: one entry per seat, ``human`` (a reserved seat: the host's own, or one it hands out by an
+        invitation), ``open`` (an open seat: the lobby's join hands its key out) or a bot kind (agents/kinds.py).
+
+        `host_seat` is the ``human`` seat the host plays (its key goes to the host), None if the host does not
+        play, ``"first"`` the first ``human`` seat if there is one. `seed` None draws a fresh one nobody knows;
+        a seed given is the host's: the table says so to every seat."""
         players = len(seats)
         if not 2 <= players <= 10:
             raise TableError(f"a table has 2 to 10 seats (got {players})")
@@ -237,10 +278,23 @@ class Tables:
                 raise TableError(f"P{s}: unknown seat kind {kind!r} ({HUMAN}, {OPEN}, {', '.join(kinds)})")
         if HUMAN not in seats and OPEN not in seats:
             raise TableError(f"a table needs at least one human seat ({HUMAN} or {OPEN})")
+        if host_seat == "first":
+            host_seat = next((s for s, k in enumerate(seats) if k == HUMAN), None)
+        if host_seat is not None and (
+            not isinstance(host_seat, int)
+            or isinstance(host_seat, bool)
+            or not 0 <= host_seat < players
+            or seats[host_seat] != HUMAN
+        ):
+            raise TableError(
+                f"the host's seat is one of the table's {HUMAN} seats, or null if the host does not play "
+                f"(got {str(host_seat)[:20]!r})"
+            )
+        chosen = seed is not None
         if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise TableError(f"the seed is a whole number from 0 to 2**63 - 1 (got {seed!r})")
+            seed = fresh_seed()
+        if not is_seed(seed):
+            raise TableError(f"the seed is {SEED_RANGE} (got {str(seed)[:30]!r})")
         if expansions is None:
             expansions = self.default_expansions
         try:
@@ -259,7 +313,17 @@ class Tables:
             table = Table(content, setup)
         except ValueError as e:
             raise TableError(f"cannot set up the game: {e}") from None
-        links = {s: SeatLink(s, secrets.token_urlsafe(16), reserved=seats[s] == HUMAN) for s in humans}
+        links = {}
+        for s in humans:
+            reserved = seats[s] == HUMAN
+            invited = reserved and s != host_seat
+            links[s] = SeatLink(
+                s,
+                secrets.token_urlsafe(16),
+                reserved=reserved,
+                invite=secrets.token_urlsafe(16) if invited else None,
+                claimed=s == host_seat,
+            )
         web = WebTable(
             tid,
             table,
@@ -267,6 +331,8 @@ class Tables:
             expansions,
             links,
             secrets.token_urlsafe(16),
+            host_seat=host_seat,
+            chosen_seed=chosen,
             label=f"{players} 人桌，" + "、".join(f"P{s} {k}" for s, k in enumerate(seats)),
         )
         self.tables[tid] = web

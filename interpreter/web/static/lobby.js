@@ -1,4 +1,5 @@
-// The lobby: make a table (players, who sits where, seed, expansions), hand out the seats' links, list tables.
+// The lobby: make a table (players, who sits where, the host's seat, seed, expansions): the host's own seat link,
+// the invitations to hand out (each good once), the referee's log link; and the list of tables.
 "use strict";
 let KINDS = ["human"];
 const KIND_ZH = { human: "human（人：链接发给你）", open: "open（空座：大厅里谁都可以加入）", heuristic: "heuristic（机器人）", random: "random（随机机器人）", search: "search（搜索机器人，较慢）" };
@@ -13,8 +14,20 @@ function seatRows() {
       KINDS.map((k) => el("option", { value: k }, KIND_ZH[k] || k + "（机器人）")));
     const bot = KINDS.find((k) => k !== "human" && k !== "open") || "human";
     pick.value = old[s] || (s === 0 ? "human" : bot);
+    pick.addEventListener("change", hostSeats);
     body.append(el("tr", {}, el("td", {}, "P" + s), el("td", {}, pick)));
   }
+  hostSeats();
+}
+
+// the seat the host plays: one of the human (reserved) seats, or none
+function hostSeats() {
+  const pick = document.getElementById("host-seat");
+  const was = pick.value;
+  const humans = Array.from(document.querySelectorAll("#seats select")).filter((s) => s.value === "human")
+    .map((s) => s.dataset.seat);
+  pick.replaceChildren(...humans.map((s) => el("option", { value: s }, "P" + s)), el("option", { value: "" }, "我不坐"));
+  pick.value = humans.includes(was) || (was === "" && pick.dataset.touched) ? was : (humans[0] ?? "");
 }
 
 async function create(event) {
@@ -22,24 +35,35 @@ async function create(event) {
   const n = Number(document.getElementById("players").value);
   const seats = [];
   for (let s = 0; s < n; s++) seats.push(document.getElementById("seat-" + s).value);
-  const seed = document.getElementById("seed").value;
+  const seed = document.getElementById("seed").value.trim();
   const expansions = document.getElementById("expansions").value;
+  const host = document.getElementById("host-seat").value;
   const out = document.getElementById("created");
   try {
     const made = await api("/api/tables", {
       method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ seats, seed: seed === "" ? null : Number(seed), expansions: expansions || null }),
+      body: JSON.stringify({ seats, seed: seed === "" ? null : seed, expansions: expansions || null,
+        host_seat: host === "" ? null : Number(host) }),
     });
     const base = location.origin;
+    const tid = made.table.id;
     out.replaceChildren(
-      el("p", {}, `桌 ${made.table.id} 开好了（种子 ${made.seed}）。把每个座位的链接发给坐那里的人；链接里有这个座位的密钥，别给别人。`),
-      el("ul", { class: "links" }, made.links.map((l) =>
-        el("li", { "data-seat": l.seat }, `P${l.seat}：`, el("a", { href: l.url, target: "_blank", class: "join-link" }, "入座"), " ",
-          el("code", {}, base + l.url)))),
+      el("p", {}, `桌 ${tid} 开好了。`, made.chosen_seed
+        ? "种子是你指定的：你能算出所有的牌，每个座位都会看到这张桌的种子是开桌的人指定的。"
+        : "种子是服务器随机抽的，谁都不知道（包括你）。"),
+      made.seat ? el("p", { class: "my-seat", "data-seat": made.seat.seat }, `你的座位是 P${made.seat.seat}：`,
+        el("a", { href: made.seat.url, target: "_blank", class: "join-link mine", "data-seat": made.seat.seat }, "入座"),
+        "（这个链接是你自己的，别发给别人）") : el("p", { class: "my-seat" }, "你不在这张桌上坐。"),
+      made.invites.length ? el("div", { class: "invites" },
+        el("p", {}, "邀请链接：发给你请的人，每个座位一个，每个链接只能用一次——第一个打开它的浏览器坐下，之后这个链接就失效了。" +
+          "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
+        el("ul", { class: "links" }, made.invites.map((l) =>
+          el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
+            el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, base + l.url))))) : "",
       made.open.length ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
         " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
-      el("p", { class: "muted" }, "整局的日志（裁判视角，含种子）在游戏结束后可以下载：",
-        el("a", { href: made.log, class: "host-log" }, "裁判日志"), "（fengsheng replay 能重放它）"),
+      el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",
+        el("a", { href: made.log, class: "host-log" }, "裁判日志"), "（fengsheng replay 能重放它；游戏进行中打开会被拒绝）"),
     );
     refresh();
   } catch (e) {
@@ -68,7 +92,7 @@ async function refresh() {
     el("tbody", {}, data.tables.map((t) => el("tr", { "data-table": t.id },
       el("td", {}, t.id),
       el("td", {}, t.seats.map((s) => `P${s.seat} ${s.kind}${s.kind === "human" ? (s.connected ? "（在线）" : s.open ? "（空座）" : s.reserved ? "（留座：凭链接）" : "（已有人）") : ""}`).join("，")),
-      el("td", {}, t.expansions || "（服务器默认）"),
+      el("td", {}, (t.expansions || "（服务器默认）") + (t.chosen_seed ? "；种子由开桌的人指定" : "")),
       el("td", {}, t.over ? "已结束" : `${t.ply} 步`),
       el("td", {}, !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : ""),
     )))));
@@ -85,6 +109,7 @@ async function start() {
   exp.append(el("option", { value: "" }, "服务器默认" + (opts.default_expansions ? `（${opts.default_expansions}）` : "（全部）")));
   exp.append(el("option", { value: "all" }, "全部"), el("option", { value: "none" }, "无（基础游戏）"));
   for (const id of opts.expansions) exp.append(el("option", { value: id }, id));
+  document.getElementById("host-seat").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
   seatRows();
   document.getElementById("create").addEventListener("submit", create);
   refresh();

@@ -3,7 +3,12 @@
 "use strict";
 const tid = location.pathname.split("/").pop();
 const params = new URLSearchParams(location.hash.slice(1));
-const token = params.get("token") || "";
+// an invitation is exchanged once for the seat's key; this browser keeps the key (and the address bar shows the
+// seat's own link from then on), so opening the invitation again here still sits at the seat
+const invite = params.get("invite") || "";
+const kept = invite ? localStorage.getItem(`fengsheng:${tid}:${invite}`) : null;
+let token = params.get("token") || kept || "";
+if (kept) history.replaceState(null, "", `#seat=${params.get("seat") || ""}&token=${kept}`);
 let ws = null;
 let state = null; // the last state message
 let closedForGood = false;
@@ -65,13 +70,18 @@ function choose(action) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/ws/" + tid);
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", token })); };
+  ws.onopen = () => { ws.send(JSON.stringify(token ? { type: "join", token } : { type: "join", invite })); };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === "state") {
+    if (msg.type === "key") { // the invitation was ours: from now on this seat's key is
+      token = msg.token;
+      try { localStorage.setItem(`fengsheng:${tid}:${invite}`, token); } catch (e) { /* private mode: the link below still works */ }
+      history.replaceState(null, "", `#seat=${msg.seat}&token=${token}`);
+    } else if (msg.type === "state") {
       state = msg;
       if (document.querySelector("#banner .info")) banner("");
       draw(msg);
+      document.getElementById("chosen-seed").hidden = !msg.chosen_seed;
     } else if (msg.type === "error") {
       banner(msg.message, "error");
       if (msg.fatal) closedForGood = true;
@@ -83,8 +93,8 @@ function connect() {
     setTimeout(connect, 1000);
   };
 }
-if (!token) {
-  banner("这个链接缺少座位的密钥（#token=…）：请用大厅给你的链接。", "error");
+if (!token && !invite) {
+  banner("这个链接缺少座位的密钥（#token=… 或 #invite=…）：请用大厅或开桌的人给你的链接。", "error");
 } else {
   connect();
 }
