@@ -535,8 +535,8 @@ def validate(paths, fmt, expansions):
     game, so it may use the base game's cards; single files are checked on their own.
 
     Each problem is printed as `path:line:col: error CODE: message`, then that
-    line of the file with a caret under the column, and a hint where one helps;
-    codes are listed in docs/errors.md. A warning (W301, W5xx: something that may
+    line of the file with a caret under the column, and a hint where one helps,
+    sorted by file, line and column; codes are listed in docs/errors.md. A warning (W301, W5xx: something that may
     go wrong in play, such as loops inside loops or a mark read as another kind
     of value than it is set to) is shown the same way and does not fail the check.
     Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error.
@@ -549,7 +549,8 @@ def validate(paths, fmt, expansions):
     singles = [Path(p) for p in paths if not Path(p).is_dir()]
     folders = [p for p in paths if Path(p).is_dir()]
     targets = [*(content_paths(folders, expansions) if folders or not singles else []), *singles]
-    found = validate_paths(targets)
+    # by file, then line and column (the loader finds them stage by stage: a file's schema errors before its code's)
+    found = sorted(validate_paths(targets), key=lambda e: (str(e.path), e.line or 0, e.col or 0))
     errors = [e for e in found if e.level == "error"]
     warnings = [e for e in found if e.level != "error"]
     content = None

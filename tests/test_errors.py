@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -392,6 +393,31 @@ def test_docs_list_every_code():
         used |= set(re.findall(r'"(E\d{3})"', f.read_text(encoding="utf-8")))
     assert used <= listed, f"codes without documentation: {sorted(used - listed)}"
     assert listed <= used, f"documented codes never emitted: {sorted(listed - used)}"
+
+
+def test_validate_prints_findings_by_file_then_line(tmp_path):
+    """The loader finds a file's schema errors before its code's; validate prints them in the files' order."""
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    late_key = "  - timing: contest\n    bogus_key: 1\n    effect: |\n      draw(self, 1)\n"
+    (cards / "a.yaml").write_text(card_with_effect("draw(slef, 1)") + late_key, encoding="utf-8")
+    other = (
+        card_with_effect("draw(slef, 1)\ndraw(sefl, 1)")
+        .replace("test_card", "test_card_b")
+        .replace("测试牌", "测试牌二")
+    )
+    (cards / "b.yaml").write_text(other, encoding="utf-8")
+    found = validate_paths([tmp_path])
+    assert [(Path(e.path).name, e.line) for e in found if e.code in ("E111", "E301")][:2] == [
+        ("a.yaml", 9),
+        ("a.yaml", 7),
+    ]
+    r = CliRunner().invoke(main, ["validate", str(tmp_path)])
+    places = [(Path(m[1]).name, int(m[2]), int(m[3])) for m in re.finditer(r"^(\S+?):(\d+):(\d+): ", r.output, re.M)]
+    assert ("a.yaml", 7, 12) in places and ("a.yaml", 9, 5) in places and ("b.yaml", 8, 12) in places
+    assert places == sorted(places)
+    data = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", str(tmp_path)]).output)
+    assert [(Path(e["path"]).name, e["line"]) for e in data["errors"]] == sorted(p[:2] for p in places)
 
 
 def test_cli_exit_codes_and_json(tmp_path):
