@@ -163,7 +163,7 @@ class _Progress:
     "--backend",
     type=click.Choice(["local", "ray"]),
     default=None,
-    help="local processes (default) or Ray (the extra balance: pip install -e '.[balance]')",
+    help="local processes (default) or Ray (the extra balance: pip install 'fengsheng[balance]')",
 )
 @click.option(
     "--address",

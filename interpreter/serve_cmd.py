@@ -30,8 +30,8 @@ def serve(host, port, content_dirs, expansions, bot_delay):
         from .web.app import create_app
     except ImportError as e:
         raise click.ClickException(
-            f"fengsheng serve needs the optional extra `web` ({e.name} is missing): in fengsheng's folder, "
-            "python3 -m pip install -e '.[web]' (README)"
+            f"fengsheng serve needs the optional extra `web` ({e.name} is missing): "
+            "python3 -m pip install 'fengsheng[web]' (in a checkout of fengsheng: python3 -m pip install -e '.[web]')"
         ) from None
     from .cli import _load_or_exit
     from .cli_options import content_paths

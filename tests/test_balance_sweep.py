@@ -254,6 +254,13 @@ def test_ray_workers_are_handed_the_packs_by_absolute_path(tmp_path, monkeypatch
     assert all(Path(p).is_absolute() for p in handed[0]["mine"])
 
 
+def test_ray_missing_names_the_extra_as_an_installed_user_installs_it(tmp_path, base, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    with pytest.raises(SweepError) as caught:
+        run_sweep(tmp_path / "s", _spec(base, games=1, players=(5,), agents=("random",)), [base], backend="ray")
+    assert "python3 -m pip install 'fengsheng[balance]'" in str(caught.value)
+
+
 def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
     from interpreter.balance.sweep import _ray_chunk
 

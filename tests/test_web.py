@@ -607,8 +607,9 @@ def test_a_bad_log_gets_a_message(client, body, message):
 def test_serve_without_the_extra_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
     result = CliRunner().invoke(main, ["serve"])
-    # the repository's install, as the README says: `fengsheng` on a package index need not be this project
-    assert result.exit_code == 1 and "python3 -m pip install -e '.[web]'" in result.output, result.output
+    # the installed package's extra (pip takes the installed fengsheng's), and a checkout's editable install
+    assert result.exit_code == 1 and "python3 -m pip install 'fengsheng[web]'" in result.output, result.output
+    assert "python3 -m pip install -e '.[web]'" in result.output
     assert "Traceback" not in result.output
 
 

@@ -576,8 +576,8 @@ def _run_ray(
         import ray
     except ImportError:
         raise SweepError(
-            "--backend ray needs Ray: in fengsheng's folder, python3 -m pip install -e '.[balance]' "
-            "(or pip install 'ray[default]')"
+            "--backend ray needs Ray, the optional extra `balance`: python3 -m pip install 'fengsheng[balance]' "
+            "(in a checkout of fengsheng: python3 -m pip install -e '.[balance]')"
         ) from None
     started = False
     if not ray.is_initialized():

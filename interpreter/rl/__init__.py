@@ -1,4 +1,4 @@
-"""Adapters for game-AI libraries (the optional ``rl`` extra: ``pip install -e '.[rl]'``).
+"""Adapters for game-AI libraries (the optional ``rl`` extra: ``pip install 'fengsheng[rl]'``).
 
 * :mod:`interpreter.rl.pettingzoo_env` — a PettingZoo AEC environment
   (``FengshengAECEnv``, and the wrapped factory ``env(**kwargs)``);
@@ -8,5 +8,13 @@
 * :mod:`interpreter.rl.rl_doc` — docs/rl.md's sizes and action id table, generated from the code.
 
 Nothing is imported here, so ``import interpreter.rl`` works without the
-extra; each adapter module needs its own library. See docs/rl.md.
+extra; each adapter module needs its own library, and says how to install it
+when one is missing (:func:`need_extra`). See docs/rl.md.
 """
+
+INSTALL = "python3 -m pip install 'fengsheng[rl]' (in a checkout of fengsheng: python3 -m pip install -e '.[rl]')"
+
+
+def need_extra(module: str, e: ImportError) -> ImportError:
+    """The error an adapter raises when a library of the extra is missing: which one, and how to install it."""
+    return ImportError(f"{module} needs the optional extra `rl` ({e.name} is missing): {INSTALL}", name=e.name)

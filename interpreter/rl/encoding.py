@@ -65,7 +65,12 @@ observation for those.
 
 from __future__ import annotations
 
-import numpy as np
+from . import need_extra
+
+try:
+    import numpy as np
+except ImportError as e:  # the extra is not installed
+    raise need_extra(__name__, e) from None
 
 DECISION_KINDS = (
     "play",

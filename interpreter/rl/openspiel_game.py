@@ -52,8 +52,13 @@ from __future__ import annotations
 import json
 import os
 
-import numpy as np
-import pyspiel
+from . import need_extra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as e:  # the extra is not installed
+    raise need_extra(__name__, e) from None
 
 from ..content.loader import load_cached
 from ..engine.actions import space_for

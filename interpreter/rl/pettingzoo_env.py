@@ -49,11 +49,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from . import need_extra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as e:  # the extra is not installed
+    raise need_extra(__name__, e) from None
 
 from ..content.loader import load_cached
 from ..engine.step import GameState
