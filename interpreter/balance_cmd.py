@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .balance_report_cmd import compare as compare_command, report as report_command
-from .cli_options import EXPANSIONS_HELP, content_paths, parse_players
+from .cli_options import EXPANSIONS_HELP, bot_options, content_paths, define_bots, parse_players
 
 MAX_GAMES = 1_000_000  # per cell
 
@@ -127,10 +127,11 @@ class _Progress:
     "agents_specs",
     multiple=True,
     metavar="KIND|KIND,KIND,…",
-    help="the bots, as simulate --agents takes them: one kind for the table (heuristic, random, …) or one per "
-    "seat; repeat to sweep several "
+    help="the bots, as simulate --agents takes them: one kind for the table (heuristic, random, …, ext:NAME for a "
+    "--bot) or one per seat; repeat to sweep several "
     "(a per-seat list joins only the player count it names seats for) [default: heuristic]",
 )
+@bot_options()
 @click.option(
     "--content",
     "content_dirs",
@@ -190,6 +191,8 @@ def balance(
     ctx: click.Context,
     players_text: str,
     agents_specs: tuple[str, ...],
+    bot_defs: tuple[str, ...],
+    bot_timeout: float | None,
     content_dirs: tuple[str, ...],
     pack_specs: tuple[str, ...],
     expansions: str | None,
@@ -224,6 +227,7 @@ def balance(
         players = parse_players(players_text)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="'--players'") from None
+    define_bots(bot_defs, bot_timeout)
     agents = list(dict.fromkeys(",".join(k.strip() for k in a.split(",")) for a in agents_specs)) or ["heuristic"]
     if content_dirs and pack_specs:
         raise click.UsageError("give one pack with --content, or several with --pack LABEL=DIR, not both")
@@ -237,6 +241,8 @@ def balance(
             raise click.UsageError("--address is a Ray cluster's: not with --backend local")
         backend = "ray"
     backend = backend or "local"
+    if backend == "ray" and any("ext:" in a for a in agents):
+        raise click.UsageError("external bots (ext:NAME) play on local worker processes only: not with Ray")
     packs: list[tuple[str, tuple[str, ...]]] = []
     for text in pack_specs:
         try:

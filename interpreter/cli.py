@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import content_option, content_paths, expansions_option
+from .cli_options import bot_options, content_option, content_paths, define_bots, expansions_option
 from .seeds import MAX_SEED
 from .snippet import clip
 
@@ -209,11 +209,25 @@ def main():
     "agents_spec",
     default=None,
     metavar="KIND|KIND,KIND,…",
-    help="the bots: one kind for the table or one per seat (random, heuristic); "
+    help="the bots: one kind for the table or one per seat (random, heuristic, search:N, ext:NAME for a --bot); "
     "the summary then reports win rates by agent (default: random agents)",
 )
+@bot_options()
 def simulate(
-    players, games, seed, content_dirs, expansions, log_path, max_turns, jobs, as_json, game_seed, trace, agents_spec
+    players,
+    games,
+    seed,
+    content_dirs,
+    expansions,
+    log_path,
+    max_turns,
+    jobs,
+    as_json,
+    game_seed,
+    trace,
+    agents_spec,
+    bot_defs,
+    bot_timeout,
 ):
     """Play GAMES games between random agents (or --agents) and print a summary.
 
@@ -222,9 +236,11 @@ def simulate(
     that fails is listed with its game seed and the command that plays it alone
     (--game-seed) with its resolution trace (--trace).
     """
+    from .agents.external import BotBroken, close_all as close_bots
     from .seeds import fresh_seed
     from .sim import WorkerDied, default_jobs, parse_agents, simulate as run_batch
 
+    define_bots(bot_defs, bot_timeout)
     agents = None
     if agents_spec is not None:
         try:
@@ -245,7 +261,13 @@ def simulate(
         sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in content.rules.decks) or "none"
         raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
     if game_seed is not None:
-        _one_game(content, players, game_seed, max_turns, trace, agents)
+        try:
+            _one_game(content, players, game_seed, max_turns, trace, agents)
+        except BotBroken as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(1)
+        finally:
+            close_bots()
         return
     jobs = jobs or default_jobs()
     if seed is None:
@@ -266,6 +288,9 @@ def simulate(
             )
     except OSError as e:  # the log cannot be written: a missing folder, a full disk
         click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
+        sys.exit(1)
+    except BotBroken as e:  # an external bot that cannot play on (agents/external.py): no summary of the rest
+        click.echo(f"error: {e}", err=True)
         sys.exit(1)
     except WorkerDied as e:  # a worker process was killed (out of memory, a signal): say which games
         if e.summary is not None:  # the games counted before it died
@@ -305,6 +330,10 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spe
         words += ["--max-turns", str(max_turns)]
     if agents_spec is not None:
         words += ["--agents", shlex.quote(agents_spec)]
+        if "ext:" in agents_spec:
+            from .agents.external import definition_words
+
+            words += [w.replace("{", "{{").replace("}", "}}") for w in definition_words()]  # (format()ted)
     return " ".join([*words, "--game-seed", "{seed}", "--trace"])
 
 

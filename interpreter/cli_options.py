@@ -57,3 +57,34 @@ def parse_players(text: str) -> list[int]:
                 raise ValueError(f"{part!r}: a game has 2 to 10 players")
         out.update(range(lo, hi + 1))
     return sorted(out)
+
+
+BOT_HELP = (
+    "an external bot, a program of your own spoken to in JSON lines (docs/bots-protocol.md): NAME=COMMAND, then "
+    "seat it as the kind ext:NAME (repeat for several bots)"
+)
+
+
+def bot_options() -> Callable[[Any], Any]:
+    """``--bot NAME=COMMAND`` (repeatable, passed as ``bot_defs``) and ``--bot-timeout SECONDS`` (``bot_timeout``):
+    the external bots a seat names as ``ext:NAME`` (agents/external.py); define them with :func:`define_bots`."""
+    bot = click.option("--bot", "bot_defs", multiple=True, metavar="NAME=COMMAND", help=BOT_HELP)
+    timeout = click.option(
+        "--bot-timeout",
+        "bot_timeout",
+        type=click.FloatRange(0, 3600, min_open=True),
+        default=None,
+        help="seconds an external bot may take to answer one decision (default: 10; its first answer gets 10 "
+        "more to start)",
+    )
+    return lambda f: bot(timeout(f))
+
+
+def define_bots(bot_defs: Sequence[str], bot_timeout: float | None) -> None:
+    """Make the ``--bot`` definitions the external bots of this command; a bad one exits 2, saying why."""
+    from .agents.external import DEFAULT_TIMEOUT, define
+
+    try:
+        define(bot_defs, DEFAULT_TIMEOUT if bot_timeout is None else bot_timeout)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--bot'") from None

@@ -27,7 +27,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from .agents import Agent
-from .agents.kinds import factory_of
+from .agents.external import BotError
+from .agents.kinds import default_kind, factory_of
 from .engine.step import GameState, IllegalAction
 from .model.content import Content
 from .sealed import KEY_FILE, SealError, data_dir, open_sealed, seal, user_key
@@ -205,8 +206,19 @@ def _save_pack(path: str | Path, ref: str) -> str:
     return str(found)
 
 
+def _to_stderr(text: str) -> None:
+    import sys
+
+    print(text, file=sys.stderr, flush=True)
+
+
 class Table:
-    """A game at the table: the step API's state, the human seats, one agent per bot seat."""
+    """A game at the table: the step API's state, the human seats, one agent per bot seat.
+
+    An external bot that fails (agents/external.py: a bad answer, an exit, a timeout) does not stop a table
+    people sit at: its seat is played by the default bot kind from that decision on, and ``notify`` is told
+    why (the terminal prints it; a server's table, on the server's output). The actions applied are the game:
+    the seed and them replay it whoever answered."""
 
     def __init__(self, content: Content, setup: Setup) -> None:
         self.content = content
@@ -221,6 +233,8 @@ class Table:
             self.agents[seat] = factory(bot_seed(setup.seed, seat), content)
         self.state = GameState(content, setup.players, setup.seed, max_turns=setup.max_turns)
         self.seen: dict[int, int] = {s: 0 for s in setup.humans}  # history length a human seat last saw
+        self.notify: Callable[[str], None] = _to_stderr  # where a failed external bot's message goes
+        self.ended = False  # the bots that hear it were told the game is over (finish)
 
     def bot_move(self) -> None:
         """Let the bot whose turn it is answer (one action)."""
@@ -240,7 +254,31 @@ class Table:
             observation, world = self.state.observation(seat), self.state.world(seat)
             return lambda: agent.search(observation, actions, world)
         seen = self.state.observation(seat) if agent.observes else None
-        return lambda: agent.act(seen, actions)
+        if not agent.hears_end:
+            return lambda: agent.act(seen, actions)
+        return lambda: self._external_answer(seat, agent, seen, actions)
+
+    def _external_answer(self, seat: int, agent: Agent, seen: Any, actions: Sequence[Any]) -> int:
+        """An external bot's answer; if it fails, the default kind takes its seat and answers instead."""
+        try:
+            return agent.act(seen, actions)
+        except BotError as e:
+            kind = default_kind()
+            stand_in = factory_of(kind)(bot_seed(self.setup.seed, seat), self.content)
+            self.agents[seat] = stand_in
+            self.notify(f"{e}; P{seat} is played by the {kind} bot from now on")
+            return stand_in.act(seen if stand_in.observes else None, actions)
+
+    def finish(self) -> None:
+        """Tell the bots that hear it (external ones) that the game is over, or stopped before its end (a quit):
+        each its seat's final observation, or None. Once; their processes are kept for another game."""
+        if self.ended:
+            return
+        self.ended = True
+        over = self.state.is_terminal()
+        for seat, agent in self.agents.items():
+            if agent.hears_end:
+                agent.end(self.state.observation(seat) if over else None)
 
     def run_bots(self) -> None:
         """Bots answer until a human seat must decide or the game is over."""
@@ -483,6 +521,17 @@ class Terminal:
         """Play to the end, or until the player quits; the exit status (docs/play.md): 0 for the game's end or a
         quit with q (saved or not), 1 when a save asked for on quitting failed or the input ended mid-game,
         130 after Ctrl-C (as a shell reports an interrupted program), whether or not the game was then saved."""
+        table = self.table
+        table.notify = self._bot_failed
+        try:
+            return self._play()
+        finally:
+            table.finish()
+
+    def _bot_failed(self, text: str) -> None:
+        self.console.print(f"[bot] {text}", markup=False, soft_wrap=True)
+
+    def _play(self) -> int:
         table = self.table
         try:
             while True:

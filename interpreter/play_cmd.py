@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli_options import content_option
+from .cli_options import bot_options, content_option
 from .seeds import MAX_SEED
 
 DEFAULT_SAVE = "fengsheng-save.json"
@@ -38,9 +38,10 @@ def _read_line() -> str:
     "--bots",
     default=None,
     metavar="KIND[,KIND…]",
-    help="the bots' kind (heuristic, the default; random; search or search:N, N simulations a decision): one for every "
-    "bot seat, or one per bot seat in order",
+    help="the bots' kind (heuristic, the default; random; search or search:N, N simulations a decision; ext:NAME, "
+    "a program of your own given with --bot): one for every bot seat, or one per bot seat in order",
 )
+@bot_options()
 @content_option()
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
 @click.option(
@@ -58,7 +59,9 @@ def _read_line() -> str:
     type=click.Path(dir_okay=False),
     help="where `s` and Ctrl-C save the game by default",
 )
-def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turns, resume, save_path):
+def play(
+    players, seed, seat, hot_seat, bots, bot_defs, bot_timeout, content_dirs, expansions, max_turns, resume, save_path
+):
     """Play a game in the terminal: your seat against bots, or several people at one keyboard.
 
     You see only your seat's observation: your hand, identity and task, every intel area, the
@@ -69,12 +72,13 @@ def play(players, seed, seat, hot_seat, bots, content_dirs, expansions, max_turn
 
     from .agents.kinds import default_kind, factory_of
     from .cli import _load_or_exit
-    from .cli_options import content_paths
+    from .cli_options import content_paths, define_bots
     from .play import PlayError, Setup, Table, Terminal
     from .seeds import fresh_seed
 
     console = Console(highlight=False)
     seed_was_fresh = False
+    define_bots(bot_defs, bot_timeout)  # (also when resuming: a save names an external bot by ext:NAME only)
     if resume is not None:
         ctx = click.get_current_context()
         table_options = ("players", "seed", "seat", "hot_seat", "bots", "content_dirs", "expansions", "max_turns")

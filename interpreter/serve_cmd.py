@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .cli_options import content_option
+from .cli_options import bot_options, content_option
 
 
 @click.command()
@@ -18,11 +18,13 @@ from .cli_options import content_option
     type=click.FloatRange(0, 10),
     help="seconds between two bots' moves, so people can follow them (the game knows no clock)",
 )
-def serve(host, port, content_dirs, expansions, bot_delay):
+@bot_options()
+def serve(host, port, content_dirs, expansions, bot_delay, bot_defs, bot_timeout):
     """Serve a table in the browser: a lobby to make tables of people and bots, a link per seat,
     each browser seeing only its seat; a replay viewer for logs.
 
-    Open http://HOST:PORT/ and make a table; send each person the link of their seat.
+    Open http://HOST:PORT/ and make a table; send each person the link of their seat. Bots of your own
+    (--bot NAME=COMMAND) are offered in the lobby as the seat kind ext:NAME.
     """
     try:
         import uvicorn
@@ -34,11 +36,12 @@ def serve(host, port, content_dirs, expansions, bot_delay):
             "python3 -m pip install 'fengsheng[web]' (in a checkout of fengsheng: python3 -m pip install -e '.[web]')"
         ) from None
     from .cli import _load_or_exit
-    from .cli_options import content_paths
+    from .cli_options import content_paths, define_bots
     from .content.loader import ContentErrors, load_content
     from .content.packs import PackError, expansions_of, parse_expansions, resolve_packs
     from .paths import BUNDLED_CONTENT
 
+    define_bots(bot_defs, bot_timeout)  # the lobby offers them as ext:NAME; a page names one, never a command
     default_packs = content_paths(content_dirs, expansions)
     _load_or_exit(default_packs)  # the content is checked before the server starts
 

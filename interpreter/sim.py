@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .agents import RandomAgent
+from .agents import RandomAgent, external
+from .agents.external import BotBroken, BotError
 from .agents.kinds import factory_of
 from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
@@ -435,7 +436,8 @@ def _short(e: BaseException, limit: int = 600) -> str:
 
 def failure_text(e: BaseException) -> str:
     """How a failed game is reported: a limit or a broken rule of the engine as it is; anything else is a bug."""
-    if isinstance(e, (EngineError, IllegalAction, AssertionError)):  # a runaway loop, a stuck game, a broken zone
+    # a runaway loop, a stuck game, a broken zone; an external bot's failure (it names the seat and the bot)
+    if isinstance(e, (EngineError, IllegalAction, AssertionError, BotError)):
         return f"{type(e).__name__}: {_short(e)}"
     return f"internal error (a bug in the engine; please report it with the game seed): {type(e).__name__}: {_short(e)}"
 
@@ -455,15 +457,29 @@ def play_game(
 
     The game is returned even when it failed (as far as it got: its log, its trace)."""
     game = None
+    seated: list = []
     try:
         seated = make_agents(agents, gseed, content) if agents else random_agents(gseed, players)
         game = Game(content, players, gseed, seated, record=record, max_turns=max_turns)
         game.trace = trace
         game.run()  # what step.drive does
         game.check_invariants()
+    except BotBroken:  # an external bot that cannot play on: the batch stops (agents/external.py)
+        tell_end(seated, None)
+        raise
     except Exception as e:  # a bug in the engine itself too: the batch goes on, the game is reported
+        tell_end(seated, None)
         return game, failure_text(e)
+    tell_end(seated, game)
     return game, None
+
+
+def tell_end(seated: list, game: Game | None) -> None:
+    """Tell the agents that hear it (Agent.hears_end: an external bot) that the game is over: each its seat's
+    final observation, or None when the game stopped before its end."""
+    for seat, agent in enumerate(seated):
+        if getattr(agent, "hears_end", False):
+            agent.end(game.observation(seat) if game is not None else None)
 
 
 def play_one(
@@ -520,6 +536,7 @@ class WorkerDied(RuntimeError):
 def _init_worker(batch: dict) -> None:
     """Make a worker ready: the content comes with the fork, or is loaded again from its paths (spawn)."""
     worker_signals()
+    external.adopt(batch.get("bots") or {})  # the batch's external bots (a forked worker has them already)
     if not _BATCH:
         from .content.loader import load_content
 
@@ -695,6 +712,7 @@ def simulate(
             "log": writer is not None,
             "agents": agents,
             "agents_header": agents_header,
+            "bots": external.defined(),
             "fingerprint": writer.fingerprint if writer is not None else "",
             "packs": writer.packs if writer is not None else None,
         }
@@ -736,6 +754,7 @@ def simulate(
         finally:
             _BATCH.clear()
     finally:
+        external.close_all()  # the batch's external bots, if any: one process per seat, ended with the batch
         if writer:
             writer.close()
     return summary

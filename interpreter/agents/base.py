@@ -45,12 +45,16 @@ class Agent:
     draws_from: Any = None  # a uniform agent's random.Random, if pick(n) is its _randbelow(n) (see above)
     searches = False
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
+    hears_end = False  # True: the driver calls end(observation) when the game is over (see above)
 
     def pick(self, n: int) -> int:  # pragma: no cover  (only for uniform agents)
         raise NotImplementedError
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:  # pragma: no cover
         raise NotImplementedError
+
+    def end(self, observation: Observation | None) -> None:
+        """The game is over (for ``hears_end`` agents): the seat's final observation, or None if it stopped early."""
 
     def search(self, observation: Observation, actions: Sequence[Descriptor], world: Any) -> int:
         """A decision with the seat's World to sample from (only for ``searches``); by default, ``act``."""

@@ -10,6 +10,10 @@ A *spec* names a kind with an optional argument after a colon: ``search:50`` is 
 same with heuristic bots playing the rollouts (about four times the cost), ``search:N:paired`` the paired
 search (N samples per action compared, short heuristic rollouts: agents/search.py). :func:`factory_of` reads a
 spec (``simulate --agents`` and ``balance`` seat bots by spec).
+
+``ext:NAME`` is an external bot (agents/external.py, docs/bots-protocol.md): a program of its own, run as a
+subprocess, that a command defined with ``--bot NAME=COMMAND``. The bots defined are kinds as well (a
+server's lobby offers them), by ``ext:NAME``; a page can only name one, never give a command.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import functools
 from collections.abc import Callable
 
 from ..model.content import Content
+from . import external
 from .base import Agent
 from .heuristic import HeuristicAgent, hints_of
 from .random_agent import RandomAgent
@@ -45,19 +50,27 @@ def _search(
 
 
 def agent_kinds() -> dict[str, AgentFactory]:
-    """The bot kinds available, the preferred one first (``search`` with its default budget)."""
-    return {"heuristic": _heuristic, "random": _random, "search": _search}
+    """The bot kinds available, the preferred one first (``search`` with its default budget), then the external
+    bots this process defined (``ext:NAME``)."""
+    kinds: dict[str, AgentFactory] = {"heuristic": _heuristic, "random": _random, "search": _search}
+    for name in external.defined():
+        kinds[external.KIND_PREFIX + name] = external.external_factory(name)
+    return kinds
 
 
 def factory_of(spec: str) -> AgentFactory:
-    """The factory a spec names: a kind (``heuristic``) or ``search:N`` / ``search:N:ROLLOUT`` (random, heuristic,
-    paired).
+    """The factory a spec names: a kind (``heuristic``), ``search:N`` / ``search:N:ROLLOUT`` (random, heuristic,
+    paired), or ``ext:NAME`` (an external bot defined with ``--bot NAME=COMMAND``).
 
-    Raises ValueError saying what is wrong (an unknown kind, a budget that is not a positive number)."""
+    Raises ValueError saying what is wrong (an unknown kind, a budget that is not a positive number, an external
+    bot nobody defined)."""
     name, _, arg = spec.strip().partition(":")
+    if name + ":" == external.KIND_PREFIX:
+        return external.external_factory(arg.strip())
     kinds = agent_kinds()
     if name not in kinds:
-        raise ValueError(f"unknown agent {spec!r} (known: {', '.join(kinds)}, search:N)")
+        builtin = [k for k in kinds if not k.startswith(external.KIND_PREFIX)]
+        raise ValueError(f"unknown agent {spec!r} (known: {', '.join(builtin)}, search:N, ext:NAME)")
     if not arg:
         return kinds[name]
     if name != "search":

@@ -40,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..agents import external
+from ..agents.external import BotBroken
 from ..sim import (
     MIN_GAMES_PER_JOB,
     _identity_name,
@@ -343,6 +345,7 @@ _SWEEP: dict[str, Any] = {}
 
 def _init_worker(job: dict[str, Any]) -> None:
     worker_signals()
+    external.adopt(job.get("bots") or {})  # the sweep's external bots (a forked worker has them already)
     if not _SWEEP:
         from ..content.loader import load_content
 
@@ -484,6 +487,10 @@ def run_sweep(
                 _run_local(spec, paths, contents, work, jobs, take, lost)
         except KeyboardInterrupt:
             raise SweepInterrupted(f"interrupted: {lost()}") from None
+        except BotBroken as e:  # an external bot that cannot play on: the games done are kept
+            raise SweepError(f"{e}; {lost()}") from None
+        finally:
+            external.close_all()  # the external bots this process started (the workers end their own)
     return Outcome(count["done"] - n_kept, n_kept, count["failed"], total)
 
 
@@ -514,7 +521,7 @@ def _run_local(
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    job = {"seed": spec.seed, "max_turns": spec.max_turns, "paths": paths}
+    job = {"seed": spec.seed, "max_turns": spec.max_turns, "paths": paths, "bots": external.defined()}
     ctx = mp.get_context("fork" if fork else methods[0])
     if sys.platform == "win32":
         jobs = min(jobs, 61)  # ProcessPoolExecutor waits on at most 61 processes there

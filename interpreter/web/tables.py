@@ -172,6 +172,8 @@ class WebTable:
         except IllegalAction:
             return f"行动 {action} 不是现在合法的选择。"
         self.ply += 1
+        if state.is_terminal():
+            self.table.finish()  # its external bots are told (their processes kept for another table)
         return None
 
     def bot_question(self) -> Callable[[], int]:
@@ -184,6 +186,8 @@ class WebTable:
         """The bot's answer to the decision it was asked (nothing else moved this table meanwhile), applied."""
         self.state.apply_action(action)
         self.ply += 1
+        if self.state.is_terminal():
+            self.table.finish()
 
     # ------------------------------------------------------------------ logs and the lobby
 

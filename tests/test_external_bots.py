@@ -1,0 +1,396 @@
+"""External bots (agents/external.py, docs/bots-protocol.md): a program of its own, spoken to in JSON lines,
+plays whole games through simulate, play's table, a server's table and balance; a bot that answers junk, an
+id that was not offered, exits or hangs gets a clear error naming its seat and command, never a traceback or
+a hang; and all it is ever sent is its seat's observation and legal actions."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import fengsheng
+from interpreter.agents import external
+from interpreter.agents.kinds import agent_kinds, factory_of
+from interpreter.content.loader import load_cached
+from interpreter.engine.frozen import thaw
+from interpreter.engine.step import GameState
+from interpreter.play import Setup, Table
+from interpreter.sim import agent_seed, play_game
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "external_bot.py"
+PY = shlex.quote(sys.executable)
+
+
+def example(name: str = "mine") -> str:
+    return f"{name}={PY} {shlex.quote(str(EXAMPLE))}"
+
+
+@pytest.fixture(autouse=True)
+def _no_bots_left():
+    """Each test defines its own bots, and leaves no bot process running."""
+    yield
+    external.close_all()
+    external.adopt({})
+    assert external.running() == 0
+
+
+def _script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return f"{PY} {shlex.quote(str(path))}"
+
+
+# A bot that writes down what it is given (argv, environment, every line of stdin) in the file named by its
+# first argument, and answers the first action of each decision.
+RECORDER = """
+    import json, os, sys
+    out = open(sys.argv[1], "a", encoding="utf-8")
+    out.write(json.dumps({"argv": sys.argv, "env": dict(os.environ), "pid": os.getpid()}) + "\\n")
+    for line in sys.stdin:
+        out.write(line)
+        out.flush()
+        message = json.loads(line)
+        if message["type"] == "decide":
+            print(message["actions"][0]["id"], flush=True)
+"""
+
+
+# ---------------------------------------------------------------------- whole games
+
+
+def test_the_example_bot_plays_a_batch_through_simulate():
+    r = fengsheng(
+        "simulate",
+        "-p",
+        "5",
+        "-n",
+        "6",
+        "-s",
+        "1",
+        "--agents",
+        "ext:mine,random,heuristic,ext:mine,random",
+        "--bot",
+        example(),
+    )
+    assert r.exit_code == 0, r.output[-3000:]
+    assert "Agents: P0 ext:mine, P1 random, P2 heuristic, P3 ext:mine, P4 random" in r.output
+    assert "ext:mine" in r.output.split("Win rate by agent")[1].split("How games ended")[0]
+    assert "FAILED" not in r.output
+    again = fengsheng(
+        "simulate",
+        "-p",
+        "5",
+        "-n",
+        "6",
+        "-s",
+        "1",
+        "--agents",
+        "ext:mine,random,heuristic,ext:mine,random",
+        "--bot",
+        example(),
+    )
+    assert again.output == r.output  # the bot is seeded by `hello`: seed + answers replay the batch
+
+
+def test_one_process_per_seat_serves_the_whole_batch(tmp_path):
+    log = tmp_path / "seen.jsonl"
+    bot = _script(tmp_path, "recorder", RECORDER)
+    r = fengsheng(
+        "simulate",
+        "-p",
+        "4",
+        "-n",
+        "5",
+        "-s",
+        "2",
+        "--agents",
+        "random,ext:rec,random,ext:rec",
+        "--bot",
+        f"rec={bot} {shlex.quote(str(log))}",
+    )
+    assert r.exit_code == 0, r.output[-3000:]
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    starts = [x for x in lines if "argv" in x]
+    assert len(starts) == 2  # two seats, two processes, five games
+    hellos = [x for x in lines if x.get("type") == "hello"]
+    ends = [x for x in lines if x.get("type") == "end"]
+    assert sorted(h["seat"] for h in hellos) == [1] * 5 + [3] * 5
+    assert len(ends) == 10 and all(e["result"] is not None for e in ends)
+    assert all(h["protocol"] == external.PROTOCOL and h["players"] == 4 for h in hellos)
+    assert external.running() == 0  # ended with the batch
+
+
+def test_simulate_jobs_gives_the_same_batch_with_the_bots_in_each_worker():
+    args = [
+        "simulate",
+        "-p",
+        "4",
+        "-n",
+        "100",
+        "-s",
+        "4",
+        "--agents",
+        "ext:mine,random,random,random",
+        "--bot",
+        example(),
+    ]
+    one = fengsheng(*args, "--jobs", "1")
+    two = fengsheng(*args, "--jobs", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, two.output[-2000:]
+    assert one.output == two.output
+
+
+def test_a_bot_plays_a_whole_game_at_plays_table_and_hears_its_end(tmp_path):
+    log = tmp_path / "seen.jsonl"
+    external.define([f"rec={_script(tmp_path, 'recorder', RECORDER)} {shlex.quote(str(log))}", example()])
+    setup = Setup(players=4, seed=9, humans=[0], bots={1: "ext:rec", 2: "ext:mine", 3: "random"}, max_turns=40)
+    table = Table(load_cached(), setup)
+    while not table.state.is_terminal():
+        table.run_bots()
+        if not table.state.is_terminal():
+            table.state.apply_action(table.state.legal_actions()[0])
+    table.finish()
+    external.close_all()  # (the bot has written down all it was sent once it exits)
+    seen = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert [x.get("type") for x in seen[:2]] == [None, "hello"]
+    assert seen[-1]["type"] == "end" and seen[-1]["result"] == thaw(table.state.observation(1)["result"])
+
+
+def test_play_seats_an_external_bot_from_the_command_line():
+    r = _play_input(
+        ["play", "-p", "4", "-s", "5", "--bots", "ext:mine,random,ext:mine", "--max-turns", "30", "--bot", example()]
+    )
+    assert r.exit_code == 0, r.output[-3000:]
+    assert "bots: P1 ext:mine, P2 random, P3 ext:mine" in r.output and "游戏结束" in r.output
+    assert "[bot]" not in r.output  # no bot failed
+
+
+def _play_input(args: list[str]):
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+
+    r = CliRunner().invoke(main, args, input="1\n" * 3000, prog_name="fengsheng")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r
+
+
+def test_a_servers_lobby_offers_the_bots_it_was_given_and_its_tables_play_them():
+    from interpreter.web.tables import Tables
+
+    external.define([example()])
+    assert "ext:mine" in agent_kinds()
+    tables = Tables(lambda packs: load_cached(), lambda text: [])
+    web = tables.create(["human", "ext:mine", "ext:mine", "random"], seed=3)
+    while not web.over():
+        if web.bot_to_move():
+            web.bot_answered(web.bot_question()())
+        else:
+            seat = web.waiting_for()
+            assert web.act(seat, web.ply, web.state.legal_actions()[0]) is None
+    assert web.table.ended  # its bots were told, their processes kept for another table
+    assert external.running() == 2
+
+
+def test_balance_sweeps_an_external_bot(tmp_path):
+    r = fengsheng(
+        "balance",
+        "-p",
+        "4",
+        "-n",
+        "3",
+        "--agents",
+        "ext:mine",
+        "--bot",
+        example(),
+        "-o",
+        tmp_path / "lab",
+        "-q",
+        "-j",
+        "1",
+    )
+    assert r.exit_code == 0, r.output[-3000:]
+    records = [json.loads(x) for x in (tmp_path / "lab" / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 3 and all(s["agent"] == "ext:mine" for rec in records for s in rec["seats"])
+
+
+# ---------------------------------------------------------------------- a bot that misbehaves
+
+# After a few good answers it does one thing wrong (its first argument says what).
+MISBEHAVING = """
+    import json, sys, time
+    mode, n = sys.argv[1], 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] != "decide":
+            continue
+        n += 1
+        if n < 4:
+            print(message["actions"][0]["id"], flush=True)
+        elif mode == "junk":
+            print("I pick the second one", flush=True)
+        elif mode == "illegal":
+            print(123456789, flush=True)
+        elif mode == "crash":
+            print("giving up", file=sys.stderr, flush=True)
+            sys.exit(3)
+        elif mode == "hang":
+            time.sleep(60)
+"""
+
+EXPECTED = {
+    "junk": "answered 'I pick the second one' to a decision",
+    "illegal": "answered 123456789 to a decision",
+    "crash": "exited (status 3) before answering a decision",
+    "hang": "did not answer a decision",
+}
+
+
+@pytest.mark.parametrize("mode", sorted(EXPECTED))
+def test_a_bot_that_misbehaves_fails_its_game_with_a_clear_error(tmp_path, mode):
+    bot = _script(tmp_path, "bad", MISBEHAVING) + " " + mode
+    r = fengsheng(
+        "simulate",
+        "-p",
+        "4",
+        "-n",
+        "1",
+        "-s",
+        "1",
+        "--agents",
+        "random,ext:bad,random,random",
+        "--bot",
+        f"bad={bot}",
+        "--bot-timeout",
+        "0.5",
+    )
+    assert r.exit_code == 1
+    failed = r.output.split("FAILED games (1)")[1]
+    assert f"BotError: P1's bot ext:bad ({bot})" in failed and EXPECTED[mode] in failed
+    assert "internal error" not in failed
+    if mode == "crash":
+        assert "its last line on stderr: giving up" in failed
+
+
+def test_a_bot_that_fails_game_after_game_stops_the_batch(tmp_path):
+    bot = _script(tmp_path, "bad", MISBEHAVING) + " illegal"
+    r = fengsheng(
+        "simulate", "-p", "4", "-n", "50", "-s", "1", "--agents", "ext:bad", "--bot", f"bad={bot}", "--jobs", "1"
+    )
+    assert r.exit_code == 1
+    assert re.search(rf"error: P\d's bot ext:bad \({re.escape(bot)}\) answered 123456789", r.output)
+    assert "FAILED" not in r.output  # stopped, not 50 failed games
+    assert f"it failed {external.FAILURES_IN_A_ROW} games in a row" in r.output
+
+
+def test_a_bot_that_fails_at_the_table_hands_its_seat_to_the_default_bot(tmp_path):
+    external.define([f"bad={_script(tmp_path, 'bad', MISBEHAVING)} crash"])
+    setup = Setup(players=4, seed=9, humans=[0], bots={1: "ext:bad", 2: "random", 3: "random"}, max_turns=40)
+    table = Table(load_cached(), setup)
+    told: list[str] = []
+    table.notify = told.append
+    while not table.state.is_terminal():
+        table.run_bots()
+        if not table.state.is_terminal():
+            table.state.apply_action(table.state.legal_actions()[0])
+    assert len(told) == 1 and "P1's bot ext:bad" in told[0] and "exited (status 3)" in told[0]
+    assert told[0].endswith("P1 is played by the heuristic bot from now on")
+    # the game is its seed and its actions, whoever answered
+    again = GameState(load_cached(), 4, 9, max_turns=40)
+    for action in table.state.history():
+        again.apply_action(action)
+    assert again.is_terminal()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bot", "python3 bot.py"], "give a name and the command, NAME=COMMAND"),
+        (["--bot", "x=no-such-program-here --fast"], "the program 'no-such-program-here' is not found on PATH"),
+        (["--bot", "x='unclosed"], "does not split into words"),
+        (["--bot", "x=true", "--bot", "x=true"], "--bot x is given twice"),
+        (["--bot", "x=true", "--bot-timeout", "0"], "--bot-timeout"),
+        ([], "no external bot named 'x': define it with --bot x='COMMAND'"),
+    ],
+)
+def test_a_bad_bot_definition_is_a_usage_error(args, message):
+    r = fengsheng("simulate", "-p", "4", "-n", "1", "--agents", "ext:x", *args)
+    assert r.exit_code == 2 and message in r.output
+
+
+def test_a_bot_that_cannot_start_stops_the_batch_at_once(tmp_path):
+    script = tmp_path / "bot"
+    script.write_text("#!/no/such/interpreter\n")
+    script.chmod(0o755)
+    r = fengsheng("simulate", "-p", "4", "-n", "5", "--agents", "ext:x", "--bot", f"x={script}")
+    assert r.exit_code == 1
+    assert re.fullmatch(rf"error: P\d's bot ext:x \({re.escape(str(script))}\) cannot be started: .+\n", r.output)
+
+
+# ---------------------------------------------------------------------- the seat boundary
+
+
+def test_the_bot_is_sent_its_seats_observation_and_legal_actions_and_nothing_else(tmp_path):
+    """Every decide line holds exactly the seat's observation at that decision (the history sent in parts) and its
+    legal actions; hello holds the bot's own seed; the game seed and the other seats' identities and tasks appear
+    nowhere in what the process was given (argv, environment, stdin)."""
+    log = tmp_path / "seen.jsonl"
+    external.define([f"rec={_script(tmp_path, 'recorder', RECORDER)} {shlex.quote(str(log))}"])
+    content, gseed, seat = load_cached(), 987654321987654321, 2
+    game, failure = play_game(content, 5, gseed, agents=("random", "heuristic", "ext:rec", "random", "random"))
+    assert failure is None
+    external.close_all()
+    lines = log.read_text(encoding="utf-8").splitlines()
+    start, messages = json.loads(lines[0]), [json.loads(x) for x in lines[1:]]
+    assert messages[0] == {
+        "type": "hello",
+        "protocol": external.PROTOCOL,
+        "seat": seat,
+        "players": 5,
+        "seed": agent_seed(gseed, seat),
+        "content": external.content_id(content),
+        "timeout": external.DEFAULT_TIMEOUT,
+    }
+    decides = [m for m in messages if m["type"] == "decide"]
+    # the same game, step by step: at each of the seat's decisions, what it was sent is what the step API gives it
+    state, history, k = GameState(content, 5, gseed), [], 0
+    for action in game.actions_taken:
+        if state.current_player() == seat:
+            sent = decides[k]
+            assert sent["history_from"] == len(history)
+            history += sent["observation"]["history"]
+            truth = json.loads(json.dumps(state.observation(seat)))
+            assert {**sent["observation"], "history": history} == truth
+            assert sent["actions"] == json.loads(json.dumps(state.action_descriptors()))
+            k += 1
+        state.apply_action(action)
+    assert k == len(decides) > 10
+    end = messages[-1]
+    assert end["type"] == "end" and end["result"] == json.loads(json.dumps(state.observation(seat)["result"]))
+    # nothing else: the game seed is nowhere in its argv, its environment (ours, nothing added) or its stdin
+    given = json.dumps([start["argv"], start["env"]]) + "\n".join(lines[1:])
+    assert str(gseed) not in given
+    assert {t for m in messages for t in [m["type"]]} == {"hello", "decide", "end"}
+    plain = subprocess.run(
+        [sys.executable, "-c", "import json, os; print(json.dumps(dict(os.environ)))"],
+        capture_output=True,
+        check=True,
+    )
+    assert start["env"] == json.loads(plain.stdout)  # what any program we start gets
+
+
+def test_an_external_kind_is_named_only_by_a_definition():
+    with pytest.raises(ValueError, match="no external bot named 'nobody'"):
+        factory_of("ext:nobody")
+    with pytest.raises(ValueError, match="the name is missing"):
+        factory_of("ext:")
+    external.define(["x=true"])
+    assert "ext:x" in agent_kinds() and "ext:nobody" not in agent_kinds()
