@@ -50,14 +50,14 @@ _DICT_OBS_NOTES = [
 ]
 
 
-@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("players, info_state", [(3, False), (5, False), (4, True)])
 @_DICT_OBS_NOTES[0]
 @_DICT_OBS_NOTES[1]
-def test_pettingzoo_api_test(players):
+def test_pettingzoo_api_test(players, info_state):
     pz = _pz()
     from pettingzoo.test import api_test
 
-    api_test(pz.env(players=players), num_cycles=1000)
+    api_test(pz.env(players=players, info_state=info_state), num_cycles=1000)
 
 
 @_DICT_OBS_NOTES[0]
@@ -148,6 +148,13 @@ def test_pettingzoo_seeding_is_exact():
     e.reset(seed=5)
     e.reset()
     assert e.game_state.seed == second and first == 5
+    assert second >= 2**32 or second != 5  # derived (a 128-bit hash), not a 32-bit draw
+    fresh = pz.FengshengAECEnv(players=3)
+    fresh.reset()
+    other = pz.FengshengAECEnv(players=3)
+    other.reset()
+    assert fresh.game_state.seed != other.game_state.seed  # no seed given: a fresh 128-bit seed each
+    assert max(fresh.game_state.seed, other.game_state.seed) >= 2**32
 
 
 def test_pettingzoo_turn_limit_is_a_truncation():
@@ -201,48 +208,82 @@ def test_pettingzoo_env_pickles():
 # ---------------------------------------------------------------------------------------------- OpenSpiel
 
 
+def _dealt(game, rng=None, decisions=0):
+    """A new state of `game`, dealt, then `decisions` random answers on (stops early at the end)."""
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(0, 1.0)]
+    state.apply_action(0)
+    rng = rng or random.Random(0)
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _hand(state, seat):
+    return sorted(c["id"] for c in state.game_state.observation(seat)["me"]["hand"])
+
+
+# OpenSpiel's serialize_game_and_state asks a sampled-stochastic game for its C++ generator (GetRNGState), which a
+# Python game cannot provide: the state pickles itself instead (test_openspiel_copies_...), so serialize=False here
 @pytest.mark.parametrize(
-    "players, max_turns, serialize, seed",
-    [
-        (3, 8, True, 1),
-        (5, 6, False, 2),
-        pytest.param(3, 8, True, 2, marks=pytest.mark.slow),
-        pytest.param(5, 6, False, 1, marks=pytest.mark.slow),
-    ],
+    "players, max_turns",
+    [(3, 8), (5, 6), pytest.param(2, 8, marks=pytest.mark.slow), pytest.param(10, 4, marks=pytest.mark.slow)],
 )
-def test_openspiel_random_sim_test(players, max_turns, serialize, seed):
+def test_openspiel_random_sim_test(players, max_turns):
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": players, "seed": seed, "max_turns": max_turns})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=serialize, verbose=False)
+    game = pyspiel.load_game("python_fengsheng", {"players": players, "max_turns": max_turns})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 5])
 def test_openspiel_random_sim_test_whole_games(players):
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": players, "seed": 7})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    game = pyspiel.load_game("python_fengsheng", {"players": players})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
 
 def test_openspiel_game_type_and_parameters():
     pyspiel = _spiel()
     game = pyspiel.load_game("python_fengsheng(players=4,seed=3)")
     t = game.get_type()
-    assert t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert t.provides_information_state_string and t.provides_information_state_tensor
     assert game.num_players() == 4
     assert game.num_distinct_actions() == GameState(load_cached(), 4, 3).action_space_size
-    assert game.max_chance_outcomes() == 0
+    assert game.max_chance_outcomes() == 1
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game("python_fengsheng", {"players": 11})
+    with pytest.raises(Exception, match="seed"):
+        pyspiel.load_game("python_fengsheng", {"seed": -2})
+
+
+def test_openspiel_deal_is_a_chance_node_with_a_fresh_seed():
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_fengsheng", {"players": 5})
+    state = game.new_initial_state()
+    assert state.current_player() == pyspiel.PlayerId.CHANCE and state.legal_actions() == [0]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0) == "deal"
+    assert state.observation_string(0) == "" and not any(state.observation_tensor(0))
+    seeds = set()
+    for _ in range(4):
+        s = _dealt(game)
+        seeds.add(s.game_state.seed)
+    assert len(seeds) == 4 and min(seeds) >= 0 and max(seeds) < 2**128
+    assert max(seeds) >= 2**64  # 128-bit seeds (all four below 2**64 has probability 2**-256)
+    fixed = pyspiel.load_game("python_fengsheng", {"players": 5, "seed": 7})
+    assert _dealt(fixed).game_state.observation(0) == GameState(load_cached(), 5, 7).observation(0)
 
 
 def test_openspiel_state_follows_game_state():
     pyspiel = _spiel()
     game = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 5})
-    state = game.new_initial_state()
+    state = _dealt(game)
     ref = GameState(load_cached(), 3, 5)
     rng = random.Random(2)
     while not state.is_terminal():
@@ -256,50 +297,222 @@ def test_openspiel_state_follows_game_state():
         ref.apply_action(a)
     assert state.current_player() == pyspiel.PlayerId.TERMINAL
     assert state.returns() == ref.returns()
-    assert state.history() == ref.history()
+    assert state.history() == [0, *ref.history()]
 
 
-def test_openspiel_copies_pickles_and_shared_initial_state():
+def test_openspiel_exact_copies_are_pickles_and_deep_copies():
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 6})
-    s1, s2 = game.new_initial_state(), game.new_initial_state()
-    blank = str(s2)
-    s1.apply_action(s1.legal_actions()[0])
-    assert str(s2) == blank and s2.history() == []  # the shared initial GameState is not changed
-    rng = random.Random(0)
-    for _ in range(30):
-        s1.apply_action(rng.choice(s1.legal_actions()))
-    for other in (s1.clone(), copy.deepcopy(s1), pickle.loads(pickle.dumps(s1))):
+    game = pyspiel.load_game("python_fengsheng", {"players": 3})
+    blank = pickle.loads(pickle.dumps(game.new_initial_state()))
+    assert blank.is_chance_node()
+    s1 = _dealt(game, random.Random(0), 30)
+    for other in (copy.deepcopy(s1), pickle.loads(pickle.dumps(s1))):
         assert str(other) == str(s1) and other.history() == s1.history()
-        assert other.observation_tensor(1) == s1.observation_tensor(1)
+        assert other.game_state.seed == s1.game_state.seed
+        for seat in range(3):
+            assert other.game_state.observation(seat) == s1.game_state.observation(seat)
         other.apply_action(other.legal_actions()[-1])
         assert other.history() != s1.history()
-    held = pickle.loads(pickle.dumps(s1._replay))  # the holder itself pickles as seed + actions
-    assert held.state.history() == s1.history() and held.state is not s1.game_state
+    with pytest.raises(pickle.PicklingError, match="re-dealt"):
+        pickle.dumps(s1.clone())
+
+
+def test_openspiel_clone_is_re_dealt_from_the_acting_seat():
+    """clone() keeps everything the acting seat knows and deals the rest again; clones made at one point share
+    one re-deal (a search tree stays consistent), and a re-dealt copy names no seed."""
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_fengsheng", {"players": 4})
+    state = _dealt(game, random.Random(3), 40)
+    seat = state.current_player()
+    c1, c2 = state.clone(), state.clone()
+    for c in (c1, c2):
+        assert c.history() == state.history() and str(c) == str(state)
+        assert c.game_state.observation(seat) == state.game_state.observation(seat)
+        assert c.information_state_string(seat) == state.information_state_string(seat)
+        assert c.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert c.legal_actions() == state.legal_actions()
+        assert c._world.seed is None
+    others = [s for s in range(4) if s != seat]
+    assert [_hand(c1, s) for s in others] == [_hand(c2, s) for s in others]  # one re-deal per point
+    assert [_hand(c1, s) for s in others] != [_hand(state, s) for s in others]
+    state.apply_action(state.legal_actions()[0])
+    if not state.is_terminal():  # a new point, a new re-deal
+        c3 = state.clone()
+        assert c3.game_state.observation(state.current_player()) == state.game_state.observation(state.current_player())
+
+
+def _hidden_match_rate(truth, hands):
+    """Of the cards in other seats' hands that the acting seat cannot follow, the share the copies put in the
+    same hand, and what an honest re-deal gives on average (each such card lands in a given hidden hand slot
+    with probability 1 / the number of cards the seat cannot locate)."""
+    seat = truth.current_player()
+    obs = truth.game_state.observation(seat)
+    followed = {k["card"]["id"] for k in obs["known_cards"]}
+    hidden = {s: [c for c in _hand(truth, s) if c not in followed] for s in range(truth.num_players()) if s != seat}
+    pool = sum(len(h) for h in hidden.values()) + obs["deck_count"]
+    cards = sum(len(h) for h in hidden.values())
+    if not cards:
+        return 0, 0, 0.0
+    matched = sum(len(set(h) & set(copy[s])) for copy in hands for s, h in hidden.items())
+    expected = sum(len(h) * len(h) / pool for h in hidden.values()) / cards
+    return matched, cards * len(hands), expected
+
+
+class _Watcher:
+    """An MCTS evaluator that evaluates nothing (zeros) and notes the hands in the root clone the search expands."""
+
+    def __init__(self, players, history_length):
+        self.players, self.at, self.roots = players, history_length, []
+
+    def evaluate(self, state):
+        return np.zeros(self.players)
+
+    def prior(self, state):
+        if len(state.history()) == self.at:  # the search's own clone of the root, before any action
+            self.roots.append({s: _hand(state, s) for s in range(self.players)})
+        legal = state.legal_actions()
+        return [(a, 1 / len(legal)) for a in legal]
+
+
+@light_and_slow("decisions", 12, 60)
+def test_openspiel_mcts_clones_cannot_reproduce_other_hands(decisions):
+    """OpenSpiel's MCTSBot searches clones; they hold the acting seat's view re-dealt, not the other hands.
+
+    The statistic: of the other seats' hand cards the acting seat cannot follow, the share a clone puts in the
+    same hand. A peeking copy (copy.deepcopy, exact) scores 1.0; the clones must score near an honest re-deal's
+    rate (a few per cent), far below."""
+    pyspiel = _spiel()
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("python_fengsheng", {"players": 4})
+    rng = random.Random(5)
+    matched = total = 0
+    expected = []
+    done = 0
+    while done < decisions:
+        state = _dealt(game, rng, rng.randrange(5, 40))
+        if state.is_terminal():
+            continue
+        watcher = _Watcher(4, len(state.history()))
+        bot = mcts.MCTSBot(game, 2.0, 3, watcher, random_state=np.random.RandomState(done))
+        bot.step(state)
+        assert watcher.roots, "the search expanded no root clone"
+        peek = copy.deepcopy(state)  # exact
+        exact = _hidden_match_rate(state, [{s: _hand(peek, s) for s in range(4)}])
+        if exact[1]:
+            assert exact[0] == exact[1]  # the statistic sees a peek
+        m, n, e = _hidden_match_rate(state, watcher.roots[:1])
+        matched, total = matched + m, total + n
+        if n:
+            expected.append(e)
+        done += 1
+    assert total >= decisions  # enough hidden cards to judge
+    rate, honest = matched / total, sum(expected) / len(expected)
+    assert rate < 0.35, f"clones put {rate:.0%} of hidden cards back in their hands (honest: {honest:.0%})"
+    assert rate <= 3 * honest + 0.1
+
+
+def test_openspiel_resample_from_infostate():
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_fengsheng", {"players": 4})
+    state = _dealt(game, random.Random(8), 30)
+    seat = (state.current_player() + 1) % 4  # not only the acting seat
+    key = state.information_state_string(seat)
+    samples = [state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(3)]
+    for s in samples:
+        assert s.information_state_string(seat) == key
+        assert s.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert s.current_player() == state.current_player() and s.history() == []
+        assert s._world.seed is None
+    hands = [tuple(_hand(s, state.current_player())) for s in samples]
+    assert len(set(hands)) > 1  # a fresh re-deal each call
+    same = [state.resample_from_infostate(seat, iter([0.25, 0.5, 0.75] * 2).__next__) for _ in range(2)]
+    assert _hand(same[0], state.current_player()) == _hand(same[1], state.current_player())  # the sampler decides
+
+
+def test_openspiel_information_state_has_perfect_recall():
+    """The information state string is the seat's observation: its history only grows (every record it read and
+    every decision it answered stays); the tensor is InfoStateEncoder's vector of the same observation."""
+    pyspiel = _spiel()
+    from interpreter.rl.encoding import InfoStateEncoder
+
+    game = pyspiel.load_game("python_fengsheng", {"players": 3})
+    state = _dealt(game)
+    enc = InfoStateEncoder(load_cached(), 3)
+    assert game.information_state_tensor_size() == enc.size
+    rng = random.Random(1)
+    before = {s: [] for s in range(3)}
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        for s in range(3):
+            info = json.loads(state.information_state_string(s))
+            assert info["history"][: len(before[s])] == before[s]
+            before[s] = info["history"]
+        seat = state.current_player()
+        answered = sum(1 for r in before[seat] if "d" in r)
+        state.apply_action(rng.choice(state.legal_actions()))
+        vec = np.asarray(state.information_state_tensor(seat), np.float32)
+        assert np.array_equal(vec, enc.encode(state.game_state.observation(seat)))
+        mine = json.loads(state.information_state_string(seat))["history"]
+        assert sum(1 for r in mine if "d" in r) >= answered  # a forced choice is not a decision
+    assert enc.views(vec)["own_kinds"].sum() == sum(1 for r in mine if "d" in r)
+
+
+@light_and_slow("games", 1, 3)
+def test_openspiel_ismcts_plays_whole_games(games):
+    pyspiel = _spiel()
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_fengsheng", {"players": 3, "max_turns": 2})
+    rs = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    for g in range(games):
+        bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rs) for _ in range(3)]
+        if g == 1:  # reusing a few sampled worlds: clones of samples
+            bots[0] = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, max_world_samples=2, random_state=rs)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(0)
+                continue
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert state.game_state.result is not None
 
 
 def test_openspiel_observations_match_the_pettingzoo_encoding():
     pyspiel = _spiel()
     pz = _pz()
     game = pyspiel.load_game("python_fengsheng", {"players": 5, "seed": 9})
-    state = game.new_initial_state()
-    e = pz.FengshengAECEnv(players=5)
+    state = _dealt(game)
+    e = pz.FengshengAECEnv(players=5, info_state=True)
     e.reset(seed=9)
     observer = game.make_py_observer()
+    info_observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     rng = random.Random(4)
     for _ in range(40):
         for seat in range(5):
-            vec = e.observe(f"player_{seat}")["observation"]
+            pz_obs = e.observe(f"player_{seat}")
+            vec = pz_obs["observation"]
             assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32), vec)
+            assert np.array_equal(np.asarray(state.information_state_tensor(seat), np.float32), pz_obs["info_state"])
             observer.set_from(state, seat)
             assert np.array_equal(observer.tensor, vec)
+            info_observer.set_from(state, seat)
+            assert np.array_equal(info_observer.tensor, pz_obs["info_state"])
             assert json.loads(state.observation_string(seat)) == json.loads(
                 json.dumps(thaw(e.game_state.observation(seat)), ensure_ascii=False)
             )
+            assert state.information_state_string(seat) == state.observation_string(seat)
         a = rng.choice(state.legal_actions())
         state.apply_action(a)
         e.step(a)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size() == e.encoder.size
+    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size() == e.info_encoder.size
+    with pytest.raises(ValueError, match="one seat"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False, public_info=False))
 
 
 # ---------------------------------------------------------------------------------------------- docs/rl.md
@@ -312,9 +525,14 @@ def test_rl_doc_figures_are_generated_from_the_code():
     assert text == rl_doc.generate(text), "docs/rl.md is out of date: run `python -m interpreter.rl.rl_doc --write`"
     content = load_cached()
     assert f"**{GameState(content, 3, 1).action_space_size}** action ids" in text
-    from interpreter.rl.encoding import Encoder
+    from interpreter.rl.encoding import DECISION_KINDS, Encoder, InfoStateEncoder
 
     assert f"| {Encoder(content, 2).size} | " in text and f" | {Encoder(content, 10).size} |" in text
+    assert f"| {InfoStateEncoder(content, 2).size} | " in text and f" | {InfoStateEncoder(content, 10).size} |" in text
+    assert (
+        f"`K` = {len(DECISION_KINDS) + 1} decision" in text
+        and f"`InfoStateEncoder.LAST` = {InfoStateEncoder.LAST}" in text
+    )
     last = rl_doc.action_groups(content)[-1]
     assert last[2] == GameState(content, 3, 1).action_space_size - 1
     assert f"| {last[1]}–{last[2]} | `use` |" in text

@@ -4,7 +4,7 @@
   (``FengshengAECEnv``, and the wrapped factory ``env(**kwargs)``);
 * :mod:`interpreter.rl.openspiel_game` — an OpenSpiel Python game, registered
   as ``python_fengsheng`` when the module is imported;
-* :mod:`interpreter.rl.encoding` — the fixed-length observation vector both use;
+* :mod:`interpreter.rl.encoding` — the fixed-length observation and information-state vectors both use;
 * :mod:`interpreter.rl.rl_doc` — docs/rl.md's sizes and action id table, generated from the code.
 
 Nothing is imported here, so ``import interpreter.rl`` works without the

@@ -61,9 +61,16 @@ piece              size        meaning
 ``Box(0, Encoder.high)``. Left out: the public history (event log), statuses,
 per-copy card data and the text of the decision's prompt — use the raw
 observation for those.
+
+:class:`InfoStateEncoder` is the information-state vector: this vector followed
+by a fixed-size record of the seat's own past decisions, read from the decision
+records of the observation's history (see its docstring). Like this one it reads
+nothing but the observation.
 """
 
 from __future__ import annotations
+
+import re
 
 from . import need_extra
 
@@ -244,6 +251,98 @@ class Encoder:
         return out
 
 
+_LABEL_CARD = re.compile(r"#(\d+)\(")
+_LABEL_SEAT = re.compile(r"P(\d+)")
+
+
+class InfoStateEncoder:
+    """The information-state vector of one seat: the observation vector and the seat's own decisions.
+
+    Pieces, in order (``E`` = :attr:`Encoder.size`, ``K`` = 13 decision kinds + other, ``D`` = deck
+    cards, ``n`` = players, ``L`` = :attr:`LAST`):
+
+    ==============  ===========  ==================================================================
+    ``observation`` E            :class:`Encoder`'s vector of the observation now
+    ``own_kinds``   K            how many decisions of each kind the seat has answered
+    ``own_cards``   D            by deck id: how many of its answers named that card
+    ``own_seats``   n            per seat: how many of its answers named that seat
+    ``own_last``    L x (K+D+n)  its last L answers, most recent first: kind, card and seat named
+    ==============  ===========  ==================================================================
+
+    The decisions are the observation's decision records (``{"d": kind, "label", …}``, one per
+    answered decision, readable by the deciding seat only: docs/observation.md section 4), so the
+    vector is a function of the observation alone and can hold nothing the seat may not know: in a
+    re-dealt copy every seat's records name the copy's cards. The counts and the window are a
+    summary, as a fixed size must be; the exact history (perfect recall) is the observation's
+    ``history``, whole in :meth:`interpreter.rl.openspiel_game.FengshengState.information_state_string`.
+    """
+
+    LAST = 8
+
+    def __init__(self, content, n_players: int, max_turns: int | None = None):
+        self.observation = obs = Encoder(content, n_players, max_turns)
+        self.n = n = n_players
+        kinds = len(DECISION_KINDS) + 1
+        D = len(obs.card_ids)
+        row = kinds + D + n
+        most = max_turns or content.rules.max_turns
+        self.pieces: tuple = (
+            ("observation", (obs.size,), None),
+            ("own_kinds", (kinds,), most * 100),
+            ("own_cards", (D,), most * 100),
+            ("own_seats", (n,), most * 100),
+            ("own_last", (self.LAST, row), 1),
+        )
+        self.offsets: dict = {}
+        at = 0
+        for name, shape, _ in self.pieces:
+            size = int(np.prod(shape))
+            self.offsets[name] = (at, at + size, shape)
+            at += size
+        self.size = at
+        self.high = np.zeros(at, np.float32)
+        for name, _, hi in self.pieces:
+            a, b, _ = self.offsets[name]
+            self.high[a:b] = obs.high if hi is None else hi
+        self._kinds = kinds
+        self._cards = D
+
+    def views(self, buffer: np.ndarray) -> dict:
+        """Named, reshaped views into a flat buffer of :attr:`size` floats (written through)."""
+        return {name: buffer[a:b].reshape(shape) for name, (a, b, shape) in self.offsets.items()}
+
+    def encode(self, obs, out: np.ndarray | None = None) -> np.ndarray:
+        """Encode one observation dict into `out` (a new float32 vector if None) and return it."""
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        v = self.views(out)
+        self.observation.encode(obs, out=v["observation"])
+        for name in ("own_kinds", "own_cards", "own_seats", "own_last"):
+            v[name].fill(0)
+        kind_index = self.observation._kind_index
+        card_index = self.observation.card_index
+        answers = [rec for rec in obs["history"] if "d" in rec]
+        for i, rec in enumerate(reversed(answers)):
+            kind = kind_index.get(rec["d"], len(DECISION_KINDS))
+            label = rec.get("label") or ""
+            cards = [card_index[u] for u in map(int, _LABEL_CARD.findall(label)) if u in card_index]
+            seat = _LABEL_SEAT.fullmatch(label)
+            v["own_kinds"][kind] += 1
+            for c in cards:
+                v["own_cards"][c] += 1
+            if seat is not None and int(seat.group(1)) < self.n:
+                v["own_seats"][int(seat.group(1))] += 1
+            if i < self.LAST:
+                row = v["own_last"][i]
+                row[kind] = 1
+                for c in cards:
+                    row[self._kinds + c] = 1
+                if seat is not None and int(seat.group(1)) < self.n:
+                    row[self._kinds + self._cards + int(seat.group(1))] = 1
+        np.minimum(out, self.high, out=out)
+        return out
+
+
 def table_summary(state) -> str:
     """A short public summary of a GameState's table (what every seat can see), for rendering and debugging."""
     obs = state.observation(0)
@@ -264,4 +363,4 @@ def table_summary(state) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Encoder", "table_summary", "DECISION_KINDS", "PHASES"]
+__all__ = ["Encoder", "InfoStateEncoder", "table_summary", "DECISION_KINDS", "PHASES"]

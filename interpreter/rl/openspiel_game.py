@@ -5,52 +5,77 @@ Importing this module registers the game (short name ``python_fengsheng``)::
     import pyspiel
     import interpreter.rl.openspiel_game  # noqa: F401  (registers the game)
 
-    game = pyspiel.load_game("python_fengsheng", {"players": 5, "seed": 7})
-    state = game.new_initial_state()
+    game = pyspiel.load_game("python_fengsheng", {"players": 5})
+    state = game.new_initial_state()          # a chance node: the deal
     while not state.is_terminal():
-        state.apply_action(random.choice(state.legal_actions()))
+        if state.is_chance_node():
+            state.apply_action(0)             # the one outcome: a fresh deal
+        else:
+            state.apply_action(random.choice(state.legal_actions()))
     print(state.returns())
 
 Game parameters:
 
 * ``players`` (2–10, default 5);
-* ``seed`` (default 0): the engine's chance seed. Every shuffle and random
-  pick is drawn inside the engine from this seed, so OpenSpiel sees no chance
-  nodes: the game type is ``DETERMINISTIC`` *given the seed*. A different
-  deal is a different game (``{"seed": k}``); the hidden information is
-  still hidden (imperfect information), and an algorithm that needs other
-  deals has to load games with other seeds;
+* ``seed`` (default -1): -1 deals every game from a fresh 128-bit seed
+  (:func:`interpreter.seeds.fresh_seed`) when its chance node is applied; a seed
+  ``k >= 0`` deals seed ``k`` every time (reproducible tests and batches: whoever
+  knows the game string knows every card);
 * ``max_turns`` (default 0 = the content's limit, 300 in the bundled rules):
   a game still running after this many turns ends with no winner;
 * ``content`` (default ``"bundled"``, the bundled content): else content
   pack directories, separated by ``os.pathsep`` (the game string holds it,
   so a path with ``,``, ``=`` or parentheses in it cannot be used).
 
-Type: sequential, deterministic (see ``seed``), imperfect information, general
-sum, terminal rewards: +1 for each winner, -1 for everyone else, 0 for all if
+Chance is ``SAMPLED_STOCHASTIC``: the initial state is a chance node with one
+outcome (action 0, probability 1) that deals the game from a seed drawn as
+above; every later shuffle and blind pick is drawn inside ``apply_action`` from
+that deal's generator. What a search reads (docs/rl.md, "What each door
+carries"):
+
+* the state a bot is handed is the real game: every in-process caller can read
+  all of it (``state.game_state``, ``history()``, pickles); only out-of-process
+  bots are kept from it;
+* ``clone()`` (OpenSpiel's ``Clone``, hence ``child()`` and every algorithm that
+  copies a state to search it) is the game **re-dealt from the acting seat's
+  view**: what that seat cannot see — other hands, the deck order, face-down
+  cards, other identities, tasks and face-down roles, and the generator of all
+  later chance — is dealt again (:meth:`GameState.resample`). Clones of the same
+  state at the same point share one re-deal, so a search tree stays consistent
+  (a stock ``MCTSBot`` plays one determinization per decision, never the truth);
+  a terminal state or the deal's chance node is copied as it is;
+* ``resample_from_infostate(player, sampler)`` is a fresh re-deal from
+  ``player``'s view, its randomness drawn from ``sampler``: what ``ISMCTSBot``
+  uses;
+* ``information_state_string/tensor(player)`` hold only what ``player`` may
+  know: its observation, whose history is every record it read and every
+  decision it answered (perfect recall).
+
+Exact copies, for referees: ``copy.deepcopy`` and ``pickle`` (a seed and the
+list of actions; a re-dealt copy cannot be pickled), and the engine's
+``state.game_state.clone()``.
+
+Type: sequential, sampled stochastic, imperfect information, general sum,
+terminal rewards: +1 for each winner, -1 for everyone else, 0 for all if
 nobody won (the turn limit). Actions are the content's stable action ids
 (:class:`interpreter.engine.actions.ActionSpace`), so ``num_distinct_actions``
 is the size of that space and ``legal_actions()`` is a sorted subset.
 ``max_game_length`` is an estimate, not a proof: ``max_turns × 100 × players``
 (random play uses at most ~8 decisions per seat per turn).
 
-Observations: :meth:`FengshengGame.make_py_observer` gives the tensor of
-:class:`interpreter.rl.encoding.Encoder` (the same encoding as the PettingZoo
-environment, with one named piece per part of the encoding) and, as the
-string, the JSON of the seat's observation dict. No information-state
-observer is provided (``provides_information_state_*`` are False).
-
-States are copied the way OpenSpiel copies Python states — a new initial state
-whose attributes are deep-copied — and the engine's paused game cannot be
-copied as such: a state keeps its :class:`GameState` in a small holder whose
-deep copy is :meth:`GameState.clone` (a replay from the seed) and which
-pickles as the seed and the list of actions.
+Observations: :meth:`FengshengGame.make_py_observer` gives, for one seat, the
+tensor of :class:`interpreter.rl.encoding.Encoder` (the same encoding as the
+PettingZoo environment) and, with ``perfect_recall``, the tensor of
+:class:`interpreter.rl.encoding.InfoStateEncoder`; the string of both is the
+JSON of the seat's observation, which carries its whole history.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
+import random
 
 from . import need_extra
 
@@ -63,28 +88,31 @@ except ImportError as e:  # the extra is not installed
 from ..content.loader import load_cached
 from ..engine.actions import space_for
 from ..engine.step import GameState
-from .encoding import Encoder
+from ..seeds import derive, fresh_seed
+from .encoding import Encoder, InfoStateEncoder
 
 SHORT_NAME = "python_fengsheng"
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 DECISIONS_PER_SEAT_PER_TURN = 100  # for the max_game_length estimate
+DEAL = 0  # the one outcome of the deal's chance node
+FRESH = -1  # the seed parameter's "a fresh seed for every deal"
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
     long_name="Python Fengsheng (风声, The Message)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=MAX_PLAYERS,
     min_num_players=MIN_PLAYERS,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     provides_factored_observation_string=False,
-    parameter_specification={"players": 5, "seed": 0, "max_turns": 0, "content": "bundled"},
+    parameter_specification={"players": 5, "seed": FRESH, "max_turns": 0, "content": "bundled"},
 )
 
 
@@ -99,16 +127,19 @@ class FengshengGame(pyspiel.Game):
         params = dict(params or {})
         spec = _GAME_TYPE.parameter_specification
         self.n_players = int(params.get("players", spec["players"]))
-        self.seed = int(params.get("seed", spec["seed"]))
+        seed = int(params.get("seed", spec["seed"]))
+        self.fixed_seed = None if seed == FRESH else seed
         self.max_turns = int(params.get("max_turns", spec["max_turns"])) or None
         self.content_paths = str(params.get("content", spec["content"]))
         if not MIN_PLAYERS <= self.n_players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {self.n_players}")
+        if seed < FRESH:
+            raise ValueError(f"seed must be -1 (a fresh seed for every deal) or a seed >= 0, not {seed}")
         self.content = _content(self.content_paths)
         turns = self.max_turns or self.content.rules.max_turns
         info = pyspiel.GameInfo(
             num_distinct_actions=space_for(self.content).size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=1,
             num_players=self.n_players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -117,87 +148,103 @@ class FengshengGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, params)
         self.encoder = Encoder(self.content, self.n_players, self.max_turns)
-        self._initial: GameState | None = None
+        self.info_encoder = InfoStateEncoder(self.content, self.n_players, self.max_turns)
 
     def new_initial_state(self):
         return FengshengState(self)
 
-    def initial_state(self) -> GameState:
-        """The GameState every new state reads until its first action (shared, never changed)."""
-        if self._initial is None:
-            self._initial = GameState(self.content, self.n_players, self.seed, self.max_turns)
-        return self._initial
-
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer of one seat's observation (the only kind offered: no perfect recall, no public-only view)."""
+        """One seat's observer: the observation (default) or, with ``perfect_recall``, the information state.
+
+        Both observe as one seat (public information and its own private information); a public-only
+        or all-players view is refused.
+        """
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         if iig_obs_type is not None and (
-            iig_obs_type.perfect_recall
-            or not iig_obs_type.public_info
-            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
         ):
-            raise ValueError(
-                "python_fengsheng only observes as one seat (public info + its own private info, no perfect recall)"
-            )
+            raise ValueError("python_fengsheng only observes as one seat (public info + its own private info)")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return FengshengObserver(self.info_encoder)
         return FengshengObserver(self.encoder)
 
 
-class _Replay:
-    """Holds a state's GameState: deep-copied by GameState.clone(), pickled as the seed and the actions.
+class _World:
+    """Holds a state's GameState and says how OpenSpiel may copy it (see the module docstring).
 
-    Until its first action a state reads the game's one shared initial
-    GameState (copy on write): OpenSpiel makes a blank initial state for every
-    copy, and for every ``observation_tensor_size()`` it asks, so those cost
-    no deal.
+    A deep copy — OpenSpiel's ``Clone`` copies a Python state's attributes with ``copy.deepcopy`` — is the
+    game re-dealt from the acting seat's view; every deep copy made at the same point of the same world
+    gets the same re-deal (``_shared``), so a search that clones a state again and again searches one
+    consistent world. The state pickles itself (:meth:`FengshengState.__reduce__`: exact, the seed and the
+    actions); a re-dealt world has no seed and cannot be pickled.
     """
 
-    __slots__ = ("players", "seed", "max_turns", "content_paths", "_initial", "_state")
+    __slots__ = ("players", "max_turns", "content_paths", "fixed_seed", "seed", "state", "draws", "_shared")
 
-    def __init__(self, players, seed, max_turns, content_paths, initial=None, state=None):
+    def __init__(self, players, max_turns, content_paths, fixed_seed, seed=None, state=None, draws=None):
         self.players = players
-        self.seed = seed
         self.max_turns = max_turns
         self.content_paths = content_paths
-        self._initial = initial
-        self._state = state
+        self.fixed_seed = fixed_seed
+        self.seed = seed  # the real game's seed; None before the deal and in a re-dealt world
+        self.state: GameState | None = state  # None before the deal
+        self.draws = draws  # where re-deals draw their seeds
+        self._shared: tuple | None = None  # (actions applied, re-deal seed) of the copies made at this point
 
-    def _new(self) -> GameState:
-        return GameState(_content(self.content_paths), self.players, self.seed, self.max_turns)
-
-    @property
-    def state(self) -> GameState:
-        """The GameState to read (the shared initial one before any action: do not change it)."""
-        if self._state is not None:
-            return self._state
-        if self._initial is None:
-            self._initial = self._new()
-        return self._initial
+    def deal(self) -> None:
+        self.seed = fresh_seed() if self.fixed_seed is None else self.fixed_seed
+        self.state = GameState(_content(self.content_paths), self.players, self.seed, self.max_turns)
+        self.draws = random.Random(derive(self.seed, "openspiel re-deals", 0))
 
     def apply(self, action: int) -> None:
-        if self._state is None:
-            self._state = self._new()
-        self._state.apply_action(action)
+        if self.state is None:
+            if action != DEAL:
+                raise pyspiel.SpielError(f"the deal's chance node has one outcome, {DEAL}, not {action}")
+            self.deal()
+        else:
+            self.state.apply_action(action)
 
-    def __deepcopy__(self, memo):
-        return _Replay(
+    def redealt(self, seat: int, rng: random.Random) -> _World:
+        """This world with what `seat` cannot see dealt again from `rng` (GameState.resample)."""
+        assert self.state is not None
+        return _World(
             self.players,
-            self.seed,
             self.max_turns,
             self.content_paths,
-            self._initial,
-            self._state.clone() if self._state is not None else None,
+            self.fixed_seed,
+            None,
+            self.state.resample(seat, rng),
+            random.Random(rng.getrandbits(128)),
         )
 
-    def __getstate__(self):
-        actions = self._state.history() if self._state is not None else []
-        return (self.players, self.seed, self.max_turns, self.content_paths, actions)
+    def __deepcopy__(self, memo):
+        s = self.state
+        if s is None or s.is_terminal():  # nothing dealt yet; nobody left to search for
+            return _World(
+                self.players,
+                self.max_turns,
+                self.content_paths,
+                self.fixed_seed,
+                self.seed,
+                None if s is None else s.clone(),
+                None if self.draws is None else random.Random(self.draws.getrandbits(128)),
+            )
+        at = len(s.history())
+        if self._shared is None or self._shared[0] != at:
+            self._shared = (at, self.draws.getrandbits(128))
+        return self.redealt(s.current_player(), random.Random(self._shared[1]))
 
-    def __setstate__(self, data):
-        self.players, self.seed, self.max_turns, self.content_paths, actions = data
-        self._initial = self._state = None
-        for a in actions:
-            self.apply(a)
+    def __reduce__(self):
+        raise pickle.PicklingError("pickle the python_fengsheng state, not its world")
+
+
+def _seed_from(sampler) -> int:
+    """A 128-bit seed from an OpenSpiel probability sampler (a callable giving floats in [0, 1))."""
+    seed = 0
+    for _ in range(3):
+        seed = (seed << 48) | int(float(sampler()) * (1 << 48))
+    return seed
 
 
 class FengshengState(pyspiel.State):
@@ -205,67 +252,116 @@ class FengshengState(pyspiel.State):
 
     def __init__(self, game: FengshengGame):
         super().__init__(game)
-        self._replay = _Replay(game.n_players, game.seed, game.max_turns, game.content_paths, game.initial_state())
+        self._world = _World(game.n_players, game.max_turns, game.content_paths, game.fixed_seed)
 
     @property
-    def game_state(self) -> GameState:
-        """The underlying engine state, to read or clone: apply actions through this object, never to it."""
-        return self._replay.state
+    def game_state(self) -> GameState | None:
+        """The underlying engine state, to read or clone (None before the deal): apply actions through
+        this object, never to it."""
+        return self._world.state
 
     def current_player(self):
-        s = self._replay.state
+        s = self._world.state
+        if s is None:
+            return pyspiel.PlayerId.CHANCE
         return pyspiel.PlayerId.TERMINAL if s.is_terminal() else s.current_player()
 
+    def chance_outcomes(self):
+        return [(DEAL, 1.0)] if self._world.state is None else []
+
     def _legal_actions(self, player):
-        s = self._replay.state
-        if s.is_terminal() or player != s.current_player():
+        s = self._world.state
+        if s is None or s.is_terminal() or player != s.current_player():
             return []
         return sorted(s.legal_actions())
 
     def _apply_action(self, action):
-        self._replay.apply(int(action))
+        self._world.apply(int(action))
 
     def _action_to_string(self, player, action):
-        s = self._replay.state
-        if not s.is_terminal() and player == s.current_player():
+        s = self._world.state
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal"
+        if s is not None and not s.is_terminal() and player == s.current_player():
             for d in s.action_descriptors():
                 if d["id"] == action:
                     return f"{d['label']} #{action}"
-        return f"{' '.join(str(k) for k in space_for(s.content).key(action))} #{action}"
+        return f"{' '.join(str(k) for k in space_for(self.get_game().content).key(action))} #{action}"
 
     def is_terminal(self):
-        return self._replay.state.is_terminal()
+        s = self._world.state
+        return s is not None and s.is_terminal()
 
     def returns(self):
-        return list(self._replay.state.returns())
+        s = self._world.state
+        return [0.0] * self.get_game().n_players if s is None else list(s.returns())
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one: the game re-dealt from its view, the randomness
+        drawn from `probability_sampler` (OpenSpiel's ``UniformProbabilitySampler``, or any callable
+        giving floats in [0, 1)). Its ``history()`` is empty: OpenSpiel's action list cannot be written
+        from Python, and the real one would name cards only other seats chose."""
+        if self._world.state is None or self._world.state.is_terminal():
+            return self.clone()
+        sample = FengshengState(self.get_game())
+        sample._world = self._world.redealt(int(player_id), random.Random(_seed_from(probability_sampler)))
+        return sample
+
+    def __reduce__(self):
+        """Pickle (and ``copy.deepcopy``) as the game's parameters and the world's seed and actions: an exact
+        copy. OpenSpiel's own serialization of a sampled-stochastic game asks the C++ game for its generator,
+        which a Python game does not have, so ``pickle`` goes around it."""
+        w = self._world
+        if w.state is not None and w.seed is None:
+            raise pickle.PicklingError(
+                "a re-dealt copy of a python_fengsheng state (clone, resample_from_infostate) cannot be "
+                "pickled or deep-copied: pickle the real game's state"
+            )
+        actions = w.state.history() if w.state is not None else None
+        return (_restore, (dict(self.get_game().get_parameters()), w.seed, actions))
 
     def __str__(self):
-        """Seed, whose turn, and the actions so far: enough to tell states apart (the engine is deterministic).
+        """The number of players and the actions so far: what a state and its clones share.
 
         A readable table is ``table_summary(state.game_state)`` (interpreter.rl.encoding).
         """
-        s = self._replay.state
-        if s.is_terminal():
-            r = s.result
-            where = f"over: {r.reason}, winners {[p.seat for p in r.winners]}" if r is not None else "over"
-        else:
-            where = f"to act: P{s.current_player()} ({s.decision_kind})"
-        return f"seed {s.seed} players {s.n_players}; {where}; actions: {' '.join(map(str, s.history()))}"
+        return f"python_fengsheng, {self.get_game().n_players} players; actions: {' '.join(map(str, self.history()))}"
+
+
+def _restore(params: dict, seed: int | None, actions: list[int] | None) -> FengshengState:
+    """The state :meth:`FengshengState.__reduce__` pickled: the same actions applied to the same deal."""
+    state = pyspiel.load_game(SHORT_NAME, params).new_initial_state()
+    if actions is None:
+        return state
+    fixed = state._world.fixed_seed
+    state._world.fixed_seed = seed  # the deal's chance node deals the pickled seed
+    state.apply_action(DEAL)
+    state._world.fixed_seed = fixed
+    for a in actions:
+        state.apply_action(a)
+    return state
 
 
 class FengshengObserver:
-    """OpenSpiel's PyObserver: the Encoder's vector (named pieces in ``dict``) and the observation's JSON."""
+    """OpenSpiel's PyObserver: an encoder's vector (named pieces in ``dict``) and the observation's JSON."""
 
-    def __init__(self, encoder: Encoder):
+    def __init__(self, encoder: Encoder | InfoStateEncoder):
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = encoder.views(self.tensor)
 
     def set_from(self, state: FengshengState, player: int) -> None:
-        self.encoder.encode(state.game_state.observation(player), out=self.tensor)
+        s = state.game_state
+        if s is None:  # before the deal nobody knows anything
+            self.tensor.fill(0)
+        else:
+            self.encoder.encode(s.observation(player), out=self.tensor)
 
     def string_from(self, state: FengshengState, player: int) -> str:
-        return json.dumps(state.game_state.observation(player), ensure_ascii=False)
+        s = state.game_state
+        if s is None:
+            return ""
+        return json.dumps(s.observation(player), ensure_ascii=False)
 
 
 pyspiel.register_game(_GAME_TYPE, FengshengGame)

@@ -31,6 +31,10 @@ Spaces (the same objects for every agent):
   action_mask=Box(0, 1, (action_space_size,), int8))``; the vector is
   :class:`interpreter.rl.encoding.Encoder`'s encoding of the seat's observation,
   the mask is 1 for the legal ids (all 0 when it is not the agent's turn).
+  With ``info_state=True`` the dict also holds ``info_state=Box(0, high,
+  (size,), float32)``: :class:`interpreter.rl.encoding.InfoStateEncoder`'s
+  information-state vector (the observation vector and the seat's own past
+  decisions), the same as OpenSpiel's ``information_state_tensor``.
 
 ``infos[agent]`` holds the raw plain observation dict (``"observation"``) and
 the legal action descriptors (``"actions"``, empty when it is not the agent's
@@ -46,7 +50,6 @@ and the call order is enforced. The unwrapped environment raises
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from . import need_extra
@@ -62,7 +65,8 @@ except ImportError as e:  # the extra is not installed
 
 from ..content.loader import load_cached
 from ..engine.step import GameState
-from .encoding import Encoder, table_summary
+from ..seeds import derive, fresh_seed
+from .encoding import Encoder, InfoStateEncoder, table_summary
 
 
 def env(**kwargs):
@@ -81,11 +85,14 @@ class FengshengAECEnv(AECEnv, EzPickle):
     bundled one), ``max_turns`` (a game still running after this many turns ends
     with no winner: truncation; default the content's limit), ``render_mode``
     (``"ansi"`` or ``"human"``), ``raw_infos`` (put the raw observation and
-    action descriptors in ``infos``; default True).
+    action descriptors in ``infos``; default True), ``info_state`` (add the information-state vector to every
+    observation as ``"info_state"``; default False).
 
     Seeding: ``reset(seed=s)`` deals game seed ``s`` exactly (the engine draws all
-    its chance from it); a later ``reset()`` without a seed deals the next seed
-    from a generator seeded by the last given seed (or from the OS at first).
+    its chance from it); a later ``reset()`` without a seed deals a seed derived
+    from the last given seed and the number of episodes since
+    (:func:`interpreter.seeds.derive`), or, if no seed was ever given, from a
+    fresh 128-bit seed (:func:`interpreter.seeds.fresh_seed`).
     """
 
     # PettingZoo's API: AECEnv declares `metadata` as an attribute every env sets; a ClassVar would clash with that.
@@ -98,9 +105,16 @@ class FengshengAECEnv(AECEnv, EzPickle):
         max_turns: int | None = None,
         render_mode: str | None = None,
         raw_infos: bool = True,
+        info_state: bool = False,
     ):
         EzPickle.__init__(
-            self, players=players, content=content, max_turns=max_turns, render_mode=render_mode, raw_infos=raw_infos
+            self,
+            players=players,
+            content=content,
+            max_turns=max_turns,
+            render_mode=render_mode,
+            raw_infos=raw_infos,
+            info_state=info_state,
         )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -111,23 +125,29 @@ class FengshengAECEnv(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.raw_infos = raw_infos
         self.encoder = Encoder(self.content, players, max_turns)
+        self.info_encoder = InfoStateEncoder(self.content, players, max_turns) if info_state else None
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._state: GameState | None = None
         probe = GameState(self.content, players, 0, max_turns)  # validates the player count; sizes the space
         self.n_actions = probe.action_space_size
         self._action_space = spaces.Discrete(self.n_actions)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0.0, high=self.encoder.high.copy(), shape=(self.encoder.size,), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
-            }
-        )
+        parts: dict[str, spaces.Space] = {
+            "observation": spaces.Box(
+                low=0.0, high=self.encoder.high.copy(), shape=(self.encoder.size,), dtype=np.float32
+            ),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
+        }
+        if self.info_encoder is not None:
+            size = self.info_encoder.size
+            parts["info_state"] = spaces.Box(
+                low=0.0, high=self.info_encoder.high.copy(), shape=(size,), dtype=np.float32
+            )
+        self._observation_space = spaces.Dict(parts)
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
-        self._seeds: random.Random | None = None
+        self._base: int | None = None  # the last seed given to reset(), or a fresh one: later episodes derive theirs
+        self._episode = 0
         self._obs_cache: dict[int, Any] = {}
         self.agents: list[str] = []
 
@@ -151,12 +171,13 @@ class FengshengAECEnv(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._base, self._episode = int(seed), 0
             game_seed = int(seed)
         else:
-            if self._seeds is None:
-                self._seeds = random.Random()
-            game_seed = self._seeds.getrandbits(32)
+            if self._base is None:
+                self._base, self._episode = fresh_seed(), 0
+            self._episode += 1
+            game_seed = derive(self._base, "pettingzoo episode", self._episode)
         self._state = GameState(self.content, self.n_players, game_seed, self.max_turns)
         self._obs_cache = {}
         self.agents = list(self.possible_agents)
@@ -216,7 +237,11 @@ class FengshengAECEnv(AECEnv, EzPickle):
         assert state is not None  # reset() first
         if not state.is_terminal() and state.current_player() == seat:
             mask[list(state.legal_actions())] = 1
-        return {"observation": self.encoder.encode(self._raw(seat)), "action_mask": mask}
+        raw = self._raw(seat)
+        obs = {"observation": self.encoder.encode(raw), "action_mask": mask}
+        if self.info_encoder is not None:
+            obs["info_state"] = self.info_encoder.encode(raw)
+        return obs
 
     # ------------------------------------------------------------------ rendering
 

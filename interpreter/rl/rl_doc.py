@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..content.loader import load_cached
 from ..engine.actions import space_for
-from .encoding import Encoder
+from .encoding import Encoder, InfoStateEncoder
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "rl.md"
@@ -71,6 +71,9 @@ def sizes_block(content) -> str:
         "| players | " + " | ".join(str(n) for n in PLAYER_COUNTS) + " |",
         "|---|" + "---|" * len(PLAYER_COUNTS),
         "| observation (`Encoder.size`) | " + " | ".join(str(Encoder(content, n).size) for n in PLAYER_COUNTS) + " |",
+        "| information state (`InfoStateEncoder.size`) | "
+        + " | ".join(str(InfoStateEncoder(content, n).size) for n in PLAYER_COUNTS)
+        + " |",
     ]
     return "\n".join(lines)
 
