@@ -394,3 +394,12 @@ def test_an_external_kind_is_named_only_by_a_definition():
         factory_of("ext:")
     external.define(["x=true"])
     assert "ext:x" in agent_kinds() and "ext:nobody" not in agent_kinds()
+
+
+def test_the_protocol_page_shows_the_example_bot_as_shipped():
+    """docs/bots-protocol.md's example is examples/external_bot.py, its docstring aside."""
+    page = (Path(__file__).parents[1] / "docs" / "bots-protocol.md").read_text(encoding="utf-8")
+    shown = re.search(r"## 3\. An example bot.*?```python\n(.*?)```", page, re.S)
+    assert shown is not None
+    code = EXAMPLE.read_text(encoding="utf-8")
+    assert code.endswith(shown[1]) and code[: -len(shown[1])].strip().endswith('"""')
