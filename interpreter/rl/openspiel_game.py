@@ -43,7 +43,10 @@ carries"):
   later chance — is dealt again (:meth:`GameState.resample`). Clones of the same
   state at the same point share one re-deal, so a search tree stays consistent
   (a stock ``MCTSBot`` plays one determinization per decision, never the truth);
-  a terminal state or the deal's chance node is copied as it is;
+  a terminal state or the deal's chance node is copied as it is. (The engine's
+  re-dealt GameState inside a clone still replays from, and keeps, the real
+  seed until GameState.resample stops doing so: issue 25 item 3. The Python
+  bots never read it; OpenSpiel's C++ bots do not run on this game at all);
 * ``resample_from_infostate(player, sampler)`` is a fresh re-deal from
   ``player``'s view, its randomness drawn from ``sampler``: what ``ISMCTSBot``
   uses;
@@ -177,7 +180,7 @@ class _World:
     game re-dealt from the acting seat's view; every deep copy made at the same point of the same world
     gets the same re-deal (``_shared``), so a search that clones a state again and again searches one
     consistent world. The state pickles itself (:meth:`FengshengState.__reduce__`: exact, the seed and the
-    actions); a re-dealt world has no seed and cannot be pickled.
+    actions); a re-dealt world holds no seed of its own and cannot be pickled.
     """
 
     __slots__ = ("players", "max_turns", "content_paths", "fixed_seed", "seed", "state", "draws", "_shared")
