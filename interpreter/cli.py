@@ -152,6 +152,7 @@ class _LazyGroup(click.Group):
         "play": (".play_cmd", "play", "Play a game in the terminal: your seat against bots, or hot-seat."),
         "serve": (".serve_cmd", "serve", "Serve a table in the browser: a lobby, a link per seat, bots, replays."),
         "new": (".new_cmd", "new", "Write a starting pack, role, card or secret task, with a scenario that passes."),
+        "docs": (".docs_cmd", "docs", "Print a documentation page installed with fengsheng, or list the pages."),
         "pack": (".pack_cmd", "pack", "Content packs: what a rule set resolves to, what a fork changes of another."),
         "balance": (
             ".balance_cmd",
@@ -565,9 +566,10 @@ def validate(paths, fmt, expansions):
 
     Each problem is printed as `path:line:col: error CODE: message`, then that
     line of the file with a caret under the column, and a hint where one helps,
-    sorted by file, line and column; codes are listed in docs/errors.md. A warning (W301, W5xx: something that may
-    go wrong in play, such as loops inside loops or a mark read as another kind
-    of value than it is set to) is shown the same way and does not fail the check.
+    sorted by file, line and column; `fengsheng docs errors` lists the codes. A
+    warning (W301, W5xx: something that may go wrong in play, such as loops inside
+    loops or a mark read as another kind of value than it is set to) is shown the
+    same way and does not fail the check.
     Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error.
     """
     from .content.loader import load_cached, validate_paths
@@ -617,7 +619,7 @@ def validate(paths, fmt, expansions):
 
 @main.group()
 def scenario():
-    """Scenario tests: a mid-game state, scripted answers, expectations (docs/scenarios.md)."""
+    """Scenario tests: a mid-game state, scripted answers, expectations (fengsheng docs scenarios)."""
 
 
 @scenario.command("run")

@@ -3,13 +3,16 @@
     fengsheng new pack jia_gui                 # jia_gui/pack.yaml (extends the base game), cards/, roles/, …
     fengsheng new role ce_shi_yuan --in jia_gui  # jia_gui/roles/ce_shi_yuan.yaml + jia_gui/tests/…scenario.yaml
 
-Every file it writes validates and every scenario passes as written (tests/test_new_cmd.py), so a
-designer starts from something that runs and changes it step by step. The first line of each
-file points the editor at its JSON Schema (docs/editing.md). Nothing is overwritten.
+Every file it writes validates and every scenario passes as written (tests/test_pack_commands.py),
+so a designer starts from something that runs and changes it step by step. The first line of each
+file points the editor at its JSON Schema (docs/editing.md): a copy in the pack's own ``.schema/``
+folder, named relative to the file, so the pack works for a co-designer who clones it wherever
+their fengsheng is installed. Nothing the designer wrote is overwritten.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -19,16 +22,39 @@ from .paths import SCHEMA_DIR
 
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
+# The pack's copy of the schemas its files may use (pack.yaml, cards, roles, secret tasks, scenarios and,
+# for a rule set of its own, rules.yaml and deck.yaml), kept in the pack so that it travels with it.
+SCHEMA_FOLDER = ".schema"
+PACK_SCHEMAS = ("pack", "card", "role", "secret_task", "scenario", "rules", "deck")
 
-def _schema_line(kind: str) -> str:
-    return f"# yaml-language-server: $schema={(SCHEMA_DIR / f'{kind}.schema.json').as_uri()}\n"
+
+def _schema_copies(pack: Path) -> None:
+    """Copy this fengsheng's content schemas into PACK/.schema/ (an older copy is replaced: they are generated,
+    not written by the designer), saying which files changed."""
+    folder = pack / SCHEMA_FOLDER
+    for kind in PACK_SCHEMAS:
+        text = (SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8")
+        target = folder / f"{kind}.schema.json"
+        old = target.read_text(encoding="utf-8") if target.is_file() else None
+        if old == text:
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        click.echo(f"{'updated' if old is not None else 'wrote'} {target}")
+
+
+def _schema_line(kind: str, file: Path, pack: Path) -> str:
+    """The editor's modeline for `file`: its kind's schema in the pack's .schema/ folder, relative to the file's
+    folder (yaml-language-server resolves a relative $schema there), so no path of this machine is written."""
+    relative = os.path.relpath(pack / SCHEMA_FOLDER / f"{kind}.schema.json", file.parent)
+    return f"# yaml-language-server: $schema={Path(relative).as_posix()}\n"
 
 
 PACK = """\
 {schema}id: {id}
 name: {id}
 version: 0.1.0
-description: 一个扩展包。 What this pack adds to the game or changes of it (docs/modding.md).
+description: 一个扩展包。 What this pack adds to the game or changes of it (see fengsheng docs modding).
 # what it builds on: bundled packs by id (base, tie_wu_zi, lao_yang_fang) or folders next to it
 extends: [base]
 # rule numbers merged into the base game's, e.g.
@@ -188,7 +214,8 @@ def _not_taken(kind: str, name: str) -> None:
         where = f" (pack '{origin.pack}')" if origin is not None else ""
         raise click.ClickException(
             f"the game already has a {kind} '{name}'{where}; nothing was written. Pick another id; to change "
-            f"that {kind}, copy its file into the pack and list it under `replace:` in pack.yaml (docs/modding.md)"
+            f"that {kind}, copy its file into the pack and list it under `replace:` in pack.yaml "
+            "(fengsheng docs modding)"
         )
 
 
@@ -213,10 +240,13 @@ def new(kind: str, name: str, where: str) -> None:
     base = Path(where)
     if kind == "pack":
         folder = base / name
-        _write(folder / "pack.yaml", PACK.format(schema=_schema_line("pack"), id=name))
+        manifest = folder / "pack.yaml"
+        _write(manifest, PACK.format(schema=_schema_line("pack", manifest, folder), id=name))
         for sub in ("cards", "roles", "secret_tasks", "tests"):
             (folder / sub).mkdir(exist_ok=True)
+        _schema_copies(folder)
         click.echo(f"next: fengsheng new role my_role --in {folder}; fengsheng validate {folder}")
+        click.echo("the guide: fengsheng docs modding")
         return
     if not (base / "pack.yaml").is_file():
         raise click.ClickException(
@@ -224,17 +254,26 @@ def new(kind: str, name: str, where: str) -> None:
             f"`fengsheng new pack NAME`, then `fengsheng new {kind} {name} --in NAME`"
         )
     _not_taken(kind, name)
+
+    def schema(kind: str, file: Path) -> str:
+        return _schema_line(kind, file, base)
+
     if kind == "role":
-        _write(base / "roles" / f"{name}.yaml", ROLE.format(schema=_schema_line("role"), id=name))
+        role = base / "roles" / f"{name}.yaml"
+        _write(role, ROLE.format(schema=schema("role", role), id=name))
         scenario = base / "tests" / f"role_{name}_example.scenario.yaml"
         face = _printed(EXAMPLE_DRAW)
-        _write(scenario, ROLE_SCENARIO.format(schema=_schema_line("scenario"), id=name, uid=EXAMPLE_DRAW, face=face))
+        text = ROLE_SCENARIO.format(schema=schema("scenario", scenario), id=name, uid=EXAMPLE_DRAW, face=face)
+        _write(scenario, text)
     elif kind == "card":
-        _write(base / "cards" / f"{name}.yaml", CARD.format(schema=_schema_line("card"), id=name))
+        card = base / "cards" / f"{name}.yaml"
+        _write(card, CARD.format(schema=schema("card", card), id=name))
         uid = _copies_in_deck(base, name)
         scenario = base / "tests" / f"card_{name}_example.scenario.yaml"
-        _write(scenario, CARD_SCENARIO.format(schema=_schema_line("scenario"), id=name, uid=uid))
+        _write(scenario, CARD_SCENARIO.format(schema=schema("scenario", scenario), id=name, uid=uid))
     else:
-        _write(base / "secret_tasks" / f"{name}.yaml", TASK.format(schema=_schema_line("secret_task"), id=name))
+        task = base / "secret_tasks" / f"{name}.yaml"
+        _write(task, TASK.format(schema=schema("secret_task", task), id=name))
         scenario = None
+    _schema_copies(base)  # a pack made by hand or by an older fengsheng gets this one's schemas
     click.echo(f"next: fengsheng validate {base}" + (f"; fengsheng scenario run {scenario}" if scenario else ""))

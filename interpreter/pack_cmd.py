@@ -127,7 +127,7 @@ def _pack(origins: dict, kind: str, ident: str) -> str:
 
 @click.group("pack")
 def pack() -> None:
-    """Content packs: what a rule set resolves to, what a fork changes (docs/modding.md)."""
+    """Content packs: what a rule set resolves to, what a fork changes (fengsheng docs modding)."""
 
 
 @pack.command("show")

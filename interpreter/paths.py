@@ -1,8 +1,9 @@
-"""Where the bundled content and the schemas are, in a checkout and in an installed package alike.
+"""Where the bundled content, the schemas and the docs are, in a checkout and in an installed package alike.
 
-A leaf module. ``interpreter/bundled/content`` and ``interpreter/bundled/schema``
-are symbolic links to the top-level ``content/`` and ``schema/`` of the
-repository (where designers edit them); building a wheel copies what they point
+A leaf module. ``interpreter/bundled/content``, ``interpreter/bundled/schema``
+and ``interpreter/bundled/docs`` are symbolic links to the top-level
+``content/``, ``schema/`` and ``docs/`` of the repository (where designers and
+writers edit them); building a wheel copies what they point
 to into the package, so a plain ``pip install`` (not editable) has them too.
 Resolving the links gives the repository's own paths in a checkout, so error
 messages name ``content/cards/…`` there. A checkout made without symbolic links
@@ -27,3 +28,4 @@ def _bundled(name: str) -> Path:
 
 BUNDLED_CONTENT = _bundled("content")
 SCHEMA_DIR = _bundled("schema")
+DOCS_DIR = _bundled("docs")  # `fengsheng docs PAGE` prints them: an installed user has no checkout to read

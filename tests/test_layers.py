@@ -65,6 +65,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.coverage_doc",
             "interpreter.pack_cmd",
             "interpreter.new_cmd",
+            "interpreter.docs_cmd",
             "interpreter.play_cmd",
             "interpreter.serve_cmd",
             "interpreter.balance_cmd",

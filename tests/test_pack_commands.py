@@ -25,13 +25,64 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
     assert run("new", "task", "shou_cang", "--in", "jia_gui").exit_code == 0
     for f in ("pack.yaml", "roles/ce_shi_yuan.yaml", "cards/mi_dian.yaml", "secret_tasks/shou_cang.yaml"):
         first = (tmp_path / "jia_gui" / f).read_text(encoding="utf-8").splitlines()[0]
-        assert first.startswith("# yaml-language-server: $schema=file://") and first.endswith(".schema.json")
+        assert first.startswith("# yaml-language-server: $schema=") and first.endswith(".schema.json")
     r = run("validate", "jia_gui")
     assert r.exit_code == 0 and "14 cards, 120 deck cards, 8 secret tasks" in r.output, r.output
     r = run("scenario", "run", "jia_gui/tests")
     assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
     sim = run("simulate", "-n", "30", "-j", "1", "-s", "1", "--content", "jia_gui")
     assert sim.exit_code == 0 and "packs: base, tie_wu_zi, lao_yang_fang, jia_gui" in sim.output
+
+
+def test_new_writes_a_pack_that_works_in_another_folder_with_its_own_schemas(tmp_path, monkeypatch):
+    """A co-designer clones the pack elsewhere: it validates, its scenarios pass, and each file's $schema names
+    the pack's own copy of its schema, relative to the file (as yaml-language-server resolves it), which the
+    file meets; no path of the author's machine is written in it."""
+    import shutil
+
+    import jsonschema
+    import yaml
+
+    from interpreter.paths import SCHEMA_DIR
+
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "pack", "jia_gui").exit_code == 0
+    for kind, name in (("role", "ce_shi"), ("card", "mi_dian"), ("task", "shou_cang")):
+        assert run("new", kind, name, "--in", "jia_gui").exit_code == 0
+    clone = tmp_path / "elsewhere" / "deeper" / "jia_gui"
+    shutil.copytree(tmp_path / "jia_gui", clone)
+    shutil.rmtree(tmp_path / "jia_gui")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    r = run("validate", "deeper/jia_gui")
+    assert r.exit_code == 0 and r.output.startswith("ok: 14 cards, 120 deck cards"), r.output
+    r = run("scenario", "run", "deeper/jia_gui")
+    assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
+    files = sorted(clone.rglob("*.yaml"))
+    assert len(files) == 6  # pack.yaml, a role, a card, a task, two scenarios
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        assert str(tmp_path) not in text and "file:" not in text
+        first = text.splitlines()[0]
+        target = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert target is not None and not Path(target[1]).is_absolute(), first
+        schema_file = (f.parent / target[1]).resolve()
+        assert schema_file.parent == (clone / ".schema").resolve(), first
+        assert schema_file.read_text(encoding="utf-8") == (SCHEMA_DIR / schema_file.name).read_text(encoding="utf-8")
+        jsonschema.validate(yaml.safe_load(text), json.loads(schema_file.read_text(encoding="utf-8")))
+
+
+def test_new_refreshes_the_packs_schema_copies(tmp_path, monkeypatch):
+    """A pack made by an older fengsheng (or by hand): `new` brings this fengsheng's schemas into .schema/."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "pack.yaml").write_text("id: p\nname: p\nextends: [base]\n", encoding="utf-8")
+    r = run("new", "task", "shou_cang", "--in", "p")
+    assert r.exit_code == 0 and "wrote p/.schema/secret_task.schema.json" in r.output, r.output
+    (tmp_path / "p" / ".schema" / "role.schema.json").write_text("{}", encoding="utf-8")
+    r = run("new", "role", "ce_shi", "--in", "p")
+    assert r.exit_code == 0 and "updated p/.schema/role.schema.json" in r.output, r.output
+    assert "secret_task.schema.json" not in r.output  # unchanged: not written again
+    assert json.loads((tmp_path / "p" / ".schema" / "role.schema.json").read_text(encoding="utf-8"))["$id"]
 
 
 def test_a_scenario_playing_a_skill_the_role_no_longer_has_names_it(tmp_path, monkeypatch):
@@ -69,12 +120,13 @@ def test_new_refuses_an_id_the_game_has_and_a_folder_that_is_no_pack(tmp_path, m
     """Either would write files that do not validate (E120) or are no pack at all; it writes nothing."""
     monkeypatch.chdir(tmp_path)
     run("new", "pack", "p")
+    made = sorted((tmp_path / "p").rglob("*"))  # pack.yaml, its folders and its schemas' copies
     for kind, name in (("role", "li_ning_yu"), ("card", "jie_huo"), ("task", "qing_dao_fu")):
         taken = CliRunner().invoke(main, ["new", kind, name, "--in", "p"])
         assert taken.exit_code == 1, taken.output
         assert f"the game already has a {kind} '{name}' (pack 'base'); nothing was written" in taken.output
         assert "replace:" in taken.output
-    assert not any(f.is_file() for f in (tmp_path / "p").rglob("*") if f.name != "pack.yaml")
+    assert sorted((tmp_path / "p").rglob("*")) == made
     assert run("validate", "p").exit_code == 0
     loose = CliRunner().invoke(main, ["new", "role", "zhang_san", "--in", "nowhere"])
     assert loose.exit_code == 1 and "nowhere is not a pack: it has no pack.yaml" in loose.output

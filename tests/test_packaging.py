@@ -49,10 +49,15 @@ def test_a_wheel_holds_the_content_the_schemas_and_the_grammar(tmp_path):
         "interpreter/web/static/lobby.html",  # fengsheng serve's pages
         "interpreter/web/static/table.js",
         "interpreter/web/static/style.css",
+        "interpreter/bundled/docs/modding.md",  # fengsheng docs: the pages an installed user reads
     }
     assert expected <= names
     cards = {p.name for p in (ROOT / "content" / "cards").glob("*.yaml")}
     assert {n.rsplit("/", 1)[1] for n in names if n.startswith("interpreter/bundled/content/cards/")} == cards
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")}
+    assert {
+        n.rsplit("/", 1)[1] for n in names if n.startswith("interpreter/bundled/docs/") and n.endswith(".md")
+    } == pages
 
 
 def test_a_checkout_without_symbolic_links_still_finds_the_content(tmp_path):
