@@ -26,6 +26,7 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from . import jsonread
 from .agents import Agent
 from .agents.external import BotError
 from .agents.kinds import default_kind, factory_of
@@ -52,7 +53,7 @@ from .seat_text import (
     task_line,
     transit_text,
 )
-from .seeds import SEED_RANGE, derive, is_seed
+from .seeds import SEED_RANGE, agent_seed, is_seed
 
 SAVE_FORMAT = "fengsheng-play"
 MAX_EVENTS = 60  # the most lines of "what happened" one screen shows (the latest; a line says how many more)
@@ -158,7 +159,78 @@ class Setup:
 def bot_seed(seed: int, seat: int) -> int:
     """Each bot's own seed, from the game's seed and its seat (so a save replays them): a keyed hash
     (seeds.derive), so a bot's seed, which a bot in another process is handed, leads back to nothing."""
-    return derive(seed, "agent", seat)  # as sim.agent_seed: the game simulate --game-seed plays with these bots
+    return agent_seed(seed, seat)  # as a batch's bots: the game simulate --game-seed plays with these bots
+
+
+MAX_SAVE_BYTES = 64 * 1024 * 1024  # a save of 100,000 decisions is well under 2 MB
+
+
+def _brief(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _read_save_json(path: str | Path) -> dict[str, Any]:
+    """A save file's JSON object, read bounded (size, nesting, numbers); a PlayError saying what is wrong."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SAVE_BYTES + 1)
+    except OSError as e:
+        raise PlayError(f"{path}: cannot read the save: {e.strerror or e}") from None
+    if len(raw) > MAX_SAVE_BYTES:
+        raise PlayError(f"{path}: not a save of fengsheng play (larger than {MAX_SAVE_BYTES // 2**20} MB)")
+    try:
+        data = jsonread.loads(raw)
+    except jsonread.JsonInputError as e:
+        if e.line:
+            where = f"{path}:{e.line}:{e.column}"
+            raise PlayError(f"{where}: not a save of fengsheng play (not JSON: {e.reason})") from None
+        raise PlayError(f"{path}: not a save of fengsheng play ({e.reason})") from None
+    if not isinstance(data, dict):
+        raise PlayError(f'{path}: not a save of fengsheng play (no "format": "{SAVE_FORMAT}")')
+    return data
+
+
+def _schema_problem(data: dict[str, Any]) -> str | None:
+    """The first way `data` breaks schema/save.schema.json, with where, or None."""
+    import jsonschema
+
+    from .paths import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "save.schema.json").read_text(encoding="utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if not errors:
+        return None
+    e = errors[0]
+    where = "/".join(str(p) for p in e.absolute_path) or "the save"
+    return f"{where}: {_brief_message(e.message)} (schema/save.schema.json)"
+
+
+def _brief_message(text: str) -> str:
+    """A schema message with a long value in it cut in the middle: its start and what is said of it stay."""
+    return text if len(text) <= 200 else text[:80] + "…" + text[-80:]
+
+
+def _table_problem(data: dict[str, Any]) -> str | None:
+    """What makes the table of a schema-valid save impossible to seat: a seat beyond the table, a seat both a
+    person's and a bot's or nobody's, a bot spec no bot answers to."""
+    players, humans = data["players"], data["humans"]
+    bots = {int(k): v for k, v in data["bots"].items()}
+    outside = sorted(s for s in [*humans, *bots] if s >= players)
+    if outside:
+        return f"seat {outside[0]} at a table of {players} (P0 … P{players - 1})"
+    both = sorted(set(humans) & set(bots))
+    if both:
+        return f"P{both[0]} is both a person's seat (humans) and a bot's (bots)"
+    empty = sorted(set(range(players)) - set(humans) - set(bots))
+    if empty:
+        return f"P{empty[0]} is nobody's seat: neither in humans nor in bots"
+    for seat, spec in sorted(bots.items()):
+        try:
+            factory_of(spec)
+        except ValueError as e:
+            return f"bots/{seat}: {e}"
+    return None
 
 
 def _unseal(path: str | Path, sealed: object) -> dict[str, Any]:
@@ -177,10 +249,10 @@ def _unseal(path: str | Path, sealed: object) -> dict[str, Any]:
             f"({where}): copy that user's {KEY_FILE} there, or point FENGSHENG_DATA_DIR at the folder that holds it"
         )
     try:
-        opened = json.loads(open_sealed(key, sealed).decode("utf-8"))
+        opened = jsonread.loads(open_sealed(key, sealed))
     except SealError as e:
         raise PlayError(f"{path}: cannot open the save's sealed part with the key in {where}: {e}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except jsonread.JsonInputError:
         raise PlayError(f"{path}: the save's sealed part does not hold a seed and actions") from None
     if not isinstance(opened, dict):
         raise PlayError(f"{path}: the save's sealed part does not hold a seed and actions")
@@ -318,38 +390,35 @@ class Table:
 
     @staticmethod
     def read_save(path: str | Path) -> tuple[Setup, list[int]]:
-        """The setup and the actions of a save file; a PlayError says what is wrong with it. Reads this version
-        (the referee part sealed) and version 1 (written before saves were sealed: seed and actions in the open)."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise PlayError(f"{path}: cannot read the save: {e.strerror or e}") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise PlayError(f"{path}: not a save of fengsheng play (not JSON: {e})") from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        """The setup and the actions of a save file; a PlayError says what is wrong with it. The file is read
+        bounded (jsonread), checked against schema/save.schema.json and for a table that can be seated before
+        anything is played. Reads this version (the referee part sealed) and version 1 (written before saves
+        were sealed: seed and actions in the open)."""
+        data = _read_save_json(path)
+        if data.get("format") != SAVE_FORMAT:
             raise PlayError(f'{path}: not a save of fengsheng play (no "format": "{SAVE_FORMAT}")')
         if data.get("version") not in (1, SAVE_VERSION):
             raise PlayError(
-                f"{path}: save version {data.get('version')!r}; this fengsheng reads versions 1 to {SAVE_VERSION}"
+                f"{path}: save version {_brief(data.get('version'))}; this fengsheng reads versions 1 to {SAVE_VERSION}"
             )
-        referee = data if data["version"] == 1 else _unseal(path, data.get("sealed"))
-        try:
-            content = [str(c) for c in data.get("content") or []]
-            seed = referee["seed"]
-            if not is_seed(seed):
-                raise ValueError(f"the seed is {SEED_RANGE}")
-            setup = Setup(
-                players=int(data["players"]),
-                seed=seed,
-                humans=[int(h) for h in data["humans"]],
-                bots={int(k): str(v) for k, v in data["bots"].items()},
-                content=[_save_pack(path, ref) for ref in content],
-                expansions=data.get("expansions"),
-                max_turns=data.get("max_turns"),
-            )
-            actions = [int(a) for a in referee["actions"]]
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise PlayError(f"{path}: a field of the save is missing or malformed ({e})") from None
+        wrong = _schema_problem(data) or _table_problem(data)
+        if wrong:
+            raise PlayError(f"{path}: {wrong}")
+        referee = data if data["version"] == 1 else _unseal(path, data["sealed"])
+        seed, actions = referee.get("seed"), referee.get("actions")
+        if not isinstance(seed, int) or not is_seed(seed):
+            raise PlayError(f"{path}: the save's seed is {SEED_RANGE}")
+        if not isinstance(actions, list) or not all(type(a) is int and 0 <= a < 2**31 for a in actions):
+            raise PlayError(f"{path}: the save's actions are a list of action ids (whole numbers)")
+        setup = Setup(
+            players=data["players"],
+            seed=seed,
+            humans=list(data["humans"]),
+            bots={int(k): v for k, v in data["bots"].items()},
+            content=[_save_pack(path, ref) for ref in data.get("content") or []],
+            expansions=data.get("expansions"),
+            max_turns=data.get("max_turns"),
+        )
         return setup, actions
 
     def replay(self, actions: Sequence[int]) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-__all__ = ["MAX_SEED", "SEED_BITS", "SEED_RANGE", "derive", "fresh_seed", "is_seed"]
+__all__ = ["MAX_SEED", "SEED_BITS", "SEED_RANGE", "agent_seed", "derive", "fresh_seed", "game_seed", "is_seed"]
 
 SEED_BITS = 128
 """The bits of a fresh seed: 2**128 equally likely deals, beyond any search from what a seat sees."""
@@ -49,3 +49,16 @@ def derive(seed: int, purpose: str, index: int) -> int:
     replay it), and one-way (no derived seed leads back to `seed` or to another index's)."""
     text = f"fengsheng/{purpose}/{seed}/{index}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=SEED_BITS // 8).digest(), "big")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a batch or sweep started with `seed` (``simulate``, ``balance``): a per-seat
+    copy that names a game's place in its batch, or one game's seed made public after it ended, leads back
+    neither to the batch seed nor to another game's."""
+    return derive(seed, "game", index)
+
+
+def agent_seed(gseed: int, seat: int) -> int:
+    """The seed of the agent at `seat` of the game seeded with `gseed`: an agent that knows its own seed (a bot
+    in another process is handed it) learns nothing of the game's."""
+    return derive(gseed, "agent", seat)

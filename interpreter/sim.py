@@ -31,7 +31,7 @@ from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
 from .engine.step import GameState
-from .seeds import SEED_RANGE, derive, is_seed
+from .seeds import SEED_RANGE, agent_seed, game_seed, is_seed
 from .snippet import snippet
 
 if TYPE_CHECKING:
@@ -101,13 +101,6 @@ def pad(s: str, width: int) -> str:
     return s + " " * max(0, width - _width(s))
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` of a batch started with `seed`: a keyed hash of the two (seeds.derive), so a
-    per-seat copy that names a game's place in its batch, or one game's seed made public after it ended,
-    leads back neither to the batch seed nor to another game's."""
-    return derive(seed, "game", index)
-
-
 def content_fingerprint(paths) -> str:
     """A hash of every content file of the packs, so a replay can tell if the content changed.
 
@@ -121,12 +114,6 @@ def content_fingerprint(paths) -> str:
             h.update(str(f.relative_to(root)).encode())
             h.update(f.read_bytes())
     return h.hexdigest()[:16]
-
-
-def agent_seed(gseed: int, seat: int) -> int:
-    """The seed of the agent at `seat` of the game seeded with `gseed` (a keyed hash: an agent that knows its own
-    seed learns nothing of the game's)."""
-    return derive(gseed, "agent", seat)
 
 
 def random_agents(gseed: int, n: int) -> list:

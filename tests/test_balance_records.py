@@ -175,6 +175,34 @@ def test_a_malformed_line_before_the_last_is_an_error_with_its_line(tmp_path):
         read_records(tmp_path)
 
 
+def test_a_record_no_game_of_the_grid_can_have_written_is_an_error(tmp_path):
+    """An index beyond the games per cell, a cell not in the grid, a seat list of another size: refused with the
+    line, not counted into a report."""
+    write_spec(tmp_path, _spec())
+    good = json.loads(record_line(_rec(5, "base", 0)))
+    for change, says in (
+        ({"index": 10**6}, "game index 1000000 is outside the sweep's"),
+        ({"index": -1}, "game index -1 is outside"),
+        ({"cell": {**good["cell"], "pack": "elsewhere"}}, "is not in the sweep's grid"),
+        ({"cell": {**good["cell"], "players": 9}}, "is not in the sweep's grid"),
+        ({"seats": good["seats"][:2]}, "2 seats in a game of 5 players"),
+    ):
+        (tmp_path / GAMES_FILE).write_text(json.dumps({**good, **change}) + "\n", encoding="utf-8")
+        with pytest.raises(RecordError, match="games.jsonl:1: .*" + says):
+            read_records(tmp_path)
+
+
+def test_a_sweep_file_nested_deeply_or_with_huge_numbers_is_one_line(tmp_path):
+    (tmp_path / "sweep.json").write_text('{"format": ' + "[" * 50_000 + "]" * 50_000 + "}", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"sweep.json: not a sweep description \(values nested too deeply"):
+        read_spec(tmp_path)
+    write_spec(tmp_path, _spec())
+    good = record_line(_rec(5, "base", 0))
+    (tmp_path / GAMES_FILE).write_text(good.replace('"index": 0', '"index": ' + "9" * 5000), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"games.jsonl:1: not a game record \(a number of thousands of digits"):
+        read_records(tmp_path)
+
+
 def test_a_directory_that_is_no_sweep_is_named(tmp_path):
     with pytest.raises(RecordError, match="not the output directory of a sweep"):
         read_records(tmp_path)

@@ -219,7 +219,7 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
     assert code == 1 and "not a save of fengsheng play" in out
     bad.write_text(json.dumps({"format": "fengsheng-play", "version": 1, "players": 4}), encoding="utf-8")
     code, out = _play(["--resume", str(bad)], "")
-    assert code == 1 and "missing or malformed" in out
+    assert code == 1 and "the save: 'humans' is a required property (schema/save.schema.json)" in out
     bad.write_text(
         json.dumps(
             {
@@ -240,6 +240,52 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
     assert code == 2 and "--resume takes the table from the save; leave out --players, --bots" in out
     code, out = _play(["--resume", str(tmp_path / "none.json")], "")
     assert code == 1 and "cannot read the save" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"humans": [99]}, "humans/0: 99 is greater than the maximum of 9"),
+        ({"humans": [5]}, "seat 5 at a table of 4 (P0 … P3)"),
+        ({"humans": []}, "humans: [] should be non-empty"),
+        ({"humans": [0, 1]}, "P1 is both a person's seat (humans) and a bot's (bots)"),
+        ({"bots": {"1": "random"}}, "P2 is nobody's seat"),
+        ({"expansions": ["none"]}, "expansions: ['none'] is not of type 'string', 'null'"),
+        ({"max_turns": "x"}, "max_turns: 'x' is not of type 'integer', 'null'"),
+        ({"bots": {"1": "search:999999999", "2": "random", "3": "random"}}, "at most 100,000 simulations"),
+        ({"bots": {"1": "search:" + "9" * 5000, "2": "random", "3": "random"}}, "9999' is too long"),
+        ({"bots": {"1": "search:" + "9" * 150, "2": "random", "3": "random"}}, "at most 100,000 simulations"),
+        ({"seed": -1}, "seed: -1 is less than the minimum of 0"),
+        ({"actions": [[[[1]]]]}, "actions/0: [[[1]]] is not of type 'integer'"),
+        ({"players": 10**5000}, "a number of thousands of digits"),
+        ({"humans": [[[]]] * 2 + ["[" * 10000]}, ""),
+    ],
+)
+def test_a_save_is_checked_whole_before_anything_is_played(tmp_path, change, says):
+    """Each malformed save of the robustness audit: one message naming what is wrong, no traceback, no hang."""
+    save = {
+        "format": "fengsheng-play",
+        "version": 1,
+        "players": 4,
+        "seed": 1,
+        "humans": [0],
+        "bots": {"1": "random", "2": "random", "3": "random"},
+        "actions": [],
+    }
+    bad = tmp_path / "bad.json"
+    try:
+        bad.write_text(json.dumps({**save, **change}), encoding="utf-8")
+    except ValueError:  # json cannot write an integer that long either: write it by hand
+        bad.write_text(json.dumps(save)[:-1] + ', "players": ' + "9" * 5000 + "}", encoding="utf-8")
+    code, out = _play(["--resume", str(bad)], "")
+    assert code == 1 and out.startswith(f"Error: {bad}") and says in out and out.count("\n") == 1, out
+
+
+def test_a_save_nested_deeply_is_refused_in_one_line(tmp_path):
+    bad = tmp_path / "deep.json"
+    bad.write_text('{"format": "fengsheng-play", "humans": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    code, out = _play(["--resume", str(bad)], "")
+    assert code == 1 and "values nested too deeply" in out and "Traceback" not in out
 
 
 def test_without_bots_the_preferred_kind_plays():

@@ -41,6 +41,7 @@ def _random(seed: int, content: Content | None = None) -> Agent:
 
 
 DEFAULT_SIMULATIONS = 50  # `search` without a number
+MAX_SIMULATIONS = 100_000  # about 10 CPU minutes a decision
 
 
 def _search(
@@ -76,8 +77,10 @@ def factory_of(spec: str) -> AgentFactory:
     if name != "search":
         raise ValueError(f"agent {name!r} takes no argument (only search:N, N simulations per decision)")
     n, _, rollout = arg.partition(":")
-    if not n.isdigit() or int(n) < 1:
+    if not n.isdigit() or int(n) < 1:  # isdigit first: int() of thousands of digits is a ValueError of its own
         raise ValueError(f"search:{arg}: the number of simulations per decision is a positive integer (search:50)")
+    if len(n) > 6 or int(n) > MAX_SIMULATIONS:  # beyond it a decision takes hours: a typo, or a job for a cluster
+        raise ValueError(f"search:{n[:12]}…: at most {MAX_SIMULATIONS:,} simulations per decision")
     if rollout and rollout not in ROLLOUTS:
         raise ValueError(f"search:{arg}: unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
     return functools.partial(_search, simulations=int(n), rollout=rollout or "random")

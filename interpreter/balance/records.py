@@ -33,6 +33,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from .. import jsonread
+
 FORMAT = 1
 SWEEP_FILE = "sweep.json"
 GAMES_FILE = "games.jsonl"
@@ -194,9 +196,11 @@ def read_spec(directory: str | Path) -> SweepSpec:
     except (OSError, UnicodeDecodeError) as e:
         raise RecordError(f"{path}: cannot be read ({e})") from None
     try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path}:{e.lineno}:{e.colno}: not JSON ({e.msg})") from None
+        d = jsonread.loads(text)
+    except jsonread.JsonInputError as e:
+        if e.line:
+            raise RecordError(f"{path}:{e.line}:{e.column}: not JSON ({e.reason})") from None
+        raise RecordError(f"{path}: not a sweep description ({e.reason})") from None
     wrong = _spec_problem(d)
     if wrong:
         raise RecordError(f"{path}: {wrong}")
@@ -308,6 +312,29 @@ class GameRecord:
         )
 
 
+class _Grid:
+    """What a sweep's records may be: the cells of its grid, indexes below its games per cell, as many seats as
+    players."""
+
+    def __init__(self, spec: SweepSpec) -> None:
+        self.spec = spec
+        self.cells = {(c.players, c.agents, c.pack) for c in spec.cells()}
+
+
+def _off_the_grid(d: dict[str, Any], grid: _Grid) -> str | None:
+    """What puts a well-formed record outside its sweep (a record no game of the grid can have written), or None."""
+    cell = d["cell"]
+    if (cell["players"], cell["agents"], cell["pack"]) not in grid.cells:
+        return f"the game's cell {_brief(cell)} is not in the sweep's grid ({SWEEP_FILE})"
+    index = d["index"]
+    if not 0 <= index < grid.spec.games:
+        return f"game index {_brief(index)} is outside the sweep's {grid.spec.games} games per cell"
+    seats = d.get("seats", [])
+    if seats and len(seats) != cell["players"]:
+        return f"{len(seats)} seats in a game of {cell['players']} players"
+    return None
+
+
 def _record_problem(d: object) -> str | None:
     """What is wrong with a line's object as a game record, or None."""
     if not isinstance(d, dict):
@@ -405,6 +432,8 @@ def read_records(directory: str | Path, *, keep_failed: bool = True) -> list[Gam
         if not (Path(directory) / SWEEP_FILE).exists():
             raise RecordError(f"{directory}: not the output directory of a sweep (no {SWEEP_FILE}, no {GAMES_FILE})")
         return []
+    spec = read_spec(directory) if (Path(directory) / SWEEP_FILE).exists() else None
+    grid = _Grid(spec) if spec is not None else None
     found: dict[tuple[Cell, int], GameRecord] = {}
     for n, raw, complete in _lines(path):
         try:
@@ -416,14 +445,14 @@ def read_records(directory: str | Path, *, keep_failed: bool = True) -> list[Gam
         if not line.strip():
             continue
         try:
-            d = json.loads(line)
-        except json.JSONDecodeError as e:
+            d = jsonread.loads(line)
+        except jsonread.JsonInputError as e:
             if not complete:
                 break  # the last line, cut off: that game is played again on resume
-            raise RecordError(f"{path}:{n}:{e.colno}: not a JSON line ({e.msg})") from None
-        except (RecursionError, ValueError):
-            raise RecordError(f"{path}:{n}: not a game record") from None
-        wrong = _record_problem(d)
+            if e.line:  # not JSON: where the parser stopped
+                raise RecordError(f"{path}:{n}:{e.column}: not a JSON line ({e.reason})") from None
+            raise RecordError(f"{path}:{n}: not a game record ({e.reason})") from None
+        wrong = _record_problem(d) or (grid is not None and _off_the_grid(d, grid))
         if wrong:
             raise RecordError(f"{path}:{n}: {wrong}")
         try:

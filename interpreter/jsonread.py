@@ -1,0 +1,75 @@
+"""One bounded JSON reader for every file or message fengsheng reads back: saves, sweep folders, logs, HTTP
+bodies, websocket frames.
+
+``json.loads`` alone lets an input decide how deep the parser recurses (a RecursionError), how long a number
+is (a ValueError past 4,300 digits) and whether floats are finite (``NaN``, ``Infinity``). :func:`loads`
+takes a text whose size the caller has bounded and returns plain data no deeper than ``max_depth``, with
+finite numbers, or raises :class:`JsonInputError` with the line, the column and what is wrong — one line for
+the user, never a traceback. What the data must look like is each reader's own schema, checked after this.
+
+A leaf module: it imports nothing of the project.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "JsonInputError", "depth_of", "loads"]
+
+MAX_DEPTH = 32
+"""Nesting no file or message of fengsheng needs more than (a log record: 5; an observation: 6)."""
+
+
+class JsonInputError(ValueError):
+    """A text that is not JSON fengsheng reads: `line` and `column` (1-based) where it is not JSON, and the
+    parser's `reason`; or, with line 0, what makes it JSON fengsheng does not read (too deep, a huge number)."""
+
+    def __init__(self, reason: str, line: int = 0, column: int = 0) -> None:
+        self.reason, self.line, self.column = reason, line, column
+        where = f"{line}:{column}: " if line else ""
+        super().__init__(where + reason)
+
+
+def _no_constant(name: str) -> Any:
+    raise JsonInputError(f"{name} is not a number JSON allows (a finite number is expected)")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonInputError(f"{text[:20]} is too large for a number")
+    return value
+
+
+def depth_of(value: Any, limit: int) -> int:
+    """How deeply `value` nests lists and objects, counted up to `limit` + 1 (a walk that stops there)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (dict, list)):
+            if d > deepest:
+                deepest = d
+                if deepest > limit:
+                    return deepest
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """The plain data of a JSON text; JsonInputError (line:column: reason) for anything else."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except json.JSONDecodeError as e:
+        raise JsonInputError(e.msg, e.lineno, e.colno) from None
+    except UnicodeDecodeError as e:
+        raise JsonInputError(f"not UTF-8 text (byte 0x{e.object[e.start]:02x})") from None
+    except RecursionError:
+        raise JsonInputError(f"values nested too deeply (more than {max_depth} levels)") from None
+    except JsonInputError:
+        raise
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise JsonInputError("a number of thousands of digits") from None
+    if depth_of(value, max_depth) > max_depth:
+        raise JsonInputError(f"values nested too deeply (more than {max_depth} levels)")
+    return value
