@@ -521,8 +521,16 @@ class Terminal:
         except OSError as e:
             self.console.print(f"保存失败：{path}: {e.strerror or e}", markup=False, soft_wrap=True)
             return False
+        import shlex
+
+        from .agents.external import KIND_PREFIX, defined, definition_words
+
+        # a save names an external bot by ext:NAME only: the hint gives its --bot again
+        names = {k[len(KIND_PREFIX) :] for k in self.table.setup.bots.values() if k.startswith(KIND_PREFIX)}
+        bots = definition_words({n: b for n, b in defined().items() if n in names})
+        again = " ".join(["fengsheng", "play", "--resume", shlex.quote(path), *bots])
         self.console.print(
-            f"已保存到 {path}（{len(self.table.state.history())} 个决定）。继续：fengsheng play --resume {path}",
+            f"已保存到 {path}（{len(self.table.state.history())} 个决定）。继续：{again}",
             markup=False,
             soft_wrap=True,
         )

@@ -172,12 +172,24 @@ def test_play_seats_an_external_bot_from_the_command_line():
     assert "[bot]" not in r.output  # no bot failed
 
 
-def _play_input(args: list[str]):
+def test_a_saved_game_with_an_external_bot_resumes_with_its_bot_given_again(tmp_path):
+    save = tmp_path / "save.json"
+    args = ["play", "-p", "4", "-s", "3", "--bots", "ext:mine,random,random", "--bot", example(), "--save", save]
+    r = _play_input([str(a) for a in args], "1\n1\n1\nq\n\n")
+    again = f"fengsheng play --resume {shlex.quote(str(save))} --bot {shlex.quote(example())}"
+    assert r.exit_code == 0 and again in r.output  # the hint gives the --bot the save cannot keep
+    r = _play_input(["play", "--resume", str(save)], "1\n")
+    assert r.exit_code == 1 and "no external bot named 'mine': define it with --bot mine='COMMAND'" in r.output
+    r = _play_input(["play", "--resume", str(save), "--bot", example()])
+    assert r.exit_code == 0 and "游戏结束" in r.output
+
+
+def _play_input(args: list[str], answers: str = "1\n" * 3000):
     from click.testing import CliRunner
 
     from interpreter.cli import main
 
-    r = CliRunner().invoke(main, args, input="1\n" * 3000, prog_name="fengsheng")
+    r = CliRunner().invoke(main, args, input=answers, prog_name="fengsheng")
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert "Traceback" not in r.output
     return r

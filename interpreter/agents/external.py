@@ -218,6 +218,9 @@ class BotProcess:
                 self.lines.put(line)
         except (OSError, ValueError):
             pass
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                stdout.close()
         self.lines.put(None)  # the end of its output
 
     def _pass_stderr(self) -> None:
@@ -235,6 +238,9 @@ class BotProcess:
                     pass
         except (OSError, ValueError):
             pass
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                stderr.close()
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -264,9 +270,12 @@ class BotProcess:
     def stray(self) -> bytes | None:
         """A line the bot wrote that nobody asked for (two answers to one decision), if one is waiting."""
         try:
-            return self.lines.get_nowait()
+            line = self.lines.get_nowait()
         except queue.Empty:
             return None
+        if line is None:  # not a line: the end of its output, left for answer() to report
+            self.lines.put(None)
+        return line
 
     def _exit_status(self) -> str:
         try:
@@ -394,7 +403,10 @@ def content_id(content: Any) -> dict[str, Any]:
     from ..engine.actions import space_for
 
     space = space_for(content)
-    digest = hashlib.blake2b(repr(space.keys).encode(), digest_size=8).hexdigest()
+    digest = getattr(space, "_digest", None)
+    if digest is None:  # (kept on the content's action space: a batch says hello for every game and seat)
+        digest = hashlib.blake2b(repr(space.keys).encode(), digest_size=8).hexdigest()
+        space._digest = digest  # type: ignore[attr-defined]
     packs = [{"id": p.id, "version": p.version} for p in getattr(content, "packs", ())]
     return {"packs": packs, "action_space": space.size, "digest": digest}
 
