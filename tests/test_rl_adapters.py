@@ -412,6 +412,41 @@ def test_openspiel_mcts_clones_cannot_reproduce_other_hands(decisions):
     assert rate <= 3 * honest + 0.1
 
 
+def test_openspiel_other_seats_information_states_in_a_clone_are_re_dealt():
+    """In a clone, another seat's information state (its hand, the cards its history says it drew) names the
+    clone's cards: its true hidden cards come back at an honest re-deal's rate, not always."""
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_fengsheng", {"players": 4})
+    rng = random.Random(1)
+    in_hand = in_draws = total = 0
+    expected = []
+    for _ in range(16):
+        state = _dealt(game, rng, rng.randrange(5, 60))
+        if state.is_terminal():
+            continue
+        seat, clone = state.current_player(), state.clone()
+        in_truth = {s: _hand(state, s) for s in range(4)}
+        m, n, e = _hidden_match_rate(state, [in_truth])
+        assert m == n  # the truth matches itself: the statistic sees a peek
+        followed = {k["card"]["id"] for k in state.game_state.observation(seat)["known_cards"]}
+        for other in (s for s in range(4) if s != seat):
+            info = json.loads(clone.information_state_string(other))
+            drawn = {
+                c for r in info["history"] if r.get("e") == "draw" and r["seat"] == other for c in r["cards"] or ()
+            }
+            hidden = set(in_truth[other]) - followed
+            in_hand += len(hidden & {c["id"] for c in info["me"]["hand"]})
+            in_draws += len(hidden & drawn)
+            total += len(hidden)
+        expected.append(e)
+    honest = sum(expected) / len(expected)
+    assert total >= 50
+    for found in (in_hand, in_draws):
+        assert found / total <= 3 * honest + 0.1, (
+            f"{found}/{total} true hidden cards in the clone (honest {honest:.0%})"
+        )
+
+
 def test_openspiel_resample_from_infostate():
     pyspiel = _spiel()
     game = pyspiel.load_game("python_fengsheng", {"players": 4})
