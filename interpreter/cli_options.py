@@ -74,6 +74,7 @@ def bot_options() -> Callable[[Any], Any]:
         "bot_timeout",
         type=click.FloatRange(0, 3600, min_open=True),
         default=None,
+        metavar="SECONDS",
         help="seconds an external bot may take to answer one decision (default: 10; its first answer gets 10 "
         "more to start)",
     )

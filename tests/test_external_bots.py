@@ -11,6 +11,7 @@ import shlex
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,23 @@ def test_a_servers_lobby_offers_the_bots_it_was_given_and_its_tables_play_them()
             assert web.act(seat, web.ply, web.state.legal_actions()[0]) is None
     assert web.table.ended  # its bots were told, their processes kept for another table
     assert external.running() == 2
+
+
+def test_serve_offers_its_bots_in_the_lobby_and_refuses_a_bad_one_before_it_starts(monkeypatch):
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+    started: list = []
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: started.append(app))
+    r = fengsheng("serve", "--bot", example())
+    assert r.exit_code == 0 and len(started) == 1
+    with warnings.catch_warnings():  # (starlette 1.x prefers httpx2 for its test client; httpx works the same here)
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    kinds = TestClient(started[0]).get("/api/options").json()["kinds"]
+    assert "ext:mine" in kinds and not any("python" in k for k in kinds)  # a name, never the command
+    r = fengsheng("serve", "--bot", "mine")
+    assert r.exit_code == 2 and "give a name and the command, NAME=COMMAND" in r.output and len(started) == 1
 
 
 def test_balance_sweeps_an_external_bot(tmp_path):
