@@ -286,7 +286,7 @@ EXPECTED = {
 
 @pytest.mark.parametrize("mode", sorted(EXPECTED))
 def test_a_bot_that_misbehaves_fails_its_game_with_a_clear_error(tmp_path, mode):
-    bot = _script(tmp_path, "bad", MISBEHAVING) + " " + mode
+    bot = _script(tmp_path, "bad", MISBEHAVING) + " " + mode + " {x}"  # (braces: the rerun line is format()ted)
     r = fengsheng(
         "simulate",
         "-p",
@@ -308,6 +308,8 @@ def test_a_bot_that_misbehaves_fails_its_game_with_a_clear_error(tmp_path, mode)
     assert "internal error" not in failed
     if mode == "crash":
         assert "its last line on stderr: giving up" in failed
+    rerun = failed.splitlines()[2]  # the command that plays the game alone, with the bot given again
+    assert rerun.strip().startswith("fengsheng simulate") and f"--bot {shlex.quote('bad=' + bot)}" in rerun
 
 
 def test_a_bot_that_fails_game_after_game_stops_the_batch(tmp_path):
