@@ -625,7 +625,19 @@ class Compiler:
         for (t, _), item in zip(items, node.items, strict=True):
             if t == T.NONE:
                 self._err("E302", "`none` in a list is not an item", item, "leave it out")
-        return T.list_of(et), "[" + ", ".join(code for _, code in items) + "]"
+        codes = ", ".join(code for _, code in items)
+        if all(self._never_none(item) for item in node.items):
+            return T.list_of(et), f"[{codes}]"
+        # nor is a value that is none when the code runs (`[holder]` with no intel on its way: []), which would
+        # otherwise reach a primitive as an item of a list it walks (a card to move, a player to show to)
+        return T.list_of(et), f"[x for x in ({codes},) if x is not None]"
+
+    @staticmethod
+    def _never_none(node: ast.Node) -> bool:
+        """Is this list item a value that cannot be none (a literal, a constant, `self`)?"""
+        if isinstance(node, (ast.IntLit, ast.StrLit, ast.CardNameLit)):
+            return True
+        return isinstance(node, ast.Var) and (node.name == "self" or node.name in CONSTANTS)
 
     def _expr_Var(self, node: ast.Var, expect: str | None = None) -> Typed:
         name = node.name
