@@ -19,8 +19,10 @@ from .agents.base import Descriptor, Observation
 from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
 from .catalogue import DECISIONS, EVENTS, STATUSES
-from .content.loader import BUNDLED_CONTENT, ContentErrors, Loader, load_cached
+from .content.diagnostics import Diagnostics
+from .content.loader import BUNDLED_CONTENT, ContentErrors, load_cached
 from .content.packs import resolve_packs
+from .content.read import read
 from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.game import EngineError
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
@@ -147,11 +149,12 @@ def load_scenario(path: Path) -> dict:
 
 def _load_scenario(path: Path) -> tuple[dict, list[str] | None]:
     """The scenario's data and the lines of its text as read (failures show them)."""
-    L = Loader()
-    data = L.read(path, "scenario")
-    if L.errors:
-        raise ContentErrors(L.errors)
-    return data, L.sources.get(str(path))
+    sink = Diagnostics()
+    data = read(sink, path, "scenario")
+    if sink.errors:
+        raise ContentErrors(sink.errors)
+    assert data is not None  # a file read is data or an error
+    return data, sink.sources.get(str(path))
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:

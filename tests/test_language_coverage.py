@@ -24,7 +24,11 @@ import pytest
 import yaml
 
 from interpreter import coverage_doc
-from interpreter.content.loader import ContentErrors, Loader, load_cached
+from interpreter.content.build_roles import build_role
+from interpreter.content.diagnostics import Diagnostics
+from interpreter.content.loader import ContentErrors, load_cached
+from interpreter.content.read import read
+from interpreter.content.units import Units
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DOC = coverage_doc.DOC
@@ -194,12 +198,11 @@ def test_the_sketches_of_a_role_load(section, card_names, tmp_path):
         first = head.count("\n") + 1  # the role file's line of the block's first line
         path = tmp_path / f"{section.rid}_{n}.yaml"
         path.write_text(head + textwrap.indent(sk.text, "  ") + "\n", encoding="utf-8")
-        loader = Loader()
-        loader.card_names = dict(card_names)
-        role_data = loader.read(path, "role")
+        sink = Diagnostics()
+        role_data = read(sink, path, "role")
         if role_data is not None:
-            loader.load_role(path, role_data)
-        for err in loader.errors:
+            build_role(Units(sink, dict(card_names)), path, role_data)
+        for err in sink.errors:
             block_line = err.line - first
             doc_line = sk.line + max(block_line, 0)
             skill = _skill_at(sk, data, block_line)

@@ -214,7 +214,7 @@ def test_the_graph_is_read():
     assert "interpreter.model.content" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
     assert "interpreter.sim" in GRAPH["interpreter.cli"]  # inside a function
     assert "interpreter.model" in GRAPH["interpreter.engine.state"]  # the package of model.colors
-    assert "interpreter.engine.primitives" in GRAPH["interpreter.content.loader"]
+    assert "interpreter.engine.primitives" in GRAPH["interpreter.content.units"]
 
 
 def test_the_cycle_finder_finds_cycles():

@@ -146,16 +146,16 @@ def test_the_file_keeps_at_most_max_entries_and_this_runs_first(cache, monkeypat
 
 def _fresh_loads(monkeypatch):
     """What a new process has: no read and no built object kept in memory."""
-    from interpreter.content import loader
+    from interpreter.content import loader, read
 
-    monkeypatch.setattr(loader, "_CLEAN_READS", {})
+    monkeypatch.setattr(read, "_CLEAN_READS", {})
     monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})
 
 
 def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeypatch):
     """The YAML and the schema checks of an unchanged content set are skipped in the next run (kept in the parse
     cache); the content is the same."""
-    from interpreter.content import loader, yamlpos
+    from interpreter.content import loader, read, yamlpos
 
     _fresh_loads(monkeypatch)
     first = loader.load_content([loader.BUNDLED_CONTENT])  # saves the parse cache, these reads with it
@@ -166,29 +166,29 @@ def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeyp
         raise AssertionError("a file read clean in the last run was read again")
 
     monkeypatch.setattr(yamlpos, "load", refuse)
-    monkeypatch.setattr(loader, "load_yaml", refuse)
-    monkeypatch.setattr(loader.Loader, "check_schema", refuse)
+    monkeypatch.setattr(read, "load_yaml", refuse)
+    monkeypatch.setattr(read, "check_schema", refuse)
     again = loader.load_content([loader.BUNDLED_CONTENT])
     assert sorted(again.roles) == sorted(first.roles) and sorted(again.card_types) == sorted(first.card_types)
     assert again.deck == first.deck and again.rules.identity_table == first.rules.identity_table
 
 
 def test_a_changed_schema_or_reader_reads_every_file_again(cache, monkeypatch):
-    from interpreter.content import loader
+    from interpreter.content import loader, read
 
     _fresh_loads(monkeypatch)
     loader.load_content([loader.BUNDLED_CONTENT])
     cache()
     _fresh_loads(monkeypatch)
-    monkeypatch.setattr(loader, "_reads_version", lambda: "another version")  # what the key names changed
+    monkeypatch.setattr(read, "_reads_version", lambda: "another version")  # what the key names changed
     checked = []
-    real = loader.Loader.check_schema
+    real = read.check_schema
 
-    def counting(self, *args, **kwargs):
+    def counting(*args, **kwargs):
         checked.append(1)
-        return real(self, *args, **kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(loader.Loader, "check_schema", counting)
+    monkeypatch.setattr(read, "check_schema", counting)
     loader.load_content([loader.BUNDLED_CONTENT])
     assert len(checked) > 50  # every file of the game (86): none taken from the last run's reads
 

@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from interpreter.agents import RandomAgent
-from interpreter.content import loader, precompile, precompiled
+from interpreter.content import loader, precompile, precompiled, units
 from interpreter.engine.step import drive
 from interpreter.language import compiler as C
 
 
 def _games(monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]) -> str:
     """A digest of a few games played with the content loaded with `table` as its units compiled ahead of time."""
-    monkeypatch.setattr(loader, "precompiled", lambda: table)
+    monkeypatch.setattr(units, "precompiled", lambda: table)
     monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})  # every unit built again, with this table
     content = loader.load_content()
     h = hashlib.sha256()
@@ -56,7 +56,7 @@ def test_the_generated_units_run_as_python_play_the_same_games(monkeypatch: pyte
     table = module["UNITS"]
     assert len(table) == n > 100  # every unit of the bundled content, once
     # run as Python, the factories give Python functions: the loader uses one for every unit it builds
-    monkeypatch.setattr(loader, "precompiled", lambda: table)
+    monkeypatch.setattr(units, "precompiled", lambda: table)
     built = _built(monkeypatch)
     assert len(built) >= n
     for source, namespace, run in built:

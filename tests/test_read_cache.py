@@ -1,6 +1,6 @@
-"""The loader's in-process caches (content/loader.py): a file read before, unchanged and clean, is not parsed,
-schema-checked or built again; an edited file is read anew, a file with a finding reports it every time, and a
-role is built again where the card names its code may name differ."""
+"""The loader's in-process caches (content/read.py, content/loader.py): a file read before, unchanged and clean,
+is not parsed, schema-checked or built again; an edited file is read anew, a file with a finding reports it every
+time, and a role is built again where the card names its code may name differ."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import shutil
 
 import pytest
 
-from interpreter.content import loader
+from interpreter.content import read
+from interpreter.content.diagnostics import Diagnostics
 from interpreter.content.loader import BUNDLED_CONTENT, ContentErrors, load_content
 
 
@@ -22,17 +23,17 @@ def pack(tmp_path):
 def test_an_unchanged_clean_file_is_parsed_once_and_each_load_gets_its_own_data(pack, monkeypatch):
     first = load_content([pack])
     parsed = []
-    real = loader.load_yaml
-    monkeypatch.setattr(loader, "load_yaml", lambda text: parsed.append(text) or real(text))
+    real = read.load_yaml
+    monkeypatch.setattr(read, "load_yaml", lambda text: parsed.append(text) or real(text))
     again = load_content([pack])
     assert parsed == []  # every file of the pack came from the cache
     assert set(again.card_types) == set(first.card_types) and set(again.roles) == set(first.roles)
-    L = loader.Loader()
+    sink = Diagnostics()
     card = next(iter(sorted((pack / "cards").glob("*.yaml"))))
-    a, b = L.read(card, "card"), L.read(card, "card")
+    a, b = read.read(sink, card, "card"), read.read(sink, card, "card")
     assert a == b and a is not b and a.pos.line == b.pos.line  # equal, with positions, but not shared
     a["name"] = "changed"
-    assert L.read(card, "card")["name"] == b["name"]  # a caller changing its copy changes no other
+    assert read.read(sink, card, "card")["name"] == b["name"]  # a caller changing its copy changes no other
 
 
 def test_an_edited_file_is_read_anew(pack):

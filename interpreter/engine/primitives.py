@@ -6,7 +6,7 @@ function here registers itself there, by the declared name, with
 ``@implements``. Importing this module registers them all, which compiling
 effect code needs: the compiler binds these functions into the code it
 generates (one direct call per use, nothing looked up at run time).
-``interpreter/content/loader.py`` imports it for that.
+The loader (its units stage, ``interpreter/content/units.py``) imports it for that.
 
 Each implementation takes the run-time context (``ctx``: ``ctx.game`` is the
 :class:`~interpreter.engine.game.Game`, ``ctx.me`` the player whose effect

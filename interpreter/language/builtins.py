@@ -14,7 +14,7 @@ written on the engine side, in ``interpreter/engine/primitives.py``, which
 registers each implementation here by name with :func:`implements` when it is
 imported. The compiler binds that implementation into the generated code, so
 content can only be compiled once the implementations are registered: the
-loader (``interpreter/content/loader.py``) imports ``interpreter.engine.primitives``
+loader (its units stage, ``interpreter/content/units.py``) imports ``interpreter.engine.primitives``
 for this; code that builds a ``Compiler`` itself must import it too.
 
 Phrasing
@@ -82,7 +82,7 @@ class MissingImplementation(RuntimeError):
         super().__init__(
             f"the primitive `{name}` is declared in interpreter/language/builtins.py but has no implementation "
             "registered: `import interpreter.engine.primitives` (it registers the engine's implementation of every "
-            "primitive) before compiling effect code; interpreter.content.loader does"
+            "primitive) before compiling effect code; the loader (interpreter.content.units) does"
         )
         self.name = name
 

@@ -1,0 +1,240 @@
+"""The build stage for roles: a role file's checked data → a Role with its skills (model/content.py).
+
+A skill is one moment (its kind, its timing, trigger or check) or several (``moments:``), each built as a
+Skill sharing the skill's id, name, text, limit and costs; its code units compiled by the units stage.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+from ..model.content import TIMINGS, TRIGGER_EVENTS, Role, Skill
+from .build_cards import SEND_REPLACING
+from .checks import check_skill_refs, warn_never_sends
+from .units import Units, skill_env
+from .yamlpos import PosDict, key_pos_of, pos_of
+
+SkillRefs = list[tuple[str, Any, int, int]]  # (name, path, line, col): skills named by gain_skill(self, "名") ...
+
+
+def build_role(u: Units, path: Path, data: Any) -> Role:
+    role = Role(
+        data.get("id", path.stem),
+        data.get("name", "?"),
+        data.get("title", ""),
+        data.get("gender", "male"),
+        bool(data.get("hidden", False)),
+        version=data.get("version", ""),
+    )
+    skill_refs: SkillRefs = []
+    skill_ids: set[str] = set()
+    for i, sk in enumerate(data.get("skills") or []):
+        if not isinstance(sk, PosDict):
+            continue
+        pos = pos_of(data["skills"], i)
+        _check_id(u, path, sk, skill_ids)
+        if "moments" not in sk:
+            if "kind" not in sk and (id(sk), "kind") not in u.sink.dropped:
+                u.sink.err(
+                    path,
+                    sk.pos,
+                    "E112",
+                    "missing key 'kind'",
+                    "active, triggered, passive or victory; or `moments:`, a list of the skill's moments",
+                )
+            built = _moment(u, path, role, sk, sk, i, pos, skill_refs)
+            if built is not None:
+                role.skills.append(built)
+            continue
+        moments = _moments(u, path, role, sk, i, skill_refs)
+        if moments:
+            for m in moments:
+                m.moments = moments
+            role.skills.append(moments[0])
+    check_skill_refs(u.sink, role, skill_refs)
+    return role
+
+
+def _check_id(u: Units, path: Path, sk: PosDict, skill_ids: set[str]) -> None:
+    """E120: two skills of the role with one id."""
+    sid = sk.get("id")
+    if isinstance(sid, str) and sid in skill_ids:
+        u.sink.err(
+            path,
+            pos_of(sk, "id"),
+            "E120",
+            f"the role has two skills with the id '{sid}'",
+            "each skill has its own id (its uses, its limit and its statistics go by it); one skill at "
+            "several moments is one entry with `moments:`",
+        )
+    if isinstance(sid, str):
+        skill_ids.add(sid)
+
+
+def _one_or_more(value: Any) -> tuple:
+    """`timing:` / `trigger:` is one name or a list of names."""
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+def _moment(
+    u: Units, path: Path, role: Role, sk: Any, own: Any, i: int, pos: Any, skill_refs: SkillRefs
+) -> Skill | None:
+    """One skill, or one moment of a skill with `moments:` (sk: the skill's keys with the moment's over them;
+    own: the mapping the moment's own keys were read from, for what the schema check took out)."""
+    kind = sk.get("kind")
+    if kind not in ("active", "triggered", "passive", "victory"):
+        return None  # missing or unknown: the schema check reported it
+    timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
+    if not _has_its_moment(u, path, sk, own, kind, timings, triggers, pos):
+        _check_code(u, path, sk, kind)
+        return None
+    events = timings or triggers
+    unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
+    env = skill_env(sk)
+    cond = u.compile(path, sk, "condition", env, unit, "bool", guarded=True)
+    effect = u.compile(path, sk, "effect", env, unit)
+    skill_refs += cond.skill_refs + effect.skill_refs
+    replacing = [t for t in SEND_REPLACING if t in timings]
+    if kind == "active" and replacing and effect.fn is not None:
+        warn_never_sends(u.sink, path, sk, effect.calls, f"the skill {sk.get('name', '?')}", replacing[0])
+    limit = sk.get("limit") or {}
+    return Skill(
+        sk.get("id", f"skill{i}"),
+        sk.get("name", "?"),
+        sk.get("text", ""),
+        cast(str, kind),  # the schema requires it (a file that breaks the schema does not load)
+        timings or None,
+        triggers or None,
+        cond.fn,
+        effect.fn,
+        limit.get("per"),
+        limit.get("times", 1),
+        bool(sk.get("flips_up", False)),
+        bool(sk.get("optional", True)),
+        role,
+        sk.get("condition", ""),
+        sk.get("check"),
+        sk.get("effect", ""),
+        cond.guard if kind == "triggered" else None,
+        bool(sk.get("switch", False)),
+        bool(sk.get("persistent", False)),
+        bool(sk.get("dormant", False)),
+    )
+
+
+def _has_its_moment(
+    u: Units, path: Path, sk: Any, own: Any, kind: str, timings: tuple, triggers: tuple, pos: Any
+) -> bool:
+    """Whether the skill says when it happens as its kind needs (an active skill's timing, a triggered one's
+    trigger, a victory's check); E112 if not (unless the schema check took a misspelt one out, and said so)."""
+    misspelt = (id(own), "timing" if kind == "active" else "trigger") in u.sink.dropped
+    if kind == "active" and (not timings or any(t not in TIMINGS for t in timings)):
+        if not misspelt:
+            u.sink.err(
+                path,
+                pos,
+                "E112",
+                "an active skill needs `timing:` (the idle point where it is used)",
+                "timings: " + ", ".join(TIMINGS),
+            )
+        return False
+    if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
+        if not misspelt:
+            u.sink.err(
+                path,
+                pos,
+                "E112",
+                "a triggered skill needs `trigger:` (the event it reacts to, or a list)",
+                "events: " + ", ".join(TRIGGER_EVENTS),
+            )
+        return False
+    if kind == "victory" and sk.get("check") not in ("declare", "co_win"):
+        if (id(own), "check") not in u.sink.dropped:
+            u.sink.err(path, pos, "E112", "a victory skill needs `check:` (declare or co_win)")
+        return False
+    return True
+
+
+def _moments(u: Units, path: Path, role: Role, sk: PosDict, i: int, skill_refs: SkillRefs) -> tuple[Skill, ...]:
+    """A skill with several moments (`moments:`): one Skill per moment, sharing the skill's id, name, text,
+    limit and costs (so its uses, its limit, its state and its statistics are one skill's). A moment gives
+    its kind, its timing/trigger/check, and may give its own condition, effect and optional; the skill's
+    condition and effect are those of every moment that gives none."""
+    moments = sk.get("moments")
+    if not isinstance(moments, list):
+        return ()  # the schema check reported it
+    for key in ("kind", "timing", "trigger", "check"):
+        if key in sk:
+            u.sink.err(
+                path,
+                key_pos_of(sk, key),
+                "E114",
+                f"a skill with `moments:` gives `{key}:` in each moment, not on the skill",
+                "move it into the moment it belongs to",
+            )
+    first_error = len(u.sink.errors)
+    out: list[Skill] = []
+    seen: dict[str, int] = {}
+    for j, m in enumerate(moments):
+        if not isinstance(m, PosDict):
+            continue
+        mpos = pos_of(moments, j)
+        if m.get("kind") == "passive":
+            u.sink.err(
+                path,
+                key_pos_of(m, "kind"),
+                "E114",
+                "a moment is active, triggered or victory",
+                "a standing rule (锁定技) is a triggered moment with optional: false",
+            )
+            continue
+        merged = _merged(sk, m)
+        for when in (*_one_or_more(m.get("timing")), *_one_or_more(m.get("trigger")), m.get("check")):
+            if when is not None and seen.setdefault(str(when), j) != j:
+                u.sink.err(
+                    path,
+                    mpos,
+                    "E114",
+                    f"two moments of the skill {sk.get('name', '?')} are both at `{when}`",
+                    "one moment per timing or event: put both in one moment (a list of triggers or timings)",
+                )
+        built = _moment(u, path, role, merged, m, i, mpos, skill_refs)
+        if built is not None:
+            out.append(built)
+    _say_once(u, first_error)
+    if len(out) != len([m for m in moments if isinstance(m, PosDict)]):
+        return ()  # a moment is wrong (and reported): the skill is not built
+    return tuple(out)
+
+
+def _merged(sk: PosDict, m: PosDict) -> PosDict:
+    """A moment's keys over its skill's (but `moments:`), with their positions."""
+    merged = PosDict({k: v for k, v in sk.items() if k != "moments"})
+    merged.update(m)
+    merged.pos = m.pos
+    merged.key_pos = {**sk.key_pos, **m.key_pos}
+    merged.val_pos = {**sk.val_pos, **m.val_pos}
+    return merged
+
+
+def _say_once(u: Units, first_error: int) -> None:
+    """The skill's shared condition and effect are compiled once per moment: each problem said once."""
+    unique: list = []
+    for e in u.sink.errors[first_error:]:
+        if all(
+            (e.line, e.col, e.code, e.message) != (x.line, x.col, x.code, x.message) or e.path != x.path for x in unique
+        ):
+            unique.append(e)
+    u.sink.errors[first_error:] = unique
+
+
+def _check_code(u: Units, path: Path, sk: Any, kind: str) -> None:
+    """Check the condition and effect of a skill that cannot be built (its timing, trigger or check is
+    missing or misspelt, and reported), so that one mistake does not hide the others: every error but
+    those that depend on the timing (E304)."""
+    env = skill_env(sk)
+    u.compile(path, sk, "condition", env, kind, "bool", skip_codes={"E304"})
+    u.compile(path, sk, "effect", env, kind, skip_codes={"E304"})

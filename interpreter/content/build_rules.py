@@ -1,0 +1,261 @@
+"""The build stage for rules.yaml and deck.yaml: the rule numbers, the identities and their victories, the
+turn's phases (their order checked), the deck's copies and the named decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..catalogue import PHASE_KINDS, RESOLUTIONS, SPEEDS
+from ..model.colors import COLOR_BITS
+from ..model.content import TIMINGS, DeckEntry, Identity, Phase, Rules, base_phases, phase_list
+from ..snippet import brief, clip
+from ..suggest import did_you_mean
+from .build_cards import build_victories
+from .units import Units
+from .yamlpos import PosDict, key_pos_of, pos_of
+
+
+def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
+    identities = {}
+    for iid, spec in (data.get("identities") or {}).items():
+        if not isinstance(spec, dict) or spec.get("color") not in COLOR_BITS:
+            continue
+        identities[iid] = Identity(
+            iid,
+            spec.get("name", iid),
+            COLOR_BITS[spec["color"]],
+            spec.get("camp"),
+            bool(spec.get("takes_task", False)),
+            build_victories(u, path, spec, "victory"),
+        )
+    table = _identity_table(u, path, data, identities)
+    decks = [  # an entry that breaks the schema is reported by the schema stage
+        (d["players"][0], d["players"][1], d["deck"])
+        for d in data.get("decks") or []
+        if isinstance(d, dict) and isinstance(d.get("players"), list) and len(d["players"]) == 2 and "deck" in d
+    ]
+    phases = build_turn(u, path, data)
+    resolution = data.get("resolution", "queued")
+    rules = Rules(
+        phases=phases,
+        resolution=resolution if resolution in RESOLUTIONS else "queued",
+        speeds={k: v for k, v in (data.get("speeds") or {}).items() if k in TIMINGS and v in SPEEDS},
+        name=data.get("name", ""),
+        start_hand=data.get("start_hand", 3),
+        draw_count=data.get("draw_count", 3),
+        max_turns=data.get("max_turns", 300),
+        identity_table=table,
+        decks=decks,
+        give_on_death=data.get("give_on_death", 3),
+        collect_count=data.get("collect_count", 3),
+        death_count=data.get("death_count", 3),
+    )
+    return rules, identities
+
+
+def _identity_table(u: Units, path: Path, data: Any, identities: dict) -> dict[int, dict]:
+    """The identities dealt for each player count, checked against the identities and the count."""
+    table = {}
+    for n, row in (data.get("identity_table") or {}).items():
+        try:
+            count = int(n)
+        except (TypeError, ValueError):
+            u.sink.err(path, key_pos_of(data["identity_table"], n), "E113", f"{brief(n)} is not a player count")
+            continue
+        for iid in row:
+            if iid not in identities:
+                u.sink.err(
+                    path, key_pos_of(row, iid), "E121", f"unknown identity '{iid}'", did_you_mean(iid, identities)
+                )
+        if sum(row.values()) != count:
+            u.sink.err(
+                path,
+                pos_of(data["identity_table"], n),
+                "E122",
+                f"the identities for {count} players add up to {sum(row.values())}",
+            )
+        table[count] = {k: v for k, v in row.items() if k in identities}
+    return table
+
+
+def build_turn(u: Units, path: Path, data: Any) -> tuple[Phase, ...]:
+    """The rules' `turn:` as phases (the base game's when absent), its order checked (E125).
+
+    An unknown kind is the schema's error (with did-you-mean); the turn is then the base game's.
+    """
+    kinds = data.get("turn")
+    if not isinstance(kinds, list):
+        return base_phases()
+    if not all(isinstance(k, str) and k in PHASE_KINDS for k in kinds):
+        return base_phases()
+    phases = phase_list(kinds)
+    if not any(PHASE_KINDS[k].required for k in kinds):
+        need = [n for n, k in PHASE_KINDS.items() if k.required]
+        u.sink.err(
+            path,
+            pos_of(data, "turn"),
+            "E125",
+            f"the turn has no {' or '.join(repr(n) for n in need)} phase: every turn sends an intel",
+            f"add {need[0]!r} ({PHASE_KINDS[need[0]].zh}) to `turn:`",
+        )
+    _check_spans(u, path, kinds, phases)
+    return phases
+
+
+def _check_spans(u: Units, path: Path, kinds: list, phases: tuple[Phase, ...]) -> None:
+    """E125: a phase that works on the intel a send phase sent comes after one, before the next, each once."""
+    opened: dict[str, int] = {}  # kind -> index of the phase that opened the span (a send)
+    done: dict[str, set[str]] = {}  # opening kind -> kinds already seen in its span
+    for i, kind in enumerate(kinds):
+        k = PHASE_KINDS[kind]
+        at = pos_of(kinds, i)
+        if k.after is None:
+            if any(PHASE_KINDS[o].after == kind for o in PHASE_KINDS):  # a phase others work on
+                prev = opened.get(kind)
+                if prev is not None and "receive" not in done[kind]:
+                    _never_received(u, path, kinds, prev)
+                opened[kind], done[kind] = i, set()
+            continue
+        zh, name = k.zh, phases[i].id
+        if k.after not in opened:
+            u.sink.err(
+                path,
+                at,
+                "E125",
+                f"phase '{name}' ({zh}) needs a '{k.after}' phase before it: it works on the intel that phase sent",
+                f"move it after a '{k.after}' phase",
+            )
+            continue
+        seen = done[k.after]
+        if kind in seen:
+            u.sink.err(
+                path,
+                at,
+                "E125",
+                f"phase '{name}' ({zh}) comes twice after the same '{k.after}' phase",
+                f"a second one needs a '{k.after}' phase of its own before it",
+            )
+        elif kind == "contest" and "receive" in seen:
+            u.sink.err(
+                path,
+                at,
+                "E125",
+                f"phase '{name}' ({zh}) comes after the intel was received: nothing is left to contest",
+                "put the contest phase before the receive phase",
+            )
+        seen.add(kind)
+    for kind, i in opened.items():
+        if "receive" not in done[kind]:
+            _never_received(u, path, kinds, i)
+
+
+def _never_received(u: Units, path: Path, kinds: list, i: int) -> None:
+    u.sink.err(
+        path,
+        pos_of(kinds, i),
+        "E125",
+        f"the intel that phase '{kinds[i]}' (传递阶段) sends is never received",
+        "add a 'receive' phase after it (before any other 'send' phase)",
+    )
+
+
+def build_deck(
+    u: Units, path: Path, data: Any, card_types: dict, skip_kinds: Any = frozenset(), taken: Any = frozenset()
+) -> tuple[list[DeckEntry], dict[str, list[int]]]:
+    """The deck's copies and named decks. Copies of `skip_kinds` (card kinds a pack removed) are left out;
+    an id in `taken` (copies already in the deck this adds to) is used twice."""
+    entries: list[DeckEntry] = []
+    seen: dict = {}
+    skipped: set = set()  # the copies of removed card kinds: a deck may still name them
+    for i, c in enumerate(data.get("cards") or []):
+        if not isinstance(c, PosDict) or "id" not in c or "card" not in c:
+            continue
+        pos = pos_of(data["cards"], i)
+        if c["id"] in seen or c["id"] in taken:
+            u.sink.err(path, pos, "E120", f"card id {c['id']} is used twice")
+            continue
+        if c["card"] in skip_kinds:
+            skipped.add(c["id"])
+            continue
+        seen[c["id"]] = True
+        entry = _copy(u, path, c, pos, card_types)
+        if entry is not None:
+            entries.append(entry)
+    return entries, _named_decks(u, path, data, [e.uid for e in entries], seen, skipped)
+
+
+def _copy(u: Units, path: Path, c: PosDict, pos: Any, card_types: dict) -> DeckEntry | None:
+    """One copy of the deck: its card kind, colors, direction and per-copy data; None if its kind is unknown."""
+    ctype = card_types.get(c["card"])
+    if ctype is None:
+        u.sink.err(
+            path,
+            pos_of(c, "card"),
+            "E121",
+            f"unknown card type '{c['card']}'",
+            did_you_mean(c["card"], card_types) or "card types: " + ", ".join(sorted(card_types)),
+        )
+        return None
+    mask = 0
+    for col in c.get("colors") or []:
+        mask |= COLOR_BITS.get(col, 0)
+    copy_data = {}
+    given = c.get("data") or {}
+    for key, typ in ctype.data_keys.items():
+        if key not in given:
+            u.sink.err(
+                path,
+                pos_of(c, "data") or pos,
+                "E112",
+                f"card {c['id']} ({ctype.name}) needs data '{key}' ({typ})",
+            )
+            continue
+        copy_data[COLOR_BITS.get(key, key)] = _data_value(u, path, c["data"], key, typ)
+    for key in given:
+        if key not in ctype.data_keys:
+            u.sink.err(
+                path,
+                key_pos_of(given, key),
+                "E111",
+                f"{ctype.name} has no per-copy data '{key}'",
+                did_you_mean(key, ctype.data_keys),
+            )
+    return DeckEntry(c["id"], c["card"], mask, c.get("direction", "up"), bool(c.get("lockable", False)), copy_data)
+
+
+def _named_decks(u: Units, path: Path, data: Any, all_ids: list, seen: dict, skipped: set) -> dict[str, list[int]]:
+    """deck.yaml's named decks (`decks:`), each a list of copy ids; E121 for an id the deck does not have."""
+    decks = {}
+    for name, spec in (data.get("decks") or {}).items():
+        inc = spec.get("include", "all")
+        if inc == "all":
+            ids = list(all_ids)
+        elif isinstance(inc, dict):
+            lo, hi = inc["range"]
+            ids = [x for x in all_ids if lo <= x <= hi]
+        else:
+            ids = list(inc)
+        exclude = set(spec.get("exclude") or [])
+        for x in list(exclude) + (ids if isinstance(inc, list) else []):
+            if x not in seen and x not in skipped:
+                u.sink.err(
+                    path,
+                    pos_of(data["decks"], name),
+                    "E121",
+                    f"deck '{clip(str(name))}' names card id {brief(x)}, which deck.yaml does not have",
+                )
+        decks[name] = [x for x in ids if x not in exclude and x in seen]
+    return decks
+
+
+def _data_value(u: Units, path: Path, given: Any, key: str, typ: str) -> Any:
+    v = given[key]
+    if typ == "int" and isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if typ == "color" and v in COLOR_BITS:
+        return COLOR_BITS[v]
+    if typ == "text" and isinstance(v, str):
+        return v
+    u.sink.err(path, pos_of(given, key), "E113", f"data '{clip(str(key))}' should be {typ}, got {brief(v)}")
+    return None

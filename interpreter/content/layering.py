@@ -1,0 +1,227 @@
+"""The layering of a load: which pack each folder is, and what each pack's manifest (pack.yaml) asks of the
+packs before it: one definition per id (a later pack replaces an earlier one's where its manifest says so),
+removals, rule numbers merged key by key, deck copies added or removed, and where each definition came from.
+
+Each manifest is read by the read stage; what it asks is checked by manifest.py, which knows nothing of files
+or of the sink; its findings, and those of the layering itself, are reported here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..model.content import Origin, PackInfo
+from ..snippet import clip
+from ..suggest import did_you_mean
+from .build_rules import build_deck
+from .diagnostics import Diagnostics
+from .manifest import KIND_WORD, Finding, Manifest, check_refs, merge_rules, without_nulls
+from .packs import MANIFEST, bundled_packs, expansions_of, pack_ref
+from .read import read
+from .schema_stage import check_schema
+from .units import Units
+from .yamlpos import PosDict, pos_of
+
+
+class Layers:
+    """The loaded folders and their manifests: which pack each layer is, and what each manifest asks."""
+
+    def __init__(self, sink: Diagnostics, dirs: list[Path]):
+        self.sink, self.dirs = sink, dirs
+        self.manifests: dict[int, Manifest] = {}
+        for layer, d in enumerate(dirs):
+            path = d / MANIFEST
+            if path.is_file():
+                data = read(sink, path, "pack")
+                if data is not None:
+                    self.manifests[layer] = Manifest(layer, d, path, data)
+        self.ids = [self.manifests[i].id if i in self.manifests else d.name for i, d in enumerate(dirs)]
+        self.changes: list[str] = []
+        self.removed: dict[str, set[str]] = {kind: set() for kind in KIND_WORD}
+        self.removed_by: dict[str, str] = {}  # a removed card kind's id -> the pack that removed it
+        self._check_extends()
+
+    def _check_extends(self) -> None:
+        here = [d.resolve() for d in self.dirs]
+        for m in self.manifests.values():
+            listed = m.data.get("expansions") or []
+            have = expansions_of(m.folder)
+            for i, name in enumerate(listed):
+                # a listed expansion that is not there is skipped (a copy of the rule set without it), unless
+                # its name is close to one that is: a typo
+                hint = did_you_mean(name, have) if isinstance(name, str) and name not in have else None
+                if hint:
+                    self.sink.report(
+                        Finding(
+                            m.path,
+                            pos_of(listed, i),
+                            "E121",
+                            f"pack '{m.id}' lists the expansion '{name}', which is not a folder in its expansions/",
+                            hint,
+                        )
+                    )
+            refs = m.data.get("extends") or []
+            for i, ref in enumerate(refs):
+                target = pack_ref(ref, m.folder)
+                if target is None:
+                    self.sink.report(
+                        Finding(
+                            m.path,
+                            pos_of(refs, i),
+                            "E121",
+                            f"pack '{m.id}' extends '{ref}', which is neither a bundled pack nor a folder next to it",
+                            did_you_mean(ref, bundled_packs()) or "bundled packs: " + ", ".join(bundled_packs()),
+                        )
+                    )
+                elif target.resolve() not in here[: m.layer]:
+                    self.sink.report(
+                        Finding(
+                            m.path,
+                            pos_of(refs, i),
+                            "E124",
+                            f"pack '{m.id}' extends '{ref}', which is loaded after it: the packs extend each other",
+                            "a pack cannot extend one that extends it",
+                        )
+                    )
+
+    def origin(self, layer: int, f: Path, data: PosDict) -> Origin:
+        pos = pos_of(data, "id")
+        return Origin(self.ids[layer], str(f), pos.line if pos is not None else 1)
+
+    def resolve(self, folder: str, items: list[tuple[int, Path, PosDict]]) -> dict[str, tuple[int, Path, PosDict]]:
+        """One definition per id: a later pack's replaces an earlier one's where allowed; removals applied."""
+        word = KIND_WORD[folder]
+        winners: dict[str, tuple[int, Path, PosDict]] = {}
+        first: dict[str, int] = {}  # id -> the layer of its first definition
+        for layer, f, data in items:
+            ident = data["id"]
+            first.setdefault(ident, layer)
+            old = winners.get(ident)
+            if old is not None:
+                m = self.manifests.get(layer)
+                if old[0] == layer:
+                    self.sink.err(
+                        f, pos_of(data, "id"), "E120", f"{word} id '{clip(ident)}' is used twice (also {old[1]})"
+                    )
+                    continue
+                if m is not None and ident not in dict(m.ids("replace", folder)):
+                    self.sink.err(
+                        f,
+                        pos_of(data, "id"),
+                        "E120",
+                        f"{word} '{clip(ident)}' is already defined by pack '{self.ids[old[0]]}' ({old[1]})",
+                        f"to replace it, list it in {m.path.name}: replace: {folder}: [{ident}]",
+                    )
+                    continue
+                self.changes.append(f"{self.ids[layer]}: {word} {ident} replaced")
+            elif layer > 0:
+                self.changes.append(f"{self.ids[layer]}: {word} {ident} added")
+            winners[ident] = (layer, f, data)
+        absent = self.absent_ids(folder)
+        for m in self.manifests.values():
+            defined = {i: layer for i, layer in first.items() if i in winners}
+            _, found = check_refs(m, folder, defined, "replace")
+            for problem in found:
+                self.sink.report(problem)
+            removed, found = check_refs(m, folder, defined, "remove", absent)
+            for problem in found:
+                self.sink.report(problem)
+            for ident in removed:
+                if winners[ident][0] < m.layer:
+                    del winners[ident]
+                    self.removed[folder].add(ident)
+                    self.removed_by[ident] = m.id
+                    self.changes.append(f"{m.id}: {word} {ident} removed")
+        return winners
+
+    def absent_ids(self, folder: str) -> frozenset[str]:
+        """The ids a kind folder of the rule set's expansions defines, of the expansions not loaded."""
+        loaded = {d.resolve() for d in self.dirs}
+        ids = set()
+        for exp in expansions_of(self.dirs[0]).values():
+            if exp.resolve() not in loaded and (exp / folder).is_dir():
+                for f in (exp / folder).glob("*.y*ml"):
+                    m = re.search(
+                        r"^id:\s*([a-z][a-z0-9_]*)\s*$", f.read_text(encoding="utf-8", errors="replace"), re.M
+                    )
+                    if m:
+                        ids.add(m[1])
+        return frozenset(ids)
+
+    def merge_rules(self, rules_layer: int, data: PosDict, rules_schema: dict) -> None:
+        for m in sorted(self.manifests.values(), key=lambda m: m.layer):
+            fragment = m.data.get("rules")
+            if m.layer < rules_layer or not isinstance(fragment, PosDict):
+                continue
+            check = PosDict(rules=without_nulls(fragment))
+            check.pos, check.key_pos, check.val_pos = m.data.pos, m.data.key_pos, m.data.val_pos
+            before = len(self.sink.errors)
+            check_schema(self.sink, m.path, check, "pack", {"type": "object", "properties": {"rules": rules_schema}})
+            if len(self.sink.errors) == before:
+                self.changes += merge_rules(data, fragment, m.path, m.id)
+
+    def change_deck(self, deck_layer: int, u: Units, entries: list, decks: dict, card_types: dict) -> None:
+        for m in sorted(self.manifests.values(), key=lambda m: m.layer):
+            spec = m.data.get("deck")
+            if m.layer < deck_layer or not isinstance(spec, PosDict):
+                continue
+            have = {e.uid for e in entries}
+            gone = []
+            removes = spec.get("remove") or []
+            for i, uid in enumerate(removes):
+                if uid in have:
+                    gone.append(uid)
+                else:
+                    u.sink.err(
+                        m.path,
+                        pos_of(removes, i),
+                        "E121",
+                        f"pack '{m.id}' removes deck card {uid}, which the deck does not have",
+                    )
+            if gone:
+                entries[:] = [e for e in entries if e.uid not in gone]
+                for name in decks:
+                    decks[name] = [u for u in decks[name] if u not in gone]
+                self.changes.append(f"{m.id}: deck copies {', '.join(map(str, gone))} removed")
+            adds = spec.get("add")
+            if isinstance(adds, list) and adds:
+                wrapper = PosDict(cards=adds)
+                wrapper.pos, wrapper.key_pos, wrapper.val_pos = spec.pos, {}, dict(spec.val_pos)
+                wrapper.val_pos["cards"] = wrapper.val_pos.get("add", spec.pos)
+                new, _ = build_deck(u, m.path, wrapper, card_types, taken={e.uid for e in entries})
+                by_uid = {c.get("id"): c for c in adds if isinstance(c, dict)}
+                for e in new:
+                    wanted = by_uid.get(e.uid, {}).get("decks")
+                    for name in wanted or list(decks):
+                        if name in decks:
+                            decks[name].append(e.uid)
+                        else:
+                            u.sink.err(
+                                m.path,
+                                pos_of(by_uid[e.uid], "decks"),
+                                "E121",
+                                f"deck card {e.uid} joins deck '{name}', which the deck does not define",
+                                did_you_mean(name, decks) or "decks: " + ", ".join(decks),
+                            )
+                entries += new
+                if new:
+                    self.changes.append(f"{m.id}: deck copies {', '.join(str(e.uid) for e in new)} added")
+
+    def infos(self) -> list[PackInfo]:
+        out = []
+        for layer, d in enumerate(self.dirs):
+            m = self.manifests.get(layer)
+            data = m.data if m is not None else {}
+            extends = data.get("extends") or []
+            out.append(
+                PackInfo(
+                    self.ids[layer],
+                    str(data.get("name") or d.name),
+                    str(d),
+                    str(data.get("version") or ""),
+                    str(data.get("description") or ""),
+                    tuple(x for x in extends if isinstance(x, str)),
+                )
+            )
+        return out

@@ -1,0 +1,155 @@
+"""The schema stage: a file's data checked against its kind's JSON schema (interpreter/bundled/schema/).
+
+Every way the data breaks the schema is reported to the sink in words a designer reads (an unknown key with
+the key meant, a missing key with what it is for, an unknown name with the closest one), never jsonschema's
+own text; then each value of the wrong shape is taken out of the data, so that the build stage, which reads
+what is left, never meets it (and says nothing more of it: Diagnostics.dropped).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from ..paths import SCHEMA_DIR
+from ..snippet import brief, clip
+from ..suggest import closest, did_you_mean
+from .diagnostics import Diagnostics
+from .yamlpos import PosDict, key_pos_of, pos_of
+
+# Schema errors after which the value is still of a shape the builders read (a string, a number): it stays.
+_HARMLESS = {"required", "additionalProperties", "minLength", "pattern", "minimum", "maximum"}
+
+# What an enum's key names, where the key alone reads badly in "unknown KEY 'x'" (a list of phase kinds).
+ENUM_NOUNS = {"turn": "phase kind", "speeds": "idle point"}
+ENUM_VALUE_NOUNS = {"speeds": "speed"}  # ... and what the values of such a mapping are
+
+
+@cache
+def schema(kind: str) -> dict:
+    return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+def check_schema(sink: Diagnostics, path: Any, data: PosDict, kind: str, schema_doc: dict | None = None) -> None:
+    """Report every way `data` breaks the schema (of `kind`, or `schema_doc`), then take out each value of
+    the wrong shape (a list where an id goes, an unknown timing), so that building from the rest never meets it."""
+    import jsonschema  # (here: a run whose files all read clean before never needs it)
+
+    validator = jsonschema.Draft202012Validator(schema_doc if schema_doc is not None else schema(kind))
+    wrong = set()
+    found = []
+    for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        if e.absolute_path and e.validator not in _HARMLESS:
+            wrong.add(tuple(e.absolute_path))
+        found += _branch_errors(e)
+    meant = _meant_keys(found)
+    for e in found:
+        _report(sink, path, data, e, meant)
+    _drop(sink, data, wrong)
+
+
+def _branch_errors(e: Any) -> list:
+    """A value that fits none of a `oneOf` (a timing, or a list of timings): the errors of the branch meant
+    for the value's shape (the enum for a name, the items for a list), so that the message says what is wrong
+    with it and suggests a name, not "is not valid under any of the given schemas"."""
+    if e.validator not in ("oneOf", "anyOf") or not e.context:
+        return [e]
+    shaped = {
+        c.schema_path[0]
+        for c in e.context
+        if not c.relative_path
+        and (c.validator == "type" or (c.validator == "enum" and isinstance(c.instance, (list, dict))))
+    }
+    branches = [c for c in e.context if c.schema_path[0] not in shaped]
+    if not branches or len({c.schema_path[0] for c in branches}) > 1:
+        return [e]
+    return [sub for c in branches for sub in _branch_errors(c)]
+
+
+def _meant_keys(found: list) -> set[tuple[int, str]]:
+    """(id of a mapping, required key) of each required key written with a slip (`hiden:`): it is reported once,
+    as the unknown key that means it."""
+    meant: set[tuple[int, str]] = set()
+    for e in found:
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            allowed = list(e.schema.get("properties", {}))
+            for extra in e.instance:
+                close = closest(str(extra), allowed) if extra not in allowed else []
+                if close:
+                    meant.add((id(e.instance), close[0]))
+    return meant
+
+
+def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tuple[int, str]]) -> None:
+    """One schema error, in the designer's words, at the value it is about."""
+    container, key = data, None
+    node = data
+    for k in e.absolute_path:
+        container, key = node, k
+        try:
+            node = node[k]
+        except (KeyError, IndexError, TypeError):
+            break
+    pos = pos_of(container, key) if key is not None else data.pos
+    code, msg, hint = "E113", e.message, None
+    if e.validator == "additionalProperties":
+        allowed = list(e.schema.get("properties", {}))
+        extras = [k for k in node if k not in allowed] if isinstance(node, dict) else []
+        for extra in extras:
+            where = key_pos_of(node, extra)
+            h = did_you_mean(extra, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
+            sink.err(path, where, "E111", f"unknown key '{clip(str(extra))}'", h)
+        return
+    if e.validator == "required":
+        missing = e.message.split("'")[1] if "'" in e.message else e.message
+        if (id(e.instance), missing) in meant:
+            return  # the unknown key close to it was reported, with the name to write
+        code, msg = "E112", f"missing key '{missing}'"
+        pos = getattr(node, "pos", pos)
+        hint = e.schema.get("properties", {}).get(missing, {}).get("description")
+    elif e.validator == "enum":
+        msg, hint = _enum_message(e)
+    elif e.validator == "type":
+        msg, hint = _type_message(e)
+    sink.err(path, pos, code, msg, hint)
+
+
+def _enum_message(e: Any) -> tuple[str, str]:
+    hint = did_you_mean(e.instance, e.validator_value)
+    named = [k for k in e.absolute_path if isinstance(k, str)]
+    noun = ENUM_NOUNS.get(named[-1], named[-1]) if named else ""
+    if len(named) > 1 and named[-2] in ENUM_VALUE_NOUNS:  # a value of a mapping keyed by names
+        noun = ENUM_VALUE_NOUNS[named[-2]]
+    msg = f"unknown {noun} {brief(e.instance)}" if named else f"{brief(e.instance)} is not allowed here"
+    return msg, hint or "allowed values: " + ", ".join(map(str, e.validator_value))
+
+
+def _type_message(e: Any) -> tuple[str, str | None]:
+    msg = f"{brief(e.instance)} should be {e.validator_value}"
+    if isinstance(e.instance, bool) and e.validator_value == "string":
+        return msg, f'YAML reads {str(e.instance).lower()} as a yes/no value: put the code in quotes, "..."'
+    if e.validator_value == "boolean":
+        return msg, did_you_mean(str(e.instance).lower(), ["true", "false"]) or "write true or false"
+    return msg, e.schema.get("description")  # what the value is for, as the schema says it
+
+
+def _drop(sink: Diagnostics, data: PosDict, wrong: set[tuple]) -> None:
+    """Take the values of the wrong shape out of `data`, marking where each was (Diagnostics.dropped)."""
+    for at in wrong:  # what building must not take for missing (a skill whose misspelt trigger was taken out)
+        node: Any = data
+        try:
+            for k in at[:-1]:
+                node = node[k]
+        except (KeyError, IndexError, TypeError):
+            continue
+        sink.dropped.add((id(node), at[-1]))
+    # the deepest first, and of a list's items the last first, so that each path still leads to its value
+    for at in sorted(wrong, key=lambda p: [(isinstance(k, str), str(k) if isinstance(k, str) else k) for k in p])[::-1]:
+        node = data
+        try:
+            for k in at[:-1]:
+                node = node[k]
+            del node[at[-1]]
+        except (KeyError, IndexError, TypeError):
+            pass

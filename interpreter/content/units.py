@@ -1,0 +1,146 @@
+"""The compile-units stage: one piece of effect code in a content file (a card use's target, condition or
+effect; a skill's condition or effect; a victory's condition) compiled by the effect language's compiler.
+
+:meth:`Units.compile` returns a :class:`UnitResult`: the compiled function (None if absent or wrong) and
+what the build and check stages want to know of the code (the context names it reads, the primitives it
+calls, the parts of the game state it reads, its seat guard, the skills it names). Its errors and warnings
+go to the diagnostics sink at their place in the file (a unit's line 1 is the line its text starts on);
+the marks it sets and reads are recorded on the stage for the checks stage (W301, checks.check_marks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
+from ..engine import primitives  # noqa: F401
+from ..language.compiler import CONTEXT_VARS, Compiler, context_env
+from ..language.errors import LanguageError
+from ..language.guard import seat_guard
+from .diagnostics import ContentError, Diagnostics
+from .manifest import FilePos
+from .precompiled import table as precompiled
+from .yamlpos import pos_of
+
+# Context variables each kind of code unit can read.
+CARD_VARS = ["self", "current", "this_card"]
+PENDING_VARS = ["pending", "holder", "sender"]
+
+# A mark set or read with its key written out: (key, kind, "set" or "read", path, line, col) (W301)
+Mark = tuple[str, Any, str, Any, int, int]
+
+
+def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> dict:
+    names = list(CARD_VARS)
+    if has_target and not for_target_rule:
+        names.append("target")
+    if timing == "dying":
+        names.append("dying")
+    if timing in ("send_idle", "contest"):
+        names += PENDING_VARS
+    return context_env(names)
+
+
+def skill_env(skill: dict) -> dict:
+    names = ["self", "current"]
+    timing = skill.get("timing")
+    timings = timing if isinstance(timing, list) else [timing]
+    if skill.get("kind") == "triggered":
+        names += ["subject", "this_card", "target", "used_as", "event"]
+    if "dying" in timings:
+        names.append("dying")
+    if "send_idle" in timings or "contest" in timings or skill.get("kind") == "triggered":
+        names += PENDING_VARS
+    return context_env(names)
+
+
+def victory_env(check: str) -> dict:
+    names = ["self", "current"]
+    if check in ("collect_unclaimed", "death"):
+        names.append("subject")
+    return context_env(names)
+
+
+@dataclass
+class UnitResult:
+    """One unit compiled: `fn` is None when the unit is absent or has an error (reported)."""
+
+    fn: Any = None
+    names_read: set[str] = field(default_factory=set)  # context variables the code reads (this_card: per copy)
+    calls: set[str] = field(default_factory=set)  # the primitives it calls (W502: send or use_card)
+    state_reads: Any = None  # the parts of the game state it reads (Compiler.state_reads)
+    guard: Any = None  # an expression's seat guard (language/guard.py), if asked for and it compiled clean
+    skill_refs: list[tuple[str, Any, int, int]] = field(default_factory=list)  # (name, path, line, col)
+
+
+class Units:
+    """The stage, for one load: the card names code may name (【...】), the card kinds a pack removed (their
+    names get their own message), the marks every unit set and read."""
+
+    def __init__(self, sink: Diagnostics, card_names: dict | None = None) -> None:
+        self.sink = sink
+        self.card_names: dict = card_names if card_names is not None else {}
+        self.removed_names: dict[str, str] = {}  # card name -> the pack that removed that card kind
+        self.marks: list[Mark] = []
+
+    def compile(
+        self,
+        path: Any,
+        container: Any,
+        key: str,
+        env: dict,
+        unit: Any,
+        expect: str | None = None,
+        *,
+        data_types: dict | None = None,
+        skip_codes: set[str] | frozenset[str] = frozenset(),
+        guarded: bool = False,
+    ) -> UnitResult:
+        """Compile `container[key]` as a program (`expect` None) or an expression of type `expect`, for the idle
+        point or event `unit`, with the context variables of `env`; `guarded`: an expression's seat guard too. Errors
+        of `skip_codes` are not reported (the unit is checked out of its context)."""
+        text = container.get(key) if container is not None else None
+        if not isinstance(text, str):
+            return UnitResult()
+        comp = Compiler(env, unit, self.card_names, data_types, precompiled())
+        pos = pos_of(container, key)
+        if isinstance(pos, FilePos):  # code merged in from a pack.yaml (an identity's victory): its own file
+            path = pos.path
+        try:
+            fn = comp.program(text) if expect is None else comp.expression(text, expect)
+        except LanguageError as e:
+            comp.errors += [e, *e.also]
+            fn = None
+        clean = not comp.errors
+        guard = None
+        if guarded and fn is not None and clean and comp.tree is not None:
+            guard = seat_guard(comp.tree, env, CONTEXT_VARS)
+        self._report(path, pos, comp, skip_codes)
+
+        def at(line: int, col: int) -> tuple[int, int]:
+            return pos.map(line, col) if pos is not None else (line, col)
+
+        refs = [(name, path, *at(line, col)) for name, line, col in comp.skill_refs]
+        self.marks += [(mkey, mtype, how, path, *at(line, col)) for mkey, mtype, how, line, col in comp.marks]
+        return UnitResult(fn if clean else None, comp.names_read, comp.calls, comp.state_reads(), guard, refs)
+
+    def _report(self, path: Any, pos: Any, comp: Compiler, skip_codes: set[str] | frozenset[str]) -> None:
+        """The unit's errors and warnings, at their place in the file."""
+        for err in comp.errors:
+            if err.code in skip_codes:
+                continue
+            name = err.message.removeprefix("unknown card name 【").removesuffix("】")
+            if err.code == "E305" and name in self.removed_names:
+                err.message = f"【{name}】 was removed by pack '{self.removed_names[name]}'"
+                err.hint = (
+                    "the pack that removes a card kind also removes or replaces what names it (remove: / replace:)"
+                )
+            if pos is None:
+                self.sink.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
+            else:
+                line, col = pos.map(err.line, err.col)
+                self.sink.error_at(path, line, col, err.code, err.message, err.hint)
+        for w in comp.warnings:
+            line, col = pos.map(w.line, w.col) if pos is not None else (w.line, w.col)
+            self.sink.warn_at(path, line, col, w.code, w.message, w.hint)
