@@ -68,7 +68,7 @@ class GameCore:
     draws: list[Callable[[int], int] | None]
     describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
     _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
-    _note_pick: Callable[[Card, int], None]  # Zones.note_pick: a seat picked a card in a decision
+    _note_pick: Callable[[Card, int, list[Any]], None]  # Zones.note_pick: a seat picked a card in a decision
     zones: MoveCount  # the game's Zones (made by Game): its move count spends the step budget
 
     def __init__(
@@ -371,5 +371,5 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
                 }
             )
     if type(picked) is Card:
-        game._note_pick(picked, player.seat)  # whoever picks a card (seeing it) can follow where it goes next
+        game._note_pick(picked, player.seat, options)  # whoever picks a card (seeing it) can follow where it goes next
     return picked

@@ -168,7 +168,7 @@ class Game(GameCore):
         self.seats = seats = Seats(self)
         self.zones: Zones = Zones(self)
         zones = self.zones
-        self.stack = stack = EffectStack(self)
+        self.stack = stack = EffectStack(self, zones)
         self.skills = skills = Skills(self, seats, zones, stack)
         self.victory = victory = Victory(self, seats, zones, skills)
         self.resolution = resolution = Resolution(self, seats, zones, skills, victory)

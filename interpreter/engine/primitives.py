@@ -858,6 +858,8 @@ def _choose(ctx: Ctx, options, by, prompt, optional, blind):
     if not blind:
         return _ask(ctx, by, items, prompt, optional)
     items = list(items)
+    if len(items) > 1 and ctx.game.zones.showing:  # nobody sees which is drawn: a card on show is lost among them
+        ctx.game.zones.hide_pick(items)
     ctx.game.rng.shuffle(items)
     pick = _ask(ctx, by, [BlindPick(i) for i in range(len(items))], prompt, optional)
     return items[pick.index] if pick is not None else None

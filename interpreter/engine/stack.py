@@ -18,6 +18,7 @@ from .state import Card, Player
 
 if TYPE_CHECKING:
     from .core import GameCore
+    from .zones import Zones
 
 MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
 
@@ -37,9 +38,13 @@ class UseFrame:
 class EffectStack:
     """The cards in use (UseFrame) and the skills being resolved, innermost last."""
 
-    def __init__(self, game: GameCore) -> None:
+    def __init__(self, game: GameCore, zones: Zones) -> None:
         self.game = game
+        self.zones = zones
         self.resolving: list[Any] = []  # UseFrames and Skills
+        # per item resolving, how many cards were on show when it began (Zones.showing): its end ends the shows
+        # made since (a shown card is on show while the effect that showed it resolves: Zones.reveal)
+        self.shows_before: list[int] = []
 
     def push(self, item: Any) -> None:
         """A card use (its UseFrame) or a skill starts resolving: one step of the game's budget (E501), and
@@ -52,14 +57,20 @@ class EffectStack:
                 "E502",
             )
         resolving.append(item)
+        self.shows_before.append(len(self.zones.showing))
         game = self.game
         game.budget_line -= 1
         if game.changes + game.zones.moves > game.budget_line:
             game.over_budget()
 
     def pop(self) -> None:
-        """The innermost one has resolved."""
+        """The innermost one has resolved: the cards it showed are no longer on show (with the last one, none is:
+        a card shown while nothing resolved is on show until then)."""
         self.resolving.pop()
+        mark = self.shows_before.pop()
+        zones = self.zones
+        if len(zones.showing) > mark or (zones.showing and not self.resolving):
+            zones.end_shows(mark if self.resolving else 0)
 
     def chain(self, items: list[Any] | None = None) -> str:
         """What is resolving, outermost first, for messages (`【卡名】 → 角色（称号）·技能 → …`), a long

@@ -173,6 +173,7 @@ class Card:
         "owner",
         "knowers",
         "chosen",
+        "shown",
         "face_down",
         "used_as",
         "use_timings",
@@ -204,6 +205,7 @@ class Card:
         self.owner: Player | None = None
         self.knowers = 0  # bit mask of the seats that can tell where this card is (see Zones.move)
         self.chosen = 0  # seats that picked this card in a decision since it last moved
+        self.shown = 0  # seats it is on show to (展示/查看) while the effect that showed it resolves (Zones.reveal)
         self.face_down = False  # in use (PROCESSING) as a card that is played face down
         self.used_as: CardType | None = (
             None  # in use: the card type it is used as (itself, or what it is converted into)

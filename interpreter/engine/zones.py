@@ -71,6 +71,9 @@ class Zones(MoveCount):
         # collect win or a dying player to check (Resolution.settle)
         self.intel_changes = 0
         self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
+        # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
+        # end (EffectStack.pop) ends the shows made since it began (end_shows)
+        self.showing: list[Card] = []
 
     # ------------------------------------------------------------------ building the deck
 
@@ -203,24 +206,52 @@ class Zones(MoveCount):
             return -1
         return card.knowers
 
-    def note_pick(self, card: Card, seat: int) -> None:
-        """`seat` picked `card` in a decision: if it could see it, it can follow where the card goes next."""
+    def note_pick(self, card: Card, seat: int, options: list[Any]) -> None:
+        """`seat` picked `card` among `options` in a decision: if it could see it, it can follow where the card goes
+        next. Nobody else sees the answer: a pick among several cards on show ends their show for the others."""
+        if self.showing and len(options) > 1:
+            self.hide_pick(options, 1 << seat)
         if self.card_public(card) or card.knowers >> seat & 1:
             card.chosen |= 1 << seat
+
+    def hide_pick(self, options: Iterable[Any], seers: int = 0) -> None:
+        """A card was picked among `options` and only the seats `seers` (a bit mask; 0: nobody, a blind pick) know
+        which: the others can no longer tell the cards among them that were on show apart (docs/rulings.md R47)."""
+        for o in options:
+            if type(o) is Card and o.shown:
+                o.shown &= seers
 
     def show_to(self, card: Card, seat: int) -> None:
         """`seat` sees the card where it is, and nobody is told (a face-down card used on its target)."""
         card.knowers |= 1 << seat
 
     def reveal(self, cards: Iterable[Card], seats: Iterable[Player] | None = None) -> None:
-        """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are."""
+        """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are.
+
+        The seats that look know each card where it is, and while the effect that shows it resolves the card is
+        on show to them (``Card.shown``): a move that effect makes of it is one they see, out of a hand too (the
+        text names the shown card: 毒计's 你将展示的牌加入你的手牌). Once that effect has resolved (end_shows), or
+        after a pick among it and other cards they do not see (hide_pick), a face-down move out of a hand is
+        followed as any other (see move). docs/rulings.md R47."""
         bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
+        showing = self.showing
         for c in cards:
             c.knowers |= bits
+            if not c.shown:
+                showing.append(c)
+            c.shown |= bits
         if not unheard(self.game, "reveal"):
             emit_event(
                 self.game, "reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats]
             )
+
+    def end_shows(self, mark: int) -> None:
+        """The effect that began when `mark` cards had been shown has resolved: the cards shown since are no
+        longer on show (FAQ 展示: the shown card goes back to how it was). Who knows them stays as it is."""
+        showing = self.showing
+        for c in showing[mark:]:
+            c.shown = 0
+        del showing[mark:]
 
     def set_pending_face(self, face_up: bool) -> None:
         """Turn the pending intel face up or down."""
@@ -237,8 +268,9 @@ class Zones(MoveCount):
 
         It also keeps who can follow the card (``card.knowers``): a card that was
         face up is followed by everyone; one taken from a hand only by that
-        hand's owner and by a seat that picked that very card in a decision
-        (which card left is not seen by the others); a card moving from the deck
+        hand's owner, by a seat that picked that very card in a decision
+        and by the seats it is on show to (``card.shown``: see reveal) —
+        which card left is not seen by the others; a card moving from the deck
         or the pending place by whoever followed it there; and a card entering
         a hand by its new owner.
         """
@@ -248,7 +280,7 @@ class Zones(MoveCount):
         if z == HAND:
             old = card.owner
             assert old is not None
-            k = card.knowers & ((1 << old.seat) | card.chosen)
+            k = card.knowers & ((1 << old.seat) | card.chosen | card.shown)
             old.hand.remove(card)
         elif z == INTEL:
             o = card.owner
@@ -343,6 +375,7 @@ class Zones(MoveCount):
         for c in pile:
             c.zone = DECK
             c.knowers = 0  # shuffled: nobody can follow a card any more
+            c.shown = 0
         shuffle(self.game.rng, pile)
         self.deck = pile
         emit_event(self.game, "reshuffle", n=len(pile))
