@@ -25,6 +25,7 @@ from .content.packs import resolve_packs
 from .content.read import read
 from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.game import EngineError
+from .engine.observation import observe
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
 from .snippet import brief, clip, line_of, snippet
@@ -552,6 +553,45 @@ _PLAYER_FACTS = {
 
 # what `players.<seat>.<key>` checks while the scenario runs, not in the end state (see _SeatAgent)
 _RUN_FACTS = ("asked", "not_offered")
+# what `players.<seat>.knows` / `knows_not` read: the cards whose face the seat's observation shows
+_SIGHT_FACTS = ("knows", "knows_not")
+
+
+def _faces_seen(g, seat: int) -> set[int]:
+    """The deck ids of the cards whose face `seat`'s observation shows now (its hand, the public zones, the cards
+    of other zones it knows: known_cards …); the history is left out (its records name cards by id only)."""
+    seen: set[int] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            if isinstance(v.get("id"), int) and "card" in v:  # a card's face (actions.card_data)
+                seen.add(v["id"])
+            for k, x in v.items():
+                if k != "history":
+                    walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+
+    walk(observe(g, seat))
+    return seen
+
+
+def _sight_fails(g, seat: int, want: dict, key: str, at) -> list[str]:
+    """`knows`: each card's face is in the seat's observation at the end; `knows_not`: none is."""
+    fails = []
+    uids = want[key]
+    seen = _faces_seen(g, seat)
+    for j, uid in enumerate(uids):
+        card = g.zones.by_uid.get(uid)
+        if card is None:
+            fails.append(at(pos_of(uids, j), f"P{seat} {key}: no card #{uid} in this game"))
+            continue
+        if (uid in seen) != (key == "knows"):
+            where = g.zones.zone_name(card)
+            verb = "does not see" if key == "knows" else "sees"
+            fails.append(at(pos_of(uids, j), f"P{seat} {key}: P{seat} {verb} the face of #{uid} ({where})"))
+    return fails
 
 
 def _plain(_pos: Pos | None, message: str) -> str:
@@ -589,6 +629,9 @@ def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
         p = g.players[int(seat)]
         for key, v in want.items():
             if key in _RUN_FACTS:  # checked while the scenario ran (_SeatAgent)
+                continue
+            if key in _SIGHT_FACTS:
+                fails += _sight_fails(g, int(seat), want, key, at)
                 continue
             fact = _PLAYER_FACTS.get(key)
             if fact is None:

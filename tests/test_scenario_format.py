@@ -204,3 +204,24 @@ def test_a_script_that_runs_short_points_at_its_last_answer(tmp_path):
     (failure,) = result.failures
     assert ":14:7: P0 was asked an unscripted decision with options ['是', '否']; add an answer to answers.0" in failure
     assert "after this one\n" in failure and '0: ["#30"]' in failure
+
+
+def test_knows_and_knows_not_report_the_card_and_where_it_is(tmp_path):
+    result = _run_changed(
+        tmp_path,
+        "role_li_xing_sou_ji_watchers_know.scenario.yaml",
+        "0: {knows: [36, 40], knows_not: [27]}",
+        "0: {knows: [27], knows_not: [36]}",
+    )
+    assert not result.passed
+    assert any("P0 knows: P0 does not see the face of #27 (P2's hand)" in f for f in result.failures)
+    assert any("P0 knows_not: P0 sees the face of #36 (P1's hand)" in f for f in result.failures)
+    assert len(result.failures) == 2
+
+
+def test_knows_not_of_a_card_the_game_lacks_fails_rather_than_passes(tmp_path):
+    result = _run_changed(
+        tmp_path, "role_li_xing_sou_ji_watchers_know.scenario.yaml", "knows_not: [27]", "knows_not: [999]"
+    )
+    (failure,) = result.failures
+    assert "P0 knows_not: no card #999 in this game" in failure
