@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .balance_report_cmd import compare as compare_command, report as report_command
-from .cli_options import EXPANSIONS_HELP, bot_options, content_paths, define_bots, parse_players
+from .cli_options import EXPANSIONS_HELP, bot_options, content_paths, define_bots, format_option, parse_players
 
 MAX_GAMES = 1_000_000  # per cell
 
@@ -186,6 +186,7 @@ class _Progress:
     help="resume the sweep in --out (the default: the games done are kept), or discard it and start over",
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@format_option(help="the sweep's report as tables, or as one JSON document (as balance report --format json)")
 @click.pass_context
 def balance(
     ctx: click.Context,
@@ -205,6 +206,7 @@ def balance(
     out: str | None,
     resume: bool,
     quiet: bool,
+    fmt: str,
 ) -> None:
     """Sweep a grid of games — player counts × agents × packs, GAMES per cell — on every core or a Ray
     cluster, and report it.
@@ -308,7 +310,7 @@ def balance(
     if not quiet:
         kept = f" ({outcome.kept} were done before)" if outcome.kept else ""
         click.echo(f"{outcome.played} games played in {seconds:.1f} s{kept}; records in {out}", err=True)
-    _report(ctx, out)
+    _report(ctx, out, fmt)
     if outcome.failed:  # (the report above lists them, each with the command that re-runs it)
         click.echo(f"{outcome.failed} game(s) failed: see the failed games in the report", err=True)
         sys.exit(1)
@@ -318,12 +320,12 @@ balance.add_command(report_command)  # `balance report DIR`
 balance.add_command(compare_command)  # `balance compare BASE [FORK]`
 
 
-def _report(ctx: click.Context, out: str) -> None:
-    """Print the sweep's report (``balance report DIR``) when the report command is there."""
+def _report(ctx: click.Context, out: str, fmt: str = "text") -> None:
+    """Print the sweep's report (``balance report DIR --format FMT``) when the report command is there."""
     command = balance.get_command(ctx, "report")
     if command is None:
-        click.echo(f"the records are in {out}/games.jsonl (one game per line)")
+        click.echo(f"the records are in {out}/games.jsonl (one game per line)", err=fmt == "json")
         return
-    sub = command.make_context("report", [out], parent=ctx)
+    sub = command.make_context("report", [out, "--format", fmt], parent=ctx)
     with sub:
         command.invoke(sub)

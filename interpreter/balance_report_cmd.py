@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from .cli_options import EXPANSIONS_HELP, parse_players
+from .cli_options import EXPANSIONS_HELP, deprecated, format_option, parse_players
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -44,6 +44,21 @@ def _json_out(data: dict, target: str | None) -> None:
         click.echo(text, nl=False)
     else:
         _write(Path(target), text, "JSON")
+
+
+def _json_target(json_path: str | None, fmt: str) -> str | None:
+    """Where the JSON goes: "-" (stdout, instead of the tables) with --format json; a file with the old
+    ``--json FILE`` (kept for one release, hidden: written beside the tables); else nowhere. The old
+    ``--json -`` is --format json."""
+    if json_path is None:
+        return "-" if fmt == "json" else None
+    if json_path == "-":
+        deprecated("--json -", "--format json")
+        return "-"
+    if fmt == "json":
+        raise click.UsageError("--format json prints the JSON: not with --json FILE (write --format json > FILE)")
+    deprecated("--json FILE", "--format json > FILE (the JSON on stdout, instead of the tables)")
+    return json_path
 
 
 def _load(path: str) -> Any:
@@ -81,17 +96,17 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
     help="where to write the HTML report [default: DIR/report.html]",
 )
 @click.option("--no-html", is_flag=True, help="write no HTML report")
-@click.option(
-    "--json", "json_path", default=None, metavar="FILE|-", help="also write the report as JSON (- : to stdout)"
-)
+@format_option(help="tables, or the report as one JSON document (docs/balance.md lists its keys)")
+@click.option("--json", "json_path", default=None, metavar="FILE|-", hidden=True)  # for one release: --format json
 @click.option("--roles/--no-roles", default=True, show_default=True, help="print the table of every role")
-def report(directory: str, html_path: str | None, no_html: bool, json_path: str | None, roles: bool) -> None:
+def report(directory: str, html_path: str | None, no_html: bool, fmt: str, json_path: str | None, roles: bool) -> None:
     """The report of a sweep's directory: win rates by identity, secret task and role with Wilson 95%
     intervals per player count, strong/weak roles and unused skills flagged, game length, how games ended.
 
-    Prints it as tables (JSON instead with --json -) and writes a self-contained HTML report with charts."""
+    Prints it as tables (as JSON with --format json) and writes a self-contained HTML report with charts."""
     from .balance.html import render_report
 
+    json_path = _json_target(json_path, fmt)
     sweep = _load(directory)
     if not sweep.records:
         _fail(f"{directory}: the sweep has no games yet (run `fengsheng balance --out {directory}` to play them)", 1)
@@ -136,9 +151,8 @@ def _is_sweep(path: str) -> bool:
     help="where to write the HTML [default: the fork's sweep directory, compare.html]",
 )
 @click.option("--no-html", is_flag=True, help="write no HTML")
-@click.option(
-    "--json", "json_path", default=None, metavar="FILE|-", help="also write the comparison as JSON (- : to stdout)"
-)
+@format_option(help="tables, or the comparison as one JSON document (docs/balance.md lists its keys)")
+@click.option("--json", "json_path", default=None, metavar="FILE|-", hidden=True)  # for one release: --format json
 @click.option("--roles/--no-roles", default=True, show_default=True, help="print the table of every role")
 @click.option(
     "--players",
@@ -176,6 +190,7 @@ def compare(
     detect_turns: float,
     html_path: str | None,
     no_html: bool,
+    fmt: str,
     json_path: str | None,
     roles: bool,
     players_text: str,
@@ -196,6 +211,8 @@ def compare(
     """
     from .balance.compare import CompareError, compare_reports, print_compare
     from .balance.html import render_compare
+
+    json_path = _json_target(json_path, fmt)
 
     if fork is None:
         sweep = _load(base)

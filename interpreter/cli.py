@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import bot_options, content_option, content_paths, define_bots, expansions_option
+from .cli_options import bot_options, content_option, content_paths, define_bots, expansions_option, format_option
 from .seeds import MAX_SEED
 from .snippet import clip
 
@@ -197,7 +197,7 @@ def main():
     default=None,
     help="worker processes (default: every core); the output does not depend on it",
 )
-@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@format_option(legacy_json=True, help="the summary (or --game-seed's game) as text, or as one JSON document")
 @click.option(
     "--game-seed",
     type=click.IntRange(0, MAX_SEED),
@@ -223,7 +223,7 @@ def simulate(
     log_path,
     max_turns,
     jobs,
-    as_json,
+    fmt,
     game_seed,
     trace,
     agents_spec,
@@ -250,8 +250,8 @@ def simulate(
             raise click.BadParameter(str(e), param_hint="--agents") from None
     if trace and game_seed is None:
         raise click.UsageError("--trace needs --game-seed (the one game to trace)")
-    if game_seed is not None and (log_path or as_json):
-        raise click.UsageError("--game-seed plays one game and prints it: not with --log or --json")
+    if game_seed is not None and log_path:
+        raise click.UsageError("--game-seed plays one game and prints it: not with --log")
     paths = content_paths(content_dirs, expansions)
     content = _load_or_exit(paths)
     if players not in content.rules.identity_table:
@@ -263,7 +263,7 @@ def simulate(
         raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
     if game_seed is not None:
         try:
-            _one_game(content, players, game_seed, max_turns, trace, agents)
+            _one_game(content, players, game_seed, max_turns, trace, agents, fmt)
         except BotBroken as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(1)
@@ -300,7 +300,7 @@ def simulate(
         click.echo(f"error: {e}", err=True)
         sys.exit(1)
     summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec)
-    if as_json:
+    if fmt == "json":
         # the batch seed: what plays the same games again (a fresh one when --seed was not given)
         click.echo(json.dumps({"seed": seed, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2))
         sys.exit(1 if summary.failures else 0)
@@ -342,18 +342,34 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spe
 TRACE_HEAD, TRACE_TAIL = 200, 2_000
 
 
-def _one_game(content, players: int, gseed: int, max_turns, trace: bool, agents=None) -> None:
+def _one_game(content, players: int, gseed: int, max_turns, trace: bool, agents=None, fmt: str = "text") -> None:
     """simulate --game-seed: one game, as a batch plays it; its trace with --trace; exit 1 if it fails."""
     from .scenario import format_trace
     from .sim import REASON_TEXT, play_game
 
     records: list | None = [] if trace else None
     game, failure = play_game(content, players, gseed, max_turns, trace=records, agents=agents)
-    if records:
-        lines = format_trace(records)
-        if len(lines) > TRACE_HEAD + TRACE_TAIL:
-            left_out = len(lines) - TRACE_HEAD - TRACE_TAIL
-            lines = [*lines[:TRACE_HEAD], f"  … {left_out} lines of the trace left out …", *lines[-TRACE_TAIL:]]
+    lines = format_trace(records) if records else []
+    if len(lines) > TRACE_HEAD + TRACE_TAIL:
+        left_out = len(lines) - TRACE_HEAD - TRACE_TAIL
+        lines = [*lines[:TRACE_HEAD], f"  … {left_out} lines of the trace left out …", *lines[-TRACE_TAIL:]]
+    if fmt == "json":
+        result = game.result if game is not None and failure is None else None
+        record = {
+            "game_seed": gseed,
+            "players": players,
+            "ok": failure is None,
+            "failure": None if failure is None else str(failure),
+            "turns": game.turn_no if game is not None else None,
+            "decisions": game.decision_count if game is not None else None,
+            "winners": [p.seat for p in result.winners] if result is not None else None,
+            "reason": result.reason if result is not None else None,
+        }
+        if trace:
+            record["trace"] = lines
+        click.echo(json.dumps(record, ensure_ascii=False, indent=2))
+        sys.exit(0 if failure is None else 1)
+    if lines:
         click.echo("resolution trace:")
         click.echo("\n".join(lines))
     head = f"game seed {gseed}, {players} players"
@@ -392,11 +408,14 @@ def _one_game(content, players: int, gseed: int, max_turns, trace: bool, agents=
     help="the turn limit the games were played with (default: the log's, as simulate --max-turns wrote it; "
     "else the rules')",
 )
-def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
+@format_option(help="a line per game, or one JSON document (games: index, seed, ok, message); --as prints JSON Lines")
+def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, fmt):
     """Re-run logged games from their seed and decisions; check the same events and end state.
 
     With --as, show or export one seat's copy of the referee's log: only the
-    records and fields that seat could see, and no seed.
+    records and fields that seat could see, and no seed. The copy is JSON Lines,
+    a log's own format, whatever --format says; with --out, --format json prints
+    what was written as one JSON document instead of a sentence.
     """
     from .sim import ReplayMismatch, content_fingerprint, failure_text, read_log, replay_game
 
@@ -414,7 +433,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
         click.echo(f"error: --game {clip(str(only))}: the log has no such game (its games: {shown})", err=True)
         sys.exit(2)
     if view is not None:
-        _seat_view(games, view, only, out_path, log_path)
+        _seat_view(games, view, only, out_path, log_path, fmt)
         return
     if out_path is not None:
         click.echo("error: --out needs --as (which seat's copy to write)", err=True)
@@ -425,6 +444,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
     content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
     bad = 0
+    records = []
     for logged in games:
         h = logged["header"]
         if only is not None and h.get("index") != only:
@@ -438,8 +458,13 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns):
             ok, msg = replay_game(content, logged, max_turns)
         except Exception as e:  # a bug in replay itself: this game is reported, the others are replayed
             ok, msg = False, f"{failure_text(e)}; the log file reproduces it"
-        click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")
+        same = h.get("content") == fp
+        records.append({"index": h.get("index"), "seed": h.get("seed"), "ok": ok, "message": msg, "same_content": same})
+        if fmt == "text":
+            click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")
         bad += not ok
+    if fmt == "json":
+        click.echo(json.dumps({"ok": not bad, "games": records}, ensure_ascii=False, indent=2))
     if bad:
         click.echo(f"{bad} game(s) did not replay identically", err=True)
         sys.exit(1)
@@ -492,7 +517,7 @@ def _logged_packs(games: list[dict], default: list, log_path: str) -> list:
     return paths
 
 
-def _seat_view(games, view: str, only, out_path, log_path) -> None:
+def _seat_view(games, view: str, only, out_path, log_path, fmt: str = "text") -> None:
     """replay --as: print or write one seat's copy of each game. Its header names the packs as the log's does,
     a pack of one's own relative to the copy's folder (the current directory when printed), not the log's."""
     import json
@@ -551,12 +576,15 @@ def _seat_view(games, view: str, only, out_path, log_path) -> None:
             click.echo(f"error: cannot write {out_path}: {e.strerror or e}", err=True)
             sys.exit(1)
         n_games = sum(1 for ln in lines if ln.startswith('{"type": "game"'))
-        click.echo(f"{view}'s copy of {n_games} game(s) written to {out_path}")
+        if fmt == "json":
+            click.echo(json.dumps({"view": view, "games": n_games, "out": str(out_path)}, ensure_ascii=False))
+        else:
+            click.echo(f"{view}'s copy of {n_games} game(s) written to {out_path}")
 
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option(help="each problem with its line and a caret, or one JSON document (ok, errors, warnings)")
 @expansions_option()
 def validate(paths, fmt, expansions):
     """Check content packs or single files (default: the bundled game); print every problem.
@@ -630,10 +658,14 @@ def scenario():
     is_flag=True,
     help="let a scenario load content packs outside its folder and the current directory",
 )
-def scenario_run(paths, trace, allow_outside):
+@format_option(
+    help="PASS/FAIL lines, or one JSON document: ok, passed, failed, and per file its scenario's name, passed, "
+    "failures (message, line, col), the file's errors and, when failing or with --trace, its resolution trace"
+)
+def scenario_run(paths, trace, allow_outside, fmt):
     """Run scenario files (or every *.scenario.yaml under the given folders); report pass/fail."""
     from .content.loader import ContentErrors
-    from .scenario import INTERNAL, format_trace, run_scenario
+    from .scenario import INTERNAL, failure_record, format_trace, run_scenario
 
     files = []
     for p in map(Path, paths):
@@ -641,24 +673,40 @@ def scenario_run(paths, trace, allow_outside):
     if not files:
         raise click.UsageError("no *.scenario.yaml files found")
     failed = 0
+    records: list[dict] = []
     for f in files:
+        record: dict = {"file": str(f), "name": None, "passed": False, "failures": [], "errors": []}
+        records.append(record)
         try:
             result = run_scenario(f, allow_outside=allow_outside)
         except ContentErrors as e:
-            click.echo(f"FAIL {f}: the file has errors")
-            for err in e.errors:
-                click.echo(textwrap.indent(str(err), "  "))
+            record["errors"] = [err.to_json() for err in e.errors]
+            if fmt == "text":
+                click.echo(f"FAIL {f}: the file has errors")
+                for err in e.errors:
+                    click.echo(textwrap.indent(str(err), "  "))
             failed += 1
             continue
         except Exception as e:  # a bug: this file is reported, the others still run
-            click.echo(f"FAIL {f}: {INTERNAL}: {type(e).__name__}: {' '.join(str(e).split())[:600]}")
+            message = f"{INTERNAL}: {type(e).__name__}: {' '.join(str(e).split())[:600]}"
+            record["failures"] = [failure_record(message)]
+            if fmt == "text":
+                click.echo(f"FAIL {f}: {message}")
             failed += 1
             continue
-        click.echo(result.report())
-        if trace and result.passed:
-            click.echo("\n".join("    " + t for t in format_trace(result.trace)))
+        record.update(name=result.name, passed=result.passed, failures=[failure_record(x) for x in result.failures])
+        if trace or not result.passed:
+            record["trace"] = format_trace(result.trace)
+        if fmt == "text":
+            click.echo(result.report())
+            if trace and result.passed:
+                click.echo("\n".join("    " + t for t in format_trace(result.trace)))
         failed += not result.passed
-    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    if fmt == "json":
+        summary = {"ok": not failed, "passed": len(files) - failed, "failed": failed, "files": records}
+        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        click.echo(f"{len(files) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 

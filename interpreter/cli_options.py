@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -13,6 +14,39 @@ EXPANSIONS_HELP = (
     "bundled expansions to play with: all (the default), none, or ids separated by commas "
     "(tie_wu_zi, lao_yang_fang); a pack of your own with its own rules.yaml gets none unless named"
 )
+
+
+FORMAT_HELP = "text for people, or json for programs: one JSON document on stdout, messages on stderr"
+
+
+def format_option(
+    formats: Sequence[str] = ("text", "json"), legacy_json: bool = False, help: str = FORMAT_HELP
+) -> Callable[[Any], Any]:
+    """``--format text|json`` (passed as ``fmt``): the one spelling of machine output on every command that
+    prints results. With `legacy_json`, the command's old ``--json`` flag is kept for one release, hidden: it
+    means ``--format json`` and says so on stderr."""
+    option = click.option(
+        "--format", "fmt", type=click.Choice(list(formats)), default="text", show_default=True, help=help
+    )
+    if not legacy_json:
+        return option
+
+    def decorate(f: Callable[..., Any]) -> Any:
+        @functools.wraps(f)
+        def command(*args: Any, legacy_json_flag: bool = False, **kw: Any) -> Any:
+            if legacy_json_flag:
+                deprecated("--json", "--format json")
+                kw["fmt"] = "json"
+            return f(*args, **kw)
+
+        return click.option("--json", "legacy_json_flag", is_flag=True, hidden=True)(option(command))
+
+    return decorate
+
+
+def deprecated(old: str, new: str) -> None:
+    """The note on stderr for a spelling kept for one release (the output itself is unchanged)."""
+    click.echo(f"note: {old} is deprecated and goes in the next release: use {new}", err=True)
 
 
 def content_option(

@@ -9,12 +9,13 @@ what it reports is printed as warnings, and a file or a part in error is left ou
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from .cli_options import content_option, content_paths
+from .cli_options import content_option, content_paths, format_option
 from .content.loader import ContentError, load_content
 from .content.packs import log_pack_ref
 from .language.describe_content import describe_card, describe_identity, describe_role, describe_task, describe_turn
@@ -155,6 +156,25 @@ def suggest(items, name: str) -> list:
     return out
 
 
+def _json(items: list) -> str:
+    """`describe --format json`: each item's stored and generated text, and whether they read the same."""
+    records = []
+    for i in items:
+        original, generated = i.original(), i.generated()
+        records.append(
+            {
+                "kind": i.kind,
+                "id": i.id,
+                "name": i.label,
+                "pack": i.pack,
+                "original": original,
+                "generated": generated,
+                "same": original.strip() == generated.strip(),
+            }
+        )
+    return json.dumps({"items": records}, ensure_ascii=False, indent=2)
+
+
 def render_text(item: Item) -> str:
     original = item.original()
     generated = item.generated()
@@ -205,13 +225,10 @@ def render_md_catalogue(items, dirs) -> str:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("name", required=False)
 @click.option("--all", "show_all", is_flag=True, help="describe every card, secret task, role and identity")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "md"]),
-    default="text",
-    show_default=True,
-    help="plain text, or Markdown (with --all: a catalogue with a heading per kind)",
+@format_option(
+    ("text", "md", "json"),
+    help="plain text, Markdown (with --all: a catalogue with a heading per kind), or one JSON document: items, "
+    "each with its kind, id, name, pack, original (原文), generated (由代码生成) and same",
 )
 @content_option()
 def describe(name, show_all, fmt, content_dirs, expansions):
@@ -229,7 +246,9 @@ def describe(name, show_all, fmt, content_dirs, expansions):
     for p in problems:
         click.echo(f"warning: {p}", err=True)
     if show_all:
-        if fmt == "md":
+        if fmt == "json":
+            click.echo(_json(items))
+        elif fmt == "md":
             click.echo(render_md_catalogue(items, dirs), nl=False)
         else:
             click.echo("\n\n".join(render_text(i) for i in items))
@@ -244,7 +263,9 @@ def describe(name, show_all, fmt, content_dirs, expansions):
             msg += "; run `fengsheng describe --all` to list them"
         click.echo(msg, err=True)
         raise SystemExit(2)
-    if fmt == "md":
+    if fmt == "json":
+        click.echo(_json(found))
+    elif fmt == "md":
         click.echo("\n\n".join(render_md_item(i, level=2) for i in found))
     else:
         click.echo("\n\n".join(render_text(i) for i in found))

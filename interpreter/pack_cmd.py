@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from .catalogue import PHASE_KINDS, TIMINGS
-from .cli_options import expansions_option
+from .cli_options import expansions_option, format_option
 from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
 from .model.content import Content
@@ -133,8 +133,8 @@ def pack() -> None:
 @pack.command("show")
 @click.argument("ref", required=False, metavar="[PACK]")
 @expansions_option()
-@click.option("--json", "as_json", is_flag=True, help="print it as JSON")
-def show(ref: str | None, expansions: str | None, as_json: bool) -> None:
+@format_option(legacy_json=True, help="a listing, or one JSON document (packs, rules, identity table, decks, …)")
+def show(ref: str | None, expansions: str | None, fmt: str) -> None:
     """What PACK resolves to (default: the full bundled game): its packs, rules, deck, cards, roles, tasks.
 
     A folder is shown as --content plays it (over the bundled game with every expansion unless
@@ -142,7 +142,7 @@ def show(ref: str | None, expansions: str | None, as_json: bool) -> None:
     """
     default = ["none"] if ref is not None and ref in bundled_packs() else None
     data = summary(_load(ref, expansions, default))
-    if as_json:
+    if fmt == "json":
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     out = ["packs (loaded in this order):"]
@@ -177,8 +177,12 @@ def show(ref: str | None, expansions: str | None, as_json: bool) -> None:
 @click.argument("base", metavar="BASE")
 @click.argument("fork", metavar="FORK")
 @expansions_option()
-@click.option("--json", "as_json", is_flag=True, help="print the differences as JSON")
-def diff(base: str, fork: str, expansions: str | None, as_json: bool) -> None:
+@format_option(
+    legacy_json=True,
+    help="a line per change, or one JSON document: same, and a record per change (kind, change, object, name, "
+    "pack, field, old, new)",
+)
+def diff(base: str, fork: str, expansions: str | None, fmt: str) -> None:
     """What FORK changes of BASE: rule numbers, identity table, deck counts, cards, roles, secret tasks.
 
     Each is a folder or a bundled pack's id, with what it extends and, on both sides alike, the
@@ -187,45 +191,94 @@ def diff(base: str, fork: str, expansions: str | None, as_json: bool) -> None:
     """
     a, b = summary(_load(base, expansions, ["none"])), summary(_load(fork, expansions, ["none"]))
     changes = compare(a, b)
-    if as_json:
-        click.echo(json.dumps(changes, ensure_ascii=False, indent=2))
+    if fmt == "json":
+        data = {"base": base, "fork": fork, "same": not changes, "changes": changes}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     elif not changes:
         click.echo(f"{fork} plays the same game as {base}")
     else:
         click.echo(f"{fork} against {base}:")
-        for c in changes:
-            click.echo(f"  {c}")
+        for line in diff_lines(a, b, changes):
+            click.echo(f"  {line}")
     sys.exit(1 if changes else 0)
 
 
-def compare(a: dict, b: dict) -> list[str]:
-    """The differences between two summaries, one line each, in a fixed order."""
+# The kinds of game object `pack diff` compares one by one, as summary() keys them, and their word in a line.
+OBJECTS = {"cards": ("card", "card"), "roles": ("role", "role"), "secret_tasks": ("secret_task", "secret task")}
+
+
+def _change(kind: str, change: str, obj: object = None, field: str | None = None, old=None, new=None, item=None):
+    return {
+        "kind": kind,  # rules, identity_table, deck, card, role, secret_task
+        "change": change,  # added, removed, changed
+        "object": obj,  # the player count, the deck, the card's, role's or task's id (rules: none)
+        "name": item["name"] if item else None,
+        "pack": item["pack"] if item else None,
+        "field": field,  # a rule's key, a deck's card name, a card's/role's/task's changed field
+        "old": old,
+        "new": new,
+    }
+
+
+def compare(a: dict, b: dict) -> list[dict]:
+    """The differences between two summaries, one record each, in a fixed order (`pack diff --format json`).
+
+    A rule number changed; an identity table row (the row, or null where a side has none); a deck's count of
+    one card; a card, role or secret task added, removed, or changed field by field (text, code, skills, …).
+    """
     out = []
     for k in a["rules"]:
         if a["rules"][k] != b["rules"][k]:
-            out.append(f"rules {k}: {a['rules'][k]} → {b['rules'][k]}")
+            out.append(_change("rules", "changed", field=k, old=a["rules"][k], new=b["rules"][k]))
     for n in sorted({*a["identity_table"], *b["identity_table"]}, key=int):
         x, y = a["identity_table"].get(n), b["identity_table"].get(n)
         if x != y:
-            out.append(f"identity table, {n} players: {_row(x)} → {_row(y)}")
+            change = "added" if x is None else "removed" if y is None else "changed"
+            out.append(_change("identity_table", change, int(n), old=x, new=y))
     for name in sorted({*a["decks"], *b["decks"]}):
-        x, y = a["decks"].get(name, {"cards": 0, "by_card": {}}), b["decks"].get(name, {"cards": 0, "by_card": {}})
-        moved = [
-            f"{card} {x['by_card'].get(card, 0)} → {y['by_card'].get(card, 0)}"
-            for card in sorted({*x["by_card"], *y["by_card"]})
-            if x["by_card"].get(card, 0) != y["by_card"].get(card, 0)
-        ]
-        if moved:
-            out.append(f"deck {name}: {x['cards']} → {y['cards']} cards ({'; '.join(moved)})")
-    for kind, word in (("cards", "card"), ("roles", "role"), ("secret_tasks", "secret task")):
-        for ident in sorted({*a[kind], *b[kind]}):
-            x, y = a[kind].get(ident), b[kind].get(ident)
+        x, y = a["decks"].get(name, {"by_card": {}}), b["decks"].get(name, {"by_card": {}})
+        for card in sorted({*x["by_card"], *y["by_card"]}):
+            old, new = x["by_card"].get(card, 0), y["by_card"].get(card, 0)
+            if old != new:
+                out.append(_change("deck", "changed", name, card, old, new))
+    for key, (kind, _) in OBJECTS.items():
+        for ident in sorted({*a[key], *b[key]}):
+            x, y = a[key].get(ident), b[key].get(ident)
             if x is None:
-                out.append(f"+ {word} {y['name']} ({ident}, pack {y['pack']})")
+                out.append(_change(kind, "added", ident, item=y))
             elif y is None:
-                out.append(f"- {word} {x['name']} ({ident})")
-            elif {k: v for k, v in x.items() if k != "pack"} != {k: v for k, v in y.items() if k != "pack"}:
-                out.append(f"~ {word} {y['name']} ({ident}, pack {y['pack']})")
+                out.append(_change(kind, "removed", ident, item=x))
+            else:
+                for field in x:
+                    if field != "pack" and x[field] != y.get(field):
+                        out.append(_change(kind, "changed", ident, field, x[field], y.get(field), item=y))
+    return out
+
+
+def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
+    """`pack diff`'s lines for people: one per rule, identity table row, deck and game object that changed."""
+    words = {kind: word for kind, word in OBJECTS.values()}
+    out: list[str] = []
+    done: set = set()
+    for c in changes:
+        kind, obj = c["kind"], c["object"]
+        if kind == "rules":
+            out.append(f"rules {c['field']}: {c['old']} → {c['new']}")
+        elif kind == "identity_table":
+            out.append(f"identity table, {obj} players: {_row(c['old'])} → {_row(c['new'])}")
+        elif (kind, obj) in done:
+            continue
+        elif kind == "deck":
+            moved = [
+                f"{d['field']} {d['old']} → {d['new']}" for d in changes if d["kind"] == "deck" and d["object"] == obj
+            ]
+            total = [side["decks"].get(obj, {"cards": 0})["cards"] for side in (a, b)]
+            out.append(f"deck {obj}: {total[0]} → {total[1]} cards ({'; '.join(moved)})")
+        else:
+            sign = {"added": "+", "removed": "-", "changed": "~"}[c["change"]]
+            pack = "" if c["change"] == "removed" else f", pack {c['pack']}"
+            out.append(f"{sign} {words[kind]} {c['name']} ({obj}{pack})")
+        done.add((kind, obj))
     return out
 
 

@@ -41,6 +41,32 @@ class ScenarioFailure(Exception):
     """The scenario could not run as written (unscripted decision, illegal answer, bad setup)."""
 
 
+class Failure(str):
+    """A failure at a place in the scenario file, as the report prints it (`path:line:col: message` and the line
+    with a caret), keeping its parts for `scenario run --format json`: the message alone, its line and column."""
+
+    message: str
+    line: int
+    col: int
+
+    def __new__(cls, text: str, message: str, line: int, col: int) -> Failure:
+        self = super().__new__(cls, text)
+        self.message, self.line, self.col = message, line, col
+        return self
+
+
+def failure_record(failure: str) -> dict:
+    """A failure as JSON: its message and its place in the file (line and col null when it has none)."""
+    if isinstance(failure, Failure):
+        return {"message": failure.message, "line": failure.line, "col": failure.col}
+    return {"message": str(failure), "line": None, "col": None}
+
+
+def _failure_of(e: Exception) -> str:
+    """An exception's failure text, keeping the place of a Failure it was raised with."""
+    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Failure) else str(e)
+
+
 class _Where:
     """Points a failure at its place in the scenario file: `path:line:col: message` and the line with a caret."""
 
@@ -52,7 +78,7 @@ class _Where:
             return message
         shown = line_of(self.lines, pos.line)
         text = f"{self.path}:{pos.line}:{pos.col}: {message}"
-        return text if shown is None else text + "\n" + snippet(shown, pos.col)
+        return Failure(text if shown is None else text + "\n" + snippet(shown, pos.col), message, pos.line, pos.col)
 
 
 class NeverAsked(ScenarioFailure):
@@ -199,7 +225,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     try:
         packs = content_packs(path, data, where, allow_outside)
     except ScenarioFailure as e:
-        return ScenarioResult(name, str(path), False, [str(e)])
+        return ScenarioResult(name, str(path), False, [_failure_of(e)])
     content = load_cached(packs)
     seats = data["players"]
     answers = data.get("answers") or {}
@@ -311,7 +337,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
         g.result = e
     except (ScenarioFailure, ScriptExhausted, EngineError) as e:
         result.passed = False
-        result.failures.append(str(e))
+        result.failures.append(_failure_of(e))
         return result
     except Exception as e:  # a bug in the engine, not in the scenario: reported with the trace so far
         result.passed = False

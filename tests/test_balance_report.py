@@ -397,20 +397,41 @@ def run():
 def test_report_command_writes_html_and_json(played, run, tmp_path):
     d, _ = played
     out = tmp_path / "r.html"
-    res = run("report", d, "--html", out, "--json", tmp_path / "r.json", "--no-roles")
+    res = run("report", d, "--html", out, "--no-roles")
     assert res.exit_code == 0, res.output
     assert "Win rate by identity" in res.output and f"HTML report: {out}" in res.output
     _self_contained(out.read_text(encoding="utf-8"))
-    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert set(data) == REPORT_KEYS and data["sweep"]["records"] == GAMES
-    res = run("report", d, "--json", "-", "--no-html")
-    assert res.exit_code == 0 and json.loads(res.output)["format"] == 1
+    res = run("report", d, "--format", "json", "--html", tmp_path / "again.html")
+    assert res.exit_code == 0 and f"HTML report: {tmp_path / 'again.html'}" in res.stderr
+    data = json.loads(res.stdout)  # the JSON alone on stdout: no tables
+    assert set(data) == REPORT_KEYS and data["sweep"]["records"] == GAMES and data["format"] == 1
+    (tmp_path / "r.json").write_text(res.stdout, encoding="utf-8")
     # every role's line says how far to trust it: its seats won / played, the interval, ± points, expected
     res = run("report", d, "--no-html")
     table = res.output[res.output.index("Win rate by role") :]
     assert all(col in table for col in ("won/n", "95%", "±pts", "exp.", "flag"))
     some = group(json.loads((tmp_path / "r.json").read_text(encoding="utf-8")))["roles"][0]
     assert f"{some['won']}/{some['n']}" in table and f"±{100 * some['half_width']:.1f}" in table
+
+
+def test_the_old_json_spellings_work_for_a_release(played, run, tmp_path):
+    """--json - is --format json; --json FILE still writes the file beside the tables; each says what replaces it."""
+    d, records = played
+    new = run("report", d, "--format", "json", "--no-html")
+    old = run("report", d, "--json", "-", "--no-html")
+    assert old.exit_code == 0 and json.loads(old.stdout) == json.loads(new.stdout)
+    assert "note: --json - is deprecated and goes in the next release: use --format json" in old.stderr
+    old = run("report", d, "--json", tmp_path / "r.json", "--no-html", "--no-roles")
+    assert old.exit_code == 0 and "Win rate by identity" in old.stdout
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8")) == json.loads(new.stdout)
+    assert "use --format json > FILE" in old.stderr
+    fork = tmp_path / "fork"
+    write_sweep(fork, relabel(records), players=(5,), agents=("random",), packs=["base"], per_cell=GAMES)
+    old = run("compare", d, fork, "--no-roles", "--no-html", "--json", tmp_path / "c.json")
+    assert old.exit_code == 0 and set(json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))) == COMPARE_KEYS
+    both = run("report", d, "--format", "json", "--json", tmp_path / "x.json")
+    assert both.exit_code == 2 and "not with --json FILE" in both.output
+    assert "--json" not in run("report", "--help").output  # hidden
 
 
 def test_report_command_errors_are_clear(run, tmp_path, played):
@@ -440,11 +461,12 @@ def test_compare_command_on_two_sweeps(played, run, content, tmp_path):
     d, records = played
     fork = tmp_path / "fork"
     write_sweep(fork, relabel(records), players=(5,), agents=("random",), packs=["base"], per_cell=GAMES)
-    res = run("compare", d, fork, "--no-roles", "--json", tmp_path / "c.json")
+    res = run("compare", d, fork, "--no-roles")
     assert res.exit_code == 0, res.output
     assert "figures compared" in res.output and "Roles only in the fork" in res.output
     assert (fork / "compare.html").is_file()
-    assert set(json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))) == COMPARE_KEYS
+    res = run("compare", d, fork, "--format", "json", "--no-html")
+    assert res.exit_code == 0 and set(json.loads(res.stdout)) == COMPARE_KEYS and res.stderr == ""
     res = run("compare", d, tmp_path / "nothing")
     assert res.exit_code == 2 and "is a sweep directory but" in res.output
     res = run("compare", d)
@@ -460,8 +482,8 @@ def test_compare_command_sweeps_two_packs(run, tmp_path):
     assert [p["name"] for p in spec["packs"]] == ["base", "jia_gui"] and spec["games"] == 6
     assert "base (6 games) vs jia_gui (6 games)" in res.output and (out / "compare.html").is_file()
     # the pack's own role (not in the bundled game) is singled out in its report
-    res = run("report", out, "--json", "-", "--no-html")
-    data = json.loads(res.output)
+    res = run("report", out, "--format", "json", "--no-html")
+    data = json.loads(res.stdout)
     assert data["new_roles"] == {"jia_gui": ["画眉（歌女）"]}
     assert render_report(data).count("New roles in jia_gui") == 1
     res = run("compare", "base", tmp_path / "no_such_pack")

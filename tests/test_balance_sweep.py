@@ -384,7 +384,7 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
 
     monkeypatch.chdir(other)
     sweep = work / "sweeps" / "s"
-    r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
+    r = fengsheng("balance", "report", sweep, "--format", "json", "--no-html")
     data = json.loads(r.stdout)
     assert r.exit_code == 0 and data["pack_notes"] == {} and "note:" not in r.stderr, r.output
     assert "画眉（歌女）" in data["sweep"]["content_roles"]["mine"]
@@ -399,7 +399,7 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     old["packs"][0]["content"] = ["mine"]
     spec_file.write_text(json.dumps(old), encoding="utf-8")
     monkeypatch.chdir(work)
-    r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
+    r = fengsheng("balance", "report", sweep, "--format", "json", "--no-html")
     assert "画眉（歌女）" in json.loads(r.stdout)["sweep"]["content_roles"]["mine"], r.output
     assert fengsheng(*grid, "--pack", "mine=mine", "-o", "sweeps/s").exit_code == 0
     assert json.loads(spec_file.read_text(encoding="utf-8"))["packs"][0]["content"] == ["../../mine"]
@@ -419,7 +419,7 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     assert f"fengsheng validate {work / 'mine'} says what to fix" in r.stdout
     role.write_text(good, encoding="utf-8")
     shutil.move(work / "mine", work / "moved")
-    r = fengsheng("balance", "report", sweep, "--json", "-", "--no-html")
+    r = fengsheng("balance", "report", sweep, "--format", "json", "--no-html")
     text = json.loads(r.stdout)["pack_notes"]["mine"]
     assert f"its folder ../../mine is not here (looked in {work / 'mine'}, ../../mine)" in text, text
     assert f"put the pack back at {work / 'mine'} to list them" in text

@@ -135,14 +135,14 @@ def test_new_refuses_an_id_the_game_has_and_a_folder_that_is_no_pack(tmp_path, m
 
 def test_pack_show_lists_the_resolved_rule_set(tmp_path):
     fork = house_rules(tmp_path)
-    r = run("pack", "show", str(fork), "--json")
+    r = run("pack", "show", str(fork), "--format", "json")
     data = json.loads(r.output)
     assert [p["id"] for p in data["packs"]] == ["base", "tie_wu_zi", "lao_yang_fang", "jia_gui"]
     assert data["rules"]["draw_count"] == 2 and "diao_hu_li_shan" not in data["cards"]
     assert data["cards"]["mi_dian"]["pack"] == "jia_gui"
     text = run("pack", "show", str(fork)).output
     assert "draw_count: 2" in text and "jia_gui: rules draw_count 3 → 2" in text
-    assert run("pack", "show", "tie_wu_zi", "--json").exit_code == 0
+    assert run("pack", "show", "tie_wu_zi", "--format", "json").exit_code == 0
     unknown = CliRunner().invoke(main, ["pack", "show", "tie_wu"])
     assert unknown.exit_code == 2 and "neither a folder nor a bundled pack" in unknown.output
 
@@ -163,6 +163,82 @@ def test_pack_diff_says_exactly_what_a_fork_changes(tmp_path):
     ], r.output
     same = CliRunner().invoke(main, ["pack", "diff", "base", "base"])
     assert same.exit_code == 0 and "the same game" in same.output
+
+
+def test_pack_diff_json_is_a_record_per_change(tmp_path, monkeypatch):
+    """Not the human lines: what kind of thing changed, which one, which field, from what to what."""
+    fork = house_rules(tmp_path)
+    r = run("pack", "diff", "base", str(fork), "--format", "json")
+    assert r.exit_code == 1
+    data = json.loads(r.stdout)
+    assert data["base"] == "base" and data["fork"] == str(fork) and data["same"] is False
+    changes = data["changes"]
+    none = {"object": None, "name": None, "pack": None, "field": None, "old": None, "new": None}
+    assert changes[0] == {**none, "kind": "rules", "change": "changed", "field": "draw_count", "old": 3, "new": 2}
+    deck = {**none, "kind": "deck", "change": "changed", "object": "standard (5-8 players)"}
+    assert {**deck, "field": "调虎离山", "old": 4, "new": 0} in changes and {
+        **deck,
+        "field": "密电",
+        "old": 0,
+        "new": 1,
+    } in changes
+    removed = {
+        **none,
+        "kind": "card",
+        "change": "removed",
+        "object": "diao_hu_li_shan",
+        "name": "调虎离山",
+        "pack": "base",
+    }
+    assert removed in changes
+    added = {
+        **none,
+        "kind": "secret_task",
+        "change": "added",
+        "object": "shou_cang_jia",
+        "name": "收藏家",
+        "pack": "jia_gui",
+    }
+    assert added in changes
+    assert len(changes) == 1 + 5 + 3  # the rule, five deck counts, a card out, a card and a task in
+    # a card changed in place: one record per field that differs
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "pack", "a").exit_code == 0 and run("new", "card", "mi_dian", "--in", "a").exit_code == 0
+    import shutil
+
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    card = tmp_path / "b" / "cards" / "mi_dian.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("其摸一张牌。", "其摸两张牌。"), encoding="utf-8")
+    data = json.loads(run("pack", "diff", "a", "b", "--format", "json").stdout)
+    assert data["changes"] == [
+        {
+            "kind": "card",
+            "change": "changed",
+            "object": "mi_dian",
+            "name": "mi_dian",
+            "pack": "a",
+            "field": "text",
+            "old": "出牌阶段，对一名其他角色使用。其摸一张牌。",
+            "new": "出牌阶段，对一名其他角色使用。其摸两张牌。",
+        }
+    ]
+    assert run("pack", "diff", "a", "b").output.splitlines()[1:] == ["  ~ card mi_dian (mi_dian, pack a)"]
+    same = run("pack", "diff", "base", "base", "--format", "json")
+    assert same.exit_code == 0 and json.loads(same.stdout) == {
+        "base": "base",
+        "fork": "base",
+        "same": True,
+        "changes": [],
+    }
+
+
+def test_pack_json_keeps_its_old_spelling_for_a_release(tmp_path):
+    fork = house_rules(tmp_path)
+    for command in (["pack", "show", str(fork)], ["pack", "diff", "base", str(fork)]):
+        old, new = run(*command, "--json"), run(*command, "--format", "json")
+        assert old.exit_code == new.exit_code and json.loads(old.stdout) == json.loads(new.stdout)
+        assert "note: --json is deprecated and goes in the next release: use --format json" in old.stderr
+        assert new.stderr == "" and "--json" not in run(*command[:2], "--help").output  # hidden
 
 
 def _rule_set_copy(tmp_path, listed, extra):
@@ -199,7 +275,7 @@ def test_pack_show_lists_the_expansions_as_they_resolve(tmp_path):
     rs = _rule_set_copy(
         tmp_path, ["aa_later", "lao_yang_fang"], {"aa_later": ["../..", "../tie_wu_zi"], "zz_more": ["../.."]}
     )
-    data = json.loads(run("pack", "show", str(rs), "--json").output)
+    data = json.loads(run("pack", "show", str(rs), "--format", "json").output)
     assert [p["id"] for p in data["packs"]] == ["base", "tie_wu_zi", "aa_later", "lao_yang_fang", "zz_more"]
 
 

@@ -102,7 +102,7 @@ def test_a_spectators_copy_leads_back_to_a_typed_small_seed_and_not_to_the_defau
 def test_a_spectators_copy_of_a_default_batch_does_not_lead_back(tmp_path):
     """The everyday variant: the default batch seed is none of the small ones (old default: 0)."""
     log = tmp_path / "g.jsonl"
-    r = fengsheng("simulate", "-p", 3, "-n", 1, "--log", log, "--json", "--expansions", "none")
+    r = fengsheng("simulate", "-p", 3, "-n", 1, "--log", log, "--format", "json", "--expansions", "none")
     summary_seed = json.loads(r.output)["seed"]
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert header["seed"] == game_seed(summary_seed, 0) and summary_seed >= 2**64  # 2**-64 to fail by chance
