@@ -98,3 +98,24 @@ def test_gender_only_when_face_up_and_role_queries():
     assert _eval("gender(self)", g, 1) == "female"
     assert _eval("hidden_role(self) and role_face_up(self)", g, 1) is True
     assert _eval("role_face_up(self)", g, 0) is False  # no role at all
+
+
+def test_reveal_to_a_player_who_turns_out_none_shows_nobody():
+    """`reveal(xs, to: p)` with p none when the code runs shows the cards to nobody; only a `to` left out is 展示
+    to everyone. The compiler passes a left-out `to` as EVERYONE, so the primitive never reads a none audience
+    as "everyone", whatever expression produced it."""
+    from interpreter.language.builtins import BUILTINS, EVERYONE
+    from interpreter.language.runtime import Ctx
+
+    g, _, _ = _table([], [])
+    hand = list(g.players[1].hand)
+    assert hand and not any(g.knows(0, c.uid) for c in hand)
+    assert _eval('reveal(hand(self), to: mark_player(self, "nobody"))', g, 1) is True
+    assert _eval("reveal(hand(self), to: [])", g, 1) is True
+    BUILTINS["reveal"].impl(Ctx(g, g.players[1]), hand, None)  # a none audience reaching the primitive
+    assert not any(g.knows(0, c.uid) for c in hand)  # P0 was shown nothing
+    BUILTINS["reveal"].impl(Ctx(g, g.players[1]), hand, EVERYONE)
+    assert all(g.knows(0, c.uid) for c in hand)
+    g2, _, _ = _table([], [])
+    assert _eval("reveal(hand(self))", g2, 1) is True  # left out: everyone
+    assert all(g2.knows(0, c.uid) for c in g2.players[1].hand)

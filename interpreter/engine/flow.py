@@ -472,7 +472,7 @@ class TurnFlow:
                     emit_event(self.game, "intel_accepted", seat=pos.seat)
                 return True
             # not accepted: declined, its holder died, or a card or skill used in front of him took the intel
-            # away (into a hand, an intel area …; rulings R171): then nothing travels on, at the sender too
+            # away (into a hand, an intel area …; rulings R169): then nothing travels on, at the sender too
             if self._intel_gone():
                 return False
             if pos is t.sender:  # only a dead sender gets here: the intel is discarded

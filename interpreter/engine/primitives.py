@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..language.builtins import implements
+from ..language.builtins import EVERYONE, implements
 from ..language.runtime import CardName, Ctx, source_of
 from ..language.types import MAX_NUMBER
 from . import decisions as D
@@ -544,7 +544,8 @@ def _remove(ctx: Ctx, xs):
 @implements("reveal")
 def _reveal(ctx: Ctx, xs, to):
     cards = as_cards(xs)
-    seats = None if to is None else ([to] if not isinstance(to, list) else to)
+    # `to` left out: 展示, to every player; given: 查看 by those players, by nobody when it is none at run time
+    seats = None if to == EVERYONE else [p for p in (to if isinstance(to, list) else [to]) if p is not None]
     zones: Zones = ctx.game.zones
     zones.reveal(cards, seats)
     return True

@@ -71,6 +71,11 @@ from . import types as T
 
 REQUIRED = object()
 
+EVERYONE = "everyone"
+"""The default of an audience parameter (reveal's `to`) that, left out, means every player. A text, so the
+compiler writes it into the code as a constant; no players value is ever a text, so a `to` given in the code
+that turns out none at run time is told apart from one left out (and shows the cards to nobody)."""
+
 # Statuses an effect may put on a player until the end of a turn (name -> Chinese); the engine honours each.
 STATUSES = {name: s.zh for name, s in catalogue.STATUSES.items()}
 
@@ -826,10 +831,11 @@ declare("remove", "action", [("xs", T.CARDS)], T.BOOL, "将{xs}移出游戏", "�
 declare(
     "reveal",
     "action",
-    [("xs", T.CARDS), ("to", T.PLAYERS, None)],
+    [("xs", T.CARDS), ("to", T.PLAYERS, EVERYONE)],
     T.BOOL,
     "展示{xs}",
-    "展示 (to everyone) or 查看 (to: the players who look). The cards stay where they are.",
+    "展示 (without `to`: to everyone) or 查看 (to: the players who look). The cards stay where they are. A `to` "
+    "that is none or an empty list when the code runs shows them to nobody (never to everyone).",
     phrasing=Phrasing(
         "将{xs}展示给{to}",
         variants=(

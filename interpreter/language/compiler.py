@@ -40,7 +40,7 @@ from .. import catalogue
 from ..snippet import clip
 from ..suggest import did_you_mean
 from . import ast, types as T
-from .builtins import BUILTINS, CONSTANTS, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list, returns_list
+from .builtins import BUILTINS, CONSTANTS, EVERYONE, REQUIRED, STATUSES, TYPED_READS, Builtin, as_list, returns_list
 from .errors import LanguageError
 from .parser import NAMED_CARD_HINT, compile_cached, parse
 from .runtime import Card, CardName, Ctx, Player, StopEffect, loop_over, source_of
@@ -1101,7 +1101,9 @@ def signature(b: Builtin) -> str:
         if p.default is not REQUIRED:
             d = p.default
             text = (
-                "none"
+                "everyone"  # an audience left out (EVERYONE): every player
+                if d is EVERYONE
+                else "none"
                 if d is None
                 else "true"
                 if d is True

@@ -16,7 +16,7 @@ from functools import cache
 
 from .. import catalogue
 from . import ast, types as T
-from .builtins import BUILTINS, PLACEHOLDER, REQUIRED, STATUSES, Choice, Phrasing
+from .builtins import BUILTINS, EVERYONE, PLACEHOLDER, REQUIRED, STATUSES, Choice, Phrasing
 from .parser import parse
 from .phrases import IT, NP, Phrase, cn_num, end_sentence, poss
 
@@ -98,6 +98,8 @@ class _Call:
             if node is not None:
                 status = STATUSES.get(getattr(node, "value", "")) if p and p.type == T.STATUS else None
                 self.texts[name] = status or self.r.val(node)
+            elif p is not None and p.default is EVERYONE:
+                self.texts[name] = "所有角色"
             elif p is None or p.default in (None, REQUIRED) or isinstance(p.default, bool):
                 self.texts[name] = YOU if p is not None and p.type == T.PLAYER and p.default is None else ""
             else:
