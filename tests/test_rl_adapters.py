@@ -447,6 +447,28 @@ def test_openspiel_other_seats_information_states_in_a_clone_are_re_dealt():
         )
 
 
+def test_dropped_copies_stop_their_engines():
+    """A search drops clones by the thousand; a paused engine is freed only once stopped, so a state stops its
+    GameState when it is freed (and a PettingZoo reset stops the last episode's)."""
+    pyspiel = _spiel()
+    pz = _pz()
+    game = pyspiel.load_game("python_fengsheng", {"players": 3})
+    state = _dealt(game, random.Random(0), 20)
+    clone = state.clone()
+    engine = clone.game_state
+    assert not engine.is_terminal()
+    del clone
+    assert engine.is_terminal() and engine.result is None  # stopped, not played to an end
+    assert not state.game_state.is_terminal()  # the real game goes on
+    e = pz.FengshengAECEnv(players=3)
+    e.reset(seed=1)
+    first = e.game_state
+    e.reset(seed=2)
+    assert first.is_terminal() and not e.game_state.is_terminal()
+    e.close()
+    assert e.game_state.is_terminal()
+
+
 def test_openspiel_resample_from_infostate():
     pyspiel = _spiel()
     game = pyspiel.load_game("python_fengsheng", {"players": 4})

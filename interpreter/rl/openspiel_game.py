@@ -79,6 +79,7 @@ import json
 import os
 import pickle
 import random
+import sys
 
 from . import need_extra
 
@@ -241,6 +242,13 @@ class _World:
     def __reduce__(self):
         raise pickle.PicklingError("pickle the python_fengsheng state, not its world")
 
+    def __del__(self):
+        """Stop the engine of a game dropped before its end: a search drops thousands of clones a decision, and a
+        paused engine is never freed otherwise (GameState.close; about 100 kB a clone)."""
+        state = self.state
+        if state is not None and not state.is_terminal() and not sys.is_finalizing():  # at exit greenlets go anyway
+            state.close()
+
 
 def _seed_from(sampler) -> int:
     """A 128-bit seed from an OpenSpiel probability sampler (a callable giving floats in [0, 1))."""
@@ -260,7 +268,8 @@ class FengshengState(pyspiel.State):
     @property
     def game_state(self) -> GameState | None:
         """The underlying engine state, to read or clone (None before the deal): apply actions through
-        this object, never to it."""
+        this object, never to it. It is this state's own: when this state is freed, it is stopped
+        (``GameState.close``) — keep a ``clone()`` of it to go on reading it."""
         return self._world.state
 
     def current_player(self):

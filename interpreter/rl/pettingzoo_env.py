@@ -88,6 +88,9 @@ class FengshengAECEnv(AECEnv, EzPickle):
     action descriptors in ``infos``; default True), ``info_state`` (add the information-state vector to every
     observation as ``"info_state"``; default False).
 
+    ``reset()`` and ``close()`` stop the engine of a game left unfinished (``GameState.close``): a
+    ``game_state`` kept from an earlier episode can still be read, not played on.
+
     Seeding: ``reset(seed=s)`` deals game seed ``s`` exactly (the engine draws all
     its chance from it); a later ``reset()`` without a seed deals a seed derived
     from the last given seed and the number of episodes since
@@ -178,6 +181,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
                 self._base, self._episode = fresh_seed(), 0
             self._episode += 1
             game_seed = derive(self._base, "pettingzoo episode", self._episode)
+        self.close()  # the last episode's game, if it was left unfinished
         self._state = GameState(self.content, self.n_players, game_seed, self.max_turns)
         self._obs_cache = {}
         self.agents = list(self.possible_agents)
@@ -258,7 +262,9 @@ class FengshengAECEnv(AECEnv, EzPickle):
         return text
 
     def close(self) -> None:
-        pass
+        """Stop the current game's engine (a game left unfinished is never freed otherwise: GameState.close)."""
+        if self._state is not None:
+            self._state.close()
 
 
 raw_env = FengshengAECEnv  # PettingZoo's name for the unwrapped class
