@@ -60,14 +60,55 @@ def test_a_wheel_holds_the_content_the_schemas_and_the_grammar(tmp_path):
     } == pages
 
 
+@pytest.mark.slow
+def test_a_pack_new_wrote_with_one_install_validates_with_another(tmp_path):
+    """The wheel in two environments outside the checkout: a pack `new` wrote with the first, copied to another
+    folder, validates and passes its scenario with the second; its $schema lines name nothing of the first."""
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "wheel"), str(ROOT)]
+    assert subprocess.run(build, capture_output=True, text=True).returncode == 0
+    (wheel,) = (tmp_path / "wheel").glob("fengsheng-*.whl")
+    commands = []
+    for name in ("a", "b"):  # the dependencies from this Python's packages: no index needed
+        env = tmp_path / f"venv_{name}"
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env)], check=True)
+        python = env / ("Scripts" if sys.platform == "win32" else "bin") / "python"
+        install = [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)]
+        subprocess.run(install, check=True, capture_output=True)
+        commands.append(
+            [str(python), "-c", "import sys; from interpreter.cli import main; sys.argv[0] = 'fengsheng'; main()"]
+        )
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two" / "deeper").mkdir(parents=True)
+
+    def fengsheng(which: int, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([*commands[which], *args], cwd=cwd, capture_output=True, text=True)
+
+    for args in (["new", "pack", "jia_gui"], ["new", "role", "ce_shi", "--in", "jia_gui"]):
+        assert fengsheng(0, *args, cwd=tmp_path / "one").returncode == 0
+    shutil.copytree(tmp_path / "one" / "jia_gui", tmp_path / "two" / "deeper" / "jia_gui")
+    shutil.rmtree(tmp_path / "venv_a")
+    where = tmp_path / "two"
+    docs = fengsheng(1, "docs", "modding", "--path", cwd=where)
+    assert docs.returncode == 0 and Path(docs.stdout.strip()).is_relative_to(tmp_path / "venv_b"), docs.stdout
+    done = fengsheng(1, "validate", "deeper/jia_gui", cwd=where)
+    assert done.returncode == 0 and done.stdout.startswith("ok: "), done.stdout + done.stderr
+    done = fengsheng(1, "scenario", "run", "deeper/jia_gui", cwd=where)
+    assert done.returncode == 0 and "1 passed, 0 failed" in done.stdout, done.stdout + done.stderr
+    for f in (tmp_path / "two").rglob("*.yaml"):
+        first = f.read_text(encoding="utf-8").splitlines()[0]
+        assert "venv_a" not in first and (f.parent / first.split("$schema=")[1]).is_file(), f
+
+
 def test_a_checkout_without_symbolic_links_still_finds_the_content(tmp_path):
     """Git for Windows checks a link out as a file holding its target: the repository's folders are used."""
     package = tmp_path / "interpreter"
     (package / "bundled").mkdir(parents=True)
     (package / "bundled" / "content").write_text("../../content", encoding="utf-8")
     (package / "bundled" / "schema").write_text("../../schema", encoding="utf-8")
+    (package / "bundled" / "docs").write_text("../../docs", encoding="utf-8")
     (tmp_path / "content").mkdir()
     (tmp_path / "schema").mkdir()
+    (tmp_path / "docs").mkdir()
     shutil.copy(ROOT / "interpreter" / "paths.py", package / "paths.py")
     spec = importlib.util.spec_from_file_location("copied_paths", package / "paths.py")
     assert spec is not None and spec.loader is not None
@@ -75,6 +116,7 @@ def test_a_checkout_without_symbolic_links_still_finds_the_content(tmp_path):
     spec.loader.exec_module(module)
     assert (tmp_path / "content").resolve() == module.BUNDLED_CONTENT
     assert (tmp_path / "schema").resolve() == module.SCHEMA_DIR
+    assert (tmp_path / "docs").resolve() == module.DOCS_DIR
 
 
 @pytest.mark.skipif(_CLoader is None, reason="PyYAML without libyaml")
