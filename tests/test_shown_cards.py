@@ -122,6 +122,14 @@ def test_a_show_lasts_until_the_effect_that_made_it_has_resolved_not_an_inner_on
     assert _knowers(g, 27) == [2, 3]
 
 
+def test_a_look_by_nobody_puts_nothing_on_show():
+    g = _table({}, {1: [27]})
+    g.stack.push(object())
+    g.zones.reveal([card(g, 27)], [])  # 查看 by an audience that is empty when the code runs
+    assert g.zones.showing == [] and card(g, 27).shown == 0 and _knowers(g, 27) == [1]
+    g.stack.pop()
+
+
 def test_a_shown_card_shuffled_into_a_new_deck_is_forgotten():
     g = _table({}, {1: [27]})
     c = card(g, 27)

@@ -237,7 +237,7 @@ class Zones(MoveCount):
         showing = self.showing
         for c in cards:
             c.knowers |= bits
-            if not c.shown:
+            if bits and not c.shown:  # (an audience that is none or empty at run time: shown to nobody)
                 showing.append(c)
             c.shown |= bits
         if not unheard(self.game, "reveal"):
