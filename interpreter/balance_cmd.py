@@ -17,7 +17,15 @@ from typing import Any
 import click
 
 from .balance_report_cmd import compare as compare_command, report as report_command
-from .cli_options import EXPANSIONS_HELP, bot_options, content_paths, define_bots, format_option, parse_players
+from .cli_options import (
+    EXPANSIONS_HELP,
+    bot_options,
+    content_paths,
+    define_bots,
+    format_option,
+    parse_players,
+    pin_options,
+)
 
 MAX_GAMES = 1_000_000  # per cell
 
@@ -149,6 +157,7 @@ class _Progress:
     "(LABEL= alone: the bundled game); repeat to compare packs (e.g. --pack base= --pack mine=my_pack)",
 )
 @click.option("--expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP + "; for every pack")
+@pin_options()
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="games per cell")
 @click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(0, 2**62), help="seed of the sweep")
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
@@ -197,6 +206,8 @@ def balance(
     content_dirs: tuple[str, ...],
     pack_specs: tuple[str, ...],
     expansions: str | None,
+    pin_role: str | None,
+    pin_task: str | None,
     games: int,
     seed: int,
     max_turns: int | None,
@@ -274,8 +285,9 @@ def balance(
             if not any(lo <= n <= hi for lo, hi, _ in content.rules.decks):
                 raise click.UsageError(f"pack {label}: the rules have no deck for {n} players")
         contents[label] = content
+    _check_pins(contents, pin_role, pin_task, players)
     try:
-        spec = make_spec(seed, players, agents, sources, games, max_turns)
+        spec = make_spec(seed, players, agents, sources, games, max_turns, _pins(pin_role, pin_task))
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
     out = out or default_out(players, agents, labels, seed)
@@ -314,6 +326,30 @@ def balance(
     if outcome.failed:  # (the report above lists them, each with the command that re-runs it)
         click.echo(f"{outcome.failed} game(s) failed: see the failed games in the report", err=True)
         sys.exit(1)
+
+
+def _pins(role: str | None, task: str | None) -> dict[str, str] | None:
+    """The grid's pins as sweep.json keeps them (None: nothing pinned)."""
+    pins = {k: v for k, v in (("role", role), ("task", task)) if v is not None}
+    return pins or None
+
+
+def _check_pins(contents: dict[str, Any], role: str | None, task: str | None, players: Sequence[int]) -> None:
+    """--role and --task name a role and a task of at least one pack (a did-you-mean hint otherwise), and a task
+    only at player counts where an identity draws one. A usage error says what is wrong."""
+    from .engine.pins import pin_problems
+
+    for value, option in ((role, "--role"), (task, "--task")):
+        if value is None:
+            continue
+        pin_role, pin_task = (value, None) if option == "--role" else (None, value)
+        # the pack that has it (or else the last, most often the fork, whose ids the hint should come from)
+        problems = [pin_problems(content, pin_role, pin_task, list(players)) for content in contents.values()]
+        if not all(problems):
+            continue
+        raise click.BadParameter(
+            "; ".join(problems[-1]) + " (nor in any other pack of the grid)", param_hint=f"'{option}'"
+        )
 
 
 balance.add_command(report_command)  # `balance report DIR`

@@ -13,7 +13,15 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import bot_options, content_option, content_paths, define_bots, expansions_option, format_option
+from .cli_options import (
+    bot_options,
+    content_option,
+    content_paths,
+    define_bots,
+    expansions_option,
+    format_option,
+    pin_options,
+)
 from .seeds import MAX_SEED
 from .snippet import clip
 
@@ -205,6 +213,15 @@ def main():
     help="play only the one game with this game seed (a failed game's line in a summary names it)",
 )
 @click.option("--trace", is_flag=True, help="with --game-seed: print the game's resolution trace")
+@pin_options()
+@click.option(
+    "--pin-seat",
+    type=click.IntRange(0, 9),
+    default=None,
+    metavar="SEAT",
+    help="with --game-seed and --role/--task: the seat they are dealt to (a batch's game I has them at seat "
+    "I % players; a failed game's line gives it)",
+)
 @click.option(
     "--agents",
     "agents_spec",
@@ -229,6 +246,9 @@ def simulate(
     agents_spec,
     bot_defs,
     bot_timeout,
+    pin_role,
+    pin_task,
+    pin_seat,
 ):
     """Play GAMES games between random agents (or --agents) and print a summary.
 
@@ -261,9 +281,10 @@ def simulate(
     if not any(lo <= players <= hi for lo, hi, _ in content.rules.decks):
         sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in content.rules.decks) or "none"
         raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
+    pins = _pins(content, players, pin_role, pin_task, pin_seat, game_seed)
     if game_seed is not None:
         try:
-            _one_game(content, players, game_seed, max_turns, trace, agents, fmt)
+            _one_game(content, players, game_seed, max_turns, trace, agents, fmt, pins)
         except BotBroken as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(1)
@@ -286,6 +307,7 @@ def simulate(
                 jobs=jobs,
                 progress=progress,
                 agents=agents,
+                pins=pins,
             )
     except OSError as e:  # the log cannot be written: a missing folder, a full disk
         click.echo(f"error: {e.filename}: {e.strerror}" if e.filename else f"error: {e}", err=True)
@@ -295,11 +317,11 @@ def simulate(
         sys.exit(1)
     except WorkerDied as e:  # a worker process was killed (out of memory, a signal): say which games
         if e.summary is not None:  # the games counted before it died
-            e.summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec)
+            e.summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec, pins)
             click.echo(e.summary.text(f"fengsheng {__version__}: {players} players, seed {seed} (stopped early)"))
         click.echo(f"error: {e}", err=True)
         sys.exit(1)
-    summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec)
+    summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec, pins)
     if fmt == "json":
         # the batch seed: what plays the same games again (a fresh one when --seed was not given)
         click.echo(json.dumps({"seed": seed, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2))
@@ -318,8 +340,30 @@ def simulate(
         sys.exit(1)
 
 
-def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spec=None) -> str:
-    """The command that plays one game of this batch alone, with its trace ("{seed}": its game seed)."""
+def _pins(content, players: int, role: str | None, task: str | None, seat: int | None, game_seed: int | None):
+    """The batch's pins (engine/pins.py) from --role, --task and --pin-seat, checked against the content (a
+    usage error with a did-you-mean hint), or None."""
+    from .engine.pins import Pins, pin_problems
+
+    if seat is not None and (game_seed is None or not (role or task)):
+        raise click.UsageError("--pin-seat is the seat of --role/--task in the one game of --game-seed")
+    if seat is not None and seat >= players:
+        raise click.BadParameter(
+            f"seat {seat} at a table of {players} (seats 0-{players - 1})", param_hint="--pin-seat"
+        )
+    if not (role or task):
+        return None
+    problems = pin_problems(content, role, task, [players])
+    if problems:
+        raise click.BadParameter(
+            "; ".join(problems), param_hint="--role" if role and "role" in problems[0] else "--task"
+        )
+    return Pins(role, task, seat or 0)
+
+
+def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spec=None, pins=None) -> str:
+    """The command that plays one game of this batch alone, with its trace ("{seed}": its game seed; "{index}":
+    its index, which places the batch's pins)."""
     import shlex
 
     words = ["fengsheng", "simulate", "-p", str(players)]
@@ -335,6 +379,9 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spe
             from .agents.external import definition_words
 
             words += [w.replace("{", "{{").replace("}", "}}") for w in definition_words()]  # (format()ted)
+    if pins:
+        words += [f"--{k} {shlex.quote(v)}" for k, v in (("role", pins.role), ("task", pins.task)) if v]
+        words += ["--pin-seat", "{pin_seat}"]
     return " ".join([*words, "--game-seed", "{seed}", "--trace"])
 
 
@@ -342,13 +389,15 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spe
 TRACE_HEAD, TRACE_TAIL = 200, 2_000
 
 
-def _one_game(content, players: int, gseed: int, max_turns, trace: bool, agents=None, fmt: str = "text") -> None:
+def _one_game(
+    content, players: int, gseed: int, max_turns, trace: bool, agents=None, fmt: str = "text", pins=None
+) -> None:
     """simulate --game-seed: one game, as a batch plays it; its trace with --trace; exit 1 if it fails."""
     from .scenario import format_trace
     from .sim import REASON_TEXT, play_game
 
     records: list | None = [] if trace else None
-    game, failure = play_game(content, players, gseed, max_turns, trace=records, agents=agents)
+    game, failure = play_game(content, players, gseed, max_turns, trace=records, agents=agents, pins=pins)
     lines = format_trace(records) if records else []
     if len(lines) > TRACE_HEAD + TRACE_TAIL:
         left_out = len(lines) - TRACE_HEAD - TRACE_TAIL

@@ -60,6 +60,29 @@ def content_option(
     return lambda f: content(expansions_option()(f))
 
 
+def pin_options() -> Callable[[Any], Any]:
+    """``--role ID`` and ``--task ID`` (passed as ``pin_role``, ``pin_task``): a role, a secret task dealt to a seat
+    in every game, the seat rotating (game i at seat i % players) so each is covered evenly (engine/pins.py)."""
+    role = click.option(
+        "--role",
+        "pin_role",
+        default=None,
+        metavar="ID",
+        help="deal this role (its id) to a seat in every game, the seat rotating so each is covered evenly; the "
+        "others are dealt as usual (a pack that lacks the role deals that seat last, as usual, so the other seats "
+        "get the same roles in every pack)",
+    )
+    task = click.option(
+        "--task",
+        "pin_task",
+        default=None,
+        metavar="ID",
+        help="deal this secret task (its id) to a seat in every game, as --role does (that seat gets an identity "
+        "that draws a task)",
+    )
+    return lambda f: role(task(f))
+
+
 def expansions_option() -> Callable[[Any], Any]:
     """``--expansions all|none|ID,ID``: which bundled expansions join the base game."""
     return click.option("--expansions", "expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP)

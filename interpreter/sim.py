@@ -30,6 +30,7 @@ from .agents.kinds import factory_of
 from .engine.errors import EngineError, IllegalAction
 from .engine.game import Game
 from .engine.observation import project
+from .engine.pins import Pins
 from .engine.step import GameState
 from .seeds import SEED_RANGE, agent_seed, game_seed, is_seed
 from .snippet import snippet
@@ -254,7 +255,7 @@ class Summary:
             for index, gseed, err in self.failures:
                 lines.append(f"  game {index} (game seed {gseed}): {err}")
                 if self.rerun:
-                    lines.append("    " + self.rerun.format(seed=gseed))
+                    lines.append("    " + self.rerun.format(seed=gseed, pin_seat=index % self.players))
         return "\n".join(lines)
 
     def _turns(self) -> tuple[float, int, int]:
@@ -294,7 +295,12 @@ class Summary:
                 else {}
             ),
             "failures": [
-                {"game": i, "seed": s, "error": e, **({"rerun": self.rerun.format(seed=s)} if self.rerun else {})}
+                {
+                    "game": i,
+                    "seed": s,
+                    "error": e,
+                    **({"rerun": self.rerun.format(seed=s, pin_seat=i % self.players)} if self.rerun else {}),
+                }
                 for i, s, e in self.failures
             ],
         }
@@ -437,6 +443,7 @@ def play_game(
     record: bool = False,
     trace: list | None = None,
     agents: tuple[str, ...] | None = None,
+    pins=None,
 ):
     """One game from its game seed, as a batch plays it: (the game, the failure text or None).
 
@@ -447,7 +454,7 @@ def play_game(
     seated: list = []
     try:
         seated = make_agents(agents, gseed, content) if agents else random_agents(gseed, players)
-        game = Game(content, players, gseed, seated, record=record, max_turns=max_turns)
+        game = Game(content, players, gseed, seated, record=record, max_turns=max_turns, pins=pins)
         game.trace = trace
         game.run()  # what step.drive does
         game.check_invariants()
@@ -477,12 +484,15 @@ def play_one(
     max_turns=None,
     log: LogWriter | None = None,
     agents: tuple[str, ...] | None = None,
+    pins: Pins | None = None,
 ):
     """Game `index` of a batch: (game seed, its record or None, the failure text or None, its log lines).
 
-    A failed game is logged too, as far as it got, its end record marked with the failure."""
+    A failed game is logged too, as far as it got, its end record marked with the failure. `pins`: what the
+    batch pins (engine/pins.py), at seat ``index % players`` in this game."""
     gseed = game_seed(seed, index)
-    game, failure = play_game(content, players, gseed, max_turns, record=log is not None, agents=agents)
+    pinned = pins.at(index % players) if pins else None
+    game, failure = play_game(content, players, gseed, max_turns, record=log is not None, agents=agents, pins=pinned)
     text = log.game_text(index, gseed, game, failure) if log is not None and game is not None else ""
     if failure is not None:
         return gseed, None, failure, text
@@ -573,7 +583,9 @@ def _play_chunk(indices: range) -> list:
     )
     out = []
     for i in indices:
-        out.append((i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log, b["agents"])))
+        out.append(
+            (i, *play_one(b["content"], b["players"], i, b["seed"], b["max_turns"], log, b["agents"], b["pins"]))
+        )
         after_game()
     return out
 
@@ -636,6 +648,7 @@ def simulate(
     progress=None,
     jobs: int = 1,
     agents: tuple[str, ...] | None = None,
+    pins: Pins | None = None,
 ) -> Summary:
     """Play a batch; the same arguments give the same summary and log, byte for byte, whatever `jobs`.
 
@@ -648,7 +661,8 @@ def simulate(
     them the batch runs in this process (the content given may not be the
     bundled one). A worker that dies raises WorkerDied instead of waiting for
     it forever. `agents` (parse_agents) seats those bots instead of random
-    agents, and the summary reports their win rates.
+    agents, and the summary reports their win rates. `pins` deals a role or task to a seat in every game (the
+    seat rotating: play_one).
     """
     summary = Summary(players=players, agents=tuple(agents or ()))
     agents_header = ",".join(agents) if agents else "random"
@@ -680,11 +694,11 @@ def simulate(
         if jobs <= 1:
             if games < MIN_GAMES_PER_JOB:
                 for i in range(games):
-                    take(i, *play_one(content, players, i, seed, max_turns, writer, agents))
+                    take(i, *play_one(content, players, i, seed, max_turns, writer, agents, pins))
                 return summary
             with batch_gc():
                 for i in range(games):
-                    take(i, *play_one(content, players, i, seed, max_turns, writer, agents))
+                    take(i, *play_one(content, players, i, seed, max_turns, writer, agents, pins))
                     after_game()
             return summary
         from collections import deque
@@ -698,6 +712,7 @@ def simulate(
             "max_turns": max_turns,
             "log": writer is not None,
             "agents": agents,
+            "pins": pins,
             "agents_header": agents_header,
             "bots": external.defined(),
             "fingerprint": writer.fingerprint if writer is not None else "",
@@ -896,7 +911,8 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
     error = None
     pos = 0
     try:
-        state = GameState(content, h["players"], h["seed"], max_turns=max_turns)
+        first = logged["records"][0] if logged["records"] else {}
+        state = GameState(content, h["players"], h["seed"], max_turns=max_turns, pins=Pins.from_dict(first.get("pins")))
         while not state.is_terminal():
             if pos >= len(decisions):
                 last = (logged.get("lines") or [None])[-1]

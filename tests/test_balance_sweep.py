@@ -277,10 +277,10 @@ def test_a_worker_that_dies_stops_the_sweep_with_its_games_kept(tmp_path, base, 
     spec = _spec(base, games=8)
     play = sweep_module.play_record
 
-    def dies_at_game_5(content, cell, index, seed, max_turns=None):
+    def dies_at_game_5(content, cell, index, seed, max_turns=None, pins=None):
         if index == 5 and cell.players == 5:
             os.kill(os.getpid(), signal.SIGKILL)  # a worker killed (out of memory, a signal)
-        return play(content, cell, index, seed, max_turns)
+        return play(content, cell, index, seed, max_turns, pins)
 
     monkeypatch.setattr(sweep_module, "play_record", dies_at_game_5)  # the forked workers inherit it
     with pytest.raises(SweepError, match=r"a worker process died .*; \d+ of 24 games are kept in .*the same command"):

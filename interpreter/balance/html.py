@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from html import escape
 
-from .report import ALL, FLAG_TEXT, group_title, pct
+from .report import ALL, FLAG_TEXT, group_title, pct, pins_text
 
 SERIES_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 REASON_COLOURS = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"]
@@ -422,6 +422,9 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
         f"{sw['games_per_cell']} games per cell · {sw['records']} games read</p>"
     )
     body += [f'<p class="note"><b>Note:</b> {escape(t)}</p>' for t in report.get("pack_notes", {}).values()]
+    pinned = pins_text(sw.get("pins"))
+    if pinned:
+        body.append(f'<p class="pinned"><b>Pinned:</b> {escape(pinned)}</p>')
     body.append(flag_list(report["flags"]))
     body.append(new_role_section(report))
     body.append(

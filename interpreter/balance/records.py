@@ -119,6 +119,9 @@ class SweepSpec:
     max_turns: int | None = None
     engine: str = ""  # a fingerprint of the fengsheng code that plays the games (sweep.engine_fingerprint)
     format: int = FORMAT
+    # a role and/or a secret task dealt in every game (``--role``, ``--task``: engine/pins.py), game i at seat
+    # i % players; None: every game dealt as usual. Plain data: {"role": id, "task": id} (either may be missing)
+    pins: dict[str, str] | None = None
 
     def cells(self) -> list[Cell]:
         """Every cell of the grid, in order. A per-seat agent list joins only the player count it names
@@ -149,6 +152,7 @@ class SweepSpec:
             "games": self.games,
             "max_turns": self.max_turns,
             "engine": self.engine,
+            **({"pins": dict(self.pins)} if self.pins else {}),  # (left out when none: older sweep.json stay equal)
         }
 
     @classmethod
@@ -163,12 +167,29 @@ class SweepSpec:
             games=d["games"],
             max_turns=d.get("max_turns"),
             engine=d.get("engine", ""),
+            pins=_pins(d.get("pins")),
         )
 
     def differences(self, other: SweepSpec) -> list[str]:
         """What differs between two grids, one phrase each ("games: 100 here, 200 given")."""
         a, b = self.to_dict(), other.to_dict()
-        return [f"{k}: {_brief(a[k])} in the directory, {_brief(b[k])} now" for k in a if a[k] != b.get(k)]
+        keys = list(a) + [k for k in b if k not in a]
+        return [
+            f"{k}: {_brief(a.get(k))} in the directory, {_brief(b.get(k))} now" for k in keys if a.get(k) != b.get(k)
+        ]
+
+    def pinned(self) -> str:
+        """What every game deals to a seat, in words ("role lao_zhang, task qing_dao_fu"), or ""."""
+        p = self.pins or {}
+        return ", ".join(f"{k} {p[k]}" for k in ("role", "task") if p.get(k))
+
+
+def _pins(d: object) -> dict[str, str] | None:
+    """The pins of a sweep.json: the role and task ids it names (strings), or None."""
+    if not isinstance(d, dict):
+        return None
+    out = {k: d[k] for k in ("role", "task") if isinstance(d.get(k), str) and d[k]}
+    return out or None
 
 
 def _brief(v: object, limit: int = 80) -> str:

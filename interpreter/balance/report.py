@@ -211,7 +211,7 @@ def build_report(
         groups += cell_groups + pooled
     for g in groups:
         for f in g["failures"]:
-            f["rerun"] = rerun_command(meta, g["pack"], g["agents"], f["players"], f["seed"])
+            f["rerun"] = rerun_command(meta, g["pack"], g["agents"], f["players"], f["seed"], f.get("index"))
     flags = [f for g in groups for f in g.pop("_flags")]
     flags.sort(key=lambda f: (_FLAG_ORDER.index(f["kind"]), f["pack"], f["agents"], str(f["players"]), f["subject"]))
     return {
@@ -225,6 +225,8 @@ def build_report(
             "packs": [p.get("name") for p in meta.get("packs") or [] if isinstance(p, dict)],
             "games_per_cell": meta.get("games"),
             "max_turns": meta.get("max_turns"),
+            # what every game dealt to a seat (--role, --task; the seat rotating), or null
+            "pins": meta.get("pins") or None,
             "records": len(records),
             # the roles of each pack's content, where it loads (compare tells a new role from one not dealt)
             "content_roles": {pack: sorted(roles) for pack, roles in sorted((skills or {}).items())},
@@ -574,7 +576,7 @@ def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
     return out
 
 
-def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any) -> str | None:
+def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any, index: Any = None) -> str | None:
     """The command that plays one game of a sweep alone with its resolution trace (None when the sweep's spec
     does not name the pack)."""
     import shlex
@@ -589,6 +591,10 @@ def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any) -
         words += ["--expansions", shlex.quote(str(source["expansions"]))]
     if meta.get("max_turns") is not None:
         words += ["--max-turns", str(meta["max_turns"])]
+    pins = meta.get("pins") or {}
+    if pins and isinstance(index, int):  # the grid's pins, at the seat game `index` had them (index % players)
+        words += [f"--{k} {shlex.quote(str(pins[k]))}" for k in ("role", "task") if pins.get(k)]
+        words += ["--pin-seat", str(index % players)]
     return " ".join([*words, "--game-seed", str(seed), "--trace"])
 
 
@@ -623,6 +629,16 @@ def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -
 
 
 # ---------------------------------------------------------------------- the terminal
+
+
+def pins_text(pins: Any) -> str:
+    """What a sweep pinned, in words ("" when nothing)."""
+    if not isinstance(pins, dict) or not pins:
+        return ""
+    what = " and ".join(
+        f"{'role' if k == 'role' else 'secret task'} {pins[k]}" for k in ("role", "task") if pins.get(k)
+    )
+    return f"{what} dealt to a seat in every game (game i at seat i mod players)"
 
 
 def pct(x: float | None) -> str:
@@ -687,6 +703,9 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
 
     for text in report.get("pack_notes", {}).values():
         console.print(f"note: {text}", markup=False, soft_wrap=True)
+    pinned = pins_text(report["sweep"].get("pins"))
+    if pinned:
+        console.print(f"pinned: {pinned}", markup=False)
     flags = report["flags"]
     console.print(f"[bold]Flags[/bold] ({len(flags)})" if flags else "[bold]Flags[/bold]: none")
     for f in flags:

@@ -42,6 +42,7 @@ from typing import Any
 from .. import __version__
 from ..agents import external
 from ..agents.external import BotBroken
+from ..engine.pins import Pins
 from ..sim import (
     MIN_GAMES_PER_JOB,
     _identity_name,
@@ -136,6 +137,7 @@ def make_spec(
     packs: Sequence[PackSource],
     games: int,
     max_turns: int | None = None,
+    pins: dict[str, str] | None = None,
 ) -> SweepSpec:
     """The grid of a sweep. Raises SweepError for an agent spec that is wrong, or that names seats for none
     of the player counts."""
@@ -166,6 +168,7 @@ def make_spec(
         packs=tuple(p.pack() for p in packs),
         games=games,
         max_turns=max_turns,
+        pins={k: v for k, v in (pins or {}).items() if v} or None,
     )
 
 
@@ -298,12 +301,29 @@ class Chunker:
 # ---------------------------------------------------------------------- one game
 
 
-def play_record(content: Any, cell: Cell, index: int, seed: int, max_turns: int | None = None) -> GameRecord:
-    """Game `index` of a cell, played and turned into its record (a failed game: a record with `failed`)."""
+def play_record(
+    content: Any,
+    cell: Cell,
+    index: int,
+    seed: int,
+    max_turns: int | None = None,
+    pins: dict[str, str] | None = None,
+) -> GameRecord:
+    """Game `index` of a cell, played and turned into its record (a failed game: a record with `failed`).
+    `pins` (the grid's): that role and task dealt at seat ``index % players`` (engine/pins.py)."""
     kinds = parse_agents(cell.agents, cell.players)
     gseed = game_seed(seed, index)
-    game, failure = play_game(content, cell.players, gseed, max_turns, agents=kinds)
+    pinned = game_pins(pins, index, cell.players)
+    game, failure = play_game(content, cell.players, gseed, max_turns, agents=kinds, pins=pinned)
     return record_of(cell, index, gseed, game, failure, kinds)
+
+
+def game_pins(pins: dict[str, str] | None, index: int, players: int) -> Pins | None:
+    """The pins of game `index` of a grid pinning `pins`: the seat rotates (``index % players``), so every seat
+    position holds the pinned role (or task) equally often."""
+    if not pins:
+        return None
+    return Pins(role=pins.get("role"), task=pins.get("task"), seat=index % players)
 
 
 def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None, kinds: Sequence[str]) -> GameRecord:
@@ -362,7 +382,7 @@ def _play_chunk(cell: Cell, indices: list[int]) -> tuple[list[GameRecord], float
     start = time.perf_counter()
     records = []
     for i in indices:
-        records.append(play_record(content, cell, i, s["seed"], s["max_turns"]))
+        records.append(play_record(content, cell, i, s["seed"], s["max_turns"], s.get("pins")))
         after_game()
     return records, time.perf_counter() - start
 
@@ -379,6 +399,7 @@ def _ray_chunk(
     cell: dict[str, Any],
     indices: list[int],
     engine: str = "",
+    pins: dict[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], float]:
     """A chunk played by a Ray worker (its records as plain data, and the seconds they took): the pack's content
     is loaded once per worker process, and must be the content the grid was made with, played by the same
@@ -407,7 +428,7 @@ def _ray_chunk(
 
     c = Cell.from_dict(cell)
     start = time.perf_counter()
-    records = [play_record(content, c, i, seed, max_turns).to_dict() for i in indices]
+    records = [play_record(content, c, i, seed, max_turns, pins).to_dict() for i in indices]
     return records, time.perf_counter() - start
 
 
@@ -513,7 +534,7 @@ def _run_local(
             for cell, indices in work:
                 content = contents[cell.pack]
                 for i in indices:
-                    take([play_record(content, cell, i, spec.seed, spec.max_turns)])
+                    take([play_record(content, cell, i, spec.seed, spec.max_turns, spec.pins)])
                     if batch:
                         after_game()
         return
@@ -521,7 +542,13 @@ def _run_local(
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    job = {"seed": spec.seed, "max_turns": spec.max_turns, "paths": paths, "bots": external.defined()}
+    job = {
+        "seed": spec.seed,
+        "max_turns": spec.max_turns,
+        "pins": spec.pins,
+        "paths": paths,
+        "bots": external.defined(),
+    }
     ctx = mp.get_context("fork" if fork else methods[0])
     if sys.platform == "win32":
         jobs = min(jobs, 61)  # ProcessPoolExecutor waits on at most 61 processes there
@@ -621,6 +648,7 @@ def _run_ray(
                     cell.to_dict(),
                     indices,
                     spec.engine,
+                    spec.pins,
                 )
                 pending[ref] = cell
 

@@ -33,6 +33,7 @@ from .core import GameCore, uniform_answer
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
+from .pins import PairedDeal, Pins, pin_seat
 from .priority import StackTiming
 from .resolution import Resolution
 from .seats import Seats
@@ -162,8 +163,11 @@ class Game(GameCore):
         agents: Any,
         record: bool = False,
         max_turns: int | None = None,
+        pins: Pins | None = None,
     ) -> None:
         super().__init__(content, n_players, seed, agents, record, max_turns)
+        # a role or task dealt to a seat (engine/pins.py): setup honours it, the setup record names it
+        self.pins = pins if pins else None
         # the components, each given the ones it uses (lower ones first: see ARCHITECTURE.md)
         self.seats = seats = Seats(self)
         self.zones: Zones = Zones(self)
@@ -371,15 +375,40 @@ class Game(GameCore):
         idents = []
         for ident_id, count in table.items():
             idents += [content.identities[ident_id]] * count
-        shuffle(rng, idents)
-        tasks = sorted(content.tasks.values(), key=lambda t: t.id)
-        shuffle(rng, tasks)
+        pins = self.pins
+        # a pinned game deals in a keyed order (engine/pins.py: paired deals); any other shuffles as always
+        deal = PairedDeal(rng.getrandbits(64)) if pins is not None else None
+        if deal is None:
+            shuffle(rng, idents)
+        else:
+            idents = deal.order("identities", idents, _id)
+        tasks = sorted(content.tasks.values(), key=_id)
+        task_seat = -1
+        pinned_task = None
+        if pins is not None and pins.task is not None:  # a task pinned to a seat
+            task_seat = pins.seat
+            pin_seat(idents, task_seat)
+            pinned_task = content.tasks.get(pins.task)  # (a pack of a grid may lack it: then dealt last, as usual)
+            if pinned_task is not None:
+                tasks.remove(pinned_task)
+        if deal is None:
+            shuffle(rng, tasks)
+        else:
+            tasks = deal.order("tasks", tasks, _id)
         for p, ident in zip(self.players, idents, strict=False):
-            self.skills.give_identity(p, ident, tasks.pop() if ident.takes_task else None)
+            if p.seat != task_seat:
+                self.skills.give_identity(p, ident, tasks.pop() if ident.takes_task else None)
+        if task_seat >= 0:
+            p = self.players[task_seat]
+            self.skills.give_identity(p, idents[task_seat], pinned_task or tasks.pop())
         # the deck
         self.zones.load_deck(self.n)
-        self.zones.shuffle_deck()
-        self.current = self.players[rng.randrange(self.n)]
+        if deal is None:
+            self.zones.shuffle_deck()
+            self.current = self.players[rng.randrange(self.n)]
+        else:
+            self.zones.deck[:] = deal.order("deck", self.zones.deck, _uid)
+            self.current = self.players[deal.below("first", self.n)]
         if self.record:  # the referee's record (to nobody: no seat may read it), then what everyone sees
             self.log.append(
                 {
@@ -390,12 +419,18 @@ class Game(GameCore):
                     "identities": [ident.id for ident in idents],  # the loader checks the table: one per seat
                     "tasks": [p.task.id if p.task else None for p in self.players],
                     "deck": [c.uid for c in reversed(self.zones.deck)],
+                    **({"pins": pins.to_dict()} if pins is not None else {}),
                     "to": [],
                 }
             )
             self.log.append({"e": "start", "players": self.n, "first": self.current.seat})
         self.first_seat = self.current.seat
-        self.skills.deal_roles(self.current)
+        if deal is not None and pins is not None:
+            pinned = content.roles.get(pins.role) if pins.role is not None else None
+            seat = pins.seat if pins.role is not None else -1
+            self.skills.deal_roles(self.current, seat, pinned, lambda pool: deal.order("roles", pool, _id))
+        else:
+            self.skills.deal_roles(self.current)
         if self.record and any(p.role for p in self.players):
             self.log.append({"e": "roles", "roles": [p.role.id if p.role else None for p in self.players], "to": []})
             self.log.append(
@@ -475,3 +510,13 @@ class Game(GameCore):
 
 
 _DRIVER = Game._agent_decide  # the synchronous driver as defined here (a test may replace Game._agent_decide)
+
+
+def _id(x: Any) -> str:
+    """An identity's, task's or role's id (the name a paired deal orders it by)."""
+    return x.id
+
+
+def _uid(card: Card) -> int:
+    """A card's deck id."""
+    return card.uid

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..language.runtime import Ctx
@@ -126,8 +127,20 @@ class Skills:
         p.task = task
         self.seats.standing += 1
 
-    def deal_roles(self, first: Player) -> None:
-        """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down."""
+    def deal_roles(
+        self,
+        first: Player,
+        pinned_seat: int = -1,
+        pinned: Role | None = None,
+        order: Callable[[list[Role]], list[Role]] | None = None,
+    ) -> None:
+        """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down.
+
+        A role pinned to `pinned_seat` (engine/pins.py) is taken out of the pile before it is shuffled and
+        dealt alone to that seat, who keeps it. The other seats are dealt first, in order, from the shuffled
+        rest; with `pinned` None (a pack of a grid that lacks the pinned role) the pinned seat is dealt as
+        usual, after them. So two packs that share their other roles deal the other seats the same roles from
+        the same seed (paired games). `order` (a pinned game's PairedDeal) orders the pile instead of a shuffle."""
         game = self.game
         roles = game.content.roles
         made = getattr(game.content, "_roles_by_id", None)  # the roles sorted by id, kept on the content set
@@ -135,11 +148,25 @@ class Skills:
             made = (roles, sorted(roles.values(), key=_by_id))
             game.content._roles_by_id = made  # type: ignore[attr-defined]  # a cache kept on the content set
         pool = list(made[1])
-        if not pool:
+        if pinned is not None:
+            pool.remove(pinned)
+        if not pool and pinned is None:
             return
-        shuffle(game.rng, pool)
-        per = 2 if len(pool) >= 2 * game.n else 1
-        for p in self.seats.order_from(first):
+        if order is None:
+            shuffle(game.rng, pool)
+        else:
+            pool = order(pool)
+        seats = self.seats.order_from(first)
+        if pinned_seat >= 0:  # the pinned seat last: the others' deals do not depend on the pin
+            seats = tuple([p for p in seats if p.seat != pinned_seat] + [self.players[pinned_seat]])
+            per = 2 if len(pool) >= 2 * (game.n - 1) else 1
+        else:
+            per = 2 if len(pool) >= 2 * game.n else 1
+        for p in seats:
+            if pinned is not None and p.seat == pinned_seat:
+                p.dealt_roles = [pinned]
+                p.new_role(pinned, not pinned.hidden)
+                continue
             dealt = [pool.pop() for _ in range(min(per, len(pool)))]
             if not dealt:
                 break

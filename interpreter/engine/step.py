@@ -53,7 +53,7 @@ TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
 class GameState:
     """One game, advanced by :meth:`apply_action`. See the module docstring."""
 
-    def __init__(self, content, n_players: int, seed: int, max_turns: int | None = None):
+    def __init__(self, content, n_players: int, seed: int, max_turns: int | None = None, pins=None):
         self.content = content
         self.n_players = n_players
         self.seed = seed
@@ -61,7 +61,7 @@ class GameState:
         self._actions: list[int] = []  # action ids applied, in order
         self._indices: list[int] = []  # the same answers as option indices (for fast replays)
         self._edits: list[tuple] = []  # (actions applied before, seat, sub-seed) of each resample
-        self._game = Game(content, n_players, seed, agents=None, record=True, max_turns=max_turns)
+        self._game = Game(content, n_players, seed, agents=None, record=True, max_turns=max_turns, pins=pins)
         self._game.decide = self._suspend
         self._decision = None
         self._legal: tuple | None = None

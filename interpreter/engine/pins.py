@@ -1,0 +1,130 @@
+"""Pins: a role or a secret task dealt to a given seat, for a designer testing that one thing.
+
+A new role is one of some sixty and is dealt in about one game in twelve: a sweep learns little about
+it. A pin deals it to a seat in every game (``balance --role ID``, ``simulate --role ID``; the batch
+rotates the seat, game ``i`` at seat ``i % players``, so every seat position is covered evenly). The
+game's setup honours it (Game.setup, Skills.deal_roles): everything else is dealt as usual, and all the
+chance is still drawn from the game's seeded generator in the same order — seed + pins replay the
+game. The pins are written into the game's ``setup`` record, so a log replays with them.
+
+* **role**: the pinned seat is dealt that role alone and keeps it (no choice); the others are dealt
+  from the rest of the shuffled role pile as usual.
+* **task**: the pinned seat gets an identity that draws a secret task (if its own does not, it swaps
+  identities with the next seat round the table whose identity does) and that task; the other tasks are
+  drawn as usual. A player count whose identity table has no task-drawing identity cannot pin a task.
+
+**Paired deals.** A pinned game deals in a keyed order (:class:`PairedDeal`) instead of shuffling: one
+64-bit key is drawn from the game's generator, and identities, secret tasks, the deck and the role pile
+are each ordered by a keyed hash of the key and each item's id, the first player drawn from the key. So
+two packs played from the same seed with the same pins deal every item they share in the same relative
+order: the same identities, the same first player, the other seats' roles and the deck's common cards
+the same as far as the packs' differences allow (a card or role only one pack has sits where its hash
+puts it and shifts only what is dealt after it). A paired sweep (``balance compare``) then sees the
+luck of the deal cancel between the packs.
+
+Data, not code: a pin names any role or task of the content by id; nothing here knows one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ..suggest import did_you_mean
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Pins:
+    """What to deal to `seat`: a role id, a secret task id (None: dealt as usual)."""
+
+    role: str | None = None
+    task: str | None = None
+    seat: int = 0
+
+    def __bool__(self) -> bool:
+        return self.role is not None or self.task is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat}
+        if self.role is not None:
+            out["role"] = self.role
+        if self.task is not None:
+            out["task"] = self.task
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Pins | None:
+        """The pins a log's setup record or a sweep's grid holds (None when it holds none)."""
+        if not isinstance(d, dict) or not (d.get("role") or d.get("task")):
+            return None
+        seat = d.get("seat", 0)
+        return cls(role=d.get("role"), task=d.get("task"), seat=seat if isinstance(seat, int) else 0)
+
+    def at(self, seat: int) -> Pins:
+        """The same pins at another seat."""
+        return Pins(self.role, self.task, seat)
+
+    def label(self) -> str:
+        """The pins in words: "role lao_zhang, task xxx"."""
+        return ", ".join(f"{k} {v}" for k, v in (("role", self.role), ("task", self.task)) if v is not None)
+
+
+def pin_problems(content: Any, role: str | None, task: str | None, players: list[int] | tuple[int, ...]) -> list[str]:
+    """What is wrong with pinning `role` and `task` in games of these player counts of `content`: an id the
+    content lacks (with a did-you-mean hint), a task at a player count none of whose identities draws one."""
+    problems = []
+    if role is not None and role not in content.roles:
+        hint = did_you_mean(role, content.roles)
+        problems.append(f"no role {role!r} in the content" + (f": {hint}" if hint else ""))
+    if task is not None:
+        if task not in content.tasks:
+            hint = did_you_mean(task, content.tasks) or f"the tasks are {', '.join(sorted(content.tasks))}"
+            problems.append(f"no secret task {task!r} in the content: {hint}")
+        for n in players:
+            table = content.rules.identity_table.get(n) or {}
+            if not any(content.identities[i].takes_task for i in table):
+                problems.append(f"no identity draws a secret task at {n} players: a task cannot be pinned there")
+    return problems
+
+
+def pin_seat(idents: list[Any], seat: int) -> None:
+    """Make the identity at `seat` one that draws a secret task: swap with the next seat round the table whose
+    identity does (in place). Raises ValueError when none does."""
+    n = len(idents)
+    for step in range(n):
+        j = (seat + step) % n
+        if idents[j].takes_task:
+            idents[seat], idents[j] = idents[j], idents[seat]
+            return
+    raise ValueError(f"no identity at {n} players draws a secret task: a task cannot be pinned")
+
+
+class PairedDeal:
+    """The order of a pinned game's deal: every item placed by a keyed hash of (the game's deal key, the stage,
+    the item's name), so items two packs share come in the same relative order whatever else each pack has."""
+
+    def __init__(self, key: int) -> None:
+        self.key = key.to_bytes(8, "big")
+
+    def _rank(self, stage: str, name: str) -> bytes:
+        return hashlib.blake2b(f"{stage}:{name}".encode(), key=self.key, digest_size=8).digest()
+
+    def order(self, stage: str, items: Sequence[T], name: Callable[[T], object]) -> list[T]:
+        """`items` in the deal's order for `stage` (a list popped from its end deals the last first). Copies of
+        one name (the identity cards) are told apart by their rank among that name's copies."""
+        seen: dict[str, int] = {}
+        ranked = []
+        for x in items:
+            key = str(name(x))
+            k = seen[key] = seen.get(key, -1) + 1
+            ranked.append((self._rank(stage, f"{key}#{k}"), x))
+        ranked.sort(key=lambda pair: pair[0])
+        return [x for _, x in ranked]
+
+    def below(self, stage: str, n: int) -> int:
+        """A number from 0 to n - 1 for `stage` (the first player)."""
+        return int.from_bytes(self._rank(stage, ""), "big") % n

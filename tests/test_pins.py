@@ -1,0 +1,144 @@
+"""Pins (engine/pins.py): a role or secret task dealt to a seat in every game, the seat rotating; seed + pins
+replay a game; two packs dealt from the same seed with the same pins share their common deals; the commands
+take --role/--task with did-you-mean errors and record the pins (a log's setup record, sweep.json)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import fengsheng
+from interpreter.balance.records import read_records, read_spec
+from interpreter.content.loader import load_content
+from interpreter.content.packs import resolve_packs
+from interpreter.engine.pins import PairedDeal, Pins, pin_problems
+from interpreter.sim import play_game, read_log, replay_game
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROLE = "demo_clerk"  # a made-up role (tests/fixtures/role_pack)
+
+
+@pytest.fixture(scope="module")
+def one_role_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A pack adding one made-up role to the bundled game."""
+    d = tmp_path_factory.mktemp("one_role") / "pack"
+    (d / "roles").mkdir(parents=True)
+    shutil.copy(FIXTURES / "role_pack" / "roles" / f"{ROLE}.yaml", d / "roles")
+    return d
+
+
+@pytest.fixture(scope="module")
+def base():
+    return load_content(resolve_packs([], None))
+
+
+@pytest.fixture(scope="module")
+def fork(one_role_pack: Path):
+    return load_content(resolve_packs([one_role_pack], None))
+
+
+def _roles(game) -> list:
+    return next(e for e in game.log if e.get("e") == "roles")["roles"]
+
+
+def test_a_pinned_role_and_task_are_dealt_to_the_seat(fork) -> None:
+    task = sorted(fork.tasks)[1]
+    for seat in range(5):
+        game, failure = play_game(fork, 5, 40 + seat, record=True, agents=("random",) * 5, pins=Pins(ROLE, task, seat))
+        assert failure is None
+        p = game.players[seat]
+        assert p.dealt_roles[0].id == ROLE and _roles(game)[seat] == ROLE
+        assert game.log[0]["tasks"][seat] == task and p.identity is not None
+        assert game.log[0]["pins"] == {"seat": seat, "role": ROLE, "task": task}
+        assert _roles(game).count(ROLE) == 1
+
+
+def test_an_unpinned_game_deals_as_before(base) -> None:
+    """No pins: no pins in the setup record, and the same deal as a game made without the argument."""
+    a, _ = play_game(base, 5, 7, record=True, agents=("random",) * 5)
+    b, _ = play_game(base, 5, 7, record=True, agents=("random",) * 5, pins=None)
+    assert "pins" not in a.log[0] and a.log == b.log
+
+
+def test_paired_deals_share_what_both_packs_have(base, fork) -> None:
+    """The base lacks the pinned role: its seat is dealt last; the identities, tasks, first player and deck of
+    both packs are the same, and so are the other seats' roles (the packs differ in that one role only)."""
+    for i in range(6):
+        pins = Pins(ROLE, None, i % 5)
+        a, _ = play_game(base, 5, 100 + i, record=True, agents=("random",) * 5, pins=pins)
+        b, _ = play_game(fork, 5, 100 + i, record=True, agents=("random",) * 5, pins=pins)
+        for k in ("identities", "tasks", "first", "deck"):
+            assert a.log[0][k] == b.log[0][k], k
+        ra, rb = _roles(a), _roles(b)
+        assert rb[pins.seat] == ROLE and ROLE not in ra
+        assert [r for s, r in enumerate(ra) if s != pins.seat] == [r for s, r in enumerate(rb) if s != pins.seat]
+
+
+def test_paired_deal_orders_common_items_alike() -> None:
+    deal = PairedDeal(12345)
+    a = deal.order("x", ["a", "b", "c", "d"], str)
+    b = deal.order("x", ["a", "b", "new", "c", "d"], str)
+    assert [x for x in b if x != "new"] == a
+    assert deal.order("x", ["a", "a"], str) == ["a", "a"] and 0 <= deal.below("first", 5) < 5
+
+
+def test_pin_problems_suggest(base) -> None:
+    problems = pin_problems(base, "lao_hann", "nobody", [2, 5])
+    assert "did you mean lao_han?" in problems[0]
+    assert "the tasks are" in problems[1]
+    assert any("2 players" in p for p in problems)
+    assert pin_problems(base, "lao_han", None, [2, 5]) == []
+
+
+def test_simulate_pins_and_replays(tmp_path: Path, fork, one_role_pack: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    r = fengsheng("simulate", "-p", 5, "-n", 5, "-s", 3, "--content", one_role_pack, "--role", ROLE, "--log", log)
+    assert r.exit_code == 0, r.output
+    games = read_log(log)
+    for i, g in enumerate(games):
+        assert g["records"][0]["pins"] == {"seat": i % 5, "role": ROLE}
+        ok, message = replay_game(fork, g)
+        assert ok, message
+    # the pins are what replays it: without them the game is another one
+    g = games[1]
+    del g["records"][0]["pins"]
+    assert not replay_game(fork, g)[0]
+    r = fengsheng("replay", log)
+    assert r.exit_code == 0, r.output
+
+
+def test_the_commands_check_the_ids(one_role_pack: Path, tmp_path: Path) -> None:
+    r = fengsheng("simulate", "-p", 5, "-n", 2, "--role", "demo_clerc", "--content", one_role_pack)
+    assert r.exit_code == 2 and "did you mean demo_clerk?" in r.output
+    r = fengsheng("balance", "-p", 5, "-n", 2, "--task", "nobody", "-o", tmp_path / "x", "-q")
+    assert r.exit_code == 2 and "no secret task 'nobody'" in r.output
+    r = fengsheng("simulate", "-p", 5, "--pin-seat", 2, "--game-seed", 5)
+    assert r.exit_code == 2 and "--pin-seat" in r.output
+    one = fengsheng("simulate", "-p", 5, "--role", "lao_han", "--pin-seat", 3, "--game-seed", 99, "--format", "json")
+    assert one.exit_code == 0, one.output
+
+
+def test_balance_pins_every_game_and_records_it(tmp_path: Path, one_role_pack: Path) -> None:
+    out = tmp_path / "lab"
+    args = ["balance", "--pack", "base=", "--pack", f"mine={one_role_pack}", "-p", 5, "-n", 10, "-j", 1]
+    r = fengsheng(*args, "--agents", "random", "--role", ROLE, "-o", out, "-q", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert read_spec(out).pins == {"role": ROLE}
+    report = json.loads(r.stdout)
+    assert report["sweep"]["pins"] == {"role": ROLE}
+    recs = read_records(out)
+    mine = [x for x in recs if x.cell.pack == "mine"]
+    assert len(mine) == 10
+    for x in mine:  # at seat index % 5, every game
+        assert x.seats[x.index % 5].role is not None and "测试文书" in x.seats[x.index % 5].role
+    assert not any("测试文书" in (s.role or "") for x in recs if x.cell.pack == "base" for s in x.seats)
+    # the same command resumes (the pins are part of the grid); another pin is another grid
+    again = fengsheng(*args, "--agents", "random", "--role", ROLE, "-o", out, "-q", "--format", "json")
+    assert again.exit_code == 0 and json.loads(again.stdout)["sweep"]["records"] == 20
+    other = fengsheng(*args, "--agents", "random", "-o", out, "-q")
+    assert other.exit_code != 0 and "pins" in other.output
+    text = fengsheng("balance", "report", out, "--no-html")
+    assert f"pinned: role {ROLE}" in text.output
