@@ -344,7 +344,7 @@ def test_the_engine_fingerprint_reads_what_plays_a_game():
     assert {"interpreter.engine.game", "interpreter.agents.heuristic", "interpreter.content.loader"} <= seen
     outside = sorted(m for m in seen if not any(m == c or m.startswith(c + ".") for c in covered))
     # helpers that cannot change a game: error texts and did-you-mean, where the bundled content and the cache are
-    assert set(outside) <= {"interpreter.snippet", "interpreter.suggest", "interpreter.paths", "interpreter.cachedir"}
+    assert set(outside) <= {"interpreter.snippet", "interpreter.suggest", "interpreter.paths", "interpreter.cache"}
 
 
 def test_chunks_follow_each_cells_pace():

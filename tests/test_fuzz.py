@@ -114,8 +114,7 @@ def run(args: list[str], again: bool = True) -> tuple[int, str, list[str]]:
 
 def forget(tmp: Path) -> None:
     """Drop the loader's cached copies of the packs under `tmp` (each example has its own folder)."""
-    for key in [k for k in content_loader._cache if any(str(tmp) in p for p in k)]:
-        del content_loader._cache[key]
+    content_loader.CONTENT_SETS.drop(lambda key: any(str(tmp) in p for p in key))
 
 
 # ---------------------------------------------------------------------- what is checked

@@ -1,10 +1,11 @@
-"""The parse cache (language/parser.py): effect texts parsed and code compiled in one run serve the next."""
+"""What is kept between runs (cache.py): effect texts parsed and code compiled (language/parser.py) and content files
+that read clean (content/read.py) in one run serve the next."""
 
 from __future__ import annotations
 
 import pytest
 
-from interpreter import cachedir
+from interpreter import cache as kept
 from interpreter.language import parser
 from interpreter.language.errors import LanguageError
 
@@ -23,8 +24,7 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.delenv("FENGSHENG_CACHE", raising=False)
 
     def new_run():
-        cachedir.cache_dir.cache_clear()
-        parser._ast_cache.cache_clear()
+        kept.new_run()
 
     new_run()
     yield new_run
@@ -41,7 +41,7 @@ def _no_lark(monkeypatch):
 def test_a_text_parsed_in_one_run_is_not_parsed_again_in_the_next(cache, monkeypatch):
     first = parser.parse(TEXT)
     first_expr = parser.parse(EXPR, start="expression")
-    parser.save_parse_cache()
+    kept.save()
     cache()
     _no_lark(monkeypatch)
     again = parser.parse(TEXT)
@@ -65,16 +65,16 @@ def test_without_saving_or_with_caching_off_nothing_is_kept(cache, monkeypatch):
     assert calls == [1]
     monkeypatch.setenv("FENGSHENG_CACHE", "0")
     cache()
-    assert parser._ast_cache() is None
+    assert kept._store() is None
     parser.parse(TEXT)
-    parser.save_parse_cache()
+    kept.save()
     assert calls == [1, 1]
 
 
 def test_errors_are_parsed_every_time_with_their_message(cache):
     with pytest.raises(LanguageError) as first:
         parser.parse("draw(self, ")
-    parser.save_parse_cache()
+    kept.save()
     cache()
     with pytest.raises(LanguageError) as again:
         parser.parse("draw(self, ")
@@ -89,7 +89,7 @@ def test_errors_are_parsed_every_time_with_their_message(cache):
 def test_compiled_code_is_kept_and_runs_the_same(cache):
     source = "def run(x):\n    return x * 2 + 1\n"
     code = parser.compile_cached(source, "<effect code>")
-    parser.save_parse_cache()
+    kept.save()
     cache()
     again = parser.compile_cached(source, "<effect code>")
     ns1: dict = {}
@@ -103,25 +103,25 @@ def test_compiled_code_is_kept_and_runs_the_same(cache):
 
 def test_a_damaged_cache_file_is_ignored_and_replaced(cache, monkeypatch):
     parser.parse(TEXT)
-    parser.save_parse_cache()
-    path = parser._ast_cache().path
+    kept.save()
+    path = kept._store().path
     path.write_bytes(b"not a pickle at all")
     cache()
     assert parser.parse(TEXT) == parser.parse(TEXT)  # parsed again
-    parser.save_parse_cache()
+    kept.save()
     cache()
     _no_lark(monkeypatch)
     parser.parse(TEXT)
-    assert sorted(p.name for p in path.parent.glob("effect-ast-*.pickle")) == [path.name]
+    assert sorted(p.name for p in path.parent.glob("*.pickle")) == [path.name]
 
 
 def test_two_content_sets_loaded_in_turn_both_stay(cache, monkeypatch):
     other = "win(self)\n"
     parser.parse(TEXT)
-    parser.save_parse_cache()
+    kept.save()
     cache()
     parser.parse(other)  # another run, another content set
-    parser.save_parse_cache()
+    kept.save()
     cache()
     _no_lark(monkeypatch)
     parser.parse(TEXT)
@@ -129,16 +129,16 @@ def test_two_content_sets_loaded_in_turn_both_stay(cache, monkeypatch):
 
 
 def test_the_file_keeps_at_most_max_entries_and_this_runs_first(cache, monkeypatch):
-    monkeypatch.setattr(parser, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(kept, "MAX_ENTRIES", 3)
     for i in range(4):
         parser.parse(f"draw(self, {i + 1})\n")
-    parser.save_parse_cache()
+    kept.save()
     cache()
     parser.parse(TEXT)
-    parser.save_parse_cache()
-    kept = parser._AstCache(parser._ast_cache().path).entries
-    assert len(kept) == 3 and ("start", TEXT) in kept
-    assert ("start", "draw(self, 1)\n") not in kept  # the oldest the other run used made room
+    kept.save()
+    entries = [key for _, _, key in kept._Store(kept._store().path).entries]
+    assert len(entries) == 3 and ("start", TEXT) in entries
+    assert ("start", "draw(self, 1)\n") not in entries  # the oldest the other run used made room
 
 
 # ------------------------------------------------------------------ the content loader's clean reads, kept too
@@ -148,8 +148,8 @@ def _fresh_loads(monkeypatch):
     """What a new process has: no read and no built object kept in memory."""
     from interpreter.content import loader, read
 
-    monkeypatch.setattr(read, "_CLEAN_READS", {})
-    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})
+    monkeypatch.setattr(read.READS, "_memo", {})
+    monkeypatch.setattr(loader.BUILDS, "_memo", {})
 
 
 def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeypatch):

@@ -23,7 +23,7 @@ from interpreter.language import compiler as C
 def _games(monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]) -> str:
     """A digest of a few games played with the content loaded with `table` as its units compiled ahead of time."""
     monkeypatch.setattr(units, "precompiled", lambda: table)
-    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})  # every unit built again, with this table
+    monkeypatch.setattr(loader.BUILDS, "_memo", {})  # every unit built again, with this table
     content = loader.load_content()
     h = hashlib.sha256()
     for players, seed in ((5, 1), (5, 2), (10, 3), (2, 4)):
@@ -44,7 +44,7 @@ def _built(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, object]
 
     with monkeypatch.context() as m:
         m.setattr(C.Compiler, "_build", record)
-        m.setattr(loader, "_CLEAN_BUILDS", {})  # every unit built again
+        m.setattr(loader.BUILDS, "_memo", {})  # every unit built again
         loader.load_content()
     return built
 
@@ -65,7 +65,7 @@ def test_the_generated_units_run_as_python_play_the_same_games(monkeypatch: pyte
 
 
 def test_a_unit_key_covers_its_source_and_the_primitives_it_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})
+    monkeypatch.setattr(loader.BUILDS, "_memo", {})
     with C.recording() as units:
         loader.load_content()
     source, namespace = next((s, ns) for s, ns in units if C.direct_calls(ns))
@@ -89,7 +89,7 @@ def test_the_compiled_build_runs_every_bundled_unit_compiled(monkeypatch: pytest
 
 @compiled
 def test_a_changed_unit_falls_back_to_the_exec_d_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})
+    monkeypatch.setattr(loader.BUILDS, "_memo", {})
     with C.recording() as units:
         loader.load_content()
     source, namespace = next((s, ns) for s, ns in units if s.startswith("def run(ctx):\n    return "))

@@ -27,9 +27,9 @@ def test_shared_uses_have_distinct_single_bits_within_a_content_set():
 
 
 def test_loading_again_reuses_the_bits(monkeypatch):
-    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})  # no object built once reused: each load builds its own
+    monkeypatch.setattr(loader.BUILDS, "_memo", {})  # no object built once reused: each load builds its own
     one = load_content([BUNDLED_CONTENT])
-    monkeypatch.setattr(loader, "_CLEAN_BUILDS", {})
+    monkeypatch.setattr(loader.BUILDS, "_memo", {})
     two = load_content([BUNDLED_CONTENT])
     assert all(one.card_types[i] is not two.card_types[i] for i in one.card_types)  # new objects, the same uses
     assert _bits(two) == _bits(one)

@@ -16,11 +16,12 @@ import from here (ContentError, ContentErrors, BUNDLED_CONTENT, the context envi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache as once
 from pathlib import Path
 from typing import Any
 
-from ..language.parser import save_parse_cache
+from .. import cache
+from ..cache import Kept, remember
 from ..model.content import CardType, Content, DeckEntry, Identity, Origin, Role, Rules, SecretTask
 from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
@@ -51,28 +52,28 @@ __all__ = [
 
 BUILDERS = {"card": build_card, "role": build_role, "secret_task": build_task}
 
-# Cards, roles and secret tasks built from such a file with nothing to report, by kind, file name, text and the
-# card names known (【...】 in the code): the object (never changed once built, like load_cached's) and the marks
-# its code set and read. Built again for any file with a finding.
-_CLEAN_BUILDS: dict[tuple, tuple[object, list[tuple]]] = {}
-_CLEAN_BUILDS_MAX = 4096
+# Cards, roles and secret tasks built from a file that read clean, with nothing to report, by kind, file name, text
+# and the card names known (【...】 in the code): the object (never changed once built, like load_cached's) and
+# the marks its code set and read (without the file: a mark's place is (key, kind, how, line, col) here). Built
+# again for any file with a finding.
+BUILDS: Kept[tuple[Any, list[tuple]]] = Kept("build")
 
 
 def build(u: Units, path: Path, data: PosDict, kind: str, names: tuple) -> Any:
     """A card, role or secret task (by `kind`) of a file read by read(), built once per process for the same text
     and card names (`names`: the sorted items of card_names) when it has nothing to report."""
     key = (kind, path.name, "\n".join(u.sink.sources.get(str(path), ())), names)
-    hit = _CLEAN_BUILDS.get(key)
-    if hit is not None:
-        obj, marks = hit
-        u.marks += [(*m[:3], path, *m[3:]) for m in marks]
-        return obj
-    findings, first_mark = u.sink.count(), len(u.marks)
-    obj = BUILDERS[kind](u, path, data)
-    if u.sink.count() == findings and str(path) in u.sink.sources:
-        if len(_CLEAN_BUILDS) >= _CLEAN_BUILDS_MAX:
-            _CLEAN_BUILDS.clear()
-        _CLEAN_BUILDS[key] = obj, [(*m[:3], *m[4:]) for m in u.marks[first_mark:]]
+    first = len(u.marks)
+
+    def make() -> tuple[tuple[Any, list[tuple]], bool]:
+        findings = u.sink.count()
+        obj = BUILDERS[kind](u, path, data)
+        marks = [(*m[:3], *m[4:]) for m in u.marks[first:]]
+        del u.marks[first:]  # added back below, as for an object built before
+        return (obj, marks), u.sink.count() == findings and str(path) in u.sink.sources
+
+    obj, marks = remember(BUILDS, key, make)
+    u.marks += [(*m[:3], path, *m[3:]) for m in marks]
     return obj
 
 
@@ -106,7 +107,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     kinds = _build_kinds(u, layers, dirs)
     rules, identities, rules_read = _build_rules_file(u, layers, dirs)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
-    save_parse_cache()  # the effect texts parsed, for the next run (language/parser.py)
+    cache.save()  # what this load parsed, compiled and read clean, for the next run
     check_marks(sink, u.marks, whole_pack=True)
     if errors is not None:
         errors += sink.errors
@@ -223,7 +224,7 @@ def _last_layer(dirs: list[Path], name: str) -> tuple[int, Path | None]:
     return found
 
 
-@cache
+@once
 def _rules_fragment_schema() -> dict:
     return rules_fragment_schema(schema("rules"))
 
@@ -314,20 +315,24 @@ def _unknown_kind(sink: Diagnostics, f: Path) -> None:
         )
 
 
-@lru_cache(maxsize=1024)
-def _name_and_id(text: str) -> tuple:
+NAMES: Kept[tuple[str, str]] = Kept("card name", limit=1024)  # a card file's text -> its name and id
+
+
+def _name_and_id(text: str) -> tuple[str, str]:
     """A card file's name and id, parsed once per text in a process (validate_paths reads them for every file)."""
-    d = load_yaml(text)
-    return d["name"], d["id"]
+
+    def parse() -> tuple[tuple[str, str], bool]:
+        d = load_yaml(text)
+        return (d["name"], d["id"]), True
+
+    return remember(NAMES, text, parse)
 
 
-_cache: dict = {}
+CONTENT_SETS: Kept[Content] = Kept("content set", limit=None)  # load_cached's, by the packs' absolute paths
 
 
 def load_cached(paths=None) -> Content:
     """load_content, once per process for the same folders (by their absolute paths: `jia_gui` in two
     working directories is two packs). Edits made to the files after the first load are not seen."""
     key = tuple(str(Path(p).resolve()) for p in (paths or default_packs()))
-    if key not in _cache:
-        _cache[key] = load_content(paths)
-    return _cache[key]
+    return remember(CONTENT_SETS, key, lambda: (load_content(paths), True))

@@ -83,7 +83,7 @@ def generate(packs: list[list[Path]] | None = None) -> tuple[str, int]:
     base game alone), or of the given pack lists. Raises loader.ContentErrors if the content does not load."""
     units: dict[str, tuple[str, dict[str, object]]] = {}
     for paths in packs or [default_packs(), [loader.BUNDLED_CONTENT]]:
-        loader._CLEAN_BUILDS.clear()  # built again, not taken from an earlier load in this process
+        loader.BUILDS.clear()  # built again, not taken from an earlier load in this process
         with recording() as recorded:
             loader.load_content(paths)
         for source, namespace in recorded:

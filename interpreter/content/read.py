@@ -5,7 +5,7 @@ is too large, is not UTF-8 (or is binary), is empty, or is not YAML (with a hint
 makes: a tab, a full-width colon, an unclosed quote or bracket). The lines of the text go to the sink for the
 snippets of every later finding in the file.
 
-A file that reads clean (YAML parsed, schema met, nothing to report) is kept (content/cache: READS), in this
+A file that reads clean (YAML parsed, schema met, nothing to report) is kept (READS, cache.py), in this
 process and between runs: an unchanged file is not parsed or checked again. A file with any finding is read
 in full every time, so that its findings are reported again.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import pickle
 import re
 import sys
 from functools import lru_cache
@@ -23,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from ..language.parser import keep, kept
+from ..cache import PICKLE, Kept, remember
 from ..paths import SCHEMA_DIR
 from ..snippet import line_of, split_lines
 from .diagnostics import ContentError, Diagnostics
@@ -34,21 +33,12 @@ MAX_FILE_BYTES = 1_000_000
 
 _FULL_WIDTH_KEY = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)\s*：")
 
-# Files read before in this process that parsed and met their schema with nothing to report, by kind and text:
-# the data, pickled (each read gets its own copy, which the builders may change). A process that loads packs
-# again and again (the tests, `fengsheng serve`) parses and schema-checks each unchanged file once; a file with
-# any finding is read in full every time, so that its findings are reported again. Bounded: cleared when full.
-_CLEAN_READS: dict[tuple[str, str], bytes] = {}
-_CLEAN_READS_MAX = 4096
-
 
 @lru_cache(maxsize=1)
 def _reads_version() -> str:
     """What a clean read depends on beyond the file's text: the schemas, this reader (the read and schema stages
-    and yamlpos.py) and the YAML library. Such reads are also kept between runs in the parse cache
-    (language/parser.py: kept, keep) under a key with this digest, so a run whose files all read clean before
-    skips YAML parsing and the schema checks (and importing jsonschema); anything changed here reads every file
-    again."""
+    and yamlpos.py) and the YAML library: a run whose files all read clean before skips YAML parsing and the
+    schema checks (and importing jsonschema); anything changed here reads every file again."""
     digest = hashlib.sha256(f"{yaml.__version__} {sys.version_info[:2]}".encode())
     here = Path(__file__)
     for part in (
@@ -62,32 +52,33 @@ def _reads_version() -> str:
     return digest.hexdigest()[:16]
 
 
+# Files read before that parsed and met their schema with nothing to report, by kind and text: the data (each
+# read gets its own copy, which the builders may change). A process that loads packs again and again (the tests,
+# `fengsheng serve`) parses and schema-checks each unchanged file once, and a run whose files all read clean in
+# an earlier run reads none; a file with any finding is read in full every time, so that its findings are
+# reported again.
+READS: Kept[PosDict | None] = Kept(
+    "read", version=lambda: _reads_version(), copies=PICKLE, between_runs=True
+)  # (kind, text)
+
+
 def read(sink: Diagnostics, path: Path, kind: str) -> PosDict | None:
     """Read one YAML file and check it against its schema. None if unusable (and reported)."""
     text = _text(sink, path)
     if text is None:
         return None
     sink.sources[str(path)] = split_lines(text)
-    clean = _CLEAN_READS.get((kind, text))
-    if clean is not None:
-        return pickle.loads(clean)
-    clean = kept((f"read {kind} {_reads_version()}", text))  # read clean in an earlier run?
-    if clean is not None:
-        with contextlib.suppress(Exception):  # a damaged entry: read the file instead
-            data = pickle.loads(clean)
-            _CLEAN_READS[kind, text] = clean
-            return data
+    return remember(READS, (kind, text), lambda: _read_clean(sink, path, text, kind))
+
+
+def _read_clean(sink: Diagnostics, path: Path, text: str, kind: str) -> tuple[PosDict | None, bool]:
+    """The text parsed and checked, and whether it read clean (nothing reported, nothing taken out)."""
     findings = len(sink.errors), len(sink.warnings), len(sink.dropped)
     data = _parse(sink, path, text, kind)
     if data is None:
-        return None
+        return None, False
     check_schema(sink, path, data, kind)
-    if (len(sink.errors), len(sink.warnings), len(sink.dropped)) == findings:
-        if len(_CLEAN_READS) >= _CLEAN_READS_MAX:
-            _CLEAN_READS.clear()
-        _CLEAN_READS[kind, text] = blob = pickle.dumps(data, pickle.HIGHEST_PROTOCOL)
-        keep((f"read {kind} {_reads_version()}", text), blob)
-    return data
+    return data, (len(sink.errors), len(sink.warnings), len(sink.dropped)) == findings
 
 
 def _text(sink: Diagnostics, path: Path) -> str | None:

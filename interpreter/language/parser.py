@@ -7,11 +7,8 @@ what was expected, never a Lark traceback.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import marshal
-import os
-import pickle
+import importlib.util
 import sys
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -25,7 +22,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lark import PostLex
 from lark.tree import Meta
 
-from ..cachedir import cache_dir
+from ..cache import MARSHAL, PICKLE, Kept, cache_dir, remember
 from ..snippet import clip
 from . import ast
 from .errors import LanguageError
@@ -326,171 +323,53 @@ def parse(text: str, start: str = "start") -> ast.Program | ast.Node:
     """Parse one effect text (start="start") or one expression (start="expression").
 
     Raises LanguageError(E201 syntax) with a position. A text parsed before, in
-    this process or an earlier one, comes from the parse cache (see _AstCache).
+    this process or an earlier one, is kept (ASTS).
     """
     if not text.strip():
         if start == "expression":
             raise LanguageError("E201", "an expression is missing here", 1, 1)
         return ast.Program([])
-    cache = _ast_cache()
-    if cache is None:
-        return _parse(text, start)
-    return cache.parse(text, start)
+    return remember(ASTS, (start, text), lambda: (_parse(text, start), True))
 
 
-class _AstCache:
-    """Parsed texts, kept between runs: (start, text) -> the pickled AST; ("code " + file name,
-    generated Python source) -> its compiled code (marshal), for compile_cached; and what other modules
-    keep there (kept, keep: the content loader's files that read clean), under keys that name what they
-    depend on.
-
-    Parsing is most of what loading content costs (Lark's parser in Python), and
-    content changes rarely. The cache is one file in the user's private cache
-    folder (cachedir.py), named by a digest of everything an AST depends on (the
-    grammar, ast.py, this module, the Lark and Python versions), so a changed
-    parser never reads an old AST. Each hit is unpickled afresh (callers own
-    their tree). Only texts that parsed are kept; errors are parsed every time,
-    so they keep their messages. :func:`save_parse_cache`, if anything was new,
-    adds what this process used to what the file holds by then (other content
-    sets stay, up to MAX_ENTRIES) and replaces the file atomically.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.entries: dict[tuple[str, str], bytes] = {}
-        self.used: dict[tuple[str, str], None] = {}  # in the order of first use: the oldest make room first
-        self.new = False
-        self.entries = self._read()
-
-    def _read(self) -> dict[tuple[str, str], bytes]:
-        try:
-            with self.path.open("rb") as f:
-                loaded = pickle.load(f)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, TypeError):
-            return {}  # no cache yet, or one this version cannot read: parse
-        return loaded if isinstance(loaded, dict) else {}
-
-    def parse(self, text: str, start: str) -> ast.Program | ast.Node:
-        key = (start, text)
-        blob = self.entries.get(key)
-        if blob is not None:
-            try:
-                node: ast.Program | ast.Node = pickle.loads(blob)
-                self.used[key] = None
-                return node
-            except Exception:  # a damaged entry: parse the text instead
-                del self.entries[key]
-        node = _parse(text, start)
-        try:
-            blob = pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL)
-        except (RecursionError, pickle.PicklingError):  # nested too deep to pickle: not kept
-            return node
-        self.keep(key, blob)
-        return node
-
-    def blob(self, key: tuple[str, str]) -> bytes | None:
-        """What another module kept under `key` (keep), or None."""
-        found = self.entries.get(key)
-        if found is not None:
-            self.used[key] = None
-        return found
-
-    def keep(self, key: tuple[str, str], blob: bytes) -> None:
-        """Keep `blob` under `key`, used by this process (saved by save)."""
-        self.entries[key] = blob
-        self.used[key] = None
-        self.new = True
-
-    def code(self, source: str, filename: str) -> CodeType:
-        key = ("code " + filename, source)
-        blob = self.entries.get(key)
-        if blob is not None:
-            try:
-                code: CodeType = marshal.loads(blob)
-                self.used[key] = None
-                return code
-            except (ValueError, EOFError, TypeError):  # a damaged entry: compile the source instead
-                del self.entries[key]
-        code = compile(source, filename, "exec")
-        self.keep(key, marshal.dumps(code))
-        return code
-
-    def save(self) -> None:
-        if not self.new:
-            return
-        # what other processes kept since this one read the file (another content set, another pack) stays,
-        # up to MAX_ENTRIES: the entries this process did not use, oldest first, make room
-        merged = self._read()
-        for key in self.used:
-            if key in self.entries:
-                merged.pop(key, None)
-                merged[key] = self.entries[key]
-        if len(merged) > MAX_ENTRIES:
-            spare = [k for k in merged if k not in self.used]
-            for key in spare[: len(merged) - MAX_ENTRIES]:
-                del merged[key]
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            with tmp.open("wb") as f:
-                pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-            self.new = False
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            return
-        for old in self.path.parent.glob("effect-ast-*.pickle"):  # caches of other versions of the parser
-            if old != self.path:
-                with contextlib.suppress(OSError):
-                    old.unlink()
+def _ast_version() -> str | None:
+    """What a kept tree depends on beyond its text: the grammar, ast.py, this module, Lark and Python (None, and
+    nothing kept between runs, if one of the files cannot be read)."""
+    return _versions()[0]
 
 
-MAX_ENTRIES = 4000  # parsed texts and compiled units kept in the cache file (the bundled game: about 600)
+def _code_version() -> str | None:
+    """What a kept code object depends on beyond its source: Python's bytecode (marshal's format)."""
+    return _versions()[1]
 
 
 @lru_cache(maxsize=1)
-def _ast_cache() -> _AstCache | None:
-    folder = cache_dir()
-    if folder is None:
-        return None
+def _versions() -> tuple[str | None, str]:
     digest = hashlib.sha256()
-    for part in (GRAMMAR_PATH, Path(ast.__file__), Path(__file__)):
-        try:
+    tree: str | None
+    try:
+        for part in (GRAMMAR_PATH, Path(ast.__file__), Path(__file__)):
             digest.update(part.read_bytes())
-        except OSError:
-            return None
-    digest.update(f"{lark.__version__} {sys.version_info[:2]}".encode())
-    return _AstCache(folder / f"effect-ast-{digest.hexdigest()[:16]}.pickle")
+        digest.update(f"{lark.__version__} {sys.version_info[:2]}".encode())
+        tree = digest.hexdigest()[:16]
+    except OSError:
+        tree = None
+    return tree, importlib.util.MAGIC_NUMBER.hex()
+
+
+# Each text parsed and each generated unit compiled, kept between runs (cache.py): parsing is most of what
+# loading content costs (Lark's parser in Python), and content changes rarely. Each hit is a fresh copy (callers
+# own their tree). Only texts that parsed are kept: errors are parsed every time, so they keep their messages.
+ASTS: Kept[ast.Program | ast.Node] = Kept(
+    "ast", version=_ast_version, copies=PICKLE, between_runs=True, in_process=False
+)
+CODE: Kept[CodeType] = Kept("code", version=_code_version, copies=MARSHAL, between_runs=True, in_process=False)
 
 
 def compile_cached(source: str, filename: str) -> CodeType:
-    """``compile(source, filename, "exec")``, kept in the parse cache between runs (the generated code of
-    every code unit is compiled when content loads; the same source compiles to the same code)."""
-    cache = _ast_cache()
-    if cache is None:
-        return compile(source, filename, "exec")
-    return cache.code(source, filename)
-
-
-def kept(key: tuple[str, str]) -> bytes | None:
-    """A blob another module keeps in the parse cache between runs (keep), or None (none kept, or no cache). The
-    caller's key says what the blob depends on beyond the text it holds (the parser's versions are the file's)."""
-    cache = _ast_cache()
-    return cache.blob(key) if cache is not None else None
-
-
-def keep(key: tuple[str, str], blob: bytes) -> None:
-    """Keep `blob` under `key` in the parse cache, saved with it (save_parse_cache); nothing without a cache."""
-    cache = _ast_cache()
-    if cache is not None:
-        cache.keep(key, blob)
-
-
-def save_parse_cache() -> None:
-    """Keep what this process parsed for the next run (a no-op without a cache or anything new)."""
-    cache = _ast_cache()
-    if cache is not None:
-        cache.save()
+    """``compile(source, filename, "exec")``, kept between runs (the generated code of every code unit is
+    compiled when content loads; the same source compiles to the same code)."""
+    return remember(CODE, (filename, source), lambda: (compile(source, filename, "exec"), True))
 
 
 MAX_SYNTAX_ERRORS = 20  # syntax errors reported for one text, its first and those after slips set right

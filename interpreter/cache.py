@@ -1,0 +1,267 @@
+"""What fengsheng keeps to go faster, in this process and between runs: one module, one helper.
+
+Nothing kept is needed: without it things are only slower. Each kind of thing kept is declared by the module
+that makes it, as a :class:`Kept` (a name; a version naming everything its values depend on beyond their key;
+whether each hit is a fresh copy; whether it is kept between runs), and used through :func:`remember`: the
+value kept under a key, else made, and kept if its maker says it may be (a content file with a finding is read
+every time, so that it reports it again). What is kept:
+
+* ``ast`` and ``code`` (language/parser.py): each effect text's tree and each code unit's compiled Python,
+  between runs (parsing is most of what loading content costs);
+* ``read`` (content/read.py): each content file that read clean (YAML parsed, schema met, nothing to report),
+  in this process and between runs;
+* ``build``, ``card name`` and ``content set`` (content/loader.py): cards, roles and tasks built from such
+  files, the bundled cards' names for ``validate``, and ``load_cached``'s content sets, in this process.
+
+In this process a kind keeps at most its ``limit`` values (all of them go when it is full). Between runs the
+kinds share one file in the user's private cache folder (:func:`cache_dir`): read once, at the first lookup;
+:func:`save` adds what this process used to what the file holds by then (other content sets stay, up to
+MAX_ENTRIES, the entries not used longest making room) and replaces it atomically; an entry of a kind whose
+version changed is dropped. A leaf module: it imports nothing of the project.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import pickle
+import stat
+import sys
+from collections.abc import Callable, Hashable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+V = TypeVar("V")
+
+MAX_ENTRIES = 4000  # entries in the file kept between runs (the bundled game: about 700)
+_OLD_FILES = "effect-ast-*.pickle"  # what earlier versions kept between runs (the parse cache alone)
+
+Codec = tuple[Callable[[Any], bytes], Callable[[bytes], Any]]
+PICKLE: Codec = (lambda value: pickle.dumps(value, pickle.HIGHEST_PROTOCOL), pickle.loads)
+MARSHAL: Codec = (marshal.dumps, marshal.loads)
+
+
+@lru_cache(maxsize=1)
+def cache_dir() -> Path | None:
+    """The user's private cache folder, or None: ``$FENGSHENG_CACHE_DIR``, else ``$XDG_CACHE_HOME/fengsheng``, else
+    ``~/.cache/fengsheng``; made with mode 0700 and used only if it belongs to this user and nobody else may
+    write to it (what is kept there is read back with pickle). ``FENGSHENG_CACHE=0`` turns caching off."""
+    if os.environ.get("FENGSHENG_CACHE", "1") == "0":
+        return None
+    explicit = os.environ.get("FENGSHENG_CACHE_DIR")
+    if explicit:
+        path = Path(explicit)
+    else:
+        try:
+            base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        except (RuntimeError, KeyError, OSError):  # no $HOME and no entry in the password database
+            return None
+        path = Path(base) / "fengsheng"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return None
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return None
+    return path
+
+
+class Kept(Generic[V]):
+    """One kind of thing kept (see the module's docstring). `copies`: each hit is a fresh copy made with this
+    codec (the caller may change what it gets); needed `between_runs`, where `version()` (None: not kept
+    between runs) names what the values depend on beyond their key."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        version: Callable[[], str | None] = lambda: "",
+        copies: Codec | None = None,
+        between_runs: bool = False,
+        in_process: bool = True,
+        limit: int | None = 4096,
+    ) -> None:
+        assert copies is not None or not between_runs, "a kind kept between runs is kept as bytes"
+        self.name, self.version, self.copies = name, version, copies
+        self.between_runs, self.in_process, self.limit = between_runs, in_process, limit
+        self._memo: dict[Hashable, Any] = {}  # in this process: the values, or their bytes (copies)
+        _KINDS[name] = self
+
+    def get(self, key: Hashable) -> V | None:
+        found = self._memo.get(key)
+        if found is not None:
+            return self._loaded(found) if self.copies is not None else found
+        at = self._file_key(key)
+        if at is None:
+            return None
+        blob = _store_get(at)
+        if blob is None:
+            return None
+        try:
+            value = self._loaded(blob)
+        except Exception:  # a damaged entry: made again
+            _store_drop(at)
+            return None
+        self._remember(key, blob)
+        return value
+
+    def put(self, key: Hashable, value: V) -> None:
+        blob: Any = value
+        if self.copies is not None:
+            try:
+                blob = self.copies[0](value)
+            except (RecursionError, pickle.PicklingError, ValueError):  # nested too deep, or not kept that way
+                return
+        self._remember(key, blob)
+        at = self._file_key(key)
+        if at is not None:
+            _store_put(at, blob)
+
+    def clear(self) -> None:
+        """Forget what this process kept of this kind (the file kept between runs stays)."""
+        self._memo.clear()
+
+    def drop(self, which: Callable[[Any], bool]) -> None:
+        """Forget the keys `which` says, in this process."""
+        for key in [k for k in self._memo if which(k)]:
+            del self._memo[key]
+
+    def _loaded(self, blob: bytes) -> V:
+        assert self.copies is not None
+        value: V = self.copies[1](blob)
+        return value
+
+    def _remember(self, key: Hashable, blob: Any) -> None:
+        if not self.in_process:
+            return
+        if self.limit is not None and len(self._memo) >= self.limit:
+            self._memo.clear()
+        self._memo[key] = blob
+
+    def _file_key(self, key: Hashable) -> tuple[str, str, Hashable] | None:
+        if not self.between_runs:
+            return None
+        version = self.version()
+        return (self.name, version, key) if version is not None else None
+
+
+_KINDS: dict[str, Kept[Any]] = {}  # every kind declared in this process, by name
+
+
+def remember(kept: Kept[V], key: Hashable, make: Callable[[], tuple[V, bool]]) -> V:
+    """The value `kept` holds under `key`; else `make()`'s (value, whether it may be kept), kept if it may."""
+    found = kept.get(key)
+    if found is not None:
+        return found
+    value, keep = make()
+    if keep:
+        kept.put(key, value)
+    return value
+
+
+# ---------------------------------------------------------------------- the file kept between runs
+
+
+class _Store:
+    """The entries kept between runs, (kind, version, key) -> bytes, as read from the file and added since."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries = self._read()
+        self.used: dict[tuple, None] = {}  # in the order of first use: the oldest make room first
+        self.new = False
+
+    def _read(self) -> dict[tuple, bytes]:
+        try:
+            with self.path.open("rb") as f:
+                loaded = pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, TypeError):
+            return {}  # nothing kept yet, or a file this version cannot read: everything is made again
+        return loaded if isinstance(loaded, dict) else {}
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        # what other processes kept since this one read the file (another content set, another pack) stays,
+        # up to MAX_ENTRIES: the entries this process did not use, oldest first, make room
+        merged = {k: v for k, v in self._read().items() if not _stale(k)}
+        for key in self.used:
+            if key in self.entries:
+                merged.pop(key, None)
+                merged[key] = self.entries[key]
+        if len(merged) > MAX_ENTRIES:
+            spare = [k for k in merged if k not in self.used]
+            for key in spare[: len(merged) - MAX_ENTRIES]:
+                del merged[key]
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            with tmp.open("wb") as f:
+                pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+            self.new = False
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return
+        for old in self.path.parent.glob(_OLD_FILES):
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def _stale(key: object) -> bool:
+    """An entry of a kind declared in this process under another version (kept by an older fengsheng)."""
+    if not (isinstance(key, tuple) and len(key) == 3):
+        return True
+    kind = _KINDS.get(key[0])
+    return kind is not None and kind.version() != key[1]
+
+
+@lru_cache(maxsize=1)
+def _store() -> _Store | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return _Store(folder / f"kept-{sys.implementation.cache_tag or 'python'}.pickle")
+
+
+def _store_get(key: tuple) -> bytes | None:
+    store = _store()
+    found = store.entries.get(key) if store is not None else None
+    if found is not None:
+        assert store is not None
+        store.used[key] = None
+    return found
+
+
+def _store_put(key: tuple, blob: bytes) -> None:
+    store = _store()
+    if store is not None:
+        store.entries[key] = blob
+        store.used[key] = None
+        store.new = True
+
+
+def _store_drop(key: tuple) -> None:
+    store = _store()
+    if store is not None:
+        store.entries.pop(key, None)
+
+
+def save() -> None:
+    """Keep what this process made of the kinds kept between runs, for the next run (a no-op without a cache
+    folder or anything new)."""
+    store = _store()
+    if store is not None:
+        store.save()
+
+
+def new_run() -> None:
+    """Forget the cache folder and the file as read (tests: what a new process would find); what each kind keeps
+    in this process stays (Kept.clear)."""
+    cache_dir.cache_clear()
+    _store.cache_clear()
