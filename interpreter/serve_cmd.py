@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from .cli_options import bot_options, content_option
+from .web.guard import Limits, default_hosts, default_origins
 
 
 @click.command()
@@ -18,13 +21,57 @@ from .cli_options import bot_options, content_option
     type=click.FloatRange(0, 10),
     help="seconds between two bots' moves, so people can follow them (the game knows no clock)",
 )
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="a host name the server answers for (repeat; *.example.org for its subdomains); default: the address "
+    "of --host (127.0.0.1: also localhost; 0.0.0.0: this machine's names and addresses)",
+)
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="URL",
+    help="the origin of pages that may make tables and open seats, e.g. https://fengsheng.example.org (repeat); "
+    "default: http://HOST:PORT for each allowed host",
+)
+@click.option(
+    "--max-tables",
+    default=Limits.tables,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="tables the server holds (a finished one is forgotten to make room)",
+)
+@click.option(
+    "--max-tables-per-client",
+    default=Limits.tables_per_client,
+    show_default=True,
+    type=click.IntRange(0, 100_000),
+    help="unfinished tables made from one address (0: no limit; behind a reverse proxy every client has its address)",
+)
 @bot_options()
-def serve(host, port, content_dirs, expansions, bot_delay, bot_defs, bot_timeout):
+def serve(
+    host,
+    port,
+    content_dirs,
+    expansions,
+    bot_delay,
+    allowed_hosts,
+    allowed_origins,
+    max_tables,
+    max_tables_per_client,
+    bot_defs,
+    bot_timeout,
+):
     """Serve a table in the browser: a lobby to make tables of people and bots, a link per seat,
     each browser seeing only its seat; a replay viewer for logs.
 
     Open http://HOST:PORT/ and make a table; send each person the link of their seat. Bots of your own
-    (--bot NAME=COMMAND) are offered in the lobby as the seat kind ext:NAME.
+    (--bot NAME=COMMAND) are offered in the lobby as the seat kind ext:NAME. Only pages of the server's
+    own address may use it: behind a reverse proxy, name the proxy's host and origin (--allowed-host,
+    --allowed-origin).
     """
     try:
         import uvicorn
@@ -57,6 +104,16 @@ def serve(host, port, content_dirs, expansions, bot_delay, bot_defs, bot_timeout
         except ContentErrors as e:
             raise ValueError(f"{len(e.errors)} error(s) in the content: {e.errors[0]}") from None
 
-    app = create_app(load, packs_for, list(expansions_of(BUNDLED_CONTENT)), expansions, bot_delay)
-    click.echo(f"fengsheng serve: open http://{host}:{port}/ (Ctrl-C stops the server and its tables)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    hosts = list(allowed_hosts) or default_hosts(host)
+    origins = list(allowed_origins) or default_origins(hosts, port)
+    for origin in origins:
+        if not origin.startswith(("http://", "https://")) or origin.rstrip("/").count("/") != 2:
+            raise click.BadParameter(f"{origin!r}: an origin is scheme://host[:port]", param_hint="--allowed-origin")
+    limits = replace(Limits(), tables=max_tables, tables_per_client=max_tables_per_client)
+    app = create_app(
+        load, packs_for, list(expansions_of(BUNDLED_CONTENT)), expansions, bot_delay, hosts, origins, limits
+    )
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops the server and its tables)")
+    click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=limits.frame_bytes * 4)

@@ -283,13 +283,33 @@ def test_an_agent_that_scribbles_changes_nothing(content):
         assert a.actions_taken == b.actions_taken
 
 
-@pytest.mark.parametrize("answer", [-1, 10**9, "0", 1.0, None, True, (0,)])
+class _Big(int):
+    """An int subclass too long to print (repr raises ValueError past 4,300 digits)."""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        -1,
+        10**9,
+        "0",
+        1.0,
+        None,
+        True,
+        (0,),
+        pytest.param(10**4400, id="10**4400"),
+        pytest.param(-(10**5000), id="-10**5000"),
+        pytest.param(_Big(10**4400), id="int-subclass-10**4400"),
+        pytest.param("x" * 10_000, id="long-text"),
+    ],
+)
 def test_answers_that_were_not_offered_are_refused(content, answer):
     state = GameState(content, 5, 8)
     _random_play(state, random.Random(8), 30)
     before = (state.history(), state.legal_actions(), state._game.digest_text(), len(state._game.log))
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as refused:
         state.apply_action(answer)
+    assert len(str(refused.value)) < 2000  # the refusal names the answer briefly (a huge int was a ValueError)
     assert (state.history(), state.legal_actions(), state._game.digest_text(), len(state._game.log)) == before
     state.apply_action(state.legal_actions()[0])  # and the game goes on
 

@@ -30,6 +30,8 @@ from interpreter.play import Table
 from interpreter.seat_text import Names
 from interpreter.sim import read_log_text, replay_game
 
+_JSONL = {"content-type": "application/jsonl"}  # the replay viewer's upload
+
 
 def _token(url: str) -> str:
     return url.split("token=", 1)[1]
@@ -180,8 +182,8 @@ def test_the_lobby_makes_tables_and_lists_them_without_secrets(client):
     assert [s["open"] for s in listed[0]["seats"]] == [False, False, False, False]
     assert [s["reserved"] for s in listed[0]["seats"]] == [True, False, True, False]
     assert listed[0]["chosen_seed"] is True
-    assert client.post("/api/tables/t1/claim").status_code == 409
-    assert client.post("/api/tables/t9/claim").status_code == 404
+    assert client.post("/api/tables/t1/claim", json={}).status_code == 409
+    assert client.post("/api/tables/t9/claim", json={}).status_code == 404
 
 
 def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(client):
@@ -195,10 +197,10 @@ def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(c
     assert [s["kind"] for s in listed["seats"]] == ["human", "heuristic", "human", "human", "human"]
     assert [s["open"] for s in listed["seats"]] == [False, False, False, True, True]
     assert [s["reserved"] for s in listed["seats"]] == [True, False, True, False, False]
-    first = client.post("/api/tables/t1/claim").json()
-    second = client.post("/api/tables/t1/claim").json()
+    first = client.post("/api/tables/t1/claim", json={}).json()
+    second = client.post("/api/tables/t1/claim", json={}).json()
     assert (first["seat"], second["seat"]) == (3, 4)  # each open seat once, then nothing: P0 and P2 are not offered
-    assert client.post("/api/tables/t1/claim").status_code == 409
+    assert client.post("/api/tables/t1/claim", json={}).status_code == 409
     assert [s["open"] for s in client.get("/api/tables").json()["tables"][0]["seats"]] == [False] * 5
     # the links hold: each reserved seat's link and each claimed open seat's link sits its own seat
     seats = [_Seat(client, app, "t1", link) for link in [*reserved, first["url"], second["url"]]]
@@ -209,7 +211,7 @@ def test_the_lobbys_join_hands_out_only_open_seats_never_a_reserved_seats_link(c
     # a table of open seats only is a table of humans too; a table with none is refused
     only_open = _create(client, ["open", "random"], seed=1)
     assert only_open["seat"] is None and only_open["invites"] == [] and only_open["open"] == [0]
-    assert client.post(f"/api/tables/{only_open['table']['id']}/claim").json()["seat"] == 0
+    assert client.post(f"/api/tables/{only_open['table']['id']}/claim", json={}).json()["seat"] == 0
 
 
 def test_the_host_is_blind_its_own_seat_invitations_used_once_no_seed(client):
@@ -401,7 +403,9 @@ def test_a_tables_log_names_a_pack_of_ones_own_without_the_servers_paths(tmp_pat
     fork = tmp_path / "server" / "mine"
     shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "jia_gui", fork)
     monkeypatch.chdir(tmp_path / "server")
-    app = create_app(load_cached, lambda text: resolve_packs([fork], parse_expansions(text)), [], bot_delay=0.0)
+    app = create_app(
+        load_cached, lambda text: resolve_packs([fork], parse_expansions(text)), [], hosts=["testserver"], origins=[]
+    )
     with TestClient(app) as client:
         made = _create(client, ["human", "random", "random"], seed=5)
         seat = _Seat(client, client.app, "t1", _links(made)[0], check=False)
@@ -545,7 +549,7 @@ def _simulated_log(tmp_path) -> str:
 
 def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client, tmp_path):
     text = _simulated_log(tmp_path)
-    r = client.post("/api/replay?game=1", content=text.encode("utf-8"))
+    r = client.post("/api/replay?game=1", content=text.encode("utf-8"), headers=_JSONL)
     assert r.status_code == 200, r.text
     data = r.json()
     assert data["views"] == ["referee", "public", "P0", "P1", "P2", "P3"] and data["game"] == 1
@@ -553,7 +557,11 @@ def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client
     assert referee[0]["text"].startswith("发牌（只有裁判看得到）：P0 ") and referee[1]["text"].startswith("游戏开始")
     assert len(data["games"]) == 2
     assert any(s["decision"] for s in referee) and "seed" in data["header"]
-    p1 = client.post("/api/replay?game=1&view=P1", content=text.encode("utf-8")).json()
+    seed = str(read_log_text(text)[1]["header"]["seed"])
+    for view in ("P1", "public"):  # no seat's or the public view carries the seed, anywhere
+        seen = client.post(f"/api/replay?game=1&view={view}", content=text.encode("utf-8"), headers=_JSONL)
+        assert seen.status_code == 200 and seed not in seen.text and "seed" not in seen.json()["header"]
+    p1 = client.post("/api/replay?game=1&view=P1", content=text.encode("utf-8"), headers=_JSONL).json()
     assert "seed" not in p1["header"]
     # P1's screen at each step, from the game re-played: its own panel, the others as P1 saw them
     decisions = sum(1 for s in referee if s["decision"])
@@ -580,9 +588,9 @@ def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(client, tmp_path
     out = tmp_path / "p2.jsonl"
     assert CliRunner().invoke(main, ["replay", str(path), "--as", "P2", "--out", str(out)]).exit_code == 0
     copy = out.read_bytes()
-    data = client.post("/api/replay", content=copy).json()
+    data = client.post("/api/replay", content=copy, headers=_JSONL).json()
     assert data["views"] == ["P2"] and data["view"] == "P2" and data["steps"]
-    r = client.post("/api/replay?view=referee", content=copy)
+    r = client.post("/api/replay?view=referee", content=copy, headers=_JSONL)
     assert r.status_code == 400 and "P2 copy" in r.json()["error"]
     assert text  # the referee's log was made
 
@@ -597,7 +605,7 @@ def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(client, tmp_path
     ],
 )
 def test_a_bad_log_gets_a_message(client, body, message):
-    r = client.post("/api/replay", content=body)
+    r = client.post("/api/replay", content=body, headers=_JSONL)
     assert r.status_code == 400 and message in r.json()["error"], r.text
 
 

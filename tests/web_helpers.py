@@ -13,14 +13,21 @@ from interpreter.engine.step import GameState
 from interpreter.seat_text import Names
 
 
-def make_app(bot_delay: float = 0.0):
+def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None):
+    """The app on the bundled content, answering for Starlette's test client (``testserver``) or, given a `port`,
+    for a browser at http://127.0.0.1:PORT."""
     from interpreter.web.app import create_app
 
+    hosts = ["testserver"] if port is None else ["127.0.0.1"]
+    origins = ["http://testserver"] if port is None else [f"http://127.0.0.1:{port}"]
     return create_app(
         load_cached,
         lambda text: resolve_packs([], parse_expansions(text)),
         ["tie_wu_zi", "lao_yang_fang"],
         bot_delay=bot_delay,
+        hosts=hosts,
+        origins=origins,
+        limits=limits,
     )
 
 

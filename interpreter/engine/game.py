@@ -352,14 +352,14 @@ class Game(GameCore):
         """The option an action id names; anything else is refused (IllegalAction) and nothing is applied."""
         if type(answer) is not int:
             raise IllegalAction(
-                f"P{decision.seat} answered {answer!r} ({type(answer).__name__}); an answer is "
+                f"P{decision.seat} answered {_brief(answer)} ({type(answer).__name__}); an answer is "
                 f"one of the action ids offered: {list(ids)}"
             )
         try:
             return ids.index(answer)
         except ValueError:
             raise IllegalAction(
-                f"P{decision.seat} answered action {answer}, which is not legal now; legal: {list(ids)}"
+                f"P{decision.seat} answered action {_brief(answer)}, which is not legal now; legal: {list(ids)}"
             ) from None
 
     # ------------------------------------------------------------------ setup
@@ -520,3 +520,16 @@ def _id(x: Any) -> str:
 def _uid(card: Card) -> int:
     """A card's deck id."""
     return card.uid
+
+
+def _brief(answer: object) -> str:
+    """An answer as a refusal names it: short, and never an error itself (Python will not turn an int of more
+    than 4,300 digits into text: ``apply_action(10**4400)`` raised a plain ValueError while saying it was
+    illegal)."""
+    if isinstance(answer, int) and not -(10**18) < answer < 10**18:
+        return f"<an integer of {answer.bit_length()} bits>"
+    try:
+        text = repr(answer)
+    except ValueError:
+        return f"<a {type(answer).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,11 +41,57 @@ from ..agents.kinds import agent_kinds
 from ..model.content import Content
 from ..seeds import SEED_RANGE
 from ..sim import ReplayMismatch, read_log_text
+from .guard import (
+    CLOSE_BAD_FRAME,
+    CLOSE_ERROR,
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_SLOW,
+    CLOSE_TOO_BIG,
+    CLOSE_TOO_MANY,
+    CLOSE_TRY_LATER,
+    LOCAL_HOSTS,
+    Guard,
+    Limits,
+    Refused,
+    default_origins,
+    read_json,
+)
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import replay_boards, replay_steps, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD = 50_000_000  # bytes of a log the replay viewer takes
+log = logging.getLogger("fengsheng.serve")
+
+
+class _Closed(Exception):
+    """A websocket to close: its close code and reason, and the message the page shows first (the reason if
+    none is given)."""
+
+    def __init__(self, code: int, reason: str, message: str | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.message = message
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """A request's body, read up to `limit` bytes: a longer one is Refused (413) without being read to its end."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise Refused(413, f"the request's body is larger than {limit:,} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Refused(413, f"the request's body is larger than {limit:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _refused(e: Refused) -> JSONResponse:
+    return JSONResponse({"error": e.message}, status_code=e.status)
 
 
 @dataclass(eq=False)
@@ -62,12 +110,19 @@ def create_app(
     expansions: list[str],
     default_expansions: str | None = None,
     bot_delay: float = 0.0,
+    hosts: Sequence[str] = LOCAL_HOSTS,
+    origins: Sequence[str] | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The app. `load` reads content packs, `packs_for` turns an ``--expansions`` text into the packs,
     `expansions` are the ids the lobby offers; bots wait `bot_delay` seconds between moves (only so that
-    people can follow them; the game itself knows no clock)."""
-    tables = Tables(load, packs_for, default_expansions)
+    people can follow them; the game itself knows no clock). It answers for the host names `hosts` only, takes
+    POSTs and websockets from pages of `origins` only (default: ``http://HOST:8000`` for each host; guard.py),
+    and holds to `limits`."""
+    limits = limits or Limits()
+    tables = Tables(load, packs_for, default_expansions, limits)
     sockets: dict[str, list[_Seat]] = {}
+    opened = 0  # websockets open in all
 
     async def send(conn: _Seat, message: dict[str, Any]) -> bool:
         try:
@@ -132,9 +187,9 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         try:
-            body = await request.json()
-        except ValueError:  # not JSON, not UTF-8, or a number too long to read
-            return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+            body = read_json(await _body(request, limits.body_bytes), limits.number_digits)
+        except Refused as e:
+            return _refused(e)
         if not isinstance(body, dict) or not isinstance(body.get("seats"), list):
             return JSONResponse(
                 {"error": 'send {"seats": ["human", "open", "heuristic", …], "host_seat": 0, "seed": null}'},
@@ -151,9 +206,15 @@ def create_app(
         exp = body.get("expansions")
         host_seat = body.get("host_seat", "first")
         try:
-            web = tables.create([str(s) for s in body["seats"]], seed, None if exp is None else str(exp), host_seat)
+            web = tables.create(
+                [str(s)[:40] for s in body["seats"][:11]],
+                seed,
+                None if exp is None else str(exp)[:200],
+                host_seat,
+                client=request.client.host if request.client else "",
+            )
         except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return JSONResponse({"error": str(e)}, status_code=e.status)
         await advance(web)  # the bots before the first human decision
         mine = web.host_seat
         return JSONResponse(
@@ -214,8 +275,9 @@ def create_app(
         )
 
     async def replay(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_UPLOAD:
+        try:
+            body = await _body(request, MAX_UPLOAD)
+        except Refused:
             return JSONResponse({"error": f"the log is larger than {MAX_UPLOAD:,} bytes"}, status_code=413)
         try:
             games = read_log_text(body, request.query_params.get("name", "the log")[:100])
@@ -243,7 +305,11 @@ def create_app(
             try:
                 boards, where = replay_boards(logged, int(view[1:]), content)
             except Exception as e:  # a log of other content or another version: the steps without the screens
-                note = f"the seat's screens are left out: the log does not replay with the server's content ({e})"
+                # (only the error's kind: its text may name what the seat may not read, an action of another seat)
+                note = (
+                    "the seat's screens are left out: the log does not replay with the server's content "
+                    f"({type(e).__name__})"
+                )
             else:
                 for step in steps:
                     step["board"] = where[step["n"]]
@@ -251,6 +317,7 @@ def create_app(
             {
                 "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
                 "game": at,
+                # a seat's or the public view never carries the seed (it would give every hidden card back)
                 "header": {k: v for k, v in header.items() if k != "seed" or view == "referee"},
                 "views": views_of(header),
                 "view": view,
@@ -263,39 +330,69 @@ def create_app(
 
     # ------------------------------------------------------------------ a seat's websocket
 
+    async def receive(ws: WebSocket, timeout: float | None = None) -> Any:
+        """One message of the page: a JSON text frame within the limits, else _Closed (the page closed: raises
+        WebSocketDisconnect)."""
+        try:
+            raw = await asyncio.wait_for(ws.receive(), timeout)
+        except asyncio.TimeoutError:
+            raise _Closed(CLOSE_SLOW, f"no join message in {timeout:g} s") from None
+        if raw["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(raw.get("code", 1000))
+        text = raw.get("text")
+        if text is None:
+            raise _Closed(CLOSE_BAD_FRAME, "send JSON as text frames")
+        if len(text) > limits.frame_bytes or len(text.encode("utf-8")) > limits.frame_bytes:
+            raise _Closed(CLOSE_TOO_BIG, f"a message is at most {limits.frame_bytes:,} bytes")
+        try:
+            return read_json(text, limits.number_digits)
+        except Refused as e:
+            raise _Closed(CLOSE_BAD_FRAME, e.message) from None
+
+    async def close(ws: WebSocket, code: int, reason: str, message: str | None = None) -> None:
+        """Tell the page why (an error it shows), then close with the code and the reason."""
+        try:
+            await ws.send_json({"type": "error", "fatal": True, "message": message or reason})
+            await ws.close(code=code, reason=reason[:120])
+        except Exception:  # the page left first
+            pass
+
     async def seat_socket(ws: WebSocket) -> None:
+        nonlocal opened
         await ws.accept()
+        if opened >= limits.sockets:
+            await close(ws, CLOSE_TRY_LATER, f"the server has {limits.sockets:,} connections open: try again later")
+            return
+        opened += 1
         conn: _Seat | None = None
         try:
-            hello = await ws.receive_json()
+            hello = await receive(ws, limits.join_seconds)
             try:
                 web = tables.get(ws.path_params["tid"])
             except TableError as e:
-                await ws.send_json({"type": "error", "fatal": True, "message": str(e)})
-                await ws.close(code=4404)
-                return
+                raise _Closed(CLOSE_NOT_FOUND, str(e)) from None
             token = hello.get("token") if isinstance(hello, dict) else None
             invite = hello.get("invite") if isinstance(hello, dict) else None
             seat = web.seat_of(token) if isinstance(token, str) else None
+            if seat is not None and web.seats[seat].connected >= limits.sockets_per_seat:
+                raise _Closed(
+                    CLOSE_TOO_MANY,
+                    f"this seat has {limits.sockets_per_seat} windows open already",
+                    f"这个座位已经在 {limits.sockets_per_seat} 个窗口里打开了：请先关掉一个。",
+                )
             if seat is None and isinstance(invite, str):
                 seat, fresh = web.redeem(invite)
                 if seat is not None and not fresh:
-                    await ws.send_json(
-                        {
-                            "type": "error",
-                            "fatal": True,
-                            "message": f"这个邀请链接已经用过了：P{seat} 已经有人入座（一个邀请只能用一次）。"
-                            "如果入座的不是你，请告诉开桌的人。",
-                        }
+                    raise _Closed(
+                        CLOSE_FORBIDDEN,
+                        "this invitation was used already",
+                        f"这个邀请链接已经用过了：P{seat} 已经有人入座（一个邀请只能用一次）。"
+                        "如果入座的不是你，请告诉开桌的人。",
                     )
-                    await ws.close(code=4403, reason="this invitation was used already")
-                    return
                 if seat is not None:  # the seat's key, for this browser alone from now on
                     await ws.send_json({"type": "key", "seat": seat, "token": web.seats[seat].token})
             if seat is None:
-                await ws.send_json({"type": "error", "fatal": True, "message": "这个链接不对应这张桌的任何座位。"})
-                await ws.close(code=4403)
-                return
+                raise _Closed(CLOSE_FORBIDDEN, "no seat of this table has this key", "这个链接不对应这张桌的任何座位。")
             conn = _Seat(ws, web, seat)
             link = web.seats[seat]
             link.claimed = True
@@ -305,7 +402,7 @@ def create_app(
             if web.bot_to_move():
                 await advance(web)
             while True:
-                msg = await ws.receive_json()
+                msg = await receive(ws)
                 if not isinstance(msg, dict) or msg.get("type") != "act":
                     await send(conn, {"type": "error", "message": "unknown message (send type act, ply, action)"})
                     continue
@@ -317,9 +414,15 @@ def create_app(
                 await advance(web)  # the bots that follow, then every seat is sent the new state
         except (WebSocketDisconnect, RuntimeError):
             pass
-        except (json.JSONDecodeError, UnicodeDecodeError, KeyError):
-            await ws.close(code=4400)
+        except _Closed as e:
+            await close(ws, e.code, e.reason, e.message)
+        except Exception as e:  # a bug: the page is told, the log gets one line, no traceback reaches anyone
+            log.error(
+                "fengsheng serve: a websocket of %s failed: %s: %s", ws.path_params.get("tid"), type(e).__name__, e
+            )
+            await close(ws, CLOSE_ERROR, "the server failed on this message", "服务器处理这条消息时出错了。")
         finally:
+            opened -= 1
             if conn is not None:
                 _drop(conn)
 
@@ -336,7 +439,9 @@ def create_app(
         WebSocketRoute("/ws/{tid}", seat_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    if origins is None:
+        origins = default_origins(hosts, 8000)
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(hosts), origins=list(origins))])
     app.state.tables = tables
     return app
 

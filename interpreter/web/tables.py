@@ -35,6 +35,7 @@ from ..model.content import Content
 from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
+from .guard import Limits
 from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
@@ -42,7 +43,11 @@ OPEN = "open"  # an open human seat: nothing goes to the host; the lobby's join 
 
 
 class TableError(Exception):
-    """A table that cannot be made, an unknown table or token: a message for the page."""
+    """A table that cannot be made, an unknown table or token: a message for the page, and its HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -79,6 +84,7 @@ class WebTable:
     ply: int = 0  # actions applied so far
     busy: bool = False  # bots are moving
     label: str = ""
+    client: str = ""  # the address the table was made from (Limits.tables_per_client)
     errors: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------------ who is who
@@ -246,7 +252,9 @@ class Tables:
         load: Callable[[list[Path]], Content],
         packs_for: Callable[[str | None], list[Path]],
         default_expansions: str | None = None,
+        limits: Limits | None = None,
     ) -> None:
+        self.limits = limits or Limits()
         self._load = load  # packs -> content (kept: each set of packs is loaded once)
         self._packs_for = packs_for  # --expansions text -> the packs to load
         self.default_expansions = default_expansions
@@ -266,13 +274,16 @@ class Tables:
         seed: int | None = None,
         expansions: str | None = None,
         host_seat: int | str | None = "first",
+        client: str = "",
     ) -> WebTable:
         """A new table: one entry per seat, ``human`` (a reserved seat: the host's own, or one it hands out by an
         invitation), ``open`` (an open seat: the lobby's join hands its key out) or a bot kind (agents/kinds.py).
 
         `host_seat` is the ``human`` seat the host plays (its key goes to the host), None if the host does not
         play, ``"first"`` the first ``human`` seat if there is one. `seed` None draws a fresh one nobody knows;
-        a seed given is the host's: the table says so to every seat."""
+        a seed given is the host's: the table says so to every seat. `client` is the address it is made from: the
+        server holds at most Limits.tables tables (the oldest finished one is forgotten to make room) and at most
+        Limits.tables_per_client unfinished ones made from one address."""
         players = len(seats)
         if not 2 <= players <= 10:
             raise TableError(f"a table has 2 to 10 seats (got {players})")
@@ -282,6 +293,7 @@ class Tables:
                 raise TableError(f"P{s}: unknown seat kind {kind!r} ({HUMAN}, {OPEN}, {', '.join(kinds)})")
         if HUMAN not in seats and OPEN not in seats:
             raise TableError(f"a table needs at least one human seat ({HUMAN} or {OPEN})")
+        self._room_for(client)
         if host_seat == "first":
             host_seat = next((s for s, k in enumerate(seats) if k == HUMAN), None)
         if host_seat is not None and (
@@ -337,10 +349,31 @@ class Tables:
             secrets.token_urlsafe(16),
             host_seat=host_seat,
             chosen_seed=chosen,
+            client=client,
             label=f"{players} 人桌，" + "、".join(f"P{s} {k}" for s, k in enumerate(seats)),
         )
         self.tables[tid] = web
         return web
+
+    def _room_for(self, client: str) -> None:
+        """Room for one more table made from `client`, or a TableError (429: that address's share of unfinished
+        tables is made; 503: the server is full of unfinished tables). A finished table is forgotten to make room
+        (the oldest first): its logs go with it."""
+        per_client = self.limits.tables_per_client
+        if per_client and sum(1 for t in self.tables.values() if t.client == client and not t.over()) >= per_client:
+            raise TableError(
+                f"{per_client} unfinished tables were made from this address already: finish one, or ask the server's "
+                "owner (serve --max-tables-per-client)",
+                429,
+            )
+        while len(self.tables) >= self.limits.tables:
+            done = next((tid for tid, t in self.tables.items() if t.over()), None)
+            if done is None:
+                raise TableError(
+                    f"the server holds {self.limits.tables} unfinished tables: try again later (serve --max-tables)",
+                    503,
+                )
+            del self.tables[done]
 
     def get(self, tid: str) -> WebTable:
         table = self.tables.get(tid)

@@ -73,7 +73,7 @@ async function create(event) {
 
 async function join(tid) {
   try {
-    const got = await api(`/api/tables/${tid}/claim`, { method: "POST" });
+    const got = await api(`/api/tables/${tid}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     location.href = got.url;
   } catch (e) {
     alert(e.message || e);

@@ -16,7 +16,7 @@ async function load(game, view) {
   if (view) q.set("view", view);
   let data;
   try {
-    data = await api("/api/replay?" + q, { method: "POST", body: logText });
+    data = await api("/api/replay?" + q, { method: "POST", headers: { "content-type": "application/jsonl" }, body: logText });
   } catch (e) {
     banner(String(e.message || e));
     document.getElementById("player").hidden = true;

@@ -1,0 +1,297 @@
+"""``fengsheng serve`` trusts only its own pages and holds to its limits: allowed hosts and origins on HTTP and
+websockets, JSON-only POSTs, bounded bodies, numbers, frames, tables and sockets — each refused with a clear error
+(an HTTP status and ``{"error": …}``, or a websocket close code and reason), never a traceback."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette", reason="the optional extra `web` (starlette) is not installed")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+from click.testing import CliRunner
+from starlette.websockets import WebSocketDisconnect
+from web_helpers import make_app
+
+from interpreter.cli import main
+from interpreter.web.guard import Limits, default_hosts, default_origins, host_of, read_json
+
+GOOD = {"origin": "http://testserver"}
+EVIL = {"origin": "http://evil.example"}
+
+
+def _client(limits: Limits | None = None, **kw) -> TestClient:
+    return TestClient(make_app(limits=limits), **kw)
+
+
+def _table(client, seats=("human", "random"), **extra) -> dict:
+    r = client.post("/api/tables", json={"seats": list(seats), "seed": 3, **extra})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _key(made: dict) -> str:
+    return made["seat"]["url"].split("token=")[1]
+
+
+def _closed(ws) -> WebSocketDisconnect:
+    """Read a websocket until it is closed (the error message before it included); the close."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(10):
+            ws.receive_text()
+    return closed.value
+
+
+def _finish(client, made: dict) -> None:
+    """Play a table of one human seat to its end at that seat (the first legal answer at each decision)."""
+    with client.websocket_connect(f"/ws/{made['table']['id']}") as ws:
+        ws.send_json({"type": "join", "token": _key(made)})
+        msg = ws.receive_json()
+        while not msg["over"]:
+            ws.send_json({"type": "act", "ply": msg["ply"], "action": msg["actions"][0]["id"]})
+            msg = ws.receive_json()
+
+
+# ---------------------------------------------------------------------- hosts and origins
+
+
+def test_a_request_for_another_host_is_refused_on_http_and_websocket():
+    with _client() as client:
+        assert client.get("/").status_code == 200
+        r = client.get("/api/tables", headers={"host": "evil.example"})
+        assert r.status_code == 400 and "evil.example" in r.json()["error"] and "--allowed-host" in r.json()["error"]
+        # (a DNS-rebinding page reaches 127.0.0.1 under its own name: its Host is refused)
+        r = client.post("/api/tables", json={"seats": ["human", "random"]}, headers={"host": "evil.example:8000"})
+        assert r.status_code == 400 and client.get("/api/tables").json()["tables"] == []
+        with client.websocket_connect("/ws/t1", headers={"host": "evil.example"}) as ws:
+            closed = _closed(ws)
+        assert closed.code == 1008 and "evil.example" in closed.reason
+
+
+def test_a_page_of_another_origin_may_not_post_or_open_a_websocket():
+    with _client() as client:
+        r = client.post("/api/tables", json={"seats": ["human", "random"]}, headers=EVIL)
+        assert r.status_code == 403 and "evil.example" in r.json()["error"] and "--allowed-origin" in r.json()["error"]
+        assert client.get("/api/tables").json()["tables"] == []
+        made = _table(client, ("human", "random", "open"))  # no Origin (not a browser): allowed
+        assert client.post("/api/tables", json={"seats": ["human", "random"]}, headers=GOOD).status_code == 200
+        # a cross-origin claim of an open seat, and a cross-origin websocket with a seat's key: refused
+        assert client.post("/api/tables/t1/claim", json={}, headers=EVIL).status_code == 403
+        assert client.get("/api/tables").json()["tables"][0]["seats"][2]["open"] is True
+        with client.websocket_connect("/ws/t1", headers=EVIL) as ws:
+            closed = _closed(ws)
+        assert closed.code == 1008 and "evil.example" in closed.reason
+        with client.websocket_connect("/ws/t1", headers=GOOD) as ws:
+            ws.send_json({"type": "join", "token": _key(made)})
+            assert ws.receive_json()["type"] == "state"
+        # a GET from a link on another site is an ordinary visit
+        assert client.get("/", headers=EVIL).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [
+        ("text/plain", '{"seats": ["human", "random"]}'),
+        ("application/x-www-form-urlencoded", "seats=human&seats=random"),
+        (
+            "multipart/form-data; boundary=x",
+            '--x\r\nContent-Disposition: form-data; name="seats"\r\n\r\nhuman\r\n--x--',
+        ),
+        (None, '{"seats": ["human", "random"]}'),
+    ],
+)
+def test_a_post_that_is_not_json_is_refused_with_415(kind, body):
+    with _client() as client:
+        headers = {"content-type": kind} if kind else {}
+        r = client.post("/api/tables", content=body.encode(), headers=headers)
+        assert r.status_code == 415 and "application/json" in r.json()["error"], r.text
+        assert client.get("/api/tables").json()["tables"] == []
+        _table(client, ("open", "random"))
+        assert client.post("/api/tables/t1/claim", content=b"{}", headers=headers).status_code == 415
+        assert client.get("/api/tables").json()["tables"][0]["seats"][0]["open"] is True
+
+
+def test_the_defaults_are_the_servers_own_address():
+    assert default_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1"]
+    assert default_hosts("192.168.1.20") == ["192.168.1.20"]
+    everywhere = default_hosts("0.0.0.0")
+    assert {"127.0.0.1", "localhost"} <= set(everywhere) and "0.0.0.0" not in everywhere
+    assert default_origins(["127.0.0.1", "::1"], 8000) == ["http://127.0.0.1:8000", "http://[::1]:8000"]
+    assert default_origins(["example.org"], 80) == ["http://example.org"]
+    assert [host_of(h) for h in ("a.org:80", "[::1]:8000", "::1", "A.org", "", None)] == [
+        "a.org",
+        "::1",
+        "::1",
+        "a.org",
+        None,
+        None,
+    ]
+
+
+def test_serve_refuses_an_origin_that_is_not_one():
+    result = CliRunner().invoke(main, ["serve", "--allowed-origin", "fengsheng.example.org"])
+    assert result.exit_code == 2 and "scheme://host[:port]" in result.output, result.output
+
+
+def test_allowed_hosts_and_origins_for_a_reverse_proxy():
+    from interpreter.content.loader import load_cached
+    from interpreter.content.packs import parse_expansions, resolve_packs
+    from interpreter.web.app import create_app
+
+    app = create_app(
+        load_cached,
+        lambda text: resolve_packs([], parse_expansions(text)),
+        [],
+        hosts=["*.example.org"],
+        origins=["https://play.example.org"],
+    )
+    with TestClient(app, base_url="https://play.example.org") as client:
+        ok = client.post(
+            "/api/tables", json={"seats": ["human", "random"]}, headers={"origin": "https://play.example.org"}
+        )
+        assert ok.status_code == 200, ok.text
+        assert client.get("/", headers={"host": "example.org.evil.example"}).status_code == 400
+        other = client.post(
+            "/api/tables", json={"seats": ["human", "random"]}, headers={"origin": "http://play.example.org"}
+        )
+        assert other.status_code == 403
+
+
+# ---------------------------------------------------------------------- bodies and numbers
+
+
+def test_bodies_and_numbers_are_bounded():
+    with _client() as client:
+        big = client.post("/api/tables", json={"seats": ["human", "random"], "pad": "x" * 20_000})
+        assert big.status_code == 413 and "16,384 bytes" in big.json()["error"]
+        # a 5,000-digit seed: Python cannot even read it (a ValueError, a 500 before); refused with a message
+        huge = client.post(
+            "/api/tables",
+            content=b'{"seats": ["human", "random"], "seed": ' + b"9" * 5000 + b"}",
+            headers={"content-type": "application/json"},
+        )
+        assert huge.status_code == 400 and "more than 80 digits" in huge.json()["error"]
+        nested = client.post("/api/tables", content=b"[" * 900, headers={"content-type": "application/json"})
+        assert nested.status_code in (400, 413) and "error" in nested.json()
+        assert client.get("/api/tables").json()["tables"] == []
+    assert read_json('{"a": ' + "9" * 80 + "}", 80) == {"a": int("9" * 80)}
+
+
+# ---------------------------------------------------------------------- tables
+
+
+def test_the_server_holds_a_bounded_number_of_tables_forgetting_finished_ones_first():
+    with _client(Limits(tables=2, tables_per_client=0)) as client:
+        first = _table(client)
+        _table(client)
+        full = client.post("/api/tables", json={"seats": ["human", "random"]})
+        assert full.status_code == 503 and "2 unfinished tables" in full.json()["error"]
+        _finish(client, first)
+        assert client.post("/api/tables", json={"seats": ["human", "random"]}).status_code == 200
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["t2", "t3"]  # t1 made room
+        assert client.get("/api/tables/t1/log?token=x").status_code == 404
+
+
+def test_one_client_makes_a_bounded_number_of_unfinished_tables():
+    app = make_app(limits=Limits(tables_per_client=2))
+    with TestClient(app, client=("10.0.0.1", 1)) as one, TestClient(app, client=("10.0.0.2", 1)) as two:
+        first = _table(one)
+        _table(one)
+        third = one.post("/api/tables", json={"seats": ["human", "random"]})
+        assert third.status_code == 429 and "2 unfinished tables" in third.json()["error"]
+        assert two.post("/api/tables", json={"seats": ["human", "random"]}).status_code == 200  # another address
+        _finish(one, first)
+        assert one.post("/api/tables", json={"seats": ["human", "random"]}).status_code == 200
+
+
+# ---------------------------------------------------------------------- websockets
+
+
+def test_a_seat_takes_a_bounded_number_of_websockets():
+    with _client(Limits(sockets_per_seat=2)) as client:
+        key = _key(_table(client))
+        with client.websocket_connect("/ws/t1") as a, client.websocket_connect("/ws/t1") as b:
+            for ws in (a, b):
+                ws.send_json({"type": "join", "token": key})
+                assert ws.receive_json()["type"] == "state"
+            with client.websocket_connect("/ws/t1") as c:
+                c.send_json({"type": "join", "token": key})
+                error = c.receive_json()
+                assert error["type"] == "error" and error["fatal"] and "2 个窗口" in error["message"]
+                closed = _closed(c)
+            assert closed.code == 4429 and "2 windows" in closed.reason
+        with client.websocket_connect("/ws/t1") as again:  # the two closed: the seat takes a window again
+            again.send_json({"type": "join", "token": key})
+            assert again.receive_json()["type"] == "state"
+
+
+def test_the_server_takes_a_bounded_number_of_websockets():
+    with _client(Limits(sockets=1)) as client:
+        key = _key(_table(client))
+        with client.websocket_connect("/ws/t1") as a:
+            a.send_json({"type": "join", "token": key})
+            assert a.receive_json()["type"] == "state"
+            with client.websocket_connect("/ws/t1") as b:
+                closed = _closed(b)
+            assert closed.code == 1013 and "try again later" in closed.reason
+
+
+def test_a_websocket_that_never_joins_is_closed():
+    with _client(Limits(join_seconds=0.2)) as client, client.websocket_connect("/ws/t1") as ws:
+        closed = _closed(ws)
+    assert closed.code == 4408 and "no join message" in closed.reason
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "reason"),
+    [
+        # 5,000 digits: Python will not read it (an uncaught ValueError in seat_socket before): too big a frame
+        pytest.param(
+            '{"type": "act", "ply": 0, "action": ' + "7" * 5000 + "}", 1009, "at most 4,096", id="5000-digits"
+        ),
+        pytest.param('{"type": "act", "ply": 0, "action": ' + "7" * 200 + "}", 4400, "more than 80 digits", id="200"),
+        pytest.param('{"type": "act", "ply": ' + "1" * 200 + ', "action": 1}', 4400, "more than 80 digits", id="ply"),
+        pytest.param('{"type": "act", "pad": "' + "x" * 5000 + '"}', 1009, "at most 4,096 bytes", id="long"),
+        pytest.param("not json", 4400, "not JSON", id="not-json"),
+        pytest.param("[" * 2000, 4400, "not JSON", id="nested"),
+        pytest.param(b'{"type": "act"}', 4400, "text frames", id="binary"),
+    ],
+)
+def test_a_bad_frame_closes_the_socket_with_a_code_and_a_reason_never_a_traceback(frame, code, reason, caplog):
+    with _client() as client:
+        key = _key(_table(client))
+        for joined in (False, True):  # as the join message, and after it
+            with client.websocket_connect("/ws/t1") as ws:
+                if joined:
+                    ws.send_json({"type": "join", "token": key})
+                    assert ws.receive_json()["type"] == "state"
+                if isinstance(frame, bytes):
+                    ws.send_bytes(frame)
+                else:
+                    ws.send_text(frame)
+                closed = _closed(ws)
+            assert closed.code == code and reason in closed.reason, (closed.code, closed.reason)
+        with client.websocket_connect("/ws/t1") as ws:  # the table plays on
+            ws.send_json({"type": "join", "token": key})
+            assert ws.receive_json()["type"] == "state"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_a_long_action_id_within_the_bound_is_an_illegal_action():
+    """A whole number of 80 digits is read; the engine refuses it as an action it did not offer (it raised a
+    plain ValueError for a number too long to print) and the seat is asked again."""
+    with _client() as client:
+        key = _key(_table(client))
+        with client.websocket_connect("/ws/t1") as ws:
+            ws.send_json({"type": "join", "token": key})
+            state = ws.receive_json()
+            ws.send_text(f'{{"type": "act", "ply": {state["ply"]}, "action": {"9" * 80}}}')
+            error = ws.receive_json()
+            assert error["type"] == "error" and "不是现在合法的选择" in error["message"] and len(error["message"]) < 200
+            assert ws.receive_json()["type"] == "state"
