@@ -224,7 +224,8 @@ def test_serve_offers_its_bots_in_the_lobby_and_refuses_a_bad_one_before_it_star
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-    kinds = TestClient(started[0]).get("/api/options").json()["kinds"]
+    # (the server answers for its own address only: 127.0.0.1 by default)
+    kinds = TestClient(started[0], base_url="http://127.0.0.1:8000").get("/api/options").json()["kinds"]
     assert "ext:mine" in kinds and not any("python" in k for k in kinds)  # a name, never the command
     r = fengsheng("serve", "--bot", "mine")
     assert r.exit_code == 2 and "give a name and the command, NAME=COMMAND" in r.output and len(started) == 1
