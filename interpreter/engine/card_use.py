@@ -22,6 +22,7 @@ from .state import DISCARD, HAND, PROCESSING, TIMING_INDEX, Card, Player, type_p
 if TYPE_CHECKING:
     from ..model.content import CardType, CardUse as Use
     from .core import GameCore
+    from .ports import CardUsePorts
     from .resolution import Resolution
     from .seats import Seats
     from .skills import Skills
@@ -33,7 +34,14 @@ class CardUse:
     """Legal uses, idle-point questions and card use (see the module docstring)."""
 
     def __init__(
-        self, game: GameCore, seats: Seats, zones: Zones, skills: Skills, stack: EffectStack, resolution: Resolution
+        self,
+        game: GameCore,
+        seats: Seats,
+        zones: Zones,
+        skills: Skills,
+        stack: EffectStack,
+        resolution: Resolution,
+        ports: CardUsePorts,
     ) -> None:
         self.game = game
         self.seats = seats
@@ -50,11 +58,12 @@ class CardUse:
         # card type ids nobody may use, hand or virtual, while the intel they were bound to is pending (protect_intel)
         self.intel_bans: set[str] = set()
         self.intel_bans_card: Card | None = None  # that intel
-        # stack timing (rules `resolution: stack`; wired by Game, priority.py): a card use, once its target is
-        # chosen and `card_used` recorded, is handed to the stack with the rest of its use; None: queued
-        self.push_use: Callable[[Player, Callable[[], None]], None] | None = None
-        # ... and an idle point's answer is carried out by the stack (StackTiming.perform); None: by perform below
-        self.stack_perform: Callable[[Player, PlayOption], None] | None = None
+        # the ports (ports.py), under stack timing (rules `resolution: stack`, priority.py): a card use, once its
+        # target is chosen and `card_used` recorded, is handed to the stack with the rest of its use
+        # (StackTiming.push_use), and an idle point's answer is carried out by the stack (StackTiming.perform);
+        # None: queued (the rest of the use resolves here, the answer is carried out by perform below)
+        self.push_use: Callable[[Player, Callable[[], None]], None] | None = ports.push_use
+        self.stack_perform: Callable[[Player, PlayOption], None] | None = ports.stack_perform
 
     # ------------------------------------------------------------------ this turn's conversions and bans
 

@@ -24,6 +24,7 @@ from .state import Card, Player, below
 
 if TYPE_CHECKING:
     from ..model.content import Content
+    from .ports import CorePorts
 
 _T = TypeVar("_T")
 
@@ -67,8 +68,6 @@ class GameCore:
     picks: list[Callable[[int], int] | None]
     draws: list[Callable[[int], int] | None]
     describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
-    _sight: Callable[[int], int]  # Zones.sight: the seats that can see a card now (for records naming it)
-    _note_pick: Callable[[Card, int, list[Any]], None]  # Zones.note_pick: a seat picked a card in a decision
     zones: MoveCount  # the game's Zones (made by Game): its move count spends the step budget
 
     def __init__(
@@ -79,6 +78,8 @@ class GameCore:
         agents: Any,
         record: bool = False,
         max_turns: int | None = None,
+        *,
+        ports: CorePorts,
     ) -> None:
         if n_players < 2:
             raise ValueError("a game needs at least 2 players")
@@ -124,6 +125,9 @@ class GameCore:
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
         self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
         self.result: GameOver | None = None
+        # the channels' ports (ports.py): they see cards through Zones, which is made after the core
+        self._sight: Callable[[int], int] = ports.sight  # the seats that can see a card now (records naming it)
+        self._note_pick: Callable[[Card, int, list[Any]], None] = ports.note_pick  # a seat picked a card
 
     @property
     def MAX_DECISIONS(self) -> int:
@@ -159,7 +163,7 @@ class GameCore:
         name deck ids (CARD_FIELDS) are checked against the cards' visibility now:
         a card some seat cannot see makes that field secret to the seats that can.
         """
-        _the_record(self, kind, to, secret, True, **data)
+        emit_event(self, kind, to, secret, True, **data)
 
     def take_events(self) -> list[tuple[str, dict[str, Any]]]:
         """The watched events recorded since the last call, oldest first (the trigger loop's batch)."""
@@ -312,9 +316,6 @@ def unheard(game: GameCore, kind: str) -> bool:
         return False
     game.changes += 1
     return True
-
-
-_the_record = emit_event  # what GameCore.emit calls (the event kind it passes on is a variable, not a literal)
 
 
 def uniform_answer(

@@ -34,6 +34,7 @@ from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
 from .pins import PairedDeal, Pins, pin_seat
+from .ports import CardUsePorts, CorePorts, ResolutionPorts
 from .priority import StackTiming
 from .resolution import Resolution
 from .seats import Seats
@@ -165,32 +166,45 @@ class Game(GameCore):
         max_turns: int | None = None,
         pins: Pins | None = None,
     ) -> None:
-        super().__init__(content, n_players, seed, agents, record, max_turns)
+        # The components, each given the ones made before it and, as its ports (ports.py), the calls that go back
+        # up to one made after it: those reach it through the game once it is made (see ARCHITECTURE.md).
+        # The two channels see cards through Zones:
+        core_ports = CorePorts(
+            sight=lambda uid: self.zones.sight(uid),
+            note_pick=lambda card, seat, options: self.zones.note_pick(card, seat, options),
+        )
+        super().__init__(content, n_players, seed, agents, record, max_turns, ports=core_ports)
         # a role or task dealt to a seat (engine/pins.py): setup honours it, the setup record names it
         self.pins = pins if pins else None
-        # the components, each given the ones it uses (lower ones first: see ARCHITECTURE.md)
         self.seats = seats = Seats(self)
         self.zones: Zones = Zones(self)
         zones = self.zones
         self.stack = stack = EffectStack(self, zones)
         self.skills = skills = Skills(self, seats, zones, stack)
         self.victory = victory = Victory(self, seats, zones, skills)
-        self.resolution = resolution = Resolution(self, seats, zones, skills, victory)
-        self.card_use = card_use = CardUse(self, seats, zones, skills, stack, resolution)
-        self.flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
-        # the calls that go back up: the two channels see cards through Zones; a dying player's
-        # rescue asks each player through CardUse's idle-point question
-        self._sight = zones.sight
-        self._note_pick = zones.note_pick
-        resolution.offer_idle = card_use.offer_idle
-        # stack timing (rules `resolution: stack`): uses, active skills and triggered skills go onto the stack of
-        # priority.py; the queued model is resolution.py's node loop alone
+        # Stack timing (rules `resolution: stack`): uses, active skills and triggered skills go onto the stack of
+        # priority.py (StackTiming, made last); the queued model is resolution.py's node loop alone, and its
+        # components get no stack-timing ports.
         self.stack_timing: StackTiming | None = None
-        if content.rules.resolution == "stack":
-            self.stack_timing = st = StackTiming(self, seats, skills, resolution, card_use, self.flow)
-            card_use.push_use = st.push_use
-            card_use.stack_perform = st.perform
-            resolution.stack_triggers = st.put_triggers
+        stack_rules = content.rules.resolution == "stack"
+        # a dying player's rescue asks each player through CardUse's idle-point question
+        resolution_ports = ResolutionPorts(
+            offer_idle=lambda p, timing, prompt: self.card_use.offer_idle(p, timing, prompt),
+            stack_triggers=(lambda: self._timing().put_triggers()) if stack_rules else None,
+        )
+        self.resolution = resolution = Resolution(self, seats, zones, skills, victory, resolution_ports)
+        card_use_ports = (
+            CardUsePorts(
+                push_use=lambda user, resolve: self._timing().push_use(user, resolve),
+                stack_perform=lambda p, choice: self._timing().perform(p, choice),
+            )
+            if stack_rules
+            else CardUsePorts()
+        )
+        self.card_use = card_use = CardUse(self, seats, zones, skills, stack, resolution, card_use_ports)
+        self.flow = TurnFlow(self, seats, zones, skills, victory, resolution, card_use)
+        if stack_rules:
+            self.stack_timing = StackTiming(self, seats, skills, resolution, card_use, self.flow)
         # bound now, not on first use: the seat boundary (descriptors, observations) asks at every decision
         self.card_public = zones.card_public
         self.card_visible = zones.card_visible
@@ -297,6 +311,11 @@ class Game(GameCore):
     def dying_player(self) -> Player | None:
         """The player whose rescue is being asked for (Seats.dying_player)."""
         return self.seats.dying_player
+
+    def _timing(self) -> StackTiming:
+        """The game's StackTiming (its ports' target under stack timing: made after the components that call it)."""
+        assert self.stack_timing is not None
+        return self.stack_timing
 
     def _chain(self) -> str:
         return self.stack.chain()

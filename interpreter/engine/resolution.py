@@ -33,6 +33,7 @@ from .state import DISCARD, HAND
 if TYPE_CHECKING:
     from ..model.content import Skill
     from .core import GameCore
+    from .ports import ResolutionPorts
     from .seats import Seats
     from .skills import Skills
     from .state import Card, Player
@@ -45,10 +46,9 @@ MAX_TRIGGER_ROUNDS: Final[int] = LIMITS["max_trigger_rounds"].value
 class Resolution:
     """Timing nodes (triggers, victory checks, dying), dying and death (see the module docstring)."""
 
-    # Wired by Game: one question at an idle point (CardUse.offer_idle), asked of each player while one is dying.
-    offer_idle: Callable[[Player, str, str], bool]
-
-    def __init__(self, game: GameCore, seats: Seats, zones: Zones, skills: Skills, victory: Victory) -> None:
+    def __init__(
+        self, game: GameCore, seats: Seats, zones: Zones, skills: Skills, victory: Victory, ports: ResolutionPorts
+    ) -> None:
         self.game = game
         self.players = game.players
         self.collect_at = game.collect_at
@@ -62,9 +62,11 @@ class Resolution:
         # method goes through Python's calling convention, a direct call does not)
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
-        # stack timing (rules `resolution: stack`; wired by Game, priority.py): the triggered skills go onto the
-        # stack (StackTiming.put_triggers) instead of run_triggers' rounds; None: queued
-        self.stack_triggers: Callable[[], None] | None = None
+        # the ports (ports.py): one question at an idle point (CardUse.offer_idle), asked of each player while one
+        # is dying; under stack timing (rules `resolution: stack`, priority.py) the triggered skills go onto the
+        # stack (StackTiming.put_triggers) instead of run_triggers' rounds (None: queued)
+        self.offer_idle: Callable[[Player, str, str], bool] = ports.offer_idle
+        self.stack_triggers: Callable[[], None] | None = ports.stack_triggers
 
     def settle(self, node: str = "") -> None:
         """Enter a timing node: triggers until quiet, then victory checks, then dying."""
