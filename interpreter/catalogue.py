@@ -10,6 +10,7 @@ entry here plus the engine hook that emits it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # ---------------------------------------------------------------------- decision kinds
@@ -560,6 +561,24 @@ EVENTS: dict[str, Event] = {e.name: e for e in (*_TRIGGERS, *_RECORDS)}
 TRIGGER_EVENTS: dict[str, Event] = {e.name: e for e in _TRIGGERS}
 
 
+# ---------------------------------------------------------------------- events declared by content
+# (issue 26 item 3: a rule set's `events:`, model/declared.py). They extend TRIGGER_EVENTS for one content set:
+# the checker takes `trigger:` from trigger_events(...), describe their wording, the log their fields.
+
+
+def declared_event(name: str, fields: tuple[str, ...], doc: str, zh: str) -> Event:
+    """The catalogue's entry for an event a content set declares: a trigger, public, worded as the rules say (or
+    as '{s}的<name>时')."""
+    return Event(
+        name, fields, doc or "declared by the rules", trigger=True, zh=zh or "{s}的" + name + "时", card_noun="牌"
+    )
+
+
+def trigger_events(declared: Iterable[Event] = ()) -> dict[str, Event]:
+    """What `trigger:` may name in a content set: the built-in events, then those it declares."""
+    return TRIGGER_EVENTS | {e.name: e for e in declared}
+
+
 # ---------------------------------------------------------------------- the language's names
 
 
@@ -851,6 +870,7 @@ ERROR_CODES: dict[str, str] = {
     "E307": "a statement that does nothing, or not an expression where one is needed",
     "E308": "a `let` redefines a name of the language",
     "E309": "a choice offers another player's hand cards face up to a chooser who cannot see them",
+    "E310": "a counter the rules do not declare (`counters:`), or one named by a text computed in play",
     "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
     "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
     "E503": "a game is stuck: it asked more decisions than a game can take",

@@ -18,8 +18,16 @@ import click
 from .cli_options import content_option, content_paths, format_option
 from .content.loader import ContentError, load_content
 from .content.packs import log_pack_ref
-from .language.describe_content import describe_card, describe_identity, describe_role, describe_task, describe_turn
+from .language.describe_content import (
+    describe_card,
+    describe_declared,
+    describe_identity,
+    describe_role,
+    describe_task,
+    describe_turn,
+)
 from .model.content import CardType, Identity, Role, Rules, SecretTask, role_label
+from .model.declared import NOTHING_DECLARED, Declared
 from .snippet import clip, snippet
 from .suggest import closest
 
@@ -42,7 +50,16 @@ class Turn:
     name: str = "回合流程"
 
 
-Described = CardType | SecretTask | Role | Identity | Turn
+@dataclass
+class Declarations:
+    """The counters and events the rules declare, as an item `describe` can name (计数与事件, declared)."""
+
+    declared: Declared
+    id: str = "declared"
+    name: str = "计数与事件"
+
+
+Described = CardType | SecretTask | Role | Identity | Turn | Declarations
 
 
 @dataclass
@@ -50,6 +67,7 @@ class Item:
     kind: str
     obj: Described  # the loaded object
     pack: str | None = None  # the pack that defines it (identities: from the rules, none)
+    declared: Declared = NOTHING_DECLARED  # the rules' counters and events (a role's skills may react to them)
 
     @property
     def id(self) -> str:
@@ -68,6 +86,13 @@ class Item:
             return "\n".join(f"【{sk.name}】{sk.text}" for sk in self.obj.skills) or "（没有技能）"
         if isinstance(self.obj, Identity):
             return "（rules.yaml 中的身份没有 text）"
+        if isinstance(self.obj, Declarations):
+            return (
+                "counters: "
+                + ", ".join(self.obj.declared.counters)
+                + "\nevents: "
+                + ", ".join(self.obj.declared.events)
+            )
         if isinstance(self.obj, Turn):
             return (
                 "turn: "
@@ -83,9 +108,11 @@ class Item:
             elif isinstance(self.obj, SecretTask):
                 text = describe_task(self.obj)
             elif isinstance(self.obj, Role):
-                text = describe_role(self.obj)
+                text = describe_role(self.obj, self.declared)
             elif isinstance(self.obj, Turn):
                 text = describe_turn(self.obj.rules)
+            elif isinstance(self.obj, Declarations):
+                text = describe_declared(self.obj.declared)
             else:
                 text = describe_identity(self.obj)
             return text or "（没有可描述的代码：加载时出错，见警告）"
@@ -116,12 +143,14 @@ def collect_items(dirs) -> tuple[list, list]:
     ]
     origin = content.origins
     items = [
-        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None)
+        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None, content.declared)
         for kind, objs in groups
         for _, obj in sorted(objs.items())
     ]
     items += [Item("identity", obj) for obj in content.identities.values()]
     items.append(Item("rules", Turn(content.rules)))
+    if content.declared.counters or content.declared.events:
+        items.append(Item("rules", Declarations(content.declared)))
     return items, [_warning(e) for e in errors]
 
 

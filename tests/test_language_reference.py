@@ -9,11 +9,12 @@ in the guide must compile.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import yaml
 
 import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does; this test builds a Compiler)
-from interpreter.content.loader import card_env, load_cached, skill_env, victory_env
+from interpreter.content.loader import BUNDLED_CONTENT, card_env, load_cached, skill_env, victory_env
 from interpreter.language.builtins import BUILTINS
 from interpreter.language.compiler import Compiler
 from interpreter.language.reference import DOC_PATH, END, START, markdown_reference, section_of, with_section
@@ -69,6 +70,11 @@ def test_effect_examples_compile():
         assert any(not errs for errs in results.values()), f"{body}\n{results['play_phase']}"
 
 
+def _declared():
+    """The counters and events of tests/fixtures/declared_pack, which docs/language.md's examples use."""
+    return load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "declared_pack"]).declared
+
+
 def test_yaml_examples_compile():
     """Each ```yaml block compiles with the context its fields get when content loads."""
     blocks = [body for lang, body in FENCE.findall(_doc()) if lang == "yaml"]
@@ -90,8 +96,9 @@ def test_yaml_examples_compile():
             # a skill with `moments:`: each moment with the skill's keys under its own
             for sk in [{**whole, **m} for m in whole["moments"]] if "moments" in whole else [whole]:
                 unit = sk.get("timing") or sk.get("trigger") or sk["kind"]
+                env = skill_env(sk, _declared())  # the events of the made-up fork the docs show
                 if "condition" in sk:
-                    errors += _errors(sk["condition"], skill_env(sk), unit, "expr", "bool")
+                    errors += _errors(sk["condition"], env, unit, "expr", "bool")
                 if "effect" in sk:
-                    errors += _errors(sk["effect"], skill_env(sk), unit, "program")
+                    errors += _errors(sk["effect"], env, unit, "program")
         assert not errors, f"{body}\n{errors}"

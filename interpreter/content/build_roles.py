@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..model.content import TIMINGS, TRIGGER_EVENTS, Role, Skill
+from ..suggest import did_you_mean
 from .build_cards import SEND_REPLACING
 from .checks import check_skill_refs, warn_never_sends
 from .units import Units, skill_env
@@ -89,11 +90,12 @@ def _moment(
         return None  # missing or unknown: the schema check reported it
     timings, triggers = _one_or_more(sk.get("timing")), _one_or_more(sk.get("trigger"))
     if not _has_its_moment(u, path, sk, own, kind, timings, triggers, pos):
-        _check_code(u, path, sk, kind)
+        if not _declared_style(triggers) or not u.alone:
+            _check_code(u, path, sk, kind)
         return None
     events = timings or triggers
     unit = (events if len(events) > 1 else events[0] if events else None) or sk.get("check") or kind
-    env = skill_env(sk)
+    env = skill_env(sk, u.declared)
     cond = u.compile(path, sk, "condition", env, unit, "bool", guarded=True)
     effect = u.compile(path, sk, "effect", env, unit)
     skill_refs += cond.skill_refs + effect.skill_refs
@@ -141,7 +143,10 @@ def _has_its_moment(
                 "timings: " + ", ".join(TIMINGS),
             )
         return False
-    if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS for t in triggers)):
+    if kind == "triggered" and triggers and not _declared_triggers(u, path, sk, own, triggers):
+        return False  # (reported, or checked alone; its code is checked there)
+    known = u.declared.events
+    if kind == "triggered" and (not triggers or any(t not in TRIGGER_EVENTS and t not in known for t in triggers)):
         if not misspelt:
             u.sink.err(
                 path,
@@ -229,6 +234,62 @@ def _say_once(u: Units, first_error: int) -> None:
         ):
             unique.append(e)
     u.sink.errors[first_error:] = unique
+
+
+def _declared_triggers(u: Units, path: Path, sk: Any, own: Any, triggers: tuple) -> bool:
+    """Whether each trigger that is no built-in event (a Chinese name: the schema took the rest) is an event the
+    rules declare (E113 with the closest names if not); and, for a skill reacting to several declared events,
+    that a field they share has one type (E113). Checked alone (`validate` of one file), a role's declared
+    events are not known: its skill is not built, and nothing is said (validate the pack's folder)."""
+    events = u.declared.events
+    unknown = [t for t in triggers if t not in TRIGGER_EVENTS and t not in events]
+    if unknown and u.alone:  # its code is checked but for the names its events would give it
+        u.compile(path, sk, "condition", skill_env(sk), "triggered", "bool", skip_codes={"E301", "E304"})
+        u.compile(path, sk, "effect", skill_env(sk), "triggered", skip_codes={"E301", "E304"})
+        return False
+    where = own if "trigger" in own else sk
+    for t in unknown:
+        names = list(u.declared.trigger_events())
+        u.sink.err(
+            path,
+            _trigger_pos(where, t),
+            "E113",
+            f"unknown trigger {t!r}: no built-in event and not one the rules declare",
+            did_you_mean(t, names)
+            or (
+                "declared events: " + ", ".join(events)
+                if events
+                else "declare it in the rules' `events:` (rules.yaml, or a pack's rules:)"
+            ),
+        )
+    if unknown:
+        return False
+    seen: dict[str, tuple[str, str]] = {}
+    for t in triggers:
+        for fname, ftype in events[t].fields if t in events else ():
+            other = seen.setdefault(fname, (t, ftype))
+            if other[1] != ftype:
+                u.sink.err(
+                    path,
+                    _trigger_pos(where, t),
+                    "E113",
+                    f"field '{fname}' is {ftype} in event {t!r} but {other[1]} in {other[0]!r}",
+                    "a skill reads a field of its events by one name: give the field one type, or make two skills",
+                )
+                return False
+    return True
+
+
+def _declared_style(triggers: tuple) -> bool:
+    """Does the skill name an event no built-in one (a name of the kind the rules declare)?"""
+    return any(isinstance(t, str) and t not in TRIGGER_EVENTS for t in triggers)
+
+
+def _trigger_pos(where: Any, name: str) -> Any:
+    value = where.get("trigger")
+    if isinstance(value, list) and name in value:
+        return pos_of(value, value.index(name))
+    return pos_of(where, "trigger")
 
 
 def _check_code(u: Units, path: Path, sk: Any, kind: str) -> None:

@@ -22,9 +22,10 @@ from typing import Any
 
 from .. import cache
 from ..cache import Kept, remember
-from ..model.content import CardType, Content, DeckEntry, Identity, Origin, Role, Rules, SecretTask
+from ..model.content import CardType, Content, DeckEntry, Origin, Role, Rules, SecretTask
 from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
+from .build_declared import build_declared, check_counter_roles
 from .build_roles import build_role
 from .build_rules import build_deck, build_rules
 from .checks import check_marks, check_rule_decks
@@ -62,7 +63,7 @@ BUILDS: Kept[tuple[Any, list[tuple]]] = Kept("build")
 def build(u: Units, path: Path, data: PosDict, kind: str, names: tuple) -> Any:
     """A card, role or secret task (by `kind`) of a file read by read(), built once per process for the same text
     and card names (`names`: the sorted items of card_names) when it has nothing to report."""
-    key = (kind, path.name, "\n".join(u.sink.sources.get(str(path), ())), names)
+    key = (kind, path.name, "\n".join(u.sink.sources.get(str(path), ())), names, u.declared.key())
     first = len(u.marks)
 
     def make() -> tuple[tuple[Any, list[tuple]], bool]:
@@ -104,8 +105,13 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
         raise ContentErrors(sink.errors)
     layers = Layers(sink, dirs)
     u = Units(sink)
+    rules_read = _read_rules_file(u, layers, dirs)
+    if rules_read is not None:  # counters and events: named by the code of every file, so built first
+        u.declared = build_declared(sink, *rules_read)
     kinds = _build_kinds(u, layers, dirs)
-    rules, identities, rules_read = _build_rules_file(u, layers, dirs)
+    rules, identities = build_rules(u, *rules_read) if rules_read is not None else (None, {})
+    if rules_read is not None:
+        check_counter_roles(sink, rules_read[0], rules_read[1], u.declared, kinds.roles)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
     cache.save()  # what this load parsed, compiled and read clean, for the next run
     check_marks(sink, u.marks, whole_pack=True)
@@ -127,6 +133,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
         packs=layers.infos(),
         origins=kinds.origins,
         changes=layers.changes,
+        declared=u.declared,
     )
 
 
@@ -157,21 +164,18 @@ def _build_kinds(u: Units, layers: Layers, dirs: list[Path]) -> _Kinds:
     return out
 
 
-def _build_rules_file(
-    u: Units, layers: Layers, dirs: list[Path]
-) -> tuple[Rules | None, dict[str, Identity], tuple[Path, PosDict] | None]:
-    """The last pack's rules.yaml with the manifests' rule numbers merged in: the rules, the identities, and the
-    file and its data (None if missing or unreadable: reported)."""
+def _read_rules_file(u: Units, layers: Layers, dirs: list[Path]) -> tuple[Path, PosDict] | None:
+    """The last pack's rules.yaml with the manifests' rules merged in: the file and its data (None if missing or
+    unreadable: reported)."""
     rules_layer, rules_file = _last_layer(dirs, "rules.yaml")
     if rules_file is None:
         u.sink.err(dirs[-1] / "rules.yaml", None, "E100", "the content has no rules.yaml")
-        return None, {}, None
+        return None
     data = read(u.sink, rules_file, "rules")
     if data is None:
-        return None, {}, None
+        return None
     layers.merge_rules(rules_layer, data, _rules_fragment_schema())
-    rules, identities = build_rules(u, rules_file, data)
-    return rules, identities, (rules_file, data)
+    return rules_file, data
 
 
 def _build_deck_file(
@@ -271,6 +275,7 @@ def _validate_file(f: Path) -> list[ContentError]:
         _unknown_kind(sink, f)
         return sink.errors
     u = Units(sink)
+    u.alone = True
     for cf in _files([BUNDLED_CONTENT], "cards"):
         try:
             name, ident = _name_and_id(cf.read_text(encoding="utf-8"))
@@ -284,6 +289,7 @@ def _validate_file(f: Path) -> list[ContentError]:
         if kind in BUILDERS:
             BUILDERS[kind](u, f, data)
         elif kind == "rules":
+            u.declared = build_declared(sink, f, data)
             build_rules(u, f, data)
         elif kind == "deck":
             try:

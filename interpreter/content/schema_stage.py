@@ -23,7 +23,7 @@ _HARMLESS = {"required", "additionalProperties", "minLength", "pattern", "minimu
 
 # What an enum's key names, where the key alone reads badly in "unknown KEY 'x'" (a list of phase kinds).
 ENUM_NOUNS = {"turn": "phase kind", "speeds": "idle point"}
-ENUM_VALUE_NOUNS = {"speeds": "speed"}  # ... and what the values of such a mapping are
+ENUM_VALUE_NOUNS = {"speeds": "speed", "fields": "field type"}  # ... and what the values of such a mapping are
 
 
 @cache
@@ -59,7 +59,10 @@ def _branch_errors(e: Any) -> list:
         c.schema_path[0]
         for c in e.context
         if not c.relative_path
-        and (c.validator == "type" or (c.validator == "enum" and isinstance(c.instance, (list, dict))))
+        and (
+            c.validator in ("type", "pattern")  # a declared name's branch (Chinese): not the one a slip meant
+            or (c.validator == "enum" and isinstance(c.instance, (list, dict)))
+        )
     }
     branches = [c for c in e.context if c.schema_path[0] not in shaped]
     if not branches or len({c.schema_path[0] for c in branches}) > 1:

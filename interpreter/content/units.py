@@ -15,9 +15,10 @@ from typing import Any
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
 from ..engine import primitives  # noqa: F401
-from ..language.compiler import CONTEXT_VARS, Compiler, context_env
+from ..language.compiler import CONTEXT_VARS, Compiler, context_env, field_var
 from ..language.errors import LanguageError
 from ..language.guard import seat_guard
+from ..model.declared import NOTHING_DECLARED, Declared
 from .diagnostics import ContentError, Diagnostics
 from .manifest import FilePos
 from .precompiled import table as precompiled
@@ -42,7 +43,19 @@ def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> di
     return context_env(names)
 
 
-def skill_env(skill: dict) -> dict:
+def skill_env(skill: dict, declared: Declared = NOTHING_DECLARED) -> dict:
+    """The context variables of a skill's code: by its kind and timings; a triggered skill's declared events add
+    their fields (build_roles checked that events sharing a field give it one type)."""
+    env = _skill_names(skill)
+    triggers = skill.get("trigger") if skill.get("kind") == "triggered" else None
+    for t in triggers if isinstance(triggers, list) else [triggers]:
+        e = declared.events.get(t) if isinstance(t, str) else None
+        for fname, ftype in e.fields if e is not None else ():
+            env[fname] = field_var(fname, ftype, f"'{t}'")
+    return env
+
+
+def _skill_names(skill: dict) -> dict:
     names = ["self", "current"]
     timing = skill.get("timing")
     timings = timing if isinstance(timing, list) else [timing]
@@ -83,6 +96,8 @@ class Units:
         self.card_names: dict = card_names if card_names is not None else {}
         self.removed_names: dict[str, str] = {}  # card name -> the pack that removed that card kind
         self.marks: list[Mark] = []
+        self.declared: Declared = NOTHING_DECLARED  # the rules' counters and events (build_declared.py)
+        self.alone = False  # one file checked on its own (`validate FILE`): the rules it is played with are not known
 
     def compile(
         self,
@@ -103,7 +118,9 @@ class Units:
         text = container.get(key) if container is not None else None
         if not isinstance(text, str):
             return UnitResult()
-        comp = Compiler(env, unit, self.card_names, data_types, precompiled())
+        comp = Compiler(env, unit, self.card_names, data_types, precompiled(), counters=self.declared.counters)
+        if self.alone:  # one file on its own: the counters its pack's rules declare are not known
+            skip_codes = {*skip_codes, "E310"}
         pos = pos_of(container, key)
         if isinstance(pos, FilePos):  # code merged in from a pack.yaml (an identity's victory): its own file
             path = pos.path

@@ -200,6 +200,18 @@ def context_env(names: Iterable[str]) -> Env:
     return {n: CONTEXT_VARS[n] for n in names}
 
 
+def field_var(name: str, typ: str, events: str) -> tuple[str, Getter, str]:
+    """The context variable of a field of an event the rules declare (model/declared.py), for the skills that
+    react to it: its value in the event being reacted to (a number 0 and a condition false where it is not set)."""
+    missing = 0 if typ == T.INT else False if typ == T.BOOL else None
+
+    def get(ctx: Ctx) -> Value:
+        fields = ctx.fields
+        return fields.get(name, missing) if fields is not None else missing
+
+    return typ, get, f"triggered skills reacting to {events}"
+
+
 class CompileErrors(Exception):
     def __init__(self, errors: list[LanguageError]) -> None:
         super().__init__("; ".join(str(e) for e in errors))
@@ -255,11 +267,13 @@ class Compiler:
         card_names: dict[str, str],
         data_types: dict[str, str] | None = None,
         precompiled: Mapping[str, Factory] | None = None,
+        counters: Iterable[str] = (),
     ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
         self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type
+        self.counters = tuple(counters)  # the counters the rules declare (model/declared.py), by name
         # units compiled ahead of time, by unit_key (the compiled build's table of the bundled content's units)
         self.precompiled = precompiled
         self.errors: list[LanguageError] = []
@@ -967,6 +981,8 @@ class Compiler:
                     arg,
                     _suggest(arg.value, STATUSES) or "statuses: " + ", ".join(STATUSES),
                 )
+            if p.type == T.COUNTER:
+                self._check_counter(node.func, p.name, arg, t)
             args.append(code)
         self.calls.add(node.func)
         key = bound.get("key")
@@ -990,6 +1006,23 @@ class Compiler:
             return rt, inline.format(args[0])  # what the primitive does, written out (no call)
         fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
+
+    def _check_counter(self, func: str, pname: str, arg: ast.Node, t: str) -> None:
+        """A counter is named in quotes (E302 for a text computed in play) and declared by the rules (E310)."""
+        if t == T.TEXT and not isinstance(arg, ast.StrLit):
+            self._err(
+                "E302", f"`{pname}` of {func} must be a counter's name in quotes, not a text computed in play", arg
+            )
+        elif isinstance(arg, ast.StrLit) and arg.value not in self.counters:
+            declared = ", ".join(self.counters)
+            self._err(
+                "E310",
+                f'unknown counter "{clip(arg.value)}"',
+                arg,
+                _suggest(arg.value, self.counters)
+                or (f"counters the rules declare: {declared}" if declared else None)
+                or "declare it in the rules' `counters:` (rules.yaml, or a pack's rules:)",
+            )
 
     def _inlinable(self, func: str, bound: dict[str, ast.Node], code: str) -> bool:
         """Can the call of an _INLINE primitive with this argument be written out? count: where its argument is

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import catalogue
 from ..model.colors import COLOR_NAMES
 from ..model.content import CardType, Identity, Role, Rules, SecretTask, Skill, Victory
+from ..model.declared import NOTHING_DECLARED, Declared, EventDecl
 from . import ast
 from .describe import (
     CHECK_ZH,
@@ -155,8 +156,8 @@ def describe_identity(identity: Identity) -> str:
     return text + ("抽取一张秘密任务，以其胜利条件为自己的胜利条件。" if identity.takes_task else "")
 
 
-def _skill_text(sk: Skill) -> str:
-    return _sentence(*_skill_parts(sk))
+def _skill_text(sk: Skill, declared: Declared = NOTHING_DECLARED) -> str:
+    return _sentence(*_skill_parts(sk, declared=declared))
 
 
 def _sentence(lead: str, cond_text: str, body: str) -> str:
@@ -192,9 +193,15 @@ def _with_limit(lead: str, sk: Skill) -> str:
     return lead
 
 
-def _skill_parts(sk: Skill, limit: bool = True) -> tuple[str, str, str]:
+def _skill_parts(sk: Skill, limit: bool = True, declared: Declared = NOTHING_DECLARED) -> tuple[str, str, str]:
     """A skill's opening (when, and its limit unless `limit` is false), its condition (若…) and its body."""
     r = Renderer(target_word=TARGET_LONG, may_subject=False, kept_marks=_kept_marks(sk.role))
+    whens = TRIGGER_ZH
+    if declared.events and sk.kind == "triggered":
+        whens = {name: e.zh for name, e in declared.trigger_events().items()}
+        for t in sk.on or ():
+            if t in declared.events:
+                r.vars.update(_field_nouns(declared.events[t]))
     lead = cond_text = ""
     try:
         whole = expression(sk.condition_text) if sk.condition_text else None
@@ -221,7 +228,7 @@ def _skill_parts(sk: Skill, limit: bool = True) -> tuple[str, str, str]:
         r.vars["this_card"] = "该" + nouns.get(events[0], "情报")
         s = YOU if you else ("其他角色" if other else "一名角色")
         cnoun = "或".join(COLOR_ZH[c] for c in colors.values()) + nouns.get(events[0], "情报")
-        said = [TRIGGER_ZH.get(t, t).format(s=s, c=cnoun if len(events) == 1 else nouns.get(t, "情报")) for t in events]
+        said = [whens.get(t, t).format(s=s, c=cnoun if len(events) == 1 else nouns.get(t, "情报")) for t in events]
         lead = ("你的回合，" if your_turn else "") + "，或".join(said)
         if rest:
             both = r.join_phrases([r.cond(c) for c in rest], "且") if len(rest) > 1 else r.cond(rest[0])
@@ -263,21 +270,63 @@ def _tags(sk: Skill) -> str:
     return "".join(f"（{t}）" for t in tags)
 
 
-def describe_role(role: Role) -> str:
-    """A role's skills, one line each: 【skill】text."""
-    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk)}" for sk in role.skills]
+def describe_role(role: Role, declared: Declared = NOTHING_DECLARED) -> str:
+    """A role's skills, one line each: 【skill】text (`declared`: the rules' events its skills may react to)."""
+    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk, declared)}" for sk in role.skills]
     return "\n".join(lines) or "（没有技能）"
 
 
-def _moments_text(sk: Skill) -> str:
+_VISIBILITY_ZH = {"public": "所有角色可见", "owner": "仅其自己可见"}
+_FIELD_TYPE_ZH = {
+    "player": "角色",
+    "players": "角色们",
+    "card": "牌",
+    "cards": "牌",
+    "int": "数",
+    "bool": "是否",
+    "color": "颜色",
+    "colors": "颜色",
+    "text": "文字",
+    "cardname": "牌名",
+}
+
+
+def _field_nouns(e: EventDecl) -> dict[str, str]:
+    """How the rules text calls the fields of a declared event: by their type's noun (该牌), with the field's name
+    where two fields share a type."""
+    types = [t for _, t in e.fields]
+    return {f: "该" + _FIELD_TYPE_ZH.get(t, t) + (f"（{f}）" if types.count(t) > 1 else "") for f, t in e.fields}
+
+
+def describe_declared(declared: Declared) -> str:
+    """The rules' own counters and events (`counters:`, `events:`), one line each."""
+    lines = []
+    for c in declared.counters.values():
+        top = f"至多{cn_num(c.maximum)}" if c.maximum is not None else "无上限"
+        start = f"初始为{cn_num(c.initial)}"
+        if c.by_role:
+            start += "（" + "，".join(f"{rid}为{cn_num(n)}" for rid, n in c.by_role.items()) + "）"
+        lines.append(
+            f"计数【{c.zh}】：每名角色一个，至少{cn_num(c.minimum)}，{top}，{start}，{_VISIBILITY_ZH[c.visibility]}。"
+        )
+    for e in declared.events.values():
+        fields = "、".join(f"{f}（{_FIELD_TYPE_ZH.get(t, t)}）" for f, t in e.fields)
+        text = f"事件【{e.name}】：{fields}"
+        if e.replaceable:
+            text += "；生效前可以改换其" + "、".join(e.replaceable)
+        lines.append(text + "。")
+    return "\n".join(lines)
+
+
+def _moments_text(sk: Skill, declared: Declared = NOTHING_DECLARED) -> str:
     """A skill's text; a skill with several moments (`moments:`): one sentence per moment, in order, or one
     sentence with their openings joined (X后，或Y，…) when they share their condition and what they do."""
     if not sk.moments:
-        return _skill_text(sk)
-    parts = [_skill_parts(m, limit=False) for m in sk.moments]
+        return _skill_text(sk, declared)
+    parts = [_skill_parts(m, limit=False, declared=declared) for m in sk.moments]
     if len({(c, b) for _, c, b in parts}) == 1 and all(lead for lead, _, _ in parts):
         return _sentence(_with_limit("，或".join(lead for lead, _, _ in parts), sk), parts[0][1], parts[0][2])
-    parts = [_skill_parts(m) for m in sk.moments]
+    parts = [_skill_parts(m, declared=declared) for m in sk.moments]
     return "".join(_sentence(*p) for p in parts)
 
 

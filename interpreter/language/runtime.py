@@ -20,7 +20,19 @@ class Ctx:
     `self` only while one player makes another use a card (令其使用一张牌).
     """
 
-    __slots__ = ("game", "me", "target", "card", "dying", "subject", "incomplete", "chooser", "used_as", "event")
+    __slots__ = (
+        "game",
+        "me",
+        "target",
+        "card",
+        "dying",
+        "subject",
+        "incomplete",
+        "chooser",
+        "used_as",
+        "event",
+        "fields",
+    )
 
     def __init__(
         self,
@@ -36,6 +48,8 @@ class Ctx:
         self.chooser = me  # who answers the choices `self` would make (another player controls a forced use)
         self.used_as: CardName | None = None  # triggered skills on card events: the name the card was used as
         self.event: str | None = None  # triggered skills: the event kind that triggered it
+        # triggered skills on an event the rules declare: its fields by name (model/declared.py), else None
+        self.fields: dict[str, Any] | None = None
         self.target = target
         self.card = card
         self.dying = dying

@@ -30,6 +30,7 @@ MARK_VALUE = "mark value"  # what set_mark remembers: one value a typed read giv
 MARK_VALUES = (INT, COLOR, PLAYER, CARD, CARDNAME, TEXT, BOOL)
 MAX_NUMBER = 999_999_999  # numbers kept in marks are clamped to ±this (the largest number code may write)
 STATUS = "status"
+COUNTER = "counter"  # a counter's name, as the rules declare it (`counters:`): a text written out
 DIRECTION, DIRECTIONS = "direction", "directions"
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME, DIRECTIONS: DIRECTION}
@@ -57,6 +58,7 @@ DESCRIPTIONS = {
     MARK_VALUE: "one number, color, player, card, card name, text or true/false",
     LIST: "a list",
     STATUS: "a status name",
+    COUNTER: "a counter the rules declare (its name in quotes)",
     DIRECTION: "a direction (left, right, up)",
     DIRECTIONS: "a list of directions",
 }
@@ -78,7 +80,7 @@ def accepts(expected: str, actual: str) -> bool:
         return actual in ELEMENT or actual in LIST_OF
     if expected in ELEMENT and ELEMENT[expected] == actual:
         return True  # a single value where a list is expected
-    return expected == STATUS and actual == TEXT  # a status may be given by its name
+    return expected in (STATUS, COUNTER) and actual == TEXT  # a status or a counter is given by its name
 
 
 def element_of(t: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import catalogue
+from .declared import NOTHING_DECLARED, Declared
 
 # The rule vocabulary, by name -> one line of documentation (declared in interpreter.catalogue).
 TIMINGS = {name: t.doc for name, t in catalogue.TIMINGS.items()}  # idle points (空闲时点)
@@ -234,6 +235,7 @@ class Content:
     packs: list[PackInfo] = field(default_factory=list)  # in layering order
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (kind, id) -> where it is defined
     changes: list[str] = field(default_factory=list)  # what each pack changed of what it extends, in words
+    declared: Declared = NOTHING_DECLARED  # the counters and events the rules declare (model/declared.py)
 
     def deck_for(self, players: int) -> list[DeckEntry]:
         for lo, hi, name in self.rules.decks:

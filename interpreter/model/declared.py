@@ -1,0 +1,84 @@
+"""What a rule set declares of its own vocabulary: counters and events (rules.yaml or a pack's `rules:`).
+
+A **counter** is a number kept per player for the whole game (护甲, 蓄力): a lasting mark (`keep_mark`,
+docs/language.md) whose range, initial value and visibility the rules declare once, instead of each call
+saying them. An **event** is a moment content announces (`emit`) with typed fields, for triggered skills to
+react to and, for the fields it lets them, to replace before it resolves (改判).
+
+These are the typed content objects; the loader's build stage makes them (content/build_declared.py) and the
+checker reads them (the names code may use, the context variables of a skill that reacts to an event).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import catalogue
+
+# Who sees a counter: every seat, or its player alone (a secret lasting mark).
+VISIBILITIES = ("public", "owner")
+
+
+@dataclass(frozen=True)
+class CounterDecl:
+    """A declared counter: each player's number `name`, kept within [minimum, maximum]."""
+
+    name: str  # its key (the mark it is kept under)
+    zh: str  # how describe words it
+    minimum: int = 0
+    maximum: int | None = None  # None: no maximum
+    initial: int = 0  # each player's value when the game starts …
+    by_role: dict[str, int] = field(default_factory=dict)  # … or, for the owner of a role here, this one
+    visibility: str = "public"  # VISIBILITIES
+
+    def initial_for(self, role_id: str | None) -> int:
+        """The starting value of a player dealt `role_id`."""
+        return self.by_role.get(role_id or "", self.initial)
+
+    def clamp(self, n: int) -> int:
+        """n kept within the counter's range."""
+        if n < self.minimum:
+            return self.minimum
+        if self.maximum is not None and n > self.maximum:
+            return self.maximum
+        return n
+
+
+@dataclass(frozen=True)
+class EventDecl:
+    """A declared event: its fields (name -> a type of the language), the player field that is its subject, the
+    fields a skill reacting to it may replace before it resolves, and its wording."""
+
+    name: str
+    fields: tuple[tuple[str, str], ...]  # (field, type) in the order declared
+    subject: str | None = None  # a player field; None: the event has no player field
+    replaceable: tuple[str, ...] = ()
+    zh: str = ""  # describe's wording of the moment; {s}: the subject
+    doc: str = ""
+
+    def field_types(self) -> dict[str, str]:
+        return dict(self.fields)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """Everything a content set declares of its own: counters and events, by name."""
+
+    counters: dict[str, CounterDecl] = field(default_factory=dict)
+    events: dict[str, EventDecl] = field(default_factory=dict)
+
+    def trigger_events(self) -> dict[str, catalogue.Event]:
+        """What `trigger:` may name with these declarations: the catalogue's events and the declared ones."""
+        return catalogue.trigger_events(
+            catalogue.declared_event(e.name, tuple(f for f, _ in e.fields), e.doc, e.zh) for e in self.events.values()
+        )
+
+    def key(self) -> tuple:
+        """A hashable summary of what code compiled against these declarations may depend on (a build cache key)."""
+        return (
+            tuple(sorted(self.counters)),
+            tuple(sorted((e.name, e.fields, e.subject, e.replaceable) for e in self.events.values())),
+        )
+
+
+NOTHING_DECLARED = Declared()

@@ -1,0 +1,168 @@
+"""Counters and events the rules declare (`counters:`, `events:` in rules.yaml or a pack's `rules:`; issue 26
+items 2 and 3): built with a made-up fork (tests/fixtures/declared_pack), every mistake reported at its line
+with a hint, a triggered skill on a declared event reading its fields, and `describe` wording them."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter.content.loader import ContentErrors, load_content, validate_paths
+from interpreter.content.packs import resolve_packs
+from interpreter.language.describe_content import describe_declared, describe_role
+from interpreter.model.declared import NOTHING_DECLARED
+
+PACK = Path(__file__).parent / "fixtures" / "declared_pack"
+
+
+@pytest.fixture(scope="module")
+def content():
+    return load_content(resolve_packs([PACK], ["none"]))
+
+
+def fork(tmp: Path, rules: str, role: str = "") -> Path:
+    """A pack over the base game with these `rules:` (indented under it) and, if given, one role file."""
+    pack = tmp / "fork"
+    (pack / "roles").mkdir(parents=True)
+    text = "id: fork\nname: 分支\nextends: [base]\nrules:\n" + textwrap.indent(textwrap.dedent(rules), "  ")
+    (pack / "pack.yaml").write_text(text, encoding="utf-8")
+    if role:
+        (pack / "roles" / "demo_x.yaml").write_text(textwrap.dedent(role), encoding="utf-8")
+    return pack
+
+
+def errors(pack: Path) -> list:
+    with pytest.raises(ContentErrors) as e:
+        load_content(resolve_packs([pack], ["none"]))
+    return e.value.errors
+
+
+def one(errs: list, code: str):
+    found = [e for e in errs if e.code == code]
+    assert len(found) == 1, [str(e) for e in errs]
+    return found[0]
+
+
+ROLE = """\
+id: demo_x
+name: 测试
+title: 测试用
+gender: male
+hidden: false
+skills:
+  - id: s
+    name: 技
+    text: 测试。
+    kind: triggered
+    trigger: {trigger}
+    condition: {condition}
+    effect: draw(self, 1)
+"""
+
+EVENT = """\
+events:
+  测试判定:
+    fields: {who: player, card: card}
+    replaceable: [card]
+"""
+
+
+def test_the_base_game_declares_nothing():
+    assert load_content(resolve_packs((), ["none"])).declared == NOTHING_DECLARED
+
+
+def test_a_fork_declares_counters_with_ranges_starts_and_visibility(content):
+    shield, secret = content.declared.counters["护盾"], content.declared.counters["暗记"]
+    assert (shield.minimum, shield.maximum, shield.initial, shield.visibility) == (0, 5, 0, "public")
+    assert shield.initial_for("demo_shield") == 2 and shield.initial_for("other") == 0
+    assert shield.clamp(9) == 5 and shield.clamp(-1) == 0
+    assert secret.visibility == "owner" and secret.maximum == 3
+
+
+def test_a_fork_declares_an_event_and_a_skill_reacts_to_it(content):
+    e = content.declared.events["测试判定"]
+    assert e.fields == (("who", "player"), ("card", "card"), ("reason", "text"))
+    assert e.subject == "who" and e.replaceable == ("card",)
+    skill = content.roles["demo_shield"].skills[0]
+    assert skill.on == ("测试判定",) and skill.condition is not None  # `card` and `who` compiled as its fields
+
+
+def test_describe_words_the_declarations_and_the_moment(content):
+    text = describe_declared(content.declared)
+    assert "计数【护盾】：每名角色一个，至少零，至多五，初始为零（demo_shield为二），所有角色可见。" in text
+    assert "计数【暗记】" in text and "仅其自己可见" in text
+    assert "事件【测试判定】" in text and "生效前可以改换其card" in text
+    role = describe_role(content.roles["demo_shield"], content.declared)
+    assert role.startswith("【观判】一名角色的测试判定牌生效前，若该牌含有红色")
+
+
+@pytest.mark.parametrize(
+    ("rules", "code", "line", "words", "hint"),
+    [
+        ("counters:\n  护甲: {max: 5, initial: 7}\n", "E113", 6, "护甲' starts at 7, outside its range 0..5", None),
+        ("counters:\n  护甲: {min: 2, max: 1}\n", "E113", 6, "max 1 is below min 2", None),
+        ("counters:\n  护甲: {visibility: owner_only}\n", "E113", 6, "unknown visibility 'owner_only'", "owner"),
+        ("events:\n  判定:\n    fields: {who: palyer}\n", "E113", 7, "unknown field type 'palyer'", "player"),
+        ("events:\n  judge:\n    fields: {who: player}\n", "E113", 6, "judge", None),
+        ("events:\n  判定:\n    fields: {self: player}\n", "E113", 7, "field 'self' is a name of the language", None),
+        (
+            "events:\n  判定:\n    fields: {who: player, n: int}\n    subject: wh\n",
+            "E113",
+            8,
+            "subject 'wh' is not a player field",
+            "who",
+        ),
+        (
+            "events:\n  判定:\n    fields: {who: player, card: card}\n    replaceable: [crad]\n",
+            "E113",
+            8,
+            "replaceable 'crad' is not one of its fields",
+            "card",
+        ),
+    ],
+)
+def test_a_wrong_declaration_is_reported_at_its_line(tmp_path, rules, code, line, words, hint):
+    e = one(errors(fork(tmp_path, rules)), code)
+    assert e.path.endswith("pack.yaml") and e.line == line and words in e.message, str(e)
+    if hint:
+        assert hint in (e.hint or ""), str(e)
+
+
+def test_a_counter_naming_an_unknown_role_gets_the_closest(tmp_path):
+    e = one(errors(fork(tmp_path, "counters:\n  护甲: {max: 5, roles: {demo_y: 2}}\n", ROLE_OK)), "E121")
+    assert e.line == 6 and "names role 'demo_y'" in e.message and "demo_x" in (e.hint or "")
+
+
+ROLE_OK = ROLE.format(trigger="turn_start", condition="subject == self")
+
+
+def test_a_misspelt_declared_event_gets_the_closest_name(tmp_path):
+    role = ROLE.format(trigger="测试判丁", condition="who != self")
+    e = one(errors(fork(tmp_path, EVENT, role)), "E113")
+    assert e.path.endswith("demo_x.yaml") and (e.line, e.col) == (11, 14)
+    assert "unknown trigger '测试判丁'" in e.message and "测试判定" in (e.hint or "")
+
+
+def test_a_misspelt_built_in_event_still_gets_its_suggestion(tmp_path):
+    e = one(errors(fork(tmp_path, EVENT, ROLE.format(trigger="turn_strt", condition="subject == self"))), "E113")
+    assert "unknown trigger 'turn_strt'" in e.message and "turn_start" in (e.hint or "")
+
+
+def test_a_field_is_read_only_where_its_event_triggers(tmp_path):
+    role = ROLE.format(trigger="turn_start", condition="card has red")
+    e = one(errors(fork(tmp_path, EVENT, role)), "E301")
+    assert "unknown name `card`" in e.message
+
+
+def test_events_sharing_a_field_must_give_it_one_type(tmp_path):
+    rules = EVENT + "  拼点:\n    fields: {who: player, card: int}\n"
+    role = ROLE.format(trigger="[测试判定, 拼点]", condition="subject == self")
+    e = one(errors(fork(tmp_path, rules, role)), "E113")
+    assert "field 'card' is int in event '拼点' but card in '测试判定'" in e.message
+
+
+def test_a_role_file_checked_alone_does_not_know_its_packs_events():
+    role = PACK / "roles" / "demo_shield.yaml"
+    assert [e for e in validate_paths([role]) if e.level == "error"] == []
