@@ -20,11 +20,13 @@ from .balance_report_cmd import compare as compare_command, report as report_com
 from .cli_options import (
     EXPANSIONS_HELP,
     bot_options,
+    check_pins,
     content_paths,
     define_bots,
     format_option,
     parse_players,
     pin_options,
+    pins_of,
 )
 
 MAX_GAMES = 1_000_000  # per cell
@@ -285,9 +287,9 @@ def balance(
             if not any(lo <= n <= hi for lo, hi, _ in content.rules.decks):
                 raise click.UsageError(f"pack {label}: the rules have no deck for {n} players")
         contents[label] = content
-    _check_pins(contents, pin_role, pin_task, players)
+    check_pins(contents, pin_role, pin_task, players)
     try:
-        spec = make_spec(seed, players, agents, sources, games, max_turns, _pins(pin_role, pin_task))
+        spec = make_spec(seed, players, agents, sources, games, max_turns, pins_of(pin_role, pin_task))
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
     out = out or default_out(players, agents, labels, seed)
@@ -326,30 +328,6 @@ def balance(
     if outcome.failed:  # (the report above lists them, each with the command that re-runs it)
         click.echo(f"{outcome.failed} game(s) failed: see the failed games in the report", err=True)
         sys.exit(1)
-
-
-def _pins(role: str | None, task: str | None) -> dict[str, str] | None:
-    """The grid's pins as sweep.json keeps them (None: nothing pinned)."""
-    pins = {k: v for k, v in (("role", role), ("task", task)) if v is not None}
-    return pins or None
-
-
-def _check_pins(contents: dict[str, Any], role: str | None, task: str | None, players: Sequence[int]) -> None:
-    """--role and --task name a role and a task of at least one pack (a did-you-mean hint otherwise), and a task
-    only at player counts where an identity draws one. A usage error says what is wrong."""
-    from .engine.pins import pin_problems
-
-    for value, option in ((role, "--role"), (task, "--task")):
-        if value is None:
-            continue
-        pin_role, pin_task = (value, None) if option == "--role" else (None, value)
-        # the pack that has it (or else the last, most often the fork, whose ids the hint should come from)
-        problems = [pin_problems(content, pin_role, pin_task, list(players)) for content in contents.values()]
-        if not all(problems):
-            continue
-        raise click.BadParameter(
-            "; ".join(problems[-1]) + " (nor in any other pack of the grid)", param_hint=f"'{option}'"
-        )
 
 
 balance.add_command(report_command)  # `balance report DIR`

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from .cli_options import EXPANSIONS_HELP, deprecated, format_option, parse_players
+from .cli_options import EXPANSIONS_HELP, check_pins, deprecated, format_option, parse_players, pin_options, pins_of
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -22,10 +22,20 @@ def _fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
+PIPED_WIDTH = 160  # columns of the tables when the output is not a terminal (a file, a pager, a pipe)
+
+
 def _console() -> Any:
+    """The console the tables print on: a terminal's own width; piped, PIPED_WIDTH columns and no wrapping of
+    long lines (rich would otherwise take 80 columns and break sentences and table cells mid-word: a file or a
+    pager shows long lines whole). Machine output is --format json, never these tables."""
+    import sys
+
     from rich.console import Console
 
-    return Console(highlight=False)
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(highlight=False, width=PIPED_WIDTH, soft_wrap=True)
 
 
 def _write(path: Path, text: str, what: str) -> None:
@@ -74,7 +84,7 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
     """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load:
     its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
     that is not there, or changed since, is a note in the report (and on stderr with `say`)."""
-    from .balance.report import build_report, locate_packs, new_roles, pack_skills
+    from .balance.report import build_report, locate_packs, new_other_items, new_roles, pack_skills
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
     meta, notes = locate_packs(sweep.meta, sweep.path)
@@ -83,7 +93,7 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
         for text in notes.values():
             click.echo(f"note: {text}", err=True)
     skills = pack_skills(meta)
-    return build_report(meta, records, skills, new_roles(meta, skills), notes)
+    return build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
 
 
 @click.command()
@@ -176,6 +186,7 @@ def _is_sweep(path: str) -> bool:
 @click.option(
     "--jobs", "-j", type=click.IntRange(1, 1024), default=None, help="packs: worker processes (default: every core)"
 )
+@pin_options()
 @click.option(
     "--out",
     "-o",
@@ -200,6 +211,8 @@ def compare(
     expansions: str | None,
     jobs: int | None,
     out: str | None,
+    pin_role: str | None,
+    pin_task: str | None,
 ) -> None:
     """A/B: which figures moved from BASE to FORK, whether significantly, and how many games it takes to tell.
 
@@ -211,6 +224,7 @@ def compare(
     """
     from .balance.compare import CompareError, compare_reports, print_compare
     from .balance.html import render_compare
+    from .balance.paired import paired_figures
 
     json_path = _json_target(json_path, fmt)
 
@@ -224,18 +238,24 @@ def compare(
             )
         base_report, fork_report = _report_of(sweep, [labels[0]], True), _report_of(sweep, [labels[1]], True)
         where = Path(base)
+        sides = _sides(sweep, sweep, labels)
     elif _is_sweep(base) and _is_sweep(fork):
-        base_report, fork_report = _report_of(_load(base), say=True), _report_of(_load(fork), say=True)
+        base_sweep, fork_sweep = _load(base), _load(fork)
+        base_report, fork_report = _report_of(base_sweep, say=True), _report_of(fork_sweep, say=True)
         where = Path(fork)
+        sides = _sides(base_sweep, fork_sweep, None)
     elif _is_sweep(base) or _is_sweep(fork):
         sweep_arg, other = (base, fork) if _is_sweep(base) else (fork, base)
         _fail(f"{sweep_arg} is a sweep directory but {other} is not: give two sweep directories, or two packs to sweep")
         return
     else:
-        where = _sweep_packs(base, fork, players_text, agents_specs, games, seed, expansions, jobs, out)
+        where = _sweep_packs(
+            base, fork, players_text, agents_specs, games, seed, expansions, jobs, out, pin_role, pin_task
+        )
         sweep = _load(str(where))
         labels = [p["name"] for p in sweep.meta["packs"]]
         base_report, fork_report = _report_of(sweep, [labels[0]], True), _report_of(sweep, [labels[1]], True)
+        sides = _sides(sweep, sweep, labels)
     for name, rep in (("BASE", base_report), ("FORK", fork_report)):
         if not rep["groups"]:
             _fail(f"{name} has no games to compare", 1)
@@ -244,6 +264,7 @@ def compare(
     except CompareError as e:
         _fail(str(e))
         return
+    result["paired"] = paired_figures(*sides)
     if json_path != "-":
         print_compare(result, _console(), roles=roles)
     _json_out(result, json_path)
@@ -251,6 +272,20 @@ def compare(
         target = Path(html_path) if html_path else where / "compare.html"
         _write(target, render_compare(result), "HTML")
         click.echo(f"HTML: {target}", err=json_path == "-")
+
+
+def _sides(base: Any, fork: Any, labels: list[str] | None) -> tuple[list[dict], list[dict], dict | None]:
+    """The records of each side (of one pack each when `labels` names two packs of one sweep) and the pins of
+    the fork's grid, for the paired comparison."""
+    if labels is not None:
+        a = [r for r in base.records if r["cell"]["pack"] == labels[0]]
+        b = [r for r in fork.records if r["cell"]["pack"] == labels[1]]
+    else:
+        a, b = base.records, fork.records
+        if len({r["cell"]["pack"] for r in a}) != 1 or len({r["cell"]["pack"] for r in b}) != 1:
+            return [], [], None  # several packs a side: which pairs with which is not said
+    pins = fork.meta.get("pins") or base.meta.get("pins")
+    return a, b, pins
 
 
 def _pack_label(arg: str) -> tuple[str, tuple[str, ...]]:
@@ -272,6 +307,8 @@ def _sweep_packs(
     expansions: str | None,
     jobs: int | None,
     out: str | None,
+    pin_role: str | None = None,
+    pin_task: str | None = None,
 ) -> Path:
     """Sweep both packs in one grid (the same deals for both) with sweep's runner; returns its directory."""
     from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
@@ -290,8 +327,11 @@ def _sweep_packs(
         paths = content_paths(dirs, expansions)
         sources.append(PackSource(label, dirs, expansions, tuple(str(p) for p in paths)))
         contents[label] = _load_or_exit(paths)
+    check_pins(contents, pin_role, pin_task, players)
     try:
-        spec = make_spec(seed, players, list(agents_specs) or ["heuristic"], sources, games)
+        spec = make_spec(
+            seed, players, list(agents_specs) or ["heuristic"], sources, games, pins=pins_of(pin_role, pin_task)
+        )
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
     where = Path(out or f"compare-{packs[0][0]}-{packs[1][0]}")

@@ -83,6 +83,30 @@ def pin_options() -> Callable[[Any], Any]:
     return lambda f: role(task(f))
 
 
+def pins_of(role: str | None, task: str | None) -> dict[str, str] | None:
+    """The grid's pins as sweep.json keeps them (None: nothing pinned)."""
+    pins = {k: v for k, v in (("role", role), ("task", task)) if v is not None}
+    return pins or None
+
+
+def check_pins(contents: dict[str, Any], role: str | None, task: str | None, players: Sequence[int]) -> None:
+    """--role and --task name a role and a task of at least one pack (a did-you-mean hint otherwise), and a task
+    only at player counts where an identity draws one. A usage error says what is wrong."""
+    from .engine.pins import pin_problems
+
+    for value, option in ((role, "--role"), (task, "--task")):
+        if value is None:
+            continue
+        pin_role, pin_task = (value, None) if option == "--role" else (None, value)
+        # the pack that has it (or else the last, most often the fork, whose ids the hint should come from)
+        problems = [pin_problems(content, pin_role, pin_task, list(players)) for content in contents.values()]
+        if not all(problems):
+            continue
+        raise click.BadParameter(
+            "; ".join(problems[-1]) + " (nor in any other pack of the grid)", param_hint=f"'{option}'"
+        )
+
+
 def expansions_option() -> Callable[[Any], Any]:
     """``--expansions all|none|ID,ID``: which bundled expansions join the base game."""
     return click.option("--expansions", "expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP)

@@ -230,10 +230,10 @@ def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
 
 # ---------------------------------------------------------------------- JSON keys (documented in docs/balance.md)
 
-REPORT_KEYS = {"format", "pack_notes", "sweep", "rules", "flags", "new_roles", "groups"}
+REPORT_KEYS = {"format", "pack_notes", "sweep", "rules", "flags", "new_roles", "new_items", "verdicts", "groups"}
 GROUP_KEYS = {
     "pack", "agents", "players", "games", "failed", "seats", "identities", "tasks", "roles", "skills",
-    "turns", "decisions", "end_reasons", "failures",
+    "turns", "decisions", "end_reasons", "failures", "cards",
 }  # fmt: skip
 RATE_KEYS = {"name", "won", "n", "rate", "low", "high", "half_width"}
 ROLE_KEYS = RATE_KEYS | {"expected", "p_value", "flag", "holm", "seats_for_5_points"}
@@ -242,7 +242,7 @@ SPREAD_KEYS = {"games", "mean", "median", "p10", "p90", "min", "max", "histogram
 FLAG_KEYS = {"kind", "pack", "agents", "players", "subject", "text"}
 COMPARE_KEYS = {
     "format", "base", "fork", "alpha", "power", "detect", "detect_turns", "figures_tested", "too_few",
-    "min_test_n", "pairs", "moved", "figures", "only_base", "only_fork", "fork_flags",
+    "min_test_n", "pairs", "moved", "figures", "only_base", "only_fork", "fork_flags", "paired",
 }  # fmt: skip
 FIGURE_KEYS = {
     "kind", "name", "players", "agents", "base", "fork", "difference", "low", "high", "z", "p_value",

@@ -18,9 +18,9 @@ ended one way) or a mean (turns, decisions per game).
   of seats of that figure per game. It says whether a non-significant figure is "no change" or
   "not enough games to tell".
 
-A sweep that plays both packs in one grid (``fengsheng balance --content A --content B``) deals the same
+A sweep that plays both packs in one grid (``fengsheng balance --pack A= --pack B=…``) deals the same
 seeds to both: the tests above treat the two sides as independent samples, which is conservative for
-paired games.
+paired games; ``paired.py`` tests them game by game (McNemar), the result's ``paired``, printed first.
 """
 
 from __future__ import annotations
@@ -268,6 +268,7 @@ def compare_reports(base: dict, fork: dict, detect: float = DETECT, detect_turns
         "only_base": only_base,
         "only_fork": only_fork,
         "fork_flags": fork["flags"],
+        "paired": None,  # the game-by-game comparison (paired.py), when the records are at hand: the command's
     }
 
 
@@ -300,10 +301,67 @@ KIND_TITLE = {
 }
 
 
+PAIRED_TITLE = {"pinned_seat": "pinned seat won", "identity": "a seat of the identity won", "turns": "turns per game"}
+
+
+def print_paired(paired: dict, console: Any) -> None:
+    """The paired comparison (paired.py): each figure's difference, McNemar's p and what pairing saved."""
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    figures = paired.get("figures") or []
+    if not figures:
+        console.print(
+            f"Paired games: {paired.get('games_paired', 0)} (too few, or the sides were not played from the same "
+            "seeds: no paired test)",
+            markup=False,
+        )
+        return
+    t = Table(
+        title=f"Paired: the same {paired['games_paired']} deals under both packs (McNemar)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+    )
+    t.add_column("figure", ratio=1)
+    for col in ("games", "base", "fork", "Δ [95%]", "p", "saved"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for x in figures:
+        players = "all" if x["players"] == ALL else f"{x['players']}p"
+        mean = "mean" in x["base"]
+        side = (lambda v: f"{v['mean']:.1f}") if mean else (lambda v: pct(v["rate"]))
+        diff = (
+            f"{x['difference']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
+            if mean
+            else f"{100 * x['difference']:+.1f} [{100 * x['low']:+.1f}, {100 * x['high']:+.1f}]"
+        )
+        saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
+        t.add_row(
+            escape(f"{PAIRED_TITLE[x['kind']]}: {x['name']} · {players}"),
+            str(x["n"]),
+            side(x["base"]),
+            side(x["fork"]),
+            diff,
+            f"{x['p_value']:.2g}",
+            saved,
+        )
+    console.print(t)
+    console.print(
+        "saved: the share of games pairing saves against two independent samples of the same precision (the "
+        "variance ratio, independent ÷ paired, in brackets); p: McNemar's exact test (paired z for turns).",
+        markup=False,
+    )
+
+
 def print_compare(result: dict, console: Any, roles: bool = True) -> None:
     from rich import box
     from rich.markup import escape
     from rich.table import Table
+
+    if result.get("paired") is not None:
+        print_paired(result["paired"], console)
 
     console.print(
         f"[bold]A/B[/bold]: {len(result['figures'])} figures compared; "

@@ -29,6 +29,8 @@ h3 { font-size: 16px; margin: 20px 0 6px; }
 .tag.strong { background: #c0392b; } .tag.weak { background: #2c6fbb; } .tag.unused, .tag.rare { background: #8e44ad; }
 .tag.failures { background: #555; } .tag.lead { background: #bbb; color: #222; }
 .tag.up { background: #c0392b; } .tag.down { background: #2c6fbb; }
+.tag.open, .tag.unseen { background: #7f8c8d; } .tag.new { background: #27ae60; }
+.verdicts { background: #f4faf4; border: 1px solid #cde5cd; padding: 4px 14px; border-radius: 4px; }
 table { border-collapse: collapse; font-size: 13px; margin: 6px 0 12px; }
 th, td { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: right; }
 th { background: #f4f4f4; } td.name, th.name { text-align: left; }
@@ -411,6 +413,37 @@ def _series(g: dict) -> str:
     return "all counts" if g["players"] == ALL else f"{g['players']} players"
 
 
+def verdict_section(report: dict) -> str:
+    """Is my new thing balanced? A verdict in words on each new role, card and task, first on the page."""
+    verdicts = report.get("verdicts") or []
+    if not verdicts:
+        return ""
+    items = "".join(
+        f'<li><span class="tag {escape(v["status"])}">{escape(v["status"])}</span> new {escape(v["kind"])} '
+        f'<b>{escape(str(v["name"]))}</b> <span class="meta">[{escape(v["pack"])} · {escape(v["agents"])} · '
+        f"{escape(_players(v['players']))}]</span>: {escape(v['text'])}</li>"
+        for v in verdicts
+    )
+    return f'<div class="verdicts"><h2>Is my new thing balanced?</h2><ul>{items}</ul></div>'
+
+
+NEW_TAG = ' <span class="tag new">new</span>'
+
+
+def card_table(g: dict, new: set[str]) -> str:
+    """Each card's uses per game and the win rate of the seats that used it, new cards marked."""
+    rows = "".join(
+        f"<tr><td>{escape(r['name'])}{NEW_TAG if r['name'] in new else ''}</td>"
+        f"<td>{r['uses_per_game']:.2f}</td><td>{r['won']}/{r['n']}</td><td>{pct(r['rate'])}</td>"
+        f"<td>{pct(r['low'])}–{pct(r['high'])}</td><td>{pct(r['expected'])}</td></tr>"
+        for r in g["cards"]
+    )
+    return (
+        '<table class="cards"><tr><th>card</th><th>uses per game</th><th>users won</th><th>rate</th><th>95%</th>'
+        f"<th>every seat</th></tr>{rows}</table>"
+    )
+
+
 def render_report(report: dict, title: str = "fengsheng balance report") -> str:
     """The whole report as one HTML document."""
     sw = report["sweep"]
@@ -425,6 +458,7 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
     pinned = pins_text(sw.get("pins"))
     if pinned:
         body.append(f'<p class="pinned"><b>Pinned:</b> {escape(pinned)}</p>')
+    body.append(verdict_section(report))
     body.append(flag_list(report["flags"]))
     body.append(new_role_section(report))
     body.append(
@@ -481,6 +515,9 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
             body.append(role_table(g))
             if g["skills"]:
                 body.append(skill_table(g))
+            if g.get("cards"):
+                new = set((report.get("new_items") or {}).get(g["pack"], {}).get("cards", []))
+                body.append(card_table(g, new))
             if g["failures"] and g["players"] != ALL:  # (a group pooling every player count: theirs again)
                 items = "".join(
                     f"<li>game {f['index']} (game seed {f['seed']}): {escape(str(f['failed']))}"
@@ -570,6 +607,39 @@ COMPARE_KINDS = {
 }
 
 
+def paired_section(paired: dict | None) -> str:
+    """The paired comparison (paired.py) as a table: the same deals under both packs, McNemar's test."""
+    if not paired or not paired.get("figures"):
+        return ""
+    rows = []
+    for x in paired["figures"]:
+        mean = "mean" in x["base"]
+
+        def side(v: dict, mean: bool = mean) -> str:
+            return f"{v['mean']:.1f}" if mean else pct(v["rate"])
+
+        k = 1 if mean else 100
+        saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
+        rows.append(
+            f"<tr><td>{escape(PAIRED_HEADS[x['kind']])}: {escape(str(x['name']))} · {escape(_players(x['players']))}"
+            f"</td><td>{x['n']}</td><td>{side(x['base'])}</td><td>{side(x['fork'])}</td>"
+            f"<td>{k * x['difference']:+.1f} [{k * x['low']:+.1f}, {k * x['high']:+.1f}]</td>"
+            f"<td>{x['p_value']:.2g}</td><td>{saved}</td></tr>"
+        )
+    return (
+        f'<h2>Paired: the same {paired["games_paired"]} deals under both packs</h2><table class="paired"><tr>'
+        "<th>figure</th><th>games</th><th>base</th><th>fork</th><th>Δ [95%]</th><th>p (McNemar)</th>"
+        f"<th>games saved by pairing</th></tr>{''.join(rows)}</table>"
+        '<p class="note">Each game is played from the same seed under both packs (a pinned sweep deals both packs '
+        "alike wherever they share cards and roles), so the figures are compared game by game: McNemar's exact "
+        "test on the games won under one pack only. <i>Games saved</i>: the share of games two independent samples "
+        "would need on top for the same precision (in brackets, the variance ratio).</p>"
+    )
+
+
+PAIRED_HEADS = {"pinned_seat": "pinned seat won", "identity": "a seat of the identity won", "turns": "turns per game"}
+
+
 def render_compare(result: dict, title: str = "fengsheng balance A/B") -> str:
     """The A/B comparison as one HTML document."""
     body = [f"<h1>{escape(title)}</h1>"]
@@ -579,6 +649,7 @@ def render_compare(result: dict, title: str = "fengsheng balance A/B") -> str:
             f"<b>{escape(p['base_pack'])}</b> ({p['base_games']} games) vs fork <b>{escape(p['fork_pack'])}</b> "
             f"({p['fork_games']} games)</p>"
         )
+    body.append(paired_section(result.get("paired")))
     moved = sorted((x for x in result["figures"] if x["significant"]), key=lambda x: x["p_value"])
     holm_count = sum(1 for x in moved if x["holm"])
     if moved:

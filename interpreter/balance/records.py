@@ -257,6 +257,10 @@ def _spec_problem(d: object) -> str | None:
     return None
 
 
+def _card_counts_ok(c: object) -> bool:
+    return isinstance(c, dict) and all(isinstance(k, str) and _is_int(v) and v >= 0 for k, v in c.items())
+
+
 def _pack_ok(p: object) -> bool:
     return (
         isinstance(p, dict)
@@ -281,11 +285,20 @@ class SeatRecord:
     role: str | None  # its role's label (sim: Role.label()), if any
     agent: str  # the kind of agent that played it
     won: bool
+    # card name -> the cards this seat used as that card (a use of a converted or virtual card counts as what it
+    # was used as); empty in a record of an older sweep, which did not count them
+    cards: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SeatRecord:
         return cls(
-            seat=d["seat"], identity=d["identity"], task=d["task"], role=d["role"], agent=d["agent"], won=d["won"]
+            seat=d["seat"],
+            identity=d["identity"],
+            task=d["task"],
+            role=d["role"],
+            agent=d["agent"],
+            won=d["won"],
+            cards=dict(d.get("cards") or {}),
         )
 
 
@@ -393,8 +406,9 @@ def _record_problem(d: object) -> str | None:
             and (s.get("role") is None or isinstance(s.get("role"), str))
             and isinstance(s.get("agent"), str)
             and isinstance(s.get("won"), bool)
+            and _card_counts_ok(s.get("cards", {}))
         ):
-            return f"a seat should be {{seat, identity, task, role, agent, won}} (got {_brief(s)})"
+            return f"a seat should be {{seat, identity, task, role, agent, won, cards}} (got {_brief(s)})"
     return None
 
 

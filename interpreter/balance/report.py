@@ -186,6 +186,7 @@ def build_report(
     skills: dict[str, dict[str, list[tuple[str, str]]]] | None = None,
     new: dict[str, list[str]] | None = None,
     notes: dict[str, str] | None = None,
+    new_other: dict[str, dict[str, list[str]]] | None = None,
 ) -> dict:
     """The report of a sweep's records (plain data, keys documented in docs/balance.md).
 
@@ -213,6 +214,9 @@ def build_report(
         for f in g["failures"]:
             f["rerun"] = rerun_command(meta, g["pack"], g["agents"], f["players"], f["seed"], f.get("index"))
     flags = [f for g in groups for f in g.pop("_flags")]
+    news = {pack: {"roles": roles, **(new_other or {}).get(pack, {})} for pack, roles in (new or {}).items()}
+    for pack, other in (new_other or {}).items():
+        news.setdefault(pack, {"roles": [], **other})
     flags.sort(key=lambda f: (_FLAG_ORDER.index(f["kind"]), f["pack"], f["agents"], str(f["players"]), f["subject"]))
     return {
         "format": REPORT_FORMAT,
@@ -245,8 +249,67 @@ def build_report(
         "new_roles": {
             pack: roles for pack, roles in sorted((new or {}).items()) if pack in {g["pack"] for g in groups}
         },
+        "new_items": {pack: items for pack, items in sorted(news.items()) if pack in {g["pack"] for g in groups}},
+        "verdicts": _verdicts(groups, news),
         "groups": groups,
     }
+
+
+def _verdicts(groups: Sequence[dict], news: dict[str, dict[str, list[str]]]) -> list[dict]:
+    """A verdict in words (``verdict``) on each new role, card and secret task of a pack, in the group pooling
+    its player counts (or its one player count): is my new thing balanced? A role against its expected rate
+    (the same identities), a card's users against every seat, a task against the other tasks' seats."""
+    out = []
+    last: dict[tuple[str, str], dict] = {}
+    for g in groups:  # the pooled group comes after its player counts
+        last[(g["pack"], g["agents"])] = g
+    for (pack, agents), g in last.items():
+        items = news.get(pack) or {}
+        games = g["games"] - g["failed"]
+        for name in items.get("roles", []):
+            row = next((r for r in g["roles"] if r["name"] == name), None)
+            v = verdict(row, row["expected"] if row else None, games, bool(row and row.get("holm", True)))
+            out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "role", "name": name,
+                        **v, "row": row})  # fmt: skip
+        for name in items.get("cards", []):
+            row = next((r for r in g.get("cards", []) if r["name"] == name), None)
+            v = verdict(row, row["expected"] if row else None, games)
+            out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "card", "name": name,
+                        **v, "row": row})  # fmt: skip
+        for name in items.get("tasks", []):
+            row = next((r for r in g["tasks"] if r["name"] == name), None)
+            others = [r for r in g["tasks"] if r["name"] != name]
+            n = sum(r["n"] for r in others)
+            expected = sum(r["won"] for r in others) / n if n else None
+            v = verdict(row, expected, games)
+            out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "task", "name": name,
+                        **v, "row": row})  # fmt: skip
+    order = {"strong": 0, "weak": 1, "open": 2, "unseen": 3}
+    out.sort(key=lambda v: (order[v["status"]], v["pack"], v["kind"], str(v["name"])))
+    return out
+
+
+def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
+    """Per pack: the cards (by name) and secret tasks (by name) of its content that the bundled game with the same
+    expansions lacks, when its content loads (the report marks them new and gives each a verdict)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for pack in meta.get("packs") or []:
+        if pack.get("missing") or not pack.get("content"):
+            continue
+        try:
+            expansions = parse_expansions(pack.get("expansions"))
+            content = load_cached(resolve_packs(list(pack.get("content") or []), expansions))
+            reference = load_cached(resolve_packs([], expansions))
+        except Exception:  # a pack moved or broken since the sweep: nothing is marked new
+            continue
+        cards = sorted({t.name for t in content.card_types.values()} - {t.name for t in reference.card_types.values()})
+        tasks = sorted({t.name for t in content.tasks.values()} - {t.name for t in reference.tasks.values()})
+        if cards or tasks:
+            out[str(pack.get("name"))] = {"cards": cards, "tasks": tasks}
+    return out
 
 
 _FLAG_ORDER = ["failures", "strong", "weak", "unused", "rare"]
@@ -373,6 +436,7 @@ def _common(pack: str, agents: str, players: int | str, recs: Sequence[dict]) ->
             tw[s["task"]] += bool(s["won"])
     reasons = Counter(r["reason"] for r in ok)
     return {
+        "cards": _card_rows(ok),
         "pack": pack,
         "agents": agents,
         "players": players,
@@ -392,6 +456,60 @@ def _common(pack: str, agents: str, players: int | str, recs: Sequence[dict]) ->
             for r in failed
         ],
     }
+
+
+def _card_rows(ok: Sequence[dict]) -> list[dict]:
+    """Per card (by the name it was used as): its uses per game, and the win rate of the seats that used it at
+    least once (Wilson 95%), beside every seat's rate (``expected``). Records of a sweep that did not count card
+    uses (older ones) give none."""
+    uses: Counter = Counter()
+    users: Counter = Counter()
+    won: Counter = Counter()
+    seats = seats_won = 0
+    for r in ok:
+        for s in r["seats"]:
+            seats += 1
+            seats_won += bool(s["won"])
+            for name, k in (s.get("cards") or {}).items():
+                uses[name] += k
+                users[name] += 1
+                won[name] += bool(s["won"])
+    games = len(ok)
+    everyone = seats_won / seats if seats else None
+    return [
+        {"name": name, "uses": uses[name], "uses_per_game": uses[name] / games, **rate(won[name], users[name]),
+         "expected": everyone}
+        for name in sorted(users, key=lambda x: (-uses[x], str(x)))
+    ]  # fmt: skip
+
+
+def verdict(row: dict | None, expected: float | None, games: int, holm_ok: bool = True) -> dict:
+    """A verdict in words on one figure of a new item: strong or weak when its 95% interval lies wholly above or
+    below `expected`, else not shown either way; and the games still needed for a ±5-point interval at the rate
+    seen, with the seats per game seen (``games_more``)."""
+    if row is None or not row.get("n"):
+        return {"status": "unseen", "games_more": None, "text": "never in play: no figure"}
+    n, p = row["n"], row["rate"]
+    per_game = n / games if games else 0
+    need = seats_for_half_width(p)
+    more = max(0, math.ceil(need / per_game) - games) if per_game else None
+    where = f"{pct(p)} of {n} (95% {pct(row['low'])}–{pct(row['high'])}, ±{100 * row['half_width']:.1f} points)"
+    against = f" against {pct(expected)}" if expected is not None else ""
+    status = "open"
+    if expected is not None and n >= MIN_ROLE_SEATS and row["low"] > expected:
+        status = "strong"
+    elif expected is not None and n >= MIN_ROLE_SEATS and row["high"] < expected:
+        status = "weak"
+    if status != "open":
+        lead = "" if holm_ok else " (a lead: not after Holm's correction; play more games)"
+        text = f"{status}: {where}{against}{lead}"
+    else:
+        text = f"not shown strong or weak: {where}{against}"
+    if more:
+        text += f"; about {more:,} more games for ±5 points"
+    elif more == 0:
+        text += "; ±5 points reached"
+    return {"status": status, "games_more": more, "text": text}
 
 
 def _flags(group: dict, skills: bool) -> list[dict]:
@@ -690,6 +808,38 @@ def _rate_table(title: str, head: str, rows: Sequence[dict], roles: bool = False
     return t
 
 
+def _new_of(report: dict, pack: str, kind: str) -> set[str]:
+    return set((report.get("new_items") or {}).get(pack, {}).get(kind, []))
+
+
+def _card_table(g: dict, new: set[str]) -> Any:
+    """Each card's uses per game and the win rate of the seats that used it (new cards marked)."""
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table(
+        title="Cards: uses per game; win rate of the seats that used it (Wilson 95%) against every seat's",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+    )
+    t.add_column("card", ratio=1)
+    for col in ("uses/game", "users won", "rate", "95%", "every seat"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for r in g["cards"]:
+        t.add_row(
+            escape(r["name"] + (" (new)" if r["name"] in new else "")),
+            f"{r['uses_per_game']:.2f}",
+            f"{r['won']}/{r['n']}",
+            pct(r["rate"]),
+            f"{pct(r['low'])}–{pct(r['high'])}",
+            pct(r["expected"]),
+        )
+    return t
+
+
 def _skills_of(report: dict, pack: str, role: str) -> list[dict]:
     """A role's skill rows from the group of its pack that pools every player count (or its only group)."""
     groups = [g for g in report["groups"] if g["pack"] == pack]
@@ -706,6 +856,13 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
     pinned = pins_text(report["sweep"].get("pins"))
     if pinned:
         console.print(f"pinned: {pinned}", markup=False)
+    if report.get("verdicts"):
+        console.print("[bold]Is my new thing balanced?[/bold]")
+        for v in report["verdicts"]:
+            players = "all" if v["players"] == ALL else f"{v['players']}p"
+            console.print(
+                f"  new {v['kind']} {v['name']} [{v['pack']} · {v['agents']} · {players}]: {v['text']}", markup=False
+            )
     flags = report["flags"]
     console.print(f"[bold]Flags[/bold] ({len(flags)})" if flags else "[bold]Flags[/bold]: none")
     for f in flags:
@@ -749,6 +906,8 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
         console.print(_rate_table("Win rate by identity (seats won / played, Wilson 95%)", "identity", g["identities"]))
         if g["tasks"]:
             console.print(_rate_table("Win rate by secret task", "task", g["tasks"]))
+        if g.get("cards"):
+            console.print(_card_table(g, _new_of(report, g["pack"], "cards")))
         if roles and g["roles"]:
             ordered = sorted(g["roles"], key=lambda r: -(r["rate"] or 0))
             console.print(_rate_table("Win rate by role (its seats won / played)", "role", ordered, roles=True))

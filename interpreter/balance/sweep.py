@@ -343,6 +343,10 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
         rec.roles = [p.role.label() for p in game.players if p.role is not None]
         rec.identities = [_identity_name(p) for p in game.players]
         rec.tasks = [p.task.name for p in game.players if p.task is not None]
+    cards: dict[int, dict[str, int]] = {}
+    for (seat, card), k in sorted(game.card_uses.items()):
+        name = game.content.card_types[card].name
+        cards.setdefault(seat, {})[name] = cards.get(seat, {}).get(name, 0) + k
     rec.seats = [
         SeatRecord(
             seat=p.seat,
@@ -351,6 +355,7 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
             role=p.role.label() if p.role is not None else None,
             agent=kinds[p.seat],
             won=p in winners,
+            cards=cards.get(p.seat, {}),
         )
         for p in game.players
     ]

@@ -52,6 +52,9 @@ class CardUse:
         self._has_status = seats.has_status
         self.resolution = resolution  # (called directly: compiled, a bound method kept here costs a Python call)
         self._target_prompts: dict[str, str] = {}  # card type id -> the question for its target
+        # (seat, card type id) -> times that seat used a card as that type, for statistics (a balance sweep's card
+        # figures: Game.card_uses)
+        self.card_uses: dict[tuple[int, str], int] = {}
         self.timing: str | None = None  # the idle point being offered (for effects that use cards there)
         self.conversions: dict[str, CardType] = {}  # card type id -> card type its hand copies must be used as
         self.bans: set[str] = set()  # card type ids nobody may use from hand this turn
@@ -295,6 +298,9 @@ class CardUse:
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:
             zones.show_to(card, target.seat)  # a face-down card is shown to its target only
+        uses = self.card_uses
+        counted = (user.seat, ctype.id)
+        uses[counted] = uses.get(counted, 0) + 1
         if not unheard(game, "card_used"):
             emit_event(game, "card_used", seat=user.seat, card=ctype.id, uid=uid, timing=use.timing, target=tseat)
         if self.push_use is not None:  # stack timing: it resolves from the stack, after the responses

@@ -293,6 +293,11 @@ class Game(GameCore):
         return self.skills.removed_identities
 
     @property
+    def card_uses(self) -> dict[tuple[int, str], int]:
+        """(seat, card type id) -> the cards that seat used as that type (virtual uses too), for statistics."""
+        return self.card_use.card_uses
+
+    @property
     def skill_uses(self) -> dict[tuple[str, str], int]:
         """(role id, skill name) -> times used (balance statistics)."""
         return self.skills.skill_uses

@@ -1,0 +1,125 @@
+"""The whole fork in the balance report: card figures from per-seat card use counts (an old sweep without them
+still reads), new cards, tasks and roles marked new with a verdict in words and the games still needed for ±5
+points, first; the tables piped without mid-sentence wrapping; the rendered page in Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import fengsheng
+from interpreter.balance import report as rep
+from interpreter.balance.records import GameRecord, SeatRecord, read_records
+
+REPO = Path(__file__).resolve().parents[1]
+JIA_GUI = REPO / "examples" / "jia_gui"
+
+
+@pytest.fixture(scope="module")
+def fork_sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small sweep of the bundled game and the example fork jia_gui (a new card 密电, task 收藏家, role 画眉),
+    画眉 pinned, random bots."""
+    d = tmp_path_factory.mktemp("fork")
+    shutil.copytree(JIA_GUI, d / "jia_gui")
+    r = fengsheng(
+        "balance", "--pack", "base=", "--pack", f"jia={d / 'jia_gui'}", "--role", "hua_mei", "-p", 5, "-n", 30,
+        "-j", 1, "--agents", "random", "-o", d / "lab", "-q", "--format", "json",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    return d / "lab"
+
+
+def test_records_count_card_uses_per_seat(fork_sweep: Path) -> None:
+    recs = read_records(fork_sweep)
+    used = [s.cards for r in recs for s in r.seats]
+    assert any(used) and all(all(isinstance(k, int) and k > 0 for k in c.values()) for c in used)
+    assert any("密电" in c for r in recs if r.cell.pack == "jia" for c in (s.cards for s in r.seats))
+    assert not any("密电" in s.cards for r in recs if r.cell.pack == "base" for s in r.seats)
+
+
+def test_an_old_record_without_card_counts_reads() -> None:
+    old = {"seat": 0, "identity": "潜伏战线", "task": None, "role": "x", "agent": "random", "won": True}
+    assert SeatRecord.from_dict(old).cards == {}
+    line = {"cell": {"players": 5, "agents": "random", "pack": "base"}, "index": 0, "seed": 1, "seats": [old]}
+    assert GameRecord.from_dict(line).seats[0].cards == {}
+
+
+def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> None:
+    r = fengsheng("balance", "report", fork_sweep, "--format", "json", "--no-html")
+    report = json.loads(r.stdout)
+    assert report["new_items"]["jia"] == {"roles": ["画眉（歌女）"], "cards": ["密电"], "tasks": ["收藏家"]}
+    assert {(v["kind"], v["name"]) for v in report["verdicts"]} == {
+        ("role", "画眉（歌女）"),
+        ("card", "密电"),
+        ("task", "收藏家"),
+    }
+    role = next(v for v in report["verdicts"] if v["kind"] == "role")
+    assert role["row"]["n"] == 30  # pinned: in every game of the fork
+    assert role["status"] in ("open", "strong", "weak") and role["games_more"] > 0
+    assert f"about {role['games_more']:,} more games for ±5 points" in role["text"]
+    jia = next(g for g in report["groups"] if g["pack"] == "jia")
+    card = next(c for c in jia["cards"] if c["name"] == "密电")
+    assert card["uses"] > 0 and 0 < card["n"] <= card["uses"] and card["low"] <= card["rate"] <= card["high"]
+    # the terminal: the verdicts come before the flags
+    text = fengsheng("balance", "report", fork_sweep, "--no-html").output
+    assert text.index("Is my new thing balanced?") < text.index("Flags")
+    assert "密电 (new)" in text
+
+
+def test_verdict_words() -> None:
+    strong = rep.verdict({**rep.rate(60, 100), "name": "x"}, 0.3, 100)
+    assert strong["status"] == "strong" and strong["text"].startswith("strong: 60.0% of 100")
+    open_ = rep.verdict({**rep.rate(30, 100), "name": "x"}, 0.3, 100)
+    assert open_["status"] == "open" and open_["text"].startswith("not shown strong or weak")
+    # ±5 points at 30% takes about 323 seats: one seat a game, 100 played, about 223 more
+    assert open_["games_more"] == rep.seats_for_half_width(0.3) - 100
+    assert rep.verdict(None, 0.3, 100)["status"] == "unseen"
+
+
+def test_piped_tables_do_not_wrap_sentences(fork_sweep: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; from interpreter.cli import main; sys.argv[0]='fengsheng'; main()",
+         "balance", "report", str(fork_sweep), "--no-html"],
+        capture_output=True, text=True, cwd=REPO, timeout=300, env={**os.environ, "COLUMNS": "80"},
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    verdict = next(line for line in lines if "new role 画眉" in line)
+    assert verdict.rstrip().endswith("more games for ±5 points")  # one sentence, one line
+    assert any("(strong/weak: the role's 95% interval" in line and "play more games)" in line for line in lines)
+
+
+@pytest.mark.slow
+def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path) -> None:
+    """The rendered page: the verdicts first and visible, the card table with 密电 marked new, no overflow."""
+    pytest.importorskip("playwright.sync_api")
+    chromium = os.environ.get("FENGSHENG_CHROMIUM", "/usr/bin/chromium")
+    if not (Path(chromium).exists() or shutil.which(chromium)):
+        pytest.skip(f"no Chromium at {chromium}")
+    from playwright.sync_api import sync_playwright
+
+    html = tmp_path / "report.html"
+    r = fengsheng("balance", "report", fork_sweep, "--html", html)
+    assert r.exit_code == 0, r.output
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], headless=True)
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(html.as_uri())
+        verdicts = page.locator(".verdicts")
+        assert verdicts.is_visible()
+        assert "Is my new thing balanced?" in verdicts.inner_text()
+        flags_top = page.locator(".flags").first.bounding_box()
+        box = verdicts.bounding_box()
+        assert box is not None and flags_top is not None and box["y"] < flags_top["y"]
+        assert page.locator("table.cards .tag.new").count() >= 1
+        assert "Pinned:" in page.locator(".pinned").inner_text()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 1100
+        browser.close()

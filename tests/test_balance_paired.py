@@ -1,0 +1,83 @@
+"""Paired A/B (interpreter/balance/paired.py): McNemar's test on the discordant games, the paired interval, the
+variance ratio against independent samples; `balance compare` pairs the games of a pinned two-pack sweep."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import fengsheng
+from interpreter.balance.paired import mcnemar, pair_games, paired_mean
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_mcnemar_counts_the_discordant_games() -> None:
+    # 40 games: 20 won by both, 10 by neither, 8 by the fork only, 2 by the base only
+    pairs = [(True, True)] * 20 + [(False, False)] * 10 + [(False, True)] * 8 + [(True, False)] * 2
+    r = mcnemar(pairs)
+    assert (r["n"], r["base_only"], r["fork_only"]) == (40, 2, 8)
+    assert r["difference"] == pytest.approx(6 / 40)
+    assert r["p_value"] == pytest.approx(0.109375)  # exact: 2 * P(X <= 2), X ~ Bin(10, 1/2) = 2 * 56/1024
+    assert r["low"] < r["difference"] < r["high"]
+    # concordant games shrink the paired variance: more pairs agreeing, a larger variance ratio
+    assert r["variance_ratio"] > 1 and 0 < r["games_saved"] < 1
+    agreeing = mcnemar(pairs + [(True, True)] * 20 + [(False, False)] * 20)
+    assert agreeing["variance_ratio"] > r["variance_ratio"]
+
+
+def test_independent_outcomes_save_nothing_on_average() -> None:
+    """Outcomes that do not depend on each other: the ratio is about 1 (pairing saves nothing)."""
+    import random
+
+    rng = random.Random(5)
+    pairs = [(rng.random() < 0.4, rng.random() < 0.4) for _ in range(4000)]
+    assert mcnemar(pairs)["variance_ratio"] == pytest.approx(1.0, abs=0.1)
+
+
+def test_paired_mean() -> None:
+    r = paired_mean([(10, 11), (20, 21), (15, 17), (30, 30)])
+    assert r["difference"] == pytest.approx(1.0) and r["variance_ratio"] > 10
+
+
+def test_games_pair_only_from_the_same_seed() -> None:
+    def rec(index: int, seed: int, pack: str, failed: object = None) -> dict:
+        return {
+            "cell": {"players": 5, "agents": "random", "pack": pack},
+            "index": index,
+            "seed": seed,
+            "failed": failed,
+        }
+
+    base = [rec(0, 1, "a"), rec(1, 2, "a"), rec(2, 3, "a")]
+    fork = [rec(0, 1, "b"), rec(1, 9, "b"), rec(2, 3, "b", failed="x")]
+    assert [(a["index"], b["index"]) for a, b in pair_games(base, fork)[(5, "random")]] == [(0, 0)]
+
+
+def test_compare_pairs_a_pinned_sweep(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    (pack / "roles").mkdir(parents=True)
+    shutil.copy(FIXTURES / "role_pack" / "roles" / "demo_clerk.yaml", pack / "roles")
+    out = tmp_path / "lab"
+    r = fengsheng(
+        "balance", "--pack", "base=", "--pack", f"mine={pack}", "-p", 5, "-n", 40, "-j", 1,
+        "--agents", "random", "--role", "demo_clerk", "-o", out, "-q", "--format", "json",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    c = fengsheng("balance", "compare", out, "--format", "json", "--no-html")
+    assert c.exit_code == 0, c.output
+    paired = json.loads(c.stdout)["paired"]
+    assert paired["games_paired"] == 40
+    kinds = {x["kind"] for x in paired["figures"]}
+    assert {"pinned_seat", "identity", "turns"} <= kinds
+    seat = next(x for x in paired["figures"] if x["kind"] == "pinned_seat")
+    assert seat["n"] == 40 and "demo_clerk" in seat["name"]
+    # the identities are dealt alike in both packs: an identity's win agrees in most games
+    ident = [x for x in paired["figures"] if x["kind"] == "identity"]
+    assert sum(x["variance_ratio"] or 0 for x in ident) / len(ident) > 1
+    text = fengsheng("balance", "compare", out, "--html", tmp_path / "c.html")
+    assert "Paired: the same 40 deals" in text.output
+    assert "Paired: the same 40 deals" in (tmp_path / "c.html").read_text(encoding="utf-8")
