@@ -170,7 +170,7 @@ def test_wilson_interval():
 
 
 def test_simulate_agents_same_output_with_any_jobs(monkeypatch, tmp_path):
-    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
     runner = CliRunner()
     args = ["simulate", "-p", "2", "-n", "8", "-s", "4", "--agents", "heuristic,random"]
     outs = [runner.invoke(main, [*args, "-j", j]) for j in ("1", "2")]

@@ -45,7 +45,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     (
         "applications",
         [
-            "interpreter.sim",
+            "interpreter.sim.*",
             "interpreter.scenario",
             "interpreter.seat_text",
             "interpreter.play",

@@ -14,13 +14,14 @@ from click.testing import CliRunner
 from interpreter import sim
 from interpreter.cli import main
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.engine.game import Game
 from interpreter.sim import simulate
 
 ROLE_PACK = Path(__file__).resolve().parent / "fixtures" / "role_pack"
 
 
 def test_summary_and_log_are_the_same_with_two_jobs(tmp_path, monkeypatch):
-    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)  # split even this small batch
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)  # split even this small batch
     content = load_cached()
     one = simulate(content, 5, 24, 11, log_path=tmp_path / "one.jsonl", content_paths=[BUNDLED_CONTENT], jobs=1)
     two = simulate(content, 5, 24, 11, log_path=tmp_path / "two.jsonl", content_paths=[BUNDLED_CONTENT], jobs=2)
@@ -31,14 +32,14 @@ def test_summary_and_log_are_the_same_with_two_jobs(tmp_path, monkeypatch):
 
 
 def test_progress_is_called_once_per_game_in_order(monkeypatch):
-    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
     seen: list[int] = []
     simulate(load_cached(), 4, 9, 2, jobs=2, progress=seen.append)
     assert seen == list(range(1, 10))
 
 
 def test_cli_output_does_not_depend_on_jobs(monkeypatch):
-    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
     runner = CliRunner()
     outs = [runner.invoke(main, ["simulate", "-p", "6", "-n", "12", "-s", "5", "-j", j]) for j in ("1", "3")]
     assert all(r.exit_code == 0 for r in outs), [r.output for r in outs]
@@ -49,7 +50,7 @@ def test_cli_output_does_not_depend_on_jobs(monkeypatch):
 
 def test_a_crashing_game_is_reported_and_the_batch_goes_on(monkeypatch):
     """A bug in the engine (any exception) fails only its game, which is named with its seed."""
-    real = sim.Game.run
+    real = Game.run
     bad = sim.game_seed(3, 2)
 
     def run(self):
@@ -57,7 +58,7 @@ def test_a_crashing_game_is_reported_and_the_batch_goes_on(monkeypatch):
             raise KeyError("x" * 10_000)  # a huge message is cut short
         return real(self)
 
-    monkeypatch.setattr(sim.Game, "run", run)
+    monkeypatch.setattr(Game, "run", run)
     summary = simulate(load_cached(), 4, 5, 3, jobs=1)
     assert summary.games == 4
     ((index, gseed, text),) = summary.failures
@@ -73,13 +74,14 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
         "import os\n"
         "from interpreter import sim\n"
         "from interpreter.content.loader import load_cached\n"
-        "real = sim.Game.run\n"
+        "from interpreter.engine.game import Game\n"
+        "real = Game.run\n"
         "def run(self):\n"
         "    if self.seed == sim.game_seed(1, 3):\n"
         "        os._exit(9)\n"
         "    return real(self)\n"
-        "sim.Game.run = run\n"
-        "sim.MIN_GAMES_PER_JOB = 1\n"
+        "Game.run = run\n"
+        "sim.batch.MIN_GAMES_PER_JOB = 1\n"
         "try:\n"
         "    sim.simulate(load_cached(), 4, 40, 1, jobs=2)\n"
         "except sim.WorkerDied as e:\n"
@@ -97,7 +99,7 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
 
 def test_without_fork_or_content_paths_the_batch_runs_here(monkeypatch):
     """A spawned worker can only load content from paths: without them, the content given is played here."""
-    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
     monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     pack = load_cached([BUNDLED_CONTENT, ROLE_PACK])
     one = simulate(pack, 5, 6, 3, jobs=1)
@@ -108,7 +110,7 @@ def test_without_fork_or_content_paths_the_batch_runs_here(monkeypatch):
 @pytest.mark.slow
 def test_spawned_workers_load_the_content_from_its_paths(tmp_path, monkeypatch):
     """Where there is no fork (Windows), workers load the content again: the output is still the same."""
-    monkeypatch.setattr(sim, "MIN_GAMES_PER_JOB", 1)
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
     paths = [BUNDLED_CONTENT, ROLE_PACK]
     pack = load_cached(paths)
     one = simulate(pack, 5, 8, 3, log_path=tmp_path / "one.jsonl", content_paths=paths, jobs=1)
@@ -180,12 +182,12 @@ def test_stopping_a_pool_ends_its_workers_by_sigterm_whatever_handler_the_parent
         raise KeyboardInterrupt
 
     if init == "simulate":
-        monkeypatch.setitem(sim._BATCH, "content", object())  # set: the worker loads nothing
-        initializer, initargs = sim._init_worker, ({},)
+        monkeypatch.setitem(sim.batch._BATCH, "content", object())  # set: the worker loads nothing
+        initializer, initargs = sim.batch._init_worker, ({},)
     else:
         monkeypatch.setitem(sweep._SWEEP, "contents", {})
         initializer, initargs = sweep._init_worker, ({},)
-    monkeypatch.setattr(sim, "STOP_GRACE", 60.0)
+    monkeypatch.setattr(sim.pool, "STOP_GRACE", 60.0)
     old = signal.signal(signal.SIGTERM, interrupt)
     try:
         ctx = multiprocessing.get_context("fork")

@@ -45,13 +45,13 @@ from ..agents.external import BotBroken
 from ..engine.pins import Pins
 from ..sim import (
     MIN_GAMES_PER_JOB,
-    _identity_name,
     after_game,
     batch_gc,
     content_fingerprint,
     default_jobs,
     game_record,
     game_seed,
+    identity_name,
     parse_agents,
     play_game,
     tune_gc_for_batch,
@@ -105,8 +105,8 @@ class PackSource:
 
 
 # What plays a game: the packages and modules of the interpreter whose code engine_fingerprint hashes.
-PLAYING = ("engine", "language", "content", "agents", "model")
-PLAYING_FILES = ("__init__.py", "catalogue.py", "sim.py", "balance/sweep.py")
+PLAYING = ("engine", "language", "content", "agents", "model", "sim")
+PLAYING_FILES = ("__init__.py", "catalogue.py", "balance/sweep.py")
 _ENGINE: list[str] = []
 
 
@@ -341,7 +341,7 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
     else:  # a failed game: what it got to
         rec.turns, rec.decisions = game.turn_no, game.decision_count
         rec.roles = [p.role.label() for p in game.players if p.role is not None]
-        rec.identities = [_identity_name(p) for p in game.players]
+        rec.identities = [identity_name(p) for p in game.players]
         rec.tasks = [p.task.name for p in game.players if p.task is not None]
     cards: dict[int, dict[str, int]] = {}
     for (seat, card), k in sorted(game.card_uses.items()):
@@ -350,7 +350,7 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
     rec.seats = [
         SeatRecord(
             seat=p.seat,
-            identity=_identity_name(p),
+            identity=identity_name(p),
             task=p.task.name if p.task is not None else None,
             role=p.role.label() if p.role is not None else None,
             agent=kinds[p.seat],
