@@ -5,8 +5,9 @@
 
 Each command is run ``--runs`` times (default 7) after one untimed run (which
 fills the OS file cache and the user cache, as any earlier use would: the
-modules' bytecode, the grammar's tables, the parse cache of
-language/parser.py), exactly as the installed ``fengsheng`` script runs it
+modules' bytecode, the grammar's tables, what interpreter/cache.py keeps
+between runs: parsed effect texts, compiled units, files that read clean),
+exactly as the installed ``fengsheng`` script runs it
 (``from interpreter.cli import main; sys.exit(main())``) with this checkout
 first on ``PYTHONPATH`` and ``PYTHONDONTWRITEBYTECODE`` unset (as installed,
 Python keeps bytecode); its output is thrown away. For each it prints the

@@ -158,7 +158,7 @@ def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeyp
     from interpreter.content import loader, read, yamlpos
 
     _fresh_loads(monkeypatch)
-    first = loader.load_content([loader.BUNDLED_CONTENT])  # saves the parse cache, these reads with it
+    first = loader.load_content([loader.BUNDLED_CONTENT])  # saves what it kept, these reads with it
     cache()
     _fresh_loads(monkeypatch)
 
