@@ -135,6 +135,26 @@ TIMINGS: dict[str, Timing] = {
 
 
 @dataclass(frozen=True)
+class PhaseSetting:
+    """A setting a phase kind takes in `turn:` (`{kind: draw, count: 2}`): its type, range and default.
+
+    `default` None: the rule the setting overrides applies (`rule` names it, e.g. draw_count).
+    The schema's check of a `turn:` item, the loader's (E111, E113), docs/modding.md and `describe`'s
+    回合流程 all read these.
+    """
+
+    name: str
+    type: str  # int (the only type so far)
+    doc: str
+    zh: str  # how describe words it, {} for the value with its unit (摸{}牌: 摸两张牌)
+    unit: str  # the classifier the value takes (张, 轮)
+    minimum: int = 0
+    maximum: int = 20
+    default: int | None = None
+    rule: str | None = None  # the rules' key whose value applies when the setting is left out
+
+
+@dataclass(frozen=True)
 class PhaseKind:
     """A building block of a turn: one kind of phase the rules' `turn:` list may name (docs/modding.md).
 
@@ -153,6 +173,13 @@ class PhaseKind:
     events: tuple[str, ...]
     after: str | None = None
     required: bool = False
+    settings: tuple[PhaseSetting, ...] = ()
+
+    def setting(self, name: str) -> PhaseSetting:
+        for s in self.settings:
+            if s.name == name:
+                return s
+        raise KeyError(f"phase kind {self.name!r} has no setting {name!r}")
 
 
 PHASE_KINDS: dict[str, PhaseKind] = {
@@ -166,6 +193,16 @@ PHASE_KINDS: dict[str, PhaseKind] = {
             (),
             (),
             ("draw_phase", "draw"),
+            settings=(
+                PhaseSetting(
+                    "count",
+                    "int",
+                    "how many cards the phase draws (before what effects add); default: the rules' draw_count",
+                    "摸{}牌",
+                    "张",
+                    rule="draw_count",
+                ),
+            ),
         ),
         PhaseKind(
             "play",
@@ -200,6 +237,19 @@ PHASE_KINDS: dict[str, PhaseKind] = {
             ("play", "target"),
             (),
             after="send",
+            settings=(
+                PhaseSetting(
+                    "rounds",
+                    "int",
+                    "how many rounds of asking: when all have passed in a row, the asking starts again from the "
+                    "holder, this many times in all (an effect that ends the contest ends every round); default 1",
+                    "争夺{}",
+                    "轮",
+                    minimum=1,
+                    maximum=5,
+                    default=1,
+                ),
+            ),
         ),
         PhaseKind(
             "receive",
@@ -267,6 +317,17 @@ SPEEDS: dict[str, str] = {
     "slow": "only the active player, in their own idle phase, with priority and the stack empty (慢速)",
     "fast": "any player holding priority, whether the stack is empty or not (快速)",
 }
+
+
+# The rules' `lockable:` switch (a house rule): which intel may be locked when sent (可锁定).
+LOCK_RULES: dict[str, str] = {
+    "printed": "each copy as deck.yaml prints it (the base game)",
+    "all": "every copy may be locked (每张牌都可锁定)",
+    "none": "no copy may be locked",
+}
+
+# The arrows an intel may carry (rules' `send_arrows:`: the ones a player may send with).
+ARROWS: tuple[str, ...] = ("up", "left", "right")
 
 
 # ---------------------------------------------------------------------- victory checks

@@ -71,12 +71,13 @@ def limits() -> str:
 
 def phase_kinds() -> str:
     return _table(
-        ["phase kind", "中文", "what it does", "timing nodes", "idle points (`timing`)", "decisions"],
+        ["phase kind", "中文", "what it does", "settings", "timing nodes", "idle points (`timing`)", "decisions"],
         [
             [
                 f"`{k.name}`",
                 k.zh,
                 k.doc + (f" (needs a `{k.after}` phase before it)" if k.after else ""),
+                "; ".join(f"`{s.name}` ({s.type} {s.minimum}–{s.maximum}): {s.doc}" for s in k.settings) or "—",
                 "、".join(k.nodes),
                 ", ".join(f"`{t}`" for t in k.timings) or "—",
                 ", ".join(f"`{d}`" for d in k.decisions) or "—",

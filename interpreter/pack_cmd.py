@@ -22,6 +22,7 @@ from .catalogue import PHASE_KINDS, TIMINGS
 from .cli_options import expansions_option, format_option
 from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
+from .model.colors import COLOR_BITS
 from .model.content import Content
 
 
@@ -83,12 +84,27 @@ def summary(content: Content) -> dict:
             "collect_count": r.collect_count,
             "death_count": r.death_count,
             "max_turns": r.max_turns,
-            "turn": "[" + ", ".join(f"{ph.id} {PHASE_KINDS[ph.kind].zh}" for ph in r.phases) + "]",
+            "hand_limit": r.hand_limit,
+            "first_turn_skip": "[" + ", ".join(r.first_turn_skip) + "]",
+            "send_arrows": "[" + ", ".join(r.send_arrows) + "]",
+            "lockable": r.lockable,
+            "turn": "[" + ", ".join(_phase_text(ph) for ph in r.phases) + "]",
             "resolution": r.resolution,
             "fast": ", ".join(t for t, x in TIMINGS.items() if r.speeds.get(t, x.speed) == "fast"),
         },
         "identity_table": {str(n): dict(row) for n, row in sorted(r.identity_table.items())},
         "decks": deck_sizes,
+        # each deck copy as printed (after the packs' deck changes and the rules' lockable): what `diff` compares
+        # copy by copy (a deck transform changes no count)
+        "copies": {
+            str(e.uid): {
+                "card": e.card_type,
+                "colors": [c for c, bit in COLOR_BITS.items() if e.mask & bit],
+                "direction": e.direction,
+                "lockable": e.lockable,
+            }
+            for e in content.deck
+        },
         "cards": {
             c.id: {"name": c.name, "pack": _pack(origin, "card", c.id), "text": c.text, "code": _card_code(c)}
             for c in content.card_types.values()
@@ -113,6 +129,12 @@ def summary(content: Content) -> dict:
         },
         "changes": list(content.changes),
     }
+
+
+def _phase_text(ph) -> str:
+    """A phase as `pack show` lists it: its id, its kind's Chinese name, and its settings if it has any."""
+    text = f"{ph.id} {PHASE_KINDS[ph.kind].zh}"
+    return text + (" (" + ", ".join(f"{k} {v}" for k, v in ph.settings) + ")" if ph.settings else "")
 
 
 def _card_code(c) -> list:
@@ -209,12 +231,12 @@ OBJECTS = {"cards": ("card", "card"), "roles": ("role", "role"), "secret_tasks":
 
 def _change(kind: str, change: str, obj: object = None, field: str | None = None, old=None, new=None, item=None):
     return {
-        "kind": kind,  # rules, identity_table, deck, card, role, secret_task
+        "kind": kind,  # rules, identity_table, deck, copies, card, role, secret_task
         "change": change,  # added, removed, changed
-        "object": obj,  # the player count, the deck, the card's, role's or task's id (rules: none)
+        "object": obj,  # the player count, the deck, the copies' ids, the card's, role's or task's id (rules: none)
         "name": item["name"] if item else None,
         "pack": item["pack"] if item else None,
-        "field": field,  # a rule's key, a deck's card name, a card's/role's/task's changed field
+        "field": field,  # a rule's key, a deck's card name, the copies' field, a card's/role's/task's changed field
         "old": old,
         "new": new,
     }
@@ -241,6 +263,7 @@ def compare(a: dict, b: dict) -> list[dict]:
             old, new = x["by_card"].get(card, 0), y["by_card"].get(card, 0)
             if old != new:
                 out.append(_change("deck", "changed", name, card, old, new))
+    out += _copy_changes(a["copies"], b["copies"])
     for key, (kind, _) in OBJECTS.items():
         for ident in sorted({*a[key], *b[key]}):
             x, y = a[key].get(ident), b[key].get(ident)
@@ -255,6 +278,21 @@ def compare(a: dict, b: dict) -> list[dict]:
     return out
 
 
+def _copy_changes(a: dict, b: dict) -> list[dict]:
+    """The deck copies both sides have whose printed fields differ: one record per field and change (old → new),
+    its object the copies' ids (a deck transform of 118 copies is one record, not 118)."""
+    groups: dict[tuple, list[int]] = {}
+    for uid in sorted({*a} & {*b}, key=int):
+        for field in ("card", "colors", "direction", "lockable"):
+            old, new = a[uid][field], b[uid][field]
+            if old != new:
+                groups.setdefault((field, json.dumps(old), json.dumps(new)), []).append(int(uid))
+    return [
+        _change("copies", "changed", uids, field, json.loads(old), json.loads(new))
+        for (field, old, new), uids in groups.items()
+    ]
+
+
 def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
     """`pack diff`'s lines for people: one per rule, identity table row, deck and game object that changed."""
     words = {kind: word for kind, word in OBJECTS.values()}
@@ -266,6 +304,10 @@ def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
             out.append(f"rules {c['field']}: {c['old']} → {c['new']}")
         elif kind == "identity_table":
             out.append(f"identity table, {obj} players: {_row(c['old'])} → {_row(c['new'])}")
+        elif kind == "copies":
+            n = len(obj)
+            out.append(f"{n} cop{'y' if n == 1 else 'ies'}: {c['field']} {_value(c['old'])} → {_value(c['new'])}")
+            continue
         elif (kind, obj) in done:
             continue
         elif kind == "deck":
@@ -280,6 +322,12 @@ def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
             out.append(f"{sign} {words[kind]} {c['name']} ({obj}{pack})")
         done.add((kind, obj))
     return out
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
 
 
 def _row(row: dict | None) -> str:

@@ -3,12 +3,13 @@ turn's phases (their order checked), the deck's copies and the named decks."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..catalogue import PHASE_KINDS, RESOLUTIONS, SPEEDS
+from ..catalogue import ARROWS, LOCK_RULES, PHASE_KINDS, RESOLUTIONS, SPEEDS
 from ..model.colors import COLOR_BITS
-from ..model.content import TIMINGS, DeckEntry, Identity, Phase, Rules, base_phases, phase_list
+from ..model.content import TIMINGS, DeckEntry, Identity, Phase, Rules, base_phases, phases_of
 from ..snippet import brief, clip
 from ..suggest import did_you_mean
 from .build_cards import build_victories
@@ -50,8 +51,46 @@ def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
         give_on_death=data.get("give_on_death", 3),
         collect_count=data.get("collect_count", 3),
         death_count=data.get("death_count", 3),
+        **_switches(u, path, data, phases),
     )
     return rules, identities
+
+
+def _switches(u: Units, path: Path, data: Any, phases: tuple[Phase, ...]) -> dict[str, Any]:
+    """The house-rule switches (hand_limit, first_turn, send_arrows, lockable); a value of the wrong shape is
+    the schema's error, and its rule keeps the base game's value."""
+    out: dict[str, Any] = {}
+    limit = data.get("hand_limit")
+    if isinstance(limit, int) and not isinstance(limit, bool):
+        out["hand_limit"] = limit
+    arrows = data.get("send_arrows")
+    if isinstance(arrows, list) and arrows and all(a in ARROWS for a in arrows):
+        out["send_arrows"] = tuple(a for a in ARROWS if a in arrows)
+    if data.get("lockable") in LOCK_RULES:
+        out["lockable"] = data["lockable"]
+    first = data.get("first_turn")
+    skip = first.get("skip") if isinstance(first, dict) else None
+    if isinstance(skip, list):
+        ids = [ph.id for ph in phases]
+        for i, name in enumerate(skip):
+            if isinstance(name, str) and name not in ids:
+                u.sink.err(
+                    path,
+                    pos_of(skip, i),
+                    "E121",
+                    f"first_turn skips phase '{clip(name)}', which the turn does not have",
+                    did_you_mean(name, ids) or "the turn's phases: " + ", ".join(ids),
+                )
+        out["first_turn_skip"] = tuple(x for x in skip if isinstance(x, str) and x in ids)
+    return out
+
+
+def apply_lock_rule(deck: list[DeckEntry], rule: str) -> list[DeckEntry]:
+    """The copies as the rules' `lockable:` makes them: `all` or `none` overrides each copy's printed lock,
+    so that every view of a card (observations, the tables, `pack diff`) shows the lock that applies."""
+    if rule == "printed":
+        return deck
+    return [replace(e, lockable=rule == "all") for e in deck]
 
 
 def _identity_table(u: Units, path: Path, data: Any, identities: dict) -> dict[int, dict]:
@@ -84,12 +123,15 @@ def build_turn(u: Units, path: Path, data: Any) -> tuple[Phase, ...]:
 
     An unknown kind is the schema's error (with did-you-mean); the turn is then the base game's.
     """
-    kinds = data.get("turn")
-    if not isinstance(kinds, list):
+    items = data.get("turn")
+    if not isinstance(items, list):
         return base_phases()
-    if not all(isinstance(k, str) and k in PHASE_KINDS for k in kinds):
+    specs = [_phase_spec(u, path, items, i) for i in range(len(items))]
+    if any(spec is None for spec in specs):
         return base_phases()
-    phases = phase_list(kinds)
+    phases = phases_of([s for s in specs if s is not None])
+    kinds = [ph.kind for ph in phases]
+    _check_ids(u, path, items, phases)
     if not any(PHASE_KINDS[k].required for k in kinds):
         need = [n for n, k in PHASE_KINDS.items() if k.required]
         u.sink.err(
@@ -99,22 +141,75 @@ def build_turn(u: Units, path: Path, data: Any) -> tuple[Phase, ...]:
             f"the turn has no {' or '.join(repr(n) for n in need)} phase: every turn sends an intel",
             f"add {need[0]!r} ({PHASE_KINDS[need[0]].zh}) to `turn:`",
         )
-    _check_spans(u, path, kinds, phases)
+    _check_spans(u, path, items, kinds, phases)
     return phases
 
 
-def _check_spans(u: Units, path: Path, kinds: list, phases: tuple[Phase, ...]) -> None:
+def _phase_spec(u: Units, path: Path, items: list, i: int) -> tuple[str, str | None, tuple] | None:
+    """One item of `turn:`: a kind's name, or {kind, id, settings}: (kind, id or None, settings). None: its
+    shape is wrong (the schema's error). A setting its kind does not take is E111, one out of range E113."""
+    item = items[i]
+    if isinstance(item, str):
+        return (item, None, ()) if item in PHASE_KINDS else None
+    if not isinstance(item, dict) or item.get("kind") not in PHASE_KINDS:
+        return None
+    kind = PHASE_KINDS[item["kind"]]
+    ident = item.get("id")
+    settings = []
+    for key, value in item.items():
+        if key in ("kind", "id"):
+            continue
+        names = [s.name for s in kind.settings]
+        if key not in names:
+            u.sink.err(
+                path,
+                key_pos_of(item, key),
+                "E111",
+                f"phase kind '{kind.name}' ({kind.zh}) takes no setting '{clip(str(key))}'",
+                did_you_mean(str(key), names) or (f"its settings: {', '.join(names)}" if names else "it takes none"),
+            )
+            continue
+        setting = kind.setting(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not setting.minimum <= value <= setting.maximum:
+            u.sink.err(
+                path,
+                pos_of(item, key),
+                "E113",
+                f"setting '{key}' of a {kind.name} phase should be a whole number from {setting.minimum} to "
+                f"{setting.maximum}, got {brief(value)}",
+            )
+            continue
+        settings.append((key, value))
+    return kind.name, ident if isinstance(ident, str) else None, tuple(settings)
+
+
+def _check_ids(u: Units, path: Path, items: list, phases: tuple[Phase, ...]) -> None:
+    """E120: two phases of the turn with one id (an `id:` given that another phase has)."""
+    seen: set[str] = set()
+    for i, ph in enumerate(phases):
+        if ph.id in seen:
+            u.sink.err(
+                path,
+                pos_of(items[i], "id") if isinstance(items[i], dict) and "id" in items[i] else pos_of(items, i),
+                "E120",
+                f"the turn has two phases named '{ph.id}'",
+                "give one an `id:` of its own",
+            )
+        seen.add(ph.id)
+
+
+def _check_spans(u: Units, path: Path, items: list, kinds: list, phases: tuple[Phase, ...]) -> None:
     """E125: a phase that works on the intel a send phase sent comes after one, before the next, each once."""
     opened: dict[str, int] = {}  # kind -> index of the phase that opened the span (a send)
     done: dict[str, set[str]] = {}  # opening kind -> kinds already seen in its span
     for i, kind in enumerate(kinds):
         k = PHASE_KINDS[kind]
-        at = pos_of(kinds, i)
+        at = pos_of(items, i)
         if k.after is None:
             if any(PHASE_KINDS[o].after == kind for o in PHASE_KINDS):  # a phase others work on
                 prev = opened.get(kind)
                 if prev is not None and "receive" not in done[kind]:
-                    _never_received(u, path, kinds, prev)
+                    _never_received(u, path, items, phases, prev)
                 opened[kind], done[kind] = i, set()
             continue
         zh, name = k.zh, phases[i].id
@@ -134,7 +229,8 @@ def _check_spans(u: Units, path: Path, kinds: list, phases: tuple[Phase, ...]) -
                 at,
                 "E125",
                 f"phase '{name}' ({zh}) comes twice after the same '{k.after}' phase",
-                f"a second one needs a '{k.after}' phase of its own before it",
+                f"a second one needs a '{k.after}' phase of its own before it"
+                + (" (for a second round of 争夺, give the contest phase `rounds: 2`)" if kind == "contest" else ""),
             )
         elif kind == "contest" and "receive" in seen:
             u.sink.err(
@@ -147,15 +243,15 @@ def _check_spans(u: Units, path: Path, kinds: list, phases: tuple[Phase, ...]) -
         seen.add(kind)
     for kind, i in opened.items():
         if "receive" not in done[kind]:
-            _never_received(u, path, kinds, i)
+            _never_received(u, path, items, phases, i)
 
 
-def _never_received(u: Units, path: Path, kinds: list, i: int) -> None:
+def _never_received(u: Units, path: Path, items: list, phases: tuple[Phase, ...], i: int) -> None:
     u.sink.err(
         path,
-        pos_of(kinds, i),
+        pos_of(items, i),
         "E125",
-        f"the intel that phase '{kinds[i]}' (传递阶段) sends is never received",
+        f"the intel that phase '{phases[i].kind}' (传递阶段) sends is never received",
         "add a 'receive' phase after it (before any other 'send' phase)",
     )
 

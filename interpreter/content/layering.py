@@ -9,17 +9,21 @@ or of the sink; its findings, and those of the layering itself, are reported her
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from ..model.content import Origin, PackInfo
+from ..model.colors import COLOR_BITS
+from ..model.content import DeckEntry, Origin, PackInfo
 from ..snippet import clip
 from ..suggest import did_you_mean
 from .build_rules import build_deck
 from .diagnostics import Diagnostics
-from .manifest import KIND_WORD, Finding, Manifest, check_refs, merge_rules, without_nulls
+from .manifest import KIND_WORD, Finding, Manifest, check_refs, mark_file, merge_rules, without_nulls
 from .packs import MANIFEST, bundled_packs, expansions_of, pack_ref
 from .read import read
 from .schema_stage import check_schema
+from .turn_edits import edit_turn
 from .units import Units
 from .yamlpos import PosDict, pos_of
 
@@ -159,7 +163,22 @@ class Layers:
             before = len(self.sink.errors)
             check_schema(self.sink, m.path, check, "pack", {"type": "object", "properties": {"rules": rules_schema}})
             if len(self.sink.errors) == before:
+                fragment = self._edit_turn(data, fragment, m)
                 self.changes += merge_rules(data, fragment, m.path, m.id)
+
+    def _edit_turn(self, data: PosDict, fragment: PosDict, m: Manifest) -> PosDict:
+        """`rules: turn:` written as a mapping edits the turn (turn_edits.py); the rest of the fragment, returned,
+        merges key by key."""
+        edits = fragment.get("turn")
+        if not isinstance(edits, PosDict):
+            return fragment
+        changes, found = edit_turn(data, mark_file(edits, m.path), m.path, m.id)
+        self.changes += changes
+        for problem in found:
+            self.sink.report(problem)
+        rest = PosDict({k: v for k, v in fragment.items() if k != "turn"})
+        rest.pos, rest.key_pos, rest.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
+        return rest
 
     def change_deck(self, deck_layer: int, u: Units, entries: list, decks: dict, card_types: dict) -> None:
         for m in sorted(self.manifests.values(), key=lambda m: m.layer):
@@ -207,6 +226,28 @@ class Layers:
                 entries += new
                 if new:
                     self.changes.append(f"{m.id}: deck copies {', '.join(str(e.uid) for e in new)} added")
+            for i, t in enumerate(spec.get("transform") or []):
+                self._transform(m, u, pos_of(spec["transform"], i), t, entries, card_types)
+
+    def _transform(self, m: Manifest, u: Units, pos: Any, t: Any, entries: list, card_types: dict) -> None:
+        """One deck transform (`deck: transform:`): every copy its `where:` selects gets the fields of `set:`."""
+        if not isinstance(t, PosDict) or not isinstance(t.get("set"), dict):
+            return  # the schema's error
+        where = t.get("where") or {}
+        kinds = where.get("card")
+        kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+        for k in kinds:
+            if k not in card_types:
+                u.sink.err(
+                    m.path,
+                    pos_of(where, "card"),
+                    "E121",
+                    f"pack '{m.id}' transforms the copies of card '{clip(str(k))}', which is not a card kind",
+                    did_you_mean(str(k), card_types),
+                )
+        changed = transform_copies(entries, kinds, where, t["set"])
+        what = ", ".join(f"{k} {_word(v)}" for k, v in t["set"].items())
+        self.changes.append(f"{m.id}: deck transform: {what} ({changed} copies)")
 
     def infos(self) -> list[PackInfo]:
         out = []
@@ -225,3 +266,33 @@ class Layers:
                 )
             )
         return out
+
+
+def transform_copies(entries: list[DeckEntry], kinds: list, where: Any, values: Any) -> int:
+    """Set `values` (colors, direction, lockable) on every copy that `where` selects (its card kind among
+    `kinds` if any are named, the colour it has, its arrow, its lock: all that is given must hold), in place.
+    Returns how many copies it changed."""
+    mask = COLOR_BITS.get(where.get("color"), 0)
+    new: dict[str, Any] = {k: values[k] for k in ("direction", "lockable") if k in values}
+    if "colors" in values:
+        new["mask"] = sum(COLOR_BITS[c] for c in values["colors"])
+    changed = 0
+    for i, e in enumerate(entries):
+        if (
+            (kinds and e.card_type not in kinds)
+            or (mask and not e.mask & mask)
+            or ("direction" in where and e.direction != where["direction"])
+            or ("lockable" in where and e.lockable != where["lockable"])
+        ):
+            continue
+        after = replace(e, **new)
+        if after != e:
+            entries[i] = after
+            changed += 1
+    return changed
+
+
+def _word(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    return ", ".join(map(str, v)) if isinstance(v, list) else str(v)

@@ -27,7 +27,7 @@ from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
 from .build_declared import build_declared, check_counter_roles
 from .build_roles import build_role
-from .build_rules import build_deck, build_rules
+from .build_rules import apply_lock_rule, build_deck, build_rules
 from .checks import check_marks, check_rule_decks
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
@@ -35,6 +35,7 @@ from .manifest import rules_fragment_schema
 from .packs import default_packs
 from .read import read
 from .schema_stage import schema
+from .turn_edits import turn_edits_schema
 from .units import Units, card_env, skill_env, victory_env
 from .yamlpos import PosDict, load as load_yaml
 
@@ -113,6 +114,8 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     if rules_read is not None:
         check_counter_roles(sink, rules_read[0], rules_read[1], u.declared, kinds.roles)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
+    if rules is not None:
+        deck = apply_lock_rule(deck, rules.lockable)
     cache.save()  # what this load parsed, compiled and read clean, for the next run
     check_marks(sink, u.marks, whole_pack=True)
     if errors is not None:
@@ -230,7 +233,7 @@ def _last_layer(dirs: list[Path], name: str) -> tuple[int, Path | None]:
 
 @once
 def _rules_fragment_schema() -> dict:
-    return rules_fragment_schema(schema("rules"))
+    return turn_edits_schema(rules_fragment_schema(schema("rules")))
 
 
 def kind_of_file(path: Path) -> str | None:

@@ -87,6 +87,16 @@ class TurnFlow:
         ]
         self.accepted = False  # the intel sent this turn was accepted (contest and receive phases run)
         self.kind_of = {ph.id: ph.kind for ph in self.turn_phases}
+        # the phases' settings (catalogue.PhaseKind.settings) and the rules' house-rule switches, read once
+        rules = game.rules
+        self.draw_counts = {ph.id: ph.setting("count") for ph in self.turn_phases if ph.kind == "draw"}
+        self.contest_rounds = {ph.id: ph.setting("rounds") for ph in self.turn_phases if ph.kind == "contest"}
+        self.first_turn_skip = frozenset(rules.first_turn_skip)
+        self.hand_limit = rules.hand_limit
+        # the arrows a player may send with; None: all of them (the base game: nothing to filter)
+        self.send_arrows: frozenset[str] | None = (
+            None if set(rules.send_arrows) >= {LEFT, RIGHT, UP} else frozenset(rules.send_arrows)
+        )
         self.transit: Transit | None = None  # the intel being sent this turn
         self.holder: Player | None = None  # the player the pending intel is in front of
         self.contest_over = False  # an effect ended the 争夺阶段
@@ -118,6 +128,8 @@ class TurnFlow:
         """
         t = self.transit
         if direction not in (LEFT, RIGHT, UP) or t is None or self.zones.pending is not t.card:
+            return False
+        if self.send_arrows is not None and direction not in self.send_arrows:  # the rules' send_arrows
             return False
         if direction == t.direction:
             return True
@@ -239,7 +251,10 @@ class TurnFlow:
             self.card_use.new_turn()
             if not unheard(game, "turn_start"):
                 emit_event(game, "turn_start", seat=p.seat, turn=game.turn_no)
+        skip = self.first_turn_skip if game.turn_no == 1 else None
         for run, phase in phases[i:]:
+            if skip and phase in skip:  # the rules' first_turn: skip (the game's first turn only)
+                continue
             if resume:
                 resume = False
                 self.enter_phase(phase)
@@ -248,6 +263,8 @@ class TurnFlow:
                     self.zones.discard_cards([self.zones.pending])
                 continue
             run(p, phase)
+        if self.hand_limit is not None and p.alive and len(p.hand) > self.hand_limit:
+            self.discard_down(p, self.hand_limit)
         # 回合结束
         self.enter_phase("turn_end")
         if not unheard(game, "turn_end"):
@@ -324,7 +341,8 @@ class TurnFlow:
             emit_event(game, "draw_phase", seat=p.seat)
         self.resolution.settle("摸牌阶段开始时")
         if p.alive:
-            self.zones.draw(p, game.rules.draw_count + self.extra_draw)
+            n = self.draw_counts.get(phase)  # the phase's `count:`, else the rules' draw_count
+            self.zones.draw(p, (game.rules.draw_count if n is None else n) + self.extra_draw)
 
     def play_phase(self, p: Player, phase: str) -> None:
         """出牌阶段: the current player's idle point, until they pass."""
@@ -348,6 +366,10 @@ class TurnFlow:
         if self.accepted:
             self.enter_phase(phase)
             self.contest_phase()
+            for _ in range(self.contest_rounds.get(phase, 1) - 1):  # the phase's `rounds:`
+                if self.contest_over or self.zones.pending is None:
+                    return
+                self.contest_phase()
 
     def discard_phase(self, p: Player, phase: str) -> None:
         """弃牌阶段 (a fork's): each living player from the current one may discard hand cards, one at a time."""
@@ -365,6 +387,15 @@ class TurnFlow:
             if picked:
                 self.zones.discard_cards(picked)
         self.resolution.settle("弃牌阶段结束时")
+
+    def discard_down(self, p: Player, limit: int) -> None:
+        """手牌上限 (the rules' hand_limit): at the end of his turn the current player discards hand cards, one
+        chosen at a time, until he holds `limit`."""
+        picked: list[Card] = []
+        while len(p.hand) - len(picked) > limit:
+            left = [c for c in p.hand if c not in picked]
+            picked.append(ask_seat(self.game, p, D.CHOOSE, left, f"弃置一张手牌（手牌上限{limit}张）"))
+        self.zones.discard_cards(picked)
 
     def receive_whole_phase(self, p: Player, phase: str) -> None:
         """接收阶段, if the intel sent was accepted."""
@@ -389,7 +420,8 @@ class TurnFlow:
         while self.transit is None:
             if not p.alive:
                 return False
-            options: list[Any] = list(p.hand)
+            arrows = self.send_arrows
+            options: list[Any] = list(p.hand) if arrows is None else [c for c in p.hand if c.direction in arrows]
             options += self.card_use.card_options(p, "need_send")  # 你需要传出情报时: at his own send too
             # the idle point offered is send_start (what `usable` reads in the effect of a use): last
             options += self.card_use.card_options(p, "send_start")
@@ -414,12 +446,15 @@ class TurnFlow:
     def send_intel(self, sender: Player, card: Card, face_up: bool, lock: Any = NO_LOCK) -> bool:
         """传出情报: the sender picks the ↑ target and the lock; the card becomes the pending intel.
 
-        `lock` given: an effect chose the lock itself. Nothing reacts here: 传出情报时 skills
+        `lock` given: an effect chose the lock itself. False: nobody to send to, or the card's arrow is not one
+        of the rules' send_arrows (an effect's send too). Nothing reacts here: 传出情报时 skills
         (an arrow 视作任意方向 …) react to `intel_sent` at the next timing node — after the card
         that made this send, if any, has resolved completely (queued, never inserted).
         """
         game = self.game
         direction = card.direction
+        if self.send_arrows is not None and direction not in self.send_arrows:  # the rules' send_arrows
+            return False
         others = [q for q in self.seats.alive_from(sender) if q is not sender]
         if not others:
             return False

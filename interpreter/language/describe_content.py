@@ -344,8 +344,17 @@ def describe_turn(rules: Rules) -> str:
         what = "、".join(kind.nodes)
         idle = "、".join(catalogue.TIMINGS[t].zh_at for t in kind.timings)
         text = f"{ph.label()} [{ph.id}]：时点 {what}" + (f"；空闲时点 {idle}" if idle else "")
-        if ph.kind == "draw":
-            text += f"；摸{cn_num(rules.draw_count)}张牌"
+        for setting in kind.settings:  # each setting worded by the catalogue, a left-out one at its default
+            value = ph.setting(setting.name)
+            if value is None and setting.rule is not None:
+                value = getattr(rules, setting.rule)
+            if value is not None and (value != setting.default or setting.rule is not None):
+                text += "；" + setting.zh.format(cn_num(value, setting.unit))
+        if ph.id in rules.first_turn_skip:
+            text += "；游戏的第一个回合跳过此阶段"
         lines.append(text)
-    lines.append("回合结束：回合结束时，检查回合结束时的胜利条件；每轮结束时")
+    end = "回合结束："
+    if rules.hand_limit is not None:
+        end += f"当前角色将手牌弃至{cn_num(rules.hand_limit)}张；"
+    lines.append(end + "回合结束时，检查回合结束时的胜利条件；每轮结束时")
     return "\n".join(lines)

@@ -109,6 +109,11 @@ class Rules:
     phases: tuple[Phase, ...] = field(default_factory=lambda: base_phases())
     resolution: str = "queued"  # catalogue.RESOLUTIONS: queued (the base game) or stack
     speeds: dict[str, str] = field(default_factory=dict)  # stack timing: idle point -> slow|fast, over the catalogue's
+    # house-rule switches (rules.yaml; docs/modding.md, "House rules"): the base game's values by default
+    hand_limit: int | None = None  # 手牌上限: at the end of his turn the current player discards down to it
+    first_turn_skip: tuple[str, ...] = ()  # the ids of the phases the game's first turn skips
+    send_arrows: tuple[str, ...] = ("up", "left", "right")  # the arrows an intel may be sent with
+    lockable: str = "printed"  # catalogue.LOCK_RULES: printed (as each copy says), all, none
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,15 @@ class Phase:
 
     id: str  # what the game's clock calls it (per-phase limits, observations, a scenario's `start:`)
     kind: str  # its building block: a name of catalogue.PHASE_KINDS
+    # the kind's settings given in `turn:` (catalogue.PhaseKind.settings); one left out has its default
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    def setting(self, name: str) -> Any:
+        """The value of one of its kind's settings: as given in `turn:`, else the kind's default."""
+        for key, value in self.settings:
+            if key == name:
+                return value
+        return catalogue.PHASE_KINDS[self.kind].setting(name).default
 
     def label(self) -> str:
         """The phase's Chinese name, with its id when that is not the kind's own (a repeated phase)."""
@@ -127,11 +141,19 @@ class Phase:
 def phase_list(kinds: list[str] | tuple[str, ...]) -> tuple[Phase, ...]:
     """Phases of the given kinds, in order: each has its kind as id, a repeated kind its kind and a number
     (`play`, then `play_2`, `play_3` …)."""
+    return phases_of([(kind, None, ()) for kind in kinds])
+
+
+def phases_of(specs: list[tuple[str, str | None, tuple[tuple[str, Any], ...]]]) -> tuple[Phase, ...]:
+    """Phases from (kind, id or None, settings), in order: a phase without an id of its own is named like
+    phase_list names them (its kind; a repeated kind its kind and a number), counting only such phases."""
     seen: dict[str, int] = {}
     out = []
-    for kind in kinds:
-        seen[kind] = seen.get(kind, 0) + 1
-        out.append(Phase(kind if seen[kind] == 1 else f"{kind}_{seen[kind]}", kind))
+    for kind, ident, settings in specs:
+        if ident is None:
+            seen[kind] = seen.get(kind, 0) + 1
+            ident = kind if seen[kind] == 1 else f"{kind}_{seen[kind]}"
+        out.append(Phase(ident, kind, settings))
     return tuple(out)
 
 
