@@ -301,7 +301,7 @@ def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
     for c in changes:
         kind, obj = c["kind"], c["object"]
         if kind == "rules":
-            out.append(f"rules {c['field']}: {c['old']} → {c['new']}")
+            out.append(f"rules {c['field']}: {_value(c['old'])} → {_value(c['new'])}")
         elif kind == "identity_table":
             out.append(f"identity table, {obj} players: {_row(c['old'])} → {_row(c['new'])}")
         elif kind == "copies":
@@ -325,6 +325,8 @@ def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
 
 
 def _value(v: object) -> str:
+    if v is None:
+        return "none"
     if isinstance(v, bool):
         return str(v).lower()
     return ", ".join(map(str, v)) if isinstance(v, list) else str(v)

@@ -35,6 +35,17 @@ DIFFS = {
         "[draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段, receive 接收阶段, play_2 出牌阶段]"
     ],
     "stack_timing": ["rules resolution: queued → stack"],
+    # the house rules: four switches, one phase's setting, two deck transforms (their copies counted from the
+    # base deck: 77 of 118 copies are printed without the lock, 41 with ←)
+    "house_rules": [
+        "rules hand_limit: none → 4",
+        "rules first_turn_skip: [] → [draw]",
+        "rules send_arrows: [up, left, right] → [up, right]",
+        "rules turn: [draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段, receive 接收阶段] → "
+        "[draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段 (rounds 2), receive 接收阶段]",
+        "77 copies: lockable false → true",
+        "41 copies: direction left → right",
+    ],
 }
 
 
