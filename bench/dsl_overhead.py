@@ -82,14 +82,14 @@ def _pairs(content):
 
     def cheng_qing_target(ctx):
         g = ctx.game
-        return [p for p in g.alive_from(g.current) if any(c.mask & BLACK for c in p.intel)]
+        return [p for p in g.seats.alive_from(g.current) if any(c.mask & BLACK for c in p.intel)]
 
     def red_condition(ctx):
         return sum(1 for c in ctx.me.intel if c.mask & RED) >= 3
 
     def mi_ling_target(ctx):
         me = ctx.me
-        return [p for p in ctx.game.alive_from(me) if p is not me and p.hand]
+        return [p for p in ctx.game.seats.alive_from(me) if p is not me and p.hand]
 
     def cheng_qing_effect(ctx):
         ctx.incomplete = False
@@ -99,7 +99,7 @@ def _pairs(content):
             ctx.incomplete = True
             return
         card = ctx.game.ask(ctx.chooser, "choose", black, "弃置一张黑色情报", source_of(ctx, ctx.chooser))
-        ctx.game.discard_cards([card])
+        ctx.game.zones.discard_cards([card])
 
     play = next(u for u in cheng_qing.uses if u.timing == "play_phase")
     return [
@@ -179,7 +179,7 @@ def main(argv=None) -> int:
                     t0 = clock()
                     fn(ctx)
                     spent += clock() - t0
-                    g.move(g.discard_pile[-1], INTEL, target)  # put the discarded black intel back (not timed)
+                    g.zones.move(g.discard_pile[-1], INTEL, target)  # put the discarded black intel back (not timed)
                 return spent - n * timer
 
             return run

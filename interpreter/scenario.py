@@ -287,7 +287,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
             result.passed = False
             result.failures.append(where(pos_of(data, "role_pile"), f"setup: {e}"))
             return result
-    g._index_triggers()
+    g.skills.index_triggers()
     g.trace = result.trace
     pend = data.get("pending")
     if pend:
@@ -329,7 +329,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
         else:
             g.play_turn(start)
         if data.get("until") == "game_end":
-            g.current = g._next_turn_player()
+            g.current = g.flow.next_turn_player()
             g.run()
             over = g.result
     except GameOver as e:

@@ -50,7 +50,7 @@ def _table(content, role: str, hand=(), current=0):
         current=current,
     )
     g.players[0].new_role(content.roles[role], True)
-    g._index_triggers()
+    g.skills.index_triggers()
     return g, agents
 
 
@@ -74,7 +74,7 @@ def test_six_nested_repeats_end_with_E501_at_once(runaway):
     g, _ = _table(runaway, "demo_looper")
     g.enter_phase("play")
     with pytest.raises(EngineError) as e:
-        g.idle_loop(g.players[0], "play_phase")
+        g.flow.idle_loop(g.players[0], "play_phase")
     msg = str(e.value)
     budget = catalogue.LIMITS["step_budget"].value
     assert msg.startswith("E501 ") and f"more than {budget} steps" in msg
@@ -90,7 +90,7 @@ def test_the_budget_is_given_again_at_each_decision(runaway):
     two_levels = dataclasses.replace(skill, effect=_compile("repeat 50 { repeat 50 { let x = 1 } }"))
     for _ in range(8):
         g.ask(g.players[0], "confirm", [True, False])  # a decision: the budget is given again
-        g.use_skill(g.players[0], two_levels)
+        g.skills.use_skill(g.players[0], two_levels)
     # the inner loop: 50 times 50 iterations; the outer loop is free (its 50 are bounded by the code); the use: 1;
     # the use's event (skill_used): 1
     assert g.steps_left == catalogue.LIMITS["step_budget"].value - 2_500 - 1 - 1
@@ -108,7 +108,7 @@ def test_cards_moved_and_events_spend_the_budget_too(runaway):
     g.ask(g.players[0], "confirm", [True, False])  # a decision: the budget starts afresh
     before = g.zones.moves
     with pytest.raises(EngineError) as e:
-        g.use_skill(g.players[0], churn)
+        g.skills.use_skill(g.players[0], churn)
     assert str(e.value).startswith("E501 step budget exceeded")
     budget = catalogue.LIMITS["step_budget"].value
     assert budget * 0.8 < g.zones.moves - before < budget + 7 * 2 * len(g.cards)  # checked as each loop starts
@@ -138,7 +138,7 @@ def test_a_use_instead_of_sending_that_sends_nothing_is_a_stuck_game_that_says_w
 def test_skills_that_keep_triggering_each_other_at_one_node_end_with_E504(runaway):
     """再来: using it triggers it again, in the next round of triggers (not inside the last use)."""
     g, _ = _table(runaway, "demo_chatter")
-    g.use_skill(g.players[0], runaway.roles["demo_chatter"].skills[0])
+    g.skills.use_skill(g.players[0], runaway.roles["demo_chatter"].skills[0])
     with pytest.raises(EngineError) as e:
         g.settle("发动技能后")
     rounds = catalogue.LIMITS["max_trigger_rounds"].value

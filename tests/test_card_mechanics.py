@@ -52,7 +52,7 @@ def table(content, seats, roles=(), deck_top=(), current=0, answers=None):
     for seat, rid in roles:
         g.players[seat].role = content.roles[rid]
         g.players[seat].role_face_up = True
-    g._index_triggers()
+    g.skills.index_triggers()
     return g, agents
 
 
@@ -79,16 +79,16 @@ def test_forced_conversion_offers_the_card_only_as_the_new_name(tmp_path):
     )
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
-    before = [o.use.card_type.id for o in g.card_options(p0, "contest") if o.card is not None]
+    before = [o.use.card_type.id for o in g.card_use.card_options(p0, "contest") if o.card is not None]
     assert before == ["jie_huo"]
-    g.use_skill(p0, content.roles["conv"].skills[0])
-    after = [o for o in g.card_options(p0, "contest") if o.card is not None]
+    g.skills.use_skill(p0, content.roles["conv"].skills[0])
+    after = [o for o in g.card_use.card_options(p0, "contest") if o.card is not None]
     assert [o.use.card_type.id for o in after] == ["wu_dao"]
     assert after[0].card.uid == 79
     # it ends with the turn
     g.turn_no += 1
     g.conversions.clear()  # what play_turn does at the start of a turn
-    assert [o.use.card_type.id for o in g.card_options(p0, "contest") if o.card is not None] == ["jie_huo"]
+    assert [o.use.card_type.id for o in g.card_use.card_options(p0, "contest") if o.card is not None] == ["jie_huo"]
 
 
 # An optional conversion (A当B使用): an active skill that uses a 截获 as 误导.
@@ -129,10 +129,10 @@ def test_converted_use_reports_the_new_name_and_discards_the_card(tmp_path):
     )
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
-    opts = g.card_options(p0, "contest")
+    opts = g.card_use.card_options(p0, "contest")
     skill = [o for o in opts if o.card is None]
     assert len(skill) == 1
-    g.perform(p0, skill[0])
+    g.card_use.perform(p0, skill[0])
     assert g.holder is g.players[2]  # used as 误导: moved to a neighbour of the holder
     assert card(g, 79).zone == DISCARD
     used = [e for e in g.log if e.get("e") == "card_used"]
@@ -145,7 +145,7 @@ def test_a_forced_conversion_blocks_optional_conversion_of_that_card(tmp_path):
     g, _ = table(content, [dict(identity=RED_ID, hand=[79]), dict(identity=BLUE_ID)], roles=[(0, "conv")])
     put_pending(g, 91, sender=1, holder=1)
     g.conversions["jie_huo"] = content.card_types["diao_bao"]
-    opts = g.card_options(g.players[0], "contest")
+    opts = g.card_use.card_options(g.players[0], "contest")
     assert [o.card for o in opts] == [card(g, 79)]  # only as 调包; the skill is not offered
     assert opts[0].use.card_type.id == "diao_bao"
 
@@ -171,9 +171,9 @@ def test_virtual_use_ignores_bans_and_has_no_card(tmp_path):
     p0 = g.players[0]
     put_pending(g, 91, sender=1, holder=1)
     g.bans.add("jie_huo")
-    opts = g.card_options(p0, "contest")
+    opts = g.card_use.card_options(p0, "contest")
     assert all(o.card is None for o in opts)  # the physical 截获 is banned
-    g.perform(p0, opts[0])
+    g.card_use.perform(p0, opts[0])
     assert g.holder is p0
     used = [e for e in g.log if e.get("e") == "card_used"][-1]
     assert used["card"] == "jie_huo" and used["uid"] is None
@@ -217,8 +217,8 @@ def test_making_another_player_use_a_card(tmp_path):
     )
     put_pending(g, 82, sender=2, holder=2)
     p0, p1 = g.players[0], g.players[1]
-    opts = g.card_options(p0, "contest")
-    g.perform(p0, opts[0])
+    opts = g.card_use.card_options(p0, "contest")
+    g.card_use.perform(p0, opts[0])
     used = [e for e in g.log if e.get("e") == "card_used"][-1]
     assert used["seat"] == 1 and used["card"] == "wu_dao"  # P1 is the user
     assert g.holder is p0  # P0 chose the target of 误导
@@ -246,9 +246,9 @@ def test_cannot_make_a_player_use_cards_when_he_may_not(tmp_path):
     )
     g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID, hand=[94])], roles=[(0, "boss")], current=1)
     put_pending(g, 82, sender=1, holder=1)
-    assert [o for o in g.card_options(g.players[0], "contest") if o.card is None]
-    g.add_status(g.players[1], "cannot_use_cards")
-    assert not [o for o in g.card_options(g.players[0], "contest") if o.card is None]
+    assert [o for o in g.card_use.card_options(g.players[0], "contest") if o.card is None]
+    g.seats.add_status(g.players[1], "cannot_use_cards")
+    assert not [o for o in g.card_use.card_options(g.players[0], "contest") if o.card is None]
 
 
 def test_nullify_and_claim_the_used_card(tmp_path):
@@ -285,7 +285,7 @@ def test_nullify_and_claim_the_used_card(tmp_path):
     )
     p0, p1 = g.players
     p1.role_face_up = False
-    g.perform(p0, PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
+    g.card_use.perform(p0, PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
     assert p1.role_face_up  # 将计 flipped it
     assert any(e.get("e") == "nullified" for e in g.log)  # then 免疫式 made 威逼 invalid
     assert not any(e.get("e") == "declare" for e in g.log)  # its effect never ran
@@ -318,7 +318,7 @@ def test_face_down_immunity_does_not_work(tmp_path):
         answers={0: ["【误导】"], 1: ["#94"]},
     )
     g.players[1].role_face_up = False
-    g.perform(g.players[0], PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
+    g.card_use.perform(g.players[0], PlayOption(card(g, 27), content.card_types["wei_bi"].uses[0]))
     assert not any(e.get("e") == "nullified" for e in g.log)
     assert card(g, 94).owner is g.players[0]  # 威逼 worked: P1 gave 误导
 
@@ -381,7 +381,7 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
     )
     p0, p1, p2 = g.players
     assert p0.known_identities == {}
-    g.resolve_deaths([p1])
+    g.resolution.resolve_deaths([p1])
     assert p0.identity.id == BLUE_ID and p1.identity is None
     assert card(g, 94).owner is p0
     assert g.removed_identities and g.removed_identities[0][0].id == RED_ID
@@ -389,11 +389,11 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
     assert taken and "to" not in taken[0]  # everyone hears it happened
     # P2 (特工机关) wins with three blue: P0 now shares his camp, and P1 (no identity) wins by 尾式
     for uid in (31, 32, 33):
-        g.move(card(g, uid), INTEL, p2)
+        g.zones.move(card(g, uid), INTEL, p2)
     from interpreter.engine.victory import GameOver
 
     with pytest.raises(GameOver) as over:
-        g.check_collect_victory()
+        g.victory.check_collect_victory()
     assert set(p.seat for p in over.value.winners) == {0, 1, 2}
 
 
@@ -419,7 +419,7 @@ def test_direction_override_at_the_node_after_the_send(tmp_path):
         roles=[(0, "post")],
         answers={0: [True, "up", "P2"]},
     )
-    assert g.send_intel(g.players[0], card(g, 92), face_up=False)
+    assert g.flow.send_intel(g.players[0], card(g, 92), face_up=False)
     assert g.transit.direction != "up" and g.transit.target is None  # nothing reacts inside the send
     g.settle("传出情报时")  # the node after it: the skill fires, and ↑ asks the sender for the target
     assert g.transit.direction == "up" and g.transit.target is g.players[2]
@@ -444,13 +444,13 @@ def test_secret_status_is_told_only_to_its_player(tmp_path):
         ),
     )
     g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID), dict(identity=RED_ID)], roles=[(0, "lure")])
-    g.use_skill(g.players[0], content.roles["lure"].skills[0])
+    g.skills.use_skill(g.players[0], content.roles["lure"].skills[0])
     statuses = [e for e in g.log if e.get("e") == "status"]
     assert [(e["seat"], e["status"], e["to"]) for e in statuses] == [
         (1, "must_receive", [1]),
         (2, "cannot_receive", [2]),
     ]
-    assert g.has_status(g.players[1], "must_receive") and g.has_status(g.players[2], "cannot_receive")
+    assert g.seats.has_status(g.players[1], "must_receive") and g.seats.has_status(g.players[2], "cannot_receive")
 
 
 def test_hand_taken_fires_once_per_taking_and_not_for_discard_pile_cards(tmp_path):
@@ -483,7 +483,7 @@ def test_hand_taken_fires_once_per_taking_and_not_for_discard_pile_cards(tmp_pat
     BUILTINS["put_in_hand"].impl(Ctx(g, p1), [card(g, 91), card(g, 92)], p1)
     g.settle("test")
     assert len(p0.hand) == 1 and len(p1.hand) == 2  # took two, one came back: fired once
-    g.move(card(g, 94), DISCARD)
+    g.zones.move(card(g, 94), DISCARD)
     BUILTINS["put_in_hand"].impl(Ctx(g, p1), [card(g, 94)], p1)
     g.settle("test")
     assert len(p0.hand) == 1  # from the discard pile: no trigger
@@ -519,10 +519,10 @@ def test_skill_collect_only_for_skills_and_real_moves(tmp_path):
     g, _ = table(content, [dict(identity=RED_ID, hand=[91], intel=[92]), dict(identity=BLUE_ID)], roles=[(0, "put")])
     p0 = g.players[0]
     own, from_hand = content.roles["put"].skills[:2]
-    g.use_skill(p0, own)  # its own intel to itself: no move, no trigger
+    g.skills.use_skill(p0, own)  # its own intel to itself: no move, no trigger
     g.settle("test")
     assert len(p0.hand) == 1
-    g.use_skill(p0, from_hand)  # hand to intel: fires
+    g.skills.use_skill(p0, from_hand)  # hand to intel: fires
     g.settle("test")
     assert len(p0.hand) == 1 and card(g, 91).zone == INTEL
 
@@ -568,9 +568,9 @@ def test_active_skill_with_two_timings_shares_its_limit(tmp_path):
     )
     g, _ = table(content, [dict(identity=RED_ID), dict(identity=BLUE_ID)], roles=[(0, "twice")])
     p0 = g.players[0]
-    assert len(g.card_options(p0, "play_phase")) == 1 and len(g.card_options(p0, "contest")) == 1
-    g.perform(p0, g.card_options(p0, "play_phase")[0])
-    assert g.card_options(p0, "contest") == []
+    assert len(g.card_use.card_options(p0, "play_phase")) == 1 and len(g.card_use.card_options(p0, "contest")) == 1
+    g.card_use.perform(p0, g.card_use.card_options(p0, "play_phase")[0])
+    assert g.card_use.card_options(p0, "contest") == []
 
 
 def test_add_draw_and_draw_phase_event(tmp_path):
@@ -636,7 +636,7 @@ def test_replace_intel_is_seen_by_later_triggers(tmp_path):
     from interpreter.language.runtime import Ctx
 
     p0, p1 = g.players
-    g.move(card(g, 91), INTEL, p1)  # a red intel was received ...
+    g.zones.move(card(g, 91), INTEL, p1)  # a red intel was received ...
     g.emit("received", seat=1, card=91, sender=0)
     B["replace_intel"].impl(Ctx(g, p1), card(g, 91), card(g, 19), None)  # ... and replaced by a black card
     g.settle("test")
@@ -672,7 +672,7 @@ def test_end_contest_and_set_pending(tmp_path):
         answers={0: ["skill 换式", "skill 定式"]},
     )
     put_pending(g, 91, sender=1, holder=0)
-    g.contest_phase()
+    g.flow.contest_phase()
     assert g.pending is card(g, 94) and g.pending_face_up
     assert card(g, 91).zone == DISCARD
     assert not ag[1].asked  # the contest ended before P1 was asked
@@ -702,7 +702,7 @@ def test_a_use_whose_rules_read_this_card_is_checked_per_copy(tmp_path):
     assert use.per_copy
     g, _ = table(content, [dict(identity=RED_ID, hand=[94, 91]), dict(identity=BLUE_ID), dict(identity=BLUE_ID)])
     put_pending(g, 82, sender=1, holder=1)
-    offered = [o.card.uid for o in g.card_options(g.players[0], "contest") if o.card is not None]
+    offered = [o.card.uid for o in g.card_use.card_options(g.players[0], "contest") if o.card is not None]
     assert offered == [91]  # the blue copy (94) first in hand is not offered; the red one is
 
 
@@ -731,7 +731,7 @@ def test_a_question_about_a_face_down_intel_does_not_name_its_card(tmp_path):
         current=1,
         answers={0: ["yes"], 1: ["P0"]},
     )
-    g.send_intel(g.players[1], card(g, 79), face_up=False)
+    g.flow.send_intel(g.players[1], card(g, 79), face_up=False)
     g.settle()
     (confirm,) = [d for d in ag[0].asked if d.kind == D.CONFIRM]
     assert confirm.source == ""  # not "jie_huo": P0 cannot see the intel

@@ -131,7 +131,7 @@ def test_ping_heng_user_draws_first(content):
         script={0: ["use #19", "P1"]},
         deck_top=[67, 68, 69, 70, 71, 72],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 0) == {67, 68, 69}
     assert hand(g, 1) == {70, 71, 72}
     assert {79, 91, 82, 83, 19} <= {c.uid for c in g.discard_pile}
@@ -148,7 +148,7 @@ def test_ping_heng_not_self_but_empty_hand_target(content):
         script={0: ["use #20", "P2"]},
         deck_top=[67, 68, 69, 70, 71, 72],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     (d,) = asked(g, 0, "target")
     assert opt_players(d) == [1, 2, 3, 4]
     assert hand(g, 2) == {70, 71, 72} and hand(g, 0) == {67, 68, 69}
@@ -161,7 +161,7 @@ def test_ping_heng_not_self_but_empty_hand_target(content):
 def test_cheng_qing_discards_dual_black(content):
     """澄清: discards one black intel; a 红黑 dual intel counts as black and goes whole."""
     g = make(content, seats(p0=S("red", hand=[49]), p2=S("red", intel=[23, 27])), script={0: ["use #49"]})
-    g.idle_loop(g.players[0], "play_phase")  # only P2 has black intel: the target is forced
+    g.flow.idle_loop(g.players[0], "play_phase")  # only P2 has black intel: the target is forced
     assert intel(g, 2) == {27}
     p2 = g.players[2]
     assert (p2.red, p2.black) == (1, 0)
@@ -176,7 +176,7 @@ def test_cheng_qing_play_phase_any_player_with_black(content):
         seats(p0=S("red", hand=[49], intel=[35]), p1=S("blue", intel=[31]), p3=S("blue", intel=[24, 32, 36])),
         script={0: ["use #49", "P3", "#24"]},
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [0, 3]
     (c,) = asked(g, 0, "choose")
@@ -188,7 +188,7 @@ def test_cheng_qing_play_phase_any_player_with_black(content):
 def test_cheng_qing_not_usable_without_black_intel(content):
     """澄清: with no black intel on the table there is nothing to use it on."""
     g = make(content, seats(p0=S("red", hand=[49], intel=[27]), p1=S("blue", intel=[31, 114])))
-    assert g.card_options(g.players[0], "play_phase") == []
+    assert g.card_use.card_options(g.players[0], "play_phase") == []
 
 
 def test_cheng_qing_in_dying_only_on_dying_player(content):
@@ -199,7 +199,7 @@ def test_cheng_qing_in_dying_only_on_dying_player(content):
         script={2: ["pass"], 3: ["use #49", "#35"]},
     )
     put_pending(g, 38, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert [d.seat for d in (asked(g, 2) + asked(g, 3))] == [2, 3, 3]
     assert [d.kind for d in asked(g, 3)] == ["play", "choose"]  # no target decision: only the dying player
     assert sorted(opt_cards(asked(g, 3)[1])) == [35, 36, 38]  # P2's black intel, not P3's own 37
@@ -219,7 +219,7 @@ def test_wei_bi_target_gives_declared_card(content):
         seats(p0=S("red", hand=[35]), p1=S("blue", hand=[79, 80, 91])),
         script={0: ["use #35", "P1", "jie_huo"], 1: ["#80"]},
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [1, 2, 3, 4]  # not oneself
     (decl,) = asked(g, 0, "choose")
@@ -235,10 +235,10 @@ def test_wei_bi_no_matching_card_shows_hand_to_user(content):
     g = make(
         content, seats(p0=S("red", hand=[36]), p1=S("blue", hand=[91, 67])), script={0: ["use #36", "P1", "jie_huo"]}
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == {91, 67} and hand(g, 0) == set()
-    assert g.knows(0, 91) and g.knows(0, 67)
-    assert not g.knows(2, 91)
+    assert g.zones.knows(0, 91) and g.zones.knows(0, 67)
+    assert not g.zones.knows(2, 91)
     (rev,) = [e for e in events(g, "reveal") if e["cards"]]
     assert rev["to"] == [0]
     done(g)
@@ -247,7 +247,7 @@ def test_wei_bi_no_matching_card_shows_hand_to_user(content):
 def test_wei_bi_on_empty_hand_player(content):
     """威逼: can be used on a player without hand cards (nothing happens, no error)."""
     g = make(content, seats(p0=S("red", hand=[37]), p4=S("blue", hand=[])), script={0: ["use #37", "P4", "cheng_qing"]})
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 4) == set() and hand(g, 0) == set()
     assert card_of(g, 37) in g.discard_pile
     done(g)
@@ -261,7 +261,7 @@ def test_li_you_puts_top_card_in_target_intel(content):
     g = make(
         content, seats(p0=S("red", hand=[41]), p2=S("red", intel=[31])), script={0: ["use #41", "P2"]}, deck_top=[27]
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [0, 1, 2, 3, 4]  # oneself included
     assert intel(g, 2) == {31, 27}
@@ -272,7 +272,7 @@ def test_li_you_puts_top_card_in_target_intel(content):
 def test_li_you_on_self(content):
     """利诱 FAQ: may be used on oneself."""
     g = make(content, seats(p0=S("red", hand=[42])), script={0: ["use #42", "P0"]}, deck_top=[31])
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert intel(g, 0) == {31}
     done(g)
 
@@ -285,7 +285,7 @@ def test_li_you_1red_3blue_plus_red_goes_to_intel(content):
         script={0: ["use #43", "P2"]},
         deck_top=[28],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert intel(g, 2) == {27, 28, 31, 32, 33}
     assert g.players[2].red == 2 and hand(g, 0) == set()
     done(g)
@@ -299,7 +299,7 @@ def test_li_you_1red_3blue_plus_red_blue_goes_to_user_hand(content):
         script={0: ["use #44", "P2"]},
         deck_top=[114],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert intel(g, 2) == {27, 31, 32, 33}
     assert hand(g, 0) == {114} and hand(g, 2) == set()
     done(g)
@@ -313,7 +313,7 @@ def test_li_you_third_black_goes_to_user_hand(content):
         script={0: ["use #45", "P3", "pass"]},
         deck_top=[23],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 0) == {23} and intel(g, 3) == {35, 36}
     assert not events(g, "dying")
     done(g)
@@ -327,7 +327,7 @@ def test_li_you_third_red_on_target_goes_to_user_hand(content):
         script={0: ["use #46", "P2", "pass"]},
         deck_top=[29],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 0) == {29} and g.players[2].red == 2
     done(g)
 
@@ -338,7 +338,7 @@ def test_li_you_third_red_on_target_goes_to_user_hand(content):
 def test_shi_tan_draw_by_identity(content):
     """试探: the receiver acts by HIS identity (#2: 蓝+1 → a 特工机关 draws one); the card leaves the game."""
     g = make(content, seats(p0=S("red", hand=[2]), p1=S("blue", hand=[])), script={0: ["use #2", "P1"]}, deck_top=[70])
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [1, 2, 3, 4]  # not oneself
     assert hand(g, 1) == {70}
@@ -353,7 +353,7 @@ def test_shi_tan_discard_by_identity(content):
     g = make(
         content, seats(p0=S("blue", hand=[2]), p1=S("red", hand=[79, 80])), script={0: ["use #2", "P1"], 1: ["#80"]}
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == {79}
     assert card_of(g, 80) in g.discard_pile and card_of(g, 2) in g.removed
     done(g)
@@ -367,7 +367,7 @@ def test_shi_tan_mysterious_person_is_black(content):
         script={0: ["use #3", "P1", "use #6", "P1"], 1: ["#70"]},
         deck_top=[70],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     # #3: drew 70; #6: discards one of 79/70 (he chose 70)
     assert hand(g, 1) == {79}
     assert {card_of(g, 3), card_of(g, 6)} <= set(g.removed)
@@ -377,7 +377,7 @@ def test_shi_tan_mysterious_person_is_black(content):
 def test_shi_tan_removed_even_if_target_has_no_hand(content):
     """试探 FAQ: a target who must discard but has no hand just says so; the card still leaves the game."""
     g = make(content, seats(p0=S("blue", hand=[7]), p1=S("red", hand=[])), script={0: ["use #7", "P1"]})
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert hand(g, 1) == set()
     assert card_of(g, 7) in g.removed and card_of(g, 7) not in g.discard_pile
     done(g)
@@ -394,11 +394,11 @@ def test_po_yi_flip_black_and_draw_then_choose(content):
         script={0: ["#35"], 4: ["use #61", "yes", "decline"], 3: ["accept"]},
         deck_top=[70],
     )
-    assert g.send_phase(g.players[0])
-    assert g.travel()
+    assert g.flow.send_phase(g.players[0])
+    assert g.flow.travel()
     assert g.pending_face_up
     assert hand(g, 4) == {70}
-    assert g.knows(4, 35)
+    assert g.zones.knows(4, 35)
     recv = asked(g, 4, "receive")
     assert opt_uses(recv[0]) == [61] and "decline" in recv[1].options  # asked again after 破译
     assert g.holder is g.players[3]
@@ -413,8 +413,8 @@ def test_po_yi_flip_is_optional(content):
         script={0: ["#36"], 4: ["use #66", "no", "accept"]},
         deck_top=[70],
     )
-    g.send_phase(g.players[0])
-    g.travel()
+    g.flow.send_phase(g.players[0])
+    g.flow.travel()
     assert not g.pending_face_up and hand(g, 4) == set()
     done(g)
 
@@ -427,11 +427,11 @@ def test_po_yi_non_black_cannot_flip(content):
         script={0: ["#27"], 4: ["use #60", "accept"]},
         deck_top=[70],
     )
-    g.send_phase(g.players[0])
-    g.travel()
+    g.flow.send_phase(g.players[0])
+    g.flow.travel()
     assert not g.pending_face_up and hand(g, 4) == set()
     assert asked(g, 4, "confirm") == []
-    assert g.knows(4, 27)
+    assert g.zones.knows(4, 27)
     done(g)
 
 
@@ -443,9 +443,9 @@ def test_po_yi_on_face_up_black_intel_no_flip_no_draw(content):
         script={0: ["use #114"], 4: ["use #61", "accept"]},
         deck_top=[70, 71, 72],
     )
-    assert g.send_phase(g.players[0])
+    assert g.flow.send_phase(g.players[0])
     assert g.pending.uid == 25 and g.pending_face_up
-    assert g.travel()
+    assert g.flow.travel()
     assert asked(g, 4, "confirm") == []
     assert hand(g, 4) == set()  # no card drawn
     assert card_of(g, 61) in g.discard_pile
@@ -455,8 +455,8 @@ def test_po_yi_on_face_up_black_intel_no_flip_no_draw(content):
 def test_po_yi_only_in_front_of_oneself(content):
     """破译: only the player the intel is in front of may use it (others are not asked)."""
     g = make(content, seats(p0=S("red", hand=[35]), p3=S("blue", hand=[66])), script={0: ["#35"], 4: ["accept"]})
-    g.send_phase(g.players[0])
-    g.travel()
+    g.flow.send_phase(g.players[0])
+    g.flow.travel()
     assert asked(g, 3) == [] and hand(g, 3) == {66}
     done(g)
 
@@ -468,9 +468,9 @@ def test_jie_huo_moves_intel_to_user(content):
     """截获: in the contest the pending intel moves in front of the user, who then receives it."""
     g = make(content, seats(p3=S("blue", hand=[79])), script={3: ["use #79"]})
     put_pending(g, 27, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     assert g.holder is g.players[3]
-    g.receive_phase()
+    g.flow.receive_phase()
     assert intel(g, 3) == {27} and intel(g, 1) == set()
     (rec,) = events(g, "received")
     assert rec["seat"] == 3 and rec["sender"] == 0
@@ -481,7 +481,7 @@ def test_jie_huo_when_already_in_front_of_user(content):
     """截获 FAQ: usable when the intel is already in front of you; nothing moves."""
     g = make(content, seats(p1=S("blue", hand=[80])), script={1: ["use #80"]})
     put_pending(g, 27, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     assert g.holder is g.players[1] and g.pending.uid == 27
     assert card_of(g, 80) in g.discard_pile
     assert events(g, "card_used", seat=1, card="jie_huo")
@@ -494,7 +494,7 @@ def test_contest_asks_again_from_holder_after_a_card(content):
         content, seats(p3=S("blue", hand=[79]), p1=S("red", hand=[82])), script={1: ["pass", "pass"], 3: ["use #79"]}
     )
     put_pending(g, 27, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     # P1 (holder) asked first, then P3 intercepts, then asking restarts at P3: P4, P0, P1 ...
     seq = [e["seat"] for e in g.log if e.get("d") == "play"]
     assert seq == [1, 3, 1]
@@ -509,7 +509,7 @@ def test_wu_dao_moves_to_a_neighbour_of_holder(content):
     """误导: anyone moves the pending intel to the holder's left or right living neighbour."""
     g = make(content, seats(p3=S("blue", hand=[91])), script={3: ["use #91", "P2"]})
     put_pending(g, 27, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     (t,) = asked(g, 3, "target")
     assert sorted(opt_players(t)) == [0, 2]
     assert g.holder is g.players[2]
@@ -520,7 +520,7 @@ def test_wu_dao_skips_dead_neighbours(content):
     """误导 FAQ: to the first LIVING player on the left or right of the holder."""
     g = make(content, seats(p2=S("red", alive=False), p3=S("blue", hand=[92])), script={3: ["use #92", "P3"]})
     put_pending(g, 27, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     (t,) = asked(g, 3, "target")
     assert sorted(opt_players(t)) == [0, 3]
     assert g.holder is g.players[3]
@@ -534,14 +534,14 @@ def test_diao_bao_replaces_intel_keeps_sender(content):
     """调包: the card replaces the intel face down; the old intel is discarded face up; the sender stays."""
     g = make(content, seats(p2=S("red", hand=[73])), script={2: ["use #73"]})
     put_pending(g, 27, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     assert g.pending.uid == 73 and not g.pending_face_up
     assert card_of(g, 27) in g.discard_pile
     assert g.transit.sender is g.players[0]
     (sw,) = events(g, "pending_swapped")
     assert sw["secret"] == {"new": [2]}
     assert events(g, "card_used", card="diao_bao")[0]["secret"] == {"uid": [2]}  # played face down
-    g.receive_phase()
+    g.flow.receive_phase()
     assert intel(g, 1) == {73}
     (rec,) = events(g, "received")
     assert rec == {**rec, "seat": 1, "card": 73, "sender": 0}
@@ -552,7 +552,7 @@ def test_diao_bao_turns_a_face_up_intel_face_down(content):
     """调包 on a face-up intel: the new intel is face down."""
     g = make(content, seats(p2=S("red", hand=[74])), script={2: ["use #74"]})
     put_pending(g, 31, sender=0, holder=1, face_up=True)
-    g.contest_phase()
+    g.flow.contest_phase()
     assert g.pending.uid == 74 and not g.pending_face_up
     done(g)
 
@@ -579,13 +579,13 @@ def test_mi_ling_target_becomes_sender(content):
             1: ["accept"],
         },
     )
-    assert g.send_phase(g.players[0])
+    assert g.flow.send_phase(g.players[0])
     (t,) = asked(g, 0, "target")
     assert opt_players(t) == [1, 3, 4]  # others with hand cards (not oneself, not P2 with none)
     assert g.transit.sender is g.players[1] and g.pending.uid == 27
     assert card_of(g, 105) in g.removed
     assert hand(g, 1) == {31}
-    assert g.travel()  # 27 is ←: P0, P4, P3, P2 decline, back to the sender P1 who must accept
+    assert g.flow.travel()  # 27 is ←: P0, P4, P3, P2 decline, back to the sender P1 who must accept
     assert [e["seat"] for e in events(g, "intel_arrives")] == [0, 4, 3, 2, 1]
     assert asked(g, 1, "receive")[0].options == ["accept"]
     done(g)
@@ -596,10 +596,10 @@ def test_mi_ling_no_matching_color_user_picks(content):
     g = make(
         content, seats(p0=S("red", hand=[105]), p1=S("blue", hand=[27, 31])), script={0: ["use #105", "静风", "#31"]}
     )  # only P1 can be the target   # 105: 静风 = 黑; P1 has none
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     (c,) = asked(g, 0, "choose")[1:]  # [0] is the code word
     assert sorted(opt_cards(c)) == [27, 31]
-    assert g.knows(0, 27) and g.knows(0, 31)
+    assert g.zones.knows(0, 27) and g.zones.knows(0, 31)
     assert g.transit.sender is g.players[1] and g.pending.uid == 31
     assert asked(g, 1) == []
     done(g)
@@ -612,7 +612,7 @@ def test_mi_ling_target_chooses_among_matching(content):
         seats(p0=S("red", hand=[104]), p2=S("red", hand=[27, 31, 32])),
         script={0: ["use #104", "西风"], 2: ["#32"]},
     )  # 104: 西风 = 蓝
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     (c,) = asked(g, 2, "choose")
     assert sorted(opt_cards(c)) == [31, 32]
     assert g.pending.uid == 32 and g.transit.sender is g.players[2]
@@ -624,7 +624,7 @@ def test_mi_ling_dual_color_card_matches(content):
     g = make(
         content, seats(p0=S("red", hand=[105]), p3=S("blue", hand=[39, 27])), script={0: ["use #105", "东风"]}
     )  # 105: 东风 = 蓝; only 39 (蓝黑) matches
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     assert g.pending.uid == 39 and g.transit.sender is g.players[3]
     done(g)
 
@@ -636,7 +636,7 @@ def test_mi_ling_sender_picks_up_target_and_lock(content):
         seats(p0=S("red", hand=[103]), p1=S("blue", hand=[49])),
         script={0: ["use #103", "静风"], 1: ["P3", "P3"]},
     )  # 103: 静风 = 红; 49 澄清 红 ↑ 锁
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     assert g.transit.sender is g.players[1]
     assert g.transit.target is g.players[3] and g.transit.lock is g.players[3]
     assert [d.kind for d in asked(g, 1)] == ["send_target", "lock"]
@@ -650,9 +650,9 @@ def test_mi_ling_still_obeyed_when_target_cannot_use_cards(content):
         seats(p0=S("red", hand=[109, 107]), p1=S("blue", hand=[27, 82])),
         script={0: ["use #109", "P1", "令其本回合不能出牌", "use #107", "西风"]},
     )  # 107: 西风 = 红
-    g.idle_loop(g.players[0], "play_phase")
-    assert g.has_status(g.players[1], "cannot_use_cards")
-    assert g.send_phase(g.players[0])
+    g.flow.idle_loop(g.players[0], "play_phase")
+    assert g.seats.has_status(g.players[1], "cannot_use_cards")
+    assert g.flow.send_phase(g.players[0])
     assert g.transit.sender is g.players[1] and g.pending.uid == 27
     done(g)
 
@@ -660,7 +660,7 @@ def test_mi_ling_still_obeyed_when_target_cannot_use_cards(content):
 def test_mi_ling_needs_another_player_with_hand(content):
     """密令: not usable when no other player has hand cards."""
     g = make(content, seats(p0=S("red", hand=[108, 27])))
-    assert g.card_options(g.players[0], "send_start") == []
+    assert g.card_use.card_options(g.players[0], "send_start") == []
 
 
 # ====================================================================== 调虎离山
@@ -673,10 +673,10 @@ def test_diao_hu_li_shan_on_self_still_must_send(content):
         seats(p0=S("red", hand=[110, 114, 27], intel=[28])),
         script={0: ["use #110", "P0", "令其本回合不能出牌", "#27"]},
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     (t,) = asked(g, 0, "target")
     assert 0 in opt_players(t)  # may target oneself
-    assert g.send_phase(g.players[0])
+    assert g.flow.send_phase(g.players[0])
     (send,) = asked(g, 0, "send")
     assert opt_uses(send) == [] and sorted(opt_cards(send)) == [27, 114]
     assert g.pending.uid == 27
@@ -690,22 +690,22 @@ def test_diao_hu_li_shan_blocks_cards_until_turn_end(content):
         seats(p0=S("red", hand=[111]), p2=S("red", hand=[79])),
         script={0: ["use #111", "P2", "令其本回合不能出牌"]},
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert events(g, "status", seat=2, status="cannot_use_cards")
     put_pending(g, 31, sender=0, holder=1)
-    g.contest_phase()
+    g.flow.contest_phase()
     assert asked(g, 2) == [] and g.holder is g.players[1]
     g.turn_no += 1
-    assert len(g.card_options(g.players[2], "contest")) == 1
+    assert len(g.card_use.card_options(g.players[2], "contest")) == 1
     done(g)
 
 
 def test_diao_hu_li_shan_skills_option(content):
     """调虎离山: the other option makes the target's skills invalid for this turn."""
     g = make(content, seats(p0=S("red", hand=[112])), script={0: ["use #112", "P3", "令其本回合技能无效"]})
-    g.idle_loop(g.players[0], "play_phase")
-    assert g.has_status(g.players[3], "skills_disabled")
-    assert not g.has_status(g.players[3], "cannot_use_cards")
+    g.flow.idle_loop(g.players[0], "play_phase")
+    assert g.seats.has_status(g.players[3], "skills_disabled")
+    assert not g.seats.has_status(g.players[3], "cannot_use_cards")
     done(g)
 
 
@@ -726,7 +726,7 @@ def test_feng_yun_bian_huan(content):
         script={0: ["use #101", "#31", "置入情报区"], 1: ["#27", "加入手牌"], 3: ["#23"], 4: ["置入情报区"]},
         deck_top=[27, 31, 35, 23],
     )
-    g.idle_loop(g.players[0], "play_phase")
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert sorted(opt_cards(asked(g, 0, "choose")[0])) == [23, 27, 31, 35]  # 4 living players: 4 cards
     assert intel(g, 0) == {28, 31}
     assert hand(g, 1) == {27}
@@ -748,7 +748,7 @@ def test_yu_qin_gu_zong_sends_face_up_intel_then_draws(content):
         script={0: ["use #114", "#23", "P2"]},
         deck_top=[70, 71],
     )
-    assert g.send_phase(g.players[0])
+    assert g.flow.send_phase(g.players[0])
     (ch,) = asked(g, 0, "choose")
     assert sorted(opt_cards(ch)) == [23, 27]  # pure black 35 is not red/blue
     assert g.pending.uid == 23 and g.pending_face_up
@@ -765,7 +765,7 @@ def test_yu_qin_gu_zong_sends_face_up_intel_then_draws(content):
 def test_yu_qin_gu_zong_needs_red_or_blue_intel(content):
     """欲擒故纵: with only pure black intel it cannot be used (the card can still be sent as intel)."""
     g = make(content, seats(p0=S("red", hand=[115], intel=[35, 36])), script={0: ["#115"]})
-    assert g.send_phase(g.players[0])
+    assert g.flow.send_phase(g.players[0])
     (send,) = asked(g, 0, "send")
     assert opt_uses(send) == [] and opt_cards(send) == [115]
     assert g.pending.uid == 115 and not g.pending_face_up
@@ -775,7 +775,7 @@ def test_yu_qin_gu_zong_needs_red_or_blue_intel(content):
 def test_yu_qin_gu_zong_red_blue_dual_counts(content):
     """欲擒故纵: a 红蓝 dual intel qualifies; the sent intel's own direction is used."""
     g = make(content, seats(p0=S("blue", hand=[116], intel=[117])), script={0: ["use #116"]}, deck_top=[70, 71])
-    assert g.send_phase(g.players[0])
+    assert g.flow.send_phase(g.players[0])
     assert g.pending.uid == 117 and g.transit.direction == "left"
     assert intel(g, 0) == set() and hand(g, 0) == {70, 71}
     done(g)
@@ -785,4 +785,4 @@ def test_scripts_are_strict(content):
     """(harness) a decision the script does not cover raises ScriptExhausted: tests can fail."""
     g = make(content, seats(p0=S("red", hand=[35])))
     with pytest.raises(ScriptExhausted):
-        g.idle_loop(g.players[0], "play_phase")
+        g.flow.idle_loop(g.players[0], "play_phase")

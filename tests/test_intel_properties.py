@@ -36,7 +36,7 @@ def _game(content):
 def _wu_dao_uses(g):
     p1 = g.players[1]
     card = p1.hand[0]
-    return g.legal_uses(p1, card, card.type, "contest")
+    return g.card_use.legal_uses(p1, card, card.type, "contest")
 
 
 def test_protect_intel_lasts_while_that_intel_is_pending_and_no_longer(content):
@@ -46,12 +46,12 @@ def test_protect_intel_lasts_while_that_intel_is_pending_and_no_longer(content):
     wu_dao = BUILTINS["card_names"].impl(Ctx(g, p0))
     names = [n for n in wu_dao if n.name == "误导"]
     assert protect(Ctx(g, p0), names) is False  # no intel pending: nothing to bind it to
-    g.send_intel(p0, p0.hand[0], face_up=False)
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)
     assert _wu_dao_uses(g)  # unprotected, 误导 may be used on it in the 争夺阶段
     assert protect(Ctx(g, p0), names) is True
     assert _wu_dao_uses(g) == []  # from hand
     virtual = content.card_types["wu_dao"]
-    assert g.legal_uses(g.players[1], None, virtual, "contest") == []  # and virtually (视为使用)
+    assert g.card_use.legal_uses(g.players[1], None, virtual, "contest") == []  # and virtually (视为使用)
     g.zones.discard_cards([g.zones.pending])  # the intel is gone: the property goes with it
     assert _wu_dao_uses(g)
     assert [r["cards"] for r in g.log if r.get("e") == "intel_protected"] == [["wu_dao"]]
@@ -60,11 +60,11 @@ def test_protect_intel_lasts_while_that_intel_is_pending_and_no_longer(content):
 def test_protect_intel_binds_to_the_intel_not_the_turn(content):
     g = _game(content)
     p0 = g.players[0]
-    g.send_intel(p0, p0.hand[0], face_up=False)
-    g.protect_intel(["wu_dao"])
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)
+    g.card_use.protect_intel(["wu_dao"])
     first = g.zones.pending
     g.zones.discard_cards([first])
-    g.send_intel(p0, p0.hand[0], face_up=False)  # another intel the same turn (密令, 调包 …) is not protected
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)  # another intel the same turn (密令, 调包 …) is not protected
     assert _wu_dao_uses(g)
 
 
@@ -73,7 +73,7 @@ def test_lock_intel_locks_once_and_not_the_sender(content):
     p0, p1, p2 = g.players
     lock = BUILTINS["lock_intel"].impl
     assert lock(Ctx(g, p0), p1) is False  # no intel on its way
-    g.send_intel(p0, p0.hand[0], face_up=False)
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)
     assert BUILTINS["pending_lock"].impl(Ctx(g, p0)) is None
     assert lock(Ctx(g, p0), None) is False  # declined
     assert lock(Ctx(g, p0), p0) is False  # not the sender
@@ -92,16 +92,16 @@ def test_set_receivers_binds_who_may_accept_to_the_intel(content):
     )
     p0, p1, p2 = g.players
     g.trace = []
-    assert g.set_receivers([p2], [p1]) is False  # no intel pending
-    g.send_intel(p0, p0.hand[0], face_up=False)
-    assert g.set_receivers([p2], [p1]) is True
+    assert g.flow.set_receivers([p2], [p1]) is False  # no intel pending
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)
+    assert g.flow.set_receivers([p2], [p1]) is True
     t = g.flow.transit
     assert g.flow.receive_choice(p1, t) is False
     assert g.flow.receive_choice(p2, t) is True
     asked = [(seat, labels) for kind, seat, dkind, _, labels in (e for e in g.trace if e[0] == "ask")]
     assert asked == [(1, ["decline"]), (2, ["accept"])]  # P1 may not accept, P2 may not decline
     g.zones.discard_cards([g.zones.pending])  # the intel is gone; another one is not bound
-    g.send_intel(p0, p0.hand[0], face_up=False)
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)
     assert g.flow.receive_choice(p2, g.flow.transit) is False  # he may decline this one
     assert [r["must"] for r in g.log if r.get("e") == "receivers_set"] == [[2]]
 
@@ -115,7 +115,7 @@ def test_secret_set_receivers_tells_each_bound_player_only_his_own_binding(conte
     )
     p0, p1, p2, _p3 = g.players
     g.trace = []
-    g.send_intel(p0, p0.hand[0], face_up=False)
+    g.flow.send_intel(p0, p0.hand[0], face_up=False)
     assert BUILTINS["set_receivers"].impl(Ctx(g, p0), [p2], [p1], True) is True
     t = g.flow.transit
     assert g.flow.receive_choice(p1, t) is False

@@ -37,7 +37,7 @@ def _game(content, hands=((19, 20), (27,)), agents=None):
         deck_top=[31, 32, 33, 34, 35, 36, 37, 38, 39, 40],
     )
     g.players[0].new_role(content.roles["demo_lasting"], True)
-    g._index_triggers()
+    g.skills.index_triggers()
     return g, agents
 
 
@@ -51,18 +51,18 @@ def test_a_counter_lasts_the_game_and_keeps_to_its_maximum(content):
     add = BUILTINS["add_mark"].impl
     assert [add(Ctx(g, p0), p0, "蓄力", 1, 3, False) for _ in range(4)] == [True, True, True, False]  # full: no gain
     g.turn_no += 5  # turns later, the counter is still there (a set_mark would be gone)
-    assert g.mark(p0, "蓄力") == 3
+    assert g.seats.mark(p0, "蓄力") == 3
     assert add(Ctx(g, p0), p0, "蓄力", 5, 3, False) is False
     spend = _skill(content, "demo_spend")
     assert g.skills.skill_blocker(p0, spend) is None
     before = len(p0.hand)
-    g.use_skill(p0, spend)
-    assert g.mark(p0, "蓄力") == 1 and len(p0.hand) == before + 2
+    g.skills.use_skill(p0, spend)
+    assert g.seats.mark(p0, "蓄力") == 1 and len(p0.hand) == before + 2
     assert not spend.condition(Ctx(g, p0))  # one point left: 发力 is not offered
-    assert add(Ctx(g, p0), p0, "蓄力", -4, None, False) is True and g.mark(p0, "蓄力") is None  # 0: cleared
+    assert add(Ctx(g, p0), p0, "蓄力", -4, None, False) is True and g.seats.mark(p0, "蓄力") is None  # 0: cleared
     # everyone sees a public counter, in the log and in observations
     assert [r["value"] for r in history(g, 1) if r["e"] == "mark"] == [1, 2, 3, 1, None]
-    g.keep_mark(p0, "蓄力", 2)
+    g.seats.keep_mark(p0, "蓄力", 2)
     assert observe(g, 1)["players"][0]["marks"] == {"蓄力": 2}
 
 
@@ -78,7 +78,7 @@ def test_a_secret_mark_is_seen_by_its_owner_alone(content):
     assert [r["key"] for r in history(g, 0) if r["e"] == "mark"] == ["败", "旗"]
     assert [r["key"] for r in history(g, 1) if r["e"] == "mark"] == ["旗"]
     BUILTINS["keep_mark"].impl(Ctx(g, p0), p0, "败", False, True)  # cleared: its owner alone hears of it
-    assert g.mark(p0, "败") is None
+    assert g.seats.mark(p0, "败") is None
     assert [r["value"] for r in history(g, 0) if r["e"] == "mark"][-1] is None
     assert [r["key"] for r in history(g, 1) if r["e"] == "mark"] == ["旗"]
 
@@ -88,15 +88,15 @@ def test_a_switch_skill_alternates_and_shows_its_state(content):
     p0 = g.players[0]
     switch = _skill(content, "demo_switch")
     dormant = {"demo_reward": "lost"}  # (a dormant skill is shown as not had)
-    assert g.skill_yang(p0, "阴阳") and observe(g, 1)["players"][0]["skills"] == dormant
-    g.use_skill(p0, switch)  # 阳: draw one
-    assert len(p0.hand) == 3 and not g.skill_yang(p0, "阴阳")
+    assert g.skills.skill_yang(p0, "阴阳") and observe(g, 1)["players"][0]["skills"] == dormant
+    g.skills.use_skill(p0, switch)  # 阳: draw one
+    assert len(p0.hand) == 3 and not g.skills.skill_yang(p0, "阴阳")
     assert observe(g, 1)["players"][0]["skills"] == dormant | {"demo_switch": "yin"}
     assert any(r["e"] == "skill_switched" and r["state"] == "yin" for r in history(g, 1))
     g.turn_no += 1
     agents[0].answers = ["#19"]
-    g.use_skill(p0, switch)  # 阴: discard one
-    assert len(p0.hand) == 2 and 19 not in {c.uid for c in p0.hand} and g.skill_yang(p0, "阴阳")
+    g.skills.use_skill(p0, switch)  # 阴: discard one
+    assert len(p0.hand) == 2 and 19 not in {c.uid for c in p0.hand} and g.skills.skill_yang(p0, "阴阳")
     assert observe(g, 1)["players"][0]["skills"] == dormant
 
 
@@ -131,7 +131,7 @@ def test_a_face_down_role_s_skill_changes_are_its_owner_s_alone(content):
 def test_a_persistent_skill_works_while_skills_are_disabled(content):
     g, _ = _game(content)
     p0 = g.players[0]
-    g.add_status(p0, "skills_disabled")
+    g.seats.add_status(p0, "skills_disabled")
     assert g.skills.skill_blocker(p0, _skill(content, "demo_steady")) is None
     assert g.skills.skill_blocker(p0, _skill(content, "demo_switch")) == "skills are disabled this turn"
 
@@ -140,7 +140,7 @@ def test_a_list_collected_in_a_loop(content):
     g, agents = _game(content, hands=((19, 27), (28,)))  # 19 is black; 27, 28 red
     p0 = g.players[0]
     agents[0].answers, agents[1].answers = ["#27"], ["#28"]
-    g.use_skill(p0, _skill(content, "demo_show"))
+    g.skills.use_skill(p0, _skill(content, "demo_show"))
     shown = [r for r in g.log if r.get("e") == "reveal"]
     assert shown and sorted(shown[-1]["cards"]) == [27, 28]
     assert len(p0.hand) == 3  # two red shown, no black: one card drawn
@@ -154,7 +154,7 @@ def test_round_end_fires_once_a_round(content):
             break
         try:
             g.play_turn()
-            g.current = g._next_turn_player()
+            g.current = g.flow.next_turn_player()
         except Exception as over:  # the game may end early: count what was played
             if type(over).__name__ != "GameOver":
                 raise
@@ -162,7 +162,7 @@ def test_round_end_fires_once_a_round(content):
         ends = sum(1 for r in g.log if r.get("e") == "round_end")
     turns = sum(1 for r in g.log if r.get("e") == "turn_end")
     assert ends == turns // 2 and ends >= 1
-    assert g.mark(g.players[0], "轮数") == ends
+    assert g.seats.mark(g.players[0], "轮数") == ends
 
 
 def test_a_role_names_only_its_own_skills(tmp_path):

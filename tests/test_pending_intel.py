@@ -164,7 +164,7 @@ def play(progs, players: int, meddlers: int, seed: int, stack: bool, turns: int,
     g.setup()
     for p in g.players[: min(meddlers, players)]:  # the others keep the roles dealt
         p.new_role(role, True)
-    g._index_triggers()
+    g.skills.index_triggers()
     try:
         g.run()
     except EngineError as e:

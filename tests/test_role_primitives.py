@@ -33,7 +33,7 @@ def _table(answers0, answers1, thief_face_up=True):
     thief = g.players[1]
     thief.role = content.roles["demo_thief"]
     thief.role_face_up = thief_face_up
-    g._index_triggers()
+    g.skills.index_triggers()
     return g, a0, a1
 
 
@@ -43,7 +43,7 @@ def test_trigger_sees_the_event_card_and_target_and_steals_blind():
     p0, p1 = g.players
     use = card(g, 19).type.uses_by_timing["play_phase"][0]
     a0.answers = ["P1"]
-    g.use_card(p0, card(g, 19), use)
+    g.card_use.use_card(p0, card(g, 19), use)
     picks = [d for d in a1.asked if d.kind == D.CHOOSE]
     assert picks and all(type(o).__name__ == "BlindPick" for o in picks[0].options)
     assert picks[0].labels() == ["第1张", "第2张", "第3张"]
@@ -57,7 +57,7 @@ def test_face_down_role_cannot_use_a_non_flip_skill():
     """A face-down role can use only flip-up skills: the trigger is not offered."""
     g, _, a1 = _table(["P1"], [], thief_face_up=False)
     p0 = g.players[0]
-    g.use_card(p0, card(g, 19), card(g, 19).type.uses_by_timing["play_phase"][0])
+    g.card_use.use_card(p0, card(g, 19), card(g, 19).type.uses_by_timing["play_phase"][0])
     assert a1.asked == [] and len(g.players[1].hand) == 3
 
 
@@ -75,8 +75,8 @@ def test_condition_false_when_the_card_targets_someone_else():
         a,
     )
     g.players[1].role = content.roles["demo_thief"]
-    g._index_triggers()
-    g.use_card(g.players[0], card(g, 19), card(g, 19).type.uses_by_timing["play_phase"][0])
+    g.skills.index_triggers()
+    g.card_use.use_card(g.players[0], card(g, 19), card(g, 19).type.uses_by_timing["play_phase"][0])
     assert a[1].asked == [] and g.players[1].role_face_up
 
 
@@ -109,13 +109,13 @@ def test_reveal_to_a_player_who_turns_out_none_shows_nobody():
 
     g, _, _ = _table([], [])
     hand = list(g.players[1].hand)
-    assert hand and not any(g.knows(0, c.uid) for c in hand)
+    assert hand and not any(g.zones.knows(0, c.uid) for c in hand)
     assert _eval('reveal(hand(self), to: mark_player(self, "nobody"))', g, 1) is True
     assert _eval("reveal(hand(self), to: [])", g, 1) is True
     BUILTINS["reveal"].impl(Ctx(g, g.players[1]), hand, None)  # a none audience reaching the primitive
-    assert not any(g.knows(0, c.uid) for c in hand)  # P0 was shown nothing
+    assert not any(g.zones.knows(0, c.uid) for c in hand)  # P0 was shown nothing
     BUILTINS["reveal"].impl(Ctx(g, g.players[1]), hand, EVERYONE)
-    assert all(g.knows(0, c.uid) for c in hand)
+    assert all(g.zones.knows(0, c.uid) for c in hand)
     g2, _, _ = _table([], [])
     assert _eval("reveal(hand(self))", g2, 1) is True  # left out: everyone
-    assert all(g2.knows(0, c.uid) for c in g2.players[1].hand)
+    assert all(g2.zones.knows(0, c.uid) for c in g2.players[1].hand)

@@ -31,7 +31,7 @@ def test_receive_then_dying_then_death(content):
         content, five(p1=S("blue", intel=[35, 36], hand=[27]), p3=S("blue", hand=[49])), script={3: ["pass"], 1: ["P2"]}
     )
     put_pending(g, 37, sender=0, holder=1)
-    g.receive_phase()
+    g.flow.receive_phase()
     i_recv = index(g, "received", seat=1)
     i_dying = index(g, "dying", seat=1)
     i_died = index(g, "died", seat=1)
@@ -48,7 +48,7 @@ def test_not_winning_player_with_3_black_dies(content):
     """A 特工机关 with 2红2黑 receiving 红黑 does not win (red is not his color) and is dying."""
     g = make(content, five(p1=S("blue", intel=[27, 28, 35, 36])))
     put_pending(g, 23, sender=0, holder=1)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert events(g, "dying", seat=1) and events(g, "died", seat=1)
     assert not events(g, "victory")
     done(g)
@@ -104,7 +104,7 @@ def test_cheng_qing_during_dying_asks_from_the_dying_player(content):
         script={2: ["pass"], 4: ["pass"], 0: ["use #49", "#36"]},
     )
     put_pending(g, 37, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert [e["seat"] for e in g.log if e.get("d") == "play"] == [2, 4, 0]
     assert g.players[2].alive and g.players[2].black == 2
     assert events(g, "saved", seat=2)
@@ -119,7 +119,7 @@ def test_still_dying_after_cheng_qing_asks_same_player_again(content):
         script={3: ["use #49", "#35", "use #50", "#36"]},
     )
     put_pending(g, 38, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert [e["seat"] for e in g.log if e.get("d") == "play"] == [3, 3]
     assert intel(g, 2) == {37, 38} and g.players[2].alive
     done(g)  # P4 was never asked
@@ -131,7 +131,7 @@ def test_dying_player_may_save_himself(content):
         content, five(p2=S("red", intel=[35, 36], hand=[50]), p3=S("blue", hand=[49])), script={2: ["use #50", "#37"]}
     )
     put_pending(g, 37, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert intel(g, 2) == {35, 36} and g.players[2].alive
     done(g)
 
@@ -144,7 +144,7 @@ def test_nobody_saves_the_dying_player(content):
         script={3: ["pass"], 1: ["pass"]},
     )
     put_pending(g, 37, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert [e["seat"] for e in g.log if e.get("d") == "play"] == [3, 1]
     assert not g.players[2].alive and events(g, "died", seat=2)
     done(g)
@@ -156,7 +156,7 @@ def test_death_gives_up_to_three_cards_to_one_living_player(content):
         content, five(p2=S("red", intel=[35, 36], hand=[27, 28, 29, 30, 31])), script={2: ["P4", "#27", "#28", "#29"]}
     )
     put_pending(g, 37, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     (d,) = asked(g, 2, "death_give_target")
     assert opt_players(d) == [0, 1, 3, 4] and None in d.options
     assert hand(g, 4) == {27, 28, 29}
@@ -170,11 +170,11 @@ def test_death_may_give_fewer_or_nothing(content):
     """死亡: the gift is optional ('至多') — one card, or none."""
     g = make(content, five(p2=S("red", intel=[35, 36], hand=[27, 28])), script={2: ["P1", "#28", "none"]})
     put_pending(g, 37, sender=0, holder=2)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert hand(g, 1) == {28} and card_of(g, 27).zone == DISCARD
     g2 = make(content, five(p2=S("red", intel=[35, 36], hand=[27, 28])), script={2: ["none"]})
     put_pending(g2, 37, sender=0, holder=2)
-    g2.receive_phase()
+    g2.flow.receive_phase()
     assert all(card_of(g2, u).zone == DISCARD for u in (27, 28))
     assert not events(g2, "give")
     done(g)
@@ -184,7 +184,7 @@ def test_death_may_give_fewer_or_nothing(content):
 def test_dead_player_is_no_longer_a_target(content):
     """死亡: a dead player cannot be the target of cards."""
     g = make(content, five(p0=S("red", hand=[41]), p2=S("red", alive=False)))
-    (opt,) = g.card_options(g.players[0], "play_phase")
+    (opt,) = g.card_use.card_options(g.players[0], "play_phase")
     from interpreter.language.runtime import Ctx
 
     targets = opt.use.target(Ctx(g, g.players[0], card=opt.card))
@@ -199,7 +199,7 @@ def test_last_player_alive_wins_with_camp(content):
     g = make(content, [S("red"), S("blue", intel=[35, 36]), S("red", alive=False), S("blue", alive=False)])
     put_pending(g, 37, sender=0, holder=1)
     with pytest.raises(GameOver) as over:
-        g.receive_phase()
+        g.flow.receive_phase()
     assert winners(over) == [0, 2] and over.value.reason == "last_alive"
 
 
@@ -207,7 +207,7 @@ def test_one_camp_left_game_goes_on(content):
     """Several living players of one camp: the game goes on (identities stay hidden)."""
     g = make(content, [S("red"), S("blue", intel=[35, 36]), S("red")])
     put_pending(g, 37, sender=0, holder=1)
-    g.receive_phase()
+    g.flow.receive_phase()
     assert not g.players[1].alive and g.result is None
     assert not events(g, "victory")
 
@@ -215,7 +215,7 @@ def test_one_camp_left_game_goes_on(content):
 def test_abstain_empty_hand_is_out_not_dead(content):
     """弃权: no hand card at the send phase → out: cards discarded, not dead (no death check), cannot win."""
     g = make(content, [S("red", hand=[], intel=[27, 35]), S(task="qing_dao_fu"), S("red", intel=[28, 29]), S("blue")])
-    assert g.send_phase(g.players[0]) is False
+    assert g.flow.send_phase(g.players[0]) is False
     p0 = g.players[0]
     assert p0.out and not p0.alive
     assert events(g, "abstain", seat=0) and not events(g, "died") and not events(g, "dying")
@@ -223,7 +223,7 @@ def test_abstain_empty_hand_is_out_not_dead(content):
     # his teammate wins later: the abstained player does not win with the camp
     put_pending(g, 30, sender=3, holder=2)
     with pytest.raises(GameOver) as over:
-        g.receive_phase()
+        g.flow.receive_phase()
     assert winners(over) == [2]
 
 
@@ -231,7 +231,7 @@ def test_abstain_can_leave_last_player(content):
     """弃权 of the second-to-last player leaves one alive: he wins."""
     g = make(content, [S("red", hand=[]), S("blue"), S("blue", alive=False)])
     with pytest.raises(GameOver) as over:
-        g.send_phase(g.players[0])
+        g.flow.send_phase(g.players[0])
     assert winners(over) == [1, 2] and over.value.reason == "last_alive"
 
 
@@ -239,7 +239,7 @@ def test_play_turn_abstains_when_nothing_to_draw(content):
     """弃权 through a whole turn: deck and discard pile empty, no hand → the player is out."""
     g = make(content, [S("red"), S("blue"), S("red")])
     for c in list(g.deck):
-        g.move(c, REMOVED)  # REMOVED: nothing left to draw
+        g.zones.move(c, REMOVED)  # REMOVED: nothing left to draw
     g.play_turn()
     assert g.players[0].out and events(g, "abstain", seat=0)
     g.check_invariants()
@@ -249,11 +249,11 @@ def test_dead_and_out_players_take_no_turn(content):
     """回合: the next turn goes counter-clockwise to the next living player (dead and out players are skipped)."""
     g = make(content, [S("red"), S("blue", alive=False), S("red", hand=[]), S("blue"), S("blue")])
     g.current = g.players[2]
-    g.send_phase(g.players[2])  # P2 abstains
+    g.flow.send_phase(g.players[2])  # P2 abstains
     g.current = g.players[0]
-    assert g._next_turn_player() is g.players[3]
+    assert g.flow.next_turn_player() is g.players[3]
     g.current = g.players[4]
-    assert g._next_turn_player() is g.players[0]
+    assert g.flow.next_turn_player() is g.players[0]
 
 
 # ====================================================================== intel travel
@@ -268,8 +268,8 @@ def _travel(content, uid, decline, accept_seat, dead=(), lock=None):
         script.setdefault(s, []).append("decline")
     script.setdefault(accept_seat, []).append("accept")
     g = make(content, seats, script=script)
-    assert g.send_phase(g.players[0])
-    assert g.travel()
+    assert g.flow.send_phase(g.players[0])
+    assert g.flow.travel()
     return g
 
 
@@ -300,10 +300,10 @@ def test_direction_skips_dead_players(content):
 def test_direction_up_back_to_sender(content):
     """↑ intel: to a chosen player; if he declines it returns to the sender, who must accept."""
     g = make(content, five(p0=S("red", hand=[79])), script={0: ["#79", "P3", "accept"], 3: ["decline"]})
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     (tgt,) = asked(g, 0, "send_target")
     assert opt_players(tgt) == [1, 2, 3, 4]
-    assert g.travel()
+    assert g.flow.travel()
     assert [e["seat"] for e in events(g, "intel_arrives")] == [3, 0]
     assert asked(g, 0, "receive")[0].options == ["accept"]
     done(g)
@@ -316,11 +316,11 @@ def test_lock_forces_accept(content):
         five(p0=S("red", hand=[41]), p3=S("blue", hand=[61])),
         script={0: ["#41", "P3"], 4: ["decline"], 3: ["accept"]},
     )
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     (lock,) = asked(g, 0, "lock")
     assert None in lock.options and opt_players(lock) == [1, 2, 3, 4]
     assert g.transit.lock is g.players[3]
-    assert g.travel()
+    assert g.flow.travel()
     (r,) = asked(g, 3, "receive")
     assert "decline" not in r.options and "accept" in r.options and opt_uses(r) == [61]
     assert "decline" in asked(g, 4, "receive")[0].options
@@ -330,7 +330,7 @@ def test_lock_forces_accept(content):
 def test_no_lock_when_card_is_not_lockable(content):
     """Only a card with the lock symbol asks for a lock."""
     g = make(content, five(p0=S("red", hand=[27])), script={0: ["#27"]})
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     assert asked(g, 0, "lock") == [] and g.transit.lock is None
     done(g)
 
@@ -340,9 +340,9 @@ def test_dead_locked_player_is_passed_over(content):
     g = make(
         content, five(p0=S("red", hand=[41])), script={0: ["#41", "P3"], 4: ["decline"], 2: ["decline"], 1: ["accept"]}
     )
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     g.seats.place_dead(g.players[3])  # dies while the intel travels (as by a role skill)
-    assert g.travel()
+    assert g.flow.travel()
     assert [e["seat"] for e in events(g, "intel_arrives")] == [4, 2, 1]
     done(g)
 
@@ -354,9 +354,9 @@ def test_intel_back_to_dead_sender_is_discarded(content):
         five(p0=S("red", hand=[30])),
         script={1: ["decline"], 2: ["decline"], 3: ["decline"], 4: ["decline"], 0: ["#30"]},
     )
-    g.send_phase(g.players[0])
+    g.flow.send_phase(g.players[0])
     g.seats.place_dead(g.players[0])
-    assert g.travel() is False
+    assert g.flow.travel() is False
     assert card_of(g, 30).zone == DISCARD and g.pending is None
     assert [e["seat"] for e in events(g, "intel_arrives")] == [1, 2, 3, 4, 0]
     done(g)
@@ -367,8 +367,8 @@ def test_intel_in_front_of_dead_holder_at_receive_is_discarded(content):
     g = make(content, five(p3=S("blue", hand=[79])), script={3: ["pass"]})
     put_pending(g, 27, sender=0, holder=1)
     g.seats.place_dead(g.players[1])
-    g.contest_phase()  # the asking starts from the next living player
-    g.receive_phase()
+    g.flow.contest_phase()  # the asking starts from the next living player
+    g.flow.receive_phase()
     assert card_of(g, 27).zone == DISCARD and intel(g, 1) == set()
     assert not events(g, "received")
     done(g)
@@ -390,10 +390,10 @@ def test_reshuffle_discard_pile_when_deck_runs_out(content):
     g = make(content, five(), deck_top=[27])
     for c in list(g.deck):
         if c.uid != 27:
-            g.move(c, DISCARD)
+            g.zones.move(c, DISCARD)
     before = [c.uid for c in g.discard_pile]
     n_disc = len(before)
-    assert g.draw(g.players[0], 3)
+    assert g.zones.draw(g.players[0], 3)
     assert 27 in hand(g, 0) and len(hand(g, 0)) == 3
     (r,) = events(g, "reshuffle")
     assert r["n"] == n_disc
@@ -408,9 +408,9 @@ def test_li_you_with_empty_deck_reshuffles(content):
     g = make(content, five(p0=S("red", hand=[41])), script={0: ["use #41", "P1"]})
     for c in list(g.deck):
         if c.uid != 31:
-            g.move(c, REMOVED)
-    g.move(card_of(g, 31), DISCARD)
-    g.idle_loop(g.players[0], "play_phase")
+            g.zones.move(c, REMOVED)
+    g.zones.move(card_of(g, 31), DISCARD)
+    g.flow.idle_loop(g.players[0], "play_phase")
     assert events(g, "reshuffle") and intel(g, 1) == {31}
     done(g)
 
@@ -420,8 +420,8 @@ def test_draw_with_nothing_left(content):
     g = make(content, five(), deck_top=[27])
     for c in list(g.deck):
         if c.uid != 27:
-            g.move(c, REMOVED)
-    assert g.draw(g.players[0], 3) is False
+            g.zones.move(c, REMOVED)
+    assert g.zones.draw(g.players[0], 3) is False
     assert hand(g, 0) == {27}
     g.check_invariants()
 

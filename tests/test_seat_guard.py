@@ -112,7 +112,7 @@ def test_bundled_guards_never_rule_out_a_condition_that_holds():
         try:
             for _ in range(3):
                 g.play_turn()
-                g.current = g._next_turn_player()
+                g.current = g.flow.next_turn_player()
         except GameOver:
             pass  # an early win: the table as it stands still serves
         for sk in guarded:

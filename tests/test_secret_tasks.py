@@ -21,7 +21,7 @@ def table(**over):
 def receive(g, uid, holder, sender=None):
     """`holder` receives intel `uid` (sent by `sender`, default the current player)."""
     put_pending(g, uid, sender=g.current.seat if sender is None else sender, holder=holder)
-    g.receive_phase()
+    g.flow.receive_phase()
 
 
 def wins(g, uid, holder, sender=None):
@@ -171,18 +171,18 @@ def test_jiao_ju_zhe_single_red_blue_dual_not_enough(content):
     """搅局者 FAQ: a player holding just one 红蓝 dual intel does not have two red/blue intel."""
     others = dict(JJZ_OTHERS, p3=S("blue", intel=[114]))
     g = make(content, table(p0=S(task="jiao_ju_zhe"), **others))
-    g.check_turn_end_victory()
+    g.victory.check_turn_end_victory()
     assert not events(g, "victory")
     g2 = make(content, table(p0=S(task="jiao_ju_zhe"), **JJZ_OTHERS))
     with pytest.raises(GameOver):
-        g2.check_turn_end_victory()
+        g2.victory.check_turn_end_victory()
 
 
 def test_jiao_ju_zhe_pure_black_does_not_count(content):
     """搅局者: pure black intel is not red/blue."""
     others = dict(JJZ_OTHERS, p2=S("red", intel=[31, 35, 36]))
     g = make(content, table(p0=S(task="jiao_ju_zhe"), **others))
-    g.check_turn_end_victory()
+    g.victory.check_turn_end_victory()
     assert not events(g, "victory")
 
 
@@ -191,7 +191,7 @@ def test_jiao_ju_zhe_only_living_others(content):
     others = dict(JJZ_OTHERS, p2=S("red", intel=[], alive=False))
     g = make(content, table(p0=S(task="jiao_ju_zhe"), **others))
     with pytest.raises(GameOver):
-        g.check_turn_end_victory()
+        g.victory.check_turn_end_victory()
 
 
 def test_jiao_ju_zhe_not_on_others_turn(content):
@@ -234,7 +234,7 @@ def test_jiao_ju_zhe_who_abstained_cannot_win(content):
     """弃权 + 搅局者: out on his own turn (no card to send), he cannot win at its end."""
     g = make(content, table(p0=S(task="jiao_ju_zhe", hand=[]), **JJZ_OTHERS))
     for c in list(g.deck):
-        g.move(c, REMOVED)  # nothing to draw
+        g.zones.move(c, REMOVED)  # nothing to draw
     g.play_turn()
     assert g.players[0].out and events(g, "abstain", seat=0)
     assert events(g, "turn_end", seat=0) and not events(g, "victory")

@@ -42,11 +42,11 @@ def _table(answers: dict[int, list], hands: dict[int, list[int]]):
 
 def _use(g, name: str) -> None:
     p0 = g.players[0]
-    g.use_skill(p0, next(s for s in p0.role.skills if s.name == name))
+    g.skills.use_skill(p0, next(s for s in p0.role.skills if s.name == name))
 
 
 def _knowers(g, uid: int) -> list[int]:
-    return [s for s in range(g.n) if g.knows(s, uid)]
+    return [s for s in range(g.n) if g.zones.knows(s, uid)]
 
 
 def test_a_card_drawn_and_shown_then_taken_is_known_to_every_seat_in_the_takers_hand():
@@ -114,11 +114,11 @@ def test_a_show_lasts_until_the_effect_that_made_it_has_resolved_not_an_inner_on
     g.zones.reveal([c31])
     g.stack.pop()  # the inner effect has resolved: its show is over, the outer one's is not
     assert c31.shown == 0 and c27.shown == g.all_mask
-    g.move(c27, HAND, g.players[2])
+    g.zones.move(c27, HAND, g.players[2])
     assert _knowers(g, 27) == ALL4
     g.stack.pop()
     assert c27.shown == 0 and g.zones.showing == []
-    g.move(c27, HAND, g.players[3])
+    g.zones.move(c27, HAND, g.players[3])
     assert _knowers(g, 27) == [2, 3]
 
 
@@ -135,7 +135,7 @@ def test_a_shown_card_shuffled_into_a_new_deck_is_forgotten():
     c = card(g, 27)
     g.stack.push(object())
     g.zones.reveal([c])
-    g.discard_cards([c])
+    g.zones.discard_cards([c])
     g.stack.pop()
     g.zones.deck.clear()
     g.zones.discard_pile[:] = [c]
@@ -183,14 +183,14 @@ class _Watcher(Game):
                     if c.zone in (HAND, PENDING) and not zones.card_public(c) and zones.moves == moves + 1:
                         self.hidden += 1
                         allowed = {owner.seat} | pickers | ({c.owner.seat} if c.owner is not None else set())
-                        extra = [s for s in range(self.n) if s not in allowed and self.knows(s, uid)]
+                        extra = [s for s in range(self.n) if s not in allowed and self.zones.knows(s, uid)]
                         if extra:
                             self.failures.append(f"{why}: #{uid} moved face down to {zones.zone_name(c)}: {extra} know")
                     continue
                 entry[1] = now
                 entry[3] = into_hand = into_hand or c.zone == HAND
             entry[2] = zones.moves
-            unaware = [s for s in range(self.n) if not self.knows(s, uid)]
+            unaware = [s for s in range(self.n) if not self.zones.knows(s, uid)]
             self.checked += 1
             if unaware:
                 self.failures.append(f"{why}: #{uid} in {zones.zone_name(c)}: P{unaware} lost it")
@@ -275,7 +275,7 @@ def test_a_sample_keeps_the_face_of_a_shown_card_every_seat_knows():
                 continue
             uid, taker, source = taken
             watcher = next(s for s in range(g.n) if s not in (taker, source))
-            assert g.knows(watcher, uid)
+            assert g.zones.knows(watcher, uid)
             for k in range(5):
                 twin = state.resample(watcher, random.Random(k))._game
                 assert uid in {c.uid for c in twin.players[taker].hand}, (seed, uid, k)

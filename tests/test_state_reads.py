@@ -82,20 +82,20 @@ def test_a_collect_check_is_run_again_only_when_what_it_reads_changed(monkeypatc
         for v in h.victories:
             if v.check in ("collect", "collect_unclaimed"):
                 monkeypatch.setattr(v, "condition", counted(v.condition))
-    g.check_collect_victory()
+    g.victory.check_collect_victory()
     assert held == [0]  # P0's own condition (blue): false
     held.clear()
     g.emit("note", seat=1)  # something happened, but nothing a collect condition reads
-    g.check_collect_victory()
+    g.victory.check_collect_victory()
     assert held == []
     g.seats.add_status(g.players[2], "cannot_use_cards")
     g.emit("status", seat=2)
-    g.check_collect_victory()
+    g.victory.check_collect_victory()
     assert held == []
     # a third red intel in front of P1 (red): checked again, and P1 wins with his camp
-    g.move(g.zones.by_uid[r[5]], INTEL, g.players[1])
+    g.zones.move(g.zones.by_uid[r[5]], INTEL, g.players[1])
     with pytest.raises(GameOver) as over:
-        g.check_collect_victory()
+        g.victory.check_collect_victory()
     assert [p.seat for p in over.value.winners] == [1]
     assert held == [0, 1]
 
@@ -108,7 +108,7 @@ def test_a_seat_leaving_the_game_is_a_change_the_check_sees():
         [dict(identity=BLUE_ID, intel=r), dict(identity=BLUE_ID), dict(identity=RED_ID)],
         [Seat() for _ in range(3)],
     )
-    g.check_collect_victory()
+    g.victory.check_collect_victory()
     before = g.seats.standing
     g.seats.withdraw(g.players[0])
     assert g.seats.standing == before + 1

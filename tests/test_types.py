@@ -242,16 +242,16 @@ def test_a_counter_mark_counts_and_a_color_mark_reads_as_no_number():
     count, color, read, _ = content.roles["demo_counter"].skills
     sizes = []
     for _ in range(3):
-        g.use_skill(p0, count)
+        g.skills.use_skill(p0, count)
         sizes.append(len(p0.hand))
     assert sizes == [3, 5, 8]  # 1, 2, 3 cards: the mark counts
-    assert g.mark(p0, "计数") == 3
+    assert g.seats.mark(p0, "计数") == 3
     agents[0].answers = ["red"]
-    g.use_skill(p0, color)
+    g.skills.use_skill(p0, color)
     before = len(p0.hand)
-    g.use_skill(p0, read)
+    g.skills.use_skill(p0, read)
     assert len(p0.hand) == before  # a color is no number (0 cards), a flag set to false is not set
-    assert g.mark(p0, "有色") is (True if any(c.mask & RED for c in p0.hand) else None)
+    assert g.seats.mark(p0, "有色") is (True if any(c.mask & RED for c in p0.hand) else None)
 
 
 def test_a_number_mark_stays_in_range():
@@ -270,7 +270,7 @@ def test_a_role_reads_a_cards_data_with_a_typed_read(uid, drawn):
     p0 = g.players[0]
     p0.role, p0.role_face_up = content.roles["demo_counter"], True
     agents[0].answers = [f"#{uid}"]
-    g.use_skill(p0, content.roles["demo_counter"].skills[3])
+    g.skills.use_skill(p0, content.roles["demo_counter"].skills[3])
     assert len(p0.hand) == 1 + drawn
     # a key the card does not print, or a card with no data, reads 0 or none
     ctx = Ctx(g, p0)

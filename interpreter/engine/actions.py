@@ -298,7 +298,7 @@ class Describer:
             elif t is Card:
                 if not (opt.knowers & bit or public(opt)):
                     raise EngineError(
-                        f"a card P{seat} cannot see ({self.game.zone_name(opt)}) was offered to P{seat} "
+                        f"a card P{seat} cannot see ({self.game.zones.zone_name(opt)}) was offered to P{seat} "
                         "as an option; offer hidden cards blind (choose(..., blind: true))"
                     )
                 entry = cards[opt.uid]

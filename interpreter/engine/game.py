@@ -2,7 +2,8 @@
 
 :class:`Game` is a :class:`~interpreter.engine.core.GameCore` (the game-wide
 state, the clock, the log and the two channels, ``emit`` and ``ask``) that
-creates its components and hands each the others it uses:
+creates its components and hands each the ones made before it, and its ports
+(ports.py: the calls that go back up):
 
 * ``seats`` (seats.py): seat order, neighbours, each seat's standing;
 * ``zones`` (zones.py): every card's zone and who can see it;
@@ -14,11 +15,12 @@ creates its components and hands each the others it uses:
 * ``flow`` (flow.py): a turn's phases and the intel's journey.
 
 Each piece of state has one owner, and only the owner's operations change it
-(ARCHITECTURE.md, "The engine's components"). Game also offers, as its own,
-the operations that the effect language's primitives, the seat boundary, the
-tools and the tests call (the components' bound methods: no second
-implementation, no extra call) and the components' state they read, as
-read-only properties.
+(ARCHITECTURE.md, "The engine's components"). Game keeps the setup, the run,
+the observation and the actions; the engine, the primitives and the tests call
+the component that owns an operation (``g.zones.move``). Game offers as its own
+only the few operations callers outside the engine use (scenario files, batches:
+the components' bound methods, no second implementation) and the components'
+state the seat boundary and the tools read, as read-only properties.
 """
 
 from __future__ import annotations
@@ -85,76 +87,13 @@ class Game(GameCore):
     # (step.py sits above this module; whoever seats a search bot has imported it)
     worlds: Any = None
 
-    # The engine's operations, as Game's own: what the effect language's primitives (ctx.game.<name>),
-    # the seat boundary, the tools and the tests call. Each is the component's bound method, looked up
-    # on first use and then kept on the game (no wrapper, no second implementation).
-    # seats
-    order_from = _Delegate("seats", Seats.order_from)
-    alive_from = _Delegate("seats", Seats.alive_from)
-    alive_order = _Delegate("seats", Seats.alive_order)
-    neighbors = _Delegate("seats", Seats.neighbors)
-    has_status = _Delegate("seats", Seats.has_status)
-    add_status = _Delegate("seats", Seats.add_status)
-    mark = _Delegate("seats", Seats.mark)
-    set_mark = _Delegate("seats", Seats.set_mark)
-    keep_mark = _Delegate("seats", Seats.keep_mark)
-    # zones
-    move = _Delegate("zones", Zones.move)
-    draw = _Delegate("zones", Zones.draw)
-    discard_cards = _Delegate("zones", Zones.discard_cards)
-    reveal = _Delegate("zones", Zones.reveal)
-    top_cards = _Delegate("zones", Zones.top_cards)
-    take_top = _Delegate("zones", Zones.take_top)
-    set_pending_face = _Delegate("zones", Zones.set_pending_face)
-    note_replaced = _Delegate("zones", Zones.note_replaced)
-    knows = _Delegate("zones", Zones.knows)
-    zone_name = _Delegate("zones", Zones.zone_name)
-    check_invariants = _Delegate("zones", Zones.check_invariants)
-    # what is resolving
-    by_skill = _Delegate("stack", EffectStack.by_skill)
-    nullify = _Delegate("stack", EffectStack.nullify)
-    claim_used_card = _Delegate("stack", EffectStack.claim_used_card)
-    # roles, skills, identities
-    use_skill = _Delegate("skills", Skills.use_skill)
-    flip_role = _Delegate("skills", Skills.flip_role)
-    change_skill = _Delegate("skills", Skills.change_skill)
-    skill_yang = _Delegate("skills", Skills.skill_yang)
-    replace_role = _Delegate("skills", Skills.replace_role)
-    take_identity = _Delegate("skills", Skills.take_identity)
-    look_identity = _Delegate("skills", Skills.look_identity)
-    _index_triggers = _Delegate("skills", Skills.index_triggers)  # (scenarios, after they give out roles)
-    # victory
-    check_collect_victory = _Delegate("victory", Victory.check_collect_victory)
-    check_turn_end_victory = _Delegate("victory", Victory.check_turn_end_victory)
-    add_winner = _Delegate("victory", Victory.add_winner)
-    block_winner = _Delegate("victory", Victory.block_winner)
-    # timing nodes, death
+    # The engine's operations that callers outside the engine call on the game: scenario files (settle,
+    # play_turn) and batches (check_invariants). Each is the component's bound method, looked up on first use
+    # and then kept on the game (no wrapper, no second implementation); everything else is called on the
+    # component that owns it (g.zones.move, g.flow.send_phase …).
     settle = _Delegate("resolution", Resolution.settle)
-    resolve_deaths = _Delegate("resolution", Resolution.resolve_deaths)
-    # card use
-    card_options = _Delegate("card_use", CardUse.card_options)
-    legal_uses = _Delegate("card_use", CardUse.legal_uses)
-    hand_card_type = _Delegate("card_use", CardUse.hand_card_type)
-    perform = _Delegate("card_use", CardUse.perform)
-    use_card = _Delegate("card_use", CardUse.use_card)
-    convert = _Delegate("card_use", CardUse.convert)
-    ban = _Delegate("card_use", CardUse.ban)
-    protect_intel = _Delegate("card_use", CardUse.protect_intel)
-    # the turn
     play_turn = _Delegate("flow", TurnFlow.play_turn)
-    _next_turn_player = _Delegate("flow", TurnFlow.next_turn_player)  # (scenarios that play on to the game's end)
-    idle_loop = _Delegate("flow", TurnFlow.idle_loop)
-    send_phase = _Delegate("flow", TurnFlow.send_phase)
-    send_intel = _Delegate("flow", TurnFlow.send_intel)
-    travel = _Delegate("flow", TurnFlow.travel)
-    contest_phase = _Delegate("flow", TurnFlow.contest_phase)
-    receive_phase = _Delegate("flow", TurnFlow.receive_phase)
-    move_pending = _Delegate("flow", TurnFlow.move_pending)
-    set_direction = _Delegate("flow", TurnFlow.set_direction)
-    lock_intel = _Delegate("flow", TurnFlow.lock_intel)
-    set_receivers = _Delegate("flow", TurnFlow.set_receivers)
-    add_draw = _Delegate("flow", TurnFlow.add_draw)
-    end_contest = _Delegate("flow", TurnFlow.end_contest)
+    check_invariants = _Delegate("zones", Zones.check_invariants)
 
     def __init__(
         self,
