@@ -120,6 +120,24 @@ def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path) -> None:
         assert box is not None and flags_top is not None and box["y"] < flags_top["y"]
         assert page.locator("table.cards .tag.new").count() >= 1
         assert "Pinned:" in page.locator(".pinned").inner_text()
+        # the role chart stays readable with 60+ roles: at most ROLES_PER_CHART rows a chart, the rest folded
+        heights = page.evaluate("[...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().height)")
+        assert heights and max(heights) < 1000
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 1100
         browser.close()
+
+
+def test_the_role_chart_is_paged_and_sorted(fork_sweep: Path) -> None:
+    """60+ roles: one dot per role, sorted from the strongest against its expected rate, 40 rows a chart."""
+    import re
+
+    from interpreter.balance.html import ROLES_PER_CHART, render_report
+
+    report = json.loads(fengsheng("balance", "report", fork_sweep, "--format", "json", "--no-html").stdout)
+    html = render_report(report)
+    base = next(g for g in report["groups"] if g["pack"] == "base")
+    assert len(base["roles"]) > ROLES_PER_CHART
+    assert re.search(r"<summary>roles 41–\d+ of \d+</summary>", html)
+    titles = re.findall(r"<svg[^>]*><title>win rate by role</title>.*?</svg>", html)
+    assert all(len(re.findall(r'font-size="13" text-anchor="end"', t)) <= ROLES_PER_CHART for t in titles)

@@ -413,6 +413,28 @@ def _series(g: dict) -> str:
     return "all counts" if g["players"] == ALL else f"{g['players']} players"
 
 
+ROLES_PER_CHART = 40  # rows of one role chart: more roles are paged into folded charts below it
+
+
+def role_charts(roles: Sequence[str], pooled: dict, series: str, pts: dict, tick: str) -> str:
+    """The role chart, readable with 60+ roles: one dot and interval per role (the group pooling the player
+    counts, or the one count; the per-count figures are in the tables), sorted by how far the role is from its
+    expected rate (the strongest first, the weakest last), ROLES_PER_CHART rows a chart, the rest folded."""
+    gap = {r["name"]: (r["rate"] or 0) - (r["expected"] or 0) for r in pooled["roles"]}
+    ordered = sorted((r for r in roles if (r, series) in pts), key=lambda r: (-gap.get(r, 0), str(r)))
+    parts = []
+    for start in range(0, len(ordered), ROLES_PER_CHART):
+        page = ordered[start : start + ROLES_PER_CHART]
+        chart = legend([series], tick) + interval_chart(page, [series], pts, "win rate by role")
+        if start == 0:
+            parts.append(chart)
+        else:
+            parts.append(
+                f"<details><summary>roles {start + 1}–{start + len(page)} of {len(ordered)}</summary>{chart}</details>"
+            )
+    return "".join(parts)
+
+
 def verdict_section(report: dict) -> str:
     """Is my new thing balanced? A verdict in words on each new role, card and task, first on the page."""
     verdicts = report.get("verdicts") or []
@@ -498,7 +520,7 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
             for r in g["roles"]
         }
         tick = '<span><i style="background:#888;border-radius:0;width:3px"></i>expected (same identities)</span>'
-        body.append(legend(series, tick) + interval_chart(roles, series, pts, "win rate by role"))
+        body.append(role_charts(roles, pooled, _series(pooled), pts, tick))
         body.append("<h3>Game length</h3>")
         body.append(length_table(groups))
         for g in groups:
