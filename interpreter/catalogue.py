@@ -326,6 +326,12 @@ LOCK_RULES: dict[str, str] = {
     "none": "no copy may be locked",
 }
 
+# The rules' `card_targets:` switch (a house rule): whom a card's target rule may offer.
+TARGET_RULES: dict[str, str] = {
+    "any": "whomever the card's target rule names (the base game)",
+    "others": "never the card's user: a card whose rule names only its user is not offered (不能以自己为目标)",
+}
+
 # The arrows an intel may carry (rules' `send_arrows:`: the ones a player may send with).
 ARROWS: tuple[str, ...] = ("up", "left", "right")
 

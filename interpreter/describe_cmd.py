@@ -26,7 +26,7 @@ from .language.describe_content import (
     describe_task,
     describe_turn,
 )
-from .model.content import CardType, Identity, Role, Rules, SecretTask, role_label
+from .model.content import CardType, Identity, Phase, Role, Rules, SecretTask, role_label
 from .model.declared import NOTHING_DECLARED, Declared
 from .snippet import clip, snippet
 from .suggest import closest
@@ -96,7 +96,7 @@ class Item:
         if isinstance(self.obj, Turn):
             return (
                 "turn: "
-                + ", ".join(ph.kind for ph in self.obj.rules.phases)
+                + ", ".join(_phase_source(ph) for ph in self.obj.rules.phases)
                 + f"\nresolution: {self.obj.rules.resolution}"
             )
         return self.obj.text or "（没有 text）"
@@ -302,3 +302,11 @@ def describe(name, show_all, fmt, content_dirs, expansions):
 
 if __name__ == "__main__":  # pragma: no cover
     describe()
+
+
+def _phase_source(ph: Phase) -> str:
+    """A phase as the rules write it: its kind, or {kind, id, settings} when it has an id or settings of its own."""
+    extra = ([f"id: {ph.id}"] if ph.id != ph.kind and not ph.id.startswith(f"{ph.kind}_") else []) + [
+        f"{k}: {v}" for k, v in ph.settings
+    ]
+    return "{" + ", ".join([f"kind: {ph.kind}", *extra]) + "}" if extra else ph.kind

@@ -88,6 +88,7 @@ def summary(content: Content) -> dict:
             "first_turn_skip": "[" + ", ".join(r.first_turn_skip) + "]",
             "send_arrows": "[" + ", ".join(r.send_arrows) + "]",
             "lockable": r.lockable,
+            "card_targets": r.card_targets,
             "turn": "[" + ", ".join(_phase_text(ph) for ph in r.phases) + "]",
             "resolution": r.resolution,
             "fast": ", ".join(t for t, x in TIMINGS.items() if r.speeds.get(t, x.speed) == "fast"),

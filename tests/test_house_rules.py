@@ -112,6 +112,24 @@ def test_lockable_all_makes_every_copy_lockable_and_none_none(tmp_path):
     assert locked == 0
 
 
+def test_card_targets_others_never_offers_a_card_its_user(tmp_path):
+    content = load(fork(tmp_path, "card_targets: others\n"))
+    base = load_content(resolve_packs((), ["none"]))
+    assert base.rules.card_targets == "any"
+    on_self = {"any": 0, "others": 0}
+    used = 0
+    for name, c in (("any", base), ("others", content)):
+        for g in games(c, 6):
+            g.run()
+            for r in g.log:
+                if r.get("e") == "card_used" and r.get("target") is not None:
+                    used += name == "others"
+                    on_self[name] += r["target"] == r["seat"]
+    assert on_self["any"] > 0 and on_self["others"] == 0 and used > 20, (on_self, used)
+    # the base game's card kinds are not touched by a fork's load
+    assert load_content(resolve_packs((), ["none"])).card_types["cheng_qing"].uses[0].target is not None
+
+
 def test_a_draw_phase_draws_its_count(tmp_path):
     content = load(fork(tmp_path, "turn: [{kind: draw, count: 1}, play, send, contest, receive]\n"))
     assert content.rules.phases[0].setting("count") == 1
@@ -309,3 +327,12 @@ def test_a_transform_naming_an_unknown_card_kind_or_field_is_pointed_at(tmp_path
     assert [(e.code, e.line) for e in errs] == [("E111", 6)] and "color" in (errs[0].hint or ""), errs
     errs = errors(manifest(tmp_path, "deck:\n  transform:\n    - {set: {direction: down}}\n"))
     assert [(e.code, e.line) for e in errs] == [("E113", 6)] and "up" in (errs[0].hint or ""), errs
+
+
+def test_describe_words_the_turns_settings_and_switches():
+    pack = Path(__file__).parents[1] / "examples" / "house_rules"
+    out = fengsheng("describe", "回合流程", "--content", pack).output
+    assert "{kind: contest, rounds: 2}" in out and "争夺两轮" in out
+    assert "摸三张牌；游戏的第一个回合跳过此阶段" in out and "当前角色将手牌弃至四张" in out
+    base = fengsheng("describe", "回合流程").output
+    assert "争夺两轮" not in base and "手牌弃至" not in base and "跳过" not in base

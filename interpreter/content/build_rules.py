@@ -3,13 +3,14 @@ turn's phases (their order checked), the deck's copies and the named decks."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..catalogue import ARROWS, LOCK_RULES, PHASE_KINDS, RESOLUTIONS, SPEEDS
+from ..catalogue import ARROWS, LOCK_RULES, PHASE_KINDS, RESOLUTIONS, SPEEDS, TARGET_RULES
 from ..model.colors import COLOR_BITS
-from ..model.content import TIMINGS, DeckEntry, Identity, Phase, Rules, base_phases, phases_of
+from ..model.content import TIMINGS, CardType, DeckEntry, Identity, Phase, Rules, base_phases, phases_of
 from ..snippet import brief, clip
 from ..suggest import did_you_mean
 from .build_cards import build_victories
@@ -68,6 +69,8 @@ def _switches(u: Units, path: Path, data: Any, phases: tuple[Phase, ...]) -> dic
         out["send_arrows"] = tuple(a for a in ARROWS if a in arrows)
     if data.get("lockable") in LOCK_RULES:
         out["lockable"] = data["lockable"]
+    if data.get("card_targets") in TARGET_RULES:
+        out["card_targets"] = data["card_targets"]
     first = data.get("first_turn")
     skip = first.get("skip") if isinstance(first, dict) else None
     if isinstance(skip, list):
@@ -83,6 +86,27 @@ def _switches(u: Units, path: Path, data: Any, phases: tuple[Phase, ...]) -> dic
                 )
         out["first_turn_skip"] = tuple(x for x in skip if isinstance(x, str) and x in ids)
     return out
+
+
+def apply_target_rule(card_types: dict[str, CardType], rule: str) -> dict[str, CardType]:
+    """The card kinds as the rules' `card_targets:` makes them: `others` takes the user out of every use's
+    target rule (new objects: a card kind built once may serve other loads), so the engine offers, asks and
+    checks what the rule allows wherever it reads a target rule, at no cost to a game under `any`."""
+    if rule == "any":
+        return card_types
+    out = {}
+    for cid, ct in card_types.items():
+        new = {id(u): replace(u, target=_not_the_user(u.target)) if u.target is not None else u for u in ct.uses}
+        by_timing = {t: [new[id(u)] for u in us] for t, us in ct.uses_by_timing.items()}
+        out[cid] = replace(ct, uses=[new[id(u)] for u in ct.uses], uses_by_timing=by_timing)
+    return out
+
+
+def _not_the_user(target: Callable) -> Callable:
+    def others(ctx: Any) -> list:
+        return [p for p in target(ctx) if p is not ctx.me]
+
+    return others
 
 
 def apply_lock_rule(deck: list[DeckEntry], rule: str) -> list[DeckEntry]:

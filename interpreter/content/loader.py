@@ -27,7 +27,7 @@ from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
 from .build_declared import build_declared, check_counter_roles
 from .build_roles import build_role
-from .build_rules import apply_lock_rule, build_deck, build_rules
+from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_rules
 from .checks import check_marks, check_rule_decks
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
@@ -116,6 +116,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
     if rules is not None:
         deck = apply_lock_rule(deck, rules.lockable)
+        kinds.card_types = apply_target_rule(kinds.card_types, rules.card_targets)
     cache.save()  # what this load parsed, compiled and read clean, for the next run
     check_marks(sink, u.marks, whole_pack=True)
     if errors is not None:

@@ -885,7 +885,8 @@ declare(
     "由{by}将{c}作为情报传出",
     "c is sent as this turn's intel by `by` (default: self), who picks "
     "the target of an ↑ card and the lock; `by` becomes the sender (情报传出者). `lock:` given, that "
-    "player is locked and nobody is asked (any card, lockable or not).",
+    "player is locked and nobody is asked (any card, lockable or not). False (nothing sent) if nobody else "
+    "is alive, or c's arrow is not one of the rules' `send_arrows` (a house rule, docs/modding.md).",
     contexts=("send_start", "need_send"),
     phrasing=Phrasing("{by}|将{c}作为情报传出", variants=(({"face_up": "true"}, Phrasing("{by}|将{c}面朝上传出")),)),
 )
@@ -1080,7 +1081,8 @@ declare(
     T.BOOL,
     "将情报的箭头视作{d}",
     "The intel sent this turn travels in direction d instead of its arrow, from the 传出情报时 node on: "
-    "made ↑, its sender is then asked whom it goes to; made ←/→, an ↑ target is dropped; the lock stays.",
+    "made ↑, its sender is then asked whom it goes to; made ←/→, an ↑ target is dropped; the lock stays. "
+    "False (nothing changes) if no intel is on its way or d is not one of the rules' `send_arrows`.",
     contexts=("intel_sent",),
 )
 

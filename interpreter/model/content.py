@@ -114,6 +114,7 @@ class Rules:
     first_turn_skip: tuple[str, ...] = ()  # the ids of the phases the game's first turn skips
     send_arrows: tuple[str, ...] = ("up", "left", "right")  # the arrows an intel may be sent with
     lockable: str = "printed"  # catalogue.LOCK_RULES: printed (as each copy says), all, none
+    card_targets: str = "any"  # catalogue.TARGET_RULES: any, others (a card never targets its user)
 
 
 @dataclass(frozen=True)
