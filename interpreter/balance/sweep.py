@@ -106,7 +106,7 @@ class PackSource:
 
 # What plays a game: the packages and modules of the interpreter whose code engine_fingerprint hashes.
 PLAYING = ("engine", "language", "content", "agents", "model", "sim")
-PLAYING_FILES = ("__init__.py", "catalogue.py", "balance/sweep.py")
+PLAYING_FILES = ("__init__.py", "catalogue.py", "seeds.py", "balance/sweep.py")
 _ENGINE: list[str] = []
 
 
