@@ -93,7 +93,32 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
         for text in notes.values():
             click.echo(f"note: {text}", err=True)
     skills = pack_skills(meta)
-    return build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
+    report = build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
+    report["pack_diffs"] = {name: d for name, d in _pack_diffs(meta).items() if packs is None or name in packs}
+    return report
+
+
+def _pack_diffs(meta: dict) -> dict[str, dict]:
+    """Per pack of the sweep that is a fork (content folders that load): what `pack diff` says it changes of the
+    bundled game with the same expansions, as records (`pack diff --format json`'s) and its lines for people."""
+    from .content.loader import load_cached
+    from .content.packs import parse_expansions, resolve_packs
+    from .pack_cmd import compare as diff_records, diff_lines, summary
+
+    out: dict[str, dict] = {}
+    for pack in meta.get("packs") or []:
+        if pack.get("missing") or not pack.get("content"):
+            continue
+        try:
+            words = parse_expansions(pack.get("expansions"))
+            a = summary(load_cached(resolve_packs([], words)))
+            b = summary(load_cached(resolve_packs(list(pack["content"]), words)))
+        except Exception:  # a pack moved or broken since the sweep: the report's note says so
+            continue
+        changes = diff_records(a, b)
+        if changes:
+            out[str(pack.get("name"))] = {"changes": changes, "lines": diff_lines(a, b, changes)}
+    return out
 
 
 @click.command()

@@ -64,9 +64,14 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     jia = next(g for g in report["groups"] if g["pack"] == "jia")
     card = next(c for c in jia["cards"] if c["name"] == "密电")
     assert card["uses"] > 0 and 0 < card["n"] <= card["uses"] and card["low"] <= card["rate"] <= card["high"]
-    # the terminal: the verdicts come before the flags
+    # the fork's pack diff, as `pack diff --format json` records and its lines
+    diff = report["pack_diffs"]["jia"]
+    assert {"kind": "rules", "change": "changed", "object": None, "name": None, "pack": None, "field": "draw_count",
+            "old": 3, "new": 2} in diff["changes"]  # fmt: skip
+    assert "rules draw_count: 3 → 2" in diff["lines"] and "base" not in report["pack_diffs"]
+    # the terminal: the verdicts come first, then the diff, then the flags
     text = fengsheng("balance", "report", fork_sweep, "--no-html").output
-    assert text.index("Is my new thing balanced?") < text.index("Flags")
+    assert text.index("Is my new thing balanced?") < text.index("What jia changes") < text.index("Flags")
     assert "密电 (new)" in text
 
 
@@ -119,6 +124,7 @@ def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path) -> None:
         box = verdicts.bounding_box()
         assert box is not None and flags_top is not None and box["y"] < flags_top["y"]
         assert page.locator("table.cards .tag.new").count() >= 1
+        assert "What jia changes" in page.locator("details.diff summary").inner_text()
         assert "Pinned:" in page.locator(".pinned").inner_text()
         # the role chart stays readable with 60+ roles: at most ROLES_PER_CHART rows a chart, the rest folded
         heights = page.evaluate("[...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().height)")

@@ -230,7 +230,18 @@ def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
 
 # ---------------------------------------------------------------------- JSON keys (documented in docs/balance.md)
 
-REPORT_KEYS = {"format", "pack_notes", "sweep", "rules", "flags", "new_roles", "new_items", "verdicts", "groups"}
+REPORT_KEYS = {
+    "format",
+    "pack_notes",
+    "sweep",
+    "rules",
+    "flags",
+    "new_roles",
+    "new_items",
+    "verdicts",
+    "pack_diffs",
+    "groups",
+}
 GROUP_KEYS = {
     "pack", "agents", "players", "games", "failed", "seats", "identities", "tasks", "roles", "skills",
     "turns", "decisions", "end_reasons", "failures", "cards",

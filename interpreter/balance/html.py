@@ -435,6 +435,18 @@ def role_charts(roles: Sequence[str], pooled: dict, series: str, pts: dict, tick
     return "".join(parts)
 
 
+def diff_section(report: dict) -> str:
+    """What each fork of the sweep changes of the bundled game (`pack diff`), folded."""
+    out = []
+    for pack, d in (report.get("pack_diffs") or {}).items():
+        items = "".join(f"<li>{escape(line)}</li>" for line in d["lines"])
+        out.append(
+            f'<details class="diff"><summary><b>What {escape(pack)} changes</b> ({len(d["changes"])} changes: '
+            f"pack diff against the bundled game)</summary><ul>{items}</ul></details>"
+        )
+    return "".join(out)
+
+
 def verdict_section(report: dict) -> str:
     """Is my new thing balanced? A verdict in words on each new role, card and task, first on the page."""
     verdicts = report.get("verdicts") or []
@@ -481,6 +493,7 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
     if pinned:
         body.append(f'<p class="pinned"><b>Pinned:</b> {escape(pinned)}</p>')
     body.append(verdict_section(report))
+    body.append(diff_section(report))
     body.append(flag_list(report["flags"]))
     body.append(new_role_section(report))
     body.append(

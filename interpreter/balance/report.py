@@ -251,6 +251,7 @@ def build_report(
         },
         "new_items": {pack: items for pack, items in sorted(news.items()) if pack in {g["pack"] for g in groups}},
         "verdicts": _verdicts(groups, news),
+        "pack_diffs": {},  # per fork: `pack diff` against the bundled game (the report command fills it in)
         "groups": groups,
     }
 
@@ -808,6 +809,9 @@ def _rate_table(title: str, head: str, rows: Sequence[dict], roles: bool = False
     return t
 
 
+MAX_DIFF_LINES = 20  # lines of a fork's pack diff in the terminal (the HTML and JSON report hold every one)
+
+
 def _new_of(report: dict, pack: str, kind: str) -> set[str]:
     return set((report.get("new_items") or {}).get(pack, {}).get(kind, []))
 
@@ -863,6 +867,13 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
             console.print(
                 f"  new {v['kind']} {v['name']} [{v['pack']} · {v['agents']} · {players}]: {v['text']}", markup=False
             )
+    for pack, d in (report.get("pack_diffs") or {}).items():
+        lines = d["lines"]
+        console.print(f"[bold]What {escape(pack)} changes[/bold] (pack diff against the bundled game):")
+        for line in lines[:MAX_DIFF_LINES]:
+            console.print(f"  {line}", markup=False)
+        if len(lines) > MAX_DIFF_LINES:
+            console.print(f"  … {len(lines) - MAX_DIFF_LINES} more in the HTML and JSON report", markup=False)
     flags = report["flags"]
     console.print(f"[bold]Flags[/bold] ({len(flags)})" if flags else "[bold]Flags[/bold]: none")
     for f in flags:
