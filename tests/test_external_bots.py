@@ -208,7 +208,7 @@ def test_a_servers_lobby_offers_the_bots_it_was_given_and_its_tables_play_them()
             web.bot_answered(web.bot_question()())
         else:
             seat = web.waiting_for()
-            assert web.act(seat, web.ply, web.state.legal_actions()[0]) is None
+            assert web.act(seat, web.seq(seat), web.state.legal_actions()[0]) is None
     assert web.table.ended  # its bots were told, their processes kept for another table
     assert external.running() == 2
 

@@ -26,9 +26,11 @@ from interpreter.agents.kinds import agent_kinds
 from interpreter.cli import main
 from interpreter.content.loader import load_cached
 from interpreter.engine.observation import project
+from interpreter.engine.step import GameState
 from interpreter.play import Table
 from interpreter.seat_text import Names
 from interpreter.sim import read_log_text, replay_game
+from interpreter.web.view import seat_view
 
 _JSONL = {"content-type": "application/jsonl"}  # the replay viewer's upload
 
@@ -103,10 +105,42 @@ class _Seat:
     def table(self):
         return self.app.state.tables.get(self.tid)
 
-    def receive(self) -> dict:
+    def knows(self) -> str:
+        """What the seat may know now (its observation, its history's length, its legal actions, its own count of
+        decisions): it is sent a message exactly when this changes."""
+        state = self.table.state
+        obs = json.loads(json.dumps(state.observation(self.seat), ensure_ascii=False))
+        history = obs.pop("history")
+        mine = not state.is_terminal() and state.current_player() == self.seat
+        seq = self.table.seq(self.seat)
+        return json.dumps([obs, len(history), list(state.legal_actions()) if mine else [], seq], sort_keys=True)
+
+    def known(self) -> str:
+        """The same, as the last message told it."""
+        obs = dict(self.last["observation"])
+        history = obs.pop("history")
+        size = self.last["history_from"] + len(history)
+        return json.dumps([obs, size, [a["id"] for a in self.last["actions"]], self.last["seq"]], sort_keys=True)
+
+    def told_all(self) -> bool:
+        """Whether the seat was sent everything it may know now (else a message is on its way)."""
+        return self.knows() == self.known()
+
+    def receive(self, again: bool = False) -> dict:
+        """The next message; a state is checked against the game (`again`: the same state sent after a refusal)."""
         text = self.ws.receive_text()
         msg = json.loads(text)
         self.messages += 1
+        if msg["type"] == "state":
+            assert set(msg) == STATE_FIELDS, set(msg) ^ STATE_FIELDS
+        if msg["type"] == "state" and self.last:  # seq counts the seat's own decisions, nothing else
+            before, now = self.last, msg
+            if now["actions"] and not before["actions"]:
+                assert now["seq"] == before["seq"] + 1
+            elif before["actions"] and now["actions"]:
+                assert now["seq"] in (before["seq"], before["seq"] + 1)
+            else:
+                assert now["seq"] == before["seq"]
         if msg["type"] == "state" and self.check:  # (the state it is compared with stands still between answers)
             seat = msg["seat"]
             state = self.table.state
@@ -122,16 +156,28 @@ class _Seat:
             self.history += sent_history
             mine = not state.is_terminal() and state.current_player() == seat
             assert [a["id"] for a in msg["actions"]] == (list(state.legal_actions()) if mine else [])
+            # the screen is drawn from the observation and the actions only
+            shown = seat_view(state.observation(seat), msg["actions"], self.names, msg["history_from"])
+            assert msg["view"] == json.loads(json.dumps(shown, ensure_ascii=False))
+            assert msg["over"] == state.is_terminal() and msg["players"] == state.n_players
             hidden = hidden_values(state, seat, self.names)
             found = leaks(text, msg, hidden, self.names)
             assert not found, f"P{seat} was sent {found}"
             self.compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
         if msg["type"] == "state":
+            fresh = not self.last or msg["history_from"] == 0
+            told = None if fresh else self.known()
             self.last = msg
+            if told is not None and not again:  # a message is sent only when what the seat may know changed
+                assert self.known() != told, f"P{msg['seat']} was sent a message that tells it nothing new"
         return msg
 
-    def act(self, action: int, ply: int | None = None) -> None:
-        self.ws.send_json({"type": "act", "ply": self.last["ply"] if ply is None else ply, "action": action})
+    @property
+    def seat(self) -> int:
+        return self.last["seat"]
+
+    def act(self, action: int, seq: int | None = None) -> None:
+        self.ws.send_json({"type": "act", "seq": self.last["seq"] if seq is None else seq, "action": action})
 
     def close(self) -> None:
         if not self.closed:
@@ -141,16 +187,40 @@ class _Seat:
             self.cm.__exit__(None, None, None)
 
 
+STATE_FIELDS = {
+    "type",
+    "table",
+    "seat",
+    "players",
+    "seq",
+    "history_from",
+    "observation",
+    "actions",
+    "view",
+    "over",
+    "bots",
+    "chosen_seed",
+}  # every field of a state message: each is the seat's own, or public (docs/observation.md, 'The browser table')
+
+
 def _play_to_the_end(seats: list[_Seat], rng: random.Random, limit: int = 3000) -> int:
-    """The seats answer (a seeded random choice) until the game is over; returns how many answers."""
+    """The seats answer (a seeded random choice) until the game is over; returns how many answers. After each
+    answer, each seat whose knowledge changed is sent one message; the others none (a message sent to a seat
+    that was not expected would be read at its next receive and fail there: it tells nothing new, or is stale)."""
     answered = 0
     while not seats[0].last["over"]:
         to_move = [s for s in seats if s.last["actions"]]
         assert len(to_move) == 1, "exactly one seat is offered actions while the game goes on"
         (mover,) = to_move
         mover.act(rng.choice(mover.last["actions"])["id"])
-        for s in seats:  # every seat is sent the new state once
-            assert s.receive()["type"] == "state"
+        # the mover is always sent its state (its actions went, or its seq moved on): sent after the bots moved,
+        # so the game stands still from then on, and the other seats' knowledge can be compared with it
+        assert mover.receive()["type"] == "state"
+        for s in seats:
+            if not s.told_all():
+                msg = s.receive()
+                assert msg["type"] == "state", msg
+            assert s.told_all()
         answered += 1
         assert answered < limit
     return answered
@@ -318,6 +388,93 @@ def test_three_seats_and_two_bots_play_a_game_and_no_seat_is_sent_another_seats_
     assert bot_answers == bot_moves and alone.state.is_terminal()
 
 
+def _knows(state: GameState, seat: int) -> str:
+    return json.dumps(state.observation(seat), sort_keys=True, ensure_ascii=False)
+
+
+def _quiet_run(content, players: int, seed: int, actions: list[int], seat: int, limit: int = 30):
+    """From the game after `actions`: the first legal answer at each decision (never `seat`'s) until `seat`'s
+    observation changes; the answers and that observation, or None."""
+    state = GameState(content, players, seed)
+    for a in actions:
+        state.apply_action(a)
+    before = _knows(state, seat)
+    answers: list[int] = []
+    while not state.is_terminal() and len(answers) < limit and state.current_player() != seat:
+        answers.append(state.legal_actions()[0])
+        state.apply_action(answers[-1])
+        if _knows(state, seat) != before:
+            return answers, _knows(state, seat)
+    return None
+
+
+def _hidden_branch(content, players: int, seat: int) -> tuple[int, list[int], list[int], list[int]]:
+    """Two games that `seat` cannot tell apart but whose counts of actions differ: a seed, the actions up to
+    another seat's decision, and two ways on from it (an answer, then the first legal answers) after which `seat`
+    sees nothing for a different number of actions and then sees the same. (Such a hidden choice — which of two
+    copies a 威逼 target gives — showed in the table's count of actions every message carried.)"""
+    for seed in (2, 1, 3, 4, 5, 6):
+        rng = random.Random(seed)
+        state = GameState(content, players, seed)
+        actions: list[int] = []
+        while not state.is_terminal() and len(actions) < 300:
+            legal = state.legal_actions()
+            if state.current_player() != seat and len(legal) > 1:
+                now = _knows(state, seat)
+                ways: dict[str, list[int]] = {}
+                for a in legal[:6]:
+                    after = GameState(content, players, seed)
+                    for b in [*actions, a]:
+                        after.apply_action(b)
+                    if _knows(after, seat) != now:
+                        continue  # the answer itself shows
+                    run = _quiet_run(content, players, seed, [*actions, a], seat)
+                    if run is None:
+                        continue
+                    answers, seen = run
+                    other = ways.get(seen)
+                    if other is not None and len(other) != len(answers) + 1:
+                        return seed, actions, other, [a, *answers]
+                    ways.setdefault(seen, [a, *answers])
+            actions.append(rng.choice(legal))
+            state.apply_action(actions[-1])
+    raise AssertionError("no hidden branch found: the test needs two games a seat cannot tell apart")
+
+
+def test_a_seat_is_sent_the_same_whatever_it_cannot_tell_apart(client):
+    """The seat-boundary audit over the wire, for every field: two games that differ only in hidden decisions of
+    other seats, and in how many there were, send P0 the very same messages (the table's count of actions was in
+    every message and the lobby, so P0 learnt how many hidden decisions were made)."""
+    content = load_cached()
+    players, watcher = 4, 0
+    seed, prefix, one, two = _hidden_branch(content, players, watcher)
+    streams = []
+    lobby = []
+    for tid, way in (("t1", one), ("t2", two)):
+        made = _create(client, ["human"] * players, seed=seed, host_seat=None)
+        seats = {link["seat"]: _Seat(client, client.app, tid, link["url"]) for link in made["invites"]}
+        got: list[str] = []
+        for action in [*prefix, *way]:
+            mover = seats[client.app.state.tables.get(tid).state.current_player()]
+            mover.act(action)
+            assert mover.receive()["type"] == "state"
+            if mover.seat == watcher:
+                got.append(json.dumps({**mover.last, "table": None}, sort_keys=True))
+            for seat in seats.values():
+                if seat is not mover and not seat.told_all():
+                    msg = seat.receive()
+                    assert msg["type"] == "state"
+                    if seat.seat == watcher:
+                        got.append(json.dumps({**msg, "table": None}, sort_keys=True))
+        streams.append(got)
+        lobby.append({k: v for k, v in client.get("/api/tables").json()["tables"][-1].items() if k != "id"})
+        for seat in seats.values():
+            seat.close()
+    assert len(one) != len(two)  # the games' counts of actions differ ...
+    assert streams[0] == streams[1]  # ... and P0 is sent the same, message for message
+    assert lobby[0] == lobby[1]  # the lobby lists the two tables alike
+
+
 class _Gate(Agent):
     """A bot that thinks until it is let go (at most `limit` seconds): a search bot's long decision, made long."""
 
@@ -350,16 +507,17 @@ def test_a_bot_that_thinks_long_does_not_hold_up_the_other_tables(client, monkey
     try:
         assert asked.wait(10), "the gate bot was never asked"
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["t1", "t2"]
-        before = seat.last["ply"]
+        before = seat.last["seq"]
         seat.act(seat.last["actions"][0]["id"])
-        assert seat.receive()["ply"] > before  # the other table moved on (its bot too) while the gate bot thinks
+        assert seat.receive()["seq"] >= before  # the other table moved on (its bot too) while the gate bot thinks
+        assert len(client.app.state.tables.get("t1").state.history()) > 1
         assert not answered.is_set() and not made
     finally:
         release.set()
         maker.join(20)
         seat.close()
     assert made and made[0].status_code == 200, made
-    assert client.get("/api/tables").json()["tables"][1]["ply"] > 0
+    assert client.app.state.tables.get("t2").state.history()  # the gate bots moved
 
 
 def test_a_finished_tables_log_replays(client, tmp_path):
@@ -445,24 +603,26 @@ def test_a_forged_or_stale_action_is_refused_and_changes_nothing(client):
     legal = [d["id"] for d in mover.last["actions"]]
     illegal = next(i for i in range(10_000) if i not in legal)
 
-    def refused(seat: _Seat, action, ply=None, says: str = "") -> None:
-        seat.act(action, ply)
+    def refused(seat: _Seat, action, seq=None, says: str = "") -> None:
+        seq_before = seat.last["seq"]
+        seat.act(action, seq)
         msg = seat.receive()
         assert msg["type"] == "error" and says in msg["message"], msg
-        assert seat.receive()["type"] == "state"  # and the state again, unchanged
-        assert table.state.history() == before and seat.last["ply"] == len(before)
+        assert seat.receive(again=True)["type"] == "state"  # and the state again, unchanged
+        assert table.state.history() == before and seat.last["seq"] == seq_before
 
     refused(other, legal[0], says="不是你的决定")  # not its turn
     refused(mover, illegal, says="不是现在合法的选择")  # an id the decision does not offer
-    refused(mover, legal[0], ply=mover.last["ply"] + 1, says="已过期")  # an answer to another position
-    refused(mover, legal[0], ply=mover.last["ply"] - 1, says="已过期")
+    refused(mover, legal[0], seq=mover.last["seq"] + 1, says="已过期")  # an answer to another decision
+    refused(mover, legal[0], seq=mover.last["seq"] - 1, says="已过期")
+    refused(mover, legal[0], seq=len(before), says="已过期")  # the game's count of actions is no seq
     refused(mover, "1", says="不是一个行动编号")
     refused(mover, True, says="不是一个行动编号")
     mover.ws.send_json({"type": "hello"})
     assert mover.receive()["type"] == "error"
     # a legal answer still goes through
     mover.act(legal[0])
-    assert mover.receive()["ply"] > len(before) and other.receive()["ply"] > len(before)
+    assert mover.receive()["seq"] == mover.last["seq"] and len(table.state.history()) > len(before)
     a.close()
     b.close()
 
@@ -486,17 +646,17 @@ def test_a_player_who_reconnects_gets_the_current_observation(client):
     for _ in range(5):
         seat.act(rng.choice(seat.last["actions"])["id"])
         seat.receive()
-    ply, history = seat.last["ply"], seat.history
+    seq, history = seat.last["seq"], seat.history
     seat.close()
     assert client.get("/api/tables").json()["tables"][0]["seats"][0]["connected"] is False
     again = _Seat(client, client.app, "t1", token)  # the same link
-    assert again.last["history_from"] == 0 and again.last["ply"] == ply and again.history == history
+    assert again.last["history_from"] == 0 and again.last["seq"] == seq == 6 and again.history == history
     assert again.last["actions"] and again.last["view"]["decision"]
     assert again.last["view"]["events"][0].startswith("游戏开始")  # the whole log again
     # two windows of one seat: both are sent the state
     twin = _Seat(client, client.app, "t1", token)
     again.act(again.last["actions"][0]["id"])
-    assert again.receive()["ply"] == twin.receive()["ply"] > ply
+    assert again.receive()["seq"] == twin.receive()["seq"] >= seq
     twin.close()
     again.close()
 
@@ -513,27 +673,28 @@ def test_two_tables_play_at_once(client):
                 s.act(rng.choice(s.last["actions"])["id"])
                 s.receive()
     assert s1.last["table"] == "t1" and s2.last["table"] == "t2" and s2.last["seat"] == 1
-    assert s1.last["ply"] > 0 and s2.last["ply"] > 0
+    assert s1.last["seq"] > 1 and s2.last["seq"] > 1
     s1.close()
     s2.close()
 
 
-def test_bots_with_a_delay_send_each_move(slow_bots_client):
+def test_bots_with_a_delay_send_each_move_a_seat_may_see(slow_bots_client):
     client = slow_bots_client
     made = _create(client, ["human", "random", "random"], seed=8)
     # the bots move while the messages are read: they are not compared with the state of the moment
     seat = _Seat(client, client.app, "t1", _links(made)[0], check=False)
     while not seat.last["actions"]:
         seat.receive()
-    start = seat.last["ply"]
+    start = seat.last["seq"]
     seat.act(seat.last["actions"][0]["id"])
-    plies = []
+    seen = []
     while True:
-        msg = seat.receive()
-        plies.append(msg["ply"])
+        msg = seat.receive()  # (each tells the seat something new: _Seat.receive checks it)
+        seen.append(msg["seq"])
         if msg["actions"] or msg["over"]:
             break
-    assert plies == sorted(plies) and plies[0] > start
+    assert len(seen) > 1 and seen[:-1] == [start] * (len(seen) - 1)  # the bots' moves, one message each
+    assert seen[-1] == start + (0 if msg["over"] else 1)
     seat.close()
 
 

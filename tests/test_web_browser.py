@@ -103,7 +103,7 @@ class SeatPage:
         self.page = self.context.new_page()
         self.frames: list[str] = []
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-        self.screens: list[tuple[int, str]] = []  # (ply, the page's text) at each of its decisions
+        self.screens: list[tuple[int, str]] = []  # (seq, the page's text) at each of its decisions
         self.page.goto(url)
 
     def _frame(self, payload) -> None:
@@ -111,7 +111,7 @@ class SeatPage:
 
     def status(self) -> dict:
         return self.page.evaluate(
-            """() => ({ply: Number(document.body.dataset.ply ?? -1), over: document.body.dataset.over === "1",
+            """() => ({seq: Number(document.body.dataset.seq ?? -1), over: document.body.dataset.over === "1",
                        seat: Number(document.body.dataset.seat ?? -1),
                        options: document.querySelectorAll('#options button:not([disabled])').length,
                        text: document.body.innerText})"""
@@ -131,7 +131,7 @@ def play_through_pages(seats: list[SeatPage], rng: random.Random, limit: float =
         for seat, st in zip(seats, statuses, strict=True):
             if st["options"] and not st["over"]:
                 assert "[object" not in st["text"] and "undefined" not in st["text"], st["text"]
-                seat.screens.append((st["ply"], st["text"]))
+                seat.screens.append((st["seq"], st["text"]))
                 seat.page.locator("#options button").nth(rng.randrange(st["options"])).click()
                 clicks += 1
                 acted = True
@@ -140,33 +140,56 @@ def play_through_pages(seats: list[SeatPage], rng: random.Random, limit: float =
         assert time.monotonic() < deadline, f"the game did not end in {limit} s ({clicks} clicks)"
 
 
+def _knowledge(observation: dict, history_size: int) -> str:
+    """A seat's observation without its history, and the history's length: what a state message tells it."""
+    return json.dumps([{k: v for k, v in observation.items() if k != "history"}, history_size], sort_keys=True)
+
+
 def check_no_leaks(server: Server, tid: str, seats: list[SeatPage]) -> int:
     """Every frame a page received, and its text at each of its decisions, against the hidden values of the
-    position it shows (the game re-played from its seed to that ply). Returns how many values were compared."""
+    positions it may show (the game re-played from its seed: a frame carries no count of the game's actions, so
+    it is checked at every position where its seat's observation is the frame's). Returns how many values were
+    compared."""
     web = server.table(tid)
     content = load_cached()
     names = Names(content)
     actions = web.state.history()
-    by_ply: dict[int, list[tuple[int, str, object]]] = {}
+    frames: dict[tuple[int, str], list[str]] = {}
+    screens: dict[tuple[int, int], list[str]] = {}
     for page in seats:
+        seat = int(page.status()["seat"])
         for text in page.frames:
             msg = json.loads(text)
             if msg["type"] == "state":
-                by_ply.setdefault(msg["ply"], []).append((msg["seat"], text, msg))
-        for ply, screen in page.screens:
-            seat = int(page.status()["seat"])
-            by_ply.setdefault(ply, []).append((seat, screen, {}))
+                obs = msg["observation"]
+                key = _knowledge(obs, msg["history_from"] + len(obs["history"]))
+                frames.setdefault((msg["seat"], key), []).append(text)
+        for seq, screen in page.screens:
+            screens.setdefault((seat, seq), []).append(screen)
     state = GameState(content, web.players, web.table.setup.seed)
+    humans = sorted(web.seats)
+    asked = dict.fromkeys(humans, 0)
+    matched: set[tuple[int, str]] = set()
     compared = 0
     for ply in range(len(actions) + 1):
-        for seat, text, data in by_ply.get(ply, ()):
+        for seat in humans:
+            obs = json.loads(json.dumps(state.observation(seat), ensure_ascii=False))
+            key = (seat, _knowledge(obs, len(obs["history"])))
+            deciding = not state.is_terminal() and state.current_player() == seat
+            asked[seat] += deciding
+            shown = [(t, json.loads(t)) for t in frames.get(key, ())]
+            shown += [(t, {}) for t in (screens.get((seat, asked[seat]), ()) if deciding else ())]
+            if not shown:
+                continue
+            matched.add(key)
             hidden = hidden_values(state, seat, names)
-            found = leaks(text, data, hidden, names)
-            assert not found, f"P{seat} was shown {found} at ply {ply}"
-            compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
+            for text, data in shown:
+                found = leaks(text, data, hidden, names)
+                assert not found, f"P{seat} was shown {found} at ply {ply}"
+                compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
         if ply < len(actions):
             state.apply_action(actions[ply])
-    assert set(by_ply) <= set(range(len(actions) + 1))
+    assert set(frames) <= matched, "a frame shows a position the game never was in"
     return compared
 
 
@@ -235,21 +258,21 @@ def test_a_browser_rejoins_and_a_forged_action_is_refused():
         page.wait_for_selector("#options button:not([disabled])")
         web = server.table("t1")
         before = web.state.history()
-        # a forged action id, and a stale ply, sent over the page's own websocket
-        page.evaluate("() => ws.send(JSON.stringify({type: 'act', ply: state.ply, action: 987654}))")
+        # a forged action id, and a stale seq, sent over the page's own websocket
+        page.evaluate("() => ws.send(JSON.stringify({type: 'act', seq: state.seq, action: 987654}))")
         page.wait_for_selector(".banner.error")
         assert "不是现在合法的选择" in page.inner_text("#banner")
-        page.evaluate("() => ws.send(JSON.stringify({type: 'act', ply: state.ply - 1, action: state.actions[0].id}))")
+        page.evaluate("() => ws.send(JSON.stringify({type: 'act', seq: state.seq - 1, action: state.actions[0].id}))")
         page.wait_for_function("() => document.querySelector('#banner').innerText.includes('已过期')")
         assert web.state.history() == before
         # the page is closed and opened again with the same link: the same position, the whole log
-        ply = seat.status()["ply"]
+        seq = seat.status()["seq"]
         log_lines = page.locator("#log div").count()
         page.close()
         again = seat.context.new_page()
         again.goto(server.url + link)
         again.wait_for_selector("#options button:not([disabled])")
-        assert int(again.evaluate("() => document.body.dataset.ply")) == ply
+        assert int(again.evaluate("() => document.body.dataset.seq")) == seq == 5  # four answers, asked the fifth
         assert again.locator("#log div").count() == log_lines
         assert again.locator("#log div").first.inner_text().startswith("游戏开始")
         assert "token=" in again.url and "invite=" not in again.url  # the address bar holds the seat's own link

@@ -54,7 +54,7 @@ def _finish(client, made: dict) -> None:
         ws.send_json({"type": "join", "token": _key(made)})
         msg = ws.receive_json()
         while not msg["over"]:
-            ws.send_json({"type": "act", "ply": msg["ply"], "action": msg["actions"][0]["id"]})
+            ws.send_json({"type": "act", "seq": msg["seq"], "action": msg["actions"][0]["id"]})
             msg = ws.receive_json()
 
 
@@ -253,10 +253,10 @@ def test_a_websocket_that_never_joins_is_closed():
     [
         # 5,000 digits: Python will not read it (an uncaught ValueError in seat_socket before): too big a frame
         pytest.param(
-            '{"type": "act", "ply": 0, "action": ' + "7" * 5000 + "}", 1009, "at most 4,096", id="5000-digits"
+            '{"type": "act", "seq": 1, "action": ' + "7" * 5000 + "}", 1009, "at most 4,096", id="5000-digits"
         ),
-        pytest.param('{"type": "act", "ply": 0, "action": ' + "7" * 200 + "}", 4400, "more than 80 digits", id="200"),
-        pytest.param('{"type": "act", "ply": ' + "1" * 200 + ', "action": 1}', 4400, "more than 80 digits", id="ply"),
+        pytest.param('{"type": "act", "seq": 1, "action": ' + "7" * 200 + "}", 4400, "more than 80 digits", id="200"),
+        pytest.param('{"type": "act", "seq": ' + "1" * 200 + ', "action": 1}', 4400, "more than 80 digits", id="ply"),
         pytest.param('{"type": "act", "pad": "' + "x" * 5000 + '"}', 1009, "at most 4,096 bytes", id="long"),
         pytest.param("not json", 4400, "not JSON", id="not-json"),
         pytest.param("[" * 2000, 4400, "not JSON", id="nested"),
@@ -291,7 +291,7 @@ def test_a_long_action_id_within_the_bound_is_an_illegal_action():
         with client.websocket_connect("/ws/t1") as ws:
             ws.send_json({"type": "join", "token": key})
             state = ws.receive_json()
-            ws.send_text(f'{{"type": "act", "ply": {state["ply"]}, "action": {"9" * 80}}}')
+            ws.send_text(f'{{"type": "act", "seq": {state["seq"]}, "action": {"9" * 80}}}')
             error = ws.receive_json()
             assert error["type"] == "error" and "不是现在合法的选择" in error["message"] and len(error["message"]) < 200
             assert ws.receive_json()["type"] == "state"

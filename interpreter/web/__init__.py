@@ -4,6 +4,7 @@
   bots; what each seat is sent, every action checked; the referee's log of a finished game.
 * ``view.py`` — a seat's screen as plain data in Chinese (from its observation and the legal actions
   only), and a log's records as the replay viewer shows them (the referee's or one seat's copy).
+* ``guard.py`` — what the server lets in: allowed hosts and origins, JSON-only POSTs, its limits.
 * ``app.py`` — the ASGI app: the lobby, the table and replay pages (``static/``), the JSON API and the
   websocket of each seat.
 

@@ -14,8 +14,10 @@ the referee's with the referee token, refused while the game is on; a seat's cop
 
 Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}`` (or ``"invite": …``: the server answers
 ``{"type": "key", "token": …}``, the seat's key, the first time and refuses a used invitation), then
-``{"type": "act", "ply": n, "action": id}`` for each answer; the server sends ``{"type": "state", …}``
-(tables.WebTable.message) after every change and ``{"type": "error", "message": …}`` for an answer it refused.
+``{"type": "act", "seq": n, "action": id}`` for each answer (``seq``: the seat's own count of its decisions, from
+the state it answers); the server sends ``{"type": "state", …}`` (tables.WebTable.message) whenever what the seat
+may know changed — never a count of the game's actions — and ``{"type": "error", "message": …}`` for an answer
+it refused.
 """
 
 from __future__ import annotations
@@ -96,12 +98,14 @@ def _refused(e: Refused) -> JSONResponse:
 
 @dataclass(eq=False)
 class _Seat:
-    """One open websocket: its table, seat, and how many records of the seat's history it has been sent."""
+    """One open websocket: its table, seat, how many records of the seat's history it has been sent, and the
+    fingerprint of the last state it was sent (WebTable.message)."""
 
     ws: WebSocket
     table: WebTable
     seat: int
     sent: int = 0
+    last: str = ""
 
 
 def create_app(
@@ -131,14 +135,24 @@ def create_app(
             return False
         return True
 
-    async def send_state(conn: _Seat) -> bool:
-        message, conn.sent = conn.table.message(conn.seat, conn.sent)
+    async def send_state(conn: _Seat, again: bool = False) -> bool | None:
+        """Send the seat its state if what it may know changed since its last one (or `again`: after a refused
+        answer, to redraw it). None if there was nothing to send, else whether the socket took it."""
+        message, sent, fingerprint = conn.table.message(conn.seat, conn.sent)
+        if fingerprint == conn.last and not again:
+            return None  # nothing the seat may know changed: a message now would count the others' hidden moves
+        conn.sent, conn.last = sent, fingerprint
         return await send(conn, message)
 
-    async def broadcast(web: WebTable) -> None:
+    async def broadcast(web: WebTable) -> bool:
+        """Each seat of the table is sent its state if it changed; whether any was."""
+        any_sent = False
         for conn in list(sockets.get(web.id, ())):
-            if not await send_state(conn):
+            sent = await send_state(conn)
+            if sent is False:
                 _drop(conn)
+            any_sent = any_sent or sent is not None
+        return any_sent
 
     def _drop(conn: _Seat) -> None:
         conns = sockets.get(conn.table.id, [])
@@ -160,8 +174,7 @@ def create_app(
         try:
             while web.bot_to_move():
                 web.bot_answered(await anyio.to_thread.run_sync(web.bot_question()))
-                if bot_delay > 0:
-                    await broadcast(web)
+                if bot_delay > 0 and await broadcast(web):  # (no pause after a move nobody is shown)
                     await asyncio.sleep(bot_delay)
         finally:
             web.busy = False
@@ -404,12 +417,12 @@ def create_app(
             while True:
                 msg = await receive(ws)
                 if not isinstance(msg, dict) or msg.get("type") != "act":
-                    await send(conn, {"type": "error", "message": "unknown message (send type act, ply, action)"})
+                    await send(conn, {"type": "error", "message": "unknown message (send type act, seq, action)"})
                     continue
-                refused = web.act(seat, msg.get("ply"), msg.get("action"))
+                refused = web.act(seat, msg.get("seq"), msg.get("action"))
                 if refused is not None:
                     await send(conn, {"type": "error", "message": refused})
-                    await send_state(conn)
+                    await send_state(conn, again=True)
                     continue
                 await advance(web)  # the bots that follow, then every seat is sent the new state
         except (WebSocketDisconnect, RuntimeError):

@@ -13,8 +13,13 @@ a replayed deal) is allowed, and every seat is told the table's seed was chosen:
 
 A seat is sent only its observation, the legal actions when it is the one to answer, and its screen in Chinese
 drawn from them (``view.seat_view``); the server checks every action it gets: the seat must be the one to answer, the
-action must answer the decision the seat was shown (``ply``: how many actions the game had then), and the
-id must be legal. Anything else is refused with a message and changes nothing.
+action must answer the decision the seat was shown (``seq``: the seat's own count of its decisions, see
+:meth:`WebTable.seq`), and the id must be legal. Anything else is refused with a message and changes nothing.
+
+What a seat is sent counts only what it may know. No message carries the game's count of actions (a decision
+that only its seat sees — which of two copies of a card to give — would still show in it), and a seat is sent
+a message only when what it may know changed (app.py compares :meth:`WebTable.message`'s fingerprint), so the
+number of messages does not count the others' hidden decisions either.
 
 No clock and no unseeded generator touch a game: the seed and the actions replay it, and a finished table's
 referee log is what ``simulate --log`` writes (``fengsheng replay`` accepts it). The tokens are drawn
@@ -23,6 +28,7 @@ from the operating system's generator; they are not part of the game.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +69,7 @@ class SeatLink:
     invite: str | None = None  # a reserved seat's invitation, until it is used
     claimed: bool = False  # its key handed out (the lobby's join, an invitation used, the host's own seat)
     connected: int = 0  # open websockets of this seat
+    answered: int = 0  # decisions this seat answered (its own count: WebTable.seq)
 
     def joinable(self) -> bool:
         """The lobby's join may hand out this seat's key: an open seat nobody took yet."""
@@ -81,7 +88,6 @@ class WebTable:
     host_token: str  # the referee's token: the referee's log, once the game is over
     host_seat: int | None = None  # the seat the host plays (its key went to the host), if any
     chosen_seed: bool = False  # the host gave the seed: it can know every card (every seat is told)
-    ply: int = 0  # actions applied so far
     busy: bool = False  # bots are moving
     label: str = ""
     client: str = ""  # the address the table was made from (Limits.tables_per_client)
@@ -132,24 +138,34 @@ class WebTable:
 
     # ------------------------------------------------------------------ what a seat is sent
 
-    def message(self, seat: int, since: int) -> tuple[dict[str, Any], int]:
+    def seq(self, seat: int) -> int:
+        """The seat's sequence number: the decisions it answered, plus one while it is asked one. It counts only
+        what the seat knows (its own answers, and that it is asked now); an answer must carry the seq of the
+        decision it answers, so a stale answer (a second click, an old window) is refused."""
+        link = self.seats[seat]
+        return link.answered + (1 if self.waiting_for() == seat else 0)
+
+    def message(self, seat: int, since: int) -> tuple[dict[str, Any], int, str]:
         """The message for `seat` that has been sent `since` records of its history: its observation (the history
-        from `since` on), the legal actions if it is to answer, its screen. Returns it and the new count."""
+        from `since` on), the legal actions if it is to answer, its screen, its seq. Returns it, the new count
+        and its fingerprint: what the seat may know now (two messages with one fingerprint tell the seat nothing
+        new, so the second is not sent)."""
         state = self.state
         obs = state.observation(seat)
         history = obs["history"]
         since = min(since, len(history))
-        mine = not state.is_terminal() and state.current_player() == seat
+        mine = self.waiting_for() == seat
         actions = state.action_descriptors() if mine else ()
         view = seat_view(obs, actions, self.table.names, since)
         observation = {k: v for k, v in obs.items() if k != "history"}
         observation["history"] = history[since:]
+        seq = self.seq(seat)
         message = {
             "type": "state",
             "table": self.id,
             "seat": seat,
             "players": self.players,
-            "ply": self.ply,
+            "seq": seq,
             "history_from": since,
             "observation": observation,
             "actions": actions,
@@ -158,28 +174,31 @@ class WebTable:
             "bots": {str(s): k for s, k in sorted(self.table.setup.bots.items())},
             "chosen_seed": self.chosen_seed,  # the host chose the seed: it can know every card
         }
-        return message, len(history)
+        fingerprint = json.dumps(
+            [{k: v for k, v in obs.items() if k != "history"}, len(history), seq, [a["id"] for a in actions]],
+            sort_keys=True,
+            default=str,
+        )
+        return message, len(history), fingerprint
 
     # ------------------------------------------------------------------ moves
 
-    def act(self, seat: int, ply: Any, action: Any) -> str | None:
+    def act(self, seat: int, seq: Any, action: Any) -> str | None:
         """A human seat's answer: None if applied, else why it was refused (nothing changed)."""
         state = self.state
         if state.is_terminal():
             return "游戏已经结束。"
         if state.current_player() != seat or seat in self.table.agents:
             return "现在不是你的决定。"
-        if not isinstance(ply, int) or isinstance(ply, bool) or ply != self.ply:
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq(seat):
             return "这个选择已过期：局面已经变了，请看最新的局面再选。"
         if not isinstance(action, int) or isinstance(action, bool):
             return f"不是一个行动编号：{str(action)[:40]}"
         try:
             state.apply_action(action)
         except IllegalAction:
-            return f"行动 {action} 不是现在合法的选择。"
-        self.ply += 1
-        if state.is_terminal():
-            self.table.finish()  # its external bots are told (their processes kept for another table)
+            return f"行动 {action if -(10**20) < action < 10**20 else '…'} 不是现在合法的选择。"
+        self.seats[seat].answered += 1
         return None
 
     def bot_question(self) -> Callable[[], int]:
@@ -191,7 +210,6 @@ class WebTable:
     def bot_answered(self, action: int) -> None:
         """The bot's answer to the decision it was asked (nothing else moved this table meanwhile), applied."""
         self.state.apply_action(action)
-        self.ply += 1
         if self.state.is_terminal():
             self.table.finish()
 
@@ -209,8 +227,6 @@ class WebTable:
 
     def seat_log(self, seat: int) -> str:
         """One seat's copy of the finished game's log (as ``fengsheng replay --as P<seat>`` writes it)."""
-        import json
-
         from ..sim import read_log_text
 
         logged = read_log_text(self.referee_log())[0]
@@ -222,7 +238,7 @@ class WebTable:
         return "\n".join(lines) + "\n"
 
     def summary(self) -> dict[str, Any]:
-        """What the lobby lists: no seed, no token."""
+        """What the lobby lists: no seed, no key, no count of actions (the turn is public)."""
         return {
             "id": self.id,
             "players": self.players,
@@ -239,7 +255,7 @@ class WebTable:
             ],
             "expansions": self.expansions,
             "chosen_seed": self.chosen_seed,
-            "ply": self.ply,
+            "turn": self.state.observation(0)["turn"],  # public: every seat sees it (no count of actions)
             "over": self.over(),
         }
 

@@ -1,5 +1,5 @@
 // A seat at a table: the server sends this seat's observation, its legal actions and its screen in Chinese;
-// the page draws them and sends back the chosen action id with the ply it answers (the server checks both).
+// the page draws them and sends back the chosen action id with the seat's seq it answers (the server checks both).
 "use strict";
 const tid = location.pathname.split("/").pop();
 const params = new URLSearchParams(location.hash.slice(1));
@@ -24,7 +24,7 @@ function draw(msg) {
   document.getElementById("title").textContent = `风声 · 桌 ${msg.table} · 你是 P${v.seat}`;
   document.getElementById("head").textContent = v.head;
   document.body.dataset.seat = v.seat;
-  document.body.dataset.ply = msg.ply;
+  document.body.dataset.seq = msg.seq;
   document.body.dataset.over = msg.over ? "1" : "";
 
   drawPlayers(document.getElementById("players"), v.players);
@@ -64,7 +64,7 @@ function draw(msg) {
 function choose(action) {
   if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
   for (const b of document.querySelectorAll("#options button")) b.disabled = true;
-  ws.send(JSON.stringify({ type: "act", ply: state.ply, action }));
+  ws.send(JSON.stringify({ type: "act", seq: state.seq, action }));
 }
 
 function connect() {
