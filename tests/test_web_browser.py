@@ -289,6 +289,30 @@ def test_a_browser_rejoins_and_a_forged_action_is_refused():
         browser.close()
 
 
+def test_a_stranger_takes_an_open_seat_from_the_lobby():
+    """The lobby's 加入 (a JSON POST: the server takes no other) sits a stranger at the open seat; the lobby lists
+    the table by its turn, never a count of actions."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        host = browser.new_page()
+        host.goto(server.url + "/")
+        (mine,) = _make_table(host, ["human", "open", "random"], seed=6)
+        stranger = browser.new_context().new_page()
+        stranger.goto(server.url + "/")
+        stranger.wait_for_selector("tr[data-table=t1] button")
+        assert "第 " in stranger.inner_text("tr[data-table=t1]") and " 步" not in stranger.inner_text(
+            "tr[data-table=t1]"
+        )
+        stranger.click("tr[data-table=t1] button")
+        stranger.wait_for_selector("#log div")
+        assert "token=" in stranger.url and int(stranger.evaluate("() => document.body.dataset.seat")) == 1
+        assert "开桌的人指定" in stranger.inner_text("#chosen-seed")  # the host chose the seed: everyone is told
+        assert server.table("t1").seats[1].claimed and "token=" in mine
+        browser.close()
+
+
 def test_the_replay_viewer_steps_through_a_finished_tables_log(tmp_path):
     from playwright.sync_api import sync_playwright
 
