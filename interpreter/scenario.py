@@ -28,6 +28,7 @@ from .engine.game import EngineError
 from .engine.observation import observe
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
+from .model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .snippet import brief, clip, line_of, snippet
 from .suggest import did_you_mean
 
@@ -571,9 +572,9 @@ _PLAYER_FACTS = {
     "out": lambda p: p.out,
     "role_face_up": lambda p: p.role_face_up,
     "role": lambda p: p.role.id if p.role is not None else None,
-    "red": lambda p: p.counts[1],
-    "blue": lambda p: p.counts[2],
-    "black": lambda p: p.counts[4],
+    "red": lambda p: p.counts[RED_BIT],
+    "blue": lambda p: p.counts[BLUE_BIT],
+    "black": lambda p: p.counts[BLACK_BIT],
 }
 
 

@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from ..engine.errors import EngineError
 from ..engine.game import Game
 from ..engine.step import GameState, World
+from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .base import Agent, Descriptor, Observation
 from .heuristic import HeuristicAgent, Hints, hints_of
 
@@ -336,6 +337,6 @@ class SearchAgent(Agent):
             if not p.alive:
                 value -= side * DEAD
                 continue
-            own = p.counts[1] if other == "red" else p.counts[2]
-            value += side * (PROGRESS[min(own, 2)] - BLACKS[min(p.counts[4], 2)])
+            own = p.counts[RED_BIT] if other == "red" else p.counts[BLUE_BIT]
+            value += side * (PROGRESS[min(own, 2)] - BLACKS[min(p.counts[BLACK_BIT], 2)])
         return value

@@ -57,11 +57,6 @@ class SweepError(Exception):
 # ---------------------------------------------------------------------- statistics
 
 
-def normal_p_two_sided(z: float) -> float:
-    """Two-sided p-value of a standard normal statistic."""
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
 def holm(pvalues: Sequence[float], alpha: float = 1 - CONFIDENCE) -> list[bool]:
     """Holm's step-down correction: which of the hypotheses are rejected at family-wise level alpha."""
     order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
@@ -762,11 +757,6 @@ def pins_text(pins: Any) -> str:
 
 def pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.1f}%"
-
-
-def interval_text(row: dict) -> str:
-    """ "31.2% [24.0–39.4] ±7.7" : the rate, its 95% interval and half-width in points."""
-    return f"{pct(row['rate'])} [{100 * row['low']:.1f}–{100 * row['high']:.1f}] ±{100 * row['half_width']:.1f}"
 
 
 def group_title(g: dict) -> str:

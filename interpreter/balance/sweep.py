@@ -710,8 +710,3 @@ def _reachable(address: str, timeout: float = 5.0) -> None:
 def _one_line(e: BaseException, limit: int = 600) -> str:
     text = " ".join(str(e).split()) or type(e).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def games_of(spec: SweepSpec) -> int:
-    """How many games the grid holds."""
-    return len(spec.cells()) * spec.games

@@ -94,7 +94,7 @@ class GameCore:
         self.max_turns = max_turns or self.rules.max_turns
         self.players = [Player(i) for i in range(n_players)]
         self.all_mask = (1 << n_players) - 1  # every seat, as a bit mask (see Card.knowers)
-        # the clock: the turn flow advances it (start_turn, enter_phase); Game.run passes the turn on
+        # the clock: the turn flow advances it (TurnFlow.play_turn, enter_phase); Game.run passes the turn on
         self.current: Player | None = None
         self.phase = "setup"
         self.turn_no = 0
@@ -143,10 +143,6 @@ class GameCore:
         self.rng = random.Random(seed)
 
     # ------------------------------------------------------------------ the clock
-
-    def start_turn(self) -> None:
-        """A new turn begins (the current player's)."""
-        self.turn_no += 1
 
     def enter_phase(self, phase: str) -> None:
         self.phase = phase

@@ -155,10 +155,6 @@ class PlayOption:
         # from `card`, which the type checker cannot follow, so it is Any
         self.use = use
 
-    @property
-    def is_skill(self) -> bool:
-        return self.card is None and self.use is not None
-
     def label(self) -> str:
         if self.use is None:
             return "pass"

@@ -244,7 +244,7 @@ class TurnFlow:
         if i == 0 and not resume:
             if game.CHECK_EACH_TURN:
                 self.zones.check_invariants()
-            game.turn_no += 1  # (GameCore.start_turn, without a call through the glue for Game, its Python subclass)
+            game.turn_no += 1  # a new turn begins (the clock is GameCore's; the turn flow advances it)
             self.transit = None
             self.holder = None
             self.accepted = False

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .actions import card_data
 from .frozen import FrozenDict, freeze
 from .state import DECK, HAND, LASTING, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card, mark_record
@@ -87,7 +88,9 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
             "dying": p.dying,
             "hand_count": len(p.hand),
             "intel": tuple(card_data(c) for c in p.intel),
-            "intel_counts": FrozenDict({"red": p.counts[1], "blue": p.counts[2], "black": p.counts[4]}),
+            "intel_counts": FrozenDict(
+                {"red": p.counts[RED_BIT], "blue": p.counts[BLUE_BIT], "black": p.counts[BLACK_BIT]}
+            ),
             "role": role,
             "role_face_up": p.role_face_up,
             "has_identity": p.identity is not None,

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..catalogue import LIMITS
 from ..language.runtime import CardName, Ctx
+from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from . import decisions as D
 from .core import ask_seat, emit_event
 from .decisions import PlayOption
@@ -87,9 +88,9 @@ class Resolution:
             collect_at, dying_at = self.collect_at, self.dying_at
             for p in self.players:  # cheap scan first: most nodes have nothing to check
                 c = p.counts
-                if c[1] >= collect_at or c[2] >= collect_at:
+                if c[RED_BIT] >= collect_at or c[BLUE_BIT] >= collect_at:
                     collect = True
-                if c[4] >= dying_at and p.alive:
+                if c[BLACK_BIT] >= dying_at and p.alive:
                     dying = True
             if not (collect or dying):
                 self.quiet_at = zones.intel_changes
@@ -102,7 +103,9 @@ class Resolution:
             if not dying:
                 return
             if game.trace is not None:
-                game.trace.append(("dying", [p.seat for p in self.players if p.alive and p.counts[4] >= dying_at]))
+                game.trace.append(
+                    ("dying", [p.seat for p in self.players if p.alive and p.counts[BLACK_BIT] >= dying_at])
+                )
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills and what they do): go round again
 
@@ -281,7 +284,7 @@ class Resolution:
         assert current is not None  # dying happens from setup on
         try:
             for p in self.seats.alive_from(current):
-                if p.alive and p.counts[4] >= self.dying_at and p not in doomed and not self._ask_for_rescue(p):
+                if p.alive and p.counts[BLACK_BIT] >= self.dying_at and p not in doomed and not self._ask_for_rescue(p):
                     doomed.append(p)
         finally:
             self.suspend_checks -= 1
@@ -295,7 +298,7 @@ class Resolution:
         emit_event(game, "dying", seat=p.seat)
         try:
             self.settle("濒死时")  # 你濒死时 triggers (victory checks stay deferred)
-            if p.counts[4] < self.dying_at:
+            if p.counts[BLACK_BIT] < self.dying_at:
                 emit_event(game, "saved", seat=p.seat)
                 return True
             askers = self.seats.alive_from(p)
@@ -308,7 +311,7 @@ class Resolution:
                 if not self.offer_idle(asker, "dying", f"P{p.seat}濒死"):
                     i += 1
                     continue
-                if p.counts[4] < self.dying_at:
+                if p.counts[BLACK_BIT] < self.dying_at:
                     emit_event(game, "saved", seat=p.seat)
                     return True
                 # still dying: keep asking from the same player, not a new round

@@ -219,15 +219,6 @@ class Card:
         lock = "锁" if self.lockable else ""
         return f"{self.type.name}#{self.uid}({mask_zh(self.mask)}{DIRECTION_ZH[self.direction]}{lock})"
 
-    def public_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.uid,
-            "card": self.type.id,
-            "colors": mask_colors(self.mask),
-            "direction": self.direction,
-            "lockable": self.lockable,
-        }
-
     def __repr__(self) -> str:
         return self.label()
 
@@ -353,10 +344,6 @@ class Player:
     @property
     def red(self) -> int:
         return self.counts[RED]
-
-    @property
-    def blue(self) -> int:
-        return self.counts[BLUE]
 
     @property
     def black(self) -> int:

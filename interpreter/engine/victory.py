@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..language.runtime import Ctx
+from ..model.colors import BLUE_BIT, RED_BIT
 from . import decisions as D
 from .core import ask_seat, emit_event
 from .errors import GameOver
@@ -143,7 +144,7 @@ class Victory:
         for p in order:
             if p.out or not (p.alive or p in self.seats.in_death):
                 continue
-            if p.counts[1] < self.collect_at and p.counts[2] < self.collect_at:
+            if p.counts[RED_BIT] < self.collect_at and p.counts[BLUE_BIT] < self.collect_at:
                 continue
             claimed = False
             for v in self._victories(p, "collect"):

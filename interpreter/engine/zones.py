@@ -325,8 +325,10 @@ class Zones(MoveCount):
         card.chosen = 0
         if card.face_down:
             card.face_down = False
-            if not (z == PROCESSING and zone == PENDING):  # a card used face down that becomes the intel
-                card.used_as = None  # keeps what it was used as (everyone knows that)
+            # a card used face down that becomes the intel keeps what it was used as (everyone knows that);
+            # anywhere else it is only itself again
+            if not (z == PROCESSING and zone == PENDING):
+                card.used_as = None
         else:
             card.used_as = None
         card.zone = zone

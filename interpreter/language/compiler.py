@@ -212,12 +212,6 @@ def field_var(name: str, typ: str, events: str) -> tuple[str, Getter, str]:
     return typ, get, f"triggered skills reacting to {events}"
 
 
-class CompileErrors(Exception):
-    def __init__(self, errors: list[LanguageError]) -> None:
-        super().__init__("; ".join(str(e) for e in errors))
-        self.errors = errors
-
-
 # Names from other languages that a designer writes by habit, and what this language calls them.
 _NAME_SLIPS = {
     "True": "write `true` (lower case)",
