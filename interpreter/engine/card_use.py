@@ -75,6 +75,11 @@ class CardUse:
         self.conversions[frm] = into
         emit_event(self.game, "convert", source=frm, into=into.id)
 
+    def printed_as(self, ctype: CardType) -> frozenset[str]:
+        """The card types a hand card used as `ctype` (not by an effect's conversion) may be printed as: `ctype`,
+        or a type this turn's forced conversions turn into it (everyone heard of them)."""
+        return frozenset([ctype.id, *[frm for frm, into in self.conversions.items() if into is ctype]])
+
     def ban(self, names: list[str]) -> None:
         """This turn, nobody may use these card types from hand."""
         self.bans.update(names)
@@ -266,20 +271,26 @@ class CardUse:
         else:
             self.use_card(p, choice.card, choice.use)
 
-    def use_card(self, user: Player, card: Card | None, use: Any, chooser: Player | None = None) -> None:
+    def use_card(
+        self, user: Player, card: Card | None, use: Any, chooser: Player | None = None, converted: bool = False
+    ) -> None:
         """Use a card: pick its target, let triggers react, resolve its effect, dispose of it.
 
         `use` belongs to the card type the card is used as (its own, or a
         conversion's). `card` None is a virtual use (视为使用): the same events
         and effect, without a physical card. `chooser` makes the user's choices
-        when another player made him use the card.
+        when another player made him use the card. `converted`: an effect named
+        what the card is used as (将…当作…使用), so its printed type may be any.
         """
         game = self.game
         resolution = self.resolution
         ctype = use.card_type
         zones = self.zones
         if card is not None:
-            zones.start_use(card, ctype)
+            if ctype.face_down:  # what everyone knows of its printed type (a re-deal keeps to it: Zones.redeal)
+                zones.start_use(card, ctype, None if converted else self.printed_as(ctype))
+            else:
+                zones.start_use(card, ctype)
         frame = UseFrame(card, ctype)
         self.stack.push(frame)
         uid = card.uid if card is not None else None

@@ -39,15 +39,24 @@ NO_LOCK: Final[Any] = object()
 
 
 class Transit:
-    """The intel being sent this turn (情报传递)."""
+    """The intel being sent this turn (情报传递). `symbol`: the sender locked it as its lock symbol allows, so
+    everyone knows the card has one (a lock an effect chose tells nothing of the card)."""
 
-    __slots__ = ("card", "sender", "direction", "target", "lock", "face_up")
+    __slots__ = ("card", "sender", "direction", "target", "lock", "face_up", "symbol")
 
     def __init__(
-        self, card: Card, sender: Player, direction: str, target: Player | None, lock: Player | None, face_up: bool
+        self,
+        card: Card,
+        sender: Player,
+        direction: str,
+        target: Player | None,
+        lock: Player | None,
+        face_up: bool,
+        symbol: bool = False,
     ) -> None:
         self.card, self.sender, self.direction = card, sender, direction
         self.target, self.lock, self.face_up = target, lock, face_up
+        self.symbol = symbol
 
 
 class TurnFlow:
@@ -461,11 +470,13 @@ class TurnFlow:
         target = None
         if direction == UP:
             target = ask_seat(self.game, sender, D.SEND_TARGET, others, "情报传给谁")
+        symbol = False
         if lock is NO_LOCK:
             lock = ask_seat(self.game, sender, D.LOCK, [None, *others], "锁定谁") if card.lockable else None
+            symbol = lock is not None
         self.zones.move(card, PENDING)
         self.zones.set_pending_face(face_up)
-        self.transit = Transit(card, sender, direction, target, lock, face_up)
+        self.transit = Transit(card, sender, direction, target, lock, face_up, symbol)
         self.holder = sender
         if not unheard(game, "intel_sent"):
             emit_event(

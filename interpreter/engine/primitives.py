@@ -691,7 +691,9 @@ def _use_card(ctx: Ctx, c, as_, by):
     use = uses[0]
     if len(uses) > 1:
         use = ask_seat(g, ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
-    _card_use(ctx).use_card(user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None)
+    _card_use(ctx).use_card(
+        user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None, converted=as_ is not None
+    )
     return True
 
 

@@ -176,6 +176,7 @@ class Card:
         "shown",
         "face_down",
         "used_as",
+        "known_types",
         "use_timings",
         "use_plans",
     )
@@ -210,6 +211,9 @@ class Card:
         self.used_as: CardType | None = (
             None  # in use: the card type it is used as (itself, or what it is converted into)
         )
+        # used face down: the ids of the card types everyone knows its printed type is one of (None: any type, a
+        # card an effect used as another); read only while `used_as` is set (Zones.start_use, Zones.redeal)
+        self.known_types: frozenset[str] | None = None
 
     @property
     def name(self) -> str:

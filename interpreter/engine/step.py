@@ -196,8 +196,11 @@ class GameState:
         """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
 
         Re-dealt: the faces of the cards `seat` cannot see (other hands, the deck,
-        a face-down intel — keeping its arrow and lock — and a face-down card in
-        use, which keeps its card type); the identity cards (and secret tasks) of
+        the face-down pending intel, cards used face down) from the faces it has not
+        seen, jointly and uniformly among the deals that fit what everyone knows of a
+        card (Zones.redeal: a card used face down is of the card type it was used as,
+        any type if an effect used it as another; the face-down intel has the arrow it
+        was sent with, the lock symbol if it was locked through it); the identity cards (and secret tasks) of
         the other seats whose identity `seat` has not looked at; the face-down
         roles of the others, together with the role pile; and the generator of
         all future chance. Dropped: what only another seat was told of (its
@@ -259,7 +262,11 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample)."""
     before = {id(c): c.uid for c in g.cards}
     roles_before = {p.seat: p.role for p in g.players}
-    g.zones.redeal(seat, r)
+    t, pending = g.flow.transit, g.zones.pending
+    sent = t is not None and pending is not None and t.card is pending  # sent as it is: its arrow was announced
+    g.zones.redeal(
+        seat, r, pending.direction if sent and pending is not None else None, sent and t is not None and t.symbol
+    )
     g.skills.redeal(seat, r)
     g.seats.forget_secrets(seat)
     g.flow.forget_secret_bindings(seat)

@@ -119,6 +119,7 @@ def put_pending(
         g.players[target] if target is not None else None,
         g.players[lock] if lock is not None else None,
         face_up,
+        lock is not None and card.lockable,  # (as if its sender locked it with its symbol)
     )
     g.flow.put_in_transit(transit, g.players[holder])
     return card

@@ -10,7 +10,7 @@ zone; the other operations here (draw, discard, reveal …) are made of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .core import MoveCount, emit_event, unheard
@@ -143,40 +143,68 @@ class Zones(MoveCount):
         shuffle(self.game.rng, rest)
         self.deck = rest + top[::-1]  # the end of the list is the top
 
-    def redeal(self, seat: int, r: random.Random) -> None:
+    def redeal(self, seat: int, r: random.Random, pending_arrow: str | None = None, pending_lock: bool = False) -> None:
         """Re-deal the faces of the cards `seat` cannot see (the step API's resample): positions stay, faces move.
 
-        Other hands and the deck are shuffled together; a face-down intel keeps its
-        arrow and lock, and a card used face down (or the intel it became) its card type.
-        The faces are drawn in the order of their deck ids, never in the order they lie
-        in: what comes out depends on what `seat` sees and on `r`, not on where the
-        hidden cards really were (two games `seat` cannot tell apart give the same sample).
+        The faces dealt are those of every card `seat` cannot see (all the faces it has not seen), jointly: a
+        card whose face everyone knows something of gets a face that fits what is known — a card used face down
+        one of the card types its printed type is known to be (``Card.known_types``: the type it was used as,
+        or any type after an effect used it as another), the pending intel face down the arrow everyone saw it
+        sent with (`pending_arrow`, None if it was not) and the lock symbol if it was locked through it
+        (`pending_lock`); the other hidden cards (hands, the deck) any face. Every hidden attribute moves with
+        the face: deck id, type, colours, arrow, lock symbol, per-copy data.
+
+        What is drawn: a uniformly random assignment of those faces to those cards among all that fit (each
+        consistent deal equally likely — what the seat's information gives when every deal it could not tell
+        from the true one was equally likely; deal_fitting). The cards are taken in the order of their places
+        (deck, hands by seat, pending, in use, removed) and the faces in the order of their deck ids, so what
+        comes out depends on what `seat` has seen and on `r` only, never on where the hidden faces really lie:
+        two games `seat` cannot tell apart give the same sample.
         """
+        hidden: list[Card] = []  # in the order of their places (public)
+        for zone in self._places():
+            for c in zone:
+                if not self.card_visible(c, seat):
+                    hidden.append(c)
+        pending = self.pending
         free: list[Card] = []
-        pinned: list[tuple[Card, Callable[[Card], bool]]] = []
-        for c in self.cards:
-            if self.card_visible(c, seat):
-                continue
-            if c.zone in (PROCESSING, REMOVED):
-                pinned.append((c, _of_type(c.type)))  # which card was used is public, not the copy
-            elif c.zone == PENDING and c.used_as is not None:  # everyone saw which card type became the intel
-                pinned.append((c, _of_type(c.type)))
-            elif c.zone == PENDING:  # its arrow and lock are seen on the way
-                pinned.append((c, _with_arrow(c.direction, c.lockable)))
+        pinned: list[Card] = []
+        fits: list[_Fit] = []
+        for c in hidden:
+            types = c.known_types if c.used_as is not None else None
+            if c is pending:
+                fit = (types, pending_arrow, pending_lock)
+            elif c.zone == PROCESSING or c.zone == REMOVED:
+                fit = (types, None, False)
             else:
+                fit = (None, None, False)
+            if fit[0] is None and fit[1] is None and not fit[2]:
                 free.append(c)
-        for c, fits in pinned:
-            candidates = sorted([c] + [x for x in free if fits(x)], key=_uid)
-            other = candidates[r.randrange(len(candidates))]
-            if other is not c:
-                c.swap_face(other)
-        faces = sorted((tuple(getattr(c, f) for f in Card.FACE) for c in free), key=_first)
-        r.shuffle(faces)
-        for c, face in zip(free, faces, strict=True):
-            for f, v in zip(Card.FACE, face, strict=True):
-                setattr(c, f, v)
+            else:
+                pinned.append(c)
+                fits.append(fit)
+        faces = sorted((_face_of(c) for c in hidden), key=_first)  # every face `seat` has not seen, by deck id
+        picks = deal_fitting(faces, fits, r)
+        taken = set(picks)
+        rest = [f for j, f in enumerate(faces) if j not in taken]
+        r.shuffle(rest)
+        for c, j in zip(pinned, picks, strict=True):
+            _set_face(c, faces[j])
+        for c, face in zip(free, rest, strict=True):
+            _set_face(c, face)
         self.by_uid = {c.uid: c for c in self.cards}
         self.intel_changes += 1  # faces moved: let the next node scan the intel areas again
+
+    def _places(self) -> list[list[Card]]:
+        """Every zone's cards, in an order everyone knows (deck bottom to top, hands by seat, pending, in use,
+        removed, and the public zones)."""
+        zones: list[list[Card]] = [self.deck]
+        zones += [p.hand for p in self.players]
+        if self.pending is not None:
+            zones.append([self.pending])
+        zones += [self.processing, self.removed, self.discard_pile, self.staging]
+        zones += [p.intel for p in self.players]
+        return zones
 
     # ------------------------------------------------------------------ visibility
 
@@ -428,11 +456,13 @@ class Zones(MoveCount):
 
     # ------------------------------------------------------------------ cards in use
 
-    def start_use(self, card: Card, ctype: CardType) -> None:
-        """The card goes to the processing zone, used as `ctype` (face down if that card type is played so)."""
+    def start_use(self, card: Card, ctype: CardType, known_types: frozenset[str] | None = None) -> None:
+        """The card goes to the processing zone, used as `ctype` (face down if that card type is played so).
+        `known_types`: used face down, the card types everyone knows its printed type is one of (None: any)."""
         self.move(card, PROCESSING)
         card.face_down = ctype.face_down  # what it is used as decides: a converted card too
         card.used_as = ctype
+        card.known_types = known_types
 
     def remove_used(self, card: Card, ctype: CardType) -> None:
         """A used card leaves the game. Used face down, it stays face down: which copy it was stays the secret of
@@ -493,17 +523,93 @@ class Zones(MoveCount):
                     raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
 
 
-def _uid(c: Card) -> int:
-    return c.uid
-
-
 def _first(face: tuple) -> Any:
     return face[0]  # Card.FACE starts with the deck id
 
 
-def _of_type(t: CardType) -> Callable[[Card], bool]:
-    return lambda x: x.type is t
+def _face_of(c: Card) -> tuple:
+    return tuple(getattr(c, f) for f in Card.FACE)
 
 
-def _with_arrow(d: str, lk: bool) -> Callable[[Card], bool]:
-    return lambda x: x.direction == d and x.lockable == lk
+def _set_face(c: Card, face: tuple) -> None:
+    for f, v in zip(Card.FACE, face, strict=True):
+        setattr(c, f, v)
+
+
+# what everyone knows of a hidden card's face: the card types its printed type is one of (None: any), its arrow
+# (None: not known), whether it has the lock symbol (True: it has; False: not known)
+_Fit = tuple[frozenset[str] | None, str | None, bool]
+
+
+def _fits(face: tuple, fit: _Fit) -> bool:
+    types, arrow, lock = fit
+    return (types is None or face[1].id in types) and (arrow is None or face[3] == arrow) and (not lock or face[4])
+
+
+def _one_more(used: tuple[int, ...], g: int) -> tuple[int, ...]:
+    counts = list(used)
+    counts[g] += 1
+    return tuple(counts)
+
+
+def deal_fitting(faces: list[tuple], fits: list[_Fit], r: random.Random) -> list[int]:
+    """For each card with a known fact (`fits`, in order) the index of its face in `faces`: all distinct, each a
+    fitting face, the whole assignment drawn uniformly among all that fit (the cards dealt after them take the
+    faces left in any order: each such assignment leaves them the same number of deals).
+
+    Exact, and without the bias of a greedy deal (first card first from all that fit it, which favours the
+    faces the later cards cannot take) or its dead ends: the faces are grouped by the set of cards they fit,
+    the assignments are counted group by group (count: the number of ways to deal cards i.. given how many of
+    each group are taken, memoized), and each card's group is drawn with weight (its faces left) x (the ways to
+    deal the rest), then one of that group's faces left uniformly. The cards with known facts are few (a face-down
+    intel, the cards used face down), and so are the groups."""
+    k = len(fits)
+    if k == 0:
+        return []
+    groups: dict[int, list[int]] = {}  # the cards a face fits, as bits -> the faces (indices), in order
+    for j, face in enumerate(faces):
+        sig = 0
+        for i, fit in enumerate(fits):
+            if _fits(face, fit):
+                sig |= 1 << i
+        if sig:
+            groups.setdefault(sig, []).append(j)
+    sigs = sorted(groups)
+    members = [groups[s] for s in sigs]
+    sizes = [len(m) for m in members]
+    fitting = [[g for g, s in enumerate(sigs) if s >> i & 1] for i in range(k)]
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def count(i: int, used: tuple[int, ...]) -> int:
+        if i == k:
+            return 1
+        got = memo.get((i, used))
+        if got is None:
+            got = 0
+            for g in fitting[i]:
+                left = sizes[g] - used[g]
+                if left > 0:
+                    got += left * count(i + 1, _one_more(used, g))
+            memo[(i, used)] = got
+        return got
+
+    used = (0,) * len(sigs)
+    total = count(0, used)
+    if total == 0:
+        raise EngineError("re-deal: no faces fit the cards whose faces are partly known (a bug in what is known)")
+    left_faces = [list(m) for m in members]
+    picks: list[int] = []
+    for i in range(k):
+        x = r.randrange(count(i, used))
+        for g in fitting[i]:
+            left = sizes[g] - used[g]
+            if left <= 0:
+                continue
+            after = _one_more(used, g)
+            ways = count(i + 1, after)
+            if x < left * ways:
+                picks.append(left_faces[g].pop(x // ways))
+                used = after
+                break
+            x -= left * ways
+    return picks
