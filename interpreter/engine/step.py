@@ -29,14 +29,19 @@ were made). That is exact by construction — the engine is deterministic — an
 costs what playing those decisions costs again: about 20–40 µs per decision
 already taken (see ``bench/bench.py``: a clone in mid-game is a few
 milliseconds). :meth:`resample` is a clone whose hidden information is then
-re-dealt in place, consistently with one seat's observation.
+re-dealt in place, consistently with one seat's observation. A sample must not
+carry the truth it was dealt from, so it does not hold its recipe (the true seed
+and actions): the recipe stays in this module's ledger under a key the sample
+holds, and its clone re-plays from there (see :meth:`GameState.resample`).
 """
 
 from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING
+import threading
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from greenlet import getcurrent, greenlet
 
@@ -61,6 +66,8 @@ class GameState:
         self._actions: list[int] = []  # action ids applied, in order
         self._indices: list[int] = []  # the same answers as option indices (for fast replays)
         self._edits: list[tuple] = []  # (actions applied before, seat, sub-seed) of each resample
+        self._key: _Key | None = None  # a sample: the key of its recipe in the ledger (re-played from there)
+        self._pins = pins  # (a sample holds none: its recipe does)
         self._game = Game(content, n_players, seed, agents=None, record=True, max_turns=max_turns, pins=pins)
         self._game.decide = self._suspend
         self._decision = None
@@ -151,7 +158,7 @@ class GameState:
         return [1.0 if s in won else -1.0 for s in range(self.n_players)]
 
     def history(self) -> list[int]:
-        """The action ids applied so far."""
+        """The action ids applied so far (a sample: since it was dealt; what came before is not its to carry)."""
         return list(self._actions)
 
     @property
@@ -171,8 +178,11 @@ class GameState:
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> GameState:
-        """An independent copy in exactly this state (re-played from the seed; see the module docstring)."""
-        copy = GameState(self.content, self.n_players, self.seed, self.max_turns)
+        """An independent copy in exactly this state (re-played; see the module docstring)."""
+        if self._key is None:
+            copy = GameState(self.content, self.n_players, self.seed, self.max_turns, self._pins)
+        else:
+            copy = GameState._dealt(self.content, self.n_players, self.max_turns, self._key)
         copy._replay(self._indices, self._actions, self._edits)
         return copy
 
@@ -187,32 +197,65 @@ class GameState:
         for edit in pending:
             self._apply_edit(*edit)
 
+    def _recipe(self) -> _Recipe:
+        """How to re-play this state from the start: (seed, pins, option indices, action ids, re-deals)."""
+        indices, actions = tuple(self._indices), tuple(self._actions)
+        if self._key is None:
+            return (self.seed, self._pins, indices, actions, tuple(self._edits))
+        seed, pins, base_indices, base_actions, base_edits = _LEDGER[self._key]
+        at = len(base_indices)
+        edits = base_edits + tuple((at + i, s, sub) for i, s, sub in self._edits)
+        return (seed, pins, base_indices + indices, base_actions + actions, edits)
+
+    @classmethod
+    def _dealt(cls, content, n_players: int, max_turns: int | None, key: _Key) -> GameState:
+        """The state the ledger keeps under `key` (a sample: its recipe ends with its re-deal), holding the key,
+        not the recipe: its seed is the sample's own (drawn in the re-deal), its actions those applied since."""
+        seed, pins, indices, actions, edits = _LEDGER[key]
+        state = cls(content, n_players, seed, max_turns, pins)
+        state._replay(indices, actions, edits)
+        state.seed = state._game.seed  # (the re-deal's: step._redeal)
+        state._key = key
+        state._pins = None
+        state._indices, state._actions, state._edits = [], [], []
+        return state
+
     def world(self, seat: int) -> World:
         """`seat`'s view of this game for a search bot: :meth:`World.sample` deals determinizations of it."""
-        n, seed, turns = self.n_players, self.seed, self.max_turns
-        return World(self.content, n, seed, turns, self._indices, self._actions, self._edits, seat)
+        return World(self.content, self.n_players, self.max_turns, _file(self._recipe()), seat)
 
     def resample(self, seat: int, rng: random.Random) -> GameState:
         """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
 
-        Re-dealt: the faces of the cards `seat` cannot see (other hands, the deck,
-        the face-down pending intel, cards used face down) from the faces it has not
-        seen, jointly and uniformly among the deals that fit what everyone knows of a
-        card (Zones.redeal: a card used face down is of the card type it was used as,
-        any type if an effect used it as another; the face-down intel has the arrow it
-        was sent with, the lock symbol if it was locked through it); the identity cards (and secret tasks) of
-        the other seats whose identity `seat` has not looked at; the face-down
-        roles of the others, together with the role pile; and the generator of
-        all future chance. Dropped: what only another seat was told of (its
-        secret statuses and secret lasting marks, its secret receiver binding).
-        Kept: everything in `seat`'s observation, which is identical before and
-        after. What is not inferred: facts another seat's
-        past behaviour implies (the state is consistent with what `seat` saw, not
+        A function of what `seat` has seen and of `rng` only: two states `seat` cannot
+        tell apart give the same sample from generators in the same state.
+
+        Re-dealt (Zones.redeal, Skills.redeal): every card `seat` cannot see (other
+        hands, the deck, the face-down pending intel, cards used face down) gets a
+        face — deck id, card type, colours, arrow, lock symbol, per-copy data — from
+        the faces it has not seen, jointly and uniformly among the deals that fit what
+        everyone knows of a card (a card used face down: the card type it was used as,
+        any type if an effect used it as another; the face-down intel: the arrow it
+        was sent with, the lock symbol if it was locked through it); the identity cards
+        (and secret tasks) of the other seats whose identity `seat` has not looked at;
+        the face-down roles of the others, with the role pile; and the generator of
+        all future chance. Dropped: what only another seat was told of (its secret
+        statuses, marks and receiver binding, and their records), and the referee's
+        records (the deal). Kept: everything in `seat`'s observation, which is
+        identical before and after. What is not inferred: facts another seat's past
+        behaviour implies (the state is consistent with what `seat` saw, not
         conditioned on how likely the others' moves were).
+
+        What the sample carries: no true seed (its ``seed`` is the seed of its own
+        chance, drawn in the re-deal), no action id from before it was dealt
+        (:meth:`history` is what was applied to it since), nothing only another
+        seat knew. The recipe that re-plays it (the true seed and the actions) stays
+        with the referee, in this module's ledger, under a key the sample holds:
+        :meth:`clone` re-plays it exactly.
         """
-        copy = self.clone()
-        copy._apply_edit(len(self._actions), seat, rng.getrandbits(64))
-        return copy
+        seed, pins, indices, actions, edits = self._recipe()
+        dealt = (seed, pins, indices, actions, (*edits, (len(indices), seat, rng.getrandbits(64))))
+        return GameState._dealt(self.content, self.n_players, self.max_turns, _file(dealt))
 
     def _apply_edit(self, at: int, seat: int, sub_seed: int) -> None:
         self._edits.append((at, seat, sub_seed))
@@ -220,24 +263,48 @@ class GameState:
         self._legal = None
 
 
+# How to re-play a state from the start: (seed, pins, option indices, action ids, re-deals as (at, seat, sub-seed)).
+_Recipe = tuple[int, Any, tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...]]
+
+
+class _Key:
+    """The name of a recipe in the ledger. It holds nothing: a sample or a World that holds one can be re-played
+    (by this module) without carrying the true seed and actions it is re-played from."""
+
+    __slots__ = ("__weakref__",)
+
+
+# The referee's ledger: the recipes of the states dealt from a game their holder may not see all of (samples,
+# Worlds), by key; an entry goes when nothing holds its key any more. In process this is a privacy of data, not a
+# wall: a bot is trusted code (docs/bots.md), and one that must not be trusted runs in another process.
+_LEDGER: weakref.WeakKeyDictionary[_Key, _Recipe] = weakref.WeakKeyDictionary()
+_LEDGER_LOCK = threading.Lock()  # (search bots may sample on a server's worker threads)
+
+
+def _file(recipe: _Recipe) -> _Key:
+    """Keep a recipe in the ledger; its key."""
+    key = _Key()
+    with _LEDGER_LOCK:
+        _LEDGER[key] = recipe
+    return key
+
+
 class World:
     """What a search bot may do with one seat's view of a live game: deal determinizations of it.
 
     :meth:`sample` returns a new GameState in which every card and fact `seat` cannot see has been
     dealt again (exactly what :meth:`GameState.resample` gives: same observation for `seat`, same
-    legal actions). The sample depends only on what `seat` has seen and on the generator: the
-    re-deal draws hidden things in the order of their ids, never in the order they really lie in,
-    so two games the seat cannot tell apart give the same samples. A World keeps the seed and the
-    actions of the game to replay it; a bot reads nothing of it but what :meth:`sample` returns.
+    legal actions, a function of what `seat` has seen and of the generator only: two games the seat
+    cannot tell apart give the same samples). A World holds the content, the table's size, the seat
+    and the key of its game's recipe in the referee's ledger — not the seed, not the actions.
     Drivers hand one to an agent that sets ``searches`` (``Agent.search``): ``drive`` and the
     simulate batches do it (``Game.worlds``), and a step-API caller with :meth:`GameState.world`.
     """
 
-    __slots__ = ("_content", "_n", "_seed", "_max_turns", "_indices", "_actions", "_edits", "seat")
+    __slots__ = ("_content", "_n", "_max_turns", "_key", "seat")
 
-    def __init__(self, content, n_players, seed, max_turns, indices, actions, edits, seat: int) -> None:
-        self._content, self._n, self._seed, self._max_turns = content, n_players, seed, max_turns
-        self._indices, self._actions, self._edits = tuple(indices), tuple(actions), tuple(edits)
+    def __init__(self, content, n_players: int, max_turns: int | None, key: _Key, seat: int) -> None:
+        self._content, self._n, self._max_turns, self._key = content, n_players, max_turns, key
         self.seat = seat
 
     @classmethod
@@ -245,14 +312,14 @@ class World:
         """The view of `seat` in a game driven by its agents (``drive``, ``simulate``)."""
         if len(game.decision_log) != len(game.actions_taken):
             raise EngineError("a search bot needs a game whose every answer is an action id (no referee agents)")
-        return cls(game.content, game.n, game.seed, game.max_turns, game.decision_log, game.actions_taken, (), seat)
+        recipe = (game.seed, game.pins, tuple(game.decision_log), tuple(game.actions_taken), ())
+        return cls(game.content, game.n, game.max_turns, _file(recipe), seat)
 
     def sample(self, rng: random.Random) -> GameState:
         """A determinization: the game replayed, then everything `seat` cannot see dealt again from `rng`."""
-        state = GameState(self._content, self._n, self._seed, self._max_turns)
-        state._replay(self._indices, self._actions, self._edits)
-        state._apply_edit(len(self._actions), self.seat, rng.getrandbits(64))
-        return state
+        seed, pins, indices, actions, edits = _LEDGER[self._key]
+        dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, rng.getrandbits(64))))
+        return GameState._dealt(self._content, self._n, self._max_turns, _file(dealt))
 
 
 Game.worlds = World.of_game  # how the synchronous driver (Game._agent_decide) hands a search bot its World
@@ -273,10 +340,18 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
     role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
     _rewrite_history(g, seat, uid_map, role_map)
-    g.reseed(r.getrandbits(64))
+    # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
+    g.seed = r.getrandbits(64)
+    g.reseed(g.seed)
+    g.decision_log = [0] * len(g.decision_log)  # (its length counts the questions; the answers were the truth's)
+    g.actions_taken = []
+    g._labels.clear()  # (labels of the cards offered to anyone so far, by deck id)
+    g.pins = None  # (a referee's fact of the setup: which seat was dealt a role or task)
 
 
 _CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
+# records told to one seat alone of what a sample for another seat forgets (secret statuses, marks, bindings)
+_FORGOTTEN = frozenset({"status", "mark", "receivers_set"})
 
 
 def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
@@ -288,6 +363,21 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
     """
     if not g.record:
         return
+    # the referee's records (the deal: to nobody) and the records of what the sample forgets (Seats.forget_secrets,
+    # TurnFlow.forget_secret_bindings: told to another seat alone) go
+    g.log[:] = [
+        rec
+        for rec in g.log
+        if not ((to := rec.get("to")) is not None and seat not in to and (not to or rec.get("e") in _FORGOTTEN))
+    ]
+    last_replaced = {}  # seat -> its last role_replaced record: the one whose new role is still face down
+    for rec in g.log:
+        if rec.get("e") == "role_replaced":
+            last_replaced[rec["seat"]] = rec
+    for owner, rec in last_replaced.items():
+        secret = rec.get("secret")
+        if owner in role_map and secret and seat not in secret.get("new", (seat,)):
+            rec["new"] = role_map[owner].id
 
     def new_uid(v):
         if type(v) is int:
@@ -300,9 +390,13 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
         uid = uid_map.get(int(m.group(1)))
         return g.by_uid[uid].label() if uid is not None else m.group(0)
 
+    to_drop: list = []
     for rec in g.log:
         to = rec.get("to")
         if to is not None and seat in to:
+            continue
+        if to is not None and rec.get("e") == "skill_changed" and rec["seat"] in role_map:
+            to_drop.append(rec)  # a skill of the role it held before the re-deal
             continue
         if to is not None:  # the whole record is hidden from `seat`
             if "d" in rec:
@@ -320,8 +414,10 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
             for f, seats in secret.items():
                 if f in CARD_FIELDS and seat not in seats:
                     rec[f] = new_uid(rec[f])
-    for s in [s for s in g.seat_logs if s != seat]:  # the projected copies of the others are stale now
-        del g.seat_logs[s]
+    if to_drop:
+        dropped = {id(rec) for rec in to_drop}
+        g.log[:] = [rec for rec in g.log if id(rec) not in dropped]
+    g.seat_logs.clear()  # the projected copies are stale now (records went: `seat`'s is made again, the same)
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
