@@ -6,7 +6,7 @@ Now the recipe that re-plays it stays in the referee's ledger (engine/step.py) u
 sample's seed is the seed of its own chance, drawn in its re-deal. The walk below follows every object a sample or
 a World refers to (gc.get_referents, and a paused engine's frames by their locals), except the program itself —
 modules, classes, functions and code, and through them the module's globals, where the ledger lives (in process a
-bot is trusted code: docs/bots.md).
+bot is trusted code: docs/step-api.md, section 5).
 """
 
 from __future__ import annotations
