@@ -44,9 +44,9 @@ carries"):
   state at the same point share one re-deal, so a search tree stays consistent
   (a stock ``MCTSBot`` plays one determinization per decision, never the truth);
   a terminal state or the deal's chance node is copied as it is. (The engine's
-  re-dealt GameState inside a clone still replays from, and keeps, the real
-  seed until GameState.resample stops doing so: issue 25 item 3. The Python
-  bots never read it; OpenSpiel's C++ bots do not run on this game at all);
+  re-dealt GameState inside a clone holds neither the real seed nor the actions
+  before its re-deal: GameState.resample. OpenSpiel's C++ bots do not run on
+  this game at all);
 * ``resample_from_infostate(player, sampler)`` is a fresh re-deal from
   ``player``'s view, its randomness drawn from ``sampler``: what ``ISMCTSBot``
   uses;
