@@ -270,3 +270,16 @@ def test_the_joint_deal_is_uniform_over_every_deal_that_fits():
     # the chi-square quantile at 0.999 (Wilson-Hilferty)
     crit = df * (1 - 2 / (9 * df) + 3.09 * math.sqrt(2 / (9 * df))) ** 3
     assert chi2 < crit, (chi2, crit, len(ok))
+
+
+def test_no_fitting_deal_is_none_not_a_hang():
+    """Two cards that both need the one A face: no deal fits, and nothing is drawn (Zones.redeal then deals the
+    last such card freely: a state whose faces moved under a question asked before can be like that)."""
+    a, b = _Type("A"), _Type("B")
+    faces = [(1, a, 1, "left", False), (2, b, 1, "left", False)]
+    only_a = (frozenset({"A"}), None, False)
+    r = random.Random(1)
+    state = r.getstate()
+    assert deal_fitting(faces, [only_a, only_a], r) is None  # type: ignore[arg-type]
+    assert r.getstate() == state
+    assert deal_fitting(faces, [only_a], r) == [0]  # type: ignore[arg-type]

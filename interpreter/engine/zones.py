@@ -185,6 +185,13 @@ class Zones(MoveCount):
                 fits.append(fit)
         faces = sorted((_face_of(c) for c in hidden), key=_first)  # every face `seat` has not seen, by deck id
         picks = deal_fitting(faces, fits, r)
+        while picks is None:
+            # No deal fits: a state whose faces moved under a question asked before (a re-deal in place for another
+            # seat than the one answering, whose card may then be used as what it no longer is). What cannot fit is
+            # dealt freely, the last card first (a function of what `seat` knows all the same).
+            free.append(pinned.pop())
+            fits.pop()
+            picks = deal_fitting(faces, fits, r)
         taken = set(picks)
         rest = [f for j, f in enumerate(faces) if j not in taken]
         r.shuffle(rest)
@@ -552,7 +559,7 @@ def _one_more(used: tuple[int, ...], g: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def deal_fitting(faces: list[tuple], fits: list[_Fit], r: random.Random) -> list[int]:
+def deal_fitting(faces: list[tuple], fits: list[_Fit], r: random.Random) -> list[int] | None:
     """For each card with a known fact (`fits`, in order) the index of its face in `faces`: all distinct, each a
     fitting face, the whole assignment drawn uniformly among all that fit (the cards dealt after them take the
     faces left in any order: each such assignment leaves them the same number of deals).
@@ -562,7 +569,7 @@ def deal_fitting(faces: list[tuple], fits: list[_Fit], r: random.Random) -> list
     the assignments are counted group by group (count: the number of ways to deal cards i.. given how many of
     each group are taken, memoized), and each card's group is drawn with weight (its faces left) x (the ways to
     deal the rest), then one of that group's faces left uniformly. The cards with known facts are few (a face-down
-    intel, the cards used face down), and so are the groups."""
+    intel, the cards used face down), and so are the groups. None if no assignment fits (nothing drawn)."""
     k = len(fits)
     if k == 0:
         return []
@@ -596,7 +603,7 @@ def deal_fitting(faces: list[tuple], fits: list[_Fit], r: random.Random) -> list
     used = (0,) * len(sigs)
     total = count(0, used)
     if total == 0:
-        raise EngineError("re-deal: no faces fit the cards whose faces are partly known (a bug in what is known)")
+        return None
     left_faces = [list(m) for m in members]
     picks: list[int] = []
     for i in range(k):
