@@ -381,8 +381,12 @@ def test_take_identity_leaves_the_other_without_one(tmp_path):
     )
     p0, p1, p2 = g.players
     assert p0.known_identities == {}
+    p2.known_identities = {1: p1.identity, 0: p0.identity}  # P2 had looked at both cards
     g.resolution.resolve_deaths([p1])
     assert p0.identity.id == BLUE_ID and p1.identity is None
+    # who had seen the card taken knows who holds it now (a re-deal for P2 must keep it: Skills.redeal), and no
+    # longer the taker's own, which left the game
+    assert p2.known_identities == {0: p0.identity}
     assert card(g, 94).owner is p0
     assert g.removed_identities and g.removed_identities[0][0].id == RED_ID
     taken = [e for e in g.log if e.get("e") == "identity_taken"]

@@ -263,6 +263,12 @@ class Skills:
         p.identity, p.task = None, None
         self.seats.standing += 1
         taker.known_identities.pop(p.seat, None)
+        for q in self.players:  # who had seen the card taken knows who holds it now; the taker's own left the game
+            if q is not taker:
+                seen = q.known_identities.pop(p.seat, None)
+                q.known_identities.pop(taker.seat, None)
+                if seen is not None:
+                    q.known_identities[taker.seat] = seen
         emit_event(self.game, "identity_taken", seat=taker.seat, of=p.seat)
         return True
 
