@@ -110,3 +110,21 @@ def test_a_sample_clones_exactly_and_plays_on_alike(content):
         copy.apply_action(action)
     assert copy.returns() == sample.returns()
     assert copy._game.digest() == sample._game.digest()
+
+
+def test_the_ledger_lets_go_of_a_recipe_nobody_holds(content):
+    """A recipe is kept while a sample, a clone or a World holds its key, and goes with the last of them."""
+    from interpreter.engine import step
+
+    state = _midgame(content, 20)
+    gc.collect()
+    before = len(step._LEDGER)
+    world = state.world(state.current_player())
+    sample = world.sample(random.Random(1))
+    copy = sample.clone()
+    assert len(step._LEDGER) == before + 2  # the World's game, the sample's (its clone shares it)
+    for s in (sample, copy):
+        s.close()  # (a suspended engine is never collected: docs/step-api.md)
+    del world, sample, copy, s
+    gc.collect()
+    assert len(step._LEDGER) == before
