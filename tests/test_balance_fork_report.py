@@ -72,7 +72,12 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     # the terminal: the verdicts come first, then the diff, then the flags
     text = fengsheng("balance", "report", fork_sweep, "--no-html").output
     assert text.index("Is my new thing balanced?") < text.index("What jia changes") < text.index("Flags")
-    assert "密电 (new)" in text
+    assert "密电 (new)" in text and "收藏家 (new)" in text and "画眉（歌女） (new)" in text
+    from interpreter.balance.html import render_report
+
+    html = render_report(report)
+    for name in ("密电", "收藏家", "画眉（歌女）"):
+        assert f'{name} <span class="tag new">new</span>' in html
 
 
 def test_verdict_words() -> None:

@@ -269,14 +269,15 @@ def rate_cells(r: dict) -> str:
 RATE_HEAD = "<th>won</th><th>n</th><th>rate</th><th>95% interval</th><th>± points</th>"
 
 
-def role_table(g: dict) -> str:
+def role_table(g: dict, new: set[str] | frozenset[str] = frozenset()) -> str:
     rows = []
     for r in sorted(g["roles"], key=lambda r: -(r["rate"] or 0)):
         flag = r["flag"] or ""
         cls = f' class="{flag}"' if flag else ""
         lead = "" if not flag or r["holm"] else ' <span class="tag lead">lead</span>'
         rows.append(
-            f'<tr{cls}><td class="name">{escape(str(r["name"]))}</td>{rate_cells(r)}<td>{pct(r["expected"])}</td>'
+            f'<tr{cls}><td class="name">{escape(str(r["name"]))}{NEW_TAG if r["name"] in new else ""}</td>'
+            f"{rate_cells(r)}<td>{pct(r['expected'])}</td>"
             f'<td>{r["p_value"]:.3g}</td><td class="name">{escape(flag)}{lead}</td>'
             f"<td>{r['seats_for_5_points']}</td></tr>"
         )
@@ -286,8 +287,11 @@ def role_table(g: dict) -> str:
     )
 
 
-def simple_table(rows: Sequence[dict], head: str) -> str:
-    body = "".join(f'<tr><td class="name">{escape(str(r["name"]))}</td>{rate_cells(r)}</tr>' for r in rows)
+def simple_table(rows: Sequence[dict], head: str, new: set[str] | frozenset[str] = frozenset()) -> str:
+    body = "".join(
+        f'<tr><td class="name">{escape(str(r["name"]))}{NEW_TAG if r["name"] in new else ""}</td>{rate_cells(r)}</tr>'
+        for r in rows
+    )
     return f'<table><tr><th class="name">{escape(head)}</th>{RATE_HEAD}</tr>{body}</table>'
 
 
@@ -546,8 +550,9 @@ def render_report(report: dict, title: str = "fengsheng balance report") -> str:
             body.append(f"<details><summary>Tables: {escape(group_title(g))}</summary>")
             body.append(simple_table(g["identities"], "identity"))
             if g["tasks"]:
-                body.append(simple_table(g["tasks"], "secret task"))
-            body.append(role_table(g))
+                news = (report.get("new_items") or {}).get(g["pack"], {})
+                body.append(simple_table(g["tasks"], "secret task", set(news.get("tasks", []))))
+            body.append(role_table(g, set((report.get("new_items") or {}).get(g["pack"], {}).get("roles", []))))
             if g["skills"]:
                 body.append(skill_table(g))
             if g.get("cards"):

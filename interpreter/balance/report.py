@@ -774,8 +774,11 @@ FLAG_TEXT = {
 }
 
 
-def _rate_table(title: str, head: str, rows: Sequence[dict], roles: bool = False) -> Any:
-    """A compact rich table of rates: name, won/n, rate, 95% interval, ± points (roles: expected, flag)."""
+def _rate_table(
+    title: str, head: str, rows: Sequence[dict], roles: bool = False, new: set[str] | frozenset[str] = frozenset()
+) -> Any:
+    """A compact rich table of rates: name, won/n, rate, 95% interval, ± points (roles: expected, flag); the names
+    in `new` (what the pack adds to the bundled game) marked "(new)"."""
     from rich import box
     from rich.markup import escape
     from rich.table import Table
@@ -786,7 +789,7 @@ def _rate_table(title: str, head: str, rows: Sequence[dict], roles: bool = False
         t.add_column(col, justify="left" if col == "flag" else "right", no_wrap=True)
     for r in rows:
         cells = [
-            escape(str(r["name"])),
+            escape(str(r["name"]) + (" (new)" if r["name"] in new else "")),
             f"{r['won']}/{r['n']}",
             pct(r["rate"]),
             f"{100 * r['low']:.1f}–{100 * r['high']:.1f}",
@@ -906,12 +909,22 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
         console.rule(escape(group_title(g)))
         console.print(_rate_table("Win rate by identity (seats won / played, Wilson 95%)", "identity", g["identities"]))
         if g["tasks"]:
-            console.print(_rate_table("Win rate by secret task", "task", g["tasks"]))
+            console.print(
+                _rate_table("Win rate by secret task", "task", g["tasks"], new=_new_of(report, g["pack"], "tasks"))
+            )
         if g.get("cards"):
             console.print(_card_table(g, _new_of(report, g["pack"], "cards")))
         if roles and g["roles"]:
             ordered = sorted(g["roles"], key=lambda r: -(r["rate"] or 0))
-            console.print(_rate_table("Win rate by role (its seats won / played)", "role", ordered, roles=True))
+            console.print(
+                _rate_table(
+                    "Win rate by role (its seats won / played)",
+                    "role",
+                    ordered,
+                    roles=True,
+                    new=_new_of(report, g["pack"], "roles"),
+                )
+            )
         for what in ("turns", "decisions"):
             s = g[what]
             if s["games"]:
