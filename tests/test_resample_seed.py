@@ -128,3 +128,23 @@ def test_the_ledger_lets_go_of_a_recipe_nobody_holds(content):
     del world, sample, copy, s
     gc.collect()
     assert len(step._LEDGER) == before
+
+
+def test_a_pinned_game_clones_and_samples_without_its_pins(content):
+    """A game dealt with pins (engine/pins.py: a role or task dealt to a seat) re-plays with them — its clone, its
+    samples and their clones are the same games — and a sample carries neither the pins (which seat was dealt
+    what) nor the seed."""
+    from interpreter.engine.pins import Pins
+    from tests.test_resample_exact import hidden_content
+
+    task = sorted(content.tasks)[0]
+    state, rng = GameState(content, 5, SEED, pins=Pins(None, task, 2)), random.Random(3)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.clone()._game.digest() == state._game.digest()
+    me = state.current_player()
+    sample = state.resample(me, random.Random(1))
+    assert sample._game.pins is None and sample._pins is None
+    assert hidden_content(sample.clone()) == hidden_content(sample)
+    for x in (sample, state.world(me)):
+        assert holders_of(x, SEED) == []
