@@ -15,7 +15,9 @@ import pytest
 from interpreter.agents import RandomAgent
 from interpreter.agents.kinds import factory_of
 from interpreter.agents.search import SearchAgent
-from interpreter.engine.step import GameState, drive
+from interpreter.engine.errors import EngineError
+from interpreter.engine.game import Game
+from interpreter.engine.step import GameState, World, drive
 from interpreter.sim import make_agents, parse_agents
 
 
@@ -87,9 +89,9 @@ def test_seeded_and_its_seed_matters(content):
 
 
 def test_a_game_with_a_search_bot_replays_and_the_driver_hands_the_same_world(content):
-    """drive() gives the bot its World from the game (Game.worlds); the step API from the state: the same
-    answers, so a seed replays a game with search bots exactly, and every answer was legal (the engine
-    checks each one)."""
+    """drive() gives the bot its World through the game (its `worlds` port, World.of_game); the step API from
+    the state: the same answers, so a seed replays a game with search bots exactly, and every answer was legal
+    (the engine checks each one)."""
     kinds = ("search:2:random", "random", "heuristic")
     game = drive(content, 3, 17, make_agents(kinds, 17, content))
     assert game.result is not None
@@ -291,3 +293,13 @@ def test_a_sample_left_before_its_end_is_freed_once_closed(content):
     freed = left(True)
     gc.collect()
     assert freed() is None
+
+
+def test_a_search_bot_in_a_game_made_without_its_world_is_told_how_to_seat_it(content):
+    """The World is a port the driver passes into Game (worlds=World.of_game): a game made without it cannot
+    seat a search bot, and says so, whatever modules are imported; made with it, the bot plays."""
+    agents = make_agents(("search:2:random", "random", "random"), 5, content)
+    with pytest.raises(EngineError, match="made without its World"):
+        Game(content, 3, 5, agents, max_turns=2).run()
+    agents = make_agents(("search:2:random", "random", "random"), 5, content)
+    assert Game(content, 3, 5, agents, max_turns=2, worlds=World.of_game).run() is not None

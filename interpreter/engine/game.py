@@ -83,10 +83,6 @@ class _Delegate(Generic[P, R]):
 class Game(GameCore):
     """One game. Build it, then call :meth:`run`; the result is a :class:`GameOver`."""
 
-    # (game, seat) -> that seat's World, handed to a search bot: engine/step.py's World.of_game, set there
-    # (step.py sits above this module; whoever seats a search bot has imported it)
-    worlds: Any = None
-
     # The engine's operations that callers outside the engine call on the game: scenario files (settle,
     # play_turn) and batches (check_invariants). Each is the component's bound method, looked up on first use
     # and then kept on the game (no wrapper, no second implementation); everything else is called on the
@@ -104,6 +100,7 @@ class Game(GameCore):
         record: bool = False,
         max_turns: int | None = None,
         pins: Pins | None = None,
+        worlds: Callable[[Game, int], Any] | None = None,
     ) -> None:
         # The components, each given the ones made before it and, as its ports (ports.py), the calls that go back
         # up to one made after it: those reach it through the game once it is made (see ARCHITECTURE.md).
@@ -115,6 +112,10 @@ class Game(GameCore):
         super().__init__(content, n_players, seed, agents, record, max_turns, ports=core_ports)
         # a role or task dealt to a seat (engine/pins.py): setup honours it, the setup record names it
         self.pins = pins if pins else None
+        # The driver's port: (game, seat) -> that seat's World, handed to a search bot (engine/step.py's
+        # World.of_game, passed by whoever drives the game with its agents: step.drive, the batch runner; step.py
+        # sits above this module). None: no search bot may sit at this game.
+        self.worlds = worlds
         self.seats = seats = Seats(self)
         self.zones: Zones = Zones(self)
         zones = self.zones
@@ -296,7 +297,10 @@ class Game(GameCore):
         ids, descs = self.describer.describe(decision)
         if agent.searches:  # a search bot is also handed its seat's World (engine/step.py) to sample from
             if self.worlds is None:
-                raise EngineError("a search bot needs interpreter.engine.step (its World) to be imported")
+                raise EngineError(
+                    f"P{decision.seat}'s agent searches, but this game was made without its World: a search bot "
+                    "plays through step.drive, simulate's batches or the step API (Game(..., worlds=World.of_game))"
+                )
             answer = agent.search(self.observation(decision.seat, decision), descs, self.worlds(self, decision.seat))
         else:
             answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)

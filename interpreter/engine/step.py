@@ -298,7 +298,8 @@ class World:
     cannot tell apart give the same samples). A World holds the content, the table's size, the seat
     and the key of its game's recipe in the referee's ledger — not the seed, not the actions.
     Drivers hand one to an agent that sets ``searches`` (``Agent.search``): ``drive`` and the
-    simulate batches do it (``Game.worlds``), and a step-API caller with :meth:`GameState.world`.
+    simulate batches do it (``Game(..., worlds=World.of_game)``), and a step-API caller with
+    :meth:`GameState.world`.
     """
 
     __slots__ = ("_content", "_n", "_max_turns", "_key", "seat")
@@ -320,9 +321,6 @@ class World:
         seed, pins, indices, actions, edits = _LEDGER[self._key]
         dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, rng.getrandbits(64))))
         return GameState._dealt(self._content, self._n, self._max_turns, _file(dealt))
-
-
-Game.worlds = World.of_game  # how the synchronous driver (Game._agent_decide) hands a search bot its World
 
 
 def _redeal(g: Game, seat: int, r: random.Random) -> None:
@@ -429,7 +427,7 @@ def drive(content, n_players: int, seed: int, agents, max_turns: int | None = No
     answers it records (``game.actions_taken``) through :class:`GameState` gives
     the same game (tests check it). The log is kept if `record` or an agent observes.
     """
-    game = Game(content, n_players, seed, agents, record=record, max_turns=max_turns)
+    game = Game(content, n_players, seed, agents, record=record, max_turns=max_turns, worlds=World.of_game)
     game.run()
     return game
 

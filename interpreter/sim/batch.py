@@ -13,6 +13,7 @@ from ..agents.kinds import factory_of
 from ..engine.errors import EngineError, IllegalAction
 from ..engine.game import Game
 from ..engine.pins import Pins
+from ..engine.step import World
 from ..seeds import agent_seed, game_seed
 from .logs import LogWriter
 from .pool import (
@@ -88,7 +89,9 @@ def play_game(
     seated: list = []
     try:
         seated = make_agents(agents, gseed, content) if agents else random_agents(gseed, players)
-        game = Game(content, players, gseed, seated, record=record, max_turns=max_turns, pins=pins)
+        game = Game(
+            content, players, gseed, seated, record=record, max_turns=max_turns, pins=pins, worlds=World.of_game
+        )
         game.trace = trace
         game.run()  # what step.drive does
         game.check_invariants()
