@@ -13,6 +13,7 @@ language) declares them, the engine registers what each does.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from pathlib import Path
 
@@ -293,3 +294,153 @@ def test_compiling_without_the_implementation_says_what_to_import(monkeypatch):
     with pytest.raises(builtins.MissingImplementation) as err:
         comp.program("draw(self, 1)")
     assert "`draw`" in str(err.value) and "import interpreter.engine.primitives" in str(err.value)
+
+
+# ---------------------------------------------------------------------- the engine's ports
+
+ARCHITECTURE = REPO / "ARCHITECTURE.md"
+
+
+def _component_table() -> list[tuple[str, str, str]]:
+    """(component, module, ports cell) of each row of ARCHITECTURE.md's table of the engine's components."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text[text.index("## The engine's components") :]
+    table = section[section.index("\n|") + 1 :]
+    lines = list(itertools.takewhile(lambda ln: ln.startswith("|"), table.splitlines()))  # the first table
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    at = next(i for i, c in enumerate(header) if c.startswith("ports"))
+    rows = []
+    for ln in lines[2:]:
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        rows.append((re.findall(r"`(\w+)`", cells[0])[0], re.findall(r"`(\w+)\.py`", cells[1])[0], cells[at]))
+    return rows
+
+
+def test_the_ports_in_architecture_md_are_the_code():
+    """Each component's ports cell (`XPorts`: `field`, ...) names the ports class of engine/ports.py its
+    constructor takes and that class's fields, in order; a component without ports has `—` and takes none;
+    every ports class is some component's."""
+    import dataclasses
+    import importlib
+    import inspect
+
+    from interpreter.engine import ports
+
+    declared = {
+        name: cls for name, cls in vars(ports).items() if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+    }
+    assert declared, "engine/ports.py declares no ports class"
+    named = set()
+    for component, module, cell in _component_table():
+        cls = getattr(importlib.import_module(f"interpreter.engine.{module}"), component)
+        params = inspect.signature(cls.__init__).parameters
+        taken = [p for p in params.values() if "Ports" in str(p.annotation)]
+        if cell == "—":
+            assert not taken, f"{component} takes {taken[0]} but ARCHITECTURE.md gives it no ports"
+            continue
+        m = re.match(r"`(\w+Ports)`: (.*)", cell)
+        assert m, f"{component}: its ports cell should read `XPorts`: `field`, ... (got {cell!r})"
+        ports_name, rest = m.groups()
+        named.add(ports_name)
+        assert ports_name in declared, f"{component}: {ports_name} is not a ports class of engine/ports.py"
+        fields = [f.name for f in dataclasses.fields(declared[ports_name])]
+        assert re.findall(r"`(\w+)`", rest) == fields, f"{component}: ARCHITECTURE.md's {ports_name} vs the code"
+        assert [str(p.annotation) for p in taken] == [ports_name], f"{component}'s constructor does not take it"
+    assert named == set(declared), f"ports classes no row of ARCHITECTURE.md names: {set(declared) - named}"
+
+
+def _class_attribute_writes(source: str, module: str, classes_of: dict[str, set[str]]) -> list[str]:
+    """Where `source` (the module `module`) assigns an attribute onto a class defined in another module of the
+    package: `Imported.attr = ...` (also augmented, annotated, `del` and `setattr(Imported, ...)`) for a name
+    imported from a module that defines that class, or `module.Class.attr = ...`."""
+    tree = ast.parse(source)
+    package = module.rpartition(".")[0]
+    foreign: dict[str, str] = {}  # a name bound here -> the module of the class it names
+    modules: dict[str, str] = {}  # a name bound here to a module of the package
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+            source_module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                if alias.name in classes_of.get(source_module, ()):
+                    foreign[bound] = source_module
+                elif f"{source_module}.{alias.name}" in classes_of:
+                    modules[bound] = f"{source_module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in classes_of and alias.asname:
+                    modules[alias.asname] = alias.name
+
+    def owner(target: ast.expr) -> str | None:
+        if not isinstance(target, ast.Attribute):
+            return None
+        value = target.value
+        if isinstance(value, ast.Name) and value.id in foreign:
+            return f"{foreign[value.id]}.{value.id}"
+        module_of = (
+            modules.get(value.value.id)
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+            else None
+        )
+        if module_of is not None and value.attr in classes_of[module_of]:
+            return f"{module_of}.{value.attr}"
+        return None
+
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "delattr")
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in foreign
+        ):
+            found.append(f"{module}:{node.lineno}: {node.func.id}({node.args[0].id}, ...)")
+        for t in targets:
+            cls = owner(t)
+            if cls is not None:
+                found.append(f"{module}:{node.lineno}: {cls}.{t.attr} (the class is {cls}'s module's)")
+    return found
+
+
+def _classes_of() -> dict[str, set[str]]:
+    return {
+        name: {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)}
+        for name, path in MODULES.items()
+    }
+
+
+def test_no_module_assigns_attributes_onto_a_class_of_another_module():
+    """A class's attributes are set where it is defined: nothing is patched onto a class from another module
+    (as step.py once set Game.worlds at import time: a port is passed to the constructor instead)."""
+    classes_of = _classes_of()
+    found = []
+    for name, path in MODULES.items():
+        found += _class_attribute_writes(path.read_text(encoding="utf-8"), name, classes_of)
+    assert not found, "\n".join(found)
+
+
+def test_the_patch_scan_finds_a_patch():
+    """The scan above can fail: the patch this change removed, and its other spellings, are found."""
+    classes_of = _classes_of()
+    source = (
+        "from .game import Game\n"
+        "from . import game as g\n"
+        "Game.worlds = None\n"
+        "Game.turns += 1\n"
+        "g.Game.worlds = None\n"
+        "setattr(Game, 'worlds', None)\n"
+        "class Own:\n    pass\n"
+        "Own.x = 1\n"
+    )
+    found = _class_attribute_writes(source, "interpreter.engine.step", classes_of)
+    assert [f.split(":")[1] for f in found] == ["3", "4", "5", "6"], found
