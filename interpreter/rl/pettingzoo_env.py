@@ -64,6 +64,7 @@ except ImportError as e:  # the extra is not installed
     raise need_extra(__name__, e) from None
 
 from ..content.loader import load_cached
+from ..engine.errors import IllegalAction
 from ..engine.step import GameState
 from ..seeds import derive, fresh_seed
 from .encoding import Encoder, InfoStateEncoder, table_summary
@@ -198,6 +199,9 @@ class FengshengAECEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            # int() would take "12" or 12.0 for action 12: an answer is an action id, nothing that converts to one
+            raise IllegalAction(f"{agent} answered {str(action)[:40]!r} ({type(action).__name__}), not an action id")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         assert self._state is not None  # reset() first
