@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 # ---------------------------------------------------------------------- decision kinds
 
@@ -404,13 +405,15 @@ class Event:
     trigger: bool = False
     zh: str = ""
     card_noun: str = "情报"
+    # fields a skill reacting to it reads as context variables of their own: (field, type of the language)
+    typed: tuple[tuple[str, str], ...] = ()
 
 
 # Event fields that name deck ids: checked against the cards' visibility when recorded.
 CARD_FIELDS = frozenset(("card", "cards", "uid", "old", "new"))
 
 
-def _trigger(name: str, fields: tuple[str, ...], doc: str, visibility: str = "public", **kw: str) -> Event:
+def _trigger(name: str, fields: tuple[str, ...], doc: str, visibility: str = "public", **kw: Any) -> Event:
     return Event(name, fields, doc, visibility, trigger=True, **kw)
 
 
@@ -527,6 +530,16 @@ _TRIGGERS = (
         "it, counter-clockwise from the game's first player (subject: the current player, whose turn it still "
         "is); after turn_end and its victory check; recorded only when a skill reacts to it",
         zh="每轮结束时",
+    ),
+    # the rules' own vocabulary (counters:, events: — model/declared.py)
+    _trigger(
+        "counter_changed",
+        ("seat", "counter", "before", "after"),
+        "a counter the rules declare changed (subject: its player; `counter`: its name, `before` and `after`: "
+        "its values), by add_counter, remove_counter or set_counter",
+        "public; an owner-only counter's change only for its owner",
+        zh="{s}的计数变化后",
+        typed=(("counter", "text"), ("before", "int"), ("after", "int")),
     ),
 )
 _RECORDS = (

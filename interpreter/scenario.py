@@ -272,6 +272,8 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
                 result.failures.append(where(pos_of(spec, "role"), unknown))
                 return result
             g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
+    if not _start_counters(g, seats, result, where):
+        return result
     start = data.get("start", "draw")
     for i, spec in enumerate(seats):
         for skill_id, times in (spec.get("used") or {}).items():
@@ -562,6 +564,25 @@ def _match(event: dict, pattern: dict) -> bool:
     return True
 
 
+def _start_counters(g, seats: list, result, where) -> bool:
+    """The rules' counters at their initial values, as a game starts them (after the roles), then a seat's own
+    `counters:` over them; False (a failure said) for a counter the rules do not declare."""
+    declared = g.content.declared.counters
+    if declared:
+        g.seats.start_counters(declared.values())
+    for i, spec in enumerate(seats):
+        for name, value in (spec.get("counters") or {}).items():
+            c = declared.get(name)
+            if c is None:
+                hint = did_you_mean(str(name), declared)
+                result.passed = False
+                msg = f"setup: seat {i}: the rules declare no counter {brief(name)}" + (f"; {hint}" if hint else "")
+                result.failures.append(where(key_pos_of(spec["counters"], name), msg))
+                return False
+            g.seats.keep_mark(g.players[i], c.name, c.clamp(value), c.visibility == "owner")
+    return True
+
+
 # what `players.<seat>.<key>` in a scenario's expectations reads from the player
 _PLAYER_FACTS = {
     "hand": lambda p: sorted(_ids(p.hand)),
@@ -602,6 +623,30 @@ def _faces_seen(g, seat: int) -> set[int]:
 
     walk(observe(g, seat))
     return seen
+
+
+def _counter_fails(g, seat: int, want: dict, at) -> list[str]:
+    """`counters`: each named counter of the rules has this value at the end."""
+    fails = []
+    declared = g.content.declared.counters
+    for name, value in want.items():
+        c = declared.get(name)
+        if c is None:
+            hint = did_you_mean(str(name), declared)
+            fails.append(
+                at(
+                    key_pos_of(want, name),
+                    f"P{seat} counters: the rules declare no counter {brief(name)}" + (f"; {hint}" if hint else ""),
+                )
+            )
+        elif g.seats.counter(g.players[seat], c) != value:
+            fails.append(
+                at(
+                    pos_of(want, name),
+                    f"P{seat} counter {name}: expected {value}, got {g.seats.counter(g.players[seat], c)}",
+                )
+            )
+    return fails
 
 
 def _sight_fails(g, seat: int, want: dict, key: str, at) -> list[str]:
@@ -659,6 +704,9 @@ def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
                 continue
             if key in _SIGHT_FACTS:
                 fails += _sight_fails(g, int(seat), want, key, at)
+                continue
+            if key == "counters":
+                fails += _counter_fails(g, int(seat), want["counters"], at)
                 continue
             fact = _PLAYER_FACTS.get(key)
             if fact is None:

@@ -356,7 +356,8 @@ def role_cell(p: Mapping[str, Any], names: Names) -> str:
 
 
 def player_states(p: Mapping[str, Any]) -> list[str]:
-    """A player's standing in words: 死亡, 弃权, 濒死, 身份牌被拿走, statuses."""
+    """A player's standing in words: 死亡, 弃权, 濒死, 身份牌被拿走, statuses, then the marks kept for the game that
+    this seat sees (the rules' counters among them: 护甲2; a flag by its name)."""
     state = []
     if not p["alive"]:
         state.append("弃权" if p["out"] else "死亡")
@@ -365,7 +366,15 @@ def player_states(p: Mapping[str, Any]) -> list[str]:
     if not p["has_identity"]:
         state.append("身份牌被拿走")
     state += [STATUS_ZH.get(x, x) for x in p["statuses"]]
+    state += [mark_text(k, v) for k, v in (p.get("marks") or {}).items()]
     return state
+
+
+def mark_text(key: str, value: Any) -> str:
+    """A mark kept for the game as the table shows it: a number or a value after its name, a flag by its name."""
+    if value is True:
+        return key
+    return f"{key}{value}" if type(value) is int else f"{key}：{value}"
 
 
 def task_line(task_id: str | None, names: Names) -> str:

@@ -9,12 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from conftest import Seat
 from interpreter.content.loader import ContentErrors, load_content, validate_paths
 from interpreter.content.packs import resolve_packs
+from interpreter.engine.game import Game
+from interpreter.engine.observation import history, observe
+from interpreter.engine.table import build
+from interpreter.language.builtins import BUILTINS
 from interpreter.language.describe_content import describe_declared, describe_role
+from interpreter.language.runtime import Ctx
 from interpreter.model.declared import NOTHING_DECLARED
+from interpreter.sim import random_agents
 
 PACK = Path(__file__).parent / "fixtures" / "declared_pack"
+RED_ID, BLUE_ID = "qian_fu_zhan_xian", "te_gong_ji_guan"
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +174,78 @@ def test_events_sharing_a_field_must_give_it_one_type(tmp_path):
 def test_a_role_file_checked_alone_does_not_know_its_packs_events():
     role = PACK / "roles" / "demo_shield.yaml"
     assert [e for e in validate_paths([role]) if e.level == "error"] == []
+
+
+# ---------------------------------------------------------------------- counters in play
+
+
+def _table(content):
+    """Two players, seat 0 with the made-up demo_shield, the counters started as a game starts them."""
+    agents = [Seat(()), Seat(())]
+    g = build(
+        content,
+        [dict(identity=RED_ID, hand=[19, 20]), dict(identity=BLUE_ID, hand=[27])],
+        agents,
+        deck_top=[31, 32, 33, 34, 35, 36, 37, 38, 39, 40],
+    )
+    g.players[0].new_role(content.roles["demo_shield"], True)
+    g.skills.index_triggers()
+    g.seats.start_counters(content.declared.counters.values())
+    return g
+
+
+def test_a_game_starts_each_counter_at_its_players_initial_value(content):
+    for seed in range(4):
+        g = Game(content, 4, seed, random_agents(seed, 4))
+        g.setup()
+        for p in g.players:
+            want = 2 if p.role is not None and p.role.id == "demo_shield" else 0
+            assert BUILTINS["counter"].impl(Ctx(g, p), p, "护盾") == want
+    g = _table(content)
+    assert [g.seats.counter(p, content.declared.counters["护盾"]) for p in g.players] == [2, 0]
+
+
+def test_a_counter_keeps_to_its_range(content):
+    g = _table(content)
+    p0, B = g.players[0], BUILTINS
+    ctx = Ctx(g, p0)
+    assert B["add_counter"].impl(ctx, p0, "护盾", 9) is True and B["counter"].impl(ctx, p0, "护盾") == 5  # cut to 5
+    assert B["add_counter"].impl(ctx, p0, "护盾", 1) is False  # full: nothing changes
+    assert B["remove_counter"].impl(ctx, p0, "护盾", 7) is True and B["counter"].impl(ctx, p0, "护盾") == 0
+    assert B["remove_counter"].impl(ctx, p0, "护盾", 1) is False
+    assert B["set_counter"].impl(ctx, p0, "护盾", 3) is True and g.seats.mark(p0, "护盾") == 3  # the mark it is kept as
+
+
+def test_a_change_is_an_event_a_skill_reacts_to(content):
+    g = _table(content)
+    p0 = g.players[0]
+    ctx = Ctx(g, p0)
+    BUILTINS["remove_counter"].impl(ctx, p0, "护盾", 1)  # 2 -> 1: 补甲 waits for zero
+    before = len(p0.hand)
+    g.settle()
+    assert len(p0.hand) == before
+    BUILTINS["remove_counter"].impl(ctx, p0, "护盾", 1)  # 1 -> 0
+    g.settle()
+    assert len(p0.hand) == before + 1
+    changes = [(r["before"], r["after"]) for r in history(g, 1) if r["e"] == "counter_changed"]
+    assert changes == [(2, 1), (1, 0)]
+
+
+def test_an_owner_only_counter_is_in_no_other_seats_view(content):
+    g = _table(content)
+    p0, p1 = g.players
+    BUILTINS["add_counter"].impl(Ctx(g, p0), p0, "暗记", 2)
+    BUILTINS["add_counter"].impl(Ctx(g, p1), p1, "护盾", 1)
+    assert observe(g, 0)["players"][0]["marks"] == {"护盾": 2, "暗记": 2}
+    assert observe(g, 1)["players"][0]["marks"] == {"护盾": 2}  # seat 1 sees the public counter only
+    assert observe(g, 1)["players"][1]["marks"] == {"护盾": 1, "暗记": 0}
+    assert "暗记" not in str([r for r in history(g, 1) if r.get("seat") == 0])
+    assert [r["after"] for r in history(g, 0) if r["e"] == "counter_changed" and r["counter"] == "暗记"] == [2]
+
+
+def test_an_unknown_counter_gets_the_closest_declared_one(tmp_path):
+    role = ROLE.format(trigger="turn_start", condition="subject == self").replace(
+        "effect: draw(self, 1)", 'effect: add_counter(self, "护田", 1)'
+    )
+    e = one(errors(fork(tmp_path, "counters:\n  护甲: {max: 5}\n", role)), "E310")
+    assert e.line == 13 and 'unknown counter "护田"' in e.message and "护甲" in (e.hint or "")

@@ -32,7 +32,7 @@ def _card_names() -> dict:
 
 
 def _errors(text, env, unit, mode, expect=None, data_types=None) -> list:
-    comp = Compiler(env, unit, _card_names(), data_types)
+    comp = Compiler(env, unit, _card_names(), data_types, counters=_declared().counters)
     try:
         comp.program(text) if mode == "program" else comp.expression(text, expect)
     except Exception as e:  # a LanguageError from the parser

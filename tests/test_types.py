@@ -191,6 +191,7 @@ def _sample(g, t: str) -> object:
         T.CARDNAME: name,
         T.CARDNAMES: [name],
         T.STATUS: "cannot_use_cards",
+        T.COUNTER: "护甲",  # (the base game declares no counter: the primitive reads or changes nothing)
         T.DIRECTION: "left",
         T.DIRECTIONS: ["left"],
         T.LIST: [p1],

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
+from ..catalogue import TRIGGER_EVENTS
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import CONTEXT_VARS, Compiler, context_env, field_var
 from ..language.errors import LanguageError
@@ -49,8 +50,12 @@ def skill_env(skill: dict, declared: Declared = NOTHING_DECLARED) -> dict:
     env = _skill_names(skill)
     triggers = skill.get("trigger") if skill.get("kind") == "triggered" else None
     for t in triggers if isinstance(triggers, list) else [triggers]:
-        e = declared.events.get(t) if isinstance(t, str) else None
-        for fname, ftype in e.fields if e is not None else ():
+        if not isinstance(t, str):
+            continue
+        e = declared.events.get(t)
+        built_in = TRIGGER_EVENTS.get(t)
+        typed = e.fields if e is not None else built_in.typed if built_in is not None else ()
+        for fname, ftype in typed:
             env[fname] = field_var(fname, ftype, f"'{t}'")
     return env
 

@@ -403,6 +403,9 @@ class Game(GameCore):
             self.log.append(
                 {"e": "roles_shown", "roles": [p.role.id if p.role and p.role_face_up else None for p in self.players]}
             )
+        counters = content.declared.counters
+        if counters:  # the rules' counters start (a rule set that declares none records nothing)
+            self.seats.start_counters(counters.values())
         for p in self.seats.order_from(self.current):
             self.zones.draw(p, self.rules.start_hand)
 

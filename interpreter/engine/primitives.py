@@ -654,6 +654,37 @@ def _add_mark(ctx: Ctx, p, key, n, most, secret):
     return True
 
 
+# counters the rules declare (`counters:`, model/declared.py): the compiler has checked the name (E310)
+@implements("counter")
+def _counter(ctx: Ctx, p, name):
+    c = ctx.game.content.declared.counters.get(name)
+    return _seats(ctx).counter(p, c) if p is not None and c is not None else 0
+
+
+@implements("add_counter")
+def _add_counter(ctx: Ctx, p, name, n):
+    c = ctx.game.content.declared.counters.get(name)
+    if p is None or c is None:
+        return False
+    seats = _seats(ctx)
+    return seats.set_counter(p, c, seats.counter(p, c) + n)
+
+
+@implements("remove_counter")
+def _remove_counter(ctx: Ctx, p, name, n):
+    c = ctx.game.content.declared.counters.get(name)
+    if p is None or c is None:
+        return False
+    seats = _seats(ctx)
+    return seats.set_counter(p, c, seats.counter(p, c) - n)
+
+
+@implements("set_counter")
+def _set_counter(ctx: Ctx, p, name, n):
+    c = ctx.game.content.declared.counters.get(name)
+    return p is not None and c is not None and _seats(ctx).set_counter(p, c, n)
+
+
 @implements("gain_skill")
 def _gain_skill(ctx: Ctx, p, skill):
     return p is not None and skill is not None and _skills(ctx).change_skill(p, skill, True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from ..catalogue import LIMITS
+from ..catalogue import LIMITS, TRIGGER_EVENTS
 from ..language.runtime import CardName, Ctx
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from . import decisions as D
@@ -61,6 +61,8 @@ class Resolution:
         self.card_types = game.content.card_types  # card type id -> CardType (what a trigger's card was used as)
         # (the components are called directly, not through bound methods kept here: compiled, a call of a bound
         # method goes through Python's calling convention, a direct call does not)
+        # the events whose fields a reacting skill reads as variables of their own (catalogue.Event.typed)
+        self.typed_events = frozenset(name for name, e in TRIGGER_EVENTS.items() if e.typed)
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
         # the ports (ports.py): one question at an idle point (CardUse.offer_idle), asked of each player while one
@@ -252,7 +254,9 @@ class Resolution:
         tseat = data.get("target")
         target = self.players[tseat] if tseat is not None else None
         ctx = Ctx(game, p, target, card, self.seats.dying_player, subject)
-        ctx.event = data.get("e")
+        kind = ctx.event = data.get("e")
+        if kind in self.typed_events:  # fields the skill reads by name (counter_changed's counter, before, after)
+            ctx.fields = data
         if isinstance(used, str):
             ctype = self.card_types.get(used)
             if ctype is not None:

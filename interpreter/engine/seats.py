@@ -12,12 +12,14 @@ through the operations here, and only through them: each counts as a change of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .core import emit_event
 from .state import LASTING, LEFT, RIGHT, SECRET_LASTING, Player, mark_record
 
 if TYPE_CHECKING:
+    from ..model.declared import CounterDecl
     from .core import GameCore
 
 
@@ -189,6 +191,42 @@ class Seats:
             p.marks[key] = (SECRET_LASTING if secret else LASTING, value)
         emit_event(self.game, "mark", seat=p.seat, key=key, value=mark_record(value), to=[p.seat] if secret else None)
         self.game.note_change()
+
+    # ------------------------------------------------------------------ counters the rules declare
+
+    def start_counters(self, counters: Iterable[CounterDecl]) -> None:
+        """Each player's declared counters at their initial values (its role's, where the rules give one), as lasting
+        marks: public, or its owner's alone. Recorded as marks; no counter_changed (nothing changed)."""
+        for c in counters:
+            for p in self.players:
+                self.keep_mark(
+                    p, c.name, c.initial_for(p.role.id if p.role is not None else None), c.visibility == "owner"
+                )
+
+    def counter(self, p: Player, c: CounterDecl) -> int:
+        """p's value of the declared counter c (its minimum if nothing set it: a table built mid-game)."""
+        v = self.mark(p, c.name)
+        return v if type(v) is int else c.minimum
+
+    def set_counter(self, p: Player, c: CounterDecl, value: int) -> bool:
+        """p's counter c made `value`, kept within its range; False if that changes nothing. The change is the event
+        counter_changed, heard by those who see the counter."""
+        before = self.counter(p, c)
+        after = c.clamp(value)
+        if after == before:
+            return False
+        owner = c.visibility == "owner"
+        self.keep_mark(p, c.name, after, owner)
+        emit_event(
+            self.game,
+            "counter_changed",
+            to=[p.seat] if owner else None,
+            seat=p.seat,
+            counter=c.name,
+            before=before,
+            after=after,
+        )
+        return True
 
     def set_mark(self, p: Player, key: str, value: Any) -> None:
         """Mark p for this turn (a mark is state a victory condition may read: it counts as a change)."""

@@ -973,6 +973,49 @@ declare(
 )
 
 declare(
+    "counter",
+    "query",
+    [("p", T.PLAYER), ("counter", T.COUNTER)],
+    T.INT,
+    "{p}的{counter}",
+    "The value of p's counter (one the rules declare in `counters:`, e.g. 护甲): its initial value until "
+    "something changes it; 0 for none. The same number mark_number(p, counter) reads.",
+)
+
+declare(
+    "add_counter",
+    "action",
+    [("p", T.PLAYER), ("counter", T.COUNTER), ("n", T.INT)],
+    T.BOOL,
+    "令{p}的{counter}增加{n}",
+    "Add n to p's declared counter, within the range the rules give it (a gain beyond the maximum is cut to "
+    "the room left: 护甲's 加X点护甲). False, and nothing changes, when it is already at that bound. Seen by "
+    "those its declared visibility names; each change is the event counter_changed.",
+    phrasing=Phrasing(keeps="counter", variants=(({"n": "int<0"}, Phrasing("令{p}的{counter}减少{n:minus}")),)),
+)
+
+declare(
+    "remove_counter",
+    "action",
+    [("p", T.PLAYER), ("counter", T.COUNTER), ("n", T.INT)],
+    T.BOOL,
+    "令{p}的{counter}减少{n}",
+    "Take n from p's declared counter, down to its minimum at most (护甲 absorbing damage: a loss beyond what "
+    "is left takes what is left). False, and nothing changes, when it is already at its minimum.",
+    phrasing=Phrasing(keeps="counter"),
+)
+
+declare(
+    "set_counter",
+    "action",
+    [("p", T.PLAYER), ("counter", T.COUNTER), ("n", T.INT)],
+    T.BOOL,
+    "令{p}的{counter}改为{n}",
+    "Make p's declared counter n (kept within its range). False, and nothing changes, when it is n already.",
+    phrasing=Phrasing(keeps="counter"),
+)
+
+declare(
     "gain_skill",
     "action",
     [("p", T.PLAYER), ("skill", T.TEXT)],
