@@ -7,6 +7,7 @@ Skipped when PettingZoo / OpenSpiel are not installed.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import pickle
 import random
@@ -57,7 +58,9 @@ def test_pettingzoo_api_test(players, info_state):
     pz = _pz()
     from pettingzoo.test import api_test
 
-    api_test(pz.env(players=players, info_state=info_state), num_cycles=1000)
+    e = pz.env(players=players, info_state=info_state)
+    e.action_space("player_0").seed(players)  # api_test plays the space's samples; it deals seed 0 and its successors
+    api_test(e, num_cycles=1000)
 
 
 @_DICT_OBS_NOTES[0]
@@ -67,6 +70,7 @@ def test_pettingzoo_api_test_unwrapped_with_render():
     from pettingzoo.test import api_test
 
     e = pz.FengshengAECEnv(players=4, render_mode="ansi")
+    e.action_space("player_0").seed(4)  # (one space object for every agent)
     api_test(e, num_cycles=1000)
     e.reset(seed=1)
     assert "P3" in e.render()
@@ -225,6 +229,25 @@ def _hand(state, seat):
     return sorted(c["id"] for c in state.game_state.observation(seat)["me"]["hand"])
 
 
+def _unseen(state, seat, holder):
+    """The cards in `holder`'s hand that `seat` cannot locate (a re-deal from `seat`'s view may move them)."""
+    followed = {k["card"]["id"] for k in state.game_state.observation(seat)["known_cards"]}
+    return [c for c in _hand(state, holder) if c not in followed]
+
+
+def _at_unseen_cards(game, rng, decisions, seat_of, holders_of):
+    """A dealt state `decisions` or more random answers on, stopped at the first decision where another seat
+    holds a card the seat ``seat_of(state)`` cannot locate (in one of ``holders_of(state)``): a re-deal can
+    only be told from the truth there. The game's seed is fixed, so this is one state every run."""
+    state = _dealt(game, rng, decisions)
+    while not state.is_terminal():
+        seat = seat_of(state)
+        if any(_unseen(state, seat, h) for h in holders_of(state)):
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("the game ended before another hand held a card the seat cannot see: pick another seed")
+
+
 # OpenSpiel's serialize_game_and_state asks a sampled-stochastic game for its C++ generator (GetRNGState), which a
 # Python game cannot provide: the state pickles itself instead (test_openspiel_copies_...), so serialize=False here
 @pytest.mark.parametrize(
@@ -233,16 +256,16 @@ def _hand(state, seat):
 )
 def test_openspiel_random_sim_test(players, max_turns):
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": players, "max_turns": max_turns})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    game = pyspiel.load_game("python_fengsheng", {"players": players, "max_turns": max_turns, "seed": players})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)  # its own generator is seeded
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 5])
 def test_openspiel_random_sim_test_whole_games(players):
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": players})
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    game = pyspiel.load_game("python_fengsheng", {"players": players, "seed": players})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)  # one deal, three ways to play it
 
 
 def test_openspiel_game_type_and_parameters():
@@ -302,7 +325,7 @@ def test_openspiel_state_follows_game_state():
 
 def test_openspiel_exact_copies_are_pickles_and_deep_copies():
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": 3})
+    game = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 2})
     blank = pickle.loads(pickle.dumps(game.new_initial_state()))
     assert blank.is_chance_node()
     s1 = _dealt(game, random.Random(0), 30)
@@ -317,12 +340,18 @@ def test_openspiel_exact_copies_are_pickles_and_deep_copies():
         pickle.dumps(s1.clone())
 
 
+CLONE_SEED = 3  # the game's deal (with a fresh deal, 1 run in 100 ended before the decision it read, or the
+# acting seat could locate every card of the other hands, so a re-deal had nothing to move)
+
+
 def test_openspiel_clone_is_re_dealt_from_the_acting_seat():
     """clone() keeps everything the acting seat knows and deals the rest again; clones made at one point share
     one re-deal (a search tree stays consistent), and a re-dealt copy names no seed."""
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": 4})
-    state = _dealt(game, random.Random(3), 40)
+    game = pyspiel.load_game("python_fengsheng", {"players": 4, "seed": CLONE_SEED})
+    state = _at_unseen_cards(
+        game, random.Random(3), 40, lambda s: s.current_player(), lambda s: set(range(4)) - {s.current_player()}
+    )
     seat = state.current_player()
     c1, c2 = state.clone(), state.clone()
     for c in (c1, c2):
@@ -384,12 +413,14 @@ def test_openspiel_mcts_clones_cannot_reproduce_other_hands(decisions):
     pyspiel = _spiel()
     from open_spiel.python.algorithms import mcts
 
-    game = pyspiel.load_game("python_fengsheng", {"players": 4})
     rng = random.Random(5)
     matched = total = 0
     expected = []
     done = 0
-    while done < decisions:
+    for deal in itertools.count():  # a deal of its own (a fixed seed) for each decision searched
+        if done == decisions:
+            break
+        game = pyspiel.load_game("python_fengsheng", {"players": 4, "seed": 500 + deal})
         state = _dealt(game, rng, rng.randrange(5, 40))
         if state.is_terminal():
             continue
@@ -416,11 +447,11 @@ def test_openspiel_other_seats_information_states_in_a_clone_are_re_dealt():
     """In a clone, another seat's information state (its hand, the cards its history says it drew) names the
     clone's cards: its true hidden cards come back at an honest re-deal's rate, not always."""
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": 4})
     rng = random.Random(1)
     in_hand = in_draws = total = 0
     expected = []
-    for _ in range(16):
+    for deal in range(16):
+        game = pyspiel.load_game("python_fengsheng", {"players": 4, "seed": 600 + deal})
         state = _dealt(game, rng, rng.randrange(5, 60))
         if state.is_terminal():
             continue
@@ -452,7 +483,7 @@ def test_dropped_copies_stop_their_engines():
     GameState when it is freed (and a PettingZoo reset stops the last episode's)."""
     pyspiel = _spiel()
     pz = _pz()
-    game = pyspiel.load_game("python_fengsheng", {"players": 3})
+    game = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 4})
     state = _dealt(game, random.Random(0), 20)
     clone = state.clone()
     engine = clone.game_state
@@ -469,13 +500,20 @@ def test_dropped_copies_stop_their_engines():
     assert e.game_state.is_terminal()
 
 
+RESAMPLE_SEED = 8  # the game's deal and the sampler's seed (with a fresh deal, 1 run in 25 met an acting seat
+# with an empty hand, which every re-deal leaves empty)
+
+
 def test_openspiel_resample_from_infostate():
     pyspiel = _spiel()
-    game = pyspiel.load_game("python_fengsheng", {"players": 4})
-    state = _dealt(game, random.Random(8), 30)
+    game = pyspiel.load_game("python_fengsheng", {"players": 4, "seed": RESAMPLE_SEED})
+    state = _at_unseen_cards(  # the acting seat holds cards `seat` cannot see, so re-deals can differ there
+        game, random.Random(8), 30, lambda s: (s.current_player() + 1) % 4, lambda s: {s.current_player()}
+    )
     seat = (state.current_player() + 1) % 4  # not only the acting seat
     key = state.information_state_string(seat)
-    samples = [state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(3)]
+    sampler = pyspiel.UniformProbabilitySampler(RESAMPLE_SEED, 0.0, 1.0)  # seeded: the same samples every run
+    samples = [state.resample_from_infostate(seat, sampler) for _ in range(3)]
     for s in samples:
         assert s.information_state_string(seat) == key
         assert s.information_state_tensor(seat) == state.information_state_tensor(seat)
@@ -493,7 +531,7 @@ def test_openspiel_information_state_has_perfect_recall():
     pyspiel = _spiel()
     from interpreter.rl.encoding import InfoStateEncoder
 
-    game = pyspiel.load_game("python_fengsheng", {"players": 3})
+    game = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 6})
     state = _dealt(game)
     enc = InfoStateEncoder(load_cached(), 3)
     assert game.information_state_tensor_size() == enc.size
@@ -541,13 +579,15 @@ def test_openspiel_ismcts_plays_whole_games(games, max_turns):
     pyspiel = _spiel()
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game("python_fengsheng", {"players": 3, "max_turns": max_turns})
     rs = np.random.RandomState(0)
     evaluator = _CutRollouts(mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), rs, 30)
     for g in range(games):
+        game = pyspiel.load_game("python_fengsheng", {"players": 3, "max_turns": max_turns, "seed": 20 + g})
         bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rs) for _ in range(3)]
         if g == games - 1:
             bots[0] = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, max_world_samples=2, random_state=rs)
+        for bot in bots:  # its own resampler draws from an unseeded UniformProbabilitySampler: seed it from rs
+            bot.set_resampler(lambda s, seat: s.resample_from_infostate(seat, rs.uniform))
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
