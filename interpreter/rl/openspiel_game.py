@@ -242,11 +242,12 @@ class _World:
     def __reduce__(self):
         raise pickle.PicklingError("pickle the python_fengsheng state, not its world")
 
-    def __del__(self):
+    def __del__(self, _finalizing=sys.is_finalizing):
         """Stop the engine of a game dropped before its end: a search drops thousands of clones a decision, and a
-        paused engine is never freed otherwise (GameState.close; about 100 kB a clone)."""
+        paused engine is never freed otherwise (GameState.close; about 100 kB a clone). (``sys`` is bound as a
+        default: at exit a world still alive may be freed after this module's globals are cleared.)"""
         state = self.state
-        if state is not None and not state.is_terminal() and not sys.is_finalizing():  # at exit greenlets go anyway
+        if state is not None and not state.is_terminal() and not _finalizing():  # at exit greenlets go anyway
             state.close()
 
 
