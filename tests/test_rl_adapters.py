@@ -284,6 +284,12 @@ def test_openspiel_game_type_and_parameters():
         pyspiel.load_game("python_fengsheng", {"players": 11})
     with pytest.raises(Exception, match="seed"):
         pyspiel.load_game("python_fengsheng", {"seed": -2})
+    # the seed parameter is a C int (docs/rl.md says so): the largest deals itself, one more is OpenSpiel's error
+    top = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 2**31 - 1}).new_initial_state()
+    top.apply_action(0)
+    assert top.game_state.seed == 2**31 - 1
+    with pytest.raises((RuntimeError, pyspiel.SpielError)):
+        pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 2**31})
 
 
 def test_openspiel_deal_is_a_chance_node_with_a_fresh_seed():

@@ -19,8 +19,10 @@ Game parameters:
 * ``players`` (2–10, default 5);
 * ``seed`` (default -1): -1 deals every game from a fresh 128-bit seed
   (:func:`interpreter.seeds.fresh_seed`) when its chance node is applied; a seed
-  ``k >= 0`` deals seed ``k`` every time (reproducible tests and batches: whoever
-  knows the game string knows every card);
+  ``0 <= k < 2**31`` deals seed ``k`` every time (reproducible tests and batches: whoever
+  knows the game string knows every card). OpenSpiel's game parameters are C ints:
+  ``load_game`` cannot take a larger seed (a RuntimeError or SpielError of its own),
+  so a game of another door with a fresh 128-bit seed is replayed by ``GameState``;
 * ``max_turns`` (default 0 = the content's limit, 300 in the bundled rules):
   a game still running after this many turns ends with no winner;
 * ``content`` (default ``"bundled"``, the bundled content): else content
