@@ -405,8 +405,9 @@ class Event:
     trigger: bool = False
     zh: str = ""
     card_noun: str = "情报"
-    # fields a skill reacting to it reads as context variables of their own: (field, type of the language)
-    typed: tuple[tuple[str, str], ...] = ()
+    # fields a skill reacting to it reads as context variables of their own: (field, type of the language, how
+    # describe calls it)
+    typed: tuple[tuple[str, str, str], ...] = ()
 
 
 # Event fields that name deck ids: checked against the cards' visibility when recorded.
@@ -539,7 +540,7 @@ _TRIGGERS = (
         "its values), by add_counter, remove_counter or set_counter",
         "public; an owner-only counter's change only for its owner",
         zh="{s}的计数变化后",
-        typed=(("counter", "text"), ("before", "int"), ("after", "int")),
+        typed=(("counter", "text", "该计数"), ("before", "int", "其原值"), ("after", "int", "其新值")),
     ),
 )
 _RECORDS = (

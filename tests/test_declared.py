@@ -249,3 +249,8 @@ def test_an_unknown_counter_gets_the_closest_declared_one(tmp_path):
     )
     e = one(errors(fork(tmp_path, "counters:\n  护甲: {max: 5}\n", role)), "E310")
     assert e.line == 13 and 'unknown counter "护田"' in e.message and "护甲" in (e.hint or "")
+
+
+def test_describe_words_the_fields_of_a_counter_change(content):
+    text = describe_role(content.roles["demo_shield"], content.declared)
+    assert "【补甲】你的计数变化后，若该计数等于“护盾”且其新值小于其原值且其新值等于零，你摸一张牌。" in text

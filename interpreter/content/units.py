@@ -55,7 +55,7 @@ def skill_env(skill: dict, declared: Declared = NOTHING_DECLARED) -> dict:
         e = declared.events.get(t)
         built_in = TRIGGER_EVENTS.get(t)
         typed = e.fields if e is not None else built_in.typed if built_in is not None else ()
-        for fname, ftype in typed:
+        for fname, ftype, *_ in typed:
             env[fname] = field_var(fname, ftype, f"'{t}'")
     return env
 

@@ -197,6 +197,9 @@ def _skill_parts(sk: Skill, limit: bool = True, declared: Declared = NOTHING_DEC
     """A skill's opening (when, and its limit unless `limit` is false), its condition (若…) and its body."""
     r = Renderer(target_word=TARGET_LONG, may_subject=False, kept_marks=_kept_marks(sk.role))
     whens = TRIGGER_ZH
+    for t in sk.on or () if sk.kind == "triggered" else ():  # a built-in event's fields read by name (counter_changed)
+        e = catalogue.TRIGGER_EVENTS.get(t)
+        r.vars.update({name: zh for name, _, zh in e.typed} if e is not None else {})
     if declared.events and sk.kind == "triggered":
         whens = {name: e.zh for name, e in declared.trigger_events().items()}
         for t in sk.on or ():
