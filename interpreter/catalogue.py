@@ -635,6 +635,12 @@ _RECORDS = (
     Event(
         "to_hand", ("seat", "cards"), "cards went to a player's hand", "public; the cards as their visibility allows"
     ),
+    Event(
+        "to_zone",
+        ("zone", "seat", "cards"),
+        "cards were put into a zone the rules declare (seat: its player's, none: the shared one)",
+        "public; the cards as their zone's visibility allows",
+    ),
     Event("usurp", ("seat", "replaced"), "篡夺: a player took the victory from the declared winners"),
     Event("victory", ("winners", "reason"), "the game was won"),
 )
@@ -952,6 +958,7 @@ ERROR_CODES: dict[str, str] = {
     "E308": "a `let` redefines a name of the language",
     "E309": "a choice offers another player's hand cards face up to a chooser who cannot see them",
     "E310": "a counter the rules do not declare (`counters:`), or one named by a text computed in play",
+    "E311": "a zone the rules do not declare (`zones:`)",
     "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
     "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
     "E503": "a game is stuck: it asked more decisions than a game can take",

@@ -52,7 +52,7 @@ class Turn:
 
 @dataclass
 class Declarations:
-    """The counters and events the rules declare, as an item `describe` can name (计数与事件, declared)."""
+    """The counters, events and zones the rules declare, as an item `describe` can name (计数与事件, declared)."""
 
     declared: Declared
     id: str = "declared"
@@ -92,6 +92,8 @@ class Item:
                 + ", ".join(self.obj.declared.counters)
                 + "\nevents: "
                 + ", ".join(self.obj.declared.events)
+                + "\nzones: "
+                + ", ".join(self.obj.declared.zones)
             )
         if isinstance(self.obj, Turn):
             return (
@@ -149,7 +151,7 @@ def collect_items(dirs) -> tuple[list, list]:
     ]
     items += [Item("identity", obj) for obj in content.identities.values()]
     items.append(Item("rules", Turn(content.rules)))
-    if content.declared.counters or content.declared.events:
+    if content.declared.counters or content.declared.events or content.declared.zones:
         items.append(Item("rules", Declarations(content.declared)))
     return items, [_warning(e) for e in errors]
 

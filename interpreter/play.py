@@ -52,6 +52,7 @@ from .seat_text import (
     seat_name,
     task_line,
     transit_text,
+    zone_lines,
 )
 from .seeds import SEED_RANGE, agent_seed, is_seed
 
@@ -118,6 +119,9 @@ def render(
         parts.append(Text("使用中：").append_text(used))
     if obs["staging"]:
         parts.append(Text("翻开的牌：").append_text(cards_text(obs["staging"])))
+    zones = zone_lines(obs)
+    if zones:  # the zones the rules declare, as this seat sees them
+        parts.append(Panel(Text("\n".join(zones)), title="区域", title_align="left"))
 
     cards_by_id = cards_seen(obs)
     events = [event_text(r, me, names, cards_by_id) for r in obs["history"][since:]]

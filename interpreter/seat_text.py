@@ -186,6 +186,9 @@ def event_text(
         return f"{s('seat')} 死亡，弃置：{ids('cards')}"
     if e == "to_hand":
         return f"{s('seat')} 把 {ids('cards')} 加入手牌"
+    if e == "to_zone":  # a zone the rules declare: a player's, or the table's (seat none)
+        whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
+        return f"{ids('cards')} 被置入{whose}{rec.get('zone')}"
     if e == "give":
         return f"{s('seat')} 交给 {s('to_seat')} {rec.get('n')} 张手牌：{ids('cards')}"
     if e in ("collect", "skill_collect"):
@@ -287,11 +290,37 @@ def cards_seen(obs: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
             add(c)
     for c in obs["me"]["hand"]:
         add(c)
+    for cards in _declared_zones(obs):
+        for c in cards[2]:
+            add(c)
     for k in obs["known_cards"]:
         add(k["card"])
     if obs["transit"] is not None:
         add(obs["transit"]["card"])
     return out
+
+
+def _declared_zones(obs: Mapping[str, Any]) -> list[tuple[int | None, str, Sequence[Any]]]:
+    """The zones the rules declare, as the observation shows them: (the player's seat, none for a shared zone;
+    the zone's name; its cards, a card the seat may not see as None). None of them without declared zones."""
+    out: list[tuple[int | None, str, Sequence[Any]]] = [(None, n, cs) for n, cs in (obs.get("zones") or {}).items()]
+    for p in obs["players"]:
+        out += [(p["seat"], n, cs) for n, cs in (p.get("zones") or {}).items()]
+    return out
+
+
+def zone_lines(obs: Mapping[str, Any]) -> list[str]:
+    """One line per declared zone holding cards (play's screen and the browser table): the shared ones, then each
+    player's; the faces this seat may see, the others as 背面朝上."""
+    me = obs["seat"]
+    lines = []
+    for seat, name, cards in _declared_zones(obs):
+        if not cards:
+            continue
+        whose = f"{_seat(seat, me)} 的" if seat is not None else ""
+        faces = "、".join(card_text(c).plain if c is not None else "（背面朝上）" for c in cards)
+        lines.append(f"{whose}{name}（{len(cards)} 张）：{faces}")
+    return lines
 
 
 def menu_label(d: Mapping[str, Any], names: Names, decision: str | None = None) -> str:

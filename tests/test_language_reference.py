@@ -32,7 +32,7 @@ def _card_names() -> dict:
 
 
 def _errors(text, env, unit, mode, expect=None, data_types=None) -> list:
-    comp = Compiler(env, unit, _card_names(), data_types, counters=_declared().counters)
+    comp = Compiler(env, unit, _card_names(), data_types, counters=_declared().counters, zones=_zones())
     try:
         comp.program(text) if mode == "program" else comp.expression(text, expect)
     except Exception as e:  # a LanguageError from the parser
@@ -73,6 +73,11 @@ def test_effect_examples_compile():
 def _declared():
     """The counters and events of tests/fixtures/declared_pack, which docs/language.md's examples use."""
     return load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "declared_pack"]).declared
+
+
+def _zones():
+    """The zones of tests/fixtures/zones_pack, which docs/language.md's zone examples use."""
+    return load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "zones_pack"]).declared.zones
 
 
 def test_yaml_examples_compile():

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalogue import CONSTANTS, CONTEXT_VARS, TRIGGER_EVENTS
-from ..model.declared import VISIBILITIES, CounterDecl, Declared, EventDecl
+from ..model.declared import VISIBILITIES, CounterDecl, Declared, EventDecl, ZoneDecl
 from ..snippet import brief
 from ..suggest import did_you_mean
 from .diagnostics import Diagnostics
@@ -37,7 +37,42 @@ def build_declared(sink: Diagnostics, path: Path, data: Any) -> Declared:
         e = _event(sink, path, data["events"], str(name), spec)
         if e is not None:
             events[e.name] = e
-    return Declared(counters, events)
+    zones = {}
+    for name, spec in _mapping(data.get("zones")).items():
+        z = _zone(sink, path, str(name), spec)
+        if z is not None:
+            zones[z.name] = z
+    return Declared(counters, events, zones)
+
+
+def _zone(sink: Diagnostics, path: Path, name: str, spec: Any) -> ZoneDecl | None:
+    """A `zones:` entry (its shape checked by the schema): a shared zone has no owner to look (E113)."""
+    if spec is None:
+        spec = {}
+    if not isinstance(spec, dict):
+        return None
+    per, look = spec.get("per", "player"), spec.get("look", "owner")
+    if per == "shared" and look == "owner":
+        sink.err(
+            path,
+            pos_of(spec, "look"),
+            "E113",
+            f"zone '{name}' is shared: it has no owner to look at it",
+            "look: everyone (face up) or nobody (face down)",
+        )
+        return None
+    cap = spec.get("capacity")
+    return ZoneDecl(
+        name,
+        str(per),
+        str(look),
+        str(spec.get("order", "stack")),
+        cap if isinstance(cap, int) else None,
+        str(spec.get("overflow", "discard")),
+        str(spec.get("at_death", "discard")),
+        str(spec.get("at_end", "keep")),
+        str(spec.get("doc", "")),
+    )
 
 
 def _mapping(value: Any) -> dict:

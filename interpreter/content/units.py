@@ -123,9 +123,17 @@ class Units:
         text = container.get(key) if container is not None else None
         if not isinstance(text, str):
             return UnitResult()
-        comp = Compiler(env, unit, self.card_names, data_types, precompiled(), counters=self.declared.counters)
-        if self.alone:  # one file on its own: the counters its pack's rules declare are not known
-            skip_codes = {*skip_codes, "E310"}
+        comp = Compiler(
+            env,
+            unit,
+            self.card_names,
+            data_types,
+            precompiled(),
+            counters=self.declared.counters,
+            zones=self.declared.zones,
+        )
+        if self.alone:  # one file on its own: the counters and zones its pack's rules declare are not known
+            skip_codes = {*skip_codes, "E310", "E311"}
         pos = pos_of(container, key)
         if isinstance(pos, FilePos):  # code merged in from a pack.yaml (an identity's victory): its own file
             path = pos.path

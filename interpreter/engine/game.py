@@ -435,6 +435,8 @@ class Game(GameCore):
         except GameOver as over:
             self.result = over
             over.turns = self.turn_no
+            if self.zones.zone_decls:  # zones the rules declare `at_end: reveal` are shown to all
+                self.zones.reveal_zones_at_end()
             # winners turn their identity cards face up to declare (宣胜): that much becomes public
             if self.record:
                 self.log.append(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .actions import card_data
 from .frozen import FrozenDict, freeze
-from .state import DECK, HAND, LASTING, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card, mark_record
+from .state import DECK, DECLARED_ZONE, HAND, LASTING, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card, mark_record
 
 if TYPE_CHECKING:
     from .decisions import Decision
@@ -70,11 +70,24 @@ def _in_use(g: Game, c: Card, seat: int) -> FrozenDict:
     return FrozenDict({"id": None, "used_as": used_as})
 
 
+def _zones_seen(g: Game, seat: int, owner: Any) -> FrozenDict:
+    """The declared zones of `owner` (a player; None: the shared ones) as `seat` sees them: by name, each card that
+    comes out first first, its face if the seat may see it, else None (only how many there are)."""
+    zones = g.zones
+    out = {}
+    for zone, decl in enumerate(zones.zone_decls, DECLARED_ZONE):
+        if (decl.per == "shared") == (owner is None):
+            cards = zones.zone_cards(zone, owner)
+            out[decl.name] = tuple(card_data(c) if g.card_visible(c, seat) else None for c in cards)
+    return FrozenDict(out)
+
+
 def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDict:
     g = game
     zones, flow, skills = g.zones, g.flow, g.skills  # (read from their owners: see ARCHITECTURE.md)
     me = g.players[seat]
     turn = g.turn_no
+    declared_zones = bool(zones.zone_decls)
     players = []
     for p in g.players:
         statuses = sorted(
@@ -100,6 +113,8 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
             marks = {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
             if marks:
                 row["marks"] = FrozenDict(marks)
+        if declared_zones:  # the zones the rules declare, each player's
+            row["zones"] = _zones_seen(g, seat, p)
         if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
             row["skills"] = FrozenDict(
                 {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
@@ -128,8 +143,8 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
         z = c.zone
         if not (c.knowers >> seat & 1) or g.card_public(c):
             continue
-        if (z == HAND and c.owner is me) or z in (PENDING, PROCESSING, REMOVED):
-            continue  # one's own hand, the pending intel, cards in use and removed ones have their own fields
+        if (z == HAND and c.owner is me) or z in (PENDING, PROCESSING, REMOVED) or z >= DECLARED_ZONE:
+            continue  # one's own hand, the pending intel, cards in use, removed ones, declared zones: own fields
         where = {"card": card_data(c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
         if z == DECK:
             where["depth"] = len(zones.deck) - 1 - zones.deck.index(c)  # 0: the top card
@@ -172,6 +187,8 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
         "decision": None,
         "result": result,
     }
+    if declared_zones:
+        obs["zones"] = _zones_seen(g, seat, None)
     if decision is not None and decision.seat == seat:
         obs["decision"] = FrozenDict({"kind": decision.kind, "prompt": decision.prompt, "source": decision.source})
     return FrozenDict(obs)

@@ -35,6 +35,7 @@ from .state import (
     BLACK,
     BLUE,
     DECK,
+    DECLARED_ZONE,
     DISCARD,
     HAND,
     INTEL,
@@ -475,6 +476,36 @@ def _put_in_hand(ctx: Ctx, xs, p):
         emit_event(g, "to_hand", seat=p.seat, cards=[c.uid for c in cards])
     _emit_taken(g, taken, p)
     return True
+
+
+@implements("put_in_zone")
+def _put_in_zone(ctx: Ctx, xs, zone, p):
+    zones = _zones(ctx)
+    number = zones.zone_numbers.get(zone)  # (the compiler checked the name: E311)
+    cards = as_cards(xs)
+    if not cards or number is None or (p is None and zones.zone_decls[number - DECLARED_ZONE].per == "player"):
+        return False
+    g = ctx.game
+    taken = _hand_sources(cards, p)
+    zones.put_in_zone(cards, number, p)
+    if p is not None:
+        _emit_taken(g, taken, p)
+    return True
+
+
+@implements("zone_cards")
+def _zone_cards(ctx: Ctx, zone, p) -> list:
+    zones = _zones(ctx)
+    number = zones.zone_numbers.get(zone)
+    return zones.zone_cards(number, p) if number is not None else []
+
+
+@implements("zone_top")
+def _zone_top(ctx: Ctx, zone, p):
+    zones = _zones(ctx)
+    number = zones.zone_numbers.get(zone)
+    cards = zones.zone_cards(number, p) if number is not None else []
+    return cards[0] if cards else None
 
 
 def _hand_sources(cards, to) -> list:

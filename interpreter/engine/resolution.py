@@ -343,6 +343,8 @@ class Resolution:
                 for c in cards:
                     self.zones.move(c, DISCARD)
                 emit_event(game, "dead_discard", seat=p.seat, cards=[c.uid for c in cards])
+                if self.zones.zone_decls:  # his declared zones, as the rules say (at_death)
+                    self.zones.empty_zones_of(p)
         finally:
             for p in dead:
                 seats.death_resolved(p)

@@ -3,7 +3,8 @@
 :class:`Zones` owns every physical card's place — the deck, the discard pile,
 the removed cards, the cards in use (processing) and set aside (staging), each
 player's hand and intel area (and the per-colour intel counters), the pending
-intel and whether it is face up — and what each seat knows of each card
+intel and whether it is face up, the zones the rules declare (`zones:`: 仁区, a
+private pile …, numbered from DECLARED_ZONE) — and what each seat knows of each card
 (``Card.knowers``). :meth:`Zones.move` is the only code that changes a card's
 zone; the other operations here (draw, discard, reveal …) are made of it.
 """
@@ -21,6 +22,7 @@ from .state import (
     BLUE,
     BLUE_BIT,
     DECK,
+    DECLARED_ZONE,
     DISCARD,
     HAND,
     INTEL,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     import random
 
     from ..model.content import CardType, DeckEntry
+    from ..model.declared import ZoneDecl
     from .core import GameCore
 
 
@@ -74,6 +77,11 @@ class Zones(MoveCount):
         # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
         # end (EffectStack.pop) ends the shows made since it began (end_shows)
         self.showing: list[Card] = []
+        # the zones the rules declare, numbered DECLARED_ZONE + their place here; each one's cards by (zone, the
+        # owner's seat, -1 for a shared zone), oldest first (the top of a stack is the END of the list)
+        self.zone_decls: list[ZoneDecl] = list(game.content.declared.zones.values())
+        self.zone_numbers: dict[str, int] = {z.name: DECLARED_ZONE + i for i, z in enumerate(self.zone_decls)}
+        self.piles: dict[tuple[int, int], list[Card]] = {}
 
     # ------------------------------------------------------------------ building the deck
 
@@ -224,6 +232,8 @@ class Zones(MoveCount):
             return not card.face_down  # used as a card played face down (face_down: true): only user and target
         if z == PENDING:
             return self.pending_face_up
+        if z >= DECLARED_ZONE:
+            return self.zone_decls[z - DECLARED_ZONE].look == "everyone"
         return False
 
     def card_visible(self, card: Card, seat: int) -> bool:
@@ -293,7 +303,8 @@ class Zones(MoveCount):
         self.pending_face_up = face_up
 
     def zone_name(self, card: Card) -> str:
-        where = ZONE_NAMES[card.zone]
+        z = card.zone
+        where = ZONE_NAMES[z] if z < DECLARED_ZONE else self.zone_decls[z - DECLARED_ZONE].name
         return f"P{card.owner.seat}'s {where}" if card.owner is not None else where
 
     # ------------------------------------------------------------------ moving cards
@@ -350,9 +361,12 @@ class Zones(MoveCount):
         elif z == STAGING:
             k = self.all_mask
             self.staging.remove(card)
-        else:  # REMOVED
+        elif z == REMOVED:
             k = card.knowers if card.face_down else self.all_mask
             self.removed.remove(card)
+        else:  # a declared zone: a face-up one was seen by all, a face-down one by those following its cards
+            k = self.all_mask if self.zone_decls[z - DECLARED_ZONE].look == "everyone" else card.knowers
+            self.piles[z, card.owner.seat if card.owner is not None else -1].remove(card)
         if zone == HAND:
             assert owner is not None  # a hand or an intel area is someone's
             k |= 1 << owner.seat
@@ -400,6 +414,86 @@ class Zones(MoveCount):
             self.staging.append(card)
         elif zone == REMOVED:
             self.removed.append(card)
+        else:
+            self._enter_declared(card, zone, owner)
+
+    def _enter_declared(self, card: Card, zone: int, owner: Player | None) -> None:
+        """`card` (moved by move) goes on top of declared zone `zone`: its player's if the zone is per player
+        (he looks at it if the zone is his to look at), the table's if shared."""
+        decl = self.zone_decls[zone - DECLARED_ZONE]
+        if decl.per == "shared":
+            card.owner = owner = None
+        elif owner is None:
+            raise EngineError(f"zone {decl.name} is each player's: a card put there needs a player")
+        if owner is not None and decl.look == "owner":
+            card.knowers |= 1 << owner.seat
+        key = (zone, owner.seat if owner is not None else -1)
+        pile = self.piles.get(key)
+        if pile is None:
+            pile = self.piles[key] = []
+        pile.append(card)
+
+    # ------------------------------------------------------------------ declared zones
+
+    def declared_zone(self, name: str) -> int:
+        """The number of the zone the rules declare as `name` (the compiler checked the name: E311)."""
+        number = self.zone_numbers.get(name)
+        if number is None:
+            raise EngineError(f"no zone {name!r} is declared")
+        return number
+
+    def zone_pile(self, zone: int, owner: Player | None) -> list[Card]:
+        """The cards of a declared zone (a per-player one: `owner`'s), oldest first; not a copy."""
+        per_player = self.zone_decls[zone - DECLARED_ZONE].per == "player"
+        if per_player and owner is None:
+            return []
+        return self.piles.get((zone, owner.seat if per_player and owner is not None else -1), [])
+
+    def zone_cards(self, zone: int, owner: Player | None) -> list[Card]:
+        """A declared zone's cards, the one that comes out first first (the top of a stack: the newest; the
+        oldest of a queue)."""
+        pile = self.zone_pile(zone, owner)
+        return pile[::-1] if self.zone_decls[zone - DECLARED_ZONE].order == "stack" else list(pile)
+
+    def put_in_zone(self, cards: list[Card], zone: int, owner: Player | None) -> None:
+        """The cards go into a declared zone in order; past its capacity, its oldest cards go to its overflow
+        (discarded, or removed), one per card beyond it (仁区: 超出上限时，最早置入的牌被置入弃牌堆)."""
+        decl = self.zone_decls[zone - DECLARED_ZONE]
+        if decl.per == "shared":
+            owner = None
+        for c in cards:
+            self.move(c, zone, owner)
+        pile = self.zone_pile(zone, owner)
+        if decl.capacity is not None and len(pile) > decl.capacity:
+            out = pile[: len(pile) - decl.capacity]  # the oldest
+            if decl.overflow == "remove":
+                for c in out:
+                    self.move(c, REMOVED)
+            else:
+                self.discard_cards(out)
+        if not unheard(self.game, "to_zone"):
+            emit_event(
+                self.game,
+                "to_zone",
+                zone=decl.name,
+                seat=owner.seat if owner is not None else None,
+                cards=[c.uid for c in cards],
+            )
+
+    def empty_zones_of(self, p: Player) -> None:
+        """p died: his declared zones whose rule is to discard them at death are discarded."""
+        for zone, decl in enumerate(self.zone_decls, DECLARED_ZONE):
+            if decl.per == "player" and decl.at_death == "discard":
+                pile = self.piles.get((zone, p.seat))
+                if pile:
+                    self.discard_cards(list(pile))
+
+    def reveal_zones_at_end(self) -> None:
+        """The game ended: the cards of the zones declared `at_end: reveal` are shown to everyone."""
+        revealed = {zone for zone, decl in enumerate(self.zone_decls, DECLARED_ZONE) if decl.at_end == "reveal"}
+        shown = [c for key, pile in sorted(self.piles.items()) if key[0] in revealed for c in pile]
+        if shown:
+            self.reveal(shown)
 
     def refill(self) -> bool:
         """When the deck runs out, the discard pile is shuffled into a new deck. False: both are empty."""
@@ -515,19 +609,24 @@ class Zones(MoveCount):
             zones.append((INTEL, p, p.intel))
         if self.pending is not None:
             zones.append((PENDING, None, [self.pending]))
+        for (zone, seat), pile in self.piles.items():
+            zones.append((zone, self.players[seat] if seat >= 0 else None, pile))
         for zone, owner, cards in zones:
             for c in cards:
                 if c.uid in seen:
-                    raise AssertionError(f"{c} is in {ZONE_NAMES[zone]} and {ZONE_NAMES[seen[c.uid]]}")
+                    raise AssertionError(f"{c} is in {self._zname(zone)} and {self._zname(seen[c.uid])}")
                 seen[c.uid] = zone
                 if c.zone != zone or c.owner is not owner:
-                    raise AssertionError(f"{c} thinks it is in {ZONE_NAMES[c.zone]}, found in {ZONE_NAMES[zone]}")
+                    raise AssertionError(f"{c} thinks it is in {self._zname(c.zone)}, found in {self._zname(zone)}")
         if len(seen) != len(self.cards):
             raise AssertionError(f"{len(self.cards) - len(seen)} cards are in no zone")
         for p in self.players:
             for bit in (RED, BLUE, BLACK):
                 if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
                     raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
+
+    def _zname(self, zone: int) -> str:
+        return ZONE_NAMES[zone] if zone < DECLARED_ZONE else self.zone_decls[zone - DECLARED_ZONE].name
 
 
 def _first(face: tuple) -> Any:

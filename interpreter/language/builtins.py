@@ -375,6 +375,27 @@ declare(
 )
 
 declare(
+    "zone_cards",
+    "query",
+    [("zone", T.ZONE), ("p", T.PLAYER, None)],
+    T.CARDS,
+    "{p}的{zone}中的牌",
+    "The cards of a zone the rules declare: p's if the zone is each player's (none without p), else the "
+    "table's; the one that comes out first first (a stack's top: the newest; a queue's oldest).",
+    phrasing=Phrasing(variants=(({"p": "absent"}, Phrasing("{zone}中的牌")),)),
+)
+
+declare(
+    "zone_top",
+    "query",
+    [("zone", T.ZONE), ("p", T.PLAYER, None)],
+    T.CARD,
+    "{p}的{zone}中的第一张牌",
+    "The card of a declared zone that comes out first (zone_cards' first), or none if it is empty.",
+    phrasing=Phrasing(variants=(({"p": "absent"}, Phrasing("{zone}中的第一张牌")),)),
+)
+
+declare(
     "intel",
     "query",
     [("p", T.PLAYER)],
@@ -827,6 +848,18 @@ declare(
 )
 
 declare("remove", "action", [("xs", T.CARDS)], T.BOOL, "将{xs}移出游戏", "移出游戏: the cards leave the game.")
+
+declare(
+    "put_in_zone",
+    "action",
+    [("xs", T.CARDS), ("zone", T.ZONE), ("p", T.PLAYER, None)],
+    T.BOOL,
+    "将{xs}置入{p}的{zone}",
+    "The cards go, in order, into a zone the rules declare (`zones:`): p's if the zone is each player's (false, "
+    "nothing moved, without p), the table's if it is shared (p is not needed). Who sees them follows the zone's "
+    "`look`; past its `capacity` its oldest cards go to its `overflow`.",
+    phrasing=Phrasing("将{xs}置入{p:poss}{zone}", variants=(({"p": "absent"}, Phrasing("将{xs}置入{zone}")),)),
+)
 
 declare(
     "reveal",

@@ -262,12 +262,14 @@ class Compiler:
         data_types: dict[str, str] | None = None,
         precompiled: Mapping[str, Factory] | None = None,
         counters: Iterable[str] = (),
+        zones: Iterable[str] = (),
     ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
         self.card_names = card_names  # Chinese card name -> card id
         self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type
         self.counters = tuple(counters)  # the counters the rules declare (model/declared.py), by name
+        self.zones = tuple(zones)  # the zones the rules declare, by name
         # units compiled ahead of time, by unit_key (the compiled build's table of the bundled content's units)
         self.precompiled = precompiled
         self.errors: list[LanguageError] = []
@@ -977,6 +979,8 @@ class Compiler:
                 )
             if p.type == T.COUNTER:
                 self._check_counter(node.func, p.name, arg, t)
+            if p.type == T.ZONE:
+                self._check_zone(node.func, p.name, arg, t)
             args.append(code)
         self.calls.add(node.func)
         key = bound.get("key")
@@ -1016,6 +1020,21 @@ class Compiler:
                 _suggest(arg.value, self.counters)
                 or (f"counters the rules declare: {declared}" if declared else None)
                 or "declare it in the rules' `counters:` (rules.yaml, or a pack's rules:)",
+            )
+
+    def _check_zone(self, func: str, pname: str, arg: ast.Node, t: str) -> None:
+        """A zone is named in quotes (E302 for a text computed in play) and declared by the rules (E311)."""
+        if t == T.TEXT and not isinstance(arg, ast.StrLit):
+            self._err("E302", f"`{pname}` of {func} must be a zone's name in quotes, not a text computed in play", arg)
+        elif isinstance(arg, ast.StrLit) and arg.value not in self.zones:
+            declared = ", ".join(self.zones)
+            self._err(
+                "E311",
+                f'unknown zone "{clip(arg.value)}"',
+                arg,
+                _suggest(arg.value, self.zones)
+                or (f"zones the rules declare: {declared}" if declared else None)
+                or "declare it in the rules' `zones:` (rules.yaml, or a pack's rules:)",
             )
 
     def _inlinable(self, func: str, bound: dict[str, ast.Node], code: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .. import catalogue
 from ..model.colors import COLOR_NAMES
 from ..model.content import CardType, Identity, Role, Rules, SecretTask, Skill, Victory
-from ..model.declared import NOTHING_DECLARED, Declared, EventDecl
+from ..model.declared import NOTHING_DECLARED, Declared, EventDecl, ZoneDecl
 from . import ast
 from .describe import (
     CHECK_ZH,
@@ -318,7 +318,30 @@ def describe_declared(declared: Declared) -> str:
         if e.replaceable:
             text += "；生效前可以改换其" + "、".join(e.replaceable)
         lines.append(text + "。")
+    for z in declared.zones.values():
+        lines.append(f"区域【{z.name}】：" + "，".join(_zone_words(z)) + "。")
     return "\n".join(lines)
+
+
+_ZONE_LOOK_ZH = {
+    "everyone": "正面朝上，所有角色可见",
+    "owner": "背面朝上，仅其所属角色可以查看",
+    "nobody": "背面朝上，无人可以查看",
+}
+
+
+def _zone_words(z: ZoneDecl) -> list[str]:
+    """A declared zone's rule, in words (describe 计数与事件)."""
+    words = ["每名角色一个" if z.per == "player" else "所有角色共用一个", _ZONE_LOOK_ZH[z.look]]
+    words.append("后置入的牌先取出" if z.order == "stack" else "先置入的牌先取出")
+    if z.capacity is not None:
+        where = "弃牌堆" if z.overflow == "discard" else "游戏外"
+        words.append(f"至多{cn_num(z.capacity)}张，超出时最早置入的牌置入{where}")
+    if z.per == "player":
+        words.append("其角色死亡时弃置其中的牌" if z.at_death == "discard" else "其角色死亡时其中的牌保留")
+    if z.at_end == "reveal":
+        words.append("游戏结束时展示其中的牌")
+    return words
 
 
 def _moments_text(sk: Skill, declared: Declared = NOTHING_DECLARED) -> str:

@@ -31,6 +31,7 @@ MARK_VALUES = (INT, COLOR, PLAYER, CARD, CARDNAME, TEXT, BOOL)
 MAX_NUMBER = 999_999_999  # numbers kept in marks are clamped to ±this (the largest number code may write)
 STATUS = "status"
 COUNTER = "counter"  # a counter's name, as the rules declare it (`counters:`): a text written out
+ZONE = "zone"  # a zone's name, as the rules declare it (`zones:`): a text written out
 DIRECTION, DIRECTIONS = "direction", "directions"
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME, DIRECTIONS: DIRECTION}
@@ -59,6 +60,7 @@ DESCRIPTIONS = {
     LIST: "a list",
     STATUS: "a status name",
     COUNTER: "a counter the rules declare (its name in quotes)",
+    ZONE: "a zone the rules declare (its name in quotes)",
     DIRECTION: "a direction (left, right, up)",
     DIRECTIONS: "a list of directions",
 }
@@ -80,7 +82,7 @@ def accepts(expected: str, actual: str) -> bool:
         return actual in ELEMENT or actual in LIST_OF
     if expected in ELEMENT and ELEMENT[expected] == actual:
         return True  # a single value where a list is expected
-    return expected in (STATUS, COUNTER) and actual == TEXT  # a status or a counter is given by its name
+    return expected in (STATUS, COUNTER, ZONE) and actual == TEXT  # a status, counter or zone: by its name
 
 
 def element_of(t: str) -> str:

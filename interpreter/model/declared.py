@@ -1,4 +1,4 @@
-"""What a rule set declares of its own vocabulary: counters and events (rules.yaml or a pack's `rules:`).
+"""What a rule set declares of its own vocabulary: counters, events and zones (rules.yaml or a pack's `rules:`).
 
 A **counter** is a number kept per player for the whole game (护甲, 蓄力): a lasting mark (`keep_mark`,
 docs/language.md) whose range, initial value and visibility the rules declare once, instead of each call
@@ -17,6 +17,15 @@ from .. import catalogue
 
 # Who sees a counter: every seat, or its player alone (a secret lasting mark).
 VISIBILITIES = ("public", "owner")
+
+# A declared zone: whose it is, who may look at its cards, which card comes out first, where the cards go when
+# it overflows, when its owner dies and when the game ends.
+ZONE_PER = ("player", "shared")
+ZONE_LOOK = ("everyone", "owner", "nobody")
+ZONE_ORDER = ("stack", "queue")
+ZONE_OVERFLOW = ("discard", "remove")
+ZONE_AT_DEATH = ("discard", "keep")
+ZONE_AT_END = ("reveal", "keep")
 
 
 @dataclass(frozen=True)
@@ -61,11 +70,38 @@ class EventDecl:
 
 
 @dataclass(frozen=True)
+class ZoneDecl:
+    """A declared zone (仁区, 额外牌堆, a private pile, a face-down judgement area): one per player or one shared.
+
+    look: everyone (its cards lie face up), owner (face down, its player looks: a shared zone has no owner, so
+    nobody does), nobody (face down; a card put there stays known to those who knew it, e.g. the player who put
+    it from his hand, as a card put on the deck). order: stack (the last card put in comes out first) or queue
+    (the first does). capacity: the most cards it holds; a card put in beyond it pushes the one that would come
+    out last (the oldest of a queue, the bottom of a stack) to `overflow`. at_death: what happens to a dead
+    player's zone; at_end: reveal shows every card in it to all when the game ends."""
+
+    name: str  # its key, in Chinese (仁区): what code names it by
+    per: str = "player"  # ZONE_PER
+    look: str = "owner"  # ZONE_LOOK
+    order: str = "stack"  # ZONE_ORDER
+    capacity: int | None = None  # None: no limit
+    overflow: str = "discard"  # ZONE_OVERFLOW
+    at_death: str = "discard"  # ZONE_AT_DEATH (a per-player zone)
+    at_end: str = "keep"  # ZONE_AT_END
+    doc: str = ""
+
+    @property
+    def face_up(self) -> bool:
+        return self.look == "everyone"
+
+
+@dataclass(frozen=True)
 class Declared:
-    """Everything a content set declares of its own: counters and events, by name."""
+    """Everything a content set declares of its own: counters, events and zones, by name."""
 
     counters: dict[str, CounterDecl] = field(default_factory=dict)
     events: dict[str, EventDecl] = field(default_factory=dict)
+    zones: dict[str, ZoneDecl] = field(default_factory=dict)
 
     def trigger_events(self) -> dict[str, catalogue.Event]:
         """What `trigger:` may name with these declarations: the catalogue's events and the declared ones."""
@@ -78,6 +114,7 @@ class Declared:
         return (
             tuple(sorted(self.counters)),
             tuple(sorted((e.name, e.fields, e.subject, e.replaceable) for e in self.events.values())),
+            tuple(sorted(self.zones)),
         )
 
 

@@ -34,6 +34,7 @@ from ..seat_text import (
     seat_name,
     task_line,
     transit_text,
+    zone_lines,
 )
 
 
@@ -98,6 +99,7 @@ def seat_view(
         "transit": transit.plain if transit is not None else None,
         "in_use": [in_use_text(c, names).plain for c in obs["in_use"]],
         "staging": [card_chip(c) for c in obs["staging"]],
+        "zones": zone_lines(obs),
         "events": [e for e in events if e],
         "result": result_text(obs, names),
         "decision": decision,

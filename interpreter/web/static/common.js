@@ -49,5 +49,6 @@ function drawMine(box, v) {
     me.known.map((k) => el("div", { class: "muted" }, k)),
     v.in_use.length ? el("div", {}, "使用中：" + v.in_use.join(" ")) : "",
     v.staging.length ? el("div", {}, "翻开的牌：", v.staging.map(cardChip)) : "",
+    (v.zones || []).map((z) => el("div", {}, z)),
   ));
 }
