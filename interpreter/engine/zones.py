@@ -212,13 +212,16 @@ class Zones(MoveCount):
 
     def _places(self) -> list[list[Card]]:
         """Every zone's cards, in an order everyone knows (deck bottom to top, hands by seat, pending, in use,
-        removed, and the public zones)."""
+        removed, the public zones, and the zones the rules declare by number and seat: their hidden cards are
+        dealt like hand cards)."""
         zones: list[list[Card]] = [self.deck]
         zones += [p.hand for p in self.players]
         if self.pending is not None:
             zones.append([self.pending])
         zones += [self.processing, self.removed, self.discard_pile, self.staging]
         zones += [p.intel for p in self.players]
+        if self.piles:
+            zones += [pile for _key, pile in sorted(self.piles.items())]
         return zones
 
     # ------------------------------------------------------------------ visibility
