@@ -12,4 +12,4 @@ Layers, low to high (each imports only those below it; ARCHITECTURE.md):
 * ``interpreter.cli``      — the ``fengsheng`` command.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
