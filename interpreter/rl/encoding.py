@@ -99,6 +99,23 @@ COLORS = ("red", "blue", "black")
 DIRECTIONS = ("left", "right", "up")
 
 
+def lay_out(pieces, inner_high=None) -> tuple[dict, int, np.ndarray]:
+    """Where each piece (name, shape, upper bound) lies in one flat vector: {name: (start, end, shape)}, the
+    vector's size, and each entry's upper bound (a piece whose bound is None takes `inner_high`, the bounds of
+    a vector nested whole in it)."""
+    offsets: dict = {}
+    at = 0
+    for name, shape, _ in pieces:
+        size = int(np.prod(shape))
+        offsets[name] = (at, at + size, shape)
+        at += size
+    high = np.zeros(at, np.float32)
+    for name, _, hi in pieces:
+        a, b, _ = offsets[name]
+        high[a:b] = inner_high if hi is None else hi
+    return offsets, at, high
+
+
 class Encoder:
     """The observation encoding for one content set and player count (see the module docstring)."""
 
@@ -153,17 +170,7 @@ class Encoder:
             ("removed_ident", (1,), max(n, 16)),
             ("winners", (n,), 1),
         )
-        self.offsets: dict = {}
-        at = 0
-        for name, shape, _ in self.pieces:
-            size = int(np.prod(shape))
-            self.offsets[name] = (at, at + size, shape)
-            at += size
-        self.size = at
-        self.high = np.zeros(at, np.float32)
-        for name, _, hi in self.pieces:
-            a, b, _ = self.offsets[name]
-            self.high[a:b] = hi
+        self.offsets, self.size, self.high = lay_out(self.pieces)
         self._role_index = {r: i for i, r in enumerate(self.role_ids)}
         self._ident_index = {r: i for i, r in enumerate(self.identity_ids)}
         self._task_index = {r: i for i, r in enumerate(self.task_ids)}
@@ -293,17 +300,7 @@ class InfoStateEncoder:
             ("own_seats", (n,), most * 100),
             ("own_last", (self.LAST, row), 1),
         )
-        self.offsets: dict = {}
-        at = 0
-        for name, shape, _ in self.pieces:
-            size = int(np.prod(shape))
-            self.offsets[name] = (at, at + size, shape)
-            at += size
-        self.size = at
-        self.high = np.zeros(at, np.float32)
-        for name, _, hi in self.pieces:
-            a, b, _ = self.offsets[name]
-            self.high[a:b] = obs.high if hi is None else hi
+        self.offsets, self.size, self.high = lay_out(self.pieces, obs.high)
         self._kinds = kinds
         self._cards = D
 
