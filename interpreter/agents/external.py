@@ -395,6 +395,9 @@ def close_all() -> None:
 # ---------------------------------------------------------------------- the agent
 
 
+_DIGESTS: dict[int, tuple[Any, str]] = {}  # id(action space) -> (the space, its digest); one per content set
+
+
 def content_id(content: Any) -> dict[str, Any]:
     """What `hello` says of the content: its packs, the size of its action space, and a digest of the action
     space's numbering (two contents with the same digest give every action the same id)."""
@@ -403,10 +406,11 @@ def content_id(content: Any) -> dict[str, Any]:
     from ..engine.actions import space_for
 
     space = space_for(content)
-    digest = getattr(space, "_digest", None)
-    if digest is None:  # (kept on the content's action space: a batch says hello for every game and seat)
-        digest = hashlib.blake2b(repr(space.keys).encode(), digest_size=8).hexdigest()
-        space._digest = digest  # type: ignore[attr-defined]
+    kept = _DIGESTS.get(id(space))
+    if kept is None or kept[0] is not space:  # kept per action space (a batch says hello for every game and
+        # seat), beside it rather than on it: the compiled engine's classes take no attribute of another module's
+        kept = _DIGESTS[id(space)] = (space, hashlib.blake2b(repr(space.keys).encode(), digest_size=8).hexdigest())
+    digest = kept[1]
     packs = [{"id": p.id, "version": p.version} for p in getattr(content, "packs", ())]
     return {"packs": packs, "action_space": space.size, "digest": digest}
 
