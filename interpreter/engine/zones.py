@@ -278,9 +278,9 @@ class Zones(MoveCount):
 
         The seats that look know each card where it is, and while the effect that shows it resolves the card is
         on show to them (``Card.shown``): a move that effect makes of it is one they see, out of a hand too (the
-        text names the shown card: 毒计's 你将展示的牌加入你的手牌). Once that effect has resolved (end_shows), or
-        after a pick among it and other cards they do not see (hide_pick), a face-down move out of a hand is
-        followed as any other (see move). docs/rulings.md R47."""
+        text names the shown card, as in "put the card you showed into your hand"). Once that effect has
+        resolved (end_shows), or after a pick among it and other cards they do not see (hide_pick), a face-down
+        move out of a hand is followed as any other (see move). docs/rulings.md R47."""
         bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
         showing = self.showing
         for c in cards:
