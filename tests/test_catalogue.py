@@ -20,7 +20,7 @@ from interpreter.agents.random_agent import RandomAgent
 from interpreter.content.loader import load_cached
 from interpreter.engine import decisions as D
 from interpreter.engine.game import Game
-from interpreter.language import ast as lang_ast, builtins as B, compiler
+from interpreter.language import ast as lang_ast, builtins as B, namespace
 from interpreter.language.compiler import CONTEXT_VARS, Compiler
 from interpreter.language.describe import CHECK_ZH, TIMING_ZH, TRIGGER_ZH, VAR_ZH
 from interpreter.language.parser import parse
@@ -115,8 +115,8 @@ def test_docs_tables_are_generated_from_the_catalogue():
 def test_the_language_knows_exactly_the_catalogue_names():
     # CONTEXT_VARS, CONSTANTS, STATUSES and the describe tables are built from the catalogue; what is
     # written by hand beside it is what can drift: the getters, the code inlined for them, the values
-    assert set(compiler._GETTERS) == set(C.CONTEXT_VARS)
-    assert set(compiler._CONTEXT_CODE) <= set(C.CONTEXT_VARS)
+    assert set(namespace._GETTERS) == set(C.CONTEXT_VARS)
+    assert set(namespace.CONTEXT_CODE) <= set(C.CONTEXT_VARS)
     assert set(B._CONSTANT_VALUES) == set(C.CONSTANTS)
     for name in [*C.CONTEXT_VARS, *C.CONSTANTS, *C.STATUSES]:
         node = parse(name, start="expression")  # not a keyword of the grammar

@@ -14,7 +14,7 @@ import builtins
 import sys
 from pathlib import Path
 
-from ..language.compiler import direct_calls, recording, unit_key
+from ..language.namespace import direct_calls, recording, unit_key
 from . import loader
 from .packs import default_packs
 from .precompiled import GENERATED

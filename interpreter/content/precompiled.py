@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from ..language.compiler import Factory
+from ..language.namespace import Factory
 
 MODULE = f"{__package__}._units"
 GENERATED = Path(__file__).with_name("_units.py")

@@ -16,7 +16,8 @@ from typing import Any
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
 from ..catalogue import TRIGGER_EVENTS
 from ..engine import primitives  # noqa: F401
-from ..language.compiler import CONTEXT_VARS, Compiler, context_env, field_var
+from ..language.compiler import Compiler
+from ..language.namespace import CONTEXT_VARS, context_env, field_var
 from ..language.errors import LanguageError
 from ..language.guard import seat_guard
 from ..model.declared import NOTHING_DECLARED, Declared

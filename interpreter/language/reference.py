@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import types as T
 from .builtins import BUILTINS, CONSTANTS, STATUSES, Builtin
-from .compiler import signature
+from .calls import signature
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "language.md"
 START = "<!-- reference:start -->"
