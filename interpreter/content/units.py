@@ -17,9 +17,9 @@ from typing import Any
 from ..catalogue import TRIGGER_EVENTS
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler
-from ..language.namespace import CONTEXT_VARS, context_env, field_var
 from ..language.errors import LanguageError
 from ..language.guard import seat_guard
+from ..language.namespace import CONTEXT_VARS, context_env, field_var
 from ..model.declared import NOTHING_DECLARED, Declared
 from .diagnostics import ContentError, Diagnostics
 from .manifest import FilePos
