@@ -29,13 +29,15 @@ MYPY = "mypy>=2.4"  # the compiler; the version CI pins (.ci/run) is the one mea
 # what loading the bundled content needs, to write the module of its code units (pyproject's dependencies)
 CONTENT = ["pyyaml>=6.0", "lark>=1.1", "jsonschema>=4.18"]
 
-# The engine's components and the effect language's run time (what the compiled effect code calls).
+# The engine's components, its primitives (a package, a module per family) and the effect language's run time
+# (what the compiled effect code calls).
 NOT_COMPILED = {"game.py", "step.py", "errors.py", "frozen.py"}
 HERE = Path(__file__).resolve().parent
 COMPILED = [
     *sorted(
         f"interpreter/engine/{p.name}" for p in (HERE / "interpreter/engine").glob("*.py") if p.name not in NOT_COMPILED
     ),
+    *sorted(f"interpreter/engine/primitives/{p.name}" for p in (HERE / "interpreter/engine/primitives").glob("*.py")),
     "interpreter/language/runtime.py",
 ]
 

@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("language", ["interpreter.language.*"]),  # the effect language; declares the primitives (builtins.py)
-    ("engine", ["interpreter.engine.*"]),  # the game; implements the primitives (primitives.py)
+    ("engine", ["interpreter.engine.*"]),  # the game; implements the primitives (primitives/)
     ("loading", ["interpreter.content.*"]),  # YAML -> compiled content
     ("agents", ["interpreter.agents.*"]),  # observation and action descriptors in, an action id out
     (

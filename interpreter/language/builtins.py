@@ -10,7 +10,7 @@ returns its value. Every primitive is general: none is named after, or only
 useful to, a single card, role or task.
 
 The registry imports nothing of the engine. What a primitive *does* is
-written on the engine side, in ``interpreter/engine/primitives.py``, which
+written on the engine side, in ``interpreter/engine/primitives/`` (a module per family), which
 registers each implementation here by name with :func:`implements` when it is
 imported. The compiler binds that implementation into the generated code, so
 content can only be compiled once the implementations are registered: the
@@ -201,7 +201,7 @@ class Builtin:
     zh: str  # Chinese wording, {param} placeholders
     doc: str = ""
     contexts: frozenset[str] | None = None  # None: anywhere; else the unit kinds where it may be used
-    impl: Callable[..., Any] | None = None  # impl(ctx, *args), registered by the engine (engine/primitives.py)
+    impl: Callable[..., Any] | None = None  # impl(ctx, *args), registered by the engine (engine/primitives/)
     phrasing: Phrasing = field(default_factory=Phrasing)  # how describe words a call
     # a query's reads: the parts of the game state (catalogue.STATE_PARTS) its value depends on besides its
     # arguments; None: not declared (it may read anything: code calling it is checked again after any change)
