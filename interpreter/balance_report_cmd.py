@@ -84,7 +84,8 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
     """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load:
     its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
     that is not there, or changed since, is a note in the report (and on stderr with `say`)."""
-    from .balance.report import build_report, locate_packs, new_other_items, new_roles, pack_skills
+    from .balance.pack_facts import locate_packs, new_other_items, new_roles, pack_skills
+    from .balance.report import build_report
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
     meta, notes = locate_packs(sweep.meta, sweep.path)
@@ -147,7 +148,7 @@ def report(directory: str, html_path: str | None, no_html: bool, fmt: str, json_
         _fail(f"{directory}: the sweep has no games yet (run `fengsheng balance --out {directory}` to play them)", 1)
     result = _report_of(sweep, say=json_path == "-")  # (the tables show the notes)
     if json_path != "-":
-        from .balance.report import print_report
+        from .balance.terminal import print_report
 
         print_report(result, _console(), roles=roles)
     _json_out(result, json_path)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import fengsheng
-from interpreter.balance import report as rep
+from interpreter.balance import report as rep, stats
 from interpreter.balance.records import GameRecord, SeatRecord, read_records
 
 REPO = Path(__file__).resolve().parents[1]
@@ -81,12 +81,12 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
 
 
 def test_verdict_words() -> None:
-    strong = rep.verdict({**rep.rate(60, 100), "name": "x"}, 0.3, 100)
+    strong = rep.verdict({**stats.rate(60, 100), "name": "x"}, 0.3, 100)
     assert strong["status"] == "strong" and strong["text"].startswith("strong: 60.0% of 100")
-    open_ = rep.verdict({**rep.rate(30, 100), "name": "x"}, 0.3, 100)
+    open_ = rep.verdict({**stats.rate(30, 100), "name": "x"}, 0.3, 100)
     assert open_["status"] == "open" and open_["text"].startswith("not shown strong or weak")
     # ±5 points at 30% takes about 323 seats: one seat a game, 100 played, about 223 more
-    assert open_["games_more"] == rep.seats_for_half_width(0.3) - 100
+    assert open_["games_more"] == stats.seats_for_half_width(0.3) - 100
     assert rep.verdict(None, 0.3, 100)["status"] == "unseen"
 
 

@@ -1,6 +1,8 @@
-"""Balance reports and A/B (interpreter/balance/report.py, compare.py, html.py; `fengsheng balance report/compare`).
+"""Balance reports and A/B (interpreter/balance/report.py, pack_facts.py, terminal.py, compare.py, html.py;
+`fengsheng balance report/compare`).
 
-The statistics are checked against published values and independent formulas; the flags against record
+The A/B statistics are checked against published values and independent formulas (the report's own:
+tests/test_balance_stats.py); the flags against record
 sets made of real games (tests/balance_games.py) with one seat relabelled as a made-up role whose wins
 or skill uses are then set, so the expected outcome is known by construction.
 """
@@ -19,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from interpreter.balance import compare as cmp, report as rep
+from interpreter.balance import compare as cmp, pack_facts, report as rep
 from interpreter.balance.html import render_compare, render_report
 from interpreter.sim import wilson
 
@@ -54,13 +56,6 @@ def group(report: dict, players=5) -> dict:
 
 
 # ---------------------------------------------------------------------- statistics
-
-
-def test_wilson_matches_newcombe_1998():
-    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I: score method
-    assert [round(v, 4) for v in wilson(81, 263)] == [0.2553, 0.3662]
-    assert [round(v, 4) for v in wilson(15, 148)] == [0.0624, 0.1605]
-    assert wilson(0, 0) == (0.0, 1.0)
 
 
 @pytest.mark.parametrize(
@@ -101,17 +96,6 @@ def test_sample_sizes_match_the_textbook_formulas():
     assert cmp.n_for_proportions(0.98, 0.05) == cmp.n_for_proportions(0.93, 0.05)
     # means: 2 (z_a + z_b)^2 sd^2 / d^2 = 15.7 (sd 1, d 1) -> 16
     assert cmp.n_for_means(1.0, 1.0) == 16
-    # a 95% interval of ±5 points at 50%: 1.96^2 * 0.25 / 0.0025 = 384.1 -> 385
-    assert rep.seats_for_half_width(0.5) == 385
-
-
-def test_binomial_test_and_holm():
-    # R: binom.test(c(682, 243), p = 3/4) -> p-value = 0.3825; binom.test(7, 20) -> 0.2632
-    assert round(rep.binomial_p_two_sided(682, 925, 0.75), 4) == 0.3825
-    assert round(rep.binomial_p_two_sided(7, 20, 0.5), 4) == 0.2632
-    # Holm at 5%: 0.005 <= 0.05/4, 0.01 <= 0.05/3, 0.03 > 0.05/2 stops
-    assert rep.holm([0.01, 0.04, 0.03, 0.005]) == [True, False, False, True]
-    assert rep.percentile([1, 2, 3, 4], 50) == 2.5
 
 
 # ---------------------------------------------------------------------- the report
@@ -530,5 +514,5 @@ skills:
         encoding="utf-8",
     )
     meta = {"packs": [{"name": "mine", "content": [str(pack)], "expansions": "none"}]}
-    skills = rep.pack_skills(meta)["mine"]
+    skills = pack_facts.pack_skills(meta)["mine"]
     assert skills["测试（试验员）"] == [("两时", "triggered + active"), ("一时", "active")]

@@ -371,7 +371,7 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     `balance report` from another folder lists the pack's roles and names it from there in its re-run commands,
     the same grid typed from another folder resumes, an older sweep.json (as typed) is still read and resumed, and
     a pack that is not there (or changed since) is said, never an empty skill list without a word."""
-    from interpreter.balance import report as rep
+    from interpreter.balance import pack_facts, report as rep
 
     work, other = tmp_path / "work", tmp_path / "other"
     shutil.copytree(REPO / "examples" / "jia_gui", work / "mine")
@@ -388,8 +388,8 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     data = json.loads(r.stdout)
     assert r.exit_code == 0 and data["pack_notes"] == {} and "note:" not in r.stderr, r.output
     assert "画眉（歌女）" in data["sweep"]["content_roles"]["mine"]
-    meta, notes = rep.locate_packs(rep.load_sweep(sweep).meta, sweep)
-    assert notes == {} and f"--content {work / 'mine'} " in rep.rerun_command(meta, "mine", "random", 5, 7)
+    meta, notes = pack_facts.locate_packs(rep.load_sweep(sweep).meta, sweep)
+    assert notes == {} and f"--content {work / 'mine'} " in pack_facts.rerun_command(meta, "mine", "random", 5, 7)
     r = fengsheng(*grid, "--pack", f"mine={work / 'mine'}", "-o", sweep)  # the same grid, typed from here
     assert r.exit_code == 0 and "another grid" not in r.output, r.output
     assert len(read_records(sweep)) == 2

@@ -31,7 +31,8 @@ from statistics import NormalDist
 from typing import Any
 
 from ..sim import wilson
-from .report import ALL, holm, pct
+from .report import ALL
+from .stats import holm, pct
 
 COMPARE_FORMAT = 1
 ALPHA = 0.05

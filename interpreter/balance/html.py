@@ -10,7 +10,9 @@ import math
 from collections.abc import Callable, Sequence
 from html import escape
 
-from .report import ALL, FLAG_TEXT, group_title, pct, pins_text
+from .report import ALL
+from .stats import pct
+from .terminal import FLAG_TEXT, group_title, pins_text
 
 SERIES_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 REASON_COLOURS = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"]

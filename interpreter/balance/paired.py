@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from .report import Z95, binomial_p_two_sided
+from .stats import Z95, binomial_p_two_sided
 
 MIN_PAIRS = 10  # paired games a figure needs to be tested
 

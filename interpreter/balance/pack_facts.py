@@ -1,0 +1,200 @@
+"""What a balance report reads of a sweep's packs as they are now: where their folders are (``locate_packs``,
+with a note for a pack moved or changed since the sweep), each role's usable skills (``pack_skills``), the
+roles, cards and secret tasks a fork adds to the bundled game (``new_roles``, ``new_other_items``), and the
+command that re-runs one game of the sweep alone (``rerun_command``).
+
+Everything here loads content (imported inside the functions: a report of records alone needs none of it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
+    """Per pack: the cards (by name) and secret tasks (by name) of its content that the bundled game with the same
+    expansions lacks, when its content loads (the report marks them new and gives each a verdict)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for pack in meta.get("packs") or []:
+        if pack.get("missing") or not pack.get("content"):
+            continue
+        try:
+            expansions = parse_expansions(pack.get("expansions"))
+            content = load_cached(resolve_packs(list(pack.get("content") or []), expansions))
+            reference = load_cached(resolve_packs([], expansions))
+        except Exception:  # a pack moved or broken since the sweep: nothing is marked new
+            continue
+        cards = sorted({t.name for t in content.card_types.values()} - {t.name for t in reference.card_types.values()})
+        tasks = sorted({t.name for t in content.tasks.values()} - {t.name for t in reference.tasks.values()})
+        if cards or tasks:
+            out[str(pack.get("name"))] = {"cards": cards, "tasks": tasks}
+    return out
+
+
+def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dict[str, str]]:
+    """The sweep's grid with each pack's folders as this process finds them, and a note per pack that is not
+    there or has changed since the sweep.
+
+    ``sweep.json`` names a pack's folders as a log's header does (``content.packs.find_log_pack``: a bundled
+    pack by id, another relative to the sweep's directory `where` — else to the current directory, where an
+    older sweep's folders, kept as typed, are). The grid returned names them from the current directory
+    (absolute when outside it), so the skill lists load and the re-run commands work from where the report is
+    made; a pack that is not there keeps the place it was looked for beside the sweep and is marked
+    ``missing`` (its skills are then known only from their uses)."""
+    import copy
+    import os
+
+    from ..content.packs import PackError, find_log_pack, parse_expansions, resolve_packs
+    from ..sim import content_fingerprint
+
+    here = Path.cwd()
+
+    def from_here(p: Path) -> str:
+        p = Path(os.path.abspath(p))
+        try:
+            return p.relative_to(here).as_posix() or "."
+        except ValueError:
+            return str(p)
+
+    meta = copy.deepcopy(meta)
+    notes: dict[str, str] = {}
+    base = Path(where) if where is not None else None
+    for pack in meta.get("packs") or []:
+        if not isinstance(pack, dict):
+            continue
+        name, found, lost = str(pack.get("name")), [], []
+        for ref in pack.get("content") or []:
+            folder, places = find_log_pack(str(ref), base)
+            if folder is None:
+                folder = Path(os.path.normpath(base / ref)) if base is not None else Path(ref)
+                lost.append((str(ref), [os.path.normpath(p) for p in places], from_here(folder)))  # (beside it)
+            found.append(folder)
+        pack["content"] = [from_here(p) for p in found]
+        if lost:
+            pack["missing"] = True
+            notes[name] = (
+                f"pack {name}: "
+                + "; ".join(f"its folder {ref} is not here (looked in {', '.join(places)})" for ref, places, _ in lost)
+                + " — sweep.json names a pack relative to the sweep's directory: its skill lists cannot be read, so "
+                "a skill never used is not listed; put the pack back at "
+                + ", ".join(at for _, _, at in lost)
+                + " to list them"
+            )
+            continue
+        fingerprint = pack.get("fingerprint")
+        if fingerprint:
+            try:
+                now = content_fingerprint(resolve_packs(found, parse_expansions(pack.get("expansions"))))
+            except (PackError, OSError):
+                now = None
+            if now != fingerprint:
+                where_text = ", ".join(pack["content"]) or "the bundled game"
+                notes[name] = (
+                    f"pack {name}: the content at {where_text} has changed since the sweep: its skill lists are of "
+                    "the content there now"
+                )
+                broken = _load_error(found, pack.get("expansions"))
+                if broken:
+                    notes[name] = (
+                        f"pack {name}: the content at {where_text} has changed since the sweep and no longer loads "
+                        f"({broken}): its roles' skills are not listed and its new roles not singled out; "
+                        f"fengsheng validate {where_text} says what to fix, then run the report again"
+                    )
+    return meta, notes
+
+
+def _load_error(folders: list[Path], expansions: Any) -> str | None:
+    """The first error of loading a sweep's pack as it is now (`path:line:col: error CODE: message`), or None.
+    (Loaded afresh: the process's cache may hold the pack as it was before it changed.)"""
+    from ..content.loader import ContentErrors, load_content
+    from ..content.packs import PackError, parse_expansions, resolve_packs
+
+    try:
+        load_content(resolve_packs(folders, parse_expansions(expansions)))
+    except ContentErrors as e:
+        first = e.errors[0] if e.errors else None
+        return (f"{first.path}:{first.line}:{first.col}: error {first.code}: {first.message}" if first else str(e))[
+            :300
+        ]
+    except (PackError, OSError) as e:
+        return str(e)[:300]
+    return None
+
+
+def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
+    """Each pack's roles and their usable skills (active, triggered, victory), loaded from the packs the
+    sweep names (``locate_packs`` finds them first); a pack that is not there (``missing``) or no longer loads
+    is left out (its skills are then known only from their uses)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    out: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for pack in meta.get("packs") or []:
+        if pack.get("missing"):
+            continue
+        try:
+            paths = resolve_packs(list(pack.get("content") or []), parse_expansions(pack.get("expansions")))
+            content = load_cached(paths)
+        except Exception:  # a pack moved or broken since the sweep: the report still stands
+            continue
+        out[str(pack.get("name"))] = {
+            role.label(): [(s.name, kind) for s in role.skills if (kind := skill_kind(s))]
+            for role in content.roles.values()
+        }
+    return out
+
+
+def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any, index: Any = None) -> str | None:
+    """The command that plays one game of a sweep alone with its resolution trace (None when the sweep's spec
+    does not name the pack)."""
+    import shlex
+
+    source = next((p for p in meta.get("packs") or [] if isinstance(p, dict) and p.get("name") == pack), None)
+    if source is None:
+        return None
+    words = ["fengsheng", "simulate", "-p", str(players), "--agents", shlex.quote(agents)]
+    for d in source.get("content") or []:
+        words += ["--content", shlex.quote(str(d))]
+    if source.get("expansions") is not None:
+        words += ["--expansions", shlex.quote(str(source["expansions"]))]
+    if meta.get("max_turns") is not None:
+        words += ["--max-turns", str(meta["max_turns"])]
+    pins = meta.get("pins") or {}
+    if pins and isinstance(index, int):  # the grid's pins, at the seat game `index` had them (index % players)
+        words += [f"--{k} {shlex.quote(str(pins[k]))}" for k in ("role", "task") if pins.get(k)]
+        words += ["--pin-seat", str(index % players)]
+    return " ".join([*words, "--game-seed", str(seed), "--trace"])
+
+
+def skill_kind(skill: Any) -> str:
+    """A usable skill's kind as the report shows it: its own (``triggered``), or for a skill with several moments
+    (``moments:``) each moment's kind once, in order (``triggered + victory``); "" for a passive skill."""
+    kinds = [m.kind for m in (skill.moments or (skill,)) if m.kind != "passive"]
+    return " + ".join(dict.fromkeys(kinds))
+
+
+def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -> dict[str, list[str]]:
+    """Per pack: the roles of its content that the bundled game played with the same expansions has not
+    (the roles a designer wrote), when they are at most half of its roles (more: a game of its own,
+    nothing is singled out)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    out: dict[str, list[str]] = {}
+    for pack in meta.get("packs") or []:
+        name = str(pack.get("name"))
+        roles = skills.get(name)
+        if not roles:
+            continue
+        try:
+            reference = load_cached(resolve_packs([], parse_expansions(pack.get("expansions"))))
+        except Exception:  # an expansion no longer bundled: nothing to compare with
+            continue
+        added = sorted(set(roles) - {r.label() for r in reference.roles.values()})
+        if added and 2 * len(added) <= len(roles):
+            out[name] = added
+    return out
