@@ -571,7 +571,12 @@ _RECORDS = (
     Event("lock_set", ("seat", "target"), "the intel a player sent is now locked on target (lock_intel)"),
     Event("receivers_set", ("must", "cannot"), "who must and who may not accept the pending intel (seats)"),
     Event("intel_protected", ("cards",), "card types nobody may use while the pending intel stays pending"),
-    Event("discard", ("cards",), "cards went to the discard pile (face up)"),
+    Event(
+        "discard",
+        ("cards", "seat"),
+        "cards went to the discard pile (face up); seat: whose they were, when all came from one player's hand or "
+        "intel area",
+    ),
     Event("draw", ("seat", "n", "cards"), "a player drew cards", "public; the cards only for the drawer"),
     Event(
         "give",
@@ -614,7 +619,11 @@ _RECORDS = (
     ),
     Event("reshuffle", ("n",), "the discard pile was shuffled into the deck"),
     Event(
-        "reveal", ("cards",), "cards were shown to everyone (展示) or to some seats (查看)", "`to` when shown to some"
+        "reveal",
+        ("cards", "seat"),
+        "cards were shown to everyone (展示) or to some seats (查看); seat: whose hand or intel area they are in, "
+        "when one player's",
+        "`to` when shown to some",
     ),
     Event(
         "role_replaced",

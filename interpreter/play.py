@@ -31,6 +31,7 @@ from .agents import Agent
 from .agents.external import BotError
 from .agents.kinds import default_kind, factory_of
 from .engine.step import GameState, IllegalAction
+from .messages import asker_rules, event_text, prompt_text
 from .model.content import Content
 from .sealed import KEY_FILE, SealError, data_dir, open_sealed, seal, user_key
 from .seat_text import (
@@ -38,13 +39,11 @@ from .seat_text import (
     card_text,
     cards_seen,
     cards_text,
-    event_text,
     head_line,
     in_use_text,
     known_place,
     menu_label,
     player_states,
-    prompt_text,
     result_text,
     role_cell,
     role_line,
@@ -139,7 +138,7 @@ def render(
         for i, d in enumerate(actions, 1):
             label = labels.get(d["id"]) if labels else None
             menu.append(f"  {i:>2}. {label or menu_label(d, names, obs['decision'].get('kind'))}\n")
-        menu.append("输入编号选择；h 帮助，s 保存，q 退出", style="dim")
+        menu.append("输入编号选择；h 帮助与规则文字（先是提问的技能或牌），s 保存，q 退出", style="dim")
         parts.append(Panel(menu, title=f"P{me}，轮到你决定", title_align="left"))
     return Group(*parts)
 
@@ -459,8 +458,9 @@ HELP = (
 
 
 def texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names) -> str:
-    """The rules texts a seat may want at a decision: its role's skills, its cards', the offered roles'."""
-    return "\n".join(rules_texts(obs, actions, names))
+    """The rules texts a seat may want at a decision: the asking skill's or card's first, then its role's skills,
+    its cards', the offered roles'."""
+    return "\n".join(asker_rules(obs, names) + rules_texts(obs, actions, names))
 
 
 # `fengsheng play`'s exit status (docs/play.md)

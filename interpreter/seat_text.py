@@ -14,7 +14,6 @@ from typing import Any
 
 from rich.text import Text
 
-from .catalogue import TIMINGS
 from .engine.state import mask_colors
 from .model.content import Content
 
@@ -91,6 +90,14 @@ class Names:
     def skill(self, skill_id: str | None) -> str:
         return f"［{self.skills.get(skill_id or '', skill_id)}］"
 
+    def skill_text(self, skill_id: str) -> str:
+        """A skill's rules text (its role's card), or "" for no such skill."""
+        for role in self.content.roles.values():
+            for sk in role.skills:
+                if sk.id == skill_id:
+                    return str(sk.text)
+        return ""
+
     def identity(self, identity_id: str | None) -> str:
         if identity_id is None:
             return "？"
@@ -152,126 +159,6 @@ def _ids(cards: Any, cards_by_id: Mapping[int, Mapping[str, Any]], names: Names 
             face = cards_by_id.get(uid) or (names.card_face(uid) if names is not None else None)
         out.append(card_text(face).plain if face is not None else str(uid))
     return "、".join(out) if out else "—"
-
-
-def event_text(
-    rec: Mapping[str, Any], me: int, names: Names, cards_by_id: Mapping[int, Mapping[str, Any]]
-) -> str | None:
-    """One record of a seat's history (already projected for it) in readable Chinese; None for bookkeeping."""
-    s = lambda k: _seat(rec.get(k), me)  # noqa: E731
-    ids = lambda k: _ids(rec.get(k), cards_by_id, names)  # noqa: E731
-    if "d" in rec:  # the seat's own decision
-        return f"你选择了：{decision_label(str(rec.get('label')))}（{prompt_zh(rec.get('prompt'))}）"
-    e = rec.get("e")
-    if e == "start":
-        return f"游戏开始：{rec['players']} 名玩家，P{rec['first']} 先行动"
-    if e == "roles_shown":
-        shown = [f"P{i}：{names.role(r)}" for i, r in enumerate(rec["roles"]) if r is not None]
-        return "翻开的角色：" + ("，".join(shown) if shown else "无")
-    if e == "turn_start":
-        return f"—— 第 {rec.get('turn')} 回合：{s('seat')} 的回合 ——"
-    if e in ("draw_phase", "send_phase_start", "turn_end"):
-        return None
-    if e == "draw":
-        got = "" if rec.get("cards") is None else "：" + ids("cards")
-        return f"{s('seat')} 摸了 {rec.get('n')} 张牌{got}"
-    if e == "reshuffle":
-        return f"弃牌堆洗成新的牌堆（{rec.get('n')} 张）"
-    if e == "reveal":
-        return f"展示：{ids('cards')}"
-    if e == "discard":
-        who = f"{s('seat')} " if rec.get("seat") is not None else ""
-        return f"{who}弃置：{ids('cards')}"
-    if e == "dead_discard":
-        return f"{s('seat')} 死亡，弃置：{ids('cards')}"
-    if e == "to_hand":
-        return f"{s('seat')} 把 {ids('cards')} 加入手牌"
-    if e == "to_zone":  # a zone the rules declare: a player's, or the table's (seat none)
-        whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
-        return f"{ids('cards')} 被置入{whose}{rec.get('zone')}"
-    if e == "give":
-        return f"{s('seat')} 交给 {s('to_seat')} {rec.get('n')} 张手牌：{ids('cards')}"
-    if e in ("collect", "skill_collect"):
-        key = "cards" if "cards" in rec else "card"
-        return f"{s('seat')} 把 {ids(key)} 置入情报区"
-    if e == "hand_taken":
-        return f"{s('seat')} 拿走了 {s('target')} 的手牌"
-    if e == "intel_sent":
-        card = "一张面朝下的情报" if rec.get("card") is None else ids("card")
-        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
-        lock = f"，锁定 {s('lock')}" if rec.get("lock") is not None else ""
-        face = "（面朝上）" if rec.get("face_up") else ""
-        return f"{s('seat')} 传出 {card}{face}，方向 {ARROW.get(rec.get('direction') or '', '?')}{target}{lock}"
-    if e == "direction_set":
-        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
-        return f"情报方向变为 {ARROW.get(rec.get('direction') or '', '?')}{target}"
-    if e == "intel_arrives":
-        return f"情报传到 {s('seat')} 面前"
-    if e == "intel_accepted":
-        return f"{s('seat')} 接收了情报"
-    if e == "pending_moved":
-        return f"情报转移到 {s('seat')} 面前"
-    if e in ("pending_swapped", "pending_set", "intel_replaced"):
-        return f"待收情报被替换：{ids('old')} → {ids('new')}"
-    if e == "received":
-        return f"{s('seat')} 收到情报 {ids('card')}（来自 {s('sender')}）"
-    if e == "card_used":
-        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
-        physical = f"（{ids('uid')}）" if rec.get("uid") is not None else ""
-        return f"{s('seat')} 使用 {names.card_type(rec.get('card'))}{physical}{target}"
-    if e in ("card_resolving", "card_resolved"):
-        return None
-    if e == "nullified":
-        return f"{names.card_type(rec.get('card'))} 被抵消"
-    if e == "to_deck":
-        return f"{rec.get('n')} 张牌置于牌堆{'底' if rec.get('bottom') else '顶'}"
-    if e == "convert":
-        return f"{rec.get('source')} 视为 {names.card_type(rec.get('into'))}"
-    if e == "ban":
-        return "本回合禁止使用：" + "、".join(names.card_type(c) for c in rec.get("cards") or ())
-    if e == "status":
-        return f"{s('seat')}：{STATUS_ZH.get(rec.get('status') or '', rec.get('status'))}"
-    if e == "skill_used":
-        return f"{s('seat')} 发动 {names.skill(rec.get('skill'))}"
-    if e == "role_flipped":
-        state = "翻开" if rec.get("face_up") else "盖伏"
-        return f"{s('seat')} 的角色{state}：{names.role(rec.get('role'))}"
-    if e == "role_replaced":
-        return f"{s('seat')} 的角色 {names.role(rec.get('old'))} 换成了 {names.role(rec.get('new'))}"
-    if e == "identity_seen":
-        return f"{s('seat')} 查看了 {s('of')} 的身份"
-    if e == "identity_taken":
-        return f"{s('seat')} 拿走了 {s('of')} 的身份牌"
-    if e == "declare":
-        return f"{s('seat')} 宣言 {names.card_type(rec.get('value'))}"
-    if e == "dying":
-        return f"{s('seat')} 进入濒死状态"
-    if e == "saved":
-        return f"{s('seat')} 脱离濒死"
-    if e == "died":
-        return f"{s('seat')} 死亡"
-    if e == "abstain":
-        return f"{s('seat')} 无法传出情报，弃权"
-    if e == "usurp":
-        return f"{s('seat')} 篡夺了胜利"
-    if e == "victory":
-        return "胜利：" + "、".join(_seat(w, me) for w in rec.get("winners") or ())
-    if e == "game_over":
-        return None  # the result panel says it
-    return f"{e}: " + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "e")
-
-
-_LABEL_ZH = {"accept": "接收情报", "decline": "不接收", "pass": "跳过", **ARROW}
-
-
-def decision_label(label: str) -> str:
-    """A decision record's label (the chosen descriptor's) with the engine's English words in Chinese."""
-    if label in _LABEL_ZH:
-        return _LABEL_ZH[label]
-    for word, zh in (("use ", "使用 "), ("skill ", "发动 ")):
-        if label.startswith(word):
-            return zh + label[len(word) :]
-    return label
 
 
 def cards_seen(obs: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
@@ -444,10 +331,25 @@ def transit_text(obs: Mapping[str, Any], names: Names) -> Text | None:
         info.append(f"，目标 {_seat(t['target'], me)}")
     if t["lock"] is not None:
         info.append(f"，锁定 {_seat(t['lock'], me)}")
-    if t["holder"] is not None:
+    if intel_under_way(obs["history"]):
+        info.append("，刚传出，还没有到任何人面前")
+    elif t["holder"] is not None:
         info.append(f"，现在在 {_seat(t['holder'], me)} 面前")
     info.append("。情报：" + ("（面朝上）" if t["face_up"] else "")).append_text(card)
     return info
+
+
+def intel_under_way(history: Sequence[Mapping[str, Any]]) -> bool:
+    """Is the intel just sent and not yet in front of anyone (the skills and cards of 传出情报时)? The seat's
+    history says so: its last step of the intel's journey is the sending (the engine keeps the sender as the
+    holder until the intel arrives somewhere)."""
+    for rec in reversed(history):
+        e = rec.get("e")
+        if e in ("intel_arrives", "pending_moved", "turn_start"):
+            return False
+        if e == "intel_sent":
+            return True
+    return False
 
 
 def in_use_text(c: Mapping[str, Any], names: Names) -> Text:
@@ -472,19 +374,6 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
             f"P{s}：{names.identity(i)}" for s, i in sorted(ends[-1]["identities"].items())
         )
     return f"游戏结束：{reason}。胜者：{winners}。{verdict}{idents}"
-
-
-def prompt_zh(prompt: object) -> str:
-    """A decision's prompt as shown: an idle point's is its timing's name (play_phase), said in Chinese."""
-    timing = TIMINGS.get(prompt) if isinstance(prompt, str) else None
-    return timing.zh_at if timing is not None else str(prompt)
-
-
-def prompt_text(obs: Mapping[str, Any], names: Names) -> str:
-    """The decision's question and what asks it (a card or a skill)."""
-    dec = obs["decision"]
-    source = names.source(dec.get("source"))
-    return prompt_zh(dec["prompt"]) + (f"（{source}）" if source else "")
 
 
 def rules_texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names) -> list[str]:

@@ -49,6 +49,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.sim.*",
             "interpreter.scenario",
             "interpreter.seat_text",
+            "interpreter.messages",
             "interpreter.play",
             "interpreter.web.*",
             "interpreter.rl.*",

@@ -47,7 +47,7 @@ def test_an_idle_point_is_asked_in_chinese_not_by_its_timing_id():
     """The play phase's menu and the seat's own answer say 出牌阶段, not the engine's `play_phase`."""
     code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
     assert code == 0, out[-2000:]
-    assert "│ 出牌阶段" in out and "（出牌阶段）" in out
+    assert "│ 规则：出牌阶段" in out and "（问：出牌阶段）" in out
     assert "play_phase" not in out
 
 
@@ -380,14 +380,15 @@ def test_hot_seat_clears_the_screen_and_the_scrollback_between_seats():
 def test_a_card_out_of_sight_now_is_named_by_its_face_in_the_history():
     """A record names a card by deck id only for the seats that saw it; once it has left every zone the seat can
     see (taken into another's hand), the history still says which card it was, not a bare number."""
-    from interpreter.seat_text import Names, event_text
+    from interpreter.messages import event_text
+    from interpreter.seat_text import Names
 
     names = Names(load_cached())
-    assert event_text({"e": "discard", "cards": [42]}, 0, names, {}) == "弃置：利诱#42(黑→锁)"
+    assert event_text({"e": "discard", "seat": 2, "cards": [42]}, 0, names, {}) == "P2 弃置：利诱#42(黑→锁)"
     assert event_text({"e": "to_hand", "seat": 1, "cards": [42, 36]}, 0, names, {}) == (
         "P1 把 利诱#42(黑→锁)、威逼#36(黑←) 加入手牌"
     )
-    assert event_text({"e": "discard", "cards": None}, 0, names, {}) == "弃置：（看不到）"
+    assert event_text({"e": "discard", "cards": None}, 0, names, {}) == "置入弃牌堆：（看不到）"
 
 
 def test_declining_a_choice_says_what_is_declined():

@@ -304,7 +304,7 @@ class CardUse:
             prompt = self._target_prompts.get(ctype.id)
             if prompt is None:  # (a card type's label is a Python call: made once a game per type)
                 prompt = self._target_prompts[ctype.id] = f"{ctype.label()}的目标"
-            target = ask_seat(self.game, chooser or user, D.TARGET, use.target(ctx), prompt, ctype.id)
+            target = ask_seat(self.game, chooser or user, D.TARGET, use.target(ctx), prompt, ctype.id, (user.seat, ""))
             ctx.target = target
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:

@@ -177,9 +177,18 @@ class GameCore:
 
     # ------------------------------------------------------------------ decisions
 
-    def ask(self, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
-        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option."""
-        return ask_seat(self, player, kind, options, prompt, source)
+    def ask(
+        self,
+        player: Player,
+        kind: str,
+        options: list[Any],
+        prompt: str = "",
+        source: str = "",
+        by: tuple[int, str] | None = None,
+    ) -> Any:
+        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option.
+        `by`: who asks (the seat whose card or skill asks, and that skill's id or ""), None when the rules ask."""
+        return ask_seat(self, player, kind, options, prompt, source, by)
 
     # ------------------------------------------------------------------ safety limits
 
@@ -331,7 +340,15 @@ def uniform_answer(
     return index
 
 
-def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prompt: str = "", source: str = "") -> Any:
+def ask_seat(
+    game: GameCore,
+    player: Player,
+    kind: str,
+    options: list[Any],
+    prompt: str = "",
+    source: str = "",
+    by: tuple[int, str] | None = None,
+) -> Any:
     """``game.ask(...)``, for the engine's own components: the same question, asked without a method call on the
     game (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
     if not options:
@@ -343,7 +360,7 @@ def ask_seat(game: GameCore, player: Player, kind: str, options: list[Any], prom
         picked = options[0]  # a forced choice is not a decision
     else:
         game.budget_line = game.changes + game.zones.moves + STEP_BUDGET
-        decision = Decision(kind, player.seat, options, prompt, source)
+        decision = Decision(kind, player.seat, options, prompt, source, by)
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
         decide = game.decide

@@ -119,14 +119,27 @@ def option_matches(opt: Option, answer: object) -> bool:
 class Decision:
     """A question to one seat with its legal options."""
 
-    __slots__ = ("kind", "seat", "options", "prompt", "source")
+    __slots__ = ("kind", "seat", "options", "prompt", "source", "asker", "skill")
 
-    def __init__(self, kind: str, seat: int, options: list[Option], prompt: str = "", source: str = "") -> None:
+    def __init__(
+        self,
+        kind: str,
+        seat: int,
+        options: list[Option],
+        prompt: str = "",
+        source: str = "",
+        by: tuple[int, str] | None = None,
+    ) -> None:
         self.kind = kind
         self.seat = seat
         self.options = options
         self.prompt = prompt
         self.source = source  # the card or skill that asks, if any
+        # who asks: the seat whose card or skill asks (None: the turn's own rules ask), and the skill resolving
+        # that asks ("" for a card's question or the rules'). Both public: a card's use and a skill's use are
+        # announced to every seat (card_used, skill_used) before their effects ask anything.
+        self.asker: int | None = by[0] if by is not None else None
+        self.skill: str = by[1] if by is not None else ""
 
     def labels(self) -> list[str]:
         return [option_label(o) for o in self.options]

@@ -190,7 +190,15 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
     if declared_zones:
         obs["zones"] = _zones_seen(g, seat, None)
     if decision is not None and decision.seat == seat:
-        obs["decision"] = FrozenDict({"kind": decision.kind, "prompt": decision.prompt, "source": decision.source})
+        obs["decision"] = FrozenDict(
+            {
+                "kind": decision.kind,
+                "prompt": decision.prompt,
+                "source": decision.source,
+                "asker": decision.asker,
+                "skill": decision.skill,
+            }
+        )
     return FrozenDict(obs)
 
 

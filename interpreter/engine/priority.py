@@ -158,7 +158,7 @@ class StackTiming:
                     if ctx is None:
                         continue
                     if skill.optional and not ask_seat(
-                        game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id
+                        game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id, (p.seat, skill.id)
                     ):
                         continue
                     if game.trace is not None:

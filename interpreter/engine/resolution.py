@@ -271,7 +271,9 @@ class Resolution:
     def _offer(self, p: Player, skill: Skill, ctx: Ctx) -> bool:
         """Ask p whether to use a ready triggered skill (unless it is not optional) and use it; True if used."""
         game = self.game
-        if skill.optional and not ask_seat(game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id):
+        if skill.optional and not ask_seat(
+            game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id, (p.seat, skill.id)
+        ):
             return False
         if game.trace is not None:
             game.trace.append(("fired", p.seat, skill.name))

@@ -231,7 +231,7 @@ class Victory:
                 if skill.condition is not None and not skill.condition(ctx):
                     continue
                 if skill.optional and not ask_seat(
-                    self.game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id
+                    self.game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id, (p.seat, skill.id)
                 ):
                     continue
                 self.skills.use_skill(p, skill, ctx)

@@ -53,6 +53,18 @@ if TYPE_CHECKING:
 _Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
 
 
+def holder_seat(cards: Iterable[Card]) -> int | None:
+    """The seat of the one player whose hand or intel area holds every card of `cards`, or None (no card, cards
+    of several players, a card in no player's hand or intel: the deck, the pending intel, cards set aside)."""
+    seat = None
+    for c in cards:
+        owner = c.owner
+        if owner is None or (c.zone != HAND and c.zone != INTEL) or (seat is not None and owner.seat != seat):
+            return None
+        seat = owner.seat
+    return seat
+
+
 class Zones(MoveCount):
     """Every card's zone and visibility (see the module docstring)."""
 
@@ -289,9 +301,12 @@ class Zones(MoveCount):
                 showing.append(c)
             c.shown |= bits
         if not unheard(self.game, "reveal"):
-            emit_event(
-                self.game, "reveal", cards=[c.uid for c in cards], to=None if seats is None else [p.seat for p in seats]
-            )
+            to = None if seats is None else [p.seat for p in seats]
+            subject = holder_seat(cards)  # (the record names whose hand or intel the shown cards are in, if one's)
+            if subject is None:
+                emit_event(self.game, "reveal", cards=[c.uid for c in cards], to=to)
+            else:
+                emit_event(self.game, "reveal", seat=subject, cards=[c.uid for c in cards], to=to)
 
     def end_shows(self, mark: int) -> None:
         """The effect that began when `mark` cards had been shown has resolved: the cards shown since are no
@@ -548,10 +563,16 @@ class Zones(MoveCount):
         return out
 
     def discard_cards(self, cards: list[Card]) -> None:
+        """To the discard pile, face up; the record names whose cards they were (seat) when all came from one
+        player's hand or intel area, so that every seat's log says who discarded."""
+        subject = holder_seat(cards)
         for c in list(cards):
             self.move(c, DISCARD)
         if cards and not unheard(self.game, "discard"):
-            emit_event(self.game, "discard", cards=[c.uid for c in cards])
+            if subject is None:
+                emit_event(self.game, "discard", cards=[c.uid for c in cards])
+            else:
+                emit_event(self.game, "discard", seat=subject, cards=[c.uid for c in cards])
 
     def clear_staging(self) -> None:
         """Cards an effect turned up and left (set aside) are discarded once it has resolved."""

@@ -208,7 +208,8 @@ class Compiler(CallCompiler):
             pad + f"{who} = {chooser}",
             pad + f"if {who} is None:",
             pad + "    ctx.incomplete = True",
-            pad + f"elif ctx.game.ask({who}, {_CONFIRM!r}, [True, False], {prompt}, source_of(ctx, {who})):",
+            pad + f"elif ctx.game.ask({who}, {_CONFIRM!r}, [True, False], {prompt}, source_of(ctx, {who}), "
+            "asked_by(ctx)):",
             *body,
             pad + "else:",
             pad + "    ctx.incomplete = True",
@@ -234,7 +235,7 @@ class Compiler(CallCompiler):
             pad + "else:",
             pad + f"    {labels} = [{all_labels}[i] for i in {open_}]",
             pad + f"    {picked} = {open_}[{labels}.index(ctx.game.ask({who}, {_OPTION!r}, {labels}, {prompt}, "
-            f"source_of(ctx, {who})))]",
+            f"source_of(ctx, {who}), asked_by(ctx)))]",
         ]
         for i, body in enumerate(bodies):
             lines.append(pad + ("    if " if i == 0 else "    elif ") + f"{picked} == {i}:")

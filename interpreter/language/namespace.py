@@ -20,7 +20,7 @@ from typing import Any
 from .. import catalogue
 from . import types as T
 from .builtins import as_list
-from .runtime import Card, Ctx, Player, StopEffect, loop_over, source_of
+from .runtime import Card, Ctx, Player, StopEffect, asked_by, loop_over, source_of
 
 # A value of the language at run time (a player, a card, a number, a list of them, none …). Like the
 # engine's objects in runtime.py it is Any by design: the static types of the language are the strings
@@ -116,6 +116,7 @@ BASE_NAMESPACE: dict[str, object] = {
     "StopEffect": StopEffect,
     "as_list": as_list,
     "source_of": source_of,
+    "asked_by": asked_by,
     "has": _has,
     "lt": _compare(operator.lt),
     "le": _compare(operator.le),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.content import Skill
+
 # The language does not import the engine, not even for types: the engine hands in its game,
 # players and cards, and these aliases say which is which.
 Game = Any
@@ -66,6 +68,15 @@ def source_of(ctx: Ctx, asked: Player | None = None) -> str:
     if card is None or (asked is not None and not ctx.game.card_visible(card, asked.seat)):
         return ""
     return str(card.type.id)
+
+
+def asked_by(ctx: Ctx) -> tuple[int, str]:
+    """Who asks an effect's question, as the asked seat's decision names it: the player whose card or skill it is
+    (`self`), and the skill if the innermost thing resolving is a skill ("" while a card's effect asks). Both are
+    public: every seat was told of the card's or the skill's use before its effect could ask anything."""
+    resolving = ctx.game.stack.resolving
+    top = resolving[-1] if resolving else None
+    return ctx.me.seat, top.id if isinstance(top, Skill) else ""
 
 
 def loop_over(ctx: Ctx, x: Any) -> list[Any]:

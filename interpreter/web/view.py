@@ -12,21 +12,18 @@ from typing import Any
 from ..engine.actions import card_data
 from ..engine.observation import project
 from ..engine.state import Card
+from ..messages import asker_rules, asker_text, event_text, prompt_text
 from ..model.content import Content
 from ..seat_text import (
     ARROW,
     Names,
     card_text,
     cards_seen,
-    decision_label,
-    event_text,
     head_line,
     in_use_text,
     known_place,
     menu_label,
     player_states,
-    prompt_text,
-    prompt_zh,
     result_text,
     role_cell,
     role_line,
@@ -89,6 +86,8 @@ def seat_view(
         decision = {
             "title": f"P{me}，轮到你决定",
             "prompt": prompt_text(obs, names),
+            "asker": asker_text(obs["decision"], me, names),  # who asks, through which skill or card
+            "why": asker_rules(obs, names),  # that skill's or card's text (a click away on the page)
             "options": [{"id": d["id"], "label": menu_label(d, names, obs["decision"].get("kind"))} for d in actions],
         }
     return {
@@ -149,17 +148,8 @@ def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list
             rec = project(raw, seat)
         if rec is None:
             continue
-        text: str | None
-        if rec.get("e") == "setup":  # the deal: in the referee's log only (no seat reads it)
-            text = _setup_text(rec, names)
-        elif "d" in rec:
-            if rec.get("seat") == seat:
-                text = event_text(rec, me, names, by_id)
-            else:
-                label, asked = decision_label(str(rec.get("label"))), prompt_zh(rec.get("prompt"))
-                text = f"P{rec.get('seat')} 选择了：{label}（{asked}）"
-        else:
-            text = event_text(rec, me, names, by_id)
+        # the deal (setup) is in the referee's log only (no seat reads it)
+        text = _setup_text(rec, names) if rec.get("e") == "setup" else event_text(rec, me, names, by_id)
         if text:
             steps.append({"n": n, "seat": rec.get("seat"), "decision": "d" in rec, "text": text})
     return steps

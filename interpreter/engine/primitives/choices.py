@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...language.builtins import implements
-from ...language.runtime import Ctx, source_of
+from ...language.runtime import Ctx, asked_by, source_of
 from .. import decisions as D
 from ..core import ask_seat, emit_event, unheard
 from .common import as_list
@@ -22,7 +22,7 @@ def _ask(ctx: Ctx, by, options, prompt, optional, kind=D.CHOOSE):
         return None
     if optional:
         options = [*options, None]
-    choice = ask_seat(g, chooser, kind, options, prompt or "", source_of(ctx, chooser))
+    choice = ask_seat(g, chooser, kind, options, prompt or "", source_of(ctx, chooser), asked_by(ctx))
     if choice is None:
         ctx.incomplete = True
     return choice
@@ -73,7 +73,7 @@ def _choose_many(ctx: Ctx, options, by, lo, hi, prompt):
     picked: list[Any] = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
-        choice = ask_seat(g, chooser, D.CHOOSE, opts, prompt or "", source_of(ctx, chooser))
+        choice = ask_seat(g, chooser, D.CHOOSE, opts, prompt or "", source_of(ctx, chooser), asked_by(ctx))
         if choice is None:
             break
         picked.append(choice)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...language.builtins import implements
-from ...language.runtime import Ctx
+from ...language.runtime import Ctx, asked_by
 from .. import decisions as D
 from ..core import ask_seat
 from .common import as_list, card_use_of, stack_of, uses_for
@@ -25,7 +25,7 @@ def _use_card(ctx: Ctx, c, as_, by):
         return False
     use = uses[0]
     if len(uses) > 1:
-        use = ask_seat(g, ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id)
+        use = ask_seat(g, ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id, asked_by(ctx))
     card_use_of(ctx).use_card(
         user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None, converted=as_ is not None
     )

@@ -1,0 +1,190 @@
+"""The message catalogue: one sentence per record of a game's history, one per decision and one per question.
+
+The terminal table (``play.py``), the browser table and the replay viewer (``web/view.py``) all word an event
+with :func:`event_text` and a decision with :func:`decision_text`, so the same event reads the same everywhere.
+Every line names its subject (who drew, who discarded, who showed); a decision echoes the answer as its option
+read in the menu (不锁定, not 不); a question names who asks and through which card or skill
+(:func:`prompt_text`: ``P4 的［毒计］：抽取对方的一张手牌``). Everything here reads records already projected
+for the seat looking, and the decision descriptor of its observation, never the engine's objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .catalogue import TIMINGS
+from .seat_text import ARROW, DIRECTION_ZH, STATUS_ZH, Names, _ids, _seat
+
+# the fixed answers' labels are English words in a decision record; the menu says them so (seat_text.menu_label)
+_LABEL_ZH = {"accept": "接收情报", "decline": "不接收", "pass": "跳过", **DIRECTION_ZH}
+# a declined optional choice (the option None, labelled 不): what declining meant, by the decision's kind
+_NONE_ZH = {"lock": "不锁定", "death_give_target": "不交出手牌"}
+# the decisions the turn's own rules ask (no card or skill): what asks them, in words
+_RULES_ASK = "规则"
+
+
+def decision_label(label: str, kind: str | None = None) -> str:
+    """A decision record's label (the chosen option's) as its option read in the menu (seat_text.menu_label)."""
+    if label == "不":
+        return _NONE_ZH.get(kind or "", "不选")
+    if label in _LABEL_ZH:
+        return _LABEL_ZH[label]
+    for word, zh in (("use ", "使用 "), ("skill ", "发动技能 ")):
+        if label.startswith(word):
+            return zh + label[len(word) :]
+    return label
+
+
+def prompt_zh(prompt: object) -> str:
+    """A decision's prompt as shown: an idle point's is its timing's name (play_phase), said in Chinese."""
+    timing = TIMINGS.get(prompt) if isinstance(prompt, str) else None
+    return timing.zh_at if timing is not None else str(prompt)
+
+
+def asker_text(decision: Mapping[str, Any], me: int, names: Names) -> str:
+    """Who asks a decision, and through what: ``P4 的［毒计］``, ``你的【威逼】``, or ``规则`` when the turn's own
+    rules ask (send, receive, an idle point, the hand limit). From the decision descriptor alone."""
+    asker = decision.get("asker")
+    if asker is None:
+        return _RULES_ASK
+    who = "你的" if asker == me else f"P{asker} 的"
+    via = names.skill(decision["skill"]) if decision.get("skill") else names.source(decision.get("source"))
+    return who + (via or "效果")
+
+
+def prompt_text(obs: Mapping[str, Any], names: Names) -> str:
+    """The decision's question, after who asks it and through which card or skill (asker_text)."""
+    dec = obs["decision"]
+    return f"{asker_text(dec, obs['seat'], names)}：{prompt_zh(dec['prompt'])}"
+
+
+def asker_rules(obs: Mapping[str, Any], names: Names) -> list[str]:
+    """The rules text of the skill or card that asks the seat's decision (first of the texts a key or a click
+    away), or nothing when the rules ask."""
+    dec = obs["decision"]
+    if dec is None or dec.get("asker") is None:
+        return []
+    if dec.get("skill"):
+        text = names.skill_text(dec["skill"])
+        return [f"{names.skill(dec['skill'])}（{asker_text(dec, obs['seat'], names)}）{text}"] if text else []
+    ct = names.content.card_types.get(dec.get("source") or "")
+    return [f"【{ct.name}】{ct.text}"] if ct is not None else []
+
+
+def decision_text(rec: Mapping[str, Any], me: int) -> str:
+    """A decision record (a seat's own, or any in the referee's log): who answered, the answer as the menu said
+    it, and the question."""
+    who = "你" if rec.get("seat") == me else f"P{rec.get('seat')} "
+    answer = decision_label(str(rec.get("label")), str(rec.get("d")))
+    return f"{who}选择了：{answer}（问：{prompt_zh(rec.get('prompt'))}）"
+
+
+def event_text(
+    rec: Mapping[str, Any], me: int, names: Names, cards_by_id: Mapping[int, Mapping[str, Any]]
+) -> str | None:
+    """One record of a seat's history (already projected for it) in readable Chinese; None for bookkeeping and
+    for a record whose event another line already says (skill_collect: the collect's own line)."""
+    s = lambda k: _seat(rec.get(k), me)  # noqa: E731
+    ids = lambda k: _ids(rec.get(k), cards_by_id, names)  # noqa: E731
+    if "d" in rec:  # a decision
+        return decision_text(rec, me)
+    e = rec.get("e")
+    if e == "start":
+        return f"游戏开始：{rec['players']} 名玩家，P{rec['first']} 先行动"
+    if e == "roles":  # the deal of roles (the referee's log only)
+        return "发到的角色：" + "，".join(f"P{i}：{names.role(r)}" for i, r in enumerate(rec.get("roles") or ()))
+    if e == "roles_shown":
+        shown = [f"P{i}：{names.role(r)}" for i, r in enumerate(rec["roles"]) if r is not None]
+        return "翻开的角色：" + ("，".join(shown) if shown else "无")
+    if e == "turn_start":
+        return f"—— 第 {rec.get('turn')} 回合：{s('seat')} 的回合 ——"
+    if e in ("draw_phase", "send_phase_start", "turn_end", "skill_collect", "card_resolving", "card_resolved"):
+        return None
+    if e == "draw":
+        got = "" if rec.get("cards") is None else "：" + ids("cards")
+        return f"{s('seat')} 摸了 {rec.get('n')} 张牌{got}"
+    if e == "reshuffle":
+        return f"弃牌堆洗成新的牌堆（{rec.get('n')} 张）"
+    if e == "reveal":
+        return f"{s('seat')} 展示：{ids('cards')}" if rec.get("seat") is not None else f"翻开展示：{ids('cards')}"
+    if e == "discard":
+        return f"{s('seat')} 弃置：{ids('cards')}" if rec.get("seat") is not None else f"置入弃牌堆：{ids('cards')}"
+    if e == "dead_discard":
+        return f"{s('seat')} 死亡，弃置：{ids('cards')}"
+    if e == "to_hand":
+        return f"{s('seat')} 把 {ids('cards')} 加入手牌"
+    if e == "to_zone":  # a zone the rules declare: a player's, or the table's (seat none)
+        whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
+        return f"{ids('cards')} 被置入{whose}{rec.get('zone')}"
+    if e == "give":
+        return f"{s('seat')} 交给 {s('to_seat')} {rec.get('n')} 张手牌：{ids('cards')}"
+    if e == "collect":
+        return f"{s('seat')} 把 {ids('cards')} 置入情报区"
+    if e == "hand_taken":
+        return f"{s('seat')} 拿走了 {s('target')} 的手牌"
+    if e == "intel_sent":
+        card = "一张面朝下的情报" if rec.get("card") is None else ids("card")
+        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
+        lock = f"，锁定 {s('lock')}" if rec.get("lock") is not None else ""
+        face = "（面朝上）" if rec.get("face_up") else ""
+        return f"{s('seat')} 传出 {card}{face}，方向 {ARROW.get(rec.get('direction') or '', '?')}{target}{lock}"
+    if e == "direction_set":
+        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
+        return f"{s('seat')} 传出的情报方向变为 {ARROW.get(rec.get('direction') or '', '?')}{target}"
+    if e == "lock_set":
+        return f"{s('seat')} 传出的情报锁定 {s('target')}"
+    if e == "intel_arrives":
+        return f"情报传到 {s('seat')} 面前"
+    if e == "intel_accepted":
+        return f"{s('seat')} 接收了情报"
+    if e == "pending_moved":
+        return f"情报转移到 {s('seat')} 面前"
+    if e in ("pending_swapped", "pending_set", "intel_replaced"):
+        whose = f"{s('seat')} 的情报" if e == "intel_replaced" else "待收情报"
+        return f"{whose}被替换：{ids('old')} → {ids('new')}"
+    if e == "received":
+        return f"{s('seat')} 收到情报 {ids('card')}（来自 {s('sender')}）"
+    if e == "card_used":
+        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
+        physical = f"（{ids('uid')}）" if rec.get("uid") is not None else ""
+        return f"{s('seat')} 使用 {names.card_type(rec.get('card'))}{physical}{target}"
+    if e == "nullified":
+        whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
+        return f"{whose}{names.card_type(rec.get('card'))} 被抵消"
+    if e == "to_deck":
+        return f"{rec.get('n')} 张牌置于牌堆{'底' if rec.get('bottom') else '顶'}"
+    if e == "convert":
+        return f"本回合手牌中的 {names.card_type(rec.get('source'))} 视为 {names.card_type(rec.get('into'))}"
+    if e == "ban":
+        return "本回合禁止使用：" + "、".join(names.card_type(c) for c in rec.get("cards") or ())
+    if e == "status":
+        return f"{s('seat')}：{STATUS_ZH.get(rec.get('status') or '', rec.get('status'))}"
+    if e == "skill_used":
+        return f"{s('seat')} 发动 {names.skill(rec.get('skill'))}"
+    if e == "role_flipped":
+        state = "翻开" if rec.get("face_up") else "盖伏"
+        return f"{s('seat')} 的角色{state}：{names.role(rec.get('role'))}"
+    if e == "role_replaced":
+        return f"{s('seat')} 的角色 {names.role(rec.get('old'))} 换成了 {names.role(rec.get('new'))}"
+    if e == "identity_seen":
+        return f"{s('seat')} 查看了 {s('of')} 的身份"
+    if e == "identity_taken":
+        return f"{s('seat')} 拿走了 {s('of')} 的身份牌"
+    if e == "declare":
+        return f"{s('seat')} 宣言 {names.card_type(rec.get('value'))}"
+    if e == "dying":
+        return f"{s('seat')} 进入濒死状态"
+    if e == "saved":
+        return f"{s('seat')} 脱离濒死"
+    if e == "died":
+        return f"{s('seat')} 死亡"
+    if e == "abstain":
+        return f"{s('seat')} 无法传出情报，弃权"
+    if e == "usurp":
+        return f"{s('seat')} 篡夺了胜利"
+    if e == "victory":
+        return "胜利：" + "、".join(_seat(w, me) for w in rec.get("winners") or ())
+    if e == "game_over":
+        return None  # the result panel says it
+    return f"{e}: " + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "e")

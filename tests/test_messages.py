@@ -1,0 +1,115 @@
+"""The message catalogue (interpreter/messages.py): every decision names who asks, every line its subject, answers
+echo as their option read, one sentence per event."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from interpreter.content.loader import load_cached
+from interpreter.engine.step import GameState
+from interpreter.messages import asker_rules, decision_text, event_text, prompt_text
+from interpreter.seat_text import Names, intel_under_way, transit_text
+
+SKILL = re.compile(r"［[^］]+］")
+CARD = re.compile(r"【[^】]+】")
+
+
+def _games(seeds, players):
+    """Each decision of fixed games (random answers from a seeded generator: the seed and the answers replay
+    them): the asked seat's observation and legal descriptors."""
+    content = load_cached()
+    for seed in seeds:
+        state = GameState(content, players, seed, max_turns=40)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            yield state.observation(seat), state.action_descriptors()
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_every_decision_of_a_recorded_game_names_who_asks_and_through_what():
+    names = Names(load_cached())
+    asked_by = {"rules": 0, "skill": 0, "card": 0}
+    for obs, _ in _games(range(6), 5):
+        dec, me = obs["decision"], obs["seat"]
+        text = prompt_text(obs, names)
+        if dec["asker"] is None:
+            assert text.startswith("规则："), text
+            assert not dec["skill"]
+            asked_by["rules"] += 1
+            continue
+        who = "你的" if dec["asker"] == me else f"P{dec['asker']} 的"
+        assert text.startswith(who), text
+        if dec["skill"]:
+            assert SKILL.match(text[len(who) :]), text
+            assert asker_rules(obs, names) and names.skill_text(dec["skill"]) in asker_rules(obs, names)[0]
+            # public: the seat was told of that skill's use (or it is its own confirm of its own skill)
+            told = any(
+                r.get("e") == "skill_used" and r["seat"] == dec["asker"] and r["skill"] == dec["skill"]
+                for r in obs["history"]
+            )
+            assert told or (dec["kind"] == "confirm" and dec["asker"] == me), (text, dec)
+            asked_by["skill"] += 1
+        else:
+            assert CARD.match(text[len(who) :]), text
+            asked_by["card"] += 1
+    assert all(asked_by.values()), asked_by  # the games met questions of all three kinds
+
+
+def test_an_answer_echoes_as_its_option_read():
+    """Declining the lock reads 不锁定 (as the menu said), a direction as its menu text, not the engine's words."""
+    rec = {"d": "lock", "seat": 1, "n": 3, "choice": 0, "label": "不", "prompt": "锁定谁", "source": ""}
+    assert decision_text(rec, 1) == "你选择了：不锁定（问：锁定谁）"
+    assert "不（" not in decision_text(rec, 1)
+    rec = {"d": "direction", "seat": 2, "n": 2, "choice": 0, "label": "left", "prompt": "方向", "source": ""}
+    assert decision_text(rec, 1) == "P2 选择了：左（←）（问：方向）"
+    rec = {"d": "choose", "seat": 2, "n": 2, "choice": 1, "label": "不", "prompt": "弃置一张手牌", "source": ""}
+    assert decision_text(rec, 2) == "你选择了：不选（问：弃置一张手牌）"
+
+
+def test_every_line_names_its_subject_and_one_collect_is_one_line():
+    names = Names(load_cached())
+    assert event_text({"e": "reveal", "seat": 3, "cards": [38]}, 0, names, {}).startswith("P3 展示：")
+    assert event_text({"e": "discard", "seat": 2, "cards": [115]}, 0, names, {}).startswith("P2 弃置：")
+    collect = {"e": "collect", "seat": 1, "cards": [42]}
+    assert event_text(collect, 0, names, {}) == "P1 把 利诱#42(黑→锁) 置入情报区"
+    assert event_text({"e": "skill_collect", "seat": 1, "card": 42}, 0, names, {}) is None
+    # the roles dealt, in the referee's log: a sentence, not the raw record
+    assert event_text({"e": "roles", "roles": ["li_ning_yu"]}, -1, names, {}).startswith("发到的角色：P0：")
+
+
+def test_the_engine_names_the_subject_of_discards_and_shows_from_a_hand():
+    """In played games, a discard or a show of cards from one player's hand carries that seat, so every line
+    of a discard from a hand says who (the hand limit, an effect's discard)."""
+    seen = {"discard": 0, "reveal": 0}
+    for obs, _ in _games(range(3), 5):
+        for r in obs["history"]:
+            if r.get("e") in seen and r.get("seat") is not None:
+                seen[r["e"]] += 1
+    assert seen["discard"] > 0, seen
+
+
+def test_the_transit_panel_says_an_intel_just_sent_is_in_front_of_nobody():
+    names = Names(load_cached())
+    history = [{"e": "turn_start", "seat": 0, "turn": 1}, {"e": "intel_sent", "seat": 0, "direction": "left"}]
+    assert intel_under_way(history)
+    assert not intel_under_way([*history, {"e": "intel_arrives", "seat": 4}])
+    obs = {
+        "seat": 0,
+        "history": history,
+        "transit": {
+            "sender": 0,
+            "direction": "left",
+            "target": None,
+            "lock": None,
+            "holder": 0,
+            "pending": True,
+            "face_up": False,
+            "card": None,
+            "known_as": None,
+        },
+    }
+    text = transit_text(obs, names)
+    assert text is not None and "面前" not in text.plain.replace("还没有到任何人面前", ""), text.plain
+    assert "还没有到任何人面前" in text.plain
