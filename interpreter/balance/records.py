@@ -317,6 +317,8 @@ class GameRecord:
     roles: list[str] = field(default_factory=list)  # role labels in play at the end
     winner_roles: list[str] = field(default_factory=list)
     skill_uses: dict[str, int] = field(default_factory=dict)  # "角色·技能" -> uses in this game
+    # "角色·技能" -> the questions at which it was offered in this game (absent in records of older sweeps)
+    skill_offers: dict[str, int] = field(default_factory=dict)
     reason: str | None = None  # how the game ended (sim.REASON_TEXT), None for a failed game
     turns: int = 0
     decisions: int = 0
@@ -394,6 +396,9 @@ def _record_problem(d: object) -> str | None:
     uses = d.get("skill_uses", {})
     if not (isinstance(uses, dict) and all(_is_int(v) for v in uses.values())):
         return f"`skill_uses` should map skills to counts (got {_brief(uses)})"
+    offers = d.get("skill_offers", {})
+    if not (isinstance(offers, dict) and all(_is_int(v) for v in offers.values())):
+        return f"`skill_offers` should map skills to counts (got {_brief(offers)})"
     seats = d.get("seats", [])
     if not isinstance(seats, list):
         return f"`seats` should be a list (got {_brief(seats)})"

@@ -336,6 +336,7 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
     if result is not None:
         fields = game_record(game, result)
         fields["skill_uses"] = dict(sorted(fields["skill_uses"].items()))
+        fields["skill_offers"] = dict(sorted(fields["skill_offers"].items()))
         for k, v in fields.items():
             setattr(rec, k, v)
     else:  # a failed game: what it got to

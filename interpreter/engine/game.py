@@ -243,6 +243,11 @@ class Game(GameCore):
         return self.skills.skill_uses
 
     @property
+    def skill_offers(self) -> dict[tuple[str, str], int]:
+        """(role id, skill name) -> the questions at which it was offered (Skills.note_offer; balance statistics)."""
+        return self.skills.skill_offers
+
+    @property
     def conversions(self) -> dict[str, CardType]:
         """This turn's forced conversions: card type id -> what its hand copies must be used as."""
         return self.card_use.conversions

@@ -157,6 +157,7 @@ class StackTiming:
                     ctx = res._ready(p, skill, data)
                     if ctx is None:
                         continue
+                    self.skills.note_offer(p, skill)
                     if skill.optional and not ask_seat(
                         game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id, (p.seat, skill.id)
                     ):

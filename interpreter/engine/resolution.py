@@ -271,6 +271,7 @@ class Resolution:
     def _offer(self, p: Player, skill: Skill, ctx: Ctx) -> bool:
         """Ask p whether to use a ready triggered skill (unless it is not optional) and use it; True if used."""
         game = self.game
+        self.skills.note_offer(p, skill)
         if skill.optional and not ask_seat(
             game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id, (p.seat, skill.id)
         ):

@@ -118,6 +118,9 @@ class Skills:
         # check (declare / co_win) -> [(player, victory skill)]: stages 2 and 4 of a victory check
         self.victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         self.skill_uses: dict[tuple[str, str], int] = {}  # (role id, skill name) -> times used, for statistics
+        # (role id, skill name) -> questions at which its owner could use it (an idle point offering it, the ask
+        # whether to use a ready triggered or victory skill; a forced one: each time it fires), for statistics
+        self.skill_offers: dict[tuple[str, str], int] = {}
 
     # ------------------------------------------------------------------ dealing
 
@@ -363,7 +366,14 @@ class Skills:
                 skill.condition is None or skill.condition(Ctx(self.game, p, dying=self.seats.dying_player))
             ):
                 out.append(PlayOption(None, skill))
+                self.note_offer(p, skill)
         return out
+
+    def note_offer(self, p: Player, skill: Skill) -> None:
+        """Count that p is offered `skill` now (statistics only: the balance report's offered and taken)."""
+        assert p.role is not None  # a skill is its owner's role's
+        key = (p.role.id, skill.name)
+        self.skill_offers[key] = self.skill_offers.get(key, 0) + 1
 
     def pay_skill(self, p: Player, skill: Skill) -> None:
         """A skill's costs: count its use against its limit, turn the role face up if it says so."""

@@ -230,6 +230,7 @@ class Victory:
                 ctx = Ctx(self.game, p)
                 if skill.condition is not None and not skill.condition(ctx):
                     continue
+                self.skills.note_offer(p, skill)
                 if skill.optional and not ask_seat(
                     self.game, p, D.CONFIRM, [True, False], f"发动{skill.name}吗", skill.id, (p.seat, skill.id)
                 ):

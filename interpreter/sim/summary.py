@@ -189,10 +189,14 @@ def game_record(game: Game, result) -> dict:
     skill_uses: Counter = Counter()
     for (rid, name), k in game.skill_uses.items():
         skill_uses[f"{game.content.roles[rid].label()}·{name}"] += k
+    skill_offers: Counter = Counter()
+    for (rid, name), k in game.skill_offers.items():
+        skill_offers[f"{game.content.roles[rid].label()}·{name}"] += k
     return {
         "roles": [p.role.label() for p in game.players if p.role is not None],
         "winner_roles": [p.role.label() for p in result.winners if p.role is not None],
         "skill_uses": skill_uses,
+        "skill_offers": skill_offers,
         "reason": result.reason,
         "turns": game.turn_no,
         "decisions": game.decision_count,
