@@ -839,8 +839,8 @@ DATA_TYPES: dict[str, str] = {"color": "颜色", "int": "数值", "text": "文�
 # Colors by name: Chinese word.
 COLORS: dict[str, str] = {"red": "红色", "blue": "蓝色", "black": "黑色"}
 
-# Hints for the heuristic bot (interpreter/agents/heuristic.py, docs/bots.md): a card's or a secret task's
-# optional `bot:` says how a sensible player uses it, so the bot knows a fork's cards too and Python
+# Hints for the heuristic bot (interpreter/agents/heuristic.py, docs/bots.md): a card's, a skill's or a secret
+# task's optional `bot:` says how a sensible player uses it, so the bot knows a fork's cards too and Python
 # names no card. They change no rule; content without them is played generically.
 BOT_CARD_TACTICS: dict[str, str] = {
     "grab": "take the pending intel when it is good for you",
@@ -855,6 +855,15 @@ BOT_CARD_TACTICS: dict[str, str] = {
     "harmful": "aimed at the likeliest enemy, used now and then",
     "helpful": "aimed at the friendliest seat, used now and then",
     "pick_best": "when it asks you to pick a card for yourself, take the one best for you",
+}
+# A skill's optional `bot:` (a role's skill): when a sensible player takes it, whatever it does. A skill without
+# one is taken now and then wherever it is offered (docs/bots.md).
+BOT_SKILL_TACTICS: dict[str, str] = {
+    "gain": "helps its user at little cost (draws, looks, cycles cards): taken whenever offered, once a turn",
+    "harmful": "hurts someone: taken when an enemy is likely, once a turn; its seat choices at the likeliest enemy",
+    "helpful": "helps someone: taken when a camp-mate is likely, once a turn; its seat choices at the friendliest seat",
+    "save": "saves its owner from dying: taken when the owner is dying",
+    "send": "sends an intel instead of a hand card: taken when no hand card is worth sending",
 }
 BOT_TASK_STYLES: dict[str, str] = {
     "collect": "three intel of either colour is its own win: both colours are welcome",

@@ -54,19 +54,25 @@ play phase        ``clear`` a black off itself or a camp-mate (a dying one
                   ``probe`` the seat it knows least; ``balance`` an enemy with
                   a bigger hand when its own is small; ``lure`` itself with no
                   black and 2 intel of its colour (each of these four kinds at
-                  most once a turn); other cards and active role skills: now
-                  and then (p 0.15)
+                  most once a turn); other cards: now and then (p 0.15)
+role skills       by the skill's `bot:` hint: ``gain`` whenever offered,
+                  ``harmful`` when an enemy is likely, ``helpful`` when a
+                  camp-mate is (each once a turn), ``save`` when its owner is
+                  dying, ``send`` instead of a hand card none of which is worth
+                  more than SEND_INSTEAD; no hint: now and then (p 0.15)
+                  wherever it is offered (idle point, send, receive)
 targets           ``helpful``/``clear`` cards at the friendliest seat,
-                  ``harmful`` ones at the likeliest enemy; gifts (交给, hands
-                  on death) to a camp-mate
+                  ``harmful`` ones at the likeliest enemy, and so the seat
+                  choices of its own ``helpful``/``harmful`` skill; gifts (交给,
+                  hands on death) to a camp-mate
 yes/no            yes to an optional role skill (most help their user)
 unsure            a random legal action (seeded)
 ================  ===========================================================
 
-The words in ``double quotes`` are the content's hints (catalogue.BOT_CARD_TACTICS and
-BOT_TASK_STYLES): a card's or a secret task's `bot:` key says how a sensible player uses it,
+The words in ``double quotes`` are the content's hints (catalogue.BOT_CARD_TACTICS, BOT_SKILL_TACTICS and
+BOT_TASK_STYLES): a card's, a skill's or a secret task's `bot:` key says how a sensible player uses it,
 and an identity's camp colour is the rules' own. So no card, task or identity is named here, and
-a fork's new card is played by its hint; a card without one gets the generic treatment (played
+a fork's new card or skill is played by its hint; one without gets the generic treatment (played
 now and then, targets at random). docs/bots.md lists the bundled content's hints.
 """
 
@@ -89,6 +95,9 @@ CLEAR, THREATEN, PROBE, BALANCE, LURE, PICK_BEST = "clear", "threaten", "probe",
 HELPFUL = {CLEAR, "helpful"}  # aimed at a camp-mate (or itself)
 HARMFUL = {THREATEN, BALANCE, PROBE, "harmful"}  # aimed at an enemy
 KNOWN = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}  # cards it has a play rule for
+# The tactics of catalogue.BOT_SKILL_TACTICS (a skill's `bot:`): when it takes a skill, and how it aims the skill's
+# seat choices (those of HELPFUL_SKILL and HARMFUL_SKILL, as the cards' `helpful` and `harmful`).
+GAIN_SKILL, HARMFUL_SKILL, HELPFUL_SKILL, SAVE_SKILL, SEND_SKILL = "gain", "harmful", "helpful", "save", "send"
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,7 @@ class Hints:
     camps: Mapping[str, str] = field(default_factory=dict)  # identity -> the colour its camp collects
     styles: Mapping[str, str] = field(default_factory=dict)  # secret task -> its `bot:` style
     table: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # players -> identity -> how many
+    skills: Mapping[str, str] = field(default_factory=dict)  # skill id -> its `bot:` tactic
 
 
 _HINTS: dict[int, tuple[Content, Hints]] = {}
@@ -118,6 +128,7 @@ def hints_of(content: Content | None = None) -> Hints:
             {i.id: i.camp for i in content.identities.values() if i.camp in OPPOSITE},
             {t.id: t.bot for t in content.tasks.values() if t.bot},
             {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
+            {s.id: s.bot for r in content.roles.values() for s in r.skills if s.bot},
         )
         kept = _HINTS[id(content)] = (content, hints)
     return kept[1]
@@ -126,6 +137,7 @@ def hints_of(content: Content | None = None) -> Hints:
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
 OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth taking
+SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
@@ -137,6 +149,7 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
         self.tactics, self.camps, self.styles, self.table = h.tactics, h.camps, h.styles, h.table
+        self.skill_tactics = h.skills
         self._read = 0  # history records already read
         self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
         self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
@@ -149,6 +162,7 @@ class HeuristicAgent(Agent):
         self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
+        self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
 
     # ------------------------------------------------------------------ memory
 
@@ -191,8 +205,8 @@ class HeuristicAgent(Agent):
             elif rec.get("d") == "send" and rec.get("seat") == obs["seat"]:  # the card it sent (a search bot
                 i = rec["choice"]  # may have overruled this bot's answer): the plan made for that card
                 self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
-            elif e == "card_used" and rec.get("seat") == obs["seat"]:
-                self._used.add(rec.get("card", ""))
+            elif (e == "card_used" or e == "skill_used") and rec.get("seat") == obs["seat"]:
+                self._used.add(rec.get("card", "") if e == "card_used" else "skill:" + str(rec.get("skill")))
             elif e == "turn_start":
                 self._accepting.clear()
                 self._used.clear()
@@ -316,9 +330,15 @@ class HeuristicAgent(Agent):
         tactic = self.tactics.get(source or "", "")
         kinds = {d["kind"] for d in actions}
         choice: Descriptor | None = None
-        if kind == "receive":
+        if kind in ("play", "send", "receive"):  # a new idle point: whatever skill it was using has resolved
+            self._skill = ""
+        if "skill" in kinds and kind != "send":
+            choice = self._hinted_skill(obs, actions)
+        if choice is not None:
+            pass
+        elif kind == "receive":
             choice = self._receive(obs, actions)
-        elif kind == "send" and "card" in kinds:
+        elif kind == "send" and ("card" in kinds or "skill" in kinds):
             choice = self._send(obs, actions)
         elif kind == "send_target" or (kind == "lock" and "seat" in kinds):
             choice = self._send_seat(obs, actions, kind)
@@ -328,7 +348,10 @@ class HeuristicAgent(Agent):
             choice = self._best_seat(obs, actions, lambda s: self.friend(obs, s) if s != obs["seat"] else -2)
         elif kind == "target" and "seat" in kinds:
             choice = self._target(obs, actions, tactic)
+        elif not source and self._skill in (HELPFUL_SKILL, HARMFUL_SKILL) and "seat" in kinds:
+            choice = self._target(obs, actions, self._skill)  # a choice inside the effect of its own skill
         elif kind == "confirm" and "yes" in kinds:
+            self._skill = self.skill_tactics.get(source or "", "")  # (a triggered skill's ask names the skill)
             choice = next(d for d in actions if d["kind"] == "yes")
         elif tactic == SWAP and "card" in kinds:
             choice = self._swap_card(obs, actions)
@@ -341,6 +364,41 @@ class HeuristicAgent(Agent):
             return int(actions[self.rng.randrange(len(actions))]["id"])
         return int(choice["id"])
 
+    def _hinted_skill(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
+        """A skill offered whose `bot:` tactic says take it now (BOT_SKILL_TACTICS; `send` is the send's own)."""
+        me = obs["seat"]
+        for d in actions:
+            tactic = self.skill_tactics.get(d["skill"], "") if d["kind"] == "skill" else ""
+            if not tactic or tactic == SEND_SKILL:
+                continue
+            if tactic == SAVE_SKILL:
+                take = bool(obs["players"][me]["dying"])
+            elif "skill:" + d["skill"] in self._used:  # once a turn: one that is not limited must not loop
+                take = False
+            elif tactic == HARMFUL_SKILL:
+                take = any(p["alive"] and self.friend(obs, p["seat"]) < 0 for p in obs["players"] if p["seat"] != me)
+            elif tactic == HELPFUL_SKILL:
+                take = any(p["alive"] and self.friend(obs, p["seat"]) > 0 for p in obs["players"])
+            else:  # gain
+                take = True
+            if take:
+                self._skill = tactic
+                return d
+        return None
+
+    def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
+        """Now and then (PLAY_OTHER), one of the offered uses no rule covers: a skill without a `bot:` hint, a
+        card whose tactic has no play rule. How a skill or card nothing is known of gets used at all."""
+        others = [
+            d
+            for d in actions
+            if (d["kind"] == "use" and self.tactics.get(d["as"]) not in KNOWN)
+            or (d["kind"] == "skill" and d["skill"] not in self.skill_tactics)
+        ]
+        if others and self.rng.random() < PLAY_OTHER:
+            return others[self.rng.randrange(len(others))]
+        return None
+
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
         colors = self._pending_colors(obs)
@@ -348,6 +406,9 @@ class HeuristicAgent(Agent):
             for d in actions:
                 if d["kind"] == "use" and self.tactics.get(d["as"]) == DECODE:
                     return d
+        other = self._now_and_then(actions)  # now and then, a use offered before it answers
+        if other is not None:
+            return other
         if "accept" not in by_kind or "decline" not in by_kind:
             return by_kind.get("accept") or by_kind.get("decline")
         if colors is not None:
@@ -401,14 +462,23 @@ class HeuristicAgent(Agent):
             plans += [(self._send_value(obs, card["colors"], direction, target, lock), target, lock) for lock in locks]
         return max(plans, key=lambda plan: plan[0], default=(0.0, None, None))
 
-    def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor:
+    def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         # its ↑ target and lock are asked next, before the intel is on its way: it keeps the plan of each
         # option, and takes up the one of the option its seat chose (the log's record of the answer)
         self._plans = [self._send_plan(obs, d["card"]) if d["kind"] == "card" else None for d in actions]
         options = [(plan[0], self.rng.random(), i) for i, plan in enumerate(self._plans) if plan is not None]
-        i = max(options)[2]
-        self._plan = self._plans[i]
-        return actions[i]
+        best = max(options) if options else None
+        if best is None or best[0] <= SEND_INSTEAD:  # no hand card worth sending: a skill that sends otherwise
+            for d in actions:
+                if d["kind"] == "skill" and self.skill_tactics.get(d["skill"]) == SEND_SKILL:
+                    self._plan, self._skill = None, SEND_SKILL
+                    return d
+        other = self._now_and_then(actions)
+        if other is not None or best is None:
+            self._plan = None
+            return other
+        self._plan = self._plans[best[2]]
+        return actions[best[2]]
 
     def _send_seat(self, obs: Observation, actions: Sequence[Descriptor], kind: str) -> Descriptor | None:
         t = obs["transit"]
@@ -529,11 +599,4 @@ class HeuristicAgent(Agent):
                 and mine["intel_counts"][color] == 2
             ):
                 return uses[LURE]
-        others = [
-            d
-            for d in actions
-            if (d["kind"] == "use" and self.tactics.get(d["as"]) not in KNOWN) or d["kind"] == "skill"
-        ]
-        if others and self.rng.random() < PLAY_OTHER:
-            return others[self.rng.randrange(len(others))]
-        return passing
+        return self._now_and_then(actions) or passing

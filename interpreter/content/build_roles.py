@@ -124,6 +124,7 @@ def _moment(
         bool(sk.get("switch", False)),
         bool(sk.get("persistent", False)),
         bool(sk.get("dormant", False)),
+        bot=sk.get("bot"),
     )
 
 

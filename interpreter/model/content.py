@@ -193,6 +193,7 @@ class Skill:
     # condition and effect, sharing the id, name, limit and costs; every one of them holds the tuple of all
     # (Role.skills holds the first, Role.moments each). Empty: a skill of one moment, itself.
     moments: tuple[Skill, ...] = field(default=(), repr=False, compare=False)
+    bot: str | None = None  # a hint for the heuristic bot (catalogue.BOT_SKILL_TACTICS); no rule
 
 
 @dataclass

@@ -1,0 +1,182 @@
+"""The heuristic bot and role skills: a skill's `bot:` hint (catalogue.BOT_SKILL_TACTICS) says when it is taken, a
+skill without one is taken now and then wherever it is offered, and the engine counts what was offered and taken
+(Game.skill_offers, Game.skill_uses) for the balance report and bench/skills.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter import catalogue
+from interpreter.agents.heuristic import HeuristicAgent, hints_of
+from interpreter.content.loader import load_content
+from interpreter.content.packs import resolve_packs
+from interpreter.engine.errors import GameOver
+from interpreter.engine.table import build
+from interpreter.sim.batch import play_game
+from interpreter.sim.summary import game_record
+
+RED_BIT, BLACK_BIT = 1, 4
+SCHEMA = Path(__file__).resolve().parents[1] / "schema"
+
+# A made-up role: its only skill wins its owner the game where it sits (two red intel, a red card on the deck).
+CLOSER = """\
+id: demo_closer
+name: 测试收尾人
+title: 测试用
+gender: male
+hidden: false
+skills:
+  - id: demo_close
+    name: 收尾
+    text: 出牌阶段限一次，你可以将牌堆顶的一张牌置入自己的情报区。
+    kind: active
+    timing: play_phase
+    limit: {per: phase}
+{hint}    effect: |
+      collect(top_card(), self)
+"""
+
+
+def _fork(tmp_path: Path, hint: str):
+    role = tmp_path / "fork" / "roles" / "demo_closer.yaml"
+    role.parent.mkdir(parents=True, exist_ok=True)
+    role.write_text(CLOSER.replace("{hint}", f"    bot: {hint}\n" if hint else ""), encoding="utf-8")
+    return load_content(resolve_packs([tmp_path / "fork"], ["none"]))
+
+
+def _cards(content, mask: int) -> list[int]:
+    return [e.uid for e in content.deck if e.mask == mask]
+
+
+def _play_the_position(content, seed: int) -> GameOver | None:
+    """Seat 0 (潜伏战线, the made-up role, two red intel) at its play phase, a pure red card on top of the deck:
+    its skill wins it the game at once. Heuristic bots at every seat."""
+    red, black = _cards(content, RED_BIT), _cards(content, BLACK_BIT)
+    seats = [
+        {"identity": "qian_fu_zhan_xian", "hand": [black[0], black[1]], "intel": red[:2]},
+        {"identity": "te_gong_ji_guan", "hand": [black[2]], "intel": []},
+        {"identity": "te_gong_ji_guan", "hand": [black[3]], "intel": []},
+    ]
+    hints = hints_of(content)
+    g = build(content, seats, [HeuristicAgent(seed * 3 + s, hints) for s in range(3)], deck_top=[red[2]], seed=seed)
+    g.players[0].new_role(content.roles["demo_closer"], True)
+    g.skills.index_triggers()
+    try:
+        g.play_turn("play")
+    except GameOver as over:
+        assert g.skill_offers[("demo_closer", "收尾")] >= 1
+        return over
+    return None
+
+
+def test_the_bot_takes_a_made_up_roles_skill_to_win(tmp_path):
+    """With `bot: gain` the bot takes the skill that wins it the game, every time; without a hint it takes it only
+    now and then, so the position is lost in most games (the test fails if the bot ignores the skill)."""
+    hinted = _fork(tmp_path / "a", "gain")
+    assert hints_of(hinted).skills["demo_close"] == "gain"
+    for seed in range(8):
+        over = _play_the_position(hinted, seed)
+        assert over is not None and [p.seat for p in over.winners] == [0], f"seed {seed}"
+    plain = _fork(tmp_path / "b", "")
+    won = sum(_play_the_position(plain, seed) is not None for seed in range(8))
+    assert won < 8
+
+
+def _obs(kind: str, dying: bool = False, intel: dict | None = None) -> dict:
+    players = [
+        {
+            "seat": s,
+            "alive": True,
+            "dying": dying and s == 0,
+            "hand_count": 3,
+            "intel": [],
+            "intel_counts": {"red": 0, "blue": 0, "black": 0, **((intel or {}) if s == 0 else {})},
+        }
+        for s in range(3)
+    ]
+    return {
+        "seat": 0,
+        "players": players,
+        "phase": "play",
+        "transit": None,
+        "discard": [],
+        "me": {"identity": "qian_fu_zhan_xian", "task": None, "hand": []},
+        "known_identities": {},
+        "history": [],
+        "decision": {"kind": kind, "prompt": "", "source": ""},
+    }
+
+
+def _hints(**skills: str):
+    base = hints_of()
+    return type(base)(base.tactics, base.camps, base.styles, base.table, skills)
+
+
+SKILL = {"id": 7, "kind": "skill", "skill": "demo", "name": "测试", "label": "skill 测试"}
+PASS = {"id": 8, "kind": "pass", "label": "pass"}
+
+
+def test_a_save_skill_is_taken_when_its_owner_is_dying_only():
+    hints = _hints(demo="save")
+    for seed in range(10):
+        assert HeuristicAgent(seed, hints).act(_obs("play", dying=True), (SKILL, PASS)) == 7
+    assert sum(HeuristicAgent(seed, hints).act(_obs("play"), (SKILL, PASS)) == 7 for seed in range(30)) == 0
+
+
+def test_a_send_skill_replaces_a_bad_send_and_not_a_good_one():
+    """`bot: send`: taken when no hand card is worth sending (a blue card for a red seat), not when one is (a red
+    card that makes its third red whatever happens to it)."""
+    hints = _hints(demo="send")
+
+    def card(color: str) -> dict:
+        return {"id": 3, "kind": "card", "label": "card", "card": {"colors": [color], "direction": "left"}}
+
+    for seed in range(10):
+        bad = HeuristicAgent(seed, hints).act(_obs("send"), (card("blue"), SKILL))
+        good = HeuristicAgent(seed, hints).act(_obs("send", intel={"red": 2}), (card("red"), SKILL))
+        assert (bad, good) == (7, 3), f"seed {seed}"
+
+
+def test_an_unhinted_skill_is_taken_now_and_then_wherever_it_is_offered():
+    """A skill with no hint, offered with the send (where the bot once looked only at hand cards): now and then."""
+    card = {"id": 3, "kind": "card", "label": "card", "card": {"colors": ["blue"], "direction": "left"}}
+    taken = sum(HeuristicAgent(seed).act(_obs("send"), (card, SKILL)) == 7 for seed in range(100))
+    assert 3 < taken < 40
+
+
+def test_the_skill_tactics_of_the_schema_are_the_catalogues():
+    """The role schema's `bot:` words are catalogue.BOT_SKILL_TACTICS (and the card and task schemas' theirs)."""
+    role = json.loads((SCHEMA / "role.schema.json").read_text(encoding="utf-8"))
+    card = json.loads((SCHEMA / "card.schema.json").read_text(encoding="utf-8"))
+    task = json.loads((SCHEMA / "secret_task.schema.json").read_text(encoding="utf-8"))
+    assert role["properties"]["skills"]["items"]["properties"]["bot"]["enum"] == list(catalogue.BOT_SKILL_TACTICS)
+    assert card["properties"]["bot"]["enum"] == list(catalogue.BOT_CARD_TACTICS)
+    assert task["properties"]["bot"]["enum"] == list(catalogue.BOT_TASK_STYLES)
+
+
+def test_a_misspelt_skill_hint_is_refused_at_its_line(tmp_path):
+    from interpreter.content.diagnostics import ContentErrors
+
+    with pytest.raises(ContentErrors) as e:
+        _fork(tmp_path, "gian")
+    assert "demo_closer.yaml" in str(e.value) and "gain" in str(e.value)
+
+
+@pytest.mark.parametrize("agents", [None, ("heuristic",) * 5])
+def test_every_skill_use_was_offered(content, agents):
+    """Offered and taken as the engine counts them: a skill is used only at a question that offered it (or, forced,
+    when it fired), so in every game each skill's uses are at most its offers; the game's record carries both."""
+    offered = 0
+    for g in range(12):
+        game, failure = play_game(content, 5, 300 + g, agents=agents)
+        assert failure is None
+        for key, uses in game.skill_uses.items():
+            assert uses <= game.skill_offers.get(key, 0), f"game {g}: {key} used {uses}, offered {game.skill_offers}"
+        offered += sum(game.skill_offers.values())
+        assert game.result is not None
+        rec = game_record(game, game.result)
+        assert sum(rec["skill_offers"].values()) == sum(game.skill_offers.values())
+    assert offered > 50
