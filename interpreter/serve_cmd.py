@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -51,6 +52,21 @@ from .web.guard import Limits, default_hosts, default_origins
     type=click.IntRange(0, 100_000),
     help="unfinished tables made from one address (0: no limit; behind a reverse proxy every client has its address)",
 )
+@click.option(
+    "--db",
+    "db_path",
+    metavar="PATH",
+    help="the SQLite database the tables are kept in, so they survive a restart (default: tables.sqlite3 in the "
+    "user's data folder, $FENGSHENG_DATA_DIR or ~/.local/share/fengsheng); --db :memory: keeps nothing",
+)
+@click.option(
+    "--keep-finished",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0, 36_500),
+    metavar="DAYS",
+    help="days a finished table (its logs for the replay viewer) is kept; 0: for ever",
+)
 @bot_options()
 def serve(
     host,
@@ -62,6 +78,8 @@ def serve(
     allowed_origins,
     max_tables,
     max_tables_per_client,
+    db_path,
+    keep_finished,
     bot_defs,
     bot_timeout,
 ):
@@ -110,9 +128,38 @@ def serve(
         if not origin.startswith(("http://", "https://")) or origin.rstrip("/").count("/") != 2:
             raise click.BadParameter(f"{origin!r}: an origin is scheme://host[:port]", param_hint="--allowed-origin")
     limits = replace(Limits(), tables=max_tables, tables_per_client=max_tables_per_client)
-    app = create_app(
-        load, packs_for, list(expansions_of(BUNDLED_CONTENT)), expansions, bot_delay, hosts, origins, limits
-    )
+    from .sealed import data_dir
+    from .web.store import DB_FILE, Store, StoreError
+
+    where = None if db_path == ":memory:" else Path(db_path) if db_path else data_dir() / DB_FILE
+
+    def restored(tables, problems):
+        kept = tables.tables.values()
+        on = sum(1 for t in kept if not t.over())
+        click.echo(f"  restored {on} unfinished and {len(kept) - on} finished table(s)")
+        for problem in problems:
+            click.echo(f"  {problem}", err=True)
+
+    try:
+        store = Store(where, keep=keep_finished * 86400 if keep_finished else None)
+        app = create_app(
+            load,
+            packs_for,
+            list(expansions_of(BUNDLED_CONTENT)),
+            expansions,
+            bot_delay,
+            hosts,
+            origins,
+            limits,
+            store,
+            restored,
+        )
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    if where is None:
+        click.echo("fengsheng serve: tables kept in memory only (--db :memory:): a restart loses them")
+    else:
+        click.echo(f"fengsheng serve: tables kept in {where}")
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops the server and its tables)")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")

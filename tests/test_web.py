@@ -30,6 +30,7 @@ from interpreter.engine.step import GameState
 from interpreter.play import Table
 from interpreter.seat_text import Names
 from interpreter.sim import read_log_text, replay_game
+from interpreter.web.tables import digest
 from interpreter.web.view import seat_view
 
 _JSONL = {"content-type": "application/jsonl"}  # the replay viewer's upload
@@ -299,11 +300,15 @@ def test_the_host_is_blind_its_own_seat_invitations_used_once_no_seed(client):
     assert seed.bit_length() > 64  # a fresh seed (seeds.fresh_seed: 128 bits), not a million values
     everything = json.dumps(made) + client.get("/api/tables").text
     assert str(seed) not in everything
-    keys = {s: link.token for s, link in web.seats.items()}
-    assert [keys[s] in everything for s in (0, 3)] == [False, False]  # no other seat's key
+    # no other seat has a key yet: a key is made when it is handed out (an invitation used), and only its digest
+    # is kept (the database holds no key)
+    assert [web.seats[s].key for s in (0, 3)] == [None, None] and web.seats[2].key == digest(
+        _token(made["seat"]["url"])
+    )
     # the invitation of P0, opened by its person: the key, then the seat's state
     person = _Seat(client, app, "t1", made["invites"][0]["url"])
-    assert person.token == keys[0] and person.last["seat"] == 0 and person.last["chosen_seed"] is False
+    assert web.seats[0].key == digest(person.token) and person.token not in everything
+    assert person.last["seat"] == 0 and person.last["chosen_seed"] is False
     # opened again (the host, having kept it): refused, the seat stays its person's
     with client.websocket_connect("/ws/t1") as ws:
         ws.send_json({"type": "join", "invite": made["invites"][0]["url"].split("invite=")[1]})
@@ -312,7 +317,7 @@ def test_the_host_is_blind_its_own_seat_invitations_used_once_no_seed(client):
     # the invitation is no key: it opens no log; the key does (once the game is over)
     invite = made["invites"][1]["url"].split("invite=")[1]
     assert client.get(f"/api/tables/t1/log?token={invite}").status_code == 403
-    assert client.get(f"/api/tables/t1/log?token={keys[3]}").status_code == 409  # the game is on
+    assert client.get(f"/api/tables/t1/log?token={person.token}").status_code == 409  # the game is on
     # the referee's log (seed and actions) is refused while the game is on, with a message saying why
     refused = client.get(made["log"])
     assert refused.status_code == 409 and "not over" in refused.json()["error"]

@@ -58,15 +58,21 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(_missing() is not None, reaso
 
 
 class Server:
-    """fengsheng serve's app under uvicorn, in a thread, on a free port."""
+    """fengsheng serve's app under uvicorn, in a thread, on a free port (or `port`); its tables kept in the
+    database `db` (default: in memory)."""
 
-    def __init__(self, bot_delay: float = 0.0) -> None:
+    def __init__(self, bot_delay: float = 0.0, db: Path | None = None, port: int | None = None) -> None:
         import uvicorn
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.app = make_app(bot_delay, port=self.port)
+        from interpreter.web.store import Store
+
+        if port is None:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        self.port = port
+        self.store = Store(db)
+        self.app = make_app(bot_delay, port=self.port, store=self.store)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -82,6 +88,7 @@ class Server:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+        self.store.close()
 
     @property
     def url(self) -> str:
@@ -286,6 +293,38 @@ def test_a_browser_rejoins_and_a_forged_action_is_refused():
         bad.goto(server.url + "/table/t1#seat=0&token=forged")
         bad.wait_for_selector(".banner.error")
         assert "不对应" in bad.inner_text("#banner")
+        browser.close()
+
+
+def test_a_page_reconnects_to_the_same_position_after_the_server_comes_back(tmp_path):
+    """The server stops mid-game (its tables in a database file) and starts again on the same port: the page,
+    left open, reconnects by itself to the same position with the same log, and the game plays on to its end."""
+    from playwright.sync_api import sync_playwright
+
+    db = tmp_path / "tables.sqlite3"
+    with sync_playwright() as p:
+        browser = _browser(p)
+        with Server(db=db) as server:
+            port = server.port
+            lobby = browser.new_page()
+            lobby.goto(server.url + "/")
+            (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=4, host="")
+            seat = SeatPage(browser, server.url + link)
+            page = seat.page
+            for _ in range(4):
+                page.wait_for_selector("#options button:not([disabled])")
+                page.locator("#options button").first.click()
+            page.wait_for_selector("#options button:not([disabled])")
+            seq, log_lines = seat.status()["seq"], page.locator("#log div").count()
+            history = server.table("t1").state.history()
+        page.wait_for_function("() => document.querySelector('#banner').innerText.includes('重新连接')")
+        with Server(db=db, port=port) as again:
+            page.wait_for_function("() => !document.querySelector('#banner .info')")
+            page.wait_for_selector("#options button:not([disabled])")
+            assert seat.status()["seq"] == seq == 5 and page.locator("#log div").count() == log_lines
+            assert again.table("t1").state.history() == history
+            play_through_pages([seat], random.Random(3))
+            assert again.table("t1").over()
         browser.close()
 
 

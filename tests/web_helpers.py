@@ -13,10 +13,12 @@ from interpreter.engine.step import GameState
 from interpreter.seat_text import Names
 
 
-def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None):
+def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None, store=None):
     """The app on the bundled content, answering for Starlette's test client (``testserver``) or, given a `port`,
-    for a browser at http://127.0.0.1:PORT."""
+    for a browser at http://127.0.0.1:PORT; its tables kept in `store` (default: an in-memory database, so every
+    test goes through the writes a server makes)."""
     from interpreter.web.app import create_app
+    from interpreter.web.store import Store
 
     hosts = ["testserver"] if port is None else ["127.0.0.1"]
     origins = ["http://testserver"] if port is None else [f"http://127.0.0.1:{port}"]
@@ -28,6 +30,7 @@ def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None):
         hosts=hosts,
         origins=origins,
         limits=limits,
+        store=Store(None) if store is None else store,
     )
 
 

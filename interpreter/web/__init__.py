@@ -5,6 +5,8 @@
 * ``view.py`` — a seat's screen as plain data in Chinese (from its observation and the legal actions
   only), and a log's records as the replay viewer shows them (the referee's or one seat's copy).
 * ``guard.py`` — what the server lets in: allowed hosts and origins, JSON-only POSTs, its limits.
+* ``store.py`` — where the tables are kept: an SQLite database (settings, key digests, every action), so a
+  restarted server replays each table to where it was.
 * ``app.py`` — the ASGI app: the lobby, the table and replay pages (``static/``), the JSON API and the
   websocket of each seat.
 

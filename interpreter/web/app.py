@@ -23,9 +23,10 @@ it refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ from .guard import (
     default_origins,
     read_json,
 )
+from .store import Store
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import replay_boards, replay_steps, views_of
 
@@ -117,14 +119,18 @@ def create_app(
     hosts: Sequence[str] = LOCAL_HOSTS,
     origins: Sequence[str] | None = None,
     limits: Limits | None = None,
+    store: Store | None = None,
+    restored: Callable[[Tables, list[str]], None] | None = None,
 ) -> Starlette:
     """The app. `load` reads content packs, `packs_for` turns an ``--expansions`` text into the packs,
     `expansions` are the ids the lobby offers; bots wait `bot_delay` seconds between moves (only so that
     people can follow them; the game itself knows no clock). It answers for the host names `hosts` only, takes
     POSTs and websockets from pages of `origins` only (default: ``http://HOST:8000`` for each host; guard.py),
-    and holds to `limits`."""
+    and holds to `limits`. Its tables are kept in `store` (store.py; None: in memory only); the tables it
+    keeps are restored when the app starts, on its event loop's thread (a game is driven from the thread it was
+    dealt on), and `restored` is told the tables and a line for each table that could not be restored."""
     limits = limits or Limits()
-    tables = Tables(load, packs_for, default_expansions, limits)
+    tables = Tables(load, packs_for, default_expansions, limits, store)
     sockets: dict[str, list[_Seat]] = {}
     opened = 0  # websockets open in all
 
@@ -228,23 +234,26 @@ def create_app(
             )
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=e.status)
+        handout, web.handout = web.handout, None  # (kept nowhere once the host has them)
+        assert handout is not None
         await advance(web)  # the bots before the first human decision
         mine = web.host_seat
         return JSONResponse(
             {
                 "table": web.summary(),
                 # the host's own seat (its key), if the host plays; nobody else's key
-                "seat": None if mine is None else {"seat": mine, "url": _link(web, mine)},
+                "seat": None
+                if mine is None or handout.seat_key is None
+                else {"seat": mine, "url": _link(web.id, mine, handout.seat_key)},
                 # the other reserved seats: invitations for the host to hand out, each good for one browser
                 "invites": [
-                    {"seat": s, "url": _invite(web, s)}
-                    for s, link in sorted(web.seats.items())
-                    if link.invite is not None
+                    {"seat": s, "url": f"/table/{web.id}#seat={s}&invite={invite}"}
+                    for s, invite in sorted(handout.invites.items())
                 ],
                 # open seats: no link is made, the lobby's join hands each out once
                 "open": [s for s, link in sorted(web.seats.items()) if not link.reserved],
                 # the referee's log (seed and every action): readable once the game is over
-                "log": f"/api/tables/{web.id}/log?token={web.host_token}",
+                "log": f"/api/tables/{web.id}/log?token={handout.referee}",
                 "chosen_seed": web.chosen_seed,
             }
         )
@@ -255,10 +264,10 @@ def create_app(
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
         # (no await between the check and the claim: two joins at once cannot both get one seat)
-        for seat, link in sorted(web.seats.items()):
-            if link.joinable():
-                link.claimed = True
-                return JSONResponse({"seat": seat, "url": _link(web, seat)})
+        claimed = web.claim_open()
+        if claimed is not None:
+            seat, key = claimed
+            return JSONResponse({"seat": seat, "url": _link(web.id, seat, key)})
         return JSONResponse(
             {"error": "this table has no open seat left (a reserved seat is joined by its link)"}, status_code=409
         )
@@ -394,8 +403,8 @@ def create_app(
                     f"这个座位已经在 {limits.sockets_per_seat} 个窗口里打开了：请先关掉一个。",
                 )
             if seat is None and isinstance(invite, str):
-                seat, fresh = web.redeem(invite)
-                if seat is not None and not fresh:
+                seat, key = web.redeem(invite)
+                if seat is not None and key is None:
                     raise _Closed(
                         CLOSE_FORBIDDEN,
                         "this invitation was used already",
@@ -403,12 +412,11 @@ def create_app(
                         "如果入座的不是你，请告诉开桌的人。",
                     )
                 if seat is not None:  # the seat's key, for this browser alone from now on
-                    await ws.send_json({"type": "key", "seat": seat, "token": web.seats[seat].token})
+                    await ws.send_json({"type": "key", "seat": seat, "token": key})
             if seat is None:
                 raise _Closed(CLOSE_FORBIDDEN, "no seat of this table has this key", "这个链接不对应这张桌的任何座位。")
             conn = _Seat(ws, web, seat)
             link = web.seats[seat]
-            link.claimed = True
             link.connected += 1
             sockets.setdefault(web.id, []).append(conn)
             await send_state(conn)
@@ -454,16 +462,27 @@ def create_app(
     ]
     if origins is None:
         origins = default_origins(hosts, 8000)
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=list(hosts), origins=list(origins))])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        problems = tables.restore()
+        app.state.restore_problems = problems
+        for problem in problems:
+            log.warning("fengsheng serve: %s", problem)
+        if restored is not None:
+            restored(tables, problems)
+        yield
+
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(Guard, hosts=list(hosts), origins=list(origins))],
+        lifespan=lifespan,
+    )
     app.state.tables = tables
+    app.state.restore_problems = []
     return app
 
 
-def _link(web: WebTable, seat: int) -> str:
+def _link(tid: str, seat: int, key: str) -> str:
     """A seat's own link (path and fragment): its key stays in the browser."""
-    return f"/table/{web.id}#seat={seat}&token={web.seats[seat].token}"
-
-
-def _invite(web: WebTable, seat: int) -> str:
-    """A reserved seat's invitation (path and fragment): the first browser to open it is given the seat's key."""
-    return f"/table/{web.id}#seat={seat}&invite={web.seats[seat].invite}"
+    return f"/table/{tid}#seat={seat}&token={key}"

@@ -24,12 +24,19 @@ number of messages does not count the others' hidden decisions either.
 No clock and no unseeded generator touch a game: the seed and the actions replay it, and a finished table's
 referee log is what ``simulate --log`` writes (``fengsheng replay`` accepts it). The tokens are drawn
 from the operating system's generator; they are not part of the game.
+
+Every table is kept in the server's database (``store.py``): its settings, the digests of its keys and
+invitations (a key is made when it is handed out, and only its digest is kept: a copy of the database opens no
+seat), and each action, committed as it is applied, before anyone is shown its effect. ``Tables.restore``
+replays each kept table from its seed and actions when the server starts: the same links open the same seats.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,10 +45,11 @@ from typing import Any
 from ..agents.kinds import agent_kinds
 from ..engine.step import IllegalAction
 from ..model.content import Content
-from ..play import Setup, Table
+from ..play import PlayError, Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
 from .guard import Limits
+from .store import KeptSeat, KeptTable, Store, StoreError
 from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
@@ -58,22 +66,44 @@ class TableError(Exception):
 
 @dataclass
 class SeatLink:
-    """A human seat's secrets: its key (whoever holds it sits there) and, for a reserved seat the host hands out,
-    an invitation that is exchanged once for the key. A reserved seat is never handed out by the lobby's join; the
-    host's own seat has no invitation (its key went to the host). An open seat's key went to nobody: the lobby's
-    join hands it out once, to the first who asks."""
+    """A human seat's secrets, as digests: its key (whoever holds it sits there) and, for a reserved seat the host
+    hands out, an invitation that is exchanged once for the key. The key is made when it is handed out (to the
+    host for its own seat, for an invitation when it is used, by the lobby's join for an open seat) and only its
+    digest is kept. A reserved seat is never handed out by the lobby's join; the host's own seat has no
+    invitation. An open seat's key goes to nobody until the lobby's join hands it out, once, to the first who
+    asks."""
 
     seat: int
-    token: str  # the seat's key
+    key: str | None = None  # the digest of the seat's key, once it was handed out
     reserved: bool = True
-    invite: str | None = None  # a reserved seat's invitation, until it is used
+    invite: str | None = None  # the digest of a reserved seat's invitation
     claimed: bool = False  # its key handed out (the lobby's join, an invitation used, the host's own seat)
+    name: str | None = None  # the name its person took
     connected: int = 0  # open websockets of this seat
     answered: int = 0  # decisions this seat answered (its own count: WebTable.seq)
 
     def joinable(self) -> bool:
         """The lobby's join may hand out this seat's key: an open seat nobody took yet."""
         return not self.reserved and not self.claimed and not self.connected
+
+
+def digest(token: str) -> str:
+    """What is kept of a key, an invitation or a referee token: enough to recognise it, nothing to open with."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _matches(kept: str | None, token: str) -> bool:
+    return kept is not None and secrets.compare_digest(kept, digest(token))
+
+
+@dataclass
+class Handout:
+    """The secrets made with a table, for its host's answer alone (they are kept nowhere else): its own seat's
+    key, the invitations of the other reserved seats, the referee token."""
+
+    seat_key: str | None
+    invites: dict[int, str]
+    referee: str
 
 
 @dataclass
@@ -85,13 +115,16 @@ class WebTable:
     packs: list[Path]
     expansions: str | None
     seats: dict[int, SeatLink]  # human seats
-    host_token: str  # the referee's token: the referee's log, once the game is over
+    referee: str  # the digest of the referee's token: the referee's log, once the game is over
     host_seat: int | None = None  # the seat the host plays (its key went to the host), if any
     chosen_seed: bool = False  # the host gave the seed: it can know every card (every seat is told)
     busy: bool = False  # bots are moving
     label: str = ""
     client: str = ""  # the address the table was made from (Limits.tables_per_client)
     errors: list[str] = field(default_factory=list)
+    store: Store | None = None  # where its actions and seats are written (None: kept in memory only)
+    played: int = 0  # the actions applied (the next one written is number `played`)
+    handout: Handout | None = None  # the secrets made with it, until its host was answered
 
     # ------------------------------------------------------------------ who is who
 
@@ -106,23 +139,41 @@ class WebTable:
     def seat_of(self, token: str) -> int | None:
         """The seat whose key is `token` (an invitation is not a key)."""
         for link in self.seats.values():
-            if secrets.compare_digest(link.token, token):
+            if _matches(link.key, token):
                 return link.seat
         return None
 
-    def redeem(self, invite: str) -> tuple[int | None, bool]:
-        """An invitation exchanged for its seat: (the seat, True) the first time, (the seat, False) once it was
-        used (its key went to whoever used it first), (None, False) for no invitation of this table."""
+    def hand_out(self, seat: int) -> str:
+        """A fresh key for `seat`, handed out now: its digest is kept (and written) and the seat is claimed."""
+        link = self.seats[seat]
+        key = secrets.token_urlsafe(16)
+        link.key, link.claimed = digest(key), True
+        self.keep_seat(link)
+        return key
+
+    def keep_seat(self, link: SeatLink) -> None:
+        if self.store is not None:
+            self.store.seat(self.id, _kept_seat(link))
+
+    def redeem(self, invite: str) -> tuple[int | None, str | None]:
+        """An invitation exchanged for its seat: (the seat, its key) the first time, (the seat, None) once it was
+        used (its key went to whoever used it first), (None, None) for no invitation of this table."""
         for link in self.seats.values():
-            if link.invite is not None and secrets.compare_digest(link.invite, invite):
+            if _matches(link.invite, invite):
                 if link.claimed:
-                    return link.seat, False
-                link.claimed = True
-                return link.seat, True
-        return None, False
+                    return link.seat, None
+                return link.seat, self.hand_out(link.seat)
+        return None, None
+
+    def claim_open(self) -> tuple[int, str] | None:
+        """The lobby's join: the first open seat nobody took, and its key; None if there is none left."""
+        for seat, link in sorted(self.seats.items()):
+            if link.joinable():
+                return seat, self.hand_out(seat)
+        return None
 
     def is_host(self, token: str) -> bool:
-        return bool(token) and secrets.compare_digest(self.host_token, token)
+        return bool(token) and _matches(self.referee, token)
 
     def over(self) -> bool:
         return self.state.is_terminal()
@@ -199,7 +250,14 @@ class WebTable:
         except IllegalAction:
             return f"行动 {action if -(10**20) < action < 10**20 else '…'} 不是现在合法的选择。"
         self.seats[seat].answered += 1
+        self._keep(action)
         return None
+
+    def _keep(self, action: int) -> None:
+        """The action just applied, written and committed (before anyone is sent its effect)."""
+        n, self.played = self.played, self.played + 1
+        if self.store is not None:
+            self.store.action(self.id, n, action, time.time() if self.state.is_terminal() else None)
 
     def bot_question(self) -> Callable[[], int]:
         """The decision put to the bot to answer, as a call that returns its answer (``Table.bot_question``): it
@@ -210,6 +268,7 @@ class WebTable:
     def bot_answered(self, action: int) -> None:
         """The bot's answer to the decision it was asked (nothing else moved this table meanwhile), applied."""
         self.state.apply_action(action)
+        self._keep(action)
         if self.state.is_terminal():
             self.table.finish()
 
@@ -269,14 +328,16 @@ class Tables:
         packs_for: Callable[[str | None], list[Path]],
         default_expansions: str | None = None,
         limits: Limits | None = None,
+        store: Store | None = None,
     ) -> None:
         self.limits = limits or Limits()
+        self.store = store  # None: the tables are kept in memory only
         self._load = load  # packs -> content (kept: each set of packs is loaded once)
         self._packs_for = packs_for  # --expansions text -> the packs to load
         self.default_expansions = default_expansions
         self.tables: dict[str, WebTable] = {}
         self._content: dict[tuple[str, ...], Content] = {}
-        self._made = 0
+        self._made = store.last_made() if store is not None else 0
 
     def content(self, packs: Sequence[Path]) -> Content:
         key = tuple(str(p) for p in packs)
@@ -309,6 +370,7 @@ class Tables:
                 raise TableError(f"P{s}: unknown seat kind {kind!r} ({HUMAN}, {OPEN}, {', '.join(kinds)})")
         if HUMAN not in seats and OPEN not in seats:
             raise TableError(f"a table needs at least one human seat ({HUMAN} or {OPEN})")
+        self.expire()
         self._room_for(client)
         if host_seat == "first":
             host_seat = next((s for s, k in enumerate(seats) if k == HUMAN), None)
@@ -346,30 +408,112 @@ class Tables:
         except ValueError as e:
             raise TableError(f"cannot set up the game: {e}") from None
         links = {}
+        invites: dict[int, str] = {}
+        seat_key = secrets.token_urlsafe(16) if host_seat is not None else None
         for s in humans:
             reserved = seats[s] == HUMAN
-            invited = reserved and s != host_seat
+            if reserved and s != host_seat:
+                invites[s] = secrets.token_urlsafe(16)
             links[s] = SeatLink(
                 s,
-                secrets.token_urlsafe(16),
+                key=digest(seat_key) if s == host_seat and seat_key is not None else None,
                 reserved=reserved,
-                invite=secrets.token_urlsafe(16) if invited else None,
+                invite=digest(invites[s]) if s in invites else None,
                 claimed=s == host_seat,
             )
+        referee = secrets.token_urlsafe(16)
         web = WebTable(
             tid,
             table,
             packs,
             expansions,
             links,
-            secrets.token_urlsafe(16),
+            digest(referee),
             host_seat=host_seat,
             chosen_seed=chosen,
             client=client,
             label=f"{players} 人桌，" + "、".join(f"P{s} {k}" for s, k in enumerate(seats)),
+            store=self.store,
+            handout=Handout(seat_key, invites, referee),
         )
+        if self.store is not None:
+            self.store.add_table(tid, self._made, _settings(web, list(seats)), [_kept_seat(x) for x in links.values()])
         self.tables[tid] = web
         return web
+
+    # ------------------------------------------------------------------ the database
+
+    def restore(self, now: float | None = None) -> list[str]:
+        """Every table the database keeps, replayed from its seed and actions (an unfinished one with its bots
+        asked each of their decisions again, so their generators stand where they stood); expired finished ones
+        are deleted first. Returns a line for each table that could not be restored (its content is gone, an
+        action is no longer legal): it stays in the database, unplayed."""
+        if self.store is None:
+            return []
+        self.expire(now)
+        problems = []
+        try:
+            everything = self.store.tables()
+        except StoreError as e:
+            return [str(e)]
+        for kept in everything:
+            try:
+                self.tables[kept.id] = self._restored(kept)
+            except (TableError, PlayError, ValueError, OSError, KeyError, TypeError) as e:
+                problems.append(f"table {kept.id} was not restored: {e}")
+        return problems
+
+    def _restored(self, kept: KeptTable) -> WebTable:
+        s = kept.settings
+        packs = [Path(p) for p in s["packs"]]
+        seats = list(s["seats"])
+        humans = [i for i, k in enumerate(seats) if k in (HUMAN, OPEN)]
+        bots = {i: k for i, k in enumerate(seats) if k not in (HUMAN, OPEN)}
+        setup = Setup(players=len(seats), seed=int(s["seed"]), humans=humans, bots=bots, expansions=s["expansions"])
+        table = Table(self.content(packs), setup)
+        links = {
+            k.seat: SeatLink(k.seat, key=k.key, reserved=k.reserved, invite=k.invite, claimed=k.claimed, name=k.name)
+            for k in kept.seats
+        }
+        state, finished = table.state, kept.finished is not None
+        for n, action in enumerate(kept.actions):
+            if state.is_terminal():
+                raise TableError(f"{len(kept.actions) - n} action(s) are kept after the end of its game")
+            seat = state.current_player()
+            agent = table.agents.get(seat)
+            if agent is not None and not finished:  # its bot answers again: its generator stays in step
+                table.bot_answer(seat, agent)
+            try:
+                state.apply_action(action)
+            except IllegalAction:
+                raise TableError(
+                    f"its action {n + 1} ({action}) is not legal in this game (other content, or another version?)"
+                ) from None
+            if seat in links:
+                links[seat].answered += 1
+        return WebTable(
+            kept.id,
+            table,
+            packs,
+            s["expansions"],
+            links,
+            s["referee"],
+            host_seat=s["host_seat"],
+            chosen_seed=bool(s["chosen_seed"]),
+            label=s["label"],
+            client=s["client"],
+            store=self.store,
+            played=len(kept.actions),
+        )
+
+    def expire(self, now: float | None = None) -> None:
+        """The finished tables older than the database keeps them, deleted (from memory too)."""
+        if self.store is None:
+            return
+        gone = self.store.expired(time.time() if now is None else now)
+        self.store.forget(gone)
+        for tid in gone:
+            self.tables.pop(tid, None)
 
     def _room_for(self, client: str) -> None:
         """Room for one more table made from `client`, or a TableError (429: that address's share of unfinished
@@ -390,9 +534,31 @@ class Tables:
                     503,
                 )
             del self.tables[done]
+            if self.store is not None:
+                self.store.forget([done])
 
     def get(self, tid: str) -> WebTable:
         table = self.tables.get(tid)
         if table is None:
             raise TableError(f"no table {tid[:20]!r} on this server")
         return table
+
+
+def _settings(web: WebTable, seats: list[str]) -> dict[str, Any]:
+    """What the database keeps of a table besides its seats and actions: enough to set it up again. The seed is
+    kept here and nowhere a seat, the host or the lobby can read."""
+    return {
+        "seats": seats,
+        "packs": [str(p) for p in web.packs],
+        "expansions": web.expansions,
+        "seed": web.table.setup.seed,
+        "host_seat": web.host_seat,
+        "chosen_seed": web.chosen_seed,
+        "label": web.label,
+        "client": web.client,
+        "referee": web.referee,
+    }
+
+
+def _kept_seat(link: SeatLink) -> KeptSeat:
+    return KeptSeat(link.seat, link.reserved, link.key, link.invite, link.claimed, link.name)

@@ -1,0 +1,366 @@
+"""``fengsheng serve``'s database (interpreter/web/store.py): tables restored at the same ply with the same links,
+no key and no seed where a seat can read it, finished tables kept for their logs and then expired, a foreign or
+damaged file refused in one line; and a real server killed with SIGKILL mid-game, restarted, finishing its games
+with the logs of a run that was never interrupted."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the optional extra `web` (starlette) is not installed")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+
+with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test client; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from web_helpers import make_app
+
+from conftest import fengsheng
+from interpreter.web.store import APPLICATION_ID, Store, StoreError
+from interpreter.web.tables import digest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _token(url: str) -> str:
+    return url.split("token=", 1)[1]
+
+
+def _invite(url: str) -> str:
+    return url.split("invite=", 1)[1]
+
+
+def _play(client, web, answers: int) -> None:
+    """`answers` decisions of the table's human seats (each its first legal action), with the bots between; on
+    the app's event loop thread (a game is driven from the thread it was dealt on)."""
+    client.portal.call(_played, web, answers)
+
+
+def _played(web, answers: int) -> None:
+    while not web.over() and answers > 0:
+        if web.bot_to_move():
+            web.bot_answered(web.bot_question()())
+            continue
+        seat = web.waiting_for()
+        assert web.act(seat, web.seq(seat), web.state.legal_actions()[0]) is None
+        answers -= 1
+    while web.bot_to_move():
+        web.bot_answered(web.bot_question()())
+
+
+def _screens(web) -> dict:
+    return {s: web.message(s, 0)[0] for s in range(web.players) if s in web.seats}
+
+
+def test_a_restarted_server_has_every_table_at_the_same_ply_with_the_same_links(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(make_app(store=Store(db))) as c:
+        a = c.post("/api/tables", json={"seats": ["human", "human", "heuristic", "random", "open"], "seed": 5}).json()
+        b = c.post("/api/tables", json={"seats": ["human", "human", "random"], "seed": 6, "host_seat": None}).json()
+        done = c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 8}).json()
+        tables = c.app.state.tables
+        ta, tb, tc = (tables.get(m["table"]["id"]) for m in (a, b, done))
+        host_key = _token(a["seat"]["url"])
+        opened = c.post(f"/api/tables/{ta.id}/claim", json={}).json()
+        with c.websocket_connect(f"/ws/{ta.id}") as ws:  # P1's invitation used: its key
+            ws.send_json({"type": "join", "invite": _invite(a["invites"][0]["url"])})
+            p1_key = ws.receive_json()["token"]
+        _play(c, ta, 12)
+        _play(c, tc, 10_000)
+        assert tc.over() and not ta.over()
+        before = {t.id: (_screens(t), {s: t.seq(s) for s in t.seats}, t.state.history()) for t in (ta, tb, tc)}
+        referee_log = c.get(done["log"]).text
+        tables.store.close()  # (the server stops: its lock on the database goes)
+
+    with TestClient(make_app(store=Store(db))) as c:
+        tables = c.app.state.tables
+        assert c.app.state.restore_problems == []
+        for tid, (screens, seqs, history) in before.items():
+            web = tables.get(tid)
+            assert web.state.history() == history
+            assert _screens(web) == screens and {s: web.seq(s) for s in web.seats} == seqs
+        # the same links open the same seats; a used invitation stays used, an unused one still works once
+        with c.websocket_connect(f"/ws/{ta.id}") as ws:
+            ws.send_json({"type": "join", "token": host_key})
+            assert ws.receive_json()["seat"] == 0
+        with c.websocket_connect(f"/ws/{ta.id}") as ws:
+            ws.send_json({"type": "join", "token": _token(opened["url"])})
+            assert ws.receive_json()["seat"] == 4
+        with c.websocket_connect(f"/ws/{ta.id}") as ws:
+            ws.send_json({"type": "join", "invite": _invite(a["invites"][0]["url"])})
+            assert "已经用过" in ws.receive_json()["message"]
+        with c.websocket_connect(f"/ws/{ta.id}") as ws:
+            ws.send_json({"type": "join", "token": p1_key})
+            assert ws.receive_json()["seat"] == 1
+        with c.websocket_connect(f"/ws/{tb.id}") as ws:
+            ws.send_json({"type": "join", "invite": _invite(b["invites"][1]["url"])})
+            assert ws.receive_json()["type"] == "key"
+        assert c.post(f"/api/tables/{ta.id}/claim", json={}).status_code == 409  # the open seat was taken before
+        # the finished table's referee log, and the game played on to the same end as one never stopped
+        assert c.get(done["log"]).text == referee_log
+        # the restored table plays on; its next table gets a new number
+        _play(c, tables.get(ta.id), 10_000)
+        assert tables.get(ta.id).over()
+        made = c.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
+        assert made["table"]["id"] == "t4"
+
+
+def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(make_app(store=Store(db))) as c:
+        made = c.post("/api/tables", json={"seats": ["human", "human", "random", "open"]}).json()
+        opened = c.post(f"/api/tables/{made['table']['id']}/claim", json={}).json()
+        web = c.app.state.tables.get(made["table"]["id"])
+        with c.websocket_connect(f"/ws/{web.id}") as ws:
+            ws.send_json({"type": "join", "invite": _invite(made["invites"][0]["url"])})
+            invited = ws.receive_json()["token"]
+            state = ws.receive_json()
+        secrets = [_token(made["seat"]["url"]), _token(opened["url"]), invited, _token(made["log"])]
+        secrets.append(_invite(made["invites"][0]["url"]))
+        raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("tables.sqlite3"))
+        for secret in secrets:
+            assert secret.encode() not in raw and digest(secret).encode() in raw
+        seed = str(web.table.setup.seed)
+        assert seed.encode() in raw  # the database keeps the seed ...
+        assert seed not in json.dumps(made) + json.dumps(opened) + json.dumps(state) + c.get("/api/tables").text
+        assert oct(db.stat().st_mode & 0o777) == "0o600"  # ... so only its owner reads it
+
+
+def test_finished_tables_are_kept_for_the_time_given_then_deleted(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(make_app(store=Store(db))) as c:
+        c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 8})
+        c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 9})
+        _play(c, c.app.state.tables.get("t1"), 10_000)
+        c.app.state.tables.store.close()
+    store = Store(db, keep=3600)
+    with TestClient(make_app(store=store)) as c:
+        tables = c.app.state.tables
+        assert sorted(tables.tables) == ["t1", "t2"]
+        tables.expire(now=time.time() + 3599)
+        assert sorted(tables.tables) == ["t1", "t2"]
+        tables.expire(now=time.time() + 3601)  # the finished one goes (logs and all), the one on stays
+        assert sorted(tables.tables) == ["t2"] and [t.id for t in store.tables()] == ["t2"]
+        assert c.get("/api/tables/t1/log?token=x").status_code == 404
+        store.close()
+
+
+def test_a_foreign_damaged_or_busy_database_is_refused_in_one_line(tmp_path):
+    foreign = tmp_path / "other.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE notes (x)")
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is no database\n" * 100)
+    for path, says in ((foreign, "not a fengsheng serve database"), (garbage, "not an SQLite database")):
+        with pytest.raises(StoreError, match=says):
+            Store(path)
+        r = fengsheng("serve", "--db", str(path))
+        assert r.exit_code == 1 and says in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    newer = tmp_path / "newer.db"
+    Store(newer).close()
+    with sqlite3.connect(newer) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer fengsheng"):
+        Store(newer)
+    ours = Store(tmp_path / "ours.db")
+    with pytest.raises(StoreError, match="another fengsheng serve is using"):
+        Store(tmp_path / "ours.db")
+    ours.close()
+    assert sqlite3.connect(tmp_path / "ours.db").execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert sqlite3.connect(tmp_path / "ours.db").execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_serve_keeps_its_tables_in_the_users_data_folder_by_default(monkeypatch):
+    pytest.importorskip("uvicorn")
+    started: list = []
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: started.append(app))
+    r = fengsheng("serve")
+    assert r.exit_code == 0, r.output
+    where = Path(os.environ["FENGSHENG_DATA_DIR"]) / "tables.sqlite3"
+    assert f"tables kept in {where}" in r.output and where.exists()
+    started[0].state.tables.store.close()
+    r = fengsheng("serve", "--db", ":memory:")
+    assert r.exit_code == 0 and "memory only" in r.output
+
+
+# ---------------------------------------------------------------------- a real server, killed
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Server:
+    """``fengsheng serve`` of this checkout in a subprocess."""
+
+    def __init__(self, port: int, db: str) -> None:
+        code = "import sys; from interpreter.cli import main; sys.argv[0] = 'fengsheng'; main()"
+        args = ["serve", "--port", str(port), "--db", db, "--bot-delay", "0"]
+        self.port = port
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code, *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.proc.poll() is None, self.proc.stdout.read().decode() if self.proc.stdout else ""
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1)
+                return
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+
+    def post(self, path: str, body: dict | None = None) -> dict:
+        import httpx
+
+        r = httpx.post(f"http://127.0.0.1:{self.port}{path}", json=body or {}, timeout=30)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def get(self, path: str) -> str:
+        import httpx
+
+        r = httpx.get(f"http://127.0.0.1:{self.port}{path}", timeout=30)
+        assert r.status_code == 200, r.text
+        return r.text
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+
+def _answer(msg: dict) -> int:
+    """A person's answer, fixed by what the seat was shown (so two runs of one game answer alike)."""
+    actions = msg["actions"]
+    return actions[(msg["seq"] * 7 + msg["seat"]) % len(actions)]["id"]
+
+
+class _Seats:
+    """Every human seat of some tables, each on its own websocket; answers whichever seat is asked."""
+
+    def __init__(self, port: int, keys: dict[tuple[str, int], str]) -> None:
+        from websockets.sync.client import connect
+
+        self.stack = contextlib.ExitStack()
+        self.conns = {}
+        self.last: dict[tuple[str, int], dict] = {}
+        self.answered: dict[tuple[str, int], int] = {}
+        for (tid, seat), key in keys.items():
+            ws = self.stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{tid}", open_timeout=30))
+            ws.send(json.dumps({"type": "join", "token": key}))
+            self.conns[tid, seat] = ws
+
+    def step(self) -> bool:
+        """Read what arrived; answer one seat that is asked. Whether one was."""
+        from websockets.exceptions import ConnectionClosed
+
+        for where, ws in self.conns.items():
+            try:
+                while True:
+                    msg = json.loads(ws.recv(timeout=0))
+                    assert msg["type"] == "state", msg
+                    self.last[where] = msg
+            except (TimeoutError, ConnectionClosed):
+                pass
+        for where, msg in self.last.items():
+            if msg["actions"] and self.answered.get(where) != msg["seq"]:
+                self.answered[where] = msg["seq"]
+                self.conns[where].send(json.dumps({"type": "act", "seq": msg["seq"], "action": _answer(msg)}))
+                return True
+        return False
+
+    def play(self, answers: int, over) -> None:
+        deadline = time.monotonic() + 300
+        while answers > 0 and not over():
+            assert time.monotonic() < deadline, "the games did not go on"
+            if self.step():
+                answers -= 1
+            else:
+                time.sleep(0.005)
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+TABLES = (
+    (["human", "human", "human", "heuristic", "random"], 11),
+    (["human", "heuristic", "human", "random", "random"], 12),
+    (["open", "random", "heuristic", "random", "random"], 13),
+)
+
+
+def _run(tmp_path: Path, kills: tuple[int, ...], name: str) -> list[str]:
+    """The three tables played by their people (``_answer``) on a server killed after each number of answers in
+    `kills` (SIGKILL: no shutdown), restarted on the same database; their referee logs at the end."""
+    db, port = str(tmp_path / f"{name}.sqlite3"), _free_port()
+    server = _Server(port, db)
+    keys: dict[tuple[str, int], str] = {}
+    logs = []
+    for seats, seed in TABLES:
+        made = server.post(
+            "/api/tables",
+            {"seats": seats, "seed": seed, "host_seat": seats.index("human") if "human" in seats else None},
+        )
+        tid = made["table"]["id"]
+        if made["seat"]:
+            keys[tid, made["seat"]["seat"]] = _token(made["seat"]["url"])
+        for invite in made["invites"]:  # each person opens their invitation once: the seat's key
+            from websockets.sync.client import connect
+
+            with connect(f"ws://127.0.0.1:{port}/ws/{tid}") as ws:
+                ws.send(json.dumps({"type": "join", "invite": _invite(invite["url"])}))
+                keys[tid, invite["seat"]] = json.loads(ws.recv(timeout=30))["token"]
+        for _ in made["open"]:
+            claimed = server.post(f"/api/tables/{tid}/claim")
+            keys[tid, claimed["seat"]] = _token(claimed["url"])
+        logs.append(made["log"])
+
+    def over() -> bool:
+        return all(t["over"] for t in json.loads(server.get("/api/tables"))["tables"])
+
+    for at in kills:
+        seats = _Seats(port, keys)
+        seats.play(at, over)
+        assert not over()
+        server.kill()  # mid-game: no shutdown, no goodbye to the pages
+        seats.close()
+        server = _Server(port, db)
+    seats = _Seats(port, keys)
+    seats.play(10**9, over)
+    seats.close()
+    out = [server.get(log) for log in logs]
+    server.kill()
+    return out
+
+
+@pytest.mark.slow
+def test_a_server_killed_mid_game_comes_back_and_its_games_end_as_if_never_stopped(tmp_path):
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("websockets")
+    killed = _run(tmp_path, (25, 40), "killed")
+    kept = _run(tmp_path, (), "kept")
+    assert [len(log.splitlines()) > 10 for log in killed] == [True] * 3
+    assert killed == kept
