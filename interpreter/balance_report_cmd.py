@@ -249,7 +249,7 @@ def compare(
     the bundled game (then --players, --agents, --games, --seed, --jobs, --out say how).
     """
     from .balance.compare import CompareError, compare_reports, print_compare
-    from .balance.html import render_compare
+    from .balance.html_compare import render_compare
     from .balance.paired import paired_figures
 
     json_path = _json_target(json_path, fmt)

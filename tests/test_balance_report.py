@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from interpreter.balance import compare as cmp, pack_facts, report as rep
-from interpreter.balance.html import render_compare, render_report
+from interpreter.balance.html import render_report
+from interpreter.balance.html_compare import render_compare
 from interpreter.sim import wilson
 
 sys.path.insert(0, str(Path(__file__).parent))
