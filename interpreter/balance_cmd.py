@@ -247,7 +247,7 @@ def balance(
     if content_dirs and pack_specs:
         raise click.UsageError("give one pack with --content, or several with --pack LABEL=DIR, not both")
     if address is not None:
-        from .balance.sweep import address_problem
+        from .balance.ray_backend import address_problem
 
         wrong = address_problem(address)
         if wrong:

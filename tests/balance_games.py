@@ -1,6 +1,6 @@
 """Sweep directories made of real games, for the balance report's tests (no win rate is written by hand).
 
-``make_sweep`` plays games as a sweep does (balance/sweep.py: play_record) and writes sweep.json and
+``make_sweep`` plays games as a sweep does (balance/grid.py: play_record) and writes sweep.json and
 games.jsonl with records.py, as ``fengsheng balance`` writes them, in this process (no workers)."""
 
 from __future__ import annotations

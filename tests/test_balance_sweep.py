@@ -248,7 +248,7 @@ def test_ray_workers_are_handed_the_packs_by_absolute_path(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     source = PackSource("mine", ("mine",), None, tuple(str(p) for p in resolve_packs(["mine"], None)))
     handed = []
-    monkeypatch.setattr(sweep_module, "_run_ray", lambda spec, paths, *rest: handed.append(paths))
+    monkeypatch.setattr(sweep_module, "run_ray", lambda spec, paths, *rest: handed.append(paths))
     run_sweep(tmp_path / "s", make_spec(1, [5], ["random"], [source], 1), [source], backend="ray")
     assert handed[0]["mine"][-1] == str(tmp_path / "mine")
     assert all(Path(p).is_absolute() for p in handed[0]["mine"])
@@ -262,7 +262,7 @@ def test_ray_missing_names_the_extra_as_an_installed_user_installs_it(tmp_path, 
 
 
 def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
-    from interpreter.balance.sweep import _ray_chunk
+    from interpreter.balance.ray_backend import _ray_chunk
 
     cell = {"players": 5, "agents": "random", "pack": "base"}
     good, seconds = _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0])
@@ -301,7 +301,7 @@ def test_a_sweep_played_by_other_code_is_not_resumed(tmp_path, base, content):
     run_sweep(tmp_path, replace(spec, engine="0123456789abcdef"), [base], {"base": content}, jobs=1)
     with pytest.raises(SweepError, match=r"was played by other fengsheng code \(engine 0123456789abcdef, now \w+\)"):
         run_sweep(tmp_path, spec, [base], {"base": content}, jobs=1)
-    from interpreter.balance.sweep import _ray_chunk
+    from interpreter.balance.ray_backend import _ray_chunk
 
     cell = {"players": 5, "agents": "random", "pack": "base"}
     with pytest.raises(SweepError, match=r"the fengsheng code on .* is not the sweep's"):
@@ -309,7 +309,7 @@ def test_a_sweep_played_by_other_code_is_not_resumed(tmp_path, base, content):
 
 
 def test_the_engine_fingerprint_reads_what_plays_a_game():
-    from interpreter.balance import sweep as sweep_module
+    from interpreter.balance import grid as sweep_module
 
     root = Path(sweep_module.__file__).resolve().parents[1]
     for part in sweep_module.PLAYING:
@@ -348,8 +348,8 @@ def test_the_engine_fingerprint_reads_what_plays_a_game():
 
 
 def test_chunks_follow_each_cells_pace():
+    from interpreter.balance.grid import Chunker
     from interpreter.balance.records import Cell
-    from interpreter.balance.sweep import Chunker
 
     fast, slow = Cell(5, "random", "base"), Cell(5, "search:50", "base")
     chunker = Chunker([(fast, list(range(100))), (slow, list(range(10)))], seconds=1.0, most=40)
