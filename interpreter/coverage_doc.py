@@ -45,6 +45,87 @@ HEADING = re.compile(r'^#### (.+?)\s*<a id="([a-z][a-z0-9_]*)"></a>\s*$')
 SKILL_LINE = re.compile(r"^\*\*(.+?)\*\*")
 
 
+# Every mechanic of seed 001 (三国杀's newer terms), in the seed's order: the example role file that shows it
+# (None: not yet), the skill, and how it is said. The table of the document is made from it, each file's
+# scenarios found beside it (its pack's tests/role_<id>_*.scenario.yaml); generate() fails on a file that
+# is missing or has no scenario.
+SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
+    ("议事", "examples/san_guo_mechanics/roles/zhou_yi.yaml", "议事", "a list collected in a loop, `reveal`"),
+    (
+        "额外牌堆",
+        None,
+        "",
+        "a zone the rules declare can hold it; a card that returns there from the discard pile is not yet said",
+    ),
+    (
+        "蓄谋",
+        "examples/zones/roles/mou_shi.yaml",
+        "蓄谋",
+        "a face-down declared zone (`look: nobody`); its card is shown and discarded, not yet used "
+        "(needs `emit` and judgement)",
+    ),
+    ("转换技", "examples/san_guo_mechanics/roles/shuang_mian.yaml", "反译", "`switch: true`, `skill_yang`"),
+    ("智囊", "examples/san_guo_more/roles/mu_liao.yaml", "献策", "a list literal of card names, `used_as in [...]`"),
+    (
+        "势力技",
+        "examples/san_guo_more/roles/shuang_qi.yaml",
+        "军令",
+        "`game_start` + `keep_mark`; the faction as a condition",
+    ),
+    ("背水", "examples/san_guo_mechanics/roles/tie_xin.yaml", "破釜", "a `choose_one` option with a condition"),
+    ("隐匿", "examples/san_guo_mechanics/roles/ying_zi.yaml", "现身", "`hidden: true`, `flips_up: true`"),
+    ("更换武将", "examples/san_guo_more/roles/yi_rong.yaml", "换面", "`replace_role`"),
+    ("轮结束时", "examples/san_guo_mechanics/roles/zhong_shu.yaml", "守夜", "`trigger: round_end`"),
+    ("记述", "examples/san_guo_more/roles/shi_guan.yaml", "秉笔", "`mentions(p, 【X】)`"),
+    (
+        "护甲",
+        "examples/armor/roles/dao_ke.yaml",
+        "快刀",
+        "counters `体力` and `护甲` (rules `counters:`); damage takes 护甲 first",
+    ),
+    (
+        "仁区",
+        "examples/san_guo_more/roles/ren_jun.yaml",
+        "布施",
+        "a shared zone, `capacity: 6`, overflow to the discard pile",
+    ),
+    ("蓄力技", "examples/san_guo_mechanics/roles/xu_jing.yaml", "蓄爆", "`add_mark(..., max:)`, `trigger: game_start`"),
+    ("持恒技", "examples/san_guo_mechanics/roles/shi_jian.yaml", "铁壁", "`persistent: true`"),
+    ("延时拼点", None, "", "not yet: needs a simultaneous hidden choice and a declared event announced (`emit`)"),
+    (
+        "乘势",
+        "examples/san_guo_more/roles/cheng_feng.yaml",
+        "顺势",
+        "each branch's condition a `let`, the extra effect under all",
+    ),
+    (
+        "使命技",
+        "examples/san_guo_mechanics/roles/lin_shuang.yaml",
+        "潜入",
+        "`dormant: true`, `gain_skill`, `lose_skill`",
+    ),
+)
+
+
+def seed_rows() -> list[str]:
+    """The table of seed 001's terms: each with its example role file, skill and scenario files."""
+    rows = ["| term | example (role file) | skill | how | scenarios |", "|---|---|---|---|---|"]
+    for term, path, skill, how in SEED_001:
+        if path is None:
+            rows.append(f"| {term} | — | — | {how} | — |")
+            continue
+        role_file = REPO / path
+        if not role_file.is_file():
+            raise FileNotFoundError(f"seed 001's {term}: no example {path}")
+        rid = role_file.stem
+        tests = sorted((role_file.parent.parent / "tests").glob(f"role_{rid}_*.scenario.yaml"))
+        if f"name: {skill}" not in role_file.read_text(encoding="utf-8") or not tests:
+            raise ValueError(f"seed 001's {term}: {path} has no skill {skill} or no scenario in its tests/")
+        names = ", ".join(f"`{t.name}`" for t in tests)
+        rows.append(f"| {term} | [`{path}`](../{path}) | {skill} | {how} | {names} |")
+    return rows
+
+
 @dataclass
 class SketchedRole:
     """A role still to write: its section under "## Sketches", kept as written."""
@@ -254,6 +335,16 @@ def generate(old_text: str | None = None) -> str:
         out += [f"| [{s.title}](#{s.rid}) | `{s.rid}` | {PACKS[s.pack][1]} | {', '.join(s.skills)} |" for s in sketched]
     else:
         out.append("None: every role of the reference is bundled.")
+    out += [
+        "",
+        "## Seed 001: 三国杀's newer mechanics",
+        "",
+        f"Every term of seed 001 ({len(SEED_001)}) with the original example role that shows it and its "
+        "scenario files (the example packs run in the everyday tests and play 1,000 games in the slow run). "
+        "A term without an example says what is missing.",
+        "",
+        *seed_rows(),
+    ]
     for heading in KEPT:
         kept = kept_section(old_text, heading)
         if kept:

@@ -216,3 +216,24 @@ def test_no_sketch_keeps_a_proposal_marker():
         f"{DOC_NAME}:{sk.line}: {s.title} · {sk.header}" for s in SECTIONS for sk in s.sketches if "# NEW" in sk.text
     ]
     assert not bad, "sketches still marked `# NEW` (a proposed primitive):\n" + "\n".join(bad)
+
+
+def test_every_seed_001_term_has_its_example_or_says_what_is_missing():
+    """Seed 001's 18 terms, each once; a term with an example names a role file that exists, has the skill and
+    scenario files beside it (seed_rows raises otherwise); the terms still without one are exactly these."""
+    terms = [t for t, *_ in coverage_doc.SEED_001]
+    assert len(terms) == 18 and len(set(terms)) == 18
+    rows = coverage_doc.seed_rows()
+    assert len(rows) == 2 + 18
+    missing = {t for t, path, _, _ in coverage_doc.SEED_001 if path is None}
+    assert missing == {"额外牌堆", "延时拼点"}
+    for term, path, _, _ in coverage_doc.SEED_001:
+        if path is not None:
+            assert (coverage_doc.REPO / path).is_file(), term
+
+
+def test_the_seed_table_fails_on_an_example_without_scenarios(monkeypatch):
+    table = (("测试", "examples/san_guo_more/pack.yaml", "x", "-"),)
+    monkeypatch.setattr(coverage_doc, "SEED_001", table)
+    with pytest.raises(ValueError, match="测试"):
+        coverage_doc.seed_rows()

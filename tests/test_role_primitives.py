@@ -119,3 +119,24 @@ def test_reveal_to_a_player_who_turns_out_none_shows_nobody():
     g2, _, _ = _table([], [])
     assert _eval("reveal(hand(self))", g2, 1) is True  # left out: everyone
     assert all(g2.zones.knows(0, c.uid) for c in g2.players[1].hand)
+
+
+def test_mentions_reads_the_texts_of_the_skills_a_face_up_role_has():
+    """记述: mentions(p, 【X】) is true when a skill p has names 【X】 in its text (the made-up 测试妙手's 顺手 names
+    【平衡】); a face-down role's texts are hidden, a lost skill records nothing, and none is false."""
+    from interpreter.language.builtins import BUILTINS
+    from interpreter.language.runtime import CardName, Ctx
+
+    g, _, _ = _table([], [])
+    p0, thief = g.players
+    mentions = BUILTINS["mentions"].impl
+    ping_heng, wei_bi = CardName("ping_heng", "平衡"), CardName("wei_bi", "威逼")
+    assert mentions(Ctx(g, p0), thief, ping_heng) is True
+    assert mentions(Ctx(g, p0), thief, wei_bi) is False
+    assert mentions(Ctx(g, p0), p0, ping_heng) is False  # no role
+    assert mentions(Ctx(g, p0), thief, None) is False and mentions(Ctx(g, p0), None, ping_heng) is False
+    thief.lost_skills.add("demo_snatch")
+    assert mentions(Ctx(g, p0), thief, ping_heng) is False
+    thief.lost_skills.clear()
+    thief.role_face_up = False
+    assert mentions(Ctx(g, p0), thief, ping_heng) is False

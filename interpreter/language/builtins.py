@@ -779,6 +779,17 @@ declare(
     phrasing=Phrasing("{p}的{skill}|处于阳状态", negated="{p}的{skill}|处于阴状态"),
 )
 
+declare(
+    "mentions",
+    "query",
+    [("p", T.PLAYER), ("name", T.CARDNAME)],
+    T.BOOL,
+    "{p}有记述了{name}的技能",
+    "记述: True if a skill p has names the card `name` in its text (【name】 in its `text:`): p's role face up "
+    "(a face-down role's texts are hidden), the skill not lost and not dormant. False for none.",
+    phrasing=Phrasing("{p}|有记述了{name}的技能", negated="{p}|没有记述了{name}的技能"),
+)
+
 # The reads whose type is the one their place asks for: name -> {type asked for: the typed read}.
 TYPED_READS: dict[str, dict[str, str]] = {
     "mark": {t: name for t, name, _, _ in MARK_READS} | {T.BOOL: "has_mark"},

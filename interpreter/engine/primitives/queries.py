@@ -118,6 +118,15 @@ def _role_name(ctx: Ctx, p):
     return role.name if role is not None else None
 
 
+@implements("mentions")
+def _mentions(ctx: Ctx, p, name):
+    role = _visible_role(p)
+    if role is None or name is None:
+        return False
+    written = f"【{name.name}】"
+    return any(written in sk.text for sk in role.skills if sk.id not in p.lost_skills)
+
+
 @implements("role_face_up")
 def _role_face_up(ctx: Ctx, p):
     return _visible_role(p) is not None
