@@ -29,6 +29,7 @@ from .engine.observation import observe
 from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
 from .model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
+from .scenario_zones import setup_zones, zone_fails
 from .snippet import brief, clip, line_of, snippet
 from .suggest import did_you_mean
 
@@ -273,6 +274,11 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
                 return result
             g.players[i].new_role(content.roles[role_id], spec.get("face_up", not content.roles[role_id].hidden))
     if not _start_counters(g, seats, result, where):
+        return result
+    wrong = setup_zones(g, data, seats, where)
+    if wrong:
+        result.passed = False
+        result.failures += wrong
         return result
     start = data.get("start", "draw")
     for i, spec in enumerate(seats):
@@ -708,6 +714,9 @@ def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
             if key == "counters":
                 fails += _counter_fails(g, int(seat), want["counters"], at)
                 continue
+            if key == "zones":
+                fails += zone_fails(g, int(seat), want["zones"], at)
+                continue
             fact = _PLAYER_FACTS.get(key)
             if fact is None:
                 fails.append(at(key_pos_of(want, key), f"players.{seat}: unknown expectation '{key}'"))
@@ -716,6 +725,7 @@ def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
             w_v = sorted(v) if key in ("hand", "intel") else v
             if g_v != w_v:
                 fails.append(at(pos_of(want, key), f"P{seat} {key}: expected {w_v}, got {g_v}"))
+    fails += zone_fails(g, None, expect.get("zones") or {}, at)
     zones = {"discard": g.discard_pile, "removed": g.removed}
     for zone, cards in zones.items():
         uids = expect.get(f"{zone}_contains", [])

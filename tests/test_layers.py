@@ -48,6 +48,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "interpreter.sim.*",
             "interpreter.scenario",
+            "interpreter.scenario_zones",
             "interpreter.seat_text",
             "interpreter.messages",
             "interpreter.play",

@@ -21,9 +21,9 @@ from collections import Counter
 
 import pytest
 
+from interpreter.engine.deal import deal_fitting
 from interpreter.engine.state import PENDING, PROCESSING, REMOVED
 from interpreter.engine.step import GameState
-from interpreter.engine.zones import deal_fitting
 
 Z_CRIT = 3.29  # a two-sided test at alpha 0.001
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..catalogue import STATUSES
 from .flow import Transit
 from .game import Game
-from .state import DECK, HAND, INTEL, LEFT, PENDING, RIGHT, UP, Card
+from .state import DECK, DECLARED_ZONE, HAND, INTEL, LEFT, PENDING, RIGHT, UP, Card
 
 if TYPE_CHECKING:
     from ..model.content import Content
@@ -139,6 +139,29 @@ def put_role_pile(g: Game, role_ids: Sequence[str]) -> None:
             raise TableError(f"role pile: role {rid!r} is already a player's role")
         seen.add(rid)
     g.skills.set_role_pile([roles[rid] for rid in reversed(role_ids)])  # the end of the list is the top
+
+
+def put_zone(g: Game, name: str, seat: int | None, uids: Sequence[int]) -> None:
+    """Make the zone the rules declare as `name` (seat's; the table's for a shared zone, seat None) hold these
+    cards, listed as zone_cards lists them (the first comes out first); each must still be in the deck."""
+    zones = g.zones
+    number = zones.zone_numbers.get(name)
+    if number is None:
+        raise TableError(f"the rules declare no zone {name!r}")
+    decl = zones.zone_decls[number - DECLARED_ZONE]
+    if (decl.per == "player") != (seat is not None):
+        where = "in a seat's `zones:`" if decl.per == "player" else "in the scenario's own `zones:`"
+        raise TableError(f"zone {name!r} is {'each player' if decl.per == 'player' else 'the table'}'s: set it {where}")
+    if decl.capacity is not None and len(uids) > decl.capacity:
+        raise TableError(f"zone {name!r} holds at most {decl.capacity} cards, {len(uids)} given")
+    cards = [card(g, uid) for uid in uids]
+    for c in cards:
+        if c.zone != DECK:
+            raise TableError(f"zone {name!r}: card #{c.uid} is already placed ({zones.zone_name(c)})")
+    owner = g.players[seat] if seat is not None else None
+    # the pile is kept bottom first: a stack lists its top first, a queue its bottom first
+    for c in reversed(cards) if decl.order == "stack" else cards:
+        zones.move(c, number, owner)
 
 
 def put_usage(g: Game, seat: int, skill_id: str, times: int, phase: str) -> None:

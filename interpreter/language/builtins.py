@@ -396,6 +396,21 @@ declare(
 )
 
 declare(
+    "in_zone",
+    "query",
+    [("c", T.CARD), ("zone", T.ZONE), ("p", T.PLAYER, None)],
+    T.BOOL,
+    "{c}在{p}的{zone}中",
+    "True if card c is in a zone the rules declare: p's if p is given (a per-player zone), anyone's or the "
+    "table's without p. False for none.",
+    phrasing=Phrasing(
+        "{c}|在{p:poss}{zone}中",
+        negated="{c}|不在{p:poss}{zone}中",
+        variants=(({"p": "absent"}, Phrasing("{c}|在{zone}中", negated="{c}|不在{zone}中")),),
+    ),
+)
+
+declare(
     "intel",
     "query",
     [("p", T.PLAYER)],
@@ -863,13 +878,21 @@ declare("remove", "action", [("xs", T.CARDS)], T.BOOL, "将{xs}移出游戏", "�
 declare(
     "put_in_zone",
     "action",
-    [("xs", T.CARDS), ("zone", T.ZONE), ("p", T.PLAYER, None)],
+    [("xs", T.CARDS), ("zone", T.ZONE), ("p", T.PLAYER, None), ("bottom", T.BOOL, False)],
     T.BOOL,
     "将{xs}置入{p}的{zone}",
-    "The cards go, in order, into a zone the rules declare (`zones:`): p's if the zone is each player's (false, "
-    "nothing moved, without p), the table's if it is shared (p is not needed). Who sees them follows the zone's "
-    "`look`; past its `capacity` its oldest cards go to its `overflow`.",
-    phrasing=Phrasing("将{xs}置入{p:poss}{zone}", variants=(({"p": "absent"}, Phrasing("将{xs}置入{zone}")),)),
+    "The cards go, in order, onto the top of a zone the rules declare (`zones:`; bottom: true, each under its "
+    "bottom): p's if the zone is each player's (false, nothing moved, without p), the table's if it is shared "
+    "(p is not needed). Who sees them follows the zone's `look`; past its `capacity` its bottom cards go to its "
+    "`overflow`. Cards already in that zone move within it: putting them back in another order reorders it.",
+    phrasing=Phrasing(
+        "将{xs}置入{p:poss}{zone}",
+        variants=(
+            ({"p": "absent", "bottom": "true"}, Phrasing("将{xs}置于{zone}底")),
+            ({"bottom": "true"}, Phrasing("将{xs}置于{p:poss}{zone}底")),
+            ({"p": "absent"}, Phrasing("将{xs}置入{zone}")),
+        ),
+    ),
 )
 
 declare(

@@ -53,14 +53,19 @@ piece              size        meaning
 ``role_pile``      1           roles left in the role pile
 ``removed_ident``  1           identity cards removed at setup
 ``winners``        n           at the end: 1 for each winner
+``z:<name>``       n x D / D   a zone the rules declare (`zones:`; only when there
+                               are any), per seat for a player's zone: by deck id,
+                               its cards whose face the observer may see
+``zn:<name>``      n / 1       how many cards that zone holds (seen or not)
 =================  ==========  =====================================================
 
 (``D`` = deck size, ``R`` = roles, ``I`` = identities, ``T`` = secret tasks,
 ``C`` = card types.) Counts are raw numbers clipped to the bounds in
 :attr:`Encoder.high`, so the vector always lies inside
 ``Box(0, Encoder.high)``. Left out: the public history (event log), statuses,
-per-copy card data and the text of the decision's prompt — use the raw
-observation for those.
+per-copy card data, the text of the decision's prompt, counters and lasting
+marks, and the order of a declared zone's cards — use the raw observation for
+those.
 
 :class:`InfoStateEncoder` is the information-state vector: this vector followed
 by a fixed-size record of the seat's own past decisions, read from the decision
@@ -170,6 +175,15 @@ class Encoder:
             ("removed_ident", (1,), max(n, 16)),
             ("winners", (n,), 1),
         )
+        # the zones the rules declare (none in the base game: its vector is unchanged), after the fixed pieces
+        self.zones: tuple[tuple[str, bool], ...] = tuple(
+            (z.name, z.per == "player") for z in content.declared.zones.values()
+        )
+        for name, per_player in self.zones:
+            self.pieces += (
+                (f"z:{name}", (n, D) if per_player else (D,), 1),
+                (f"zn:{name}", (n,) if per_player else (1,), D),
+            )
         self.offsets, self.size, self.high = lay_out(self.pieces)
         self._role_index = {r: i for i, r in enumerate(self.role_ids)}
         self._ident_index = {r: i for i, r in enumerate(self.identity_ids)}
@@ -254,8 +268,30 @@ class Encoder:
         if result is not None:
             for s in result["winners"]:
                 seat("winners", s)
+        if self.zones:
+            self._encode_zones(obs, v)
         np.minimum(out, self.high, out=out)
         return out
+
+    def _encode_zones(self, obs, v) -> None:
+        """The declared zones as the observation shows them: the faces it shows, and how many cards each holds."""
+        cards = self.card_index
+        rows = [(p["seat"], p.get("zones") or {}) for p in obs["players"]]
+        shared = obs.get("zones") or {}
+        for name, per_player in self.zones:
+            faces, counts = v[f"z:{name}"], v[f"zn:{name}"]
+            for s, zones in rows if per_player else [(None, shared)]:
+                held = zones.get(name) or ()
+                if s is None:
+                    counts[0] = len(held)
+                else:
+                    counts[s] = len(held)
+                for c in held:
+                    if c is not None:
+                        if s is None:
+                            faces[cards[c["id"]]] = 1
+                        else:
+                            faces[s, cards[c["id"]]] = 1
 
 
 _LABEL_CARD = re.compile(r"#(\d+)\(")

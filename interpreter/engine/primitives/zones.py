@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 @implements("put_in_zone")
-def _put_in_zone(ctx: Ctx, xs, zone, p):
+def _put_in_zone(ctx: Ctx, xs, zone, p, bottom):
     zones = zones_of(ctx)
     number = zones.zone_numbers.get(zone)  # (the compiler checked the name: E311)
     cards = as_cards(xs)
@@ -24,7 +24,7 @@ def _put_in_zone(ctx: Ctx, xs, zone, p):
         return False
     g = ctx.game
     taken = hand_sources(cards, p)
-    zones.put_in_zone(cards, number, p)
+    zones.put_in_zone(cards, number, p, bool(bottom))
     if p is not None:
         emit_taken(g, taken, p)
     return True
@@ -35,6 +35,12 @@ def _zone_cards(ctx: Ctx, zone, p) -> list:
     zones = zones_of(ctx)
     number = zones.zone_numbers.get(zone)
     return zones.zone_cards(number, p) if number is not None else []
+
+
+@implements("in_zone")
+def _in_zone(ctx: Ctx, c, zone, p):
+    number = zones_of(ctx).zone_numbers.get(zone)
+    return c is not None and c.zone == number and (p is None or c.owner is p)
 
 
 @implements("zone_top")
