@@ -6,13 +6,12 @@
 What is compared (every figure: one untimed warm-up, then ``--repeat`` timed
 runs on identical seeds; min / median / max of decisions per second):
 
-* **fengsheng**: whole games through ``interpreter.engine.step.drive`` (what
-  ``fengsheng simulate`` runs), every seat a ``RandomAgent`` that sees only its
-  legal actions (the seat boundary included: every option checked; as a uniform
-  agent it is asked ``pick(n)``, so no descriptor is built; it names its generator,
-  ``Agent.draws_from``, so the engine draws the same number from it itself instead
-  of calling ``pick`` — ``--pick agent`` calls ``pick``, as UNO's loop here calls
-  ``random.choice``), no log kept. At 2, 5 and 10
+* **fengsheng**: whole games as ``fengsheng simulate`` plays them
+  (``interpreter.sim.drive``), every seat a ``RandomAgent`` that sees only its
+  legal actions (the seat boundary included: every option checked; the batch's
+  driver, engine/drivers.py, draws each answer from the agent's own generator, so
+  no descriptor is built — ``--driver game`` asks the agent through the game's own
+  driver instead, ``Agent.act`` with the descriptors, as ``step.drive`` does), no log kept. At 2, 5 and 10
   players, once with **every bundled role** dealt and once with **no roles**
   (the same content with its roles removed). A *decision* is one answer of
   an agent (``Game.decision_log``): a forced single-option choice, which the
@@ -105,18 +104,18 @@ def _nothing() -> None:
     pass
 
 
-def fengsheng(content, players: int, games: int, agent_picks: bool = False, between=_nothing):
-    """A batch of random games; `agent_picks`: each agent's pick(n) is called (no Agent.draws_from); `between`:
-    called after each game (the batch's collection, interpreter.sim.after_game)."""
+def fengsheng(content, players: int, games: int, game_driver: bool = False, between=_nothing):
+    """A batch of random games; `game_driver`: each agent is asked through the game's own driver (Agent.act with
+    descriptors, step.drive) rather than the batch's (interpreter.sim.drive); `between`: called after each game
+    (the batch's collection, interpreter.sim.after_game)."""
+    from interpreter import sim
     from interpreter.agents import RandomAgent
-    from interpreter.engine.step import drive
+    from interpreter.engine import step
+
+    drive = step.drive if game_driver else sim.drive
 
     def agents(s: int) -> list:
-        seats = [RandomAgent(s * 100 + i) for i in range(players)]
-        if agent_picks:
-            for a in seats:
-                a.draws_from = None
-        return seats
+        return [RandomAgent(s * 100 + i) for i in range(players)]
 
     def run() -> int:
         total = 0
@@ -205,11 +204,11 @@ def main(argv=None) -> int:
         help="batch: the collector set up as simulate sets it up (default); default: CPython's defaults",
     )
     ap.add_argument(
-        "--pick",
-        choices=("engine", "agent"),
-        default="engine",
-        help="engine: a RandomAgent's pick is drawn by the engine from the generator it names (Agent.draws_from, "
-        "what simulate does; default); agent: its pick(n) is called",
+        "--driver",
+        choices=("batch", "game"),
+        default="batch",
+        help="batch: a RandomAgent's answer is drawn by the batch's driver from its generator (engine/drivers.py, "
+        "what simulate does; default); game: the agent is asked through the game's own driver (act, descriptors)",
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
@@ -242,8 +241,9 @@ def main(argv=None) -> int:
         f"one process pinned to CPU {cpu}; decisions per {args.clock} second: min / median / max of "
         f"{args.repeat} runs after a warm-up; engine: {'compiled (mypyc)' if compiled else 'pure Python'}; "
         f"collector: {'set up for a batch' if args.gc == 'batch' else 'defaults'}",
-        f"fengsheng: {args.games} games per figure, step.drive + RandomAgent (uniform: pick(n), "
-        f"{'drawn by the engine' if args.pick == 'engine' else 'called'}, every option checked); "
+        f"fengsheng: {args.games} games per figure, RandomAgent ("
+        f"{'drawn by the batch driver' if args.driver == 'batch' else 'asked act() by the game driver'}, every option "
+        "checked); "
         f"UNO and OpenSpiel: {args.peer_games} games",
         "",
         f"{'players':>7}  {'fengsheng, all ' + str(len(full.roles)) + ' roles':>32}  {'fengsheng, no roles':>28}  "
@@ -263,11 +263,11 @@ def main(argv=None) -> int:
     else:
         between = _nothing
     out["gc"] = args.gc
-    out["pick"] = args.pick
+    out["driver"] = args.driver
     for n in counts:
         row = {}
-        row["all_roles"] = _timed(args.repeat, fengsheng(full, n, args.games, args.pick == "agent", between))
-        row["no_roles"] = _timed(args.repeat, fengsheng(bare, n, args.games, args.pick == "agent", between))
+        row["all_roles"] = _timed(args.repeat, fengsheng(full, n, args.games, args.driver == "game", between))
+        row["no_roles"] = _timed(args.repeat, fengsheng(bare, n, args.games, args.driver == "game", between))
         out["fengsheng"][n] = row
         uno = _timed(args.repeat, uno_rules(n, args.peer_games)) if have_uno else None
         out["uno_rules"][n] = uno

@@ -17,14 +17,14 @@ def _peers(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*cmd, "--peer-games", "3", *args], capture_output=True, text=True, timeout=120, check=False)
 
 
-@pytest.mark.parametrize("pick", ["engine", "agent"])
-def test_peers_plays_the_same_games_whoever_draws_the_pick(pick: str) -> None:
-    done = _peers("--json", "--pick", pick, "--gc", "default")
+@pytest.mark.parametrize("driver", ["batch", "game"])
+def test_peers_plays_the_same_games_whichever_driver_answers(driver: str) -> None:
+    done = _peers("--json", "--driver", driver, "--gc", "default")
     assert done.returncode == 0, done.stderr
     body, _, last = done.stdout.rstrip().rpartition("\n")
     out = json.loads(body)
-    assert out["pick"] == pick and out["gc"] == "default"
-    # the engine's draw from the agent's generator is pick(n)'s draw: the same games, the same answers
+    assert out["driver"] == driver and out["gc"] == "default"
+    # the batch driver's draw from the agent's generator is act()'s draw: the same games, the same answers
     assert out["fengsheng"]["5"]["all_roles"]["decisions"] == _decisions_of_three_games()  # one run of games 1-3
     assert last.startswith("ratio ")
 

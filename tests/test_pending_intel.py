@@ -124,8 +124,6 @@ class CheckingSeat:
     """A seeded random seat that, at each decision it is asked, checks the whole table first."""
 
     observes = True  # the observation is built at every decision: the seat boundary is exercised too
-    uniform = False
-    draws_from = None
     searches = False
     referee = False
 

@@ -147,48 +147,62 @@ def test_seed_and_actions_replay_the_game(content):
 
 
 class DescriptorReader(RandomAgent):
-    """A RandomAgent that is not uniform: drive hands it every decision's descriptors and it reads them."""
-
-    uniform = False
-
-    def act(self, observation, actions):
-        assert all(d["id"] == i for d, i in zip(actions, actions.ids, strict=True))
-        return super().act(observation, actions)
-
-
-class PickOnly(RandomAgent):
-    """A RandomAgent whose pick(n) is its own (it counts): it names no generator, so drive calls it."""
+    """A RandomAgent of its own class: the batch driver does not draw for it, it is handed every decision's
+    descriptors through the game's driver and it reads them."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        assert self.draws_from is None  # a subclass that overrides pick is not drawn for
-        self.picked = 0
+        self.answered = 0
 
-    def pick(self, n: int) -> int:
-        self.picked += 1
-        return super().pick(n)
+    def act(self, observation, actions):
+        assert all(d["id"] == i for d, i in zip(actions, actions.ids, strict=True))
+        self.answered += 1
+        return super().act(observation, actions)
 
 
-def test_a_uniform_agent_plays_the_game_it_would_play_on_descriptors(content):
-    """RandomAgent is uniform (drive draws its pick from its generator, draws_from; no descriptors at idle points):
-    the same answers, ids and game as the same agent answering from the descriptors, and as one whose pick(n)
-    drive calls."""
+def test_the_batch_driver_plays_the_game_the_agents_would_play_on_descriptors(content):
+    """The batch driver (engine/drivers.py, sim.drive) draws a RandomAgent's answers from its generator without
+    descriptors: the same answers, ids and game as the same agents answering act() from the descriptors through
+    the game's own driver (step.drive), and as agents of a subclass, which the batch driver leaves to them."""
+    from interpreter import sim
+    from interpreter.engine.drivers import UniformDraws
+
     for n, seed in ((2, 3), (5, 11), (9, 4)):
-        a = drive(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)])
-        b = drive(content, n, seed, [DescriptorReader(seed * 10 + i) for i in range(n)])
-        pickers = [PickOnly(seed * 10 + i) for i in range(n)]
-        c = drive(content, n, seed, pickers)
+        a = sim.drive(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)])
+        assert isinstance(a.decide, UniformDraws)  # (the batch's driver answered)
+        b = drive(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)])
+        readers = [DescriptorReader(seed * 10 + i) for i in range(n)]
+        c = sim.drive(content, n, seed, readers)
         assert a.decision_log == b.decision_log == c.decision_log and len(a.decision_log) > 20
         assert a.actions_taken == b.actions_taken == c.actions_taken
         assert a.digest_text() == b.digest_text() == c.digest_text()
-        assert sum(p.picked for p in pickers) == len(c.decision_log)  # every answer was pick's
+        assert sum(r.answered for r in readers) == len(c.decision_log)  # every answer was act's
 
 
-def test_random_agent_pick_draws_what_act_draws():
+def test_the_batch_driver_draws_what_act_draws():
+    from interpreter.engine.state import below
+
     for seed in range(20):
         a, b = RandomAgent(seed), RandomAgent(seed)
         for n in [*range(1, 70), 1, 2, 3, 200, 1000]:
-            assert a.pick(n) == b.act(None, [{"id": i} for i in range(n)])
+            assert below(a.rng.getrandbits, n) == b.act(None, [{"id": i} for i in range(n)])
+
+
+def test_the_batch_driver_checks_its_seats(content):
+    """A driver for a different table size is refused; a mixed table (a heuristic bot among random agents) leaves
+    the bot to the game's driver, with the same game as step.drive."""
+    from interpreter import sim
+    from interpreter.agents.heuristic import HeuristicAgent
+    from interpreter.engine.drivers import UniformDraws
+    from interpreter.engine.errors import EngineError
+    from interpreter.engine.game import Game
+
+    g = Game(content, 3, 1, [RandomAgent(i) for i in range(3)])
+    with pytest.raises(EngineError, match="2 seats' draws for a game of 3"):
+        UniformDraws(g, [None, None], g.decide)
+    seats = lambda: [RandomAgent(1), HeuristicAgent(2), RandomAgent(3), RandomAgent(4)]  # noqa: E731
+    a, b = sim.drive(content, 4, 9, seats()), drive(content, 4, 9, seats())
+    assert a.actions_taken == b.actions_taken and a.digest_text() == b.digest_text()
 
 
 def test_a_uniform_agent_gets_the_checks_every_agent_gets(content):

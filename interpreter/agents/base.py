@@ -24,16 +24,6 @@ class Agent:
     An agent that never looks at the observation (a uniform random one) sets
     ``observes = False`` and is passed ``None``, which saves building it.
 
-    An agent that reads neither the observation nor the descriptors, only how
-    many actions there are (a uniform random one), may also set ``uniform =
-    True`` and define ``pick(n)``: the index of its answer among the ``n`` legal
-    actions, exactly the one whose id ``act`` would return. The batch driver
-    then calls ``pick`` and makes no descriptor (every option is still checked and
-    the chosen action's id recorded). ``act`` must still work: the step API and other drivers call it.
-    A uniform agent whose ``pick(n)`` is CPython's ``Random._randbelow(n)`` of one generator (getrandbits
-    of n's bit length until a number below n) may name that generator as ``draws_from``: the batch
-    driver then draws the same number from it itself, without calling ``pick``.
-
     A *search* bot (``searches = True``) is called with ``search(observation, actions, world)``
     instead, where ``world`` is its seat's ``World`` (engine/step.py): the one thing it may do
     with it is ``world.sample(rng)``, a copy of the game in which everything the seat cannot see
@@ -41,14 +31,9 @@ class Agent:
     """
 
     observes = True
-    uniform = False  # True: pick(n) -> index stands for act (see above)
-    draws_from: Any = None  # a uniform agent's random.Random, if pick(n) is its _randbelow(n) (see above)
     searches = False
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
     hears_end = False  # True: the driver calls end(observation) when the game is over (see above)
-
-    def pick(self, n: int) -> int:  # pragma: no cover  (only for uniform agents)
-        raise NotImplementedError
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:  # pragma: no cover
         raise NotImplementedError

@@ -9,17 +9,19 @@ from .base import Agent, Descriptor, Observation
 
 
 class RandomAgent(Agent):
+    """Answers each decision with one legal action drawn uniformly from its generator (``rng``).
+
+    ``act`` draws exactly as ``rng.randrange(len(actions))`` does. A batch (``interpreter.sim``) answers
+    the seats of RandomAgents itself with the same draws from the same generator, without building
+    descriptors (engine/drivers.py); that is the batch runner's business, not part of this interface."""
+
     observes = False
-    uniform = True  # the batch driver asks pick(n): no descriptors are made for it
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        # pick(n) is its _randbelow(n): the batch driver may draw it itself — unless a subclass picks its own way
-        self.draws_from = self.rng if type(self).pick is RandomAgent.pick else None
         # randrange(n) for n >= 1 is exactly _randbelow(n) (CPython's random.py): the same numbers
         # from the same seed, without randrange's argument handling at every decision
         self._below: Callable[[int], int] = self.rng._randbelow  # type: ignore[attr-defined]
-        self._bits = self.rng.getrandbits
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
         ids: Sequence[int] | None = getattr(actions, "ids", None)  # an ActionList carries them
@@ -28,13 +30,3 @@ class RandomAgent(Agent):
         if not ids:
             raise ValueError("no legal action to choose from")
         return ids[self._below(len(ids))]
-
-    def pick(self, n: int) -> int:
-        """The index act() would answer among n legal actions (the same draw from the same generator:
-        CPython's _randbelow for a Random, inline; tests/test_seat_boundary.py plays both ways)."""
-        bits = self._bits
-        k = n.bit_length()
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return r

@@ -325,7 +325,7 @@ class Describer:
 
     def id_at(self, decision: Decision, index: int) -> int:
         """The action id of option `index` (what describe's ids hold there), every option checked as describe
-        checks them, without making any entry or descriptor (for a uniform agent, Agent.pick).
+        checks them, without making any entry or descriptor (for the batch's driver, drivers.py).
 
         A value's id is its key's (the id describe gives it; a text at a position has no other). A card the
         seat cannot see and two options that are the same action go through describe itself, and a value

@@ -20,7 +20,7 @@ from . import decisions as D
 from .actions import Describer
 from .decisions import Decision
 from .errors import EngineError, GameOver
-from .state import Card, Player, below
+from .state import Card, Player
 
 if TYPE_CHECKING:
     from ..model.content import Content
@@ -59,14 +59,9 @@ class GameCore:
     CHECK_EACH_TURN: ClassVar[bool] = False
 
     # Wired by Game once the components exist:
-    decide: Callable[[Decision], int]  # answers a Decision with an option index; the step API replaces it
-    # The synchronous driver (Game._agent_decide) as Game sets it up: while `decide` is still `driver`, a seat
-    # whose agent is uniform (Agent.pick) is answered here, in ask_seat (see uniform_answer), without a call
-    # through the driver; `picks` holds each seat's agent's pick, or None for any other agent, and `draws` the
-    # getrandbits of the generator a uniform agent draws its pick from (Agent.draws_from), if it names one.
-    driver: Callable[[Decision], int] | None
-    picks: list[Callable[[int], int] | None]
-    draws: list[Callable[[int], int] | None]
+    # answers a Decision with an option index: Game's synchronous driver; the step API and a batch (drivers.py)
+    # install their own
+    decide: Callable[[Decision], int]
     describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
     zones: MoveCount  # the game's Zones (made by Game): its move count spends the step budget
 
@@ -114,9 +109,6 @@ class GameCore:
         self.events: list[tuple[str, dict[str, Any]]] = []  # watched events not yet seen by triggers (take_events)
         self.decision_count = 0
         self.decision_limit = MAX_DECISIONS  # past it the game is stuck (E503); a test may lower it (MAX_DECISIONS)
-        self.driver = None
-        self.picks = []
-        self.draws = []
         # The step budget (E501), as the count of changes and card moves at which it is spent: each decision
         # sets it STEP_BUDGET above their count then; loops inside loops and card and skill uses lower it (the
         # compiled code's loops, EffectStack.push). See over_budget; `steps_left` reads what is left.
@@ -323,23 +315,6 @@ def unheard(game: GameCore, kind: str) -> bool:
     return True
 
 
-def uniform_answer(
-    game: GameCore, decision: Decision, pick: Callable[[int], int], draw: Callable[[int], int] | None = None
-) -> int:
-    """The synchronous driver's answer for a uniform agent (Agent.pick): the index it picks among the options,
-    its action id recorded; no descriptor is made, but every option is checked as describe checks it (id_at).
-    Game._agent_decide calls it, and ask_seat directly while the driver is Game's own (GameCore.driver).
-
-    `draw`: the getrandbits of the generator the agent draws from (Agent.draws_from): the pick is drawn here, as
-    CPython's Random._randbelow draws it (bits of n's length until a number below n), not by calling pick."""
-    n = len(decision.options)
-    index = below(draw, n) if draw is not None else pick(n)
-    if type(index) is not int or not 0 <= index < n:
-        raise EngineError(f"agent for P{decision.seat} picked {index!r}, not an index of {n} options")
-    game.actions_taken.append(game.describer.id_at(decision, index))  # every option checked
-    return index
-
-
 def ask_seat(
     game: GameCore,
     player: Player,
@@ -363,10 +338,7 @@ def ask_seat(
         decision = Decision(kind, player.seat, options, prompt, source, by)
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
-        decide = game.decide
-        seat = player.seat
-        pick = game.picks[seat] if decide is game.driver else None
-        index = uniform_answer(game, decision, pick, game.draws[seat]) if pick is not None else decide(decision)
+        index = game.decide(decision)
         game.decision_log.append(index)
         picked = options[index]
         if game.trace is not None:

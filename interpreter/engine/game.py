@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 
 from .actions import Describer
 from .card_use import CardUse
-from .core import GameCore, uniform_answer
+from .core import GameCore
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
@@ -150,19 +150,6 @@ class Game(GameCore):
         self.card_visible = zones.card_visible
         self.describer = Describer(self)  # the options of each decision as action ids and descriptors
         self.decide = self._agent_decide
-        if type(self)._agent_decide is _DRIVER:  # (not a subclass's or a test's own driver)
-            # while `decide` is this driver, ask_seat answers a uniform agent itself (core.uniform_answer: the
-            # same answer and checks as _agent_decide's, without the call through it)
-            self.driver = self.decide
-            uniform = [getattr(a, "uniform", False) and not getattr(a, "referee", False) for a in agents or ()]
-            if len(uniform) == n_players:
-                self.picks = [a.pick if u else None for a, u in zip(agents, uniform, strict=True)]
-                self.draws = [
-                    gen.getrandbits if u and (gen := getattr(a, "draws_from", None)) is not None else None
-                    for a, u in zip(agents, uniform, strict=True)
-                ]
-            else:
-                self.picks = self.draws = [None] * n_players
 
     # ------------------------------------------------------------------ the components' state, read-only
     # (for the seat boundary, the effect language, the tools and the tests; the engine reads the components)
@@ -296,9 +283,6 @@ class Game(GameCore):
                     f"agent for P{decision.seat} answered {index!r}, not an index of {len(decision.options)} options"
                 )
             return index
-        if agent.uniform:  # it reads only how many actions there are (Agent.pick): no descriptors
-            gen = getattr(agent, "draws_from", None)
-            return uniform_answer(self, decision, agent.pick, gen.getrandbits if gen is not None else None)
         ids, descs = self.describer.describe(decision)
         if agent.searches:  # a search bot is also handed its seat's World (engine/step.py) to sample from
             if self.worlds is None:
@@ -484,9 +468,6 @@ class Game(GameCore):
 
     def digest_text(self) -> str:
         return json.dumps(self.digest(), sort_keys=True, ensure_ascii=False)
-
-
-_DRIVER = Game._agent_decide  # the synchronous driver as defined here (a test may replace Game._agent_decide)
 
 
 def _id(x: Any) -> str:

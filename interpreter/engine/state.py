@@ -76,7 +76,7 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
 
 def below(getrandbits: Callable[[int], int], n: int) -> int:
     """A number in 0..n-1 as CPython's ``Random._randbelow(n)`` draws it from its generator's ``getrandbits``:
-    bits of n's length until one is below n (shuffle; a uniform agent's pick drawn by the engine, core.py)."""
+    bits of n's length until one is below n (shuffle; a random seat's answer in a batch, drivers.py)."""
     k = n.bit_length()
     j = getrandbits(k)
     while j >= n:
