@@ -328,6 +328,47 @@ def test_a_page_reconnects_to_the_same_position_after_the_server_comes_back(tmp_
         browser.close()
 
 
+def test_names_and_chat_show_as_text_and_the_table_shows_who_is_online():
+    """A name and a chat line that look like markup are shown as the text they are (no element made, no script
+    run); each page lists the table's people, online or not."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        links = _make_table(lobby, ["human", "human", "random"], seed=5)
+        a, b = (SeatPage(browser, server.url + link) for link in links)
+        dialogs: list[str] = []
+        for seat in (a, b):
+            seat.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            seat.page.wait_for_selector("#people li")
+        a.page.fill("#name", "<script>alert(1)</script>")
+        a.page.click("#name-form button")
+        b.page.wait_for_function(
+            "() => document.querySelector('#people').innerText.includes('P0 <script>alert(1)</script> · 在线')"
+        )
+        b.page.fill("#name", "<img src=x onerror=alert(2)>")
+        b.page.click("#name-form button")
+        b.page.fill("#chat-text", "<b>hi</b><img src=x onerror=alert(3)>")
+        b.page.click("#chat-form button")
+        a.page.wait_for_function(
+            "() => document.querySelector('#chat').innerText.includes('<b>hi</b><img src=x onerror=alert(3)>')"
+        )
+        assert "P1 <img src=x onerror=alert(2)>：" in a.page.inner_text("#chat")
+        for seat in (a, b):
+            assert seat.page.locator("#people script, #people img, #chat img, #chat script").count() == 0
+            assert seat.page.locator("#chat b").count() == 1  # the line's own label, not the person's <b>
+        assert "&lt;script&gt;" in b.page.inner_html("#people")
+        b.context.close()  # P1 leaves: P0's page shows it offline
+        a.page.wait_for_function(
+            "() => document.querySelector('#people').innerText.includes('onerror=alert(2)> · 离线')"
+        )
+        assert dialogs == []
+        assert server.table("t1").seats[0].name == "<script>alert(1)</script>"
+        browser.close()
+
+
 def test_a_stranger_takes_an_open_seat_from_the_lobby():
     """The lobby's 加入 (a JSON POST: the server takes no other) sits a stranger at the open seat; the lobby lists
     the table by its turn, never a count of actions."""

@@ -17,7 +17,10 @@ Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}`` (or ``
 ``{"type": "act", "seq": n, "action": id}`` for each answer (``seq``: the seat's own count of its decisions, from
 the state it answers); the server sends ``{"type": "state", …}`` (tables.WebTable.message) whenever what the seat
 may know changed — never a count of the game's actions — and ``{"type": "error", "message": …}`` for an answer
-it refused.
+it refused. A page that joins with ``"people": true`` (and may give ``"name"``) is also sent ``{"type":
+"people", …}`` (who is at the table, online, their names: WebTable.people) whenever that changes and ``{"type":
+"chat", "lines": […]}`` (the whole chat on joining, then each line); any seat may send ``{"type": "name",
+"name": …}`` and ``{"type": "chat", "text": …}`` (people.py checks them).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +64,8 @@ from .guard import (
     default_origins,
     read_json,
 )
+from .keeping import restore
+from .people import Refused as PeopleRefused, line_data
 from .store import Store
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import replay_boards, replay_steps, views_of
@@ -108,6 +114,7 @@ class _Seat:
     seat: int
     sent: int = 0
     last: str = ""
+    people: bool = False  # it asked for the table's people and chat (the page does: join with "people": true)
 
 
 def create_app(
@@ -159,6 +166,29 @@ def create_app(
                 _drop(conn)
             any_sent = any_sent or sent is not None
         return any_sent
+
+    async def tell_people(web: WebTable) -> None:
+        """Everyone at the table is sent who is there now (names, who is online, how many watch): public."""
+        for conn in list(sockets.get(web.id, ())):
+            if conn.people and not await send(conn, {**web.people(0), "you": conn.seat}):
+                _drop(conn)
+
+    async def chat_or_name(conn: _Seat, msg: dict[str, Any]) -> None:
+        """A name taken or a chat line said: kept, then everyone at the table is told; or the page is told why
+        not."""
+        web = conn.table
+        try:
+            if msg.get("type") == "name":
+                web.set_name(conn.seat, msg.get("name"))
+                await tell_people(web)
+                return
+            line = web.say(conn.seat, msg.get("text"), time.monotonic())
+        except PeopleRefused as e:
+            await send(conn, {"type": "error", "message": str(e)})
+            return
+        for other in list(sockets.get(web.id, ())):
+            if other.people:
+                await send(other, {"type": "chat", "lines": [line]})
 
     def _drop(conn: _Seat) -> None:
         conns = sockets.get(conn.table.id, [])
@@ -224,6 +254,9 @@ def create_app(
             seed = int(text)
         exp = body.get("expansions")
         host_seat = body.get("host_seat", "first")
+        chat = body.get("chat", True)
+        if not isinstance(chat, bool):
+            return JSONResponse({"error": "chat is true (the table's people may chat) or false"}, status_code=400)
         try:
             web = tables.create(
                 [str(s)[:40] for s in body["seats"][:11]],
@@ -231,6 +264,7 @@ def create_app(
                 None if exp is None else str(exp)[:200],
                 host_seat,
                 client=request.client.host if request.client else "",
+                chat=chat,
             )
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=e.status)
@@ -415,17 +449,28 @@ def create_app(
                     await ws.send_json({"type": "key", "seat": seat, "token": key})
             if seat is None:
                 raise _Closed(CLOSE_FORBIDDEN, "no seat of this table has this key", "这个链接不对应这张桌的任何座位。")
-            conn = _Seat(ws, web, seat)
+            conn = _Seat(ws, web, seat, people=isinstance(hello, dict) and hello.get("people") is True)
             link = web.seats[seat]
             link.connected += 1
             sockets.setdefault(web.id, []).append(conn)
             await send_state(conn)
+            if conn.people and web.chat.lines:
+                await send(conn, {"type": "chat", "lines": [line_data(line) for line in web.chat.lines]})
+            if isinstance(hello, dict) and hello.get("name") is not None:
+                await chat_or_name(conn, {"type": "name", "name": hello["name"]})  # (it tells everyone)
+            else:
+                await tell_people(web)
             if web.bot_to_move():
                 await advance(web)
             while True:
                 msg = await receive(ws)
+                if isinstance(msg, dict) and msg.get("type") in ("name", "chat"):
+                    await chat_or_name(conn, msg)
+                    continue
                 if not isinstance(msg, dict) or msg.get("type") != "act":
-                    await send(conn, {"type": "error", "message": "unknown message (send type act, seq, action)"})
+                    await send(
+                        conn, {"type": "error", "message": "unknown message (send type act, seq, action; name; chat)"}
+                    )
                     continue
                 refused = web.act(seat, msg.get("seq"), msg.get("action"))
                 if refused is not None:
@@ -446,6 +491,8 @@ def create_app(
             opened -= 1
             if conn is not None:
                 _drop(conn)
+                with contextlib.suppress(Exception):  # (the others are told this one left)
+                    await tell_people(conn.table)
 
     routes = [
         Route("/", page("lobby.html")),
@@ -465,7 +512,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        problems = tables.restore()
+        problems = restore(tables)
         app.state.restore_problems = problems
         for problem in problems:
             log.warning("fengsheng serve: %s", problem)

@@ -45,11 +45,12 @@ from typing import Any
 from ..agents.kinds import agent_kinds
 from ..engine.step import IllegalAction
 from ..model.content import Content
-from ..play import PlayError, Setup, Table
+from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
 from .guard import Limits
-from .store import KeptSeat, KeptTable, Store, StoreError
+from .people import Chat, Refused, clean_line, clean_name, line_data
+from .store import KeptSeat, Store
 from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
@@ -81,6 +82,10 @@ class SeatLink:
     name: str | None = None  # the name its person took
     connected: int = 0  # open websockets of this seat
     answered: int = 0  # decisions this seat answered (its own count: WebTable.seq)
+
+    def kept(self) -> KeptSeat:
+        """What the database keeps of the seat."""
+        return KeptSeat(self.seat, self.reserved, self.key, self.invite, self.claimed, self.name)
 
     def joinable(self) -> bool:
         """The lobby's join may hand out this seat's key: an open seat nobody took yet."""
@@ -125,6 +130,8 @@ class WebTable:
     store: Store | None = None  # where its actions and seats are written (None: kept in memory only)
     played: int = 0  # the actions applied (the next one written is number `played`)
     handout: Handout | None = None  # the secrets made with it, until its host was answered
+    chat_on: bool = True  # its people may chat (the host's choice)
+    chat: Chat = field(default_factory=Chat)
 
     # ------------------------------------------------------------------ who is who
 
@@ -153,7 +160,7 @@ class WebTable:
 
     def keep_seat(self, link: SeatLink) -> None:
         if self.store is not None:
-            self.store.seat(self.id, _kept_seat(link))
+            self.store.seat(self.id, link.kept())
 
     def redeem(self, invite: str) -> tuple[int | None, str | None]:
         """An invitation exchanged for its seat: (the seat, its key) the first time, (the seat, None) once it was
@@ -171,6 +178,60 @@ class WebTable:
             if link.joinable():
                 return seat, self.hand_out(seat)
         return None
+
+    # ------------------------------------------------------------------ its people (people.py)
+
+    def set_name(self, seat: int, name: Any) -> None:
+        """The name the person at `seat` took (people.clean_name: Refused if it is not one), kept."""
+        link = self.seats[seat]
+        link.name = clean_name(name)
+        self.keep_seat(link)
+
+    def say(self, seat: int, text: Any, now: float) -> dict[str, Any]:
+        """A chat line of `seat`, checked, kept (written) and returned for everyone at the table; Refused with
+        why (no chat at this table, a bad line, too fast)."""
+        if not self.chat_on:
+            raise Refused("这张桌没有开聊天。")
+        link = self.seats[seat]
+        line = self.chat.say(seat, link.name or f"P{seat}", clean_line(text), now)
+        if self.store is not None:
+            self.store.chat(self.id, len(self.chat.lines) - 1, *line)
+        return line_data(line)
+
+    def people(self, watching: int) -> dict[str, Any]:
+        """Who is at the table: each seat a person's (its name, whether it is online) or a bot's, and how many are
+        watching. All public."""
+        bots = self.table.setup.bots
+        return {
+            "type": "people",
+            "seats": [
+                {
+                    "seat": s,
+                    "kind": bots.get(s, HUMAN),
+                    "name": self.seats[s].name if s in self.seats else None,
+                    "online": bool(s in self.seats and self.seats[s].connected),
+                }
+                for s in range(self.players)
+            ],
+            "watching": watching,
+            "chat": self.chat_on,
+        }
+
+    def settings(self, seats: list[str]) -> dict[str, Any]:
+        """What the database keeps of the table besides its seats and actions: enough to set it up again. The seed
+        is kept there and nowhere a seat, the host or the lobby can read."""
+        return {
+            "seats": seats,
+            "packs": [str(p) for p in self.packs],
+            "expansions": self.expansions,
+            "seed": self.table.setup.seed,
+            "host_seat": self.host_seat,
+            "chosen_seed": self.chosen_seed,
+            "label": self.label,
+            "client": self.client,
+            "referee": self.referee,
+            "chat": self.chat_on,
+        }
 
     def is_host(self, token: str) -> bool:
         return bool(token) and _matches(self.referee, token)
@@ -352,6 +413,7 @@ class Tables:
         expansions: str | None = None,
         host_seat: int | str | None = "first",
         client: str = "",
+        chat: bool = True,
     ) -> WebTable:
         """A new table: one entry per seat, ``human`` (a reserved seat: the host's own, or one it hands out by an
         invitation), ``open`` (an open seat: the lobby's join hands its key out) or a bot kind (agents/kinds.py).
@@ -435,76 +497,14 @@ class Tables:
             label=f"{players} 人桌，" + "、".join(f"P{s} {k}" for s, k in enumerate(seats)),
             store=self.store,
             handout=Handout(seat_key, invites, referee),
+            chat_on=chat,
         )
         if self.store is not None:
-            self.store.add_table(tid, self._made, _settings(web, list(seats)), [_kept_seat(x) for x in links.values()])
+            self.store.add_table(tid, self._made, web.settings(list(seats)), [x.kept() for x in links.values()])
         self.tables[tid] = web
         return web
 
     # ------------------------------------------------------------------ the database
-
-    def restore(self, now: float | None = None) -> list[str]:
-        """Every table the database keeps, replayed from its seed and actions (an unfinished one with its bots
-        asked each of their decisions again, so their generators stand where they stood); expired finished ones
-        are deleted first. Returns a line for each table that could not be restored (its content is gone, an
-        action is no longer legal): it stays in the database, unplayed."""
-        if self.store is None:
-            return []
-        self.expire(now)
-        problems = []
-        try:
-            everything = self.store.tables()
-        except StoreError as e:
-            return [str(e)]
-        for kept in everything:
-            try:
-                self.tables[kept.id] = self._restored(kept)
-            except (TableError, PlayError, ValueError, OSError, KeyError, TypeError) as e:
-                problems.append(f"table {kept.id} was not restored: {e}")
-        return problems
-
-    def _restored(self, kept: KeptTable) -> WebTable:
-        s = kept.settings
-        packs = [Path(p) for p in s["packs"]]
-        seats = list(s["seats"])
-        humans = [i for i, k in enumerate(seats) if k in (HUMAN, OPEN)]
-        bots = {i: k for i, k in enumerate(seats) if k not in (HUMAN, OPEN)}
-        setup = Setup(players=len(seats), seed=int(s["seed"]), humans=humans, bots=bots, expansions=s["expansions"])
-        table = Table(self.content(packs), setup)
-        links = {
-            k.seat: SeatLink(k.seat, key=k.key, reserved=k.reserved, invite=k.invite, claimed=k.claimed, name=k.name)
-            for k in kept.seats
-        }
-        state, finished = table.state, kept.finished is not None
-        for n, action in enumerate(kept.actions):
-            if state.is_terminal():
-                raise TableError(f"{len(kept.actions) - n} action(s) are kept after the end of its game")
-            seat = state.current_player()
-            agent = table.agents.get(seat)
-            if agent is not None and not finished:  # its bot answers again: its generator stays in step
-                table.bot_answer(seat, agent)
-            try:
-                state.apply_action(action)
-            except IllegalAction:
-                raise TableError(
-                    f"its action {n + 1} ({action}) is not legal in this game (other content, or another version?)"
-                ) from None
-            if seat in links:
-                links[seat].answered += 1
-        return WebTable(
-            kept.id,
-            table,
-            packs,
-            s["expansions"],
-            links,
-            s["referee"],
-            host_seat=s["host_seat"],
-            chosen_seed=bool(s["chosen_seed"]),
-            label=s["label"],
-            client=s["client"],
-            store=self.store,
-            played=len(kept.actions),
-        )
 
     def expire(self, now: float | None = None) -> None:
         """The finished tables older than the database keeps them, deleted (from memory too)."""
@@ -542,23 +542,3 @@ class Tables:
         if table is None:
             raise TableError(f"no table {tid[:20]!r} on this server")
         return table
-
-
-def _settings(web: WebTable, seats: list[str]) -> dict[str, Any]:
-    """What the database keeps of a table besides its seats and actions: enough to set it up again. The seed is
-    kept here and nowhere a seat, the host or the lobby can read."""
-    return {
-        "seats": seats,
-        "packs": [str(p) for p in web.packs],
-        "expansions": web.expansions,
-        "seed": web.table.setup.seed,
-        "host_seat": web.host_seat,
-        "chosen_seed": web.chosen_seed,
-        "label": web.label,
-        "client": web.client,
-        "referee": web.referee,
-    }
-
-
-def _kept_seat(link: SeatLink) -> KeptSeat:
-    return KeptSeat(link.seat, link.reserved, link.key, link.invite, link.claimed, link.name)

@@ -70,7 +70,7 @@ function choose(action) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/ws/" + tid);
-  ws.onopen = () => { ws.send(JSON.stringify(token ? { type: "join", token } : { type: "join", invite })); };
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", ...(token ? { token } : { invite }), ...joining() })); };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "key") { // the invitation was ours: from now on this seat's key is
@@ -82,6 +82,8 @@ function connect() {
       if (document.querySelector("#banner .info")) banner("");
       draw(msg);
       document.getElementById("chosen-seed").hidden = !msg.chosen_seed;
+    } else if (msg.type === "people" || msg.type === "chat") {
+      peopleMessage(msg); // people.js
     } else if (msg.type === "error") {
       banner(msg.message, "error");
       if (msg.fatal) closedForGood = true;

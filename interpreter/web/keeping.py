@@ -1,0 +1,88 @@
+"""A table of ``fengsheng serve`` to and from its database (store.py): what is kept of it, and the table set up
+again from what was kept, replayed from its seed and actions to where it stood.
+
+The settings kept hold the seed: they are written to the database only, never sent to a seat, the host or the
+lobby. A seat is kept by the digests of its key and invitation (tables.digest), never a key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..engine.step import IllegalAction
+from ..model.content import Content
+from ..play import PlayError, Setup, Table
+from .people import Chat
+from .store import KeptTable, Store, StoreError
+from .tables import HUMAN, OPEN, SeatLink, TableError, Tables, WebTable
+
+
+def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], store: Store) -> WebTable:
+    """A kept table set up again from its settings and seats, and played from its seed through its actions (an
+    unfinished one's bots asked their decisions again, so their generators stand where they stood); a
+    TableError (or the error of its setup) if that cannot be done."""
+    s = kept.settings
+    packs = [Path(p) for p in s["packs"]]
+    seats = list(s["seats"])
+    humans = [i for i, k in enumerate(seats) if k in (HUMAN, OPEN)]
+    bots = {i: k for i, k in enumerate(seats) if k not in (HUMAN, OPEN)}
+    setup = Setup(players=len(seats), seed=int(s["seed"]), humans=humans, bots=bots, expansions=s["expansions"])
+    table = Table(content(packs), setup)
+    links = {
+        k.seat: SeatLink(k.seat, key=k.key, reserved=k.reserved, invite=k.invite, claimed=k.claimed, name=k.name)
+        for k in kept.seats
+    }
+    state, finished = table.state, kept.finished is not None
+    for n, action in enumerate(kept.actions):
+        if state.is_terminal():
+            raise TableError(f"{len(kept.actions) - n} action(s) are kept after the end of its game")
+        seat = state.current_player()
+        agent = table.agents.get(seat)
+        if agent is not None and not finished:  # its bot answers again: its generator stays in step
+            table.bot_answer(seat, agent)
+        try:
+            state.apply_action(action)
+        except IllegalAction:
+            raise TableError(
+                f"its action {n + 1} ({action}) is not legal in this game (other content, or another version?)"
+            ) from None
+        if seat in links:
+            links[seat].answered += 1
+    return WebTable(
+        kept.id,
+        table,
+        packs,
+        s["expansions"],
+        links,
+        s["referee"],
+        host_seat=s["host_seat"],
+        chosen_seed=bool(s["chosen_seed"]),
+        label=s["label"],
+        client=s["client"],
+        store=store,
+        played=len(kept.actions),
+        chat_on=bool(s.get("chat", True)),
+        chat=Chat(list(kept.chat)),
+    )
+
+
+def restore(tables: Tables, now: float | None = None) -> list[str]:
+    """Every table the database keeps, replayed from its seed and actions (an unfinished one with its bots
+    asked each of their decisions again, so their generators stand where they stood); expired finished ones
+    are deleted first. Returns a line for each table that could not be restored (its content is gone, an
+    action is no longer legal): it stays in the database, unplayed."""
+    if tables.store is None:
+        return []
+    tables.expire(now)
+    problems = []
+    try:
+        everything = tables.store.tables()
+    except StoreError as e:
+        return [str(e)]
+    for kept in everything:
+        try:
+            tables.tables[kept.id] = restored(kept, tables.content, tables.store)
+        except (TableError, PlayError, ValueError, OSError, KeyError, TypeError) as e:
+            problems.append(f"table {kept.id} was not restored: {e}")
+    return problems
