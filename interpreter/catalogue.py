@@ -532,6 +532,14 @@ _TRIGGERS = (
         "is); after turn_end and its victory check; recorded only when a skill reacts to it",
         zh="每轮结束时",
     ),
+    _trigger(
+        "game_end",
+        ("seat",),
+        "游戏结束时: once, when the game is decided, before the zones declared `at_end: reveal` are shown (subject: "
+        "the current player); skills reveal or settle what they kept. No victory check, dying or death follows. "
+        "Recorded only when a skill reacts to it",
+        zh="游戏结束时",
+    ),
     # the rules' own vocabulary (counters:, events: — model/declared.py)
     _trigger(
         "counter_changed",
@@ -649,6 +657,18 @@ _RECORDS = (
         ("zone", "seat", "cards"),
         "cards were put into a zone the rules declare (seat: its player's, none: the shared one)",
         "public; the cards as their zone's visibility allows",
+    ),
+    Event(
+        "field_replaced",
+        ("seat", "event", "field", "old", "new", "before", "after"),
+        "改判: a player's skill replaced a field of an event the rules declare (replace_field): old and new for a "
+        "card, before and after for another value",
+        "public; the cards as their visibility allows",
+    ),
+    Event(
+        "picks_revealed",
+        ("seats", "cards"),
+        "a hidden simultaneous choice (pick_hidden) was revealed: each seat's picked card, in order, all at once",
     ),
     Event("usurp", ("seat", "replaced"), "篡夺: a player took the victory from the declared winners"),
     Event("victory", ("winners", "reason"), "the game was won"),
@@ -977,6 +997,10 @@ ERROR_CODES: dict[str, str] = {
     "E309": "a choice offers another player's hand cards face up to a chooser who cannot see them",
     "E310": "a counter the rules do not declare (`counters:`), or one named by a text computed in play",
     "E311": "a zone the rules do not declare (`zones:`)",
+    "E312": "an event the rules do not declare (`events:`), named by emit or reveal_top",
+    "E313": "an event's field unknown, left out or of another type (emit, replace_field), or an event that "
+    "cannot be a judgement (reveal_top)",
+    "E314": "replace_field outside a skill reacting to declared events, or on a field not `replaceable`",
     "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
     "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
     "E503": "a game is stuck: it asked more decisions than a game can take",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import catalogue
 from .agents.base import Descriptor, Observation
 from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
@@ -343,6 +344,12 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
             over = g.result
     except GameOver as e:
         over = e
+        try:
+            g.game_end_moment()  # (Game.run has it when the game ends inside run)
+        except (ScenarioFailure, ScriptExhausted, EngineError) as err:
+            result.passed = False
+            result.failures.append(_failure_of(err))
+            return result
         g.result = e
     except (ScenarioFailure, ScriptExhausted, EngineError) as e:
         result.passed = False
@@ -473,6 +480,15 @@ def _unknown_skill_answers(data: dict, content, where: _Where) -> list[str]:
 _DECISION_FIELDS = ("d", "seat", "n", "choice", "label", "prompt", "source", "to")
 
 
+def _declared_events(content) -> dict:
+    """The events the content's rules declare, as the log records them: their fields, the subject's `seat`, the
+    announcement's number `ev` (Resolution.announce)."""
+    return {
+        name: catalogue.declared_event(name, (*(f for f, _ in e.fields), "seat", "ev"), e.doc, e.zh)
+        for name, e in content.declared.events.items()
+    }
+
+
 def _unknown_expectations(expect: dict, content, where: _Where) -> list[str]:
     """Patterns and skill names an expectation names that no game can produce.
 
@@ -486,11 +502,12 @@ def _unknown_expectations(expect: dict, content, where: _Where) -> list[str]:
     for i, want in enumerate(expect.get("event_counts") or []):
         if isinstance(want, dict):
             patterns.append((f"event_counts[{i}].match", want.get("match")))
+    events = EVENTS | _declared_events(content)
     for what, pattern in patterns:
         if not isinstance(pattern, dict):
             continue
         if "e" in pattern:
-            kind, kinds, field_of = pattern["e"], list(EVENTS), lambda k: (*EVENTS[k].fields, "e", "to", "secret")
+            kind, kinds, field_of = pattern["e"], list(events), lambda k: (*events[k].fields, "e", "to", "secret")
             noun, key = "event kind", "e"
         elif "d" in pattern:
             kind, kinds, field_of = pattern["d"], list(DECISIONS), lambda _k: _DECISION_FIELDS

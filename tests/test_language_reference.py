@@ -19,6 +19,7 @@ from interpreter.language.builtins import BUILTINS
 from interpreter.language.compiler import Compiler
 from interpreter.language.reference import DOC_PATH, END, START, markdown_reference, section_of, with_section
 from interpreter.model.content import TIMINGS
+from interpreter.model.declared import Declared
 
 FENCE = re.compile(r"```(\w+)\n(.*?)```", re.S)
 
@@ -32,7 +33,10 @@ def _card_names() -> dict:
 
 
 def _errors(text, env, unit, mode, expect=None, data_types=None) -> list:
-    comp = Compiler(env, unit, _card_names(), data_types, counters=_declared().counters, zones=_zones())
+    declared = _declared()
+    comp = Compiler(
+        env, unit, _card_names(), data_types, counters=declared.counters, zones=_zones(), events=declared.events
+    )
     try:
         comp.program(text) if mode == "program" else comp.expression(text, expect)
     except Exception as e:  # a LanguageError from the parser
@@ -70,14 +74,21 @@ def test_effect_examples_compile():
         assert any(not errs for errs in results.values()), f"{body}\n{results['play_phase']}"
 
 
+EVENTS_PACK = Path(__file__).parents[1] / "examples" / "events"
+
+
 def _declared():
-    """The counters and events of tests/fixtures/declared_pack, which docs/language.md's examples use."""
-    return load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "declared_pack"]).declared
+    """The counters and events of tests/fixtures/declared_pack and the events of examples/events, which
+    docs/language.md's examples use."""
+    fixture = load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "declared_pack"]).declared
+    events = load_cached([BUNDLED_CONTENT, EVENTS_PACK]).declared.events
+    return Declared(fixture.counters, {**fixture.events, **events}, fixture.zones)
 
 
 def _zones():
-    """The zones of tests/fixtures/zones_pack, which docs/language.md's zone examples use."""
-    return load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "zones_pack"]).declared.zones
+    """The zones of tests/fixtures/zones_pack and examples/events, which docs/language.md's zone examples use."""
+    zones = load_cached([BUNDLED_CONTENT, Path(__file__).parent / "fixtures" / "zones_pack"]).declared.zones
+    return {**zones, **load_cached([BUNDLED_CONTENT, EVENTS_PACK]).declared.zones}
 
 
 def test_yaml_examples_compile():

@@ -193,6 +193,7 @@ def _sample(g, t: str) -> object:
         T.STATUS: "cannot_use_cards",
         T.COUNTER: "护甲",  # (the base game declares no counter: the primitive reads or changes nothing)
         T.ZONE: "k",  # (no zone is declared here: the primitives do nothing)
+        T.EVENT: "k",  # (nor an event)
         T.DIRECTION: "left",
         T.DIRECTIONS: ["left"],
         T.LIST: [p1],

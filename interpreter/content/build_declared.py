@@ -22,6 +22,8 @@ from .yamlpos import PosDict, key_pos_of, pos_of
 
 # The language's names a field may not take: it is read as a context variable beside them.
 _TAKEN = {*CONTEXT_VARS, *CONSTANTS, "it", "let", "for", "in", "if", "else", "where", "repeat", "and", "or", "not"}
+# The keys an announced event's record has besides its fields (its subject's seat, its number, the log's own).
+_TAKEN |= {"seat", "ev", "e", "to", "secret"}
 
 
 def build_declared(sink: Diagnostics, path: Path, data: Any) -> Declared:

@@ -132,9 +132,10 @@ class Units:
             precompiled(),
             counters=self.declared.counters,
             zones=self.declared.zones,
+            events=self.declared.events,
         )
-        if self.alone:  # one file on its own: the counters and zones its pack's rules declare are not known
-            skip_codes = {*skip_codes, "E310", "E311"}
+        if self.alone:  # one file on its own: the counters, zones and events its pack's rules declare are not known
+            skip_codes = {*skip_codes, "E310", "E311", "E312", "E313", "E314"}
         pos = pos_of(container, key)
         if isinstance(pos, FilePos):  # code merged in from a pack.yaml (an identity's victory): its own file
             path = pos.path

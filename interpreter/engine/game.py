@@ -408,6 +408,12 @@ class Game(GameCore):
             self.emit("game_start", seat=self.current.seat)
             self.settle("游戏开始时")
 
+    def game_end_moment(self) -> None:
+        """游戏结束时, once the game is decided: skills reacting to `game_end` fire (Resolution.game_end). Recorded
+        only in a game where a skill reacts to it, so other games' logs do not change."""
+        if "game_end" in self.watched:
+            self.resolution.game_end()
+
     def run(self) -> GameOver:
         """Play the game to its end and return the result."""
         fresh = self.current is None
@@ -422,6 +428,7 @@ class Game(GameCore):
                 self.flow.play_turn()
                 self.current = self.flow.next_turn_player()
         except GameOver as over:
+            self.game_end_moment()
             self.result = over
             over.turns = self.turn_no
             if self.zones.zone_decls:  # zones the rules declare `at_end: reveal` are shown to all

@@ -27,7 +27,7 @@ from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from . import decisions as D
 from .core import ask_seat, emit_event
 from .decisions import PlayOption
-from .errors import EngineError
+from .errors import EngineError, GameOver
 from .skills import NO_GUARD, SUBJECT_IS_NOT_SELF, SUBJECT_IS_SELF, TARGET_IS_NOT_SELF, TARGET_IS_SELF
 from .state import DISCARD, HAND
 
@@ -62,7 +62,11 @@ class Resolution:
         # (the components are called directly, not through bound methods kept here: compiled, a call of a bound
         # method goes through Python's calling convention, a direct call does not)
         # the events whose fields a reacting skill reads as variables of their own (catalogue.Event.typed)
-        self.typed_events = frozenset(name for name, e in TRIGGER_EVENTS.items() if e.typed)
+        # and the events the rules declare, whose fields are those of the announcement (`open`) while it resolves
+        self.declared_events = frozenset(game.content.declared.events)
+        self.typed_events = frozenset(name for name, e in TRIGGER_EVENTS.items() if e.typed) | self.declared_events
+        self.announced = 0  # the events the rules declare announced so far: each one's number, `ev` in its record
+        self.open: dict[int, dict[str, Any]] = {}  # number -> the fields of an announced event still resolving
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
         # the ports (ports.py): one question at an idle point (CardUse.offer_idle), asked of each player while one
@@ -257,6 +261,8 @@ class Resolution:
         kind = ctx.event = data.get("e")
         if kind in self.typed_events:  # fields the skill reads by name (counter_changed's counter, before, after)
             ctx.fields = data
+            if kind in self.declared_events:  # an announced event's fields as they are now (改判 changes them)
+                ctx.fields = self.open.get(data.get("ev", -1), data)
         if isinstance(used, str):
             ctype = self.card_types.get(used)
             if ctype is not None:
@@ -280,6 +286,47 @@ class Resolution:
             game.trace.append(("fired", p.seat, skill.name))
         self.skills.use_skill(p, skill, ctx)
         return True
+
+    # ------------------------------------------------------------------ moments content announces
+
+    def announce(
+        self,
+        kind: str,
+        fields: dict[str, Any],
+        record: dict[str, Any],
+        to: list[Player] | None = None,
+        secret: tuple[str, ...] = (),
+    ) -> dict[str, Any]:
+        """An event the rules declare, announced by an effect (emit, reveal_top): recorded (`record`: its fields
+        as the log writes them, the subject's seat as `seat`; `to`/`secret`: the card fields some seats may not
+        see), then a timing node like any other (settle): the skills reacting to it fire in the usual order and
+        read `fields`, which a skill may change in place (replace_field, 改判), then the victory checks and dying
+        of the node. The announcing effect waits for the node, as a card in use waits for 卡牌生效前, and goes on
+        with the fields returned (replaced or not)."""
+        self.announced += 1
+        number = self.announced
+        self.open[number] = fields
+        try:
+            emit_event(self.game, kind, to, secret, ev=number, **record)
+            self.settle(kind)
+        finally:
+            del self.open[number]
+        return fields
+
+    def game_end(self) -> None:
+        """游戏结束时 (`game_end`), once the game is decided: the skills reacting to it fire (to show what they
+        kept …); no victory check, dying or death follows, and nothing they do changes the result."""
+        game = self.game
+        current = game.current
+        assert current is not None  # the game was set up
+        self.suspend_checks += 1
+        try:
+            emit_event(game, "game_end", seat=current.seat)
+            self.settle("游戏结束时")
+        except GameOver:
+            pass  # (decided already)
+        finally:
+            self.suspend_checks -= 1
 
     # ------------------------------------------------------------------ 濒死
 

@@ -80,6 +80,7 @@ class Zones(MoveCount):
         self.removed: list[Card] = []
         self.processing: list[Card] = []
         self.staging: list[Card] = []
+        self.judging: list[Card] = []  # set-aside cards of a judgement still resolving (reveal_top): kept on show
         self.pending: Card | None = None  # 待收情报
         self.pending_face_up = False
         self.moves = 0  # card moves so far (with GameCore.changes, the victory check's stamp)
@@ -530,9 +531,23 @@ class Zones(MoveCount):
                 emit_event(self.game, "discard", seat=subject, cards=[c.uid for c in cards])
 
     def clear_staging(self) -> None:
-        """Cards an effect turned up and left (set aside) are discarded once it has resolved."""
+        """Cards an effect turned up and left (set aside) are discarded once it has resolved (but the cards of a
+        judgement still resolving, which a skill reacting to it leaves on show: they go when it ends)."""
+        judging = self.judging
         for c in list(self.staging):
-            self.move(c, DISCARD)
+            if not judging or c not in judging:
+                self.move(c, DISCARD)
+
+    def hold_for_judgement(self, card: Card) -> None:
+        """A set-aside card stays on show until release_judgement (a judgement card, or one that replaced it)."""
+        self.judging.append(card)
+
+    def release_judgement(self, cards: list[Card]) -> None:
+        """The judgement is over: its cards still set aside go to the discard pile."""
+        for c in cards:
+            if c in self.judging:
+                self.judging.remove(c)
+        self.discard_cards([c for c in dict.fromkeys(cards) if c.zone == STAGING])
 
     # ------------------------------------------------------------------ cards in use
 

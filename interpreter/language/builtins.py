@@ -283,7 +283,8 @@ def implements(name: str) -> Callable[[F], F]:
         b = BUILTINS.get(name)
         if b is None:
             raise ValueError(f"`{name}` is not a declared primitive; declare it in interpreter/language/builtins.py")
-        arity = len(inspect.signature(fn).parameters)
+        # (a primitive whose further arguments are the fields of a declared event, `emit`, takes them as *fields)
+        arity = sum(1 for p in inspect.signature(fn).parameters.values() if p.kind is not p.VAR_POSITIONAL)
         if arity != 1 + len(b.params):
             raise TypeError(
                 f"the implementation of `{name}` takes {arity} arguments; its declaration wants ctx and "
@@ -1406,6 +1407,63 @@ declare(
     "{by}从{from}中选择{min}至{max}个",
     "`by` picks between min and max items, one at a time.",
     phrasing=Phrasing(choice=Choice(range=("min", "max"))),
+)
+
+# ---------------------------------------------------------------- events the rules declare, hidden picks
+
+declare(
+    "emit",
+    "action",
+    [("event", T.EVENT)],
+    T.BOOL,
+    "宣告{event}",
+    "emit(event, field: value, ...): announce an event the rules declare (`events:`), every field given by name "
+    "with a value of its declared type (E312: the event is not declared; E313: a field unknown, missing or of "
+    "another type). The event is a timing node: the skills that react to it fire, in the usual order, and may "
+    "replace its `replaceable` fields (replace_field, 改判); then the announcing effect goes on. Its value: the "
+    "first replaceable field as it is after the node (the event's type for it), or true for an event that "
+    "declares none.",
+    phrasing=Phrasing(noun=Noun("其结果")),
+)
+
+declare(
+    "replace_field",
+    "action",
+    [("field", T.TEXT), ("value", T.ANY)],
+    T.BOOL,
+    "将{field}改为{value}",
+    "改判: in a triggered skill reacting to an event the rules declare, replace one of its `replaceable` fields "
+    "(E314 elsewhere, or for a field not declared replaceable; E313 for a value of another type). The skills "
+    "that react after it, and the effect that announced the event, read the new value. A card that replaces the "
+    "card of a judgement (reveal_top) is set aside face up in its place; the card replaced stays set aside "
+    "(discarded when the judgement ends) unless the effect moves it.",
+)
+
+declare(
+    "reveal_top",
+    "action",
+    [("event", T.EVENT), ("p", T.PLAYER, None)],
+    T.CARD,
+    "{p}|进行一次判定",
+    "判定: the deck's top card is turned up, shown to all and set aside; the declared event is announced (as "
+    "emit does) with p (default: you) as its subject and the card as its first replaceable card field (E313 "
+    "if it declares none), the other fields none; after its node the judgement card (the one that replaced it, "
+    "if a skill did: 改判) goes to the discard pile, and is the value. None, not fully resolved, when the deck "
+    "and the discard pile are empty.",
+    phrasing=Phrasing(noun=Noun("判定牌")),
+)
+
+declare(
+    "pick_hidden",
+    "choice",
+    [("players", T.PLAYERS), ("prompt", T.TEXT, ""), ("reveal", T.BOOL, True)],
+    T.CARDS,
+    "{players}各自暗中选择一张手牌",
+    "A simultaneous hidden choice: each of the players who has a hand card picks one of them face down, in "
+    "turn, nobody learning anything of another's pick; then (reveal true) the picks are set aside face up all "
+    "at once (discarded when the effect ends unless it moves them). The picked cards, in the players' order "
+    "(a player without a hand card picks nothing and is skipped). reveal false: the picks stay in their hands, "
+    "unseen, for the effect to put face down somewhere (a declared zone) and show later.",
 )
 
 

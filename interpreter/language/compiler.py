@@ -39,8 +39,9 @@ from typing import Any
 from .. import catalogue
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, STATUSES
-from .calls import CallCompiler, signature
+from .calls import signature
 from .errors import LanguageError
+from .event_calls import EventCallCompiler
 from .expressions import _list_estimate, _Scope
 from .namespace import (
     CONTEXT_VARS,
@@ -84,7 +85,7 @@ __all__ = [
 _CONFIRM, _OPTION = catalogue.DECISIONS["confirm"].name, catalogue.DECISIONS["option"].name
 
 
-class Compiler(CallCompiler):
+class Compiler(EventCallCompiler):
     """Compiles the code units of one content object. `errors` collects every problem found."""
 
     # ------------------------------------------------------------------ entry points

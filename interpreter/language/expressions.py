@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from .. import catalogue
 from ..snippet import clip
@@ -33,6 +34,9 @@ from .namespace import (
 )
 from .parser import NAMED_CARD_HINT
 from .runtime import CardName
+
+if TYPE_CHECKING:
+    from ..model.declared import EventDecl
 
 # Names from other languages that a designer writes by habit, and what this language calls them.
 _NAME_SLIPS = {
@@ -88,6 +92,7 @@ class ExpressionCompiler:
         precompiled: Mapping[str, Factory] | None = None,
         counters: Iterable[str] = (),
         zones: Iterable[str] = (),
+        events: Mapping[str, EventDecl] | None = None,
     ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
@@ -95,6 +100,7 @@ class ExpressionCompiler:
         self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type
         self.counters = tuple(counters)  # the counters the rules declare (model/declared.py), by name
         self.zones = tuple(zones)  # the zones the rules declare, by name
+        self.events: Mapping[str, EventDecl] = events or {}  # the events the rules declare (emit, reveal_top)
         # units compiled ahead of time, by unit_key (the compiled build's table of the bundled content's units)
         self.precompiled = precompiled
         self.errors: list[LanguageError] = []

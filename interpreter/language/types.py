@@ -32,6 +32,7 @@ MAX_NUMBER = 999_999_999  # numbers kept in marks are clamped to ±this (the lar
 STATUS = "status"
 COUNTER = "counter"  # a counter's name, as the rules declare it (`counters:`): a text written out
 ZONE = "zone"  # a zone's name, as the rules declare it (`zones:`): a text written out
+EVENT = "event"  # an event's name, as the rules declare it (`events:`): a text written out
 DIRECTION, DIRECTIONS = "direction", "directions"
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME, DIRECTIONS: DIRECTION}
@@ -61,6 +62,7 @@ DESCRIPTIONS = {
     STATUS: "a status name",
     COUNTER: "a counter the rules declare (its name in quotes)",
     ZONE: "a zone the rules declare (its name in quotes)",
+    EVENT: "an event the rules declare (its name in quotes)",
     DIRECTION: "a direction (left, right, up)",
     DIRECTIONS: "a list of directions",
 }
@@ -82,7 +84,7 @@ def accepts(expected: str, actual: str) -> bool:
         return actual in ELEMENT or actual in LIST_OF
     if expected in ELEMENT and ELEMENT[expected] == actual:
         return True  # a single value where a list is expected
-    return expected in (STATUS, COUNTER, ZONE) and actual == TEXT  # a status, counter or zone: by its name
+    return expected in (STATUS, COUNTER, ZONE, EVENT) and actual == TEXT  # a status, counter, zone or event: by name
 
 
 def element_of(t: str) -> str:

@@ -68,6 +68,12 @@ class EventDecl:
     def field_types(self) -> dict[str, str]:
         return dict(self.fields)
 
+    def judgement_field(self) -> str | None:
+        """The field a judgement (reveal_top) puts its card in: the first replaceable field of type card (None:
+        the event has none and cannot be a judgement)."""
+        types = self.field_types()
+        return next((f for f in self.replaceable if types.get(f) == "card"), None)
+
 
 @dataclass(frozen=True)
 class ZoneDecl:

@@ -13,7 +13,8 @@ The families: ``queries`` (what a query reads; it changes nothing), ``cards``
 ``intel`` (the pending intel, sending, the turn), ``marks`` (statuses, marks,
 declared counters), ``roles`` (roles, skills, identities), ``uses`` (card
 uses on the stack), ``victory`` (victory skills), ``choices`` (a seat is
-asked); ``common`` holds what they share.
+asked), ``events`` (the events the rules declare: emit, 改判, 判定; hidden picks); ``common`` holds what
+they share.
 
 Each implementation takes the run-time context (``ctx``: ``ctx.game`` is the
 :class:`~interpreter.engine.game.Game`, ``ctx.me`` the player whose effect
@@ -31,7 +32,7 @@ state has one owner (ARCHITECTURE.md, "The engine's components").
 
 from __future__ import annotations
 
-from . import cards, choices, intel, marks, queries, roles, uses, victory, zones
+from . import cards, choices, events, intel, marks, queries, roles, uses, victory, zones
 from .choices import BlindPick
 
-__all__ = ["BlindPick", "cards", "choices", "intel", "marks", "queries", "roles", "uses", "victory", "zones"]
+__all__ = ["BlindPick", "cards", "choices", "events", "intel", "marks", "queries", "roles", "uses", "victory", "zones"]
