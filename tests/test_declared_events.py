@@ -5,6 +5,7 @@ fork, written per test (no game object of the project named)."""
 
 from __future__ import annotations
 
+import random
 import textwrap
 from pathlib import Path
 
@@ -289,3 +290,33 @@ def test_a_wrong_use_is_reported_at_its_place(tmp_path, kind, when, effect, code
     assert e.path.endswith("demo_bad.yaml") and e.line == 13 and words in e.message, str(e)
     if hint:
         assert hint in (e.hint or ""), str(e)
+
+
+def test_a_resample_while_picks_are_hidden_deals_the_first_pick_like_any_hidden_card(content):
+    """While P1 picks, P0's pick is a hand card P1 cannot see like any other: a re-deal for P1 gives P0 that card
+    about as often as any hidden card (before the reveal nothing pins it), and P1's own hand is kept."""
+    counts = []
+
+    class Stop(Exception):
+        pass
+
+    class Redeal(Seat):
+        def decide(self, *args):
+            z = g.zones
+            hidden = sum(1 for c in z.cards if not z.card_visible(c, 1))
+            kept = 0
+            for k in range(300):
+                z.redeal(1, random.Random(k))
+                kept += BLACK_CARD in {c.uid for c in g.players[0].hand}
+                assert {c.uid for c in g.players[1].hand} == {RED_TOP, BLACK_CARD_2}
+            counts.append((kept, hidden))
+            raise Stop
+
+    g = table(content, [None, None], [[BLACK_CARD, OTHER], [RED_TOP, BLACK_CARD_2]], [])
+    g.agents[0] = Seat([f"#{BLACK_CARD}"])
+    g.agents[1] = Redeal()
+    p0, p1 = g.players
+    with pytest.raises(Stop):
+        BUILTINS["pick_hidden"].impl(Ctx(g, p0), [p0, p1], "", True)
+    ((kept, hidden),) = counts
+    assert kept < 300 * 2 * 3 / hidden + 5  # about two in `hidden` (P0 holds two cards), not always
