@@ -177,6 +177,32 @@ def test_unused_and_rare_skills_are_flagged(played):
     assert rows == {"常用", "偶用"}
 
 
+def test_skills_offered_and_taken(played):
+    """Each skill row says in how many games it was offered (records' skill_offers) beside those it was used in;
+    a flag says whether an unused skill was offered at all; records without offers (an older sweep) give None."""
+    _, records = played
+    records = relabel(records)
+    for i, r in enumerate(records):
+        r["skill_offers"] = {f"{ROLE}·常用": 3, f"{ROLE}·不要": 2 if i < 30 else 0}
+        r["skill_uses"] = {f"{ROLE}·常用": 1 if i % 2 else 0}
+    skills = {"base": {ROLE: [("常用", "active"), ("不要", "active"), ("不来", "triggered")]}}
+    report = rep.build_report({}, records, skills)
+    rows = {s["skill"]: s for s in group(report)["skills"] if s["role"] == ROLE}
+    assert (rows["常用"]["games_offered"], rows["常用"]["offers"], rows["常用"]["games_used"]) == (
+        GAMES,
+        3 * GAMES,
+        GAMES // 2,
+    )
+    assert (rows["不要"]["games_offered"], rows["不要"]["offers"], rows["不要"]["games_used"]) == (30, 60, 0)
+    assert (rows["不来"]["games_offered"], rows["不来"]["games_used"]) == (0, 0)
+    texts = {f["subject"]: f["text"] for f in report["flags"] if f["kind"] == "unused"}
+    assert texts[f"{ROLE}·不要"].endswith("offered in 30 of them") and texts[f"{ROLE}·不来"].endswith("never offered")
+    for r in records:
+        del r["skill_offers"]
+    rows = {s["skill"]: s for s in group(rep.build_report({}, records, skills))["skills"] if s["role"] == ROLE}
+    assert rows["常用"]["games_offered"] is None and rows["常用"]["offers"] is None
+
+
 def test_failed_games_are_listed_and_left_out(played):
     _, records = played
     records = copy.deepcopy(records[:30])
@@ -233,7 +259,10 @@ GROUP_KEYS = {
 }  # fmt: skip
 RATE_KEYS = {"name", "won", "n", "rate", "low", "high", "half_width"}
 ROLE_KEYS = RATE_KEYS | {"expected", "p_value", "flag", "holm", "seats_for_5_points"}
-SKILL_KEYS = {"role", "skill", "kind", "games_in_play", "games_used", "uses", "uses_per_game", "share_of_games", "flag"}
+SKILL_KEYS = {
+    "role", "skill", "kind", "games_in_play", "games_offered", "offers", "games_used", "uses", "uses_per_game",
+    "share_of_games", "flag",
+}  # fmt: skip
 SPREAD_KEYS = {"games", "mean", "median", "p10", "p90", "min", "max", "histogram"}
 FLAG_KEYS = {"kind", "pack", "agents", "players", "subject", "text"}
 COMPARE_KEYS = {

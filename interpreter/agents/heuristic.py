@@ -378,7 +378,7 @@ class HeuristicAgent(Agent):
             elif tactic == HARMFUL_SKILL:
                 take = any(p["alive"] and self.friend(obs, p["seat"]) < 0 for p in obs["players"] if p["seat"] != me)
             elif tactic == HELPFUL_SKILL:
-                take = any(p["alive"] and self.friend(obs, p["seat"]) > 0 for p in obs["players"])
+                take = any(p["alive"] and self.friend(obs, p["seat"]) > 0 for p in obs["players"] if p["seat"] != me)
             else:  # gain
                 take = True
             if take:

@@ -2,7 +2,7 @@
 
 A kind is a factory ``(seed, content=None) -> Agent``; a command names kinds on its command line
 (``fengsheng play --bots heuristic,random``) and builds one agent per seat with its own seed, handing
-it the content being played (the heuristic bot reads its hints from it: the cards' and secret tasks'
+it the content being played (the heuristic bot reads its hints from it: the cards', skills' and secret tasks'
 `bot:` keys; without it, the bundled game's).
 
 A *spec* names a kind with an optional argument after a colon: ``search:50`` is the search bot with

@@ -97,12 +97,14 @@ def skill_table(g: dict) -> str:
         rows.append(
             f'<tr><td class="name">{escape(s["role"])}·{escape(s["skill"])}</td>'
             f'<td class="name">{escape(s["kind"] or "")}</td>'
-            f"<td>{s['games_in_play']}</td><td>{s['games_used']}</td><td>{pct(s['share_of_games']['rate'])}</td>"
+            f"<td>{s['games_in_play']}</td><td>{'' if s.get('games_offered') is None else s['games_offered']}</td>"
+            f"<td>{s['games_used']}</td><td>{pct(s['share_of_games']['rate'])}</td>"
             f"<td>{s['uses']}</td><td>{per_game}</td>"
             f'<td class="name">{escape(flag)}</td></tr>'
         )
     return (
-        '<table><tr><th class="name">skill</th><th class="name">kind</th><th>games in play</th><th>games used</th>'
+        '<table><tr><th class="name">skill</th><th class="name">kind</th><th>games in play</th><th>games offered</th>'
+        "<th>games used</th>"
         f'<th>share</th><th>uses</th><th>uses / game</th><th class="name">flag</th></tr>{"".join(rows)}</table>'
     )
 
@@ -196,7 +198,9 @@ def new_role_section(report: dict) -> str:
         skills = [sk for sk in (pooled or {}).get("skills", []) if sk["role"] in names]
         if skills:
             items = "".join(
-                f"<li><b>{escape(sk['role'])}·{escape(sk['skill'])}</b>: used in {sk['games_used']} of the "
+                f"<li><b>{escape(sk['role'])}·{escape(sk['skill'])}</b>: "
+                + ("" if sk.get("games_offered") is None else f"offered in {sk['games_offered']}, ")
+                + f"used in {sk['games_used']} of the "
                 f"{sk['games_in_play']} games its role was in play ({pct(sk['share_of_games']['rate'])}), "
                 f"{sk['uses_per_game'] or 0:.2f} uses per game"
                 + (f' <span class="tag {sk["flag"]}">{escape(FLAG_TEXT[sk["flag"]])}</span>' if sk["flag"] else "")

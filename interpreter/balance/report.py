@@ -273,10 +273,21 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
     dealt: Counter = Counter()
     used_games: Counter = Counter()
     uses: Counter = Counter()
+    offered_games: Counter = Counter()
+    offers: Counter = Counter()
+    counted = False  # some record counts offers (a sweep before they were recorded has none)
     kinds: dict[tuple[str, str], str] = {}
     for r in recs:
         if r.get("failed") is not None:
             continue
+        if "skill_offers" in r:
+            counted = True
+            for key, k in r["skill_offers"].items():
+                role, _, name = key.rpartition("·")
+                kinds.setdefault((role, name), "")
+                if k:
+                    offered_games[role, name] += 1
+                    offers[role, name] += k
         in_play = set(r["roles"])
         for role in in_play:
             dealt[role] += 1
@@ -304,6 +315,8 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
                 "skill": name,
                 "kind": kinds[role, name] or None,
                 "games_in_play": g,
+                "games_offered": offered_games[role, name] if counted else None,
+                "offers": offers[role, name] if counted else None,
                 "games_used": used,
                 "uses": uses[role, name],
                 "uses_per_game": uses[role, name] / g if g else None,
@@ -443,7 +456,14 @@ def _flags(group: dict, skills: bool) -> list[dict]:
                         "subject": f"{row['role']}·{row['skill']}",
                         "n": row["games_in_play"],
                         "text": f"used in {row['games_used']} of the {row['games_in_play']} games its role was in play"
-                        + (f" ({row['kind']} skill)" if row["kind"] else ""),
+                        + (f" ({row['kind']} skill)" if row["kind"] else "")
+                        + (
+                            ""
+                            if row["games_offered"] is None
+                            else f"; offered in {row['games_offered']} of them"
+                            if row["games_offered"]
+                            else "; never offered"
+                        ),
                     }
                 )
     return out

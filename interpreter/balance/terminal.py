@@ -161,7 +161,9 @@ def print_report(report: dict, console: Any, roles: bool = True) -> None:
             for sk in _skills_of(report, pack, name):
                 share = sk["share_of_games"]
                 console.print(
-                    f"  {sk['skill']}: used in {sk['games_used']} of {sk['games_in_play']} games "
+                    f"  {sk['skill']}: "
+                    + ("" if sk.get("games_offered") is None else f"offered in {sk['games_offered']}, ")
+                    + f"used in {sk['games_used']} of {sk['games_in_play']} games "
                     f"({pct(share['rate'])}), {sk['uses_per_game'] or 0:.2f} uses per game"
                     + (f"  {FLAG_TEXT[sk['flag']]}" if sk["flag"] else ""),
                     markup=False,
