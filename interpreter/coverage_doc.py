@@ -51,12 +51,7 @@ SKILL_LINE = re.compile(r"^\*\*(.+?)\*\*")
 # is missing or has no scenario.
 SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
     ("议事", "examples/san_guo_mechanics/roles/zhou_yi.yaml", "议事", "a list collected in a loop, `reveal`"),
-    (
-        "额外牌堆",
-        None,
-        "",
-        "a zone the rules declare can hold it; a card that returns there from the discard pile is not yet said",
-    ),
+    ("额外牌堆", "examples/extra_pile/roles/jian_suo.yaml", "检索", "a shared zone with `start:` and `returns: true`"),
     (
         "蓄谋",
         "examples/zones/roles/mou_shi.yaml",

@@ -64,6 +64,22 @@ def _zone(sink: Diagnostics, path: Path, name: str, spec: Any) -> ZoneDecl | Non
         )
         return None
     cap = spec.get("capacity")
+    start = spec.get("start")
+    if (start is not None or spec.get("returns")) and per != "shared":
+        key = "start" if start is not None else "returns"
+        sink.err(
+            path,
+            key_pos_of(spec, key),
+            "E113",
+            f"zone '{name}' is each player's: only a shared zone has cards that begin the game or return there",
+            "per: shared (an extra pile beside the deck, 额外牌堆)",
+        )
+        return None
+    selector = None
+    if isinstance(start, dict):
+        kinds = start.get("card")
+        kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds or ())
+        selector = tuple((k, kinds if k == "card" else v) for k, v in start.items())
     return ZoneDecl(
         name,
         str(per),
@@ -74,6 +90,8 @@ def _zone(sink: Diagnostics, path: Path, name: str, spec: Any) -> ZoneDecl | Non
         str(spec.get("at_death", "discard")),
         str(spec.get("at_end", "keep")),
         str(spec.get("doc", "")),
+        selector,
+        spec.get("returns") is True,
     )
 
 
@@ -155,6 +173,24 @@ def _event(sink: Diagnostics, path: Path, where: Any, name: str, spec: Any) -> E
     return EventDecl(
         name, tuple(fields), subject, tuple(replaceable), str(spec.get("zh", "")), str(spec.get("doc", ""))
     )
+
+
+def check_zone_cards(sink: Diagnostics, path: Path | None, data: Any, declared: Declared, card_types: dict) -> None:
+    """E121: a zone's `start:` selects a card kind the content does not have."""
+    if path is None or not isinstance(data, PosDict):
+        return
+    for name, z in declared.zones.items():
+        kinds: Any = dict(z.start or ()).get("card") or ()  # a tuple of kind ids (_zone)
+        for kind in kinds:
+            if kind not in card_types:
+                start = data["zones"][name]["start"]
+                sink.err(
+                    path,
+                    pos_of(start, "card"),
+                    "E121",
+                    f"zone '{name}' starts with the copies of card '{brief(kind)}', which is not a card kind",
+                    did_you_mean(str(kind), card_types),
+                )
 
 
 def check_counter_roles(sink: Diagnostics, path: Path | None, data: Any, declared: Declared, roles: dict) -> None:

@@ -25,7 +25,7 @@ from ..cache import Kept, remember
 from ..model.content import CardType, Content, DeckEntry, Origin, Role, Rules, SecretTask
 from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
-from .build_declared import build_declared, check_counter_roles
+from .build_declared import build_declared, check_counter_roles, check_zone_cards
 from .build_roles import build_role
 from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_rules
 from .checks import check_marks, check_rule_decks
@@ -113,6 +113,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     rules, identities = build_rules(u, *rules_read) if rules_read is not None else (None, {})
     if rules_read is not None:
         check_counter_roles(sink, rules_read[0], rules_read[1], u.declared, kinds.roles)
+        check_zone_cards(sink, rules_read[0], rules_read[1], u.declared, kinds.card_types)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
     if rules is not None:
         deck = apply_lock_rule(deck, rules.lockable)

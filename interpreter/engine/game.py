@@ -359,6 +359,8 @@ class Game(GameCore):
             self.skills.give_identity(p, idents[task_seat], pinned_task or tasks.pop())
         # the deck
         self.zones.load_deck(self.n)
+        if self.zones.zone_decls:
+            self.zones.fill_start()  # the copies the rules' zones begin with (额外牌堆), out of the deck
         if deal is None:
             self.zones.shuffle_deck()
             self.current = self.players[rng.randrange(self.n)]

@@ -80,6 +80,7 @@ def build(
             if name not in STATUSES:
                 raise TableError(f"seat {p.seat}: unknown status {name!r} (known: {', '.join(STATUSES)})")
             g.seats.set_up_status(p, name)
+    zones.fill_start(keep=deck_top)  # the copies the rules' zones begin with (额外牌堆), but the stacked top
     top = [take(uid) for uid in deck_top]
     zones.shuffle_deck(top)  # the rest below, in a seeded order
     return g
@@ -142,8 +143,9 @@ def put_role_pile(g: Game, role_ids: Sequence[str]) -> None:
 
 
 def put_zone(g: Game, name: str, seat: int | None, uids: Sequence[int]) -> None:
-    """Make the zone the rules declare as `name` (seat's; the table's for a shared zone, seat None) hold these
-    cards, listed as zone_cards lists them (the first comes out first); each must still be in the deck."""
+    """Make the zone the rules declare as `name` (seat's; the table's for a shared zone, seat None) hold exactly
+    these cards, listed as zone_cards lists them (the first comes out first); each must be in the deck or there
+    already (a zone's `start:` cards), and those there not listed go to the bottom of the deck."""
     zones = g.zones
     number = zones.zone_numbers.get(name)
     if number is None:
@@ -156,9 +158,12 @@ def put_zone(g: Game, name: str, seat: int | None, uids: Sequence[int]) -> None:
         raise TableError(f"zone {name!r} holds at most {decl.capacity} cards, {len(uids)} given")
     cards = [card(g, uid) for uid in uids]
     for c in cards:
-        if c.zone != DECK:
+        if c.zone != DECK and c.zone != number:
             raise TableError(f"zone {name!r}: card #{c.uid} is already placed ({zones.zone_name(c)})")
     owner = g.players[seat] if seat is not None else None
+    for c in list(zones.zone_pile(number, owner)):  # cards it began with (start:) that are not listed: to the deck
+        if c not in cards:
+            zones.move(c, DECK, top=False)
     # the pile is kept bottom first: a stack lists its top first, a queue its bottom first
     for c in reversed(cards) if decl.order == "stack" else cards:
         zones.move(c, number, owner)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .core import MoveCount, emit_event, unheard
-from .deal import deal_faces
+from .deal import deal_faces, deck_recipe, selected
 from .errors import EngineError
 from .state import (
     BLACK,
@@ -36,9 +36,7 @@ from .state import (
     ZONE_NAMES,
     Card,
     Player,
-    TypePlans,
     shuffle,
-    type_plans,
 )
 
 if TYPE_CHECKING:
@@ -47,11 +45,6 @@ if TYPE_CHECKING:
     from ..model.content import CardType, DeckEntry
     from ..model.declared import ZoneDecl
     from .core import GameCore
-
-
-# what a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data, its type's
-# uses as plans (state.type_plans)
-_Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
 
 
 def holder_seat(cards: Iterable[Card]) -> int | None:
@@ -96,6 +89,9 @@ class Zones(MoveCount):
         self.zone_decls: list[ZoneDecl] = list(game.content.declared.zones.values())
         self.zone_numbers: dict[str, int] = {z.name: DECLARED_ZONE + i for i, z in enumerate(self.zone_decls)}
         self.piles: dict[tuple[int, int], list[Card]] = {}
+        # deck id -> the zone a card began the game in when that zone's rule is `returns` (额外牌堆): where it
+        # goes instead of the discard pile; empty without such a zone (move's one extra test is on this)
+        self.homes: dict[int, int] = {}
 
     # ------------------------------------------------------------------ building the deck
 
@@ -109,38 +105,9 @@ class Zones(MoveCount):
         self.deck = list(self.cards)
 
     def load_deck(self, players: int) -> None:
-        """Setup: the cards of the deck for this many players (``content.deck_for``), in deck order.
-
-        What each card is made from (its type found by id) is kept on the content set per player count,
-        checked against the content's deck, decks, rules and card types (a copy that replaced one of them
-        gets its own). Each is a tuple of fixed length and types (compiled, unpacking it is six reads, not
-        an iteration)."""
-        content = self.game.content
-        made = getattr(content, "_deck_args", None)
-        if (
-            made is None
-            or made[0] is not content.deck
-            or made[1] is not content.decks
-            or made[2] is not content.rules
-            or made[3] is not content.card_types
-        ):
-            per_count: dict[int, tuple[list[_Face], dict[int, Card]]] = {}
-            made = (content.deck, content.decks, content.rules, content.card_types, per_count)
-            content._deck_args = made  # type: ignore[attr-defined]  # a cache kept on the content set
-        got: tuple[list[_Face], dict[int, Card]] | None = made[4].get(players)
-        if got is None:
-            types = content.card_types
-            faces = [
-                (e.uid, ct, e.mask, e.direction, e.lockable, e.data, type_plans(ct))
-                for e in content.deck_for(players)
-                for ct in (types[e.card_type],)
-            ]
-            # the deck ids as a dict's keys, in deck order: copied, the game's by_uid is made at its size at once
-            # (its values, None here, are all set before anything reads it)
-            keys: dict[int, Any] = dict.fromkeys([f[0] for f in faces])
-            got = (faces, keys)
-            made[4][players] = got
-        args, uids = got
+        """Setup: the cards of the deck for this many players (``content.deck_for``), in deck order, made from
+        the content's recipe for that count (deal.deck_recipe)."""
+        args, uids = deck_recipe(self.game.content, players)
         cards = [
             Card(uid, ctype, mask, arrow, lock, data, plans) for uid, ctype, mask, arrow, lock, data, plans in args
         ]
@@ -289,6 +256,9 @@ class Zones(MoveCount):
         or the pending place by whoever followed it there; and a card entering
         a hand by its new owner.
         """
+        if zone == DISCARD and self.homes and card.uid in self.homes:
+            self._go_home(card)
+            return
         self.moves += 1
         z = card.zone
         # leave the old zone, and work out who can still follow the card (k)
@@ -406,6 +376,39 @@ class Zones(MoveCount):
             pile.insert(0, card)
 
     # ------------------------------------------------------------------ declared zones
+
+    def fill_start(self, keep: Iterable[int] = ()) -> None:
+        """Setup: the copies each zone's `start:` selects go from the deck into that shared zone, shuffled (额外牌堆;
+        but those of `keep`, a table's stacked top, and those a table put elsewhere); a zone that `returns` its
+        cards becomes the home of every copy selected."""
+        kept = set(keep)
+        for zone, decl in enumerate(self.zone_decls, DECLARED_ZONE):
+            if decl.start is None:
+                continue
+            for c in selected(self.cards, decl.start):  # every copy selected is one of its cards
+                if decl.returns:
+                    self.homes[c.uid] = zone
+                if c.zone == DECK and c.uid not in kept:
+                    self.move(c, zone, None)
+            self._shuffle_zone(zone)
+
+    def _go_home(self, card: Card) -> None:
+        """A card bound for the discard pile that began the game in a `returns` zone goes back there instead,
+        and that zone is shuffled."""
+        zone = self.homes[card.uid]
+        self.move(card, zone, None)
+        self._shuffle_zone(zone)
+
+    def _shuffle_zone(self, zone: int) -> None:
+        """Shuffle a shared zone with the game's generator: a face-down one's cards can be followed no more."""
+        pile = self.piles.get((zone, -1))
+        if not pile:
+            return
+        shuffle(self.game.rng, pile)
+        if self.zone_decls[zone - DECLARED_ZONE].look != "everyone":
+            for c in pile:
+                c.knowers = 0
+                c.shown = 0
 
     def declared_zone(self, name: str) -> int:
         """The number of the zone the rules declare as `name` (the compiler checked the name: E311)."""

@@ -84,7 +84,10 @@ class ZoneDecl:
     it from his hand, as a card put on the deck). order: stack (the last card put in comes out first) or queue
     (the first does). capacity: the most cards it holds; a card put in beyond it pushes the one that would come
     out last (the oldest of a queue, the bottom of a stack) to `overflow`. at_death: what happens to a dead
-    player's zone; at_end: reveal shows every card in it to all when the game ends."""
+    player's zone; at_end: reveal shows every card in it to all when the game ends. start (a shared zone): the
+    deck copies it selects (as a deck transform's `where:`: card kinds, colour, arrow, lock) begin the game
+    there, shuffled, not in the deck (额外牌堆); returns: a card that began there and would go to the discard
+    pile goes back there instead, and the zone is shuffled (额外牌进入弃牌堆则放回额外牌堆后洗混)."""
 
     name: str  # its key, in Chinese (仁区): what code names it by
     per: str = "player"  # ZONE_PER
@@ -95,6 +98,10 @@ class ZoneDecl:
     at_death: str = "discard"  # ZONE_AT_DEATH (a per-player zone)
     at_end: str = "keep"  # ZONE_AT_END
     doc: str = ""
+    # the selector of the copies that begin the game there: (key, value) pairs of a `where:` (card: a tuple of
+    # kinds), None: none do
+    start: tuple[tuple[str, object], ...] | None = None
+    returns: bool = False
 
     @property
     def face_up(self) -> bool:
