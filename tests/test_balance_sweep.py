@@ -343,8 +343,15 @@ def test_the_engine_fingerprint_reads_what_plays_a_game():
     files = {"interpreter" if m == "interpreter.__init__" else m for m in files}  # each that module alone
     assert {"interpreter.engine.game", "interpreter.agents.heuristic", "interpreter.content.loader"} <= seen
     outside = sorted(m for m in seen if m not in files and not any(m == p or m.startswith(p + ".") for p in packages))
-    # helpers that cannot change a game: error texts and did-you-mean, where the bundled content and the cache are
-    assert set(outside) <= {"interpreter.snippet", "interpreter.suggest", "interpreter.paths", "interpreter.cache"}
+    # helpers that cannot change a game: error texts and did-you-mean, where the bundled content and the cache are,
+    # the text policy (it refuses a text, it changes none)
+    assert set(outside) <= {
+        "interpreter.snippet",
+        "interpreter.suggest",
+        "interpreter.paths",
+        "interpreter.cache",
+        "interpreter.textpolicy",
+    }
 
 
 def test_chunks_follow_each_cells_pace():

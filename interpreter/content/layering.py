@@ -20,7 +20,7 @@ from ..suggest import did_you_mean
 from .build_rules import build_deck
 from .diagnostics import Diagnostics
 from .manifest import KIND_WORD, Finding, Manifest, check_refs, mark_file, merge_rules, without_nulls
-from .packs import MANIFEST, bundled_packs, expansions_of, pack_ref
+from .packs import MANIFEST, MAX_EXTENDS_DEPTH, bundled_packs, expansions_of, extends_depth, pack_ref
 from .read import read
 from .schema_stage import check_schema
 from .turn_edits import edit_turn
@@ -44,6 +44,7 @@ class Layers:
         self.changes: list[str] = []
         self.removed: dict[str, set[str]] = {kind: set() for kind in KIND_WORD}
         self.removed_by: dict[str, str] = {}  # a removed card kind's id -> the pack that removed it
+        self._depth_checked: bool | None = None  # _too_deep's answer, once asked
         self._check_extends()
 
     def _check_extends(self) -> None:
@@ -79,6 +80,8 @@ class Layers:
                         )
                     )
                 elif target.resolve() not in here[: m.layer]:
+                    if self._too_deep():
+                        continue
                     self.sink.report(
                         Finding(
                             m.path,
@@ -88,6 +91,27 @@ class Layers:
                             "a pack cannot extend one that extends it",
                         )
                     )
+
+    def _too_deep(self) -> bool:
+        """Whether the packs stand on an `extends:` chain deeper than the limit (reported once, at the top pack's
+        `extends:`): resolve_packs stopped the chain there, and what it left out is not a cycle."""
+        if self._depth_checked is None:
+            top = max(self.manifests.values(), key=lambda m: m.layer, default=None)
+            deep = top is not None and extends_depth(top.folder) > MAX_EXTENDS_DEPTH
+            if deep and top is not None:
+                self.sink.report(
+                    Finding(
+                        top.path,
+                        pos_of(top.data, "extends"),
+                        "E124",
+                        f"pack '{top.id}' stands on a chain of more than {MAX_EXTENDS_DEPTH} packs "
+                        "extending each other",
+                        f"a chain of `extends:` is at most {MAX_EXTENDS_DEPTH} packs deep (docs/errors.md, Limits): "
+                        "fold some of them into one pack",
+                    )
+                )
+            self._depth_checked = deep
+        return self._depth_checked
 
     def origin(self, layer: int, f: Path, data: PosDict) -> Origin:
         pos = pos_of(data, "id")

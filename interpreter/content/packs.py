@@ -126,8 +126,45 @@ def pack_ref(ref: str, pack: Path) -> Path | None:
     bundled = bundled_packs()
     if ref in bundled:
         return bundled[ref]
-    folder = Path(pack) / ref
-    return folder if folder.is_dir() else None
+    # normalised: a chain of relative `../next` refs would otherwise grow the path by each link
+    # (`a/../b/../c/…`), past the system's limit on a path's length (OSError) after a few hundred packs
+    folder = Path(os.path.normpath(Path(pack) / ref))
+    try:
+        return folder if folder.is_dir() else None
+    except OSError:  # a name too long for the system, or a folder that cannot be read: not a pack
+        return None
+
+
+MAX_EXTENDS_DEPTH = 64
+"""How many packs deep an `extends:` chain may go (docs/errors.md, Limits): deeper is E124, said as such."""
+
+
+def extends_depth(pack: Path, limit: int = MAX_EXTENDS_DEPTH) -> int:
+    """How many packs `pack` stands on through `extends:` (its longest chain, 0 for none), counted up to
+    `limit` + 1: a walk that stops there, so that a chain of thousands costs no deeper recursion."""
+    best: dict[Path, int] = {}
+
+    def walk(p: Path, depth: int, visiting: frozenset[Path]) -> int:
+        key = Path(os.path.normpath(p.absolute()))
+        if key in visiting or depth > limit:
+            return 0
+        if key in best:
+            return best[key]
+        deepest = 0
+        for ref in extends_of(p):
+            dep = pack_ref(ref, p)
+            if dep is not None and dep not in _bundled_set():
+                deepest = max(deepest, 1 + walk(dep, depth + 1, visiting | {key}))
+                if deepest > limit:
+                    break
+        best[key] = deepest
+        return deepest
+
+    return walk(Path(pack), 0, frozenset())
+
+
+def _bundled_set() -> set[Path]:
+    return set(bundled_packs().values())
 
 
 def log_pack_ref(pack: Path | str, base: Path | None = None) -> str:
@@ -195,9 +232,10 @@ def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | 
 
 
 def _with_what_it_extends(pack: Path, out: list[Path], visiting: frozenset[Path]) -> None:
-    """Append `pack` to `out` after what it extends (depth first). A cycle ends the walk; the loader reports it."""
+    """Append `pack` to `out` after what it extends (depth first). A cycle ends the walk, and so does a chain
+    deeper than MAX_EXTENDS_DEPTH; the loader reports either."""
     key = pack.resolve()
-    if key in visiting or any(_same(pack, p) for p in out):
+    if key in visiting or len(visiting) > MAX_EXTENDS_DEPTH or any(_same(pack, p) for p in out):
         return
     for ref in extends_of(pack):
         dep = pack_ref(ref, pack)

@@ -27,7 +27,7 @@ from ..paths import SCHEMA_DIR
 from ..snippet import line_of, split_lines
 from .diagnostics import ContentError, Diagnostics
 from .schema_stage import check_schema, schema
-from .yamlpos import PosDict, TooLarge, colon_in_wrapped_text, load as load_yaml
+from .yamlpos import NotText, PosDict, TooLarge, colon_in_wrapped_text, load as load_yaml
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -144,6 +144,11 @@ def _parse(sink: Diagnostics, path: Path, text: str, kind: str) -> PosDict | Non
         assert e.problem_mark is not None  # always raised at a node
         line, col = e.problem_mark.line + 1, e.problem_mark.column + 1
         sink.error_at(path, line, col, "E104", str(e.problem), e.hint)
+        return None
+    except NotText as e:
+        assert e.problem_mark is not None  # always raised at a node
+        line, col = e.problem_mark.line + 1, e.problem_mark.column + 1
+        sink.error_at(path, line, col, "E101", str(e.problem), e.hint)
         return None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow: no mark, a position in the text
         before = text[: e.position]

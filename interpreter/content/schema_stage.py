@@ -115,6 +115,21 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
         msg, hint = _enum_message(e)
     elif e.validator == "type":
         msg, hint = _type_message(e)
+    elif e.validator == "uniqueItems" and isinstance(node, list):
+        seen: list = []
+        for i, item in enumerate(node):
+            if item in seen:
+                pos = pos_of(node, i) or pos
+                msg = f"{brief(item)} is listed twice"
+                hint = "name each item once"
+                break
+            seen.append(item)
+    elif e.validator == "maximum":
+        msg = f"{brief(e.instance)} is more than the largest allowed, {e.validator_value:,}"
+        hint = "see docs/errors.md, Limits"
+    elif e.validator == "maxItems":
+        msg = f"a list of {len(e.instance):,} items: at most {e.validator_value:,} are allowed here"
+        hint = "see docs/errors.md, Limits"
     sink.err(path, pos, code, msg, hint)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..snippet import brief, clip
+from ..textpolicy import bad_char, describe_char
 
 
 class Pos:
@@ -61,6 +62,15 @@ _C_MAX_BRACKETS = 10_000
 class TooLarge(yaml.composer.ComposerError):
     """A value nested more than MAX_DEPTH deep, aliases that expand to more than MAX_VALUES values, a number of
     more than MAX_INT_DIGITS digits or a text of more than MAX_TEXT characters. `hint` says the limit."""
+
+    def __init__(self, problem: str, mark: Any, hint: str = "") -> None:
+        super().__init__(None, None, problem, mark)
+        self.hint = hint
+
+
+class NotText(yaml.composer.ComposerError):
+    """A text that is not valid Unicode text (interpreter/textpolicy.py): a lone surrogate or a control
+    character written as an escape. `hint` says how to write it."""
 
     def __init__(self, problem: str, mark: Any, hint: str = "") -> None:
         super().__init__(None, None, problem, mark)
@@ -212,6 +222,14 @@ def _construct_int(loader, node):
 
 def _construct_str(loader, node):
     text = loader.construct_scalar(node)
+    at = bad_char(text)
+    if at >= 0:  # only an escape writes one: the reader refuses the raw character
+        raise NotText(
+            f"{describe_char(text[at])} (written as an escape) is not text",
+            node.start_mark,
+            "a text holds printable characters, tabs and line breaks; take the escape out "
+            "(a character outside the Basic Multilingual Plane is written \\U0001F600, not as two \\u escapes)",
+        )
     if len(text) > MAX_TEXT:
         raise TooLarge(
             f"a text of {len(text)} characters is too long",

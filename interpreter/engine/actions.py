@@ -227,10 +227,10 @@ class _Entries:
     """
 
     def __init__(self, content: Content) -> None:
-        top = max((e.uid for e in content.deck), default=0) + 1
-        self.size = top
-        self.cards: list[Entry | None] = [None] * top  # deck id -> entry of the card as an option
-        self.uses: dict[int, list[Entry | None]] = {}  # id(card use) -> [entry per deck id]
+        # keyed by deck id, never a list as long as the largest id: a pack's deck ids are any numbers up to
+        # schema's maximum, and no structure is sized by a content value (issue 29)
+        self.cards: dict[int, Entry] = {}  # deck id -> entry of the card as an option
+        self.uses: dict[int, dict[int, Entry]] = {}  # id(card use) -> {deck id: entry}
         self.seats: list[Entry | None] = [None] * MAX_SEATS
         self.skills: dict[int | Key, Entry] = {}  # id(skill) -> entry; _PASS -> the pass entry
         self.by_key: dict[Key, Entry] = {}  # action-space key -> entry (every entry, whatever found it)
@@ -242,8 +242,8 @@ class _Entries:
         self.word_ids: dict[str, int] = {}  # a fixed word (its id the same at any position) -> action id (id_at)
         self.name_ids: dict[str, int] = {}  # a card name's card type id -> action id (id_at)
         # the ids alone of cards, card uses, seats and skills (id_at: no entry made), -1 until first asked
-        self.card_ids: list[int] = [-1] * top
-        self.use_ids: dict[int, list[int]] = {}
+        self.card_ids: dict[int, int] = {}
+        self.use_ids: dict[int, dict[int, int]] = {}
         self.seat_ids: list[int] = [-1] * MAX_SEATS
         self.skill_ids: dict[int | Key, int] = {}
 
@@ -291,8 +291,8 @@ class Describer:
                         raise EngineError(f"P{seat} was offered the use of a card it cannot see")
                     by_uid = uses.get(id(opt.use))
                     if by_uid is None:
-                        by_uid = uses[id(opt.use)] = [None] * e.size
-                    entry = by_uid[card.uid]
+                        by_uid = uses[id(opt.use)] = {}
+                    entry = by_uid.get(card.uid)
                     if entry is None:
                         entry = by_uid[card.uid] = self._entry(opt)
             elif t is Card:
@@ -301,7 +301,7 @@ class Describer:
                         f"a card P{seat} cannot see ({self.game.zones.zone_name(opt)}) was offered to P{seat} "
                         "as an option; offer hidden cards blind (choose(..., blind: true))"
                     )
-                entry = cards[opt.uid]
+                entry = cards.get(opt.uid)
                 if entry is None:
                     entry = cards[opt.uid] = self._entry(opt)
             elif t is Player:
@@ -374,14 +374,14 @@ class Describer:
                 return found
             by_uid = e.use_ids.get(id(play.use))
             if by_uid is None:
-                by_uid = e.use_ids[id(play.use)] = [-1] * e.size
-            found = by_uid[card.uid]
+                by_uid = e.use_ids[id(play.use)] = {}
+            found = by_uid.get(card.uid, -1)
             if found < 0:
                 found = by_uid[card.uid] = self.space.ids[_key_of(play)]
             return found
         if t is Card:
             copy = opt
-            found = e.card_ids[copy.uid]
+            found = e.card_ids.get(copy.uid, -1)
             if found < 0:
                 found = e.card_ids[copy.uid] = self.space.ids[_key_of(copy)]
             return found
