@@ -33,6 +33,7 @@ from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
 from .manifest import rules_fragment_schema
 from .packs import default_packs
+from .playable import check_playable
 from .read import read
 from .schema_stage import schema
 from .turn_edits import turn_edits_schema
@@ -115,6 +116,8 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
         check_counter_roles(sink, rules_read[0], rules_read[1], u.declared, kinds.roles)
         check_zone_cards(sink, rules_read[0], rules_read[1], u.declared, kinds.card_types)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
+    if rules is not None and rules_read is not None:
+        check_playable(sink, layers, *rules_read, rules, identities, kinds.tasks, decks)
     if rules is not None:
         deck = apply_lock_rule(deck, rules.lockable)
         kinds.card_types = apply_target_rule(kinds.card_types, rules.card_targets)

@@ -61,6 +61,7 @@ from .namespace import (
     unit_key,
 )
 from .parser import compile_cached, parse
+from .sends import check_single_send
 from .visibility import check as check_hidden_choices
 
 __all__ = [
@@ -103,6 +104,16 @@ class Compiler(EventCallCompiler):
                     node,
                     "add `blind: true` (抽取: a random pick), let the hand's owner choose (`by:`), or show the "
                     "hand to the chooser first with `reveal(hand(...), to: [...])`",
+                ),
+            )
+            check_single_send(
+                prog,
+                lambda node: self._err(
+                    "E315",
+                    "this `send` may be a second intel sent by the same code: one intel is in transit at a time",
+                    node,
+                    "send once on each path: put the sends in the branches of an `if` or the options of a "
+                    "choice, not one after the other or in a loop",
                 ),
             )
         except RecursionError:  # the parser, this compiler and the check recurse once per level of nesting
