@@ -982,9 +982,13 @@ ERROR_CODES: dict[str, str] = {
     "E120": "the same id is used twice",
     "E121": "a reference to something that does not exist",
     "E122": "an identity table row does not add up to its player count",
-    "E124": "a pack extends a pack that is loaded after it (packs that extend each other)",
+    "E124": "a pack extends a pack that is loaded after it (packs that extend each other), or a chain of "
+    "`extends:` more than 64 packs deep",
     "E125": "the rules' `turn:` breaks the turn's order: no phase that sends intel, or a contest or receive phase "
     "without a send phase before it (or twice after one), or an intel sent and never received",
+    "E126": "an identity table deals more secret tasks (神秘人) at a player count than the content has",
+    "E127": "a deck too small for the player counts it is played at",
+    "E128": "stack timing with a fast send (send_start or need_send): two intels could be in transit at once",
     "E201": "syntax error in effect code (also a number of more than 9 digits, code nested too deeply)",
     "E301": "unknown name or function",
     "E302": "wrong type, or a mark or data read whose type nothing says",
@@ -1001,6 +1005,7 @@ ERROR_CODES: dict[str, str] = {
     "E313": "an event's field unknown, left out or of another type (emit, replace_field), or an event that "
     "cannot be a judgement (reveal_top)",
     "E314": "replace_field outside a skill reacting to declared events, or on a field not `replaceable`",
+    "E315": "code that may send two intels on one run (two sends in a row, a send in a loop)",
     "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
     "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
     "E503": "a game is stuck: it asked more decisions than a game can take",

@@ -344,13 +344,14 @@ def test_the_engine_fingerprint_reads_what_plays_a_game():
     assert {"interpreter.engine.game", "interpreter.agents.heuristic", "interpreter.content.loader"} <= seen
     outside = sorted(m for m in seen if m not in files and not any(m == p or m.startswith(p + ".") for p in packages))
     # helpers that cannot change a game: error texts and did-you-mean, where the bundled content and the cache are,
-    # the text policy (it refuses a text, it changes none)
+    # the text policy and the bounded JSON reader (they refuse an input, they change no game)
     assert set(outside) <= {
         "interpreter.snippet",
         "interpreter.suggest",
         "interpreter.paths",
         "interpreter.cache",
         "interpreter.textpolicy",
+        "interpreter.jsonread",
     }
 
 
