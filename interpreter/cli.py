@@ -325,7 +325,7 @@ def simulate(
     if fmt == "json":
         # the batch seed: what plays the same games again (a fresh one when --seed was not given)
         click.echo(json.dumps({"seed": seed, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2))
-        sys.exit(1 if summary.failures else 0)
+        sys.exit(1 if summary.failures or summary.log_error is not None else 0)
     deck = len(content.deck_for(players))
     header = (
         f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
@@ -334,6 +334,13 @@ def simulate(
         f"{len(content.tasks)} secret tasks, {len(content.roles)} roles)"
     )
     click.echo(summary.text(header))
+    if log_path and summary.log_error is not None:  # the summary above counts every game all the same
+        click.echo(
+            f"\nerror: the log {log_path} stopped after {summary.log_written} of {games} games: "
+            f"{summary.log_error}; it holds those games whole (fengsheng replay {log_path})",
+            err=True,
+        )
+        sys.exit(1)
     if log_path:
         click.echo(f"\nlog written to {log_path}; check it with: fengsheng replay {log_path}")
     if summary.failures:
@@ -468,10 +475,17 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
     """
     from .sim import ReplayMismatch, content_fingerprint, failure_text, read_log, replay_game
 
-    try:
-        games = read_log(log_path)
-    except ReplayMismatch as e:
+    try:  # tolerant: a game with a bad line is reported below, the others are replayed
+        games = read_log(log_path, tolerant=True)
+    except (ReplayMismatch, OSError) as e:
         click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    broken = [_unread(g) for g in games if "broken" in g]
+    unread_games = [g for g in games if "broken" in g]
+    games = [g for g in games if "broken" not in g]
+    if broken and (view is not None or not games):  # a seat's copy is of whole logs only
+        for message in broken[: 1 if view is not None else 20]:
+            click.echo(f"error: {message}", err=True)
         sys.exit(1)
     if not games:
         click.echo(f"error: {log_path} holds no game", err=True)
@@ -492,8 +506,15 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
         paths = _logged_packs(games, paths, log_path)
     content = _load_or_exit(paths)
     fp = content_fingerprint(paths)
-    bad = 0
-    records = []
+    bad = len(broken)
+    records = [
+        {"index": g["header"].get("index"), "seed": g["header"].get("seed"), "ok": False, "message": m}
+        for g, m in zip(unread_games, broken, strict=True)
+    ]
+    for message in broken[:20]:
+        click.echo(f"error: {message}", err=True)
+    if len(broken) > 20:
+        click.echo(f"error: … and {len(broken) - 20} more games of the log could not be read", err=True)
     for logged in games:
         h = logged["header"]
         if only is not None and h.get("index") != only:
@@ -515,8 +536,18 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
     if fmt == "json":
         click.echo(json.dumps({"ok": not bad, "games": records}, ensure_ascii=False, indent=2))
     if bad:
-        click.echo(f"{bad} game(s) did not replay identically", err=True)
+        unread = f" ({len(broken)} of them could not be read)" if broken else ""
+        click.echo(f"{bad} game(s) did not replay identically{unread}", err=True)
         sys.exit(1)
+
+
+def _unread(game: dict) -> str:
+    """What is wrong with a game of a log that could not be read, naming the game when its header was read."""
+    h = game["header"]
+    if "index" in h:  # said on the first line, before any snippet of the line
+        first, _, rest = game["broken"].partition("\n")
+        return f"{first} (game {h['index']}, seed {h.get('seed')}: not replayed)" + (f"\n{rest}" if rest else "")
+    return game["broken"]
 
 
 def _logged_packs(games: list[dict], default: list, log_path: str) -> list:

@@ -7,13 +7,16 @@ takes a text whose size the caller has bounded and returns plain data no deeper 
 finite numbers, or raises :class:`JsonInputError` with the line, the column and what is wrong — one line for
 the user, never a traceback. What the data must look like is each reader's own schema, checked after this.
 
-A leaf module: it imports nothing of the project.
+It imports only the text policy (textpolicy.py), a leaf: a string that is not valid text is refused here, so
+that what passes can be printed and written again.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from .textpolicy import bad_char, describe_char
 
 __all__ = ["MAX_DEPTH", "JsonInputError", "depth_of", "loads"]
 
@@ -43,11 +46,17 @@ def _finite(text: str) -> float:
 
 
 def depth_of(value: Any, limit: int) -> int:
-    """How deeply `value` nests lists and objects, counted up to `limit` + 1 (a walk that stops there)."""
+    """How deeply `value` nests lists and objects, counted up to `limit` + 1 (a walk that stops there).
+    A text that is not text (textpolicy.py: a lone surrogate, a control character) raises JsonInputError."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         v, d = stack.pop()
-        if isinstance(v, (dict, list)):
+        if isinstance(v, str):
+            _check_text(v)
+        elif isinstance(v, (dict, list)):
+            if isinstance(v, dict):
+                for k in v:
+                    _check_text(k)
             if d > deepest:
                 deepest = d
                 if deepest > limit:
@@ -56,10 +65,27 @@ def depth_of(value: Any, limit: int) -> int:
     return deepest
 
 
-def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
-    """The plain data of a JSON text; JsonInputError (line:column: reason) for anything else."""
+def _check_text(text: str) -> None:
+    at = bad_char(text)
+    if at >= 0:
+        raise JsonInputError(f"{describe_char(text[at])} is not text (in {text[:at]!r}…)"[:200])
+
+
+def _whole(digits: int) -> Any:
+    def parse(number: str) -> int:
+        if len(number.lstrip("-")) > digits:
+            raise JsonInputError(f"a number has more than {digits} digits")
+        return int(number)
+
+    return parse
+
+
+def loads(text: str | bytes, max_depth: int = MAX_DEPTH, max_digits: int | None = None) -> Any:
+    """The plain data of a JSON text; JsonInputError (line:column: reason) for anything else. `max_digits`:
+    a whole number of more digits is refused too (an HTTP body, a websocket frame: far below Python's 4,300)."""
+    parse_int = _whole(max_digits) if max_digits is not None else None
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=parse_int)
     except json.JSONDecodeError as e:
         raise JsonInputError(e.msg, e.lineno, e.colno) from None
     except UnicodeDecodeError as e:

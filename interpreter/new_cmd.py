@@ -7,13 +7,17 @@ Every file it writes validates and every scenario passes as written (tests/test_
 so a designer starts from something that runs and changes it step by step. The first line of each
 file points the editor at its JSON Schema (docs/editing.md): a copy in the pack's own ``.schema/``
 folder, named relative to the file, so the pack works for a co-designer who clones it wherever
-their fengsheng is installed. Nothing the designer wrote is overwritten.
+their fengsheng is installed. Nothing the designer wrote is overwritten, and the files of one command are
+written whole or not at all: every name is checked first, then each is written next to its place and moved
+in (Plan).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import click
@@ -28,19 +32,16 @@ SCHEMA_FOLDER = ".schema"
 PACK_SCHEMAS = ("pack", "card", "role", "secret_task", "scenario", "rules", "deck")
 
 
-def _schema_copies(pack: Path) -> None:
-    """Copy this fengsheng's content schemas into PACK/.schema/ (an older copy is replaced: they are generated,
-    not written by the designer), saying which files changed."""
+def _schema_copies(plan: Plan, pack: Path) -> None:
+    """Plan copies of this fengsheng's content schemas in PACK/.schema/ (an older copy is replaced: they are
+    generated, not written by the designer); only the files that change are written."""
     folder = pack / SCHEMA_FOLDER
     for kind in PACK_SCHEMAS:
         text = (SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8")
         target = folder / f"{kind}.schema.json"
         old = target.read_text(encoding="utf-8") if target.is_file() else None
-        if old == text:
-            continue
-        folder.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        click.echo(f"{'updated' if old is not None else 'wrote'} {target}")
+        if old != text:
+            plan.add(target, text, replace=True, said="updated" if old is not None else "wrote")
 
 
 def _schema_line(kind: str, file: Path, pack: Path) -> str:
@@ -161,34 +162,117 @@ victory:
 """
 
 
-def _write(path: Path, text: str) -> None:
-    if path.exists():
-        raise click.ClickException(f"{path} exists already; nothing was written")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {path}")
+MAX_NAME_BYTES = 255
+"""The longest file name (one path component, in bytes) the common file systems take."""
 
 
-def _copies_in_deck(pack: Path, name: str) -> int:
-    """Add two copies of the new card to the pack's deck (`deck: add:` in its pack.yaml); their first id.
+class Plan:
+    """The files one `new` writes, all checked before any is written, then written whole or not at all: each
+    goes to a temporary file next to its place, and only when every one is written are they moved in (a
+    failure on the way removes the temporary files and the folders made for them)."""
 
-    The ids follow the highest deck id of what the pack extends. A pack.yaml that already has a
-    `deck:` key is left as it is: the command says what to add.
+    def __init__(self) -> None:
+        self.files: list[tuple[Path, str, bool, str]] = []  # (path, text, may replace, what to say)
+
+    def add(self, path: Path, text: str, replace: bool = False, said: str = "wrote") -> None:
+        self.files.append((path, text, replace, said))
+
+    def check(self) -> None:
+        """Every name the plan writes: not there already (unless it may be replaced), short enough, its folder a
+        folder. A ClickException says what is wrong before anything is written."""
+        for path, _, replace, _ in self.files:
+            long = next((part for part in path.parts if len(part.encode("utf-8")) > MAX_NAME_BYTES), None)
+            if long is not None:
+                raise click.ClickException(
+                    f"the file name {long[:40]}… is {len(long.encode('utf-8'))} bytes, more than the "
+                    f"{MAX_NAME_BYTES} a file system takes: pick a shorter id; nothing was written"
+                )
+            if path.exists() and not (replace and path.is_file()):
+                raise click.ClickException(f"{path} exists already; nothing was written")
+            for parent in path.parents:
+                if parent.exists():
+                    if not parent.is_dir():
+                        raise click.ClickException(f"{parent} is not a folder; nothing was written")
+                    break
+
+    def commit(self) -> None:
+        """Write every file of the plan, or none (see the class)."""
+        self.check()
+        made: list[Path] = []  # folders made, to take away again on failure
+        temps: list[tuple[Path, Path]] = []
+        try:
+            for path, text, _, _ in self.files:
+                for parent in reversed(path.parents):
+                    if not parent.exists():
+                        parent.mkdir()
+                        made.append(parent)
+                fd, temp_name = tempfile.mkstemp(prefix=".fengsheng-new-", dir=path.parent)
+                temps.append((Path(temp_name), path))
+                with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
+            for temp, path in temps:
+                os.replace(temp, path)
+        except OSError as e:
+            for written, _ in temps:
+                with contextlib.suppress(OSError):
+                    written.unlink()
+            for folder in reversed(made):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            raise click.ClickException(
+                f"could not write {e.filename or 'a file'}: {e.strerror}; nothing was written"
+            ) from None
+        for path, _, _, said in self.files:
+            click.echo(f"{said} {path}")
+
+
+_DECK_IDS = re.compile(r"\bid:\s*(\d+)")
+
+
+def _copies_in_deck(plan: Plan, pack: Path, name: str) -> int:
+    """Plan two copies of the new card in the pack's deck (`deck: add:` in its pack.yaml); their first id.
+
+    The ids follow the highest deck id of the bundled game and of the pack.yaml's own copies. A block
+    `deck:` gets its `add:` list (made if missing) the two items; a pack.yaml whose `deck:` is written another
+    way (one line, `deck: {...}`) is refused before anything is written: the scenario would use a copy that
+    is not there.
     """
     from .content.loader import load_cached
     from .content.packs import resolve_packs
 
     manifest = pack / "pack.yaml"
-    uid = max(e.uid for e in load_cached(resolve_packs([])).deck) + 1
-    text = manifest.read_text(encoding="utf-8") if manifest.is_file() else None
-    if text is None or re.search(r"^deck:", text, re.M):
-        click.echo(
-            f"  add copies of it to the deck under `deck: add:` in {manifest} "
-            f"(e.g. - {{id: {uid}, card: {name}, colors: [red], direction: left}}): the scenario uses #{uid}"
+    text = manifest.read_text(encoding="utf-8")
+    written = "\n".join(line.split("#", 1)[0] for line in text.splitlines())  # not the ids of its comments
+    own = [int(m) for m in _DECK_IDS.findall(written) if len(m) <= 6]
+    uid = max([e.uid for e in load_cached(resolve_packs([])).deck] + own) + 1
+    items = [
+        f"    - {{id: {uid}, card: {name}, colors: [red], direction: left}}",
+        f"    - {{id: {uid + 1}, card: {name}, colors: [blue], direction: right}}",
+    ]
+    lines = text.splitlines()
+    deck = next((i for i, line in enumerate(lines) if re.match(r"deck:", line)), None)
+    if deck is None:
+        new_text = text.rstrip("\n") + "\n" + DECK_ADD.format(id=name, uid=uid, uid2=uid + 1)
+    elif re.fullmatch(r"deck:\s*(#.*)?", lines[deck]):
+        end = next((i for i in range(deck + 1, len(lines)) if lines[i][:1] not in ("", " ", "#")), len(lines))
+        add = next((i for i in range(deck + 1, end) if re.fullmatch(r"  add:\s*(#.*)?", lines[i])), None)
+        if add is None:
+            lines[deck + 1 : deck + 1] = ["  add:", *items]
+        else:
+            last = add
+            for i in range(add + 1, end):
+                if lines[i].startswith("    ") or not lines[i].strip():
+                    last = i if lines[i].strip() else last
+                else:
+                    break
+            lines[last + 1 : last + 1] = items
+        new_text = "\n".join(lines) + "\n"
+    else:
+        raise click.ClickException(
+            f"{manifest}'s `deck:` is written on one line; nothing was written. Write it as a block (deck:, then "
+            f"  add: on the next line) or add the copies of {name} yourself"
         )
-        return uid
-    manifest.write_text(text.rstrip("\n") + "\n" + DECK_ADD.format(id=name, uid=uid, uid2=uid + 1), encoding="utf-8")
-    click.echo(f"added copies #{uid} and #{uid + 1} of it to the deck in {manifest}")
+    plan.add(manifest, new_text, replace=True, said=f"added copies #{uid} and #{uid + 1} of {name} to the deck in")
     return uid
 
 
@@ -238,13 +322,17 @@ def new(kind: str, name: str, where: str) -> None:
     if not ID.match(name):
         raise click.BadParameter(f"{name!r}: ids are pinyin snake_case, e.g. jia_gui or ce_shi_yuan", param_hint="NAME")
     base = Path(where)
+    plan = Plan()
     if kind == "pack":
         folder = base / name
         manifest = folder / "pack.yaml"
-        _write(manifest, PACK.format(schema=_schema_line("pack", manifest, folder), id=name))
+        if folder.exists():
+            raise click.ClickException(f"{folder} exists already; nothing was written")
+        plan.add(manifest, PACK.format(schema=_schema_line("pack", manifest, folder), id=name))
+        _schema_copies(plan, folder)
+        plan.commit()
         for sub in ("cards", "roles", "secret_tasks", "tests"):
             (folder / sub).mkdir(exist_ok=True)
-        _schema_copies(folder)
         click.echo(f"next: fengsheng new role my_role --in {folder}; fengsheng validate {folder}")
         click.echo("the guide: fengsheng docs modding")
         return
@@ -258,22 +346,24 @@ def new(kind: str, name: str, where: str) -> None:
     def schema(kind: str, file: Path) -> str:
         return _schema_line(kind, file, base)
 
+    scenario: Path | None = None
     if kind == "role":
         role = base / "roles" / f"{name}.yaml"
-        _write(role, ROLE.format(schema=schema("role", role), id=name))
+        plan.add(role, ROLE.format(schema=schema("role", role), id=name))
         scenario = base / "tests" / f"role_{name}_example.scenario.yaml"
         face = _printed(EXAMPLE_DRAW)
         text = ROLE_SCENARIO.format(schema=schema("scenario", scenario), id=name, uid=EXAMPLE_DRAW, face=face)
-        _write(scenario, text)
+        plan.add(scenario, text)
     elif kind == "card":
         card = base / "cards" / f"{name}.yaml"
-        _write(card, CARD.format(schema=schema("card", card), id=name))
-        uid = _copies_in_deck(base, name)
+        plan.add(card, CARD.format(schema=schema("card", card), id=name))
         scenario = base / "tests" / f"card_{name}_example.scenario.yaml"
-        _write(scenario, CARD_SCENARIO.format(schema=schema("scenario", scenario), id=name, uid=uid))
+        plan.check()  # the names first: nothing is planned for pack.yaml before they are known to be free
+        uid = _copies_in_deck(plan, base, name)
+        plan.add(scenario, CARD_SCENARIO.format(schema=schema("scenario", scenario), id=name, uid=uid))
     else:
         task = base / "secret_tasks" / f"{name}.yaml"
-        _write(task, TASK.format(schema=schema("secret_task", task), id=name))
-        scenario = None
-    _schema_copies(base)  # a pack made by hand or by an older fengsheng gets this one's schemas
+        plan.add(task, TASK.format(schema=schema("secret_task", task), id=name))
+    _schema_copies(plan, base)  # a pack made by hand or by an older fengsheng gets this one's schemas
+    plan.commit()
     click.echo(f"next: fengsheng validate {base}" + (f"; fengsheng scenario run {scenario}" if scenario else ""))

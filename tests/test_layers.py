@@ -37,6 +37,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter",  # the package's __init__: the version
             "interpreter.catalogue",
             "interpreter.model.*",  # colors, directions, the typed content objects
+            "interpreter.textpolicy",  # what a text may hold (a leaf: the readers below and above share it)
+            "interpreter.jsonread",  # the one bounded JSON reader (it reads with the text policy)
         ],
     ),
     ("language", ["interpreter.language.*"]),  # the effect language; declares the primitives (builtins.py)

@@ -314,3 +314,75 @@ def test_the_balance_walkthrough_role_and_its_scenario_pass_as_docs_balance_md_s
     assert run("validate", "my_pack").exit_code == 0
     r = run("scenario", "run", "my_pack/tests")
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.output, r.output
+
+
+def test_a_second_new_card_adds_its_own_copies_and_a_scenario_that_passes(tmp_path, monkeypatch):
+    """Before, the second card got no deck copies and a scenario using the first card's copy: it failed."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    assert "added copies #119 and #120" in run("new", "card", "ka", "--in", "p").output
+    second = run("new", "card", "kb", "--in", "p")
+    assert second.exit_code == 0 and "added copies #121 and #122 of kb" in second.output
+    text = (tmp_path / "p" / "pack.yaml").read_text(encoding="utf-8")
+    assert (
+        len(re.findall(r"^deck:", text, re.M)) == 1 and "{id: 122, card: kb, colors: [blue], direction: right}" in text
+    )
+    assert run("validate", "p").exit_code == 0
+    r = run("scenario", "run", "p/tests")
+    assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
+
+
+def test_new_card_adds_to_a_deck_block_the_designer_wrote(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "deck:\n  remove: [1]\n", encoding="utf-8")
+    assert run("new", "card", "ka", "--in", "p").exit_code == 0
+    assert "deck:\n  add:\n    - {id: 119, card: ka" in manifest.read_text(encoding="utf-8")
+    assert run("validate", "p").exit_code == 0
+    assert run("scenario", "run", "p/tests").exit_code == 0
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("deck:\n", "deck: {remove: [2]}\nx:\n"))
+    before = sorted(p.name for p in (tmp_path / "p").rglob("*"))
+    one_line = CliRunner().invoke(main, ["new", "card", "kc", "--in", "p"])
+    assert one_line.exit_code == 1 and "written on one line; nothing was written" in one_line.output
+    assert sorted(p.name for p in (tmp_path / "p").rglob("*")) == before
+
+
+def test_new_writes_whole_or_nothing(tmp_path, monkeypatch):
+    """A 250-character id: its scenario's name is too long for a file system. Before, the card and two deck
+    copies were written, then the scenario failed: a pack left half-changed. Now nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = (tmp_path / "p" / "pack.yaml").read_text(encoding="utf-8")
+    made = sorted((tmp_path / "p").rglob("*"))
+    r = CliRunner().invoke(main, ["new", "card", "k" * 250, "--in", "p"])
+    assert r.exit_code == 1 and "more than the 255 a file system takes" in r.output
+    assert "nothing was written" in r.output and "Traceback" not in r.output
+    assert sorted((tmp_path / "p").rglob("*")) == made
+    assert (tmp_path / "p" / "pack.yaml").read_text(encoding="utf-8") == manifest
+
+
+def test_new_leaves_nothing_when_a_write_fails(tmp_path, monkeypatch):
+    """A folder it cannot write in (read-only): the files written before it are taken away again."""
+    import os
+
+    if os.geteuid() == 0:  # root writes anywhere: a file in the folder's place fails instead
+        monkeypatch.chdir(tmp_path)
+        run("new", "pack", "p")
+        (tmp_path / "p" / "tests").rmdir()
+        (tmp_path / "p" / "tests").write_text("not a folder", encoding="utf-8")
+        made = sorted((tmp_path / "p").rglob("*"))
+        r = CliRunner().invoke(main, ["new", "role", "zhang_san", "--in", "p"])
+        assert r.exit_code == 1 and "is not a folder; nothing was written" in r.output
+        assert sorted((tmp_path / "p").rglob("*")) == made
+        return
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    (tmp_path / "p" / "tests").chmod(0o500)
+    made = sorted((tmp_path / "p").rglob("*"))
+    try:
+        r = CliRunner().invoke(main, ["new", "role", "zhang_san", "--in", "p"])
+    finally:
+        (tmp_path / "p" / "tests").chmod(0o700)
+    assert r.exit_code == 1 and "nothing was written" in r.output
+    assert sorted((tmp_path / "p").rglob("*")) == made

@@ -258,7 +258,13 @@ def simulate(
         external.close_all()  # the batch's external bots, if any: one process per seat, ended with the batch
         if writer:
             writer.close()
+            summary.log_written = writer.written
+            summary.log_error = _said(writer.error) if writer.error is not None else None
     return summary
+
+
+def _said(e: OSError) -> str:
+    return f"{e.strerror or e}" + (f" ({e.filename})" if e.filename else "")
 
 
 def _jobs_worth(jobs: int, games: int, content_paths) -> int:
@@ -283,6 +289,8 @@ class _Taker:
             self.summary.failures.append((i, gseed, failure))
         else:
             self.summary.add_record(rec)
+            if rec["reason"] == "turn_limit":
+                self.summary.turn_limit.append((i, gseed))
         if self.writer is not None and text:
             self.writer.write(text)
         self.done += 1

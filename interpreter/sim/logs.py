@@ -8,13 +8,14 @@ wrong; a per-seat copy leaves out what that seat could not see, and the seed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import __version__
+from .. import __version__, jsonread
 from ..engine.observation import project
 from ..seeds import SEED_RANGE, is_seed
 from ..snippet import snippet
@@ -54,8 +55,13 @@ class LogWriter:
         max_turns: int | None = None,
         packs: list[str] | None = None,
     ):
-        # the writer holds the file open; close() closes it (no file: it only formats, in a worker)
-        self.f = open(path, "w", encoding="utf-8") if path is not None else None  # noqa: SIM115
+        # the writer holds the file open; close() closes it (no file: it only formats, in a worker). Each game is
+        # written whole and flushed: a write that fails (a full disk) is cut back to the games before it, and
+        # nothing more is written; the batch plays on, and says how many games the log holds (`written`, `error`)
+        self.f = open(path, "wb") if path is not None else None  # noqa: SIM115
+        self.written = 0  # games whole in the file
+        self.error: OSError | None = None  # why the log stopped, if it did
+        self._good = 0  # the bytes of those games
         self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
         # the header's `packs`: the folders played, so `replay` finds a fork's content without --content; named
         # portably (a bundled pack by id, another relative to the log's folder: content.packs.log_pack_ref).
@@ -100,12 +106,29 @@ class LogWriter:
         self.write(self.game_text(index, gseed, game))
 
     def write(self, text: str) -> None:
+        """One game's lines (game_text), written whole or (the disk full) not at all."""
         assert self.f is not None  # a writer made with a path
-        self.f.write(text)
+        if self.error is not None:
+            return
+        data = text.encode("utf-8")
+        try:
+            self.f.write(data)
+            self.f.flush()
+        except OSError as e:
+            self.error = e
+            with contextlib.suppress(OSError, ValueError):  # a device (/dev/full) cannot be cut back
+                self.f.seek(self._good)
+                self.f.truncate()
+            return
+        self._good += len(data)
+        self.written += 1
 
     def close(self) -> None:
         if self.f is not None:
-            self.f.close()
+            try:
+                self.f.close()
+            except OSError as e:  # what was buffered could not be written
+                self.error = self.error or e
 
 
 def state_log_text(state: GameState, content_paths, agents: str, index: int = 0, base: Path | None = None) -> str:
@@ -134,10 +157,14 @@ class ReplayMismatch(Exception):
 MAX_LOG_LINE = 10_000_000  # bytes in one line of a log: far more than any record
 
 
-def read_log(path) -> list[dict]:
-    """Split a JSONL log into games: [{header, records, end}]."""
+def read_log(path, tolerant: bool = False) -> list[dict]:
+    """Split a JSONL log into games: [{header, records, end}].
+
+    A bad line raises ReplayMismatch (where and what), unless `tolerant`: then the game it is in gets `broken`,
+    that message (its first), and the other games are read on (a line before the first header is a game of its
+    own, with an empty header), so that `replay` reports that game and replays the others."""
     with open(path, "rb") as f:  # decoded line by line, so that a bad byte is placed exactly
-        return _read_log_lines(f, path)
+        return _read_log_lines(f, path, tolerant)
 
 
 def read_log_text(text: str | bytes, name: str = "the log") -> list[dict]:
@@ -145,17 +172,34 @@ def read_log_text(text: str | bytes, name: str = "the log") -> list[dict]:
     return _read_log_lines(io.BytesIO(text.encode("utf-8") if isinstance(text, str) else text), name)
 
 
-def _read_log_lines(f, path) -> list[dict]:
+def _read_log_lines(f, path, tolerant: bool = False) -> list[dict]:
     games: list[dict] = []
     for n, raw in enumerate(iter(lambda: f.readline(MAX_LOG_LINE + 1), b""), 1):
-        rec = _record_of(raw, n, path)
+        try:
+            if tolerant and len(raw) > MAX_LOG_LINE:  # the rest of the file is no log (an endless device)
+                raise _Unreadable(f"{path}:{n}: not a log record (a line of more than {MAX_LOG_LINE:,} bytes)")
+            rec = _record_of(raw, n, path)
+            if rec is not None and rec.get("type") != "game" and not games:
+                raise ReplayMismatch(f"{path}:{n}: the log does not start with a game header")
+        except _Unreadable as e:
+            if games:
+                games[-1].setdefault("broken", str(e))
+            else:
+                games.append({"header": {}, "records": [], "end": None, "lines": [], "broken": str(e)})
+            break
+        except ReplayMismatch as e:
+            if not tolerant:
+                raise
+            if _looks_like_header(raw) or not games:  # a game of its own: the records after it are its
+                games.append({"header": {}, "records": [], "end": None, "lines": [], "broken": str(e)})
+            else:
+                games[-1].setdefault("broken", str(e))
+            continue
         if rec is None:
             continue
         t = rec.get("type")
         if t == "game":
             games.append({"header": rec, "records": [], "end": None, "lines": []})
-        elif not games:
-            raise ReplayMismatch(f"{path}:{n}: the log does not start with a game header")
         elif t == "end":
             games[-1]["end"] = rec
         else:
@@ -164,6 +208,15 @@ def _read_log_lines(f, path) -> list[dict]:
             games[-1]["records"].append(rec)
             games[-1]["lines"].append(n)
     return games
+
+
+class _Unreadable(Exception):
+    """A line no log has: what follows it is not read."""
+
+
+def _looks_like_header(raw: bytes) -> bool:
+    """Whether a line that is not a sound record still says it starts a game (its `type` is game)."""
+    return b'"type": "game"' in raw[:100_000] or b'"type":"game"' in raw[:100_000]
 
 
 def _record_of(raw: bytes, n: int, path) -> dict | None:
@@ -181,14 +234,14 @@ def _record_of(raw: bytes, n: int, path) -> dict | None:
         ) from None
     if not line.strip():
         return None
-    try:
-        rec = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise ReplayMismatch(f"{path}:{n}:{e.colno}: not a JSON line ({e.msg})\n{snippet(line, e.colno)}") from None
-    except RecursionError:
-        raise ReplayMismatch(f"{path}:{n}: not a log record (values nested too deeply)") from None
-    except ValueError:  # Python reads no number of more than 4,300 digits
-        raise ReplayMismatch(f"{path}:{n}: not a log record (a number of thousands of digits)") from None
+    try:  # the one bounded reader: nesting, numbers and text checked (jsonread.py)
+        rec = jsonread.loads(line)
+    except jsonread.JsonInputError as e:
+        if e.line:
+            raise ReplayMismatch(
+                f"{path}:{n}:{e.column}: not a JSON line ({e.reason})\n{snippet(line, e.column)}"
+            ) from None
+        raise ReplayMismatch(f"{path}:{n}: not a log record: {e.reason}") from None
     if not isinstance(rec, dict):
         col = len(line) - len(line.lstrip()) + 1
         raise ReplayMismatch(

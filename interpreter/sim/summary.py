@@ -65,6 +65,9 @@ class Summary:
     agents: tuple = ()  # --agents: the kind of agent at each seat (empty: random agents, nothing reported)
     agent_seats: Counter = field(default_factory=Counter)  # kind -> seats played (games × seats of that kind)
     agent_wins: Counter = field(default_factory=Counter)  # kind -> seats of that kind that won
+    turn_limit: list = field(default_factory=list)  # (game index, game seed) of each game that reached the limit
+    log_written: int | None = None  # with --log: how many games the log holds whole
+    log_error: str | None = None  # with --log: why the log stopped before the batch's end (a full disk)
 
     def add(self, game: Game, result) -> None:
         self.add_record(game_record(game, result))
@@ -127,6 +130,17 @@ class Summary:
         lines.append("")
         lines.append(f"Average turns: {average:.2f} (min {least}, max {most})")
         lines.append(f"Average decisions per game: {self.decisions / g:.1f}")
+        if self.turn_limit:
+            lines.append("")
+            lines.append(
+                f"Games that reached the turn limit, nobody winning ({len(self.turn_limit)}): each re-runs alone by"
+            )
+            for index, gseed in self.turn_limit[:TURN_LIMIT_SHOWN]:
+                lines.append(f"  game {index} (game seed {gseed})")
+                if self.rerun:
+                    lines.append("    " + self.rerun.format(seed=gseed, pin_seat=index % self.players))
+            if len(self.turn_limit) > TURN_LIMIT_SHOWN:
+                lines.append(f"  … and {len(self.turn_limit) - TURN_LIMIT_SHOWN} more (--format json lists them all)")
         if self.failures:
             lines.append("")
             lines.append(f"FAILED games ({len(self.failures)}): each re-runs alone, with its resolution trace, by")
@@ -145,6 +159,8 @@ class Summary:
         average, least, most = self._turns()
         return {
             "games": self.games,
+            "turn_limit_games": [{"index": i, "seed": s} for i, s in self.turn_limit],
+            **({"log_written": self.log_written, "log_error": self.log_error} if self.log_written is not None else {}),
             "players": self.players,
             "ended_by": dict(self.reasons),
             "identity_wins": dict(self.identity_wins),
@@ -207,6 +223,8 @@ def game_record(game: Game, result) -> dict:
         "winner_seats": sorted(p.seat for p in result.winners),
     }
 
+
+TURN_LIMIT_SHOWN = 10  # games at the turn limit a text summary names (the JSON summary names them all)
 
 REASON_TEXT = {
     "collect": "a player collected three red or blue intel",

@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import jsonread
+
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 
@@ -59,20 +61,14 @@ class Refused(Exception):
 
 
 def read_json(text: str | bytes, digits: int) -> Any:
-    """JSON with every whole number of at most `digits` digits: a longer one is Refused (Python reads at most
-    4,300 digits and raises a plain ValueError past them; a bound far below that keeps the work small)."""
-
-    def whole(number: str) -> int:
-        if len(number.lstrip("-")) > digits:
-            raise Refused(400, f"a number has more than {digits} digits")
-        return int(number)
-
+    """An HTTP body or a websocket frame through the one bounded JSON reader (jsonread.py: nesting, finite
+    numbers, valid text), with every whole number of at most `digits` digits: anything else is Refused."""
     try:
-        return json.loads(text, parse_int=whole)
-    except Refused:
-        raise
-    except (ValueError, RecursionError) as e:  # JSONDecodeError, not UTF-8, nested too deep
-        raise Refused(400, f"the request is not JSON ({str(e)[:80]})") from None
+        return jsonread.loads(text, max_digits=digits)
+    except jsonread.JsonInputError as e:
+        if e.reason.startswith("a number has more than"):
+            raise Refused(400, e.reason) from None
+        raise Refused(400, f"the request is not JSON fengsheng reads ({str(e)[:80]})") from None
 
 
 def default_hosts(bind: str) -> list[str]:

@@ -1,0 +1,117 @@
+"""Logs read and written robustly (sim/logs.py, issue 29): a bad line costs its game only, a full disk costs
+the log the games after it only (the summary counts every game), a game at the turn limit is named."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.sim.logs import read_log
+from tests.conftest import fengsheng
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def three_games(tmp_path_factory) -> list[str]:
+    log = tmp_path_factory.mktemp("log") / "g.jsonl"
+    assert fengsheng("simulate", "-n", "3", "-j", "1", "-s", "1", "--log", log).exit_code == 0
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+def starts(lines: list[str]) -> list[int]:
+    return [i for i, line in enumerate(lines) if line.startswith('{"type": "game"')]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"d": 1, "seat": 0, "n": 2, "choice": 9}',
+        '{"type": "event", "x": ' + "[" * 40 + "]" * 40 + "}",
+        '{"type": "event", "name": "\\ud800x"}',
+        "not json",
+    ],
+    ids=["choice", "deep", "surrogate", "not-json"],
+)
+def test_a_bad_record_costs_its_game_only(tmp_path, three_games, bad):
+    lines = list(three_games)
+    lines[starts(lines)[1] + 5] = bad
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = fengsheng("replay", log)
+    assert r.exit_code == 1
+    first = r.stderr.splitlines()[0]
+    assert first.startswith(f"error: {log}:{starts(lines)[1] + 6}:") and "(game 1, seed " in first, r.stderr
+    assert "game 0 (seed" in r.stdout and "game 2 (seed" in r.stdout and r.stdout.count("OK") == 2
+    assert "1 game(s) did not replay identically (1 of them could not be read)" in r.stderr
+    with pytest.raises(Exception, match=":"):  # read strictly (the web viewer, --as): the first bad line is the error
+        read_log(log)
+    assert [("broken" in g) for g in read_log(log, tolerant=True)] == [False, True, False]
+
+
+def test_records_before_the_first_header_are_a_game_of_their_own(tmp_path, three_games):
+    log = tmp_path / "headless.jsonl"
+    log.write_text('{"type": "event", "e": "x"}\n' + "\n".join(three_games) + "\n", encoding="utf-8")
+    r = fengsheng("replay", log)
+    assert r.exit_code == 1 and "does not start with a game header" in r.stderr
+    assert r.stdout.count("OK") == 3
+
+
+def run_limited(tmp_path: Path, limit: int, *args: str) -> subprocess.CompletedProcess:
+    """`fengsheng ARGS` in a process whose files may grow to `limit` bytes: a write past it fails as a full
+    disk does (EFBIG instead of ENOSPC: the same OSError to the writer)."""
+    code = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+        "from interpreter.cli import main\n"
+        f"sys.argv = ['fengsheng', *{list(args)!r}]\n"
+        "main()\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_disk_keeps_the_summary_and_whole_games(tmp_path, jobs):
+    r = run_limited(tmp_path, 300_000, "simulate", "-n", "20", "-s", "1", "-j", jobs, "--log", "g.jsonl")
+    assert r.returncode == 1, r.stderr
+    assert "How games ended:" in r.stdout and "Average turns" in r.stdout  # every game counted
+    said = [line for line in r.stderr.splitlines() if line.startswith("error: the log g.jsonl stopped after ")]
+    assert said and "of 20 games: File too large" in said[0], r.stderr
+    written = int(said[0].split("stopped after ")[1].split(" ")[0])
+    games = read_log(tmp_path / "g.jsonl")  # strictly: nothing cut in the middle of a game
+    assert 0 < written == len(games) < 20 and all(g["end"] is not None for g in games)
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_log_on_a_full_device(tmp_path):
+    r = fengsheng("simulate", "-n", "4", "-s", "1", "-j", "1", "--log", "/dev/full", "--format", "json")
+    assert r.exit_code == 1
+    summary = json.loads(r.stdout)
+    assert summary["games"] == 4 and summary["log_written"] == 0
+    assert summary["log_error"].startswith("No space left on device")
+
+
+def test_games_at_the_turn_limit_are_named_with_their_seeds():
+    r = fengsheng("simulate", "-n", "6", "-s", "1", "-j", "1", "--max-turns", "2", "--format", "json")
+    summary = json.loads(r.stdout)
+    limited = summary["turn_limit_games"]
+    assert len(limited) == summary["ended_by"]["turn_limit"] > 0
+    assert all(isinstance(g["seed"], int) for g in limited)
+    text = fengsheng("simulate", "-n", "6", "-s", "1", "-j", "1", "--max-turns", "2").output
+    assert f"Games that reached the turn limit, nobody winning ({len(limited)})" in text
+    assert f"game {limited[0]['index']} (game seed {limited[0]['seed']})" in text
+    assert f"--game-seed {limited[0]['seed']}" in text
