@@ -15,47 +15,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import catalogue
 from .agents.base import Descriptor, Observation
 from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
-from .catalogue import DECISIONS, EVENTS, STATUSES
 from .content.diagnostics import Diagnostics
 from .content.loader import BUNDLED_CONTENT, ContentErrors, load_cached
 from .content.packs import resolve_packs
 from .content.read import read
-from .content.yamlpos import Pos, key_pos_of, pos_of
+from .content.yamlpos import key_pos_of, pos_of
 from .engine.game import EngineError
-from .engine.observation import observe
-from .engine.table import NO_IDENTITY, TableError, build, put_pending, put_role_pile, put_usage
+from .engine.table import TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
-from .model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
-from .scenario_zones import setup_zones, zone_fails
-from .snippet import brief, clip, line_of, snippet
+from .scenario_expect import check_expectations
+from .scenario_setup import Failure, Where, setup_errors
+from .scenario_zones import setup_zones
+from .snippet import brief, clip
 from .suggest import did_you_mean
 
-# where a scenario may begin besides a phase of the rules' turn (the base game: draw, play, send, contest, receive)
-STARTS = ("game", "travel", "turn_end", "settle")
 # the game's phase where the turn resumes, if named otherwise
 _START_PHASE = {"travel": "send", "settle": "setup", "game": "setup"}
 
 
 class ScenarioFailure(Exception):
     """The scenario could not run as written (unscripted decision, illegal answer, bad setup)."""
-
-
-class Failure(str):
-    """A failure at a place in the scenario file, as the report prints it (`path:line:col: message` and the line
-    with a caret), keeping its parts for `scenario run --format json`: the message alone, its line and column."""
-
-    message: str
-    line: int
-    col: int
-
-    def __new__(cls, text: str, message: str, line: int, col: int) -> Failure:
-        self = super().__new__(cls, text)
-        self.message, self.line, self.col = message, line, col
-        return self
 
 
 def failure_record(failure: str) -> dict:
@@ -68,20 +50,6 @@ def failure_record(failure: str) -> dict:
 def _failure_of(e: Exception) -> str:
     """An exception's failure text, keeping the place of a Failure it was raised with."""
     return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Failure) else str(e)
-
-
-class _Where:
-    """Points a failure at its place in the scenario file: `path:line:col: message` and the line with a caret."""
-
-    def __init__(self, path: Path, lines: list[str] | None):
-        self.path, self.lines = path, lines
-
-    def __call__(self, pos: Pos | None, message: str) -> str:
-        if pos is None:
-            return message
-        shown = line_of(self.lines, pos.line)
-        text = f"{self.path}:{pos.line}:{pos.col}: {message}"
-        return Failure(text if shown is None else text + "\n" + snippet(shown, pos.col), message, pos.line, pos.col)
 
 
 class NeverAsked(ScenarioFailure):
@@ -114,7 +82,7 @@ class _SeatAgent(ScriptedAgent):
         return super().act(observation, actions)
 
 
-def _script(seat: int, raw: list, where: _Where, expect: dict) -> tuple[_SeatAgent, list]:
+def _script(seat: int, raw: list, where: Where, expect: dict) -> tuple[_SeatAgent, list]:
     """One seat's scripted agent (answers from the file, failures pointed at their line) and the
     position of each answer in the file."""
     positions = [pos_of(raw, i) for i in range(len(raw))]
@@ -191,7 +159,7 @@ def _inside(path: Path, roots: list[Path]) -> bool:
     return any(path == root or root in path.parents for root in roots)
 
 
-def content_packs(path: Path, data: dict, where: _Where, allow_outside: bool = False) -> list[Path]:
+def content_packs(path: Path, data: dict, where: Where, allow_outside: bool = False) -> list[Path]:
     """The packs a scenario plays with: the full bundled game, then its `content:` folders.
 
     A folder must lie inside the scenario's own folder or the current working
@@ -223,7 +191,7 @@ INTERNAL = "internal error (a bug in the engine, not in the scenario; please rep
 def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     path = Path(path)
     data, lines = _load_scenario(path)
-    where = _Where(path, lines)
+    where = Where(path, lines)
     name = data.get("name", path.stem)
     try:
         packs = content_packs(path, data, where, allow_outside)
@@ -244,7 +212,7 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     ]
     agents = [agent for agent, _ in scripts]
     result = ScenarioResult(name, str(path), True)
-    wrong = _setup_errors(data, content, where)
+    wrong = setup_errors(data, content, where)
     if wrong:
         result.passed = False
         result.failures += wrong
@@ -383,210 +351,6 @@ def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
     return result
 
 
-def _setup_errors(data: dict, content, where: _Where) -> list[str]:
-    """What the schema cannot check: seat numbers within the table, a deck the content has."""
-    out = []
-    n = len(data["players"])
-    pend = data.get("pending") or {}
-    for container, key in ((data, "current"), (pend, "sender"), (pend, "holder"), (pend, "lock"), (pend, "target")):
-        seat = container.get(key)
-        if seat is not None and not 0 <= seat < n:
-            name = key if container is data else f"pending.{key}"
-            out.append(where(pos_of(container, key), f"setup: {name} is seat {seat}; the table has seats 0 to {n - 1}"))
-    for section, seats in (
-        ("answers", data.get("answers")),
-        ("expect.players", (data.get("expect") or {}).get("players")),
-    ):
-        for key in seats or {}:
-            if isinstance(key, int) and not isinstance(key, bool):
-                seat = key
-            elif isinstance(key, str) and key.isdigit() and len(key) <= 3:
-                seat = int(key)  # written as 1 or "1"
-            else:
-                seat = -1  # anything else (.inf, 1.5, a name) is not a seat
-            if not 0 <= seat < n:
-                out.append(
-                    where(key_pos_of(seats, key), f"{section}: {brief(key)} is not a seat (the table has 0 to {n - 1})")
-                )
-    start = data.get("start")
-    if start is not None:
-        ids = [ph.id for ph in content.rules.phases]
-        if start not in (*ids, *STARTS):
-            close = did_you_mean(start, [*ids, *STARTS]) if isinstance(start, str) else None
-            out.append(
-                where(
-                    pos_of(data, "start"),
-                    f"start: the turn has no phase {brief(start)} (its phases: {', '.join(ids)}; or "
-                    f"{', '.join(STARTS)})" + (f"; {close}" if close else ""),
-                )
-            )
-    for i, spec in enumerate(data["players"]):
-        ident = spec.get("identity")
-        if ident != NO_IDENTITY and ident not in content.identities:
-            known = [*content.identities, NO_IDENTITY]
-            unknown = f"setup: seat {i}: unknown identity {brief(ident)}" + _mean(ident, known)
-            out.append(where(pos_of(spec, "identity"), unknown))
-        for j, name in enumerate(spec.get("statuses") or []):
-            if name not in STATUSES:
-                unknown = f"setup: seat {i}: unknown status {brief(name)}" + _mean(name, list(STATUSES))
-                out.append(where(pos_of(spec["statuses"], j), unknown))
-    deck = data.get("deck")
-    if deck is not None and deck not in content.decks:
-        no_deck = f"setup: no deck {brief(deck)} (deck.yaml has: {', '.join(content.decks)})"
-        out.append(where(pos_of(data, "deck"), no_deck))
-        return out
-    out += _unknown_card_ids(data, content, where)
-    out += _unknown_skill_answers(data, content, where)
-    out += _unknown_expectations(data.get("expect") or {}, content, where)
-    return out
-
-
-def _unknown_skill_answers(data: dict, content, where: _Where) -> list[str]:
-    """Answers ``skill NAME`` (in `answers` or a seat's `not_offered`) naming a skill no role of the content has.
-
-    Such an answer is never an option: the run would fail later and elsewhere — "answers left unused"
-    when the seat is never asked, or "not a legal option" — typically after a designer renamed or
-    replaced a role's skills under its scenario. Each is reported at its line with the closest name,
-    among the skills of the seat's role first.
-    """
-    known = {k for role in content.roles.values() for sk in role.moments for k in (sk.name, sk.id)}
-    out = []
-    for i, spec in enumerate(data["players"]):
-        role = content.roles.get(spec.get("role")) if isinstance(spec.get("role"), str) else None
-        own = list(dict.fromkeys(sk.name for sk in role.skills)) if role is not None else []
-        wanted = (data.get("answers") or {}).get(i, (data.get("answers") or {}).get(str(i)))
-        seat_expect = ((data.get("expect") or {}).get("players") or {}).get(i) or {}
-        for section, answers in ((f"answers.{i}", wanted), (f"expect.players.{i}.not_offered", None)):
-            if section.endswith("not_offered") and isinstance(seat_expect, dict):
-                answers = seat_expect.get("not_offered")
-            for j, answer in enumerate(answers if isinstance(answers, list) else []):
-                if not isinstance(answer, str) or not answer.strip().startswith("skill "):
-                    continue
-                name = answer.strip()[len("skill ") :].strip()
-                if name in known:
-                    continue
-                msg = f"{section}: {brief(answer)} names no skill of any role of the content"
-                if role is not None:
-                    msg += f" (P{i}'s role {role.name} has: {', '.join(own) or 'no skill'})"
-                # the closest of the seat's role's skills — its only one, however spelt — else of any role
-                close = did_you_mean(name, own) or (f"did you mean {own[0]}?" if len(own) == 1 else None)
-                close = close or did_you_mean(name, sorted(known))
-                hint = f"; did you mean skill {close[len('did you mean ') :]}" if close else ""
-                out.append(where(pos_of(answers, j), msg + hint))
-    return out
-
-
-# the fields of a decision record (engine/core.py) that a pattern `{d: ...}` may match
-_DECISION_FIELDS = ("d", "seat", "n", "choice", "label", "prompt", "source", "to")
-
-
-def _declared_events(content) -> dict:
-    """The events the content's rules declare, as the log records them: their fields, the subject's `seat`, the
-    announcement's number `ev` (Resolution.announce)."""
-    return {
-        name: catalogue.declared_event(name, (*(f for f, _ in e.fields), "seat", "ev"), e.doc, e.zh)
-        for name, e in content.declared.events.items()
-    }
-
-
-def _unknown_expectations(expect: dict, content, where: _Where) -> list[str]:
-    """Patterns and skill names an expectation names that no game can produce.
-
-    A pattern with a misspelt event kind or field matches no record, so `events:` would fail with
-    "did not happen" and `no_events:` would pass whatever the game did; a skill name no role has
-    never fires. Each is reported at its line with the closest name.
-    """
-    out = []
-    patterns: list[tuple[str, Any]] = [(f"events[{i}]", p) for i, p in enumerate(expect.get("events") or [])]
-    patterns += [(f"no_events[{i}]", p) for i, p in enumerate(expect.get("no_events") or [])]
-    for i, want in enumerate(expect.get("event_counts") or []):
-        if isinstance(want, dict):
-            patterns.append((f"event_counts[{i}].match", want.get("match")))
-    events = EVENTS | _declared_events(content)
-    for what, pattern in patterns:
-        if not isinstance(pattern, dict):
-            continue
-        if "e" in pattern:
-            kind, kinds, field_of = pattern["e"], list(events), lambda k: (*events[k].fields, "e", "to", "secret")
-            noun, key = "event kind", "e"
-        elif "d" in pattern:
-            kind, kinds, field_of = pattern["d"], list(DECISIONS), lambda _k: _DECISION_FIELDS
-            noun, key = "decision kind", "d"
-        else:
-            continue
-        if kind not in kinds:
-            close = did_you_mean(kind, kinds) if isinstance(kind, str) else None
-            known = f"; {close}" if close else f" ({noun}s: {', '.join(kinds)})"
-            msg = f"expect.{what}: no {noun} {brief(kind)}{known}"
-            out.append(where(pos_of(pattern, key), msg))
-            continue
-        fields = field_of(kind)
-        for name in pattern:
-            if name not in fields:
-                close = did_you_mean(name, list(fields)) if isinstance(name, str) else None
-                msg = f"expect.{what}: the {kind} record has no field {brief(name)} (its fields: {', '.join(fields)})"
-                out.append(where(key_pos_of(pattern, name), msg + (f"; {close}" if close else "")))
-    names = sorted({skill.name for role in content.roles.values() for skill in role.skills})
-    fired = expect.get("skills_fired") or []
-    for j, name in enumerate(fired if isinstance(fired, list) else []):
-        if name not in names:
-            close = did_you_mean(name, names) if isinstance(name, str) else None
-            msg = f"expect.skills_fired: no role of the content has a skill {brief(name)}"
-            out.append(where(pos_of(fired, j), msg + (f"; {close}" if close else "")))
-    return out
-
-
-def _mean(word: object, known: list[str]) -> str:
-    """After an unknown name: "; did you mean X? (known: …)", the closest name first, then every one."""
-    close = did_you_mean(word, known) if isinstance(word, str) else None
-    return (f"; {close}" if close else "") + f" (known: {', '.join(known)})"
-
-
-def _unknown_card_ids(data: dict, content, where: _Where) -> list[str]:
-    """Deck ids placed in hands, intel areas, on the deck or in transit that the deck in play lacks.
-
-    The message says which ids it has, so a designer without the repository's deck.yaml at hand
-    (an installed copy) can pick one; `fengsheng pack show` names the folder that holds it.
-    """
-    deck = data.get("deck")
-    ids = {e.uid for e in content.deck} if deck is None else set(content.decks[deck])
-    places: list[tuple[str, Any]] = [("deck_top", data.get("deck_top"))]
-    for i, spec in enumerate(data["players"]):
-        places += [(f"seat {i} hand", spec.get("hand")), (f"seat {i} intel", spec.get("intel"))]
-    out = []
-    for what, uids in places:
-        for j, uid in enumerate(uids or []):
-            if isinstance(uid, int) and not isinstance(uid, bool) and uid not in ids:
-                which = f"the deck {brief(deck)}" if deck is not None else "the deck"
-                msg = f"setup: {what}: card #{uid} is not in {which} (its ids: {_ranges(sorted(ids))})"
-                out.append(where(pos_of(uids, j), msg))
-    return out
-
-
-def _ranges(ids: list[int]) -> str:
-    """1, 2, 3, 5, 7, 8 as '1-3, 5, 7-8'."""
-    runs: list[list[int]] = []
-    for u in ids:
-        if runs and u == runs[-1][1] + 1:
-            runs[-1][1] = u
-        else:
-            runs.append([u, u])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
-
-
-def _ids(cards) -> list:
-    return [c.uid for c in cards]
-
-
-def _match(event: dict, pattern: dict) -> bool:
-    for k, v in pattern.items():
-        if k == "seat" and isinstance(v, str) and v.startswith("P"):
-            v = int(v[1:])
-        if event.get(k) != v:
-            return False
-    return True
-
-
 def _start_counters(g, seats: list, result, where) -> bool:
     """The rules' counters at their initial values, as a game starts them (after the roles), then a seat's own
     `counters:` over them; False (a failure said) for a counter the rules do not declare."""
@@ -604,182 +368,3 @@ def _start_counters(g, seats: list, result, where) -> bool:
                 return False
             g.seats.keep_mark(g.players[i], c.name, c.clamp(value), c.visibility == "owner")
     return True
-
-
-# what `players.<seat>.<key>` in a scenario's expectations reads from the player
-_PLAYER_FACTS = {
-    "hand": lambda p: sorted(_ids(p.hand)),
-    "intel": lambda p: sorted(_ids(p.intel)),
-    "hand_count": lambda p: len(p.hand),
-    "intel_count": lambda p: len(p.intel),
-    "alive": lambda p: p.alive,
-    "out": lambda p: p.out,
-    "role_face_up": lambda p: p.role_face_up,
-    "role": lambda p: p.role.id if p.role is not None else None,
-    "red": lambda p: p.counts[RED_BIT],
-    "blue": lambda p: p.counts[BLUE_BIT],
-    "black": lambda p: p.counts[BLACK_BIT],
-}
-
-
-# what `players.<seat>.<key>` checks while the scenario runs, not in the end state (see _SeatAgent)
-_RUN_FACTS = ("asked", "not_offered")
-# what `players.<seat>.knows` / `knows_not` read: the cards whose face the seat's observation shows
-_SIGHT_FACTS = ("knows", "knows_not")
-
-
-def _faces_seen(g, seat: int) -> set[int]:
-    """The deck ids of the cards whose face `seat`'s observation shows now (its hand, the public zones, the cards
-    of other zones it knows: known_cards …); the history is left out (its records name cards by id only)."""
-    seen: set[int] = set()
-
-    def walk(v: Any) -> None:
-        if isinstance(v, dict):
-            if isinstance(v.get("id"), int) and "card" in v:  # a card's face (actions.card_data)
-                seen.add(v["id"])
-            for k, x in v.items():
-                if k != "history":
-                    walk(x)
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-
-    walk(observe(g, seat))
-    return seen
-
-
-def _counter_fails(g, seat: int, want: dict, at) -> list[str]:
-    """`counters`: each named counter of the rules has this value at the end."""
-    fails = []
-    declared = g.content.declared.counters
-    for name, value in want.items():
-        c = declared.get(name)
-        if c is None:
-            hint = did_you_mean(str(name), declared)
-            fails.append(
-                at(
-                    key_pos_of(want, name),
-                    f"P{seat} counters: the rules declare no counter {brief(name)}" + (f"; {hint}" if hint else ""),
-                )
-            )
-        elif g.seats.counter(g.players[seat], c) != value:
-            fails.append(
-                at(
-                    pos_of(want, name),
-                    f"P{seat} counter {name}: expected {value}, got {g.seats.counter(g.players[seat], c)}",
-                )
-            )
-    return fails
-
-
-def _sight_fails(g, seat: int, want: dict, key: str, at) -> list[str]:
-    """`knows`: each card's face is in the seat's observation at the end; `knows_not`: none is."""
-    fails = []
-    uids = want[key]
-    seen = _faces_seen(g, seat)
-    for j, uid in enumerate(uids):
-        card = g.zones.by_uid.get(uid)
-        if card is None:
-            fails.append(at(pos_of(uids, j), f"P{seat} {key}: no card #{uid} in this game"))
-            continue
-        if (uid in seen) != (key == "knows"):
-            where = g.zones.zone_name(card)
-            verb = "does not see" if key == "knows" else "sees"
-            fails.append(at(pos_of(uids, j), f"P{seat} {key}: P{seat} {verb} the face of #{uid} ({where})"))
-    return fails
-
-
-def _plain(_pos: Pos | None, message: str) -> str:
-    return message
-
-
-def _count_fails(log: list, counts: list, at=_plain) -> list[str]:
-    """`event_counts`: each pattern matches exactly `times` records (0: never)."""
-    fails = []
-    for j, want in enumerate(counts):
-        pattern, times = want["match"], want["times"]
-        got = sum(1 for e in log if _match(e, pattern))
-        if got != times:
-            fails.append(at(pos_of(counts, j), f"event {pattern} happened {got} time(s), expected exactly {times}"))
-    return fails
-
-
-def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
-    """What of `expect` the game did not do, each failure pointed at its expectation by `at` (a `_Where`: the
-    file, line and column, and the line with a caret; without it, the message alone)."""
-    fails = []
-    if "winners" in expect:
-        got = sorted(p.seat for p in over.winners) if over else None
-        want = sorted(expect["winners"])
-        if got != want:
-            fails.append(
-                at(pos_of(expect, "winners"), f"winners: expected {want}, got {got if over else 'no end of game'}")
-            )
-    if "reason" in expect and (over is None or over.reason != expect["reason"]):
-        msg = f"game end reason: expected {expect['reason']}, got {over.reason if over else None}"
-        fails.append(at(pos_of(expect, "reason"), msg))
-    if "game_over" in expect and bool(over) != expect["game_over"]:
-        fails.append(at(pos_of(expect, "game_over"), f"game over: expected {expect['game_over']}, got {bool(over)}"))
-    for seat, want in (expect.get("players") or {}).items():
-        p = g.players[int(seat)]
-        for key, v in want.items():
-            if key in _RUN_FACTS:  # checked while the scenario ran (_SeatAgent)
-                continue
-            if key in _SIGHT_FACTS:
-                fails += _sight_fails(g, int(seat), want, key, at)
-                continue
-            if key == "counters":
-                fails += _counter_fails(g, int(seat), want["counters"], at)
-                continue
-            if key == "zones":
-                fails += zone_fails(g, int(seat), want["zones"], at)
-                continue
-            fact = _PLAYER_FACTS.get(key)
-            if fact is None:
-                fails.append(at(key_pos_of(want, key), f"players.{seat}: unknown expectation '{key}'"))
-                continue
-            g_v = fact(p)
-            w_v = sorted(v) if key in ("hand", "intel") else v
-            if g_v != w_v:
-                fails.append(at(pos_of(want, key), f"P{seat} {key}: expected {w_v}, got {g_v}"))
-    fails += zone_fails(g, None, expect.get("zones") or {}, at)
-    zones = {"discard": g.discard_pile, "removed": g.removed}
-    for zone, cards in zones.items():
-        uids = expect.get(f"{zone}_contains", [])
-        for j, uid in enumerate(uids):
-            if uid not in _ids(cards):
-                fails.append(at(pos_of(uids, j), f"{zone} pile: expected to contain #{uid}, has {_ids(cards)}"))
-    if "deck_top" in expect:
-        top = list(reversed(_ids(g.deck)))[: len(expect["deck_top"])]
-        if top != expect["deck_top"]:
-            fails.append(at(pos_of(expect, "deck_top"), f"deck top: expected {expect['deck_top']}, got {top}"))
-    if "role_pile" in expect:
-        got = [r.id for r in reversed(g.role_pile)]
-        if got != expect["role_pile"]:
-            msg = f"role pile (top first): expected {expect['role_pile']}, got {got}"
-            fails.append(at(pos_of(expect, "role_pile"), msg))
-    if "pending" in expect:
-        got = g.pending.uid if g.pending is not None else None
-        if got != expect["pending"]:
-            fails.append(at(pos_of(expect, "pending"), f"pending intel: expected {expect['pending']}, got {got}"))
-    log = g.log
-    i = 0
-    events = expect.get("events", [])
-    for j, pattern in enumerate(events):
-        while i < len(log) and not _match(log[i], pattern):
-            i += 1
-        if i >= len(log):
-            fails.append(at(pos_of(events, j), f"event {pattern} did not happen (in this order)"))
-            break
-        i += 1
-    never = expect.get("no_events", [])
-    for j, pattern in enumerate(never):
-        if any(_match(e, pattern) for e in log):
-            fails.append(at(pos_of(never, j), f"event {pattern} happened but must not"))
-    fails += _count_fails(log, expect.get("event_counts", []), at)
-    fired = [t[2] for t in g.trace or [] if t[0] == "fired"]
-    names = expect.get("skills_fired", [])
-    for j, name in enumerate(names):
-        if name not in fired:
-            fails.append(at(pos_of(names, j), f"skill {name} did not fire (fired: {fired or 'none'})"))
-    return fails

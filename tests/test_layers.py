@@ -51,6 +51,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "interpreter.sim.*",
             "interpreter.scenario",
             "interpreter.scenario_zones",
+            "interpreter.scenario_setup",
+            "interpreter.scenario_expect",
             "interpreter.seat_text",
             "interpreter.messages",
             "interpreter.play",

@@ -225,3 +225,18 @@ def test_knows_not_of_a_card_the_game_lacks_fails_rather_than_passes(tmp_path):
     )
     (failure,) = result.failures
     assert "P0 knows_not: no card #999 in this game" in failure
+
+
+def test_a_contest_or_travel_without_a_pending_intel_is_a_setup_failure_at_start(tmp_path):
+    """Before: 'internal error … AssertionError:' with no message, blamed on the engine (issue 29)."""
+    for start in ("contest", "travel"):
+        f = tmp_path / f"{start}.scenario.yaml"
+        f.write_text(
+            "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n  - identity: te_gong_ji_guan\n"
+            f"  - identity: te_gong_ji_guan\ncurrent: 0\nstart: {start}\n",
+            encoding="utf-8",
+        )
+        result = run_scenario(f)
+        assert not result.passed
+        assert result.failures[0].startswith(f"{f}:7:8: start: {start} needs an intel in transit")
+        assert "internal error" not in "".join(result.failures)
