@@ -275,6 +275,8 @@ def compare(
         _fail(f"{sweep_arg} is a sweep directory but {other} is not: give two sweep directories, or two packs to sweep")
         return
     else:
+        for arg in (base, fork):  # both packs, checked before anything is swept
+            _pack_label(arg)
         where = _sweep_packs(
             base, fork, players_text, agents_specs, games, seed, expansions, jobs, out, pin_role, pin_task
         )
@@ -318,8 +320,11 @@ def _pack_label(arg: str) -> tuple[str, tuple[str, ...]]:
     if arg == "base":
         return "base", ()
     path = Path(arg)
-    if not path.is_dir():
-        _fail(f"{arg}: neither a sweep directory nor a content pack directory (nor `base`, the bundled game)")
+    # a pack is a folder with a pack.yaml (a fork) or a rules.yaml (a rule set of its own); any other folder
+    # (/tmp, a home folder) would be swept for minutes as the bundled game before anyone saw the mistake
+    if not path.is_dir() or not ((path / "pack.yaml").is_file() or (path / "rules.yaml").is_file()):
+        what = "a folder with no sweep.json, pack.yaml or rules.yaml" if path.is_dir() else "no such folder"
+        _fail(f"{arg}: neither a sweep directory nor a content pack directory (nor `base`, the bundled game): {what}")
     return path.resolve().name, (arg,)
 
 

@@ -513,6 +513,12 @@ def test_compare_command_sweeps_two_packs(run, tmp_path):
     assert render_report(data).count("New roles in jia_gui") == 1
     res = run("compare", "base", tmp_path / "no_such_pack")
     assert res.exit_code == 2 and "neither a sweep directory nor a content pack directory" in res.output
+    # a folder that is neither a sweep nor a pack (issue 29: `compare /tmp /tmp` swept for minutes): refused at once
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "notes.txt").write_text("x", encoding="utf-8")
+    res = run("compare", tmp_path / "plain", tmp_path / "plain", "-o", tmp_path / "nowhere")
+    assert res.exit_code == 2 and "a folder with no sweep.json, pack.yaml or rules.yaml" in res.output
+    assert not (tmp_path / "nowhere").exists()
 
 
 def test_a_skill_with_several_moments_shows_each_moments_kind(tmp_path):
