@@ -68,7 +68,7 @@ def depth_of(value: Any, limit: int) -> int:
 def _check_text(text: str) -> None:
     at = bad_char(text)
     if at >= 0:
-        raise JsonInputError(f"{describe_char(text[at])} is not text (in {text[:at]!r}…)"[:200])
+        raise JsonInputError(f"{describe_char(text[at])} in a text: not valid text")
 
 
 def _whole(digits: int) -> Any:

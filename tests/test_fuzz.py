@@ -521,7 +521,53 @@ def check_entry(tmp: Path, entry: Path) -> list[str]:
         problems += check_scenario(tmp / "s", (entry / "scenario.yaml").read_bytes())
     if (entry / "log.jsonl").exists():
         problems += check_log(tmp / "l", (entry / "log.jsonl").read_bytes())
+    if (entry / "fork").is_dir():
+        problems += check_fork(tmp / "f", entry / "fork")
+    if (entry / "save.json").exists():
+        problems += check_save(tmp / "v", (entry / "save.json").read_bytes())
+    if (entry / "sweep").is_dir():
+        problems += check_sweep(tmp / "w", entry / "sweep")
     return problems
+
+
+def check_fork(tmp: Path, fork: Path) -> list[str]:
+    """A pack layered over the bundled game (its own pack.yaml and files): validate it; if it validates, two games
+    at five players and two at ten, and `pack show`."""
+    pack = tmp / fork.name
+    shutil.copytree(fork, pack)
+    try:
+        status, _, problems = run(["validate", str(pack)])
+        problems += run(["pack", "show", str(pack)])[2]
+        if status == 0:
+            for players in ("5", "10"):
+                problems += run(["simulate", "-n", "2", "-j", "1", "-s", "1", "-p", players, "--content", str(pack)])[2]
+        return problems
+    finally:
+        forget(tmp)
+
+
+def check_save(tmp: Path, data: str | bytes) -> list[str]:
+    """A `play` save: read it as --resume does (every problem a PlayError, within the time limit)."""
+    from interpreter.play import PlayError, Table
+
+    save = write(tmp / "save.json", data)
+    try:
+        with time_limit(TIME_LIMIT):
+            Table.read_save(save)
+    except PlayError:
+        pass
+    except RanTooLong:
+        return [f"reading the save {save}: ran over {TIME_LIMIT:g} s"]
+    except Exception as e:
+        return [f"reading the save {save}: raised\n" + "".join(traceback.format_exception(type(e), e, e.__traceback__))]
+    return []
+
+
+def check_sweep(tmp: Path, sweep: Path) -> list[str]:
+    """A sweep folder (sweep.json, games.jsonl): its report, as JSON, without the HTML page."""
+    folder = tmp / "sweep"
+    shutil.copytree(sweep, folder)
+    return run(["balance", "report", str(folder), "--format", "json", "--no-html"])[2]
 
 
 # ---------------------------------------------------------------------- the tests
