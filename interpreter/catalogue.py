@@ -366,6 +366,13 @@ VICTORY_CHECKS: dict[str, VictoryCheck] = {
             "that player",
             "一名角色收集了三张红色或蓝色情报但没有宣告胜利",
         ),
+        VictoryCheck(
+            "receive",
+            "a player (`subject`) has just received an intel (接收, not an intel put into his area): checked at "
+            "the receive's node, with the collect check, after its triggers and before anyone's dying",
+            "the receiver",
+            "一名角色接收情报后",
+        ),
         VictoryCheck("death", "a player (`subject`) has just died", "the dead player", "一名角色死亡"),
         VictoryCheck("turn_end", "at the end of a turn, after everything else", "", "回合结束时"),
         VictoryCheck(
@@ -374,7 +381,21 @@ VICTORY_CHECKS: dict[str, VictoryCheck] = {
             "",
             "一名角色宣告胜利时，你代替其胜利",
         ),
+        VictoryCheck(
+            "game_end",
+            "the game is ending (someone won, the last player alive, or the turn limit): a holder whose condition "
+            "holds wins too, after the usurp check and before co-victory skills",
+            "",
+            "游戏结束时",
+        ),
     )
+}
+
+# Who wins with the holder of a victory condition that holds (`wins:` of a victory item; default camp).
+VICTORY_WINS: dict[str, str] = {
+    "camp": "the holder and every player of his identity's camp, dead or alive, but not those out of the game "
+    "(a holder without a camp wins alone); the rulebook's 宣告胜利, at every check",
+    "alone": "the holder only, without his camp (单独胜利)",
 }
 
 # Victory skills of roles (`kind: victory`): the stage of the victory check they run at.
@@ -788,9 +809,10 @@ CONTEXT_VARS: dict[str, ContextVar] = {
         ContextVar(
             "subject",
             "player",
-            "`collect_unclaimed`: the player who has 3 red or 3 blue intel but does not win by it. `death`: "
-            "the player who just died. Triggered skill: the player the event is about",
-            "triggered skills and the victory checks collect_unclaimed and death",
+            "`collect_unclaimed`: the player who has 3 red or 3 blue intel but does not win by it. `receive`: the "
+            "player who just received an intel. `death`: the player who just died. Triggered skill: the player "
+            "the event is about",
+            "triggered skills and the victory checks collect_unclaimed, receive and death",
             "该角色",
             reads=(),
         ),

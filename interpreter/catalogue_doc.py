@@ -52,6 +52,10 @@ def victory_checks() -> str:
     )
 
 
+def victory_wins() -> str:
+    return _table(["`wins`", "who wins with the holder"], [[f"`{k}`", doc] for k, doc in C.VICTORY_WINS.items()])
+
+
 def triggers() -> str:
     return _table(
         ["`trigger`", "The event (`subject`, `this_card`)", "中文"],
@@ -99,6 +103,7 @@ TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "context-vars": ("language.md", context_vars),
     "timings": ("language.md", timings),
     "victory-checks": ("language.md", victory_checks),
+    "victory-wins": ("language.md", victory_wins),
     "triggers": ("language.md", triggers),
     "limits": ("errors.md", limits),
     "phase-kinds": ("modding.md", phase_kinds),

@@ -39,9 +39,11 @@ STATUS_ZH = {
 REASON_ZH = {
     "collect": "有人收集了三张红色或蓝色情报",
     "death": "一名角色死亡，完成了秘密任务",
+    "receive": "一名角色接收情报后达成了胜利条件",
     "turn_end": "回合结束时完成了秘密任务",
     "last_alive": "只剩一名角色存活",
     "turn_limit": "平局：达到回合上限",
+    "game_end": "达到回合上限，游戏结束时有人达成了胜利条件",
     "no_players": "平局：没有玩家了",
 }
 # the fixed answers' labels are English words in the descriptors; the menu says them in Chinese

@@ -73,6 +73,8 @@ def _enums(node, key: str) -> list[set]:
         ("card", "data", C.DATA_TYPES),
         ("secret_task", "check", C.VICTORY_CHECKS),
         ("rules", "check", C.VICTORY_CHECKS),
+        ("secret_task", "wins", C.VICTORY_WINS),
+        ("rules", "wins", C.VICTORY_WINS),
         ("rules", "color", C.COLORS),
         ("rules", "turn", C.PHASE_KINDS),
         ("rules", "resolution", C.RESOLUTIONS),

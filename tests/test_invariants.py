@@ -10,7 +10,7 @@ from conftest import light_and_slow
 from interpreter.agents import RandomAgent
 from interpreter.engine.game import Game
 
-REASONS = {"collect", "death", "turn_end", "last_alive", "no_players", "turn_limit"}
+REASONS = {"collect", "receive", "death", "turn_end", "last_alive", "no_players", "turn_limit", "game_end"}
 
 
 def play(content, n, seed, record=False):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..catalogue import VICTORY_WINS
 from ..model.content import TIMINGS, VICTORY_CHECKS, CardType, CardUse, SecretTask, Victory
 from .checks import warn_never_sends
 from .units import Units, card_env, victory_env
@@ -66,7 +67,14 @@ def build_victories(u: Units, path: Path, container: Any, key: str) -> list[Vict
         r = u.compile(path, v, "condition", victory_env(v["check"]), v["check"], "bool")
         if r.fn is not None:
             out.append(
-                Victory(v["check"], r.fn, bool(v.get("dead_may_win", False)), v.get("condition", ""), r.state_reads)
+                Victory(
+                    v["check"],
+                    r.fn,
+                    bool(v.get("dead_may_win", False)),
+                    v.get("condition", ""),
+                    r.state_reads,
+                    v.get("wins", "camp") if v.get("wins") in VICTORY_WINS else "camp",
+                )
             )
     return out
 

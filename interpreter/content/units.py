@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
-from ..catalogue import TRIGGER_EVENTS
+from ..catalogue import TRIGGER_EVENTS, VICTORY_CHECKS
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler
 from ..language.errors import LanguageError
@@ -76,7 +76,7 @@ def _skill_names(skill: dict) -> dict:
 
 def victory_env(check: str) -> dict:
     names = ["self", "current"]
-    if check in ("collect_unclaimed", "death"):
+    if VICTORY_CHECKS[check].subject:  # the checks about one player (catalogue.VICTORY_CHECKS)
         names.append("subject")
     return context_env(names)
 

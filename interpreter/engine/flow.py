@@ -592,6 +592,8 @@ class TurnFlow:
             self.zones.move(card, INTEL, holder)
             if not unheard(self.game, "received"):
                 emit_event(self.game, "received", seat=holder.seat, card=card.uid, sender=self.transit.sender.seat)
+            if self.victory.checks_receive:
+                self.victory.note_received(holder)
             self.resolution.settle("接收情报时")
         else:
             self.zones.discard_cards([card])

@@ -426,7 +426,7 @@ class Game(GameCore):
                 self.start_game()
             while True:
                 if self.turn_no >= self.max_turns:
-                    raise GameOver([], "turn_limit")
+                    self.victory.end_without_winner("turn_limit")
                 self.flow.play_turn()
                 self.current = self.flow.next_turn_player()
         except GameOver as over:

@@ -90,7 +90,8 @@ class Resolution:
                 if self.seats.just_died:
                     self.seats.forget_deaths()
                 return
-            collect = dying = False
+            collect = self.victory.received is not None  # the node of a receive: its "receive" check
+            dying = False
             collect_at, dying_at = self.collect_at, self.dying_at
             for p in self.players:  # cheap scan first: most nodes have nothing to check
                 c = p.counts

@@ -3,15 +3,21 @@
 Collect checks (at every node, step 3):
 
 1. each player with 3 red or 3 blue intel: if his own "collect" condition holds
-   he wins with his camp; otherwise every eligible holder of a
-   "collect_unclaimed" condition wins;
+   he wins; otherwise every eligible holder of a "collect_unclaimed" condition
+   wins; at the node of a receive, every eligible holder of a "receive"
+   condition about the receiver wins;
 2. (role victory skills — a hook, filled by roles);
 3. if someone is winning and an eligible holder of a "usurp" condition
    is not among them, he replaces them all;
+3b. every eligible holder of a "game_end" condition that holds wins too
+   (also when the last player alive wins, and at the turn limit);
 4. (co-victory skills of roles — a hook).
 
 Death checks replace step 1 with the "death" conditions, evaluated for each
 player who just died; the turn-end check with the "turn_end" ones.
+Whoever wins by a condition wins with his camp (every player of his identity's
+camp, dead or alive, not the out), at every check, unless the condition says
+`wins: alone` (catalogue.VICTORY_WINS; docs/rulings.md R24).
 The conditions are effect-language expressions from identities and secret
 tasks; this module only knows the order.
 """
@@ -55,6 +61,13 @@ def _collect_reads_declared(content: Any) -> bool:
     return ok
 
 
+def _checks_held(content: Any) -> frozenset[str]:
+    """The victory checks some identity or secret task of the content has a condition for."""
+    return frozenset(
+        v.check for holder in (*content.identities.values(), *content.tasks.values()) for v in holder.victories
+    )
+
+
 class Victory:
     """The victory checks and the winners of the check in progress (see the module docstring)."""
 
@@ -78,6 +91,12 @@ class Victory:
         self.collect_quiet: tuple[int, int, Player | None] = (-1, -1, None)
         # per seat: (its identity card, its secret task, check -> their conditions), see _victories
         self._by_seat: list[tuple[Any, Any, dict[str, tuple[VictoryCondition, ...]]] | None] = [None] * game.n
+        # the checks some identity or secret task of the content has a condition for (a check nobody holds
+        # costs nothing: the receive check is asked for only then, the game-end stage skipped)
+        held = _checks_held(game.content)
+        self.checks_receive = "receive" in held
+        self.checks_game_end = "game_end" in held
+        self.received: Player | None = None  # the receiver whose node is being settled (the receive check)
 
     def _from_current(self) -> tuple[Player, ...]:
         """All players, from the current player on (victory is checked only once the game is set up)."""
@@ -111,11 +130,12 @@ class Victory:
     def _holds(self, p: Player, v: VictoryCondition, subject: Player | None = None) -> bool:
         return bool(v.condition(Ctx(self.game, p, subject=subject)))
 
-    def _add_with_camp(self, winners: list[Player], p: Player) -> None:
-        """The winner and, for a camp identity, everyone of his camp, dead or alive, but not the out."""
+    def _add_with_camp(self, winners: list[Player], p: Player, wins: str = "camp") -> None:
+        """The winner and, for a camp identity (unless he wins alone), everyone of his camp, dead or alive, but
+        not the out."""
         if p not in winners:
             winners.append(p)
-        camp = p.identity.camp if p.identity is not None else None
+        camp = p.identity.camp if p.identity is not None and wins == "camp" else None
         if camp is not None:
             for q in self.players:
                 if q.identity is not None and q.identity.camp == camp and not q.out and q not in winners:
@@ -126,10 +146,11 @@ class Victory:
         winner: every change of state the conditions can read comes with an event or a card move; and,
         when the conditions declare what they read and no victory skill takes part, when nothing they read
         changed (the check itself reads the intel counts and the seats' standing)."""
-        if self.game.changes + self.zones.moves == self.collect_checked_at:
+        received = self.received
+        if self.game.changes + self.zones.moves == self.collect_checked_at and received is None:
             return
         exact = self.collect_exact and not self.skills.victory_skills.get("declare")
-        if exact:
+        if exact and received is None:
             quiet = self.collect_quiet
             if (
                 quiet[0] == self.zones.intel_changes
@@ -151,7 +172,7 @@ class Victory:
                 if self._holds(p, v):
                     claimed = True
                     declarers.append(p)
-                    self._add_with_camp(winners, p)
+                    self._add_with_camp(winners, p, v.wins)
                     break
             if not claimed:
                 if unclaimed is None:
@@ -160,33 +181,61 @@ class Victory:
                     for v in vs:
                         if self._eligible(q, v) and self._holds(q, v, subject=p) and q not in winners:
                             declarers.append(q)
-                            winners.append(q)
+                            self._add_with_camp(winners, q, v.wins)
+        reason = "collect"
+        if received is not None:  # the node of a receive: its conditions about the receiver
+            self.received = None
+            reason = "collect" if winners else "receive"
+            for q in order:
+                for v in self._victories(q, "receive"):
+                    if q not in winners and self._eligible(q, v) and self._holds(q, v, subject=received):
+                        declarers.append(q)
+                        self._add_with_camp(winners, q, v.wins)
         # step 2: skills that declare victory
         self._victory_skills("declare", winners, declarers)
         if winners:
-            self._declare(winners, "collect", declarers)
+            self._declare(winners, reason, declarers)
         self.collect_checked_at = self.game.changes + self.zones.moves
         if exact:
             self.collect_quiet = (self.zones.intel_changes, self.seats.standing, self.game.current)
 
+    def note_received(self, p: Player) -> None:
+        """p has just received an intel: the collect check of the node being entered also runs the "receive"
+        conditions about him (called only when some identity or task has one: `checks_receive`)."""
+        self.received = p
+
     def check_death_victory(self, dead: list[Player]) -> None:
         winners: list[Player] = []
+        declarers: list[Player] = []
         for d in dead:
             for q in self._from_current():
                 for v in self._victories(q, "death"):
-                    if q not in winners and self._eligible(q, v) and self._holds(q, v, subject=d):
-                        winners.append(q)
+                    if q not in declarers and self._eligible(q, v) and self._holds(q, v, subject=d):
+                        declarers.append(q)
+                        self._add_with_camp(winners, q, v.wins)
         if winners:
-            self._declare(winners, "death")
+            self._declare(winners, "death", declarers)
 
     def check_turn_end_victory(self) -> None:
         winners: list[Player] = []
+        declarers: list[Player] = []
         for q in self._from_current():
             for v in self._victories(q, "turn_end"):
-                if q not in winners and self._eligible(q, v) and self._holds(q, v):
-                    winners.append(q)
+                if q not in declarers and self._eligible(q, v) and self._holds(q, v):
+                    declarers.append(q)
+                    self._add_with_camp(winners, q, v.wins)
         if winners:
-            self._declare(winners, "turn_end")
+            self._declare(winners, "turn_end", declarers)
+
+    def end_without_winner(self, reason: str) -> NoReturn:
+        """The game ends with nobody having won (the turn limit): only "game_end" conditions may still win."""
+        winners: list[Player] = []
+        declarers: list[Player] = []
+        if self.checks_game_end and self.game.current is not None:
+            self._game_end_winners(winners, declarers)
+        if winners:
+            self._declare(winners, "game_end", declarers)
+        raise GameOver([], reason)
 
     def check_last_alive(self) -> None:
         """The last living player wins, with his camp."""
@@ -196,7 +245,7 @@ class Victory:
             self._add_with_camp(winners, alive[0])
             self._declare(winners, "last_alive", [alive[0]])
         elif not alive:
-            raise GameOver([], "no_players")
+            self.end_without_winner("no_players")
 
     def _declare(self, winners: list[Player], reason: str, declarers: list[Player] | None = None) -> NoReturn:
         declarers = list(declarers) if declarers is not None else list(winners)
@@ -205,14 +254,26 @@ class Victory:
             for v in self._victories(q, "usurp"):
                 if q not in winners and self._eligible(q, v) and self._holds(q, v):
                     emit_event(self.game, "usurp", seat=q.seat, replaced=[p.seat for p in winners])
-                    winners = [q]
+                    winners = []
+                    self._add_with_camp(winners, q, v.wins)
                     declarers = [q]
                     reason = reason + "+usurp"
                     break
+        # step 3b: game-end conditions
+        if self.checks_game_end:
+            self._game_end_winners(winners, declarers)
         # step 4: co-victory skills
         self._victory_skills("co_win", winners, declarers)
         emit_event(self.game, "victory", winners=[p.seat for p in winners], reason=reason)
         raise GameOver(winners, reason)
+
+    def _game_end_winners(self, winners: list[Player], declarers: list[Player]) -> None:
+        """Every eligible holder of a "game_end" condition that holds joins the winners (with his camp)."""
+        for q in self._from_current():
+            for v in self._victories(q, "game_end"):
+                if q not in winners and self._eligible(q, v) and self._holds(q, v):
+                    declarers.append(q)
+                    self._add_with_camp(winners, q, v.wins)
 
     def _victory_skills(self, check: str, winners: list[Player], declarers: list[Player]) -> None:
         """Offer each ready victory skill of this stage, from the current player on; effects edit `winners`."""

@@ -136,9 +136,14 @@ def _victory_text(v: Victory) -> str:
         out = ("你的回合结束时" if your_turn else "一名角色的回合结束时") + (f"，{cond}" if cond else "")
     elif v.check == "usurp":
         out = lead + (f"若{cond}，" if cond else "") + CHECK_ZH["usurp"]
+    elif v.check == "receive":
+        out = lead + ("你接收情报后" if you else f"{who}接收情报后") + (f"，{cond}" if cond else "")
+    elif v.check == "game_end":
+        out = lead + CHECK_ZH["game_end"] + (f"，{cond}" if cond else "")
     else:
         out = lead + (cond or "总是")
-    return end_sentence(out) + ("（你已死亡时也可以因此胜利。）" if v.dead_may_win else "")
+    alone = "（单独胜利，同阵营的角色不因此胜利。）" if v.wins == "alone" else ""
+    return end_sentence(out) + alone + ("（你已死亡时也可以因此胜利。）" if v.dead_may_win else "")
 
 
 def describe_task(task: SecretTask) -> str:

@@ -72,6 +72,7 @@ class Victory:
     source: str = ""  # the condition text, for describe and traces
     # the parts of the game state the condition reads (catalogue.STATE_PARTS); None: it may read anything
     reads: frozenset[str] | None = None
+    wins: str = "camp"  # who wins with the holder (catalogue.VICTORY_WINS): his camp, or he alone
 
 
 @dataclass

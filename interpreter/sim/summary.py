@@ -229,9 +229,11 @@ TURN_LIMIT_SHOWN = 10  # games at the turn limit a text summary names (the JSON 
 REASON_TEXT = {
     "collect": "a player collected three red or blue intel",
     "death": "a death fulfilled a secret task",
+    "receive": "a received intel fulfilled a victory condition",
     "turn_end": "a secret task fulfilled at turn end",
     "last_alive": "only one player was left alive",
     "turn_limit": "draw: turn limit reached",
+    "game_end": "the turn limit reached, a victory condition held at the game's end",
     "no_players": "draw: no player left",
 }
 for _k in list(REASON_TEXT):
