@@ -872,6 +872,23 @@ SKILL_KINDS: dict[str, str] = {
     "victory": "takes part in the victory check (`check:` declare or co_win)",
 }
 
+# How a skill works while its role card is face down (`while_face_down:` of a skill; without it a face-down
+# role's skills do not work, except those whose cost turns the role face up, `flips_up`): what the others
+# hear of its use. The skill's effect is as public as what it does (an owner-only counter, a secret mark, a
+# hand card: hidden; a draw: its count is public). Name -> (doc, Chinese tag for describe).
+FACE_DOWN_USES: dict[str, tuple[str, str]] = {
+    "silent": (
+        "works while the role is face down; nobody else hears of its use: its record goes to the owner alone, and "
+        "no other player's skill triggers on it",
+        "角色牌面朝下时亦可发动，其他角色不知道其发动",
+    ),
+    "announced": (
+        "works while the role is face down; the others hear that a face-down role's skill was used (a skill_used "
+        "record whose skill they cannot see), not which",
+        "角色牌面朝下时亦可发动，其他角色知道一名角色的背面角色牌发动了技能",
+    ),
+}
+
 # Use limits of skills (限n次): scope -> Chinese template.
 LIMIT_SCOPES: dict[str, str] = {"phase": "每阶段限{n}次", "turn": "每回合限{n}次", "game": "每局游戏限{n}次"}
 

@@ -56,6 +56,13 @@ def victory_wins() -> str:
     return _table(["`wins`", "who wins with the holder"], [[f"`{k}`", doc] for k, doc in C.VICTORY_WINS.items()])
 
 
+def face_down_uses() -> str:
+    return _table(
+        ["`while_face_down`", "what the others hear of its use", "中文 (describe)"],
+        [[f"`{k}`", doc, zh] for k, (doc, zh) in C.FACE_DOWN_USES.items()],
+    )
+
+
 def triggers() -> str:
     return _table(
         ["`trigger`", "The event (`subject`, `this_card`)", "中文"],
@@ -104,6 +111,7 @@ TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "timings": ("language.md", timings),
     "victory-checks": ("language.md", victory_checks),
     "victory-wins": ("language.md", victory_wins),
+    "face-down-uses": ("language.md", face_down_uses),
     "triggers": ("language.md", triggers),
     "limits": ("errors.md", limits),
     "phase-kinds": ("modding.md", phase_kinds),

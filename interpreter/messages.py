@@ -161,6 +161,8 @@ def event_text(
     if e == "status":
         return f"{s('seat')}：{STATUS_ZH.get(rec.get('status') or '', rec.get('status'))}"
     if e == "skill_used":
+        if rec.get("skill") is None:  # a face-down role's skill, announced: which one is its owner's secret
+            return f"{s('seat')} 的背面角色牌发动了一项技能"
         return f"{s('seat')} 发动 {names.skill(rec.get('skill'))}"
     if e == "role_flipped":
         state = "翻开" if rec.get("face_up") else "盖伏"

@@ -70,6 +70,7 @@ def _enums(node, key: str) -> list[set]:
         ("role", "per", C.LIMIT_SCOPES),
         ("role", "check", C.SKILL_VICTORY_CHECKS),
         ("role", "kind", C.SKILL_KINDS),
+        ("role", "while_face_down", C.FACE_DOWN_USES),
         ("card", "data", C.DATA_TYPES),
         ("secret_task", "check", C.VICTORY_CHECKS),
         ("rules", "check", C.VICTORY_CHECKS),

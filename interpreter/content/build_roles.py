@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
+from ..catalogue import FACE_DOWN_USES
 from ..model.content import TIMINGS, TRIGGER_EVENTS, Role, Skill
 from ..suggest import did_you_mean
 from .build_cards import SEND_REPLACING
@@ -125,6 +126,7 @@ def _moment(
         bool(sk.get("persistent", False)),
         bool(sk.get("dormant", False)),
         bot=sk.get("bot"),
+        while_face_down=sk.get("while_face_down") if sk.get("while_face_down") in FACE_DOWN_USES else None,
     )
 
 

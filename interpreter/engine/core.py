@@ -304,6 +304,17 @@ def emit_event(
     game.log.append(rec)
 
 
+def record_private(game: GameCore, kind: str, to_seat: int, **data: Any) -> None:
+    """A record only `to_seat` hears of, and no triggered skill (a face-down role's skill used silently: another
+    player's skill reacting to it would tell its owner that it happened). Counted as a change, as emit_event counts
+    every event."""
+    game.changes += 1
+    if game.record:
+        data["e"] = kind
+        data["to"] = [to_seat]
+        game.log.append(data)
+
+
 def unheard(game: GameCore, kind: str) -> bool:
     """Would nobody hear of an event of this kind now (no dealt triggered skill reacts to it, no log is kept, no
     subclass overrides emit)? Then the change is counted, as emit_event counts it, and True is returned: the caller

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..language.runtime import Ctx
 from . import decisions as D
-from .core import ask_seat, emit_event, unheard
+from .core import ask_seat, emit_event, record_private, unheard
 from .decisions import PlayOption
 from .state import Player, shuffle, timing_index
 
@@ -295,8 +295,8 @@ class Skills:
         if skill.flips_up:
             if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
                 return "role is already face up (this skill's cost is turning it face up)"
-        elif not p.role_face_up:  # a face-down role can use only its flip-up skills
-            return "role is face down"
+        elif not p.role_face_up and skill.while_face_down is None:  # a face-down role: flip-up skills, and those
+            return "role is face down"  # that say they work face down
         if p.statuses and not skill.persistent and self.seats.has_status(p, "skills_disabled"):
             return "skills are disabled this turn"
         if p.lost_skills and skill.id in p.lost_skills:
@@ -394,8 +394,13 @@ class Skills:
                 self.flip_role(p, True)
         uses = (p.role.id, skill.name)
         self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
-        if not unheard(self.game, "skill_used"):
-            emit_event(self.game, "skill_used", seat=p.seat, skill=skill.id)
+        if p.role_face_up or skill.while_face_down is None:
+            if not unheard(self.game, "skill_used"):
+                emit_event(self.game, "skill_used", seat=p.seat, skill=skill.id)
+        elif skill.while_face_down == "silent":  # the owner alone hears of it; no other skill reacts
+            record_private(self.game, "skill_used", p.seat, seat=p.seat, skill=skill.id)
+        else:  # announced: everyone hears that a skill was used, the owner alone which
+            emit_event(self.game, "skill_used", to=[p.seat], secret=("skill",), seat=p.seat, skill=skill.id)
         if skill.effect is not None:
             stack = self.stack
             stack.push(skill)

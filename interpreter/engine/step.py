@@ -337,7 +337,10 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     g.flow.forget_secret_bindings(seat)
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
     role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
-    _rewrite_history(g, seat, uid_map, role_map)
+    old_skills = {
+        s: {sk.id for sk in old.skills} for s, old in roles_before.items() if s in role_map and old is not None
+    }
+    _rewrite_history(g, seat, uid_map, role_map, old_skills)
     # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
@@ -350,14 +353,18 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
 _CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
 # records told to one seat alone of what a sample for another seat forgets (secret statuses, marks, bindings)
 _FORGOTTEN = frozenset({"status", "mark", "receivers_set"})
+# records of another seat alone that name a skill of its role: they go when that role was re-dealt
+_OF_THE_ROLE = frozenset({"skill_changed", "skill_used"})
 
 
-def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
+def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skills: dict) -> None:
     """Make the other seats' records agree with the re-deal (what `seat` reads stays as it was).
 
     Without this a sample would keep the truth in the others' histories (the cards
-    they really drew, the role they really chose), and a search that plays the
-    others from their observations inside the sample would read it.
+    they really drew, the role they really chose, the skills of a face-down role they
+    used or were asked about), and a search that plays the others from their
+    observations inside the sample would read it. `old_skills`: per re-dealt seat, the
+    skill ids of the role it held before.
     """
     if not g.record:
         return
@@ -393,8 +400,11 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
         to = rec.get("to")
         if to is not None and seat in to:
             continue
-        if to is not None and rec.get("e") == "skill_changed" and rec["seat"] in role_map:
+        if to is not None and rec.get("e") in _OF_THE_ROLE and rec["seat"] in role_map:
             to_drop.append(rec)  # a skill of the role it held before the re-deal
+            continue
+        if to is not None and "d" in rec and rec.get("source") in old_skills.get(rec["seat"], ()):
+            to_drop.append(rec)  # a question about a skill of that role (发动…吗, its choices)
             continue
         if to is not None:  # the whole record is hidden from `seat`
             if "d" in rec:
@@ -408,6 +418,8 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict) -> None:
                     rec[f] = new_uid(rec[f])
             continue
         secret = rec.get("secret")
+        if secret and "skill" in secret and seat not in secret["skill"] and rec["seat"] in role_map:
+            rec["skill"] = None  # a face-down role's skill used where all heard of it (announced): not which one
         if secret and uid_map:
             for f, seats in secret.items():
                 if f in CARD_FIELDS and seat not in seats:

@@ -272,6 +272,10 @@ def _tags(sk: Skill) -> str:
             ("转换技，初始为阳", sk.switch),
             ("持恒技", sk.persistent),
             ("初始未拥有", sk.dormant),
+            (
+                catalogue.FACE_DOWN_USES[sk.while_face_down][1] if sk.while_face_down else "",
+                sk.while_face_down is not None,
+            ),
         )
         if on
     ]

@@ -73,10 +73,15 @@ def source_of(ctx: Ctx, asked: Player | None = None) -> str:
 def asked_by(ctx: Ctx) -> tuple[int, str]:
     """Who asks an effect's question, as the asked seat's decision names it: the player whose card or skill it is
     (`self`), and the skill if the innermost thing resolving is a skill ("" while a card's effect asks). Both are
-    public: every seat was told of the card's or the skill's use before its effect could ask anything."""
+    public: every seat was told of the card's or the skill's use before its effect could ask anything; but a skill
+    used while its role is face down (`while_face_down`) is not named: the others were not told which it is."""
     resolving = ctx.game.stack.resolving
     top = resolving[-1] if resolving else None
-    return ctx.me.seat, top.id if isinstance(top, Skill) else ""
+    if not isinstance(top, Skill):
+        return ctx.me.seat, ""
+    if top.while_face_down is not None and not ctx.me.role_face_up:  # a face-down role's skill: not told which
+        return ctx.me.seat, ""
+    return ctx.me.seat, top.id
 
 
 def loop_over(ctx: Ctx, x: Any) -> list[Any]:

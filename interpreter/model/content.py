@@ -190,6 +190,8 @@ class Skill:
     switch: bool = False  # 转换技: two states, 阳 then 阴, alternating at each use (skill_yang reads it)
     persistent: bool = False  # 持恒技: skills_disabled (an effect invalidating skills) does not stop it
     dormant: bool = False  # not had when the role comes to a player: gain_skill gives it (使命技's reward)
+    # works while the role is face down (catalogue.FACE_DOWN_USES: silent | announced); None: it does not
+    while_face_down: str | None = None
     # a skill with several moments (`moments:`): each moment is a Skill of its own kind, timing or trigger,
     # condition and effect, sharing the id, name, limit and costs; every one of them holds the tuple of all
     # (Role.skills holds the first, Role.moments each). Empty: a skill of one moment, itself.

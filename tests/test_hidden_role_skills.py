@@ -1,0 +1,100 @@
+"""Skills of a face-down role (issue 26 item 7): `while_face_down: silent | announced` lets a skill work while its
+role card is face down, and says what the others hear of its use. With examples/hidden_roles' made-up 蛰伏者: a
+silent use is in its owner's history alone (and no other skill triggers on it), an announced one in everyone's
+with the skill hidden; a sample for another seat (the step API's resample) re-deals the face-down role and keeps
+no record that names a skill of the role it really is."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import S, make
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.engine.observation import observe
+from interpreter.engine.step import _redeal
+
+PACK = Path(__file__).parents[1] / "examples" / "hidden_roles"
+SKILL_IDS = ("xu_li", "an_shao", "po_jian")
+
+
+@pytest.fixture(scope="module")
+def content():
+    return load_cached([BUNDLED_CONTENT, PACK])
+
+
+def _table(content):
+    """Three seats; P0 holds 蛰伏者 face down; the role pile holds another hidden role (a re-deal may swap them)."""
+    g = make(content, [S("red"), S("blue"), S("blue")])
+    p0 = g.players[0]
+    p0.new_role(content.roles["zhe_fu_zhe"], False)
+    g.skills.set_role_pile([content.roles["gu_xiao_meng"]])
+    g.skills.index_triggers()
+    return g
+
+
+def _use(g, skill_id: str) -> None:
+    p0 = g.players[0]
+    skill = next(s for s in p0.role.skills if s.id == skill_id)
+    assert g.skills.skill_blocker(p0, skill) is None  # usable face down
+    g.skills.use_skill(p0, skill)
+
+
+def _history(g, seat: int) -> list:
+    return [dict(r) for r in observe(g, seat)["history"] if r.get("e") == "skill_used"]
+
+
+def test_a_face_down_role_uses_only_the_skills_that_say_so(content):
+    g = _table(content)
+    p0 = g.players[0]
+    po_jian = next(s for s in p0.role.skills if s.id == "po_jian")
+    assert g.skills.skill_blocker(p0, po_jian) is None  # flips_up: its cost turns the role face up
+    p0.role_face_up = True
+    xu_li = next(s for s in p0.role.skills if s.id == "xu_li")
+    assert g.skills.skill_blocker(p0, xu_li) is None  # (and face up, as any skill)
+
+
+def test_a_silent_use_is_heard_by_its_owner_alone(content):
+    g = _table(content)
+    _use(g, "xu_li")
+    assert _history(g, 0) == [{"e": "skill_used", "seat": 0, "skill": "xu_li"}]
+    assert _history(g, 1) == [] and _history(g, 2) == []
+    assert g.seats.counter(g.players[0], g.content.declared.counters["蓄力"]) == 1
+    assert "蓄力" not in json.dumps(observe(g, 1), ensure_ascii=False, default=str)  # an owner-only counter
+
+
+def test_an_announced_use_tells_the_others_that_a_skill_was_used_not_which(content):
+    g = _table(content)
+    _use(g, "an_shao")
+    assert [r["skill"] for r in _history(g, 0)] == ["an_shao"]
+    for seat in (1, 2):
+        (rec,) = _history(g, seat)
+        assert rec["seat"] == 0 and rec["skill"] is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_sample_for_another_seat_names_no_skill_of_the_role_it_re_dealt(content, seed):
+    g = _table(content)
+    _use(g, "xu_li")
+    _use(g, "an_shao")
+    _redeal(g, 1, random.Random(seed))
+    role = g.players[0].role.id
+    text = json.dumps(g.log, ensure_ascii=False, default=str)
+    if role != "zhe_fu_zhe":  # the sample dealt P0 the other hidden role: no record of the true one's skills
+        assert not any(s in text for s in SKILL_IDS), text
+    else:  # the sample dealt her true role: her own records may stay (they are of the role she holds)
+        assert g.players[0].role_face_up is False
+    assert _history(g, 1) == [{"e": "skill_used", "seat": 0, "skill": None}]  # the announced use, as seat 1 saw it
+
+
+def test_the_samples_deal_the_face_down_role_both_ways(content):
+    """(The test above meets both cases: a re-deal that swapped the role, and one that kept it.)"""
+    dealt = set()
+    for seed in range(12):
+        g = _table(content)
+        _redeal(g, 1, random.Random(seed))
+        dealt.add(g.players[0].role.id)
+    assert dealt == {"zhe_fu_zhe", "gu_xiao_meng"}
