@@ -486,3 +486,43 @@ def test_resampled_face_down_roles_are_hidden_roles(content):
                     seen += 1
                     assert p.role.hidden, (gi, s, p.seat, p.role.id)
     assert seen > 20
+
+
+def test_a_spectator_sees_only_what_every_seat_sees(content):
+    """GameState.public_observation (the browser table's spectator): at every decision of games of 2 to 10 players,
+    re-dealing everything any one seat cannot see leaves it identical (so it depends on nothing some seat does not
+    know), it has nothing of a seat's own, and every card face, role and status it shows every seat's observation
+    shows too."""
+    from web_helpers import card_ids
+
+    checked = 0
+    for gi, n in enumerate((2, 5, 10)):
+        rng = random.Random(700 + gi)
+        state = GameState(content, n, 700 + gi, max_turns=3)
+        g = state._game
+        while not state.is_terminal():
+            public = state.public_observation()
+            assert public["seat"] is None and public["decision"] is None
+            assert public["me"] == {
+                "identity": None,
+                "task": None,
+                "role": None,
+                "dealt_roles": (),
+                "former_identities": (),
+                "hand": (),
+            }
+            assert public["known_cards"] == () and public["known_identities"] == {}
+            seats = [state.observation(s) for s in range(n)]
+            shown = card_ids(public)
+            for obs in seats:
+                assert shown <= card_ids(obs)
+                for p, q in zip(public["players"], obs["players"], strict=True):
+                    assert p["role"] is None or p["role"] == q["role"]
+                    assert set(p["statuses"]) <= set(q["statuses"])
+                assert len(public["history"]) <= len(obs["history"])
+            _redeal(g, g.decision_count % n, rng)
+            assert state.public_observation() == public, f"game {gi}, decision {g.decision_count}"
+            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 100

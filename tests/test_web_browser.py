@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # web_helpers, when run as a script
 
-from web_helpers import hidden_values, leaks, make_app
+from web_helpers import hidden_values, leaks, make_app, spectator_hidden
 
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import GameState
@@ -366,6 +366,54 @@ def test_names_and_chat_show_as_text_and_the_table_shows_who_is_online():
         )
         assert dialogs == []
         assert server.table("t1").seats[0].name == "<script>alert(1)</script>"
+        browser.close()
+
+
+def test_a_spectator_follows_a_table_from_the_lobby_seeing_only_the_public_view():
+    """The lobby's 观战 opens the table's public view: the players, the log, no panel of one's own, no decision to
+    answer; its frames carry no hidden value at any position; the seat's page counts one spectator."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=8)
+        seat = SeatPage(browser, server.url + link)
+        seat.page.wait_for_selector("#options button")
+        lobby.goto(server.url + "/")
+        lobby.wait_for_selector("tr[data-table=t1] a.watch-link")
+        watcher = SeatPage(browser, server.url + lobby.locator("tr[data-table=t1] a.watch-link").get_attribute("href"))
+        watcher.page.wait_for_selector("#log div")
+        seat.page.wait_for_function("() => document.querySelector('#people').innerText.includes('1 人在观战')")
+        play_through_pages([seat], random.Random(4))
+        watcher.page.wait_for_function("() => document.body.dataset.over === '1'")
+        page = watcher.page
+        assert "观战" in page.inner_text("#title") and page.locator("#mine").is_hidden()
+        assert page.locator("#options button").count() == 0 and page.locator("#name-form").is_hidden()
+        assert "下载你这一席的日志" not in page.inner_text("body")
+        web, names = server.table("t1"), Names(load_cached())
+        state = GameState(load_cached(), web.players, web.table.setup.seed)
+        frames: dict[str, list[dict]] = {}
+        for text in watcher.frames:
+            f = json.loads(text)
+            if f["type"] == "state":
+                assert f["seat"] is None and not f["actions"]
+                obs = f["observation"]
+                frames.setdefault(_knowledge(obs, f["history_from"] + len(obs["history"])), []).append(f)
+        checked, matched = 0, set()
+        for ply in range(len(web.state.history()) + 1):  # each frame checked at the positions it may show
+            public = json.loads(json.dumps(state.public_observation(), ensure_ascii=False))
+            key = _knowledge(public, len(public["history"]))
+            hidden = spectator_hidden(state, names)
+            for f in frames.get(key, ()):
+                assert not leaks(json.dumps(f, ensure_ascii=False), f, hidden, names), f"ply {ply}"
+                checked += 1
+                matched.add(key)
+            if ply < len(web.state.history()):
+                state.apply_action(web.state.history()[ply])
+        assert set(frames) == matched, "a frame shows a position the game never was in"
+        assert checked > 0
         browser.close()
 
 

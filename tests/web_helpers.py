@@ -114,3 +114,34 @@ def leaks(text: str, data: Any, hidden: dict[str, Any], names: Names) -> list[st
         if path and path[-1] == "seed":
             found.append(f"the seed at {path}")
     return found
+
+
+def spectator_hidden(state: GameState, names: Names) -> dict[str, Any]:
+    """What a spectator may not be shown now: every card in a hand, and a face-down intel in transit, that its
+    public observation does not show; every role not shown to all, every secret task, every identity but the
+    winners' (shown to every seat at the end)."""
+    public = state.public_observation()
+    seen = card_ids(public)
+    cards: list[int] = []
+    roles: list[str] = []
+    tasks: list[str] = []
+    identities: list[tuple[int, str]] = []
+    for seat in range(state.n_players):
+        theirs = state.observation(seat)
+        cards += [c["id"] for c in theirs["me"]["hand"] if c["id"] not in seen]
+        if public["players"][seat]["role"] is None and theirs["me"]["role"] is not None:
+            roles.append(names.role(theirs["me"]["role"]))
+        if theirs["me"]["task"] is not None:
+            tasks.append(names.task(theirs["me"]["task"]))
+        won = public["result"] is not None and seat in public["result"]["winners"]  # shown to all at the end
+        if theirs["me"]["identity"] is not None and not won:
+            identities.append((seat, theirs["me"]["identity"]))
+        t = theirs["transit"]
+        if (
+            t is not None
+            and t["card"] is not None
+            and public["transit"]["card"] is None
+            and t["card"]["id"] not in seen
+        ):
+            cards.append(t["card"]["id"])
+    return {"cards": cards, "roles": roles, "tasks": tasks, "identities": identities, "allowed": set()}

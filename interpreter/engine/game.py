@@ -261,7 +261,7 @@ class Game(GameCore):
         """(action ids, descriptors) of a decision, for its seat."""
         return self.describer.describe(decision)
 
-    def observation(self, seat: int, decision=None):
+    def observation(self, seat: int | None, decision=None):
         """Everything `seat` may know now, as plain read-only data (see docs/observation.md)."""
         if not self.record:
             raise EngineError(

@@ -61,16 +61,21 @@ def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
     return tuple(records)
 
 
-def _in_use(g: Game, c: Card, seat: int) -> FrozenDict:
+def _sees(g: Game, c: Card, seat: int | None) -> bool:
+    """May `seat` see the card's face now (None: a spectator, who sees only what is face up for everyone)?"""
+    return bool(g.card_public(c) if seat is None else g.card_visible(c, seat))
+
+
+def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
     """A card used (in use, or removed after a face-down use): its face if the seat may see it, else only
     what it was used as (which is public)."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
-    if g.card_visible(c, seat):
+    if _sees(g, c, seat):
         return FrozenDict({**card_data(c), "used_as": used_as})
     return FrozenDict({"id": None, "used_as": used_as})
 
 
-def _zones_seen(g: Game, seat: int, owner: Any) -> FrozenDict:
+def _zones_seen(g: Game, seat: int | None, owner: Any) -> FrozenDict:
     """The declared zones of `owner` (a player; None: the shared ones) as `seat` sees them: by name, each card that
     comes out first first, its face if the seat may see it, else None (only how many there are)."""
     zones = g.zones
@@ -78,14 +83,16 @@ def _zones_seen(g: Game, seat: int, owner: Any) -> FrozenDict:
     for zone, decl in enumerate(zones.zone_decls, DECLARED_ZONE):
         if (decl.per == "shared") == (owner is None):
             cards = zones.zone_cards(zone, owner)
-            out[decl.name] = tuple(card_data(c) if g.card_visible(c, seat) else None for c in cards)
+            out[decl.name] = tuple(card_data(c) if _sees(g, c, seat) else None for c in cards)
     return FrozenDict(out)
 
 
-def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDict:
+def observe(game: Game, seat: int | None, decision: Decision | None = None) -> FrozenDict:
+    """What `seat` may know now; `seat` None: a spectator — what a seat with no hand, no identity, no role and no
+    card it followed would know (only what is public: the fields below with nothing of a seat's own)."""
     g = game
     zones, flow, skills = g.zones, g.flow, g.skills  # (read from their owners: see ARCHITECTURE.md)
-    me = g.players[seat]
+    me = g.players[seat] if seat is not None else None
     turn = g.turn_no
     declared_zones = bool(zones.zone_decls)
     players = []
@@ -133,13 +140,13 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
                 "holder": flow.holder.seat if flow.holder is not None else None,
                 "pending": card is not None,
                 "face_up": bool(card is not None and zones.pending_face_up),
-                "card": card_data(card) if card is not None and g.card_visible(card, seat) else None,
+                "card": card_data(card) if card is not None and _sees(g, card, seat) else None,
                 # a face-down intel everyone saw being put there as a used card: its card type, not the copy
                 "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
         )
     known = []
-    for c in zones.cards:
+    for c in zones.cards if seat is not None else ():
         z = c.zone
         if not (c.knowers >> seat & 1) or g.card_public(c):
             continue
@@ -152,12 +159,12 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
     in_use = tuple(_in_use(g, c, seat) for c in zones.processing)
     mine = FrozenDict(
         {
-            "identity": me.identity.id if me.identity is not None else None,
-            "task": me.task.id if me.task is not None else None,
-            "role": me.role.id if me.role is not None else None,
-            "dealt_roles": tuple(r.id for r in me.dealt_roles),
+            "identity": me.identity.id if me is not None and me.identity is not None else None,
+            "task": me.task.id if me is not None and me.task is not None else None,
+            "role": me.role.id if me is not None and me.role is not None else None,
+            "dealt_roles": tuple(r.id for r in me.dealt_roles) if me is not None else (),
             "former_identities": tuple(i.id for i, _t, s in skills.removed_identities if s == seat),
-            "hand": tuple(card_data(c) for c in me.hand),
+            "hand": tuple(card_data(c) for c in me.hand) if me is not None else (),
         }
     )
     result = None
@@ -182,7 +189,9 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> FrozenDi
         "removed_identities": len(skills.removed_identities),
         "me": mine,
         "known_cards": tuple(known),
-        "known_identities": FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())}),
+        "known_identities": FrozenDict(
+            {str(s): ident.id for s, ident in sorted(me.known_identities.items())} if me is not None else {}
+        ),
         "history": history(g, seat),
         "decision": None,
         "result": result,

@@ -149,6 +149,12 @@ class GameState:
             raise IndexError(f"seat {seat} is not at this table (0..{self.n_players - 1})")
         return self._game.observation(seat, self._decision)
 
+    def public_observation(self):
+        """What a spectator may know now: the observation of a seat with no hand, no identity, no role, no task
+        and no card it followed — only what every seat sees (``seat`` and the ``me`` fields null or empty, no known
+        cards or identities, the public history, never a decision). docs/observation.md."""
+        return self._game.observation(None, None)
+
     def returns(self) -> list[float]:
         """+1 for each winner and -1 for each other seat at the end (all 0 if nobody won or not over)."""
         result = self._game.result

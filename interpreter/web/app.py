@@ -12,7 +12,9 @@ yet; a reserved seat is never handed out), ``GET /api/tables/<id>/log?token=…`
 the referee's with the referee token, refused while the game is on; a seat's copy with a seat's key),
 ``POST /api/replay`` (a JSONL log in, its steps in Chinese out).
 
-Websocket ``/ws/<id>``: the page sends ``{"type": "join", "token": …}`` (or ``"invite": …``: the server answers
+Websocket ``/ws/<id>``: a spectator's page (``/table/<id>#watch``, the lobby's 观战) sends ``{"type": "join",
+"watch": true}`` and is sent the public view (tables.WebTable.message with no seat) and nothing else of the
+game; a seat's page sends ``{"type": "join", "token": …}`` (or ``"invite": …``: the server answers
 ``{"type": "key", "token": …}``, the seat's key, the first time and refuses a used invitation), then
 ``{"type": "act", "seq": n, "action": id}`` for each answer (``seq``: the seat's own count of its decisions, from
 the state it answers); the server sends ``{"type": "state", …}`` (tables.WebTable.message) whenever what the seat
@@ -111,7 +113,7 @@ class _Seat:
 
     ws: WebSocket
     table: WebTable
-    seat: int
+    seat: int | None  # None: a spectator (the public view)
     sent: int = 0
     last: str = ""
     people: bool = False  # it asked for the table's people and chat (the page does: join with "people": true)
@@ -170,7 +172,7 @@ def create_app(
     async def tell_people(web: WebTable) -> None:
         """Everyone at the table is sent who is there now (names, who is online, how many watch): public."""
         for conn in list(sockets.get(web.id, ())):
-            if conn.people and not await send(conn, {**web.people(0), "you": conn.seat}):
+            if conn.people and not await send(conn, {**web.people(), "you": conn.seat}):
                 _drop(conn)
 
     async def chat_or_name(conn: _Seat, msg: dict[str, Any]) -> None:
@@ -178,6 +180,8 @@ def create_app(
         not."""
         web = conn.table
         try:
+            if conn.seat is None:
+                raise PeopleRefused("观战的人不能改名或发言。")
             if msg.get("type") == "name":
                 web.set_name(conn.seat, msg.get("name"))
                 await tell_people(web)
@@ -194,7 +198,10 @@ def create_app(
         conns = sockets.get(conn.table.id, [])
         if conn in conns:
             conns.remove(conn)
-            conn.table.seats[conn.seat].connected -= 1
+            if conn.seat is None:
+                conn.table.watching -= 1
+            else:
+                conn.table.seats[conn.seat].connected -= 1
 
     async def advance(web: WebTable) -> None:
         """The bots answer until a human seat must decide or the game ends; then every seat is sent its state
@@ -436,6 +443,14 @@ def create_app(
                     f"this seat has {limits.sockets_per_seat} windows open already",
                     f"这个座位已经在 {limits.sockets_per_seat} 个窗口里打开了：请先关掉一个。",
                 )
+            # a spectator comes with no key and no invitation (a key that opens nothing is refused, not watched)
+            watch = isinstance(hello, dict) and hello.get("watch") is True and token is None and invite is None
+            if watch and web.watching >= limits.watchers_per_table:
+                raise _Closed(
+                    CLOSE_TOO_MANY,
+                    f"this table has {limits.watchers_per_table} spectators already",
+                    f"这张桌已经有 {limits.watchers_per_table} 人在观战了：请稍后再来。",
+                )
             if seat is None and isinstance(invite, str):
                 seat, key = web.redeem(invite)
                 if seat is not None and key is None:
@@ -447,11 +462,13 @@ def create_app(
                     )
                 if seat is not None:  # the seat's key, for this browser alone from now on
                     await ws.send_json({"type": "key", "seat": seat, "token": key})
-            if seat is None:
+            if seat is None and not watch:
                 raise _Closed(CLOSE_FORBIDDEN, "no seat of this table has this key", "这个链接不对应这张桌的任何座位。")
             conn = _Seat(ws, web, seat, people=isinstance(hello, dict) and hello.get("people") is True)
-            link = web.seats[seat]
-            link.connected += 1
+            if seat is None:  # a spectator: the public view (what a seat with no hand sees)
+                web.watching += 1
+            else:
+                web.seats[seat].connected += 1
             sockets.setdefault(web.id, []).append(conn)
             await send_state(conn)
             if conn.people and web.chat.lines:
@@ -466,6 +483,9 @@ def create_app(
                 msg = await receive(ws)
                 if isinstance(msg, dict) and msg.get("type") in ("name", "chat"):
                     await chat_or_name(conn, msg)
+                    continue
+                if seat is None:
+                    await send(conn, {"type": "error", "message": "观战的人只能看，不能行动。"})
                     continue
                 if not isinstance(msg, dict) or msg.get("type") != "act":
                     await send(

@@ -45,6 +45,7 @@ class Limits:
     tables_per_client: int = 10  # unfinished tables made from one client address (0: no such limit)
     sockets: int = 1000  # websockets open in all
     sockets_per_seat: int = 4  # websockets open on one seat (windows of one person)
+    watchers_per_table: int = 100  # spectators' websockets open on one table
     frame_bytes: int = 4096  # one websocket message (an answer is a few dozen bytes)
     body_bytes: int = 16_384  # one JSON POST (the replay viewer's log has its own bound: app.MAX_UPLOAD)
     number_digits: int = 80  # one whole number in a JSON body or message (a seed has at most 78)

@@ -132,6 +132,7 @@ class WebTable:
     handout: Handout | None = None  # the secrets made with it, until its host was answered
     chat_on: bool = True  # its people may chat (the host's choice)
     chat: Chat = field(default_factory=Chat)
+    watching: int = 0  # spectators' websockets open
 
     # ------------------------------------------------------------------ who is who
 
@@ -198,7 +199,7 @@ class WebTable:
             self.store.chat(self.id, len(self.chat.lines) - 1, *line)
         return line_data(line)
 
-    def people(self, watching: int) -> dict[str, Any]:
+    def people(self) -> dict[str, Any]:
         """Who is at the table: each seat a person's (its name, whether it is online) or a bot's, and how many are
         watching. All public."""
         bots = self.table.setup.bots
@@ -213,7 +214,7 @@ class WebTable:
                 }
                 for s in range(self.players)
             ],
-            "watching": watching,
+            "watching": self.watching,
             "chat": self.chat_on,
         }
 
@@ -257,21 +258,24 @@ class WebTable:
         link = self.seats[seat]
         return link.answered + (1 if self.waiting_for() == seat else 0)
 
-    def message(self, seat: int, since: int) -> tuple[dict[str, Any], int, str]:
+    def message(self, seat: int | None, since: int) -> tuple[dict[str, Any], int, str]:
         """The message for `seat` that has been sent `since` records of its history: its observation (the history
         from `since` on), the legal actions if it is to answer, its screen, its seq. Returns it, the new count
         and its fingerprint: what the seat may know now (two messages with one fingerprint tell the seat nothing
-        new, so the second is not sent)."""
+        new, so the second is not sent). `seat` None: a spectator, sent the public observation
+        (``GameState.public_observation``: a seat with no hand), never an action, seq 0, no panel of its own."""
         state = self.state
-        obs = state.observation(seat)
+        obs = state.observation(seat) if seat is not None else state.public_observation()
         history = obs["history"]
         since = min(since, len(history))
-        mine = self.waiting_for() == seat
+        mine = seat is not None and self.waiting_for() == seat
         actions = state.action_descriptors() if mine else ()
         view = seat_view(obs, actions, self.table.names, since)
+        if seat is None:
+            view["me"] = None  # (nobody's identity, task, role or hand to show)
         observation = {k: v for k, v in obs.items() if k != "history"}
         observation["history"] = history[since:]
-        seq = self.seq(seat)
+        seq = self.seq(seat) if seat is not None else 0
         message = {
             "type": "state",
             "table": self.id,

@@ -94,7 +94,8 @@ async function refresh() {
       el("td", {}, t.seats.map((s) => `P${s.seat} ${s.kind}${s.kind === "human" ? (s.connected ? "（在线）" : s.open ? "（空座）" : s.reserved ? "（留座：凭链接）" : "（已有人）") : ""}`).join("，")),
       el("td", {}, (t.expansions || "（服务器默认）") + (t.chosen_seed ? "；种子由开桌的人指定" : "")),
       el("td", {}, t.over ? "已结束" : `第 ${t.turn} 回合`),
-      el("td", {}, !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : ""),
+      el("td", {}, !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : "",
+        " ", el("a", { href: `/table/${t.id}#watch`, class: "watch-link" }, "观战")),
     )))));
 }
 

@@ -25,6 +25,7 @@ function peopleMessage(msg) {
     const input = document.getElementById("name");
     if (mine && document.activeElement !== input) input.value = mine.name || "";
     document.getElementById("chat-box").hidden = !msg.chat;
+    for (const id of ["name-form", "chat-form"]) document.getElementById(id).hidden = msg.you === null; // a spectator reads
   } else if (msg.type === "chat") {
     const box = document.getElementById("chat");
     for (const line of msg.lines) {

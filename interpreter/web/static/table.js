@@ -8,6 +8,7 @@ const params = new URLSearchParams(location.hash.slice(1));
 const invite = params.get("invite") || "";
 const kept = invite ? localStorage.getItem(`fengsheng:${tid}:${invite}`) : null;
 let token = params.get("token") || kept || "";
+const watching = !token && !invite && params.has("watch"); // a spectator: the public view only
 if (kept) history.replaceState(null, "", `#seat=${params.get("seat") || ""}&token=${kept}`);
 let ws = null;
 let state = null; // the last state message
@@ -20,16 +21,18 @@ function banner(text, kind) {
 
 function draw(msg) {
   const v = msg.view;
-  document.title = `风声 · P${v.seat} · 桌 ${msg.table}`;
-  document.getElementById("title").textContent = `风声 · 桌 ${msg.table} · 你是 P${v.seat}`;
+  const who = v.seat === null ? "观战" : `你是 P${v.seat}`;
+  document.title = `风声 · ${v.seat === null ? "观战" : "P" + v.seat} · 桌 ${msg.table}`;
+  document.getElementById("title").textContent = `风声 · 桌 ${msg.table} · ${who}`;
   document.getElementById("head").textContent = v.head;
   document.body.dataset.seat = v.seat;
   document.body.dataset.seq = msg.seq;
   document.body.dataset.over = msg.over ? "1" : "";
 
   drawPlayers(document.getElementById("players"), v.players);
-  document.getElementById("mine-title").textContent = `你是 P${v.seat}`;
-  drawMine(document.getElementById("me"), v);
+  document.getElementById("mine-title").textContent = who;
+  document.getElementById("mine").hidden = !v.me; // a spectator has no panel of its own
+  if (v.me) drawMine(document.getElementById("me"), v);
   const transit = document.getElementById("transit-panel");
   transit.hidden = !v.transit;
   document.getElementById("transit").textContent = v.transit || "";
@@ -43,7 +46,7 @@ function draw(msg) {
   const result = document.getElementById("result");
   result.hidden = !v.result;
   if (v.result) {
-    result.replaceChildren(el("div", {}, v.result),
+    result.replaceChildren(el("div", {}, v.result), watching ? "" :
       el("p", {}, el("a", { href: `/api/tables/${msg.table}/log?token=${encodeURIComponent(token)}`, id: "seat-log" }, "下载你这一席的日志"),
         "（在 ", el("a", { href: "/replay" }, "回放"), " 里打开）"));
   }
@@ -70,7 +73,7 @@ function choose(action) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/ws/" + tid);
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", ...(token ? { token } : { invite }), ...joining() })); };
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", ...(token ? { token } : invite ? { invite } : { watch: true }), ...joining() })); };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "key") { // the invitation was ours: from now on this seat's key is
@@ -95,7 +98,7 @@ function connect() {
     setTimeout(connect, 1000);
   };
 }
-if (!token && !invite) {
+if (!token && !invite && !watching) {
   banner("这个链接缺少座位的密钥（#token=… 或 #invite=…）：请用大厅或开桌的人给你的链接。", "error");
 } else {
   connect();
