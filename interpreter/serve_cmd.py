@@ -163,4 +163,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops the server and its tables)")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=limits.frame_bytes * 4)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=limits.frame_bytes * 4)
+    finally:
+        store.close()  # (its lock goes: another server may open the database)

@@ -191,7 +191,7 @@ def test_serve_keeps_its_tables_in_the_users_data_folder_by_default(monkeypatch)
     assert r.exit_code == 0, r.output
     where = Path(os.environ["FENGSHENG_DATA_DIR"]) / "tables.sqlite3"
     assert f"tables kept in {where}" in r.output and where.exists()
-    started[0].state.tables.store.close()
+    Store(where).close()  # the server stopped (uvicorn.run returned): its lock on the database went with it
     r = fengsheng("serve", "--db", ":memory:")
     assert r.exit_code == 0 and "memory only" in r.output
 
