@@ -56,8 +56,8 @@ SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
         "蓄谋",
         "examples/zones/roles/mou_shi.yaml",
         "蓄谋",
-        "a face-down declared zone (`look: nobody`); its card is shown and discarded, not yet used "
-        "(needs `emit` and judgement)",
+        "partly: a face-down declared zone (`look: nobody`) resolved at the draw phase; its card is shown and "
+        "discarded, not used (use_card uses a hand card at an idle point, and a trigger is not one)",
     ),
     ("转换技", "examples/san_guo_mechanics/roles/shuang_mian.yaml", "反译", "`switch: true`, `skill_yang`"),
     ("智囊", "examples/san_guo_more/roles/mu_liao.yaml", "献策", "a list literal of card names, `used_as in [...]`"),
@@ -86,7 +86,12 @@ SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
     ),
     ("蓄力技", "examples/san_guo_mechanics/roles/xu_jing.yaml", "蓄爆", "`add_mark(..., max:)`, `trigger: game_start`"),
     ("持恒技", "examples/san_guo_mechanics/roles/shi_jian.yaml", "铁壁", "`persistent: true`"),
-    ("延时拼点", None, "", "not yet: needs a simultaneous hidden choice and a declared event announced (`emit`)"),
+    (
+        "延时拼点",
+        "examples/san_guo_more/roles/mi_yue.yaml",
+        "暗约",
+        "`pick_hidden(..., reveal: false)` into a face-down zone; shown on a condition, else discarded at `turn_end`",
+    ),
     (
         "乘势",
         "examples/san_guo_more/roles/cheng_feng.yaml",

@@ -220,13 +220,13 @@ def test_no_sketch_keeps_a_proposal_marker():
 
 def test_every_seed_001_term_has_its_example_or_says_what_is_missing():
     """Seed 001's 18 terms, each once; a term with an example names a role file that exists, has the skill and
-    scenario files beside it (seed_rows raises otherwise); the terms still without one are exactly these."""
+    scenario files beside it (seed_rows raises otherwise); none is without one."""
     terms = [t for t, *_ in coverage_doc.SEED_001]
     assert len(terms) == 18 and len(set(terms)) == 18
     rows = coverage_doc.seed_rows()
     assert len(rows) == 2 + 18
     missing = {t for t, path, _, _ in coverage_doc.SEED_001 if path is None}
-    assert missing == {"延时拼点"}
+    assert missing == set()
     for term, path, _, _ in coverage_doc.SEED_001:
         if path is not None:
             assert (coverage_doc.REPO / path).is_file(), term
