@@ -388,6 +388,9 @@ def _record_problem(d: object) -> str | None:
             return f"`{key}` should be a whole number (got {_brief(d.get(key))})"
     if d.get("failed") is not None and not isinstance(d["failed"], str):
         return f"`failed` should be null or the error text (got {_brief(d['failed'])})"
+    reason = d.get("reason")
+    if not (isinstance(reason, str) or (reason is None and d.get("failed") is not None)):
+        return f"`reason` should be how the game ended, a name (got {_brief(reason)})"
     for key in ("roles", "winner_roles", "identities", "tasks", "won_identities", "winner_tasks"):
         if key in d and not (isinstance(d[key], list) and all(isinstance(x, str) for x in d[key])):
             return f"`{key}` should be a list of names (got {_brief(d[key])})"
