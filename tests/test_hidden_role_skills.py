@@ -98,3 +98,36 @@ def test_the_samples_deal_the_face_down_role_both_ways(content):
         _redeal(g, 1, random.Random(seed))
         dealt.add(g.players[0].role.id)
     assert dealt == {"zhe_fu_zhe", "gu_xiao_meng"}
+
+
+@pytest.mark.slow
+def test_random_games_never_name_a_face_down_skill_to_another_seat(content):
+    """Random games with 蛰伏者 dealt: while her role is face down no other seat's observation names 蓄力 or 暗哨,
+    and no sample for another seat that re-deals her role keeps a record naming them (20 games; at this writing
+    7,668 observations, 41 face-down uses and 85 such samples)."""
+    from interpreter.engine.pins import Pins
+    from interpreter.engine.step import GameState
+
+    hidden = ("xu_li", "an_shao")
+    uses = samples = 0
+    for seed in range(20):
+        state = GameState(content, 5, seed, None, Pins(role="zhe_fu_zhe", seat=seed % 5))
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            g = state._game
+            # (no one before the roles are dealt, nor after a skill replaced her role)
+            owner = next((p for p in g.players if p.role is not None and p.role.id == "zhe_fu_zhe"), None)
+            if owner is not None and not owner.role_face_up:
+                for seat in range(5):
+                    if seat != owner.seat:
+                        text = json.dumps(state.observation(seat), ensure_ascii=False, default=str)
+                        assert not any(i in text for i in hidden), (seed, seat)
+                if rng.random() < 0.05:
+                    sample = state.resample((owner.seat + 1) % 5, random.Random(rng.random()))
+                    if sample._game.players[owner.seat].role.id != "zhe_fu_zhe":
+                        samples += 1
+                        log = json.dumps(sample._game.log, ensure_ascii=False, default=str)
+                        assert not any(i in log for i in hidden), seed
+            state.apply_action(rng.choice(state.legal_actions()))
+        uses += sum(1 for r in state._game.log if r.get("e") == "skill_used" and r.get("skill") in hidden)
+    assert uses and samples  # the check met face-down uses and samples that re-dealt her role
