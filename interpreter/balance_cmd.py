@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from .balance_report_cmd import compare as compare_command, report as report_command
+from .balance_report_cmd import compare as compare_command, lang_option, report as report_command
 from .cli_options import (
     EXPANSIONS_HELP,
     bot_options,
@@ -198,6 +198,7 @@ class _Progress:
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @format_option(help="the sweep's report as tables, or as one JSON document (as balance report --format json)")
+@lang_option()
 @click.pass_context
 def balance(
     ctx: click.Context,
@@ -220,6 +221,7 @@ def balance(
     resume: bool,
     quiet: bool,
     fmt: str,
+    lang: str,
 ) -> None:
     """Sweep a grid of games — player counts × agents × packs, GAMES per cell — on every core or a Ray
     cluster, and report it.
@@ -324,7 +326,7 @@ def balance(
     if not quiet:
         kept = f" ({outcome.kept} were done before)" if outcome.kept else ""
         click.echo(f"{outcome.played} games played in {seconds:.1f} s{kept}; records in {out}", err=True)
-    _report(ctx, out, fmt)
+    _report(ctx, out, fmt, lang)
     if outcome.failed:  # (the report above lists them, each with the command that re-runs it)
         click.echo(f"{outcome.failed} game(s) failed: see the failed games in the report", err=True)
         sys.exit(1)
@@ -334,12 +336,12 @@ balance.add_command(report_command)  # `balance report DIR`
 balance.add_command(compare_command)  # `balance compare BASE [FORK]`
 
 
-def _report(ctx: click.Context, out: str, fmt: str = "text") -> None:
+def _report(ctx: click.Context, out: str, fmt: str = "text", lang: str = "zh") -> None:
     """Print the sweep's report (``balance report DIR --format FMT``) when the report command is there."""
     command = balance.get_command(ctx, "report")
     if command is None:
         click.echo(f"the records are in {out}/games.jsonl (one game per line)", err=fmt == "json")
         return
-    sub = command.make_context("report", [out, "--format", fmt], parent=ctx)
+    sub = command.make_context("report", [out, "--format", fmt, "--lang", lang], parent=ctx)
     with sub:
         command.invoke(sub)

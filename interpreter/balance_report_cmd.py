@@ -22,6 +22,20 @@ def _fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
+def lang_option() -> Any:
+    """--lang zh|en: the language of the report's tables and HTML (Chinese by default; the JSON's keys and values
+    stay English)."""
+    from .balance.messages import DEFAULT_LANG, LANGS
+
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGS),
+        default=DEFAULT_LANG,
+        show_default=True,
+        help="the language of the tables and the HTML: zh (中文) or en (English); JSON stays English",
+    )
+
+
 PIPED_WIDTH = 160  # columns of the tables when the output is not a terminal (a file, a pager, a pipe)
 
 
@@ -135,7 +149,10 @@ def _pack_diffs(meta: dict) -> dict[str, dict]:
 @format_option(help="tables, or the report as one JSON document (docs/balance.md lists its keys)")
 @click.option("--json", "json_path", default=None, metavar="FILE|-", hidden=True)  # for one release: --format json
 @click.option("--roles/--no-roles", default=True, show_default=True, help="print the table of every role")
-def report(directory: str, html_path: str | None, no_html: bool, fmt: str, json_path: str | None, roles: bool) -> None:
+@lang_option()
+def report(
+    directory: str, html_path: str | None, no_html: bool, fmt: str, json_path: str | None, roles: bool, lang: str
+) -> None:
     """The report of a sweep's directory: win rates by identity, secret task and role with Wilson 95%
     intervals per player count, strong/weak roles and unused skills flagged, game length, how games ended.
 
@@ -150,11 +167,14 @@ def report(directory: str, html_path: str | None, no_html: bool, fmt: str, json_
     if json_path != "-":
         from .balance.terminal import print_report
 
-        print_report(result, _console(), roles=roles)
+        print_report(result, _console(), roles=roles, lang=lang)
     _json_out(result, json_path)
     if not no_html:
         target = Path(html_path) if html_path else Path(directory) / "report.html"
-        _write(target, render_report(result, f"fengsheng balance report · {Path(directory).name}"), "HTML report")
+        from .balance.messages import say as say_in
+
+        title = say_in("report_title", lang, name=Path(directory).name)
+        _write(target, render_report(result, title, lang), "HTML report")
         click.echo(f"HTML report: {target}", err=json_path == "-")
 
 
@@ -220,6 +240,7 @@ def _is_sweep(path: str) -> bool:
     default=None,
     help="packs: the sweep's directory [default: compare-BASE-FORK]",
 )
+@lang_option()
 def compare(
     base: str,
     fork: str | None,
@@ -239,6 +260,7 @@ def compare(
     out: str | None,
     pin_role: str | None,
     pin_task: str | None,
+    lang: str,
 ) -> None:
     """A/B: which figures moved from BASE to FORK, whether significantly, and how many games it takes to tell.
 
@@ -294,11 +316,11 @@ def compare(
         return
     result["paired"] = paired_figures(*sides)
     if json_path != "-":
-        print_compare(result, _console(), roles=roles)
+        print_compare(result, _console(), roles=roles, lang=lang)
     _json_out(result, json_path)
     if not no_html:
         target = Path(html_path) if html_path else where / "compare.html"
-        _write(target, render_compare(result), "HTML")
+        _write(target, render_compare(result, lang=lang), "HTML")
         click.echo(f"HTML: {target}", err=json_path == "-")
 
 

@@ -4,6 +4,7 @@ points, first; the tables piped without mid-sentence wrapping; the rendered page
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -70,14 +71,19 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
             "old": 3, "new": 2} in diff["changes"]  # fmt: skip
     assert "rules draw_count: 3 → 2" in diff["lines"] and "base" not in report["pack_diffs"]
     # the terminal: the verdicts come first, then the diff, then the flags
-    text = fengsheng("balance", "report", fork_sweep, "--no-html").output
+    text = fengsheng("balance", "report", fork_sweep, "--no-html", "--lang", "en").output
     assert text.index("Is my new thing balanced?") < text.index("What jia changes") < text.index("Flags")
     assert "密电 (new)" in text and "收藏家 (new)" in text and "画眉（歌女） (new)" in text
+    zh = fengsheng("balance", "report", fork_sweep, "--no-html").output  # Chinese by default
+    assert zh.index("我的新内容平衡吗？") < zh.index("jia改动了什么") < zh.index("标记")
+    assert "新角色「画眉（歌女）」" in zh
+    assert "密电（新）" in zh and "收藏家（新）" in zh and "画眉（歌女）（新）" in zh
     from interpreter.balance.html import render_report
 
-    html = render_report(report)
+    html = render_report(report, lang="en")
     for name in ("密电", "收藏家", "画眉（歌女）"):
         assert f'{name} <span class="tag new">new</span>' in html
+        assert f'{name} <span class="tag new">新</span>' in render_report(report)
 
 
 def test_verdict_words() -> None:
@@ -90,25 +96,52 @@ def test_verdict_words() -> None:
     assert rep.verdict(None, 0.3, 100)["status"] == "unseen"
 
 
-def test_piped_tables_do_not_wrap_sentences(fork_sweep: Path) -> None:
+@pytest.mark.parametrize(
+    ("lang", "role", "ends", "legend"),
+    [
+        ("en", "new role 画眉", "more games for ±5 points", ("(strong/weak: the role's 95%", "play more games)")),
+        ("zh", "新角色「画眉", "个百分点", ("（偏强/偏弱：该角色的95%区间", "请多打几局）")),
+    ],
+)
+def test_piped_tables_do_not_wrap_sentences(fork_sweep: Path, lang, role, ends, legend) -> None:
     import subprocess
     import sys
 
     out = subprocess.run(
         [sys.executable, "-c", "import sys; from interpreter.cli import main; sys.argv[0]='fengsheng'; main()",
-         "balance", "report", str(fork_sweep), "--no-html"],
+         "balance", "report", str(fork_sweep), "--no-html", "--lang", lang],
         capture_output=True, text=True, cwd=REPO, timeout=300, env={**os.environ, "COLUMNS": "80"},
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    verdict = next(line for line in lines if "new role 画眉" in line)
-    assert verdict.rstrip().endswith("more games for ±5 points")  # one sentence, one line
-    assert any("(strong/weak: the role's 95% interval" in line and "play more games)" in line for line in lines)
+    verdict = next(line for line in lines if role in line)
+    assert verdict.rstrip().endswith(ends)  # one sentence, one line
+    assert any(legend[0] in line and legend[1] in line for line in lines)
+
+
+# Every text of the page's charts: its box, and its svg's (Chromium's layout, after the fonts).
+_LABELS = """() => [...document.querySelectorAll('svg')].flatMap(svg => {
+    const s = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].map(t => {
+        const b = t.getBoundingClientRect();
+        return {text: t.textContent, left: b.left, right: b.right, top: b.top, bottom: b.bottom,
+                svgLeft: s.left, svgRight: s.right, anchor: t.getAttribute('text-anchor') || 'start'};
+    });
+})"""
 
 
 @pytest.mark.slow
-def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path) -> None:
-    """The rendered page: the verdicts first and visible, the card table with 密电 marked new, no overflow."""
+@pytest.mark.parametrize(
+    ("lang", "verdicts", "changes", "pinned"),
+    [
+        ("zh", "我的新内容平衡吗？", "jia改动了什么", "固定："),
+        ("en", "Is my new thing balanced?", "What jia changes", "Pinned:"),
+    ],
+)
+def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path, lang, verdicts, changes, pinned) -> None:
+    """The rendered page in each language: the verdicts first and visible, the card table with 密电 marked new,
+    the role charts paged, no label of a chart outside its chart or over the label of the next row, nothing
+    wider than the window."""
     pytest.importorskip("playwright.sync_api")
     chromium = os.environ.get("FENGSHENG_CHROMIUM", "/usr/bin/chromium")
     if not (Path(chromium).exists() or shutil.which(chromium)):
@@ -116,26 +149,37 @@ def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     html = tmp_path / "report.html"
-    r = fengsheng("balance", "report", fork_sweep, "--html", html)
+    r = fengsheng("balance", "report", fork_sweep, "--html", html, "--lang", lang)
     assert r.exit_code == 0, r.output
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], headless=True)
         page = browser.new_page(viewport={"width": 1100, "height": 900})
         page.goto(html.as_uri())
-        verdicts = page.locator(".verdicts")
-        assert verdicts.is_visible()
-        assert "Is my new thing balanced?" in verdicts.inner_text()
+        assert page.evaluate("document.documentElement.lang") == ("zh-Hans" if lang == "zh" else "en")
+        box = page.locator(".verdicts").bounding_box()
+        assert page.locator(".verdicts").is_visible() and verdicts in page.locator(".verdicts").inner_text()
         flags_top = page.locator(".flags").first.bounding_box()
-        box = verdicts.bounding_box()
         assert box is not None and flags_top is not None and box["y"] < flags_top["y"]
         assert page.locator("table.cards .tag.new").count() >= 1
-        assert "What jia changes" in page.locator("details.diff summary").inner_text()
-        assert "Pinned:" in page.locator(".pinned").inner_text()
+        assert changes in page.locator("details.diff summary").inner_text()
+        assert pinned in page.locator(".pinned").inner_text()
         # the role chart stays readable with 60+ roles: at most ROLES_PER_CHART rows a chart, the rest folded
         heights = page.evaluate("[...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().height)")
         assert heights and max(heights) < 1000
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 1100
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+        labels = page.evaluate(_LABELS)
+        assert len(labels) > 100
+        for t in labels:  # (folded charts are laid out too: a closed <details> has no box, left out below)
+            if t["right"] - t["left"] == 0:
+                continue
+            assert t["left"] >= t["svgLeft"] - 1 and t["right"] <= t["svgRight"] + 1, t
+        rows = sorted(
+            (t for t in labels if t["anchor"] == "end" and t["right"] > t["left"]),
+            key=lambda t: (t["svgLeft"], t["top"]),
+        )
+        for a, b in itertools.pairwise(rows):  # a chart's row labels, one under the other: none overlaps
+            if a["svgLeft"] == b["svgLeft"] and abs(a["right"] - b["right"]) < 1 and b["top"] > a["top"]:
+                assert b["top"] >= a["bottom"] - 1, (a, b)
         browser.close()
 
 
@@ -146,9 +190,10 @@ def test_the_role_chart_is_paged_and_sorted(fork_sweep: Path) -> None:
     from interpreter.balance.html import ROLES_PER_CHART, render_report
 
     report = json.loads(fengsheng("balance", "report", fork_sweep, "--format", "json", "--no-html").stdout)
-    html = render_report(report)
+    html = render_report(report, lang="en")
     base = next(g for g in report["groups"] if g["pack"] == "base")
     assert len(base["roles"]) > ROLES_PER_CHART
     assert re.search(r"<summary>roles 41–\d+ of \d+</summary>", html)
-    titles = re.findall(r"<svg[^>]*><title>win rate by role</title>.*?</svg>", html)
-    assert all(len(re.findall(r'font-size="13" text-anchor="end"', t)) <= ROLES_PER_CHART for t in titles)
+    assert re.search(r"<summary>第41–\d+个角色（共\d+个）</summary>", render_report(report))
+    titles = re.findall(r"<svg[^>]*><title>Win rate by role</title>.*?</svg>", html)
+    assert titles and all(len(re.findall(r'font-size="13" text-anchor="end"', t)) <= ROLES_PER_CHART for t in titles)

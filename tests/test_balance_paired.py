@@ -78,6 +78,6 @@ def test_compare_pairs_a_pinned_sweep(tmp_path: Path) -> None:
     # the identities are dealt alike in both packs: an identity's win agrees in most games
     ident = [x for x in paired["figures"] if x["kind"] == "identity"]
     assert sum(x["variance_ratio"] or 0 for x in ident) / len(ident) > 1
-    text = fengsheng("balance", "compare", out, "--html", tmp_path / "c.html")
+    text = fengsheng("balance", "compare", out, "--html", tmp_path / "c.html", "--lang", "en")
     assert "Paired: the same 40 deals" in text.output
     assert "Paired: the same 40 deals" in (tmp_path / "c.html").read_text(encoding="utf-8")

@@ -352,12 +352,13 @@ def test_a_role_only_in_the_fork_is_flagged_as_the_report_flags_it(played, conte
         result = cmp.compare_reports(base, fork)
         rows = result["only_fork"]
         assert rows and all(r["flag"] == "strong" and r["holm"] is survives for r in rows)
-        out = io.StringIO()
-        cmp.print_compare(result, Console(file=out, width=200))
-        lines = [ln for ln in out.getvalue().splitlines() if ln.startswith(f"  {ROLE} [")]
-        assert lines and all(ln.endswith("STRONG" if survives else "STRONG (lead)") for ln in lines), lines
-        page = render_compare(result)
-        assert ("strong (lead)" in page) is not survives
+        for lang, strong, lead in (("en", "STRONG", " (lead)"), ("zh", "偏强", "（待确认）")):
+            out = io.StringIO()
+            cmp.print_compare(result, Console(file=out, width=200), lang=lang)
+            lines = [ln for ln in out.getvalue().splitlines() if ln.startswith(f"  {ROLE} [")]
+            assert lines and all(ln.endswith(strong if survives else strong + lead) for ln in lines), lines
+            page = render_compare(result, lang=lang)
+            assert (strong + lead in page) is not survives
 
 
 def test_sweeps_without_a_common_cell_cannot_be_compared(played, content, tmp_path):
@@ -383,13 +384,16 @@ def test_html_report_is_self_contained_and_names_every_role(played):
     for r in records:
         r["seats"][0]["won"] = True
     report = rep.build_report(rep.load_sweep(d).meta, records)
-    html = render_report(report)
+    html = render_report(report, lang="en")
     _self_contained(html)
     for g in report["groups"]:
         for row in g["roles"] + g["identities"] + g["tasks"]:
             assert row["name"] in html
     assert html.count("<svg") >= 4  # identities, tasks, roles, histogram, endings
-    assert "STRONG" in html and ROLE in html
+    assert "STRONG" in html and ROLE in html and '<html lang="en">' in html
+    zh = render_report(report)  # Chinese by default, the same figures
+    assert '<html lang="zh-Hans">' in zh and "偏强" in zh and "各角色胜率" in zh and "STRONG" not in zh
+    assert "Win rate" not in zh and all(row["name"] in zh for g in report["groups"] for row in g["roles"])
 
 
 def test_html_compare_is_self_contained(played):
@@ -398,9 +402,12 @@ def test_html_compare_is_self_contained(played):
     fork = copy.deepcopy(base)
     for r in fork:
         r["seats"][0]["won"] = True
-    html = render_compare(cmp.compare_reports(rep.build_report({}, base), rep.build_report({}, fork)))
+    result = cmp.compare_reports(rep.build_report({}, base), rep.build_report({}, fork))
+    html = render_compare(result, lang="en")
     _self_contained(html)
     assert ROLE in html and "Moved at the 5% level" in html
+    zh = render_compare(result)
+    assert ROLE in zh and "在5%水平上变动" in zh and "Moved" not in zh
 
 
 # ---------------------------------------------------------------------- the commands
@@ -413,8 +420,12 @@ def run():
     runner = CliRunner()
 
     def go(command, *args):
+        """The command in English (the tests read its words) unless --lang is given."""
         cmd = {"report": report, "compare": compare}[command]
-        return runner.invoke(cmd, [str(a) for a in args], catch_exceptions=False)
+        words = [str(a) for a in args]
+        if "--lang" not in words and "--help" not in words:
+            words += ["--lang", "en"]
+        return runner.invoke(cmd, words, catch_exceptions=False)
 
     return go
 
@@ -510,7 +521,7 @@ def test_compare_command_sweeps_two_packs(run, tmp_path):
     res = run("report", out, "--format", "json", "--no-html")
     data = json.loads(res.stdout)
     assert data["new_roles"] == {"jia_gui": ["画眉（歌女）"]}
-    assert render_report(data).count("New roles in jia_gui") == 1
+    assert render_report(data, lang="en").count("New roles in jia_gui") == 1
     res = run("compare", "base", tmp_path / "no_such_pack")
     assert res.exit_code == 2 and "neither a sweep directory nor a content pack directory" in res.output
     # a folder that is neither a sweep nor a pack (issue 29: `compare /tmp /tmp` swept for minutes): refused at once

@@ -165,7 +165,23 @@ def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp
     (looping / "roles").mkdir()
     shutil.copy(RUNAWAY / "roles" / "demo_looper.yaml", looping / "roles")
     out = tmp_path / "sweep"
-    r = fengsheng("balance", "-p", 2, "-n", 6, "-s", 3, "--agents", "random", "--pack", f"loop={looping}", "-o", out)
+    r = fengsheng(
+        "balance",
+        "-p",
+        2,
+        "-n",
+        6,
+        "-s",
+        3,
+        "--agents",
+        "random",
+        "--pack",
+        f"loop={looping}",
+        "-o",
+        out,
+        "--lang",
+        "en",
+    )
     assert r.exit_code == 1, r.output
     failed = [x for x in read_records(out) if x.failed]
     assert failed and all("E501" in x.failed or "EngineError" in x.failed for x in failed)
@@ -416,12 +432,12 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     monkeypatch.chdir(other)
     role = work / "mine" / "roles" / "hua_mei.yaml"
     role.write_text(role.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
-    r = fengsheng("balance", "report", sweep, "--no-html")
+    r = fengsheng("balance", "report", sweep, "--no-html", "--lang", "en")
     assert r.exit_code == 0 and f"note: pack mine: the content at {work / 'mine'} has changed" in r.stdout, r.output
     # ... and no longer loads (a slip made while the sweep ran): the note says so, and where, not "the content now"
     good = role.read_text(encoding="utf-8")
     role.write_text(good.replace("trigger: received", "trigger: recieved"), encoding="utf-8")
-    r = fengsheng("balance", "report", sweep, "--no-html")
+    r = fengsheng("balance", "report", sweep, "--no-html", "--lang", "en")
     assert r.exit_code == 0 and "has changed since the sweep and no longer loads (" in r.stdout, r.output
     assert "hua_mei.yaml:" in r.stdout and "error E113: unknown trigger 'recieved'" in r.stdout
     assert f"fengsheng validate {work / 'mine'} says what to fix" in r.stdout
@@ -432,6 +448,6 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     assert f"its folder ../../mine is not here (looked in {work / 'mine'}, ../../mine)" in text, text
     assert f"put the pack back at {work / 'mine'} to list them" in text
     assert "note: pack mine" in r.stderr and "mine" not in json.loads(r.stdout)["sweep"]["content_roles"]
-    r = fengsheng("balance", "report", sweep)
+    r = fengsheng("balance", "report", sweep, "--lang", "en")
     assert r.exit_code == 0 and "note: pack mine: its folder ../../mine is not here" in r.stdout, r.output
     assert "its folder ../../mine is not here" in (sweep / "report.html").read_text(encoding="utf-8")

@@ -140,5 +140,6 @@ def test_balance_pins_every_game_and_records_it(tmp_path: Path, one_role_pack: P
     assert again.exit_code == 0 and json.loads(again.stdout)["sweep"]["records"] == 20
     other = fengsheng(*args, "--agents", "random", "-o", out, "-q")
     assert other.exit_code != 0 and "pins" in other.output
-    text = fengsheng("balance", "report", out, "--no-html")
+    text = fengsheng("balance", "report", out, "--no-html", "--lang", "en")
     assert f"pinned: role {ROLE}" in text.output
+    assert f"固定：每局都把角色{ROLE}发给一个座位" in fengsheng("balance", "report", out, "--no-html").output

@@ -9,8 +9,8 @@ import math
 from collections.abc import Callable, Sequence
 from html import escape
 
-from .report import ALL
-from .stats import pct
+from .messages import DEFAULT_LANG, say
+from .stats import ALL, pct
 
 SERIES_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 
@@ -23,12 +23,22 @@ def _w(text: str) -> int:
     return sum(13 if ord(ch) > 0x2E80 else 7 for ch in text)
 
 
-def _rate_tip(row: str, s: str, pt: dict) -> str:
+def rate_tip(row: str, s: str, pt: dict, lang: str = DEFAULT_LANG) -> str:
+    """The tooltip of a rate's dot: its figure, interval and the rate expected of it."""
     half = 100 * (pt["high"] - pt["low"]) / 2
-    tip = f"{row} · {s}: {pct(pt['rate'])} of {pt['n']} (95% {100 * pt['low']:.1f}–{100 * pt['high']:.1f}%, "
-    tip += f"±{half:.1f} points)"
+    tip = say(
+        "chart_tip",
+        lang,
+        row=row,
+        series=s,
+        rate=pct(pt["rate"]),
+        n=pt["n"],
+        low=f"{100 * pt['low']:.1f}",
+        high=f"{100 * pt['high']:.1f}%",
+        half=f"{half:.1f}",
+    )
     if pt.get("expected") is not None:
-        tip += f", expected {pct(pt['expected'])}"
+        tip += say("chart_tip_expected", lang, expected=pct(pt["expected"]))
     return tip
 
 
@@ -44,14 +54,20 @@ def interval_chart(
     points: dict,
     title: str = "",
     domain: tuple[float, float] | None = None,
-    tip: Callable[[str, str, dict], str] = _rate_tip,
+    tip: Callable[[str, str, dict], str] | None = None,
+    lang: str = DEFAULT_LANG,
 ) -> str:
     """Values with their 95% intervals: one line per row, one dot and error bar per series (a colour each).
 
     ``points[(row, series)]`` is a report row (``rate``, ``low``, ``high``, ``n``, optionally
     ``expected`` drawn as a grey tick, and ``flag``: the dot is filled and the flag written at the
     right). ``domain``: the values at the two ends of the axis (rates: 0 to 1; differences: ±d,
-    with a line at 0)."""
+    with a line at 0). ``tip``: a dot's tooltip (``rate_tip`` in `lang` when not given)."""
+    if tip is None:
+
+        def tip(row: str, s: str, pt: dict) -> str:
+            return rate_tip(row, s, pt, lang)
+
     label_w = max([_w(r) for r in rows] + [60]) + 12
     plot_w = 560
     step = 9
@@ -125,7 +141,7 @@ def legend(series: Sequence[str], extra: str = "") -> str:
     return f'<div class="legend">{items}{extra}</div>'
 
 
-def histogram(values: Sequence[Sequence[int]], title: str, what: str = "turns") -> str:
+def histogram(values: Sequence[Sequence[int]], title: str, what: str, lang: str = DEFAULT_LANG) -> str:
     """A histogram from (value, games) pairs; values past the 98th percentile go to one last bar."""
     if not values:
         return ""
@@ -162,20 +178,21 @@ def histogram(values: Sequence[Sequence[int]], title: str, what: str = "turns") 
         fill = "#999" if i >= nbins else "#4c78a8"
         out.append(
             f'<rect x="{xx + 1:.1f}" y="{h - bh:.1f}" width="{max(bw - 2, 1):.1f}" height="{bh:.1f}" fill="{fill}">'
-            f"<title>{escape(name)} {what}: {k} games</title></rect>"
+            f"<title>{escape(say('histogram_bar', lang, name=name, what=what, games=k))}</title></rect>"
         )
         if i % label_every == 0 or i >= nbins:
             out.append(
                 f'<text x="{xx + bw / 2:.1f}" y="{h + 14}" font-size="11" text-anchor="middle">{escape(name)}</text>'
             )
     out.append(
-        f'<text x="{left + w / 2}" y="{h + 28}" font-size="11" text-anchor="middle">{escape(what)} per game</text>'
+        f'<text x="{left + w / 2}" y="{h + 28}" font-size="11" text-anchor="middle">'
+        f"{escape(say('per_game', lang, what=what))}</text>"
     )
     out.append("</svg>")
     return "".join(out)
 
 
-def reason_bars(groups: Sequence[dict]) -> str:
+def reason_bars(groups: Sequence[dict], lang: str = DEFAULT_LANG) -> str:
     """How games ended: one stacked bar per group (player count), a colour per ending."""
     reasons: list[str] = []
     for g in groups:
@@ -189,14 +206,14 @@ def reason_bars(groups: Sequence[dict]) -> str:
     out = [f'<svg width="{label_w + w + 10}" height="{len(groups) * (bh + 6) + 6}" role="img">']
     for i, g in enumerate(groups):
         y = 4 + i * (bh + 6)
-        name = "all counts" if g["players"] == ALL else f"{g['players']} players"
+        name = say("all_counts", lang) if g["players"] == ALL else say("n_players", lang, n=g["players"])
         out.append(f'<text x="{label_w - 8}" y="{y + 15}" font-size="13" text-anchor="end">{escape(name)}</text>')
         xx = float(label_w)
         for r in g["end_reasons"]:
             rw = w * r["share"]
             out.append(
                 f'<rect x="{xx:.1f}" y="{y}" width="{rw:.1f}" height="{bh}" fill="{colour[r["reason"]]}">'
-                f"<title>{escape(r['reason'])}: {r['games']} games ({pct(r['share'])})</title></rect>"
+                f"<title>{escape(_ending_tip(r, lang))}</title></rect>"
             )
             if rw > 34:
                 out.append(
@@ -210,6 +227,10 @@ def reason_bars(groups: Sequence[dict]) -> str:
         for r in reasons
     )
     return "".join(out) + f'<div class="legend">{items}</div>'
+
+
+def _ending_tip(r: dict, lang: str) -> str:
+    return say("ending_bar", lang, reason=r["reason"], games=r["games"], share=pct(r["share"]))
 
 
 def _reason_text(groups: Sequence[dict], reason: str) -> str:

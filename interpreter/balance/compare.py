@@ -31,8 +31,9 @@ from statistics import NormalDist
 from typing import Any
 
 from ..sim import wilson
-from .report import ALL
+from .messages import DEFAULT_LANG, say
 from .stats import holm, pct
+from .words import flag_name, players_short, players_text
 
 COMPARE_FORMAT = 1
 ALPHA = 0.05
@@ -292,45 +293,32 @@ def side_text(x: dict, side: str) -> str:
     return f"{s['mean']:.1f}" if "mean" in s else pct(s["rate"])
 
 
-KIND_TITLE = {
-    "identity": "identity win rate",
-    "task": "secret task win rate",
-    "role": "role win rate",
-    "end_reason": "how games ended (share of games)",
-    "turns": "turns per game",
-    "decisions": "decisions per game",
-}
+KINDS = ("identity", "task", "role", "end_reason", "turns", "decisions")  # the tables, in this order
 
 
-PAIRED_TITLE = {"pinned_seat": "pinned seat won", "identity": "a seat of the identity won", "turns": "turns per game"}
-
-
-def print_paired(paired: dict, console: Any) -> None:
-    """The paired comparison (paired.py): each figure's difference, McNemar's p and what pairing saved."""
+def _table(title: str, heads: Sequence[str], lang: str, left: Sequence[str] = ()) -> Any:
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
+
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    t.add_column(say("figure", lang), ratio=1)
+    for key in heads:
+        t.add_column(say(key, lang), justify="left" if key in left else "right", no_wrap=True)
+    return t
+
+
+def print_paired(paired: dict, console: Any, lang: str = DEFAULT_LANG) -> None:
+    """The paired comparison (paired.py): each figure's difference, McNemar's p and what pairing saved."""
+    from rich.markup import escape
 
     figures = paired.get("figures") or []
     if not figures:
-        console.print(
-            f"Paired games: {paired.get('games_paired', 0)} (too few, or the sides were not played from the same "
-            "seeds: no paired test)",
-            markup=False,
-        )
+        console.print(say("paired_none", lang, n=paired.get("games_paired", 0)), markup=False)
         return
-    t = Table(
-        title=f"Paired: the same {paired['games_paired']} deals under both packs (McNemar)",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        padding=(0, 1),
-        pad_edge=False,
+    t = _table(
+        say("paired_title", lang, n=paired["games_paired"]), ("games", "base", "fork", "delta95", "p", "saved"), lang
     )
-    t.add_column("figure", ratio=1)
-    for col in ("games", "base", "fork", "Δ [95%]", "p", "saved"):
-        t.add_column(col, justify="right", no_wrap=True)
     for x in figures:
-        players = "all" if x["players"] == ALL else f"{x['players']}p"
         mean = "mean" in x["base"]
         side = (lambda v: f"{v['mean']:.1f}") if mean else (lambda v: pct(v["rate"]))
         diff = (
@@ -340,7 +328,7 @@ def print_paired(paired: dict, console: Any) -> None:
         )
         saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
         t.add_row(
-            escape(f"{PAIRED_TITLE[x['kind']]}: {x['name']} · {players}"),
+            escape(f"{say('paired_' + x['kind'], lang)}: {x['name']} · {players_short(x['players'], lang)}"),
             str(x["n"]),
             side(x["base"]),
             side(x["fork"]),
@@ -349,48 +337,46 @@ def print_paired(paired: dict, console: Any) -> None:
             saved,
         )
     console.print(t)
-    console.print(
-        "saved: the share of games pairing saves against two independent samples of the same precision (the "
-        "variance ratio, independent ÷ paired, in brackets); p: McNemar's exact test (paired z for turns).",
-        markup=False,
-    )
+    console.print(say("paired_legend", lang), markup=False)
 
 
-def print_compare(result: dict, console: Any, roles: bool = True) -> None:
-    from rich import box
+def print_compare(result: dict, console: Any, roles: bool = True, lang: str = DEFAULT_LANG) -> None:
     from rich.markup import escape
-    from rich.table import Table
 
     if result.get("paired") is not None:
-        print_paired(result["paired"], console)
-
+        print_paired(result["paired"], console, lang)
     console.print(
-        f"[bold]A/B[/bold]: {len(result['figures'])} figures compared; "
-        f"{len(result['moved'])} moved at the 5% level, "
-        f"{sum(1 for x in result['figures'] if x['holm'])} still after Holm's correction over all of them "
-        "(moved: yes; lead: only before the correction); "
-        f"{result['too_few']} with fewer than {result['min_test_n']} seats a side not tested"
+        say(
+            "ab_summary",
+            lang,
+            n=len(result["figures"]),
+            moved=len(result["moved"]),
+            holm=sum(1 for x in result["figures"] if x["holm"]),
+            few=result["too_few"],
+            min_n=result["min_test_n"],
+        )
     )
     for p in result["pairs"]:
-        players = "all counts" if p["players"] == ALL else f"{p['players']} players"
-        console.print(
-            f"  {players} · {p['agents']}: {p['base_pack']} ({p['base_games']} games) vs "
-            f"{p['fork_pack']} ({p['fork_games']} games)",
-            markup=False,
+        line = say(
+            "ab_pair",
+            lang,
+            players=players_text(p["players"], lang),
+            agents=p["agents"],
+            base=p["base_pack"],
+            base_games=p["base_games"],
+            fork=p["fork_pack"],
+            fork_games=p["fork_games"],
         )
-    for kind in KIND_TITLE:
+        console.print("  " + line, markup=False)
+    for kind in KINDS:
         rows = [x for x in result["figures"] if x["kind"] == kind]
         if not rows or (kind == "role" and not roles):
             continue
-        t = Table(title=KIND_TITLE[kind], title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-        t.add_column("figure", ratio=1)
-        for col in ("base", "fork", "Δ [95%]", "p", "moved", "games"):
-            t.add_column(col, justify="left" if col == "moved" else "right", no_wrap=True)
+        t = _table(say("kind_" + kind, lang), ("base", "fork", "delta95", "p", "moved", "games"), lang, ("moved",))
         for x in sorted(rows, key=lambda x: (x["p_value"], str(x["name"]))):
-            moved = ("yes" if x["holm"] else "lead") if x["significant"] else ""
-            players = "all" if x["players"] == ALL else f"{x['players']}p"
+            moved = (say("moved_yes", lang) if x["holm"] else say("lead", lang)) if x["significant"] else ""
             t.add_row(
-                escape(f"{x['name']} · {players}"),
+                escape(f"{x['name']} · {players_short(x['players'], lang)}"),
                 side_text(x, "base"),
                 side_text(x, "fork"),
                 diff_text(x),
@@ -399,22 +385,27 @@ def print_compare(result: dict, console: Any, roles: bool = True) -> None:
                 "" if x["games_needed"] is None else f"{x['games_needed']:,}",
             )
         console.print(t)
-    console.print(
-        f"Δ: fork − base (points; turns, decisions), Newcombe's 95% interval (Welch's for means). games: games per "
-        f"side for an 80% chance to see a difference of {100 * result['detect']:g} points "
-        f"({result['detect_turns']:g} turn) at the 5% level (--detect, --detect-turns).",
-        markup=False,
-    )
+    legend = say("ab_legend", lang, detect=f"{100 * result['detect']:g}", turns=f"{result['detect_turns']:g}")
+    console.print(legend, markup=False)
     if result["only_fork"]:
-        console.print("[bold]Roles only in the fork[/bold] (against the fork's own pool):")
+        console.print(f"[bold]{escape(say('only_fork_title', lang))}[/bold]")
         for r in result["only_fork"]:
-            players = "all" if r["players"] == ALL else f"{r['players']}p"
-            console.print(
-                f"  {r['name']} [{players}]: {pct(r['rate'])} of {r['n']} seats (95% {100 * r['low']:.1f}–"
-                f"{100 * r['high']:.1f}%), expected {pct(r['expected'])}"
-                + (f"  {r['flag'].upper()}" + ("" if r.get("holm", True) else " (lead)") if r["flag"] else ""),
-                markup=False,
+            flag = ""
+            if r["flag"]:
+                flag = "  " + flag_name(r["flag"], lang) + ("" if r.get("holm", True) else say("lead_suffix", lang))
+            line = say(
+                "only_fork_line",
+                lang,
+                name=r["name"],
+                players=players_short(r["players"], lang),
+                rate=pct(r["rate"]),
+                n=r["n"],
+                low=f"{100 * r['low']:.1f}",
+                high=f"{100 * r['high']:.1f}%",
+                expected=pct(r["expected"]),
+                flag=flag,
             )
+            console.print("  " + line, markup=False)
     if result["only_base"]:
         names = sorted({str(r["name"]) for r in result["only_base"]})
-        console.print(f"[bold]Roles only in the base[/bold]: {escape(', '.join(names))}")
+        console.print(escape(say("only_base_title", lang, names=", ".join(names))))

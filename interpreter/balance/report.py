@@ -39,13 +39,13 @@ from pathlib import Path
 from ..sim import REASON_TEXT
 from . import records
 from .pack_facts import rerun_command
-from .stats import CONFIDENCE, binomial_p_two_sided, holm, pct, rate, seats_for_half_width, spread
+from .stats import ALL, CONFIDENCE, binomial_p_two_sided, holm, rate, seats_for_half_width, spread
+from .words import verdict_text
 
 REPORT_FORMAT = 1
 MIN_ROLE_SEATS = 10  # seats a role must have played before it is flagged strong or weak
 MIN_SKILL_GAMES = 20  # games a role must be in play before its skills are flagged unused or rare
 RARE_SKILL_SHARE = 0.05  # a skill used in fewer than this share of its role's games is rare
-ALL = "all"  # the players of a group that pools every player count
 
 
 class SweepError(Exception):
@@ -388,32 +388,25 @@ def _card_rows(ok: Sequence[dict]) -> list[dict]:
 
 
 def verdict(row: dict | None, expected: float | None, games: int, holm_ok: bool = True) -> dict:
-    """A verdict in words on one figure of a new item: strong or weak when its 95% interval lies wholly above or
-    below `expected`, else not shown either way; and the games still needed for a ±5-point interval at the rate
-    seen, with the seats per game seen (``games_more``)."""
+    """A verdict on one figure of a new item: strong or weak when its 95% interval lies wholly above or below
+    `expected`, else not shown either way (``open``); and the games still needed for a ±5-point interval at the
+    rate seen, with the seats per game seen (``games_more``). ``text`` says it in English (words.verdict_text says
+    it in either language from the same fields)."""
     if row is None or not row.get("n"):
-        return {"status": "unseen", "games_more": None, "text": "never in play: no figure"}
+        v: dict = {"status": "unseen", "games_more": None}
+        return {**v, "text": verdict_text(v, "en")}
     n, p = row["n"], row["rate"]
     per_game = n / games if games else 0
     need = seats_for_half_width(p)
     more = max(0, math.ceil(need / per_game) - games) if per_game else None
-    where = f"{pct(p)} of {n} (95% {pct(row['low'])}–{pct(row['high'])}, ±{100 * row['half_width']:.1f} points)"
-    against = f" against {pct(expected)}" if expected is not None else ""
     status = "open"
     if expected is not None and n >= MIN_ROLE_SEATS and row["low"] > expected:
         status = "strong"
     elif expected is not None and n >= MIN_ROLE_SEATS and row["high"] < expected:
         status = "weak"
-    if status != "open":
-        lead = "" if holm_ok else " (a lead: not after Holm's correction; play more games)"
-        text = f"{status}: {where}{against}{lead}"
-    else:
-        text = f"not shown strong or weak: {where}{against}"
-    if more:
-        text += f"; about {more:,} more games for ±5 points"
-    elif more == 0:
-        text += "; ±5 points reached"
-    return {"status": status, "games_more": more, "text": text}
+    v = {"status": status, "games_more": more, "n": n, "rate": p, "low": row["low"], "high": row["high"],
+         "half_width": row["half_width"], "expected": expected, "holm": holm_ok}  # fmt: skip
+    return {**v, "text": verdict_text(v, "en")}
 
 
 def _flags(group: dict, skills: bool) -> list[dict]:
@@ -425,6 +418,8 @@ def _flags(group: dict, skills: bool) -> list[dict]:
                 "kind": "failures",
                 **where,
                 "subject": f"{group['failed']} of {group['games']} games failed",
+                "failed": group["failed"],
+                "games": group["games"],
                 "text": "failed games are left out of every figure: re-run one alone to see why",
             }
         )
@@ -455,6 +450,9 @@ def _flags(group: dict, skills: bool) -> list[dict]:
                         **where,
                         "subject": f"{row['role']}·{row['skill']}",
                         "n": row["games_in_play"],
+                        "used": row["games_used"],
+                        "skill_kind": row["kind"],
+                        "offered": row["games_offered"],
                         "text": f"used in {row['games_used']} of the {row['games_in_play']} games its role was in play"
                         + (f" ({row['kind']} skill)" if row["kind"] else "")
                         + (

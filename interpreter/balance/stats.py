@@ -14,6 +14,8 @@ from statistics import NormalDist
 
 from ..sim import wilson
 
+ALL = "all"  # the players of a group that pools every player count
+
 CONFIDENCE = 0.95
 
 

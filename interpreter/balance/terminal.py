@@ -1,5 +1,7 @@
 """A balance report in the terminal: rich tables of the verdicts, flags and each group's figures
-(``print_report``), and a group's failed games with the commands that re-run them (``print_failures``).
+(``print_report``), and a group's failed games with the commands that re-run them (``print_failures``), in
+Chinese or English (messages.py). What a designer asks first comes first: the verdicts on the new items, what
+the fork changes, the flags, then the new roles; in each table the new items lead.
 """
 
 from __future__ import annotations
@@ -7,58 +9,51 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .report import ALL
-from .stats import pct
-
-
-def pins_text(pins: Any) -> str:
-    """What a sweep pinned, in words ("" when nothing)."""
-    if not isinstance(pins, dict) or not pins:
-        return ""
-    what = " and ".join(
-        f"{'role' if k == 'role' else 'secret task'} {pins[k]}" for k in ("role", "task") if pins.get(k)
-    )
-    return f"{what} dealt to a seat in every game (game i at seat i mod players)"
-
-
-def group_title(g: dict) -> str:
-    players = "all player counts" if g["players"] == ALL else f"{g['players']} players"
-    failed = f", {g['failed']} failed" if g["failed"] else ""
-    return f"{g['pack']} · {g['agents']} · {players}: {g['games']} games{failed}, {g['seats']} seats"
-
-
-FLAG_TEXT = {
-    "failures": "FAILED GAMES",
-    "strong": "STRONG",
-    "weak": "WEAK",
-    "unused": "SKILL NEVER USED",
-    "rare": "SKILL RARELY USED",
-}
+from .messages import DEFAULT_LANG, say
+from .stats import ALL, pct
+from .words import (
+    flag_name,
+    flag_subject,
+    flag_text,
+    group_title,
+    kind_name,
+    offered_prefix,
+    pins_text,
+    players_short,
+    verdict_text,
+)
 
 
 def _rate_table(
-    title: str, head: str, rows: Sequence[dict], roles: bool = False, new: set[str] | frozenset[str] = frozenset()
+    title: str,
+    head: str,
+    rows: Sequence[dict],
+    lang: str,
+    roles: bool = False,
+    new: set[str] | frozenset[str] = frozenset(),
 ) -> Any:
     """A compact rich table of rates: name, won/n, rate, 95% interval, ± points (roles: expected, flag); the names
-    in `new` (what the pack adds to the bundled game) marked "(new)"."""
+    in `new` (what the pack adds to the bundled game) marked new and listed first."""
     from rich import box
     from rich.markup import escape
     from rich.table import Table
 
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
     t.add_column(head, ratio=1)  # the name wraps on a narrow terminal, the figures never do
-    for col in ("won/n", "rate", "95%", "±pts") + (("exp.", "flag") if roles else ()):
-        t.add_column(col, justify="left" if col == "flag" else "right", no_wrap=True)
-    for r in rows:
+    heads = ["won_n", "rate", "interval95_short", "plus_points_short"] + (["expected_short", "flag"] if roles else [])
+    for key in heads:
+        t.add_column(say(key, lang), justify="left" if key == "flag" else "right", no_wrap=True)
+    for r in sorted(rows, key=lambda r: r["name"] not in new):  # (a stable sort: the new first, in their order)
         cells = [
-            escape(str(r["name"]) + (" (new)" if r["name"] in new else "")),
+            escape(str(r["name"]) + (say("new_suffix", lang) if r["name"] in new else "")),
             f"{r['won']}/{r['n']}",
             pct(r["rate"]),
             f"{100 * r['low']:.1f}–{100 * r['high']:.1f}",
             f"±{100 * r['half_width']:.1f}",
         ]
         if roles:
-            flag = (r["flag"] or "") + ("" if not r["flag"] or r["holm"] else " (lead)")
+            flag = flag_name(r["flag"], lang) if r["flag"] else ""
+            flag += "" if not r["flag"] or r["holm"] else say("lead_suffix", lang)
             cells += [pct(r["expected"]), flag]
         t.add_row(*cells)
     return t
@@ -71,25 +66,19 @@ def _new_of(report: dict, pack: str, kind: str) -> set[str]:
     return set((report.get("new_items") or {}).get(pack, {}).get(kind, []))
 
 
-def _card_table(g: dict, new: set[str]) -> Any:
-    """Each card's uses per game and the win rate of the seats that used it (new cards marked)."""
+def _card_table(g: dict, new: set[str], lang: str) -> Any:
+    """Each card's uses per game and the win rate of the seats that used it (new cards marked, first)."""
     from rich import box
     from rich.markup import escape
     from rich.table import Table
 
-    t = Table(
-        title="Cards: uses per game; win rate of the seats that used it (Wilson 95%) against every seat's",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        padding=(0, 1),
-        pad_edge=False,
-    )
-    t.add_column("card", ratio=1)
-    for col in ("uses/game", "users won", "rate", "95%", "every seat"):
-        t.add_column(col, justify="right", no_wrap=True)
-    for r in g["cards"]:
+    t = Table(title=say("card_table", lang), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    t.add_column(say("card", lang), ratio=1)
+    for key in ("uses_per_game", "users_won", "rate", "interval95_short", "every_seat"):
+        t.add_column(say(key, lang), justify="right", no_wrap=True)
+    for r in sorted(g["cards"], key=lambda r: r["name"] not in new):
         t.add_row(
-            escape(r["name"] + (" (new)" if r["name"] in new else "")),
+            escape(r["name"] + (say("new_suffix", lang) if r["name"] in new else "")),
             f"{r['uses_per_game']:.2f}",
             f"{r['won']}/{r['n']}",
             pct(r["rate"]),
@@ -106,118 +95,135 @@ def _skills_of(report: dict, pack: str, role: str) -> list[dict]:
     return [sk for sk in (pooled or {}).get("skills", []) if sk["role"] == role]
 
 
-def print_report(report: dict, console: Any, roles: bool = True) -> None:
-    """The report as rich tables: the flags first, then each group's figures."""
+def _where(x: dict, lang: str) -> str:
+    return f"{x['pack']} · {x['agents']} · {players_short(x['players'], lang)}"
+
+
+def print_report(report: dict, console: Any, roles: bool = True, lang: str = DEFAULT_LANG) -> None:
+    """The report as rich tables: the verdicts and flags first, then each group's figures."""
     from rich.markup import escape
 
     for text in report.get("pack_notes", {}).values():
-        console.print(f"note: {text}", markup=False, soft_wrap=True)
-    pinned = pins_text(report["sweep"].get("pins"))
+        console.print(say("note", lang, text=text), markup=False, soft_wrap=True)
+    pinned = pins_text(report["sweep"].get("pins"), lang)
     if pinned:
-        console.print(f"pinned: {pinned}", markup=False)
+        console.print(say("pinned", lang, what=pinned), markup=False)
     if report.get("verdicts"):
-        console.print("[bold]Is my new thing balanced?[/bold]")
+        console.print(f"[bold]{say('verdicts_title', lang)}[/bold]")
         for v in report["verdicts"]:
-            players = "all" if v["players"] == ALL else f"{v['players']}p"
-            console.print(
-                f"  new {v['kind']} {v['name']} [{v['pack']} · {v['agents']} · {players}]: {v['text']}", markup=False
+            line = say(
+                "verdict_line",
+                lang,
+                kind=kind_name(v["kind"], lang),
+                name=v["name"],
+                where=_where(v, lang),
+                text=verdict_text(v, lang),
             )
+            console.print("  " + line, markup=False)
     for pack, d in (report.get("pack_diffs") or {}).items():
         lines = d["lines"]
-        console.print(f"[bold]What {escape(pack)} changes[/bold] (pack diff against the bundled game):")
+        console.print(f"[bold]{escape(say('diff_title', lang, pack=pack))}[/bold]")
         for line in lines[:MAX_DIFF_LINES]:
             console.print(f"  {line}", markup=False)
         if len(lines) > MAX_DIFF_LINES:
-            console.print(f"  … {len(lines) - MAX_DIFF_LINES} more in the HTML and JSON report", markup=False)
+            console.print("  " + say("diff_more", lang, n=len(lines) - MAX_DIFF_LINES), markup=False)
     flags = report["flags"]
-    console.print(f"[bold]Flags[/bold] ({len(flags)})" if flags else "[bold]Flags[/bold]: none")
+    title = say("flags_title", lang, n=len(flags)) if flags else say("flags_none", lang)
+    console.print(f"[bold]{escape(title)}[/bold]")
     for f in flags:
-        players = "all" if f["players"] == ALL else f"{f['players']}p"
-        mark = "" if f.get("holm", True) else " (lead)"
+        mark = "" if f.get("holm", True) else say("lead_suffix", lang)
         console.print(
-            f"  {FLAG_TEXT[f['kind']]}{mark}  {f['subject']}  [{f['pack']} · {f['agents']} · {players}]  {f['text']}",
+            f"  {flag_name(f['kind'], lang)}{mark}  {flag_subject(f, lang)}  [{_where(f, lang)}]  {flag_text(f, lang)}",
             markup=False,
         )
-    console.print(
-        "  (strong/weak: the role's 95% interval excludes its expected rate, what the other roles won with the same "
-        "identities; (lead): not significant after Holm's correction over the group's roles: play more games)",
-        markup=False,
-    )
+    console.print("  " + say("flags_legend", lang), markup=False)
     for pack, names in report.get("new_roles", {}).items():
         console.print()
-        console.print(f"[bold]New roles[/bold] in {escape(pack)} (not in the bundled game):")
+        console.print(f"[bold]{escape(say('new_roles_title', lang, pack=pack))}[/bold]")
         for name in names:
             rows = [
-                {**r, "name": f"{name} · {'all' if g['players'] == ALL else str(g['players']) + 'p'}"}
+                {**r, "name": f"{name} · {players_short(g['players'], lang)}"}
                 for g in report["groups"]
                 if g["pack"] == pack
                 for r in g["roles"]
                 if r["name"] == name
             ]
             if rows:
-                console.print(_rate_table("", "role", rows, roles=True))
+                console.print(_rate_table("", say("role", lang), rows, lang, roles=True))
             else:
-                console.print(f"  {escape(name)}: never dealt")
+                console.print("  " + escape(say("never_dealt", lang, name=name)))
             for sk in _skills_of(report, pack, name):
-                share = sk["share_of_games"]
-                console.print(
-                    f"  {sk['skill']}: "
-                    + ("" if sk.get("games_offered") is None else f"offered in {sk['games_offered']}, ")
-                    + f"used in {sk['games_used']} of {sk['games_in_play']} games "
-                    f"({pct(share['rate'])}), {sk['uses_per_game'] or 0:.2f} uses per game"
-                    + (f"  {FLAG_TEXT[sk['flag']]}" if sk["flag"] else ""),
-                    markup=False,
+                line = say(
+                    "skill_use",
+                    lang,
+                    skill=sk["skill"],
+                    offered=offered_prefix(sk, lang),
+                    used=sk["games_used"],
+                    games=sk["games_in_play"],
+                    share=pct(sk["share_of_games"]["rate"]),
+                    per_game=f"{sk['uses_per_game'] or 0:.2f}",
                 )
+                console.print("  " + line + (f"  {flag_name(sk['flag'], lang)}" if sk["flag"] else ""), markup=False)
     for g in report["groups"]:
-        console.print()
-        console.rule(escape(group_title(g)))
-        console.print(_rate_table("Win rate by identity (seats won / played, Wilson 95%)", "identity", g["identities"]))
-        if g["tasks"]:
+        _print_group(report, g, console, roles, lang)
+
+
+def _print_group(report: dict, g: dict, console: Any, roles: bool, lang: str) -> None:
+    """One group's tables: identities, tasks, cards, roles (new items first), game length, endings, failures."""
+    from rich.markup import escape
+
+    console.print()
+    console.rule(escape(group_title(g, lang)))
+    console.print(_rate_table(say("identity_table", lang), say("identity", lang), g["identities"], lang))
+    if g["tasks"]:
+        new_tasks = _new_of(report, g["pack"], "tasks")
+        console.print(_rate_table(say("task_table", lang), say("task", lang), g["tasks"], lang, new=new_tasks))
+    if g.get("cards"):
+        console.print(_card_table(g, _new_of(report, g["pack"], "cards"), lang))
+    if roles and g["roles"]:
+        ordered = sorted(g["roles"], key=lambda r: -(r["rate"] or 0))
+        new_roles = _new_of(report, g["pack"], "roles")
+        console.print(_rate_table(say("role_table", lang), say("role", lang), ordered, lang, roles=True, new=new_roles))
+    for what in ("turns", "decisions"):
+        s = g[what]
+        if s["games"]:
+            word = say(what, lang)
             console.print(
-                _rate_table("Win rate by secret task", "task", g["tasks"], new=_new_of(report, g["pack"], "tasks"))
-            )
-        if g.get("cards"):
-            console.print(_card_table(g, _new_of(report, g["pack"], "cards")))
-        if roles and g["roles"]:
-            ordered = sorted(g["roles"], key=lambda r: -(r["rate"] or 0))
-            console.print(
-                _rate_table(
-                    "Win rate by role (its seats won / played)",
-                    "role",
-                    ordered,
-                    roles=True,
-                    new=_new_of(report, g["pack"], "roles"),
-                )
-            )
-        for what in ("turns", "decisions"):
-            s = g[what]
-            if s["games"]:
-                console.print(
-                    f"{what.capitalize()} per game: mean {s['mean']:.1f}, median {s['median']:g}, "
-                    f"10–90% {s['p10']:g}–{s['p90']:g}, min {s['min']}, max {s['max']}"
-                )
-        if g["end_reasons"]:
-            console.print(
-                "How games ended: "
-                + "; ".join(f"{r['reason']} {r['games']} ({pct(r['share'])})" for r in g["end_reasons"]),
+                say(
+                    "length_line",
+                    lang,
+                    what=word,
+                    What=word.capitalize(),
+                    mean=f"{s['mean']:.1f}",
+                    median=f"{s['median']:g}",
+                    p10=f"{s['p10']:g}",
+                    p90=f"{s['p90']:g}",
+                    min=s["min"],
+                    max=s["max"],
+                ),
                 markup=False,
             )
-        if g["players"] != ALL:  # (a group pooling every player count holds their failures again)
-            print_failures(g["failures"], console)
+    if g["end_reasons"]:
+        items = [
+            say("ending_item", lang, reason=r["reason"], games=r["games"], share=pct(r["share"]))
+            for r in g["end_reasons"]
+        ]
+        console.print(say("endings", lang, items="; ".join(items)), markup=False)
+    if g["players"] != ALL:  # (a group pooling every player count holds their failures again)
+        print_failures(g["failures"], console, lang)
 
 
 MAX_FAILURES_SHOWN = 10  # per group, in the terminal (the JSON and HTML reports list every one)
 
 
-def print_failures(failures: Sequence[dict], console: Any) -> None:
+def print_failures(failures: Sequence[dict], console: Any, lang: str = DEFAULT_LANG) -> None:
     """A group's failed games, each with the command that re-runs it alone with its trace."""
-    from rich.markup import escape
-
     if failures:
-        console.print(f"[red]Failed games[/red] ({len(failures)}): each re-runs alone, with its resolution trace, by")
+        console.print(say("failed_games", lang, n=len(failures)), style="red", markup=False)
     for f in failures[:MAX_FAILURES_SHOWN]:
-        console.print(f"  game {f['index']} (game seed {f['seed']}): {escape(str(f['failed']))}", soft_wrap=True)
+        line = say("failed_game", lang, index=f["index"], seed=f["seed"], failed=f["failed"])
+        console.print("  " + line, markup=False, soft_wrap=True)
         if f.get("rerun"):
             console.print("    " + f["rerun"], markup=False, soft_wrap=True)
     if len(failures) > MAX_FAILURES_SHOWN:
-        console.print(f"  … and {len(failures) - MAX_FAILURES_SHOWN} more (the records with `failed` in games.jsonl)")
+        console.print("  " + say("failed_more", lang, n=len(failures) - MAX_FAILURES_SHOWN), markup=False)

@@ -1,0 +1,138 @@
+"""A balance report's figures in words, in either language (messages.py): a group's title, what was pinned, a
+flag's name and sentence, a verdict's sentence. Shared by the report (its JSON keeps the English sentences),
+the terminal tables and the HTML page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .messages import say
+from .stats import ALL, pct
+
+
+def players_text(players: object, lang: str) -> str:
+    """A group's player count in words ("5 players"; "all counts" for the group pooling them)."""
+    return say("all_counts", lang) if players == ALL else say("n_players", lang, n=players)
+
+
+def players_short(players: object, lang: str) -> str:
+    """The same, short ("5p"; "all")."""
+    return say("all_short", lang) if players == ALL else say("n_players_short", lang, n=players)
+
+
+def pins_text(pins: Any, lang: str) -> str:
+    """What a sweep pinned, in words ("" when nothing)."""
+    if not isinstance(pins, dict) or not pins:
+        return ""
+    what = say("pins_and", lang).join(
+        say("pins_role" if k == "role" else "pins_task", lang, name=pins[k]) for k in ("role", "task") if pins.get(k)
+    )
+    return say("pins_text", lang, what=what)
+
+
+def group_title(g: dict, lang: str) -> str:
+    failed = say("group_failed", lang, n=g["failed"]) if g["failed"] else ""
+    return say(
+        "group_title",
+        lang,
+        pack=g["pack"],
+        agents=g["agents"],
+        players=players_text(g["players"], lang),
+        games=g["games"],
+        failed=failed,
+        seats=g["seats"],
+    )
+
+
+def flag_name(kind: str, lang: str) -> str:
+    """A flag's kind as its tag reads (STRONG, SKILL NEVER USED …)."""
+    return say("flag_" + kind, lang)
+
+
+def status_name(status: str, lang: str) -> str:
+    """A verdict's status (strong, weak, open, unseen) in words."""
+    return say("status_" + status, lang)
+
+
+def kind_name(kind: str, lang: str) -> str:
+    """What a new item is: role, card, task."""
+    return say(kind, lang)
+
+
+def offered_prefix(skill_row: dict, lang: str) -> str:
+    """ "offered in N, " before a skill's use, where the sweep counted offers ("" for an older sweep)."""
+    n = skill_row.get("games_offered")
+    return "" if n is None else say("offered_prefix", lang, n=n)
+
+
+def _points(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def verdict_text(v: dict, lang: str) -> str:
+    """A verdict's sentence (report.verdict's fields): strong or weak, or not shown either way, with its figure,
+    the rate it is held against, and the games still needed for ±5 points."""
+    if v["status"] == "unseen":
+        return say("verdict_unseen", lang)
+    where = say(
+        "verdict_where",
+        lang,
+        rate=pct(v["rate"]),
+        n=v["n"],
+        low=pct(v["low"]),
+        high=pct(v["high"]),
+        half=_points(v["half_width"]),
+    )
+    against = say("verdict_against", lang, expected=pct(v["expected"])) if v.get("expected") is not None else ""
+    if v["status"] in ("strong", "weak"):
+        lead = "" if v.get("holm", True) else say("verdict_lead", lang)
+        # the English status stays lower case, as the JSON's text has always had it
+        status = v["status"] if lang == "en" else status_name(v["status"], lang)
+        text = say("verdict_shown", lang, status=status, where=where, against=against, lead=lead)
+    else:
+        text = say("verdict_open", lang, where=where, against=against)
+    more = v.get("games_more")
+    if more:
+        text += say("verdict_more", lang, more=f"{more:,}")
+    elif more == 0:
+        text += say("verdict_reached", lang)
+    return text
+
+
+def flag_subject(f: dict, lang: str) -> str:
+    """What a flag is about: a role, a role's skill, or a group's failed games."""
+    if f["kind"] == "failures" and "failed" in f:
+        return say("flag_failures_subject", lang, failed=f["failed"], games=f["games"])
+    return str(f["subject"])
+
+
+def flag_text(f: dict, lang: str) -> str:
+    """A flag's sentence, from its fields."""
+    kind = f["kind"]
+    if kind == "failures":
+        return say("flag_failures_text", lang)
+    if kind in ("strong", "weak") and "rate" in f:
+        lead = "" if f.get("holm", True) else say("flag_role_lead", lang)
+        return say(
+            "flag_role_text",
+            lang,
+            rate=pct(f["rate"]),
+            n=f["n"],
+            low=_points(f["low"]),
+            high=pct(f["high"]),
+            expected=pct(f["expected"]),
+            lead=lead,
+        )
+    if kind in ("unused", "rare") and "used" in f:
+        skill_kind = say("flag_skill_kind", lang, kind=f["skill_kind"]) if f.get("skill_kind") else ""
+        offered = f.get("offered")
+        more = (
+            ""
+            if offered is None
+            else say("flag_skill_offered", lang, n=offered)
+            if offered
+            else say("flag_skill_never_offered", lang)
+        )
+        return say("flag_skill_text", lang, used=f["used"], games=f["n"], kind=skill_kind) + more
+    return str(f["text"])
