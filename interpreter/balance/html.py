@@ -208,9 +208,10 @@ def _tick(lang: str) -> str:
     return f'<span><i style="background:#888;border-radius:0;width:3px"></i>{escape(say("expected_tick", lang))}</span>'
 
 
-def _lead_marked(r: dict) -> dict:
-    """A role row for the charts: a lead (not significant after Holm's correction) marked with a question mark."""
-    return {**r, "flag": r["flag"] and r["flag"] + ("" if r["holm"] else "?")}
+def _lead_marked(r: dict, lang: str) -> dict:
+    """A role row for the charts: its flag in words, a lead (not significant after Holm's correction) marked with a
+    question mark."""
+    return {**r, "flag": r["flag"] and flag_name(r["flag"], lang) + ("" if r["holm"] else "?")}
 
 
 def new_role_section(report: dict, lang: str = DEFAULT_LANG) -> str:
@@ -219,7 +220,12 @@ def new_role_section(report: dict, lang: str = DEFAULT_LANG) -> str:
     for pack, names in report.get("new_roles", {}).items():
         groups = [g for g in report["groups"] if g["pack"] == pack]
         series = [_series(g, lang) for g in groups]
-        pts = {(r["name"], _series(g, lang)): _lead_marked(r) for g in groups for r in g["roles"] if r["name"] in names}
+        pts = {
+            (r["name"], _series(g, lang)): _lead_marked(r, lang)
+            for g in groups
+            for r in g["roles"]
+            if r["name"] in names
+        }
         heading = escape(say("new_roles_heading", lang, pack=pack))
         out.append(f'<h2>{heading} <span class="meta">{escape(say("not_in_bundled", lang))}</span></h2>')
         chart = interval_chart(names, series, pts, say("new_roles_chart", lang, pack=pack), lang=lang)
@@ -405,7 +411,7 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
         svg = interval_chart(tasks, series, pts, say("by_task", lang), lang=lang)
         body.append(legend(series) + f'<div class="chart">{svg}</div>')
     body.append(f"<h3>{escape(say('by_role', lang))}</h3>")
-    pts = {(r["name"], _series(g, lang)): _lead_marked(r) for g in groups for r in g["roles"]}
+    pts = {(r["name"], _series(g, lang)): _lead_marked(r, lang) for g in groups for r in g["roles"]}
     body.append(role_charts(roles, pooled, _series(pooled, lang), pts, _tick(lang), lang))
     body.append(f"<h3>{escape(say('game_length', lang))}</h3>")
     body.append(length_table(groups, lang))

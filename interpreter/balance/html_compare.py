@@ -69,7 +69,7 @@ def diff_chart(figures: Sequence[dict], title: str, lang: str = DEFAULT_LANG) ->
     series = sorted({players_text(x["players"], lang) for x in figures}, key=lambda s: (s == all_counts, s.zfill(12)))
     points = {}
     for x in figures:
-        flag = ("moved" if x["holm"] else "moved?") if x["significant"] else None
+        flag = say("moved", lang) + ("" if x["holm"] else "?") if x["significant"] else None
         points[str(x["name"]), players_text(x["players"], lang)] = {
             "rate": x["difference"],
             "low": x["low"],
