@@ -316,9 +316,15 @@ def verdict_section(report: dict, lang: str = DEFAULT_LANG) -> str:
         return ""
     items = "".join(
         f'<li><span class="tag {escape(v["status"])}">{escape(status_name(v["status"], lang))}</span>'
-        f"{escape(say('new', lang))}{'' if lang != 'en' else ' '}{escape(kind_name(v['kind'], lang))} "
-        f"<b>{escape(str(v['name']))}</b> {_where(v, lang)}{'：' if lang != 'en' else ': '}"
-        f"{escape(verdict_text(v, lang) if 'n' in v or v['status'] == 'unseen' else v['text'])}</li>"
+        + say(
+            "verdict_item_html",
+            lang,
+            kind=escape(kind_name(v["kind"], lang)),
+            name=escape(str(v["name"])),
+            where=_where(v, lang),
+            text=escape(verdict_text(v, lang) if "n" in v or v["status"] == "unseen" else v["text"]),
+        )
+        + "</li>"
         for v in verdicts
     )
     return f'<div class="verdicts"><h2>{escape(say("verdicts_title", lang))}</h2><ul>{items}</ul></div>'

@@ -75,6 +75,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "status_unseen": ("未出场", "unseen"),
     "verdicts_title": ("我的新内容平衡吗？", "Is my new thing balanced?"),
     "verdict_line": ("新{kind}「{name}」 [{where}]：{text}", "new {kind} {name} [{where}]: {text}"),
+    "verdict_item_html": ("新{kind} <b>{name}</b> {where}：{text}", "new {kind} <b>{name}</b> {where}: {text}"),
     "verdict_unseen": ("从未出场：没有数据", "never in play: no figure"),
     "verdict_where": (
         "{n}席中胜率{rate}（95% {low}–{high}，±{half}个百分点）",
