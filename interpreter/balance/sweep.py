@@ -72,6 +72,7 @@ from .records import (
     done_keys,
     flush,
     open_games,
+    read_records,
     write_record,
 )
 
@@ -153,7 +154,6 @@ def run_sweep(
     error or interruption the games written so far stay in `out` and the same call resumes from them."""
     if backend not in BACKENDS:
         raise SweepError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
-    paths = {s.name: s.paths for s in sources}
     spec = portable(spec, out)
     kept = prepare(out, spec, resume)
     done = done_keys(kept)
@@ -167,6 +167,38 @@ def run_sweep(
         return Outcome(0, n_kept, count["failed"], total)
     jobs = jobs or default_jobs()
 
+    try:
+        return _play_and_write(
+            spec, sources, contents, out, work, jobs, backend, address, progress, count, n_kept, total
+        )
+    except OSError as e:  # games.jsonl cannot be written (a full disk): say how many games it keeps, exactly
+        try:
+            kept_now = len(read_records(out))
+        except Exception:  # (what it holds is read again, and checked, by the command that resumes)
+            kept_now = None
+        held = f"{kept_now} of {total} games" if kept_now is not None else "the games written before it"
+        raise SweepError(
+            f"{out}: records could not be written ({e.strerror or e}): {held} are kept in {out} "
+            "(a last line cut short is dropped on resuming); the same command resumes the sweep"
+        ) from None
+
+
+def _play_and_write(
+    spec: SweepSpec,
+    sources: Sequence[PackSource],
+    contents: dict[str, Any] | None,
+    out: Any,
+    work: list[tuple[Cell, list[int]]],
+    jobs: int,
+    backend: str,
+    address: str | None,
+    progress: Progress | None,
+    count: dict[str, int],
+    n_kept: int,
+    total: int,
+) -> Outcome:
+    """Play what is left of the sweep, each chunk's records appended to games.jsonl as it comes back."""
+    paths = {s.name: s.paths for s in sources}
     with open_games(out) as f:
 
         def take(records: list[GameRecord]) -> None:
