@@ -354,7 +354,8 @@ def print_compare(result: dict, console: Any, roles: bool = True, lang: str = DE
             holm=sum(1 for x in result["figures"] if x["holm"]),
             few=result["too_few"],
             min_n=result["min_test_n"],
-        )
+        ),
+        markup=False,
     )
     for p in result["pairs"]:
         line = say(

@@ -277,9 +277,9 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "for the same precision (in brackets, the variance ratio).",
     ),
     "ab_summary": (
-        "<b>A/B</b>：比较了{n}个指标；{moved}个在5%水平上变动，其中{holm}个在对全部指标做Holm校正后仍显著（变动：是；"
+        "A/B：比较了{n}个指标；{moved}个在5%水平上变动，其中{holm}个在对全部指标做Holm校正后仍显著（变动：是；"
         "待确认：仅在校正前显著）；{few}个每方少于{min_n}席，未检验",
-        "<b>A/B</b>: {n} figures compared; {moved} moved at the 5% level, {holm} still after Holm's correction "
+        "A/B: {n} figures compared; {moved} moved at the 5% level, {holm} still after Holm's correction "
         "over all of them (moved: yes; lead: only before the correction); {few} with fewer than {min_n} seats a side "
         "not tested",
     ),
