@@ -8,7 +8,6 @@ import random
 
 from interpreter.content.loader import load_cached
 from interpreter.engine.game import Game
-from interpreter.engine.state import type_plans
 from interpreter.engine.step import GameState, _redeal
 
 
@@ -71,8 +70,9 @@ def test_a_resampled_card_is_used_by_its_new_face_not_the_one_it_had():
         twin = state.resample(0, random.Random(seed))
         g = twin._game
         moved += sum(1 for c, t in zip(g.cards, real, strict=True) if c.type is not t)
-        assert all(c.use_plans is type_plans(c.type)[1] for c in g.cards)  # the uses of its face's type
-        assert all(c.use_timings == type_plans(c.type)[0] for c in g.cards)
+        plans = g.index.plans
+        assert all(c.use_plans is plans(c.type)[1] for c in g.cards)  # the uses of its face's type
+        assert all(c.use_timings == plans(c.type)[0] for c in g.cards)
         for p in g.players:
             for timing in ("play", "contest"):
                 by_card = {o.card.uid: o.use for o in g.card_use.card_options(p, timing) if o.card is not None}

@@ -16,7 +16,7 @@ def _zones():
     content = load_cached()
     g = Game(content, 2, 1, [RandomAgent(0), RandomAgent(1)])
     ctype = next(iter(content.card_types.values()))
-    return g.zones, [Card(uid, ctype, 1, "left", False, {}) for uid in (1, 2, 3)]
+    return g.zones, [Card(uid, ctype, 1, "left", False, {}, g.index.plans(ctype)) for uid in (1, 2, 3)]
 
 
 def test_a_swap_back_leaves_no_cycle():

@@ -18,12 +18,13 @@ must offer hidden cards blind, as positions — 抽取).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ..language.runtime import CardName
 from .decisions import PlayOption
 from .errors import EngineError
 from .frozen import FrozenDict
+from .index import index_of
 from .state import COLOR_NAMES, Card, Color, Player
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ Entry = tuple[int, Template]
 # Per-copy card data as JSON-plain values.
 PlainValue = str | int | float | bool | None | tuple["PlainValue", ...]
 
-_T = TypeVar("_T")
 
 MAX_SEATS = 16
 SLOTS = 64  # positional slots: blind picks (抽取) and choices among texts or other values
@@ -83,8 +83,12 @@ class ActionSpace:
 
 
 def space_for(content: Content) -> ActionSpace:
-    """The content's action space (made on first use, then kept on the content object)."""
-    return _per_content(content, "_action_space", lambda: ActionSpace(content))
+    """The content's action space (made on first use, then kept in the content set's index, engine/index.py)."""
+    index = index_of(content)
+    space: ActionSpace | None = index.action_space
+    if space is None:
+        space = index.action_space = ActionSpace(content)
+    return space
 
 
 def card_data(card: Card) -> FrozenDict:
@@ -196,15 +200,6 @@ class ActionList(Sequence[FrozenDict]):
         return f"ActionList({[d['label'] for d in self]})"
 
 
-def _per_content(content: Content, attr: str, make: Callable[[], _T]) -> _T:
-    """An object kept on the content set, made on first use (shared by every game of that content)."""
-    value: _T | None = getattr(content, attr, None)
-    if value is None:
-        value = make()
-        setattr(content, attr, value)
-    return value
-
-
 def _key_of(opt: PlayOption | Card | Player) -> Key:
     """The action-space key of a card use, skill, pass, card or seat option."""
     if isinstance(opt, PlayOption):
@@ -258,7 +253,11 @@ class Describer:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.space = space_for(game.content)
-        self._e = _per_content(game.content, "_descriptor_entries", lambda: _Entries(game.content))
+        index = game.index
+        entries: _Entries | None = index.descriptor_entries
+        if entries is None:
+            entries = index.descriptor_entries = _Entries(game.content)
+        self._e: _Entries = entries
         ids = self.space.ids
         self._none, self._yes, self._no = ids[("none",)], ids[("yes",)], ids[("no",)]  # (id_at: the values' ids)
 

@@ -17,7 +17,7 @@ from . import decisions as D
 from .core import ask_seat, emit_event, unheard
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
-from .state import DISCARD, HAND, PROCESSING, TIMING_INDEX, Card, Player, type_plans
+from .state import DISCARD, HAND, PROCESSING, Card, Player
 
 if TYPE_CHECKING:
     from ..model.content import CardType, CardUse as Use
@@ -48,6 +48,9 @@ class CardUse:
         self.zones = zones
         self.skills = skills
         self.stack = stack
+        # what the content set's index (engine/index.py) holds of the cards' uses and the idle points' numbers
+        self.index = game.index
+        self.timings = game.index.timings
         # what the idle loop calls, bound once
         self._has_status = seats.has_status
         self.resolution = resolution  # (called directly: compiled, a bound method kept here costs a Python call)
@@ -162,13 +165,13 @@ class CardUse:
         skills = self.skills
         role = p.role
         options: list[PlayOption] = []
-        # the idle point's number (state.TIMING_INDEX): p's active skills and its hand cards' uses are kept by it
-        ti: int = TIMING_INDEX.get(timing, -1)
+        # the idle point's number (ContentIndex.timings): p's active skills and its hand cards' uses are kept by it
+        ti: int = self.timings.get(timing, -1)
         if role is not None:
             table = p.active_table
             if p.actives_of is not role:  # (found once per role: it may number idle points not met before)
                 table = skills.active_table(p, role)
-                ti = TIMING_INDEX.get(timing, -1)
+                ti = self.timings.get(timing, -1)
             if 0 <= ti < len(table):
                 here = table[ti]
                 if here is not None:
@@ -194,9 +197,9 @@ class CardUse:
                 ctype = self.hand_card_type(card)
                 if ctype is None:
                     continue
-                mask, table = type_plans(ctype)
+                mask, table = self.index.plans(ctype)
                 if ti < 0:  # (a type first met here, by a conversion, may have brought this idle point's number)
-                    ti = TIMING_INDEX.get(timing, -1)
+                    ti = self.timings.get(timing, -1)
                     if ti < 0:
                         continue
                     tbit = 1 << ti

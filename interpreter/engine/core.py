@@ -20,6 +20,7 @@ from . import decisions as D
 from .actions import Describer
 from .decisions import Decision
 from .errors import EngineError, GameOver
+from .index import ContentIndex, index_of
 from .state import Card, Player
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ class GameCore:
         if n_players < 2:
             raise ValueError("a game needs at least 2 players")
         self.content = content
+        # what the engine derives once from the content set and reads in every game (engine/index.py)
+        self.index: ContentIndex = index_of(content)
         self.rules = content.rules
         self.collect_at = content.rules.collect_count  # red or blue intel from which collect checks run
         self.dying_at = content.rules.death_count  # black intel that make a player dying

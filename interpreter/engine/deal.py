@@ -7,50 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from .state import COLOR_BITS, PROCESSING, REMOVED, Card, TypePlans, type_plans
+from .state import COLOR_BITS, PROCESSING, REMOVED, Card
 
 if TYPE_CHECKING:
     import random
-
-    from ..model.content import CardType, Content
-
-# what a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data, its type's
-# uses as plans (state.type_plans)
-_Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
-
-
-def deck_recipe(content: Content, players: int) -> tuple[list[_Face], dict[int, Any]]:
-    """What each card of the deck for this many players is made from (``content.deck_for``), in deck order, and
-    the deck ids as a dict's keys (Zones.load_deck).
-
-    Kept on the content set per player count, checked against the content's deck, decks, rules and card types
-    (a copy that replaced one of them gets its own). Each is a tuple of fixed length and types (compiled,
-    unpacking it is six reads, not an iteration)."""
-    made = getattr(content, "_deck_args", None)
-    if (
-        made is None
-        or made[0] is not content.deck
-        or made[1] is not content.decks
-        or made[2] is not content.rules
-        or made[3] is not content.card_types
-    ):
-        per_count: dict[int, tuple[list[_Face], dict[int, Card]]] = {}
-        made = (content.deck, content.decks, content.rules, content.card_types, per_count)
-        content._deck_args = made  # type: ignore[attr-defined]  # a cache kept on the content set
-    got: tuple[list[_Face], dict[int, Card]] | None = made[4].get(players)
-    if got is None:
-        types = content.card_types
-        faces = [
-            (e.uid, ct, e.mask, e.direction, e.lockable, e.data, type_plans(ct))
-            for e in content.deck_for(players)
-            for ct in (types[e.card_type],)
-        ]
-        # the deck ids as a dict's keys, in deck order: copied, the game's by_uid is made at its size at once
-        # (its values, None here, are all set before anything reads it)
-        keys: dict[int, Any] = dict.fromkeys([f[0] for f in faces])
-        got = (faces, keys)
-        made[4][players] = got
-    return got
 
 
 def selected(cards: list[Card], where_pairs: tuple[tuple[str, object], ...]) -> list[Card]:

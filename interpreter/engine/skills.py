@@ -21,22 +21,20 @@ from ..language.runtime import Ctx
 from . import decisions as D
 from .core import ask_seat, emit_event, record_private, unheard
 from .decisions import PlayOption
-from .state import Player, shuffle, timing_index
+from .state import Player, shuffle
 
 if TYPE_CHECKING:
     from ..model.content import Identity, Role, SecretTask, Skill
     from .core import GameCore
+    from .index import RoleActives, RoleEntry
     from .seats import Seats
     from .stack import EffectStack
     from .zones import Zones
 
 
-_by_id = operator.attrgetter("id")
-
 # What index_triggers reads of a role: (the role, its triggered skills as (skill, event kinds, guard, guard test),
 # its victory skills), kept per content set by id(role); the role is kept with it (an id is only good while its
 # object lives).
-_RoleEntry = tuple["Role", tuple[tuple["Skill", frozenset[str], Any, int], ...], tuple["Skill", ...]]
 
 
 # How the trigger loop tests a seat guard (language/guard.py) for the owner's seat: a guard that is one comparison
@@ -68,16 +66,7 @@ def guard_test(guard: Any) -> int:
     return CALL_GUARD
 
 
-def _role_table(content: Any) -> dict[int, _RoleEntry]:
-    """The content set's table of role entries (empty at first, filled as roles are dealt), kept on it."""
-    table: dict[int, _RoleEntry] | None = getattr(content, "_role_entries", None)
-    if table is None:
-        table = {}
-        content._role_entries = table
-    return table
-
-
-def _role_entry(table: dict[int, _RoleEntry], role: Role) -> _RoleEntry:
+def _role_entry(table: dict[int, RoleEntry], role: Role) -> RoleEntry:
     """A role's entry: worked out on its first deal (what is printed on a role does not change)."""
     got = table.get(id(role))
     if got is None or got[0] is not role:
@@ -90,10 +79,6 @@ def _role_entry(table: dict[int, _RoleEntry], role: Role) -> _RoleEntry:
             tuple(sk for sk in moments if sk.kind == "victory"),
         )
     return got
-
-
-# a role's active skills by idle point: by its name, and by its number (state.TIMING_INDEX; None: none there)
-RoleActives = tuple[dict[str, tuple["Skill", ...]], tuple[tuple["Skill", ...] | None, ...]]
 
 
 class Skills:
@@ -145,12 +130,7 @@ class Skills:
         usual, after them. So two packs that share their other roles deal the other seats the same roles from
         the same seed (paired games). `order` (a pinned game's PairedDeal) orders the pile instead of a shuffle."""
         game = self.game
-        roles = game.content.roles
-        made = getattr(game.content, "_roles_by_id", None)  # the roles sorted by id, kept on the content set
-        if made is None or made[0] is not roles:
-            made = (roles, sorted(roles.values(), key=_by_id))
-            game.content._roles_by_id = made  # type: ignore[attr-defined]  # a cache kept on the content set
-        pool = list(made[1])
+        pool = game.index.roles_in_order(game.content)  # (a new list)
         if pinned is not None:
             pool.remove(pinned)
         if not pool and pinned is None:
@@ -188,13 +168,14 @@ class Skills:
         """Index the dealt roles' triggered and victory skills (after any role changes hands).
 
         What a role brings (its triggered skills with their event kinds and guards, its victory skills) is
-        printed on the role card: it is worked out once per role and kept on the content set (_role_entry)."""
+        printed on the role card: it is worked out once per role and kept in the content set's index
+        (_role_entry, engine/index.py)."""
         triggers: list[tuple[Player, Skill]] = []
         by_seat: list[list[Skill]] = []
         index: list[tuple[tuple[Skill, frozenset[str], Any, int], ...]] = []
         seats_by_kind: dict[str, int] = {}
         victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
-        table = _role_table(self.game.content)
+        table = self.game.index.role_entries
         for p in self.players:
             if p.role is None:
                 by_seat.append([])
@@ -321,34 +302,15 @@ class Skills:
         p.usage[key] = times
 
     def _role_actives(self, role: Role) -> RoleActives:
-        """A role's active skills by idle point, by name and by number (state.TIMING_INDEX; None: none there), made
-        once and kept on the content set for every game played with it (what is printed on a role does not change
-        once it is loaded): id(role) -> (the role, so that an id reused by another role object is not taken for
-        it, then the two forms)."""
-        kept: dict[int, tuple[Role, RoleActives]] | None = getattr(self.game.content, "_role_actives", None)
-        if kept is None:
-            kept = {}
-            self.game.content._role_actives = kept  # type: ignore[attr-defined]  # a cache kept on the content set
-        entry = kept.get(id(role))
-        if entry is not None and entry[0] is role:
-            return entry[1]
-        index: dict[str, list[Skill]] = {}
-        for skill in role.moments:
-            if skill.kind == "active":
-                for timing in skill.timing or ():  # an active skill always has its idle points
-                    index.setdefault(timing, []).append(skill)
-        by_timing = {t: tuple(sks) for t, sks in index.items()}
-        by_index = {timing_index(t): sks for t, sks in by_timing.items()}
-        table = tuple(by_index.get(i) for i in range(max(by_index) + 1)) if by_index else ()
-        kept[id(role)] = (role, (by_timing, table))
-        return by_timing, table
+        """A role's active skills by idle point, by name and by number (the content set's index, engine/index.py)."""
+        return self.game.index.role_actives(role)
 
     def active_skills(self, role: Role) -> dict[str, tuple[Skill, ...]]:
         """A role's active skills by the idle points where they can be used."""
         return self._role_actives(role)[0]
 
     def active_table(self, p: Player, role: Role) -> tuple[tuple[Skill, ...] | None, ...]:
-        """p's role's active skills by idle point number (state.TIMING_INDEX; None: none there), kept on p for that
+        """p's role's active skills by idle point number (ContentIndex.timings; None: none there), kept on p for that
         role (Player.active_table)."""
         table = self._role_actives(role)[1]
         p.actives_of = role

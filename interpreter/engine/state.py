@@ -9,7 +9,6 @@ it keeps each player's per-color intel counters up to date.
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -19,6 +18,7 @@ from ..model.directions import DIRECTION_ZH, LEFT as _LEFT, RIGHT as _RIGHT, UP 
 
 if TYPE_CHECKING:
     from ..model.content import CardType, Identity, Role, SecretTask
+    from .index import TypePlans
 
 
 __all__ = [
@@ -84,76 +84,6 @@ def below(getrandbits: Callable[[int], int], n: int) -> int:
     return j
 
 
-# The idle points (timings) by number, interned process-wide as they are first met (bit `1 << number`). A card keeps
-# its type's uses as plans indexed by that number (type_plans), so an idle point's question passes over a hand card
-# with no use there by one test of its bits, and reads a use's rules from a tuple, not by dict lookups and attribute
-# reads on the content's objects (CardUse.card_options).
-TIMING_INDEX: dict[str, int] = {}
-
-# One use of a card type at one idle point, as card_options reads it: (the use, its condition, its target rule, its
-# bit). The bit is 0 for a use whose rules read this_card (checked per copy), else one of its own: a question checks
-# that use once for all copies and keeps the answer in two bit masks. The bits are given process-wide by the use's
-# place (its card type's id, the idle point, its position there: USE_BITS), distinct within any one content set,
-# which is all a question spans; a process that loads many content sets (tests, a server) reuses them, so the masks
-# stay as small as the game's list of uses.
-UsePlan = tuple[Any, Any, Any, int]
-# a card type's uses by idle point: (the bits of the idle points it has uses at, per idle point number its plans)
-TypePlans = tuple[int, tuple[tuple[UsePlan, ...], ...]]
-
-USE_BITS: dict[tuple[str, str, int], int] = {}  # a shared use's bit by its place (card type id, idle point, position)
-
-
-# Numbers and bits are given under this lock (first sight only): two threads meeting a new idle point or use at once
-# (search bots on a server's worker threads) must not both take the same number.
-_FIRST_SIGHT = threading.Lock()
-
-
-def timing_index(timing: str) -> int:
-    """An idle point's number (TIMING_INDEX), given on first sight."""
-    ti = TIMING_INDEX.get(timing)
-    if ti is None:
-        with _FIRST_SIGHT:
-            ti = TIMING_INDEX.get(timing)
-            if ti is None:
-                ti = TIMING_INDEX[timing] = len(TIMING_INDEX)
-    return ti
-
-
-def _use_bit(place: tuple[str, str, int]) -> int:
-    """A shared use's bit (USE_BITS), given on first sight."""
-    bit = USE_BITS.get(place, 0)
-    if not bit:
-        with _FIRST_SIGHT:
-            bit = USE_BITS.get(place, 0)
-            if not bit:
-                bit = USE_BITS[place] = 1 << len(USE_BITS)
-    return bit
-
-
-def type_plans(ctype: CardType) -> TypePlans:
-    """A card type's uses as plans (see UsePlan), made once and kept on the type (what is printed on a card type does
-    not change once it is loaded)."""
-    made: TypePlans | None = getattr(ctype, "_plans", None)
-    if made is not None:
-        return made
-    mask = 0
-    by_index: dict[int, tuple[UsePlan, ...]] = {}
-    for timing, uses in ctype.uses_by_timing.items():
-        ti = timing_index(timing)
-        mask |= 1 << ti
-        plans: list[UsePlan] = []
-        for k, use in enumerate(uses):
-            bit = 0
-            if not use.per_copy:
-                bit = _use_bit((ctype.id, timing, k))
-            plans.append((use, use.condition, use.target, bit))
-        by_index[ti] = tuple(plans)
-    table = tuple(by_index.get(i, ()) for i in range(max(by_index) + 1)) if by_index else ()
-    made = (mask, table)
-    ctype._plans = made  # type: ignore[attr-defined]  # a cache kept on the card type
-    return made
-
-
 def mask_colors(mask: int) -> list[str]:
     return [COLOR_NAMES[b] for b in (RED, BLUE, BLACK) if mask & b]
 
@@ -192,14 +122,12 @@ class Card:
         direction: str,
         lockable: bool,
         data: dict[Any, Any],
-        plans: TypePlans | None = None,
+        plans: TypePlans,
     ) -> None:
         self.uid = uid  # the deck id (1..118)
         self.type = ctype  # a content CardType
-        # its type's uses, as plans (type_plans; None: found here, else the caller's): the bits of the idle points it
-        # has uses at, and per idle point number its plans there (read at every idle point)
-        if plans is None:
-            plans = type_plans(ctype)
+        # its type's uses, as plans (ContentIndex.plans, engine/index.py): the bits of the idle points it has uses
+        # at, and per idle point number its plans there (read at every idle point)
         self.use_timings, self.use_plans = plans
         self.mask = mask  # color bits
         self.direction = direction  # LEFT / RIGHT / UP
@@ -320,7 +248,7 @@ class Player:
         self.dealt_roles: list[Role] = []  # the roles this seat was dealt at setup (it saw them all)
         self.lost_skills: set[str] = set()  # ids of its role's skills it does not have (lose_skill, dormant ones)
         self.yin: set[str] = set()  # ids of its 转换技 skills in their 阴 state (all start 阳)
-        # its role's active skills by idle point number (TIMING_INDEX; None: none there), for the role they were
+        # its role's active skills by idle point number (ContentIndex.timings; None: none there), for the role they were
         # found for (`actives_of`: another role, or none, and Skills.active_table finds them again)
         self.actives_of: Role | None = None
         self.active_table: tuple[tuple[Any, ...] | None, ...] = ()

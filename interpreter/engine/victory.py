@@ -35,6 +35,7 @@ from .errors import GameOver
 if TYPE_CHECKING:
     from ..model.content import Victory as VictoryCondition
     from .core import GameCore
+    from .index import ContentIndex
     from .seats import Seats
     from .skills import Skills
     from .state import Player
@@ -44,11 +45,11 @@ if TYPE_CHECKING:
 _EXACT_PARTS = frozenset(("intel", "standing", "turn"))  # the parts the collect check's stamp follows
 
 
-def _collect_reads_declared(content: Any) -> bool:
+def _collect_reads_declared(content: Any, index: ContentIndex) -> bool:
     """Every collect-stage condition (collect, collect_unclaimed) of the content's identities and secret tasks
     declares what it reads, and reads only the intel areas, the seats' standing and whose turn it is.
-    Kept on the content set (its identities and tasks do not change once loaded)."""
-    kept = getattr(content, "_collect_exact", None)
+    Kept in the content set's index (its identities and tasks do not change once loaded)."""
+    kept = index.collect_exact
     if kept is not None and kept[0] is content.identities and kept[1] is content.tasks:
         return bool(kept[2])
     ok = all(
@@ -57,7 +58,7 @@ def _collect_reads_declared(content: Any) -> bool:
         for v in holder.victories
         if v.check in ("collect", "collect_unclaimed")
     )
-    content._collect_exact = (content.identities, content.tasks, ok)
+    index.collect_exact = (content.identities, content.tasks, ok)
     return ok
 
 
@@ -87,7 +88,7 @@ class Victory:
         # When every collect-stage condition of the content declares what it reads (catalogue.STATE_PARTS: the
         # intel areas, the seats' standing, whose turn it is), a check that found no winner is not run again
         # until one of those changed: (Zones.intel_changes, Seats.standing, the current player) then
-        self.collect_exact = _collect_reads_declared(game.content)
+        self.collect_exact = _collect_reads_declared(game.content, game.index)
         self.collect_quiet: tuple[int, int, Player | None] = (-1, -1, None)
         # per seat: (its identity card, its secret task, check -> their conditions), see _victories
         self._by_seat: list[tuple[Any, Any, dict[str, tuple[VictoryCondition, ...]]] | None] = [None] * game.n

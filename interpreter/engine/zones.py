@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .core import MoveCount, emit_event, unheard
-from .deal import deal_faces, deck_recipe, selected
+from .deal import deal_faces, selected
 from .errors import EngineError
 from .state import (
     BLACK,
@@ -98,16 +98,25 @@ class Zones(MoveCount):
     def load(self, entries: Iterable[DeckEntry]) -> None:
         """The game's cards, one per deck entry, into the deck in that order (setup; a table being built)."""
         types = self.game.content.card_types
+        plans = self.game.index.plans
         for e in entries:
-            card = Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data)
+            ctype = types[e.card_type]
+            card = Card(e.uid, ctype, e.mask, e.direction, e.lockable, e.data, plans(ctype))
             self.cards.append(card)
             self.by_uid[e.uid] = card
         self.deck = list(self.cards)
 
     def load_deck(self, players: int) -> None:
-        """Setup: the cards of the deck for this many players (``content.deck_for``), in deck order, made from
-        the content's recipe for that count (deal.deck_recipe)."""
-        args, uids = deck_recipe(self.game.content, players)
+        """Setup: the cards of the deck for this many players (``content.deck_for``), in deck order.
+
+        What each card is made from (its type found by id, its type's uses as plans) is kept in the content set's
+        index per player count (ContentIndex.deck_faces): each a tuple of fixed length and types (compiled,
+        unpacking it is seven reads, not an iteration); the deck ids come as a dict's keys, in deck order:
+        copied, the game's by_uid is made at its size at once (its values, None there, are all set before
+        anything reads it)."""
+        game = self.game
+        got = game.index.deck_faces(game.content, players)
+        args, uids = got
         cards = [
             Card(uid, ctype, mask, arrow, lock, data, plans) for uid, ctype, mask, arrow, lock, data, plans in args
         ]

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.actions import card_data
+from ..engine.index import NO_PLANS
 from ..engine.observation import project
 from ..engine.state import Card
 from ..messages import asker_rules, asker_text, event_text, prompt_text
@@ -113,7 +114,7 @@ def deck_cards(content: Content, players: int) -> dict[int, Mapping[str, Any]]:
     """Every card of the deck for `players` players by deck id, as printed on it (public: the deck list)."""
     types = content.card_types
     return {
-        e.uid: card_data(Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data))
+        e.uid: card_data(Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data, NO_PLANS))
         for e in content.deck_for(players)
     }
 
