@@ -180,3 +180,17 @@ def test_every_skill_use_was_offered(content, agents):
         rec = game_record(game, game.result)
         assert sum(rec["skill_offers"].values()) == sum(game.skill_offers.values())
     assert offered > 50
+
+
+def test_a_harmful_skill_is_aimed_at_the_enemy_it_knows():
+    """`bot: harmful`: taken when an enemy is likely, and the seat choice its effect asks next (a question with no
+    source: the bot follows the skill it started) goes to the likeliest enemy; `helpful` to the friendliest."""
+    seats = [{"id": 20 + s, "kind": "seat", "seat": s, "label": f"P{s}"} for s in (1, 2)]
+    for tactic, aim in (("harmful", 2), ("helpful", 1)):
+        for seed in range(5):
+            bot = HeuristicAgent(seed, _hints(demo=tactic))
+            obs = _obs("play")
+            obs["known_identities"] = {"1": "qian_fu_zhan_xian", "2": "te_gong_ji_guan"}  # a camp-mate, an enemy
+            assert bot.act(obs, (SKILL, PASS)) == 7
+            obs["decision"] = {"kind": "choose", "prompt": "令谁弃置手牌", "source": ""}
+            assert bot.act(obs, seats) == 20 + aim, (tactic, seed)
