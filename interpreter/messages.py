@@ -190,3 +190,13 @@ def event_text(
     if e == "game_over":
         return None  # the result panel says it
     return f"{e}: " + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "e")
+
+
+def setup_text(rec: Mapping[str, Any], names: Names) -> str:
+    """The referee's record of the deal: each seat's identity and secret task, the deck's size."""
+    tasks = rec.get("tasks") or []
+    seats = []
+    for s, ident in enumerate(rec.get("identities") or []):
+        task = tasks[s] if s < len(tasks) else None
+        seats.append(f"P{s} {names.identity(ident)}" + (f"（{names.task(task)}）" if task else ""))
+    return f"发牌（只有裁判看得到）：{'，'.join(seats)}；牌堆 {len(rec.get('deck') or [])} 张"

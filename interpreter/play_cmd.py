@@ -1,4 +1,4 @@
-"""``fengsheng play``: play a game in the terminal (interpreter/play.py holds the game loop)."""
+"""``fengsheng play``: play a game in the terminal (interpreter/play.py holds the table, play_loop.py the loop)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ def play(
     from .agents.kinds import default_kind, factory_of
     from .cli import _load_or_exit
     from .cli_options import content_paths, define_bots
-    from .play import PlayError, Setup, Table, Terminal
+    from .play import PlayError, Setup, Table
+    from .play_loop import Terminal
     from .seeds import fresh_seed
 
     console = Console(highlight=False)

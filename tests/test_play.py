@@ -16,7 +16,8 @@ from rich.console import Console
 from interpreter.agents.kinds import agent_kinds
 from interpreter.cli import main
 from interpreter.content.loader import load_cached
-from interpreter.play import Setup, Table, Terminal
+from interpreter.play import Setup, Table
+from interpreter.play_loop import Terminal
 
 ANSWERS = "1\n" * 3000  # always the first option: enough lines for a whole game
 
@@ -345,6 +346,8 @@ def test_the_screen_never_shows_another_seats_hidden_values(seed, humans):
 
     def read_line() -> str:
         nonlocal checked
+        if table.state.is_terminal():  # the end's summary turns every card up, by design (test_the_end_...)
+            return "\n"
         screen = out.getvalue()
         out.seek(0)
         out.truncate()
@@ -401,3 +404,30 @@ def test_declining_a_choice_says_what_is_declined():
     assert menu_label(none, names, "choose") == "不选"
     code, out = _play(["-p", "4", "-s", "2", "--bots", "random", "--max-turns", "40"], ANSWERS)  # a game with a lock
     assert code == 0 and "1. 不锁定" in out and not re.search(r"\d\. 不\s+│", out)
+
+
+def test_the_end_reveals_every_identity_task_and_role_and_the_logs_are_a_key_away():
+    """After the last decision: a summary naming every seat's role, identity and secret task, how the game
+    ended and why (the check); then r prints the referee's whole log, the deal included."""
+    content = load_cached()
+    table = Table(content, Setup(players=5, seed=3, humans=[0], bots={s: "random" for s in range(1, 5)}))
+    out = io.StringIO()
+    console = Console(file=out, width=200, no_color=True)
+    answers = iter(["1\n"] * 3000)
+
+    def read_line() -> str:
+        return "r\n" if table.state.is_terminal() else next(answers)
+
+    assert Terminal(table, console, read_line, save_path="unused.json", hot_seat=False).play() == 0
+    screen = out.getvalue()
+    end = screen[screen.index("终局：全部揭晓") :]
+    for seat in range(5):
+        theirs = table.state.observation(seat)["me"]
+        assert f"P{seat} " in end
+        assert f"身份：{table.names.identity(theirs['identity'])}" in end
+        if theirs["task"]:
+            assert table.names.task(theirs["task"]) in end
+        assert table.names.role(theirs["role"]) in end
+    result = table.state.observation(0)["result"]
+    assert ("检查" in end or "存活" in end or "回合上限" in end) and "游戏结束" in end, result
+    assert "裁判的完整记录" in end and "发牌（只有裁判看得到）" in end

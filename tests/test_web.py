@@ -162,7 +162,15 @@ class _Seat:
             assert msg["view"] == json.loads(json.dumps(shown, ensure_ascii=False))
             assert msg["over"] == state.is_terminal() and msg["players"] == state.n_players
             hidden = hidden_values(state, seat, self.names)
-            found = leaks(text, msg, hidden, self.names)
+            checked = msg
+            if msg["over"]:  # the end turns every card up: the summary is the reveal, the rest is searched as ever
+                reveal = self.table.table.final_summary()
+                assert msg["summary"] == json.loads(json.dumps(reveal, ensure_ascii=False))
+                checked = {k: v for k, v in msg.items() if k != "summary"}
+                text = json.dumps(checked, ensure_ascii=False)
+            else:
+                assert msg["summary"] is None
+            found = leaks(text, checked, hidden, self.names)
             assert not found, f"P{seat} was sent {found}"
             self.compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
         if msg["type"] == "state":
@@ -201,6 +209,8 @@ STATE_FIELDS = {
     "over",
     "bots",
     "chosen_seed",
+    "timer",  # the host's move timer (public: a setting of the table)
+    "summary",  # null until the game is over; then every card turned up (the end reveals all)
 }  # every field of a state message: each is the seat's own, or public (docs/observation.md, 'The browser table')
 
 
@@ -735,7 +745,12 @@ def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client
     assert all(0 <= s["board"] < len(p1["boards"]) for s in p1["steps"])
     assert all([p["me"] for p in b["players"]] == [False, True, False, False] for b in p1["boards"])
     assert p1["boards"][-1]["result"] and p1["boards"][-1]["me"]["identity"].startswith("身份：")
-    assert not data["boards"] and "board" not in referee[0]
+    # the referee's board: the seats' board with every card open (each hand, identity and task), and no raw record
+    assert len(data["boards"]) == decisions + 1 and all("board" in s for s in referee)
+    last = data["boards"][-1]["players"]
+    assert all("hand_cards" in p and p["secret"] for p in last) and not any(p["me"] for p in last)
+    assert not any("=" in s["text"] for s in referee), [s["text"] for s in referee if "=" in s["text"]]
+    assert data["summary"]["seats"] and all(s["identity"] != "？" for s in data["summary"]["seats"])
     # P1 reads a subset of the records, and in them other seats' draws without the cards
     assert {s["n"] for s in p1["steps"]} < {s["n"] for s in referee}
     draws = [s["text"] for s in p1["steps"] if " 摸了 " in s["text"] and not s["text"].startswith("P1（你）")]

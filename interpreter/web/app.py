@@ -70,7 +70,7 @@ from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
 from .store import Store
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
-from .view import replay_boards, replay_steps, views_of
+from .view import final_summary, replay_boards, replay_steps, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD = 50_000_000  # bytes of a log the replay viewer takes
@@ -117,6 +117,9 @@ class _Seat:
     sent: int = 0
     last: str = ""
     people: bool = False  # it asked for the table's people and chat (the page does: join with "people": true)
+
+
+MIN_TIMER, MAX_TIMER = 10, 3600  # the move timer a host may set, in seconds
 
 
 def create_app(
@@ -264,6 +267,14 @@ def create_app(
         chat = body.get("chat", True)
         if not isinstance(chat, bool):
             return JSONResponse({"error": "chat is true (the table's people may chat) or false"}, status_code=400)
+        timer = body.get("timer")  # the optional move timer: the page's, never the engine's (docs/play.md)
+        if timer in ("", None):
+            timer = None
+        elif type(timer) is not int or not MIN_TIMER <= timer <= MAX_TIMER:
+            return JSONResponse(
+                {"error": f"the move timer is a whole number of seconds from {MIN_TIMER} to {MAX_TIMER}, or null"},
+                status_code=400,
+            )
         try:
             web = tables.create(
                 [str(s)[:40] for s in body["seats"][:11]],
@@ -272,6 +283,7 @@ def create_app(
                 host_seat,
                 client=request.client.host if request.client else "",
                 chat=chat,
+                timer=timer,
             )
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=e.status)
@@ -326,11 +338,16 @@ def create_app(
                 {"error": "this log needs the table's referee link or a seat's own link (an invitation is not one)"},
                 status_code=403,
             )
+        # which log: the referee's (the host's by default) or one seat's copy (a seat's own by default); any of
+        # them only once the game is over (referee_log refuses before), when the end turns every card up
+        view = request.query_params.get("view") or ("referee" if host else f"P{seat}")
+        if view != "referee" and view not in {f"P{s}" for s in range(web.players)}:
+            return JSONResponse({"error": "view is referee or P<seat>"}, status_code=400)
         try:
-            text = web.referee_log() if host else web.seat_log(seat)  # type: ignore[arg-type]
+            text = web.referee_log() if view == "referee" else web.seat_log(int(view[1:]))
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=409)
-        name = f"fengsheng-{web.id}-{'referee' if host else f'P{seat}'}.jsonl"
+        name = f"fengsheng-{web.id}-{view}.jsonl"
         return PlainTextResponse(
             text,
             media_type="application/jsonl; charset=utf-8",
@@ -364,9 +381,10 @@ def create_app(
             return JSONResponse({"error": str(e)}, status_code=400)
         boards: list[dict[str, Any]] = []
         note = None
-        if view.startswith("P") and "seed" in header:  # a seat of a referee's log: its screen at each step
-            try:
-                boards, where = replay_boards(logged, int(view[1:]), content)
+        summary = None
+        if (view.startswith("P") or view == "referee") and "seed" in header:  # a referee's log: the screens
+            try:  # (a seat's at each step, or the referee's with every card open)
+                boards, where = replay_boards(logged, int(view[1:]) if view != "referee" else None, content)
             except Exception as e:  # a log of other content or another version: the steps without the screens
                 # (only the error's kind: its text may name what the seat may not read, an action of another seat)
                 note = (
@@ -376,6 +394,7 @@ def create_app(
             else:
                 for step in steps:
                     step["board"] = where[step["n"]]
+                summary = final_summary(logged, boards, content)
         return JSONResponse(
             {
                 "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
@@ -388,6 +407,7 @@ def create_app(
                 "boards": boards,
                 "note": note,
                 "end": logged.get("end") if view == "referee" else None,
+                "summary": summary,  # a finished game's reveal (every identity, task, role; how it ended)
             }
         )
 

@@ -63,6 +63,7 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
         store=store,
         played=len(kept.actions),
         chat_on=bool(s.get("chat", True)),
+        timer=s.get("timer"),
         chat=Chat(list(kept.chat)),
     )
 

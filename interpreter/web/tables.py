@@ -133,6 +133,9 @@ class WebTable:
     chat_on: bool = True  # its people may chat (the host's choice)
     chat: Chat = field(default_factory=Chat)
     watching: int = 0  # spectators' websockets open
+    # the host's move timer in seconds, or None: the page counts it down and, at 0, answers the first option of
+    # its menu itself (docs/play.md); the server and the engine never read a clock for it
+    timer: int | None = None
 
     # ------------------------------------------------------------------ who is who
 
@@ -232,6 +235,7 @@ class WebTable:
             "client": self.client,
             "referee": self.referee,
             "chat": self.chat_on,
+            "timer": self.timer,  # the host's move timer (the page's: docs/play.md), or None
         }
 
     def is_host(self, token: str) -> bool:
@@ -289,6 +293,9 @@ class WebTable:
             "over": state.is_terminal(),
             "bots": {str(s): k for s, k in sorted(self.table.setup.bots.items())},
             "chosen_seed": self.chosen_seed,  # the host chose the seed: it can know every card
+            "timer": self.timer,  # the host's move timer (seconds) or None
+            # once the game is over, every card turned up: identities, tasks, roles, how and why it ended
+            "summary": self.table.final_summary() if state.is_terminal() else None,
         }
         fingerprint = json.dumps(
             [{k: v for k, v in obs.items() if k != "history"}, len(history), seq, [a["id"] for a in actions]],
@@ -344,7 +351,8 @@ class WebTable:
         return ",".join(bots.get(s, HUMAN) for s in range(self.players))
 
     def referee_log(self) -> str:
-        """The referee's log of the finished game (JSONL, as ``simulate --log`` writes one game)."""
+        """The referee's log of the finished game (JSONL, as ``simulate --log`` writes one game). Once the game
+        is over any seat may read it too (the end turns every card up; app.py's log route)."""
         if not self.over():
             raise TableError("the game is not over: its log is kept until it ends (it holds every hidden card)")
         return state_log_text(self.state, self.packs, self.agents_text())
@@ -418,6 +426,7 @@ class Tables:
         host_seat: int | str | None = "first",
         client: str = "",
         chat: bool = True,
+        timer: int | None = None,
     ) -> WebTable:
         """A new table: one entry per seat, ``human`` (a reserved seat: the host's own, or one it hands out by an
         invitation), ``open`` (an open seat: the lobby's join hands its key out) or a bot kind (agents/kinds.py).
@@ -502,6 +511,7 @@ class Tables:
             store=self.store,
             handout=Handout(seat_key, invites, referee),
             chat_on=chat,
+            timer=timer,
         )
         if self.store is not None:
             self.store.add_table(tid, self._made, web.settings(list(seats)), [x.kept() for x in links.values()])

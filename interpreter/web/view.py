@@ -13,7 +13,7 @@ from ..engine.actions import card_data
 from ..engine.index import NO_PLANS
 from ..engine.observation import project
 from ..engine.state import Card
-from ..messages import asker_rules, asker_text, event_text, prompt_text
+from ..messages import asker_rules, asker_text, event_text, prompt_text, setup_text
 from ..model.content import Content
 from ..seat_text import (
     ARROW,
@@ -34,6 +34,7 @@ from ..seat_text import (
     transit_text,
     zone_lines,
 )
+from ..summary import game_summary
 
 
 def card_chip(card: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -150,26 +151,40 @@ def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list
         if rec is None:
             continue
         # the deal (setup) is in the referee's log only (no seat reads it)
-        text = _setup_text(rec, names) if rec.get("e") == "setup" else event_text(rec, me, names, by_id)
+        text = setup_text(rec, names) if rec.get("e") == "setup" else event_text(rec, me, names, by_id)
         if text:
             steps.append({"n": n, "seat": rec.get("seat"), "decision": "d" in rec, "text": text})
     return steps
 
 
-def _setup_text(rec: Mapping[str, Any], names: Names) -> str:
-    """The referee's record of the deal: each seat's identity and secret task, the deck's size."""
-    tasks = rec.get("tasks") or []
-    seats = []
-    for s, ident in enumerate(rec.get("identities") or []):
-        task = tasks[s] if s < len(tasks) else None
-        seats.append(f"P{s} {names.identity(ident)}" + (f"（{names.task(task)}）" if task else ""))
-    return f"发牌（只有裁判看得到）：{'，'.join(seats)}；牌堆 {len(rec.get('deck') or [])} 张"
+def referee_board(state: Any, names: Names) -> dict[str, Any]:
+    """The referee's board: the seats' board (seat_view's parts) with every card open — each player's role, hand,
+    identity and task as that player's own observation shows them, the intel in transit as a seat that sees it
+    does. Drawn only from the seats' observations, put side by side (the referee may read them all)."""
+    observations = [state.observation(s) for s in range(state.n_players)]
+    first = observations[0]
+    board = seat_view(first, (), names, len(first["history"]))
+    for s, obs in enumerate(observations):
+        row = board["players"][s]
+        mine = obs["me"]
+        row.update(name=f"P{s}", me=False, role=role_cell(obs["players"][s], names))
+        row["hand_cards"] = [card_chip(c) for c in mine["hand"]]
+        row["secret"] = names.identity(mine["identity"]) + (f" · {names.task(mine['task'])}" if mine["task"] else "")
+    seen = next((o for o in observations if o["transit"] is not None and o["transit"]["card"] is not None), first)
+    transit = transit_text(seen, names)
+    board["transit"] = transit.plain.replace("（你）", "") if transit is not None else None
+    board["head"] = head_line(first).replace("（你）", "")
+    board["me"] = {"identity": "裁判视角：所有的牌都翻开", "task": None, "role": None, "hand": [], "known": []}
+    return board
 
 
-def replay_boards(logged: Mapping[str, Any], seat: int, content: Content) -> tuple[list[dict[str, Any]], list[int]]:
+def replay_boards(
+    logged: Mapping[str, Any], seat: int | None, content: Content
+) -> tuple[list[dict[str, Any]], list[int]]:
     """One seat's screen after each decision of a referee's log (the game re-played from its seed), and for each
     record of the log the screen it belongs to (how many decisions were answered by then). Only the seat's
-    observation is drawn: what it could see at that moment."""
+    observation is drawn: what it could see at that moment. `seat` None: the referee's board (referee_board),
+    every card open."""
     from ..engine.step import GameState
 
     header = logged["header"]
@@ -178,8 +193,11 @@ def replay_boards(logged: Mapping[str, Any], seat: int, content: Content) -> tup
     boards = []
 
     def snap() -> None:
-        obs = state.observation(seat)
-        board = seat_view(obs, (), names, len(obs["history"]))
+        if seat is None:
+            board = referee_board(state, names)
+        else:
+            obs = state.observation(seat)
+            board = seat_view(obs, (), names, len(obs["history"]))
         boards.append({k: board[k] for k in ("head", "players", "me", "transit", "in_use", "staging", "result")})
 
     snap()
@@ -193,3 +211,20 @@ def replay_boards(logged: Mapping[str, Any], seat: int, content: Content) -> tup
         answered += "d" in rec
         where.append(min(answered, len(boards) - 1))
     return boards, where
+
+
+def final_summary(
+    logged: Mapping[str, Any], boards: Sequence[Mapping[str, Any]], content: Content
+) -> dict[str, Any] | None:
+    """The reveal of a finished logged game (summary.game_summary) with the intel of its last board; None for a
+    game that did not end."""
+    last = boards[-1]["players"] if boards else None
+    players = (
+        [
+            {"seat": p["seat"], "intel_counts": dict(zip(("red", "blue", "black"), p["counts"], strict=True))}
+            for p in last
+        ]
+        if last is not None
+        else None
+    )
+    return game_summary(logged["records"], Names(content), players)

@@ -29,15 +29,55 @@ async function api(path, options) {
   return body;
 }
 
-// a seat's screen (view.seat_view): the players' rows, and the seat's own panel
-function drawPlayers(tbody, players) {
+// a seat's screen (view.seat_view): the players' rows, and the seat's own panel. `changed`: the seats whose row
+// differs from what the seat saw at its last decision (highlighted). A referee's board (view.referee_board) adds
+// each player's secret (identity, task) and hand cards: every card open.
+const PLAYER_COLUMNS = ["座位", "角色", "手牌", "红/蓝/黑", "情报区", "状态"];
+function drawPlayers(tbody, players, changed) {
+  const cell = (i, ...children) => el("td", { "data-label": PLAYER_COLUMNS[i] }, ...children);
   tbody.replaceChildren(...players.map((p) =>
-    el("tr", { class: [p.me ? "me" : "", p.current ? "current" : ""].join(" ") },
-      el("td", {}, p.name), el("td", {}, p.role), el("td", {}, p.hand),
-      el("td", {}, el("span", { class: "c-red" }, p.counts[0]), "/", el("span", { class: "c-blue" }, p.counts[1]), "/",
+    el("tr", { class: [p.me ? "me" : "", p.current ? "current" : "", changed && changed.has(p.seat) ? "changed" : ""].join(" "),
+      "data-seat": p.seat },
+      cell(0, p.name, p.current ? el("span", { class: "turn-mark", title: "当前回合" }, "回合中") : ""),
+      cell(1, el("span", { class: "role" }, p.role), p.secret ? el("div", { class: "secret" }, p.secret) : ""),
+      cell(2, String(p.hand), p.hand_cards ? el("div", {}, p.hand_cards.map(cardChip)) : ""),
+      cell(3, el("span", { class: "c-red" }, p.counts[0]), "/", el("span", { class: "c-blue" }, p.counts[1]), "/",
         el("span", { class: "c-black" }, p.counts[2])),
-      el("td", {}, p.intel.length ? p.intel.map(cardChip) : "—"),
-      el("td", {}, p.states.join("、") || "—"))));
+      cell(4, p.intel.length ? p.intel.map(cardChip) : "—"),
+      cell(5, p.states.join("、") || "—"))));
+}
+function playersHead() {
+  return el("thead", {}, el("tr", {}, PLAYER_COLUMNS.map((h) => el("th", {}, h))));
+}
+// the end of a game (summary.game_summary): every identity, secret task and role; how and why it ended
+function drawSummary(s) {
+  const cols = ["座位", "角色", "身份", "秘密任务", "情报", "结局"];
+  const cell = (i, ...children) => el("td", { "data-label": cols[i] }, ...children);
+  return el("div", { class: "summary", id: "summary-box" },
+    el("h2", {}, "终局：全部揭晓"),
+    el("p", { class: "ended" }, s.ended), el("p", { class: "why" }, s.why),
+    el("table", { class: "grid reveal" }, el("thead", {}, el("tr", {}, cols.map((h) => el("th", {}, h)))),
+      el("tbody", {}, s.seats.map((p) => el("tr", { class: p.winner ? "winner" : "", "data-seat": p.seat },
+        cell(0, `P${p.seat}`, p.winner ? el("span", { class: "win-mark" }, "胜") : ""),
+        cell(1, el("span", { class: "role" }, p.role)), cell(2, p.identity),
+        cell(3, p.task ? el("span", { title: p.task_text }, `${p.task}：${p.task_text}`) : "—"),
+        cell(4, p.intel || "—"), cell(5, p.fate))))));
+}
+// glyphs drawn inline (no system font needed): first, previous, next, last
+const GLYPH_PATHS = {
+  first: "M3 3h2v10H3zM14 3v10L6 8z", prev: "M12 3v10L4 8z", next: "M4 3v10l8-5z", last: "M11 3h2v10h-2zM2 3v10l8-5z",
+};
+function glyph(name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "glyph");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", GLYPH_PATHS[name]);
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
 }
 function drawMine(box, v) {
   const me = v.me;

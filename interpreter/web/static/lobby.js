@@ -38,12 +38,13 @@ async function create(event) {
   const seed = document.getElementById("seed").value.trim();
   const expansions = document.getElementById("expansions").value;
   const host = document.getElementById("host-seat").value;
+  const timer = document.getElementById("timer").value.trim(); // the optional move timer, in seconds
   const out = document.getElementById("created");
   try {
     const made = await api("/api/tables", {
       method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ seats, seed: seed === "" ? null : seed, expansions: expansions || null,
-        host_seat: host === "" ? null : Number(host) }),
+        host_seat: host === "" ? null : Number(host), timer: timer === "" ? null : Number(timer) }),
     });
     const base = location.origin;
     const tid = made.table.id;

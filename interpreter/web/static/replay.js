@@ -6,6 +6,12 @@ let fileName = "the log";
 let steps = [];
 let boards = []; // a seat's screen after each decision (a seat's view of a referee's log)
 let at = 0;
+let summary = null; // a finished game's reveal (the referee's and each seat's view of a referee's log)
+for (const b of document.querySelectorAll("button[data-glyph]")) {
+  // glyphs drawn inline: no system font needed for ⏮ ◀ ▶ ⏭
+  const g = glyph(b.dataset.glyph);
+  if (b.dataset.glyph === "next" || b.dataset.glyph === "last") b.append(" ", g); else b.prepend(g, " ");
+}
 
 function banner(text) {
   document.getElementById("banner").replaceChildren(text ? el("div", { class: "banner error" }, text) : "");
@@ -24,6 +30,7 @@ async function load(game, view) {
   }
   banner(data.note || "");
   boards = data.boards || [];
+  summary = data.summary || null;
   const games = document.getElementById("game");
   games.replaceChildren(...data.games.map((g, i) => el("option", { value: i }, `${i}（index ${g.index ?? "?"}，${g.players} 人）`)));
   games.value = String(data.game);
@@ -59,6 +66,9 @@ function go(i) {
     drawMine(document.getElementById("board-me"), b);
     document.getElementById("board-transit").textContent = b.transit ? "传递中的情报：" + b.transit : "";
   }
+  // at the last step of a finished game: every identity, task and role
+  document.getElementById("reveal").replaceChildren(summary && at === steps.length - 1 ? drawSummary(summary) : "");
+  if (!b && summary && at === steps.length - 1) { board.hidden = false; }
 }
 
 document.getElementById("file").addEventListener("change", async (event) => {
@@ -68,6 +78,23 @@ document.getElementById("file").addEventListener("change", async (event) => {
   logText = await file.text();
   load(0, null);
 });
+// opened from a finished table (#table=…&view=…&token=…): the log is fetched with the seat's or referee's key,
+// which stays in the fragment (never sent to the server as part of the page's address)
+(async () => {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const table = params.get("table");
+  if (!table) return;
+  try {
+    const res = await fetch(`/api/tables/${encodeURIComponent(table)}/log?` +
+      new URLSearchParams({ token: params.get("token") || "", view: "referee" }));
+    if (!res.ok) { banner((await res.json()).error || "这张桌的记录打不开"); return; }
+    logText = await res.text();
+    fileName = `桌 ${table}`;
+    load(0, params.get("view") || "referee");
+  } catch (e) {
+    banner(String(e.message || e));
+  }
+})();
 document.getElementById("game").addEventListener("change", (e) => load(Number(e.target.value), null));
 document.getElementById("view").addEventListener("change", (e) => load(Number(document.getElementById("game").value), e.target.value));
 document.getElementById("first").addEventListener("click", () => go(0));

@@ -13,6 +13,12 @@ if (kept) history.replaceState(null, "", `#seat=${params.get("seat") || ""}&toke
 let ws = null;
 let state = null; // the last state message
 let closedForGood = false;
+// what changed since this seat's last decision: the players' rows as they were then (by seat), and the log lines
+// that came since stay highlighted until the seat answers again
+let rowsAtDecision = null;
+// the host's optional move timer: counted down by this page only (the server and the engine read no clock for
+// it); at 0 the page answers the first option of the menu (docs/play.md)
+let countdown = null; // {seq, deadline, handle}
 
 function banner(text, kind) {
   const box = document.getElementById("banner");
@@ -29,7 +35,12 @@ function draw(msg) {
   document.body.dataset.seq = msg.seq;
   document.body.dataset.over = msg.over ? "1" : "";
 
-  drawPlayers(document.getElementById("players"), v.players);
+  const changed = new Set();
+  if (rowsAtDecision) {
+    for (const p of v.players) if (rowsAtDecision[p.seat] !== rowKey(p)) changed.add(p.seat);
+  }
+  drawPlayers(document.getElementById("players"), v.players, changed);
+  drawTurn(v, msg);
   document.getElementById("mine-title").textContent = who;
   document.getElementById("mine").hidden = !v.me; // a spectator has no panel of its own
   if (v.me) drawMine(document.getElementById("me"), v);
@@ -39,16 +50,23 @@ function draw(msg) {
 
   const log = document.getElementById("log");
   if (msg.history_from === 0) log.replaceChildren();
-  for (const old of log.querySelectorAll(".new")) old.classList.remove("new");
-  for (const line of v.events) log.append(el("div", { class: "new" + (line.startsWith("——") ? " turn" : "") }, line));
+  const fresh = rowsAtDecision ? "new" : ""; // (before the seat's first answer nothing is "since" it)
+  for (const line of v.events) log.append(el("div", { class: fresh + (line.startsWith("——") ? " turn" : "") }, line));
   log.scrollTop = log.scrollHeight;
 
   const result = document.getElementById("result");
   result.hidden = !v.result;
   if (v.result) {
-    result.replaceChildren(el("div", {}, v.result), watching ? "" :
-      el("p", {}, el("a", { href: `/api/tables/${msg.table}/log?token=${encodeURIComponent(token)}`, id: "seat-log" }, "下载你这一席的日志"),
-        "（在 ", el("a", { href: "/replay" }, "回放"), " 里打开）"));
+    // the logs a click away: the referee's whole record and each seat's copy, opened in the replay viewer (the key
+    // stays in the fragment: the viewer fetches the log with it), and this seat's own copy to download; a
+    // spectator has no key: it sees the reveal only
+    const open = (view) => `/replay#table=${msg.table}&view=${view}&token=${encodeURIComponent(token)}`;
+    const seats = Array.from({ length: msg.players }, (_, s) => s);
+    result.replaceChildren(el("div", { class: "verdict" }, v.result),
+      msg.summary ? drawSummary(msg.summary) : "",
+      watching ? "" : el("p", { class: "logs" }, "完整记录：", el("a", { href: open("referee"), id: "referee-replay" }, "裁判的完整记录"),
+        seats.flatMap((s) => [" · ", el("a", { href: open("P" + s), class: "seat-replay" }, `P${s} 的记录`)]),
+        " · ", el("a", { href: `/api/tables/${msg.table}/log?token=${encodeURIComponent(token)}`, id: "seat-log" }, "下载你这一席的日志")));
   }
   const decision = document.getElementById("decision");
   decision.hidden = !v.decision;
@@ -56,16 +74,64 @@ function draw(msg) {
   if (v.decision) {
     document.getElementById("decision-title").textContent = v.decision.title;
     document.getElementById("prompt").textContent = v.decision.prompt;
+    const why = document.getElementById("why-box"); // the asking skill's or card's text, a click away
+    why.hidden = !v.decision.why.length;
+    document.getElementById("why-title").textContent = `${v.decision.asker} 的规则文字`;
+    document.getElementById("why").replaceChildren(...v.decision.why.map((r) => el("div", {}, r)));
     document.getElementById("options").replaceChildren(...v.decision.options.map((o) =>
       el("button", { "data-action": o.id, onclick: () => choose(o.id) }, o.label)));
     document.getElementById("rules").replaceChildren(...v.rules.map((r) => el("div", {}, r)));
   } else {
     document.getElementById("options").replaceChildren();
   }
+  runTimer(msg);
+}
+
+function runTimer(msg) {
+  const v = msg.view;
+  if (!msg.timer || !v.decision || msg.over) {
+    if (countdown) clearInterval(countdown.handle);
+    countdown = null;
+    return;
+  }
+  if (countdown && countdown.seq === msg.seq) return tick(); // the same decision: keep counting
+  if (countdown) clearInterval(countdown.handle);
+  countdown = { seq: msg.seq, deadline: Date.now() + msg.timer * 1000, handle: setInterval(tick, 250) };
+  tick();
+}
+
+function tick() {
+  if (!countdown) return;
+  const left = Math.max(0, Math.ceil((countdown.deadline - Date.now()) / 1000));
+  let box = document.getElementById("timer");
+  if (!box) { box = el("span", { id: "timer", class: "timer" }); document.getElementById("turn").append(" ", box); }
+  box.textContent = `剩余 ${left} 秒`;
+  if (left > 0 || !state || state.seq !== countdown.seq) return;
+  clearInterval(countdown.handle);
+  const first = state.view.decision && state.view.decision.options[0];
+  countdown = null;
+  if (first) { banner(`时间到：替你选了第一项「${first.label}」。`, "info"); choose(first.id); }
+}
+
+function rowKey(p) {
+  return JSON.stringify([p.role, p.hand, p.counts, p.intel, p.states]);
+}
+
+function drawTurn(v, msg) {
+  // whose turn it is (public), and whether this seat is to answer now
+  const bar = document.getElementById("turn");
+  const current = v.players.find((p) => p.current);
+  if (msg.over) bar.replaceChildren(el("strong", {}, "游戏结束"));
+  else if (v.decision) bar.replaceChildren(el("strong", { class: "you" }, "轮到你决定"), " · ", v.decision.prompt);
+  else bar.replaceChildren(current ? `${current.name} 的回合` : "", " · 等待其他玩家……");
+  bar.className = "turn-bar" + (v.decision ? " yours" : "");
 }
 
 function choose(action) {
   if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+  // from now on, what changes is new since this decision
+  rowsAtDecision = Object.fromEntries(state.view.players.map((p) => [p.seat, rowKey(p)]));
+  for (const old of document.querySelectorAll("#log .new")) old.classList.remove("new");
   for (const b of document.querySelectorAll("#options button")) b.disabled = true;
   ws.send(JSON.stringify({ type: "act", seq: state.seq, action }));
 }
