@@ -191,6 +191,10 @@ def check_no_leaks(server: Server, tid: str, seats: list[SeatPage]) -> int:
             matched.add(key)
             hidden = hidden_values(state, seat, names)
             for text, data in shown:
+                if data.get("summary") is not None:  # the end's reveal turns every card up (test_web_page.py)
+                    assert state.is_terminal()
+                    data = {k: v for k, v in data.items() if k != "summary"}
+                    text = json.dumps(data, ensure_ascii=False)
                 found = leaks(text, data, hidden, names)
                 assert not found, f"P{seat} was shown {found} at ply {ply}"
                 compared += sum(len(v) for k, v in hidden.items() if k != "allowed")
