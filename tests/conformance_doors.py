@@ -436,7 +436,20 @@ class TableDoor(Door):
 
 
 # the fields of a web state message besides the observation and the actions, and what each may be
-WEB_OTHER_FIELDS = {"type", "table", "seat", "players", "seq", "history_from", "view", "over", "bots", "chosen_seed"}
+WEB_OTHER_FIELDS = {
+    "type",
+    "table",
+    "seat",
+    "players",
+    "seq",
+    "history_from",
+    "view",
+    "over",
+    "bots",
+    "chosen_seed",
+    "timer",  # the host's move timer: a public setting of the table
+    "summary",  # None until the game is over, then the end's reveal (every card turned up)
+}
 
 
 class WebDoor(Door):
@@ -475,6 +488,7 @@ class WebDoor(Door):
         assert canon(message["view"]) == canon(seat_view(obs, message["actions"], Names(web.table.content), since))
         assert message["seat"] == seat and message["players"] == web.players and message["over"] is web.over()
         assert message["bots"] == {} and message["table"] == web.id
+        assert message["summary"] == (web.table.final_summary() if web.over() else None)
         return (canon(message["observation"]), canon(message["actions"])), message
 
     def _run(self, web, answers, played: Played) -> None:
