@@ -70,7 +70,7 @@ def _announce(ctx: Ctx, decl: EventDecl, fields: dict[str, Any]) -> dict[str, An
 
 
 @implements("emit")
-def _emit(ctx: Ctx, event: str, *values: Any) -> Any:
+def _emit(ctx: Ctx, event: Any, *values: Any) -> Any:  # (Any: code may pass none; compiled, an annotation is checked)
     decl = ctx.game.content.declared.events.get(event)
     if decl is None:  # (the compiler checked the name: E312)
         return False
@@ -80,7 +80,7 @@ def _emit(ctx: Ctx, event: str, *values: Any) -> Any:
 
 
 @implements("replace_field")
-def _replace_field(ctx: Ctx, field: str, value: Any) -> bool:
+def _replace_field(ctx: Ctx, field: Any, value: Any) -> bool:
     live = ctx.fields
     decl = ctx.game.content.declared.events.get(ctx.event or "")
     if live is None or decl is None or field not in decl.replaceable:  # (checked at load: E314)
@@ -110,7 +110,7 @@ def _replace_field(ctx: Ctx, field: str, value: Any) -> bool:
 
 
 @implements("reveal_top")
-def _reveal_top(ctx: Ctx, event: str, p: Any) -> Any:
+def _reveal_top(ctx: Ctx, event: Any, p: Any) -> Any:
     decl = ctx.game.content.declared.events.get(event)
     field = decl.judgement_field() if decl is not None else None
     if decl is None or field is None or decl.subject is None:  # (checked at load: E312, E313)
