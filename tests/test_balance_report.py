@@ -222,6 +222,36 @@ def test_failed_games_are_listed_and_left_out(played):
     assert report["flags"][0]["kind"] == "failures"
 
 
+def test_games_at_the_turn_limit_are_named_with_their_seeds(played):
+    """A draw at the turn limit is an ending of its own, and each such game is named with its seed and the command
+    that re-runs it (a stalemate between bots can be looked at), in the JSON, the terminal and the page."""
+    _, records = played
+    records = copy.deepcopy(records[:30])
+    for i in (4, 9):
+        records[i]["reason"] = "turn_limit"
+    meta = {"packs": [{"name": "base", "content": ["my pack"], "expansions": "none"}], "max_turns": 40}
+    report = rep.build_report(meta, records)
+    g = group(report)
+    assert [(f["index"], f["seed"]) for f in g["turn_limit_games"]] == [
+        (records[4]["index"], records[4]["seed"]),
+        (records[9]["index"], records[9]["seed"]),
+    ]
+    assert g["turn_limit_games"][0]["rerun"].endswith(f"--game-seed {records[4]['seed']} --trace")
+    assert any(r["reason"] == "turn_limit" and r["games"] == 2 for r in g["end_reasons"])
+    en, zh = render_report(report, lang="en"), render_report(report, lang="zh")
+    assert "Games that reached the turn limit (draws):" in en and str(records[9]["seed"]) in en
+    assert "到达回合上限的对局（平局）" in zh
+    from rich.console import Console
+
+    from interpreter.balance.terminal import print_report
+
+    console = Console(record=True, width=200)
+    print_report(report, console, lang="en")
+    out = console.export_text()
+    assert "Games that reached the turn limit (2, draws)" in out and g["turn_limit_games"][1]["rerun"] in out
+    assert group(rep.build_report(meta, copy.deepcopy(records[10:20])))["turn_limit_games"] == []
+
+
 def test_a_seat_without_a_role_is_counted_and_drawn(played):
     _, records = played
     records = copy.deepcopy(records[:20])
@@ -255,7 +285,7 @@ REPORT_KEYS = {
 }
 GROUP_KEYS = {
     "pack", "agents", "players", "games", "failed", "seats", "identities", "tasks", "roles", "skills",
-    "turns", "decisions", "end_reasons", "failures", "cards",
+    "turns", "decisions", "end_reasons", "failures", "turn_limit_games", "cards",
 }  # fmt: skip
 RATE_KEYS = {"name", "won", "n", "rate", "low", "high", "half_width"}
 ROLE_KEYS = RATE_KEYS | {"expected", "p_value", "flag", "holm", "seats_for_5_points"}

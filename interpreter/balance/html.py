@@ -447,5 +447,13 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
                 for f in g["failures"]
             )
             body.append(f"<p>{escape(say('failed_games_html', lang))}</p><ul>{items}</ul>")
+        if g.get("turn_limit_games") and g["players"] != ALL:
+            items = "".join(
+                f"<li>{escape(say('turn_limit_game', lang, index=f['index'], seed=f['seed'], turns=f['turns']))}"
+                + (f"<br><code>{escape(f['rerun'])}</code>" if f.get("rerun") else "")
+                + "</li>"
+                for f in g["turn_limit_games"]
+            )
+            body.append(f"<p>{escape(say('turn_limit_games_html', lang))}</p><ul>{items}</ul>")
         body.append("</details>")
     return body

@@ -160,6 +160,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "……另有{n}局（games.jsonl中带 failed 的记录）",
         "… and {n} more (the records with `failed` in games.jsonl)",
     ),
+    "turn_limit_games": (
+        "到达回合上限的对局（{n}，平局）：每局都可以单独重跑：",
+        "Games that reached the turn limit ({n}, draws): each re-runs alone by",
+    ),
+    "turn_limit_game": ("第{index}局（对局种子{seed}，{turns}回合）", "game {index} (game seed {seed}, {turns} turns)"),
     # ------------------------------------------------------------------ the HTML report
     "report_title": ("fengsheng 平衡报告 · {name}", "fengsheng balance report · {name}"),
     "meta_line": (
@@ -210,6 +215,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "how_ended": ("对局如何结束", "How games ended"),
     "tables_of": ("表格：{title}", "Tables: {title}"),
     "failed_games_html": ("失败的对局：", "Failed games:"),
+    "turn_limit_games_html": ("到达回合上限的对局（平局）：", "Games that reached the turn limit (draws):"),
     "turns_of": ("{series}：回合", "{series}: turns"),
     "turns_per_game_of": ("每局回合数，{series}", "turns per game, {series}"),
     "games_in_play": ("在场局数", "games in play"),

@@ -124,7 +124,7 @@ def build_report(
             g["_flags"] = _flags(g, skills=True)
         groups += cell_groups + pooled
     for g in groups:
-        for f in g["failures"]:
+        for f in (*g["failures"], *g["turn_limit_games"]):
             f["rerun"] = rerun_command(meta, g["pack"], g["agents"], f["players"], f["seed"], f.get("index"))
     flags = [f for g in groups for f in g.pop("_flags")]
     news = {pack: {"roles": roles, **(new_other or {}).get(pack, {})} for pack, roles in (new or {}).items()}
@@ -358,6 +358,12 @@ def _common(pack: str, agents: str, players: int | str, recs: Sequence[dict]) ->
         "failures": [
             {"players": r["cell"]["players"], "index": r.get("index"), "seed": r.get("seed"), "failed": r["failed"]}
             for r in failed
+        ],
+        # the games no one won before the turn limit (draws): named, so a stalemate between bots can be replayed
+        "turn_limit_games": [
+            {"players": r["cell"]["players"], "index": r.get("index"), "seed": r.get("seed"), "turns": r["turns"]}
+            for r in ok
+            if r["reason"] == "turn_limit"
         ],
     }
 

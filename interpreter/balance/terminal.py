@@ -211,9 +211,24 @@ def _print_group(report: dict, g: dict, console: Any, roles: bool, lang: str) ->
         console.print(say("endings", lang, items="; ".join(items)), markup=False)
     if g["players"] != ALL:  # (a group pooling every player count holds their failures again)
         print_failures(g["failures"], console, lang)
+        print_turn_limit_games(g.get("turn_limit_games") or [], console, lang)
 
 
 MAX_FAILURES_SHOWN = 10  # per group, in the terminal (the JSON and HTML reports list every one)
+
+
+def print_turn_limit_games(games: Sequence[dict], console: Any, lang: str = DEFAULT_LANG) -> None:
+    """A group's games that reached the turn limit (draws), each with the command that re-runs it alone."""
+    if games:
+        console.print(say("turn_limit_games", lang, n=len(games)), markup=False)
+    for f in games[:MAX_FAILURES_SHOWN]:
+        console.print(
+            "  " + say("turn_limit_game", lang, index=f["index"], seed=f["seed"], turns=f["turns"]), markup=False
+        )
+        if f.get("rerun"):
+            console.print("    " + f["rerun"], markup=False, soft_wrap=True)
+    if len(games) > MAX_FAILURES_SHOWN:
+        console.print("  …" + str(len(games) - MAX_FAILURES_SHOWN), markup=False)
 
 
 def print_failures(failures: Sequence[dict], console: Any, lang: str = DEFAULT_LANG) -> None:
