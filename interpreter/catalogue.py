@@ -1045,6 +1045,7 @@ ERROR_CODES: dict[str, str] = {
     "cannot be a judgement (reveal_top)",
     "E314": "replace_field outside a skill reacting to declared events, or on a field not `replaceable`",
     "E315": "code that may send two intels on one run (two sends in a row, a send in a loop)",
+    "E316": "an idle point that is not one (use_card's or usable's `at:`), or one named by a text computed in play",
     "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
     "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
     "E503": "a game is stuck: it asked more decisions than a game can take",

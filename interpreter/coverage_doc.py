@@ -56,8 +56,8 @@ SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
         "蓄谋",
         "examples/zones/roles/mou_shi.yaml",
         "蓄谋",
-        "partly: a face-down declared zone (`look: nobody`) resolved at the draw phase; its card is shown and "
-        "discarded, not used (use_card uses a hand card at an idle point, and a trigger is not one)",
+        "a face-down declared zone (`look: nobody`) resolved at the draw phase: each card, the last put there "
+        'first, used as if in the play phase (`use_card(c, at: "play_phase")`), or all discarded',
     ),
     ("转换技", "examples/san_guo_mechanics/roles/shuang_mian.yaml", "反译", "`switch: true`, `skill_yang`"),
     ("智囊", "examples/san_guo_more/roles/mu_liao.yaml", "献策", "a list literal of card names, `used_as in [...]`"),

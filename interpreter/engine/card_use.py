@@ -17,7 +17,7 @@ from . import decisions as D
 from .core import ask_seat, emit_event, unheard
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
-from .state import DISCARD, HAND, PROCESSING, Card, Player
+from .state import DECLARED_ZONE, DISCARD, HAND, PROCESSING, Card, Player
 
 if TYPE_CHECKING:
     from ..model.content import CardType, CardUse as Use
@@ -239,16 +239,21 @@ class CardUse:
         return None if ctype.id in self.bans or (self.intel_bans and self.intel_banned(ctype.id)) else ctype
 
     def legal_uses(self, p: Player, card: Card | None, ctype: CardType | None, timing: str | None = None) -> list[Use]:
-        """The uses of `card` as `ctype` that p could make now (card None: a virtual use, 视为使用).
+        """The uses of `card` as `ctype` that p could make now, or as if at idle point `timing` (card None: a
+        virtual use, 视为使用).
 
         A hand card obeys bans, forced conversions (it may be used only as what it is
-        forced into) and "cannot use hand cards"; a virtual use obeys none of them.
+        forced into) and "cannot use hand cards"; a virtual use obeys none of them, nor does a card in one of
+        p's zones the rules declare (or a shared one: 蓄谋区, 仁区), which is not a hand card.
         Each use's timing, condition and target rule must allow it.
         """
         timing = timing or self.timing
         if timing is None or ctype is None or not p.alive:
             return []
-        if card is not None:
+        if card is not None and card.zone >= DECLARED_ZONE:
+            if card.owner is not None and card.owner is not p:
+                return []  # another player's zone
+        elif card is not None:
             if card.zone != HAND or card.owner is not p:
                 return []
             if p.statuses and self._has_status(p, "cannot_use_cards"):
@@ -274,6 +279,19 @@ class CardUse:
         else:
             self.use_card(p, choice.card, choice.use)
 
+    def use_card_at(
+        self, user: Player, card: Card | None, use: Any, at: str, chooser: Player | None = None, converted: bool = False
+    ) -> None:
+        """Use a card as if at idle point `at` (an effect uses it at another moment: 蓄谋's use at a phase's start):
+        the use's effect reads `at` as the idle point it was used at; the one being offered, if any, is the
+        idle point again afterwards."""
+        outer = self.timing
+        self.timing = at
+        try:
+            self.use_card(user, card, use, chooser, converted)
+        finally:
+            self.timing = outer
+
     def use_card(
         self, user: Player, card: Card | None, use: Any, chooser: Player | None = None, converted: bool = False
     ) -> None:
@@ -291,7 +309,13 @@ class CardUse:
         zones = self.zones
         if card is not None:
             if ctype.face_down:  # what everyone knows of its printed type (a re-deal keeps to it: Zones.redeal)
-                zones.start_use(card, ctype, None if converted else self.printed_as(ctype))
+                if converted:
+                    known = None
+                elif card.zone >= DECLARED_ZONE:  # not a hand card: no forced conversion made it this type
+                    known = frozenset([ctype.id])
+                else:
+                    known = self.printed_as(ctype)
+                zones.start_use(card, ctype, known)
             else:
                 zones.start_use(card, ctype)
         frame = UseFrame(card, ctype)

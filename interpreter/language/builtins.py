@@ -716,16 +716,21 @@ declare(
 declare(
     "usable",
     "query",
-    [("c", T.CARD), ("by", T.PLAYER, None), ("as", T.CARDNAME, None)],
+    [("c", T.CARD), ("by", T.PLAYER, None), ("as", T.CARDNAME, None), ("at", T.TIMING, None)],
     T.BOOL,
     "{c}可由{by}现在使用",
-    "True if `by` (default self) could use hand card c now, at this idle point: as `as` (default: what c "
-    "must be used as — its own name, or a forced conversion's), with its timing, condition and a legal "
-    "target; bans, forced conversions and 不能使用手牌 apply.",
+    "True if `by` (default self) could use card c now, at this idle point (or, `at` given, as if at the idle "
+    'point `at`, e.g. `at: "play_phase"`): as `as` (default: what c must be used as — its own name, or a forced '
+    "conversion's), with its timing, condition and a legal target. c is a hand card of `by` (bans, forced "
+    "conversions and 不能使用手牌 apply) or a card in one of his zones the rules declare or a shared one "
+    "(蓄谋区: used as itself, free of those).",
     phrasing=Phrasing(
         variants=(
+            ({"c": "none", "as": "given", "at": "given"}, Phrasing("{by}可以如在{at}般视为使用{as}")),
             ({"c": "none", "as": "given"}, Phrasing("{by}现在可以视为使用{as}")),
+            ({"as": "given", "at": "given"}, Phrasing("{c}可由{by}如在{at}般当作{as}使用")),
             ({"as": "given"}, Phrasing("{c}可由{by}现在当作{as}使用")),
+            ({"at": "given"}, Phrasing("{c}可由{by}如在{at}般使用")),
         ),
     ),
 )
@@ -1116,19 +1121,26 @@ declare(
 declare(
     "use_card",
     "action",
-    [("c", T.CARD), ("as", T.CARDNAME, None), ("by", T.PLAYER, None)],
+    [("c", T.CARD), ("as", T.CARDNAME, None), ("by", T.PLAYER, None), ("at", T.TIMING, None)],
     T.BOOL,
     "令{by}使用{c}（当作{as}）",
-    "`by` (default self) uses hand card c now, at this idle point, as `as` (default: what c must be used "
+    "`by` (default self) uses card c now, at this idle point, as `as` (default: what c must be used "
     "as). c none and `as` given: a virtual use (视为使用【as】) — the card's target rule, effect and events "
-    "without a physical card, free of bans and conversions. Whoever runs this effect makes the user's "
-    "choices (one player making another use a card). Not fully resolved if the use is not legal now "
-    "(check with usable).",
+    "without a physical card, free of bans and conversions. c is a hand card of `by`, or a card in one of his "
+    "zones the rules declare or a shared one (used as itself; bans, forced conversions and 不能使用手牌 are about "
+    'hand cards). `at` (an idle point in quotes, e.g. `at: "play_phase"`): the use is made at another moment, '
+    "outside any idle point or at another one, as if at `at` — the card's uses written for `at`, their "
+    "conditions and targets, and the same resolution as any use (蓄谋: a stored card used at a phase's start). "
+    "Whoever runs this effect makes the user's choices (one player making another use a card). Not fully "
+    "resolved if the use is not legal (check with usable, with the same `at`).",
     phrasing=Phrasing(
         "由{by}使用{c}",
         variants=(
+            ({"c": "none", "as": "given", "at": "given"}, Phrasing("{by}|如在{at}般视为使用{as}")),
             ({"c": "none", "as": "given"}, Phrasing("{by}|视为使用{as}")),
+            ({"as": "given", "at": "given"}, Phrasing("{by}|如在{at}般将{c}当作{as}使用")),
             ({"as": "given"}, Phrasing("{by}|将{c}当作{as}使用")),
+            ({"at": "given"}, Phrasing("{by}|如在{at}般使用{c}")),
         ),
     ),
 )

@@ -7,6 +7,7 @@ marks set and read with a key written out (W301), the skills of one's own role n
 
 from __future__ import annotations
 
+from .. import catalogue
 from ..snippet import clip
 from . import ast, types as T
 from .builtins import BUILTINS, CONSTANTS, EVERYONE, REQUIRED, STATUSES, TYPED_READS, Builtin
@@ -141,6 +142,8 @@ class CallCompiler(ExpressionCompiler):
                 self._check_counter(node.func, p.name, arg, t)
             if p.type == T.ZONE:
                 self._check_zone(node.func, p.name, arg, t)
+            if p.type == T.TIMING:
+                self._check_timing(node.func, p.name, arg, t)
             args.append(code)
         self.calls.add(node.func)
         key = bound.get("key")
@@ -195,6 +198,21 @@ class CallCompiler(ExpressionCompiler):
                 _suggest(arg.value, self.zones)
                 or (f"zones the rules declare: {declared}" if declared else None)
                 or "declare it in the rules' `zones:` (rules.yaml, or a pack's rules:)",
+            )
+
+    def _check_timing(self, func: str, pname: str, arg: ast.Node, t: str) -> None:
+        """An idle point is named in quotes (E302 for a text computed in play) and is one of the catalogue's
+        (E316)."""
+        if t == T.TEXT and not isinstance(arg, ast.StrLit):
+            self._err(
+                "E302", f"`{pname}` of {func} must be an idle point's name in quotes, not a text computed in play", arg
+            )
+        elif isinstance(arg, ast.StrLit) and arg.value not in catalogue.TIMINGS:
+            self._err(
+                "E316",
+                f'unknown idle point "{clip(arg.value)}"',
+                arg,
+                _suggest(arg.value, catalogue.TIMINGS) or "idle points: " + ", ".join(catalogue.TIMINGS),
             )
 
     def _inlinable(self, func: str, bound: dict[str, ast.Node], code: str) -> bool:

@@ -49,6 +49,9 @@ class _Call:
             node, p = self.args.get(name), self.b.param(name) if self.b else None
             if node is not None:
                 status = STATUSES.get(getattr(node, "value", "")) if p and p.type == T.STATUS else None
+                if p and p.type == T.TIMING:  # an idle point: its words (出牌阶段), not its key
+                    timing = catalogue.TIMINGS.get(getattr(node, "value", ""))
+                    status = timing.zh_at if timing is not None else None
                 self.texts[name] = status or self.r.val(node)
             elif p is not None and p.default is EVERYONE:
                 self.texts[name] = "所有角色"

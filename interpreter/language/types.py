@@ -33,6 +33,7 @@ STATUS = "status"
 COUNTER = "counter"  # a counter's name, as the rules declare it (`counters:`): a text written out
 ZONE = "zone"  # a zone's name, as the rules declare it (`zones:`): a text written out
 EVENT = "event"  # an event's name, as the rules declare it (`events:`): a text written out
+TIMING = "timing"  # an idle point's name (catalogue.TIMINGS): a text written out
 DIRECTION, DIRECTIONS = "direction", "directions"
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, COLORS: COLOR, TEXTS: TEXT, CARDNAMES: CARDNAME, DIRECTIONS: DIRECTION}
@@ -63,6 +64,7 @@ DESCRIPTIONS = {
     COUNTER: "a counter the rules declare (its name in quotes)",
     ZONE: "a zone the rules declare (its name in quotes)",
     EVENT: "an event the rules declare (its name in quotes)",
+    TIMING: 'an idle point (its name in quotes: "play_phase", "contest" …)',
     DIRECTION: "a direction (left, right, up)",
     DIRECTIONS: "a list of directions",
 }
@@ -84,7 +86,8 @@ def accepts(expected: str, actual: str) -> bool:
         return actual in ELEMENT or actual in LIST_OF
     if expected in ELEMENT and ELEMENT[expected] == actual:
         return True  # a single value where a list is expected
-    return expected in (STATUS, COUNTER, ZONE, EVENT) and actual == TEXT  # a status, counter, zone or event: by name
+    # a status, counter, zone, event or idle point: by name
+    return expected in (STATUS, COUNTER, ZONE, EVENT, TIMING) and actual == TEXT
 
 
 def element_of(t: str) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...language.runtime import CardName, Ctx
 from ..core import emit_event
-from ..state import HAND, Card, Color, Player
+from ..state import DECLARED_ZONE, HAND, Card, Color, Player
 
 if TYPE_CHECKING:
     from ..card_use import CardUse
@@ -126,12 +126,14 @@ def emit_taken(g, sources, to):
         emit_event(g, "hand_taken", seat=to.seat, target=frm.seat)
 
 
-def uses_for(ctx: Ctx, c, user, as_):
+def uses_for(ctx: Ctx, c, user, as_, at=None):
     g = ctx.game
     if as_ is not None:
         ctype = g.content.card_types.get(as_.id)
+    elif c is not None and c.zone >= DECLARED_ZONE:  # a card in a declared zone: not a hand card, as itself
+        ctype = c.type
     elif c is not None:  # a hand card as what it must be used as
         ctype = card_use_of(ctx).hand_card_type(c)
     else:  # a virtual use needs a name
         ctype = None
-    return card_use_of(ctx).legal_uses(user, c, ctype)
+    return card_use_of(ctx).legal_uses(user, c, ctype, at)

@@ -254,8 +254,8 @@ def _has_identity(ctx: Ctx, p):
 
 
 @implements("usable")
-def _usable(ctx: Ctx, c, by, as_):
-    return bool(uses_for(ctx, c, by if by is not None else ctx.me, as_))
+def _usable(ctx: Ctx, c, by, as_, at):
+    return bool(uses_for(ctx, c, by if by is not None else ctx.me, as_, at))
 
 
 @implements("mark")

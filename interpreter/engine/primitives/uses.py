@@ -17,18 +17,20 @@ if TYPE_CHECKING:
 
 
 @implements("use_card")
-def _use_card(ctx: Ctx, c, as_, by):
+def _use_card(ctx: Ctx, c, as_, by, at):
     g = ctx.game
     user = by if by is not None else ctx.me
-    uses = uses_for(ctx, c, user, as_)
+    uses = uses_for(ctx, c, user, as_, at)
     if not uses:
         return False
     use = uses[0]
     if len(uses) > 1:
         use = ask_seat(g, ctx.chooser, D.CHOOSE, uses, "如何使用", use.card_type.id, asked_by(ctx))
-    card_use_of(ctx).use_card(
-        user, c, use, chooser=ctx.chooser if ctx.chooser is not user else None, converted=as_ is not None
-    )
+    chooser = ctx.chooser if ctx.chooser is not user else None
+    if at is None:
+        card_use_of(ctx).use_card(user, c, use, chooser=chooser, converted=as_ is not None)
+    else:  # at another moment, as if at idle point `at`
+        card_use_of(ctx).use_card_at(user, c, use, at, chooser=chooser, converted=as_ is not None)
     return True
 
 
