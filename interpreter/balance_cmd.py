@@ -273,13 +273,13 @@ def balance(
         twice = sorted({x for x in labels if labels.count(x) > 1})
         raise click.BadParameter(f"two packs are labelled {', '.join(twice)}", param_hint="'--pack'")
 
-    from .cli import _load_or_exit
+    from .cli_options import load_or_exit
 
     sources, contents = [], {}
     for label, dirs in packs:
         paths = content_paths(dirs, expansions)
         sources.append(PackSource(label, tuple(dirs), expansions, tuple(str(p) for p in paths)))
-        content = _load_or_exit(paths)
+        content = load_or_exit(paths)
         for n in players:
             if n not in content.rules.identity_table:
                 raise click.UsageError(

@@ -365,8 +365,7 @@ def _sweep_packs(
 ) -> Path:
     """Sweep both packs in one grid (the same deals for both) with sweep's runner; returns its directory."""
     from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
-    from .cli import _load_or_exit
-    from .cli_options import content_paths
+    from .cli_options import content_paths, load_or_exit
 
     packs = [_pack_label(base), _pack_label(fork)]
     if packs[0][0] == packs[1][0]:
@@ -379,7 +378,7 @@ def _sweep_packs(
     for label, dirs in packs:
         paths = content_paths(dirs, expansions)
         sources.append(PackSource(label, dirs, expansions, tuple(str(p) for p in paths)))
-        contents[label] = _load_or_exit(paths)
+        contents[label] = load_or_exit(paths)
     check_pins(contents, pin_role, pin_task, players)
     try:
         spec = make_spec(

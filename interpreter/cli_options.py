@@ -1,9 +1,10 @@
-"""Options that several ``fengsheng`` commands share, declared once."""
+"""Options that several ``fengsheng`` commands share, declared once, and the loading of their content."""
 
 from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,17 @@ def define_bots(bot_defs: Sequence[str], bot_timeout: float | None) -> None:
         define(bot_defs, DEFAULT_TIMEOUT if bot_timeout is None else bot_timeout)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="'--bot'") from None
+
+
+def load_or_exit(paths: Sequence[str | Path]) -> Any:
+    """The content of these packs, or every error in it on stderr and exit status 1. (The loader, the engine
+    and the language load only when a command needs them: `fengsheng --help` and a mistyped flag answer at once.)"""
+    from .content.loader import ContentErrors, load_content
+
+    try:
+        return load_content(paths)
+    except ContentErrors as e:
+        for err in e.errors:
+            click.echo(str(err), err=True)
+        click.echo(f"{len(e.errors)} error(s) in the content; run `fengsheng validate` for details.", err=True)
+        sys.exit(1)

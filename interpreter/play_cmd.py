@@ -71,8 +71,7 @@ def play(
     from rich.console import Console
 
     from .agents.kinds import default_kind, factory_of
-    from .cli import _load_or_exit
-    from .cli_options import content_paths, define_bots
+    from .cli_options import content_paths, define_bots, load_or_exit
     from .play import PlayError, Setup, Table
     from .play_loop import Terminal
     from .seeds import fresh_seed
@@ -126,7 +125,7 @@ def play(
                 max_turns=max_turns,
             )
             actions = []
-        content = _load_or_exit(content_paths(setup.content, setup.expansions))
+        content = load_or_exit(content_paths(setup.content, setup.expansions))
         table = Table(content, setup)
         if actions:
             table.replay(actions)

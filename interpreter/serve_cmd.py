@@ -100,15 +100,14 @@ def serve(
             f"fengsheng serve needs the optional extra `web` ({e.name} is missing): "
             "python3 -m pip install 'fengsheng[web]' (in a checkout of fengsheng: python3 -m pip install -e '.[web]')"
         ) from None
-    from .cli import _load_or_exit
-    from .cli_options import content_paths, define_bots
+    from .cli_options import content_paths, define_bots, load_or_exit
     from .content.loader import ContentErrors, load_content
     from .content.packs import PackError, expansions_of, parse_expansions, resolve_packs
     from .paths import BUNDLED_CONTENT
 
     define_bots(bot_defs, bot_timeout)  # the lobby offers them as ext:NAME; a page names one, never a command
     default_packs = content_paths(content_dirs, expansions)
-    _load_or_exit(default_packs)  # the content is checked before the server starts
+    load_or_exit(default_packs)  # the content is checked before the server starts
 
     def packs_for(text):
         try:

@@ -68,6 +68,10 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "interpreter.cli",
             "interpreter.cli_options",
+            "interpreter.simulate_cmd",
+            "interpreter.replay_cmd",
+            "interpreter.validate_cmd",
+            "interpreter.scenario_cmd",
             "interpreter.describe_cmd",
             "interpreter.pytest_plugin",
             "interpreter.catalogue_doc",
@@ -221,7 +225,7 @@ def test_the_graph_is_read():
     assert "interpreter.engine.decisions" in GRAPH["interpreter.engine.flow"]  # from . import decisions as D
     assert "interpreter.catalogue" in GRAPH["interpreter.language.compiler"]  # from .. import catalogue
     assert "interpreter.model.content" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
-    assert "interpreter.sim" in GRAPH["interpreter.cli"]  # inside a function
+    assert "interpreter.sim" in GRAPH["interpreter.simulate_cmd"]  # inside a function
     assert "interpreter.model" in GRAPH["interpreter.engine.state"]  # the package of model.colors
     assert "interpreter.engine.primitives" in GRAPH["interpreter.content.units"]
 
