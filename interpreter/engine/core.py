@@ -1,12 +1,19 @@
-"""The game-wide state and the two channels every component uses: events (`emit`) and decisions (`ask`).
+"""The game-wide state and the two channels every component uses: events (`emit_event`) and decisions (`ask_seat`).
 
 :class:`GameCore` is what every component of a game may rely on: the content
 and rule numbers, the seats' :class:`Player` records, the seeded generator, the
 clock (whose turn, which turn, which phase), the log, and the two channels —
-:meth:`GameCore.emit` records that something happened (for triggers and the
-log) and :meth:`GameCore.ask` puts a question to a seat. :class:`Game` (game.py)
-is a GameCore that creates and wires the components; they hold it as `game`
-and name its type from here, so no import goes back up to game.py.
+:func:`emit_event` records that something happened (for triggers and the log)
+and :func:`ask_seat` puts a question to a seat. One spelling per channel: the
+engine's modules call these functions, taking the game as their first argument
+(compiled, a plain function is called directly; a method of `Game`, a Python
+subclass, goes through attribute lookup). :meth:`GameCore.emit` and
+:meth:`GameCore.ask` are thin aliases of them, for code that holds only a game
+(the effect code the compiler writes: ``ctx.game.ask``; tests) and for a test's
+spy (a subclass overriding `emit` sees every event emit_event records).
+:class:`Game` (game.py) is a GameCore that creates and wires the components;
+they hold it as `game` and name its type from here, so no import goes back up
+to game.py.
 """
 
 from __future__ import annotations
@@ -147,7 +154,8 @@ class GameCore:
     def emit(
         self, kind: str, to: Iterable[Player | int] | None = None, secret: tuple[str, ...] = (), **data: Any
     ) -> None:
-        """Record that something happened (for triggers and the log), and who may see it.
+        """Record that something happened (for triggers and the log), and who may see it: an alias of
+        ``emit_event(game, ...)`` (the channel's one spelling in the engine; see the module's docstring).
 
         `to` alone: only those seats hear of the event at all. `to` with `secret`:
         everyone hears of it, but the named fields are for `to` only. Fields that
@@ -181,7 +189,8 @@ class GameCore:
         source: str = "",
         by: tuple[int, str] | None = None,
     ) -> Any:
-        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option.
+        """Ask `player` to pick one of `options` (which the engine has made legal). Returns the option. An alias
+        of ``ask_seat(game, ...)`` (the channel's one spelling in the engine; see the module's docstring).
         `by`: who asks (the seat whose card or skill asks, and that skill's id or ""), None when the rules ask."""
         return ask_seat(self, player, kind, options, prompt, source, by)
 
@@ -260,8 +269,14 @@ def emit_event(
     _as_method: bool = False,
     **data: Any,
 ) -> None:
-    """``game.emit(...)``, for the engine's own components: the same record, made without a method call on the
-    game. (In the compiled build the components are compiled and `Game` is a Python subclass of `GameCore`: a
+    """The event channel: record that something happened (for triggers and the log), and who may see it.
+
+    `to` alone: only those seats hear of the event at all. `to` with `secret`: everyone hears of it, but the
+    named fields are for `to` only. Fields that name deck ids (CARD_FIELDS) are checked against the cards'
+    visibility now: a card some seat cannot see makes that field secret to the seats that can.
+
+    The one spelling the engine's components use (``game.emit(...)`` is its alias); a function, not a method of
+    the game. (In the compiled build the components are compiled and `Game` is a Python subclass of `GameCore`: a
     method call on it goes through Python's attribute lookup and argument parsing, which cost the compiled engine
     about a sixth of its instructions at `emit` alone; a plain function is called directly.) A Game subclass
     that overrides `emit` (a test's spy) still sees every event. `_as_method`: called by GameCore.emit."""
@@ -338,8 +353,10 @@ def ask_seat(
     source: str = "",
     by: tuple[int, str] | None = None,
 ) -> Any:
-    """``game.ask(...)``, for the engine's own components: the same question, asked without a method call on the
-    game (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
+    """The decision channel: ask `player` to pick one of `options` (which the engine has made legal); returns
+    the option. `by`: who asks (the seat whose card or skill asks, and that skill's id or ""), None when the
+    rules ask. The one spelling the engine's components use (``game.ask(...)`` is its alias); a function, not a
+    method of the game (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
     if not options:
         raise EngineError(f"decision {kind} for P{player.seat} has no options")
     game.decision_count += 1

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 
 from .actions import Describer
 from .card_use import CardUse
-from .core import GameCore
+from .core import GameCore, emit_event
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
@@ -407,7 +407,7 @@ class Game(GameCore):
         Recorded only in a game where a skill reacts to it, so other games' logs do not change."""
         assert self.current is not None  # set up
         if "game_start" in self.watched:
-            self.emit("game_start", seat=self.current.seat)
+            emit_event(self, "game_start", seat=self.current.seat)
             self.settle("游戏开始时")
 
     def game_end_moment(self) -> None:
