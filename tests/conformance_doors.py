@@ -1,9 +1,10 @@
 """The doors of the conformance suite (tests/test_conformance.py): one adapter per way a game is driven.
 
 fengsheng plays one engine through several doors: the batch driver (``step.drive``: ``Game.run`` with an agent
-per seat, as ``simulate`` plays), the step API (``GameState``), the PettingZoo and OpenSpiel adapters, the
-terminal table (``play.Table``), the web server's table (``web.tables.WebTable``: what its websocket sends and
-takes) and external bots (``agents.external``: a subprocess spoken to in JSON lines). An adapter plays one game
+per seat; ``sim.drive``: a game as ``simulate`` builds it, with the batch's driver, engine/drivers.py), the step
+API (``GameState``), the PettingZoo and OpenSpiel adapters, the terminal table (``play.Table``), the web server's
+table (``web.tables.WebTable``: what its websocket sends and takes) and external bots (``agents.external``: a
+subprocess spoken to in JSON lines). An adapter plays one game
 through its door with given answers and records what the door handed each seat at each decision, in the
 door's own format; :meth:`Door.project` turns what the step API gives a seat into that format, so the suite
 can ask of every door the same thing: did the seat get exactly the step API's observation and actions?
@@ -227,6 +228,26 @@ class BatchDoor(Door):
         except IllegalAction:
             return True, None  # the batch driver stops the game there: an agent's bad answer is a bug to report
         return False, None
+
+
+class SimDoor(BatchDoor):
+    """The batch driver as ``simulate`` builds a game: ``interpreter.sim.drive`` (``sim.batch.new_game``: the
+    search bots' World port, the batch's driver, engine/drivers.py ``UniformDraws``, wrapping the game's own for
+    the seats of plain RandomAgents). Scripted seats are not RandomAgents, so they are answered through the game's
+    driver with their descriptors, as any other agent of a batch is; that UniformDraws's own draws give the game
+    the RandomAgents would play on descriptors is tests/test_seat_boundary.py's
+    test_the_batch_driver_plays_the_game_the_agents_would_play_on_descriptors."""
+
+    name = "sim"
+
+    def _game(self, ref, bad=NO_BAD):
+        from interpreter.sim import drive as sim_drive
+
+        given: list = []
+        answers = ref.answers()
+        first = ref.decisions[0].seat
+        agents = [Scripted(s, answers[s], given, bad if s == first else NO_BAD) for s in range(ref.players)]
+        return sim_drive(load_cached(), ref.players, ref.seed, agents, max_turns=ref.max_turns), given
 
 
 def _game_ending(game, played: Played) -> Played:
@@ -615,4 +636,13 @@ class ExternalDoor(Door):
 
 
 def doors(tmp: Path) -> list[Door]:
-    return [StepDoor(), BatchDoor(), PettingZooDoor(), OpenSpielDoor(), TableDoor(), WebDoor(), ExternalDoor(tmp)]
+    return [
+        StepDoor(),
+        BatchDoor(),
+        SimDoor(),
+        PettingZooDoor(),
+        OpenSpielDoor(),
+        TableDoor(),
+        WebDoor(),
+        ExternalDoor(tmp),
+    ]

@@ -30,7 +30,7 @@ _NEEDS = {
     "openspiel": ("numpy", "pyspiel"),
     "web": ("starlette",),
 }
-_NAMES = ["step", "batch", "pettingzoo", "openspiel", "table", "web", "external"]
+_NAMES = ["step", "batch", "sim", "pettingzoo", "openspiel", "table", "web", "external"]
 
 # everyday games: short (a turn limit), 2 to 5 players; heavier ones are marked slow
 _GAMES = [
