@@ -4,10 +4,10 @@ fengsheng plays one engine through several doors: the batch driver (``step.drive
 per seat; ``sim.drive``: a game as ``simulate`` builds it, with the batch's driver, engine/drivers.py), the step
 API (``GameState``), the PettingZoo and OpenSpiel adapters, the terminal table (``play.Table``), the web server's
 table (``web.tables.WebTable``: what its websocket sends and takes) and external bots (``agents.external``: a
-subprocess spoken to in JSON lines). An adapter plays one game
-through its door with given answers and records what the door handed each seat at each decision, in the
-door's own format; :meth:`Door.project` turns what the step API gives a seat into that format, so the suite
-can ask of every door the same thing: did the seat get exactly the step API's observation and actions?
+subprocess spoken to in JSON lines). An adapter plays one game through its door with given answers and records
+what the door handed each seat at each decision, in the door's own format; :meth:`Door.project` turns what the
+step API gives a seat into that format, so the suite can ask of every door the same thing: did the seat get
+exactly the step API's observation and actions?
 
 The answers are the step API's reference game's, per seat in order (:func:`reference`): a door that plays the
 same seed with the same answers must give the same game.
