@@ -160,7 +160,8 @@ def serve(
     else:
         click.echo(f"fengsheng serve: tables kept in {where}")
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops the server and its tables)")
+    stops = "the server and its tables" if where is None else "the server; its tables are kept for its next start"
+    click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops {stops})")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=limits.frame_bytes * 4)

@@ -3,6 +3,7 @@ who is online, the chat (checked, paced, kept in the database), and only for a p
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pytest
@@ -16,6 +17,7 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test cli
 
 from web_helpers import make_app
 
+from conftest import fengsheng
 from interpreter.web.people import BURST, MAX_LINE, MAX_NAME, Chat, Refused, clean_line, clean_name
 from interpreter.web.store import Store
 
@@ -107,6 +109,18 @@ def test_names_presence_and_chat_reach_everyone_at_the_table_and_survive_a_resta
             people = _until(host, "people")
             assert [p["name"] for p in people["seats"]] == ["阿 明", "<script>alert(1)</script>", None]
             assert [p["online"] for p in people["seats"]] == [True, False, False]
+        # the chat, a download of its own (the referee's link or a seat's key): records that replay refuses whole
+        r = c.get(made["chat"])
+        assert r.status_code == 200 and 'filename="fengsheng-t1-chat.jsonl"' in r.headers["content-disposition"]
+        records = [json.loads(x) for x in r.text.splitlines()]
+        assert records[0] == {"type": "chat", "n": 0, "seat": 1, "name": "<script>alert(1)</script>", "text": "大家好"}
+        assert [x["n"] for x in records] == list(range(BURST))
+        assert c.get(f"/api/tables/{tid}/chat?token={_key(opened['url'])}").text == r.text
+        assert c.get(f"/api/tables/{tid}/chat?token=nobody").status_code == 403
+        (tmp_path / "chat.jsonl").write_text(r.text, encoding="utf-8")
+        out = fengsheng("replay", str(tmp_path / "chat.jsonl"))
+        assert out.exit_code != 0 and "does not start with a game header" in out.output
+        assert "Traceback" not in out.output
         c.app.state.tables.store.close()
 
 

@@ -10,6 +10,7 @@ API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open ta
 referee's log link — never the seed), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
 yet; a reserved seat is never handed out), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game:
 the referee's with the referee token, refused while the game is on; a seat's copy with a seat's key),
+``GET /api/tables/<id>/chat?token=…`` (the table's chat lines, with either: a file of its own, not in the log),
 ``POST /api/replay`` (a JSONL log in, its steps in Chinese out).
 
 Websocket ``/ws/<id>``: a spectator's page (``/table/<id>#watch``, the lobby's 观战) sends ``{"type": "join",
@@ -37,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -50,6 +50,7 @@ from ..agents.kinds import agent_kinds
 from ..model.content import Content
 from ..seeds import SEED_RANGE
 from ..sim import ReplayMismatch, read_log_text
+from .driving import Driver
 from .guard import (
     CLOSE_BAD_FRAME,
     CLOSE_ERROR,
@@ -68,11 +69,14 @@ from .guard import (
 )
 from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
-from .store import Store
+from .store import Store, StoreError
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import final_summary, replay_boards, replay_steps, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
+# what a page is told when the database cannot be written: nothing of the game (no seat, no count of decisions)
+UNSAVED = "服务器存不下你这一步（数据库写不进去）：这一步没有算数，请稍后再选一次。"
+UNSAVED_WORDS = "服务器存不下这句话或这个名字（数据库写不进去）：请稍后再试。"
 MAX_UPLOAD = 50_000_000  # bytes of a log the replay viewer takes
 log = logging.getLogger("fengsheng.serve")
 
@@ -133,6 +137,7 @@ def create_app(
     limits: Limits | None = None,
     store: Store | None = None,
     restored: Callable[[Tables, list[str]], None] | None = None,
+    retry_seconds: float = 5.0,
 ) -> Starlette:
     """The app. `load` reads content packs, `packs_for` turns an ``--expansions`` text into the packs,
     `expansions` are the ids the lobby offers; bots wait `bot_delay` seconds between moves (only so that
@@ -140,7 +145,12 @@ def create_app(
     POSTs and websockets from pages of `origins` only (default: ``http://HOST:8000`` for each host; guard.py),
     and holds to `limits`. Its tables are kept in `store` (store.py; None: in memory only); the tables it
     keeps are restored when the app starts, on its event loop's thread (a game is driven from the thread it was
-    dealt on), and `restored` is told the tables and a line for each table that could not be restored."""
+    dealt on), and `restored` is told the tables and a line for each table that could not be restored.
+
+    The server drives its bots itself (``drive``): a table restored at a bot's decision plays on to the next
+    person's decision with nobody connected. A write of the database that fails (a full disk, a read-only file)
+    moves no game: a person's answer is refused with why (the page may send it again), a bot's answer is kept and
+    written again every `retry_seconds` (doubling, at most a minute) until the file takes it."""
     limits = limits or Limits()
     tables = Tables(load, packs_for, default_expansions, limits, store)
     sockets: dict[str, list[_Seat]] = {}
@@ -193,6 +203,10 @@ def create_app(
         except PeopleRefused as e:
             await send(conn, {"type": "error", "message": str(e)})
             return
+        except StoreError as e:
+            log.error("fengsheng serve: table %s: %s", web.id, e)
+            await send(conn, {"type": "error", "message": UNSAVED_WORDS})
+            return
         for other in list(sockets.get(web.id, ())):
             if other.people:
                 await send(other, {"type": "chat", "lines": [line]})
@@ -206,25 +220,12 @@ def create_app(
             else:
                 conn.table.seats[conn.seat].connected -= 1
 
-    async def advance(web: WebTable) -> None:
-        """The bots answer until a human seat must decide or the game ends; then every seat is sent its state
-        (once, when bots move without a delay: a seat gets one message per change it can act on).
+    async def tell(web: WebTable, message: dict[str, Any]) -> None:
+        for conn in list(sockets.get(web.id, ())):
+            await send(conn, message)
 
-        A bot thinks on a worker thread (a search bot takes seconds), so the event loop serves the other tables
-        and seats meanwhile. This table stands still while it thinks: only its bot's answer moves it (a human's
-        answer is refused, it is not their turn; `busy` keeps a second advance out), so the bot answers from
-        exactly what it was handed, as it would on the loop: the same answers, the same game."""
-        if web.busy:
-            return
-        web.busy = True
-        try:
-            while web.bot_to_move():
-                web.bot_answered(await anyio.to_thread.run_sync(web.bot_question()))
-                if bot_delay > 0 and await broadcast(web):  # (no pause after a move nobody is shown)
-                    await asyncio.sleep(bot_delay)
-        finally:
-            web.busy = False
-        await broadcast(web)
+    driver = Driver(broadcast, tell, lambda web: web.id in tables.tables, bot_delay, retry_seconds)
+    advance = driver.advance
 
     # ------------------------------------------------------------------ pages
 
@@ -305,8 +306,9 @@ def create_app(
                 ],
                 # open seats: no link is made, the lobby's join hands each out once
                 "open": [s for s, link in sorted(web.seats.items()) if not link.reserved],
-                # the referee's log (seed and every action): readable once the game is over
+                # the referee's log (seed and every action): readable once the game is over; the table's chat
                 "log": f"/api/tables/{web.id}/log?token={handout.referee}",
+                "chat": f"/api/tables/{web.id}/chat?token={handout.referee}",
                 "chosen_seed": web.chosen_seed,
             }
         )
@@ -317,7 +319,11 @@ def create_app(
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
         # (no await between the check and the claim: two joins at once cannot both get one seat)
-        claimed = web.claim_open()
+        try:
+            claimed = web.claim_open()
+        except StoreError as e:
+            log.error("fengsheng serve: table %s: %s", web.id, e)
+            return JSONResponse({"error": "the server cannot keep the seat now (its database): try again later"}, 503)
         if claimed is not None:
             seat, key = claimed
             return JSONResponse({"seat": seat, "url": _link(web.id, seat, key)})
@@ -339,12 +345,14 @@ def create_app(
                 status_code=403,
             )
         # which log: the referee's (the host's by default) or one seat's copy (a seat's own by default); any of
-        # them only once the game is over (referee_log refuses before), when the end turns every card up
-        view = request.query_params.get("view") or ("referee" if host else f"P{seat}")
-        if view != "referee" and view not in {f"P{s}" for s in range(web.players)}:
+        # them only once the game is over (referee_log refuses before), when the end turns every card up; or the
+        # table's chat, a file of its own (WebTable.chat_text), at any time
+        chat = request.url.path.endswith("/chat")
+        view = "chat" if chat else request.query_params.get("view") or ("referee" if host else f"P{seat}")
+        if not chat and view != "referee" and view not in {f"P{s}" for s in range(web.players)}:
             return JSONResponse({"error": "view is referee or P<seat>"}, status_code=400)
         try:
-            text = web.referee_log() if view == "referee" else web.seat_log(int(view[1:]))
+            text = web.chat_text() if chat else web.referee_log() if view == "referee" else web.seat_log(int(view[1:]))
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=409)
         name = f"fengsheng-{web.id}-{view}.jsonl"
@@ -472,7 +480,15 @@ def create_app(
                     f"这张桌已经有 {limits.watchers_per_table} 人在观战了：请稍后再来。",
                 )
             if seat is None and isinstance(invite, str):
-                seat, key = web.redeem(invite)
+                try:
+                    seat, key = web.redeem(invite)
+                except StoreError as e:
+                    log.error("fengsheng serve: table %s: %s", web.id, e)
+                    raise _Closed(
+                        CLOSE_TRY_LATER,
+                        "the server cannot keep the seat now (its database): try again later",
+                        "服务器现在存不下座位（数据库写不进去）：邀请没有用掉，请稍后再打开这个链接。",
+                    ) from None
                 if seat is not None and key is None:
                     raise _Closed(
                         CLOSE_FORBIDDEN,
@@ -512,7 +528,11 @@ def create_app(
                         conn, {"type": "error", "message": "unknown message (send type act, seq, action; name; chat)"}
                     )
                     continue
-                refused = web.act(seat, msg.get("seq"), msg.get("action"))
+                try:
+                    refused = web.act(seat, msg.get("seq"), msg.get("action"))
+                except StoreError as e:  # not written, so not played: the seat may send it again
+                    log.error("fengsheng serve: table %s: an answer of P%s was not taken: %s", web.id, seat, e)
+                    refused = UNSAVED
                 if refused is not None:
                     await send(conn, {"type": "error", "message": refused})
                     await send_state(conn, again=True)
@@ -543,6 +563,7 @@ def create_app(
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{tid}/claim", claim, methods=["POST"]),
         Route("/api/tables/{tid}/log", table_log),
+        Route("/api/tables/{tid}/chat", table_log),
         Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/{tid}", seat_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -558,7 +579,11 @@ def create_app(
             log.warning("fengsheng serve: %s", problem)
         if restored is not None:
             restored(tables, problems)
+        for web in list(tables.tables.values()):  # (a table restored at a bot's decision plays on by itself)
+            if web.bot_to_move():
+                driver.drive(web)
         yield
+        driver.stop()
 
     app = Starlette(
         routes=routes,

@@ -7,6 +7,8 @@ lobby. A seat is kept by the digests of its key and invitation (tables.digest), 
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -49,6 +51,9 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
             ) from None
         if seat in links:
             links[seat].answered += 1
+    if state.is_terminal() and not finished:  # its end was not written (the disk was full then): written now
+        with contextlib.suppress(StoreError):
+            store.finished(kept.id, time.time())
     return WebTable(
         kept.id,
         table,

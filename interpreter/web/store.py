@@ -2,10 +2,10 @@
 
 A table is kept as what replays it: its settings (players, seat kinds, packs, the seed), its seats (the
 digests of their keys and invitations — never a key itself —, whether each was handed out, the name a
-person took), and every action, in order. An action is written and committed before the seat that sent it,
-or anyone else, is shown its effect (``WebTable`` calls :meth:`Store.action` as it applies one), so a server
-killed at any moment comes back at the last action anyone saw: on start, ``Tables.restore`` replays each
-kept table from its seed and actions.
+person took), and every action, in order. An action is written and committed before it is applied to the
+game (``WebTable`` calls :meth:`Store.action` first), so nobody is ever shown an action the file does not hold
+and a write that fails changes no game; a server killed at any moment comes back at the last action anyone saw:
+on start, ``keeping.restore`` replays each kept table from its seed and actions.
 
 The database is the server's alone: WAL mode (a backup with ``sqlite3 DB ".backup COPY"`` reads it while the
 server runs), one connection that writes, and a lock file beside it so that a second server cannot write the
@@ -19,6 +19,7 @@ imports nothing of the game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -200,19 +201,32 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One transaction, committed when the block ends (rolled back if it raises)."""
-        with self._lock:
-            db = self._db
-            if not db.in_transaction:
-                db.execute("BEGIN IMMEDIATE")
-            try:
+        """One transaction, committed when the block ends, or rolled back: a write that fails (a full disk, a file
+        made read-only, an I/O error) is a one-line :class:`StoreError` and leaves the database as it was."""
+        try:
+            with self._lock, self._transaction() as db:
                 yield db
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
+        except (sqlite3.Error, OSError) as e:
+            raise StoreError(
+                f"{self.path or 'the in-memory database'}: cannot write the tables' database ({e}): free some disk "
+                "space, or make the file writable"
+            ) from None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The transaction itself (the lock held): committed when the block ends, rolled back if it raises."""
+        db = self._db
+        if not db.in_transaction:
+            db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
             if db.in_transaction:
                 db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
 
     # ------------------------------------------------------------------ writing
 
@@ -236,12 +250,15 @@ class Store:
                 (seat.key, seat.invite, int(seat.claimed), seat.name, tid, seat.seat),
             )
 
-    def action(self, tid: str, n: int, action: int, finished: float | None = None) -> None:
-        """The game's action number `n`, committed (and the time the game ended, if this action ended it)."""
+    def action(self, tid: str, n: int, action: int) -> None:
+        """The game's action number `n`, committed (before it is applied: WebTable._commit)."""
         with self._write() as db:
             db.execute("INSERT INTO actions (table_id, n, action) VALUES (?, ?, ?)", (tid, n, action))
-            if finished is not None:
-                db.execute("UPDATE tables SET finished = ? WHERE id = ?", (finished, tid))
+
+    def finished(self, tid: str, when: float) -> None:
+        """The time the table's game ended (its finished tables are deleted `keep` seconds after)."""
+        with self._write() as db:
+            db.execute("UPDATE tables SET finished = ? WHERE id = ?", (when, tid))
 
     def chat(self, tid: str, n: int, seat: int, name: str, text: str) -> None:
         with self._write() as db:

@@ -27,12 +27,16 @@ from the operating system's generator; they are not part of the game.
 
 Every table is kept in the server's database (``store.py``): its settings, the digests of its keys and
 invitations (a key is made when it is handed out, and only its digest is kept: a copy of the database opens no
-seat), and each action, committed as it is applied, before anyone is shown its effect. ``Tables.restore``
-replays each kept table from its seed and actions when the server starts: the same links open the same seats.
+seat), and each action. Everything is written first and changed in memory after: an action is committed, then
+applied; a key, a name or a chat line is written, then taken. A write that fails (``StoreError``: a full disk, a
+read-only file) therefore changes nothing anyone can see: the table stands where the file says it stands, and
+the same answer can be sent again. ``keeping.restore`` replays each kept table from its seed and actions when the
+server starts: the same links open the same seats.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -50,7 +54,7 @@ from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
 from .guard import Limits
 from .people import Chat, Refused, clean_line, clean_name, line_data
-from .store import KeptSeat, Store
+from .store import KeptSeat, Store, StoreError
 from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
@@ -136,6 +140,8 @@ class WebTable:
     # the host's move timer in seconds, or None: the page counts it down and, at 0, answers the first option of
     # its menu itself (docs/play.md); the server and the engine never read a clock for it
     timer: int | None = None
+    pending: int | None = None  # a bot's answer to the current decision that could not be written yet
+    stalled: bool = False  # a bot's answer could not be written: the table waits (its people were told, once)
 
     # ------------------------------------------------------------------ who is who
 
@@ -158,13 +164,16 @@ class WebTable:
         """A fresh key for `seat`, handed out now: its digest is kept (and written) and the seat is claimed."""
         link = self.seats[seat]
         key = secrets.token_urlsafe(16)
-        link.key, link.claimed = digest(key), True
-        self.keep_seat(link)
+        kept = link.kept()
+        kept.key, kept.claimed = digest(key), True
+        self.keep_seat(kept)  # (StoreError: nothing handed out, the seat as it was)
+        link.key, link.claimed = kept.key, True
         return key
 
-    def keep_seat(self, link: SeatLink) -> None:
+    def keep_seat(self, kept: KeptSeat) -> None:
+        """A seat as it is about to be, written (StoreError if it cannot be: then it is not changed)."""
         if self.store is not None:
-            self.store.seat(self.id, link.kept())
+            self.store.seat(self.id, kept)
 
     def redeem(self, invite: str) -> tuple[int | None, str | None]:
         """An invitation exchanged for its seat: (the seat, its key) the first time, (the seat, None) once it was
@@ -188,8 +197,10 @@ class WebTable:
     def set_name(self, seat: int, name: Any) -> None:
         """The name the person at `seat` took (people.clean_name: Refused if it is not one), kept."""
         link = self.seats[seat]
-        link.name = clean_name(name)
-        self.keep_seat(link)
+        kept = link.kept()
+        kept.name = clean_name(name)
+        self.keep_seat(kept)
+        link.name = kept.name
 
     def say(self, seat: int, text: Any, now: float) -> dict[str, Any]:
         """A chat line of `seat`, checked, kept (written) and returned for everyone at the table; Refused with
@@ -199,7 +210,11 @@ class WebTable:
         link = self.seats[seat]
         line = self.chat.say(seat, link.name or f"P{seat}", clean_line(text), now)
         if self.store is not None:
-            self.store.chat(self.id, len(self.chat.lines) - 1, *line)
+            try:
+                self.store.chat(self.id, len(self.chat.lines) - 1, *line)
+            except StoreError:
+                self.chat.lines.pop()  # (not said: nobody was sent it)
+                raise
         return line_data(line)
 
     def people(self) -> dict[str, Any]:
@@ -318,32 +333,51 @@ class WebTable:
             return "这个选择已过期：局面已经变了，请看最新的局面再选。"
         if not isinstance(action, int) or isinstance(action, bool):
             return f"不是一个行动编号：{str(action)[:40]}"
-        try:
-            state.apply_action(action)
-        except IllegalAction:
+        if action not in state.legal_actions():
             return f"行动 {action if -(10**20) < action < 10**20 else '…'} 不是现在合法的选择。"
+        self._commit(action)  # (StoreError: not written, so not applied: the seat may send it again)
         self.seats[seat].answered += 1
-        self._keep(action)
+        self._apply(action)
         return None
 
-    def _keep(self, action: int) -> None:
-        """The action just applied, written and committed (before anyone is sent its effect)."""
-        n, self.played = self.played, self.played + 1
+    def _commit(self, action: int) -> None:
+        """The next action, written and committed before it is applied (StoreError if it cannot be: then the game
+        is not moved, and memory and file still agree)."""
         if self.store is not None:
-            self.store.action(self.id, n, action, time.time() if self.state.is_terminal() else None)
+            self.store.action(self.id, self.played, action)
+        self.played += 1
+
+    def _apply(self, action: int) -> None:
+        """The committed action applied; if it ended the game, its end written and the bots that hear it told."""
+        self.state.apply_action(action)
+        if not self.state.is_terminal():
+            return
+        if self.store is not None:
+            # (a failed write here is repaired when the table is restored: keeping.restored stamps it then)
+            with contextlib.suppress(StoreError):
+                self.store.finished(self.id, time.time())
+        self.table.finish()
 
     def bot_question(self) -> Callable[[], int]:
         """The decision put to the bot to answer, as a call that returns its answer (``Table.bot_question``): it
-        reads nothing of the game, so the server makes it off its event loop while this table stands still."""
+        reads nothing of the game, so the server makes it off its event loop while this table stands still. A
+        bot's answer that could not be written is given again: the bot is not asked twice, so its generator stands
+        where it would in a game never stopped (and where a restored table's does)."""
+        if self.pending is not None:
+            pending = self.pending
+            return lambda: pending
         seat = self.state.current_player()
         return self.table.bot_question(seat, self.table.agents[seat])
 
     def bot_answered(self, action: int) -> None:
-        """The bot's answer to the decision it was asked (nothing else moved this table meanwhile), applied."""
-        self.state.apply_action(action)
-        self._keep(action)
-        if self.state.is_terminal():
-            self.table.finish()
+        """The bot's answer to the decision it was asked (nothing else moved this table meanwhile), committed and
+        applied; StoreError if it cannot be written (then it is kept as `pending`, the game not moved)."""
+        if action not in self.state.legal_actions():
+            raise IllegalAction(f"the bot at P{self.state.current_player()} answered {action}, not a legal action")
+        self.pending = action
+        self._commit(action)
+        self.pending = None
+        self._apply(action)
 
     # ------------------------------------------------------------------ logs and the lobby
 
@@ -369,6 +403,15 @@ class WebTable:
             for r in seat_records(logged, seat)
         ]
         return "\n".join(lines) + "\n"
+
+    def chat_text(self) -> str:
+        """The table's chat as JSONL, one line a record ``{"type": "chat", n, seat, name, text}``: a file of its own,
+        not records of the game's log (``fengsheng replay`` reads a log's records as the game's and refuses a file
+        that does not start with a game's header). Everyone at the table was sent each line: nothing hidden."""
+        return "".join(
+            json.dumps({"type": "chat", "n": n, **line_data(line)}, ensure_ascii=False) + "\n"
+            for n, line in enumerate(self.chat.lines)
+        )
 
     def summary(self) -> dict[str, Any]:
         """What the lobby lists: no seed, no key, no count of actions (the turn is public)."""
@@ -515,7 +558,11 @@ class Tables:
             timer=timer,
         )
         if self.store is not None:
-            self.store.add_table(tid, self._made, web.settings(list(seats)), [x.kept() for x in links.values()])
+            try:
+                self.store.add_table(tid, self._made, web.settings(list(seats)), [x.kept() for x in links.values()])
+            except StoreError as e:
+                self._made -= 1
+                raise TableError(f"the table cannot be kept: {e}", 503) from None
         self.tables[tid] = web
         return web
 
@@ -526,7 +573,10 @@ class Tables:
         if self.store is None:
             return
         gone = self.store.expired(time.time() if now is None else now)
-        self.store.forget(gone)
+        try:
+            self.store.forget(gone)
+        except StoreError:
+            return  # (they stay, in memory and in the file; the next expiry deletes them)
         for tid in gone:
             self.tables.pop(tid, None)
 
@@ -550,7 +600,8 @@ class Tables:
                 )
             del self.tables[done]
             if self.store is not None:
-                self.store.forget([done])
+                with contextlib.suppress(StoreError):  # (it comes back at a restart, and is expired in time)
+                    self.store.forget([done])
 
     def get(self, tid: str) -> WebTable:
         table = self.tables.get(tid)
