@@ -129,7 +129,8 @@ def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_t
     store = _FailingStore(tmp_path / "tables.sqlite3", how)
     with TestClient(make_app(store=store, retry_seconds=0.05)) as c:
         made = c.post("/api/tables", json={"seats": ["human", "random", "heuristic"], "seed": 7}).json()
-        other = c.post("/api/tables", json={"seats": ["human", "open", "random"], "seed": 8}).json()
+        other = c.post("/api/tables", json={"seats": ["human", "open", "human"], "seed": 8}).json()
+        invite = other["invites"][0]["url"].split("invite=", 1)[1]
         web = c.app.state.tables.get(made["table"]["id"])
 
         def kept() -> list[int]:
@@ -154,6 +155,9 @@ def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_t
                 ws2.send_json({"type": "chat", "text": "hello"})
                 assert _next(ws2, "error")["message"] == UNSAVED_WORDS
             assert c.post(f"/api/tables/{other['table']['id']}/claim", json={}).status_code == 503
+            with c.websocket_connect(f"/ws/{other['table']['id']}") as ws2:  # an invitation is not spent
+                ws2.send_json({"type": "join", "invite": invite})
+                assert "邀请没有用掉" in _next(ws2, "error")["message"]
             r = c.post("/api/tables", json={"seats": ["human", "random"]})
             assert r.status_code == 503 and "cannot write" in r.json()["error"]
             assert "\n" not in r.json()["error"]
@@ -171,6 +175,9 @@ def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_t
                 pass
             assert web.played == len(kept()) and not web.stalled
             history = c.portal.call(web.state.history)
+            with c.websocket_connect(f"/ws/{other['table']['id']}") as ws2:  # the invitation works, once
+                ws2.send_json({"type": "join", "invite": invite})
+                assert ws2.receive_json()["type"] == "key"
 
     with TestClient(make_app()) as c:  # a server whose writes never failed, answered alike: the same game
         made = c.post("/api/tables", json={"seats": ["human", "random", "heuristic"], "seed": 7}).json()
