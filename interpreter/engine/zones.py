@@ -92,6 +92,10 @@ class Zones(MoveCount):
         # deck id -> the zone a card began the game in when that zone's rule is `returns` (额外牌堆): where it
         # goes instead of the discard pile; empty without such a zone (move's one extra test is on this)
         self.homes: dict[int, int] = {}
+        # deck id -> the zone whose `start:` selects that copy (额外牌堆): its pool, which everyone knows of every
+        # card (publicly distinct copies), so a resample deals a hidden face only among the cards of its pool
+        # (redeal); empty without such a zone. Faces move within a pool only, so a deck id keeps its pool.
+        self.pools: dict[int, int] = {}
 
     # ------------------------------------------------------------------ building the deck
 
@@ -145,7 +149,15 @@ class Zones(MoveCount):
         """Re-deal the faces of the cards `seat` cannot see (the step API's resample): positions stay, faces move
         (deal.deal_faces: which faces, what must fit, and how they are drawn)."""
         hidden = [c for zone in self._places() for c in zone if not self.card_visible(c, seat)]  # places' order
-        deal_faces(hidden, self.pending, r, pending_arrow, pending_lock)
+        pools = self.pools
+        if pools:  # a face goes only to a card of its own pool (what everyone knows of each card), pool by pool
+            by_pool: dict[int, list[Card]] = {}
+            for c in hidden:
+                by_pool.setdefault(pools.get(c.uid, -1), []).append(c)
+            for pool in sorted(by_pool):
+                deal_faces(by_pool[pool], self.pending, r, pending_arrow, pending_lock)
+        else:
+            deal_faces(hidden, self.pending, r, pending_arrow, pending_lock)
         self.by_uid = {c.uid: c for c in self.cards}
         self.intel_changes += 1  # faces moved: let the next node scan the intel areas again
 
@@ -395,6 +407,7 @@ class Zones(MoveCount):
             if decl.start is None:
                 continue
             for c in selected(self.cards, decl.start):  # every copy selected is one of its cards
+                self.pools.setdefault(c.uid, zone)  # (a copy two zones select: the first's)
                 if decl.returns:
                     self.homes[c.uid] = zone
                 if c.zone == DECK and c.uid not in kept:
