@@ -1018,6 +1018,8 @@ ERROR_CODES: dict[str, str] = {
     "E112": "a required key is missing",
     "E113": "a value of the wrong type, or not one of the allowed values",
     "E114": "a skill's moments do not fit together (a kind on the skill, a passive moment, two at one time)",
+    "E115": "a skill with both `flips_up: true` and `while_face_down:` (revealing its role to work, and working "
+    "hidden)",
     "E120": "the same id is used twice",
     "E121": "a reference to something that does not exist",
     "E122": "an identity table row does not add up to its player count",

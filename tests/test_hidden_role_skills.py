@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import S, make
-from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.content.loader import BUNDLED_CONTENT, ContentErrors, load_cached, load_content
 from interpreter.engine.observation import observe
 from interpreter.engine.step import _redeal
 
@@ -131,3 +131,19 @@ def test_random_games_never_name_a_face_down_skill_to_another_seat(content):
             state.apply_action(rng.choice(state.legal_actions()))
         uses += sum(1 for r in state._game.log if r.get("e") == "skill_used" and r.get("skill") in hidden)
     assert uses and samples  # the check met face-down uses and samples that re-dealt her role
+
+
+def test_a_skill_that_flips_its_role_up_and_works_face_down_is_an_error_at_its_key(tmp_path):
+    """E115: `flips_up: true` (its use reveals the role) and `while_face_down:` (it works hidden) on one skill."""
+    fork = tmp_path / "hidden_roles"
+    (fork / "roles").mkdir(parents=True)
+    (fork / "pack.yaml").write_text((PACK / "pack.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    role = (PACK / "roles" / "zhe_fu_zhe.yaml").read_text(encoding="utf-8")
+    role = role.replace("    flips_up: true\n", "    flips_up: true\n    while_face_down: silent\n", 1)
+    (fork / "roles" / "zhe_fu_zhe.yaml").write_text(role, encoding="utf-8")
+    line = role.splitlines().index("    flips_up: true") + 2  # the line after it
+    with pytest.raises(ContentErrors) as e:
+        load_content([BUNDLED_CONTENT, fork])
+    (err,) = [x for x in e.value.errors if x.code == "E115"]
+    assert err.path.endswith("zhe_fu_zhe.yaml") and (err.line, err.col) == (line, 5)
+    assert "破茧" in err.message and "flips_up" in (err.hint or "") and "while_face_down" in (err.hint or "")

@@ -103,6 +103,7 @@ def _moment(
     replacing = [t for t in SEND_REPLACING if t in timings]
     if kind == "active" and replacing and effect.fn is not None:
         warn_never_sends(u.sink, path, sk, effect.calls, f"the skill {sk.get('name', '?')}", replacing[0])
+    _check_face_down(u, path, sk)
     limit = sk.get("limit") or {}
     return Skill(
         sk.get("id", f"skill{i}"),
@@ -128,6 +129,22 @@ def _moment(
         bot=sk.get("bot"),
         while_face_down=sk.get("while_face_down") if sk.get("while_face_down") in FACE_DOWN_USES else None,
     )
+
+
+def _check_face_down(u: Units, path: Path, sk: Any) -> None:
+    """E115: `flips_up: true` (its use turns the role face up: it works only by revealing the role) and
+    `while_face_down:` (it works with the role still hidden) say opposite things of one skill."""
+    if sk.get("flips_up") is True and sk.get("while_face_down") in FACE_DOWN_USES:
+        u.sink.err(
+            path,
+            key_pos_of(sk, "while_face_down"),
+            "E115",
+            f"the skill {sk.get('name', '?')} has both `flips_up: true` (using it turns its role face up) and "
+            "`while_face_down:` (it works while its role stays face down)",
+            "keep one: `flips_up: true` for a skill whose use reveals the role (its cost), or `while_face_down: "
+            "silent|announced` for one that works hidden (docs/language.md, Skills of a face-down role); two "
+            "such moments of one role are two skills",
+        )
 
 
 def _has_its_moment(
