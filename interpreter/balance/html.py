@@ -439,21 +439,23 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
             body.append(skill_table(g, lang))
         if g.get("cards"):
             body.append(card_table(g, _news(report, g["pack"], "cards"), lang))
-        if g["failures"] and g["players"] != ALL:  # (a group pooling every player count: theirs again)
-            items = "".join(
-                f"<li>{escape(say('failed_game', lang, index=f['index'], seed=f['seed'], failed=f['failed']))}"
-                + (f"<br><code>{escape(f['rerun'])}</code>" if f.get("rerun") else "")
-                + "</li>"
-                for f in g["failures"]
+        if g["players"] != ALL:  # (a group pooling every player count: theirs again)
+            body += _game_list(g["failures"], "failed_games_html", "failed_game", "failed", lang)
+            body += _game_list(
+                g.get("turn_limit_games") or [], "turn_limit_games_html", "turn_limit_game", "turns", lang
             )
-            body.append(f"<p>{escape(say('failed_games_html', lang))}</p><ul>{items}</ul>")
-        if g.get("turn_limit_games") and g["players"] != ALL:
-            items = "".join(
-                f"<li>{escape(say('turn_limit_game', lang, index=f['index'], seed=f['seed'], turns=f['turns']))}"
-                + (f"<br><code>{escape(f['rerun'])}</code>" if f.get("rerun") else "")
-                + "</li>"
-                for f in g["turn_limit_games"]
-            )
-            body.append(f"<p>{escape(say('turn_limit_games_html', lang))}</p><ul>{items}</ul>")
         body.append("</details>")
     return body
+
+
+def _game_list(games: list[dict], title: str, line: str, field: str, lang: str) -> list[str]:
+    """Games named one by one (failed ones, draws at the turn limit), each with the command that re-runs it."""
+    if not games:
+        return []
+    items = "".join(
+        f"<li>{escape(say(line, lang, index=f['index'], seed=f['seed'], **{field: f[field]}))}"
+        + (f"<br><code>{escape(f['rerun'])}</code>" if f.get("rerun") else "")
+        + "</li>"
+        for f in games
+    )
+    return [f"<p>{escape(say(title, lang))}</p><ul>{items}</ul>"]
