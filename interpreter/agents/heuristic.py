@@ -85,7 +85,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.content import Content
+from ..model.colors import COLOR_NAMES
 from .base import Agent, Descriptor, Observation
+from .probes import ProbeReadings
 
 OPPOSITE = {"red": "blue", "blue": "red"}
 
@@ -110,6 +112,7 @@ class Hints:
     styles: Mapping[str, str] = field(default_factory=dict)  # secret task -> its `bot:` style
     table: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # players -> identity -> how many
     skills: Mapping[str, str] = field(default_factory=dict)  # skill id -> its `bot:` tactic
+    colors: Mapping[str, str] = field(default_factory=dict)  # identity -> its identity colour (red, blue, black)
 
 
 _HINTS: dict[int, tuple[Content, Hints]] = {}
@@ -129,6 +132,7 @@ def hints_of(content: Content | None = None) -> Hints:
             {t.id: t.bot for t in content.tasks.values() if t.bot},
             {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
             {s.id: s.bot for r in content.roles.values() for s in r.skills if s.bot},
+            {i.id: COLOR_NAMES[i.color] for i in content.identities.values() if i.color in COLOR_NAMES},
         )
         kept = _HINTS[id(content)] = (content, hints)
     return kept[1]
@@ -149,7 +153,8 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
         self.tactics, self.camps, self.styles, self.table = h.tactics, h.camps, h.styles, h.table
-        self.skill_tactics = h.skills
+        self.skill_tactics, self.identity_colors = h.skills, h.colors
+        self.probes = ProbeReadings(frozenset(k for k, t in self.tactics.items() if t == PROBE))
         self._read = 0  # history records already read
         self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
         self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
@@ -178,7 +183,10 @@ class HeuristicAgent(Agent):
         if len(history) < self._read:  # a new game with the same agent
             self._read, self._lean, self._accepting, self._used = 0, {}, {}, set()
             self._offered, self._took, self._bound = {}, {}, set()
+            self.probes.reset()
+        self.probes.saw_hand(obs["me"]["hand"])
         for rec in history[self._read :]:
+            self.probes.read(rec, obs["seat"])
             e = rec.get("e")
             if e == "intel_sent":
                 self._bound = {rec.get("seat"), rec.get("lock")}
@@ -231,6 +239,14 @@ class HeuristicAgent(Agent):
             if who != seat:
                 camp = self.camps.get(ident or "")
                 left[0 if camp == mine else 1 if camp is not None else 2] -= 1
+        allowed = self.probes.allowed.get(seat)
+        if allowed is not None:  # its probes ruled out some identity colours: their camps are out
+            possible = {
+                0 if self.camps.get(i) == mine else 1 if self.camps.get(i) is not None else 2
+                for i, c in self.identity_colors.items()
+                if c in allowed
+            }
+            left = [x if k in possible else 0.0 for k, x in enumerate(left)]
         mate, enemy, neutral = (max(x, 0.0) for x in left)
         if mate + enemy + neutral <= 0:  # (a table the rules do not list: as many mates as enemies)
             mate, enemy, neutral = 1.0, 1.0, 0.0
