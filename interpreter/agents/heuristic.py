@@ -14,8 +14,10 @@ camps (memory)    a looked-at identity is certain; any other seat gets odds of
                   identities the rules deal at this player count (less its own
                   and the known ones), moved ×e^±0.7 by each intel of a colour
                   the seat *accepted* (not forced) when it could see it (face
-                  up); a face-down intel taken proves nothing. ``f(seat)`` =
-                  P(mate) - P(enemy). A bot without a camp counts every other
+                  up); a face-down intel taken proves nothing; its own
+                  ``probe`` answered by a draw or a discard rules out the
+                  identity colours the copy orders otherwise (probes.py).
+                  ``f(seat)`` = P(mate) - P(enemy). A bot without a camp counts every other
                   seat as a mild enemy (a mild friend when its task wants the
                   others to hold intel)
 secret task       by the task's `bot:` hint: ``collect`` either colour is its
