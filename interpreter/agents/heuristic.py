@@ -86,8 +86,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.content import Content
 from ..model.colors import COLOR_NAMES
+from ..model.content import Content
 from .base import Agent, Descriptor, Observation
 from .probes import ProbeReadings
 
