@@ -10,7 +10,8 @@ what it reports is printed as warnings, and a file or a part in error is left ou
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -19,6 +20,7 @@ from .cli_options import content_option, content_paths, format_option
 from .content.loader import ContentError, load_content
 from .content.packs import log_pack_ref
 from .language.describe_content import (
+    describe_camps,
     describe_card,
     describe_declared,
     describe_identity,
@@ -26,7 +28,7 @@ from .language.describe_content import (
     describe_task,
     describe_turn,
 )
-from .model.content import CardType, Identity, Phase, Role, Rules, SecretTask, role_label
+from .model.content import Camp, CardType, Identity, Phase, Role, Rules, SecretTask, role_label
 from .model.declared import NOTHING_DECLARED, Declared
 from .snippet import clip, snippet
 from .suggest import closest
@@ -59,7 +61,16 @@ class Declarations:
     name: str = "计数与事件"
 
 
-Described = CardType | SecretTask | Role | Identity | Turn | Declarations
+@dataclass
+class Camps:
+    """The camps the rules declare (`camps:`), as an item `describe` can name (阵营, camps)."""
+
+    camps: Mapping[str, Camp]
+    id: str = "camps"
+    name: str = "阵营"
+
+
+Described = CardType | SecretTask | Role | Identity | Turn | Declarations | Camps
 
 
 @dataclass
@@ -68,6 +79,7 @@ class Item:
     obj: Described  # the loaded object
     pack: str | None = None  # the pack that defines it (identities: from the rules, none)
     declared: Declared = NOTHING_DECLARED  # the rules' counters and events (a role's skills may react to them)
+    camps: Mapping[str, Camp] = field(default_factory=dict)  # the rules' camps (an identity names one)
 
     @property
     def id(self) -> str:
@@ -86,6 +98,8 @@ class Item:
             return "\n".join(f"【{sk.name}】{sk.text}" for sk in self.obj.skills) or "（没有技能）"
         if isinstance(self.obj, Identity):
             return "（rules.yaml 中的身份没有 text）"
+        if isinstance(self.obj, Camps):
+            return "camps: " + ", ".join(self.obj.camps)
         if isinstance(self.obj, Declarations):
             return (
                 "counters: "
@@ -115,8 +129,10 @@ class Item:
                 text = describe_turn(self.obj.rules)
             elif isinstance(self.obj, Declarations):
                 text = describe_declared(self.obj.declared)
+            elif isinstance(self.obj, Camps):
+                text = describe_camps(self.obj.camps)
             else:
-                text = describe_identity(self.obj)
+                text = describe_identity(self.obj, self.camps)
             return text or "（没有可描述的代码：加载时出错，见警告）"
         except Exception as e:  # a gap in the renderer must not hide the rest of the catalogue
             return f"（无法生成：{type(e).__name__}: {e}）"
@@ -149,8 +165,11 @@ def collect_items(dirs) -> tuple[list, list]:
         for kind, objs in groups
         for _, obj in sorted(objs.items())
     ]
-    items += [Item("identity", obj) for obj in content.identities.values()]
+    camps = content.rules.camps
+    items += [Item("identity", obj, camps=camps) for obj in content.identities.values()]
     items.append(Item("rules", Turn(content.rules)))
+    if camps:
+        items.append(Item("rules", Camps(camps)))
     if content.declared.counters or content.declared.events or content.declared.zones:
         items.append(Item("rules", Declarations(content.declared)))
     return items, [_warning(e) for e in errors]

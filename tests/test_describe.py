@@ -392,7 +392,7 @@ def test_all_md_catalogue():
         assert d["name"] in out
     assert "测试文书" in out
     assert out.count("**由代码生成**") == (
-        len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 1  # + the turn
+        len(CARDS) + len(TASKS) + len(ROLES) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 2  # + turn, camps
     )
     assert "无法生成" not in out
 
@@ -418,8 +418,9 @@ def test_all_text():
     assert r.exit_code == 0
     for d in CARDS.values():
         assert d["name"] in r.output
-    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 1
+    assert r.output.count("由代码生成") == len(CARDS) + len(TASKS) + len(BUNDLED_ROLES) + len(RULES["identities"]) + 2
     assert "摸牌阶段 [draw]" in r.output  # the turn's skeleton (回合流程)
+    assert "红方（red，收集红色情报）" in r.output  # the camps (阵营)
 
 
 def test_the_turn_skeleton():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import S, make
-from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from conftest import S, fengsheng, make
+from interpreter.content.loader import BUNDLED_CONTENT, ContentErrors, load_cached, load_content
 from interpreter.engine.errors import GameOver
 
 PACK = Path(__file__).parent / "fixtures" / "camps_pack"
@@ -50,3 +50,38 @@ def test_a_game_end_condition_wins_at_the_turn_limit_and_only_when_it_holds(camp
     assert _over(lambda: g.victory.end_without_winner("turn_limit")) == ([2], "game_end")
     g = make(camps, [S("red"), S("blue"), S("shou_wang", intel=[35]), S("blue"), S("red")])
     assert _over(lambda: g.victory.end_without_winner("turn_limit")) == ([], "turn_limit")
+
+
+# ---------------------------------------------------------------------------------------------- camps declared
+
+THIRD_CAMP = Path(__file__).parents[1] / "examples" / "third_camp"
+
+
+def test_the_base_game_and_the_third_camp_declare_their_camps():
+    base = load_cached([BUNDLED_CONTENT]).rules.camps
+    assert {c: (x.name, x.collects) for c, x in base.items()} == {"red": ("红方", "red"), "blue": ("蓝方", "blue")}
+    forked = load_cached([BUNDLED_CONTENT, THIRD_CAMP])
+    assert list(forked.rules.camps) == ["red", "blue", "灰雀"]  # merged with the base game's
+    assert all(i.camp is None or i.camp in forked.rules.camps for i in forked.identities.values())
+
+
+def test_a_misspelt_camp_is_an_error_at_it_with_the_closest_id(tmp_path):
+    fork = tmp_path / "third_camp"
+    fork.mkdir()
+    text = (THIRD_CAMP / "pack.yaml").read_text(encoding="utf-8").replace("camp: 灰雀 ", "camp: 灰鹊 ", 1)
+    (fork / "pack.yaml").write_text(text, encoding="utf-8")
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "camp: 灰鹊" in x)
+    with pytest.raises(ContentErrors) as e:
+        load_content([BUNDLED_CONTENT, fork])
+    (err,) = [x for x in e.value.errors if x.code == "E121"]
+    assert err.path.endswith("pack.yaml") and err.line == line and err.col > 1
+    assert "灰鹊" in err.message and err.hint.startswith("did you mean 灰雀?")
+    # a camp unlike any declared is a camp of its own (a fork that names a new one without declaring it loads)
+    assert "甲" not in load_cached([BUNDLED_CONTENT, PACK]).rules.camps
+
+
+def test_describe_names_the_camps_and_an_identitys_camp_by_its_name():
+    out = fengsheng("describe", "阵营", "--content", str(THIRD_CAMP)).output
+    assert "红方（red，收集红色情报）" in out and "灰雀（灰雀）：第三阵营" in out
+    out = fengsheng("describe", "潜伏战线").output
+    assert "属于红方阵营" in out

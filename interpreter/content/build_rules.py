@@ -10,7 +10,7 @@ from typing import Any
 
 from ..catalogue import ARROWS, LOCK_RULES, PHASE_KINDS, RESOLUTIONS, SPEEDS, TARGET_RULES
 from ..model.colors import COLOR_BITS
-from ..model.content import TIMINGS, CardType, DeckEntry, Identity, Phase, Rules, base_phases, phases_of
+from ..model.content import TIMINGS, Camp, CardType, DeckEntry, Identity, Phase, Rules, base_phases, phases_of
 from ..snippet import brief, clip
 from ..suggest import did_you_mean
 from .build_cards import build_victories
@@ -31,6 +31,7 @@ def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
             bool(spec.get("takes_task", False)),
             build_victories(u, path, spec, "victory"),
         )
+    camps = _camps(u, path, data)
     table = _identity_table(u, path, data, identities)
     decks = [  # an entry that breaks the schema is reported by the schema stage
         (d["players"][0], d["players"][1], d["deck"])
@@ -52,9 +53,40 @@ def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
         give_on_death=data.get("give_on_death", 3),
         collect_count=data.get("collect_count", 3),
         death_count=data.get("death_count", 3),
+        camps=camps,
         **_switches(u, path, data, phases),
     )
     return rules, identities
+
+
+def _camps(u: Units, path: Path, data: Any) -> dict[str, Camp]:
+    """The camps the rules declare (`camps:`, optional). An identity's `camp:` that is not declared but close to
+    a declared id is a slip (E121, did you mean); one unlike any is a camp of its own, undeclared, as before
+    `camps:` existed (a fork of the base game that names a new camp without declaring it still loads)."""
+    camps: dict[str, Camp] = {}
+    for cid, spec in (data.get("camps") or {}).items():
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str):  # (else the schema's error)
+            collects = spec.get("collects")
+            camps[str(cid)] = Camp(
+                str(cid),
+                spec["name"],
+                spec.get("description") or "",
+                collects if collects in COLOR_BITS else None,
+            )
+    if not camps:
+        return camps
+    for iid, spec in (data.get("identities") or {}).items():
+        camp = spec.get("camp") if isinstance(spec, dict) else None
+        hint = did_you_mean(camp, camps) if isinstance(camp, str) and camp not in camps else None
+        if hint is not None and isinstance(camp, str):
+            u.sink.err(
+                path,
+                pos_of(spec, "camp"),
+                "E121",
+                f"the identity {iid} names the camp '{clip(camp)}', which the rules' `camps:` do not declare",
+                hint + " (a camp of its own: declare it in `camps:`)",
+            )
+    return camps
 
 
 def _switches(u: Units, path: Path, data: Any, phases: tuple[Phase, ...]) -> dict[str, Any]:

@@ -8,9 +8,11 @@ checks, use limits) are the catalogue's wording.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .. import catalogue
 from ..model.colors import COLOR_NAMES
-from ..model.content import CardType, Identity, Role, Rules, SecretTask, Skill, Victory
+from ..model.content import Camp, CardType, Identity, Role, Rules, SecretTask, Skill, Victory
 from ..model.declared import NOTHING_DECLARED, Declared, EventDecl, ZoneDecl
 from . import ast
 from .describe import (
@@ -151,14 +153,31 @@ def describe_task(task: SecretTask) -> str:
     return "或者：".join(_victory_text(v) for v in task.victories) or "（没有胜利条件）"
 
 
-def describe_identity(identity: Identity) -> str:
-    """An identity of rules.yaml: its color, camp and victory conditions."""
+def describe_identity(identity: Identity, camps: Mapping[str, Camp] | None = None) -> str:
+    """An identity of rules.yaml: its color, camp (by the name the rules' `camps:` give it, if they declare it)
+    and victory conditions."""
     color = COLOR_NAMES.get(identity.color, str(identity.color))
     text = f"身份颜色为{COLOR_ZH.get(color, color)}，"
     camp = identity.camp
-    text += "没有阵营，各自为战。" if camp is None else f"属于{COLOR_ZH.get(camp, camp)}阵营，与同阵营的角色共同胜利。"
+    declared = (camps or {}).get(camp) if camp is not None else None
+    if camp is None:
+        text += "没有阵营，各自为战。"
+    elif declared is not None:
+        text += f"属于{declared.name}阵营，与同阵营的角色共同胜利。"
+    else:
+        text += f"属于{COLOR_ZH.get(camp, camp)}阵营，与同阵营的角色共同胜利。"
     text += ("胜利条件：" + "或者：".join(map(_victory_text, identity.victories))) if identity.victories else ""
     return text + ("抽取一张秘密任务，以其胜利条件为自己的胜利条件。" if identity.takes_task else "")
+
+
+def describe_camps(camps: Mapping[str, Camp]) -> str:
+    """The camps the rules declare (`camps:`), one line each: name, id, what it collects, what it is."""
+    lines = []
+    for c in camps.values():
+        collects = f"，收集{COLOR_ZH.get(c.collects, c.collects)}情报" if c.collects else ""
+        about = f"：{c.description}" if c.description else ""
+        lines.append(f"{c.name}（{c.id}{collects}）{about}")
+    return "\n".join(lines)
 
 
 def _skill_text(sk: Skill, declared: Declared = NOTHING_DECLARED) -> str:

@@ -85,6 +85,16 @@ class Identity:
     victories: list[Victory] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Camp:
+    """A camp the rules declare (`camps:`): the identities naming it win together."""
+
+    id: str
+    name: str  # as players say it (红方, 灰雀)
+    description: str = ""
+    collects: str | None = None  # the colour of intel its players collect to win, if any (red, blue, black)
+
+
 @dataclass
 class SecretTask:
     id: str
@@ -116,6 +126,8 @@ class Rules:
     send_arrows: tuple[str, ...] = ("up", "left", "right")  # the arrows an intel may be sent with
     lockable: str = "printed"  # catalogue.LOCK_RULES: printed (as each copy says), all, none
     card_targets: str = "any"  # catalogue.TARGET_RULES: any, others (a card never targets its user)
+    # the camps the identities name (`camps:`, optional): id -> Camp; empty when the rules declare none
+    camps: dict[str, Camp] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
