@@ -535,7 +535,12 @@ class HeuristicAgent(Agent):
 
             return self._best_seat(obs, actions, helped)
         if source == PROBE:
-            return self._best_seat(obs, actions, lambda s: -abs(self.friend(obs, s)) if s != me else -9)
+
+            def unknown(s: int) -> float:  # the seat it knows least, the one nearer to three of a colour first
+                counts = obs["players"][s]["intel_counts"]
+                return -abs(self.friend(obs, s)) + 0.2 * max(counts["red"], counts["blue"]) if s != me else -9
+
+            return self._best_seat(obs, actions, unknown)
         if source == LURE:
             return self._best_seat(obs, actions, lambda s: 1 if s == me else -1)
         if source == MISLEAD:  # where the pending intel does most good
