@@ -107,7 +107,12 @@ class GameCore:
         # observation holds the public history), a scenario, the step API. Bare batch play skips it.
         self.record = record or any(getattr(a, "observes", False) for a in agents or ())
         self.log: list = []
-        self.seat_logs: dict[int | None, tuple[int, list[Any]]] = {}  # per seat: its projected log, kept up to date
+        self.seat_logs: dict[
+            int | None, tuple[int, tuple[Any, ...]]
+        ] = {}  # per seat: its projected log, kept up to date
+        self.public_records: dict[int, Any] = {}  # log index -> the frozen copy of a record every seat reads whole
+        # what observations print of each card (engine/observation.py: faces are shared while the card is unchanged)
+        self.faces: dict[int, tuple[Any, ...]] = {}
         self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
         # Counts every event and noted change (a mark): with Zones.moves, the stamp a collect victory check
         # that found no winner compares, so it is not repeated until something has happened since.

@@ -49,16 +49,67 @@ def project(record: Record, seat: int | None) -> Record | None:
 
 
 def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
-    """The game's log as `seat` saw it (frozen records), kept incrementally per seat."""
+    """The game's log as `seat` saw it (frozen records), kept incrementally per seat: each call appends what was
+    logged since the last and returns one tuple (the same one while nothing new was logged); a record every seat
+    may read whole is frozen once and shared by every seat's copy (read-only, so sharing it tells nothing)."""
     cache = game.seat_logs
-    done, records = cache.get(seat, (0, []))
+    records: tuple[FrozenDict, ...]
+    done, records = cache.get(seat, (0, ()))
     log = game.log
-    for rec in log[done:]:
+    if done == len(log):
+        return records  # nothing new: the same tuple as last time
+    new = []
+    shared = game.public_records
+    for i in range(done, len(log)):
+        rec = log[i]
+        if rec.get("to") is None and not rec.get("secret"):  # every seat reads it whole: one frozen copy for all
+            v = shared.get(i)
+            if v is None:
+                v = shared[i] = freeze({k: x for k, x in rec.items() if k not in _META})
+            new.append(v)
+            continue
         v = project(rec, seat)
         if v is not None:
-            records.append(freeze(v))
+            new.append(freeze(v))
+    if new:
+        records += tuple(new)
     cache[seat] = (len(log), records)
-    return tuple(records)
+    return records
+
+
+# The types of per-copy card data a face may be kept for: values that cannot change in place.
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
+def _kept(g: Game, c: Card) -> tuple[Any, ...]:
+    """The card's entry in ``g.faces`` (made afresh when what it prints changed): (card, type, colours, direction,
+    lock, data items, their types, its face, {used as: its face in use}). One per card, shared by every
+    observation while the card is unchanged; a card whose per-copy data is not scalar is not kept."""
+    data = c.data
+    items = tuple(data.items()) if data else ()
+    kinds = tuple(map(type, data.values())) if data else ()
+    kept: tuple[Any, ...] | None = g.faces.get(c.uid)
+    if (
+        kept is not None
+        and kept[0] is c
+        and kept[1] is c.type
+        and kept[2] == c.mask
+        and kept[3] == c.direction
+        and kept[4] == c.lockable
+        and kept[5] == items
+        and kept[6] == kinds
+    ):
+        return kept
+    entry: tuple[Any, ...] = (c, c.type, c.mask, c.direction, c.lockable, items, kinds, card_data(c), {})
+    if all(k in _SCALARS for k in kinds):
+        g.faces[c.uid] = entry
+    return entry
+
+
+def _face(g: Game, c: Card) -> FrozenDict:
+    """``card_data(c)``, made once per card and shared by every observation while what it prints is unchanged."""
+    face: FrozenDict = _kept(g, c)[7]
+    return face
 
 
 def _sees(g: Game, c: Card, seat: int | None) -> bool:
@@ -71,7 +122,11 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
     what it was used as (which is public)."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
     if _sees(g, c, seat):
-        return FrozenDict({**card_data(c), "used_as": used_as})
+        kept = _kept(g, c)
+        face: FrozenDict | None = kept[8].get(used_as)
+        if face is None:
+            face = kept[8][used_as] = FrozenDict({**kept[7], "used_as": used_as})
+        return face
     return FrozenDict({"id": None, "used_as": used_as})
 
 
@@ -83,7 +138,7 @@ def _zones_seen(g: Game, seat: int | None, owner: Any) -> FrozenDict:
     for zone, decl in enumerate(zones.zone_decls, DECLARED_ZONE):
         if (decl.per == "shared") == (owner is None):
             cards = zones.zone_cards(zone, owner)
-            out[decl.name] = tuple(card_data(c) if _sees(g, c, seat) else None for c in cards)
+            out[decl.name] = tuple(_face(g, c) if _sees(g, c, seat) else None for c in cards)
     return FrozenDict(out)
 
 
@@ -107,7 +162,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "out": p.out,
             "dying": p.dying,
             "hand_count": len(p.hand),
-            "intel": tuple(card_data(c) for c in p.intel),
+            "intel": tuple(_face(g, c) for c in p.intel),
             "intel_counts": FrozenDict(
                 {"red": p.counts[RED_BIT], "blue": p.counts[BLUE_BIT], "black": p.counts[BLACK_BIT]}
             ),
@@ -140,7 +195,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
                 "holder": flow.holder.seat if flow.holder is not None else None,
                 "pending": card is not None,
                 "face_up": bool(card is not None and zones.pending_face_up),
-                "card": card_data(card) if card is not None and _sees(g, card, seat) else None,
+                "card": _face(g, card) if card is not None and _sees(g, card, seat) else None,
                 # a face-down intel everyone saw being put there as a used card: its card type, not the copy
                 "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
@@ -152,7 +207,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             continue
         if (z == HAND and c.owner is me) or z in (PENDING, PROCESSING, REMOVED) or z >= DECLARED_ZONE:
             continue  # one's own hand, the pending intel, cards in use, removed ones, declared zones: own fields
-        where = {"card": card_data(c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
+        where = {"card": _face(g, c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
         if z == DECK:
             where["depth"] = len(zones.deck) - 1 - zones.deck.index(c)  # 0: the top card
         known.append(FrozenDict(where))
@@ -164,7 +219,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "role": me.role.id if me is not None and me.role is not None else None,
             "dealt_roles": tuple(r.id for r in me.dealt_roles) if me is not None else (),
             "former_identities": tuple(i.id for i, _t, s in skills.removed_identities if s == seat),
-            "hand": tuple(card_data(c) for c in me.hand) if me is not None else (),
+            "hand": tuple(_face(g, c) for c in me.hand) if me is not None else (),
         }
     )
     result = None
@@ -180,10 +235,10 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "transit": transit,
         "in_use": in_use,
         "deck_count": len(zones.deck),
-        "discard": tuple(card_data(c) for c in zones.discard_pile),
-        "removed": tuple(card_data(c) for c in zones.removed if not c.face_down),
+        "discard": tuple(_face(g, c) for c in zones.discard_pile),
+        "removed": tuple(_face(g, c) for c in zones.removed if not c.face_down),
         "removed_face_down": tuple(_in_use(g, c, seat) for c in zones.removed if c.face_down),
-        "staging": tuple(card_data(c) for c in zones.staging),
+        "staging": tuple(_face(g, c) for c in zones.staging),
         "role_pile_count": len(skills.role_pile),
         "removed_roles": tuple(r.id for r in skills.removed_roles),
         "removed_identities": len(skills.removed_identities),

@@ -434,6 +434,8 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
         dropped = {id(rec) for rec in to_drop}
         g.log[:] = [rec for rec in g.log if id(rec) not in dropped]
     g.seat_logs.clear()  # the projected copies are stale now (records went: `seat`'s is made again, the same)
+    g.public_records.clear()
+    g.faces.clear()  # cards may have other ids now
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
