@@ -170,6 +170,8 @@ class HeuristicAgent(Agent):
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
+        self._odds_of: Observation | None = None  # the observation the odds below were worked out for
+        self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
 
     # ------------------------------------------------------------------ memory
 
@@ -227,6 +229,14 @@ class HeuristicAgent(Agent):
         identity it has looked at is certain; the others share the identities the table deals at this
         player count (the rules' table) less its own and those it knows, each weighed by the colours the
         seat took when it could see them (×e^{±0.7} a card)."""
+        if obs is not self._odds_of:  # (kept per observation: what they are worked out from is fixed meanwhile)
+            self._odds_of, self._odds = obs, {}
+        odds = self._odds.get(seat)
+        if odds is None:
+            odds = self._odds[seat] = self._work_out_odds(obs, seat)
+        return odds
+
+    def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         mine = self.camps.get(obs["me"]["identity"] or "")
         known = obs["known_identities"]
         ident = known.get(str(seat))
