@@ -111,8 +111,9 @@ class GameCore:
             int | None, tuple[int, tuple[Any, ...]]
         ] = {}  # per seat: its projected log, kept up to date
         self.public_records: dict[int, Any] = {}  # log index -> the frozen copy of a record every seat reads whole
-        # what observations print of each card (engine/observation.py: faces are shared while the card is unchanged)
+        # what observations print of each card (engine/observation.py: made once, shared by every observation)
         self.faces: dict[int, tuple[Any, ...]] = {}
+        self.piles: dict[str, tuple[Any, ...]] = {}  # observations' face-up piles: (their cards, their faces)
         self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
         # Counts every event and noted change (a mark): with Zones.moves, the stamp a collect victory check
         # that found no winner compares, so it is not repeated until something has happened since.

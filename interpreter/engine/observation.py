@@ -77,39 +77,33 @@ def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
     return records
 
 
-# The types of per-copy card data a face may be kept for: values that cannot change in place.
-_SCALARS = frozenset({int, str, float, bool, type(None)})
-
-
 def _kept(g: Game, c: Card) -> tuple[Any, ...]:
-    """The card's entry in ``g.faces`` (made afresh when what it prints changed): (card, type, colours, direction,
-    lock, data items, their types, its face, {used as: its face in use}). One per card, shared by every
-    observation while the card is unchanged; a card whose per-copy data is not scalar is not kept."""
-    data = c.data
-    items = tuple(data.items()) if data else ()
-    kinds = tuple(map(type, data.values())) if data else ()
+    """The card's entry in ``g.faces``: (card, its face, {used as: its face in use}). What a card prints (its
+    type, colours, direction, lock and per-copy data) is set when the deck is made and never changes, so its face
+    is made once and shared by every observation of the game."""
     kept: tuple[Any, ...] | None = g.faces.get(c.uid)
-    if (
-        kept is not None
-        and kept[0] is c
-        and kept[1] is c.type
-        and kept[2] == c.mask
-        and kept[3] == c.direction
-        and kept[4] == c.lockable
-        and kept[5] == items
-        and kept[6] == kinds
-    ):
-        return kept
-    entry: tuple[Any, ...] = (c, c.type, c.mask, c.direction, c.lockable, items, kinds, card_data(c), {})
-    if all(k in _SCALARS for k in kinds):
-        g.faces[c.uid] = entry
-    return entry
+    if kept is None or kept[0] is not c:
+        kept = g.faces[c.uid] = (c, card_data(c), {})
+    return kept
 
 
 def _face(g: Game, c: Card) -> FrozenDict:
-    """``card_data(c)``, made once per card and shared by every observation while what it prints is unchanged."""
-    face: FrozenDict = _kept(g, c)[7]
+    """``card_data(c)``, made once per card (see _kept)."""
+    face: FrozenDict = _kept(g, c)[1]
     return face
+
+
+def _pile(g: Game, name: str, cards: Any) -> tuple[FrozenDict, ...]:
+    """The faces of a pile every seat sees face up (the discard pile, the removed cards, the staging area): the
+    same tuple while the pile holds the same cards in the same order, shared by every seat's observation."""
+    now = tuple(cards)
+    kept: tuple[Any, ...] | None = g.piles.get(name)
+    if kept is not None and kept[0] == now:
+        faces: tuple[FrozenDict, ...] = kept[1]
+        return faces
+    faces = tuple(_face(g, c) for c in now)
+    g.piles[name] = (now, faces)
+    return faces
 
 
 def _sees(g: Game, c: Card, seat: int | None) -> bool:
@@ -123,9 +117,9 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
     used_as = c.used_as.id if c.used_as is not None else c.type.id
     if _sees(g, c, seat):
         kept = _kept(g, c)
-        face: FrozenDict | None = kept[8].get(used_as)
+        face: FrozenDict | None = kept[2].get(used_as)
         if face is None:
-            face = kept[8][used_as] = FrozenDict({**kept[7], "used_as": used_as})
+            face = kept[2][used_as] = FrozenDict({**kept[1], "used_as": used_as})
         return face
     return FrozenDict({"id": None, "used_as": used_as})
 
@@ -203,10 +197,12 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     known = []
     for c in zones.cards if seat is not None else ():
         z = c.zone
-        if not (c.knowers >> seat & 1) or g.card_public(c):
+        if not (c.knowers >> seat & 1):
             continue
         if (z == HAND and c.owner is me) or z in (PENDING, PROCESSING, REMOVED) or z >= DECLARED_ZONE:
             continue  # one's own hand, the pending intel, cards in use, removed ones, declared zones: own fields
+        if g.card_public(c):
+            continue
         where = {"card": _face(g, c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
         if z == DECK:
             where["depth"] = len(zones.deck) - 1 - zones.deck.index(c)  # 0: the top card
@@ -235,10 +231,10 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "transit": transit,
         "in_use": in_use,
         "deck_count": len(zones.deck),
-        "discard": tuple(_face(g, c) for c in zones.discard_pile),
-        "removed": tuple(_face(g, c) for c in zones.removed if not c.face_down),
+        "discard": _pile(g, "discard", zones.discard_pile),
+        "removed": _pile(g, "removed", [c for c in zones.removed if not c.face_down]),
         "removed_face_down": tuple(_in_use(g, c, seat) for c in zones.removed if c.face_down),
-        "staging": tuple(_face(g, c) for c in zones.staging),
+        "staging": _pile(g, "staging", zones.staging),
         "role_pile_count": len(skills.role_pile),
         "removed_roles": tuple(r.id for r in skills.removed_roles),
         "removed_identities": len(skills.removed_identities),

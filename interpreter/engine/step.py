@@ -436,6 +436,7 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
     g.seat_logs.clear()  # the projected copies are stale now (records went: `seat`'s is made again, the same)
     g.public_records.clear()
     g.faces.clear()  # cards may have other ids now
+    g.piles.clear()
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
