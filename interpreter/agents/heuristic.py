@@ -170,6 +170,7 @@ class HeuristicAgent(Agent):
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
+        self._discard_read: tuple[Any, ...] = ()  # the discard pile whose cards' colours it has noted
         self._odds_of: Observation | None = None  # the observation the odds below were worked out for
         self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
 
@@ -181,8 +182,10 @@ class HeuristicAgent(Agent):
                 self._colors[c["id"]] = tuple(c["colors"])
         for c in obs["me"]["hand"]:
             self._colors[c["id"]] = tuple(c["colors"])
-        for c in obs["discard"]:
-            self._colors[c["id"]] = tuple(c["colors"])
+        if obs["discard"] is not self._discard_read:  # (the same pile is handed over as the same tuple)
+            for c in obs["discard"]:
+                self._colors[c["id"]] = tuple(c["colors"])
+            self._discard_read = obs["discard"]
         history = obs["history"]
         if len(history) < self._read:  # a new game with the same agent
             self._read, self._lean, self._accepting, self._used = 0, {}, {}, set()

@@ -17,7 +17,7 @@ must offer hidden cards blind, as positions — 抽取).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from ..language.runtime import CardName
@@ -191,6 +191,11 @@ class ActionList(Sequence[FrozenDict]):
         if d is None:
             d = made[i] = _build(self._entries[i][1])
         return d
+
+    def __iter__(self) -> Iterator[FrozenDict]:
+        # (Sequence's own __iter__ indexes until IndexError: a bot walks its actions several times a decision)
+        for i in range(len(self._entries)):
+            yield self[i]
 
     def fresh(self) -> ActionList:
         """The same actions as a new list, none of its descriptors made yet (for another caller)."""
