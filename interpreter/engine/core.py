@@ -113,6 +113,7 @@ class GameCore:
         self.public_records: dict[int, Any] = {}  # log index -> the frozen copy of a record every seat reads whole
         # what observations print of each card (engine/observation.py: made once, shared by every observation)
         self.faces: dict[int, tuple[Any, ...]] = {}
+        self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)
         self.piles: dict[str, tuple[Any, ...]] = {}  # observations' face-up piles: (their cards, their faces)
         self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
         # Counts every event and noted change (a mark): with Zones.moves, the stamp a collect victory check

@@ -145,11 +145,42 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     turn = g.turn_no
     declared_zones = bool(zones.zone_decls)
     players = []
+    rows = g.rows
     for p in g.players:
-        statuses = sorted(
-            name for name, until in p.statuses.items() if until >= turn and (p is me or name not in p.secret_statuses)
+        statuses = (
+            tuple(
+                sorted(
+                    name
+                    for name, until in p.statuses.items()
+                    if until >= turn and (p is me or name not in p.secret_statuses)
+                )
+            )
+            if p.statuses
+            else ()
         )
         role = p.role.id if p.role is not None and (p.role_shown or p is me) else None
+        # A row with nothing but the fields below is kept (per seat seeing it) while they are the same.
+        plain = not p.marks and not declared_zones and not ((p.lost_skills or p.yin) and role is not None)
+        if plain:
+            counts = p.counts
+            key = (
+                p.alive,
+                p.out,
+                p.dying,
+                len(p.hand),
+                tuple(p.intel),
+                counts[RED_BIT],
+                counts[BLUE_BIT],
+                counts[BLACK_BIT],
+                role,
+                p.role_face_up,
+                p.identity is not None,
+                statuses,
+            )
+            kept: tuple[Any, ...] | None = rows.get((seat, p.seat))
+            if kept is not None and kept[0] == key:
+                players.append(kept[1])
+                continue
         row = {
             "seat": p.seat,
             "alive": p.alive,
@@ -163,7 +194,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "role": role,
             "role_face_up": p.role_face_up,
             "has_identity": p.identity is not None,
-            "statuses": tuple(statuses),
+            "statuses": statuses,
         }
         if p.marks:  # marks kept for the game (keep_mark, add_mark): public ones, and one's own secret ones
             marks = {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
@@ -175,7 +206,10 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             row["skills"] = FrozenDict(
                 {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
             )
-        players.append(FrozenDict(row))
+        frozen = FrozenDict(row)
+        if plain:
+            rows[(seat, p.seat)] = (key, frozen)
+        players.append(frozen)
     transit = None
     t = flow.transit
     if t is not None:

@@ -437,6 +437,7 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
     g.public_records.clear()
     g.faces.clear()  # cards may have other ids now
     g.piles.clear()
+    g.rows.clear()
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
