@@ -110,7 +110,8 @@ class GameCore:
         self.seat_logs: dict[
             int | None, tuple[int, tuple[Any, ...]]
         ] = {}  # per seat: its projected log, kept up to date
-        self.public_records: dict[int, Any] = {}  # log index -> the frozen copy of a record every seat reads whole
+        # log index (and the fields kept from the seat) -> the frozen copy of a record every such seat reads
+        self.public_records: dict[Any, Any] = {}
         # what observations print of each card (engine/observation.py: made once, shared by every observation)
         self.faces: dict[int, tuple[Any, ...]] = {}
         self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)

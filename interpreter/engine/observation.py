@@ -68,9 +68,15 @@ def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
                 v = shared[i] = freeze({k: x for k, x in rec.items() if k not in _META})
             new.append(v)
             continue
-        v = project(rec, seat)
-        if v is not None:
-            new.append(freeze(v))
+        to = rec.get("to")
+        if to is not None and (seat is None or seat not in to):
+            continue
+        secret = rec.get("secret")  # seats that are kept from the same fields read the same copy
+        hidden = tuple(f for f, seats in secret.items() if seat is None or seat not in seats) if secret else ()
+        v = shared.get((i, hidden))
+        if v is None:
+            v = shared[(i, hidden)] = freeze(project(rec, seat))
+        new.append(v)
     if new:
         records += tuple(new)
     cache[seat] = (len(log), records)
@@ -78,7 +84,7 @@ def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
 
 
 def _kept(g: Game, c: Card) -> tuple[Any, ...]:
-    """The card's entry in ``g.faces``: (card, its face, {used as: its face in use}). What a card prints (its
+    """The card's entry in ``g.faces``: (card, its face, {(seen, used as): its face in use}). What a card prints (its
     type, colours, direction, lock and per-copy data) is set when the deck is made and never changes, so its face
     is made once and shared by every observation of the game."""
     kept: tuple[Any, ...] | None = g.faces.get(c.uid)
@@ -113,15 +119,16 @@ def _sees(g: Game, c: Card, seat: int | None) -> bool:
 
 def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
     """A card used (in use, or removed after a face-down use): its face if the seat may see it, else only
-    what it was used as (which is public)."""
+    what it was used as (which is public). Made once per card and what it was used as (see _kept)."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
-    if _sees(g, c, seat):
-        kept = _kept(g, c)
-        face: FrozenDict | None = kept[2].get(used_as)
-        if face is None:
-            face = kept[2][used_as] = FrozenDict({**kept[1], "used_as": used_as})
-        return face
-    return FrozenDict({"id": None, "used_as": used_as})
+    seen = _sees(g, c, seat)
+    made = _kept(g, c)[2]
+    face: FrozenDict | None = made.get((seen, used_as))
+    if face is None:
+        face = made[(seen, used_as)] = FrozenDict(
+            {**_face(g, c), "used_as": used_as} if seen else {"id": None, "used_as": used_as}
+        )
+    return face
 
 
 def _zones_seen(g: Game, seat: int | None, owner: Any) -> FrozenDict:
