@@ -85,3 +85,21 @@ def test_describe_names_the_camps_and_an_identitys_camp_by_its_name():
     assert "红方（red，收集红色情报）" in out and "灰雀（灰雀）：第三阵营" in out
     out = fengsheng("describe", "潜伏战线").output
     assert "属于红方阵营" in out
+
+
+def test_a_victory_skill_checked_at_game_end_is_told_the_check_from_the_moment(tmp_path):
+    """`game_end` is both a victory check (of identities and tasks) and a trigger moment: a role's victory skill
+    with `check: game_end` is told which is which."""
+    fork = tmp_path / "fork"
+    (fork / "roles").mkdir(parents=True)
+    (fork / "pack.yaml").write_text("id: fork\nname: 分支\nextends: [base]\n", encoding="utf-8")
+    (fork / "roles" / "demo_end.yaml").write_text(
+        "id: demo_end\nname: 终局者\ntitle: 测试用\ngender: male\nhidden: false\nskills:\n"
+        "  - id: demo_end_win\n    name: 终局\n    text: 游戏结束时，你胜利。\n    kind: victory\n"
+        '    check: game_end\n    condition: "true"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentErrors) as e:
+        load_content([BUNDLED_CONTENT, fork])
+    errs = [x for x in e.value.errors if x.code in ("E112", "E113")]
+    assert errs and any("trigger: game_end" in (x.hint or "") for x in errs), [str(x) for x in errs]

@@ -12,6 +12,7 @@ import json
 from functools import cache
 from typing import Any
 
+from .. import catalogue
 from ..paths import SCHEMA_DIR
 from ..snippet import brief, clip
 from ..suggest import closest, did_you_mean
@@ -140,6 +141,14 @@ def _enum_message(e: Any) -> tuple[str, str]:
     if len(named) > 1 and named[-2] in ENUM_VALUE_NOUNS:  # a value of a mapping keyed by names
         noun = ENUM_VALUE_NOUNS[named[-2]]
     msg = f"unknown {noun} {brief(e.instance)}" if named else f"{brief(e.instance)} is not allowed here"
+    if named and named[-1] == "check" and e.instance in catalogue.TRIGGER_EVENTS:
+        # a trigger moment written as a check (game_end is both: a moment and a victory check of identities)
+        hint = (
+            f"`{e.instance}` is a trigger moment here: a skill that acts then is `kind: triggered` with "
+            f"`trigger: {e.instance}`; a role's victory skill checks "
+            + " or ".join(map(str, e.validator_value))
+            + " (the victory checks such as game_end are those of identities' and secret tasks' `victory:`)"
+        )
     return msg, hint or "allowed values: " + ", ".join(map(str, e.validator_value))
 
 
