@@ -33,7 +33,7 @@ from typing import Any
 from ..sim import wilson
 from .messages import DEFAULT_LANG, say
 from .stats import holm, pct
-from .words import flag_name, players_short, players_text
+from .words import flag_name, paired_label, players_short, players_text
 
 COMPARE_FORMAT = 1
 ALPHA = 0.05
@@ -328,7 +328,7 @@ def print_paired(paired: dict, console: Any, lang: str = DEFAULT_LANG) -> None:
         )
         saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
         t.add_row(
-            escape(f"{say('paired_' + x['kind'], lang)}: {x['name']} · {players_short(x['players'], lang)}"),
+            escape(f"{paired_label(x, lang)} · {players_short(x['players'], lang)}"),
             str(x["n"]),
             side(x["base"]),
             side(x["fork"]),

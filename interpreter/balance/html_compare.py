@@ -12,7 +12,7 @@ from .charts import interval_chart, legend
 from .html import ROLES_PER_CHART, page, players_text
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
-from .words import flag_name
+from .words import flag_name, paired_label
 
 
 def _lead(r: dict, lang: str) -> str:
@@ -134,7 +134,7 @@ def paired_section(paired: dict | None, lang: str = DEFAULT_LANG) -> str:
         k = 1 if mean else 100
         saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
         rows.append(
-            f"<tr><td>{escape(say('paired_' + x['kind'], lang))}: {escape(str(x['name']))} · "
+            f"<tr><td>{escape(paired_label(x, lang))} · "
             f"{escape(players_text(x['players'], lang))}</td><td>{x['n']}</td><td>{side(x['base'])}</td>"
             f"<td>{side(x['fork'])}</td>"
             f"<td>{k * x['difference']:+.1f} [{k * x['low']:+.1f}, {k * x['high']:+.1f}]</td>"

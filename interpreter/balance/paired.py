@@ -125,7 +125,10 @@ def paired_figures(base: Sequence[dict], fork: Sequence[dict], pins: dict | None
         if pins:
             what = ", ".join(f"{k} {pins[k]}" for k in ("role", "task") if pins.get(k))
             outcomes = [(_seat_won(a, a["index"] % players), _seat_won(b, b["index"] % players)) for a, b in games]
-            figures.append({"kind": "pinned_seat", "name": f"the seat of {what}", **where, **mcnemar(outcomes)})
+            pinned = {k: pins[k] for k in ("role", "task") if pins.get(k)}
+            figures.append(
+                {"kind": "pinned_seat", "name": f"the seat of {what}", "pins": pinned, **where, **mcnemar(outcomes)}
+            )
         names = sorted({s["identity"] for a, _ in games for s in a["seats"]})
         for ident in names:
             pairs = [

@@ -25,10 +25,25 @@ def pins_text(pins: Any, lang: str) -> str:
     """What a sweep pinned, in words ("" when nothing)."""
     if not isinstance(pins, dict) or not pins:
         return ""
-    what = say("pins_and", lang).join(
+    return say("pins_text", lang, what=_pinned_what(pins, lang))
+
+
+def _pinned_what(pins: dict, lang: str) -> str:
+    """The pinned role and task in words ("角色hua_mei", "role hua_mei and secret task X")."""
+    return say("pins_and", lang).join(
         say("pins_role" if k == "role" else "pins_task", lang, name=pins[k]) for k in ("role", "task") if pins.get(k)
     )
-    return say("pins_text", lang, what=what)
+
+
+def paired_label(x: dict, lang: str) -> str:
+    """A paired figure's row name in the report's language: the JSON's `name` is English ("the seat of role
+    hua_mei", "turns"); the pinned seat is named from its pins, turns by its kind alone."""
+    kind = say("paired_" + x["kind"], lang)
+    if x["kind"] == "turns":
+        return kind
+    if x["kind"] == "pinned_seat" and isinstance(x.get("pins"), dict) and x["pins"]:
+        return f"{kind}: {_pinned_what(x['pins'], lang)}"
+    return f"{kind}: {x['name']}"
 
 
 def group_title(g: dict, lang: str) -> str:
