@@ -79,7 +79,8 @@ def run_limited(tmp_path: Path, limit: int, *args: str) -> subprocess.CompletedP
         text=True,
         timeout=600,
         check=False,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+        # no .pyc: one written under the limit is cut short, and the checkout's next imports fail
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
     )
 
 
