@@ -201,7 +201,7 @@ def sim_content():
 def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
     """A fork's new card with `bot: decode` is used on a hidden intel; without the fork's hints it is unknown: used
     only now and then (PLAY_OTHER), as any use no rule covers."""
-    from interpreter.agents.heuristic import hints_of
+    from interpreter.agents.hints import hints_of
     from interpreter.content.loader import load_content
     from interpreter.content.packs import resolve_packs
 
@@ -226,7 +226,7 @@ def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
 def test_a_play_phase_card_kind_at_most_once_a_turn(content):
     """威逼/试探/平衡/利诱 (by their `bot:` tactic) at most once a turn per kind: one 威逼 nullified again and
     again while its user's role drew it a card each time once looped a game to E503 (哑炮 against 白昆山)."""
-    from interpreter.agents.heuristic import hints_of
+    from interpreter.agents.hints import hints_of
 
     tactics = hints_of(content).tactics
     once = {"threaten", "probe", "balance", "lure"}

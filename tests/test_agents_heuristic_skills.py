@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import catalogue
-from interpreter.agents.heuristic import HeuristicAgent, hints_of
+from interpreter.agents.heuristic import HeuristicAgent
+from interpreter.agents.hints import hints_of
 from interpreter.content.loader import load_content
 from interpreter.content.packs import resolve_packs
 from interpreter.engine.errors import GameOver

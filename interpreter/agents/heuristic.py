@@ -83,62 +83,32 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.colors import COLOR_NAMES
-from ..model.content import Content
 from .base import Agent, Descriptor, Observation
+from .hints import (  # (Hints and hints_of also stay importable from here, as tests import them)
+    BALANCE,
+    CLEAR,
+    DECODE,
+    GRAB,
+    HARMFUL,
+    HARMFUL_SKILL,
+    HELPFUL,
+    HELPFUL_SKILL,
+    KNOWN,
+    LURE,
+    MISLEAD,
+    OPPOSITE,
+    PICK_BEST,
+    PROBE,
+    SAVE_SKILL,
+    SEND_SKILL,
+    SWAP,
+    THREATEN,
+    Hints,
+    hints_of,
+)
 from .probes import ProbeReadings
-
-OPPOSITE = {"red": "blue", "blue": "red"}
-
-# The tactics of catalogue.BOT_CARD_TACTICS the rules below use.
-GRAB, MISLEAD, SWAP, DECODE = "grab", "mislead", "swap", "decode"
-CLEAR, THREATEN, PROBE, BALANCE, LURE, PICK_BEST = "clear", "threaten", "probe", "balance", "lure", "pick_best"
-HELPFUL = {CLEAR, "helpful"}  # aimed at a camp-mate (or itself)
-HARMFUL = {THREATEN, BALANCE, PROBE, "harmful"}  # aimed at an enemy
-KNOWN = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}  # cards it has a play rule for
-# The tactics of catalogue.BOT_SKILL_TACTICS (a skill's `bot:`): when it takes a skill, and how it aims the skill's
-# seat choices (those of HELPFUL_SKILL and HARMFUL_SKILL, as the cards' `helpful` and `harmful`).
-GAIN_SKILL, HARMFUL_SKILL, HELPFUL_SKILL, SAVE_SKILL, SEND_SKILL = "gain", "harmful", "helpful", "save", "send"
-
-
-@dataclass(frozen=True)
-class Hints:
-    """What a player knows of the game's content, from the content (no hidden information):
-    each card kind's tactic, each identity's camp colour, each secret task's style."""
-
-    tactics: Mapping[str, str] = field(default_factory=dict)  # card kind -> its `bot:` tactic
-    camps: Mapping[str, str] = field(default_factory=dict)  # identity -> the colour its camp collects
-    styles: Mapping[str, str] = field(default_factory=dict)  # secret task -> its `bot:` style
-    table: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # players -> identity -> how many
-    skills: Mapping[str, str] = field(default_factory=dict)  # skill id -> its `bot:` tactic
-    colors: Mapping[str, str] = field(default_factory=dict)  # identity -> its identity colour (red, blue, black)
-
-
-_HINTS: dict[int, tuple[Content, Hints]] = {}
-
-
-def hints_of(content: Content | None = None) -> Hints:
-    """The hints of a content set (default: the bundled game), read once per content object."""
-    if content is None:
-        from ..content.loader import load_cached
-
-        content = load_cached()
-    kept = _HINTS.get(id(content))
-    if kept is None or kept[0] is not content:
-        hints = Hints(
-            {ct.id: ct.bot for ct in content.card_types.values() if ct.bot},
-            {i.id: i.camp for i in content.identities.values() if i.camp in OPPOSITE},
-            {t.id: t.bot for t in content.tasks.values() if t.bot},
-            {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
-            {s.id: s.bot for r in content.roles.values() for s in r.skills if s.bot},
-            {i.id: COLOR_NAMES[i.color] for i in content.identities.values() if i.color in COLOR_NAMES},
-        )
-        kept = _HINTS[id(content)] = (content, hints)
-    return kept[1]
-
 
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from ..model.content import Content
 from . import external
 from .base import Agent
-from .heuristic import HeuristicAgent, hints_of
+from .heuristic import HeuristicAgent
+from .hints import hints_of
 from .random_agent import RandomAgent
 from .search import ROLLOUTS, SearchAgent
 

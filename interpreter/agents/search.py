@@ -55,7 +55,8 @@ from ..engine.game import Game
 from ..engine.step import GameState, World
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .base import Agent, Descriptor, Observation
-from .heuristic import HeuristicAgent, Hints, hints_of
+from .heuristic import HeuristicAgent
+from .hints import Hints, hints_of
 
 EXPLORE = 0.7  # UCB1's exploration constant (results are in [0, 1])
 CONFIDENCE = 1.5  # how many standard errors another action's mean must beat the heuristic choice's by
