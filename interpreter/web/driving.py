@@ -78,7 +78,7 @@ class Driver:
         if not web.stalled:  # (once a stall, not once a retry)
             web.stalled = True
             log.error("fengsheng serve: table %s waits: %s", web.id, failed)
-            await self.tell(web, {"type": "error", "message": STALLED})
+            await self.tell(web, {"type": "error", "message": STALLED, "until_moved": True})
         self.drive(web, failed=True)
         return False
 

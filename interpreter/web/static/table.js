@@ -19,6 +19,9 @@ let rowsAtDecision = null;
 // the host's optional move timer: counted down by this page only (the server and the engine read no clock for
 // it); at 0 the page answers the first option of the menu (docs/play.md)
 let countdown = null; // {seq, deadline, handle}
+// the seq shown when the server said the table waits (a bot's move it could not write): its banner stays until
+// a state with another seq comes (the table moved on), whatever state messages come meanwhile
+let stalledAt = null;
 
 function banner(text, kind) {
   const box = document.getElementById("banner");
@@ -147,14 +150,18 @@ function connect() {
       try { localStorage.setItem(`fengsheng:${tid}:${invite}`, token); } catch (e) { /* private mode: the link below still works */ }
       history.replaceState(null, "", `#seat=${msg.seat}&token=${token}`);
     } else if (msg.type === "state") {
+      // an info banner goes with the next state; a stall's ("until_moved") once the table has moved on
+      const moved = stalledAt !== null && msg.seq !== stalledAt;
+      if (moved) stalledAt = null;
       state = msg;
-      if (document.querySelector("#banner .info")) banner("");
+      if (document.querySelector("#banner .info") || (moved && document.querySelector("#banner .until-moved"))) banner("");
       draw(msg);
       document.getElementById("chosen-seed").hidden = !msg.chosen_seed;
     } else if (msg.type === "people" || msg.type === "chat") {
       peopleMessage(msg); // people.js
     } else if (msg.type === "error") {
-      banner(msg.message, "error");
+      banner(msg.message, msg.until_moved ? "error until-moved" : "error");
+      if (msg.until_moved) stalledAt = state ? state.seq : -1;
       if (msg.fatal) closedForGood = true;
     }
   };
