@@ -7,6 +7,8 @@ marks set and read with a key written out (W301), the skills of one's own role n
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .. import catalogue
 from ..snippet import clip
 from . import ast, types as T
@@ -168,6 +170,20 @@ class CallCompiler(ExpressionCompiler):
         fn = self._bind(impl, "b_" + node.func + "_") if node.func.isidentifier() else self._bind(impl, "b")
         return rt, f"{fn}(" + ", ".join(["ctx", *args]) + ")"
 
+    def _undeclared(self, code: str, what: str, arg: ast.StrLit, declared: Iterable[str]) -> None:
+        """`arg` names a counter, zone or event the rules do not declare: the closest declared name, else the
+        declared ones, else where to declare it."""
+        names = list(declared)
+        listed = ", ".join(names)
+        self._err(
+            code,
+            f'unknown {what} "{clip(arg.value)}"',
+            arg,
+            _suggest(arg.value, names)
+            or (f"{what}s the rules declare: {listed}" if listed else None)
+            or f"declare it in the rules' `{what}s:` (rules.yaml, or a pack's rules:)",
+        )
+
     def _check_counter(self, func: str, pname: str, arg: ast.Node, t: str) -> None:
         """A counter is named in quotes (E302 for a text computed in play) and declared by the rules (E310)."""
         if t == T.TEXT and not isinstance(arg, ast.StrLit):
@@ -175,30 +191,14 @@ class CallCompiler(ExpressionCompiler):
                 "E302", f"`{pname}` of {func} must be a counter's name in quotes, not a text computed in play", arg
             )
         elif isinstance(arg, ast.StrLit) and arg.value not in self.counters:
-            declared = ", ".join(self.counters)
-            self._err(
-                "E310",
-                f'unknown counter "{clip(arg.value)}"',
-                arg,
-                _suggest(arg.value, self.counters)
-                or (f"counters the rules declare: {declared}" if declared else None)
-                or "declare it in the rules' `counters:` (rules.yaml, or a pack's rules:)",
-            )
+            self._undeclared("E310", "counter", arg, self.counters)
 
     def _check_zone(self, func: str, pname: str, arg: ast.Node, t: str) -> None:
         """A zone is named in quotes (E302 for a text computed in play) and declared by the rules (E311)."""
         if t == T.TEXT and not isinstance(arg, ast.StrLit):
             self._err("E302", f"`{pname}` of {func} must be a zone's name in quotes, not a text computed in play", arg)
         elif isinstance(arg, ast.StrLit) and arg.value not in self.zones:
-            declared = ", ".join(self.zones)
-            self._err(
-                "E311",
-                f'unknown zone "{clip(arg.value)}"',
-                arg,
-                _suggest(arg.value, self.zones)
-                or (f"zones the rules declare: {declared}" if declared else None)
-                or "declare it in the rules' `zones:` (rules.yaml, or a pack's rules:)",
-            )
+            self._undeclared("E311", "zone", arg, self.zones)
 
     def _check_timing(self, func: str, pname: str, arg: ast.Node, t: str) -> None:
         """An idle point is named in quotes (E302 for a text computed in play) and is one of the catalogue's

@@ -53,15 +53,7 @@ class EventCallCompiler(CallCompiler):
             return None
         decl = self.events.get(arg.value)
         if decl is None:
-            declared = ", ".join(self.events)
-            self._err(
-                "E312",
-                f'unknown event "{clip(arg.value)}"',
-                arg,
-                _suggest(arg.value, self.events)
-                or (f"events the rules declare: {declared}" if declared else None)
-                or "declare it in the rules' `events:` (rules.yaml, or a pack's rules:)",
-            )
+            self._undeclared("E312", "event", arg, self.events)
         return decl
 
     def _field_value(self, decl: EventDecl, field: str, arg: ast.Node) -> str:
