@@ -4,7 +4,7 @@ The terminal table (``play.py``), the browser table and the replay viewer (``web
 with :func:`event_text` and a decision with :func:`decision_text`, so the same event reads the same everywhere.
 Every line names its subject (who drew, who discarded, who showed); a decision echoes the answer as its option
 read in the menu (不锁定, not 不); a question names who asks and through which card or skill
-(:func:`prompt_text`: ``P4 的［毒计］：抽取对方的一张手牌``). Everything here reads records already projected
+(:func:`prompt_text`: ``P4 的［<skill>］：<its question>``). Everything here reads records already projected
 for the seat looking, and the decision descriptor of its observation, never the engine's objects.
 """
 
@@ -43,7 +43,7 @@ def prompt_zh(prompt: object) -> str:
 
 
 def asker_text(decision: Mapping[str, Any], me: int, names: Names) -> str:
-    """Who asks a decision, and through what: ``P4 的［毒计］``, ``你的【威逼】``, or ``规则`` when the turn's own
+    """Who asks a decision, and through what: ``P4 的［<skill>］``, ``你的【<card>】``, or ``规则`` when the turn's own
     rules ask (send, receive, an idle point, the hand limit). From the decision descriptor alone."""
     asker = decision.get("asker")
     if asker is None:
@@ -87,6 +87,8 @@ def event_text(
     for a record whose event another line already says (skill_collect: the collect's own line)."""
     s = lambda k: _seat(rec.get(k), me)  # noqa: E731
     ids = lambda k: _ids(rec.get(k), cards_by_id, names)  # noqa: E731
+    # "，目标 P2": an optional part of a line, said only when the record has it
+    part = lambda word, k: f"，{word} {s(k)}" if rec.get(k) is not None else ""  # noqa: E731
     if "d" in rec:  # a decision
         return decision_text(rec, me)
     e = rec.get("e")
@@ -125,13 +127,12 @@ def event_text(
         return f"{s('seat')} 拿走了 {s('target')} 的手牌"
     if e == "intel_sent":
         card = "一张面朝下的情报" if rec.get("card") is None else ids("card")
-        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
-        lock = f"，锁定 {s('lock')}" if rec.get("lock") is not None else ""
         face = "（面朝上）" if rec.get("face_up") else ""
-        return f"{s('seat')} 传出 {card}{face}，方向 {ARROW.get(rec.get('direction') or '', '?')}{target}{lock}"
+        arrow = ARROW.get(rec.get("direction") or "", "?")
+        return f"{s('seat')} 传出 {card}{face}，方向 {arrow}{part('目标', 'target')}{part('锁定', 'lock')}"
     if e == "direction_set":
-        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
-        return f"{s('seat')} 传出的情报方向变为 {ARROW.get(rec.get('direction') or '', '?')}{target}"
+        arrow = ARROW.get(rec.get("direction") or "", "?")
+        return f"{s('seat')} 传出的情报方向变为 {arrow}{part('目标', 'target')}"
     if e == "lock_set":
         return f"{s('seat')} 传出的情报锁定 {s('target')}"
     if e == "intel_arrives":
@@ -146,9 +147,8 @@ def event_text(
     if e == "received":
         return f"{s('seat')} 收到情报 {ids('card')}（来自 {s('sender')}）"
     if e == "card_used":
-        target = f"，目标 {s('target')}" if rec.get("target") is not None else ""
         physical = f"（{ids('uid')}）" if rec.get("uid") is not None else ""
-        return f"{s('seat')} 使用 {names.card_type(rec.get('card'))}{physical}{target}"
+        return f"{s('seat')} 使用 {names.card_type(rec.get('card'))}{physical}{part('目标', 'target')}"
     if e == "nullified":
         whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
         return f"{whose}{names.card_type(rec.get('card'))} 被抵消"

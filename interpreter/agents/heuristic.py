@@ -86,7 +86,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .base import Agent, Descriptor, Observation
-from .hints import (  # (Hints and hints_of also stay importable from here, as tests import them)
+from .hints import (
     BALANCE,
     CLEAR,
     DECODE,

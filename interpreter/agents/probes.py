@@ -1,4 +1,4 @@
-"""What a seat learns of other seats' identities from the probes (`bot: probe` cards, 试探) it used itself.
+"""What a seat learns of other seats' identities from the probes (cards hinted `bot: probe`) it used itself.
 
 A probe card's copy says, per identity colour, whether its target draws a card or discards one
 (`data`: ``{"red": -1, "blue": 1, "black": -1}``). Its user saw the copy in its hand, and every seat
