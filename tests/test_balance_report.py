@@ -440,6 +440,26 @@ def test_html_compare_is_self_contained(played):
     assert ROLE in zh and "在5%水平上变动" in zh and "Moved" not in zh
 
 
+def test_a_compare_names_endings_and_lengths_in_the_reports_language(played):
+    """The tables of how games ended and of their length speak the report's language, not the engine's ids."""
+    _, records = played
+    base = relabel(records)
+    fork = copy.deepcopy(base)
+    for r in fork[: len(fork) // 2]:
+        r["reason"], r["turns"] = "death", r["turns"] + 3
+    result = cmp.compare_reports(rep.build_report({}, base), rep.build_report({}, fork))
+    reasons = {x["name"] for x in result["figures"] if x["kind"] == "end_reason"}
+    assert "death" in reasons
+    texts = {}
+    for lang in ("zh", "en"):
+        out = io.StringIO()
+        cmp.print_compare(result, Console(file=out, width=200), lang=lang)
+        texts[lang] = out.getvalue() + render_compare(result, lang=lang)
+    assert "死亡达成任务 · " in texts["zh"] and "回合 · " in texts["zh"] and "决策 · " in texts["zh"]
+    assert not re.search(r"\b(death|collect|turns|decisions) · ", texts["zh"])
+    assert "death · " in texts["en"] and "turns · " in texts["en"]
+
+
 # ---------------------------------------------------------------------- the commands
 
 

@@ -11,6 +11,7 @@ from html import escape
 
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
+from .words import reason_name
 
 SERIES_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 
@@ -223,15 +224,18 @@ def reason_bars(groups: Sequence[dict], lang: str = DEFAULT_LANG) -> str:
             xx += rw
     out.append("</svg>")
     items = "".join(
-        f'<span><i style="background:{colour[r]}"></i>{escape(r)} — {escape(_reason_text(groups, r))}</span>'
-        for r in reasons
+        f'<span><i style="background:{colour[r]}"></i>{escape(_reason_label(groups, r, lang))}</span>' for r in reasons
     )
     return "".join(out) + f'<div class="legend">{items}</div>'
 
 
 def _ending_tip(r: dict, lang: str) -> str:
-    return say("ending_bar", lang, reason=r["reason"], games=r["games"], share=pct(r["share"]))
+    return say("ending_bar", lang, reason=reason_name(r["reason"], lang), games=r["games"], share=pct(r["share"]))
 
 
-def _reason_text(groups: Sequence[dict], reason: str) -> str:
-    return next((r["text"] for g in groups for r in g["end_reasons"] if r["reason"] == reason), reason)
+def _reason_label(groups: Sequence[dict], reason: str, lang: str) -> str:
+    """The legend's words for an ending: its short name, and in English the sentence sim.REASON_TEXT has."""
+    name = reason_name(reason, lang)
+    if lang != "en":
+        return name
+    return name + " — " + next((r["text"] for g in groups for r in g["end_reasons"] if r["reason"] == reason), reason)

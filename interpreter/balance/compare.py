@@ -33,7 +33,7 @@ from typing import Any
 from ..sim import wilson
 from .messages import DEFAULT_LANG, say
 from .stats import holm, pct
-from .words import flag_name, paired_label, players_short, players_text
+from .words import figure_name, flag_name, paired_label, players_short, players_text
 
 COMPARE_FORMAT = 1
 ALPHA = 0.05
@@ -377,7 +377,7 @@ def print_compare(result: dict, console: Any, roles: bool = True, lang: str = DE
         for x in sorted(rows, key=lambda x: (x["p_value"], str(x["name"]))):
             moved = (say("moved_yes", lang) if x["holm"] else say("lead", lang)) if x["significant"] else ""
             t.add_row(
-                escape(f"{x['name']} · {players_short(x['players'], lang)}"),
+                escape(f"{figure_name(x, lang)} · {players_short(x['players'], lang)}"),
                 side_text(x, "base"),
                 side_text(x, "fork"),
                 diff_text(x),

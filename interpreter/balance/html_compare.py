@@ -12,7 +12,7 @@ from .charts import interval_chart, legend
 from .html import ROLES_PER_CHART, page, players_text
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
-from .words import flag_name, paired_label
+from .words import figure_name, flag_name, paired_label
 
 
 def _lead(r: dict, lang: str) -> str:
@@ -63,14 +63,14 @@ def _tip(lang: str):
 def diff_chart(figures: Sequence[dict], title: str, lang: str = DEFAULT_LANG) -> str:
     """Fork − base of proportions with Newcombe's 95% interval; one row per figure, a colour per player count;
     the figures that moved most first, ROLES_PER_CHART rows a chart, the rest folded (60+ roles stay readable)."""
-    reach_of = {str(x["name"]): max(abs(x["difference"]), 0) for x in figures}
-    rows = sorted({str(x["name"]) for x in figures}, key=lambda r: (-reach_of.get(r, 0), r))
+    reach_of = {figure_name(x, lang): max(abs(x["difference"]), 0) for x in figures}
+    rows = sorted({figure_name(x, lang) for x in figures}, key=lambda r: (-reach_of.get(r, 0), r))
     all_counts = players_text(ALL, lang)
     series = sorted({players_text(x["players"], lang) for x in figures}, key=lambda s: (s == all_counts, s.zfill(12)))
     points = {}
     for x in figures:
         flag = say("moved", lang) + ("" if x["holm"] else "?") if x["significant"] else None
-        points[str(x["name"]), players_text(x["players"], lang)] = {
+        points[figure_name(x, lang), players_text(x["players"], lang)] = {
             "rate": x["difference"],
             "low": x["low"],
             "high": x["high"],
@@ -105,7 +105,7 @@ def compare_table(figures: Sequence[dict], detect: str, lang: str = DEFAULT_LANG
         moved = say("moved_yes" if x["holm"] else "moved_yes_lead", lang) if x["significant"] else ""
         needed = "" if x["games_needed"] is None else f"{x['games_needed']:,}"
         rows.append(
-            f'<tr{cls}><td class="name">{escape(str(x["name"]))}</td>'
+            f'<tr{cls}><td class="name">{escape(figure_name(x, lang))}</td>'
             f"<td>{escape(players_text(x['players'], lang))}</td>"
             f"<td>{escape(_side(x, 'base', lang))}</td><td>{escape(_side(x, 'fork', lang))}</td>"
             f"<td>{escape(_diff(x, lang))}</td>"
@@ -171,9 +171,10 @@ def render_compare(result: dict, title: str | None = None, lang: str = DEFAULT_L
     if moved:
         lead = f'<span class="tag lead">{escape(say("not_after_holm", lang))}</span>'
         items = "".join(
-            f'<li><span class="tag {"up" if x["difference"] > 0 else "down"}">{escape(x["kind"])}</span>'
+            f'<li><span class="tag {"up" if x["difference"] > 0 else "down"}">'
+            + f"{escape(say('tag_' + x['kind'], lang))}</span>"
             + ("" if x["holm"] else lead)
-            + f'<b>{escape(str(x["name"]))}</b> <span class="meta">[{escape(players_text(x["players"], lang))}]'
+            + f'<b>{escape(figure_name(x, lang))}</b> <span class="meta">[{escape(players_text(x["players"], lang))}]'
             f"</span> {escape(_diff(x, lang))}, p = {x['p_value']:.3g}</li>"
             for x in moved
         )

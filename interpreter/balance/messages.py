@@ -150,6 +150,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{What} per game: mean {mean}, median {median}, 10–90% {p10}–{p90}, min {min}, max {max}",
     ),
     "endings": ("对局如何结束：{items}", "How games ended: {items}"),
+    "item_sep": ("；", "; "),
     "ending_item": ("{reason} {games}局（{share}）", "{reason} {games} ({share})"),
     "failed_games": (
         "失败的对局（{n}）：每局都可以单独重跑并输出结算过程：",
@@ -352,6 +353,23 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "tip_moved_lead": ("有变动（经Holm校正后不显著）", "moved (not after Holm)"),
     "tip_not_moved": ("未变动", "did not move"),
     "points_unit": ("个百分点", " points"),
+    # how a game ended (sim.REASON_TEXT's keys): a short name for tables, the reason's id kept in English
+    "reason_collect": ("集齐情报", "collect"),
+    "reason_death": ("死亡达成任务", "death"),
+    "reason_receive": ("收到情报获胜", "receive"),
+    "reason_turn_end": ("回合结束达成任务", "turn_end"),
+    "reason_last_alive": ("仅一人存活", "last_alive"),
+    "reason_turn_limit": ("平局：回合上限", "turn_limit"),
+    "reason_game_end": ("回合上限时获胜", "game_end"),
+    "reason_no_players": ("平局：无人存活", "no_players"),
+    "reason_usurped": ("{reason}，胜利被夺", "{reason}+usurp"),
+    # the kind of a figure, as a compare's list of moved figures tags it
+    "tag_identity": ("身份", "identity"),
+    "tag_task": ("任务", "task"),
+    "tag_role": ("角色", "role"),
+    "tag_end_reason": ("结束方式", "end_reason"),
+    "tag_turns": ("回合", "turns"),
+    "tag_decisions": ("决策", "decisions"),
 }
 
 

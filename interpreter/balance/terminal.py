@@ -20,6 +20,7 @@ from .words import (
     offered_prefix,
     pins_text,
     players_short,
+    reason_name,
     verdict_text,
 )
 
@@ -205,10 +206,10 @@ def _print_group(report: dict, g: dict, console: Any, roles: bool, lang: str) ->
             )
     if g["end_reasons"]:
         items = [
-            say("ending_item", lang, reason=r["reason"], games=r["games"], share=pct(r["share"]))
+            say("ending_item", lang, reason=reason_name(r["reason"], lang), games=r["games"], share=pct(r["share"]))
             for r in g["end_reasons"]
         ]
-        console.print(say("endings", lang, items="; ".join(items)), markup=False)
+        console.print(say("endings", lang, items=say("item_sep", lang).join(items)), markup=False)
     if g["players"] != ALL:  # (a group pooling every player count holds their failures again)
         print_failures(g["failures"], console, lang)
         print_turn_limit_games(g.get("turn_limit_games") or [], console, lang)

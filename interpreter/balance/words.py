@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .messages import say
+from .messages import MESSAGES, say
 from .stats import ALL, pct
 
 
@@ -151,3 +151,22 @@ def flag_text(f: dict, lang: str) -> str:
         )
         return say("flag_skill_text", lang, used=f["used"], games=f["n"], kind=skill_kind) + more
     return str(f["text"])
+
+
+def reason_name(reason: str, lang: str) -> str:
+    """A short name of how a game ended (``collect``, ``death+usurp``, …) in `lang`; a reason the catalogue does
+    not know (a fork's own) is shown as its id."""
+    base, usurped = (reason[: -len("+usurp")], True) if reason.endswith("+usurp") else (reason, False)
+    name = say("reason_" + base, lang) if "reason_" + base in MESSAGES else base
+    return say("reason_usurped", lang, reason=name) if usurped else name
+
+
+def figure_name(figure: dict, lang: str) -> str:
+    """What a compare's figure is about, in `lang`: an identity, task or role as named; an ending by its short
+    name; the game's length (turns, decisions) by its word."""
+    kind, name = figure["kind"], str(figure["name"])
+    if kind == "end_reason":
+        return reason_name(name, lang)
+    if kind in ("turns", "decisions"):
+        return say(kind, lang)
+    return name
