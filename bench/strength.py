@@ -14,7 +14,9 @@ bot's seats and of the other seats (seats that won / seats played) with their Wi
 the same over all identities. A seat wins when its player is among the game's winners (a camp wins
 together). The last line is ``ratio R``: the bot's seat win rate ÷ another seat's, over every game played
 (all player counts). The goals (issue 15): R ≥ 1.5 for the heuristic bot against random bots, R > 1 for
-the search bot against heuristic bots.
+the search bot against heuristic bots. With ``--paired`` each game is played again with the ``--against`` kind in
+the bot's seat (the same seed) and the paired line gives the games whose seat result changed, better and worse,
+and the exact two-sided p-value of the sign test (McNemar's) on those.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter.agents.kinds import factory_of
+from interpreter.balance.stats import binomial_p_two_sided
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import drive
 from interpreter.sim import game_seed, make_agents, pad, wilson
@@ -88,8 +91,15 @@ def _paired(a: argparse.Namespace, t: dict[str, float], games: int) -> str:
     line += f"better {int(t['better'])}, worse {int(t['worse'])}"
     if changed:
         lo, hi = wilson(int(t["better"]), changed)
-        line += f" (better in {100 * t['better'] / changed:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}] of those)"
+        line += f" (better in {100 * t['better'] / changed:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of those"
+        line += f"; sign test p = {sign_test(int(t['better']), int(t['worse'])):.2g})"
     return line
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The exact two-sided p-value of McNemar's test on the games whose result changed (a sign test): how likely a
+    split at least this uneven is if a changed result is as likely to be better as worse."""
+    return binomial_p_two_sided(better, better + worse, 0.5) if better + worse else 1.0
 
 
 def _timed(search: Callable, timing: dict[str, float]) -> Callable:

@@ -1,0 +1,38 @@
+"""bench/strength.py's paired line: the sign test (McNemar's exact test on the changed results) and its wording."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _strength():
+    spec = importlib.util.spec_from_file_location("bench_strength", ROOT / "bench" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_sign_test_is_the_exact_two_sided_binomial() -> None:
+    strength = _strength()
+    # 176 better of 314 changed (docs/bots.md's run at 5 players): R's binom.test(176, 314) gives p = 0.03663
+    assert round(strength.sign_test(176, 138), 5) == 0.03663
+    assert strength.sign_test(138, 176) == strength.sign_test(176, 138)  # two-sided
+    assert round(strength.sign_test(81, 47), 5) == 0.00337
+    assert round(strength.sign_test(5, 5), 9) == 1.0
+    assert strength.sign_test(0, 0) == 1.0
+    assert round(strength.sign_test(10, 0), 6) == round(2 / 2**10, 6)  # every change better: 2 * 0.5^10
+
+
+def test_the_paired_line_gives_the_changed_results_and_p() -> None:
+    strength = _strength()
+    a = argparse.Namespace(bot="search:8:paired", against="heuristic")
+    timing = {"better": 176.0, "worse": 138.0, "base_wins": 502.0, "same_game": 642.0}
+    line = strength._paired(a, timing, 1500)
+    assert "858 games differ, the result in 314: better 176, worse 138" in line
+    assert "better in 56.1% [50.5, 61.4] of those; sign test p = 0.037" in line
+    assert "search:8:paired seat   540/1500" in line
