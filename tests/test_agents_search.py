@@ -267,8 +267,19 @@ def test_paired_samples_fit_the_colours_a_seat_accepted(content):
         identity = world.sample(random.Random(seed))._game.players[other].identity
         return identity is not None and camps.get(identity.id) == "red"
 
+    def kept() -> int:
+        seed, sample = bot._plausible_sample(world, me, {other: 3.0})
+        if sample is not None:  # the sample it weighed and kept is the one its seed deals (and is played as it is)
+            again = world.sample(random.Random(seed))
+            assert [p.identity for p in sample._game.players] == [p.identity for p in again._game.players]
+            assert sample.observation(me) == again.observation(me)
+            assert sample.legal_actions() == again.legal_actions()
+            sample.close()
+            again.close()
+        return seed
+
     uniform = sum(red(bot.rng.getrandbits(64)) for _ in range(60))
-    leaning = sum(red(bot._plausible_seed(world, me, {other: 3.0})) for _ in range(60))
+    leaning = sum(red(kept()) for _ in range(60))
     assert leaning >= uniform + 10
 
 

@@ -236,9 +236,10 @@ class SearchAgent(Agent):
         results: dict[int, list[float]] = {a: [] for a in others}
         alive = list(others)
         for i in range(self.simulations):
-            sample_seed = self._plausible_seed(world, seat, lean)
+            sample_seed, drawn = self._plausible_sample(world, seat, lean)
             rollout_seed = self.rng.getrandbits(64)
-            base.append(self._play_out(world.sample(random.Random(sample_seed)), seat, prior, rollout_seed))
+            first = drawn if drawn is not None else world.sample(random.Random(sample_seed))
+            base.append(self._play_out(first, seat, prior, rollout_seed))
             for a in alive:
                 results[a].append(self._play_out(world.sample(random.Random(sample_seed)), seat, a, rollout_seed))
             if i + 1 >= PAIRED_FIRST:  # more samples only for the candidates still ahead of the guide's answer
@@ -272,17 +273,17 @@ class SearchAgent(Agent):
             if s != obs["seat"] and str(s) not in known and v
         }
 
-    def _plausible_seed(self, world: World, seat: int, lean: dict[int, float]) -> int:
+    def _plausible_sample(self, world: World, seat: int, lean: dict[int, float]) -> tuple[int, GameState | None]:
         """The seed of a sample whose identities fit what the seats did: a sample is kept with the probability
         exp(LEAN_WEIGHT * (lean * side - |lean|)) for each seat that leant (side +1 for a red identity, -1
-        for blue, 0 without a camp), up to SAMPLE_TRIES draws."""
+        for blue, 0 without a camp), up to SAMPLE_TRIES draws. With it the sample itself when one was dealt to
+        weigh it (a sample is a whole replay of the game: the kept one is played, not dealt again)."""
         seed = self.rng.getrandbits(64)
         if not lean:
-            return seed
+            return seed, None
         for _ in range(SAMPLE_TRIES - 1):
             sample = world.sample(random.Random(seed))
             players = sample._game.players  # (the sample's own deal)
-            sample.close()
             weight = 0.0
             for s, v in lean.items():
                 identity = players[s].identity
@@ -290,9 +291,10 @@ class SearchAgent(Agent):
                 side = 1 if camp == "red" else -1 if camp == "blue" else 0
                 weight += LEAN_WEIGHT * (v * side - abs(v))
             if self.rng.random() < math.exp(weight):
-                return seed
+                return seed, sample
+            sample.close()
             seed = self.rng.getrandbits(64)
-        return seed
+        return seed, None
 
     def _play_out(self, state: GameState, seat: int, action: int, rollout_seed: int) -> float:
         """The result of `action` in a sample, the rest played by heuristic bots seeded from `rollout_seed`: the
