@@ -28,8 +28,8 @@ that bar, the one with the largest lead beyond it. A decision with one legal act
 searched.
 
 ``rollout="paired"`` (``search:N:paired``) searches differently, and only the decisions that carry the
-game (receiving, the card sent, its target, the lock): it compares the guide's answer with up to three
-others by **common random numbers** — each is played from the same N samples with the same rollout
+game (receiving, the card sent and its target; not the lock: docs/bots.md): it compares the guide's answer
+with up to three others by **common random numbers** — each is played from the same N samples with the same rollout
 seeds, by heuristic bots at every seat, so two results differ only where the action made the difference
 — and takes another action only when it did better in clearly more samples than it did worse (a sign
 test). A rollout stops ``HORIZON`` turns on and the position is evaluated with the sample's identities
@@ -62,7 +62,7 @@ EXPLORE = 0.7  # UCB1's exploration constant (results are in [0, 1])
 CONFIDENCE = 1.5  # how many standard errors another action's mean must beat the heuristic choice's by
 ROLLOUTS = ("random", "heuristic", "paired")  # the default first
 # `paired`: which decisions it searches (the kinds of docs/observation.md's decision), how many actions it compares
-PAIRED_KINDS = frozenset({"receive", "send", "send_target", "lock"})
+PAIRED_KINDS = frozenset({"receive", "send", "send_target"})  # (the lock: overruled once in 40, a fifth of the CPU)
 PAIRED_CANDIDATES = 4  # the guide's answer and up to three others (drawn at random when there are more)
 PAIRED_FIRST = 3  # samples every candidate gets; then only those ahead of the guide get more
 PAIRED_Z = 1.5  # the sign test's bar: better - worse >= PAIRED_Z * sqrt(better + worse) (and >= 2)
@@ -231,12 +231,12 @@ class SearchAgent(Agent):
         if len(others) > PAIRED_CANDIDATES - 1:
             others = self.rng.sample(others, PAIRED_CANDIDATES - 1)
         seat = int(obs["seat"])
-        lean = self._leans(obs)
+        lean, allowed = self._leans(obs), self._allowed(obs)
         base: list[float] = []
         results: dict[int, list[float]] = {a: [] for a in others}
         alive = list(others)
         for i in range(self.simulations):
-            sample_seed, drawn = self._plausible_sample(world, seat, lean)
+            sample_seed, drawn = self._plausible_sample(world, seat, lean, allowed)
             rollout_seed = self.rng.getrandbits(64)
             first = drawn if drawn is not None else world.sample(random.Random(sample_seed))
             base.append(self._play_out(first, seat, prior, rollout_seed))
@@ -273,13 +273,23 @@ class SearchAgent(Agent):
             if s != obs["seat"] and str(s) not in known and v
         }
 
-    def _plausible_sample(self, world: World, seat: int, lean: dict[int, float]) -> tuple[int, GameState | None]:
-        """The seed of a sample whose identities fit what the seats did: a sample is kept with the probability
-        exp(LEAN_WEIGHT * (lean * side - |lean|)) for each seat that leant (side +1 for a red identity, -1
-        for blue, 0 without a camp), up to SAMPLE_TRIES draws. With it the sample itself when one was dealt to
-        weigh it (a sample is a whole replay of the game: the kept one is played, not dealt again)."""
+    def _allowed(self, obs: Observation) -> dict[int, frozenset[str]]:
+        """Per other seat whose identity it has not seen: the identity colours this seat's own 试探 left it (the
+        guide's reading of the answers, from what this seat saw)."""
+        known = obs["known_identities"]
+        return {s: c for s, c in self.guide.probes.allowed.items() if s != obs["seat"] and str(s) not in known}
+
+    def _plausible_sample(
+        self, world: World, seat: int, lean: dict[int, float], allowed: dict[int, frozenset[str]]
+    ) -> tuple[int, GameState | None]:
+        """The seed of a sample whose identities fit what the seats did and what its 试探 showed: a sample is kept
+        with the probability exp(LEAN_WEIGHT * (lean * side - |lean|)) for each seat that leant (side +1 for a
+        red identity, -1 for blue, 0 without a camp), and never when it gives a seat an identity colour its
+        probes ruled out (`allowed`), up to SAMPLE_TRIES draws (the last one taken whatever it deals). With it
+        the sample itself when one was dealt to weigh it (a sample is a whole replay of the game: the kept one
+        is played, not dealt again)."""
         seed = self.rng.getrandbits(64)
-        if not lean:
+        if not lean and not allowed:
             return seed, None
         for _ in range(SAMPLE_TRIES - 1):
             sample = world.sample(random.Random(seed))
@@ -290,6 +300,10 @@ class SearchAgent(Agent):
                 camp = self.guide.camps.get(identity.id) if identity is not None else None
                 side = 1 if camp == "red" else -1 if camp == "blue" else 0
                 weight += LEAN_WEIGHT * (v * side - abs(v))
+            for s, colours in allowed.items():
+                identity = players[s].identity
+                if identity is None or self.guide.identity_colors.get(identity.id) not in colours:
+                    weight = -math.inf
             if self.rng.random() < math.exp(weight):
                 return seed, sample
             sample.close()
