@@ -59,7 +59,7 @@ def test_pack_diff_shows_exactly_what_the_example_changes(name):
 @pytest.mark.parametrize("pack", EXAMPLES, ids=[p.name for p in EXAMPLES])
 @pytest.mark.parametrize("players", [5, 9])
 def test_the_example_plays(pack, players):
-    r = run("simulate", "-n", 15, "-p", players, "-j", 1, "-s", 1, "--content", pack)
+    r = run("simulate", "-n", 8, "-p", players, "-j", 1, "-s", 1, "--content", pack)
     assert r.exit_code == 0, r.output
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import fengsheng
+from interpreter import sim
 from interpreter.agents import external
 from interpreter.agents.kinds import agent_kinds, factory_of
 from interpreter.content.loader import load_cached
@@ -128,13 +129,14 @@ def test_one_process_per_seat_serves_the_whole_batch(tmp_path):
     assert external.running() == 0  # ended with the batch
 
 
-def test_simulate_jobs_gives_the_same_batch_with_the_bots_in_each_worker():
+def test_simulate_jobs_gives_the_same_batch_with_the_bots_in_each_worker(monkeypatch):
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)  # 16 games in four chunks over both workers
     args = [
         "simulate",
         "-p",
         "4",
         "-n",
-        "100",
+        "16",
         "-s",
         "4",
         "--agents",

@@ -25,7 +25,7 @@ def _pools(state: GameState) -> list[int]:
 def test_a_resample_deals_each_face_within_its_pool():
     content = load_cached([BUNDLED_CONTENT, EXTRA_PILE])
     looked = mixed = moved = 0
-    for seed in range(4):
+    for seed in range(2):  # about 110 resamples, each with faces of two pools hidden
         state, rng = GameState(content, 5, seed), random.Random(seed)
         z = state._game.zones
         assert z.pools and all(c.type.id == "cheng_qing" for c in state._game.cards if c.uid in z.pools)
@@ -33,7 +33,7 @@ def test_a_resample_deals_each_face_within_its_pool():
         while not state.is_terminal() and n < 300:
             n += 1
             state.apply_action(rng.choice(state.legal_actions()))
-            if n % 7:
+            if n % 14:
                 continue
             g = state._game
             for s in range(5):

@@ -4,7 +4,7 @@ content, and what a seat may not be shown at a moment of a game."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from interpreter.content.loader import load_cached
@@ -35,32 +35,45 @@ def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None, store
     )
 
 
-def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
-    """Every (path, value) inside plain JSON data."""
-    yield path, value
-    if isinstance(value, Mapping):
-        for k, v in value.items():
-            yield from walk(v, (*path, k))
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            yield from walk(v, (*path, i))
-
-
 def card_ids(data: Any) -> set[int]:
     """The deck ids of the cards shown with their face anywhere in `data` (a dict with an id and a name), and the
-    deck ids a record names (its card fields)."""
+    deck ids a record names (its card fields). (A stack, not a generator of paths: this runs on every message of every
+    game the leak tests play.)"""
     out: set[int] = set()
-    for _, v in walk(data):
+    stack = [data]
+    while stack:
+        v = stack.pop()
         if isinstance(v, Mapping):
             if isinstance(v.get("id"), int) and "name" in v:
                 out.add(v["id"])
-            for key in ("cards", "card", "uid", "old", "new"):
-                x = v.get(key)
-                if isinstance(x, int) and not isinstance(x, bool) and "e" in v:
-                    out.add(x)
-                elif isinstance(x, (list, tuple)) and "e" in v:
-                    out.update(i for i in x if isinstance(i, int) and not isinstance(i, bool))
+            if "e" in v:
+                for key in ("cards", "card", "uid", "old", "new"):
+                    x = v.get(key)
+                    if isinstance(x, int) and not isinstance(x, bool):
+                        out.add(x)
+                    elif isinstance(x, (list, tuple)):
+                        out.update(i for i in x if isinstance(i, int) and not isinstance(i, bool))
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
     return out
+
+
+def _keyed(value: Any, path: list, found: list[tuple[tuple, Any]]) -> None:
+    """The (path, value) pairs inside plain JSON data, depth first, of the values under an "identity" or "seed"
+    key (the other paths are never built)."""
+    if path and path[-1] in ("identity", "seed"):
+        found.append((tuple(path), value))
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            path.append(k)
+            _keyed(v, path, found)
+            path.pop()
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            path.append(i)
+            _keyed(v, path, found)
+            path.pop()
 
 
 def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
@@ -109,10 +122,12 @@ def leaks(text: str, data: Any, hidden: dict[str, Any], names: Names) -> list[st
         name = names.identity(ident)
         if f"P{seat}：{name}" in text or f"P{seat} 的身份：{name}" in text:
             found.append(f"P{seat}'s identity {name}")
-    for path, v in walk(data):  # no identity but the seat's own and those it looked at
-        if path and path[-1] == "identity" and path[0] != "view" and v is not None and v not in allowed:
+    keyed: list[tuple[tuple, Any]] = []
+    _keyed(data, [], keyed)
+    for path, v in keyed:  # no identity but the seat's own and those it looked at
+        if path[-1] == "identity" and path[0] != "view" and v is not None and v not in allowed:
             found.append(f"identity {v} at {path}")
-        if path and path[-1] == "seed":
+        if path[-1] == "seed":
             found.append(f"the seed at {path}")
     return found
 
