@@ -38,9 +38,9 @@ Game = Any
 Key = tuple[str | int, ...]
 # A descriptor's fields: plain data, Any like the values of a FrozenDict (docs/observation.md gives each).
 Fields = dict[str, Any]
-Items = tuple[tuple[str, Any], ...]
-# A descriptor as immutable data: (its items, its card's items or None, that card's data items or None).
-Template = tuple[Items, Items | None, Items | None]
+# A descriptor's prototype, never handed out: each agent gets a fresh copy of its top level (ActionList); its
+# nested parts (a card's face) are read-only plain data shared by the copies (docs/observation.md, "Sharing").
+Template = FrozenDict
 # One option's entry: (action id, descriptor template).
 Entry = tuple[int, Template]
 # Per-copy card data as JSON-plain values.
@@ -134,43 +134,29 @@ _BY_VALUE = (str, bool, type(None), Color, CardName)
 
 
 def _frozen_template(fields: Fields) -> Template:
-    """Descriptor fields as immutable data: (items, card items or None, card data items or None)."""
-    card = fields.pop("card", None)
-    if card is None:
-        return tuple(fields.items()), None, None
-    data = card.get("data")
-    card_items = tuple((k, v) for k, v in card.items() if k != "data")
-    return tuple(fields.items()), card_items, (tuple(data.items()) if data is not None else None)
-
-
-def _build(template: Template) -> FrozenDict:
-    """A fresh descriptor from its immutable template."""
-    items, card_items, data_items = template
-    if card_items is None:
-        return FrozenDict(items)
-    card = dict(card_items)
-    if data_items is not None:
-        card["data"] = FrozenDict(data_items)
-    d = dict(items)
-    d["card"] = FrozenDict(card)
-    return FrozenDict(d)
+    """Descriptor fields as a prototype (its card's face a FrozenDict already: card_data)."""
+    return FrozenDict(fields)
 
 
 class ActionList(Sequence[FrozenDict]):
     """One decision's legal actions as descriptors, each made when it is first read.
 
     A read-only sequence (index it, iterate it, ``len()``; ``list(actions)`` for
-    JSON). It holds only immutable templates, so nothing an agent does to it or
-    to a descriptor it read reaches the engine, another agent, or its own next
-    decision. Made lazily because a uniform random agent reads one of them.
+    JSON). Each descriptor is a fresh copy of its template's top level, so nothing an
+    agent writes there, even past the read-only guard, reaches the engine (which keeps
+    the ids apart), another agent or its own next decision; a card's face inside is
+    shared read-only data, as an observation's are. Made lazily because a uniform
+    random agent reads one of them; walked (a bot reads its actions several times a
+    decision), all are made at once and walked as one tuple.
     """
 
-    __slots__ = ("_entries", "_made", "ids")
+    __slots__ = ("_entries", "_made", "_every", "ids")
 
     def __init__(self, ids: tuple[int, ...], entries: Sequence[Entry]) -> None:
         self.ids = ids  # the action ids, in order: what an agent answers with
-        self._entries = entries  # (id, immutable template) per option, shared with other lists
-        self._made: dict[int, FrozenDict] | None = None
+        self._entries = entries  # (id, template) per option, shared with other lists
+        self._made: dict[int, FrozenDict] | None = None  # the ones read by index before all were made
+        self._every: tuple[FrozenDict, ...] | None = None  # all of them, once walked
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -180,6 +166,9 @@ class ActionList(Sequence[FrozenDict]):
     @overload
     def __getitem__(self, i: slice) -> tuple[FrozenDict, ...]: ...
     def __getitem__(self, i: int | slice) -> FrozenDict | tuple[FrozenDict, ...]:
+        every = self._every
+        if every is not None:
+            return every[i]
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self._entries))))
         made = self._made
@@ -189,13 +178,19 @@ class ActionList(Sequence[FrozenDict]):
             i += len(self._entries)
         d = made.get(i)
         if d is None:
-            d = made[i] = _build(self._entries[i][1])
+            d = made[i] = FrozenDict(self._entries[i][1])
         return d
 
     def __iter__(self) -> Iterator[FrozenDict]:
-        # (Sequence's own __iter__ indexes until IndexError: a bot walks its actions several times a decision)
-        for i in range(len(self._entries)):
-            yield self[i]
+        every = self._every
+        if every is None:
+            made = self._made
+            if made is None:
+                every = tuple([FrozenDict(template) for _id, template in self._entries])
+            else:  # (those already read keep their identity)
+                every = tuple([made.get(i) or FrozenDict(e[1]) for i, e in enumerate(self._entries)])
+            self._every = every
+        return iter(every)
 
     def fresh(self) -> ActionList:
         """The same actions as a new list, none of its descriptors made yet (for another caller)."""
