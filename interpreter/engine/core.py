@@ -28,6 +28,7 @@ from .actions import Describer
 from .decisions import Decision
 from .errors import EngineError, GameOver
 from .index import ContentIndex, index_of
+from .observation import Views
 from .state import Card, Player
 
 if TYPE_CHECKING:
@@ -107,15 +108,9 @@ class GameCore:
         # observation holds the public history), a scenario, the step API. Bare batch play skips it.
         self.record = record or any(getattr(a, "observes", False) for a in agents or ())
         self.log: list = []
-        self.seat_logs: dict[
-            int | None, tuple[int, tuple[Any, ...]]
-        ] = {}  # per seat: its projected log, kept up to date
-        # log index (and the fields kept from the seat) -> the frozen copy of a record every such seat reads
-        self.public_records: dict[Any, Any] = {}
-        # what observations print of each card (engine/observation.py: made once, shared by every observation)
-        self.faces: dict[int, tuple[Any, ...]] = {}
-        self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)
-        self.piles: dict[str, tuple[Any, ...]] = {}  # observations' face-up piles: (their cards, their faces)
+        # what observations keep between calls: each seat's history so far, card faces, players' rows, piles …
+        # (engine/observation.py: each part made once and shared, read-only, by the observations that may see it)
+        self.views = Views(n_players)
         self.trace: list[tuple[Any, ...]] | None = None  # a resolution trace, when someone (a scenario) wants one
         # Counts every event and noted change (a mark): with Zones.moves, the stamp a collect victory check
         # that found no winner compares, so it is not repeated until something has happened since.

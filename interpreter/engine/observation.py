@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .actions import card_data
 from .frozen import FrozenDict, freeze
-from .state import DECK, DECLARED_ZONE, HAND, LASTING, PENDING, PROCESSING, REMOVED, ZONE_NAMES, Card, mark_record
+from .state import DECLARED_ZONE, LASTING, ZONE_NAMES, Card, mark_record
 
 if TYPE_CHECKING:
     from .decisions import Decision
@@ -48,67 +48,130 @@ def project(record: Record, seat: int | None) -> Record | None:
     return out
 
 
+class Views:
+    """What observations keep between calls, per game (``GameCore.views``): every part made once and shared, read-only,
+    by every observation (of every seat that may see all of it) while it is the same. Made again from the game
+    when the game is re-dealt (a sample: ``clear``)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.read = 0  # log records projected so far, for every seat at once (_read_log)
+        self.histories: list[list[FrozenDict]] = [[] for _ in range(n)]  # per seat: its records so far
+        self.made: dict[int | None, tuple[FrozenDict, ...]] = {}  # per seat: its history as last handed out
+        self.public: dict[int, tuple[int, tuple[FrozenDict, ...]]] = {}  # a spectator's: (records read, history)
+        self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
+        self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
+        self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
+        self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)
+        self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (their cards, their faces)
+        self.known: dict[tuple[int, int, int, int], FrozenDict] = {}  # (deck id, zone, seat, depth) -> its entry
+        self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
+        self.mine: dict[int | None, tuple[tuple[Any, ...], FrozenDict]] = {}  # seat -> (what `me` shows, `me`)
+        self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
+        self.ordered = 0  # how many cards `order` holds
+
+    def clear(self) -> None:
+        """Forget everything kept (the game was re-dealt: records went, cards may have other ids)."""
+        self.__init__(self.n)  # type: ignore[misc]
+
+
+EMPTY = FrozenDict()
+
+
+def _read_log(views: Views, log: list[Record]) -> None:
+    """Project the records logged since the last call for every seat at once, each record frozen once per set of
+    fields kept from the seats reading it: one copy for every seat that reads it whole, shared (read-only, so
+    sharing it tells nothing)."""
+    lists = views.histories
+    seats = range(views.n)
+    for i in range(views.read, len(log)):
+        rec = log[i]
+        to = rec.get("to")
+        secret = rec.get("secret")
+        if to is None and not secret:  # every seat reads it whole
+            v = freeze({k: x for k, x in rec.items() if k not in _META} if "to" in rec or "secret" in rec else rec)
+            for lst in lists:
+                lst.append(v)
+            continue
+        made: dict[tuple[str, ...], FrozenDict] = {}
+        for seat in seats:
+            if to is not None and seat not in to:
+                continue
+            hidden = tuple([f for f, readers in secret.items() if seat not in readers]) if secret else ()
+            v = made.get(hidden)
+            if v is None:
+                v = made[hidden] = _frozen(project(rec, seat))
+            lists[seat].append(v)
+    views.read = len(log)
+
+
+def _frozen(rec: Record | None) -> FrozenDict:
+    """A record a seat reads (projected: never None here), deeply frozen."""
+    assert rec is not None
+    return freeze(rec)
+
+
 def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
-    """The game's log as `seat` saw it (frozen records), kept incrementally per seat: each call appends what was
-    logged since the last and returns one tuple (the same one while nothing new was logged); a record every seat
-    may read whole is frozen once and shared by every seat's copy (read-only, so sharing it tells nothing)."""
-    cache = game.seat_logs
-    records: tuple[FrozenDict, ...]
-    done, records = cache.get(seat, (0, ()))
+    """The game's log as `seat` saw it (frozen records), kept incrementally: each call returns one tuple, the same
+    one while nothing new was logged; a record is frozen once per set of fields kept from the seats reading it and
+    shared by their copies."""
+    views: Views = game.views
     log = game.log
+    if seat is None:
+        return _public_history(views, log)
+    if views.read != len(log):
+        _read_log(views, log)
+    records = views.histories[seat]
+    made = views.made.get(seat)
+    if made is None or len(made) != len(records):
+        made = views.made[seat] = tuple(records)
+    return made
+
+
+def _public_history(views: Views, log: list[Record]) -> tuple[FrozenDict, ...]:
+    """A spectator's history: the records every seat reads, fields secret to any seat blanked."""
+    done, records = views.public.get(0, (0, ()))
     if done == len(log):
-        return records  # nothing new: the same tuple as last time
-    new = []
-    shared = game.public_records
+        return records
+    new: list[FrozenDict] = []
+    shared = views.public_records
     for i in range(done, len(log)):
         rec = log[i]
-        if rec.get("to") is None and not rec.get("secret"):  # every seat reads it whole: one frozen copy for all
-            v = shared.get(i)
-            if v is None:
-                v = shared[i] = freeze({k: x for k, x in rec.items() if k not in _META})
-            new.append(v)
+        if rec.get("to") is not None:
             continue
-        to = rec.get("to")
-        if to is not None and (seat is None or seat not in to):
-            continue
-        secret = rec.get("secret")  # seats that are kept from the same fields read the same copy
-        hidden = tuple(f for f, seats in secret.items() if seat is None or seat not in seats) if secret else ()
-        v = shared.get((i, hidden))
+        v = shared.get(i)
         if v is None:
-            v = shared[(i, hidden)] = freeze(project(rec, seat))
+            v = shared[i] = _frozen(project(rec, None))
         new.append(v)
     if new:
         records += tuple(new)
-    cache[seat] = (len(log), records)
+    views.public[0] = (len(log), records)
     return records
 
 
-def _kept(g: Game, c: Card) -> tuple[Any, ...]:
-    """The card's entry in ``g.faces``: (card, its face, {(seen, used as): its face in use}). What a card prints (its
-    type, colours, direction, lock and per-copy data) is set when the deck is made and never changes, so its face
-    is made once and shared by every observation of the game."""
-    kept: tuple[Any, ...] | None = g.faces.get(c.uid)
-    if kept is None or kept[0] is not c:
-        kept = g.faces[c.uid] = (c, card_data(c), {})
-    return kept
-
-
 def _face(g: Game, c: Card) -> FrozenDict:
-    """``card_data(c)``, made once per card (see _kept)."""
-    face: FrozenDict = _kept(g, c)[1]
+    """``card_data(c)``, made once per card and game: what a card prints (its type, colours, direction, lock and
+    per-copy data) is set when the deck is made and never changes, so its face is shared by every observation."""
+    faces: dict[int, FrozenDict] = g.views.faces
+    face = faces.get(c.uid)
+    if face is None:
+        face = faces[c.uid] = card_data(c)
     return face
 
 
 def _pile(g: Game, name: str, cards: Any) -> tuple[FrozenDict, ...]:
     """The faces of a pile every seat sees face up (the discard pile, the removed cards, the staging area): the
     same tuple while the pile holds the same cards in the same order, shared by every seat's observation."""
+    if not cards:
+        return ()
     now = tuple(cards)
-    kept: tuple[Any, ...] | None = g.piles.get(name)
+    piles = g.views.piles
+    kept: tuple[Any, ...] | None = piles.get(name)
     if kept is not None and kept[0] == now:
         faces: tuple[FrozenDict, ...] = kept[1]
         return faces
-    faces = tuple(_face(g, c) for c in now)
-    g.piles[name] = (now, faces)
+    faces = tuple([_face(g, c) for c in now])
+    piles[name] = (now, faces)
     return faces
 
 
@@ -119,16 +182,51 @@ def _sees(g: Game, c: Card, seat: int | None) -> bool:
 
 def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
     """A card used (in use, or removed after a face-down use): its face if the seat may see it, else only
-    what it was used as (which is public). Made once per card and what it was used as (see _kept)."""
+    what it was used as (which is public). Made once per card and what it was used as, shared."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
     seen = _sees(g, c, seat)
-    made = _kept(g, c)[2]
-    face: FrozenDict | None = made.get((seen, used_as))
+    made: dict[tuple[int, bool, str], FrozenDict] = g.views.in_use
+    face = made.get((c.uid, seen, used_as))
     if face is None:
-        face = made[(seen, used_as)] = FrozenDict(
+        face = made[(c.uid, seen, used_as)] = FrozenDict(
             {**_face(g, c), "used_as": used_as} if seen else {"id": None, "used_as": used_as}
         )
     return face
+
+
+def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
+    """The hidden cards `seat` follows outside its own hand and the pending intel: a card out of sight of some
+    seat is in a hand or the deck (every other zone is face up, or its own field: the pending intel, cards in
+    use, removed ones, declared zones), listed in the order of Zones.cards; each entry made once and shared."""
+    zones = g.zones
+    found: list[tuple[Card, int]] = [(c, -1) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
+    deck = zones.deck
+    top = len(deck) - 1
+    found += [(c, top - i) for i, c in enumerate(deck) if c.knowers >> seat & 1]  # depth 0: the top card
+    if not found:
+        return ()
+    views: Views = g.views
+    if len(found) > 1:
+        cards = zones.cards
+        order = views.order
+        if views.ordered != len(cards) or order.get(id(cards[0])) != 0:
+            order.clear()
+            order.update({id(c): i for i, c in enumerate(cards)})
+            views.ordered = len(cards)
+        found.sort(key=lambda cd: order[id(cd[0])])
+    entries = views.known
+    out = []
+    for c, depth in found:
+        owner = c.owner.seat if c.owner is not None else -1
+        key = (c.uid, c.zone, owner, depth)
+        entry = entries.get(key)
+        if entry is None:
+            where = {"card": _face(g, c), "zone": ZONE_NAMES[c.zone], "seat": owner if owner >= 0 else None}
+            if depth >= 0:
+                where["depth"] = depth
+            entry = entries[key] = FrozenDict(where)
+        out.append(entry)
+    return tuple(out)
 
 
 def _zones_seen(g: Game, seat: int | None, owner: Any) -> FrozenDict:
@@ -148,11 +246,12 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     card it followed would know (only what is public: the fields below with nothing of a seat's own)."""
     g = game
     zones, flow, skills = g.zones, g.flow, g.skills  # (read from their owners: see ARCHITECTURE.md)
+    views: Views = g.views
     me = g.players[seat] if seat is not None else None
     turn = g.turn_no
     declared_zones = bool(zones.zone_decls)
     players = []
-    rows = g.rows
+    rows = views.rows
     for p in g.players:
         statuses = (
             tuple(
@@ -194,7 +293,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "out": p.out,
             "dying": p.dying,
             "hand_count": len(p.hand),
-            "intel": tuple(_face(g, c) for c in p.intel),
+            "intel": tuple([_face(g, c) for c in p.intel]),
             "intel_counts": FrozenDict(
                 {"red": p.counts[RED_BIT], "blue": p.counts[BLUE_BIT], "black": p.counts[BLACK_BIT]}
             ),
@@ -235,30 +334,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
                 "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
         )
-    known = []
-    for c in zones.cards if seat is not None else ():
-        z = c.zone
-        if not (c.knowers >> seat & 1):
-            continue
-        if (z == HAND and c.owner is me) or z in (PENDING, PROCESSING, REMOVED) or z >= DECLARED_ZONE:
-            continue  # one's own hand, the pending intel, cards in use, removed ones, declared zones: own fields
-        if g.card_public(c):
-            continue
-        where = {"card": _face(g, c), "zone": ZONE_NAMES[z], "seat": c.owner.seat if c.owner is not None else None}
-        if z == DECK:
-            where["depth"] = len(zones.deck) - 1 - zones.deck.index(c)  # 0: the top card
-        known.append(FrozenDict(where))
-    in_use = tuple(_in_use(g, c, seat) for c in zones.processing)
-    mine = FrozenDict(
-        {
-            "identity": me.identity.id if me is not None and me.identity is not None else None,
-            "task": me.task.id if me is not None and me.task is not None else None,
-            "role": me.role.id if me is not None and me.role is not None else None,
-            "dealt_roles": tuple(r.id for r in me.dealt_roles) if me is not None else (),
-            "former_identities": tuple(i.id for i, _t, s in skills.removed_identities if s == seat),
-            "hand": tuple(_face(g, c) for c in me.hand) if me is not None else (),
-        }
-    )
+    removed = zones.removed
     result = None
     if g.result is not None:
         result = FrozenDict({"winners": tuple(p.seat for p in g.result.winners), "reason": g.result.reason})
@@ -270,19 +346,21 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "current": g.current.seat if g.current is not None else None,
         "dying": g.seats.dying_player.seat if g.seats.dying_player is not None else None,
         "transit": transit,
-        "in_use": in_use,
+        "in_use": tuple([_in_use(g, c, seat) for c in zones.processing]) if zones.processing else (),
         "deck_count": len(zones.deck),
         "discard": _pile(g, "discard", zones.discard_pile),
-        "removed": _pile(g, "removed", [c for c in zones.removed if not c.face_down]),
-        "removed_face_down": tuple(_in_use(g, c, seat) for c in zones.removed if c.face_down),
+        "removed": _pile(g, "removed", [c for c in removed if not c.face_down]) if removed else (),
+        "removed_face_down": tuple([_in_use(g, c, seat) for c in removed if c.face_down]) if removed else (),
         "staging": _pile(g, "staging", zones.staging),
         "role_pile_count": len(skills.role_pile),
-        "removed_roles": tuple(r.id for r in skills.removed_roles),
+        "removed_roles": tuple([r.id for r in skills.removed_roles]) if skills.removed_roles else (),
         "removed_identities": len(skills.removed_identities),
-        "me": mine,
-        "known_cards": tuple(known),
-        "known_identities": FrozenDict(
-            {str(s): ident.id for s, ident in sorted(me.known_identities.items())} if me is not None else {}
+        "me": _mine(g, seat, me),
+        "known_cards": _known(g, seat, me) if seat is not None else (),
+        "known_identities": (
+            FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())})
+            if me is not None and me.known_identities
+            else EMPTY
         ),
         "history": history(g, seat),
         "decision": None,
@@ -303,4 +381,49 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     return FrozenDict(obs)
 
 
-__all__ = ["observe", "project", "history"]
+def _mine(g: Game, seat: int | None, me: Any) -> FrozenDict:
+    """The seat's own secrets (``me``), made again only when what it shows changed (kept per seat)."""
+    if me is None:
+        key: tuple[Any, ...] = ()
+    else:
+        removed = g.skills.removed_identities
+        key = (
+            me.identity,
+            me.task,
+            me.role,
+            tuple(me.dealt_roles),
+            tuple(removed) if removed else (),
+            _hand(g, seat, me),
+        )
+    kept = g.views.mine.get(seat)
+    if kept is not None and kept[0] == key:
+        mine: FrozenDict = kept[1]
+        return mine
+    mine = FrozenDict(
+        {
+            "identity": me.identity.id if me is not None and me.identity is not None else None,
+            "task": me.task.id if me is not None and me.task is not None else None,
+            "role": me.role.id if me is not None and me.role is not None else None,
+            "dealt_roles": tuple(r.id for r in me.dealt_roles) if me is not None else (),
+            "former_identities": tuple(i.id for i, _t, s in g.skills.removed_identities if s == seat),
+            "hand": _hand(g, seat, me) if me is not None else (),
+        }
+    )
+    g.views.mine[seat] = (key, mine)
+    return mine
+
+
+def _hand(g: Game, seat: int | None, me: Any) -> tuple[FrozenDict, ...]:
+    """The faces of the seat's hand, the same tuple while it holds the same cards in the same order."""
+    hand = tuple(me.hand)
+    hands = g.views.hands
+    kept = hands.get(seat)
+    if kept is not None and kept[0] == hand:
+        faces: tuple[FrozenDict, ...] = kept[1]
+        return faces
+    faces = tuple([_face(g, c) for c in hand])
+    hands[seat] = (hand, faces)
+    return faces
+
+
+__all__ = ["EMPTY", "Views", "observe", "project", "history"]

@@ -433,11 +433,7 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
     if to_drop:
         dropped = {id(rec) for rec in to_drop}
         g.log[:] = [rec for rec in g.log if id(rec) not in dropped]
-    g.seat_logs.clear()  # the projected copies are stale now (records went: `seat`'s is made again, the same)
-    g.public_records.clear()
-    g.faces.clear()  # cards may have other ids now
-    g.piles.clear()
-    g.rows.clear()
+    g.views.clear()  # what observations kept is stale now (records went, cards may have other ids)
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
