@@ -45,11 +45,23 @@ def freeze(value: dict[str, Any]) -> FrozenDict: ...
 def freeze(value: object) -> object: ...
 def freeze(value: object) -> object:
     """Deeply freeze plain data: dicts become FrozenDicts, lists become tuples."""
+    t = type(value)
+    if t in _ATOMS:  # (most of a log record: numbers, texts, None; tested first, by type, for speed)
+        return value
+    if t is dict:
+        d: dict[str, object] = value  # type: ignore[assignment]
+        return FrozenDict({k: v if type(v) in _ATOMS else freeze(v) for k, v in d.items()})
+    if t is list:
+        items: list[object] = value  # type: ignore[assignment]
+        return tuple([v if type(v) in _ATOMS else freeze(v) for v in items])
     if isinstance(value, dict) and not isinstance(value, FrozenDict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list):
         return tuple(freeze(v) for v in value)
     return value
+
+
+_ATOMS = frozenset({int, str, type(None), bool, float})
 
 
 @overload

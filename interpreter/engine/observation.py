@@ -14,6 +14,7 @@ read left out, and every field it may not read blanked (``None``).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
@@ -66,6 +67,7 @@ class Views:
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (their cards, their faces)
         self.known: dict[tuple[int, int, int, int], FrozenDict] = {}  # (deck id, zone, seat, depth) -> its entry
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
+        self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
         self.mine: dict[int | None, tuple[tuple[Any, ...], FrozenDict]] = {}  # seat -> (what `me` shows, `me`)
         self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
         self.ordered = 0  # how many cards `order` holds
@@ -76,6 +78,7 @@ class Views:
 
 
 EMPTY = FrozenDict()
+_KNOWERS = attrgetter("knowers")
 
 
 def _read_log(views: Views, log: list[Record]) -> None:
@@ -201,8 +204,9 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
     zones = g.zones
     found: list[tuple[Card, int]] = [(c, -1) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
     deck = zones.deck
-    top = len(deck) - 1
-    found += [(c, top - i) for i, c in enumerate(deck) if c.knowers >> seat & 1]  # depth 0: the top card
+    if any(map(_KNOWERS, deck)):  # (seldom: a card put back on the deck, or looked at there)
+        top = len(deck) - 1
+        found += [(c, top - i) for i, c in enumerate(deck) if c.knowers >> seat & 1]  # depth 0: the top card
     if not found:
         return ()
     views: Views = g.views
@@ -293,7 +297,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "out": p.out,
             "dying": p.dying,
             "hand_count": len(p.hand),
-            "intel": tuple([_face(g, c) for c in p.intel]),
+            "intel": _intel(g, p),
             "intel_counts": FrozenDict(
                 {"red": p.counts[RED_BIT], "blue": p.counts[BLUE_BIT], "black": p.counts[BLACK_BIT]}
             ),
@@ -411,6 +415,20 @@ def _mine(g: Game, seat: int | None, me: Any) -> FrozenDict:
     )
     g.views.mine[seat] = (key, mine)
     return mine
+
+
+def _intel(g: Game, p: Any) -> tuple[FrozenDict, ...]:
+    """The faces of a player's intel area, the same tuple (for every seat) while it holds the same cards."""
+    if not p.intel:
+        return ()
+    cards = tuple(p.intel)
+    kept = g.views.intel.get(p.seat)
+    if kept is not None and kept[0] == cards:
+        faces: tuple[FrozenDict, ...] = kept[1]
+        return faces
+    faces = tuple([_face(g, c) for c in cards])
+    g.views.intel[p.seat] = (cards, faces)
+    return faces
 
 
 def _hand(g: Game, seat: int | None, me: Any) -> tuple[FrozenDict, ...]:
