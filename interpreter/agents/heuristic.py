@@ -143,14 +143,21 @@ class HeuristicAgent(Agent):
         self._discard_read: tuple[Any, ...] = ()  # the discard pile whose cards' colours it has noted
         self._odds_of: Observation | None = None  # the observation the odds below were worked out for
         self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
+        self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit, so too
+        self._kinds: tuple[dict[tuple[str, ...], int], int] | None = None  # _hidden_benefit's colours, so too
+        self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
+        self._hand_read: Any = None
 
     # ------------------------------------------------------------------ memory
 
     def _remember(self, obs: Observation) -> None:
+        hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
         for p in obs["players"]:
-            for c in p["intel"]:
-                self._colors[c["id"]] = tuple(c["colors"])
-        for c in obs["me"]["hand"]:
+            if p["intel"] is not self._intel_read.get(p["seat"]):
+                for c in p["intel"]:
+                    self._colors[c["id"]] = tuple(c["colors"])
+                self._intel_read[p["seat"]] = p["intel"]
+        for c in hand if hand is not self._hand_read else ():
             self._colors[c["id"]] = tuple(c["colors"])
         if obs["discard"] is not self._discard_read:  # (the same pile is handed over as the same tuple)
             for c in obs["discard"]:
@@ -161,7 +168,9 @@ class HeuristicAgent(Agent):
             self._read, self._lean, self._accepting, self._used = 0, {}, {}, set()
             self._offered, self._took, self._bound = {}, {}, set()
             self.probes.reset()
-        self.probes.saw_hand(obs["me"]["hand"])
+        if hand is not self._hand_read:
+            self.probes.saw_hand(hand)
+            self._hand_read = hand
         for rec in history[self._read :]:
             self.probes.read(rec, obs["seat"])
             e = rec.get("e")
@@ -196,14 +205,20 @@ class HeuristicAgent(Agent):
                 self._accepting.clear()
                 self._used.clear()
         self._read = len(history)
+        self._odds_of = None  # (what it has just read may change what _keep kept)
+
+    def _keep(self, obs: Observation) -> None:
+        """What a decision asks more than once (odds, benefits, the colours seen) is kept per observation: what it
+        is worked out from is fixed while the bot decides on it (_remember forgets it)."""
+        if obs is not self._odds_of:
+            self._odds_of, self._odds, self._benefits, self._kinds = obs, {}, {}, None
 
     def odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
         identity it has looked at is certain; the others share the identities the table deals at this
         player count (the rules' table) less its own and those it knows, each weighed by the colours the
         seat took when it could see them (×e^{±0.7} a card)."""
-        if obs is not self._odds_of:  # (kept per observation: what they are worked out from is fixed meanwhile)
-            self._odds_of, self._odds = obs, {}
+        self._keep(obs)
         odds = self._odds.get(seat)
         if odds is None:
             odds = self._odds[seat] = self._work_out_odds(obs, seat)
@@ -289,7 +304,17 @@ class HeuristicAgent(Agent):
         return v
 
     def _benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        """How good it is for this bot's side that `seat` receives this intel."""
+        """How good it is for this bot's side that `seat` receives this intel (kept per observation, as the odds:
+        a send's plans ask it of the same seats and colours again and again)."""
+        self._keep(obs)
+        if type(colors) is not tuple:
+            return self._work_out_benefit(obs, seat, colors)
+        v = self._benefits.get((seat, colors))
+        if v is None:
+            v = self._benefits[(seat, colors)] = self._work_out_benefit(obs, seat, colors)
+        return v
+
+    def _work_out_benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         mine = self.camps.get(obs["me"]["identity"] or "")
         if mine is not None and seat != obs["seat"]:
             # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way
@@ -304,10 +329,13 @@ class HeuristicAgent(Agent):
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
         of every card it has seen (its best guess of the deck's)."""
-        kinds: dict[tuple[str, ...], int] = {}
-        for colors in self._colors.values():
-            kinds[colors] = kinds.get(colors, 0) + 1
-        total = sum(kinds.values())
+        self._keep(obs)
+        if self._kinds is None:  # (kept per observation: the colours seen change only as it reads one)
+            counted: dict[tuple[str, ...], int] = {}
+            for colors in self._colors.values():
+                counted[colors] = counted.get(colors, 0) + 1
+            self._kinds = (counted, sum(counted.values()))
+        kinds, total = self._kinds
         return sum(k * self._benefit(obs, seat, colors) for colors, k in kinds.items()) / total if total else 0.0
 
     def _pending_colors(self, obs: Observation) -> tuple[str, ...] | None:
