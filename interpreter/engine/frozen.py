@@ -46,14 +46,14 @@ def freeze(value: object) -> object: ...
 def freeze(value: object) -> object:
     """Deeply freeze plain data: dicts become FrozenDicts, lists become tuples."""
     t = type(value)
-    if t in _ATOMS:  # (most of a log record: numbers, texts, None; tested first, by type, for speed)
+    if t in ATOMS:  # (most of a log record: numbers, texts, None; tested first, by type, for speed)
         return value
     if t is dict:
         d: dict[str, object] = value  # type: ignore[assignment]
-        return FrozenDict({k: v if type(v) in _ATOMS else freeze(v) for k, v in d.items()})
+        return FrozenDict({k: v if type(v) in ATOMS else freeze(v) for k, v in d.items()})
     if t is list:
         items: list[object] = value  # type: ignore[assignment]
-        return tuple([v if type(v) in _ATOMS else freeze(v) for v in items])
+        return tuple([v if type(v) in ATOMS else freeze(v) for v in items])
     if isinstance(value, dict) and not isinstance(value, FrozenDict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list):
@@ -61,7 +61,8 @@ def freeze(value: object) -> object:
     return value
 
 
-_ATOMS = frozenset({int, str, type(None), bool, float})
+# The types of the values freeze leaves as they are (tested by type, not isinstance: a subclass goes the slow way).
+ATOMS = frozenset({int, str, type(None), bool, float})
 
 
 @overload

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .actions import card_data
-from .frozen import FrozenDict, freeze
-from .state import DECLARED_ZONE, LASTING, ZONE_NAMES, Card, mark_record
+from .frozen import ATOMS as _ATOMS, FrozenDict, freeze
+from .state import DECLARED_ZONE, LASTING, Card, mark_record
 
 if TYPE_CHECKING:
     from .decisions import Decision
@@ -64,8 +64,9 @@ class Views:
         self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
         self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)
-        self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (their cards, their faces)
-        self.known: dict[tuple[int, int, int, int], FrozenDict] = {}  # (deck id, zone, seat, depth) -> its entry
+        self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
+        self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
+        self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...]]] = {}  # seat -> (found, list)
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
         self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
         self.mine: dict[int | None, tuple[tuple[Any, ...], FrozenDict]] = {}  # seat -> (what `me` shows, `me`)
@@ -92,7 +93,7 @@ def _read_log(views: Views, log: list[Record]) -> None:
         to = rec.get("to")
         secret = rec.get("secret")
         if to is None and not secret:  # every seat reads it whole
-            v = freeze({k: x for k, x in rec.items() if k not in _META} if "to" in rec or "secret" in rec else rec)
+            v = _frozen(rec, ())
             for lst in lists:
                 lst.append(v)
             continue
@@ -101,17 +102,25 @@ def _read_log(views: Views, log: list[Record]) -> None:
             if to is not None and seat not in to:
                 continue
             hidden = tuple([f for f, readers in secret.items() if seat not in readers]) if secret else ()
-            v = made.get(hidden)
-            if v is None:
-                v = made[hidden] = _frozen(project(rec, seat))
-            lists[seat].append(v)
+            copy = made.get(hidden)
+            if copy is None:
+                copy = made[hidden] = _frozen(rec, hidden)
+            lists[seat].append(copy)
     views.read = len(log)
 
 
-def _frozen(rec: Record | None) -> FrozenDict:
-    """A record a seat reads (projected: never None here), deeply frozen."""
-    assert rec is not None
-    return freeze(rec)
+def _frozen(rec: Record, hidden: tuple[str, ...]) -> FrozenDict:
+    """``freeze(project(rec, seat))`` for a seat that reads the record and is kept from the fields `hidden`: its
+    fields in their order, without ``to`` and ``secret``, the hidden ones None (a copy, then changed in place)."""
+    out = dict(rec)
+    out.pop("to", None)
+    out.pop("secret", None)
+    for f in hidden:
+        out[f] = None
+    for k, v in out.items():  # (values replaced, none added: the walk stays valid)
+        if type(v) not in _ATOMS:
+            out[k] = freeze(v)
+    return FrozenDict(out)
 
 
 def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
@@ -144,7 +153,8 @@ def _public_history(views: Views, log: list[Record]) -> tuple[FrozenDict, ...]:
             continue
         v = shared.get(i)
         if v is None:
-            v = shared[i] = _frozen(project(rec, None))
+            secret = rec.get("secret")
+            v = shared[i] = _frozen(rec, tuple(secret) if secret else ())
         new.append(v)
     if new:
         records += tuple(new)
@@ -162,19 +172,21 @@ def _face(g: Game, c: Card) -> FrozenDict:
     return face
 
 
-def _pile(g: Game, name: str, cards: Any) -> tuple[FrozenDict, ...]:
-    """The faces of a pile every seat sees face up (the discard pile, the removed cards, the staging area): the
-    same tuple while the pile holds the same cards in the same order, shared by every seat's observation."""
+def _pile(g: Game, name: str, cards: list[Card]) -> tuple[FrozenDict, ...]:
+    """The faces of a pile every seat sees face up (the discard pile, the staging area): the same tuple while the
+    pile holds the same cards in the same order, shared by every seat's observation. A pile changes only as a
+    card moves (Zones.moves) or as it is made anew (another list): while neither happened, it is the same."""
     if not cards:
         return ()
-    now = tuple(cards)
+    stamp = (g.zones.moves, id(cards), len(cards))
     piles = g.views.piles
     kept: tuple[Any, ...] | None = piles.get(name)
-    if kept is not None and kept[0] == now:
-        faces: tuple[FrozenDict, ...] = kept[1]
+    if kept is not None and kept[0] == stamp:
+        faces: tuple[FrozenDict, ...] = kept[2]
         return faces
-    faces = tuple([_face(g, c) for c in now])
-    piles[name] = (now, faces)
+    now = tuple(cards)
+    faces = kept[2] if kept is not None and kept[1] == now else tuple([_face(g, c) for c in now])
+    piles[name] = (stamp, now, faces)
     return faces
 
 
@@ -200,16 +212,23 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
 def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
     """The hidden cards `seat` follows outside its own hand and the pending intel: a card out of sight of some
     seat is in a hand or the deck (every other zone is face up, or its own field: the pending intel, cards in
-    use, removed ones, declared zones), listed in the order of Zones.cards; each entry made once and shared."""
+    use, removed ones, declared zones), listed in the order of Zones.cards; each entry made once and shared, the
+    seat's list kept while it finds the same cards in the same places."""
     zones = g.zones
-    found: list[tuple[Card, int]] = [(c, -1) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
+    # (card, where): the seat whose hand holds it, or -1 - its depth in the deck (depth 0: the top card)
+    found = [(c, p.seat) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
     deck = zones.deck
     if any(map(_KNOWERS, deck)):  # (seldom: a card put back on the deck, or looked at there)
         top = len(deck) - 1
-        found += [(c, top - i) for i, c in enumerate(deck) if c.knowers >> seat & 1]  # depth 0: the top card
+        found += [(c, i - top - 1) for i, c in enumerate(deck) if c.knowers >> seat & 1]
     if not found:
         return ()
     views: Views = g.views
+    kept = views.known_of.get(seat)
+    if kept is not None and kept[0] == found:
+        same: tuple[FrozenDict, ...] = kept[1]
+        return same
+    ordered = found
     if len(found) > 1:
         cards = zones.cards
         order = views.order
@@ -217,20 +236,24 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
             order.clear()
             order.update({id(c): i for i, c in enumerate(cards)})
             views.ordered = len(cards)
-        found.sort(key=lambda cd: order[id(cd[0])])
+        ordered = sorted(found, key=lambda cw: order[id(cw[0])])
     entries = views.known
     out = []
-    for c, depth in found:
-        owner = c.owner.seat if c.owner is not None else -1
-        key = (c.uid, c.zone, owner, depth)
-        entry = entries.get(key)
+    for c, where in ordered:
+        entry = entries.get((c.uid, where))
         if entry is None:
-            where = {"card": _face(g, c), "zone": ZONE_NAMES[c.zone], "seat": owner if owner >= 0 else None}
-            if depth >= 0:
-                where["depth"] = depth
-            entry = entries[key] = FrozenDict(where)
+            fields = {
+                "card": _face(g, c),
+                "zone": "hand" if where >= 0 else "deck",
+                "seat": where if where >= 0 else None,
+            }
+            if where < 0:
+                fields["depth"] = -1 - where
+            entry = entries[(c.uid, where)] = FrozenDict(fields)
         out.append(entry)
-    return tuple(out)
+    made = tuple(out)
+    views.known_of[seat] = (found, made)
+    return made
 
 
 def _zones_seen(g: Game, seat: int | None, owner: Any) -> FrozenDict:
@@ -353,7 +376,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "in_use": tuple([_in_use(g, c, seat) for c in zones.processing]) if zones.processing else (),
         "deck_count": len(zones.deck),
         "discard": _pile(g, "discard", zones.discard_pile),
-        "removed": _pile(g, "removed", [c for c in removed if not c.face_down]) if removed else (),
+        "removed": tuple([_face(g, c) for c in removed if not c.face_down]) if removed else (),
         "removed_face_down": tuple([_in_use(g, c, seat) for c in removed if c.face_down]) if removed else (),
         "staging": _pile(g, "staging", zones.staging),
         "role_pile_count": len(skills.role_pile),
