@@ -65,6 +65,7 @@ class Views:
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
         self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
+        self.removed: dict[int | None, tuple[Any, ...]] = {}  # seat -> (when, its removed_face_down)
         self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
         self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...]]] = {}  # seat -> (found, list)
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
@@ -207,6 +208,20 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
             {**_face(g, c), "used_as": used_as} if seen else {"id": None, "used_as": used_as}
         )
     return face
+
+
+def _removed_face_down(g: Game, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
+    """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat while no card has
+    moved and nothing was recorded (who follows a removed card changes only as it moves or is shown, 展示/查看:
+    a record); they pile up over a game (试探, 密令)."""
+    stamp = (g.zones.moves, g.changes, id(removed), len(removed))
+    kept = g.views.removed.get(seat)
+    if kept is not None and kept[0] == stamp:
+        same: tuple[FrozenDict, ...] = kept[1]
+        return same
+    made = tuple([_in_use(g, c, seat) for c in removed if c.face_down])
+    g.views.removed[seat] = (stamp, made)
+    return made
 
 
 def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
@@ -377,7 +392,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "deck_count": len(zones.deck),
         "discard": _pile(g, "discard", zones.discard_pile),
         "removed": tuple([_face(g, c) for c in removed if not c.face_down]) if removed else (),
-        "removed_face_down": tuple([_in_use(g, c, seat) for c in removed if c.face_down]) if removed else (),
+        "removed_face_down": _removed_face_down(g, seat, removed) if removed else (),
         "staging": _pile(g, "staging", zones.staging),
         "role_pile_count": len(skills.role_pile),
         "removed_roles": tuple([r.id for r in skills.removed_roles]) if skills.removed_roles else (),
