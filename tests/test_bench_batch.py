@@ -16,7 +16,7 @@ def _bench(name: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_jobs_bench_compares_the_same_output_and_prints_the_speed_up() -> None:
     # 100 games: two worker processes (simulate splits a batch of 50 games a job or more)
-    done = _bench("jobs.py", "--games", "100", "--rounds", "1")
+    done = _bench("jobs.py", "--games", "100", "--rounds", "1", "--players", "3")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert any(line.startswith("round 1:") for line in lines)

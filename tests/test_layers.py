@@ -13,6 +13,7 @@ language) declares them, the engine registers what each does.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import re
 from pathlib import Path
@@ -108,6 +109,12 @@ def _is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
 
 
+@functools.cache
+def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """A module's tree, parsed once for every test here (the tests only read the trees)."""
+    return ast.parse(source, filename)
+
+
 def _ancestors(name: str) -> list[str]:
     parts = name.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts))]
@@ -115,7 +122,7 @@ def _ancestors(name: str) -> list[str]:
 
 def _imports(name: str) -> set[str]:
     """The modules of the package that importing `name` runs directly (its imports, wherever they stand)."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
+    tree = _parse(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
     package = name if _is_package(name) else name.rpartition(".")[0]
     targets: set[str] = set()
     for node in ast.walk(tree):
@@ -343,7 +350,7 @@ def test_the_ports_in_architecture_md_are_the_code():
     named = set()
     for component, module, cell in _component_table():
         # the constructor's parameters, read from the source (a compiled build's signature has no annotations)
-        tree = ast.parse((PACKAGE / "engine" / f"{module}.py").read_text(encoding="utf-8"))
+        tree = _parse((PACKAGE / "engine" / f"{module}.py").read_text(encoding="utf-8"))
         cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == component)
         init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
         params = [*init.args.args, *init.args.kwonlyargs]
@@ -366,7 +373,7 @@ def _class_attribute_writes(source: str, module: str, classes_of: dict[str, set[
     """Where `source` (the module `module`) assigns an attribute onto a class defined in another module of the
     package: `Imported.attr = ...` (also augmented, annotated, `del` and `setattr(Imported, ...)`) for a name
     imported from a module that defines that class, or `module.Class.attr = ...`."""
-    tree = ast.parse(source)
+    tree = _parse(source)
     package = module.rpartition(".")[0]
     foreign: dict[str, str] = {}  # a name bound here -> the module of the class it names
     modules: dict[str, str] = {}  # a name bound here to a module of the package
@@ -427,7 +434,7 @@ def _class_attribute_writes(source: str, module: str, classes_of: dict[str, set[
 
 def _classes_of() -> dict[str, set[str]]:
     return {
-        name: {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)}
+        name: {n.name for n in _parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)}
         for name, path in MODULES.items()
     }
 

@@ -252,7 +252,11 @@ def _at_unseen_cards(game, rng, decisions, seat_of, holders_of):
 # Python game cannot provide: the state pickles itself instead (test_openspiel_copies_...), so serialize=False here
 @pytest.mark.parametrize(
     "players, max_turns",
-    [(3, 8), (5, 6), pytest.param(2, 8, marks=pytest.mark.slow), pytest.param(10, 4, marks=pytest.mark.slow)],
+    [
+        (3, 4),  # everyday: fewer turns, the same checks at every step; the slow run plays the longer cuts
+        (5, 3),
+        *(pytest.param(*cut, marks=pytest.mark.slow) for cut in [(3, 8), (5, 6), (2, 8), (10, 4)]),
+    ],
 )
 def test_openspiel_random_sim_test(players, max_turns):
     pyspiel = _spiel()

@@ -35,6 +35,9 @@ def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None, store
     )
 
 
+_LEAVES = (str, int, float)  # the plain JSON values that hold nothing
+
+
 def card_ids(data: Any) -> set[int]:
     """The deck ids of the cards shown with their face anywhere in `data` (a dict with an id and a name), and the
     deck ids a record names (its card fields). (A stack, not a generator of paths: this runs on every message of every
@@ -43,6 +46,8 @@ def card_ids(data: Any) -> set[int]:
     stack = [data]
     while stack:
         v = stack.pop()
+        if v is None or isinstance(v, _LEAVES):
+            continue  # (most values: the abstract Mapping check below is slow on them)
         if isinstance(v, Mapping):
             if isinstance(v.get("id"), int) and "name" in v:
                 out.add(v["id"])
@@ -64,6 +69,8 @@ def _keyed(value: Any, path: list, found: list[tuple[tuple, Any]]) -> None:
     key (the other paths are never built)."""
     if path and path[-1] in ("identity", "seed"):
         found.append((tuple(path), value))
+    if value is None or isinstance(value, _LEAVES):
+        return
     if isinstance(value, Mapping):
         for k, v in value.items():
             path.append(k)
