@@ -38,7 +38,8 @@ send              send the hand card, ↑ target and lock that do most good: an
                   first; a locked seat surely) and one nobody takes comes back
                   to the sender (an ↑ refused comes straight back). Good: own
                   colour towards a camp-mate or back to itself, black towards
-                  an enemy; the target and lock are the ones planned with the
+                  an enemy (another seat's third black counts as any black:
+                  KILL_OTHERS, no aiming at deaths); the target and lock are the ones planned with the
                   card (nothing is on its way yet when they are asked)
 contest           ``grab`` an intel it can see that is good for it;
                   a face-down one (valued on average over the colours of the
