@@ -93,10 +93,15 @@ def _read_log(views: Views, log: list[Record]) -> None:
         rec = log[i]
         to = rec.get("to")
         secret = rec.get("secret")
-        if to is None and not secret:  # every seat reads it whole
+        if not secret:  # every seat that reads it (every seat; or those it is to: a decision's) reads it whole
             v = _frozen(rec, ())
-            for lst in lists:
-                lst.append(v)
+            if to is None:
+                for lst in lists:
+                    lst.append(v)
+            else:
+                for seat in seats:
+                    if seat in to:
+                        lists[seat].append(v)
             continue
         made: dict[tuple[str, ...], FrozenDict] = {}
         for seat in seats:
