@@ -99,7 +99,13 @@ def test_verdict_words() -> None:
 @pytest.mark.parametrize(
     ("lang", "role", "ends", "legend"),
     [
-        ("en", "new role 画眉", "more games for ±5 points", ("(strong/weak: the role's 95%", "play more games)")),
+        pytest.param(
+            "en",
+            "new role 画眉",
+            "more games for ±5 points",
+            ("(strong/weak: the role's 95%", "play more games)"),
+            marks=pytest.mark.slow,  # a subprocess each; every day the Chinese table, the wider one
+        ),
         ("zh", "新角色「画眉", "个百分点", ("（偏强/偏弱：该角色的95%区间", "请多打几局）")),
     ],
 )

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -14,6 +16,9 @@ def _bench(name: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
 
 
+# whole bench runs (two batches, worker processes): the slow run; every day the benches still start, parse their
+# arguments and report a failing command (the last two tests)
+@pytest.mark.slow
 def test_jobs_bench_compares_the_same_output_and_prints_the_speed_up() -> None:
     # 100 games: two worker processes (simulate splits a batch of 50 games a job or more)
     done = _bench("jobs.py", "--games", "100", "--rounds", "1", "--players", "3")
@@ -25,6 +30,7 @@ def test_jobs_bench_compares_the_same_output_and_prints_the_speed_up() -> None:
     assert last[0] == "speed-up" and float(last[1]) > 0
 
 
+@pytest.mark.slow
 def test_memory_bench_prints_ten_checkpoints_and_the_growth() -> None:
     done = _bench("memory.py", "--games", "60")
     assert done.returncode == 0, done.stderr

@@ -17,7 +17,8 @@ def _peers(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*cmd, "--peer-games", "3", *args], capture_output=True, text=True, timeout=120, check=False)
 
 
-@pytest.mark.parametrize("driver", ["batch", "game"])
+# the game driver's run in the slow run: every day test_conformance plays the same games through every driver
+@pytest.mark.parametrize("driver", ["batch", pytest.param("game", marks=pytest.mark.slow)])
 def test_peers_plays_the_same_games_whichever_driver_answers(driver: str) -> None:
     done = _peers("--json", "--driver", driver, "--gc", "default")
     assert done.returncode == 0, done.stderr

@@ -129,6 +129,9 @@ def test_one_process_per_seat_serves_the_whole_batch(tmp_path):
     assert external.running() == 0  # ended with the batch
 
 
+# every day: the bots through simulate with one job (test_the_example_bot_plays_a_batch_through_simulate), and
+# --jobs without external bots (test_simulate_jobs.py)
+@pytest.mark.slow
 def test_simulate_jobs_gives_the_same_batch_with_the_bots_in_each_worker(monkeypatch):
     monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)  # 16 games in four chunks over both workers
     args = [

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "fuzz_corpus"
 FORKS = sorted(p for p in CORPUS.glob("*/fork") if p.is_dir())
 MEMORY_CAP = 1024 * 2**20  # bytes of address space (RLIMIT_AS): a 10-player game of the full game needs < 600 MB
-EVERYDAY = {"fork-deck-id-30000000", "fork-deck-id-at-the-limit"}
+EVERYDAY = {"fork-deck-id-30000000"}
 
 DRIVER = """
 import resource, sys

@@ -61,7 +61,10 @@ def test_the_same_seed_and_answers_give_the_same_game():
     assert c != a
 
 
-@pytest.mark.parametrize("kind", [k for k in agent_kinds() if k != "search"])  # search: the next test
+# search: the next test; random bots play longer games here: the slow run (every day the heuristic bots)
+@pytest.mark.parametrize(
+    "kind", [k if k != "random" else pytest.param(k, marks=pytest.mark.slow) for k in agent_kinds() if k != "search"]
+)
 def test_save_then_resume_gives_the_same_game(tmp_path, kind):
     args = ["-p", "4", "-s", "8", "--bots", kind, "--max-turns", "40"]
     whole = _play(args, ANSWERS)[1]

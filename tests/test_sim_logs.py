@@ -84,7 +84,8 @@ def run_limited(tmp_path: Path, limit: int, *args: str) -> subprocess.CompletedP
     )
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+# one job in the slow run (a subprocess each): every day two jobs, and test_balance_sweep's full disk
+@pytest.mark.parametrize("jobs", [pytest.param("1", marks=pytest.mark.slow), "2"])
 def test_a_full_disk_keeps_the_summary_and_whole_games(tmp_path, jobs):
     r = run_limited(tmp_path, 300_000, "simulate", "-n", "20", "-s", "1", "-j", jobs, "--log", "g.jsonl")
     assert r.returncode == 1, r.stderr
