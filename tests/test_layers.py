@@ -150,7 +150,11 @@ def _imports(name: str) -> set[str]:
     return targets
 
 
-GRAPH = {name: _imports(name) for name in MODULES}
+@functools.cache
+def _graph() -> dict[str, set[str]]:
+    """Each module's imports, built when a test first asks (not at collection: every xdist worker collects this
+    file, one runs its tests, and parsing every module costs about a second)."""
+    return {name: _imports(name) for name in MODULES}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -228,13 +232,13 @@ def _part(name: str) -> str:
 
 def test_the_graph_is_read():
     """The reading of imports finds what is plainly there (a guard against a walker that sees nothing)."""
-    assert "interpreter.language.runtime" in GRAPH["interpreter.engine.card_use"]
-    assert "interpreter.engine.decisions" in GRAPH["interpreter.engine.flow"]  # from . import decisions as D
-    assert "interpreter.catalogue" in GRAPH["interpreter.language.compiler"]  # from .. import catalogue
-    assert "interpreter.model.content" in GRAPH["interpreter.engine.state"]  # under TYPE_CHECKING
-    assert "interpreter.sim" in GRAPH["interpreter.simulate_cmd"]  # inside a function
-    assert "interpreter.model" in GRAPH["interpreter.engine.state"]  # the package of model.colors
-    assert "interpreter.engine.primitives" in GRAPH["interpreter.content.units"]
+    assert "interpreter.language.runtime" in _graph()["interpreter.engine.card_use"]
+    assert "interpreter.engine.decisions" in _graph()["interpreter.engine.flow"]  # from . import decisions as D
+    assert "interpreter.catalogue" in _graph()["interpreter.language.compiler"]  # from .. import catalogue
+    assert "interpreter.model.content" in _graph()["interpreter.engine.state"]  # under TYPE_CHECKING
+    assert "interpreter.sim" in _graph()["interpreter.simulate_cmd"]  # inside a function
+    assert "interpreter.model" in _graph()["interpreter.engine.state"]  # the package of model.colors
+    assert "interpreter.engine.primitives" in _graph()["interpreter.content.units"]
 
 
 def test_the_cycle_finder_finds_cycles():
@@ -243,7 +247,7 @@ def test_the_cycle_finder_finds_cycles():
 
 
 def test_every_module_has_a_layer():
-    unlisted = [m for m in MODULES if _entry(m) is None and GRAPH[m]]
+    unlisted = [m for m in MODULES if _entry(m) is None and _graph()[m]]
     assert not unlisted, (
         f"{unlisted} import the project but are in no layer: add them to LAYERS in tests/test_layers.py and to "
         "the table in ARCHITECTURE.md"
@@ -259,13 +263,13 @@ def test_every_entry_names_modules():
 
 
 def test_no_module_cycle():
-    cycles = _cycles(GRAPH)
+    cycles = _cycles(_graph())
     assert not cycles, "import cycles between modules: " + "; ".join(" <-> ".join(c) for c in cycles)
 
 
 def test_no_package_cycle():
     parts: dict[str, set[str]] = {}
-    for a, targets in GRAPH.items():
+    for a, targets in _graph().items():
         parts.setdefault(_part(a), set()).update(_part(b) for b in targets if _part(b) != _part(a))
     cycles = _cycles(parts)
     assert not cycles, "import cycles between parts of the package: " + "; ".join(" <-> ".join(c) for c in cycles)
@@ -274,7 +278,7 @@ def test_no_package_cycle():
 def test_no_upward_import():
     upward = [
         f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
-        for a, targets in sorted(GRAPH.items())
+        for a, targets in sorted(_graph().items())
         for b in sorted(targets)
         if _layer(b) > _layer(a)
     ]
