@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import fengsheng
 from interpreter import seeds
 from interpreter.engine.game import Game
@@ -89,6 +91,7 @@ def _public_copy(tmp_path, *seed_args) -> dict:
     return {"header": header, "records": records}
 
 
+@pytest.mark.slow  # two seed attacks; every day: the next test, its everyday variant
 def test_a_spectators_copy_leads_back_to_a_typed_small_seed_and_not_to_the_default(tmp_path):
     from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 
