@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.machinery
 import pstats
 import sys
 import time
@@ -32,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter.content.loader import load_cached
+from interpreter.engine import core
 from interpreter.sim import game_seed, make_agents
 from interpreter.sim.batch import drive
 
@@ -43,6 +45,8 @@ class Timed:
         self.__dict__["_agent"] = agent
         self.__dict__["spent"] = 0.0
         self.__dict__["calls"] = 0
+        for flag in ("observes", "searches", "referee", "hears_end"):  # (read at every decision: no __getattr__ then)
+            self.__dict__[flag] = getattr(agent, flag)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._agent, name)
@@ -91,6 +95,8 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="cProfile the heuristic games (untimed figures)")
     args = ap.parse_args()
     content = load_cached()
+    compiled = core.__file__ is not None and core.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    print(f"build: {'compiled' if compiled else 'pure Python'} ({core.__file__})")
     n = args.players
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     last = None

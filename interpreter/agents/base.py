@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+try:  # only mypyc reads it (setup.py's compiled build compiles the bots); plain Python may have no mypy_extensions
+    from mypy_extensions import mypyc_attr as mypyc_attr  # (re-exported: the other bots take it from here)
+except ImportError:
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        return lambda cls: cls
+
 
 # What an agent is given: read-only plain data (FrozenDicts in a game; plain dicts do as well). Each
 # field's type is documented in docs/observation.md and the JSON schemas, not in Python, so the
@@ -12,6 +22,9 @@ Observation = Mapping[str, Any]
 Descriptor = Mapping[str, Any]  # one legal action: {"id", "kind", "label", ...}
 
 
+# In the compiled build (setup.py) the bots are compiled: bots of tests and tools subclass them, and a bot is
+# copied (copy.deepcopy) or pickled like any object.
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Agent:
     """Answers decisions for one seat.
 

@@ -86,7 +86,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .base import Agent, Descriptor, Observation
+from .base import Agent, Descriptor, Observation, mypyc_attr
 from .hints import (
     BALANCE,
     CLEAR,
@@ -119,6 +119,7 @@ KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that sea
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
 class HeuristicAgent(Agent):
     observes = True
 
@@ -142,7 +143,7 @@ class HeuristicAgent(Agent):
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
-        self._discard_read: tuple[Any, ...] = ()  # the discard pile whose cards' colours it has noted
+        self._discard_read: Sequence[Any] = ()  # the discard pile whose cards' colours it has noted
         self._odds_of: Observation | None = None  # the observation the odds below were worked out for
         self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
         self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit, so too

@@ -11,10 +11,13 @@ the user only) and the public ``draw`` / ``discard`` records of the target that 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .base import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
 class ProbeReadings:
     """The identity colours each seat may still have, after the probes this seat used on it."""
 
@@ -28,7 +31,7 @@ class ProbeReadings:
     def reset(self) -> None:
         self.allowed, self._data, self._open = {}, {}, None
 
-    def saw_hand(self, hand: list[Mapping[str, Any]]) -> None:
+    def saw_hand(self, hand: Sequence[Mapping[str, Any]]) -> None:
         for c in hand:
             if c.get("data"):
                 self._data[c["id"]] = c["data"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .base import Agent, Descriptor, Observation
+from .base import Agent, Descriptor, Observation, mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
 class RandomAgent(Agent):
     """Answers each decision with one legal action drawn uniformly from its generator (``rng``).
 

@@ -9,7 +9,17 @@ copy — and the engine never reads anything back from it anyway.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn, overload
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar, cast, overload
+
+_T = TypeVar("_T")
+
+try:  # only mypyc reads it (setup.py's compiled build); plain Python may have no mypy_extensions
+    from mypy_extensions import mypyc_attr
+except ImportError:
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        return lambda cls: cls
 
 
 def _readonly(*_args: object, **_kwargs: object) -> NoReturn:
@@ -18,12 +28,20 @@ def _readonly(*_args: object, **_kwargs: object) -> NoReturn:
 
 # The keys are JSON object keys (str). The values are plain data of many shapes: each field's is given
 # by docs/observation.md and the JSON schemas, not by Python types, so they are Any here.
+# (the compiled build compiles this module for freeze and thaw; mypyc's own classes cannot subclass dict)
+@mypyc_attr(native_class=False)
 class FrozenDict(dict[str, Any]):
     """A dict that cannot be changed after it is made (hashable by identity only)."""
 
     __slots__ = ()
-    __setitem__ = __delitem__ = _readonly
-    clear = pop = popitem = setdefault = update = _readonly
+    # (one name a line: mypyc compiles no chained assignment in a class body)
+    __setitem__ = _readonly
+    __delitem__ = _readonly
+    clear = _readonly
+    pop = _readonly
+    popitem = _readonly
+    setdefault = _readonly
+    update = _readonly
     __ior__ = _readonly
 
     def __hash__(self) -> int:  # type: ignore[override]
@@ -54,10 +72,12 @@ def freeze(value: object) -> object:
     if t is list:
         items: list[object] = value  # type: ignore[assignment]
         return tuple([v if type(v) in ATOMS else freeze(v) for v in items])
+    # (below, each value is cast to object: a call with an Any is typed by the first overload, and the compiled
+    # build would check it is a dict)
     if isinstance(value, dict) and not isinstance(value, FrozenDict):
-        return FrozenDict({k: freeze(v) for k, v in value.items()})
+        return FrozenDict({k: freeze(cast(object, v)) for k, v in value.items()})
     if isinstance(value, list):
-        return tuple(freeze(v) for v in value)
+        return tuple(freeze(cast(object, v)) for v in value)
     return value
 
 
@@ -72,7 +92,7 @@ def thaw(value: object) -> object: ...
 def thaw(value: object) -> object:
     """A mutable deep copy (for JSON output or an agent that wants to scribble)."""
     if isinstance(value, dict):
-        return {k: thaw(v) for k, v in value.items()}
+        return {k: thaw(cast(object, v)) for k, v in value.items()}
     if isinstance(value, tuple):
-        return [thaw(v) for v in value]
+        return [thaw(cast(object, v)) for v in value]
     return value
