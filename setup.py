@@ -6,8 +6,10 @@ compiled to C extensions by mypyc (mypy's compiler, asked for as a build require
 about twice as many decisions per second (bench/README.md, "A compiled engine"). The Python
 sources stay in the package, and the compiled modules behave the same: the same games, byte for
 byte. Not compiled: game.py (Game is the engine's public face, whose methods tests and tools may
-replace), step.py (greenlets), errors.py and frozen.py (subclasses of built-in types), and
-everything above the engine, except the bundled content's effect code: the build first writes its
+replace), step.py (greenlets), errors.py (subclasses of built-in exceptions; frozen.py is compiled with its
+FrozenDict a plain Python class), and everything above the engine, except the bots a default sweep seats
+(agents/: the heuristic and random bots, their base class and the probe readings) and the bundled content's
+effect code: the build first writes its
 code units into interpreter/content/_units.py (interpreter/content/precompile.py; generated, not
 tracked; loading the content needs pyyaml, lark and jsonschema, asked for with mypy) and compiles that
 module with the engine; at run time a unit whose generated source is the same runs compiled, any other

@@ -7,8 +7,10 @@
 One process, the CPU clock (``time.process_time``: this machine is shared, and elapsed time counts the others'
 turns), content loading and one untimed game never timed. Every game is played as ``simulate``'s batches play it
 (``sim.batch.drive``: game seeds ``game_seed(seed, i)``, each agent seeded from its game's seed, a random bot's
-seats answered by the batch's own draws), so ``--kinds heuristic --games 200 --seed 1`` plays the very games of
-``fengsheng simulate -p 5 -n 200 --seed 1 --agents heuristic``.
+seats answered by the batch's own draws, the collector set up as a batch sets it up: ``sim.batch_gc``, and
+``after_game`` after each game, timed with it; ``--gc default`` for CPython's defaults), so ``--kinds heuristic
+--games 200 --seed 1`` plays the very games of ``fengsheng simulate -p 5 -n 200 --seed 1 --agents heuristic``.
+The first line says which build it measures (compiled, or pure Python) and where the engine's core comes from.
 
 For ``random`` and ``heuristic`` every seat is that kind: it prints games per CPU second (the figure of a sweep
 of that kind at that table size, a default ``balance`` sweep being the heuristic one) and µs per decision (the
@@ -22,6 +24,7 @@ The last line is ``heuristic G games/s`` (the sweep's figure) for a script to re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import importlib.machinery
 import pstats
@@ -34,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter.content.loader import load_cached
 from interpreter.engine import core
-from interpreter.sim import game_seed, make_agents
+from interpreter.sim import after_game, batch_gc, game_seed, make_agents
 from interpreter.sim.batch import drive
 
 
@@ -68,14 +71,19 @@ class Timed:
             self.__dict__["calls"] += 1
 
 
-def play(content: Any, kinds: tuple[str, ...], seeds: list[int], timed: set[int]) -> tuple[float, int, float, int]:
-    """Play the games; (CPU seconds, decisions answered, CPU seconds in the timed seats' agents, their calls)."""
+def play(
+    content: Any, kinds: tuple[str, ...], seeds: list[int], timed: set[int], between: Any = None
+) -> tuple[float, int, float, int]:
+    """Play the games; (CPU seconds, decisions answered, CPU seconds in the timed seats' agents, their calls).
+    `between`: called after each game, timed with it (the batch's collection of the finished game)."""
     spent, decisions, in_agents, calls = 0.0, 0, 0.0, 0
     for gseed in seeds:
         agents = make_agents(kinds, gseed, content)
         wrapped = [Timed(a) if s in timed else a for s, a in enumerate(agents)]
         t = time.process_time()
         game = drive(content, len(kinds), gseed, wrapped)
+        if between is not None:
+            between()
         spent += time.process_time() - t
         decisions += len(game.actions_taken) or game.decision_count
         for s in timed:
@@ -93,6 +101,13 @@ def main() -> None:
     ap.add_argument("--kinds", default="random,heuristic,search")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true", help="cProfile the heuristic games (untimed figures)")
+    ap.add_argument(
+        "--gc",
+        choices=("batch", "default"),
+        default="batch",
+        help="batch: the collector set up as a batch sets it up (sim.batch_gc, after_game after each game; the "
+        "default); default: CPython's defaults",
+    )
     args = ap.parse_args()
     content = load_cached()
     compiled = core.__file__ is not None and core.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
@@ -113,7 +128,9 @@ def main() -> None:
         if args.profile and kind == "heuristic":
             prof = cProfile.Profile()
             prof.enable()
-        spent, decisions, in_agents, calls = play(content, table, seeds, timed)
+        with batch_gc() if args.gc == "batch" else contextlib.nullcontext():
+            between = after_game if args.gc == "batch" else None
+            spent, decisions, in_agents, calls = play(content, table, seeds, timed, between)
         if args.profile and kind == "heuristic":
             prof.disable()
             pstats.Stats(prof).sort_stats("tottime").print_stats(30)
