@@ -109,10 +109,16 @@ def _is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
 
 
-@functools.cache
+_TREES: dict[str, ast.Module] = {}
+
+
 def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
-    """A module's tree, parsed once for every test here (the tests only read the trees)."""
-    return ast.parse(source, filename)
+    """A module's tree, parsed once for every test here (the tests only read the trees), whatever filename a
+    caller gives (it only names the file in a SyntaxError)."""
+    tree = _TREES.get(source)
+    if tree is None:
+        tree = _TREES[source] = ast.parse(source, filename)
+    return tree
 
 
 def _ancestors(name: str) -> list[str]:

@@ -68,6 +68,9 @@ def test_a_hostile_pack_under_the_memory_cap(tmp_path, fork):
     assert "MemoryError" not in r.stdout + r.stderr and "Traceback" not in r.stdout + r.stderr
 
 
+# a capped subprocess of its own: the slow run; every day the hostile fork-deck-id-30000000 plays under the cap (the
+# test above), and test_batches replays a fork's log with the packs its header names in-process
+@pytest.mark.slow
 def test_a_log_with_its_hostile_pack_beside_it(tmp_path):
     """`replay` of a log whose header names a pack beside it is as safe as validating that pack."""
     shutil.copytree(CORPUS / "fork-deck-id-30000000" / "fork", tmp_path / "fork")
