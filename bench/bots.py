@@ -17,7 +17,9 @@ of that kind at that table size, a default ``balance`` sweep being the heuristic
 game's CPU time, engine and observations included, over the decisions its agents answered), and for a bot that
 observes also the part spent in the agent itself (its ``act``, timed around each call). For ``search`` the
 first seat is the search bot (``--search``, a spec as ``simulate --agents`` takes it) and the others heuristic
-bots; it prints CPU seconds per game and µs per decision of the search seat (its ``search`` calls, timed).
+bots; it prints CPU seconds per game and µs per decision of the search seat (its ``search`` calls, timed), and
+how many decisions a game it searched (those it kept statistics of: ``search:N:paired`` searches only the kinds
+that carry the game) and ms per searched decision.
 The last line is ``heuristic G games/s`` (the sweep's figure) for a script to read.
 """
 
@@ -50,6 +52,8 @@ class Timed:
         self.__dict__["calls"] = 0
         for flag in ("observes", "searches", "referee", "hears_end"):  # (read at every decision: no __getattr__ then)
             self.__dict__[flag] = getattr(agent, flag)
+        self.__dict__["searched"] = 0  # search calls that searched (a search bot's ``last`` statistics set)
+        self.__dict__["searched_spent"] = 0.0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._agent, name)
@@ -67,16 +71,21 @@ class Timed:
         try:
             return self._agent.search(obs, actions, world)
         finally:
-            self.__dict__["spent"] += time.process_time() - t
+            took = time.process_time() - t
+            self.__dict__["spent"] += took
             self.__dict__["calls"] += 1
+            if getattr(self._agent, "last", None):  # (its statistics of this decision: it searched it)
+                self.__dict__["searched"] += 1
+                self.__dict__["searched_spent"] += took
 
 
 def play(
     content: Any, kinds: tuple[str, ...], seeds: list[int], timed: set[int], between: Any = None
-) -> tuple[float, int, float, int]:
-    """Play the games; (CPU seconds, decisions answered, CPU seconds in the timed seats' agents, their calls).
+) -> tuple[float, int, float, int, float, int]:
+    """Play the games; (CPU seconds, decisions answered, CPU seconds in the timed seats' agents, their calls, and of
+    those the CPU seconds and number of the decisions a search bot searched).
     `between`: called after each game, timed with it (the batch's collection of the finished game)."""
-    spent, decisions, in_agents, calls = 0.0, 0, 0.0, 0
+    spent, decisions, in_agents, calls, in_searched, searched = 0.0, 0, 0.0, 0, 0.0, 0
     for gseed in seeds:
         agents = make_agents(kinds, gseed, content)
         wrapped = [Timed(a) if s in timed else a for s, a in enumerate(agents)]
@@ -89,7 +98,9 @@ def play(
         for s in timed:
             in_agents += wrapped[s].spent
             calls += wrapped[s].calls
-    return spent, decisions, in_agents, calls
+            in_searched += wrapped[s].searched_spent
+            searched += wrapped[s].searched
+    return spent, decisions, in_agents, calls, in_searched, searched
 
 
 def main() -> None:
@@ -130,14 +141,15 @@ def main() -> None:
             prof.enable()
         with batch_gc() if args.gc == "batch" else contextlib.nullcontext():
             between = after_game if args.gc == "batch" else None
-            spent, decisions, in_agents, calls = play(content, table, seeds, timed, between)
+            spent, decisions, in_agents, calls, in_searched, searched = play(content, table, seeds, timed, between)
         if args.profile and kind == "heuristic":
             prof.disable()
             pstats.Stats(prof).sort_stats("tottime").print_stats(30)
         if kind == "search":
             print(
                 f"{args.search:<18} {count} games ({n} seats, the others heuristic): {spent / count:.2f} CPU s a game,"
-                f" {in_agents / max(calls, 1) * 1e6:,.0f} µs per search decision ({calls} decisions)"
+                f" {in_agents / max(calls, 1) * 1e6:,.0f} µs per decision it was asked ({calls} decisions);"
+                f" {searched / count:.1f} searched a game, {in_searched / max(searched, 1) * 1e3:,.1f} ms each"
             )
             continue
         line = (
