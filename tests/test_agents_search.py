@@ -243,8 +243,8 @@ def test_paired_keeps_the_guides_answer_unless_another_does_clearly_better(conte
         def __init__(self, wins: bool) -> None:
             self.wins = wins
 
-        def sample(self, rng: random.Random):
-            return Decided(state.world(me).sample(rng), self.wins)
+        def sample(self, rng: random.Random, weigh=None):
+            return Decided(state.world(me).sample(rng, weigh), self.wins)
 
     bot = SearchAgent(11, 6, rollout="paired", horizon=0)
     assert bot.search(obs, actions, World(True)) == winner
@@ -267,40 +267,36 @@ def test_paired_samples_fit_the_colours_a_seat_accepted(content):
         identity = world.sample(random.Random(seed))._game.players[other].identity
         return identity is not None and camps.get(identity.id) == "red"
 
-    def kept() -> int:
-        seed, sample = bot._plausible_sample(world, me, {other: 3.0}, {})
-        if sample is not None:  # the sample it weighed and kept is the one its seed deals (and is played as it is)
-            again = world.sample(random.Random(seed))
-            assert [p.identity for p in sample._game.players] == [p.identity for p in again._game.players]
-            assert sample.observation(me) == again.observation(me)
-            assert sample.legal_actions() == again.legal_actions()
-            sample.close()
-            again.close()
-        return seed
+    weigh = bot._weigh({other: 3.0}, {})
+
+    def red_weighed(seed: int) -> bool:
+        sample = world.sample(random.Random(seed), weigh)
+        again = world.sample(random.Random(seed), weigh)  # the same seed and belief: the same sample
+        assert [p.identity for p in sample._game.players] == [p.identity for p in again._game.players]
+        assert sample.observation(me) == again.observation(me) == state.observation(me)
+        identity = sample._game.players[other].identity
+        sample.close()
+        again.close()
+        return identity is not None and camps.get(identity.id) == "red"
 
     uniform = sum(red(bot.rng.getrandbits(64)) for _ in range(60))
-    leaning = sum(red(kept()) for _ in range(60))
+    leaning = sum(red_weighed(bot.rng.getrandbits(64)) for _ in range(60))
     assert leaning >= uniform + 10
 
 
 def test_paired_samples_keep_to_what_its_probes_showed(content):
-    """A seat its 试探 showed to be red (the guide's probe readings) is red in every sample the search weighs and
-    keeps; with no reading and no lean, no sample is dealt to be weighed."""
+    """A seat its 试探 showed to be red (the guide's probe readings) is red in every sample dealt by the search's
+    belief; with no reading and no lean it has no belief to deal by."""
     state = _at_kind(content, 5, 4, frozenset({"receive", "send"}))
     me = state.current_player()
     world = state.world(me)
     other = next(s for s in range(5) if s != me and str(s) not in state.observation(me)["known_identities"])
     bot = SearchAgent(3, 1, rollout="paired")
-    assert bot._plausible_sample(world, me, {}, {})[1] is None
-    kept = 0
-    for _ in range(20):
-        _seed, sample = bot._plausible_sample(world, me, {}, {other: frozenset({"red"})})
-        if sample is not None:
-            identity = sample._game.players[other].identity
-            assert identity is not None and bot.guide.identity_colors[identity.id] == "red"
-            kept += 1
-            sample.close()
-    assert kept >= 10  # (a red identity is dealt to a third of the samples or more: most draws find one)
+    assert bot._weigh({}, {}) is None
+    weigh = bot._weigh({}, {other: frozenset({"red"})})
+    for i in range(20):
+        identity = world.sample(random.Random(i), weigh)._game.players[other].identity
+        assert identity is not None and bot.guide.identity_colors[identity.id] == "red"
 
 
 def test_a_sample_left_before_its_end_is_freed_once_closed(content):

@@ -34,9 +34,10 @@ seeds, by heuristic bots at every seat, so two results differ only where the act
 — and takes another action only when it did better in clearly more samples than it did worse (a sign
 test). A rollout stops ``HORIZON`` turns on and the position is evaluated with the sample's identities
 (its camp's intel of its colour, the other camp's, blacks and deaths) — far less noise than one game's
-end. A candidate that is not ahead after ``PAIRED_FIRST`` samples gets no more. Samples are drawn with
-the guide's camp guesses: a sample whose identities contradict the colours a seat accepted by choice is
-redrawn with a probability that grows with the contradiction.
+end. A candidate that is not ahead after ``PAIRED_FIRST`` samples gets no more. Samples are dealt with
+the guide's camp guesses (World.sample's `weigh`): a deal of identities that contradicts the colours a seat
+accepted by choice is dealt again with a probability that grows with the contradiction, and one that
+contradicts what its 试探 showed, always.
 
 Honest by construction: the bot reads its observation, the action descriptors and the samples
 its World deals, which depend only on what its seat has seen and on the bot's generator (a test
@@ -52,7 +53,7 @@ from collections.abc import Sequence
 
 from ..engine.errors import EngineError
 from ..engine.game import Game
-from ..engine.step import GameState, World
+from ..engine.step import GameState, Weigh, World
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .base import Agent, Descriptor, Observation
 from .heuristic import HeuristicAgent
@@ -72,7 +73,6 @@ PROGRESS = (0.0, 1.0, 3.0)  # a seat's value of holding 0, 1, 2 intel of its cam
 BLACKS = (0.0, 0.5, 1.5)  # its cost of holding 0, 1, 2 black intel
 DEAD = 2.0  # the cost of its death
 WIN_VALUE = 8.0  # a win (a loss: minus) before the horizon
-SAMPLE_TRIES = 6  # draws of a sample before the last one is taken whatever its weight
 SEARCH_SEED = 0x5EA2C4  # the search's own generator: the seed xor this (the guide has the seed itself)
 
 
@@ -231,17 +231,18 @@ class SearchAgent(Agent):
         if len(others) > PAIRED_CANDIDATES - 1:
             others = self.rng.sample(others, PAIRED_CANDIDATES - 1)
         seat = int(obs["seat"])
-        lean, allowed = self._leans(obs), self._allowed(obs)
+        weigh = self._weigh(self._leans(obs), self._allowed(obs))
         base: list[float] = []
         results: dict[int, list[float]] = {a: [] for a in others}
         alive = list(others)
         for i in range(self.simulations):
-            sample_seed, drawn = self._plausible_sample(world, seat, lean, allowed)
+            sample_seed = self.rng.getrandbits(64)
             rollout_seed = self.rng.getrandbits(64)
-            first = drawn if drawn is not None else world.sample(random.Random(sample_seed))
-            base.append(self._play_out(first, seat, prior, rollout_seed))
+            base.append(self._play_out(world.sample(random.Random(sample_seed), weigh), seat, prior, rollout_seed))
             for a in alive:
-                results[a].append(self._play_out(world.sample(random.Random(sample_seed)), seat, a, rollout_seed))
+                results[a].append(
+                    self._play_out(world.sample(random.Random(sample_seed), weigh), seat, a, rollout_seed)
+                )
             if i + 1 >= PAIRED_FIRST:  # more samples only for the candidates still ahead of the guide's answer
                 alive = [a for a in alive if self._margin(results[a], base)[0] > 0]
                 if not alive:
@@ -279,36 +280,30 @@ class SearchAgent(Agent):
         known = obs["known_identities"]
         return {s: c for s, c in self.guide.probes.allowed.items() if s != obs["seat"] and str(s) not in known}
 
-    def _plausible_sample(
-        self, world: World, seat: int, lean: dict[int, float], allowed: dict[int, frozenset[str]]
-    ) -> tuple[int, GameState | None]:
-        """The seed of a sample whose identities fit what the seats did and what its 试探 showed: a sample is kept
-        with the probability exp(LEAN_WEIGHT * (lean * side - |lean|)) for each seat that leant (side +1 for a
-        red identity, -1 for blue, 0 without a camp), and never when it gives a seat an identity colour its
-        probes ruled out (`allowed`), up to SAMPLE_TRIES draws (the last one taken whatever it deals). With it
-        the sample itself when one was dealt to weigh it (a sample is a whole replay of the game: the kept one
-        is played, not dealt again)."""
-        seed = self.rng.getrandbits(64)
+    def _weigh(self, lean: dict[int, float], allowed: dict[int, frozenset[str]]) -> Weigh | None:
+        """Its belief about the identities it has not seen, for its World to deal samples by (World.sample's
+        `weigh`): a deal is kept with the probability exp(LEAN_WEIGHT * (lean * side - |lean|)) summed over the
+        seats that leant (side +1 for a red identity, -1 for blue, 0 without a camp), and never when it gives a
+        seat an identity colour this seat's 试探 ruled out (`allowed`). None when it has nothing to weigh by."""
         if not lean and not allowed:
-            return seed, None
-        for _ in range(SAMPLE_TRIES - 1):
-            sample = world.sample(random.Random(seed))
-            players = sample._game.players  # (the sample's own deal)
+            return None
+        camps, colours = self.guide.camps, self.guide.identity_colors
+        lean, allowed = dict(lean), dict(allowed)  # (its own copies: the World re-plays a sample with this function)
+
+        def weigh(deal: dict[int, str]) -> float:
+            for s, fits in allowed.items():
+                ident = deal.get(s)
+                if ident is not None and colours.get(ident) not in fits:
+                    return 0.0
             weight = 0.0
             for s, v in lean.items():
-                identity = players[s].identity
-                camp = self.guide.camps.get(identity.id) if identity is not None else None
+                ident = deal.get(s)
+                camp = camps.get(ident) if ident is not None else None
                 side = 1 if camp == "red" else -1 if camp == "blue" else 0
                 weight += LEAN_WEIGHT * (v * side - abs(v))
-            for s, colours in allowed.items():
-                identity = players[s].identity
-                if identity is None or self.guide.identity_colors.get(identity.id) not in colours:
-                    weight = -math.inf
-            if self.rng.random() < math.exp(weight):
-                return seed, sample
-            sample.close()
-            seed = self.rng.getrandbits(64)
-        return seed, None
+            return math.exp(weight)
+
+        return weigh
 
     def _play_out(self, state: GameState, seat: int, action: int, rollout_seed: int) -> float:
         """The result of `action` in a sample, the rest played by heuristic bots seeded from `rollout_seed`: the

@@ -414,13 +414,22 @@ class Skills:
 
     # ------------------------------------------------------------------ resampling
 
-    def redeal(self, seat: int, r: random.Random) -> None:
+    def redeal(
+        self,
+        seat: int,
+        r: random.Random,
+        weigh: Callable[[dict[int, str]], float] | None = None,
+        tries: int = 1,
+    ) -> None:
         """Re-deal what `seat` cannot see of identities and roles (the step API's resample).
 
         The identity cards (and secret tasks) of the other seats whose identity
         `seat` has not looked at, with those removed face down that were not its
         own; the face-down roles of the others, with the role pile and the roles
-        the others were dealt and did not keep.
+        the others were dealt and did not keep. With `weigh` (a search bot's
+        belief: step.World.sample), the identities are shuffled again, up to
+        `tries` times, until a draw of `r` below weigh({seat: identity id})
+        keeps the deal.
         """
         players = self.players
         me = players[seat]
@@ -433,6 +442,13 @@ class Skills:
             # what `seat` knows and on `r` only)
             idents = sorted([p.identity for p in slots] + [gone[i][0] for i in removed], key=_id_of)
             r.shuffle(idents)
+            for _ in range(tries - 1 if weigh is not None else 0):
+                deal = {
+                    p.seat: ident.id for p, ident in zip(slots, idents[: len(slots)], strict=True) if ident is not None
+                }
+                if weigh is None or r.random() < weigh(deal):
+                    break
+                r.shuffle(idents)
             seen_tasks = {t.id for t in [me.task] + [players[s].task for s in me.known_identities] if t is not None}
             seen_tasks |= {t.id for _i, t, s in gone if s == seat and t is not None}
             tasks = sorted((t for t in self.game.content.tasks.values() if t.id not in seen_tasks), key=lambda t: t.id)

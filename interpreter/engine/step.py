@@ -41,6 +41,7 @@ import random
 import re
 import threading
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from greenlet import getcurrent, greenlet
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
     pass
 
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
+IDENTITY_TRIES = 30  # World.sample with a weigh: deals of the unseen identities tried before the last is kept
+Weigh = Callable[[dict[int, str]], float]  # a deal of unseen identities {seat: identity id} -> the odds of keeping it
 
 
 class GameState:
@@ -65,7 +68,7 @@ class GameState:
         self.max_turns = max_turns
         self._actions: list[int] = []  # action ids applied, in order
         self._indices: list[int] = []  # the same answers as option indices (for fast replays)
-        self._edits: list[tuple] = []  # (actions applied before, seat, sub-seed) of each resample
+        self._edits: list[tuple] = []  # (actions applied before, seat, sub-seed, weigh) of each resample
         self._key: _Key | None = None  # a sample: the key of its recipe in the ledger (re-played from there)
         self._pins = pins  # (a sample holds none: its recipe does)
         self._game = Game(content, n_players, seed, agents=None, record=True, max_turns=max_turns, pins=pins)
@@ -210,7 +213,7 @@ class GameState:
             return (self.seed, self._pins, indices, actions, tuple(self._edits))
         seed, pins, base_indices, base_actions, base_edits = _LEDGER[self._key]
         at = len(base_indices)
-        edits = base_edits + tuple((at + i, s, sub) for i, s, sub in self._edits)
+        edits = base_edits + tuple((at + i, s, sub, w) for i, s, sub, w in self._edits)
         return (seed, pins, base_indices + indices, base_actions + actions, edits)
 
     @classmethod
@@ -260,17 +263,18 @@ class GameState:
         :meth:`clone` re-plays it exactly.
         """
         seed, pins, indices, actions, edits = self._recipe()
-        dealt = (seed, pins, indices, actions, (*edits, (len(indices), seat, rng.getrandbits(64))))
+        dealt = (seed, pins, indices, actions, (*edits, (len(indices), seat, rng.getrandbits(64), None)))
         return GameState._dealt(self.content, self.n_players, self.max_turns, _file(dealt))
 
-    def _apply_edit(self, at: int, seat: int, sub_seed: int) -> None:
-        self._edits.append((at, seat, sub_seed))
-        _redeal(self._game, seat, random.Random(sub_seed))
+    def _apply_edit(self, at: int, seat: int, sub_seed: int, weigh: Weigh | None) -> None:
+        self._edits.append((at, seat, sub_seed, weigh))
+        _redeal(self._game, seat, random.Random(sub_seed), weigh)
         self._legal = None
 
 
-# How to re-play a state from the start: (seed, pins, option indices, action ids, re-deals as (at, seat, sub-seed)).
-_Recipe = tuple[int, Any, tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...]]
+# How to re-play a state from the start: (seed, pins, option indices, action ids, re-deals as (at, seat, sub-seed,
+# weigh)).
+_Recipe = tuple[int, Any, tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int, Weigh | None], ...]]
 
 
 class _Key:
@@ -322,15 +326,21 @@ class World:
         recipe = (game.seed, game.pins, tuple(game.decision_log), tuple(game.actions_taken), ())
         return cls(game.content, game.n, game.max_turns, _file(recipe), seat)
 
-    def sample(self, rng: random.Random) -> GameState:
-        """A determinization: the game replayed, then everything `seat` cannot see dealt again from `rng`."""
+    def sample(self, rng: random.Random, weigh: Weigh | None = None) -> GameState:
+        """A determinization: the game replayed, then everything `seat` cannot see dealt again from `rng`.
+
+        `weigh`, a search bot's belief about the identities it has not seen: given a deal of them ({seat: identity
+        id} for the seats re-dealt one), the probability of keeping it. The identities are then drawn again, up to
+        IDENTITY_TRIES times, until a draw from the sample's generator keeps one (else the last is kept): a sample
+        that fits what the bot inferred, for the cost of shuffles, not of replaying the game for each try. A pure
+        function of what it is given (the sample is re-played with it: clone)."""
         seed, pins, indices, actions, edits = _LEDGER[self._key]
-        dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, rng.getrandbits(64))))
+        dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, rng.getrandbits(64), weigh)))
         return GameState._dealt(self._content, self._n, self._max_turns, _file(dealt))
 
 
-def _redeal(g: Game, seat: int, r: random.Random) -> None:
-    """Re-deal in place everything `seat` cannot see (see GameState.resample)."""
+def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) -> None:
+    """Re-deal in place everything `seat` cannot see (see GameState.resample; `weigh`: World.sample)."""
     before = {id(c): c.uid for c in g.cards}
     roles_before = {p.seat: p.role for p in g.players}
     t, pending = g.flow.transit, g.zones.pending
@@ -338,7 +348,7 @@ def _redeal(g: Game, seat: int, r: random.Random) -> None:
     g.zones.redeal(
         seat, r, pending.direction if sent and pending is not None else None, sent and t is not None and t.symbol
     )
-    g.skills.redeal(seat, r)
+    g.skills.redeal(seat, r, weigh, IDENTITY_TRIES)
     g.seats.forget_secrets(seat)
     g.flow.forget_secret_bindings(seat)
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
