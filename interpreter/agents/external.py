@@ -194,8 +194,13 @@ class BotProcess:
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.out: queue.Queue[bytes | None] = queue.Queue()
         self.last_words = ""  # its last line on stderr
-        for target in (self._write, self._read, self._pass_stderr):
-            threading.Thread(target=target, name=f"bot P{seat} {bot.name}", daemon=True).start()
+        threads = [
+            threading.Thread(target=t, name=f"bot P{seat} {bot.name}", daemon=True)
+            for t in (self._write, self._read, self._pass_stderr)
+        ]
+        self.stderr_reader = threads[2]  # joined before a crash is reported, so its last words are in the report
+        for thread in threads:
+            thread.start()
 
     def _write(self) -> None:
         stdin = self.proc.stdin
@@ -262,6 +267,8 @@ class BotProcess:
             ) from None
         if line is None:
             status = self._exit_status()
+            # its stderr drains on its own thread: a loaded machine may not have read the last line yet
+            self.stderr_reader.join(END_GRACE)
             said = f"; its last line on stderr: {self.last_words[:300]}" if self.last_words else ""
             raise BotError(f"{self.who} exited ({status}) before answering {what}{said}")
         self.fresh = False
