@@ -79,3 +79,14 @@ def test_a_verdict_reads_in_each_language(lang):
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="zh, en"):
         messages.check_lang("fr")
+
+
+@pytest.mark.parametrize(
+    "lang, kind_word, ending", [("zh", "胜利技能", "集齐情报，胜利被夺"), ("en", "victory skill", "collect+usurp")]
+)
+def test_a_skill_kind_and_an_ending_read_in_the_reports_language(lang, kind_word, ending):
+    rare = {"kind": "rare", "used": 3, "n": 90, "skill_kind": "victory", "offered": 3}
+    assert kind_word in words.flag_text(rare, lang)
+    assert words.flag_text({**rare, "skill_kind": "house_kind"}, lang).count("house_kind") == 1  # a fork's own kind
+    assert words.reason_name("collect+usurp", lang) == ending
+    assert words.reason_name("house_ending", lang) == "house_ending"

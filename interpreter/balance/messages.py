@@ -110,6 +110,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "used in {used} of the {games} games its role was in play{kind}",
     ),
     "flag_skill_kind": ("（{kind}技能）", " ({kind} skill)"),
+    # a skill's kind (catalogue.SKILL_KINDS) as a flag names it
+    "skill_kind_active": ("主动", "active"),
+    "skill_kind_triggered": ("触发", "triggered"),
+    "skill_kind_passive": ("被动", "passive"),
+    "skill_kind_victory": ("胜利", "victory"),
     "flag_skill_offered": ("；其中{n}局可用", "; offered in {n} of them"),
     "flag_skill_never_offered": ("；从未可用", "; never offered"),
     "offered_prefix": ("可用{n}局，", "offered in {n}, "),

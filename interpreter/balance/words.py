@@ -140,7 +140,8 @@ def flag_text(f: dict, lang: str) -> str:
             lead=lead,
         )
     if kind in ("unused", "rare") and "used" in f:
-        skill_kind = say("flag_skill_kind", lang, kind=f["skill_kind"]) if f.get("skill_kind") else ""
+        kind_of = f.get("skill_kind")
+        skill_kind = say("flag_skill_kind", lang, kind=_skill_kind(kind_of, lang)) if kind_of else ""
         offered = f.get("offered")
         more = (
             ""
@@ -170,3 +171,8 @@ def figure_name(figure: dict, lang: str) -> str:
     if kind in ("turns", "decisions"):
         return say(kind, lang)
     return name
+
+
+def _skill_kind(kind: str, lang: str) -> str:
+    """A skill's kind (active, triggered, …) in `lang`; a kind the catalogue does not name is shown as it is."""
+    return say("skill_kind_" + kind, lang) if "skill_kind_" + kind in MESSAGES else kind
