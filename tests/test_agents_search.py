@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from game_states import midgame
 
 from interpreter.agents import RandomAgent
 from interpreter.agents.kinds import factory_of
@@ -21,22 +22,13 @@ from interpreter.engine.step import GameState, World, drive
 from interpreter.sim import make_agents, parse_agents
 
 
-def _midgame(content, n: int, seed: int, actions: int) -> GameState:
-    """A game played at random for about `actions` actions, stopped at a decision with two options or more."""
-    state, rng = GameState(content, n, seed), random.Random(seed)
-    while not state.is_terminal() and (len(state.history()) < actions or len(state.legal_actions()) < 2):
-        state.apply_action(rng.choice(state.legal_actions()))
-    assert not state.is_terminal()
-    return state
-
-
 def _hands(state: GameState) -> list:
     return [[c["id"] for c in state.observation(s)["me"]["hand"]] for s in range(state.n_players)]
 
 
 @pytest.mark.parametrize("n, seed", [(5, 3), (7, 11)])
 def test_a_world_deals_the_same_samples_whatever_the_seat_cannot_see(content, n, seed):
-    state = _midgame(content, n, seed, 50)
+    state = midgame(content, n, seed, 50)
     me = state.current_player()
     twin = state.resample(me, random.Random(99))  # another game `me` cannot tell from this one
     assert twin.observation(me) == state.observation(me)
@@ -62,7 +54,7 @@ def test_a_world_deals_the_same_samples_whatever_the_seat_cannot_see(content, n,
 def test_answers_do_not_depend_on_what_the_seat_cannot_see(content, rollout):
     budget = 6 if rollout == "random" else 2
     for seed in (5, 8):
-        state = _midgame(content, 5, seed, 40)
+        state = midgame(content, 5, seed, 40)
         me = state.current_player()
         twin = state.resample(me, random.Random(seed))
         assert _hands(twin) != _hands(state)
@@ -76,7 +68,7 @@ def test_answers_do_not_depend_on_what_the_seat_cannot_see(content, rollout):
 
 
 def test_seeded_and_its_seed_matters(content):
-    state = _midgame(content, 5, 21, 60)
+    state = midgame(content, 5, 21, 60)
     me = state.current_player()
 
     def stats(seed: int) -> dict:
@@ -113,7 +105,7 @@ def test_a_game_with_a_search_bot_replays_and_the_driver_hands_the_same_world(co
 
 
 def test_without_a_world_it_answers_as_its_heuristic_guide(content):
-    state = _midgame(content, 4, 2, 30)
+    state = midgame(content, 4, 2, 30)
     me = state.current_player()
     bot = SearchAgent(4, 10)
     assert bot.act(state.observation(me), state.action_descriptors()) in state.legal_actions()
@@ -147,7 +139,7 @@ def test_a_sample_the_engine_stops_counts_as_a_draw_not_a_crash(content):
     the real game: the simulation counts as a draw and is counted in `failed`."""
     from interpreter.engine.errors import EngineError
 
-    state = _midgame(content, 5, 9, 30)
+    state = midgame(content, 5, 9, 30)
     me = state.current_player()
 
     class Stuck:
@@ -305,7 +297,7 @@ def test_a_sample_left_before_its_end_is_freed_once_closed(content):
     import gc
     import weakref
 
-    state = _midgame(content, 5, 6, 30)
+    state = midgame(content, 5, 6, 30)
     world = state.world(state.current_player())
 
     def left(close: bool) -> weakref.ref:  # (left(False) stays alive after gc.collect(): greenlet's limit)

@@ -10,15 +10,9 @@ from __future__ import annotations
 
 import random
 
+from game_states import midgame
+
 from interpreter.engine.step import GameState
-
-
-def _midgame(content, n: int, seed: int, actions: int) -> GameState:
-    state, rng = GameState(content, n, seed), random.Random(seed)
-    while not state.is_terminal() and (len(state.history()) < actions or len(state.legal_actions()) < 2):
-        state.apply_action(rng.choice(state.legal_actions()))
-    assert not state.is_terminal()
-    return state
 
 
 def _unseen(state: GameState, me: int) -> int:
@@ -27,7 +21,7 @@ def _unseen(state: GameState, me: int) -> int:
 
 
 def test_weigh_deals_only_what_it_keeps_and_the_seat_sees_the_same(content):
-    state = _midgame(content, 5, 4, 40)
+    state = midgame(content, 5, 4, 40)
     me = state.current_player()
     world = state.world(me)
     other = _unseen(state, me)
@@ -55,7 +49,7 @@ def test_weigh_deals_only_what_it_keeps_and_the_seat_sees_the_same(content):
 
 
 def test_without_weigh_or_keeping_all_the_sample_is_a_uniform_re_deal(content):
-    state = _midgame(content, 5, 6, 40)
+    state = midgame(content, 5, 6, 40)
     me = state.current_player()
     world = state.world(me)
     other = _unseen(state, me)
