@@ -37,7 +37,7 @@ test). A rollout stops ``HORIZON`` turns on and the position is evaluated with t
 end. A candidate that is not ahead after ``PAIRED_FIRST`` samples gets no more. Samples are dealt with
 the guide's camp guesses (World.sample's `weigh`): a deal of identities that contradicts the colours a seat
 accepted by choice is dealt again with a probability that grows with the contradiction, and one that
-contradicts what its 试探 showed, always.
+contradicts what its own probe cards (the `probe` function) showed, always.
 
 Honest by construction: the bot reads its observation, the action descriptors and the samples
 its World deals, which depend only on what its seat has seen and on the bot's generator (a test
@@ -275,7 +275,7 @@ class SearchAgent(Agent):
         }
 
     def _allowed(self, obs: Observation) -> dict[int, frozenset[str]]:
-        """Per other seat whose identity it has not seen: the identity colours this seat's own 试探 left it (the
+        """Per other seat whose identity it has not seen: the identity colours this seat's own probes left it (the
         guide's reading of the answers, from what this seat saw)."""
         known = obs["known_identities"]
         return {s: c for s, c in self.guide.probes.allowed.items() if s != obs["seat"] and str(s) not in known}
@@ -284,7 +284,7 @@ class SearchAgent(Agent):
         """Its belief about the identities it has not seen, for its World to deal samples by (World.sample's
         `weigh`): a deal is kept with the probability exp(LEAN_WEIGHT * (lean * side - |lean|)) summed over the
         seats that leant (side +1 for a red identity, -1 for blue, 0 without a camp), and never when it gives a
-        seat an identity colour this seat's 试探 ruled out (`allowed`). None when it has nothing to weigh by."""
+        seat an identity colour this seat's probes ruled out (`allowed`). None when it has nothing to weigh by."""
         if not lean and not allowed:
             return None
         camps, colours = self.guide.camps, self.guide.identity_colors

@@ -218,7 +218,7 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
 def _removed_face_down(g: Game, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
     """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat while no card has
     moved and nothing was recorded (who follows a removed card changes only as it moves or is shown, 展示/查看:
-    a record); they pile up over a game (试探, 密令)."""
+    a record); they pile up over a game (every card used face down, a probe's copy among them)."""
     stamp = (g.zones.moves, g.changes, id(removed), len(removed))
     kept = g.views.removed.get(seat)
     if kept is not None and kept[0] == stamp:
