@@ -59,7 +59,7 @@ class Views:
         self.read = 0  # log records projected so far, for every seat at once (_read_log)
         self.histories: list[list[FrozenDict]] = [[] for _ in range(n)]  # per seat: its records so far
         self.made: dict[int | None, tuple[FrozenDict, ...]] = {}  # per seat: its history as last handed out
-        self.public: dict[int, tuple[int, tuple[FrozenDict, ...]]] = {}  # a spectator's: (records read, history)
+        self.public: tuple[int, tuple[FrozenDict, ...]] = (0, ())  # a spectator's: (records read, history)
         self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
         self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
@@ -107,7 +107,7 @@ def _read_log(views: Views, log: list[Record]) -> None:
         for seat in seats:
             if to is not None and seat not in to:
                 continue
-            hidden = tuple([f for f, readers in secret.items() if seat not in readers]) if secret else ()
+            hidden = tuple([f for f, readers in secret.items() if seat not in readers])
             copy = made.get(hidden)
             if copy is None:
                 copy = made[hidden] = _frozen(rec, hidden)
@@ -148,7 +148,7 @@ def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
 
 def _public_history(views: Views, log: list[Record]) -> tuple[FrozenDict, ...]:
     """A spectator's history: the records every seat reads, fields secret to any seat blanked."""
-    done, records = views.public.get(0, (0, ()))
+    done, records = views.public
     if done == len(log):
         return records
     new: list[FrozenDict] = []
@@ -164,7 +164,7 @@ def _public_history(views: Views, log: list[Record]) -> tuple[FrozenDict, ...]:
         new.append(v)
     if new:
         records += tuple(new)
-    views.public[0] = (len(log), records)
+    views.public = (len(log), records)
     return records
 
 
