@@ -4,7 +4,9 @@ Nothing kept is needed: without it things are only slower. Each kind of thing ke
 that makes it, as a :class:`Kept` (a name; a version naming everything its values depend on beyond their key;
 whether each hit is a fresh copy; whether it is kept between runs), and used through :func:`remember`: the
 value kept under a key, else made, and kept if its maker says it may be (a content file with a finding is read
-every time, so that it reports it again). What is kept:
+every time, so that it reports it again). A caller that changes nothing of what it gets says so (``shared``):
+a kind kept as copies then gives it one object per entry in this process, not a fresh copy each time. What is
+kept:
 
 * ``ast`` and ``code`` (language/parser.py): each effect text's tree and each code unit's compiled Python,
   between runs (parsing is most of what loading content costs);
@@ -90,12 +92,23 @@ class Kept(Generic[V]):
         self.name, self.version, self.copies = name, version, copies
         self.between_runs, self.in_process, self.limit = between_runs, in_process, limit
         self._memo: dict[Hashable, Any] = {}  # in this process: the values, or their bytes (copies)
+        self._shared: dict[Hashable, tuple[bytes, V]] = {}  # copies: the bytes in _memo and the one value loaded
         _KINDS[name] = self
 
-    def get(self, key: Hashable) -> V | None:
+    def get(self, key: Hashable, *, shared: bool = False) -> V | None:
+        """The value kept under `key`, or None. `shared` (a kind kept as copies): the caller changes nothing of
+        what it gets, so every shared get of the same entry in this process gets one object, loaded once."""
         found = self._memo.get(key)
         if found is not None:
-            return self._loaded(found) if self.copies is not None else found
+            if self.copies is None:
+                return found
+            if not shared:
+                return self._loaded(found)
+            held = self._shared.get(key)
+            if held is None or held[0] is not found:  # not loaded yet, or loaded from bytes made again since
+                held = (found, self._loaded(found))
+                self._shared[key] = held
+            return held[1]
         at = self._file_key(key)
         if at is None:
             return None
@@ -110,7 +123,9 @@ class Kept(Generic[V]):
         self._remember(key, blob)
         return value
 
-    def put(self, key: Hashable, value: V) -> None:
+    def put(self, key: Hashable, value: V, *, shared: bool = False) -> None:
+        """Keep `value` under `key`; `shared`: the caller that made it changes nothing of it either (see get),
+        so it is the object later shared gets return."""
         blob: Any = value
         if self.copies is not None:
             try:
@@ -118,6 +133,8 @@ class Kept(Generic[V]):
             except (RecursionError, pickle.PicklingError, ValueError):  # nested too deep, or not kept that way
                 return
         self._remember(key, blob)
+        if shared and self.copies is not None and self.in_process:
+            self._shared[key] = (blob, value)
         at = self._file_key(key)
         if at is not None:
             _store_put(at, blob)
@@ -125,11 +142,13 @@ class Kept(Generic[V]):
     def clear(self) -> None:
         """Forget what this process kept of this kind (the file kept between runs stays)."""
         self._memo.clear()
+        self._shared.clear()
 
     def drop(self, which: Callable[[Any], bool]) -> None:
         """Forget the keys `which` says, in this process."""
         for key in [k for k in self._memo if which(k)]:
             del self._memo[key]
+            self._shared.pop(key, None)
 
     def _loaded(self, blob: bytes) -> V:
         assert self.copies is not None
@@ -141,6 +160,7 @@ class Kept(Generic[V]):
             return
         if self.limit is not None and len(self._memo) >= self.limit:
             self._memo.clear()
+            self._shared.clear()
         self._memo[key] = blob
 
     def _file_key(self, key: Hashable) -> tuple[str, str, Hashable] | None:
@@ -153,14 +173,16 @@ class Kept(Generic[V]):
 _KINDS: dict[str, Kept[Any]] = {}  # every kind declared in this process, by name
 
 
-def remember(kept: Kept[V], key: Hashable, make: Callable[[], tuple[V, bool]]) -> V:
-    """The value `kept` holds under `key`; else `make()`'s (value, whether it may be kept), kept if it may."""
-    found = kept.get(key)
+def remember(kept: Kept[V], key: Hashable, make: Callable[[], tuple[V, bool]], *, shared: bool = False) -> V:
+    """The value `kept` holds under `key`; else `make()`'s (value, whether it may be kept), kept if it may.
+    `shared`: the caller changes nothing of what it gets (Kept.get): a kind kept as copies then hands out one
+    object per entry in this process instead of a fresh copy each time."""
+    found = kept.get(key, shared=shared)
     if found is not None:
         return found
     value, keep = make()
     if keep:
-        kept.put(key, value)
+        kept.put(key, value, shared=shared)
     return value
 
 

@@ -194,7 +194,7 @@ def _build_deck_file(
     if deck_file is None:
         u.sink.err(dirs[-1] / "deck.yaml", None, "E100", "the content has no deck.yaml")
         return [], {}
-    data = read(u.sink, deck_file, "deck")
+    data = read(u.sink, deck_file, "deck", shared=True)  # only read (the copies are built anew): shared
     if data is None:
         return [], {}
     deck, decks = build_deck(u, deck_file, data, card_types, skip_kinds=layers.removed["cards"])
@@ -211,7 +211,7 @@ def _read_kind(sink: Diagnostics, dirs: list[Path], folder: str, kind: str) -> l
         sub = Path(d) / folder
         if sub.is_dir():
             for f in sorted(sub.glob("*.yaml")) + sorted(sub.glob("*.yml")):
-                data = read(sink, f, kind)
+                data = read(sink, f, kind, shared=True)  # only read: the builders change nothing of it
                 if data is not None and isinstance(data.get("id"), str):
                     out.append((layer, f, data))
     return out

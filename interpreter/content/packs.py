@@ -31,6 +31,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..cache import Kept, remember
 from ..paths import BUNDLED_CONTENT
 from ..snippet import brief
 from ..suggest import closest
@@ -48,12 +49,31 @@ class PackError(ValueError):
 def expansions_of(rule_set: Path) -> dict[str, Path]:
     """A rule set's expansions by id (their folder's name), in the order they are layered by default: the
     order its pack.yaml lists them in (`expansions:`), then any it does not list by name; an expansion that
-    extends another of them comes after it."""
+    extends another of them comes after it.
+
+    Worked out once per process for the same folders and manifests (EXPANSIONS): a load asks it several times
+    (the choice of expansions, the packs `extends:` may name, the ids of the expansions left out), and the
+    tests and `fengsheng serve` load again and again. What is on disk is looked at on every call (the folder's
+    entries, each pack.yaml's text), so a folder or a manifest changed is seen at once."""
     folder = Path(rule_set) / EXPANSIONS_FOLDER
-    if not folder.is_dir():
+    try:
+        with os.scandir(folder) as entries:
+            found = sorted(folder / e.name for e in entries if not e.name.startswith(".") and e.is_dir())
+    except OSError:  # no expansions/ folder (or not one that can be read): no expansions
         return {}
-    found = {d.name: d for d in sorted(folder.iterdir()) if d.is_dir() and not d.name.startswith(".")}
-    listed = [name for name in _manifest_list(Path(rule_set), "expansions") if name in found]
+    texts = (_manifest_text(Path(rule_set)), *(_manifest_text(d) for d in found))
+    key = ("" if folder.is_absolute() else os.getcwd(), str(rule_set), tuple(d.name for d in found), texts)
+    kept: dict[str, Path] = remember(EXPANSIONS, key, lambda: (_expansions(Path(rule_set), found), True))
+    return dict(kept)  # the caller's own
+
+
+EXPANSIONS: Kept[dict[str, Path]] = Kept("expansions", limit=256)  # see expansions_of
+
+
+def _expansions(rule_set: Path, folders: list[Path]) -> dict[str, Path]:
+    """expansions_of's answer worked out: `folders` are the rule set's expansion folders, sorted."""
+    found = {d.name: d for d in folders}
+    listed = [name for name in _manifest_list(rule_set, "expansions") if name in found]
     order = [*dict.fromkeys(listed), *(name for name in found if name not in listed)]
     out: dict[str, Path] = {}
 
@@ -205,16 +225,38 @@ def extends_of(pack: Path) -> list[str]:
 
 def _manifest_list(pack: Path, key: str) -> list[str]:
     """A list of names in a pack's pack.yaml (`extends:`, `expansions:`), read leniently: the loader reports
-    a broken manifest."""
-    manifest = Path(pack) / MANIFEST
-    if not manifest.is_file():
+    a broken manifest. The file is read on every call and parsed once per process for the same text."""
+    text = _manifest_text(Path(pack))
+    if text is None:
         return []
+    return list(remember(MANIFEST_LISTS, text, lambda: _name_lists(text)).get(key, ()))
+
+
+MANIFEST_LISTS: Kept[dict[str, tuple[str, ...]]] = Kept("pack.yaml lists", limit=1024)  # a pack.yaml's text -> lists
+_LISTED = ("extends", "expansions")
+_KEPT_TEXT = 100_000  # characters: a longer manifest (a hostile one) is parsed each time rather than kept as a key
+
+
+def _manifest_text(pack: Path) -> str | None:
+    """The text of a pack's pack.yaml; None when there is none or it cannot be read as UTF-8."""
     try:
-        data = load_yaml(manifest.read_text(encoding="utf-8"))
+        return (pack / MANIFEST).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # none, a folder of that name, unreadable: the loader says why
+        return None
+
+
+def _name_lists(text: str) -> tuple[dict[str, tuple[str, ...]], bool]:
+    """The name lists of a pack.yaml's text (`extends:`, `expansions:`: the names in each that are texts), and
+    whether they may be kept."""
+    try:
+        data = load_yaml(text)
     except Exception:  # any unreadable manifest: the loader reads it again and says why
-        return []
-    refs = data.get(key) if isinstance(data, dict) else None
-    return [r for r in refs if isinstance(r, str)] if isinstance(refs, list) else []
+        return {}, len(text) <= _KEPT_TEXT
+    out = {}
+    for key in _LISTED:
+        refs = data.get(key) if isinstance(data, dict) else None
+        out[key] = tuple(r for r in refs if isinstance(r, str)) if isinstance(refs, list) else ()
+    return out, len(text) <= _KEPT_TEXT
 
 
 def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | None = None) -> list[Path]:

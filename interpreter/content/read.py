@@ -62,13 +62,16 @@ READS: Kept[PosDict | None] = Kept(
 )  # (kind, text)
 
 
-def read(sink: Diagnostics, path: Path, kind: str) -> PosDict | None:
-    """Read one YAML file and check it against its schema. None if unusable (and reported)."""
+def read(sink: Diagnostics, path: Path, kind: str, *, shared: bool = False) -> PosDict | None:
+    """Read one YAML file and check it against its schema. None if unusable (and reported). The data is the
+    caller's own, unless `shared`: then it is the one object every shared read of the same text in this process
+    gets, never to be changed (the loader's card, role, secret task and deck files, which it only reads:
+    unpickling a fresh copy of each was most of what loading an unchanged pack cost)."""
     text = _text(sink, path)
     if text is None:
         return None
     sink.sources[str(path)] = split_lines(text)
-    return remember(READS, (kind, text), lambda: _read_clean(sink, path, text, kind))
+    return remember(READS, (kind, text), lambda: _read_clean(sink, path, text, kind), shared=shared)
 
 
 def _read_clean(sink: Diagnostics, path: Path, text: str, kind: str) -> tuple[PosDict | None, bool]:
