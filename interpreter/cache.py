@@ -197,6 +197,11 @@ class _Store:
         self.entries = self._read()
         self.used: dict[tuple, None] = {}  # in the order of first use: the oldest make room first
         self.new = False
+        # the file as this process last wrote it: its stamp (inode, size, time) and its entries. A process that
+        # loads again and again (the tests, `fengsheng serve`) saves after each load with something new: while
+        # the file is still the one it wrote, it is not read back (a few MB unpickled) to be merged again
+        self.written: tuple[tuple[int, int, int], dict[tuple, bytes]] | None = None
+        self.old_files_gone = False
 
     def _read(self) -> dict[tuple, bytes]:
         try:
@@ -206,12 +211,21 @@ class _Store:
             return {}  # nothing kept yet, or a file this version cannot read: everything is made again
         return loaded if isinstance(loaded, dict) else {}
 
+    def _on_disk(self) -> dict[tuple, bytes]:
+        """What the file holds now, without the stale entries: as this process wrote it last, if it is still that
+        file (another process's save replaces it by a new file: another inode), else read."""
+        if self.written is not None:
+            with contextlib.suppress(OSError):
+                if _stamp(os.stat(self.path)) == self.written[0]:
+                    return _fresh(self.written[1])
+        return _fresh(self._read())
+
     def save(self) -> None:
         if not self.new:
             return
         # what other processes kept since this one read the file (another content set, another pack) stays,
         # up to MAX_ENTRIES: the entries this process did not use, oldest first, make room
-        merged = {k: v for k, v in self._read().items() if not _stale(k)}
+        merged = self._on_disk()
         for key in self.used:
             if key in self.entries:
                 merged.pop(key, None)
@@ -224,23 +238,33 @@ class _Store:
         try:
             with tmp.open("wb") as f:
                 pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
+                f.flush()
+                stamp = _stamp(os.fstat(f.fileno()))
             os.replace(tmp, self.path)
             self.new = False
+            self.written = (stamp, merged)
         except OSError:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             return
-        for old in self.path.parent.glob(_OLD_FILES):
-            with contextlib.suppress(OSError):
-                old.unlink()
+        if not self.old_files_gone:
+            self.old_files_gone = True
+            for old in self.path.parent.glob(_OLD_FILES):
+                with contextlib.suppress(OSError):
+                    old.unlink()
 
 
-def _stale(key: object) -> bool:
-    """An entry of a kind declared in this process under another version (kept by an older fengsheng)."""
-    if not (isinstance(key, tuple) and len(key) == 3):
-        return True
-    kind = _KINDS.get(key[0])
-    return kind is not None and kind.version() != key[1]
+def _stamp(st: os.stat_result) -> tuple[int, int, int]:
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _fresh(entries: dict[tuple, bytes]) -> dict[tuple, bytes]:
+    """The entries that are not stale, in a dict of their own: stale is an entry of a kind declared in this process
+    under another version (kept by an older fengsheng), or a key of no kind's shape."""
+    versions = {name: kind.version() for name, kind in _KINDS.items()}
+    return {
+        k: v for k, v in entries.items() if isinstance(k, tuple) and len(k) == 3 and versions.get(k[0], k[1]) == k[1]
+    }
 
 
 @lru_cache(maxsize=1)
