@@ -94,3 +94,21 @@ def test_a_clean_role_is_built_once_and_its_marks_still_count_in_every_load(tmp_
     with pytest.raises(ContentErrors) as e:
         load_content([BUNDLED_CONTENT, tmp_path / "c"])
     assert [err.code for err in e.value.errors] == ["E305"]
+
+
+def test_a_pack_adding_a_card_builds_only_what_names_it_again(tmp_path):
+    """A card's name reaches code only through a 【name】 literal: the roles and cards of the base game are the
+    objects built before when a pack adds a card kind; a role naming the new card is built for it."""
+    base = load_content([BUNDLED_CONTENT])
+    first = min(base.card_types.values(), key=lambda c: c.id)
+    card = (BUNDLED_CONTENT / "cards" / f"{first.id}.yaml").read_text(encoding="utf-8")
+    (tmp_path / "c" / "cards").mkdir(parents=True)
+    (tmp_path / "c" / "cards" / "xin_pai.yaml").write_text(
+        card.replace(f"id: {first.id}\n", "id: xin_pai\n", 1).replace(f"name: {first.name}\n", "name: 新牌\n", 1),
+        encoding="utf-8",
+    )
+    _role(tmp_path / "c", "uses", "if usable(none, as: 【新牌】) { draw(self, 1) }")
+    forked = load_content([BUNDLED_CONTENT, tmp_path / "c"])
+    assert all(forked.roles[r] is base.roles[r] for r in base.roles)
+    assert all(forked.card_types[c] is base.card_types[c] for c in base.card_types)
+    assert forked.roles["uses"].skills[0].name == "技"

@@ -15,6 +15,7 @@ import from here (ContentError, ContentErrors, BUNDLED_CONTENT, the context envi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache as once
 from pathlib import Path
@@ -55,17 +56,22 @@ __all__ = [
 
 BUILDERS = {"card": build_card, "role": build_role, "secret_task": build_task}
 
-# Cards, roles and secret tasks built from a file that read clean, with nothing to report, by kind, file name, text
-# and the card names known (【...】 in the code): the object (never changed once built, like load_cached's) and
-# the marks its code set and read (without the file: a mark's place is (key, kind, how, line, col) here). Built
-# again for any file with a finding.
+# Cards, roles and secret tasks built from a file that read clean, with nothing to report, by kind, file name, text,
+# the card names its text names (【...】, with the card each stands for in this load, or None) and what the rules
+# declare: the object (never changed once built, like load_cached's) and the marks its code set and read (without
+# the file: a mark's place is (key, kind, how, line, col) here). Built again for any file with a finding.
 BUILDS: Kept[tuple[Any, list[tuple]]] = Kept("build")
+NAMED: Kept[tuple[str, ...]] = Kept("card names named")  # a file's text -> the names in 【】 in its data's texts
+_CARD_NAME = re.compile(r"【([^】\n]+)】")  # as the effect grammar reads one (language/effect.lark, CARD_NAME)
 
 
-def build(u: Units, path: Path, data: PosDict, kind: str, names: tuple) -> Any:
-    """A card, role or secret task (by `kind`) of a file read by read(), built once per process for the same text
-    and card names (`names`: the sorted items of card_names) when it has nothing to report."""
-    key = (kind, path.name, "\n".join(u.sink.sources.get(str(path), ())), names, u.declared.key())
+def build(u: Units, path: Path, data: PosDict, kind: str) -> Any:
+    """A card, role or secret task (by `kind`) of a file read by read(), built once per process for the same text,
+    the same cards for the names it names and the same declarations, when it has nothing to report. (A card's
+    name reaches the code only through a 【name】 literal: a pack adding a card does not build the others again.)"""
+    text = "\n".join(u.sink.sources.get(str(path), ()))
+    named = remember(NAMED, text, lambda: (tuple(sorted(set(_names_in(data)))), True))
+    key = (kind, path.name, text, tuple((n, u.card_names.get(n)) for n in named), u.declared.key())
     first = len(u.marks)
 
     def make() -> tuple[tuple[Any, list[tuple]], bool]:
@@ -78,6 +84,17 @@ def build(u: Units, path: Path, data: PosDict, kind: str, names: tuple) -> Any:
     obj, marks = remember(BUILDS, key, make)
     u.marks += [(*m[:3], path, *m[3:]) for m in marks]
     return obj
+
+
+def _names_in(value: Any) -> list[str]:
+    """Every name in 【】 in the texts of `value` (a file's data: mappings, lists, texts)."""
+    if isinstance(value, str):
+        return _CARD_NAME.findall(value) if "【" in value else []
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _names_in(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _names_in(v)]
+    return []
 
 
 @dataclass
@@ -157,17 +174,16 @@ def _build_kinds(u: Units, layers: Layers, dirs: list[Path]) -> _Kinds:
     for _, _, data in cards.values():
         if isinstance(data.get("name"), str):
             u.card_names[data["name"]] = data["id"]
-    names = tuple(sorted(u.card_names.items()))
     for ident, (layer, f, data) in cards.items():
-        out.card_types[ident] = build(u, f, data, "card", names)
+        out.card_types[ident] = build(u, f, data, "card")
         out.origins["card", ident] = layers.origin(layer, f, data)
     for ident, (layer, f, data) in layers.resolve(
         "secret_tasks", _read_kind(u.sink, dirs, "secret_tasks", "secret_task")
     ).items():
-        out.tasks[ident] = build(u, f, data, "secret_task", names)
+        out.tasks[ident] = build(u, f, data, "secret_task")
         out.origins["secret_task", ident] = layers.origin(layer, f, data)
     for ident, (layer, f, data) in layers.resolve("roles", _read_kind(u.sink, dirs, "roles", "role")).items():
-        out.roles[ident] = build(u, f, data, "role", names)
+        out.roles[ident] = build(u, f, data, "role")
         out.origins["role", ident] = layers.origin(layer, f, data)
     return out
 
