@@ -12,24 +12,31 @@ kept:
   between runs (parsing is most of what loading content costs);
 * ``read`` (content/read.py): each content file that read clean (YAML parsed, schema met, nothing to report),
   in this process and between runs;
-* ``build``, ``card name`` and ``content set`` (content/loader.py): cards, roles and tasks built from such
-  files, the bundled cards' names for ``validate``, and ``load_cached``'s content sets, in this process.
+* ``build``, ``card names named``, ``card name`` and ``content set`` (content/loader.py): cards, roles and tasks
+  built from such files, the card names each file names, the bundled cards' names for ``validate``, and
+  ``load_cached``'s content sets, in this process;
+* ``expansions`` and ``pack.yaml lists`` (content/packs.py): a rule set's expansions in their order, and the
+  names a pack.yaml's ``extends:`` and ``expansions:`` list, in this process.
 
 In this process a kind keeps at most its ``limit`` values (all of them go when it is full). Between runs the
 kinds share one file in the user's private cache folder (:func:`cache_dir`): read once, at the first lookup;
 :func:`save` adds what this process used to what the file holds by then (other content sets stay, up to
 MAX_ENTRIES, the entries not used longest making room) and replaces it atomically; an entry of a kind whose
-version changed is dropped. A leaf module: it imports nothing of the project.
+version changed is dropped. The file is read back at a save only if another process replaced it since this one
+wrote it; :func:`save_soon` (the loader's) saves at most every SAVE_EVERY seconds, and at exit. A leaf module:
+it imports nothing of the project.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import marshal
 import os
 import pickle
 import stat
 import sys
+import time
 from collections.abc import Callable, Hashable
 from functools import lru_cache
 from pathlib import Path
@@ -202,6 +209,8 @@ class _Store:
         # the file is still the one it wrote, it is not read back (a few MB unpickled) to be merged again
         self.written: tuple[tuple[int, int, int], dict[tuple, bytes]] | None = None
         self.old_files_gone = False
+        self.saved_at: float | None = None  # _clock() at the last save (save_soon)
+        self.wanted = False  # a save_soon put off: done at the next save, at new_run() or when the process exits
 
     def _read(self) -> dict[tuple, bytes]:
         try:
@@ -217,10 +226,12 @@ class _Store:
         if self.written is not None:
             with contextlib.suppress(OSError):
                 if _stamp(os.stat(self.path)) == self.written[0]:
-                    return _fresh(self.written[1])
+                    return dict(self.written[1])  # stale entries were left out when it was written
         return _fresh(self._read())
 
     def save(self) -> None:
+        self.wanted = False
+        self.saved_at = _clock()
         if not self.new:
             return
         # what other processes kept since this one read the file (another content set, another pack) stays,
@@ -306,8 +317,39 @@ def save() -> None:
         store.save()
 
 
+SAVE_EVERY = 2.0  # seconds: save_soon saves at most this often; what it puts off is saved when the process exits
+_clock = time.monotonic
+
+
+def save_soon() -> None:
+    """save(), unless this process saved less than SAVE_EVERY seconds ago: then at the next save, at new_run() or
+    when the process exits. (Each save writes the whole file, a few MB: a process that loads packs again and again,
+    the tests or `fengsheng serve`, saved after each load with anything new; a command that loads once saves at
+    once, as before.)"""
+    store = _store()
+    if store is None or not store.new:
+        return
+    if store.saved_at is None or _clock() - store.saved_at >= SAVE_EVERY:
+        store.save()
+    elif not store.wanted:
+        store.wanted = True
+        if not _at_exit:
+            _at_exit.append(atexit.register(_save_wanted))
+
+
+_at_exit: list[object] = []  # the exit hook, once registered
+
+
+def _save_wanted() -> None:
+    """What a save_soon put off, saved (at exit and new_run)."""
+    store = _store() if _store.cache_info().currsize else None  # only a store already in use: no folder made now
+    if store is not None and store.wanted:
+        store.save()
+
+
 def new_run() -> None:
-    """Forget the cache folder and the file as read (tests: what a new process would find); what each kind keeps
-    in this process stays (Kept.clear)."""
+    """Forget the cache folder and the file as read (tests: what a new process would find), once what a save_soon
+    put off is saved; what each kind keeps in this process stays (Kept.clear)."""
+    _save_wanted()
     cache_dir.cache_clear()
     _store.cache_clear()

@@ -45,3 +45,25 @@ def test_a_save_reads_the_file_back_only_when_another_process_replaced_it(store,
     texts = _texts_in_file()
     assert ("start", "win(self)\n") in texts
     assert all(("start", f"draw(self, {n})\n") in texts for n in (1, 2, 3))
+
+
+def test_save_soon_saves_at_most_every_few_seconds_and_what_it_put_off_is_saved_later(store, monkeypatch):
+    now = [100.0]
+    monkeypatch.setattr(kept, "_clock", lambda: now[0])
+    parser.parse("draw(self, 1)\n")
+    kept.save_soon()  # the first save of the process: at once
+    assert ("start", "draw(self, 1)\n") in _texts_in_file()
+    parser.parse("draw(self, 2)\n")
+    now[0] += kept.SAVE_EVERY / 2
+    kept.save_soon()  # too soon: put off
+    assert ("start", "draw(self, 2)\n") not in _texts_in_file()
+    now[0] += kept.SAVE_EVERY / 2
+    parser.parse("draw(self, 3)\n")
+    kept.save_soon()  # long enough since the last: saved, with what was put off
+    assert {("start", "draw(self, 2)\n"), ("start", "draw(self, 3)\n")} <= set(_texts_in_file())
+    parser.parse("draw(self, 4)\n")
+    kept.save_soon()
+    assert ("start", "draw(self, 4)\n") not in _texts_in_file()
+    path = kept._store().path
+    kept.new_run()  # what a new process finds: what was put off is saved first (as at exit)
+    assert ("start", "draw(self, 4)\n") in [key for _, _, key in kept._Store(path).entries]

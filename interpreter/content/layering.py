@@ -146,7 +146,9 @@ class Layers:
             elif layer > 0:
                 self.changes.append(f"{self.ids[layer]}: {word} {ident} added")
             winners[ident] = (layer, f, data)
-        absent = self.absent_ids(folder)
+        # read only when a manifest removes something of this kind (it reads every file of the expansions left out)
+        removes = any(m.ids("remove", folder) for m in self.manifests.values())
+        absent = self.absent_ids(folder) if removes else frozenset()
         for m in self.manifests.values():
             defined = {i: layer for i, layer in first.items() if i in winners}
             _, found = check_refs(m, folder, defined, "replace")

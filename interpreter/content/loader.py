@@ -138,7 +138,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     if rules is not None:
         deck = apply_lock_rule(deck, rules.lockable)
         kinds.card_types = apply_target_rule(kinds.card_types, rules.card_targets)
-    cache.save()  # what this load parsed, compiled and read clean, for the next run
+    cache.save_soon()  # what this load parsed, compiled and read clean, for the next run
     check_marks(sink, u.marks, whole_pack=True)
     if errors is not None:
         errors += sink.errors
