@@ -44,6 +44,15 @@ def log(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def one_game(log, tmp_path_factory) -> Path:
+    """The same log's first game alone (its lines up to its end record): for the checks of a record of the first
+    game, which replaying the second game after it (a few games' worth of CPU per test) checks nothing of."""
+    lines = lines_of(log)
+    end = next(i for i, ln in enumerate(lines) if json.loads(ln)["type"] == "end")
+    return write_lines(tmp_path_factory.mktemp("log") / "g1.jsonl", lines[: end + 1])
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -216,8 +225,9 @@ def is_decision(rec: dict) -> bool:
         (lambda r: r["type"] == "end", lambda r: r.pop("digest"), "an end record needs `digest`"),
     ],
 )
-def test_log_with_a_corrupted_record(tmp_path, log, pick, change, says):
-    bad, n = corrupt(tmp_path, log, pick, change)
+def test_log_with_a_corrupted_record(tmp_path, one_game, pick, change, says):
+    """Each record changed is the first of its kind in the log: the first game's (`one_game`)."""
+    bad, n = corrupt(tmp_path, one_game, pick, change)
     for extra in ([], ["--as", "P1"]):
         line = first_error(fengsheng("replay", bad, *extra))
         assert line.startswith(f"error: {bad}:{n}: ") and says in line
@@ -246,13 +256,13 @@ def test_log_with_a_number_python_cannot_read(tmp_path, log):
     assert line == f"error: {bad}:{n}: not a log record: a number of thousands of digits"
 
 
-def test_no_message_prints_a_long_value_whole(tmp_path, log):
+def test_no_message_prints_a_long_value_whole(tmp_path, one_game):
     """What a line holds is cut: a long record that differs is shown around the difference, a huge number by its
-    first digits."""
-    bad, n = corrupt(tmp_path, log, is_decision, lambda r: r.update(to=list(range(50_000))))
+    first digits (the first game's first decision: `one_game`)."""
+    bad, n = corrupt(tmp_path, one_game, is_decision, lambda r: r.update(to=list(range(50_000))))
     r = fengsheng("replay", bad)
     assert r.exit_code == 1 and "differs" in r.stdout and len(r.output) < 1500
-    bad, n = corrupt(tmp_path, log, is_decision, lambda r: r.update(choice=10**4000, n=10**4001))
+    bad, n = corrupt(tmp_path, one_game, is_decision, lambda r: r.update(choice=10**4000, n=10**4001))
     line = first_error(fengsheng("replay", bad))
     assert len(line) < 300 and line.startswith(f"error: {bad}:{n}: a decision record's `n` is how many options")
 
