@@ -11,7 +11,8 @@ kept:
 * ``ast`` and ``code`` (language/parser.py): each effect text's tree and each code unit's compiled Python,
   between runs (parsing is most of what loading content costs);
 * ``read`` (content/read.py): each content file that read clean (YAML parsed, schema met, nothing to report),
-  in this process and between runs;
+  in this process and between runs; ``file text``: the text of a file unchanged on disk since well before it
+  was read, in this process;
 * ``build``, ``card names named``, ``card name`` and ``content set`` (content/loader.py): cards, roles and tasks
   built from such files, the card names each file names, the bundled cards' names for ``validate``, and
   ``load_cached``'s content sets, in this process;

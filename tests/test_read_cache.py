@@ -112,3 +112,22 @@ def test_a_pack_adding_a_card_builds_only_what_names_it_again(tmp_path):
     assert all(forked.roles[r] is base.roles[r] for r in base.roles)
     assert all(forked.card_types[c] is base.card_types[c] for c in base.card_types)
     assert forked.roles["uses"].skills[0].name == "技"
+
+
+def test_a_file_is_opened_again_only_when_it_changed_or_was_written_just_now(pack, monkeypatch):
+    """The text of a file last changed a while ago is kept by what the file is on disk (inode, size, times); a file
+    written just now is read every time (two writes within one tick of the clock may leave the same times)."""
+    sink = Diagnostics()
+    card = next(iter(sorted((pack / "cards").glob("*.yaml"))))
+    opened = []
+    real = read._text
+    monkeypatch.setattr(read, "_text", lambda sink, path: opened.append(path) or real(sink, path))
+    read.read(sink, card, "card")
+    read.read(sink, card, "card")
+    assert opened == [card, card]  # copied just now: opened each time
+    monkeypatch.setattr(read, "SETTLED", -(10**18))  # every file counts as changed long ago
+    first = read.read(sink, card, "card")
+    assert read.read(sink, card, "card") == first and opened == [card] * 3  # kept: not opened again
+    text = card.read_text(encoding="utf-8")
+    card.write_text(text.replace(f"\nname: {first['name']}\n", f"\nname: {first['name']}改\n", 1), encoding="utf-8")
+    assert read.read(sink, card, "card")["name"] == f"{first['name']}改" and opened == [card] * 4
