@@ -14,6 +14,7 @@ that what passes can be printed and written again.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .textpolicy import bad_char, describe_char
@@ -65,6 +66,29 @@ def depth_of(value: Any, limit: int) -> int:
     return deepest
 
 
+def _container_depth(value: Any, limit: int) -> int:
+    """depth_of for plain data whose texts are known to be text: only the lists and objects are walked."""
+    if not isinstance(value, (dict, list)):
+        return 0
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > deepest:
+            deepest = d
+            if deepest > limit:
+                return deepest
+        for x in v.values() if isinstance(v, dict) else v:
+            if isinstance(x, (dict, list)):
+                stack.append((x, d + 1))
+    return deepest
+
+
+# JSON writes a character that is not text either as itself (a raw C0 control inside a string is a syntax error
+# already; DEL, the C1 controls or a surrogate are not) or with an escape (\u…, \b, \f). A text with neither
+# holds no string that needs a look: the walk then skips the strings (most of a log record's values).
+_ESCAPE_OF_BAD = re.compile(r"\\[bfu]")
+
+
 def _check_text(text: str) -> None:
     at = bad_char(text)
     if at >= 0:
@@ -96,6 +120,7 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH, max_digits: int | None 
         raise
     except ValueError:  # Python reads no integer of more than 4,300 digits
         raise JsonInputError("a number of thousands of digits") from None
-    if depth_of(value, max_depth) > max_depth:
+    clean = isinstance(text, str) and _ESCAPE_OF_BAD.search(text) is None and bad_char(text) < 0
+    if (_container_depth if clean else depth_of)(value, max_depth) > max_depth:
         raise JsonInputError(f"values nested too deeply (more than {max_depth} levels)")
     return value

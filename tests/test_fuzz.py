@@ -668,3 +668,65 @@ def test_fuzz_replay(examples, simulate_log):
             fail("log", {"log.jsonl": mutated}, check_log(Path(tmp), mutated))
 
     one()
+
+
+def _tokens(loader_class: type, text: str) -> list:
+    """What the scanner of `loader_class` reads in `text`: each token's kind, place and value, then its error."""
+    out: list = []
+    try:
+        loader = loader_class(text)
+    except yaml.YAMLError as e:  # the reader refuses a character before any token
+        return [str(e)]
+    try:
+        while not loader.check_token(yaml.StreamEndToken):
+            t = loader.get_token()
+            out.append((type(t).__name__, t.start_mark.index, t.end_mark.index, getattr(t, "value", None)))
+    except yaml.YAMLError as e:
+        out.append(str(e))
+    finally:
+        loader.dispose()
+    return out
+
+
+SCANNER_EXAMPLES = (6, _SLOW or 300)
+# texts at the edges of the simple-key rules: flow nested deep on one line and over lines, a flow key 1,024
+# characters long and one 1,025 long, a block key without its colon (a required key gone stale), keys at
+# several flow levels closed in turn
+SCANNER_TEXTS = [
+    "a: " + "[" * 1200 + "1" + "]" * 1200 + "\n",
+    "a: " + "{b: " * 300 + "1" + "}" * 300 + "\n",
+    "a: [\n" + "[\n" * 200 + "1" + "]\n" * 200 + "]\n",
+    "a: {" + "x" * 1024 + ": 1}\n",
+    "a: {" + "x" * 1025 + ": 1}\n",
+    "a: [" + "x" * 1025 + "]\nb: 2\n",
+    "a: 1\nb\nc: 2\n",
+    "a:\n  b: 1\n  c\n  d: 2\n",
+    "a: [[b, c]: 1, {d: [e]}: 2, [f: 3]]\n",
+    "[a, [b, [c, [d: 1], e: 2], f: 3], g: 4]\n",
+    "{a: [b\n  c: 1]}\n",
+]
+
+
+@pytest.mark.parametrize("text", SCANNER_TEXTS, ids=range(len(SCANNER_TEXTS)))
+def test_the_scanner_reads_what_pyyaml_reads_at_the_edges(text):
+    """yamlpos's pure-Python parser finds simple keys faster than PyYAML's (nested flow text was quadratic): it
+    reads the same tokens and stops at the same error on texts at the edges of the simple-key rules."""
+    from interpreter.content.yamlpos import _Loader
+
+    assert _tokens(_Loader, text) == _tokens(yaml.SafeLoader, text)
+
+
+@fuzz(SCANNER_EXAMPLES)
+def test_the_scanner_reads_what_pyyaml_reads(examples):
+    """yamlpos's pure-Python parser finds simple keys faster than PyYAML's (nested flow text was quadratic): on
+    mutated content files (deep nesting among the mutations) it reads the same tokens and stops at the same error."""
+    from interpreter.content.yamlpos import _Loader
+
+    @hypothesis_settings(examples, examples == SCANNER_EXAMPLES[0])
+    @given(st.data())
+    def one(data):
+        rel = data.draw(st.sampled_from(CONTENT_FILES), label="file")
+        text = _text(mutate((BUNDLED_CONTENT / rel).read_text(encoding="utf-8"), data.draw))
+        assert _tokens(_Loader, text) == _tokens(yaml.SafeLoader, text)
+
+    one()
