@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+import source_trees
 
 from interpreter import catalogue as C, catalogue_doc
 from interpreter.agents.random_agent import RandomAgent
@@ -158,7 +159,7 @@ def _emitted_in_source() -> dict[str, set]:
     """event kind -> payload fields, from every emit("kind", ...) call and log record {"e": "kind", ...}."""
     out: dict[str, set] = {}
     for path in SOURCE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(source_trees.tree(path)):
             # game.emit("kind", ...) and the components' emit_event(game, "kind", ...)
             method = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit"
             function = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "emit_event"

@@ -11,7 +11,6 @@ An input that fails is kept in tests/fuzz_corpus/ (`fork/`, `save.json`, `sweep/
 from __future__ import annotations
 
 import json
-import resource
 import shutil
 import tempfile
 import traceback
@@ -33,6 +32,7 @@ from test_fuzz import (
     fail,
     fuzz,
     hypothesis_settings,
+    memory_capped,
     run,
     time_limit,
     write,
@@ -46,7 +46,6 @@ ESCAPE_EXAMPLES = (20, _SLOW or 3000)
 SAVE_EXAMPLES = (20, _SLOW or 3000)
 SWEEP_EXAMPLES = (4, _SLOW or 500)
 FRAME_EXAMPLES = (50, _SLOW or 3000)
-MEMORY_HEADROOM = 1536 * 2**20  # bytes of address space a fuzz test may add to what its process held
 
 CARDS = sorted(p.stem for p in (BUNDLED_CONTENT / "cards").glob("*.yaml"))
 TASKS = sorted(p.stem for p in (BUNDLED_CONTENT / "secret_tasks").glob("*.yaml"))
@@ -56,17 +55,8 @@ ROLES = sorted(p.stem for p in (BUNDLED_CONTENT / "roles").glob("*.yaml"))[:12]
 @pytest.fixture(autouse=True)
 def memory_cap() -> Iterator[None]:
     """The test's address space capped at MEMORY_HEADROOM above its process's size now (restored after)."""
-    with open("/proc/self/status", encoding="ascii") as f:
-        size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-    old = resource.getrlimit(resource.RLIMIT_AS)
-    cap = size + MEMORY_HEADROOM
-    if old[1] != resource.RLIM_INFINITY:
-        cap = min(cap, old[1])
-    resource.setrlimit(resource.RLIMIT_AS, (cap, old[1]))
-    try:
+    with memory_capped():
         yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, old)
 
 
 # ---------------------------------------------------------------------- texts with escapes
