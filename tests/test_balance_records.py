@@ -208,3 +208,24 @@ def test_a_directory_that_is_no_sweep_is_named(tmp_path):
         read_records(tmp_path)
     write_spec(tmp_path, _spec())
     assert read_records(tmp_path) == []  # a sweep that has not finished a game yet
+
+
+def test_a_record_as_plain_data_is_what_asdict_makes_and_shares_nothing():
+    """to_dict builds the dict itself (asdict was most of a report's reading): the same keys in the same order, the
+    same values, the cell as a dict, and copies: changing the dict changes no record."""
+    from dataclasses import asdict
+
+    rec = _rec(5, "fork", 2, won=1)
+    rec.seats[0].cards["截获"] = 2
+    failed = GameRecord(cell=Cell(5, "heuristic", "base"), index=1, seed=5, failed="EngineError: stuck", turns=4)
+    for r in (rec, failed):
+        d = r.to_dict()
+        assert d == {**asdict(r), "cell": r.cell.to_dict()} and list(d) == list(asdict(r))
+        assert json.dumps(d, ensure_ascii=False) == json.dumps(
+            {**asdict(r), "cell": r.cell.to_dict()}, ensure_ascii=False
+        )
+    d = rec.to_dict()
+    d["roles"].append("x")
+    d["skill_uses"]["x"] = 1
+    d["seats"][0]["cards"]["x"] = 1
+    assert rec.roles == ["老鬼"] * 5 and "x" not in rec.skill_uses and "x" not in rec.seats[0].cards

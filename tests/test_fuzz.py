@@ -141,11 +141,24 @@ def forget(tmp: Path) -> None:
 
 def write(path: Path, data: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink():  # a link of link_tree's: the file written is the example's own
+        path.unlink()
     if isinstance(data, bytes):
         path.write_bytes(data)
     else:
         path.write_text(data, encoding="utf-8", newline="")
     return path
+
+
+def link_tree(source: Path, target: Path) -> None:
+    """`target` made a tree of folders whose files are symbolic links to `source`'s: what a copy reads, for a tenth
+    of its cost (copying the bundled content and removing it again took 80 ms of CPU an example). A file to be
+    changed is written with `write`, which replaces the link (never writing through it into `source`)."""
+    for folder, _, names in os.walk(source):
+        here = target / Path(folder).relative_to(source)
+        here.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            os.symlink(Path(folder) / name, here / name)
 
 
 def scenario_over(pack: Path, scenario: str) -> str:
@@ -162,7 +175,7 @@ def check_pack(tmp: Path, files: dict[str, str | bytes], players: int = 5, scena
     """The bundled content with `files` (paths relative to it) replaced: validate the pack and each file alone,
     then simulate two games and run a scenario over it if it validates."""
     pack = tmp / "pack"
-    shutil.copytree(BUNDLED_CONTENT, pack)
+    link_tree(BUNDLED_CONTENT, pack)
     for rel, data in files.items():
         write(pack / rel, data)
     problems = []
@@ -183,7 +196,7 @@ def check_pack(tmp: Path, files: dict[str, str | bytes], players: int = 5, scena
 
 def check_scenario(tmp: Path, data: str | bytes) -> list[str]:
     """A scenario file next to a copy of the test fixtures (its `content:` paths are relative): validate, run."""
-    shutil.copytree(FIXTURES, tmp / "tests" / "fixtures")
+    link_tree(FIXTURES, tmp / "tests" / "fixtures")
     scen = write(tmp / "tests" / "scenarios" / "fuzz.scenario.yaml", data)
     try:
         return run(["validate", str(scen)])[2] + run(["scenario", "run", "--allow-outside", str(scen)])[2]

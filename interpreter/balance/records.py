@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import IO, Any
 
@@ -334,8 +334,11 @@ class GameRecord:
         return self.cell, self.index
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        """The record as plain data, in field order (dataclasses.asdict's result; made directly, it is several
+        times faster, and a report converts every record of a sweep)."""
+        d = {name: _plain(getattr(self, name)) for name in _GAME_FIELDS}
         d["cell"] = self.cell.to_dict()
+        d["seats"] = [{name: _plain(getattr(s, name)) for name in _SEAT_FIELDS} for s in self.seats]
         return d
 
     @classmethod
@@ -346,6 +349,19 @@ class GameRecord:
             seats=[SeatRecord.from_dict(s) for s in d.get("seats", [])],
             **{k: v for k, v in d.items() if k in known},
         )
+
+
+_GAME_FIELDS = tuple(f.name for f in fields(GameRecord))
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatRecord))
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a record's value: its lists and dicts copied all the way down (what a record holds is JSON data)."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 class _Grid:
