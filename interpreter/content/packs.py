@@ -268,22 +268,31 @@ def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | 
     own = next((i for i, p in enumerate(given) if is_rule_set(p)), None)
     root = BUNDLED_CONTENT if own is None else given[own]
     out = [*([] if own is None else given[:own]), root, *choose_expansions(root, expansions)]
+    placed = {_resolved(p) for p in out}
     for pack in given if own is None else given[own + 1 :]:
-        _with_what_it_extends(pack, out, frozenset())
+        _with_what_it_extends(pack, out, placed, frozenset())
     return _once(out)
 
 
-def _with_what_it_extends(pack: Path, out: list[Path], visiting: frozenset[Path]) -> None:
-    """Append `pack` to `out` after what it extends (depth first). A cycle ends the walk, and so does a chain
-    deeper than MAX_EXTENDS_DEPTH; the loader reports either."""
+def _with_what_it_extends(pack: Path, out: list[Path], placed: set[Path | None], visiting: frozenset[Path]) -> None:
+    """Append `pack` to `out` after what it extends (depth first); `placed`: the folders in `out`, resolved. A cycle
+    ends the walk, and so does a chain deeper than MAX_EXTENDS_DEPTH; the loader reports either."""
     key = pack.resolve()
-    if key in visiting or len(visiting) > MAX_EXTENDS_DEPTH or any(_same(pack, p) for p in out):
+    if key in visiting or len(visiting) > MAX_EXTENDS_DEPTH or key in placed:
         return
     for ref in extends_of(pack):
         dep = pack_ref(ref, pack)
         if dep is not None:
-            _with_what_it_extends(dep, out, visiting | {key})
+            _with_what_it_extends(dep, out, placed, visiting | {key})
     out.append(pack)
+    placed.add(key)
+
+
+def _resolved(p: Path) -> Path | None:
+    try:
+        return p.resolve()
+    except OSError:  # as _same: a folder that cannot be resolved is the same as none
+        return None
 
 
 def default_packs() -> list[Path]:
