@@ -46,6 +46,18 @@ def _links(made: dict) -> list[str]:
     return [link["url"] for link in sorted(links, key=lambda link: link["seat"])]
 
 
+def _plain(data):
+    """Data as it reads back from JSON (tuples as lists)."""
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+def _knowledge(observation, history_size: int, actions: list[int], seq: int) -> str:
+    """What a seat may know, as one JSON text: its observation but the history, the history's length, the ids of
+    its legal actions and its count of decisions."""
+    rest = {k: v for k, v in observation.items() if k != "history"}
+    return json.dumps([rest, history_size, actions, seq], sort_keys=True)
+
+
 _OPEN: list[_Seat] = []
 
 
@@ -97,6 +109,7 @@ class _Seat:
         self.check = check
         self.names = Names(load_cached())
         self.last: dict = {}
+        self._known: str | None = None  # known(), of self.last
         self.history: list = []
         self.messages = 0
         self.compared = 0
@@ -108,20 +121,22 @@ class _Seat:
 
     def knows(self) -> str:
         """What the seat may know now (its observation, its history's length, its legal actions, its own count of
-        decisions): it is sent a message exactly when this changes."""
+        decisions): it is sent a message exactly when this changes. (JSON text as `known` writes it: an
+        observation's tuples are written as lists, its keys are all texts; the history is counted, not written.)"""
         state = self.table.state
-        obs = json.loads(json.dumps(state.observation(self.seat), ensure_ascii=False))
-        history = obs.pop("history")
+        obs = state.observation(self.seat)
         mine = not state.is_terminal() and state.current_player() == self.seat
         seq = self.table.seq(self.seat)
-        return json.dumps([obs, len(history), list(state.legal_actions()) if mine else [], seq], sort_keys=True)
+        return _knowledge(obs, len(obs["history"]), list(state.legal_actions()) if mine else [], seq)
 
     def known(self) -> str:
         """The same, as the last message told it."""
-        obs = dict(self.last["observation"])
-        history = obs.pop("history")
-        size = self.last["history_from"] + len(history)
-        return json.dumps([obs, size, [a["id"] for a in self.last["actions"]], self.last["seq"]], sort_keys=True)
+        msg = self.last
+        if self._known is None:
+            obs = msg["observation"]
+            size = msg["history_from"] + len(obs["history"])
+            self._known = _knowledge(obs, size, [a["id"] for a in msg["actions"]], msg["seq"])
+        return self._known
 
     def told_all(self) -> bool:
         """Whether the seat was sent everything it may know now (else a message is on its way)."""
@@ -145,12 +160,12 @@ class _Seat:
         if msg["type"] == "state" and self.check:  # (the state it is compared with stands still between answers)
             seat = msg["seat"]
             state = self.table.state
-            truth = json.loads(json.dumps(state.observation(seat), ensure_ascii=False))
-            history = truth.pop("history")
+            observation = state.observation(seat)
+            truth = _plain({k: v for k, v in observation.items() if k != "history"})
             sent = dict(msg["observation"])
             sent_history = sent.pop("history")
             assert sent == truth, "the message's observation is not the seat's observation"
-            assert sent_history == history[msg["history_from"] :]
+            assert sent_history == _plain(observation["history"][msg["history_from"] :])
             if msg["history_from"] == 0:
                 self.history = []
             assert msg["history_from"] == len(self.history)
@@ -176,7 +191,7 @@ class _Seat:
         if msg["type"] == "state":
             fresh = not self.last or msg["history_from"] == 0
             told = None if fresh else self.known()
-            self.last = msg
+            self.last, self._known = msg, None
             if told is not None and not again:  # a message is sent only when what the seat may know changed
                 assert self.known() != told, f"P{msg['seat']} was sent a message that tells it nothing new"
         return msg
@@ -403,23 +418,19 @@ def test_three_seats_and_two_bots_play_a_game_and_no_seat_is_sent_another_seats_
     assert bot_answers == bot_moves and alone.state.is_terminal()
 
 
-def _knows(state: GameState, seat: int) -> str:
-    return json.dumps(state.observation(seat), sort_keys=True, ensure_ascii=False)
-
-
-def _quiet_run(content, players: int, seed: int, actions: list[int], seat: int, limit: int = 30):
-    """From the game after `actions`: the first legal answer at each decision (never `seat`'s) until `seat`'s
-    observation changes; the answers and that observation, or None."""
-    state = GameState(content, players, seed)
-    for a in actions:
-        state.apply_action(a)
-    before = _knows(state, seat)
+def _quiet_run(state: GameState, seat: int, limit: int = 30):
+    """From a copy of the game `state` is in: the first legal answer at each decision (never `seat`'s) until
+    `seat`'s observation changes; the answers and that observation (as JSON text), or None. (Observations are
+    compared as they are: frozen dicts and tuples, equal exactly when their JSON is.)"""
+    state = state.clone()
+    before = state.observation(seat)
     answers: list[int] = []
     while not state.is_terminal() and len(answers) < limit and state.current_player() != seat:
         answers.append(state.legal_actions()[0])
         state.apply_action(answers[-1])
-        if _knows(state, seat) != before:
-            return answers, _knows(state, seat)
+        now = state.observation(seat)
+        if now != before:
+            return answers, json.dumps(now, sort_keys=True, ensure_ascii=False)
     return None
 
 
@@ -435,15 +446,14 @@ def _hidden_branch(content, players: int, seat: int) -> tuple[int, list[int], li
         while not state.is_terminal() and len(actions) < 300:
             legal = state.legal_actions()
             if state.current_player() != seat and len(legal) > 1:
-                now = _knows(state, seat)
+                now = state.observation(seat)
                 ways: dict[str, list[int]] = {}
                 for a in legal[:6]:
-                    after = GameState(content, players, seed)
-                    for b in [*actions, a]:
-                        after.apply_action(b)
-                    if _knows(after, seat) != now:
+                    after = state.clone()
+                    after.apply_action(a)
+                    if after.observation(seat) != now:
                         continue  # the answer itself shows
-                    run = _quiet_run(content, players, seed, [*actions, a], seat)
+                    run = _quiet_run(after, seat)
                     if run is None:
                         continue
                     answers, seen = run

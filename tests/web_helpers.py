@@ -4,11 +4,11 @@ content, and what a seat may not be shown at a moment of a game."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from interpreter.content.loader import load_cached
 from interpreter.content.packs import parse_expansions, resolve_packs
+from interpreter.engine.frozen import FrozenDict
 from interpreter.engine.step import GameState
 from interpreter.seat_text import Names
 
@@ -35,52 +35,90 @@ def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None, store
     )
 
 
-_LEAVES = (str, int, float)  # the plain JSON values that hold nothing
+_NESTED = (dict, list, tuple)  # the plain JSON values that hold others (FrozenDicts are dicts)
+_CARD_FIELDS = ("cards", "card", "uid", "old", "new")  # the fields of a record that name cards by deck id
+
+# A history record's card ids, by the record: the engine hands a seat the same frozen record objects in each of
+# its observations (a FrozenDict hashes by identity, and the key held here keeps that identity from being reused),
+# so the leak tests, which read a seat's whole history at every message, walk each record once. Cleared when large.
+_RECORD_IDS: dict[FrozenDict, frozenset[int]] = {}
 
 
 def card_ids(data: Any) -> set[int]:
     """The deck ids of the cards shown with their face anywhere in `data` (a dict with an id and a name), and the
-    deck ids a record names (its card fields). (A stack, not a generator of paths: this runs on every message of every
-    game the leak tests play.)"""
-    out: set[int] = set()
+    deck ids a record names (its card fields). (A stack, not a generator of paths, and a frozen record's ids
+    remembered: this runs on every message of every game the leak tests play.)"""
+    return _walk(data, set(), remember=True)
+
+
+def _walk(data: Any, out: set[int], remember: bool) -> set[int]:
+    """card_ids of `data` added to `out`; `remember`: a frozen record's ids taken from, or kept in, _RECORD_IDS."""
     stack = [data]
     while stack:
         v = stack.pop()
-        if v is None or isinstance(v, _LEAVES):
-            continue  # (most values: the abstract Mapping check below is slow on them)
-        if isinstance(v, Mapping):
-            if isinstance(v.get("id"), int) and "name" in v:
-                out.add(v["id"])
+        if isinstance(v, dict):
             if "e" in v:
-                for key in ("cards", "card", "uid", "old", "new"):
+                if remember and type(v) is FrozenDict:
+                    ids = _RECORD_IDS.get(v)
+                    if ids is None:
+                        if len(_RECORD_IDS) > 100_000:
+                            _RECORD_IDS.clear()
+                        ids = _RECORD_IDS[v] = frozenset(_walk(v, set(), remember=False))
+                    out |= ids
+                    continue
+                for key in _CARD_FIELDS:
                     x = v.get(key)
                     if isinstance(x, int) and not isinstance(x, bool):
                         out.add(x)
                     elif isinstance(x, (list, tuple)):
                         out.update(i for i in x if isinstance(i, int) and not isinstance(i, bool))
-            stack.extend(v.values())
+            uid = v.get("id")
+            if isinstance(uid, int) and "name" in v:
+                out.add(uid)
+            stack.extend([x for x in v.values() if isinstance(x, _NESTED)])
         elif isinstance(v, (list, tuple)):
-            stack.extend(v)
+            stack.extend([x for x in v if isinstance(x, _NESTED)])
     return out
 
 
-def _keyed(value: Any, path: list, found: list[tuple[tuple, Any]]) -> None:
-    """The (path, value) pairs inside plain JSON data, depth first, of the values under an "identity" or "seed"
-    key (the other paths are never built)."""
-    if path and path[-1] in ("identity", "seed"):
-        found.append((tuple(path), value))
-    if value is None or isinstance(value, _LEAVES):
-        return
-    if isinstance(value, Mapping):
-        for k, v in value.items():
-            path.append(k)
-            _keyed(v, path, found)
-            path.pop()
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            path.append(i)
-            _keyed(v, path, found)
-            path.pop()
+_SECRET_KEYS = ("identity", "seed")
+
+
+def _keyed(data: Any) -> list[tuple[Any, str, Any]]:
+    """The values inside plain JSON data under an "identity" or "seed" key, each as (the top-level key it is
+    under, its key, the value). (No path is built: this runs on every message; `_path` finds one to report.)"""
+    found: list[tuple[Any, str, Any]] = []
+    stack: list[tuple[Any, Any]] = [(None, data)]
+    while stack:
+        top, v = stack.pop()
+        if isinstance(v, dict):
+            for k, x in v.items():
+                under = k if top is None else top
+                if k in _SECRET_KEYS:
+                    found.append((under, k, x))
+                if isinstance(x, _NESTED):
+                    stack.append((under, x))
+        elif isinstance(v, (list, tuple)):
+            under = 0 if top is None else top  # (a list at the top: its items' paths start with an index)
+            stack.extend((under, x) for x in v if isinstance(x, _NESTED))
+    return found
+
+
+def _path(data: Any, key: str, value: Any) -> tuple | None:
+    """The first path inside `data` to `value` under `key` (to say where a leak is)."""
+    if isinstance(data, dict):
+        items: Any = data.items()
+    elif isinstance(data, (list, tuple)):
+        items = enumerate(data)
+    else:
+        return None
+    for k, x in items:
+        if k == key and x == value:
+            return (k,)
+        below = _path(x, key, value)
+        if below is not None:
+            return (k, *below)
+    return None
 
 
 def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
@@ -129,13 +167,12 @@ def leaks(text: str, data: Any, hidden: dict[str, Any], names: Names) -> list[st
         name = names.identity(ident)
         if f"P{seat}：{name}" in text or f"P{seat} 的身份：{name}" in text:
             found.append(f"P{seat}'s identity {name}")
-    keyed: list[tuple[tuple, Any]] = []
-    _keyed(data, [], keyed)
-    for path, v in keyed:  # no identity but the seat's own and those it looked at
-        if path[-1] == "identity" and path[0] != "view" and v is not None and v not in allowed:
-            found.append(f"identity {v} at {path}")
-        if path[-1] == "seed":
-            found.append(f"the seed at {path}")
+    for top, key, v in _keyed(data):  # no identity but the seat's own and those it looked at
+        if key == "identity" and top != "view" and v is not None and v not in allowed:
+            outside_view = {k: x for k, x in data.items() if k != "view"} if isinstance(data, dict) else data
+            found.append(f"identity {v} at {_path(outside_view, key, v)}")
+        if key == "seed":
+            found.append(f"the seed at {_path(data, key, v)}")
     return found
 
 
