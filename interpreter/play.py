@@ -23,7 +23,6 @@ from typing import Any
 
 from rich.console import Group
 from rich.panel import Panel
-from rich.table import Table as RichTable
 from rich.text import Text
 
 from . import jsonread
@@ -33,6 +32,7 @@ from .agents.kinds import default_kind, factory_of
 from .engine.step import GameState, IllegalAction
 from .messages import event_text, prompt_text
 from .model.content import Content
+from .screen_table import ScreenTable
 from .sealed import KEY_FILE, SealError, data_dir, open_sealed, seal, user_key
 from .seat_text import (
     Names,
@@ -81,9 +81,7 @@ def render(
     me = obs["seat"]
     parts: list[Any] = [Text(head_line(obs), style="bold")]
 
-    players = RichTable(show_header=True, header_style="bold", expand=False, pad_edge=False)
-    for col in ("座位", "角色", "手牌", "红/蓝/黑", "情报区", "状态"):
-        players.add_column(col, overflow="fold")
+    players = ScreenTable(("座位", "角色", "手牌", "红/蓝/黑", "情报区", "状态"))
     for p in obs["players"]:
         ic = p["intel_counts"]
         players.add_row(
