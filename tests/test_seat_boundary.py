@@ -69,9 +69,9 @@ def _resample_everywhere(content, games: int, every_seat: bool, min_checks: int 
 def test_observation_depends_only_on_what_the_seat_may_know(content):
     """9 games or more, at each count from 2 to 10 players: a random seat re-dealt at every decision, play goes on.
 
-    (800 decisions or more checked every day, in games of at most 4 turns; the slow run checks over 100,000,
-    in 1,000 whole games.)"""
-    assert _resample_everywhere(content, 9, every_seat=False, min_checks=801, max_turns=4) > 800
+    (600 decisions or more checked every day, in games of at most 3 turns: a leak shows at nearly every decision
+    after the fact it leaks, as a re-deal changes it; the slow run checks over 100,000, in 1,000 whole games.)"""
+    assert _resample_everywhere(content, 9, every_seat=False, min_checks=601, max_turns=3) > 600
 
 
 @pytest.mark.slow
@@ -81,6 +81,9 @@ def test_observation_invariance_over_1000_games(content):
 
 
 def test_resample_keeps_the_observation_and_plays_on(content):
+    """At one decision of a game at each count from 2 to 10 players, every seat's sample shows it the same and plays
+    on to the end; the seat to act's sample is also the same from the same generator, and clones exactly (the same
+    code for any seat: one per game)."""
     rng = random.Random(5)
     for gi in range(9):  # one game at each count from 2 to 10 players
         n = 2 + gi % 9
@@ -92,10 +95,11 @@ def test_resample_keeps_the_observation_and_plays_on(content):
             sample = state.resample(s, random.Random(gi * 100 + s))
             assert sample.observation(s) == state.observation(s)
             assert sample.legal_actions() == state.legal_actions() or sample.current_player() != s
-            again = state.resample(s, random.Random(gi * 100 + s))  # same generator, same sample
-            assert again._game.digest() == sample._game.digest()
-            copy = sample.clone()  # a resampled state clones exactly too
-            assert copy._game.digest() == sample._game.digest()
+            if s == state.current_player():
+                again = state.resample(s, random.Random(gi * 100 + s))  # same generator, same sample
+                assert again._game.digest() == sample._game.digest()
+                copy = sample.clone()  # a resampled state clones exactly too
+                assert copy._game.digest() == sample._game.digest()
             _random_play(sample, rng, 10_000)
             assert sample.is_terminal()
 
@@ -116,8 +120,9 @@ def test_resample_redeals_what_the_seat_cannot_see(content):
 
 
 def test_clone_continues_identically(content):
+    """One game at each count from 2 to 10 players, cloned somewhere in its first 200 decisions."""
     rng = random.Random(9)
-    for gi in range(15):
+    for gi in range(9):
         n = 2 + gi % 9
         state = GameState(content, n, 900 + gi)
         _random_play(state, rng, rng.randrange(0, 200))
@@ -233,14 +238,21 @@ def test_a_uniform_agent_gets_the_checks_every_agent_gets(content):
 PLAIN = (str, int, float, bool, type(None))
 
 
-def _assert_plain(x, path="obs"):
+def _assert_plain(x, path="obs", walked: dict | None = None):
+    """Every value in x is plain data. walked: the containers walked already, by id (kept alive in it, so an id is
+    never reused): one an observation shares with an earlier one (its history records: about 500 records in
+    116,000 places over a game's observations) is walked once, not 900,000 nodes a game."""
+    if isinstance(x, (dict, tuple)) and walked is not None:
+        if id(x) in walked:
+            return
+        walked[id(x)] = x
     if isinstance(x, dict):
         for k, v in x.items():
             assert isinstance(k, str), f"{path}: key {k!r}"
-            _assert_plain(v, f"{path}.{k}")
+            _assert_plain(v, f"{path}.{k}", walked)
     elif isinstance(x, tuple):
         for i, v in enumerate(x):
-            _assert_plain(v, f"{path}[{i}]")
+            _assert_plain(v, f"{path}[{i}]", walked)
     else:
         assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}, not plain data"
 
@@ -248,12 +260,13 @@ def _assert_plain(x, path="obs"):
 def test_agents_get_plain_read_only_data(content):
     state = GameState(content, 5, 4)
     rng = random.Random(4)
+    walked: dict = {}
     for _ in range(150):
         if state.is_terminal():
             break
         for s in range(5):
             obs = state.observation(s)
-            _assert_plain(obs)
+            _assert_plain(obs, walked=walked)
             json.dumps(obs)
             with pytest.raises(TypeError):
                 obs["seat"] = 3  # type: ignore[index]
@@ -290,7 +303,8 @@ class Polite(Agent):
 
 
 def test_an_agent_that_scribbles_changes_nothing(content):
-    for seed in range(6):
+    """Three whole games of 5 (about 650 decisions, each scribbled over)."""
+    for seed in range(3):
         a = drive(content, 5, seed, [Vandal(seed * 10 + i) for i in range(5)])
         b = drive(content, 5, seed, [Polite(seed * 10 + i) for i in range(5)])
         assert a.digest_text() == b.digest_text()
@@ -373,6 +387,7 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content, games):
     checked = 0
     for g in _referee_games(content, games):
         setup = next(r for r in g.log if r.get("e") == "setup")
+        texts: dict[int, str] = {}  # a record without secret fields, as JSON: any seat that reads it reads the same
         for seat in [*range(g.n), None]:
             seen: set = set()  # deck ids this seat's own copy has already named
             for rec in g.log:
@@ -408,15 +423,17 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content, games):
                 if kind == "game_over":
                     winners = set(v["winners"])
                     assert {int(s) for s in v["identities"]} <= winners  # only declared winners show identities
-        # identities appear nowhere else in a seat's copy
-        for seat in range(g.n):
-            for rec in g.log:
-                v = project(rec, seat)
-                if v is None or v.get("e") in ("game_over",):
                     continue
-                if v.get("e") == "identity_seen":
+                if seat is None:
+                    continue
+                # identities appear nowhere else in a seat's copy
+                if kind == "identity_seen":
                     assert v["seat"] == seat
-                text = json.dumps(v, ensure_ascii=False)
+                text = texts.get(id(rec)) if not rec.get("secret") else None
+                if text is None:
+                    text = json.dumps(v, ensure_ascii=False)
+                    if not rec.get("secret"):
+                        texts[id(rec)] = text
                 for other, ident in enumerate(setup["identities"]):
                     if other != seat and f'"{ident}"' in text:
                         # an identity id in a record is only legitimate as a declared value
@@ -471,9 +488,10 @@ def test_a_card_used_face_down_stays_hidden_after_it_leaves_the_game(content, ga
 
 
 def test_resampled_face_down_roles_are_hidden_roles(content):
+    """A game at each count from 3 to 9 players, resampled for every seat: about 100 face-down roles dealt."""
     rng = random.Random(12)
     seen = 0
-    for gi in range(20):
+    for gi in range(7):
         n = 3 + gi % 7
         state = GameState(content, n, 1_200 + gi)
         _random_play(state, rng, 15)
@@ -485,14 +503,15 @@ def test_resampled_face_down_roles_are_hidden_roles(content):
                 if p.role is not None and not p.role_shown:
                     seen += 1
                     assert p.role.hidden, (gi, s, p.seat, p.role.id)
-    assert seen > 20
+    assert seen > 50
 
 
 def test_a_spectator_sees_only_what_every_seat_sees(content):
     """GameState.public_observation (the browser table's spectator): at every decision of games of 2 to 10 players,
     re-dealing everything any one seat cannot see leaves it identical (so it depends on nothing some seat does not
     know), it has nothing of a seat's own, and every card face, role and status it shows every seat's observation
-    shows too."""
+    shows too (each decision compared with one seat's observation, the seats in turn: what the spectator shows
+    stays shown, so a face some seat cannot see is caught within n decisions)."""
     from web_helpers import card_ids
 
     checked = 0
@@ -512,15 +531,14 @@ def test_a_spectator_sees_only_what_every_seat_sees(content):
                 "hand": (),
             }
             assert public["known_cards"] == () and public["known_identities"] == {}
-            seats = [state.observation(s) for s in range(n)]
-            shown = card_ids(public)
-            for obs in seats:
-                assert shown <= card_ids(obs)
-                for p, q in zip(public["players"], obs["players"], strict=True):
-                    assert p["role"] is None or p["role"] == q["role"]
-                    assert set(p["statuses"]) <= set(q["statuses"])
-                assert len(public["history"]) <= len(obs["history"])
-            _redeal(g, g.decision_count % n, rng)
+            seat = g.decision_count % n
+            obs = state.observation(seat)
+            assert card_ids(public) <= card_ids(obs)
+            for p, q in zip(public["players"], obs["players"], strict=True):
+                assert p["role"] is None or p["role"] == q["role"]
+                assert set(p["statuses"]) <= set(q["statuses"])
+            assert len(public["history"]) <= len(obs["history"])
+            _redeal(g, seat, rng)
             assert state.public_observation() == public, f"game {gi}, decision {g.decision_count}"
             checked += 1
             legal = state.legal_actions()
