@@ -184,9 +184,11 @@ def _at_kind(content, n: int, seed: int, kinds: frozenset, actions: int = 30) ->
 
 
 def test_paired_answers_do_not_depend_on_what_the_seat_cannot_see(content):
+    """At a send (seed 4) and a send_target (seed 8) decision: the same answer and statistics from twin games. (Seed
+    4's send, not seed 5's: the same kind, searched in a fifth of the CPU.)"""
     from interpreter.agents.search import PAIRED_KINDS
 
-    for seed in (5, 8):
+    for seed in (4, 8):
         state = _at_kind(content, 5, seed, PAIRED_KINDS)
         me = state.current_player()
         twin = state.resample(me, random.Random(seed))
@@ -224,7 +226,8 @@ def test_paired_keeps_the_guides_answer_unless_another_does_clearly_better(conte
             self.inner.apply_action(action)
 
         def is_terminal(self) -> bool:
-            return (self.wins and self.chosen == winner) or self.inner.is_terminal()
+            # over once answered: a game played on would score nobody won all the same (returns), only slower
+            return self.chosen is not None or self.inner.is_terminal()
 
         def returns(self) -> list[float]:
             if self.wins and self.chosen == winner:
@@ -247,7 +250,9 @@ def test_paired_keeps_the_guides_answer_unless_another_does_clearly_better(conte
 
 def test_paired_samples_fit_the_colours_a_seat_accepted(content):
     """A seat that accepted red intel by choice is dealt a red identity in more of the samples kept than in the
-    uniform re-deal."""
+    uniform re-deal. Measured over 400 samples each: red in 26% of the uniform ones, 88.5% of the weighed ones;
+    over 30 each the difference is about 18.8 (sd 3.0): at least 8 is missed with chance under 0.0002, and a
+    weigh that changed nothing (both 26%, sd of the difference 3.4) would pass with chance under 0.01."""
     state = _at_kind(content, 5, 4, frozenset({"receive", "send"}))
     me = state.current_player()
     world = state.world(me)
@@ -271,9 +276,9 @@ def test_paired_samples_fit_the_colours_a_seat_accepted(content):
         again.close()
         return identity is not None and camps.get(identity.id) == "red"
 
-    uniform = sum(red(bot.rng.getrandbits(64)) for _ in range(60))
-    leaning = sum(red_weighed(bot.rng.getrandbits(64)) for _ in range(60))
-    assert leaning >= uniform + 10
+    uniform = sum(red(bot.rng.getrandbits(64)) for _ in range(30))
+    leaning = sum(red_weighed(bot.rng.getrandbits(64)) for _ in range(30))
+    assert leaning >= uniform + 8
 
 
 def test_paired_samples_keep_to_what_its_probes_showed(content):

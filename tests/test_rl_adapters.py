@@ -253,8 +253,8 @@ def _at_unseen_cards(game, rng, decisions, seat_of, holders_of):
 @pytest.mark.parametrize(
     "players, max_turns",
     [
-        (3, 4),  # everyday: fewer turns, the same checks at every step; the slow run plays the longer cuts
-        (5, 3),
+        (3, 3),  # everyday: fewer turns, the same checks at every step; the slow run plays the longer cuts
+        (5, 2),
         *(pytest.param(*cut, marks=pytest.mark.slow) for cut in [(3, 8), (5, 6), (2, 8), (10, 4)]),
     ],
 )
@@ -581,10 +581,11 @@ class _CutRollouts:
         return np.array(state.returns())
 
 
-@pytest.mark.parametrize("games, max_turns", [(1, 2), pytest.param(2, 0, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("games, max_turns", [(1, 1), pytest.param(2, 0, marks=pytest.mark.slow)])
 def test_openspiel_ismcts_plays_whole_games(games, max_turns):
-    """OpenSpiel's own ISMCTSBot at every seat, to the end: everyday one game cut at turn 2, the slow run two
-    games to their natural end (rollouts cut at 30 actions). In the last game the first bot reuses two sampled
+    """OpenSpiel's own ISMCTSBot at every seat, to the end: everyday one game cut after its first turn (every seat
+    answers: about 12 searched steps, the first bot's 2 of them with 4 simulations over its 2 worlds), the slow run
+    two games to their natural end (rollouts cut at 30 actions). In the last game the first bot reuses two sampled
     worlds (max_world_samples), so it searches clones of samples."""
     pyspiel = _spiel()
     from open_spiel.python.algorithms import ismcts, mcts
@@ -620,7 +621,7 @@ def test_openspiel_observations_match_the_pettingzoo_encoding():
     observer = game.make_py_observer()
     info_observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     rng = random.Random(4)
-    for _ in range(40):
+    for _ in range(25):
         for seat in range(5):
             pz_obs = e.observe(f"player_{seat}")
             vec = pz_obs["observation"]
