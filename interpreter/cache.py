@@ -13,8 +13,8 @@ kept:
 * ``read`` (content/read.py): each content file that read clean (YAML parsed, schema met, nothing to report),
   in this process and between runs; ``file text``: the text of a file unchanged on disk since well before it
   was read, in this process;
-* ``build``, ``card names named``, ``card name`` and ``content set`` (content/loader.py): cards, roles and tasks
-  built from such files, the card names each file names, the bundled cards' names for ``validate``, and
+* ``build``, ``named in a file``, ``card name`` and ``content set`` (content/loader.py): cards, roles and tasks
+  built from such files, the card names and texts of each file, the bundled cards' names for ``validate``, and
   ``load_cached``'s content sets, in this process;
 * ``expansions`` and ``pack.yaml lists`` (content/packs.py): a rule set's expansions in their order, and the
   names a pack.yaml's ``extends:`` and ``expansions:`` list, in this process.

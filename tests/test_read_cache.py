@@ -131,3 +131,23 @@ def test_a_file_is_opened_again_only_when_it_changed_or_was_written_just_now(pac
     text = card.read_text(encoding="utf-8")
     card.write_text(text.replace(f"\nname: {first['name']}\n", f"\nname: {first['name']}改\n", 1), encoding="utf-8")
     assert read.read(sink, card, "card")["name"] == f"{first['name']}改" and opened == [card] * 4
+
+
+def test_a_pack_declaring_a_counter_builds_only_what_names_it_again(tmp_path):
+    """A counter reaches code only by its name: a pack declaring one keeps every object of the base game built
+    before; a role naming it is built for the declaration (clean), and again without it (E310 at its name)."""
+    base = load_content([BUNDLED_CONTENT])
+    pack = tmp_path / "d"
+    (pack).mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: d\nname: 计\nextends: [base]\nrules:\n  counters:\n    护甲: {max: 5}\n", encoding="utf-8"
+    )
+    _role(pack, "armoured", 'add_counter(self, "护甲", 1)')
+    forked = load_content([BUNDLED_CONTENT, pack])
+    assert all(forked.roles[r] is base.roles[r] for r in base.roles)
+    assert all(forked.card_types[c] is base.card_types[c] for c in base.card_types)
+    assert "armoured" in forked.roles
+    (pack / "pack.yaml").write_text("id: d\nname: 计\nextends: [base]\n", encoding="utf-8")
+    with pytest.raises(ContentErrors) as e:
+        load_content([BUNDLED_CONTENT, pack])
+    assert [err.code for err in e.value.errors] == ["E310"]

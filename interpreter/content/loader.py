@@ -24,6 +24,7 @@ from typing import Any
 from .. import cache
 from ..cache import Kept, remember
 from ..model.content import CardType, Content, DeckEntry, Origin, Role, Rules, SecretTask
+from ..model.declared import Declared
 from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
 from .build_declared import build_declared, check_counter_roles, check_zone_cards
@@ -57,21 +58,24 @@ __all__ = [
 BUILDERS = {"card": build_card, "role": build_role, "secret_task": build_task}
 
 # Cards, roles and secret tasks built from a file that read clean, with nothing to report, by kind, file name, text,
-# the card names its text names (【...】, with the card each stands for in this load, or None) and what the rules
-# declare: the object (never changed once built, like load_cached's) and the marks its code set and read (without
-# the file: a mark's place is (key, kind, how, line, col) here). Built again for any file with a finding.
+# the card names its text names (【...】, with the card each stands for in this load, or None) and the rules'
+# declarations it names: the object (never changed once built, like load_cached's) and the marks its code set and
+# read (without the file: a mark's place is (key, kind, how, line, col) here). Built again for any file with a
+# finding.
 BUILDS: Kept[tuple[Any, list[tuple]]] = Kept("build")
-NAMED: Kept[tuple[str, ...]] = Kept("card names named")  # a file's text -> the names in 【】 in its data's texts
+NAMED: Kept[tuple[tuple[str, ...], str]] = Kept("named in a file")  # a file's text -> its 【】 names, its texts
 _CARD_NAME = re.compile(r"【([^】\n]+)】")  # as the effect grammar reads one (language/effect.lark, CARD_NAME)
 
 
 def build(u: Units, path: Path, data: PosDict, kind: str) -> Any:
     """A card, role or secret task (by `kind`) of a file read by read(), built once per process for the same text,
-    the same cards for the names it names and the same declarations, when it has nothing to report. (A card's
-    name reaches the code only through a 【name】 literal: a pack adding a card does not build the others again.)"""
+    the same cards for the names it names and the same declarations of what it names, when it has nothing to
+    report. Code reaches a card only by a 【name】 literal, and a counter, zone or event the rules declare only
+    by its name (in quotes, or a `trigger:`): a pack adding a card kind or declaring a counter does not build
+    every other card and role again."""
     text = "\n".join(u.sink.sources.get(str(path), ()))
-    named = remember(NAMED, text, lambda: (tuple(sorted(set(_names_in(data)))), True))
-    key = (kind, path.name, text, tuple((n, u.card_names.get(n)) for n in named), u.declared.key())
+    names, texts = remember(NAMED, text, lambda: (_named_in(data), True))
+    key = (kind, path.name, text, tuple((n, u.card_names.get(n)) for n in names), _declared_in(u.declared, texts))
     first = len(u.marks)
 
     def make() -> tuple[tuple[Any, list[tuple]], bool]:
@@ -86,15 +90,33 @@ def build(u: Units, path: Path, data: PosDict, kind: str) -> Any:
     return obj
 
 
-def _names_in(value: Any) -> list[str]:
-    """Every name in 【】 in the texts of `value` (a file's data: mappings, lists, texts)."""
+def _named_in(data: Any) -> tuple[tuple[str, ...], str]:
+    """The names in 【】 in a file's data (sorted, once each), and every text of it (keys and values) in one."""
+    texts = "\n".join(_texts(data))
+    return tuple(sorted(set(_CARD_NAME.findall(texts)))), texts
+
+
+def _texts(value: Any) -> list[str]:
+    """Every text in `value` (a file's data: mappings, lists, texts), mapping keys too."""
     if isinstance(value, str):
-        return _CARD_NAME.findall(value) if "【" in value else []
+        return [value]
     if isinstance(value, dict):
-        return [n for v in value.values() for n in _names_in(v)]
+        return [t for k, v in value.items() for t in (*_texts(k), *_texts(v))]
     if isinstance(value, list):
-        return [n for v in value for n in _names_in(v)]
+        return [t for v in value for t in _texts(v)]
     return []
+
+
+def _declared_in(declared: Declared, texts: str) -> tuple:
+    """What Declared.key() says of the counters, events and zones whose names occur in `texts`: all that a file
+    naming only those can depend on (the compiler looks each one up by the name the code gives)."""
+    return (
+        tuple(sorted(c for c in declared.counters if c in texts)),
+        tuple(
+            sorted((e.name, e.fields, e.subject, e.replaceable) for e in declared.events.values() if e.name in texts)
+        ),
+        tuple(sorted(z for z in declared.zones if z in texts)),
+    )
 
 
 @dataclass

@@ -268,8 +268,9 @@ def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | 
     own = next((i for i, p in enumerate(given) if is_rule_set(p)), None)
     root = BUNDLED_CONTENT if own is None else given[own]
     out = [*([] if own is None else given[:own]), root, *choose_expansions(root, expansions)]
-    placed = {_resolved(p) for p in out}
-    for pack in given if own is None else given[own + 1 :]:
+    rest = given if own is None else given[own + 1 :]
+    placed = {_resolved(p) for p in out} if rest else set()
+    for pack in rest:
         _with_what_it_extends(pack, out, placed, frozenset())
     return _once(out)
 
