@@ -151,3 +151,15 @@ def test_a_pack_declaring_a_counter_builds_only_what_names_it_again(tmp_path):
     with pytest.raises(ContentErrors) as e:
         load_content([BUNDLED_CONTENT, pack])
     assert [err.code for err in e.value.errors] == ["E310"]
+
+
+def test_each_load_gets_deck_lists_of_its_own():
+    """The deck's copies are built once per process for the same deck.yaml; the lists of each load are its own
+    (a pack's manifest adds to them and removes from them)."""
+    a = load_content([BUNDLED_CONTENT])
+    name = next(iter(a.decks))
+    copies, named = list(a.deck), list(a.decks[name])
+    a.decks[name].append(-1)
+    a.deck.append(a.deck[0])
+    b = load_content([BUNDLED_CONTENT])
+    assert b.decks[name] == named and b.deck == copies and b.deck[0] is copies[0]

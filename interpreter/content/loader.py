@@ -235,11 +235,33 @@ def _build_deck_file(
     data = read(u.sink, deck_file, "deck", shared=True)  # only read (the copies are built anew): shared
     if data is None:
         return [], {}
-    deck, decks = build_deck(u, deck_file, data, card_types, skip_kinds=layers.removed["cards"])
+    deck, decks = _deck(u, deck_file, data, card_types, layers.removed["cards"])
     layers.change_deck(deck_layer, u, deck, decks, card_types)
     if rules_read is not None:
         check_rule_decks(u.sink, *rules_read, decks)
     return deck, decks
+
+
+# deck.yaml's copies and named decks as built from a text that built clean, by the text, each card kind's
+# per-copy data keys (all a copy reads of its kind) and the card kinds left out: the copies (never changed once
+# built, like load_cached's) and the named decks; each load gets lists of its own (the manifests change them).
+DECKS: Kept[tuple[tuple[DeckEntry, ...], dict[str, tuple[int, ...]]]] = Kept("deck", limit=64)
+
+
+def _deck(
+    u: Units, path: Path, data: PosDict, card_types: dict[str, CardType], skip: set[str]
+) -> tuple[list[DeckEntry], dict[str, list[int]]]:
+    """build_deck of deck.yaml, once per process for the same text, card kinds' data keys and kinds left out."""
+    kinds = tuple(sorted((cid, tuple(ct.data_keys.items())) for cid, ct in card_types.items()))
+    key = ("\n".join(u.sink.sources.get(str(path), ())), kinds, tuple(sorted(skip)))
+
+    def make() -> tuple[tuple[tuple[DeckEntry, ...], dict[str, tuple[int, ...]]], bool]:
+        findings = u.sink.count()
+        entries, decks = build_deck(u, path, data, card_types, skip_kinds=skip)
+        return (tuple(entries), {k: tuple(v) for k, v in decks.items()}), u.sink.count() == findings
+
+    entries, decks = remember(DECKS, key, make)
+    return list(entries), {k: list(v) for k, v in decks.items()}
 
 
 def _read_kind(sink: Diagnostics, dirs: list[Path], folder: str, kind: str) -> list[tuple[int, Path, PosDict]]:
