@@ -728,7 +728,7 @@ SCANNER_EXAMPLES = (6, _SLOW or 300)
 # characters long and one 1,025 long, a block key without its colon (a required key gone stale), keys at
 # several flow levels closed in turn
 SCANNER_TEXTS = [
-    "a: " + "[" * 1200 + "1" + "]" * 1200 + "\n",
+    "a: " + "[" * 600 + "1" + "]" * 600 + "\n",
     "a: " + "{b: " * 300 + "1" + "}" * 300 + "\n",
     "a: [\n" + "[\n" * 200 + "1" + "]\n" * 200 + "]\n",
     "a: {" + "x" * 1024 + ": 1}\n",
