@@ -19,7 +19,6 @@ import re
 from pathlib import Path
 
 import pytest
-import source_trees
 
 import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does)
 from interpreter.language import builtins
@@ -110,9 +109,16 @@ def _is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
 
 
-def _parse(source: str) -> ast.Module:
-    """A module's tree, parsed once for every test of the process (tests/source_trees.py; they only read it)."""
-    return source_trees.parse(source)
+_TREES: dict[str, ast.Module] = {}
+
+
+def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """A module's tree, parsed once for every test here (the tests only read the trees), whatever filename a
+    caller gives (it only names the file in a SyntaxError)."""
+    tree = _TREES.get(source)
+    if tree is None:
+        tree = _TREES[source] = ast.parse(source, filename)
+    return tree
 
 
 def _ancestors(name: str) -> list[str]:
@@ -122,7 +128,7 @@ def _ancestors(name: str) -> list[str]:
 
 def _imports(name: str) -> set[str]:
     """The modules of the package that importing `name` runs directly (its imports, wherever they stand)."""
-    tree = _parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = _parse(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
     package = name if _is_package(name) else name.rpartition(".")[0]
     targets: set[str] = set()
     for node in ast.walk(tree):
