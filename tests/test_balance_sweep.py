@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from links import link_tree
 
 from conftest import fengsheng
 from interpreter.balance.records import GAMES_FILE, SWEEP_FILE, read_records
@@ -161,7 +162,7 @@ def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp
     for name in ("rules.yaml", "deck.yaml"):
         shutil.copy(BUNDLED_CONTENT / name, looping / name)
     for folder in ("cards", "secret_tasks"):
-        shutil.copytree(BUNDLED_CONTENT / folder, looping / folder)
+        link_tree(BUNDLED_CONTENT / folder, looping / folder)
     (looping / "roles").mkdir()
     shutil.copy(RUNAWAY / "roles" / "demo_looper.yaml", looping / "roles")
     out = tmp_path / "sweep"

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from links import link_tree
 
 from conftest import fengsheng
 from interpreter.content.loader import BUNDLED_CONTENT
@@ -31,7 +32,7 @@ def looping_rules(tmp_path_factory) -> Path:
     for name in ("rules.yaml", "deck.yaml"):
         shutil.copy(BUNDLED_CONTENT / name, pack / name)
     for folder in ("cards", "secret_tasks"):
-        shutil.copytree(BUNDLED_CONTENT / folder, pack / folder)
+        link_tree(BUNDLED_CONTENT / folder, pack / folder)
     (pack / "roles").mkdir()
     shutil.copy(RUNAWAY / "roles" / "demo_looper.yaml", pack / "roles")
     return pack

@@ -40,6 +40,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.control import current_build_context
+from links import link_tree, write_own
 
 from interpreter.cli import main
 from interpreter.content import loader as content_loader
@@ -139,26 +140,7 @@ def forget(tmp: Path) -> None:
 # ---------------------------------------------------------------------- what is checked
 
 
-def write(path: Path, data: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_symlink():  # a link of link_tree's: the file written is the example's own
-        path.unlink()
-    if isinstance(data, bytes):
-        path.write_bytes(data)
-    else:
-        path.write_text(data, encoding="utf-8", newline="")
-    return path
-
-
-def link_tree(source: Path, target: Path) -> None:
-    """`target` made a tree of folders whose files are symbolic links to `source`'s: what a copy reads, for a tenth
-    of its cost (copying the bundled content and removing it again took 80 ms of CPU an example). A file to be
-    changed is written with `write`, which replaces the link (never writing through it into `source`)."""
-    for folder, _, names in os.walk(source):
-        here = target / Path(folder).relative_to(source)
-        here.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            os.symlink(Path(folder) / name, here / name)
+write = write_own  # (a file of the example's own, over a link of link_tree's too)
 
 
 def scenario_over(pack: Path, scenario: str) -> str:
