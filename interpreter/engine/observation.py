@@ -63,11 +63,13 @@ class Views:
         self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
         self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
-        self.rows: dict[tuple[int | None, int], tuple[Any, ...]] = {}  # (seeing seat, player) -> (what it shows, row)
+        # per seeing seat (a spectator's last), per player: (the player's version and maybe the turn, its row) or None
+        self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None] * n for _ in range(n + 1)]
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
         self.removed: dict[int | None, tuple[Any, ...]] = {}  # seat -> (when, its removed_face_down)
         self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
-        self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...]]] = {}  # seat -> (found, list)
+        # seat -> (found, its list, (Zones.moves, Zones.sightings) when it was found)
+        self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
         self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
         self.mine: dict[int | None, tuple[tuple[Any, ...], FrozenDict]] = {}  # seat -> (what `me` shows, `me`)
@@ -217,9 +219,9 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
 
 def _removed_face_down(g: Game, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
     """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat while no card has
-    moved and nothing was recorded (who follows a removed card changes only as it moves or is shown, 展示/查看:
-    a record); they pile up over a game (every card used face down, a probe's copy among them)."""
-    stamp = (g.zones.moves, g.changes, id(removed), len(removed))
+    moved and none was shown (who follows a removed card, and what it was used as, change only as it moves or
+    is shown: Zones.sightings); they pile up over a game (every card used face down, a probe's copy among them)."""
+    stamp = (g.zones.moves, g.zones.sightings, id(removed), len(removed))
     kept = g.views.removed.get(seat)
     if kept is not None and kept[0] == stamp:
         same: tuple[FrozenDict, ...] = kept[1]
@@ -233,8 +235,16 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
     """The hidden cards `seat` follows outside its own hand and the pending intel: a card out of sight of some
     seat is in a hand or the deck (every other zone is face up, or its own field: the pending intel, cards in
     use, removed ones, declared zones), listed in the order of Zones.cards; each entry made once and shared, the
-    seat's list kept while it finds the same cards in the same places."""
+    seat's list kept while no card has moved and none was shown nor the deck shuffled (a hand card or a deck card
+    changes who follows it, or its place, only so: Zones.moves and Zones.sightings), and while it finds the same
+    cards in the same places."""
     zones = g.zones
+    views: Views = g.views
+    kept = views.known_of.get(seat)
+    stamp = (zones.moves, zones.sightings)
+    if kept is not None and kept[2] == stamp:
+        unchanged: tuple[FrozenDict, ...] = kept[1]
+        return unchanged
     # (card, where): the seat whose hand holds it, or -1 - its depth in the deck (depth 0: the top card)
     found = [(c, p.seat) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
     deck = zones.deck
@@ -242,11 +252,11 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
         top = len(deck) - 1
         found += [(c, i - top - 1) for i, c in enumerate(deck) if c.knowers >> seat & 1]
     if not found:
+        views.known_of[seat] = (found, (), stamp)
         return ()
-    views: Views = g.views
-    kept = views.known_of.get(seat)
     if kept is not None and kept[0] == found:
         same: tuple[FrozenDict, ...] = kept[1]
+        views.known_of[seat] = (found, same, stamp)
         return same
     ordered = found
     if len(found) > 1:
@@ -272,7 +282,7 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
             entry = entries[(c.uid, where)] = FrozenDict(fields)
         out.append(entry)
     made = tuple(out)
-    views.known_of[seat] = (found, made)
+    views.known_of[seat] = (found, made, stamp)
     return made
 
 
@@ -298,8 +308,16 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     turn = g.turn_no
     declared_zones = bool(zones.zone_decls)
     players = []
-    rows = views.rows
+    rows = views.rows[seat if seat is not None else -1]
     for p in g.players:
+        # A row with none of the extra fields below is kept (per seat seeing it) while the player's version is the
+        # same (Player.version: the owners' operations count every change of what it shows), in the same turn if
+        # it has statuses (they end with a turn).
+        stamp = p.version if not p.statuses else (p.version, turn)
+        kept = rows[p.seat]
+        if kept is not None and kept[0] == stamp:
+            players.append(kept[1])
+            continue
         statuses = (
             tuple(
                 sorted(
@@ -312,28 +330,6 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             else ()
         )
         role = p.role.id if p.role is not None and (p.role_shown or p is me) else None
-        # A row with nothing but the fields below is kept (per seat seeing it) while they are the same.
-        plain = not p.marks and not declared_zones and not ((p.lost_skills or p.yin) and role is not None)
-        if plain:
-            counts = p.counts
-            key = (
-                p.alive,
-                p.out,
-                p.dying,
-                len(p.hand),
-                tuple(p.intel),
-                counts[RED_BIT],
-                counts[BLUE_BIT],
-                counts[BLACK_BIT],
-                role,
-                p.role_face_up,
-                p.identity is not None,
-                statuses,
-            )
-            kept: tuple[Any, ...] | None = rows.get((seat, p.seat))
-            if kept is not None and kept[0] == key:
-                players.append(kept[1])
-                continue
         row = {
             "seat": p.seat,
             "alive": p.alive,
@@ -349,19 +345,22 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "has_identity": p.identity is not None,
             "statuses": statuses,
         }
+        plain = not declared_zones  # (the declared zones' cards are not counted in the version: not kept)
         if p.marks:  # marks kept for the game (keep_mark, add_mark): public ones, and one's own secret ones
             marks = {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
             if marks:
                 row["marks"] = FrozenDict(marks)
+                plain = False
         if declared_zones:  # the zones the rules declare, each player's
             row["zones"] = _zones_seen(g, seat, p)
         if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
             row["skills"] = FrozenDict(
                 {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
             )
+            plain = False
         frozen = FrozenDict(row)
         if plain:
-            rows[(seat, p.seat)] = (key, frozen)
+            rows[p.seat] = (stamp, frozen)
         players.append(frozen)
     transit = None
     t = flow.transit

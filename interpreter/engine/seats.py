@@ -102,17 +102,20 @@ class Seats:
     def start_dying(self, p: Player) -> None:
         """p enters dying (濒死): the table is asked to save him."""
         p.dying = True
+        p.version += 1
         self.dying_player = p
         self.standing += 1
 
     def stop_dying(self, p: Player) -> None:
         p.dying = False
+        p.version += 1
         self.dying_player = None
         self.standing += 1
 
     def kill(self, p: Player) -> None:
         """p dies; his death is resolving (death checks, 死亡前 triggers, his last gift)."""
         p.alive = False
+        p.version += 1
         self.in_death.add(p)
         self.standing += 1
 
@@ -131,12 +134,14 @@ class Seats:
     def place_dead(self, p: Player) -> None:
         """p is dead where the game starts (a table built mid-game)."""
         p.alive = False
+        p.version += 1
         self.standing += 1
 
     def withdraw(self, p: Player) -> None:
         """弃权: p is out — not dead, no triggers, cannot win."""
         p.alive = False
         p.out = True
+        p.version += 1
         self.standing += 1
 
     # ------------------------------------------------------------------ statuses and marks
@@ -148,6 +153,7 @@ class Seats:
     def add_status(self, p: Player, name: str, turns: int = 0, secret: bool = False) -> None:
         """A status lasting to the end of this turn (turns=0) or later turns; a secret one only p hears of."""
         p.statuses[name] = self.game.turn_no + turns
+        p.version += 1
         if secret:
             p.secret_statuses.add(name)
         else:
@@ -161,6 +167,7 @@ class Seats:
         for p in self.players:
             if p.seat == seat:
                 continue
+            p.version += 1
             for name in p.secret_statuses:
                 p.statuses.pop(name, None)
             p.secret_statuses.clear()
@@ -170,6 +177,7 @@ class Seats:
     def set_up_status(self, p: Player, name: str) -> None:
         """A status already in force when a table is built mid-game (table.build): until this turn's end, no event."""
         p.statuses[name] = self.game.turn_no
+        p.version += 1
 
     def mark(self, p: Player, key: str) -> Any:
         """The value of p's mark `key` set this turn or kept for the game, or None."""
@@ -189,6 +197,7 @@ class Seats:
             value = None
         else:
             p.marks[key] = (SECRET_LASTING if secret else LASTING, value)
+        p.version += 1
         emit_event(self.game, "mark", seat=p.seat, key=key, value=mark_record(value), to=[p.seat] if secret else None)
         self.game.note_change()
 
@@ -231,4 +240,5 @@ class Seats:
     def set_mark(self, p: Player, key: str, value: Any) -> None:
         """Mark p for this turn (a mark is state a victory condition may read: it counts as a change)."""
         p.marks[key] = (self.game.turn_no, value)
+        p.version += 1
         self.game.note_change()

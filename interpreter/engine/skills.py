@@ -113,6 +113,7 @@ class Skills:
         """p's identity card (and secret task) as dealt."""
         p.identity = identity
         p.task = task
+        p.version += 1
         self.seats.standing += 1
 
     def deal_roles(
@@ -245,6 +246,8 @@ class Skills:
         self.removed_identities.append((taker.identity, taker.task, taker.seat))
         taker.identity, taker.task = p.identity, p.task
         p.identity, p.task = None, None
+        taker.version += 1
+        p.version += 1
         self.seats.standing += 1
         taker.known_identities.pop(p.seat, None)
         for q in self.players:  # who had seen the card taken knows who holds it now; the taker's own left the game
@@ -381,6 +384,7 @@ class Skills:
             p.yin.add(skill.id)
         else:
             p.yin.discard(skill.id)
+        p.version += 1
         emit_event(self.game, "skill_switched", seat=p.seat, skill=skill.id, state="yin" if yin else "yang")
         self.game.note_change()
 
@@ -401,6 +405,7 @@ class Skills:
             p.lost_skills.discard(sk.id)
         else:
             p.lost_skills.add(sk.id)
+        p.version += 1
         emit_event(
             self.game, "skill_changed", seat=p.seat, skill=sk.id, has=have, to=None if p.role_face_up else [p.seat]
         )
@@ -457,6 +462,7 @@ class Skills:
                 assert ident is not None  # (slots hold seats with an identity)
                 p.identity = ident
                 p.task = tasks.pop() if ident.takes_task and tasks else None
+                p.version += 1
             for i, ident in zip(removed, idents[len(slots) :], strict=True):
                 assert ident is not None
                 task = tasks.pop() if ident.takes_task and tasks else None

@@ -222,6 +222,7 @@ class Player:
         "yin",
         "actives_of",
         "active_table",
+        "version",
     )
 
     def __init__(self, seat: int):
@@ -252,6 +253,10 @@ class Player:
         # found for (`actives_of`: another role, or none, and Skills.active_table finds them again)
         self.actives_of: Role | None = None
         self.active_table: tuple[tuple[Any, ...] | None, ...] = ()
+        # Counts every change of what an observation's row of this player shows (its standing, statuses and marks,
+        # hand size, intel, role, its face and its skills' states, whether it has an identity): each owner's
+        # operation that changes one adds 1 (observation.py keeps a row while it is the same, turn by turn).
+        self.version = 0
 
     @property
     def role_face_up(self) -> bool:
@@ -260,12 +265,14 @@ class Player:
     @role_face_up.setter
     def role_face_up(self, up: bool) -> None:
         self._face_up = up
+        self.version += 1
         if up:
             self.role_shown = True
 
     def new_role(self, role: Role, face_up: bool) -> None:
         """A role card comes to this seat (dealt or replaced): nobody else has seen it unless it is face up."""
         self.role = role
+        self.version += 1
         self.role_shown = False
         self.role_face_up = face_up
         self.reset_skills()
@@ -273,6 +280,7 @@ class Player:
     def reset_skills(self) -> None:
         """The skill states of a role just come to this seat: its dormant skills not had yet, every 转换技 阳."""
         role = self.role
+        self.version += 1
         self.lost_skills = {sk.id for sk in role.skills if sk.dormant} if role is not None else set()
         self.yin = set()
 

@@ -18,9 +18,7 @@ from .core import MoveCount, emit_event, unheard
 from .deal import deal_faces, selected
 from .errors import EngineError
 from .state import (
-    BLACK,
     BLACK_BIT,
-    BLUE,
     BLUE_BIT,
     DECK,
     DECLARED_ZONE,
@@ -29,7 +27,6 @@ from .state import (
     INTEL,
     PENDING,
     PROCESSING,
-    RED,
     RED_BIT,
     REMOVED,
     STAGING,
@@ -38,6 +35,7 @@ from .state import (
     Player,
     shuffle,
 )
+from .zone_checks import check_zones
 
 if TYPE_CHECKING:
     import random
@@ -80,6 +78,9 @@ class Zones(MoveCount):
         # intel-area changes (cards in or out): until an intel moves again, no node can have a
         # collect win or a dying player to check (Resolution.settle)
         self.intel_changes = 0
+        # changes of who can follow a card, or of the deck's order, outside a move (shown, looked at, shuffled):
+        # with `moves`, what an observation's known cards and removed face-down cards are kept by (observation.py)
+        self.sightings = 0
         self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
         # end (EffectStack.pop) ends the shows made since it began (end_shows)
@@ -137,6 +138,7 @@ class Zones(MoveCount):
 
     def shuffle_deck(self, top: list[Card] | None = None) -> None:
         """Shuffle the deck with the game's generator; `top` (top first), if given, is stacked on top of it."""
+        self.sightings += 1
         if not top:
             shuffle(self.game.rng, self.deck)
             return
@@ -160,6 +162,7 @@ class Zones(MoveCount):
             deal_faces(hidden, self.pending, r, pending_arrow, pending_lock)
         self.by_uid = {c.uid: c for c in self.cards}
         self.intel_changes += 1  # faces moved: let the next node scan the intel areas again
+        self.sightings += 1
 
     def _places(self) -> list[list[Card]]:
         """Every zone's cards, in an order everyone knows (deck bottom to top, hands by seat, pending, in use,
@@ -223,6 +226,7 @@ class Zones(MoveCount):
     def show_to(self, card: Card, seat: int) -> None:
         """`seat` sees the card where it is, and nobody is told (a face-down card used on its target)."""
         card.knowers |= 1 << seat
+        self.sightings += 1
 
     def reveal(self, cards: Iterable[Card], seats: Iterable[Player] | None = None) -> None:
         """展示 (seats None: to everyone) or 查看 (to the given seats). Cards stay where they are.
@@ -234,6 +238,7 @@ class Zones(MoveCount):
         move out of a hand is followed as any other (see move). docs/rulings.md R47."""
         bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
         showing = self.showing
+        self.sightings += 1
         for c in cards:
             c.knowers |= bits
             if bits and not c.shown:  # (an audience that is none or empty at run time: shown to nobody)
@@ -288,12 +293,14 @@ class Zones(MoveCount):
             assert old is not None
             k = card.knowers & ((1 << old.seat) | card.chosen | card.shown)
             old.hand.remove(card)
+            old.version += 1  # (what its row shows changed: Player.version)
         elif z == INTEL:
             o = card.owner
             assert o is not None
             k = self.all_mask
             self.intel_changes += 1
             o.intel.remove(card)
+            o.version += 1
             m = card.mask
             c = o.counts
             if m & RED_BIT:
@@ -345,10 +352,12 @@ class Zones(MoveCount):
         if zone == HAND:
             assert owner is not None
             owner.hand.append(card)
+            owner.version += 1
         elif zone == INTEL:
             assert owner is not None
             self.intel_changes += 1
             owner.intel.append(card)
+            owner.version += 1
             m = card.mask
             c = owner.counts
             if m & RED_BIT:
@@ -427,6 +436,7 @@ class Zones(MoveCount):
         if not pile:
             return
         shuffle(self.game.rng, pile)
+        self.sightings += 1
         if self.zone_decls[zone - DECLARED_ZONE].look != "everyone":
             for c in pile:
                 c.knowers = 0
@@ -502,6 +512,7 @@ class Zones(MoveCount):
             return False
         pile = self.discard_pile
         self.discard_pile = []
+        self.sightings += 1
         for c in pile:
             c.zone = DECK
             c.knowers = 0  # shuffled: nobody can follow a card any more
@@ -614,35 +625,5 @@ class Zones(MoveCount):
     # ------------------------------------------------------------------ checks
 
     def check_invariants(self) -> None:
-        """Every card is in exactly one zone, and the zones agree with the cards."""
-        seen: dict[int, int] = {}
-        zones: list[tuple[int, Player | None, list[Card]]] = [
-            (DECK, None, self.deck),
-            (DISCARD, None, self.discard_pile),
-            (REMOVED, None, self.removed),
-            (PROCESSING, None, self.processing),
-            (STAGING, None, self.staging),
-        ]
-        for p in self.players:
-            zones.append((HAND, p, p.hand))
-            zones.append((INTEL, p, p.intel))
-        if self.pending is not None:
-            zones.append((PENDING, None, [self.pending]))
-        for (zone, seat), pile in self.piles.items():
-            zones.append((zone, self.players[seat] if seat >= 0 else None, pile))
-        for zone, owner, cards in zones:
-            for c in cards:
-                if c.uid in seen:
-                    raise AssertionError(f"{c} is in {self._zname(zone)} and {self._zname(seen[c.uid])}")
-                seen[c.uid] = zone
-                if c.zone != zone or c.owner is not owner:
-                    raise AssertionError(f"{c} thinks it is in {self._zname(c.zone)}, found in {self._zname(zone)}")
-        if len(seen) != len(self.cards):
-            raise AssertionError(f"{len(self.cards) - len(seen)} cards are in no zone")
-        for p in self.players:
-            for bit in (RED, BLUE, BLACK):
-                if p.counts[bit] != sum(1 for c in p.intel if c.mask & bit):
-                    raise AssertionError(f"P{p.seat}'s {bit} counter is wrong")
-
-    def _zname(self, zone: int) -> str:
-        return ZONE_NAMES[zone] if zone < DECLARED_ZONE else self.zone_decls[zone - DECLARED_ZONE].name
+        """Every card is in exactly one zone, and the zones agree with the cards (zone_checks.py)."""
+        check_zones(self)
