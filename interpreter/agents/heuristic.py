@@ -81,12 +81,12 @@ now and then, targets at random). docs/bots.md lists the bundled content's hints
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
+from .camps import camp_index, camps_allowed, identities_left, weigh
 from .hints import (
     BALANCE,
     CLEAR,
@@ -109,7 +109,7 @@ from .hints import (
     Hints,
     hints_of,
 )
-from .probes import ProbeReadings
+from .probes import PROBE_EVENTS, ProbeReadings
 
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -117,6 +117,9 @@ OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth takin
 SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
 KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
+# the events _remember reads (and a decision record: its own send's); the others it passes over
+_INTEL_EVENTS = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
+_NOTED = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
@@ -148,6 +151,9 @@ class HeuristicAgent(Agent):
         self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
         self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit, so too
         self._kinds: tuple[dict[tuple[str, ...], int], int] | None = None  # _hidden_benefit's colours, so too
+        # the identities left by camp once its own and those it knows are out (mate, enemy, no camp), so too
+        self._left: tuple[float, float, float] | None = None
+        self._camps_of: dict[tuple[str | None, frozenset[str]], set[int]] = {}  # (camp, colours allowed) -> camps
         self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
         self._hand_read: Any = None
 
@@ -174,9 +180,16 @@ class HeuristicAgent(Agent):
         if hand is not self._hand_read:
             self.probes.saw_hand(hand)
             self._hand_read = hand
+        me = obs["seat"]
         for rec in history[self._read :]:
-            self.probes.read(rec, obs["seat"])
             e = rec.get("e")
+            if e not in _NOTED:  # (most records: a decision of its own, the other events)
+                if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent (a search
+                    i = rec["choice"]  # bot may have overruled this bot's answer): the plan made for that card
+                    self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
+                continue
+            if e in PROBE_EVENTS:
+                self.probes.read(rec, me)
             if e == "intel_sent":
                 self._bound = {rec.get("seat"), rec.get("lock")}
                 self._shown, self._public = bool(rec.get("face_up")), set()
@@ -199,10 +212,7 @@ class HeuristicAgent(Agent):
                     lean = ("red" in colors) - ("blue" in colors)
                     self._lean[seat] = self._lean.get(seat, 0.0) + lean
                 self._accepting.pop(seat, None)
-            elif rec.get("d") == "send" and rec.get("seat") == obs["seat"]:  # the card it sent (a search bot
-                i = rec["choice"]  # may have overruled this bot's answer): the plan made for that card
-                self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
-            elif (e == "card_used" or e == "skill_used") and rec.get("seat") == obs["seat"]:
+            elif (e == "card_used" or e == "skill_used") and rec.get("seat") == me:
                 self._used.add(rec.get("card", "") if e == "card_used" else "skill:" + str(rec.get("skill")))
             elif e == "turn_start":
                 self._accepting.clear()
@@ -214,7 +224,7 @@ class HeuristicAgent(Agent):
         """What a decision asks more than once (odds, benefits, the colours seen) is kept per observation: what it
         is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._odds_of:
-            self._odds_of, self._odds, self._benefits, self._kinds = obs, {}, {}, None
+            self._odds_of, self._odds, self._benefits, self._kinds, self._left = obs, {}, {}, None, None
 
     def odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
@@ -234,29 +244,21 @@ class HeuristicAgent(Agent):
         if ident is not None:
             camp = self.camps.get(ident)
             return (1.0, 0.0, 0.0) if camp == mine else (0.0, 1.0, 0.0) if camp is not None else (0.0, 0.0, 1.0)
-        left = [0.0, 0.0, 0.0]
-        for ident, count in self.table.get(len(obs["players"]), {}).items():
-            camp = self.camps.get(ident)
-            left[0 if camp == mine else 1 if camp is not None else 2] += count
-        for who, ident in [(obs["seat"], obs["me"]["identity"]), *((int(s), i) for s, i in known.items())]:
-            if who != seat:
-                camp = self.camps.get(ident or "")
-                left[0 if camp == mine else 1 if camp is not None else 2] -= 1
+        if self._left is None:  # (the same for every seat it does not know, itself aside: kept per observation)
+            dealt = self.table.get(len(obs["players"]), {})
+            self._left = identities_left(self.camps, dealt, mine, [obs["me"]["identity"], *known.values()])
+        left = list(self._left)
+        if seat == obs["seat"]:  # its own identity is one the seat may have
+            left[camp_index(self.camps, obs["me"]["identity"], mine)] += 1
         allowed = self.probes.allowed.get(seat)
         if allowed is not None:  # its probes ruled out some identity colours: their camps are out
-            possible = {
-                0 if self.camps.get(i) == mine else 1 if self.camps.get(i) is not None else 2
-                for i, c in self.identity_colors.items()
-                if c in allowed
-            }
+            possible = self._camps_of.get((mine, allowed))
+            if possible is None:
+                possible = self._camps_of[(mine, allowed)] = camps_allowed(
+                    self.camps, self.identity_colors, mine, allowed
+                )
             left = [x if k in possible else 0.0 for k, x in enumerate(left)]
-        mate, enemy, neutral = (max(x, 0.0) for x in left)
-        if mate + enemy + neutral <= 0:  # (a table the rules do not list: as many mates as enemies)
-            mate, enemy, neutral = 1.0, 1.0, 0.0
-        lean = self._lean.get(seat, 0.0) * (1 if mine == "red" else -1) * 0.7
-        mate, enemy = mate * math.exp(lean), enemy * math.exp(-lean)
-        total = mate + enemy + neutral
-        return mate / total, enemy / total, neutral / total
+        return weigh(left, self._lean.get(seat, 0.0), mine)
 
     def friend(self, obs: Observation, seat: int) -> float:
         """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""

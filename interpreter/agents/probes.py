@@ -16,6 +16,8 @@ from typing import Any
 
 from .base import mypyc_attr
 
+PROBE_EVENTS = frozenset(("card_used", "card_resolved", "draw", "discard"))  # the only records `read` reads
+
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
 class ProbeReadings:
