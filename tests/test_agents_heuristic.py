@@ -140,15 +140,16 @@ def test_sends_its_colour_to_a_camp_mate_and_black_to_an_enemy():
 
 
 def test_beats_random_bots(content):
-    """Heads-up against a random bot, seats alternating: the heuristic bot wins clearly more often."""
+    """Heads-up against a random bot, seats alternating: the heuristic bot wins clearly more often. (20 games: it
+    won all 20, 39 of 40; at 20 games the 95% intervals part if it wins 15 or more, none a draw.)"""
     won = {"heuristic": 0, "random": 0}
-    for g in range(40):
+    for g in range(20):
         h = g % 2
         agents = [HeuristicAgent(g) if s == h else RandomAgent(g * 7 + s) for s in range(2)]
         game = drive(content, 2, 900 + g, agents)
         for p in game.result.winners:
             won["heuristic" if p.seat == h else "random"] += 1
-    assert wilson(won["heuristic"], 40)[0] > wilson(won["random"], 40)[1], won
+    assert wilson(won["heuristic"], 20)[0] > wilson(won["random"], 20)[1], won
 
 
 def test_parse_agents():
@@ -231,7 +232,7 @@ def test_a_play_phase_card_kind_at_most_once_a_turn(content):
     tactics = hints_of(content).tactics
     once = {"threaten", "probe", "balance", "lure"}
     uses = 0
-    for g in range(12):
+    for g in range(6):  # (about 84 uses of those kinds; 168 in 12 games)
         game = drive(content, 5, 900 + g, [HeuristicAgent(g * 7 + s) for s in range(5)], record=True)
         seen: set = set()
         for rec in game.log:

@@ -83,14 +83,14 @@ def test_seeded_and_its_seed_matters(content):
 def test_a_game_with_a_search_bot_replays_and_the_driver_hands_the_same_world(content):
     """drive() gives the bot its World through the game (its `worlds` port, World.of_game); the step API from
     the state: the same answers, so a seed replays a game with search bots exactly, and every answer was legal
-    (the engine checks each one). Games cut at 5 turns (about 60 answers; the whole game is about 120)."""
+    (the engine checks each one). Games cut at 3 turns (37 answers; the whole game is about 120)."""
     kinds = ("search:2:random", "random", "heuristic")
-    game = drive(content, 3, 17, make_agents(kinds, 17, content), max_turns=5)
+    game = drive(content, 3, 17, make_agents(kinds, 17, content), max_turns=3)
     assert game.result is not None
-    again = drive(content, 3, 17, make_agents(kinds, 17, content), max_turns=5)
+    again = drive(content, 3, 17, make_agents(kinds, 17, content), max_turns=3)
     assert again.actions_taken == game.actions_taken
     agents = make_agents(kinds, 17, content)
-    state = GameState(content, 3, 17, max_turns=5)
+    state = GameState(content, 3, 17, max_turns=3)
     while not state.is_terminal():
         seat = state.current_player()
         agent = agents[seat]
