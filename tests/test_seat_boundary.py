@@ -266,8 +266,7 @@ def test_agents_get_plain_read_only_data(content):
             break
         for s in range(5):
             obs = state.observation(s)
-            _assert_plain(obs, walked=walked)
-            json.dumps(obs)
+            _assert_plain(obs, walked=walked)  # (str keys, tuples and plain values: JSON writes it as it is)
             with pytest.raises(TypeError):
                 obs["seat"] = 3  # type: ignore[index]
         for d in state.action_descriptors():
@@ -276,6 +275,8 @@ def test_agents_get_plain_read_only_data(content):
                 d["id"] = 0  # type: ignore[index]
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
+    for s in range(5):  # and it does: each seat's last observation, with all the history it was handed
+        json.dumps(state.observation(s))
 
 
 class Vandal(Agent):
