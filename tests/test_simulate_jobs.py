@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -67,34 +68,38 @@ def test_a_crashing_game_is_reported_and_the_batch_goes_on(monkeypatch):
     assert len(text) < 700
 
 
-def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
-    """A worker killed in the middle of a chunk (out of memory, a crash in C) stops the batch with WorkerDied."""
-    script = tmp_path / "die.py"
-    script.write_text(
-        "import os\n"
-        "from interpreter import sim\n"
-        "from interpreter.content.loader import load_cached\n"
-        "from interpreter.engine.game import Game\n"
-        "real = Game.run\n"
-        "def run(self):\n"
-        "    if self.seed == sim.game_seed(1, 3):\n"
-        "        os._exit(9)\n"
-        "    return real(self)\n"
-        "Game.run = run\n"
-        "sim.batch.MIN_GAMES_PER_JOB = 1\n"
-        "try:\n"
-        "    sim.simulate(load_cached(), 4, 40, 1, jobs=2)\n"
-        "except sim.WorkerDied as e:\n"
-        "    print('WorkerDied:', e)\n"
-        "    print('counted before it died:', e.summary.games)\n",
-        encoding="utf-8",
-    )
-    # the script imports this checkout's code (not whichever copy is installed: a worktree, a stale install)
-    path = os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")])
-    env = {**os.environ, "PYTHONPATH": path}
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
-    assert "WorkerDied: a worker process died" in done.stdout, done.stdout + done.stderr
-    assert "counted before it died: " in done.stdout  # the summary of the games before (printed by the CLI)
+class _Hung(BaseException):
+    """Raised by the alarm when a batch outlives its time (a BaseException: `except Exception` lets it by)."""
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
+    """A worker killed in the middle of a chunk (out of memory, a crash in C) stops the batch with WorkerDied and
+    the summary of the games counted before; within a minute (an alarm: a hang fails this test, not the run)."""
+    here = os.getpid()
+    real = Game.run
+    dying = sim.game_seed(1, 3)
+
+    def run(self):
+        if self.seed == dying:
+            if os.getpid() == here:  # (never this process: the games are the forked workers')
+                raise AssertionError("the batch was played in this process, not in its workers")
+            os._exit(9)  # the worker dies, as if killed
+        return real(self)
+
+    def ring(signum, frame) -> None:
+        raise _Hung("the batch still waits a minute after its worker died")
+
+    monkeypatch.setattr(Game, "run", run)  # (inherited by the workers: forked)
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, 60)
+    try:
+        with pytest.raises(sim.WorkerDied, match="a worker process died") as died:
+            simulate(load_cached(), 4, 40, 1, jobs=2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert died.value.summary.games < 40  # the summary of the games before (printed by the CLI)
 
 
 def test_without_fork_or_content_paths_the_batch_runs_here(monkeypatch):
