@@ -4,7 +4,8 @@ the log the games after it only (the summary counts every game), a game at the t
 from __future__ import annotations
 
 import json
-import subprocess
+import resource
+import signal
 import sys
 from pathlib import Path
 
@@ -12,8 +13,6 @@ import pytest
 
 from interpreter.sim.logs import read_log
 from tests.conftest import fengsheng
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -61,34 +60,27 @@ def test_records_before_the_first_header_are_a_game_of_their_own(tmp_path, three
     assert r.stdout.count("OK") == 3
 
 
-def run_limited(tmp_path: Path, limit: int, *args: str) -> subprocess.CompletedProcess:
-    """`fengsheng ARGS` in a process whose files may grow to `limit` bytes: a write past it fails as a full
-    disk does (EFBIG instead of ENOSPC: the same OSError to the writer)."""
-    code = (
-        "import resource, signal, sys\n"
-        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
-        "from interpreter.cli import main\n"
-        f"sys.argv = ['fengsheng', *{list(args)!r}]\n"
-        "main()\n"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        # no .pyc: one written under the limit is cut short, and the checkout's next imports fail
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
-    )
+def run_limited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, *args: str):
+    """`fengsheng ARGS` in `tmp_path` while this process's files may grow to `limit` bytes: a write past it fails
+    as a full disk does (EFBIG instead of ENOSPC: the same OSError to the writer). In-process: the limit is set
+    around the command alone (SIGXFSZ ignored, so a write past it is an OSError; a worker forked meanwhile
+    inherits both), and no .pyc is written while it holds (one cut short would break the checkout's next imports)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    old_limit, old_signal = resource.getrlimit(resource.RLIMIT_FSIZE), signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, old_limit[1]))
+    try:
+        return fengsheng(*args)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+        signal.signal(signal.SIGXFSZ, old_signal)
 
 
-# one job in the slow run (a subprocess each): every day two jobs, and test_balance_sweep's full disk
+# one job in the slow run: every day two jobs, and test_balance_sweep's full disk
 @pytest.mark.parametrize("jobs", [pytest.param("1", marks=pytest.mark.slow), "2"])
-def test_a_full_disk_keeps_the_summary_and_whole_games(tmp_path, jobs):
-    r = run_limited(tmp_path, 300_000, "simulate", "-n", "20", "-s", "1", "-j", jobs, "--log", "g.jsonl")
-    assert r.returncode == 1, r.stderr
+def test_a_full_disk_keeps_the_summary_and_whole_games(tmp_path, monkeypatch, jobs):
+    r = run_limited(tmp_path, monkeypatch, 300_000, "simulate", "-n", "20", "-s", "1", "-j", jobs, "--log", "g.jsonl")
+    assert r.exit_code == 1, r.stderr
     assert "How games ended:" in r.stdout and "Average turns" in r.stdout  # every game counted
     said = [line for line in r.stderr.splitlines() if line.startswith("error: the log g.jsonl stopped after ")]
     assert said and "of 20 games: File too large" in said[0], r.stderr
