@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from web_helpers import make_app
+from web_helpers import database_folder, make_app
 
 from interpreter.web.app import UNSAVED, UNSAVED_WORDS
 from interpreter.web.driving import STALLED
@@ -31,6 +31,13 @@ SEATS = ["human", "random", "human", "heuristic", "random"]
 
 def _key(url: str) -> str:
     return url.split("token=", 1)[1]
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """Where a test's database goes: in memory where the system has room for it (web_helpers.database_folder)."""
+    with database_folder(tmp_path) as where:
+        yield where
 
 
 def _until_human_then_bot(web) -> None:
@@ -59,8 +66,8 @@ def _wait(client, check, seconds: float = 60) -> None:
         time.sleep(0.02)
 
 
-def test_a_table_restored_at_a_bots_decision_plays_on_with_nobody_connected(tmp_path):
-    db = tmp_path / "tables.sqlite3"
+def test_a_table_restored_at_a_bots_decision_plays_on_with_nobody_connected(folder):
+    db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:
         made = c.post("/api/tables", json={"seats": SEATS, "seed": 21}).json()
         web = c.app.state.tables.get(made["table"]["id"])
@@ -125,8 +132,8 @@ def _next(ws, kind: str) -> dict:
 
 
 @pytest.mark.parametrize("how", ["readonly", "full"])
-def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_takes_it(tmp_path, how):
-    store = _FailingStore(tmp_path / "tables.sqlite3", how)
+def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_takes_it(folder, how):
+    store = _FailingStore(folder / "tables.sqlite3", how)
     with TestClient(make_app(store=store, retry_seconds=0.05)) as c:
         made = c.post("/api/tables", json={"seats": ["human", "random", "heuristic"], "seed": 7}).json()
         other = c.post("/api/tables", json={"seats": ["human", "open", "human"], "seed": 8}).json()
@@ -169,8 +176,7 @@ def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_t
             assert stall["message"] == STALLED and stall["until_moved"] is True
             assert c.portal.call(web.bot_to_move) and web.played == len(kept()) == len(before[2]) + 1
             failed = store.failed
-            time.sleep(0.3)  # it tries again (and fails again) with no page asking, and says nothing more
-            assert store.failed > failed
+            _wait(c, lambda: store.failed > failed)  # it tries again (and fails again) with no page asking
 
             store.allow = None  # the disk has room again: the same bot's answer is written, the game plays on
             while not _next(ws, "state")["actions"]:
@@ -188,6 +194,6 @@ def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_t
         c.portal.call(_to_next_person, same)
         assert c.portal.call(same.state.history) == history
     store.close()
-    with TestClient(make_app(store=Store(tmp_path / "tables.sqlite3"))) as c:  # and the file holds it
+    with TestClient(make_app(store=Store(folder / "tables.sqlite3"))) as c:  # and the file holds it
         assert c.portal.call(c.app.state.tables.get(web.id).state.history) == history
         c.app.state.tables.store.close()

@@ -26,13 +26,20 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from web_helpers import make_app
+from web_helpers import database_folder, make_app
 
 from conftest import fengsheng
 from interpreter.web.store import APPLICATION_ID, Store, StoreError
 from interpreter.web.tables import digest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """Where a test's database goes: in memory where the system has room for it (web_helpers.database_folder)."""
+    with database_folder(tmp_path) as where:
+        yield where
 
 
 def _token(url: str) -> str:
@@ -65,8 +72,8 @@ def _screens(web) -> dict:
     return {s: web.message(s, 0)[0] for s in range(web.players) if s in web.seats}
 
 
-def test_a_restarted_server_has_every_table_at_the_same_ply_with_the_same_links(tmp_path):
-    db = tmp_path / "tables.sqlite3"
+def test_a_restarted_server_has_every_table_at_the_same_ply_with_the_same_links(folder):
+    db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:
         a = c.post("/api/tables", json={"seats": ["human", "human", "heuristic", "random", "open"], "seed": 5}).json()
         b = c.post("/api/tables", json={"seats": ["human", "human", "random"], "seed": 6, "host_seat": None}).json()
@@ -118,8 +125,8 @@ def test_a_restarted_server_has_every_table_at_the_same_ply_with_the_same_links(
         assert made["table"]["id"] == "t4"
 
 
-def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(tmp_path):
-    db = tmp_path / "tables.sqlite3"
+def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(folder):
+    db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:
         made = c.post("/api/tables", json={"seats": ["human", "human", "random", "open"]}).json()
         opened = c.post(f"/api/tables/{made['table']['id']}/claim", json={}).json()
@@ -130,7 +137,7 @@ def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(tmp
             state = ws.receive_json()
         secrets = [_token(made["seat"]["url"]), _token(opened["url"]), invited, _token(made["log"])]
         secrets.append(_invite(made["invites"][0]["url"]))
-        raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("tables.sqlite3"))
+        raw = b"".join(p.read_bytes() for p in folder.iterdir() if p.name.startswith("tables.sqlite3"))
         for secret in secrets:
             assert secret.encode() not in raw and digest(secret).encode() in raw
         seed = str(web.table.setup.seed)
@@ -139,8 +146,8 @@ def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(tmp
         assert oct(db.stat().st_mode & 0o777) == "0o600"  # ... so only its owner reads it
 
 
-def test_finished_tables_are_kept_for_the_time_given_then_deleted(tmp_path):
-    db = tmp_path / "tables.sqlite3"
+def test_finished_tables_are_kept_for_the_time_given_then_deleted(folder):
+    db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:
         c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 8})
         c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 9})
@@ -158,29 +165,29 @@ def test_finished_tables_are_kept_for_the_time_given_then_deleted(tmp_path):
         store.close()
 
 
-def test_a_foreign_damaged_or_busy_database_is_refused_in_one_line(tmp_path):
-    foreign = tmp_path / "other.db"
+def test_a_foreign_damaged_or_busy_database_is_refused_in_one_line(folder):
+    foreign = folder / "other.db"
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE notes (x)")
-    garbage = tmp_path / "garbage.db"
+    garbage = folder / "garbage.db"
     garbage.write_bytes(b"this is no database\n" * 100)
     for path, says in ((foreign, "not a fengsheng serve database"), (garbage, "not an SQLite database")):
         with pytest.raises(StoreError, match=says):
             Store(path)
         r = fengsheng("serve", "--db", str(path))
         assert r.exit_code == 1 and says in r.output and len(r.output.strip().splitlines()) == 1, r.output
-    newer = tmp_path / "newer.db"
+    newer = folder / "newer.db"
     Store(newer).close()
     with sqlite3.connect(newer) as db:
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError, match="newer fengsheng"):
         Store(newer)
-    ours = Store(tmp_path / "ours.db")
+    ours = Store(folder / "ours.db")
     with pytest.raises(StoreError, match="another fengsheng serve is using"):
-        Store(tmp_path / "ours.db")
+        Store(folder / "ours.db")
     ours.close()
-    assert sqlite3.connect(tmp_path / "ours.db").execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    assert sqlite3.connect(tmp_path / "ours.db").execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert sqlite3.connect(folder / "ours.db").execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert sqlite3.connect(folder / "ours.db").execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_serve_keeps_its_tables_in_the_users_data_folder_by_default(monkeypatch):
