@@ -34,19 +34,26 @@ def _after_last_prompt(output: str) -> str:
     return output[output.rindex("选择 [") :]
 
 
-def test_a_whole_game_against_bots_to_the_end():
-    code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
+@pytest.fixture(scope="module")
+def whole_game() -> tuple[int, str]:
+    """One whole game against random bots, always the first option (played once for the tests that read it; at
+    seed 2 the seat is asked whether to lock a card it sends)."""
+    return _play(["-p", "4", "-s", "2", "--bots", "random", "--max-turns", "40"], ANSWERS)
+
+
+def test_a_whole_game_against_bots_to_the_end(whole_game):
+    code, out = whole_game
     assert code == 0, out[-2000:]
-    assert "fengsheng play: 4 players, seed 5; you: P0; bots: P1 random, P2 random, P3 random" in out
+    assert "fengsheng play: 4 players, seed 2; you: P0; bots: P1 random, P2 random, P3 random" in out
     assert "游戏结束" in out and "P0，轮到你决定" in out
     assert "选择角色" in out  # the first decision: the role
     assert "P1 摸了 3 张牌" in out  # others' draws, without the cards
     assert "身份：" in out and "手牌：" in out
 
 
-def test_an_idle_point_is_asked_in_chinese_not_by_its_timing_id():
+def test_an_idle_point_is_asked_in_chinese_not_by_its_timing_id(whole_game):
     """The play phase's menu and the seat's own answer say 出牌阶段, not the engine's `play_phase`."""
-    code, out = _play(["-p", "4", "-s", "5", "--bots", "random", "--max-turns", "40"], ANSWERS)
+    code, out = whole_game
     assert code == 0, out[-2000:]
     assert "│ 规则：出牌阶段" in out and "（问：出牌阶段）" in out
     assert "play_phase" not in out
@@ -397,7 +404,7 @@ def test_a_card_out_of_sight_now_is_named_by_its_face_in_the_history():
     assert event_text({"e": "discard", "cards": None}, 0, names, {}) == "置入弃牌堆：（看不到）"
 
 
-def test_declining_a_choice_says_what_is_declined():
+def test_declining_a_choice_says_what_is_declined(whole_game):
     """The engine's optional-choice answer (label 不) reads 不锁定 at a lock and 不选 elsewhere."""
     from interpreter.seat_text import Names, menu_label
 
@@ -405,7 +412,7 @@ def test_declining_a_choice_says_what_is_declined():
     none = {"id": 0, "kind": "none", "label": "不"}
     assert menu_label(none, names, "lock") == "不锁定"
     assert menu_label(none, names, "choose") == "不选"
-    code, out = _play(["-p", "4", "-s", "2", "--bots", "random", "--max-turns", "40"], ANSWERS)  # a game with a lock
+    code, out = whole_game  # a game with a lock
     assert code == 0 and "1. 不锁定" in out and not re.search(r"\d\. 不\s+│", out)
 
 
