@@ -25,6 +25,7 @@ from interpreter.agents.base import Agent
 from interpreter.agents.kinds import agent_kinds
 from interpreter.cli import main
 from interpreter.content.loader import load_cached
+from interpreter.engine.frozen import freeze
 from interpreter.engine.observation import project
 from interpreter.engine.step import GameState
 from interpreter.play import Table
@@ -51,11 +52,12 @@ def _plain(data):
     return json.loads(json.dumps(data, ensure_ascii=False))
 
 
-def _knowledge(observation, history_size: int, actions: list[int], seq: int) -> str:
-    """What a seat may know, as one JSON text: its observation but the history, the history's length, the ids of
-    its legal actions and its count of decisions."""
+def _knowledge(observation, history_size: int, actions, seq: int) -> tuple:
+    """What a seat may know: its observation but the history, the history's length, the ids of its legal actions
+    and its count of decisions; as frozen data (a message's lists as tuples: equal exactly when the JSON is, but
+    for 1, 1.0 and true, which no observation mixes), compared without writing it out."""
     rest = {k: v for k, v in observation.items() if k != "history"}
-    return json.dumps([rest, history_size, actions, seq], sort_keys=True)
+    return (freeze(rest), history_size, tuple(actions), seq)
 
 
 _OPEN: list[_Seat] = []
@@ -109,7 +111,7 @@ class _Seat:
         self.check = check
         self.names = Names(load_cached())
         self.last: dict = {}
-        self._known: str | None = None  # known(), of self.last
+        self._known: tuple | None = None  # known(), of self.last
         self.history: list = []
         self.messages = 0
         self.compared = 0
@@ -119,17 +121,16 @@ class _Seat:
     def table(self):
         return self.app.state.tables.get(self.tid)
 
-    def knows(self) -> str:
+    def knows(self) -> tuple:
         """What the seat may know now (its observation, its history's length, its legal actions, its own count of
-        decisions): it is sent a message exactly when this changes. (JSON text as `known` writes it: an
-        observation's tuples are written as lists, its keys are all texts; the history is counted, not written.)"""
+        decisions): it is sent a message exactly when this changes. (The history is counted, not compared.)"""
         state = self.table.state
         obs = state.observation(self.seat)
         mine = not state.is_terminal() and state.current_player() == self.seat
         seq = self.table.seq(self.seat)
         return _knowledge(obs, len(obs["history"]), list(state.legal_actions()) if mine else [], seq)
 
-    def known(self) -> str:
+    def known(self) -> tuple:
         """The same, as the last message told it."""
         msg = self.last
         if self._known is None:
