@@ -154,6 +154,7 @@ class HeuristicAgent(Agent):
         # the identities left by camp once its own and those it knows are out (mate, enemy, no camp), so too
         self._left: tuple[float, float, float] | None = None
         self._camps_of: dict[tuple[str | None, frozenset[str]], set[int]] = {}  # (camp, colours allowed) -> camps
+        self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
         self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
         self._hand_read: Any = None
 
@@ -225,6 +226,7 @@ class HeuristicAgent(Agent):
         is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._odds_of:
             self._odds_of, self._odds, self._benefits, self._kinds, self._left = obs, {}, {}, None, None
+            self._paths = {}
 
     def odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
@@ -479,9 +481,13 @@ class HeuristicAgent(Agent):
         """What sending an intel of these colours is worth to this bot's side: each seat on its way takes it
         at its `accepts` rate (a locked seat surely), and one that nobody takes comes back to the sender, who
         must take it (an ↑ intel its target refuses comes straight back)."""
+        self._keep(obs)
+        way = self._paths.get((direction, target))
+        if way is None:  # (kept per observation: a send's plans go the same ways again and again)
+            way = self._paths[(direction, target)] = [(s, self.accepts(s)) for s in self._path(obs, direction, target)]
         left, value = 1.0, 0.0
-        for s in self._path(obs, direction, target):
-            p = 1.0 if s == lock else self.accepts(s)
+        for s, rate in way:
+            p = 1.0 if s == lock else rate
             value += left * p * self._benefit(obs, s, colors)
             left *= 1 - p
         return value + left * self._benefit(obs, obs["seat"], colors)

@@ -72,7 +72,7 @@ class Views:
         self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
         self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
-        self.mine: dict[int | None, tuple[tuple[Any, ...], FrozenDict]] = {}  # seat -> (what `me` shows, `me`)
+        self.mine: dict[int | None, tuple[int, FrozenDict]] = {}  # seat -> (its Player.version, `me`)
         self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
         self.ordered = 0  # how many cards `order` holds
 
@@ -119,16 +119,19 @@ def _read_log(views: Views, log: list[Record]) -> None:
 
 def _frozen(rec: Record, hidden: tuple[str, ...]) -> FrozenDict:
     """``freeze(project(rec, seat))`` for a seat that reads the record and is kept from the fields `hidden`: its
-    fields in their order, without ``to`` and ``secret``, the hidden ones None (a copy, then changed in place)."""
-    out = dict(rec)
-    out.pop("to", None)
-    out.pop("secret", None)
+    fields in their order, without ``to`` and ``secret``, the hidden ones None (one copy, changed in place before
+    anyone holds it: through dict's own methods, which FrozenDict's read-only guard does not stop)."""
+    out = FrozenDict(rec)
+    if "to" in out:
+        dict.__delitem__(out, "to")
+    if "secret" in out:
+        dict.__delitem__(out, "secret")
     for f in hidden:
-        out[f] = None
+        dict.__setitem__(out, f, None)
     for k, v in out.items():  # (values replaced, none added: the walk stays valid)
         if type(v) not in _ATOMS:
-            out[k] = freeze(v)
-    return FrozenDict(out)
+            dict.__setitem__(out, k, freeze(v))
+    return out
 
 
 def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
@@ -428,19 +431,10 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
 
 
 def _mine(g: Game, seat: int | None, me: Any) -> FrozenDict:
-    """The seat's own secrets (``me``), made again only when what it shows changed (kept per seat)."""
-    if me is None:
-        key: tuple[Any, ...] = ()
-    else:
-        removed = g.skills.removed_identities
-        key = (
-            me.identity,
-            me.task,
-            me.role,
-            tuple(me.dealt_roles),
-            tuple(removed) if removed else (),
-            _hand(g, seat, me),
-        )
+    """The seat's own secrets (``me``), made again only when what it shows changed (kept per seat): its identity
+    and task, role, the roles dealt to it, the identities taken from it, its hand — each changed only by an
+    operation that counts in its Player.version (a re-deal clears what was kept)."""
+    key = me.version if me is not None else -1
     kept = g.views.mine.get(seat)
     if kept is not None and kept[0] == key:
         mine: FrozenDict = kept[1]

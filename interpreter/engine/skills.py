@@ -155,6 +155,7 @@ class Skills:
             if not dealt:
                 break
             p.dealt_roles = list(dealt)
+            p.version += 1  # (its `me` shows them while it chooses)
             chosen = ask_seat(game, p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
             p.new_role(chosen, not chosen.hidden)
             self.unchosen_roles += [r for r in dealt if r is not p.role]
