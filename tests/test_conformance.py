@@ -77,8 +77,12 @@ def test_the_same_seed_and_answers_give_the_same_game_and_each_seat_is_handed_it
     assert played.returns == ref.played.returns
     assert (played.winners, played.reason) == (ref.played.winners, ref.played.reason)
     assert played.final == ref.played.final
-    # (2): exactly the step API's observation and descriptors at every decision, in the door's format
-    expected = door.arrange([(d.seat, door.project(d.seat, d.observation, d.actions)) for d in ref.decisions])
+    # (2): exactly the step API's observation and descriptors at every decision, in the door's format (a door in
+    # the step API's own format: the reference's record of what it handed, made with that projection once)
+    if type(door).project is Door.project:
+        expected = door.arrange(list(ref.played.given))
+    else:
+        expected = door.arrange([(d.seat, door.project(d.seat, d.observation, d.actions)) for d in ref.decisions])
     got = door.arrange(played.given)
     assert len(got) == len(expected)
     for i, (g, e) in enumerate(zip(got, expected, strict=True)):
