@@ -194,7 +194,7 @@ def test_paired_answers_do_not_depend_on_what_the_seat_cannot_see(content):
         twin = state.resample(me, random.Random(seed))
         assert twin.observation(me) == state.observation(me)
         assert _hands(twin) != _hands(state)
-        bot, bot_twin = SearchAgent(7, 3, rollout="paired"), SearchAgent(7, 3, rollout="paired")
+        bot, bot_twin = SearchAgent(7, 2, rollout="paired"), SearchAgent(7, 2, rollout="paired")
         answer = bot.search(state.observation(me), state.action_descriptors(), state.world(me))
         answer_twin = bot_twin.search(twin.observation(me), twin.action_descriptors(), twin.world(me))
         assert answer == answer_twin and answer in state.legal_actions()

@@ -462,9 +462,10 @@ def test_face_up_discards_are_public(content):
             assert c.uid in public_named, f"{c} lies face up in the discard pile but no public record names it"
 
 
-@light_and_slow("games", 16, 40)
+@light_and_slow("games", 10, 40)
 def test_a_card_used_face_down_stays_hidden_after_it_leaves_the_game(content, games):
-    """试探 and 密令 are removed after use: face down, so only user and target (or a seat that saw it) know the copy."""
+    """试探 and 密令 are removed after use: face down, so only user and target (or a seat that saw it) know the copy.
+    (Everyday 10 games of 3 to 10 players: about 330 removed cards checked in the seats' observations.)"""
     checked = 0
     for gi in range(games):
         n = 3 + gi % 8
