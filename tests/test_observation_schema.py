@@ -26,7 +26,7 @@ SCHEMA = ROOT / "schema"
 DOCS = (ROOT / "docs" / "step-api.md", ROOT / "docs" / "observation.md")
 FENCE = re.compile(r"```(\w+)\n(.*?)```", re.S)
 
-EVERY = 10  # observe every seat at every EVERY-th decision (and at the end); the everyday run every 4 * EVERY-th
+EVERY = 10  # observe every seat at every EVERY-th decision (and at the end); the everyday run every 8 * EVERY-th
 MAX_TURNS = 12  # long enough for reshuffles, deaths and wins (about half the games); short enough to stay fast
 
 
@@ -176,11 +176,11 @@ def test_schemas_are_valid_draft_2020_12():
 
 
 def test_observations_and_descriptors_match_the_schemas(validators):
-    """One game at each count from 2 to 10 players, every seat observed at every 40th decision (every
+    """One game at each count from 2 to 10 players, every seat observed at every 80th decision (every
     descriptor checked, every history record validated once whatever the step: the records since a seat's last
     observation are), and the seat to act at the first decision of each kind (a decision's fields validated for
     each kind the games reach); the slow run observes 300 games at every 10th."""
-    _schema_games(validators, 9, min_observed=250, every=4 * EVERY)
+    _schema_games(validators, 9, min_observed=120, every=8 * EVERY)
 
 
 @pytest.mark.slow
