@@ -101,14 +101,27 @@ def _walk(data: Any, out: set[int], remember: bool) -> set[int]:
 _SECRET_KEYS = ("identity", "seed")
 
 
-def _keyed(data: Any) -> list[tuple[Any, str, Any]]:
+# A frozen record's values under those keys, by the record (as _RECORD_IDS: the same records in every observation).
+_RECORD_KEYED: dict[FrozenDict, tuple[tuple[str, Any], ...]] = {}
+
+
+def _keyed(data: Any, remember: bool = True) -> list[tuple[Any, str, Any]]:
     """The values inside plain JSON data under an "identity" or "seed" key, each as (the top-level key it is
-    under, its key, the value). (No path is built: this runs on every message; `_path` finds one to report.)"""
+    under, its key, the value). (No path is built: this runs on every message; `_path` finds one to report. A
+    frozen record's are remembered.)"""
     found: list[tuple[Any, str, Any]] = []
     stack: list[tuple[Any, Any]] = [(None, data)]
     while stack:
         top, v = stack.pop()
         if isinstance(v, dict):
+            if remember and top is not None and "e" in v and type(v) is FrozenDict:
+                inside = _RECORD_KEYED.get(v)
+                if inside is None:
+                    if len(_RECORD_KEYED) > 100_000:
+                        _RECORD_KEYED.clear()
+                    inside = _RECORD_KEYED[v] = tuple((k, x) for _, k, x in _keyed({"": v}, remember=False))
+                found += [(top, k, x) for k, x in inside]
+                continue
             for k, x in v.items():
                 under = k if top is None else top
                 if k in _SECRET_KEYS:
@@ -168,13 +181,17 @@ def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
     return {"cards": cards, "roles": roles, "tasks": tasks, "identities": identities, "allowed": allowed}
 
 
+_NAMED = re.compile(r"#(\d+)")
+
+
 def leaks(text: str, data: Any, hidden: dict[str, Any], names: Names) -> list[str]:
     """The hidden values found in one message (its text and its data)."""
     allowed = hidden["allowed"]
     found = []
     ids = card_ids(data)
+    named = {int(n) for n in _NAMED.findall(text)}  # every "#<deck id>" in the text, in one pass
     for uid in hidden["cards"]:
-        hit = re.search(rf"#{uid}(?!\d)", text)
+        hit = re.search(rf"#{uid}(?!\d)", text) if uid in named else None
         if uid in ids or hit:
             where = f" in “…{text[max(0, hit.start() - 40) : hit.end() + 20]}…”" if hit else " in the data"
             found.append(f"card #{uid}{where}")
