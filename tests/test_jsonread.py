@@ -61,7 +61,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=150, derandomize=True, database=None, deadline=None)
+@settings(max_examples=50, derandomize=True, database=None, deadline=None)
 @given(VALUES, st.booleans(), st.integers(0, MAX_DEPTH + 2))
 def test_the_reader_reads_as_the_full_walk_does(value, ascii_only, deeper):
     """Any value, written with escapes or raw (surrogates then only with escapes), nested up to beyond the limit."""
