@@ -253,7 +253,7 @@ def _at_unseen_cards(game, rng, decisions, seat_of, holders_of):
 @pytest.mark.parametrize(
     "players, max_turns",
     [
-        (3, 3),  # everyday: fewer turns, the same checks at every step; the slow run plays the longer cuts
+        (3, 2),  # everyday: fewer turns, the same checks at every step; the slow run plays the longer cuts
         (5, 2),
         *(pytest.param(*cut, marks=pytest.mark.slow) for cut in [(3, 8), (5, 6), (2, 8), (10, 4)]),
     ],

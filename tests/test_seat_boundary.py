@@ -511,17 +511,17 @@ def test_resampled_face_down_roles_are_hidden_roles(content):
 
 
 def test_a_spectator_sees_only_what_every_seat_sees(content):
-    """GameState.public_observation (the browser table's spectator): at every decision of games of 2 to 10 players,
-    re-dealing everything any one seat cannot see leaves it identical (so it depends on nothing some seat does not
-    know), it has nothing of a seat's own, and every card face, role and status it shows every seat's observation
-    shows too (each decision compared with one seat's observation, the seats in turn: what the spectator shows
-    stays shown, so a face some seat cannot see is caught within n decisions)."""
+    """GameState.public_observation (the browser table's spectator): at every decision of games of 2, 5 and 10 players
+    cut after 2 turns, re-dealing everything any one seat cannot see leaves it identical (so it depends on nothing
+    some seat does not know), it has nothing of a seat's own, and every card face, role and status it shows every
+    seat's observation shows too (each decision compared with one seat's observation, the seats in turn: what the
+    spectator shows stays shown, so a face some seat cannot see is caught within n decisions)."""
     from web_helpers import card_ids
 
     checked = 0
     for gi, n in enumerate((2, 5, 10)):
         rng = random.Random(700 + gi)
-        state = GameState(content, n, 700 + gi, max_turns=3)
+        state = GameState(content, n, 700 + gi, max_turns=2)
         g = state._game
         while not state.is_terminal():
             public = state.public_observation()
