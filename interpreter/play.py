@@ -106,7 +106,7 @@ def render(
         lines.append(Text(f"你看过 P{seat} 的身份：{names.identity(ident)}"))
     for k in obs["known_cards"]:
         lines.append(Text("你知道的牌：").append_text(card_text(k["card"])).append(known_place(k)))
-    parts.append(Panel(Group(*lines), title=f"你是 P{me}", title_align="left"))
+    parts.append(Panel(Text("\n").join(lines), title=f"你是 P{me}", title_align="left"))  # (one text: one layout)
 
     transit = transit_text(obs, names)
     if transit is not None:
