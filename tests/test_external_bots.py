@@ -171,25 +171,21 @@ def test_a_bot_plays_a_whole_game_at_plays_table_and_hears_its_end(tmp_path):
     assert seen[-1]["type"] == "end" and seen[-1]["result"] == thaw(table.state.observation(1)["result"])
 
 
-def test_play_seats_an_external_bot_from_the_command_line():
-    r = _play_input(
-        ["play", "-p", "4", "-s", "5", "--bots", "ext:mine,random,ext:mine", "--max-turns", "30", "--bot", example()]
-    )
-    assert r.exit_code == 0, r.output[-3000:]
-    assert "bots: P1 ext:mine, P2 random, P3 ext:mine" in r.output and "游戏结束" in r.output
-    assert "[bot]" not in r.output  # no bot failed
-
-
-def test_a_saved_game_with_an_external_bot_resumes_with_its_bot_given_again(tmp_path):
+def test_play_seats_external_bots_and_a_saved_game_resumes_with_its_bot_given_again(tmp_path):
+    """play seats external bots from the command line; a save names them by name only, so resuming needs the
+    --bot again (the hint on saving gives it), and with it the game plays to its end, no bot failing."""
     save = tmp_path / "save.json"
-    args = ["play", "-p", "4", "-s", "3", "--bots", "ext:mine,random,random", "--bot", example(), "--save", save]
+    args = ["play", "-p", "4", "-s", "3", "--bots", "ext:mine,random,ext:mine", "--max-turns", "30", "--bot", example()]
+    args += ["--save", save]
     r = _play_input([str(a) for a in args], "1\n1\n1\nq\n\n")
+    assert "bots: P1 ext:mine, P2 random, P3 ext:mine" in r.output
     again = f"fengsheng play --resume {shlex.quote(str(save))} --bot {shlex.quote(example())}"
     assert r.exit_code == 0 and again in r.output  # the hint gives the --bot the save cannot keep
     r = _play_input(["play", "--resume", str(save)], "1\n")
     assert r.exit_code == 1 and "no external bot named 'mine': define it with --bot mine='COMMAND'" in r.output
     r = _play_input(["play", "--resume", str(save), "--bot", example()])
-    assert r.exit_code == 0 and "游戏结束" in r.output
+    assert r.exit_code == 0 and "游戏结束" in r.output, r.output[-3000:]
+    assert "[bot]" not in r.output  # no bot failed
 
 
 def _play_input(args: list[str], answers: str = "1\n" * 3000):
