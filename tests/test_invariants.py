@@ -114,8 +114,9 @@ def test_recorded_games_keep_invariants(content):
 
 @pytest.mark.parametrize("n", [3, 5, 9])
 def test_same_seed_same_game(content, n):
-    """Determinism: the same seed (and agent seeds) gives the identical digest."""
-    for seed in range(15):
+    """Determinism: the same seed (and agent seeds) gives the identical digest (8 games a count: a generator or an
+    order not fixed by the seed shows in nearly every game)."""
+    for seed in range(8):
         a, _ = played(content, n, seed)
         b, _ = play(content, n, seed)
         assert a.digest_text() == b.digest_text()
