@@ -67,13 +67,15 @@ def _width(table: ScreenTable) -> int:
 
 def test_the_seats_table_shows_what_richs_table_shows_at_every_width():
     """At its own width, and narrower down to a few characters a column (its widest cells folded), the table is
-    drawn line by line, and shows what rich's Table shows: each table at its width in colour; one in four also
-    one column narrower, at 50 columns in colour and at 26 plain, one in eight with an ASCII box."""
+    drawn line by line, and shows what rich's Table shows: one table in two at its width in colour; one in eight
+    also one column narrower, at 50 columns in colour and at 26 plain, one in sixteen with an ASCII box. (The game's
+    40-odd tables differ in their values more than in their shape: a table not narrowed, a folded header's blank
+    lines below it and a bold row's coloured cards not bold each still fail it so.)"""
     tables = _seat_tables()
     assert len(tables) > 20
     assert any(style for t in tables for _, style in t.rows)  # the seat looking, in bold
     assert any(isinstance(cell, Text) and cell.spans for t in tables for cells, _ in t.rows for cell in cells)
-    for i, table in enumerate(tables):
+    for i, table in enumerate(tables[::2]):
         width = _width(table)
         colour, _, ascii_box = _consoles(width)
         consoles = [colour]

@@ -388,7 +388,10 @@ def test_a_bad_table_gets_a_message(client, body, message):
 
 def test_three_seats_and_two_bots_play_a_game_and_no_seat_is_sent_another_seats_secrets(client):
     app = client.app
-    made = _create(client, ["human", "heuristic", "human", "human", "random"], seed=21)
+    # seed 8: about 80 answers and 140 bot moves, 200 messages; the humans are asked every kind of decision seed
+    # 21's longer game asked them (and a dying seat's gift besides), face-down intel in transit in 120 of them.
+    # Another seat's card named in a field, or its identity, still fails it.
+    made = _create(client, ["human", "heuristic", "human", "human", "random"], seed=8)
     seats = [_Seat(client, app, "t1", link) for link in _links(made)]
     assert [s.last["seat"] for s in seats] == [0, 2, 3]
     assert all(s.last["history_from"] == 0 and s.last["view"]["events"] for s in seats)
@@ -440,7 +443,8 @@ def _hidden_branch(content, players: int, seat: int) -> tuple[int, list[int], li
     another seat's decision, and two ways on from it (an answer, then the first legal answers) after which `seat`
     sees nothing for a different number of actions and then sees the same. (Such a hidden choice — which of two
     copies a 威逼 target gives — showed in the table's count of actions every message carried.)"""
-    for seed in (2, 1, 3, 4, 5, 6):
+    # 23: a face-down intel sent 5 actions in (the tables play 7 and 8); a count of actions in a message fails it
+    for seed in (23, 18, 13, 2, 1, 3):
         rng = random.Random(seed)
         state = GameState(content, players, seed)
         actions: list[int] = []
