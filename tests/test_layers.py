@@ -121,6 +121,20 @@ def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
     return tree
 
 
+# the kinds of node the scans below read: imports, and what can write an attribute
+_READ = (ast.Import, ast.ImportFrom, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call)
+_NODES: dict[str, list[ast.AST]] = {}
+
+
+def _nodes(source: str, filename: str = "<unknown>") -> list[ast.AST]:
+    """The nodes of a module's tree that the scans read, in ast.walk's order: one walk of each tree for every
+    test here (walking was most of the file's time, three walks a module)."""
+    nodes = _NODES.get(source)
+    if nodes is None:
+        nodes = _NODES[source] = [n for n in ast.walk(_parse(source, filename)) if isinstance(n, _READ)]
+    return nodes
+
+
 def _ancestors(name: str) -> list[str]:
     parts = name.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts))]
@@ -128,10 +142,10 @@ def _ancestors(name: str) -> list[str]:
 
 def _imports(name: str) -> set[str]:
     """The modules of the package that importing `name` runs directly (its imports, wherever they stand)."""
-    tree = _parse(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
+    nodes = _nodes(MODULES[name].read_text(encoding="utf-8"), str(MODULES[name]))
     package = name if _is_package(name) else name.rpartition(".")[0]
     targets: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:  # `import a.b.c`: a.b.c (its packages are added below)
                 parts = alias.name.split(".")
@@ -218,11 +232,13 @@ def _entry(name: str) -> tuple[int, str] | None:
     return (best[1], best[2]) if best is not None else None
 
 
+@functools.cache
 def _layer(name: str) -> int:
     found = _entry(name)
     return found[0] if found is not None else 0  # an unlisted module is a leaf (test_every_module_has_a_layer)
 
 
+@functools.cache
 def _part(name: str) -> str:
     """The part of the package a module belongs to: its subpackage of `interpreter` (or itself, for a top-level
     module), and the layer too where that subpackage spans several layers."""
@@ -383,11 +399,11 @@ def _class_attribute_writes(source: str, module: str, classes_of: dict[str, set[
     """Where `source` (the module `module`) assigns an attribute onto a class defined in another module of the
     package: `Imported.attr = ...` (also augmented, annotated, `del` and `setattr(Imported, ...)`) for a name
     imported from a module that defines that class, or `module.Class.attr = ...`."""
-    tree = _parse(source)
+    nodes = _nodes(source)
     package = module.rpartition(".")[0]
     foreign: dict[str, str] = {}  # a name bound here -> the module of the class it names
     modules: dict[str, str] = {}  # a name bound here to a module of the package
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
             source_module = ".".join(base + ([node.module] if node.module else []))
@@ -418,7 +434,7 @@ def _class_attribute_writes(source: str, module: str, classes_of: dict[str, set[
         return None
 
     found = []
-    for node in ast.walk(tree):
+    for node in nodes:
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
