@@ -155,10 +155,16 @@ def test_decision_kinds_are_the_catalogue():
 
 
 def _emitted_in_source() -> dict[str, set]:
-    """event kind -> payload fields, from every emit("kind", ...) call and log record {"e": "kind", ...}."""
+    """event kind -> payload fields, from every emit("kind", ...) call and log record {"e": "kind", ...}.
+
+    Only a module whose text has `emit` or a literal "e" can hold either: the others (four in five, two thirds of
+    the source) are not parsed."""
     out: dict[str, set] = {}
     for path in SOURCE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        text = path.read_text(encoding="utf-8")
+        if "emit" not in text and '"e"' not in text and "'e'" not in text:
+            continue
+        for node in ast.walk(ast.parse(text)):
             # game.emit("kind", ...) and the components' emit_event(game, "kind", ...)
             method = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit"
             function = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "emit_event"
