@@ -611,9 +611,10 @@ def test_a_tables_log_names_a_pack_of_ones_own_without_the_servers_paths(tmp_pat
 
 
 def test_the_same_seed_and_answers_give_the_same_game(client):
+    """(Seed 19: a game of 9 turns, 100 actions, 85 of them the bots'; a bot seeded otherwise fails it.)"""
     logs = []
     for n in (1, 2):
-        made = _create(client, ["human", "heuristic", "heuristic", "random"], seed=99)
+        made = _create(client, ["human", "heuristic", "heuristic", "random"], seed=19)
         seat = _Seat(client, client.app, f"t{n}", _links(made)[0], check=False)
         _play_to_the_end([seat], random.Random(3))
         logs.append(client.get(made["log"]).text)
