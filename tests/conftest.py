@@ -32,8 +32,21 @@ sys.dont_write_bytecode = False  # before the imports below, which compile the p
 # Temporary files in memory where the system has a folder there (/dev/shm), unless TMPDIR says where: on this
 # project's machines each folder, file or link made on the disk costs 0.3-0.6 ms of (system) CPU, one in memory
 # 0.005 ms, and the tests make thousands (tmp_path, TemporaryDirectory, packs made of links, chains of packs).
-# pytest's tmp_path and tempfile both read tempfile.tempdir; a test's folders are small and removed as before.
-if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+# pytest's tmp_path and tempfile both read tempfile.tempdir; a test's folders are small and removed as before
+# (pytest keeps its last three runs' folders: about 50 MB). Only where that folder has room to spare: a container's
+# /dev/shm is often 64 MB, which a run and the folders kept from earlier runs could fill.
+_SHM_ROOM = 1 << 30  # bytes free in /dev/shm for the tests to use it
+
+
+def _shm_has_room() -> bool:
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:  # no such folder (macOS, Windows)
+        return False
+    return st.f_bavail * st.f_frsize >= _SHM_ROOM and os.access("/dev/shm", os.W_OK | os.X_OK)
+
+
+if "TMPDIR" not in os.environ and _shm_has_room():
     tempfile.tempdir = "/dev/shm"
 
 from interpreter.agents.scripted import ScriptedAgent  # noqa: E402
