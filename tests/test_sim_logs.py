@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import sim
 from interpreter.sim.logs import read_log
 from tests.conftest import fengsheng
 
@@ -79,14 +80,18 @@ def run_limited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, *ar
 # one job in the slow run: every day two jobs, and test_balance_sweep's full disk
 @pytest.mark.parametrize("jobs", [pytest.param("1", marks=pytest.mark.slow), "2"])
 def test_a_full_disk_keeps_the_summary_and_whole_games(tmp_path, monkeypatch, jobs):
-    r = run_limited(tmp_path, monkeypatch, 300_000, "simulate", "-n", "20", "-s", "1", "-j", jobs, "--log", "g.jsonl")
+    """Eight games (seed 1's log is 294 kB after five, 341 kB after six: the limit falls in the sixth), over two
+    workers indeed: the batch is split however small (at 50 games a job it was played here). A log writer that
+    does not cut a failed game back fails it."""
+    monkeypatch.setattr(sim.batch, "MIN_GAMES_PER_JOB", 1)
+    r = run_limited(tmp_path, monkeypatch, 300_000, "simulate", "-n", "8", "-s", "1", "-j", jobs, "--log", "g.jsonl")
     assert r.exit_code == 1, r.stderr
     assert "How games ended:" in r.stdout and "Average turns" in r.stdout  # every game counted
     said = [line for line in r.stderr.splitlines() if line.startswith("error: the log g.jsonl stopped after ")]
-    assert said and "of 20 games: File too large" in said[0], r.stderr
+    assert said and "of 8 games: File too large" in said[0], r.stderr
     written = int(said[0].split("stopped after ")[1].split(" ")[0])
     games = read_log(tmp_path / "g.jsonl")  # strictly: nothing cut in the middle of a game
-    assert 0 < written == len(games) < 20 and all(g["end"] is not None for g in games)
+    assert 0 < written == len(games) < 8 and all(g["end"] is not None for g in games)
     assert "Traceback" not in r.stderr
 
 
