@@ -45,9 +45,12 @@ def _roles(game) -> list:
 
 
 def test_a_pinned_role_and_task_are_dealt_to_the_seat(fork) -> None:
+    """The deal, at each seat: each game stops after its first turn (the deal is all it reads; pinned games are
+    played to their end and replayed by test_simulate_pins_and_replays and test_balance_pins_every_game...)."""
     task = sorted(fork.tasks)[1]
     for seat in range(5):
-        game, failure = play_game(fork, 5, 40 + seat, record=True, agents=("random",) * 5, pins=Pins(ROLE, task, seat))
+        pins = Pins(ROLE, task, seat)
+        game, failure = play_game(fork, 5, 40 + seat, max_turns=1, record=True, agents=("random",) * 5, pins=pins)
         assert failure is None
         p = game.players[seat]
         assert p.dealt_roles[0].id == ROLE and _roles(game)[seat] == ROLE
@@ -66,10 +69,10 @@ def test_an_unpinned_game_deals_as_before(base) -> None:
 def test_paired_deals_share_what_both_packs_have(base, fork) -> None:
     """The base lacks the pinned role: its seat is dealt last; the identities, tasks, first player and deck of
     both packs are the same, and so are the other seats' roles (the packs differ in that one role only)."""
-    for i in range(6):
+    for i in range(6):  # each game stops after its first turn: the deal is all it reads
         pins = Pins(ROLE, None, i % 5)
-        a, _ = play_game(base, 5, 100 + i, record=True, agents=("random",) * 5, pins=pins)
-        b, _ = play_game(fork, 5, 100 + i, record=True, agents=("random",) * 5, pins=pins)
+        a, _ = play_game(base, 5, 100 + i, max_turns=1, record=True, agents=("random",) * 5, pins=pins)
+        b, _ = play_game(fork, 5, 100 + i, max_turns=1, record=True, agents=("random",) * 5, pins=pins)
         for k in ("identities", "tasks", "first", "deck"):
             assert a.log[0][k] == b.log[0][k], k
         ra, rb = _roles(a), _roles(b)
