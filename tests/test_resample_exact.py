@@ -22,7 +22,7 @@ from collections import Counter
 import pytest
 
 from interpreter.engine.deal import deal_fitting
-from interpreter.engine.state import PENDING, PROCESSING, REMOVED
+from interpreter.engine.state import PENDING, PROCESSING, REMOVED, Card
 from interpreter.engine.step import GameState
 
 Z_CRIT = 3.29  # a two-sided test at alpha 0.001
@@ -293,3 +293,16 @@ def test_no_fitting_deal_is_none_not_a_hang():
     assert deal_fitting(faces, [only_a, only_a], r) is None  # type: ignore[arg-type]
     assert r.getstate() == state
     assert deal_fitting(faces, [only_a], r) == [0]  # type: ignore[arg-type]
+
+
+def test_a_cards_face_is_the_fields_face_names(content):
+    """Card.face()/set_face() (what a re-deal reads and writes, field by field) cover exactly Card.FACE, in its
+    order: a field added to FACE and not to them would stay with the physical card when its face moves."""
+    state = GameState(content, 5, 3)
+    one, other = state._game.cards[0], state._game.cards[1]
+    assert one.face() == tuple(getattr(one, f) for f in Card.FACE)
+    before = one.face(), other.face()
+    one.set_face(before[1])
+    other.set_face(before[0])
+    assert tuple(getattr(one, f) for f in Card.FACE) == before[1]
+    assert tuple(getattr(other, f) for f in Card.FACE) == before[0]

@@ -68,7 +68,7 @@ def deal_faces(
         else:
             pinned.append(c)
             fits.append(fit)
-    faces = sorted((_face_of(c) for c in hidden), key=_first)  # every face `seat` has not seen, by deck id
+    faces = sorted([c.face() for c in hidden], key=_first)  # every face `seat` has not seen, by deck id
     picks = deal_fitting(faces, fits, r)
     while picks is None:
         # No deal fits: a state whose faces moved under a question asked before (a re-deal in place for another
@@ -81,22 +81,13 @@ def deal_faces(
     rest = [f for j, f in enumerate(faces) if j not in taken]
     r.shuffle(rest)
     for c, j in zip(pinned, picks, strict=True):
-        _set_face(c, faces[j])
+        c.set_face(faces[j])
     for c, face in zip(free, rest, strict=True):
-        _set_face(c, face)
+        c.set_face(face)
 
 
 def _first(face: tuple) -> Any:
     return face[0]  # Card.FACE starts with the deck id
-
-
-def _face_of(c: Card) -> tuple:
-    return tuple(getattr(c, f) for f in Card.FACE)
-
-
-def _set_face(c: Card, face: tuple) -> None:
-    for f, v in zip(Card.FACE, face, strict=True):
-        setattr(c, f, v)
 
 
 # what everyone knows of a hidden card's face: the card types its printed type is one of (None: any), its arrow

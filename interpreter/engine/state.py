@@ -170,6 +170,33 @@ class Card:
         "use_plans",
     )
 
+    def face(self) -> tuple[Any, ...]:
+        """Its face: the fields FACE names, in that order (read one by one, not looked up by name: a resample reads
+        every hidden card's)."""
+        return (
+            self.uid,
+            self.type,
+            self.mask,
+            self.direction,
+            self.lockable,
+            self.data,
+            self.use_timings,
+            self.use_plans,
+        )
+
+    def set_face(self, face: tuple[Any, ...]) -> None:
+        """Take a face as :meth:`face` gives it (FACE's fields, in order)."""
+        (
+            self.uid,
+            self.type,
+            self.mask,
+            self.direction,
+            self.lockable,
+            self.data,
+            self.use_timings,
+            self.use_plans,
+        ) = face
+
     def swap_face(self, other: Card) -> None:
         """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""
         for f in Card.FACE:

@@ -196,13 +196,33 @@ class GameState:
         return copy
 
     def _replay(self, indices, actions, edits) -> None:
+        """Answer the recorded decisions again, each re-deal made where it was (before the answer of decision
+        `at`). The engine is answered where it asks (its ``decide``), not paused and resumed at each decision: the
+        same calls in the same order, without two greenlet switches a decision; it is paused again at the first
+        decision past the record."""
         pending = list(edits)
-        for i, index in enumerate(indices):
-            while pending and pending[0][0] == i:
+        n = len(indices)
+        done = 0  # decisions answered so far
+
+        def answer(decision) -> int:
+            nonlocal done
+            if done == n:  # the present: hand the decision out as usual
+                self._game.decide = self._suspend
+                return self._suspend(decision)
+            while pending and pending[0][0] == done:
                 self._apply_edit(*pending.pop(0))
-            self._actions.append(actions[i])
+            index = indices[done]
+            self._actions.append(actions[done])
             self._indices.append(index)
-            self._resume(index)
+            done += 1
+            return index
+
+        if n and self._decision is not None:
+            self._game.decide = answer
+            try:
+                self._resume(answer(self._decision))  # (the decision it is paused at: the first)
+            finally:
+                self._game.decide = self._suspend
         for edit in pending:
             self._apply_edit(*edit)
 
