@@ -39,23 +39,31 @@ def _spec(base, games=4, players=(4, 5), agents=("random", "heuristic,random,ran
     return make_spec(seed, players, agents, [base], games)
 
 
+@pytest.fixture(scope="module")
+def whole(base, content, tmp_path_factory) -> tuple[Path, object]:
+    """The uninterrupted sweep of _spec(base) (12 games in one process) and what run_sweep said of it, played once
+    for the three tests that compare with it (they only read it)."""
+    d = tmp_path_factory.mktemp("whole")
+    return d, run_sweep(d, _spec(base), [base], {"base": content}, jobs=1)
+
+
 def _lines(records) -> list[str]:
     return [json.dumps(r.to_dict(), sort_keys=True, ensure_ascii=False) for r in records]
 
 
-def test_jobs_1_and_jobs_2_write_the_same_records(tmp_path, base, content):
+def test_jobs_1_and_jobs_2_write_the_same_records(tmp_path, base, content, whole):
     spec = _spec(base)
     assert [c.label() for c in spec.cells()] == [
         "4 players · random · base",
         "5 players · random · base",
         "5 players · heuristic,random,random,random,random · base",
     ]
-    one = run_sweep(tmp_path / "one", spec, [base], {"base": content}, jobs=1)
+    folder, one = whole  # jobs=1
     two = run_sweep(tmp_path / "two", spec, [base], {"base": content}, jobs=2)
     assert (one.played, one.kept, one.total) == (two.played, two.kept, two.total) == (12, 0, 12)
-    a, b = read_records(tmp_path / "one"), read_records(tmp_path / "two")
+    a, b = read_records(folder), read_records(tmp_path / "two")
     assert len(a) == 12 and _lines(a) == _lines(b)
-    assert (tmp_path / "one" / SWEEP_FILE).read_text() == (tmp_path / "two" / SWEEP_FILE).read_text()
+    assert (folder / SWEEP_FILE).read_text() == (tmp_path / "two" / SWEEP_FILE).read_text()
     # every game is a different deal, and its seats carry the cell's agents
     assert len({r.seed for r in a if r.cell.players == 5}) == 4
     mixed = [r for r in a if r.cell.agents.startswith("heuristic")]
@@ -77,29 +85,29 @@ def test_a_cell_plays_the_games_simulate_plays(tmp_path, base, content):
     assert from_sweep.to_json() == batch.to_json()
 
 
-def test_a_truncated_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path, base, content):
+def test_a_truncated_sweep_resumes_to_the_records_of_an_uninterrupted_one(tmp_path, base, content, whole):
     spec = _spec(base)
-    run_sweep(tmp_path / "whole", spec, [base], {"base": content}, jobs=1)
+    folder = whole[0]
     part = tmp_path / "part"
     part.mkdir()
-    shutil.copy(tmp_path / "whole" / SWEEP_FILE, part / SWEEP_FILE)
-    lines = (tmp_path / "whole" / GAMES_FILE).read_text(encoding="utf-8").splitlines(keepends=True)
+    shutil.copy(folder / SWEEP_FILE, part / SWEEP_FILE)
+    lines = (folder / GAMES_FILE).read_text(encoding="utf-8").splitlines(keepends=True)
     (part / GAMES_FILE).write_text("".join(lines[7:1:-1]) + lines[0][:55], encoding="utf-8")  # 6 games, 1 cut
     seen: list[tuple[int, int]] = []
     done = run_sweep(part, spec, [base], {"base": content}, jobs=2, progress=lambda d, t: seen.append((d, t)))
     assert (done.kept, done.played) == (6, 6)
     assert seen[0] == (6, 12) and seen[-1] == (12, 12)
-    assert _lines(read_records(part)) == _lines(read_records(tmp_path / "whole"))
+    assert _lines(read_records(part)) == _lines(read_records(folder))
     again = run_sweep(part, spec, [base], {"base": content}, jobs=1)  # nothing left to play
     assert (again.kept, again.played) == (12, 0)
 
 
-def test_more_games_extend_a_sweep_fewer_or_another_grid_are_refused(tmp_path, base, content):
+def test_more_games_extend_a_sweep_fewer_or_another_grid_are_refused(tmp_path, base, content, whole):
     run_sweep(tmp_path / "a", _spec(base, games=2), [base], {"base": content}, jobs=1)
     grown = run_sweep(tmp_path / "a", _spec(base, games=4), [base], {"base": content}, jobs=1)
     assert (grown.kept, grown.played) == (6, 6)
-    run_sweep(tmp_path / "b", _spec(base, games=4), [base], {"base": content}, jobs=1)
-    assert _lines(read_records(tmp_path / "a")) == _lines(read_records(tmp_path / "b"))
+    assert _spec(base, games=4) == _spec(base)  # the uninterrupted sweep's grid
+    assert _lines(read_records(tmp_path / "a")) == _lines(read_records(whole[0]))
     with pytest.raises(SweepError, match=r"holds 4 games per cell and --games asks 3: give --games 4 or more"):
         run_sweep(tmp_path / "a", _spec(base, games=3), [base], {"base": content}, jobs=1)
     with pytest.raises(SweepError, match=r"holds a sweep of another grid \(seed: 11 in the directory, 12 now\)"):
