@@ -243,7 +243,7 @@ def test_the_server_takes_a_bounded_number_of_websockets():
 
 
 def test_a_websocket_that_never_joins_is_closed():
-    with _client(Limits(join_seconds=0.2)) as client, client.websocket_connect("/ws/t1") as ws:
+    with _client(Limits(join_seconds=0.05)) as client, client.websocket_connect("/ws/t1") as ws:
         closed = _closed(ws)
     assert closed.code == 4408 and "no join message" in closed.reason
 
