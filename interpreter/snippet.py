@@ -86,11 +86,14 @@ def snippet(line: str, col: int, indent: str = INDENT, width: int = WIDTH) -> st
     A column past the end of the line puts the caret just after its last character.
     """
     cells: list[tuple[str, int]] = []
-    at = 0
-    for ch in line:
-        shown, n = _cell(ch, at)
-        cells.append((shown, n))
-        at += n
+    if line.isascii() and line.isprintable():  # no tab, no control: one cell a character (a long line at once)
+        cells = [(ch, 1) for ch in line]
+    else:
+        at = 0
+        for ch in line:
+            shown, n = _cell(ch, at)
+            cells.append((shown, n))
+            at += n
     k = min(max(col, 1), len(cells) + 1) - 1  # the caret's character (len(cells): past the end)
     cells.append((" ", 1))  # room for a caret past the end
     lo, hi = 0, len(cells)
