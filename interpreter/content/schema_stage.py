@@ -141,7 +141,7 @@ def _enum_message(e: Any) -> tuple[str, str]:
     if len(named) > 1 and named[-2] in ENUM_VALUE_NOUNS:  # a value of a mapping keyed by names
         noun = ENUM_VALUE_NOUNS[named[-2]]
     msg = f"unknown {noun} {brief(e.instance)}" if named else f"{brief(e.instance)} is not allowed here"
-    if named and named[-1] == "check" and e.instance in catalogue.TRIGGER_EVENTS:
+    if named and named[-1] == "check" and isinstance(e.instance, str) and e.instance in catalogue.TRIGGER_EVENTS:
         # a trigger moment written as a check (game_end is both: a moment and a victory check of identities)
         hint = (
             f"`{e.instance}` is a trigger moment here: a skill that acts then is `kind: triggered` with "
