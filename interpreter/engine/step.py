@@ -406,15 +406,16 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
         return
     # the referee's records (the deal: to nobody) and the records of what the sample forgets (Seats.forget_secrets,
     # TurnFlow.forget_secret_bindings: told to another seat alone) go
-    g.log[:] = [
-        rec
-        for rec in g.log
-        if not ((to := rec.get("to")) is not None and seat not in to and (not to or rec.get("e") in _FORGOTTEN))
-    ]
+    kept = []
     last_replaced = {}  # seat -> its last role_replaced record: the one whose new role is still face down
     for rec in g.log:
+        to = rec.get("to")
+        if to is not None and seat not in to and (not to or rec.get("e") in _FORGOTTEN):
+            continue
+        kept.append(rec)
         if rec.get("e") == "role_replaced":
             last_replaced[rec["seat"]] = rec
+    g.log[:] = kept
     for owner, rec in last_replaced.items():
         secret = rec.get("secret")
         if owner in role_map and secret and seat not in secret.get("new", (seat,)):
@@ -434,32 +435,35 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
     to_drop: list = []
     for rec in g.log:
         to = rec.get("to")
-        if to is not None and seat in to:
+        if to is None:  # heard of by all: only its secret fields may be another seat's
+            secret = rec.get("secret")
+            if not secret:
+                continue  # (most records)
+            if "skill" in secret and seat not in secret["skill"] and rec["seat"] in role_map:
+                rec["skill"] = None  # a face-down role's skill used where all heard of it (announced): not which one
+            if uid_map:
+                for f, seats in secret.items():
+                    if f in CARD_FIELDS and seat not in seats:
+                        rec[f] = new_uid(rec[f])
             continue
-        if to is not None and rec.get("e") in _OF_THE_ROLE and rec["seat"] in role_map:
+        if seat in to:
+            continue
+        if rec.get("e") in _OF_THE_ROLE and rec["seat"] in role_map:
             to_drop.append(rec)  # a skill of the role it held before the re-deal
             continue
-        if to is not None and "d" in rec and rec.get("source") in old_skills.get(rec["seat"], ()):
+        if "d" in rec and rec.get("source") in old_skills.get(rec["seat"], ()):
             to_drop.append(rec)  # a question about a skill of that role (发动…吗, its choices)
             continue
-        if to is not None:  # the whole record is hidden from `seat`
-            if "d" in rec:
-                owner = rec["seat"]
-                if rec["d"] == "role" and owner in role_map:
-                    rec["label"] = role_map[owner].label()
-                elif uid_map:
-                    rec["label"] = _CARD_LABEL.sub(relabel, rec["label"])
-            for f in CARD_FIELDS:
-                if f in rec:
-                    rec[f] = new_uid(rec[f])
-            continue
-        secret = rec.get("secret")
-        if secret and "skill" in secret and seat not in secret["skill"] and rec["seat"] in role_map:
-            rec["skill"] = None  # a face-down role's skill used where all heard of it (announced): not which one
-        if secret and uid_map:
-            for f, seats in secret.items():
-                if f in CARD_FIELDS and seat not in seats:
-                    rec[f] = new_uid(rec[f])
+        # the whole record is hidden from `seat`
+        if "d" in rec:
+            owner = rec["seat"]
+            if rec["d"] == "role" and owner in role_map:
+                rec["label"] = role_map[owner].label()
+            elif uid_map:
+                rec["label"] = _CARD_LABEL.sub(relabel, rec["label"])
+        for f in CARD_FIELDS:
+            if f in rec:
+                rec[f] = new_uid(rec[f])
     if to_drop:
         dropped = {id(rec) for rec in to_drop}
         g.log[:] = [rec for rec in g.log if id(rec) not in dropped]
