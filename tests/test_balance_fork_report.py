@@ -75,7 +75,7 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     assert text.index("Is my new thing balanced?") < text.index("What jia changes") < text.index("Flags")
     assert "密电 (new)" in text and "收藏家 (new)" in text and "画眉（歌女） (new)" in text
     zh = fengsheng("balance", "report", fork_sweep, "--no-html").output  # Chinese by default
-    assert zh.index("我的新内容平衡吗？") < zh.index("jia改动了什么") < zh.index("标记")
+    assert zh.index("我的新内容均衡吗？") < zh.index("jia改动了什么") < zh.index("标记")
     assert "新角色「画眉（歌女）」" in zh
     assert "密电（新）" in zh and "收藏家（新）" in zh and "画眉（歌女）（新）" in zh
     from interpreter.balance.html import render_report
@@ -136,7 +136,7 @@ _LABELS = """() => [...document.querySelectorAll('svg')].flatMap(svg => {
 @pytest.mark.parametrize(
     ("lang", "verdicts", "changes", "pinned"),
     [
-        ("zh", "我的新内容平衡吗？", "jia改动了什么", "固定："),
+        ("zh", "我的新内容均衡吗？", "jia改动了什么", "固定："),
         ("en", "Is my new thing balanced?", "What jia changes", "Pinned:"),
     ],
 )

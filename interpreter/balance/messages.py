@@ -73,7 +73,9 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "status_weak": ("偏弱", "weak"),
     "status_open": ("未定", "open"),
     "status_unseen": ("未出场", "unseen"),
-    "verdicts_title": ("我的新内容平衡吗？", "Is my new thing balanced?"),
+    # "Balance" is 均衡 here, never the name of the card ping_heng, which the report's card table shows (a fork may
+    # pin that card): one word for two things would read as the card.
+    "verdicts_title": ("我的新内容均衡吗？", "Is my new thing balanced?"),
     "verdict_line": ("新{kind}「{name}」 [{where}]：{text}", "new {kind} {name} [{where}]: {text}"),
     "verdict_item_html": ("新{kind} <b>{name}</b> {where}：{text}", "new {kind} <b>{name}</b> {where}: {text}"),
     "verdict_unseen": ("从未出场：没有数据", "never in play: no figure"),
@@ -172,7 +174,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     "turn_limit_game": ("第{index}局（对局种子{seed}，{turns}回合）", "game {index} (game seed {seed}, {turns} turns)"),
     # ------------------------------------------------------------------ the HTML report
-    "report_title": ("fengsheng 平衡报告 · {name}", "fengsheng balance report · {name}"),
+    "report_title": ("fengsheng 均衡报告 · {name}", "fengsheng balance report · {name}"),
     "meta_line": (
         "fengsheng {version} · 种子 {seed} · 人数 {players} · 机器人 {agents} · 扩展包 {packs} · 每格{games}局 · "
         "读取{records}局",
@@ -246,7 +248,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "per_game": ("每局{what}", "{what} per game"),
     "ending_bar": ("{reason}：{games}局（{share}）", "{reason}: {games} games ({share})"),
     # ------------------------------------------------------------------ A/B (compare.py, html_compare.py)
-    "ab_title": ("fengsheng 平衡 A/B", "fengsheng balance A/B"),
+    "ab_title": ("fengsheng 均衡 A/B", "fengsheng balance A/B"),
     "base": ("基准", "base"),
     "fork": ("改版", "fork"),
     "delta95": ("Δ [95%]", "Δ [95%]"),
