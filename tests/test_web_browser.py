@@ -437,8 +437,18 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby():
         assert "第 " in stranger.inner_text("tr[data-table=t1]") and " 步" not in stranger.inner_text(
             "tr[data-table=t1]"
         )
+        errors: list[str] = []
+        stranger.on("pageerror", lambda e: errors.append(str(e)))
+
+        def late(route):  # a slow network: the page's last script arrives after its websocket opened
+            time.sleep(0.5)
+            route.continue_()
+
+        stranger.route("**/static/people.js", late)
         stranger.click("tr[data-table=t1] button")
+        stranger.wait_for_url("**/table/t1#*")  # the claim answered: the page went to the seat it was given
         stranger.wait_for_selector("#log div")
+        assert errors == []
         assert "token=" in stranger.url and int(stranger.evaluate("() => document.body.dataset.seat")) == 1
         assert "开桌的人指定" in stranger.inner_text("#chosen-seed")  # the host chose the seed: everyone is told
         assert server.table("t1").seats[1].claimed and "token=" in mine

@@ -82,10 +82,15 @@ async function join(tid) {
   }
 }
 
+let shownTables = null; // the list as last drawn: redrawn only when it changed, so a click is not lost to a redraw
+
 async function refresh() {
   const box = document.getElementById("tables");
   let data;
   try { data = await api("/api/tables"); } catch (e) { return; }
+  const seen = JSON.stringify(data.tables);
+  if (seen === shownTables) return;
+  shownTables = seen;
   if (!data.tables.length) { box.replaceChildren("还没有桌子。"); box.className = "muted"; return; }
   box.className = "";
   box.replaceChildren(el("table", { class: "grid" },
