@@ -98,8 +98,35 @@ class Server:
         return self.app.state.tables.get(tid)
 
 
+PAGE_ERRORS: list[str] = []  # every uncaught script error of every page the tests open (checked after each test)
+
+
+def _watched(page):
+    page.on("pageerror", lambda e: PAGE_ERRORS.append(f"{page.url}: {e}"))
+    return page
+
+
 def _browser(p):
-    return p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    """Chromium, every page of which reports its uncaught script errors (a page that throws may still pass a
+    test's checks by luck of timing: the join that threw before people.js had loaded did, most of the time)."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    new_page, new_context = browser.new_page, browser.new_context
+
+    def page_of_context(**kw):
+        context = new_context(**kw)
+        context.on("page", _watched)
+        return context
+
+    browser.new_page = lambda **kw: _watched(new_page(**kw))
+    browser.new_context = page_of_context
+    return browser
+
+
+@pytest.fixture(autouse=True)
+def _no_page_errors():
+    PAGE_ERRORS.clear()
+    yield
+    assert PAGE_ERRORS == [], "a page threw: " + "; ".join(PAGE_ERRORS)
 
 
 class SeatPage:
@@ -437,8 +464,6 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby():
         assert "第 " in stranger.inner_text("tr[data-table=t1]") and " 步" not in stranger.inner_text(
             "tr[data-table=t1]"
         )
-        errors: list[str] = []
-        stranger.on("pageerror", lambda e: errors.append(str(e)))
 
         def late(route):  # a slow network: the page's last script arrives after its websocket opened
             time.sleep(0.5)
@@ -448,7 +473,7 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby():
         stranger.click("tr[data-table=t1] button")
         stranger.wait_for_url("**/table/t1#*")  # the claim answered: the page went to the seat it was given
         stranger.wait_for_selector("#log div")
-        assert errors == []
+        assert PAGE_ERRORS == []
         assert "token=" in stranger.url and int(stranger.evaluate("() => document.body.dataset.seat")) == 1
         assert "开桌的人指定" in stranger.inner_text("#chosen-seed")  # the host chose the seed: everyone is told
         assert server.table("t1").seats[1].claimed and "token=" in mine
