@@ -8,8 +8,8 @@ sources stay in the package, and the compiled modules behave the same: the same 
 byte. Not compiled: game.py (Game is the engine's public face, whose methods tests and tools may
 replace), step.py (greenlets), errors.py (subclasses of built-in exceptions; frozen.py is compiled with its
 FrozenDict a plain Python class), and everything above the engine, except the bots a default sweep seats
-(agents/: the heuristic and random bots, their base class and the probe readings) and the bundled content's
-effect code: the build first writes its
+(agents/: the heuristic and random bots, their base class, the heuristic bot's memory, odds and probe readings)
+and the bundled content's effect code: the build first writes its
 code units into interpreter/content/_units.py (interpreter/content/precompile.py; generated, not
 tracked; loading the content needs pyyaml, lark and jsonschema, asked for with mypy) and compiles that
 module with the engine; at run time a unit whose generated source is the same runs compiled, any other
@@ -42,7 +42,7 @@ COMPILED = [
     *sorted(f"interpreter/engine/primitives/{p.name}" for p in (HERE / "interpreter/engine/primitives").glob("*.py")),
     "interpreter/language/runtime.py",
     # the bots a default sweep seats (a heuristic game spends about half its time in the bot; issue 27 item 4)
-    *(f"interpreter/agents/{name}.py" for name in ("base", "random_agent", "probes", "camps", "heuristic")),
+    *(f"interpreter/agents/{name}.py" for name in ("base", "random_agent", "probes", "camps", "memory", "heuristic")),
 ]
 
 

@@ -303,7 +303,7 @@ def test_the_up_target_follows_the_card_its_seat_really_sent():
     assert bot.act(obs, cards) == 110
     for sent, target in ((0, 202), (1, 201)):
         obs["history"] = [{"d": "send", "seat": 0, "n": 2, "choice": sent, "label": "", "to": [0]}]
-        bot._read = 0  # (the same history read again with another answer recorded)
+        bot.memory.records_read = 0  # (the same history read again with another answer recorded)
         obs["decision"] = {"kind": "send_target", "prompt": "", "source": ""}
         assert bot.act(obs, seats) == target, sent
         obs["decision"] = {"kind": "lock", "prompt": "", "source": ""}
@@ -325,16 +325,16 @@ def test_a_seats_camp_from_the_table_and_from_what_it_took_seeing_it():
         return bot, obs
 
     bot, obs = table(2, {}, [])
-    assert bot.odds(obs, 1) == (0.0, 1.0, 0.0) and bot.friend(obs, 1) == -1.0  # heads-up: surely an enemy
+    assert bot.memory.odds(obs, 1) == (0.0, 1.0, 0.0) and bot.memory.friend(obs, 1) == -1.0  # heads-up: surely an enemy
     bot, obs = table(7, {}, [])  # 7 players: 3 red (the bot one), 3 blue, 1 神秘人
-    assert [round(x, 3) for x in bot.odds(obs, 3)] == [round(2 / 6, 3), 0.5, round(1 / 6, 3)]
+    assert [round(x, 3) for x in bot.memory.odds(obs, 3)] == [round(2 / 6, 3), 0.5, round(1 / 6, 3)]
     bot, obs = table(7, {"2": "qian_fu_zhan_xian", "4": "shen_mi_ren"}, [])
-    assert bot.odds(obs, 2) == (1.0, 0.0, 0.0) and bot.odds(obs, 4) == (0.0, 0.0, 1.0)
-    assert [round(x, 3) for x in bot.odds(obs, 3)] == [0.25, 0.75, 0.0]  # 1 mate and 3 enemies left for 4 seats
+    assert bot.memory.odds(obs, 2) == (1.0, 0.0, 0.0) and bot.memory.odds(obs, 4) == (0.0, 0.0, 1.0)
+    assert [round(x, 3) for x in bot.memory.odds(obs, 3)] == [0.25, 0.75, 0.0]  # 1 mate and 3 enemies left for 4 seats
     hidden, obs = table(7, {}, _took_red_twice(face_up=False))
-    assert hidden.odds(obs, 1) == hidden.odds(obs, 3)  # face down: proves nothing
+    assert hidden.memory.odds(obs, 1) == hidden.memory.odds(obs, 3)  # face down: proves nothing
     seen, obs = table(7, {}, _took_red_twice(face_up=True))
-    assert seen.odds(obs, 1)[0] > 0.8 and round(seen.odds(obs, 3)[0], 3) == round(2 / 6, 3)
+    assert seen.memory.odds(obs, 1)[0] > 0.8 and round(seen.memory.odds(obs, 3)[0], 3) == round(2 / 6, 3)
 
 
 def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_grabbed():

@@ -99,4 +99,4 @@ def test_a_seat_its_probe_showed_an_enemy_gets_no_intel_it_needs():
     card = probed.act(obs, cards)
     obs["decision"] = {"kind": "send_target", "prompt": "", "source": ""}
     assert card == 111 or probed.act(obs, seats) != 201
-    assert probed.friend(obs, 1) == -1.0 and unprobed.friend(obs, 1) > 0.5
+    assert probed.memory.friend(obs, 1) == -1.0 and unprobed.memory.friend(obs, 1) > 0.5

@@ -293,7 +293,7 @@ def test_paired_samples_keep_to_what_its_probes_showed(content):
     weigh = bot._weigh({}, {other: frozenset({"red"})})
     for i in range(20):
         identity = world.sample(random.Random(i), weigh)._game.players[other].identity
-        assert identity is not None and bot.guide.identity_colors[identity.id] == "red"
+        assert identity is not None and bot.guide.memory.identity_colors[identity.id] == "red"
 
 
 def test_a_sample_left_before_its_end_is_freed_once_closed(content):

@@ -1,8 +1,9 @@
 """A heuristic bot: plays to its identity from its seat's observation and what it has seen.
 
 It reads nothing but its two arguments (the observation and the legal action
-descriptors) and keeps its own memory between calls: the part of its history it
-has already read, and how each seat has behaved. It is seeded, so the same
+descriptors) and keeps its own memory between calls (memory.py: the part of its
+history it has already read, how each seat has behaved, the odds of each seat's
+camp); this module makes its choices from it. It is seeded, so the same
 observations give the same answers. The rules of thumb, in order of the
 decisions they answer (docs/bots.md has the same table for players):
 
@@ -86,7 +87,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
-from .camps import camp_index, camps_allowed, identities_left, weigh
 from .hints import (
     BALANCE,
     CLEAR,
@@ -109,7 +109,7 @@ from .hints import (
     Hints,
     hints_of,
 )
-from .probes import PROBE_EVENTS, ProbeReadings
+from .memory import Memory
 
 PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -117,9 +117,6 @@ OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth takin
 SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
 KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
-# the events _remember reads (and a decision record: its own send's); the others it passes over
-_INTEL_EVENTS = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
-_NOTED = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
@@ -130,147 +127,29 @@ class HeuristicAgent(Agent):
         """`hints`: the content's (hints_of(content)); default: the bundled game's."""
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
-        self.tactics, self.camps, self.styles, self.table = h.tactics, h.camps, h.styles, h.table
-        self.skill_tactics, self.identity_colors = h.skills, h.colors
-        self.probes = ProbeReadings(frozenset(k for k, t in self.tactics.items() if t == PROBE))
-        self._read = 0  # history records already read
-        self._colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
-        self._lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
-        self._accepting: dict[int, bool] = {}  # seats that accepted the intel now on its way: face up then?
-        self._shown = False  # the intel on its way is face up (everyone sees its colours)
-        self._public: set[int] = set()  # cards shown to everyone since it was sent
-        self._used: set[str] = set()  # the kinds of card it has used this turn
-        self._offered: dict[int, int] = {}  # seat -> intel that arrived in front of it free to decline
-        self._took: dict[int, int] = {}  # seat -> how many of those it accepted
-        self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
+        self.tactics, self.camps, self.styles, self.skill_tactics = h.tactics, h.camps, h.styles, h.skills
+        self.memory = Memory(h)  # what it has read of the game, and the odds of each seat's camp
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
-        self._discard_read: Sequence[Any] = ()  # the discard pile whose cards' colours it has noted
-        self._odds_of: Observation | None = None  # the observation the odds below were worked out for
-        self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
-        self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit, so too
+        self._values_of: Observation | None = None  # the observation the values below were worked out for
+        self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit (asked often)
         self._kinds: tuple[dict[tuple[str, ...], int], int] | None = None  # _hidden_benefit's colours, so too
-        # the identities left by camp once its own and those it knows are out (mate, enemy, no camp), so too
-        self._left: tuple[float, float, float] | None = None
-        self._camps_of: dict[tuple[str | None, frozenset[str]], set[int]] = {}  # (camp, colours allowed) -> camps
         self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
-        self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
-        self._hand_read: Any = None
-
-    # ------------------------------------------------------------------ memory
 
     def _remember(self, obs: Observation) -> None:
-        hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
-        for p in obs["players"]:
-            if p["intel"] is not self._intel_read.get(p["seat"]):
-                for c in p["intel"]:
-                    self._colors[c["id"]] = tuple(c["colors"])
-                self._intel_read[p["seat"]] = p["intel"]
-        for c in hand if hand is not self._hand_read else ():
-            self._colors[c["id"]] = tuple(c["colors"])
-        if obs["discard"] is not self._discard_read:  # (the same pile is handed over as the same tuple)
-            for c in obs["discard"]:
-                self._colors[c["id"]] = tuple(c["colors"])
-            self._discard_read = obs["discard"]
-        history = obs["history"]
-        if len(history) < self._read:  # a new game with the same agent
-            self._read, self._lean, self._accepting, self._used = 0, {}, {}, set()
-            self._offered, self._took, self._bound = {}, {}, set()
-            self.probes.reset()
-        if hand is not self._hand_read:
-            self.probes.saw_hand(hand)
-            self._hand_read = hand
-        me = obs["seat"]
-        for rec in history[self._read :]:
-            e = rec.get("e")
-            if e not in _NOTED:  # (most records: a decision of its own, the other events)
-                if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent (a search
-                    i = rec["choice"]  # bot may have overruled this bot's answer): the plan made for that card
-                    self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
-                continue
-            if e in PROBE_EVENTS:
-                self.probes.read(rec, me)
-            if e == "intel_sent":
-                self._bound = {rec.get("seat"), rec.get("lock")}
-                self._shown, self._public = bool(rec.get("face_up")), set()
-            elif e == "pending_set" or e == "pending_swapped":
-                self._shown = bool(rec.get("face_up"))
-            elif e == "reveal" and rec.get("to") is None:
-                self._public.update(rec.get("cards") or ())
-            elif e == "intel_arrives" and rec["seat"] not in self._bound:
-                self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
-            if e == "intel_accepted":
-                self._accepting[rec["seat"]] = self._shown
-                if rec["seat"] not in self._bound:
-                    self._took[rec["seat"]] = self._took.get(rec["seat"], 0) + 1
-            elif e == "received":
-                seat, cid = rec["seat"], rec.get("card")
-                # a face-down intel taken proves nothing: only one its taker could see (face up on its way,
-                # or shown to everyone since it was sent) says which colour the taker wants
-                if cid is not None and (self._accepting.get(seat, False) or cid in self._public):
-                    colors = self._colors.get(cid, ())
-                    lean = ("red" in colors) - ("blue" in colors)
-                    self._lean[seat] = self._lean.get(seat, 0.0) + lean
-                self._accepting.pop(seat, None)
-            elif (e == "card_used" or e == "skill_used") and rec.get("seat") == me:
-                self._used.add(rec.get("card", "") if e == "card_used" else "skill:" + str(rec.get("skill")))
-            elif e == "turn_start":
-                self._accepting.clear()
-                self._used.clear()
-        self._read = len(history)
-        self._odds_of = None  # (what it has just read may change what _keep kept)
+        """Its memory reads what is new; the card it sent (the log's record of its send, which a search bot may
+        have overruled) takes up the plan made for that card."""
+        i = self.memory.read(obs)
+        if i is not None:
+            self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
+        self._values_of = None  # (what it has just read may change what _keep kept)
 
     def _keep(self, obs: Observation) -> None:
-        """What a decision asks more than once (odds, benefits, the colours seen) is kept per observation: what it
-        is worked out from is fixed while the bot decides on it (_remember forgets it)."""
-        if obs is not self._odds_of:
-            self._odds_of, self._odds, self._benefits, self._kinds, self._left = obs, {}, {}, None, None
-            self._paths = {}
-
-    def odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
-        """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
-        identity it has looked at is certain; the others share the identities the table deals at this
-        player count (the rules' table) less its own and those it knows, each weighed by the colours the
-        seat took when it could see them (×e^{±0.7} a card)."""
-        self._keep(obs)
-        odds = self._odds.get(seat)
-        if odds is None:
-            odds = self._odds[seat] = self._work_out_odds(obs, seat)
-        return odds
-
-    def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
-        mine = self.camps.get(obs["me"]["identity"] or "")
-        known = obs["known_identities"]
-        ident = known.get(str(seat))
-        if ident is not None:
-            camp = self.camps.get(ident)
-            return (1.0, 0.0, 0.0) if camp == mine else (0.0, 1.0, 0.0) if camp is not None else (0.0, 0.0, 1.0)
-        if self._left is None:  # (the same for every seat it does not know, itself aside: kept per observation)
-            dealt = self.table.get(len(obs["players"]), {})
-            self._left = identities_left(self.camps, dealt, mine, [obs["me"]["identity"], *known.values()])
-        left = list(self._left)
-        if seat == obs["seat"]:  # its own identity is one the seat may have
-            left[camp_index(self.camps, obs["me"]["identity"], mine)] += 1
-        allowed = self.probes.allowed.get(seat)
-        if allowed is not None:  # its probes ruled out some identity colours: their camps are out
-            possible = self._camps_of.get((mine, allowed))
-            if possible is None:
-                possible = self._camps_of[(mine, allowed)] = camps_allowed(
-                    self.camps, self.identity_colors, mine, allowed
-                )
-            left = [x if k in possible else 0.0 for k, x in enumerate(left)]
-        return weigh(left, self._lean.get(seat, 0.0), mine)
-
-    def friend(self, obs: Observation, seat: int) -> float:
-        """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""
-        if seat == obs["seat"]:
-            return 1.0
-        mine = self.camps.get(obs["me"]["identity"] or "")
-        if mine is None:
-            return 0.3 if self.styles.get(obs["me"]["task"] or "") == "spread" else -0.3
-        mate, enemy, _ = self.odds(obs, seat)
-        return mate - enemy
+        """What a decision asks more than once (benefits, the colours seen, a send's ways) is kept per observation:
+        what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
+        if obs is not self._values_of:
+            self._values_of, self._benefits, self._kinds, self._paths = obs, {}, None, {}
 
     # ------------------------------------------------------------------ values
 
@@ -328,11 +207,11 @@ class HeuristicAgent(Agent):
         mine = self.camps.get(obs["me"]["identity"] or "")
         if mine is not None and seat != obs["seat"]:
             # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way
-            mate, enemy, _ = self.odds(obs, seat)
+            mate, enemy, _ = self.memory.odds(obs, seat)
             return mate * self._value_as(obs, seat, colors, mine) - enemy * self._value_as(
                 obs, seat, colors, OPPOSITE[mine]
             )
-        f = self.friend(obs, seat)
+        f = self.memory.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
 
@@ -342,7 +221,7 @@ class HeuristicAgent(Agent):
         self._keep(obs)
         if self._kinds is None:  # (kept per observation: the colours seen change only as it reads one)
             counted: dict[tuple[str, ...], int] = {}
-            for colors in self._colors.values():
+            for colors in self.memory.colors.values():
                 counted[colors] = counted.get(colors, 0) + 1
             self._kinds = (counted, sum(counted.values()))
         kinds, total = self._kinds
@@ -384,7 +263,7 @@ class HeuristicAgent(Agent):
         elif kind == "play":
             choice = self._play(obs, actions)
         elif kind == "death_give_target" or ("交给" in obs["decision"]["prompt"] and "seat" in kinds):
-            choice = self._best_seat(obs, actions, lambda s: self.friend(obs, s) if s != obs["seat"] else -2)
+            choice = self._best_seat(obs, actions, lambda s: self.memory.friend(obs, s) if s != obs["seat"] else -2)
         elif kind == "target" and "seat" in kinds:
             choice = self._target(obs, actions, tactic)
         elif not source and self._skill in (HELPFUL_SKILL, HARMFUL_SKILL) and "seat" in kinds:
@@ -412,12 +291,16 @@ class HeuristicAgent(Agent):
                 continue
             if tactic == SAVE_SKILL:
                 take = bool(obs["players"][me]["dying"])
-            elif "skill:" + d["skill"] in self._used:  # once a turn: one that is not limited must not loop
+            elif "skill:" + d["skill"] in self.memory.used:  # once a turn: one that is not limited must not loop
                 take = False
             elif tactic == HARMFUL_SKILL:
-                take = any(p["alive"] and self.friend(obs, p["seat"]) < 0 for p in obs["players"] if p["seat"] != me)
+                take = any(
+                    p["alive"] and self.memory.friend(obs, p["seat"]) < 0 for p in obs["players"] if p["seat"] != me
+                )
             elif tactic == HELPFUL_SKILL:
-                take = any(p["alive"] and self.friend(obs, p["seat"]) > 0 for p in obs["players"] if p["seat"] != me)
+                take = any(
+                    p["alive"] and self.memory.friend(obs, p["seat"]) > 0 for p in obs["players"] if p["seat"] != me
+                )
             else:  # gain
                 take = True
             if take:
@@ -460,12 +343,6 @@ class HeuristicAgent(Agent):
             return by_kind["decline"]
         return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
 
-    def accepts(self, seat: int) -> float:
-        """How likely `seat` is to accept an intel that reaches it free to decline, as seen so far: Laplace's
-        rule on how many of those it took (½ before it has shown anything)."""
-        took = self._took.get(seat, 0)
-        return (took + 1) / (max(took, self._offered.get(seat, 0)) + 2)
-
     def _path(self, obs: Observation, direction: str, target: int | None) -> list[int]:
         """The seats an intel sent by this bot reaches in turn: the ↑ target, or the living seats round the table."""
         if direction == "up":
@@ -484,7 +361,9 @@ class HeuristicAgent(Agent):
         self._keep(obs)
         way = self._paths.get((direction, target))
         if way is None:  # (kept per observation: a send's plans go the same ways again and again)
-            way = self._paths[(direction, target)] = [(s, self.accepts(s)) for s in self._path(obs, direction, target)]
+            way = self._paths[(direction, target)] = [
+                (s, self.memory.accepts(s)) for s in self._path(obs, direction, target)
+            ]
         left, value = 1.0, 0.0
         for s, rate in way:
             p = 1.0 if s == lock else rate
@@ -556,14 +435,14 @@ class HeuristicAgent(Agent):
             def helped(s: int) -> float:
                 p = obs["players"][s]
                 blacks: int = p["intel_counts"]["black"]
-                return self.friend(obs, s) * (1 + blacks) + (5.0 if p["dying"] else 0.0)
+                return self.memory.friend(obs, s) * (1 + blacks) + (5.0 if p["dying"] else 0.0)
 
             return self._best_seat(obs, actions, helped)
         if source == PROBE:
 
             def unknown(s: int) -> float:  # the seat it knows least, the one nearer to three of a colour first
                 counts = obs["players"][s]["intel_counts"]
-                return -abs(self.friend(obs, s)) + 0.2 * max(counts["red"], counts["blue"]) if s != me else -9
+                return -abs(self.memory.friend(obs, s)) + 0.2 * max(counts["red"], counts["blue"]) if s != me else -9
 
             return self._best_seat(obs, actions, unknown)
         if source == LURE:
@@ -576,7 +455,7 @@ class HeuristicAgent(Agent):
         if source in HARMFUL:
 
             def hurt(s: int) -> float:
-                return -self.friend(obs, s) + 0.1 * obs["players"][s]["hand_count"] if s != me else -9
+                return -self.memory.friend(obs, s) + 0.1 * obs["players"][s]["hand_count"] if s != me else -9
 
             return self._best_seat(obs, actions, hurt)
         return None
@@ -597,7 +476,7 @@ class HeuristicAgent(Agent):
                 uses.setdefault(self.tactics.get(d["as"], ""), d)
         for tactic in (THREATEN, PROBE, BALANCE, LURE):  # a play-phase card at most once a turn of each kind:
             once = uses.get(tactic)  # (one nullified again and again, drawing its user a card each time, looped)
-            if once is not None and once["as"] in self._used:
+            if once is not None and once["as"] in self.memory.used:
                 del uses[tactic]
         passing = next((d for d in actions if d["kind"] == "pass"), None)
         t = obs["transit"]
@@ -627,11 +506,13 @@ class HeuristicAgent(Agent):
                     return uses[MISLEAD]
         if CLEAR in uses:
             for p in obs["players"]:
-                friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.friend(obs, p["seat"]) > 0.3
+                friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.memory.friend(obs, p["seat"]) > 0.3
                 if friendly and (p["dying"] or not pending):
                     return uses[CLEAR]
         if obs["phase"] == "play" and not pending:
-            enemies = [p for p in obs["players"] if p["alive"] and p["seat"] != me and self.friend(obs, p["seat"]) < 0]
+            enemies = [
+                p for p in obs["players"] if p["alive"] and p["seat"] != me and self.memory.friend(obs, p["seat"]) < 0
+            ]
             mine = obs["players"][me]
             if THREATEN in uses and any(p["hand_count"] >= 2 for p in enemies):
                 return uses[THREATEN]

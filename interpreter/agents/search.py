@@ -270,7 +270,7 @@ class SearchAgent(Agent):
         known = obs["known_identities"]
         return {
             s: v
-            for s, v in self.guide._lean.items()  # (its own guide's memory)
+            for s, v in self.guide.memory.lean.items()  # (its own guide's memory)
             if s != obs["seat"] and str(s) not in known and v
         }
 
@@ -278,7 +278,7 @@ class SearchAgent(Agent):
         """Per other seat whose identity it has not seen: the identity colours this seat's own probes left it (the
         guide's reading of the answers, from what this seat saw)."""
         known = obs["known_identities"]
-        return {s: c for s, c in self.guide.probes.allowed.items() if s != obs["seat"] and str(s) not in known}
+        return {s: c for s, c in self.guide.memory.probes.allowed.items() if s != obs["seat"] and str(s) not in known}
 
     def _weigh(self, lean: dict[int, float], allowed: dict[int, frozenset[str]]) -> Weigh | None:
         """Its belief about the identities it has not seen, for its World to deal samples by (World.sample's
@@ -287,7 +287,7 @@ class SearchAgent(Agent):
         seat an identity colour this seat's probes ruled out (`allowed`). None when it has nothing to weigh by."""
         if not lean and not allowed:
             return None
-        camps, colours = self.guide.camps, self.guide.identity_colors
+        camps, colours = self.guide.camps, self.guide.memory.identity_colors
         lean, allowed = dict(lean), dict(allowed)  # (its own copies: the World re-plays a sample with this function)
 
         def weigh(deal: dict[int, str]) -> float:

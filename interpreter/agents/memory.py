@@ -1,0 +1,167 @@
+"""What the heuristic bot (heuristic.py) remembers of a game, and what it reckons of each seat's camp from it.
+
+Built only from its own seat's observations: the colours of every card it has seen (face up, in its hand,
+discarded), for each seat how many intel of each colour that seat accepted by choice while it could see them
+(its lean: an ``intel_accepted`` record before the ``received`` one, for an intel sent or turned face up, or
+shown to everyone on its way), how many of the intel that reached each seat free to refuse it took, what its
+own probes ruled out (probes.py) and the kinds of card and skill it used this turn. From that, the odds that a
+seat is a camp-mate, an enemy or without a camp (camps.py's arithmetic). The bot's choices (heuristic.py) read
+these; this module makes none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .base import Observation, mypyc_attr
+from .camps import camp_index, camps_allowed, identities_left, weigh
+from .hints import PROBE, Hints
+from .probes import PROBE_EVENTS, ProbeReadings
+
+# the events `read` reads (and a decision record: its own send's); the others it passes over
+_INTEL_EVENTS = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
+_NOTED = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
+class Memory:
+    """One seat's memory of the game so far, read from its observations as they come (`read`)."""
+
+    def __init__(self, hints: Hints) -> None:
+        self.camps, self.styles, self.table, self.identity_colors = hints.camps, hints.styles, hints.table, hints.colors
+        self.probes = ProbeReadings(frozenset(k for k, t in hints.tactics.items() if t == PROBE))
+        self.records_read = 0  # history records already read
+        self.colors: dict[int, tuple[str, ...]] = {}  # deck id -> colours, of every card it has seen
+        self.lean: dict[int, float] = {}  # seat -> red minus blue intel accepted by choice
+        self.used: set[str] = set()  # the kinds of card it has used this turn ("skill:ID" for a skill)
+        self._accepting: dict[int, bool] = {}  # seats that accepted the intel now on its way: face up then?
+        self._shown = False  # the intel on its way is face up (everyone sees its colours)
+        self._public: set[int] = set()  # cards shown to everyone since it was sent
+        self._offered: dict[int, int] = {}  # seat -> intel that arrived in front of it free to decline
+        self._took: dict[int, int] = {}  # seat -> how many of those it accepted
+        self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
+        self._discard_read: Sequence[Any] = ()  # the discard pile whose cards' colours it has noted
+        self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
+        self._hand_read: Any = None
+        self._odds_of: Observation | None = None  # the observation the odds below were worked out for
+        self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
+        # the identities left by camp once its own and those it knows are out (mate, enemy, no camp), so too
+        self._left: tuple[float, float, float] | None = None
+        self._camps_of: dict[tuple[str | None, frozenset[str]], set[int]] = {}  # (camp, colours allowed) -> camps
+
+    def read(self, obs: Observation) -> int | None:
+        """Note what is new in `obs` since the last one read. Returns the choice of the last record of its own send
+        among the new records (a search bot may have overruled this bot's answer), None if there is none."""
+        sent: int | None = None
+        hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
+        for p in obs["players"]:
+            if p["intel"] is not self._intel_read.get(p["seat"]):
+                for c in p["intel"]:
+                    self.colors[c["id"]] = tuple(c["colors"])
+                self._intel_read[p["seat"]] = p["intel"]
+        for c in hand if hand is not self._hand_read else ():
+            self.colors[c["id"]] = tuple(c["colors"])
+        if obs["discard"] is not self._discard_read:  # (the same pile is handed over as the same tuple)
+            for c in obs["discard"]:
+                self.colors[c["id"]] = tuple(c["colors"])
+            self._discard_read = obs["discard"]
+        history = obs["history"]
+        if len(history) < self.records_read:  # a new game with the same agent
+            self.records_read, self.lean, self._accepting, self.used = 0, {}, {}, set()
+            self._offered, self._took, self._bound = {}, {}, set()
+            self.probes.reset()
+        if hand is not self._hand_read:
+            self.probes.saw_hand(hand)
+            self._hand_read = hand
+        me = obs["seat"]
+        for rec in history[self.records_read :]:
+            e = rec.get("e")
+            if e not in _NOTED:  # (most records: a decision of its own, the other events)
+                if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent
+                    sent = rec["choice"]
+                continue
+            if e in PROBE_EVENTS:
+                self.probes.read(rec, me)
+            if e == "intel_sent":
+                self._bound = {rec.get("seat"), rec.get("lock")}
+                self._shown, self._public = bool(rec.get("face_up")), set()
+            elif e == "pending_set" or e == "pending_swapped":
+                self._shown = bool(rec.get("face_up"))
+            elif e == "reveal" and rec.get("to") is None:
+                self._public.update(rec.get("cards") or ())
+            elif e == "intel_arrives" and rec["seat"] not in self._bound:
+                self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
+            if e == "intel_accepted":
+                self._accepting[rec["seat"]] = self._shown
+                if rec["seat"] not in self._bound:
+                    self._took[rec["seat"]] = self._took.get(rec["seat"], 0) + 1
+            elif e == "received":
+                seat, cid = rec["seat"], rec.get("card")
+                # a face-down intel taken proves nothing: only one its taker could see (face up on its way,
+                # or shown to everyone since it was sent) says which colour the taker wants
+                if cid is not None and (self._accepting.get(seat, False) or cid in self._public):
+                    colors = self.colors.get(cid, ())
+                    lean = ("red" in colors) - ("blue" in colors)
+                    self.lean[seat] = self.lean.get(seat, 0.0) + lean
+                self._accepting.pop(seat, None)
+            elif (e == "card_used" or e == "skill_used") and rec.get("seat") == me:
+                self.used.add(rec.get("card", "") if e == "card_used" else "skill:" + str(rec.get("skill")))
+            elif e == "turn_start":
+                self._accepting.clear()
+                self.used.clear()
+        self.records_read = len(history)
+        self._odds_of = None  # (what it has just read may change the odds kept)
+        return sent
+
+    def accepts(self, seat: int) -> float:
+        """How likely `seat` is to accept an intel that reaches it free to decline, as seen so far: Laplace's
+        rule on how many of those it took (½ before it has shown anything)."""
+        took = self._took.get(seat, 0)
+        return (took + 1) / (max(took, self._offered.get(seat, 0)) + 2)
+
+    def odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
+        """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
+        identity it has looked at is certain; the others share the identities the table deals at this
+        player count (the rules' table) less its own and those it knows, each weighed by the colours the
+        seat took when it could see them (×e^{±0.7} a card). Kept per observation (a decision asks them often:
+        what they are worked out from is fixed while the bot decides on it; `read` forgets them)."""
+        if obs is not self._odds_of:
+            self._odds_of, self._odds, self._left = obs, {}, None
+        odds = self._odds.get(seat)
+        if odds is None:
+            odds = self._odds[seat] = self._work_out_odds(obs, seat)
+        return odds
+
+    def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
+        mine = self.camps.get(obs["me"]["identity"] or "")
+        known = obs["known_identities"]
+        ident = known.get(str(seat))
+        if ident is not None:
+            camp = self.camps.get(ident)
+            return (1.0, 0.0, 0.0) if camp == mine else (0.0, 1.0, 0.0) if camp is not None else (0.0, 0.0, 1.0)
+        if self._left is None:  # (the same for every seat it does not know, itself aside: kept per observation)
+            dealt = self.table.get(len(obs["players"]), {})
+            self._left = identities_left(self.camps, dealt, mine, [obs["me"]["identity"], *known.values()])
+        left = list(self._left)
+        if seat == obs["seat"]:  # its own identity is one the seat may have
+            left[camp_index(self.camps, obs["me"]["identity"], mine)] += 1
+        allowed = self.probes.allowed.get(seat)
+        if allowed is not None:  # its probes ruled out some identity colours: their camps are out
+            possible = self._camps_of.get((mine, allowed))
+            if possible is None:
+                possible = self._camps_of[(mine, allowed)] = camps_allowed(
+                    self.camps, self.identity_colors, mine, allowed
+                )
+            left = [x if k in possible else 0.0 for k, x in enumerate(left)]
+        return weigh(left, self.lean.get(seat, 0.0), mine)
+
+    def friend(self, obs: Observation, seat: int) -> float:
+        """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""
+        if seat == obs["seat"]:
+            return 1.0
+        mine = self.camps.get(obs["me"]["identity"] or "")
+        if mine is None:
+            return 0.3 if self.styles.get(obs["me"]["task"] or "") == "spread" else -0.3
+        mate, enemy, _ = self.odds(obs, seat)
+        return mate - enemy
