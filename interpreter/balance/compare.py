@@ -297,14 +297,9 @@ KINDS = ("identity", "task", "role", "end_reason", "turns", "decisions")  # the 
 
 
 def _table(title: str, heads: Sequence[str], lang: str, left: Sequence[str] = ()) -> Any:
-    from rich import box
-    from rich.table import Table
+    from .terminal import report_table
 
-    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    t.add_column(say("figure", lang), ratio=1)
-    for key in heads:
-        t.add_column(say(key, lang), justify="left" if key in left else "right", no_wrap=True)
-    return t
+    return report_table(title, say("figure", lang), [(say(k, lang), "left" if k in left else "right") for k in heads])
 
 
 def print_paired(paired: dict, console: Any, lang: str = DEFAULT_LANG) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..screen_table import Column, ScreenTable
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
 from .words import (
@@ -25,6 +26,20 @@ from .words import (
 )
 
 
+def report_table(title: str, first: str, heads: Sequence[tuple[str, str]]) -> ScreenTable:
+    """A report's table: a title above it, a first column of names that wraps on a narrow terminal, then figures
+    (each head with its justification, "left" or "right") that never wrap; no box but the line under the header
+    (rich's ``Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)``,
+    drawn line by line when it fits the terminal: screen_table.py)."""
+    from rich import box
+
+    columns = [Column(first, ratio=1, overflow="ellipsis")]
+    columns += [
+        Column(h, justify="left" if j == "left" else "right", no_wrap=True, overflow="ellipsis") for h, j in heads
+    ]
+    return ScreenTable(columns, header_style="table.header", frame=box.SIMPLE_HEAD, title=title)
+
+
 def _rate_table(
     title: str,
     head: str,
@@ -33,17 +48,12 @@ def _rate_table(
     roles: bool = False,
     new: set[str] | frozenset[str] = frozenset(),
 ) -> Any:
-    """A compact rich table of rates: name, won/n, rate, 95% interval, ± points (roles: expected, flag); the names
-    in `new` (what the pack adds to the bundled game) marked new and listed first."""
-    from rich import box
+    """A compact table of rates: name, won/n, rate, 95% interval, ± points (roles: expected, flag); the names in
+    `new` (what the pack adds to the bundled game) marked new and listed first."""
     from rich.markup import escape
-    from rich.table import Table
 
-    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    t.add_column(head, ratio=1)  # the name wraps on a narrow terminal, the figures never do
     heads = ["won_n", "rate", "interval95_short", "plus_points_short"] + (["expected_short", "flag"] if roles else [])
-    for key in heads:
-        t.add_column(say(key, lang), justify="left" if key == "flag" else "right", no_wrap=True)
+    t = report_table(title, head, [(say(key, lang), "left" if key == "flag" else "right") for key in heads])
     for r in sorted(rows, key=lambda r: r["name"] not in new):  # (a stable sort: the new first, in their order)
         cells = [
             escape(str(r["name"]) + (say("new_suffix", lang) if r["name"] in new else "")),
@@ -69,14 +79,10 @@ def _new_of(report: dict, pack: str, kind: str) -> set[str]:
 
 def _card_table(g: dict, new: set[str], lang: str) -> Any:
     """Each card's uses per game and the win rate of the seats that used it (new cards marked, first)."""
-    from rich import box
     from rich.markup import escape
-    from rich.table import Table
 
-    t = Table(title=say("card_table", lang), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    t.add_column(say("card", lang), ratio=1)
-    for key in ("uses_per_game", "users_won", "rate", "interval95_short", "every_seat"):
-        t.add_column(say(key, lang), justify="right", no_wrap=True)
+    heads = ("uses_per_game", "users_won", "rate", "interval95_short", "every_seat")
+    t = report_table(say("card_table", lang), say("card", lang), [(say(key, lang), "right") for key in heads])
     for r in sorted(g["cards"], key=lambda r: r["name"] not in new):
         t.add_row(
             escape(r["name"] + (say("new_suffix", lang) if r["name"] in new else "")),
