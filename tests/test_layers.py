@@ -16,6 +16,7 @@ import ast
 import functools
 import itertools
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -121,17 +122,34 @@ def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
     return tree
 
 
-# the kinds of node the scans below read: imports, and what can write an attribute
-_READ = (ast.Import, ast.ImportFrom, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call)
+# the kinds of node the scans below read: imports, and what can write an attribute (statements), and the calls
+# of setattr and delattr
+_READ = (ast.Import, ast.ImportFrom, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")  # the fields that hold statements
 _NODES: dict[str, list[ast.AST]] = {}
 
 
 def _nodes(source: str, filename: str = "<unknown>") -> list[ast.AST]:
-    """The nodes of a module's tree that the scans read, in ast.walk's order: one walk of each tree for every
-    test here (walking was most of the file's time, three walks a module)."""
+    """The nodes of a module's tree that the scans read, once for every test here: every statement of a kind in
+    _READ, wherever it stands (in functions, classes, branches, handlers, cases), found through the statements
+    alone, and every call where the module names setattr or delattr (its text, as Python reads names: NFKC), found
+    through the whole tree. The same nodes as walking every node of every tree, a tenth of the time (0.17 s)."""
     nodes = _NODES.get(source)
     if nodes is None:
-        nodes = _NODES[source] = [n for n in ast.walk(_parse(source, filename)) if isinstance(n, _READ)]
+        tree = _parse(source, filename)
+        nodes = []
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            for field in _BODIES:
+                body = getattr(node, field, None)
+                if type(body) is list:  # (an expression's `body`, as IfExp's, is no list of statements)
+                    nodes += [n for n in body if isinstance(n, _READ)]
+                    stack += body
+        names = source if source.isascii() else unicodedata.normalize("NFKC", source)
+        if "setattr" in names or "delattr" in names:
+            nodes += [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        _NODES[source] = nodes
     return nodes
 
 
