@@ -587,7 +587,8 @@ class ExternalDoor(Door):
         (self.tmp / "answers.json").write_text(json.dumps(answers), encoding="utf-8")
         script = self.tmp / "bot.py"
         script.write_text(_BOT, encoding="utf-8")
-        cmd = f"{sys.executable} {script} {log} {self.tmp / 'answers.json'}"
+        # -S: no site (the bot needs only json and sys): a bot process costs 15 ms of CPU to start, not 35 (13 a run)
+        cmd = f"{sys.executable} -S {script} {log} {self.tmp / 'answers.json'}"
         external.adopt(external.define([f"conf={cmd}"]))
         try:
             game, failure = play_game(
