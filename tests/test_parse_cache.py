@@ -152,14 +152,40 @@ def _fresh_loads(monkeypatch):
     monkeypatch.setattr(loader.BUILDS, "_memo", {})
 
 
-def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeypatch):
+@pytest.fixture(scope="module")
+def last_run(tmp_path_factory):
+    """A run that loaded the bundled game with nothing kept before: the content it loaded and the file it left in
+    its cache folder (its name and bytes). Made once for the tests below, which only read them: each copies the
+    file into its own cache folder, as the next run would find it (a cold load of the game is 0.15 s of CPU)."""
+    from interpreter.content import loader
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FENGSHENG_CACHE_DIR", str(tmp_path_factory.mktemp("last-run")))
+        mp.delenv("FENGSHENG_CACHE", raising=False)
+        kept.new_run()
+        _fresh_loads(mp)
+        content = loader.load_content([loader.BUNDLED_CONTENT])
+        kept.save()
+        path = kept._store().path
+        kept.new_run()
+        return content, path.name, path.read_bytes()
+
+
+def _after(last_run, tmp_path, cache):
+    """The next run, in this test's cache folder: the file the last run left is there, and nothing is kept in this
+    process (a new process)."""
+    _, name, blob = last_run
+    cache()
+    (tmp_path / "c").mkdir(exist_ok=True)
+    (tmp_path / "c" / name).write_bytes(blob)
+
+
+def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeypatch, tmp_path, last_run):
     """The YAML and the schema checks of an unchanged content set are skipped in the next run (kept in the parse
     cache); the content is the same."""
     from interpreter.content import loader, read, yamlpos
 
-    _fresh_loads(monkeypatch)
-    first = loader.load_content([loader.BUNDLED_CONTENT])  # saves what it kept, these reads with it
-    cache()
+    _after(last_run, tmp_path, cache)
     _fresh_loads(monkeypatch)
 
     def refuse(*args, **kwargs):
@@ -169,16 +195,15 @@ def test_files_that_read_clean_are_not_read_again_in_the_next_run(cache, monkeyp
     monkeypatch.setattr(read, "load_yaml", refuse)
     monkeypatch.setattr(read, "check_schema", refuse)
     again = loader.load_content([loader.BUNDLED_CONTENT])
+    first = last_run[0]
     assert sorted(again.roles) == sorted(first.roles) and sorted(again.card_types) == sorted(first.card_types)
     assert again.deck == first.deck and again.rules.identity_table == first.rules.identity_table
 
 
-def test_a_changed_schema_or_reader_reads_every_file_again(cache, monkeypatch):
+def test_a_changed_schema_or_reader_reads_every_file_again(cache, monkeypatch, tmp_path, last_run):
     from interpreter.content import loader, read
 
-    _fresh_loads(monkeypatch)
-    loader.load_content([loader.BUNDLED_CONTENT])
-    cache()
+    _after(last_run, tmp_path, cache)
     _fresh_loads(monkeypatch)
     monkeypatch.setattr(read, "_reads_version", lambda: "another version")  # what the key names changed
     checked = []
@@ -193,9 +218,11 @@ def test_a_changed_schema_or_reader_reads_every_file_again(cache, monkeypatch):
     assert len(checked) > 50  # every file of the game (86): none taken from the last run's reads
 
 
-def test_a_file_with_a_finding_is_read_every_time_with_its_message(cache, monkeypatch, tmp_path):
+def test_a_file_with_a_finding_is_read_every_time_with_its_message(cache, monkeypatch, tmp_path, last_run):
+    """(The bundled game's files come from the last run's file: the pack's own is the one read in each run.)"""
     from interpreter.content import loader
 
+    _after(last_run, tmp_path, cache)
     pack = tmp_path / "pack"
     (pack / "cards").mkdir(parents=True)
     (pack / "cards" / "bad.yaml").write_text("id: bad\nname: 坏\nunknown_key: 1\n", encoding="utf-8")
