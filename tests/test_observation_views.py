@@ -38,3 +38,24 @@ def test_kept_parts_of_observations_are_what_fresh_ones_show(content, players, s
     assert len(often) > 50
     assert seldom[:-1] == often[:-1:7]
     assert seldom[-1] == often[-1]
+
+
+def test_a_removed_card_that_leaves_and_comes_back_is_seen_as_it_is_now(content):
+    """The removed face-down cards are kept per seat and only the cards removed since are walked: a card used face
+    down, removed, then taken out and removed again face up (as the last card both times) must not keep the entry
+    of its face-down stay."""
+    from interpreter.engine.state import HAND, REMOVED
+
+    state = GameState(content, 5, 3)
+    g = state._game
+    p1 = g.players[1]
+    card = g.zones.deck[-1]
+    down = next(t for t in content.card_types.values() if t.face_down)
+    g.zones.start_use(card, down)
+    g.zones.remove_used(card, down)
+    before = g.observation(1)["removed_face_down"]
+    assert before and before[-1] == {"id": None, "used_as": down.id}  # P1 does not follow it
+    g.zones.move(card, HAND, p1)  # out of the removed cards, into P1's hand: P1 follows it now
+    g.zones.move(card, REMOVED)  # back, face up this time
+    assert g.observation(1)["removed_face_down"] == before[:-1]
+    assert g.observation(1)["removed"][-1]["id"] == card.uid

@@ -63,10 +63,12 @@ class Views:
         self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
         self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
-        # per seeing seat (a spectator's last), per player: (the player's version and maybe the turn, its row) or None
-        self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None] * n for _ in range(n + 1)]
+        # per player: [its own row, the row every other seat and a spectator see], each (the player's version and
+        # maybe the turn, the row) or None
+        self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None, None] for _ in range(n)]
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
-        self.removed: dict[int | None, tuple[Any, ...]] = {}  # seat -> (when, its removed_face_down)
+        # seat -> ((Zones.sightings, Zones.unremoved), the removed list, its cards walked, its removed_face_down)
+        self.removed: dict[int | None, tuple[Any, ...]] = {}
         self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
         # seat -> (found, its list, (Zones.moves, Zones.sightings) when it was found)
         self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
@@ -221,16 +223,26 @@ def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
 
 
 def _removed_face_down(g: Game, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
-    """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat while no card has
-    moved and none was shown (who follows a removed card, and what it was used as, change only as it moves or
-    is shown: Zones.sightings); they pile up over a game (every card used face down, a probe's copy among them)."""
-    stamp = (g.zones.moves, g.zones.sightings, id(removed), len(removed))
+    """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat and grown as cards are
+    removed; they pile up over a game (every card used face down, a probe's copy among them). What a seat sees of a
+    removed card (who follows it, whether it is face down, what it was used as) changes only as it moves out (then
+    it leaves the list: Zones.unremoved) or is shown (Zones.sightings): while neither happened, the cards walked
+    before are the first ones, and only those removed since are walked."""
+    zones = g.zones
+    stamp = (zones.sightings, zones.unremoved)
     kept = g.views.removed.get(seat)
-    if kept is not None and kept[0] == stamp:
-        same: tuple[FrozenDict, ...] = kept[1]
+    if kept is not None and kept[0] == stamp and kept[1] is removed:
+        same: tuple[FrozenDict, ...] = kept[3]
+        done: int = kept[2]
+        if len(removed) == done:
+            return same
+        new = [_in_use(g, c, seat) for c in removed[done:] if c.face_down]
+        if new:
+            same += tuple(new)
+        g.views.removed[seat] = (stamp, removed, len(removed), same)
         return same
     made = tuple([_in_use(g, c, seat) for c in removed if c.face_down])
-    g.views.removed[seat] = (stamp, made)
+    g.views.removed[seat] = (stamp, removed, len(removed), made)
     return made
 
 
@@ -311,13 +323,17 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     turn = g.turn_no
     declared_zones = bool(zones.zone_decls)
     players = []
-    rows = views.rows[seat if seat is not None else -1]
+    rows = views.rows
     for p in g.players:
-        # A row with none of the extra fields below is kept (per seat seeing it) while the player's version is the
-        # same (Player.version: the owners' operations count every change of what it shows), in the same turn if
-        # it has statuses (they end with a turn).
+        # A row with none of the extra fields below is kept while the player's version is the same (Player.version:
+        # the owners' operations count every change of what it shows), in the same turn if it has statuses (they
+        # end with a turn): one for the player's own seat, one shared by every other seat and the spectators (what
+        # a row shows of a player differs only between his own seat and the others: his face-down role, secret
+        # statuses and marks are his alone; the declared zones, which differ by seat, are never kept).
         stamp = p.version if not p.statuses else (p.version, turn)
-        kept = rows[p.seat]
+        mine = p is me
+        kept_rows = rows[p.seat]
+        kept = kept_rows[0 if mine else 1]
         if kept is not None and kept[0] == stamp:
             players.append(kept[1])
             continue
@@ -363,7 +379,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             plain = False
         frozen = FrozenDict(row)
         if plain:
-            rows[p.seat] = (stamp, frozen)
+            kept_rows[0 if mine else 1] = (stamp, frozen)
         players.append(frozen)
     transit = None
     t = flow.transit

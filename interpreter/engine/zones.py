@@ -81,6 +81,8 @@ class Zones(MoveCount):
         # changes of who can follow a card, or of the deck's order, outside a move (shown, looked at, shuffled):
         # with `moves`, what an observation's known cards and removed face-down cards are kept by (observation.py)
         self.sightings = 0
+        # cards that left the removed ones: until one does, the removed cards only grow at their end (observation.py)
+        self.unremoved = 0
         self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
         # end (EffectStack.pop) ends the shows made since it began (end_shows)
@@ -331,6 +333,7 @@ class Zones(MoveCount):
         elif z == REMOVED:
             k = card.knowers if card.face_down else self.all_mask
             self.removed.remove(card)
+            self.unremoved += 1
         else:  # a declared zone: a face-up one was seen by all, a face-down one by those following its cards
             k = self.all_mask if self.zone_decls[z - DECLARED_ZONE].look == "everyone" else card.knowers
             self.piles[z, card.owner.seat if card.owner is not None else -1].remove(card)
