@@ -732,15 +732,17 @@ def test_bots_with_a_delay_send_each_move_a_seat_may_see(slow_bots_client):
 # ---------------------------------------------------------------------- the replay viewer
 
 
-def _simulated_log(tmp_path) -> str:
-    path = tmp_path / "sim.jsonl"
+@pytest.fixture(scope="module")
+def simulated_log(tmp_path_factory) -> tuple:
+    """A log of two games `simulate` wrote (its path and text), for the replay viewer's tests, which only read it."""
+    path = tmp_path_factory.mktemp("sim") / "sim.jsonl"
     result = CliRunner().invoke(main, ["simulate", "-p", "4", "-n", "2", "-s", "3", "--log", str(path)])
     assert result.exit_code == 0, result.output
-    return path.read_text(encoding="utf-8")
+    return path, path.read_text(encoding="utf-8")
 
 
-def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client, tmp_path):
-    text = _simulated_log(tmp_path)
+def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client, simulated_log):
+    text = simulated_log[1]
     r = client.post("/api/replay?game=1", content=text.encode("utf-8"), headers=_JSONL)
     assert r.status_code == 200, r.text
     data = r.json()
@@ -779,9 +781,8 @@ def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(client
     assert {s["n"] for s in referee} - readable  # the referee reads records P1 does not
 
 
-def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(client, tmp_path):
-    text = _simulated_log(tmp_path)
-    path = tmp_path / "sim.jsonl"
+def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(client, tmp_path, simulated_log):
+    path, text = simulated_log
     out = tmp_path / "p2.jsonl"
     assert CliRunner().invoke(main, ["replay", str(path), "--as", "P2", "--out", str(out)]).exit_code == 0
     copy = out.read_bytes()
