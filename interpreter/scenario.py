@@ -166,9 +166,10 @@ def content_packs(path: Path, data: dict, where: Where, allow_outside: bool = Fa
     directory (a scenario file someone sent you cannot load content from
     anywhere on your disk) unless `allow_outside`; raises ScenarioFailure.
     """
-    roots = [path.parent.resolve(), Path.cwd().resolve()]
     packs = [BUNDLED_CONTENT]
-    for i, p in enumerate(data.get("content", [])):
+    given = data.get("content", [])
+    roots = [path.parent.resolve(), Path.cwd().resolve()] if given else []  # (most scenarios give none)
+    for i, p in enumerate(given):
         pack = (path.parent / str(p)).resolve()
         if not allow_outside and not _inside(pack, roots):
             raise ScenarioFailure(

@@ -105,6 +105,8 @@ def is_rule_set(pack: Path) -> bool:
 
 
 def _same(a: Path, b: Path) -> bool:
+    if a == b:  # the same path names the same folder (the default game's packs, given again: no look at the disk)
+        return True
     try:
         return a.resolve() == b.resolve()
     except OSError:
