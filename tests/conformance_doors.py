@@ -296,11 +296,13 @@ class PettingZooDoor(Door):
         mask = sorted(int(i) for i in np.flatnonzero(seen["action_mask"]))
         return (canon(info["observation"]), canon(info["actions"]), _vector(seen["observation"]), mask)
 
-    def _run(self, env, answers, played: Played) -> None:
+    def _run(self, env, answers, played: Played | None) -> None:
+        """Play `answers` to the end; `played`: record what each seat is handed (None: where the game goes alone)."""
         while not all(env.terminations[a] or env.truncations[a] for a in env.agents):
             agent = env.agent_selection
             seat = env.agent_seat[agent]
-            played.given.append((seat, self._given(env, agent)))
+            if played is not None:
+                played.given.append((seat, self._given(env, agent)))
             env.step(answers[seat].pop(0))
 
     def play(self, ref):
@@ -326,7 +328,7 @@ class PettingZooDoor(Door):
             return False, None
         if (env.game_state.history(), self._given(env, agent)) != before or env.agent_selection != agent:
             return False, None
-        self._run(env, ref.answers(), Played())
+        self._run(env, ref.answers(), None)  # (what the seats are handed is property 2's: compared in play)
         return True, _ending(env.game_state, Played())
 
     def fresh(self, players):
@@ -372,10 +374,12 @@ class OpenSpielDoor(Door):
         state.apply_action(0)
         return game, state
 
-    def _run(self, game, state, answers, played: Played) -> None:
+    def _run(self, game, state, answers, played: Played | None) -> None:
+        """Play `answers` to the end; `played`: record what each seat is handed (None: where the game goes alone)."""
         while not state.is_terminal():
             seat = state.current_player()
-            played.given.append((seat, self._given(game, state, seat)))
+            if played is not None:
+                played.given.append((seat, self._given(game, state, seat)))
             state.apply_action(answers[seat].pop(0))
 
     def play(self, ref):
@@ -399,7 +403,7 @@ class OpenSpielDoor(Door):
             return False, None
         if (state.history(), self._given(game, state, seat)) != before:
             return False, None
-        self._run(game, state, ref.answers(), Played())
+        self._run(game, state, ref.answers(), None)  # (what the seats are handed is property 2's: compared in play)
         return True, _ending(state.game_state, Played())
 
     def fresh(self, players):
