@@ -134,7 +134,6 @@ class HeuristicAgent(Agent):
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
         self._values_of: Observation | None = None  # the observation the values below were worked out for
         self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit (asked often)
-        self._kinds: tuple[dict[tuple[str, ...], int], int] | None = None  # _hidden_benefit's colours, so too
         self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
 
     def _remember(self, obs: Observation) -> None:
@@ -146,10 +145,10 @@ class HeuristicAgent(Agent):
         self._values_of = None  # (what it has just read may change what _keep kept)
 
     def _keep(self, obs: Observation) -> None:
-        """What a decision asks more than once (benefits, the colours seen, a send's ways) is kept per observation:
+        """What a decision asks more than once (benefits, a send's ways) is kept per observation:
         what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._values_of:
-            self._values_of, self._benefits, self._kinds, self._paths = obs, {}, None, {}
+            self._values_of, self._benefits, self._paths = obs, {}, {}
 
     # ------------------------------------------------------------------ values
 
@@ -218,13 +217,8 @@ class HeuristicAgent(Agent):
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
         of every card it has seen (its best guess of the deck's)."""
-        self._keep(obs)
-        if self._kinds is None:  # (kept per observation: the colours seen change only as it reads one)
-            counted: dict[tuple[str, ...], int] = {}
-            for colors in self.memory.colors.values():
-                counted[colors] = counted.get(colors, 0) + 1
-            self._kinds = (counted, sum(counted.values()))
-        kinds, total = self._kinds
+        total = len(self.memory.colors)
+        kinds = self.memory.kinds()
         return sum(k * self._benefit(obs, seat, colors) for colors, k in kinds.items()) / total if total else 0.0
 
     def _pending_colors(self, obs: Observation) -> tuple[str, ...] | None:

@@ -44,8 +44,15 @@ class Memory:
         self._discard_read: Sequence[Any] = ()  # the discard pile whose cards' colours it has noted
         self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
         self._hand_read: Any = None
-        self._odds_of: Observation | None = None  # the observation the odds below were worked out for
-        self._odds: dict[int, tuple[float, float, float]] = {}  # seat -> its odds (a decision asks them often)
+        # the colours seen by kind (each kind in the order of its first card in `colors`), None when a card seen
+        # again had other colours (worked out again from `colors` when next asked)
+        self._kinds: dict[tuple[str, ...], int] | None = {}
+        self._odds_of: Observation | None = None  # the last observation the odds below were asked of
+        # seat -> its odds, kept from one observation to the next while what they are worked out from is the same:
+        # a seat's own (its lean, the colours its probes allow) drops it as it is read; the table's (its size, this
+        # seat's identity and the identities it knows: `_odds_key`) drop them all
+        self._odds: dict[int, tuple[float, float, float]] = {}
+        self._odds_key: tuple[int, int, str | None, Any] = (-1, -1, None, None)
         # the identities left by camp once its own and those it knows are out (mate, enemy, no camp), so too
         self._left: tuple[float, float, float] | None = None
         self._camps_of: dict[tuple[str | None, frozenset[str]], set[int]] = {}  # (camp, colours allowed) -> camps
@@ -57,24 +64,30 @@ class Memory:
         hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
         for p in obs["players"]:
             if p["intel"] is not self._intel_read.get(p["seat"]):
-                for c in p["intel"]:
-                    self.colors[c["id"]] = tuple(c["colors"])
+                self._note(p["intel"])
                 self._intel_read[p["seat"]] = p["intel"]
-        for c in hand if hand is not self._hand_read else ():
-            self.colors[c["id"]] = tuple(c["colors"])
-        if obs["discard"] is not self._discard_read:  # (the same pile is handed over as the same tuple)
-            for c in obs["discard"]:
-                self.colors[c["id"]] = tuple(c["colors"])
-            self._discard_read = obs["discard"]
+        if hand is not self._hand_read:
+            self._note(hand)
+        pile = obs["discard"]
+        if pile is not self._discard_read:  # (the same pile is handed over as the same tuple)
+            # a card's face is one read-only object while it is unchanged: the cards of the pile it read, in the same
+            # places and the same faces, are noted already (a pile grows at its end)
+            old, k = self._discard_read, 0
+            n = min(len(pile), len(old))
+            while k < n and pile[k] is old[k]:
+                k += 1
+            self._note(pile[k:] if k else pile)
+            self._discard_read = pile
         history = obs["history"]
         if len(history) < self.records_read:  # a new game with the same agent
             self.records_read, self.lean, self._accepting, self.used = 0, {}, {}, set()
             self._offered, self._took, self._bound = {}, {}, set()
+            self._odds, self._left = {}, None
             self.probes.reset()
         if hand is not self._hand_read:
             self.probes.saw_hand(hand)
             self._hand_read = hand
-        me = obs["seat"]
+        me, probes, odds = obs["seat"], self.probes, self._odds
         for rec in history[self.records_read :]:
             e = rec.get("e")
             if e not in _NOTED:  # (most records: a decision of its own, the other events)
@@ -82,17 +95,24 @@ class Memory:
                     sent = rec["choice"]
                 continue
             if e in PROBE_EVENTS:
-                self.probes.read(rec, me)
-            if e == "intel_sent":
+                if probes.resolving is not None or rec.get("seat") == me:  # (the only ones its probes learn from)
+                    ruled = probes.read(rec, me)
+                    if ruled is not None:
+                        odds.pop(ruled, None)
+                if e != "card_used":
+                    continue
+                if rec.get("seat") == me:
+                    self.used.add(rec.get("card", ""))
+            elif e == "intel_arrives":
+                if rec["seat"] not in self._bound:
+                    self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
+            elif e == "turn_start":
+                self._accepting.clear()
+                self.used.clear()
+            elif e == "intel_sent":
                 self._bound = {rec.get("seat"), rec.get("lock")}
                 self._shown, self._public = bool(rec.get("face_up")), set()
-            elif e == "pending_set" or e == "pending_swapped":
-                self._shown = bool(rec.get("face_up"))
-            elif e == "reveal" and rec.get("to") is None:
-                self._public.update(rec.get("cards") or ())
-            elif e == "intel_arrives" and rec["seat"] not in self._bound:
-                self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
-            if e == "intel_accepted":
+            elif e == "intel_accepted":
                 self._accepting[rec["seat"]] = self._shown
                 if rec["seat"] not in self._bound:
                     self._took[rec["seat"]] = self._took.get(rec["seat"], 0) + 1
@@ -104,15 +124,43 @@ class Memory:
                     colors = self.colors.get(cid, ())
                     lean = ("red" in colors) - ("blue" in colors)
                     self.lean[seat] = self.lean.get(seat, 0.0) + lean
+                    odds.pop(seat, None)
                 self._accepting.pop(seat, None)
-            elif (e == "card_used" or e == "skill_used") and rec.get("seat") == me:
-                self.used.add(rec.get("card", "") if e == "card_used" else "skill:" + str(rec.get("skill")))
-            elif e == "turn_start":
-                self._accepting.clear()
-                self.used.clear()
+            elif e == "skill_used":
+                if rec.get("seat") == me:
+                    self.used.add("skill:" + str(rec.get("skill")))
+            elif e == "reveal":
+                if rec.get("to") is None:
+                    self._public.update(rec.get("cards") or ())
+            elif e == "pending_set" or e == "pending_swapped":
+                self._shown = bool(rec.get("face_up"))
         self.records_read = len(history)
-        self._odds_of = None  # (what it has just read may change the odds kept)
+        self._odds_of = None  # (the next observation's table is checked against the odds kept)
         return sent
+
+    def _note(self, cards: Sequence[Any]) -> None:
+        """Note the colours of these cards (faces)."""
+        colors, kinds = self.colors, self._kinds
+        for c in cards:
+            cid, seen = c["id"], tuple(c["colors"])
+            was = colors.get(cid)
+            if was is None:
+                colors[cid] = seen
+                if kinds is not None:
+                    kinds[seen] = kinds.get(seen, 0) + 1
+            elif was != seen:  # (a card whose face changed: its kinds counted again when asked)
+                colors[cid] = seen
+                kinds = self._kinds = None
+
+    def kinds(self) -> dict[tuple[str, ...], int]:
+        """How many of the cards it has seen have each set of colours (its best guess of the deck's), each kind in
+        the order its first card was seen. Kept as cards are noted: not counted again at each decision."""
+        if self._kinds is None:
+            counted: dict[tuple[str, ...], int] = {}
+            for colors in self.colors.values():
+                counted[colors] = counted.get(colors, 0) + 1
+            self._kinds = counted
+        return self._kinds
 
     def accepts(self, seat: int) -> float:
         """How likely `seat` is to accept an intel that reaches it free to decline, as seen so far: Laplace's
@@ -124,10 +172,13 @@ class Memory:
         """For a bot with a camp: how likely `seat` is (a camp-mate, an enemy, a seat without a camp). An
         identity it has looked at is certain; the others share the identities the table deals at this
         player count (the rules' table) less its own and those it knows, each weighed by the colours the
-        seat took when it could see them (×e^{±0.7} a card). Kept per observation (a decision asks them often:
-        what they are worked out from is fixed while the bot decides on it; `read` forgets them)."""
+        seat took when it could see them (×e^{±0.7} a card). Kept while what they are worked out from is the same
+        (a decision asks them often, and most observations change none of it)."""
         if obs is not self._odds_of:
-            self._odds_of, self._odds, self._left = obs, {}, None
+            self._odds_of = obs
+            key = (obs["seat"], len(obs["players"]), obs["me"]["identity"], obs["known_identities"])
+            if key != self._odds_key:
+                self._odds, self._left, self._odds_key = {}, None, key
         odds = self._odds.get(seat)
         if odds is None:
             odds = self._odds[seat] = self._work_out_odds(obs, seat)

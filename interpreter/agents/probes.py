@@ -28,27 +28,30 @@ class ProbeReadings:
         self.probe_cards = probe_cards
         self.allowed: dict[int, frozenset[str]] = {}  # seat -> the identity colours it may have
         self._data: dict[int, Mapping[str, Any]] = {}  # deck id -> the per-colour data of a copy it held
-        self._open: tuple[int, Mapping[str, Any]] | None = None  # a probe of its own resolving: (target, data)
+        # a probe of its own resolving: (target, data); while None, only its own records can teach it anything
+        self.resolving: tuple[int, Mapping[str, Any]] | None = None
 
     def reset(self) -> None:
-        self.allowed, self._data, self._open = {}, {}, None
+        self.allowed, self._data, self.resolving = {}, {}, None
 
     def saw_hand(self, hand: Sequence[Mapping[str, Any]]) -> None:
         for c in hand:
             if c.get("data"):
                 self._data[c["id"]] = c["data"]
 
-    def read(self, rec: Mapping[str, Any], me: int) -> None:
-        """Read one history record."""
+    def read(self, rec: Mapping[str, Any], me: int) -> int | None:
+        """Read one history record. Returns the seat whose identity colours it ruled out some of, if any."""
         e = rec.get("e")
         if e == "card_used" and rec.get("seat") == me and rec.get("card") in self.probe_cards:
             data, target = self._data.get(rec.get("uid") or -1), rec.get("target")
-            self._open = (target, data) if data is not None and isinstance(target, int) else None
+            self.resolving = (target, data) if data is not None and isinstance(target, int) else None
         elif e == "card_resolved" and rec.get("seat") == me:
-            self._open = None
-        elif (e == "draw" or e == "discard") and self._open is not None and rec.get("seat") == self._open[0]:
-            target, data = self._open
+            self.resolving = None
+        elif (e == "draw" or e == "discard") and self.resolving is not None and rec.get("seat") == self.resolving[0]:
+            target, data = self.resolving
             drew = e == "draw"
             fits = frozenset(c for c, v in data.items() if isinstance(v, int) and (v > 0) == drew)
             self.allowed[target] = self.allowed.get(target, fits) & fits
-            self._open = None
+            self.resolving = None
+            return target
+        return None
