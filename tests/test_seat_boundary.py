@@ -373,10 +373,19 @@ def test_no_engine_object_reachable_from_a_descriptor(content):
 # ------------------------------------------------------------------ per-seat logs
 
 
-def _referee_games(content, count):
-    for gi in range(count):
-        n = 2 + gi % 9
-        yield drive(content, n, 3_000 + gi, [RandomAgent(gi * 20 + i) for i in range(n)], record=True)
+@pytest.fixture(scope="module")
+def referee_games(content):
+    """Random games with the referee's log, game `gi` at 2 + gi % 9 players: played once for the tests that read them
+    (they only read them), each the first time one asks for it."""
+    played: list = []
+
+    def first(count: int) -> list:
+        for gi in range(len(played), count):
+            n = 2 + gi % 9
+            played.append(drive(content, n, 3_000 + gi, [RandomAgent(gi * 20 + i) for i in range(n)], record=True))
+        return played[:count]
+
+    return first
 
 
 def _named_before(x, seen: set) -> bool:
@@ -385,12 +394,12 @@ def _named_before(x, seen: set) -> bool:
 
 
 @light_and_slow("games", 11, 60)
-def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content, games):
+def test_per_seat_logs_hold_no_hidden_value_of_another_seat(referee_games, games):
     """Rules of visibility, checked record by record on referee logs (2–10 players, each count once or more; the
     everyday 11 games hold every kind of record checked: 411 draws, 158 face-down intel, 144 cards used face down,
     22 gifts, 85 declarations and the 11th game's identity_seen records)."""
     checked = 0
-    for g in _referee_games(content, games):
+    for g in referee_games(games):
         setup = next(r for r in g.log if r.get("e") == "setup")
         texts: dict[int, str] = {}  # a record without secret fields, as JSON: any seat that reads it reads the same
         for seat in [*range(g.n), None]:
@@ -446,9 +455,9 @@ def test_per_seat_logs_hold_no_hidden_value_of_another_seat(content, games):
     assert checked > 1_000 * games
 
 
-def test_face_up_discards_are_public(content):
+def test_face_up_discards_are_public(referee_games):
     """Every card that reaches the discard pile is named in the public record."""
-    for g in _referee_games(content, 20):
+    for g in referee_games(20):
         public_named = set()
         for rec in g.log:
             v = project(rec, None)
