@@ -59,3 +59,23 @@ def test_a_removed_card_that_leaves_and_comes_back_is_seen_as_it_is_now(content)
     g.zones.move(card, REMOVED)  # back, face up this time
     assert g.observation(1)["removed_face_down"] == before[:-1]
     assert g.observation(1)["removed"][-1]["id"] == card.uid
+
+
+def test_a_card_put_back_on_the_deck_is_followed_there(content):
+    """Whether any deck card is followed is found again only when a card is put into the deck (or one is shown, or
+    the deck shuffled): a card P1 held and put back on top is in P1's known cards, at depth 0, and in no one else's; drawn, it is followed into the hand."""
+    from interpreter.engine.state import DECK, HAND
+
+    state = GameState(content, 5, 3)
+    g = state._game
+    p1 = g.players[1]
+    card = g.zones.deck[0]  # (the bottom card: drawing the top one below changes nothing of it)
+    g.zones.move(card, HAND, p1)
+    assert g.observation(1)["known_cards"] == () and g.observation(2)["known_cards"] == ()
+    g.zones.move(card, DECK)
+    assert [(k["card"]["id"], k["zone"], k["depth"]) for k in g.observation(1)["known_cards"]] == [
+        (card.uid, "deck", 0)
+    ]
+    assert g.observation(2)["known_cards"] == ()
+    g.zones.move(g.zones.deck[-1], HAND, g.players[2])  # drawn by P2: P1 follows it into P2's hand
+    assert [(k["card"]["id"], k["zone"], k["seat"]) for k in g.observation(1)["known_cards"]] == [(card.uid, "hand", 2)]

@@ -119,6 +119,10 @@ class Game(GameCore):
         self.seats = seats = Seats(self)
         self.zones: Zones = Zones(self)
         zones = self.zones
+        # the two channels' ports, now that Zones is made: its own bound methods (the lambdas above only stand in for
+        # them until then; a record naming a card asks `sight` of it, every decision asks it or `note_pick`)
+        self._sight = zones.sight
+        self._note_pick = zones.note_pick
         self.stack = stack = EffectStack(self, zones)
         self.skills = skills = Skills(self, seats, zones, stack)
         self.victory = victory = Victory(self, seats, zones, skills)

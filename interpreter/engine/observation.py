@@ -75,6 +75,8 @@ class Views:
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
         self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
         self.mine: dict[int | None, tuple[int, FrozenDict]] = {}  # seat -> (its Player.version, `me`)
+        # ((Zones.sightings, Zones.decked), the deck, whether a card in it may be followed by some seat): _known
+        self.deck_followed: tuple[tuple[int, int], list[Card], bool] | None = None
         self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
         self.ordered = 0  # how many cards `order` holds
 
@@ -102,6 +104,8 @@ def _read_log(views: Views, log: list[Record]) -> None:
             if to is None:
                 for lst in lists:
                     lst.append(v)
+            elif len(to) == 1 and type(to[0]) is int and 0 <= to[0] < len(lists):  # (to one seat: a decision's)
+                lists[to[0]].append(v)
             else:
                 for seat in seats:
                     if seat in to:
@@ -263,7 +267,14 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
     # (card, where): the seat whose hand holds it, or -1 - its depth in the deck (depth 0: the top card)
     found = [(c, p.seat) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
     deck = zones.deck
-    if any(map(_KNOWERS, deck)):  # (seldom: a card put back on the deck, or looked at there)
+    # Does any deck card have a follower (seldom: a card put back on the deck, or looked at there)? Found again only
+    # when a card was put into the deck or one was shown (or the deck shuffled or made anew): cards drawn from it
+    # follow no one new.
+    followed = views.deck_followed
+    deck_stamp = (zones.sightings, zones.decked)
+    if followed is None or followed[0] != deck_stamp or followed[1] is not deck:
+        followed = views.deck_followed = (deck_stamp, deck, any(map(_KNOWERS, deck)))
+    if followed[2]:
         top = len(deck) - 1
         found += [(c, i - top - 1) for i, c in enumerate(deck) if c.knowers >> seat & 1]
     if not found:

@@ -83,6 +83,9 @@ class Zones(MoveCount):
         self.sightings = 0
         # cards that left the removed ones: until one does, the removed cards only grow at their end (observation.py)
         self.unremoved = 0
+        # cards put into the deck: until one is (or the deck is shown, shuffled or made anew: `sightings`), no card in
+        # it can have come to be followed by a seat (observation.py)
+        self.decked = 0
         self.replaced: dict[int, Card] = {}  # uid -> the card that replaced that intel (later triggers see the new one)
         # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
         # end (EffectStack.pop) ends the shows made since it began (end_shows)
@@ -372,6 +375,7 @@ class Zones(MoveCount):
         elif zone == DISCARD:
             self.discard_pile.append(card)
         elif zone == DECK:
+            self.decked += 1
             if top:
                 self.deck.append(card)
             else:
