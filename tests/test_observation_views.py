@@ -63,7 +63,8 @@ def test_a_removed_card_that_leaves_and_comes_back_is_seen_as_it_is_now(content)
 
 def test_a_card_put_back_on_the_deck_is_followed_there(content):
     """Whether any deck card is followed is found again only when a card is put into the deck (or one is shown, or
-    the deck shuffled): a card P1 held and put back on top is in P1's known cards, at depth 0, and in no one else's; drawn, it is followed into the hand."""
+    the deck shuffled): a card P1 held and put back on top is in P1's known cards, at depth 0, and in no one else's;
+    drawn, it is followed into the hand."""
     from interpreter.engine.state import DECK, HAND
 
     state = GameState(content, 5, 3)
