@@ -18,6 +18,7 @@ import itertools
 import re
 import unicodedata
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -110,34 +111,33 @@ def _is_package(name: str) -> bool:
     return MODULES[name].name == "__init__.py"
 
 
-_TREES: dict[str, ast.Module] = {}
-
-
-def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
-    """A module's tree, parsed once for every test here (the tests only read the trees), whatever filename a
-    caller gives (it only names the file in a SyntaxError)."""
-    tree = _TREES.get(source)
-    if tree is None:
-        tree = _TREES[source] = ast.parse(source, filename)
-    return tree
-
-
 # the kinds of node the scans below read: imports, and what can write an attribute (statements), and the calls
 # of setattr and delattr
 _READ = (ast.Import, ast.ImportFrom, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")  # the fields that hold statements
-_NODES: dict[str, list[ast.AST]] = {}
 
 
-def _nodes(source: str, filename: str = "<unknown>") -> list[ast.AST]:
-    """The nodes of a module's tree that the scans read, once for every test here: every statement of a kind in
-    _READ, wherever it stands (in functions, classes, branches, handlers, cases), found through the statements
-    alone, and every call where the module names setattr or delattr (its text, as Python reads names: NFKC), found
-    through the whole tree. The same nodes as walking every node of every tree, a tenth of the time (0.17 s)."""
-    nodes = _NODES.get(source)
-    if nodes is None:
-        tree = _parse(source, filename)
-        nodes = []
+class _Facts(NamedTuple):
+    """What the tests here read of a module's tree (the tree itself is not kept: a million nodes for the package,
+    which the collector walked again at the end of this file)."""
+
+    nodes: list[ast.AST]  # the nodes the scans read (_nodes), without what an assignment assigns
+    inits: dict[str, ast.arguments | None]  # each top-level class: its __init__'s parameters (None: no __init__)
+
+
+_FACTS: dict[str, _Facts] = {}
+
+
+def _facts(source: str, filename: str = "<unknown>") -> _Facts:
+    """A module's facts, read once for every test here whatever filename a caller gives (it only names the file in
+    a SyntaxError). The nodes: every statement of a kind in _READ, wherever it stands (in functions, classes,
+    branches, handlers, cases), found through the statements alone, and every call where the module names setattr
+    or delattr (its text, as Python reads names: NFKC), found through the whole tree. The same nodes as walking
+    every node of every tree, a tenth of the time (0.17 s)."""
+    facts = _FACTS.get(source)
+    if facts is None:
+        tree = ast.parse(source, filename)
+        nodes: list[ast.AST] = []
         stack: list[ast.AST] = [tree]
         while stack:
             node = stack.pop()
@@ -148,9 +148,21 @@ def _nodes(source: str, filename: str = "<unknown>") -> list[ast.AST]:
                     stack += body
         names = source if source.isascii() else unicodedata.normalize("NFKC", source)
         if "setattr" in names or "delattr" in names:
-            nodes += [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-        _NODES[source] = nodes
-    return nodes
+            nodes += [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        for n in nodes:  # what is assigned is never read: not kept (most of what the nodes would keep alive)
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                n.value = None
+        inits: dict[str, ast.arguments | None] = {}
+        for c in tree.body:
+            if isinstance(c, ast.ClassDef) and c.name not in inits:  # (the first, as a lookup in order finds)
+                init = (f for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+                inits[c.name] = next((f.args for f in init), None)
+        facts = _FACTS[source] = _Facts(nodes, inits)
+    return facts
+
+
+def _nodes(source: str, filename: str = "<unknown>") -> list[ast.AST]:
+    return _facts(source, filename).nodes
 
 
 def _ancestors(name: str) -> list[str]:
@@ -394,10 +406,10 @@ def test_the_ports_in_architecture_md_are_the_code():
     named = set()
     for component, module, cell in _component_table():
         # the constructor's parameters, read from the source (a compiled build's signature has no annotations)
-        tree = _parse((PACKAGE / "engine" / f"{module}.py").read_text(encoding="utf-8"))
-        cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == component)
-        init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
-        params = [*init.args.args, *init.args.kwonlyargs]
+        path = PACKAGE / "engine" / f"{module}.py"
+        init = _facts(path.read_text(encoding="utf-8"), str(path)).inits[component]
+        assert init is not None, f"{component} has no __init__ of its own"
+        params = [*init.args, *init.kwonlyargs]
         taken = [ast.unparse(a.annotation) for a in params if a.annotation and "Ports" in ast.unparse(a.annotation)]
         if cell == "—":
             assert not taken, f"{component} takes {taken[0]} but ARCHITECTURE.md gives it no ports"
@@ -477,10 +489,7 @@ def _class_attribute_writes(source: str, module: str, classes_of: dict[str, set[
 
 
 def _classes_of() -> dict[str, set[str]]:
-    return {
-        name: {n.name for n in _parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)}
-        for name, path in MODULES.items()
-    }
+    return {name: set(_facts(path.read_text(encoding="utf-8"), str(path)).inits) for name, path in MODULES.items()}
 
 
 def test_no_module_assigns_attributes_onto_a_class_of_another_module():
