@@ -69,6 +69,8 @@ class Views:
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
         # seat -> ((Zones.sightings, Zones.unremoved), the removed list, its cards walked, its removed_face_down)
         self.removed: dict[int | None, tuple[Any, ...]] = {}
+        # (Zones.unremoved, the removed list, its cards walked, the faces of those face up): _removed_face_up
+        self.removed_up: tuple[int, list[Card], int, tuple[FrozenDict, ...]] | None = None
         self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
         # seat -> (found, its list, (Zones.moves, Zones.sightings) when it was found)
         self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
@@ -189,6 +191,33 @@ def _face(g: Game, c: Card) -> FrozenDict:
     return face
 
 
+def _faces(g: Game, cards: list[Card] | tuple[Card, ...]) -> tuple[FrozenDict, ...]:
+    """The cards' faces (_face), looked up in one walk."""
+    faces: dict[int, FrozenDict] = g.views.faces
+    return tuple([faces.get(c.uid) or _face(g, c) for c in cards])
+
+
+def _removed_face_up(g: Game, removed: list[Card]) -> tuple[FrozenDict, ...]:
+    """The faces of the cards removed face up (public), shared by every seat and grown as cards are removed: a
+    removed card is face up or down from its removal until it leaves (Zones.unremoved), so while none left only the
+    cards removed since are walked."""
+    stamp = g.zones.unremoved
+    kept = g.views.removed_up
+    if kept is not None and kept[0] == stamp and kept[1] is removed:
+        same: tuple[FrozenDict, ...] = kept[3]
+        done: int = kept[2]
+        if len(removed) == done:
+            return same
+        new = [c for c in removed[done:] if not c.face_down]
+        if new:
+            same += _faces(g, new)
+        g.views.removed_up = (stamp, removed, len(removed), same)
+        return same
+    made = _faces(g, [c for c in removed if not c.face_down])
+    g.views.removed_up = (stamp, removed, len(removed), made)
+    return made
+
+
 def _pile(g: Game, name: str, cards: list[Card]) -> tuple[FrozenDict, ...]:
     """The faces of a pile every seat sees face up (the discard pile, the staging area): the same tuple while the
     pile holds the same cards in the same order, shared by every seat's observation. A pile changes only as a
@@ -202,7 +231,7 @@ def _pile(g: Game, name: str, cards: list[Card]) -> tuple[FrozenDict, ...]:
         faces: tuple[FrozenDict, ...] = kept[2]
         return faces
     now = tuple(cards)
-    faces = kept[2] if kept is not None and kept[1] == now else tuple([_face(g, c) for c in now])
+    faces = kept[2] if kept is not None and kept[1] == now else _faces(g, now)
     piles[name] = (stamp, now, faces)
     return faces
 
@@ -425,7 +454,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "in_use": tuple([_in_use(g, c, seat) for c in zones.processing]) if zones.processing else (),
         "deck_count": len(zones.deck),
         "discard": _pile(g, "discard", zones.discard_pile),
-        "removed": tuple([_face(g, c) for c in removed if not c.face_down]) if removed else (),
+        "removed": _removed_face_up(g, removed) if removed else (),
         "removed_face_down": _removed_face_down(g, seat, removed) if removed else (),
         "staging": _pile(g, "staging", zones.staging),
         "role_pile_count": len(skills.role_pile),
@@ -471,8 +500,12 @@ def _mine(g: Game, seat: int | None, me: Any) -> FrozenDict:
             "identity": me.identity.id if me is not None and me.identity is not None else None,
             "task": me.task.id if me is not None and me.task is not None else None,
             "role": me.role.id if me is not None and me.role is not None else None,
-            "dealt_roles": tuple(r.id for r in me.dealt_roles) if me is not None else (),
-            "former_identities": tuple(i.id for i, _t, s in g.skills.removed_identities if s == seat),
+            "dealt_roles": tuple([r.id for r in me.dealt_roles]) if me is not None else (),
+            "former_identities": (
+                tuple([i.id for i, _t, s in g.skills.removed_identities if s == seat])
+                if g.skills.removed_identities
+                else ()
+            ),
             "hand": _hand(g, seat, me) if me is not None else (),
         }
     )
@@ -489,7 +522,7 @@ def _intel(g: Game, p: Any) -> tuple[FrozenDict, ...]:
     if kept is not None and kept[0] == cards:
         faces: tuple[FrozenDict, ...] = kept[1]
         return faces
-    faces = tuple([_face(g, c) for c in cards])
+    faces = _faces(g, cards)
     g.views.intel[p.seat] = (cards, faces)
     return faces
 
@@ -502,7 +535,7 @@ def _hand(g: Game, seat: int | None, me: Any) -> tuple[FrozenDict, ...]:
     if kept is not None and kept[0] == hand:
         faces: tuple[FrozenDict, ...] = kept[1]
         return faces
-    faces = tuple([_face(g, c) for c in hand])
+    faces = _faces(g, hand)
     hands[seat] = (hand, faces)
     return faces
 
