@@ -135,6 +135,9 @@ class HeuristicAgent(Agent):
         self._values_of: Observation | None = None  # the observation the values below were worked out for
         self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit (asked often)
         self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
+        # (colours, direction, lockable) -> the plan of a card sent so, so too
+        self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
+        self._mine: str | None = None  # the colour its camp collects (None: no camp), so too
 
     def _remember(self, obs: Observation) -> None:
         """Its memory reads what is new; the card it sent (the log's record of its send, which a search bot may
@@ -148,7 +151,8 @@ class HeuristicAgent(Agent):
         """What a decision asks more than once (benefits, a send's ways) is kept per observation:
         what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._values_of:
-            self._values_of, self._benefits, self._paths = obs, {}, {}
+            self._values_of, self._benefits, self._paths, self._plan_of = obs, {}, {}, {}
+            self._mine = self.camps.get(obs["me"]["identity"] or "")
 
     # ------------------------------------------------------------------ values
 
@@ -194,7 +198,8 @@ class HeuristicAgent(Agent):
     def _benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         """How good it is for this bot's side that `seat` receives this intel (kept per observation, as the odds:
         a send's plans ask it of the same seats and colours again and again)."""
-        self._keep(obs)
+        if obs is not self._values_of:
+            self._keep(obs)
         if type(colors) is not tuple:
             return self._work_out_benefit(obs, seat, colors)
         v = self._benefits.get((seat, colors))
@@ -203,7 +208,7 @@ class HeuristicAgent(Agent):
         return v
 
     def _work_out_benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        mine = self.camps.get(obs["me"]["identity"] or "")
+        mine = self._mine
         if mine is not None and seat != obs["seat"]:
             # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way
             mate, enemy, _ = self.memory.odds(obs, seat)
@@ -230,6 +235,7 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ decisions
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
+        actions = tuple(actions)  # (walked several times: a tuple's walk costs no call)
         if not actions:
             raise ValueError("no legal action to choose from")
         assert observation is not None
@@ -237,8 +243,9 @@ class HeuristicAgent(Agent):
         self._remember(obs)
         if len(actions) == 1:
             return int(actions[0]["id"])
-        kind = obs["decision"]["kind"] if obs["decision"] is not None else ""
-        source = obs["decision"]["source"] if obs["decision"] is not None else ""
+        decision = obs["decision"]
+        kind = decision["kind"] if decision is not None else ""
+        source = decision["source"] if decision is not None else ""
         tactic = self.tactics.get(source or "", "")
         kinds = {d["kind"] for d in actions}
         choice: Descriptor | None = None
@@ -346,36 +353,46 @@ class HeuristicAgent(Agent):
         seats = ((me + step * k) % n for k in range(1, n))
         return [s for s in seats if obs["players"][s]["alive"]]
 
-    def _send_value(
-        self, obs: Observation, colors: Sequence[str], direction: str, target: int | None, lock: int | None
-    ) -> float:
-        """What sending an intel of these colours is worth to this bot's side: each seat on its way takes it
-        at its `accepts` rate (a locked seat surely), and one that nobody takes comes back to the sender, who
-        must take it (an ↑ intel its target refuses comes straight back)."""
-        self._keep(obs)
-        way = self._paths.get((direction, target))
-        if way is None:  # (kept per observation: a send's plans go the same ways again and again)
-            way = self._paths[(direction, target)] = [
-                (s, self.memory.accepts(s)) for s in self._path(obs, direction, target)
-            ]
-        left, value = 1.0, 0.0
-        for s, rate in way:
-            p = 1.0 if s == lock else rate
-            value += left * p * self._benefit(obs, s, colors)
-            left *= 1 - p
-        return value + left * self._benefit(obs, obs["seat"], colors)
-
     def _send_plan(self, obs: Observation, card: Mapping[str, Any]) -> tuple[float, int | None, int | None]:
-        """The best way to send `card`: (its value, the ↑ target, the seat to lock or None)."""
+        """The best way to send `card`: (its value, the ↑ target, the seat to lock or None). Kept per observation by
+        the card's colours, direction and lock (a hand holds several cards alike)."""
+        if obs is not self._values_of:
+            self._keep(obs)
+        colors, direction, lockable = card["colors"], card["direction"], bool(card.get("lockable"))
+        if type(colors) is not tuple:
+            return self._work_out_plan(obs, colors, direction, lockable)
+        plan = self._plan_of.get((colors, direction, lockable))
+        if plan is None:
+            plan = self._plan_of[(colors, direction, lockable)] = self._work_out_plan(obs, colors, direction, lockable)
+        return plan
+
+    def _work_out_plan(
+        self, obs: Observation, colors: Sequence[str], direction: str, lockable: bool
+    ) -> tuple[float, int | None, int | None]:
+        """Each ↑ target and lock valued: an intel sent is worth, to this bot's side, what it is worth to each seat on
+        its way that takes it, each at its `accepts` rate (a locked seat surely), and one that nobody takes comes
+        back to the sender, who must take it (an ↑ intel its target refuses comes straight back)."""
         me = obs["seat"]
         others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != me]
-        direction = card["direction"]
+        back = self._benefit(obs, me, colors)
         plans: list[tuple[float, int | None, int | None]] = []
         for target in others if direction == "up" else [None]:
             locks: list[int | None] = [None]
-            if card.get("lockable"):
+            if lockable:
                 locks += [target] if direction == "up" else others
-            plans += [(self._send_value(obs, card["colors"], direction, target, lock), target, lock) for lock in locks]
+            way = self._paths.get((direction, target))
+            if way is None:  # (kept per observation: the plans of every card go the same ways)
+                way = self._paths[(direction, target)] = [
+                    (s, self.memory.accepts(s)) for s in self._path(obs, direction, target)
+                ]
+            steps = [(s, rate, self._benefit(obs, s, colors)) for s, rate in way]
+            for lock in locks:
+                left, value = 1.0, 0.0
+                for s, rate, b in steps:
+                    p = 1.0 if s == lock else rate
+                    value += left * p * b
+                    left *= 1 - p
+                plans.append((value + left * back, target, lock))
         return max(plans, key=lambda plan: plan[0], default=(0.0, None, None))
 
     def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:

@@ -55,6 +55,8 @@ class Memory:
         self._odds_key: tuple[int, int, str | None, Any] = (-1, -1, None, None)
         # the identities left by camp once its own and those it knows are out (mate, enemy, no camp), so too
         self._left: tuple[float, float, float] | None = None
+        self._mine: str | None = None  # the colour its camp collects, of the last observation checked
+        self._neutral = -0.3  # how friendly a seat without a camp finds the others (by its task), so too
         self._camps_of: dict[tuple[str | None, frozenset[str]], set[int]] = {}  # (camp, colours allowed) -> camps
 
     def read(self, obs: Observation) -> int | None:
@@ -175,14 +177,21 @@ class Memory:
         seat took when it could see them (×e^{±0.7} a card). Kept while what they are worked out from is the same
         (a decision asks them often, and most observations change none of it)."""
         if obs is not self._odds_of:
-            self._odds_of = obs
-            key = (obs["seat"], len(obs["players"]), obs["me"]["identity"], obs["known_identities"])
-            if key != self._odds_key:
-                self._odds, self._left, self._odds_key = {}, None, key
+            self._check(obs)
         odds = self._odds.get(seat)
         if odds is None:
             odds = self._odds[seat] = self._work_out_odds(obs, seat)
         return odds
+
+    def _check(self, obs: Observation) -> None:
+        """A new observation: the odds kept are dropped if the table they were worked out for changed."""
+        self._odds_of = obs
+        me = obs["me"]
+        key = (obs["seat"], len(obs["players"]), me["identity"], obs["known_identities"])
+        if key != self._odds_key:
+            self._odds, self._left, self._odds_key = {}, None, key
+        self._mine = self.camps.get(me["identity"] or "")
+        self._neutral = 0.3 if self.styles.get(me.get("task") or "") == "spread" else -0.3
 
     def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         mine = self.camps.get(obs["me"]["identity"] or "")
@@ -211,8 +220,11 @@ class Memory:
         """How much `seat` looks like a camp-mate: -1 (an enemy) … +1 (a camp-mate); 1 for itself."""
         if seat == obs["seat"]:
             return 1.0
-        mine = self.camps.get(obs["me"]["identity"] or "")
-        if mine is None:
-            return 0.3 if self.styles.get(obs["me"]["task"] or "") == "spread" else -0.3
-        mate, enemy, _ = self.odds(obs, seat)
-        return mate - enemy
+        if obs is not self._odds_of:
+            self._check(obs)
+        if self._mine is None:  # (a seat without a camp: a mild friend if its task wants others to hold intel)
+            return self._neutral
+        odds = self._odds.get(seat)
+        if odds is None:
+            odds = self._odds[seat] = self._work_out_odds(obs, seat)
+        return odds[0] - odds[1]
