@@ -157,6 +157,10 @@ def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
     the others it does not know, the others' secret tasks (when not its own) and identities it has not looked at."""
     mine = state.observation(me)
     seen = card_ids(mine)
+    # the seat's own task and identity from the referee's game, not from its observation: an observation that
+    # leaked another seat's task as the seat's own would otherwise have that task counted as one it may see
+    truth = state._game.players[me]
+    own_task = truth.task.id if truth.task is not None else None
     cards: list[int] = []
     roles: list[str] = []
     tasks: list[str] = []
@@ -169,7 +173,7 @@ def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
         if mine["players"][seat]["role"] is None and theirs["me"]["role"] is not None:
             roles.append(names.role(theirs["me"]["role"]))
         task = theirs["me"]["task"]
-        if task is not None and task != mine["me"]["task"]:
+        if task is not None and task != own_task:
             tasks.append(names.task(task))
         shown = mine["result"] is not None and seat in mine["result"]["winners"]  # the winners' are shown at the end
         if str(seat) not in mine["known_identities"] and theirs["me"]["identity"] is not None and not shown:
@@ -177,7 +181,7 @@ def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
         t = theirs["transit"]
         if t is not None and t["card"] is not None and mine["transit"]["card"] is None and t["card"]["id"] not in seen:
             cards.append(t["card"]["id"])
-    allowed = {mine["me"]["identity"], *mine["known_identities"].values()}
+    allowed = {truth.identity.id if truth.identity is not None else None, *mine["known_identities"].values()}
     return {"cards": cards, "roles": roles, "tasks": tasks, "identities": identities, "allowed": allowed}
 
 
