@@ -114,3 +114,27 @@ def test_games_at_the_turn_limit_are_named_with_their_seeds():
     assert f"Games that reached the turn limit, nobody winning ({len(limited)})" in text
     assert f"game {limited[0]['index']} (game seed {limited[0]['seed']})" in text
     assert f"--game-seed {limited[0]['seed']}" in text
+
+
+def test_a_packs_fingerprint_is_kept_while_its_files_are_unchanged(tmp_path, monkeypatch):
+    """sim.content_fingerprint is kept by what the pack's files are on disk: a file changed (to the same size, its
+    modification time set back) gives another; a pack changed in the last seconds is not kept."""
+    import os
+    import shutil
+
+    from interpreter.sim import logs
+
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "jia_gui", pack)
+    monkeypatch.setattr(logs, "FINGERPRINTS", {})
+    first = sim.content_fingerprint([pack])
+    assert logs.FINGERPRINTS == {}  # (its files are new)
+    monkeypatch.setattr(logs, "SETTLED", 0)
+    assert sim.content_fingerprint([pack]) == first and list(logs.FINGERPRINTS.values()) == [first]
+    role = next((pack / "roles").glob("*.yaml"))
+    st, text = role.stat(), role.read_text(encoding="utf-8")
+    role.write_text(text[:-1] + ("\n" if text.endswith(" ") else " "), encoding="utf-8")
+    os.utime(role, ns=(st.st_atime_ns, st.st_mtime_ns))  # (its change time moved on)
+    assert role.stat().st_size == st.st_size and sim.content_fingerprint([pack]) != first
+    role.write_text(text, encoding="utf-8")
+    assert sim.content_fingerprint([pack]) == first

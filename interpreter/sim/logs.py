@@ -12,6 +12,8 @@ import contextlib
 import hashlib
 import io
 import json
+import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,14 +34,51 @@ def content_fingerprint(paths) -> str:
 
     The files the loader reads: the pack's own (rules.yaml, deck.yaml) and those of its kind
     folders, not the packs inside it (content/expansions/…), which are packs of their own.
+    Kept in the process by what those files are on disk (FINGERPRINTS).
     """
-    h = hashlib.sha256()
+    listed = []
     for root in paths:
         root = Path(root)
-        for f in sorted([*root.glob("*.y*ml"), *root.glob("*/*.y*ml")]):
+        listed.append((root, sorted([*root.glob("*.y*ml"), *root.glob("*/*.y*ml")])))
+    key = _stamps(listed)
+    if key is not None and key in FINGERPRINTS:
+        return FINGERPRINTS[key]
+    h = hashlib.sha256()
+    for root, files in listed:
+        for f in files:
             h.update(str(f.relative_to(root)).encode())
             h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    fingerprint = h.hexdigest()[:16]
+    if key is not None:
+        if len(FINGERPRINTS) >= MAX_FINGERPRINTS:
+            FINGERPRINTS.clear()
+        FINGERPRINTS[key] = fingerprint
+    return fingerprint
+
+
+# A fingerprint kept by what its files are on disk: each file's name in its pack, device, inode, size,
+# modification and change times (a write moves the change time, and nobody can set it back), taken only when none
+# changed in the last SETTLED nanoseconds (two writes within one tick of the file system's clock may leave the same
+# times: content/read.py's rule for a file's text). A process that fingerprints the same packs again and again (the
+# tests; `balance`, for each pack of a sweep and again in its report; `replay`) reads and hashes them once.
+FINGERPRINTS: dict[tuple, str] = {}
+MAX_FINGERPRINTS = 64  # kept at most (all go when it is full)
+SETTLED = 2_000_000_000  # nanoseconds
+
+
+def _stamps(listed: list[tuple[Path, list[Path]]]) -> tuple | None:
+    settled = time.time_ns() - SETTLED
+    out = []
+    try:
+        for root, files in listed:
+            for f in files:
+                st = os.stat(f)
+                if max(st.st_mtime_ns, st.st_ctime_ns) > settled:
+                    return None
+                out.append((str(f.relative_to(root)), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    except OSError:  # (the hash says why: it reads the file)
+        return None
+    return tuple(out)
 
 
 class LogWriter:
