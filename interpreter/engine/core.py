@@ -256,6 +256,8 @@ class GameCore:
             key = opt.uid
         elif t is Player:
             key = -1 - opt.seat
+        elif t is D.PlayOption and opt.use is None:  # (a pass: most answers at an idle point)
+            return "pass"
         else:
             return D.option_label(opt)
         label = self._labels.get(key)

@@ -113,6 +113,22 @@ def _read_log(views: Views, log: list[Record]) -> None:
                     if seat in to:
                         lists[seat].append(v)
             continue
+        if len(secret) == 1:  # one secret field (a draw's cards …): a copy for its readers, one for the others
+            ((field, readers),) = secret.items()
+            whole: FrozenDict | None = None
+            blank: FrozenDict | None = None
+            for seat in seats:
+                if to is not None and seat not in to:
+                    continue
+                if seat in readers:
+                    if whole is None:
+                        whole = _frozen(rec, ())
+                    lists[seat].append(whole)
+                else:
+                    if blank is None:
+                        blank = _frozen(rec, (field,))
+                    lists[seat].append(blank)
+            continue
         made: dict[tuple[str, ...], FrozenDict] = {}
         for seat in seats:
             if to is not None and seat not in to:
