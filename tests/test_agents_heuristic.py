@@ -367,3 +367,60 @@ def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_misled_away():
     obs["decision"] = {"kind": "target", "prompt": "", "source": "wu_dao"}
     seats = tuple({"id": 200 + s, "kind": "seat", "label": f"P{s}", "seat": s} for s in (0, 2))
     assert HeuristicAgent(0).act(obs, seats) in (200, 202)
+
+
+def test_one_from_three_it_takes_a_hidden_intel_even_with_two_blacks():
+    """Two of its colour and two blacks: a face-down intel of its colour wins at once (the collect check comes before
+    dying) and its camp wins with it dead or alive, so it takes one; with one of its colour it still declines."""
+    for seed in range(20):
+        assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"red": 2, "black": 2}, None), RECEIVE) == 4
+        assert HeuristicAgent(seed).act(_obs("te_gong_ji_guan", {"blue": 2, "black": 2}, None), RECEIVE) == 4
+        assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"red": 1, "black": 2}, None), RECEIVE) == 5
+        assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"blue": 2, "black": 2}, None), RECEIVE) == 5
+
+
+def _contest(identity: str, holder: int) -> dict:
+    """Seat 0 at the contest, a face-down intel in front of `holder`."""
+    obs = _obs(identity, {}, None)
+    obs["me"]["hand"] = [{**_card(c), "id": 30 + i} for i, c in enumerate(("red", "blue", "black", "blue"))]
+    obs["transit"] = {"sender": 2, "holder": holder, "pending": True, "card": None}
+    obs["phase"], obs["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
+    return obs
+
+
+def _swap(*colors: str) -> dict:
+    return {"id": 9, "kind": "use", "label": "use 调包", "as": "diao_bao", "card": {**_card(*colors), "id": 40}}
+
+
+PASS = {"id": 0, "kind": "pass", "label": "pass"}
+
+
+def test_a_swap_puts_its_own_card_where_it_does_good():
+    """调包 (`swap`) puts the card itself in place of the pending intel, and the bot knows that card: about to take a
+    face-down intel, it swaps in a 调包 of its own colour (the one way to choose what it collects), not a black or
+    an opposing one; before an enemy with two of its colour it swaps in a black one, not one of that colour."""
+    assert HeuristicAgent(0).act(_contest("qian_fu_zhan_xian", 0), (_swap("red"), PASS)) == 9
+    assert HeuristicAgent(0).act(_contest("te_gong_ji_guan", 0), (_swap("blue"), PASS)) == 9
+    assert HeuristicAgent(0).act(_contest("qian_fu_zhan_xian", 0), (_swap("black"), PASS)) == 0
+    assert HeuristicAgent(0).act(_contest("qian_fu_zhan_xian", 0), (_swap("blue"), PASS)) == 0
+    enemy = _contest("qian_fu_zhan_xian", 1)
+    enemy["players"][1]["intel_counts"] = {"red": 0, "blue": 2, "black": 0}
+    enemy["known_identities"] = {"1": "te_gong_ji_guan"}
+    assert HeuristicAgent(0).act(enemy, (_swap("black"), PASS)) == 9
+    assert HeuristicAgent(0).act(enemy, (_swap("blue"), PASS)) == 0
+
+
+def test_it_lures_the_decks_top_card_to_itself_while_blacks_are_few():
+    """利诱 (`lure`) puts the deck's top card in the target's intel (never a third of a colour): the bot aims it at
+    itself while it holds no black (a card of its colour about a third of the time), not once it holds one, nor with
+    only one other seat alive."""
+    lure = {"id": 9, "kind": "use", "label": "use 利诱", "as": "li_you"}
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["transit"], obs["phase"] = None, "play"
+    obs["decision"] = {"kind": "play", "prompt": "", "source": ""}
+    for blacks in range(3):
+        obs["players"][0]["intel_counts"] = {"red": 0, "blue": 0, "black": blacks}
+        assert HeuristicAgent(0).act(obs, (lure, PASS)) == (9 if blacks == 0 else 0), blacks
+    obs["players"][0]["intel_counts"] = {"red": 0, "blue": 0, "black": 0}
+    obs["players"][2]["alive"] = False  # one other seat left: it does not
+    assert HeuristicAgent(0).act(obs, (lure, PASS)) == 0
