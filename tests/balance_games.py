@@ -5,10 +5,21 @@ games.jsonl with records.py, as ``fengsheng balance`` writes them, in this proce
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from interpreter import __version__
 from interpreter.balance import records, sweep
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def fork_with_a_role(folder: Path) -> Path:
+    """A fork pack at `folder`/pack that adds one role to the base game (tests/fixtures/role_pack's demo_clerk)."""
+    pack = folder / "pack"
+    (pack / "roles").mkdir(parents=True)
+    shutil.copy(FIXTURES / "role_pack" / "roles" / "demo_clerk.yaml", pack / "roles")
+    return pack
 
 
 def game_entry(content, players: int, agents: str, pack: str, index: int, seed: int) -> dict:

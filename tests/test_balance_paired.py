@@ -4,15 +4,13 @@ variance ratio against independent samples; `balance compare` pairs the games of
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from balance_games import fork_with_a_role
 
 from conftest import fengsheng
 from interpreter.balance.paired import mcnemar, pair_games, paired_mean
-
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def test_mcnemar_counts_the_discordant_games() -> None:
@@ -58,9 +56,7 @@ def test_games_pair_only_from_the_same_seed() -> None:
 
 
 def test_compare_pairs_a_pinned_sweep(tmp_path: Path) -> None:
-    pack = tmp_path / "pack"
-    (pack / "roles").mkdir(parents=True)
-    shutil.copy(FIXTURES / "role_pack" / "roles" / "demo_clerk.yaml", pack / "roles")
+    pack = fork_with_a_role(tmp_path)
     out = tmp_path / "lab"
     r = fengsheng(
         "balance", "--pack", "base=", "--pack", f"mine={pack}", "-p", 5, "-n", 40, "-j", 1,

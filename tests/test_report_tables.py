@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
-from pathlib import Path
 
 import pytest
+from balance_games import fork_with_a_role
 from rich import box
 from rich.console import Console
 from rich.text import Text
@@ -19,8 +18,6 @@ from conftest import fengsheng, light_and_slow
 from interpreter.balance.compare import print_compare
 from interpreter.balance.terminal import print_report, report_table
 from interpreter.screen_table import Column, ScreenTable
-
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 class _Collect:
@@ -41,9 +38,7 @@ def tables(tmp_path_factory) -> list[ScreenTable]:
     """The tables of the report and of the comparison (zh, then en) of a two-pack sweep at 5 players whose fork
     adds a role (its own table, with no title). (A paired comparison's table is made by the same function.)"""
     tmp = tmp_path_factory.mktemp("tables")
-    pack = tmp / "pack"
-    (pack / "roles").mkdir(parents=True)
-    shutil.copy(FIXTURES / "role_pack" / "roles" / "demo_clerk.yaml", pack / "roles")
+    pack = fork_with_a_role(tmp)
     out = tmp / "lab"
     r = fengsheng(
         "balance", "--pack", "base=", "--pack", f"mine={pack}", "-p", 5, "-n", 3, "-j", 1,
