@@ -18,6 +18,10 @@ kept:
   ``load_cached``'s content sets, in this process;
 * ``expansions`` and ``pack.yaml lists`` (content/packs.py): a rule set's expansions in their order, and the
   names a pack.yaml's ``extends:`` and ``expansions:`` list, in this process.
+* ``command content`` (cli_options.py): the content a command loaded, by what every folder and file under its
+  packs is on disk (``file_stamp``), in this process;
+* ``content fingerprint`` (sim/logs.py): a log's fingerprint of its packs' files, by what they are on disk, in
+  this process.
 
 In this process a kind keeps at most its ``limit`` values (all of them go when it is full). Between runs the
 kinds share one file in the user's private cache folder (:func:`cache_dir`): read once, at the first lookup;
@@ -79,6 +83,24 @@ def cache_dir() -> Path | None:
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return None
     return path
+
+
+# What a file is on disk may key what was made from it, in this process (``file_stamp``) only once it has not changed
+# for SETTLED: two writes within one tick of the file system's clock may leave the same times.
+SETTLED = 2_000_000_000  # nanoseconds
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int, int, int, int] | None:
+    """What a file or folder is on disk: its device and inode, size, and modification and change times (the change
+    time moves on any write, and nobody can set it back); None if it cannot be looked at or changed in the last
+    SETTLED nanoseconds (a file written just now is read every time)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLED:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class Kept(Generic[V]):
@@ -146,6 +168,14 @@ class Kept(Generic[V]):
         at = self._file_key(key)
         if at is not None:
             _store_put(at, blob)
+
+    def __len__(self) -> int:
+        """How many values this process keeps of this kind."""
+        return len(self._memo)
+
+    def values(self) -> list[Any]:
+        """What this process keeps of this kind (of a kind kept as copies: their bytes)."""
+        return list(self._memo.values())
 
     def clear(self) -> None:
         """Forget what this process kept of this kind (the file kept between runs stays)."""

@@ -6,12 +6,13 @@ import functools
 import os
 import re
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+
+from .cache import Kept, file_stamp, remember
 
 EXPANSIONS_HELP = (
     "bundled expansions to play with: all (the default), none, or ids separated by commas "
@@ -178,53 +179,47 @@ def define_bots(bot_defs: Sequence[str], bot_timeout: float | None) -> None:
 def load_or_exit(paths: Sequence[str | Path]) -> Any:
     """The content of these packs, or every error in it on stderr and exit status 1. (The loader, the engine
     and the language load only when a command needs them: `fengsheng --help` and a mistyped flag answer at once.)"""
+    stamps = _stamps(paths)
+    if stamps is None:
+        return _load(paths)
+    key = (tuple(str(Path(p).resolve()) for p in paths), stamps)
+    return remember(LOADED, key, lambda: (_load(paths), True))
+
+
+def _load(paths: Sequence[str | Path]) -> Any:
     from .content.loader import ContentErrors, load_content
 
-    stamps = _stamps(paths)
-    key = (tuple(str(Path(p).resolve()) for p in paths), stamps)
-    if stamps is not None and key in LOADED:
-        return LOADED[key]
     try:
-        content = load_content(paths)
+        return load_content(paths)
     except ContentErrors as e:
         for err in e.errors:
             click.echo(str(err), err=True)
         click.echo(f"{len(e.errors)} error(s) in the content; run `fengsheng validate` for details.", err=True)
         sys.exit(1)
-    if stamps is not None:
-        if len(LOADED) >= MAX_LOADED:
-            LOADED.clear()
-        LOADED[key] = content
-    return content
 
 
 # The content a command loaded, kept in this process while nothing under its packs' folders changed: a process
 # that runs commands again and again (the tests, a notebook or a script calling `main`) loads an unchanged pack
-# once. Whether a pack is unchanged: the stamps of every folder and file under it (links followed), each its
-# device, inode, size, modification and change times (a write moves the change time, and nobody can set it back),
-# taken only when nothing there changed in the last SETTLED nanoseconds (two writes within one tick of the file
-# system's clock may leave the same times: content/read.py's rule for a file's text). A command changes nothing
-# of its content (the engine's own indexes aside, the same for the same content).
-LOADED: dict[tuple, Any] = {}  # (the packs' absolute paths, their stamps) -> the content
-MAX_LOADED = 16  # contents kept at most (all go when it is full)
-SETTLED = 2_000_000_000  # nanoseconds
+# once. Whether a pack is unchanged: cache.file_stamp of every folder and file under it (links followed), taken
+# only when none changed in the last cache.SETTLED. A command changes nothing of its content (the engine's own
+# indexes aside, the same for the same content).
+LOADED: Kept[Any] = Kept("command content", limit=16)  # (the packs' absolute paths, their stamps) -> the content
 MAX_STAMPED = 5_000  # folders and files under a command's packs, at most, for its content to be kept
 
 
 def _stamps(paths: Sequence[str | Path]) -> tuple | None:
     """The stamps of everything under these packs' folders, in a fixed order; None if something there changed in
-    the last SETTLED nanoseconds, cannot be read, or the folders hold more than MAX_STAMPED entries."""
+    the last cache.SETTLED, cannot be read, or the folders hold more than MAX_STAMPED entries."""
     out: list[tuple] = []
-    settled = time.time_ns() - SETTLED
     try:
         for root in paths:
             for folder, dirs, files in os.walk(root, followlinks=True, onerror=_raise):
                 dirs.sort()
                 for name in (os.curdir, *sorted(files)):
-                    st = os.stat(os.path.join(folder, name))
-                    if max(st.st_mtime_ns, st.st_ctime_ns) > settled or len(out) >= MAX_STAMPED:
+                    stamp = file_stamp(os.path.join(folder, name))
+                    if stamp is None or len(out) >= MAX_STAMPED:
                         return None
-                    out.append((folder, name, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+                    out.append((folder, name, stamp))
     except OSError:
         return None
     return tuple(out)

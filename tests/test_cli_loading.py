@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import fengsheng
-from interpreter import cli_options
+from interpreter import cache, cli_options
 from interpreter.content import loader
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "jia_gui"
@@ -28,7 +28,7 @@ def loads(monkeypatch) -> list[list[str]]:
         return load(paths, errors)
 
     monkeypatch.setattr(loader, "load_content", counted)
-    monkeypatch.setattr(cli_options, "LOADED", {})
+    cli_options.LOADED.clear()
     return made
 
 
@@ -48,7 +48,7 @@ def test_an_unchanged_pack_is_loaded_once(loads):
 
 def test_a_pack_changed_in_any_way_is_loaded_again(loads, tmp_path, monkeypatch):
     """(Its files are new: here a change is seen at once, not only SETTLED after the last one.)"""
-    monkeypatch.setattr(cli_options, "SETTLED", 0)
+    monkeypatch.setattr(cache, "SETTLED", 0)
     pack = tmp_path / "pack"
     shutil.copytree(EXAMPLE, pack)
     _simulate(pack)
@@ -79,4 +79,4 @@ def test_a_pack_changed_in_the_last_seconds_is_not_kept(loads, tmp_path):
     shutil.copytree(EXAMPLE, pack)
     _simulate(pack)
     _simulate(pack)
-    assert len(loads) == 2 and cli_options.LOADED == {}
+    assert len(loads) == 2 and len(cli_options.LOADED) == 0

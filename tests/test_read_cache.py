@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from interpreter import cache
 from interpreter.content import read
 from interpreter.content.diagnostics import Diagnostics
 from interpreter.content.loader import BUNDLED_CONTENT, ContentErrors, load_content
@@ -125,7 +126,7 @@ def test_a_file_is_opened_again_only_when_it_changed_or_was_written_just_now(pac
     read.read(sink, card, "card")
     read.read(sink, card, "card")
     assert opened == [card, card]  # copied just now: opened each time
-    monkeypatch.setattr(read, "SETTLED", -(10**18))  # every file counts as changed long ago
+    monkeypatch.setattr(cache, "SETTLED", -(10**18))  # every file counts as changed long ago
     first = read.read(sink, card, "card")
     assert read.read(sink, card, "card") == first and opened == [card] * 3  # kept: not opened again
     text = card.read_text(encoding="utf-8")

@@ -122,15 +122,16 @@ def test_a_packs_fingerprint_is_kept_while_its_files_are_unchanged(tmp_path, mon
     import os
     import shutil
 
+    from interpreter import cache
     from interpreter.sim import logs
 
     pack = tmp_path / "pack"
     shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "jia_gui", pack)
-    monkeypatch.setattr(logs, "FINGERPRINTS", {})
+    logs.FINGERPRINTS.clear()
     first = sim.content_fingerprint([pack])
-    assert logs.FINGERPRINTS == {}  # (its files are new)
-    monkeypatch.setattr(logs, "SETTLED", 0)
-    assert sim.content_fingerprint([pack]) == first and list(logs.FINGERPRINTS.values()) == [first]
+    assert len(logs.FINGERPRINTS) == 0  # (its files are new)
+    monkeypatch.setattr(cache, "SETTLED", 0)
+    assert sim.content_fingerprint([pack]) == first and logs.FINGERPRINTS.values() == [first]
     role = next((pack / "roles").glob("*.yaml"))
     st, text = role.stat(), role.read_text(encoding="utf-8")
     role.write_text(text[:-1] + ("\n" if text.endswith(" ") else " "), encoding="utf-8")

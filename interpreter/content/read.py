@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import re
 import sys
-import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..cache import PICKLE, Kept, remember
+from ..cache import PICKLE, Kept, file_stamp, remember
 from ..paths import SCHEMA_DIR
 from ..snippet import line_of, split_lines
 from .diagnostics import ContentError, Diagnostics
@@ -64,13 +62,10 @@ READS: Kept[PosDict | None] = Kept(
 )  # (kind, text)
 
 
-# The text of a content file that read as text, and its lines, by what the file is on disk: its device and inode,
-# size, and modification and change times (the change time moves on any write, and nobody can set it back). Kept
-# only for a file last changed SETTLED seconds or more before it was read: two writes within one tick of the
-# file system's clock may leave the same times, so a file written just now is read every time. An unchanged
-# file of the bundled game is not opened again by a process that loads it again and again (the tests, `serve`).
+# The text of a content file that read as text, and its lines, by what the file is on disk (cache.file_stamp: only
+# for a file that has not changed for a while). An unchanged file of the bundled game is not opened again by a
+# process that loads it again and again (the tests, `serve`).
 TEXTS: Kept[tuple[str, list[str]]] = Kept("file text")
-SETTLED = 2_000_000_000  # nanoseconds
 
 
 def read(sink: Diagnostics, path: Path, kind: str, *, shared: bool = False) -> PosDict | None:
@@ -78,18 +73,14 @@ def read(sink: Diagnostics, path: Path, kind: str, *, shared: bool = False) -> P
     caller's own, unless `shared`: then it is the one object every shared read of the same text in this process
     gets, never to be changed (the loader's card, role, secret task and deck files, which it only reads:
     unpickling a fresh copy of each was most of what loading an unchanged pack cost)."""
-    try:
-        st = os.stat(path)
-        stamp: tuple | None = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    except OSError:  # _text says why
-        stamp = None
+    stamp = file_stamp(path)  # (None: unreadable, _text says why; or changed just now)
     kept = TEXTS.get(stamp) if stamp is not None else None
     if kept is None:
         text = _text(sink, path)
         if text is None:
             return None
         kept = (text, split_lines(text))
-        if stamp is not None and time.time_ns() - max(stamp[3], stamp[4]) >= SETTLED:
+        if stamp is not None:
             TEXTS.put(stamp, kept)
     text, lines = kept
     sink.sources[str(path)] = list(lines)

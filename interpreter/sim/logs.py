@@ -12,12 +12,11 @@ import contextlib
 import hashlib
 import io
 import json
-import os
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__, jsonread
+from ..cache import Kept, file_stamp, remember
 from ..engine.observation import project
 from ..seeds import SEED_RANGE, is_seed
 from ..snippet import snippet
@@ -41,43 +40,34 @@ def content_fingerprint(paths) -> str:
         root = Path(root)
         listed.append((root, sorted([*root.glob("*.y*ml"), *root.glob("*/*.y*ml")])))
     key = _stamps(listed)
-    if key is not None and key in FINGERPRINTS:
-        return FINGERPRINTS[key]
+    if key is None:
+        return _hashed(listed)
+    return remember(FINGERPRINTS, key, lambda: (_hashed(listed), True))
+
+
+def _hashed(listed: list[tuple[Path, list[Path]]]) -> str:
     h = hashlib.sha256()
     for root, files in listed:
         for f in files:
             h.update(str(f.relative_to(root)).encode())
             h.update(f.read_bytes())
-    fingerprint = h.hexdigest()[:16]
-    if key is not None:
-        if len(FINGERPRINTS) >= MAX_FINGERPRINTS:
-            FINGERPRINTS.clear()
-        FINGERPRINTS[key] = fingerprint
-    return fingerprint
+    return h.hexdigest()[:16]
 
 
-# A fingerprint kept by what its files are on disk: each file's name in its pack, device, inode, size,
-# modification and change times (a write moves the change time, and nobody can set it back), taken only when none
-# changed in the last SETTLED nanoseconds (two writes within one tick of the file system's clock may leave the same
-# times: content/read.py's rule for a file's text). A process that fingerprints the same packs again and again (the
+# A fingerprint kept by what its files are on disk: each file's name in its pack and cache.file_stamp, taken only
+# when none changed in the last cache.SETTLED. A process that fingerprints the same packs again and again (the
 # tests; `balance`, for each pack of a sweep and again in its report; `replay`) reads and hashes them once.
-FINGERPRINTS: dict[tuple, str] = {}
-MAX_FINGERPRINTS = 64  # kept at most (all go when it is full)
-SETTLED = 2_000_000_000  # nanoseconds
+FINGERPRINTS: Kept[str] = Kept("content fingerprint", limit=64)
 
 
 def _stamps(listed: list[tuple[Path, list[Path]]]) -> tuple | None:
-    settled = time.time_ns() - SETTLED
     out = []
-    try:
-        for root, files in listed:
-            for f in files:
-                st = os.stat(f)
-                if max(st.st_mtime_ns, st.st_ctime_ns) > settled:
-                    return None
-                out.append((str(f.relative_to(root)), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-    except OSError:  # (the hash says why: it reads the file)
-        return None
+    for root, files in listed:
+        for f in files:
+            stamp = file_stamp(f)
+            if stamp is None:  # (changed just now, or unreadable: the hash says why, as it reads the file)
+                return None
+            out.append((str(f.relative_to(root)), stamp))
     return tuple(out)
 
 
