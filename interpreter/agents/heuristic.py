@@ -495,8 +495,10 @@ class HeuristicAgent(Agent):
         valued on average when face down). The holder may be the bot itself: a card of its colour swapped in for the
         face-down intel it is taking is the one way it has to choose what it collects (docs/bots.md, large tables)."""
         here = self._benefit(obs, holder, colors) if colors is not None else self._hidden_benefit(obs, holder)
-        best = max(swaps, key=lambda d: self._benefit(obs, holder, tuple(d["card"]["colors"])))
-        return best if self._benefit(obs, holder, tuple(best["card"]["colors"])) - here > HIDDEN_GUARD else None
+        there, best = max(
+            ((self._benefit(obs, holder, tuple(d["card"]["colors"])), d) for d in swaps), key=lambda vd: vd[0]
+        )
+        return best if there - here > HIDDEN_GUARD else None
 
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import Observation, mypyc_attr
-from .camps import camp_index, camps_allowed, identities_left, weigh
+from .camps import ENEMY, MATE, NO_CAMP, camp_index, camps_allowed, identities_left, weigh
 from .hints import PROBE, Hints
 from .probes import PROBE_EVENTS, ProbeReadings
 
@@ -194,12 +194,13 @@ class Memory:
         self._neutral = 0.3 if self.styles.get(me.get("task") or "") == "spread" else -0.3
 
     def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
-        mine = self.camps.get(obs["me"]["identity"] or "")
+        mine = self._mine  # (_check's, of this observation)
         known = obs["known_identities"]
         ident = known.get(str(seat))
-        if ident is not None:
-            camp = self.camps.get(ident)
-            return (1.0, 0.0, 0.0) if camp == mine else (0.0, 1.0, 0.0) if camp is not None else (0.0, 0.0, 1.0)
+        if ident is not None:  # certain
+            certain = [0.0, 0.0, 0.0]
+            certain[camp_index(self.camps, ident, mine)] = 1.0
+            return certain[MATE], certain[ENEMY], certain[NO_CAMP]
         if self._left is None:  # (the same for every seat it does not know, itself aside: kept per observation)
             dealt = self.table.get(len(obs["players"]), {})
             self._left = identities_left(self.camps, dealt, mine, [obs["me"]["identity"], *known.values()])
@@ -224,7 +225,5 @@ class Memory:
             self._check(obs)
         if self._mine is None:  # (a seat without a camp: a mild friend if its task wants others to hold intel)
             return self._neutral
-        odds = self._odds.get(seat)
-        if odds is None:
-            odds = self._odds[seat] = self._work_out_odds(obs, seat)
-        return odds[0] - odds[1]
+        mate, enemy, _ = self.odds(obs, seat)
+        return mate - enemy

@@ -197,13 +197,6 @@ class Card:
             self.use_plans,
         ) = face
 
-    def swap_face(self, other: Card) -> None:
-        """Exchange what is printed on two physical cards (used by ``resample``: positions stay, faces move)."""
-        for f in Card.FACE:
-            a, b = getattr(self, f), getattr(other, f)
-            setattr(self, f, b)
-            setattr(other, f, a)
-
 
 LASTING: Final = -1  # the turn of a mark kept for the game (keep_mark): everyone knows it
 SECRET_LASTING: Final = -2  # a mark kept for the game that only its owner knows of
