@@ -143,6 +143,7 @@ class HeuristicAgent(Agent):
         # (colours, direction, lockable) -> the plan of a card sent so, so too
         self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
         self._mine: str | None = None  # the colour its camp collects (None: no camp), so too
+        self._hidden: dict[int, float] = {}  # seat -> _hidden_benefit, so too
 
     def _remember(self, obs: Observation) -> None:
         """Its memory reads what is new; the card it sent (the log's record of its send, which a search bot may
@@ -156,7 +157,7 @@ class HeuristicAgent(Agent):
         """What a decision asks more than once (benefits, a send's ways) is kept per observation:
         what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._values_of:
-            self._values_of, self._benefits, self._paths, self._plan_of = obs, {}, {}, {}
+            self._values_of, self._benefits, self._paths, self._plan_of, self._hidden = obs, {}, {}, {}, {}
             self._mine = self.camps.get(obs["me"]["identity"] or "")
 
     # ------------------------------------------------------------------ values
@@ -227,9 +228,15 @@ class HeuristicAgent(Agent):
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
         of every card it has seen (its best guess of the deck's)."""
-        total = len(self.memory.colors)
-        kinds = self.memory.kinds()
-        return sum(k * self._benefit(obs, seat, colors) for colors, k in kinds.items()) / total if total else 0.0
+        if obs is not self._values_of:
+            self._keep(obs)
+        v = self._hidden.get(seat)
+        if v is None:  # (kept per observation, as the benefits: a swap and a grab may ask it of the same seat)
+            total = len(self.memory.colors)
+            kinds = self.memory.kinds()
+            v = sum(k * self._benefit(obs, seat, colors) for colors, k in kinds.items()) / total if total else 0.0
+            self._hidden[seat] = v
+        return v
 
     def _pending_colors(self, obs: Observation) -> tuple[str, ...] | None:
         t = obs["transit"]
@@ -520,17 +527,19 @@ class HeuristicAgent(Agent):
             swap = self._swap_in(obs, t["holder"], colors, swaps)
             if swap is not None:
                 return swap
+        # (the pending intel's worth is read only by a grab or a mislead offered: most play windows offer neither)
+        moves = GRAB in uses or MISLEAD in uses
         if pending and colors is not None and t is not None and t["holder"] is not None:
             holder = t["holder"]
-            here = self._benefit(obs, holder, colors)
+            here = self._benefit(obs, holder, colors) if moves else 0.0
             if GRAB in uses and holder != me and self._value_to(obs, me, colors) > 0.5 and here < 0.5:
                 return uses[GRAB]
             if here < -0.5 and MISLEAD in uses:
                 return uses[MISLEAD]
         elif pending and t is not None and t["holder"] not in (None, me):  # a hidden intel: its likely worth
             holder = t["holder"]
-            here, there = self._hidden_benefit(obs, holder), self._hidden_benefit(obs, me)
-            if GRAB in uses and there - here > HIDDEN_GUARD:
+            here = self._hidden_benefit(obs, holder) if moves else 0.0
+            if GRAB in uses and self._hidden_benefit(obs, me) - here > HIDDEN_GUARD:
                 return uses[GRAB]
             if MISLEAD in uses and here < -HIDDEN_GUARD:  # a neighbour of the holder where it does less harm
                 n = len(obs["players"])
