@@ -80,13 +80,35 @@ def test_seeded_and_its_seed_matters(content):
     assert any(stats(1) != stats(s) for s in (2, 3, 4))
 
 
+class _HandedWorlds:
+    """A search bot that notes the seat of every World it is handed (everything else is the bot's own)."""
+
+    def __init__(self, bot: SearchAgent) -> None:
+        self.bot = bot
+        self.seats: list[int] = []
+        self.observes, self.searches, self.referee = bot.observes, bot.searches, bot.referee
+
+    def __getattr__(self, name: str):
+        return getattr(self.bot, name)
+
+    def search(self, obs, actions, world):
+        self.seats.append(world.seat)
+        return self.bot.search(obs, actions, world)
+
+
 def test_a_game_with_a_search_bot_replays_and_the_driver_hands_the_same_world(content):
     """drive() gives the bot its World through the game (its `worlds` port, World.of_game); the step API from
     the state: the same answers, so a seed replays a game with search bots exactly, and every answer was legal
-    (the engine checks each one). Games cut at 3 turns (37 answers; the whole game is about 120)."""
-    kinds = ("search:2:random", "random", "heuristic")
-    game = drive(content, 3, 17, make_agents(kinds, 17, content), max_turns=3)
+    (the engine checks each one). Games cut at 3 turns (37 answers; the whole game is about 120). The search bot
+    sits at seat 1, not 0, and every World the driver hands it is its own seat's: a driver that handed seat 0's
+    view (a bug a search bot at seat 0 could not show) would let the bot sample from another seat's secrets."""
+    kinds = ("random", "search:2:random", "heuristic")
+    agents = make_agents(kinds, 17, content)
+    assert isinstance(agents[1], SearchAgent)
+    searcher = _HandedWorlds(agents[1])
+    game = drive(content, 3, 17, [agents[0], searcher, agents[2]], max_turns=3)
     assert game.result is not None
+    assert searcher.seats and set(searcher.seats) == {1}
     again = drive(content, 3, 17, make_agents(kinds, 17, content), max_turns=3)
     assert again.actions_taken == game.actions_taken
     agents = make_agents(kinds, 17, content)
