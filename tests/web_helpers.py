@@ -157,9 +157,11 @@ def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
     the others it does not know, the others' secret tasks (when not its own) and identities it has not looked at."""
     mine = state.observation(me)
     seen = card_ids(mine)
-    # the seat's own task and identity from the referee's game, not from its observation: an observation that
-    # leaked another seat's task as the seat's own would otherwise have that task counted as one it may see
-    truth = state._game.players[me]
+    # every seat's role, task and identity from the referee's game, not from the observations: an observation that
+    # leaked another seat's task as its seat's own would otherwise have the leaked task counted as one the seat
+    # may see, and the real owner's (its observation wrong too) missing from what is hidden
+    players = state._game.players
+    truth = players[me]
     own_task = truth.task.id if truth.task is not None else None
     cards: list[int] = []
     roles: list[str] = []
@@ -169,15 +171,15 @@ def hidden_values(state: GameState, me: int, names: Names) -> dict[str, Any]:
         if seat == me:
             continue
         theirs = state.observation(seat)
+        real = players[seat]
         cards += [c["id"] for c in theirs["me"]["hand"] if c["id"] not in seen]
-        if mine["players"][seat]["role"] is None and theirs["me"]["role"] is not None:
-            roles.append(names.role(theirs["me"]["role"]))
-        task = theirs["me"]["task"]
-        if task is not None and task != own_task:
-            tasks.append(names.task(task))
+        if mine["players"][seat]["role"] is None and real.role is not None:
+            roles.append(names.role(real.role.id))
+        if real.task is not None and real.task.id != own_task:
+            tasks.append(names.task(real.task.id))
         shown = mine["result"] is not None and seat in mine["result"]["winners"]  # the winners' are shown at the end
-        if str(seat) not in mine["known_identities"] and theirs["me"]["identity"] is not None and not shown:
-            identities.append((seat, theirs["me"]["identity"]))
+        if str(seat) not in mine["known_identities"] and real.identity is not None and not shown:
+            identities.append((seat, real.identity.id))
         t = theirs["transit"]
         if t is not None and t["card"] is not None and mine["transit"]["card"] is None and t["card"]["id"] not in seen:
             cards.append(t["card"]["id"])
