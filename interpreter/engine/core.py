@@ -28,8 +28,8 @@ from .actions import Describer
 from .decisions import Decision
 from .errors import EngineError, GameOver
 from .index import ContentIndex, index_of
-from .observation import Views
 from .state import Card, Player
+from .views import Views
 
 if TYPE_CHECKING:
     from ..model.content import Content

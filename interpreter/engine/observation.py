@@ -20,13 +20,20 @@ from typing import TYPE_CHECKING, Any
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .actions import card_data
 from .frozen import ATOMS as _ATOMS, FrozenDict, freeze
-from .state import DECLARED_ZONE, LASTING, Card, mark_record
+from .state import DECLARED_ZONE, LASTING, Card, Player, mark_record
+from .views import Views
 
 if TYPE_CHECKING:
+    from .core import GameCore
     from .decisions import Decision
+    from .flow import TurnFlow
+    from .seats import Seats
+    from .skills import Skills
+    from .zones import Zones
 
 # The engine's Game: game.py imports this module, and no import may close a cycle, not even one for
-# types (tests/test_layers.py), so it is Any here, as in the language's runtime.py.
+# types (tests/test_layers.py), so it is Any here, as in the language's runtime.py. What it holds is read into
+# typed locals (GameCore, Zones, TurnFlow …: compiled, a field read instead of Python's attribute lookup).
 Game = Any
 # A record of the game log: plain JSON data, its fields by kind of event (catalogue.EVENTS).
 Record = dict[str, Any]
@@ -47,44 +54,6 @@ def project(record: Record, seat: int | None) -> Record | None:
             if seat is None or seat not in seats:
                 out[f] = None
     return out
-
-
-class Views:
-    """What observations keep between calls, per game (``GameCore.views``): every part made once and shared, read-only,
-    by every observation (of every seat that may see all of it) while it is the same. Made again from the game
-    when the game is re-dealt (a sample: ``clear``)."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.read = 0  # log records projected so far, for every seat at once (_read_log)
-        self.histories: list[list[FrozenDict]] = [[] for _ in range(n)]  # per seat: its records so far
-        self.made: dict[int | None, tuple[FrozenDict, ...]] = {}  # per seat: its history as last handed out
-        self.public: tuple[int, tuple[FrozenDict, ...]] = (0, ())  # a spectator's: (records read, history)
-        self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
-        self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
-        self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
-        # per player: [its own row, the row every other seat and a spectator see], each (the player's version and
-        # maybe the turn, the row) or None
-        self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None, None] for _ in range(n)]
-        self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
-        # seat -> ((Zones.sightings, Zones.unremoved), the removed list, its cards walked, its removed_face_down)
-        self.removed: dict[int | None, tuple[Any, ...]] = {}
-        # (Zones.unremoved, the removed list, its cards walked, the faces of those face up): _removed_face_up
-        self.removed_up: tuple[int, list[Card], int, tuple[FrozenDict, ...]] | None = None
-        self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
-        # seat -> (found, its list, (Zones.moves, Zones.sightings) when it was found)
-        self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
-        self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
-        self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
-        self.mine: dict[int | None, tuple[int, FrozenDict]] = {}  # seat -> (its Player.version, `me`)
-        # ((Zones.sightings, Zones.decked), the deck, whether a card in it may be followed by some seat): _known
-        self.deck_followed: tuple[tuple[int, int], list[Card], bool] | None = None
-        self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
-        self.ordered = 0  # how many cards `order` holds
-
-    def clear(self) -> None:
-        """Forget everything kept (the game was re-dealt: records went, cards may have other ids)."""
-        self.__init__(self.n)  # type: ignore[misc]
 
 
 EMPTY = FrozenDict()
@@ -162,8 +131,10 @@ def history(game: Game, seat: int | None) -> tuple[FrozenDict, ...]:
     """The game's log as `seat` saw it (frozen records), kept incrementally: each call returns one tuple, the same
     one while nothing new was logged; a record is frozen once per set of fields kept from the seats reading it and
     shared by their copies."""
-    views: Views = game.views
-    log = game.log
+    return _history(game.views, game.log, seat)
+
+
+def _history(views: Views, log: list[Record], seat: int | None) -> tuple[FrozenDict, ...]:
     if seat is None:
         return _public_history(views, log)
     if views.read != len(log):
@@ -197,28 +168,28 @@ def _public_history(views: Views, log: list[Record]) -> tuple[FrozenDict, ...]:
     return records
 
 
-def _face(g: Game, c: Card) -> FrozenDict:
+def _face(views: Views, c: Card) -> FrozenDict:
     """``card_data(c)``, made once per card and game: what a card prints (its type, colours, direction, lock and
     per-copy data) is set when the deck is made and never changes, so its face is shared by every observation."""
-    faces: dict[int, FrozenDict] = g.views.faces
+    faces = views.faces
     face = faces.get(c.uid)
     if face is None:
         face = faces[c.uid] = card_data(c)
     return face
 
 
-def _faces(g: Game, cards: list[Card] | tuple[Card, ...]) -> tuple[FrozenDict, ...]:
+def _faces(views: Views, cards: list[Card] | tuple[Card, ...]) -> tuple[FrozenDict, ...]:
     """The cards' faces (_face), looked up in one walk."""
-    faces: dict[int, FrozenDict] = g.views.faces
-    return tuple([faces.get(c.uid) or _face(g, c) for c in cards])
+    faces = views.faces
+    return tuple([faces.get(c.uid) or _face(views, c) for c in cards])
 
 
-def _removed_face_up(g: Game, removed: list[Card]) -> tuple[FrozenDict, ...]:
+def _removed_face_up(views: Views, zones: Zones, removed: list[Card]) -> tuple[FrozenDict, ...]:
     """The faces of the cards removed face up (public), shared by every seat and grown as cards are removed: a
     removed card is face up or down from its removal until it leaves (Zones.unremoved), so while none left only the
     cards removed since are walked."""
-    stamp = g.zones.unremoved
-    kept = g.views.removed_up
+    stamp = zones.unremoved
+    kept = views.removed_up
     if kept is not None and kept[0] == stamp and kept[1] is removed:
         same: tuple[FrozenDict, ...] = kept[3]
         done: int = kept[2]
@@ -226,91 +197,88 @@ def _removed_face_up(g: Game, removed: list[Card]) -> tuple[FrozenDict, ...]:
             return same
         new = [c for c in removed[done:] if not c.face_down]
         if new:
-            same += _faces(g, new)
-        g.views.removed_up = (stamp, removed, len(removed), same)
+            same += _faces(views, new)
+        views.removed_up = (stamp, removed, len(removed), same)
         return same
-    made = _faces(g, [c for c in removed if not c.face_down])
-    g.views.removed_up = (stamp, removed, len(removed), made)
+    made = _faces(views, [c for c in removed if not c.face_down])
+    views.removed_up = (stamp, removed, len(removed), made)
     return made
 
 
-def _pile(g: Game, name: str, cards: list[Card]) -> tuple[FrozenDict, ...]:
+def _pile(views: Views, zones: Zones, name: str, cards: list[Card]) -> tuple[FrozenDict, ...]:
     """The faces of a pile every seat sees face up (the discard pile, the staging area): the same tuple while the
     pile holds the same cards in the same order, shared by every seat's observation. A pile changes only as a
     card moves (Zones.moves) or as it is made anew (another list): while neither happened, it is the same."""
     if not cards:
         return ()
-    stamp = (g.zones.moves, id(cards), len(cards))
-    piles = g.views.piles
+    stamp = (zones.moves, id(cards), len(cards))
+    piles = views.piles
     kept: tuple[Any, ...] | None = piles.get(name)
     if kept is not None and kept[0] == stamp:
         faces: tuple[FrozenDict, ...] = kept[2]
         return faces
     now = tuple(cards)
-    faces = kept[2] if kept is not None and kept[1] == now else _faces(g, now)
+    faces = kept[2] if kept is not None and kept[1] == now else _faces(views, now)
     piles[name] = (stamp, now, faces)
     return faces
 
 
-def _sees(g: Game, c: Card, seat: int | None) -> bool:
+def _sees(zones: Zones, c: Card, seat: int | None) -> bool:
     """May `seat` see the card's face now (None: a spectator, who sees only what is face up for everyone)?"""
-    return bool(g.card_public(c) if seat is None else g.card_visible(c, seat))
+    return bool(zones.card_public(c) if seat is None else zones.card_visible(c, seat))
 
 
-def _in_use(g: Game, c: Card, seat: int | None) -> FrozenDict:
+def _in_use(views: Views, zones: Zones, c: Card, seat: int | None) -> FrozenDict:
     """A card used (in use, or removed after a face-down use): its face if the seat may see it, else only
     what it was used as (which is public). Made once per card and what it was used as, shared."""
     used_as = c.used_as.id if c.used_as is not None else c.type.id
-    seen = _sees(g, c, seat)
-    made: dict[tuple[int, bool, str], FrozenDict] = g.views.in_use
+    seen = _sees(zones, c, seat)
+    made = views.in_use
     face = made.get((c.uid, seen, used_as))
     if face is None:
         face = made[(c.uid, seen, used_as)] = FrozenDict(
-            {**_face(g, c), "used_as": used_as} if seen else {"id": None, "used_as": used_as}
+            {**_face(views, c), "used_as": used_as} if seen else {"id": None, "used_as": used_as}
         )
     return face
 
 
-def _removed_face_down(g: Game, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
+def _removed_face_down(views: Views, zones: Zones, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
     """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat and grown as cards are
     removed; they pile up over a game (every card used face down, a probe's copy among them). What a seat sees of a
     removed card (who follows it, whether it is face down, what it was used as) changes only as it moves out (then
     it leaves the list: Zones.unremoved) or is shown (Zones.sightings): while neither happened, the cards walked
     before are the first ones, and only those removed since are walked."""
-    zones = g.zones
     stamp = (zones.sightings, zones.unremoved)
-    kept = g.views.removed.get(seat)
+    kept = views.removed.get(seat)
     if kept is not None and kept[0] == stamp and kept[1] is removed:
         same: tuple[FrozenDict, ...] = kept[3]
         done: int = kept[2]
         if len(removed) == done:
             return same
-        new = [_in_use(g, c, seat) for c in removed[done:] if c.face_down]
+        new = [_in_use(views, zones, c, seat) for c in removed[done:] if c.face_down]
         if new:
             same += tuple(new)
-        g.views.removed[seat] = (stamp, removed, len(removed), same)
+        views.removed[seat] = (stamp, removed, len(removed), same)
         return same
-    made = tuple([_in_use(g, c, seat) for c in removed if c.face_down])
-    g.views.removed[seat] = (stamp, removed, len(removed), made)
+    made = tuple([_in_use(views, zones, c, seat) for c in removed if c.face_down])
+    views.removed[seat] = (stamp, removed, len(removed), made)
     return made
 
 
-def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
+def _known(views: Views, zones: Zones, players: list[Player], seat: int, me: Player | None) -> tuple[FrozenDict, ...]:
     """The hidden cards `seat` follows outside its own hand and the pending intel: a card out of sight of some
     seat is in a hand or the deck (every other zone is face up, or its own field: the pending intel, cards in
     use, removed ones, declared zones), listed in the order of Zones.cards; each entry made once and shared, the
     seat's list kept while no card has moved and none was shown nor the deck shuffled (a hand card or a deck card
     changes who follows it, or its place, only so: Zones.moves and Zones.sightings), and while it finds the same
     cards in the same places."""
-    zones = g.zones
-    views: Views = g.views
     kept = views.known_of.get(seat)
     stamp = (zones.moves, zones.sightings)
     if kept is not None and kept[2] == stamp:
         unchanged: tuple[FrozenDict, ...] = kept[1]
         return unchanged
     # (card, where): the seat whose hand holds it, or -1 - its depth in the deck (depth 0: the top card)
-    found = [(c, p.seat) for p in g.players if p is not me for c in p.hand if c.knowers >> seat & 1]
+    found = [(c, p.seat) for p in players if p is not me for c in p.hand if c.knowers >> seat & 1]
     deck = zones.deck
     # Does any deck card have a follower (seldom: a card put back on the deck, or looked at there)? Found again only
     # when a card was put into the deck or one was shown (or the deck shuffled or made anew): cards drawn from it
@@ -344,7 +312,7 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
         entry = entries.get((c.uid, where))
         if entry is None:
             fields = {
-                "card": _face(g, c),
+                "card": _face(views, c),
                 "zone": "hand" if where >= 0 else "deck",
                 "seat": where if where >= 0 else None,
             }
@@ -357,30 +325,34 @@ def _known(g: Game, seat: int, me: Any) -> tuple[FrozenDict, ...]:
     return made
 
 
-def _zones_seen(g: Game, seat: int | None, owner: Any) -> FrozenDict:
+def _zones_seen(views: Views, zones: Zones, seat: int | None, owner: Player | None) -> FrozenDict:
     """The declared zones of `owner` (a player; None: the shared ones) as `seat` sees them: by name, each card that
     comes out first first, its face if the seat may see it, else None (only how many there are)."""
-    zones = g.zones
     out = {}
     for zone, decl in enumerate(zones.zone_decls, DECLARED_ZONE):
         if (decl.per == "shared") == (owner is None):
             cards = zones.zone_cards(zone, owner)
-            out[decl.name] = tuple(_face(g, c) if _sees(g, c, seat) else None for c in cards)
+            out[decl.name] = tuple(_face(views, c) if _sees(zones, c, seat) else None for c in cards)
     return FrozenDict(out)
 
 
 def observe(game: Game, seat: int | None, decision: Decision | None = None) -> FrozenDict:
     """What `seat` may know now; `seat` None: a spectator — what a seat with no hand, no identity, no role and no
     card it followed would know (only what is public: the fields below with nothing of a seat's own)."""
-    g = game
-    zones, flow, skills = g.zones, g.flow, g.skills  # (read from their owners: see ARCHITECTURE.md)
-    views: Views = g.views
-    me = g.players[seat] if seat is not None else None
+    g: GameCore = game
+    # (read from their owners: see ARCHITECTURE.md; typed, so that compiled code reads their fields directly)
+    zones: Zones = game.zones
+    flow: TurnFlow = game.flow
+    skills: Skills = game.skills
+    seats: Seats = game.seats
+    views = g.views
+    everyone = g.players
+    me = everyone[seat] if seat is not None else None
     turn = g.turn_no
     declared_zones = bool(zones.zone_decls)
     players = []
     rows = views.rows
-    for p in g.players:
+    for p in everyone:
         # A row with none of the extra fields below is kept while the player's version is the same (Player.version:
         # the owners' operations count every change of what it shows), in the same turn if it has statuses (they
         # end with a turn): one for the player's own seat, one shared by every other seat and the spectators (what
@@ -411,7 +383,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "out": p.out,
             "dying": p.dying,
             "hand_count": len(p.hand),
-            "intel": _intel(g, p),
+            "intel": _intel(views, p),
             "intel_counts": FrozenDict(
                 {"red": p.counts[RED_BIT], "blue": p.counts[BLUE_BIT], "black": p.counts[BLACK_BIT]}
             ),
@@ -427,7 +399,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
                 row["marks"] = FrozenDict(marks)
                 plain = False
         if declared_zones:  # the zones the rules declare, each player's
-            row["zones"] = _zones_seen(g, seat, p)
+            row["zones"] = _zones_seen(views, zones, seat, p)
         if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
             row["skills"] = FrozenDict(
                 {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
@@ -450,7 +422,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
                 "holder": flow.holder.seat if flow.holder is not None else None,
                 "pending": card is not None,
                 "face_up": bool(card is not None and zones.pending_face_up),
-                "card": _face(g, card) if card is not None and _sees(g, card, seat) else None,
+                "card": _face(views, card) if card is not None and _sees(zones, card, seat) else None,
                 # a face-down intel everyone saw being put there as a used card: its card type, not the copy
                 "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
             }
@@ -465,30 +437,30 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "turn": turn,
         "phase": g.phase,
         "current": g.current.seat if g.current is not None else None,
-        "dying": g.seats.dying_player.seat if g.seats.dying_player is not None else None,
+        "dying": seats.dying_player.seat if seats.dying_player is not None else None,
         "transit": transit,
-        "in_use": tuple([_in_use(g, c, seat) for c in zones.processing]) if zones.processing else (),
+        "in_use": tuple([_in_use(views, zones, c, seat) for c in zones.processing]) if zones.processing else (),
         "deck_count": len(zones.deck),
-        "discard": _pile(g, "discard", zones.discard_pile),
-        "removed": _removed_face_up(g, removed) if removed else (),
-        "removed_face_down": _removed_face_down(g, seat, removed) if removed else (),
-        "staging": _pile(g, "staging", zones.staging),
+        "discard": _pile(views, zones, "discard", zones.discard_pile),
+        "removed": _removed_face_up(views, zones, removed) if removed else (),
+        "removed_face_down": _removed_face_down(views, zones, seat, removed) if removed else (),
+        "staging": _pile(views, zones, "staging", zones.staging),
         "role_pile_count": len(skills.role_pile),
         "removed_roles": tuple([r.id for r in skills.removed_roles]) if skills.removed_roles else (),
         "removed_identities": len(skills.removed_identities),
-        "me": _mine(g, seat, me),
-        "known_cards": _known(g, seat, me) if seat is not None else (),
+        "me": _mine(views, skills, seat, me),
+        "known_cards": _known(views, zones, everyone, seat, me) if seat is not None else (),
         "known_identities": (
             FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())})
             if me is not None and me.known_identities
             else EMPTY
         ),
-        "history": history(g, seat),
+        "history": _history(views, g.log, seat),
         "decision": None,
         "result": result,
     }
     if declared_zones:
-        obs["zones"] = _zones_seen(g, seat, None)
+        obs["zones"] = _zones_seen(views, zones, seat, None)
     if decision is not None and decision.seat == seat:
         obs["decision"] = FrozenDict(
             {
@@ -502,12 +474,12 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     return FrozenDict(obs)
 
 
-def _mine(g: Game, seat: int | None, me: Any) -> FrozenDict:
+def _mine(views: Views, skills: Skills, seat: int | None, me: Player | None) -> FrozenDict:
     """The seat's own secrets (``me``), made again only when what it shows changed (kept per seat): its identity
     and task, role, the roles dealt to it, the identities taken from it, its hand — each changed only by an
     operation that counts in its Player.version (a re-deal clears what was kept)."""
     key = me.version if me is not None else -1
-    kept = g.views.mine.get(seat)
+    kept = views.mine.get(seat)
     if kept is not None and kept[0] == key:
         mine: FrozenDict = kept[1]
         return mine
@@ -518,40 +490,40 @@ def _mine(g: Game, seat: int | None, me: Any) -> FrozenDict:
             "role": me.role.id if me is not None and me.role is not None else None,
             "dealt_roles": tuple([r.id for r in me.dealt_roles]) if me is not None else (),
             "former_identities": (
-                tuple([i.id for i, _t, s in g.skills.removed_identities if s == seat])
-                if g.skills.removed_identities
+                tuple([i.id for i, _t, s in skills.removed_identities if s == seat])
+                if skills.removed_identities
                 else ()
             ),
-            "hand": _hand(g, seat, me) if me is not None else (),
+            "hand": _hand(views, seat, me) if me is not None else (),
         }
     )
-    g.views.mine[seat] = (key, mine)
+    views.mine[seat] = (key, mine)
     return mine
 
 
-def _intel(g: Game, p: Any) -> tuple[FrozenDict, ...]:
+def _intel(views: Views, p: Player) -> tuple[FrozenDict, ...]:
     """The faces of a player's intel area, the same tuple (for every seat) while it holds the same cards."""
     if not p.intel:
         return ()
     cards = tuple(p.intel)
-    kept = g.views.intel.get(p.seat)
+    kept = views.intel.get(p.seat)
     if kept is not None and kept[0] == cards:
         faces: tuple[FrozenDict, ...] = kept[1]
         return faces
-    faces = _faces(g, cards)
-    g.views.intel[p.seat] = (cards, faces)
+    faces = _faces(views, cards)
+    views.intel[p.seat] = (cards, faces)
     return faces
 
 
-def _hand(g: Game, seat: int | None, me: Any) -> tuple[FrozenDict, ...]:
+def _hand(views: Views, seat: int | None, me: Player) -> tuple[FrozenDict, ...]:
     """The faces of the seat's hand, the same tuple while it holds the same cards in the same order."""
     hand = tuple(me.hand)
-    hands = g.views.hands
+    hands = views.hands
     kept = hands.get(seat)
     if kept is not None and kept[0] == hand:
         faces: tuple[FrozenDict, ...] = kept[1]
         return faces
-    faces = _faces(g, hand)
+    faces = _faces(views, hand)
     hands[seat] = (hand, faces)
     return faces
 

@@ -1,0 +1,53 @@
+"""What observations keep between calls, per game (``GameCore.views``; observation.py makes and reads it).
+
+A module of its own so that the core, which holds it, does not import observation.py: observation.py reads the
+components (its hot paths typed, compiled to direct field reads), and they import the core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .frozen import FrozenDict
+from .state import Card
+
+
+class Views:
+    """What observations keep between calls, per game (``GameCore.views``): every part made once and shared, read-only,
+    by every observation (of every seat that may see all of it) while it is the same. Made again from the game
+    when the game is re-dealt (a sample: ``clear``)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.read = 0  # log records projected so far, for every seat at once (_read_log)
+        self.histories: list[list[FrozenDict]] = [[] for _ in range(n)]  # per seat: its records so far
+        self.made: dict[int | None, tuple[FrozenDict, ...]] = {}  # per seat: its history as last handed out
+        self.public: tuple[int, tuple[FrozenDict, ...]] = (0, ())  # a spectator's: (records read, history)
+        self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
+        self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
+        self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
+        # per player: [its own row, the row every other seat and a spectator see], each (the player's version and
+        # maybe the turn, the row) or None
+        self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None, None] for _ in range(n)]
+        self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
+        # seat -> ((Zones.sightings, Zones.unremoved), the removed list, its cards walked, its removed_face_down)
+        self.removed: dict[int | None, tuple[Any, ...]] = {}
+        # (Zones.unremoved, the removed list, its cards walked, the faces of those face up): _removed_face_up
+        self.removed_up: tuple[int, list[Card], int, tuple[FrozenDict, ...]] | None = None
+        self.known: dict[tuple[int, int], FrozenDict] = {}  # (deck id, where: _known) -> its entry
+        # seat -> (found, its list, (Zones.moves, Zones.sightings) when it was found)
+        self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
+        self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
+        self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
+        self.mine: dict[int | None, tuple[int, FrozenDict]] = {}  # seat -> (its Player.version, `me`)
+        # ((Zones.sightings, Zones.decked), the deck, whether a card in it may be followed by some seat): _known
+        self.deck_followed: tuple[tuple[int, int], list[Card], bool] | None = None
+        self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
+        self.ordered = 0  # how many cards `order` holds
+
+    def clear(self) -> None:
+        """Forget everything kept (the game was re-dealt: records went, cards may have other ids)."""
+        self.__init__(self.n)  # type: ignore[misc]
+
+
+__all__ = ["Views"]
