@@ -928,6 +928,7 @@ BOT_TASK_STYLES: dict[str, str] = {
     "collect": "three intel of either colour is its own win: both colours are welcome",
     "spread": "the others must hold red or blue intel: it helps every other seat to them",
     "die": "its own death with a red or blue intel wins: it takes them, then black",
+    "usurp": "whoever wins in its own turn, it wins instead: in its turn it helps any seat to a third red or blue",
 }
 
 

@@ -139,6 +139,26 @@ def test_sends_its_colour_to_a_camp_mate_and_black_to_an_enemy():
         assert HeuristicAgent(0).act(obs, actions) == wanted, identity
 
 
+def test_a_usurp_task_feeds_any_seats_third_in_its_own_turn():
+    """A secret task whose `bot:` style is `usurp` (whoever wins in its owner's turn, its owner wins instead; a
+    made-up task here): in its own turn the bot sends red to a seat holding two red and two blacks, its third and so
+    its win; the same bot out of its turn, or with a task without a hint, sends it black (a mild enemy's death)."""
+    from interpreter.agents.hints import hints_of
+
+    base = hints_of()
+    hints = type(base)(base.tactics, base.camps, {"duo_quan": "usurp"}, base.table, base.skills, base.colors)
+    cards = tuple(
+        {"id": 100 + c["id"], "kind": "card", "label": "", "card": c}
+        for c in ({**_card("red"), "id": 10, "direction": "right"}, {**_card("black"), "id": 11, "direction": "right"})
+    )
+    for task, current, wanted in (("duo_quan", 0, 110), ("duo_quan", 2, 111), ("wu_ming", 0, 111)):
+        obs = _obs("shen_mi_ren", {}, None)
+        obs["players"][1]["intel_counts"] = {"red": 2, "blue": 0, "black": 2}
+        obs["me"]["task"], obs["current"] = task, current
+        obs["transit"], obs["decision"] = None, {"kind": "send", "prompt": "", "source": ""}
+        assert HeuristicAgent(0, hints).act(obs, cards) == wanted, (task, current)
+
+
 def test_beats_random_bots(content):
     """Heads-up against a random bot, seats alternating: the heuristic bot wins clearly more often. (20 games: it
     won all 20, 39 of 40; at 20 games the 95% intervals part if it wins 15 or more, none a draw.)"""

@@ -23,8 +23,9 @@ camps (memory)    a looked-at identity is certain; any other seat gets odds of
                   others to hold intel)
 secret task       by the task's `bot:` hint: ``collect`` either colour is its
                   own; ``spread`` red or blue to the others; ``die`` black is
-                  welcome once it holds a red or blue intel; no hint: stay
-                  alive, black to the others
+                  welcome once it holds a red or blue intel; ``usurp`` in its
+                  own turn another seat's third red or blue is its own win
+                  (USURP_GAIN); no hint: stay alive, black to the others
 receive           value the intel if it can see it: own colour +1 (+5 if it
                   completes three), opposing colour -0.3, black -1 (-10 for a
                   third black); accept if the value is > 0. A hidden intel: a
@@ -111,6 +112,7 @@ from .hints import (
     SEND_SKILL,
     SWAP,
     THREATEN,
+    USURP,
     Hints,
     hints_of,
 )
@@ -121,6 +123,7 @@ ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two 
 OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth taking
 SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
 KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
+USURP_GAIN = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
@@ -182,7 +185,7 @@ class HeuristicAgent(Agent):
             return 5.0 if counts["black"] >= 2 else 1.0  # its own death with a coloured intel wins
         if "black" in colors:
             v -= 10.0 if counts["black"] >= 2 else 1.0
-        if style is not None:
+        if style is not None and style != USURP:  # (out of its turn a `usurp` task plays as one without a hint)
             return v + (0.3 if style == "die" and ("red" in colors or "blue" in colors) else 0.0)
         return v if "black" in colors else v + 0.2
 
@@ -221,9 +224,18 @@ class HeuristicAgent(Agent):
             return mate * self._value_as(obs, seat, colors, mine) - enemy * self._value_as(
                 obs, seat, colors, OPPOSITE[mine]
             )
+        me = obs["seat"]
+        usurp = mine is None and seat != me and obs["current"] == me and self.styles.get(obs["me"]["task"]) == USURP
+        if usurp and self._thirds(obs, seat, colors):  # its own turn: whoever wins now, it wins instead
+            return USURP_GAIN
         f = self.memory.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
+
+    def _thirds(self, obs: Observation, seat: int, colors: Sequence[str]) -> bool:
+        """An intel of these colours gives `seat` its third red or blue."""
+        counts = obs["players"][seat]["intel_counts"]
+        return ("red" in colors and counts["red"] >= 2) or ("blue" in colors and counts["blue"] >= 2)
 
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours

@@ -25,6 +25,8 @@ KNOWN = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}  # 
 # The tactics of catalogue.BOT_SKILL_TACTICS (a skill's `bot:`): when it takes a skill, and how it aims the skill's
 # seat choices (those of HELPFUL_SKILL and HARMFUL_SKILL, as the cards' `helpful` and `harmful`).
 GAIN_SKILL, HARMFUL_SKILL, HELPFUL_SKILL, SAVE_SKILL, SEND_SKILL = "gain", "harmful", "helpful", "save", "send"
+# A secret task's style of catalogue.BOT_TASK_STYLES read apart from the others (heuristic.py's benefits).
+USURP = "usurp"
 
 
 @dataclass(frozen=True)
