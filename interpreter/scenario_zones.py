@@ -28,7 +28,8 @@ def setup_zones(g: Any, data: dict, seats: list, where: Where) -> list[str]:
                 put_zone(g, str(name), seat, uids)
             except TableError as e:
                 prefix = f"setup: seat {seat}: " if seat is not None else "setup: "
-                hint = did_you_mean(str(name), g.zones.zone_numbers) if str(name) not in g.zones.zone_numbers else None
+                numbers = g.declared_zones.zone_numbers
+                hint = did_you_mean(str(name), numbers) if str(name) not in numbers else None
                 return [where(key_pos_of(zones, name), prefix + str(e) + (f"; {hint}" if hint else ""))]
     return []
 
@@ -37,17 +38,17 @@ def zone_fails(g: Any, seat: int | None, want: dict, at: Where) -> list[str]:
     """`zones:` expected at the end (seat's, or the table's for seat None): each named zone holds exactly these
     cards, in zone_cards' order."""
     fails = []
-    zones = g.zones
+    declared = g.declared_zones
     for name, uids in want.items():
-        number = zones.zone_numbers.get(name)
+        number = declared.zone_numbers.get(name)
         owner = g.players[seat] if seat is not None else None
         whose = f"P{seat} zone" if seat is not None else "zone"
         if number is None:
-            hint = did_you_mean(str(name), zones.zone_numbers)
+            hint = did_you_mean(str(name), declared.zone_numbers)
             msg = f"{whose} {brief(name)}: the rules declare no such zone" + (f"; {hint}" if hint else "")
             fails.append(at(key_pos_of(want, name), msg))
             continue
-        got = [c.uid for c in zones.zone_cards(number, owner)]
+        got = [c.uid for c in declared.zone_cards(number, owner)]
         if got != list(uids):
             fails.append(at(pos_of(want, name), f"{whose} {name}: expected {list(uids)} (first out first), got {got}"))
     return fails

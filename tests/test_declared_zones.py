@@ -55,8 +55,8 @@ def _names(obs) -> str:
 def test_a_private_zone_is_seen_by_its_owner_alone():
     g = _table({0: ["#27"]}, {0: [27, 31]})
     _use(g, "藏牌")
-    z = g.zones
-    assert _uids(z.zone_cards(z.declared_zone("私藏"), g.players[0])) == [27] and hand(g, 0) == {31}
+    z, dz = g.zones, g.declared_zones
+    assert _uids(dz.zone_cards(dz.declared_zone("私藏"), g.players[0])) == [27] and hand(g, 0) == {31}
     assert [s for s in range(4) if z.knows(s, 27)] == [0]
     mine = observe(g, 0)
     assert mine["players"][0]["zones"]["私藏"][0]["id"] == 27
@@ -73,18 +73,18 @@ def test_cards_taken_back_from_a_private_zone():
     g = _table({0: ["#27"]}, {0: [27, 31]})
     _use(g, "藏牌")
     _use(g, "取藏")
-    assert hand(g, 0) == {27, 31} and not g.zones.piles[g.zones.declared_zone("私藏"), 0]
+    assert hand(g, 0) == {27, 31} and not g.zones.piles[g.declared_zones.declared_zone("私藏"), 0]
     done(g)
 
 
 def test_a_shared_face_up_zone_overflows_its_oldest_cards_to_the_discard_pile():
     g = _table({0: ["#21", "#22", "#23"]}, {0: [20, 21, 22, 23]})
-    z = g.zones
-    ren = z.declared_zone("仁区")
+    z, dz = g.zones, g.declared_zones
+    ren = dz.declared_zone("仁区")
     for _ in range(4):
         _use(g, "施仁")
     # put in 21, 22, 23, then 20 (the last card, not asked): a queue lists the oldest first; 21 overflowed
-    assert _uids(z.zone_cards(ren, None)) == [22, 23, 20]
+    assert _uids(dz.zone_cards(ren, None)) == [22, 23, 20]
     assert z.by_uid[21].zone == DISCARD and _uids(z.discard_pile) == [21]
     for s in range(4):  # face up: every seat sees the faces, in the shared `zones` field
         assert [c["id"] for c in observe(g, s)["zones"]["仁区"]] == [22, 23, 20]
@@ -93,9 +93,9 @@ def test_a_shared_face_up_zone_overflows_its_oldest_cards_to_the_discard_pile():
 
 def test_an_extra_face_down_pile_beside_the_deck():
     g = _table({}, {})
-    z = g.zones
+    z, dz = g.zones, g.declared_zones
     _use(g, "备牌")
-    pile = z.zone_cards(z.declared_zone("备用牌堆"), None)
+    pile = dz.zone_cards(dz.declared_zone("备用牌堆"), None)
     assert _uids(pile) == [61, 60]  # a stack: the last put in comes out first
     assert all(not z.knows(s, 60) for s in range(4))  # from the deck face down: nobody knows them
     assert observe(g, 2)["zones"]["备用牌堆"] == (None, None)
@@ -104,18 +104,18 @@ def test_an_extra_face_down_pile_beside_the_deck():
 
 def test_a_face_down_judgement_area_resolves_at_the_draw_phase_and_is_revealed_at_the_end():
     g = _table({0: ["#27"]}, {0: [27, 31]})
-    z = g.zones
+    z, dz = g.zones, g.declared_zones
     _use(g, "蓄谋")
-    area = z.declared_zone("蓄谋区")
-    assert _uids(z.zone_cards(area, g.players[0])) == [27]
+    area = dz.declared_zone("蓄谋区")
+    assert _uids(dz.zone_cards(area, g.players[0])) == [27]
     assert [s for s in range(4) if z.knows(s, 27)] == [0]  # face down: who put it there knows it
-    z.reveal_zones_at_end()  # (the game's end shows it: at_end reveal)
+    dz.reveal_zones_at_end()  # (the game's end shows it: at_end reveal)
     assert all(z.knows(s, 27) for s in range(4))
     g2 = _table({0: ["#27"]}, {0: [27, 31]})
     g2.skills.index_triggers()  # (P0's role was set after the table was built)
     _use(g2, "蓄谋")
     g2.flow.draw_phase(g2.players[0], "draw")  # 谋成: shows and discards the plotted card, draws one more
-    assert not g2.zones.zone_cards(area, g2.players[0]) and g2.zones.by_uid[27].zone == DISCARD
+    assert not g2.declared_zones.zone_cards(area, g2.players[0]) and g2.zones.by_uid[27].zone == DISCARD
     assert hand(g2, 0) == {31, 60, 61, 62, 63}  # 1 for 谋成, then the draw phase's 3
     done(g2)
 
@@ -124,7 +124,7 @@ def test_a_resample_for_another_seat_deals_a_private_card_like_any_hidden_card()
     g = _table({0: ["#27"]}, {0: [27, 31]})
     _use(g, "藏牌")
     z = g.zones
-    pile = z.piles[z.declared_zone("私藏"), 0]
+    pile = z.piles[g.declared_zones.declared_zone("私藏"), 0]
     hidden = sum(1 for c in z.cards if not z.card_visible(c, 1))
     z.redeal(0, random.Random(0))  # the owner sees it: his re-deal keeps it
     assert pile[0].uid == 27
@@ -172,16 +172,16 @@ def test_games_with_the_zones_keep_the_invariants_and_the_seat_boundary():
         game, failure = play_game(content, 5, 70 + i, record=True, agents=("random",) * 5, pins=Pins("demo_zoner"))
         assert failure is None, failure
         game.check_invariants()
-        z = game.zones
+        z, dz = game.zones, game.declared_zones
         moved += sum(1 for r in game.log if r.get("e") == "to_zone")
-        plot, private = z.declared_zone("蓄谋区"), z.declared_zone("私藏")
+        plot, private = dz.declared_zone("蓄谋区"), dz.declared_zone("私藏")
         for p in game.players:
             if not p.alive and not p.out:
-                assert not z.zone_pile(plot, p) and not z.zone_pile(private, p)
-            assert all(z.knows(s, c.uid) for c in z.zone_pile(plot, p) for s in range(5))
+                assert not dz.zone_pile(plot, p) and not dz.zone_pile(private, p)
+            assert all(z.knows(s, c.uid) for c in dz.zone_pile(plot, p) for s in range(5))
             for s in range(5):
                 seen = observe(game, s)["players"][p.seat]["zones"]["私藏"]
-                assert len(seen) == len(z.zone_pile(private, p))
+                assert len(seen) == len(dz.zone_pile(private, p))
                 if s != p.seat:
                     assert all(c is None or z.knows(s, c["id"]) for c in seen)
     assert moved > 20  # the zones were used
@@ -192,6 +192,6 @@ def test_a_dead_players_zones_are_discarded():
     _use(g, "藏牌")
     with contextlib.suppress(GameOver):  # (the death may end the game: its discarding is done by then)
         g.resolution.resolve_deaths([g.players[0]])
-    z = g.zones
-    assert not z.zone_pile(z.declared_zone("私藏"), g.players[0]) and z.by_uid[27].zone == DISCARD
+    z, dz = g.zones, g.declared_zones
+    assert not dz.zone_pile(dz.declared_zone("私藏"), g.players[0]) and z.by_uid[27].zone == DISCARD
     g.check_invariants()

@@ -22,9 +22,9 @@ PACK = Path(__file__).parent / "fixtures" / "zones_pack"
 def test_a_private_zone_is_encoded_by_its_visibility():
     content = load_cached([BUNDLED_CONTENT, PACK])
     g = build(content, [S("red", hand=(27, 28)), S("blue", hand=(31,))], [Seat(()), Seat(())], deck_top=[60])
-    z = g.zones
-    z.put_in_zone([card(g, 27)], z.declared_zone("私藏"), g.players[0])
-    z.put_in_zone([card(g, 28)], z.declared_zone("仁区"), None)
+    dz = g.declared_zones
+    dz.put_in_zone([card(g, 27)], dz.declared_zone("私藏"), g.players[0])
+    dz.put_in_zone([card(g, 28)], dz.declared_zone("仁区"), None)
     enc = encoding.Encoder(content, 2)
     col = {uid: i for i, uid in enumerate(enc.card_ids)}
     mine, theirs = (enc.views(enc.encode(observe(g, s))) for s in (0, 1))

@@ -68,8 +68,8 @@ def _table(tmp_path, answers, hands, zone=(), at="play_phase"):
     p0 = g.players[0]
     p0.role = content.roles["demo_plotter"]
     p0.role_face_up = True
-    z = g.zones
-    z.put_in_zone([z.by_uid[u] for u in zone], z.declared_zone("暗格"), p0)
+    dz = g.declared_zones
+    dz.put_in_zone([g.zones.by_uid[u] for u in zone], dz.declared_zone("暗格"), p0)
     return g
 
 

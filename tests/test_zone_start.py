@@ -26,25 +26,25 @@ def test_the_selected_copies_begin_in_the_zone_not_in_the_deck():
     game, failure = play_game(content, 5, 3, record=True, agents=("random",) * 5)
     assert failure is None, failure
     game.check_invariants()
-    z = game.zones
-    extra = z.declared_zone("备用牌堆")
+    z, dz = game.zones, game.declared_zones
+    extra = dz.declared_zone("备用牌堆")
     assert {c.uid for c in z.cards if c.uid in EXTRA} == EXTRA
     assert set(z.homes) == EXTRA and set(z.homes.values()) == {extra}
     assert not EXTRA & {c.uid for c in z.discard_pile}  # none lies in the discard pile: each went back
     first = observe(game, 0)
-    assert len(first["zones"]["备用牌堆"]) == len(z.zone_pile(extra, None))
+    assert len(first["zones"]["备用牌堆"]) == len(dz.zone_pile(extra, None))
 
 
 def test_a_dealt_table_starts_with_them_and_a_discarded_one_goes_back_unfollowed():
     content = load_cached([BUNDLED_CONTENT, PACK])
     g = build(content, [S("red", hand=(27, 109)), S("blue", hand=(31,))], [Seat(()), Seat(())], deck_top=[110])
-    z = g.zones
-    extra = z.declared_zone("备用牌堆")
+    z, dz = g.zones, g.declared_zones
+    extra = dz.declared_zone("备用牌堆")
     # 109 in a hand and 110 stacked on the deck stay where the table put them; the others begin in the pile
-    assert {c.uid for c in z.zone_pile(extra, None)} == {111, 112}
+    assert {c.uid for c in dz.zone_pile(extra, None)} == {111, 112}
     assert card(g, 109).zone == HAND and card(g, 110).zone == DECK
     z.discard_cards([card(g, 109)])
-    assert {c.uid for c in z.zone_pile(extra, None)} == {109, 111, 112}
+    assert {c.uid for c in dz.zone_pile(extra, None)} == {109, 111, 112}
     assert not any(z.knows(s, 109) for s in range(2))  # shuffled into a face-down pile: nobody can follow it
     assert not z.discard_pile
     z.discard_cards([card(g, 27)])  # an ordinary card is discarded as usual

@@ -7,6 +7,7 @@ creates its components and hands each the ones made before it, and its ports
 
 * ``seats`` (seats.py): seat order, neighbours, each seat's standing;
 * ``zones`` (zones.py): every card's zone and who can see it;
+* ``declared_zones`` (declared_zones.py): the rules' operations on the zones they declare;
 * ``stack`` (stack.py): the cards in use and skills resolving now;
 * ``skills`` (skills.py): roles, skills, identity cards;
 * ``victory`` (victory.py): the victory checks;
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 from .actions import Describer
 from .card_use import CardUse
 from .core import GameCore, emit_event
+from .declared_zones import DeclaredZones
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
@@ -123,6 +125,7 @@ class Game(GameCore):
         # them until then; a record naming a card asks `sight` of it, every decision asks it or `note_pick`)
         self._sight = zones.sight
         self._note_pick = zones.note_pick
+        self.declared_zones = declared_zones = DeclaredZones(self, zones)
         self.stack = stack = EffectStack(self, zones)
         self.skills = skills = Skills(self, seats, zones, stack)
         self.victory = victory = Victory(self, seats, zones, skills)
@@ -136,7 +139,7 @@ class Game(GameCore):
             offer_idle=lambda p, timing, prompt: self.card_use.offer_idle(p, timing, prompt),
             stack_triggers=(lambda: self._timing().put_triggers()) if stack_rules else None,
         )
-        self.resolution = resolution = Resolution(self, seats, zones, skills, victory, resolution_ports)
+        self.resolution = resolution = Resolution(self, seats, zones, declared_zones, skills, victory, resolution_ports)
         card_use_ports = (
             CardUsePorts(
                 push_use=lambda user, resolve: self._timing().push_use(user, resolve),
@@ -364,7 +367,7 @@ class Game(GameCore):
         # the deck
         self.zones.load_deck(self.n)
         if self.zones.zone_decls:
-            self.zones.fill_start()  # the copies the rules' zones begin with (额外牌堆), out of the deck
+            self.declared_zones.fill_start()  # the copies the rules' zones begin with (额外牌堆), out of the deck
         if deal is None:
             self.zones.shuffle_deck()
             self.current = self.players[rng.randrange(self.n)]
@@ -438,7 +441,7 @@ class Game(GameCore):
             self.result = over
             over.turns = self.turn_no
             if self.zones.zone_decls:  # zones the rules declare `at_end: reveal` are shown to all
-                self.zones.reveal_zones_at_end()
+                self.declared_zones.reveal_zones_at_end()
             # winners turn their identity cards face up to declare (宣胜): that much becomes public
             if self.record:
                 self.log.append(

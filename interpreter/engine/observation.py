@@ -26,6 +26,7 @@ from .views import Views
 if TYPE_CHECKING:
     from .core import GameCore
     from .decisions import Decision
+    from .declared_zones import DeclaredZones
     from .flow import TurnFlow
     from .seats import Seats
     from .skills import Skills
@@ -325,13 +326,15 @@ def _known(views: Views, zones: Zones, players: list[Player], seat: int, me: Pla
     return made
 
 
-def _zones_seen(views: Views, zones: Zones, seat: int | None, owner: Player | None) -> FrozenDict:
+def _zones_seen(
+    views: Views, zones: Zones, declared: DeclaredZones, seat: int | None, owner: Player | None
+) -> FrozenDict:
     """The declared zones of `owner` (a player; None: the shared ones) as `seat` sees them: by name, each card that
     comes out first first, its face if the seat may see it, else None (only how many there are)."""
     out = {}
-    for zone, decl in enumerate(zones.zone_decls, DECLARED_ZONE):
+    for zone, decl in enumerate(declared.zone_decls, DECLARED_ZONE):
         if (decl.per == "shared") == (owner is None):
-            cards = zones.zone_cards(zone, owner)
+            cards = declared.zone_cards(zone, owner)
             out[decl.name] = tuple(_face(views, c) if _sees(zones, c, seat) else None for c in cards)
     return FrozenDict(out)
 
@@ -342,6 +345,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     g: GameCore = game
     # (read from their owners: see ARCHITECTURE.md; typed, so that compiled code reads their fields directly)
     zones: Zones = game.zones
+    declared: DeclaredZones = game.declared_zones
     flow: TurnFlow = game.flow
     skills: Skills = game.skills
     seats: Seats = game.seats
@@ -399,7 +403,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
                 row["marks"] = FrozenDict(marks)
                 plain = False
         if declared_zones:  # the zones the rules declare, each player's
-            row["zones"] = _zones_seen(views, zones, seat, p)
+            row["zones"] = _zones_seen(views, zones, declared, seat, p)
         if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
             row["skills"] = FrozenDict(
                 {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
@@ -460,7 +464,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "result": result,
     }
     if declared_zones:
-        obs["zones"] = _zones_seen(views, zones, seat, None)
+        obs["zones"] = _zones_seen(views, zones, declared, seat, None)
     if decision is not None and decision.seat == seat:
         obs["decision"] = FrozenDict(
             {

@@ -34,6 +34,7 @@ from .state import DISCARD, HAND
 if TYPE_CHECKING:
     from ..model.content import Skill
     from .core import GameCore
+    from .declared_zones import DeclaredZones
     from .ports import ResolutionPorts
     from .seats import Seats
     from .skills import Skills
@@ -48,7 +49,14 @@ class Resolution:
     """Timing nodes (triggers, victory checks, dying), dying and death (see the module docstring)."""
 
     def __init__(
-        self, game: GameCore, seats: Seats, zones: Zones, skills: Skills, victory: Victory, ports: ResolutionPorts
+        self,
+        game: GameCore,
+        seats: Seats,
+        zones: Zones,
+        declared_zones: DeclaredZones,
+        skills: Skills,
+        victory: Victory,
+        ports: ResolutionPorts,
     ) -> None:
         self.game = game
         self.players = game.players
@@ -56,6 +64,7 @@ class Resolution:
         self.dying_at = game.dying_at
         self.seats = seats
         self.zones = zones
+        self.declared_zones = declared_zones
         self.skills = skills
         self.victory = victory
         self.card_types = game.content.card_types  # card type id -> CardType (what a trigger's card was used as)
@@ -395,7 +404,7 @@ class Resolution:
                     self.zones.move(c, DISCARD)
                 emit_event(game, "dead_discard", seat=p.seat, cards=[c.uid for c in cards])
                 if self.zones.zone_decls:  # his declared zones, as the rules say (at_death)
-                    self.zones.empty_zones_of(p)
+                    self.declared_zones.empty_zones_of(p)
         finally:
             for p in dead:
                 seats.death_resolved(p)

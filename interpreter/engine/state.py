@@ -57,7 +57,7 @@ PROCESSING: Final = 6
 STAGING: Final = 7
 ZONE_NAMES = ["deck", "hand", "intel", "discard", "removed", "pending", "processing", "staging"]
 # The zones the rules declare (`zones:`, model/declared.py) are numbered from here, in the order declared
-# (Zones.declared_zone); a card in one has its player as owner (a per-player zone) or none (a shared one).
+# (DeclaredZones.declared_zone); a card in one has its player as owner (a per-player zone) or none (a shared one).
 DECLARED_ZONE: Final = 8
 
 

@@ -80,7 +80,7 @@ def build(
             if name not in STATUSES:
                 raise TableError(f"seat {p.seat}: unknown status {name!r} (known: {', '.join(STATUSES)})")
             g.seats.set_up_status(p, name)
-    zones.fill_start(keep=deck_top)  # the copies the rules' zones begin with (额外牌堆), but the stacked top
+    g.declared_zones.fill_start(keep=deck_top)  # the copies the rules' zones begin with (额外牌堆), but the stacked top
     top = [take(uid) for uid in deck_top]
     zones.shuffle_deck(top)  # the rest below, in a seeded order
     return g
@@ -146,11 +146,11 @@ def put_zone(g: Game, name: str, seat: int | None, uids: Sequence[int]) -> None:
     """Make the zone the rules declare as `name` (seat's; the table's for a shared zone, seat None) hold exactly
     these cards, listed as zone_cards lists them (the first comes out first); each must be in the deck or there
     already (a zone's `start:` cards), and those there not listed go to the bottom of the deck."""
-    zones = g.zones
-    number = zones.zone_numbers.get(name)
+    zones, declared = g.zones, g.declared_zones
+    number = declared.zone_numbers.get(name)
     if number is None:
         raise TableError(f"the rules declare no zone {name!r}")
-    decl = zones.zone_decls[number - DECLARED_ZONE]
+    decl = declared.zone_decls[number - DECLARED_ZONE]
     if (decl.per == "player") != (seat is not None):
         where = "in a seat's `zones:`" if decl.per == "player" else "in the scenario's own `zones:`"
         raise TableError(f"zone {name!r} is {'each player' if decl.per == 'player' else 'the table'}'s: set it {where}")
@@ -161,7 +161,7 @@ def put_zone(g: Game, name: str, seat: int | None, uids: Sequence[int]) -> None:
         if c.zone != DECK and c.zone != number:
             raise TableError(f"zone {name!r}: card #{c.uid} is already placed ({zones.zone_name(c)})")
     owner = g.players[seat] if seat is not None else None
-    for c in list(zones.zone_pile(number, owner)):  # cards it began with (start:) that are not listed: to the deck
+    for c in list(declared.zone_pile(number, owner)):  # cards it began with (start:) that are not listed: to the deck
         if c not in cards:
             zones.move(c, DECK, top=False)
     # the pile is kept bottom first: a stack lists its top first, a queue its bottom first

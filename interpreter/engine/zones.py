@@ -3,10 +3,12 @@
 :class:`Zones` owns every physical card's place — the deck, the discard pile,
 the removed cards, the cards in use (processing) and set aside (staging), each
 player's hand and intel area (and the per-colour intel counters), the pending
-intel and whether it is face up, the zones the rules declare (`zones:`: 仁区, a
-private pile …, numbered from DECLARED_ZONE) — and what each seat knows of each card
+intel and whether it is face up, the cards of the zones the rules declare (`zones:`:
+仁区, a private pile …, numbered from DECLARED_ZONE) — and what each seat knows of each card
 (``Card.knowers``). :meth:`Zones.move` is the only code that changes a card's
-zone; the other operations here (draw, discard, reveal …) are made of it.
+zone; the other operations here (draw, discard, reveal …) are made of it, and so are
+the rules' operations on their declared zones (declared_zones.py: put cards in one, list
+its cards, its `start:` cards, at a death, at the end).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .core import MoveCount, emit_event, unheard
-from .deal import deal_faces, selected
+from .deal import deal_faces
 from .errors import EngineError
 from .state import (
     BLACK_BIT,
@@ -90,10 +92,10 @@ class Zones(MoveCount):
         # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
         # end (EffectStack.pop) ends the shows made since it began (end_shows)
         self.showing: list[Card] = []
-        # the zones the rules declare, numbered DECLARED_ZONE + their place here; each one's cards by (zone, the
-        # owner's seat, -1 for a shared zone), oldest first (the top of a stack is the END of the list)
+        # the zones the rules declare, numbered DECLARED_ZONE + their place here (their names: DeclaredZones); each
+        # one's cards by (zone, the owner's seat, -1 for a shared zone), oldest first (the top of a stack is the END
+        # of the list)
         self.zone_decls: list[ZoneDecl] = list(game.content.declared.zones.values())
-        self.zone_numbers: dict[str, int] = {z.name: DECLARED_ZONE + i for i, z in enumerate(self.zone_decls)}
         self.piles: dict[tuple[int, int], list[Card]] = {}
         # deck id -> the zone a card began the game in when that zone's rule is `returns` (额外牌堆): where it
         # goes instead of the discard pile; empty without such a zone (move's one extra test is on this)
@@ -412,32 +414,23 @@ class Zones(MoveCount):
         else:
             pile.insert(0, card)
 
-    # ------------------------------------------------------------------ declared zones
+    # ------------------------------------------------------------------ declared zones (their rules: declared_zones.py)
 
-    def fill_start(self, keep: Iterable[int] = ()) -> None:
-        """Setup: the copies each zone's `start:` selects go from the deck into that shared zone, shuffled (额外牌堆;
-        but those of `keep`, a table's stacked top, and those a table put elsewhere); a zone that `returns` its
-        cards becomes the home of every copy selected."""
-        kept = set(keep)
-        for zone, decl in enumerate(self.zone_decls, DECLARED_ZONE):
-            if decl.start is None:
-                continue
-            for c in selected(self.cards, decl.start):  # every copy selected is one of its cards
-                self.pools.setdefault(c.uid, zone)  # (a copy two zones select: the first's)
-                if decl.returns:
-                    self.homes[c.uid] = zone
-                if c.zone == DECK and c.uid not in kept:
-                    self.move(c, zone, None)
-            self._shuffle_zone(zone)
+    def note_start(self, card: Card, zone: int, returns: bool) -> None:
+        """`card` is a copy declared zone `zone`'s `start:` selects (DeclaredZones.fill_start): that zone is its pool
+        (a copy two zones select: the first's) and, if the zone `returns` its cards, its home."""
+        self.pools.setdefault(card.uid, zone)
+        if returns:
+            self.homes[card.uid] = zone
 
     def _go_home(self, card: Card) -> None:
         """A card bound for the discard pile that began the game in a `returns` zone goes back there instead,
         and that zone is shuffled."""
         zone = self.homes[card.uid]
         self.move(card, zone, None)
-        self._shuffle_zone(zone)
+        self.shuffle_zone(zone)
 
-    def _shuffle_zone(self, zone: int) -> None:
+    def shuffle_zone(self, zone: int) -> None:
         """Shuffle a shared zone with the game's generator: a face-down one's cards can be followed no more."""
         pile = self.piles.get((zone, -1))
         if not pile:
@@ -448,68 +441,6 @@ class Zones(MoveCount):
             for c in pile:
                 c.knowers = 0
                 c.shown = 0
-
-    def declared_zone(self, name: str) -> int:
-        """The number of the zone the rules declare as `name` (the compiler checked the name: E311)."""
-        number = self.zone_numbers.get(name)
-        if number is None:
-            raise EngineError(f"no zone {name!r} is declared")
-        return number
-
-    def zone_pile(self, zone: int, owner: Player | None) -> list[Card]:
-        """The cards of a declared zone (a per-player one: `owner`'s), oldest first; not a copy."""
-        per_player = self.zone_decls[zone - DECLARED_ZONE].per == "player"
-        if per_player and owner is None:
-            return []
-        return self.piles.get((zone, owner.seat if per_player and owner is not None else -1), [])
-
-    def zone_cards(self, zone: int, owner: Player | None) -> list[Card]:
-        """A declared zone's cards, the one that comes out first first (the top of a stack: the newest; the
-        oldest of a queue)."""
-        pile = self.zone_pile(zone, owner)
-        return pile[::-1] if self.zone_decls[zone - DECLARED_ZONE].order == "stack" else list(pile)
-
-    def put_in_zone(self, cards: list[Card], zone: int, owner: Player | None, bottom: bool = False) -> None:
-        """The cards go into a declared zone in order, each onto its top (`bottom`: each under its bottom); past
-        its capacity, its bottom cards (the oldest, unless put at the bottom) go to its overflow (discarded, or
-        removed), one per card beyond it (仁区: 超出上限时，仁区底的牌被置入弃牌堆). Cards already there move
-        within it: a reorder."""
-        decl = self.zone_decls[zone - DECLARED_ZONE]
-        if decl.per == "shared":
-            owner = None
-        for c in cards:
-            self.move(c, zone, owner, not bottom)
-        pile = self.zone_pile(zone, owner)
-        if decl.capacity is not None and len(pile) > decl.capacity:
-            out = pile[: len(pile) - decl.capacity]  # the oldest
-            if decl.overflow == "remove":
-                for c in out:
-                    self.move(c, REMOVED)
-            else:
-                self.discard_cards(out)
-        if not unheard(self.game, "to_zone"):
-            emit_event(
-                self.game,
-                "to_zone",
-                zone=decl.name,
-                seat=owner.seat if owner is not None else None,
-                cards=[c.uid for c in cards],
-            )
-
-    def empty_zones_of(self, p: Player) -> None:
-        """p died: his declared zones whose rule is to discard them at death are discarded."""
-        for zone, decl in enumerate(self.zone_decls, DECLARED_ZONE):
-            if decl.per == "player" and decl.at_death == "discard":
-                pile = self.piles.get((zone, p.seat))
-                if pile:
-                    self.discard_cards(list(pile))
-
-    def reveal_zones_at_end(self) -> None:
-        """The game ended: the cards of the zones declared `at_end: reveal` are shown to everyone."""
-        revealed = {zone for zone, decl in enumerate(self.zone_decls, DECLARED_ZONE) if decl.at_end == "reveal"}
-        shown = [c for key, pile in sorted(self.piles.items()) if key[0] in revealed for c in pile]
-        if shown:
-            self.reveal(shown)
 
     def refill(self) -> bool:
         """When the deck runs out, the discard pile is shuffled into a new deck. False: both are empty."""

@@ -14,6 +14,7 @@ from ..state import DECLARED_ZONE, HAND, Card, Color, Player
 if TYPE_CHECKING:
     from ..card_use import CardUse
     from ..core import GameCore
+    from ..declared_zones import DeclaredZones
     from ..flow import TurnFlow
     from ..seats import Seats
     from ..skills import Skills
@@ -30,6 +31,10 @@ def core_of(ctx: Ctx) -> GameCore:
 
 def zones_of(ctx: Ctx) -> Zones:
     return cast("Zones", core_of(ctx).zones)  # (GameCore declares it by its move count: no import of zones.py)
+
+
+def declared_zones_of(ctx: Ctx) -> DeclaredZones:
+    return ctx.game.declared_zones
 
 
 def seats_of(ctx: Ctx) -> Seats:
