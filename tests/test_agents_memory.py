@@ -4,16 +4,23 @@ again from scratch at that decision, all through real games."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from interpreter.agents.base import Descriptor, Observation
 from interpreter.agents.heuristic import HeuristicAgent
-from interpreter.content.loader import load_cached
+from interpreter.content.loader import load_cached, load_content
+from interpreter.content.packs import resolve_packs
 from interpreter.engine.step import drive
+from interpreter.model.colors import COLOR_NAMES
 
 
 class Checked(HeuristicAgent):
     """A heuristic bot that, after each answer, compares what its memory kept with what it works out afresh."""
 
     checked = 0
+    # deck id -> the colours the content of the game being played prints on it, when a test sets it: every card the
+    # memory holds colours of is then one it saw in this game, so it holds those colours
+    printed: dict[int, tuple[str, ...]] | None = None
 
     def act(self, observation: Observation | None, actions: list[Descriptor]) -> int:
         answer = super().act(observation, actions)
@@ -28,6 +35,9 @@ class Checked(HeuristicAgent):
         for colors in m.colors.values():
             counted[colors] = counted.get(colors, 0) + 1
         assert list(m.kinds().items()) == list(counted.items())  # the same kinds, counts and order (float sums)
+        if Checked.printed is not None:
+            stale = {cid: c for cid, c in m.colors.items() if c != Checked.printed[cid]}
+            assert not stale, f"colours this game does not print: {stale}"
         for p in obs["players"]:
             kept = m.odds(obs, p["seat"])
             left, m._left = m._left, None
@@ -46,3 +56,39 @@ def test_what_the_memory_keeps_is_what_it_would_work_out_again():
     for n, seed in ((5, 11), (5, 12), (7, 13), (8, 17)):  # (8, 17): 23 turns, the discard pile shuffled back
         drive(content, n, seed, [Checked(seed * 10 + s) for s in range(n)])
     assert Checked.checked > 500
+
+
+def _printed(content) -> dict[int, tuple[str, ...]]:
+    """Deck id -> its colours as the content prints them (as an observation lists them)."""
+    return {e.uid: tuple(name for bit, name in COLOR_NAMES.items() if e.mask & bit) for e in content.deck}
+
+
+def test_a_bot_that_plays_again_counts_only_the_colours_of_the_new_game(tmp_path: Path):
+    """Nothing changes a card's colours during a game (the effect language has no such primitive, and a resample
+    moves each face with its deck id), but one bot may play a second game whose content prints a deck id with other
+    colours: here a made-up fork whose deck transform turns every copy with red blue. The same five bots play a
+    game of the bundled content, then one of the fork: at every decision of the second game, every card the memory
+    holds colours of has the colours the fork prints (none red: it saw none in this game), the cards in sight are
+    noted with them, and the kinds counted are a recount of those. (Fails with the memory of the first game kept
+    into the second, as it was: a bot's first decision there counted red cards it had seen only in the first.)"""
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    (fork / "pack.yaml").write_text(
+        "id: fork\nname: 分支\nextends: [base]\ndeck:\n  transform:\n"
+        "    - {where: {color: red}, set: {colors: [blue]}}\n",
+        encoding="utf-8",
+    )
+    base, forked = load_cached(), load_content(resolve_packs([fork]))
+    changed = {uid for uid, colors in _printed(base).items() if colors != _printed(forked)[uid]}
+    assert changed and all("red" in _printed(base)[uid] for uid in changed)
+    bots = [Checked(70 + s) for s in range(5)]
+    drive(base, 5, 21, bots)
+    assert all(changed & {cid for cid, c in b.memory.colors.items() if "red" in c} for b in bots)  # seen red
+    before = Checked.checked
+    Checked.printed = _printed(forked)
+    try:
+        drive(forked, 5, 21, bots)
+    finally:
+        Checked.printed = None
+    assert Checked.checked > before + 50
+    assert all(changed & set(b.memory.colors) for b in bots)  # cards seen red in the first game, blue in this one

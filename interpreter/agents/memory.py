@@ -63,6 +63,9 @@ class Memory:
         """Note what is new in `obs` since the last one read. Returns the choice of the last record of its own send
         among the new records (a search bot may have overruled this bot's answer), None if there is none."""
         sent: int | None = None
+        history = obs["history"]
+        if len(history) < self.records_read:  # a new game with the same agent: nothing of the last one is kept
+            self._forget()
         hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
         for p in obs["players"]:
             if p["intel"] is not self._intel_read.get(p["seat"]):
@@ -80,12 +83,6 @@ class Memory:
                 k += 1
             self._note(pile[k:] if k else pile)
             self._discard_read = pile
-        history = obs["history"]
-        if len(history) < self.records_read:  # a new game with the same agent
-            self.records_read, self.lean, self._accepting, self.used = 0, {}, {}, set()
-            self._offered, self._took, self._bound = {}, {}, set()
-            self._odds, self._left = {}, None
-            self.probes.reset()
         if hand is not self._hand_read:
             self.probes.saw_hand(hand)
             self._hand_read = hand
@@ -140,6 +137,17 @@ class Memory:
         self._odds_of = None  # (the next observation's table is checked against the odds kept)
         return sent
 
+    def _forget(self) -> None:
+        """A new game: what it read of the last one is dropped, the colours of the cards it saw there too (the new
+        game's content may print a deck id otherwise, and its guess of the deck counts the cards seen in it)."""
+        self.records_read, self.lean, self._accepting, self.used = 0, {}, {}, set()
+        self._offered, self._took, self._bound = {}, {}, set()
+        self._shown, self._public = False, set()
+        self._odds, self._left, self._odds_of = {}, None, None
+        self.probes.reset()
+        self.colors, self._kinds = {}, {}
+        self._discard_read, self._intel_read, self._hand_read = (), {}, None
+
     def _note(self, cards: Sequence[Any]) -> None:
         """Note the colours of these cards (faces)."""
         colors, kinds = self.colors, self._kinds
@@ -150,7 +158,7 @@ class Memory:
                 colors[cid] = seen
                 if kinds is not None:
                     kinds[seen] = kinds.get(seen, 0) + 1
-            elif was != seen:  # (a card whose face changed: its kinds counted again when asked)
+            elif was != seen:  # (a deck id with other colours, which one game never shows: its kinds counted again)
                 colors[cid] = seen
                 kinds = self._kinds = None
 
