@@ -147,6 +147,12 @@ class GameCore:
         """All chance from here on is drawn from a new generator (the step API's resample)."""
         self.rng = random.Random(seed)
 
+    def forget_views(self) -> None:
+        """What observations kept is stale (a re-deal: records went, cards may have other ids): start again. A new
+        Views, not the old one initialised again: compiled (mypyc), a second ``__init__`` sets the fields as if
+        they were empty and never frees what they held (every part kept, and the cards and players it names)."""
+        self.views = Views(self.n)
+
     # ------------------------------------------------------------------ the clock
 
     def enter_phase(self, phase: str) -> None:

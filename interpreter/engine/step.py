@@ -467,7 +467,7 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
     if to_drop:
         dropped = {id(rec) for rec in to_drop}
         g.log[:] = [rec for rec in g.log if id(rec) not in dropped]
-    g.views.clear()  # what observations kept is stale now (records went, cards may have other ids)
+    g.forget_views()  # what observations kept is stale now (records went, cards may have other ids)
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:

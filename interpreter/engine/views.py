@@ -15,7 +15,7 @@ from .state import Card
 class Views:
     """What observations keep between calls, per game (``GameCore.views``): every part made once and shared, read-only,
     by every observation (of every seat that may see all of it) while it is the same. Made again from the game
-    when the game is re-dealt (a sample: ``clear``)."""
+    when the game is re-dealt (a sample: ``GameCore.forget_views``)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -44,10 +44,6 @@ class Views:
         self.deck_followed: tuple[tuple[int, int], list[Card], bool] | None = None
         self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
         self.ordered = 0  # how many cards `order` holds
-
-    def clear(self) -> None:
-        """Forget everything kept (the game was re-dealt: records went, cards may have other ids)."""
-        self.__init__(self.n)  # type: ignore[misc]
 
 
 __all__ = ["Views"]
