@@ -147,6 +147,7 @@ class HeuristicAgent(Agent):
         self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
         self._mine: str | None = None  # the colour its camp collects (None: no camp), so too
         self._hidden: dict[int, float] = {}  # seat -> _hidden_benefit, so too
+        self._counts_of: dict[int, dict[str, int]] = {}  # seat -> its intel counts by colour (_counts), so too
 
     def _remember(self, obs: Observation) -> None:
         """Its memory reads what is new; the card it sent (the log's record of its send, which a search bot may
@@ -161,17 +162,30 @@ class HeuristicAgent(Agent):
         what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._values_of:
             self._values_of, self._benefits, self._paths, self._plan_of, self._hidden = obs, {}, {}, {}, {}
+            self._counts_of = {}
             self._mine = self.camps.get(obs["me"]["identity"] or "")
 
     # ------------------------------------------------------------------ values
 
+    def _counts(self, obs: Observation, seat: int) -> dict[str, int]:
+        """A seat's intel counts by colour, as a plain dict kept per observation (the values read them again and
+        again: a plain dict's lookup is the fast one, compiled)."""
+        if obs is not self._values_of:
+            self._keep(obs)
+        counts = self._counts_of.get(seat)
+        if counts is None:
+            counts = self._counts_of[seat] = dict(obs["players"][seat]["intel_counts"])
+        return counts
+
     def _value_to(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         """How good an intel of these colours is for `seat` to receive: for itself, or for any seat when the
         bot has no camp (its secret task's style says what it wants)."""
-        mine = self.camps.get(obs["me"]["identity"] or "")
+        if obs is not self._values_of:
+            self._keep(obs)
+        mine = self._mine
         if mine is not None:
             return self._value_as(obs, seat, colors, mine)
-        counts = obs["players"][seat]["intel_counts"]
+        counts = self._counts(obs, seat)
         v = 0.0
         style = self.styles.get(obs["me"]["task"] or "")
         colored = counts["red"] + counts["blue"]
@@ -193,7 +207,7 @@ class HeuristicAgent(Agent):
         """How good an intel of these colours is for `seat` if its camp collects `good` (None: no camp). A third
         black is its own death (-10); for another seat it counts as any black: the bot does not count on a
         death at the table, neither an enemy's nor a camp-mate's (KILL_OTHERS: 10 players 391 -> 422 won)."""
-        counts = obs["players"][seat]["intel_counts"]
+        counts = self._counts(obs, seat)
         third = 10.0 if seat == obs["seat"] else KILL_OTHERS
         v = -(third if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
         if good is None:
