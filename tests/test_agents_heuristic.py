@@ -430,6 +430,33 @@ def test_a_swap_puts_its_own_card_where_it_does_good():
     assert HeuristicAgent(0).act(enemy, (_swap("blue"), PASS)) == 0
 
 
+def test_a_card_of_its_camps_colour_is_kept_to_send_not_played_to_probe():
+    """A 试探 (`probe`) of its camp's colour stays in its hand, an intel of its colour to send later; a black one, or
+    another copy not of its colour, is played; so is one of its colour with one other seat left (no camp-mate to send
+    it to); a bot without a camp plays it whatever its colour."""
+
+    def probe(i: int, *colors: str) -> dict:
+        return {"id": i, "kind": "use", "label": "use 试探", "as": "shi_tan", "card": {**_card(*colors), "id": 50 + i}}
+
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["transit"], obs["phase"] = None, "play"
+    obs["decision"] = {"kind": "play", "prompt": "", "source": ""}
+    assert HeuristicAgent(0).act(obs, (probe(9, "red"), PASS)) == 0
+    assert HeuristicAgent(0).act(obs, (probe(9, "red", "black"), PASS)) == 0
+    assert HeuristicAgent(0).act(obs, (probe(9, "black"), PASS)) == 9
+    assert HeuristicAgent(0).act(obs, (probe(9, "red"), probe(8, "blue"), PASS)) == 8
+    obs["players"][2]["alive"] = False
+    assert HeuristicAgent(0).act(obs, (probe(9, "red"), PASS)) == 9
+    obs["players"][2]["alive"] = True
+    blue = _obs("te_gong_ji_guan", {}, None)
+    blue["transit"], blue["phase"], blue["decision"] = None, "play", obs["decision"]
+    assert HeuristicAgent(0).act(blue, (probe(9, "red"), PASS)) == 9
+    none = _obs("shen_mi_ren", {}, None)
+    none["transit"], none["phase"], none["decision"] = None, "play", obs["decision"]
+    none["me"]["task"] = None
+    assert HeuristicAgent(0).act(none, (probe(9, "red"), PASS)) == 9
+
+
 def test_it_lures_the_decks_top_card_to_itself_while_blacks_are_few():
     """利诱 (`lure`) puts the deck's top card in the target's intel (never a third of a colour): the bot aims it at
     itself while it holds no black (a card of its colour about a third of the time), not once it holds one, nor with

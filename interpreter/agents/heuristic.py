@@ -63,8 +63,9 @@ play phase        ``clear`` a black off itself or a camp-mate (a dying one
                   ``probe`` the seat it knows least; ``balance`` an enemy with
                   a bigger hand when its own is small; ``lure`` itself while
                   it holds no black, with more than two seats alive (each of
-                  these four kinds at most once a turn); other cards: now and
-                  then (p 0.15)
+                  these four kinds at most once a turn; a bot with a camp keeps
+                  a ``threaten``, ``probe`` or ``balance`` card of its camp's
+                  colour to send it); other cards: now and then (p 0.15)
 role skills       by the skill's `bot:` hint: ``gain`` whenever offered,
                   ``harmful`` when an enemy is likely, ``helpful`` when a
                   camp-mate is (each once a turn), ``save`` when its owner is
@@ -124,6 +125,7 @@ OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth takin
 SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
 KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
 USURP_GAIN = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
+KEEP_OWN_COLOUR = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a camp does not use in its camp's colour
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
@@ -240,16 +242,11 @@ class HeuristicAgent(Agent):
             )
         me = obs["seat"]
         usurp = mine is None and seat != me and obs["current"] == me and self.styles.get(obs["me"]["task"]) == USURP
-        if usurp and self._thirds(obs, seat, colors):  # its own turn: whoever wins now, it wins instead
-            return USURP_GAIN
+        if usurp and any(c in colors and self._counts(obs, seat)[c] >= 2 for c in ("red", "blue")):  # its own turn:
+            return USURP_GAIN  # whoever wins, it wins instead, so another seat's third red or blue is its own win
         f = self.memory.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
-
-    def _thirds(self, obs: Observation, seat: int, colors: Sequence[str]) -> bool:
-        """An intel of these colours gives `seat` its third red or blue."""
-        counts = obs["players"][seat]["intel_counts"]
-        return ("red" in colors and counts["red"] >= 2) or ("blue" in colors and counts["blue"] >= 2)
 
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
@@ -533,6 +530,15 @@ class HeuristicAgent(Agent):
         )
         return best if there - here > HIDDEN_GUARD else None
 
+    def _not_of(self, actions: Sequence[Descriptor], tactic: str, color: str) -> Descriptor | None:
+        """The first use of a card with this tactic whose colours do not include `color` (None: there is none)."""
+        for d in actions:
+            if d["kind"] == "use" and self.tactics.get(d["as"]) == tactic:
+                card = d.get("card")
+                if card is None or color not in card["colors"]:
+                    return d
+        return None
+
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]
         uses: dict[str, Descriptor] = {}  # tactic -> the first use of a card with it
@@ -582,17 +588,22 @@ class HeuristicAgent(Agent):
                 p for p in obs["players"] if p["alive"] and p["seat"] != me and self.memory.friend(obs, p["seat"]) < 0
             ]
             mine = obs["players"][me]
+            color = self.camps.get(obs["me"]["identity"] or "")
+            alive = sum(1 for p in obs["players"] if p["alive"])
+            if color is not None and alive > 2:  # a card of its colour kept to send (not with one other seat left)
+                for tactic in KEEP_OWN_COLOUR:
+                    kept = self._not_of(actions, tactic, color) if uses.pop(tactic, None) is not None else None
+                    if kept is not None:
+                        uses[tactic] = kept
             if THREATEN in uses and any(p["hand_count"] >= 2 for p in enemies):
                 return uses[THREATEN]
             if PROBE in uses:
                 return uses[PROBE]
             if BALANCE in uses and mine["hand_count"] <= 2 and any(p["hand_count"] >= 4 for p in enemies):
                 return uses[BALANCE]
-            color = self.camps.get(obs["me"]["identity"] or "")
             # the deck's top card into its own intel while it holds no black: a card of its colour a third of the
             # time, the intel a large table gives it little of; not with one other seat left (whose sends all come
             # to it anyway, and a black drawn brings its death nearer: 2 players 949 -> 934 won with it)
-            alive = sum(1 for p in obs["players"] if p["alive"])
             if LURE in uses and color is not None and mine["intel_counts"]["black"] == 0 and alive > 2:
                 return uses[LURE]
         return self._now_and_then(actions) or passing
