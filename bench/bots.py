@@ -120,6 +120,11 @@ def main() -> None:
         "default); default: CPython's defaults",
     )
     args = ap.parse_args()
+
+    def collector() -> contextlib.AbstractContextManager[object]:
+        """The collector as the games are played under it: a batch's (the default), or CPython's own."""
+        return batch_gc() if args.gc == "batch" else contextlib.nullcontext()
+
     content = load_cached()
     compiled = core.__file__ is not None and core.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
     print(f"build: {'compiled' if compiled else 'pure Python'} ({core.__file__})")
@@ -145,12 +150,12 @@ def main() -> None:
         # is timed in a second pass of the same games. A search seat is timed in its one pass (its figures are its
         # own calls).
         twice = kind != "search" and bool(timed)
-        with batch_gc() if args.gc == "batch" else contextlib.nullcontext():
+        with collector():
             spent, decisions, in_agents, calls, in_searched, searched = play(
                 content, table, seeds, set() if twice else timed, between
             )
         if twice:
-            with batch_gc() if args.gc == "batch" else contextlib.nullcontext():
+            with collector():
                 _s, _d, in_agents, calls, _i, _n = play(content, table, seeds, timed, between)
         if args.profile and kind == "heuristic":
             prof.disable()

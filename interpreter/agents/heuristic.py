@@ -592,9 +592,13 @@ class HeuristicAgent(Agent):
             alive = sum(1 for p in obs["players"] if p["alive"])
             if color is not None and alive > 2:  # a card of its colour kept to send (not with one other seat left)
                 for tactic in KEEP_OWN_COLOUR:
-                    kept = self._not_of(actions, tactic, color) if uses.pop(tactic, None) is not None else None
-                    if kept is not None:
-                        uses[tactic] = kept
+                    card = uses[tactic].get("card") if tactic in uses else None
+                    if card is not None and color in card["colors"]:  # kept: another copy of it, if any, is used
+                        other = self._not_of(actions, tactic, color)
+                        if other is None:
+                            del uses[tactic]
+                        else:
+                            uses[tactic] = other
             if THREATEN in uses and any(p["hand_count"] >= 2 for p in enemies):
                 return uses[THREATEN]
             if PROBE in uses:

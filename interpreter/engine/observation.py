@@ -353,7 +353,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     everyone = g.players
     me = everyone[seat] if seat is not None else None
     turn = g.turn_no
-    declared_zones = bool(zones.zone_decls)
+    any_declared = bool(zones.zone_decls)
     players = []
     rows = views.rows
     for p in everyone:
@@ -396,13 +396,13 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
             "has_identity": p.identity is not None,
             "statuses": statuses,
         }
-        plain = not declared_zones  # (the declared zones' cards are not counted in the version: not kept)
+        plain = not any_declared  # (the declared zones' cards are not counted in the version: not kept)
         if p.marks:  # marks kept for the game (keep_mark, add_mark): public ones, and one's own secret ones
             marks = {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
             if marks:
                 row["marks"] = FrozenDict(marks)
                 plain = False
-        if declared_zones:  # the zones the rules declare, each player's
+        if any_declared:  # the zones the rules declare, each player's
             row["zones"] = _zones_seen(views, zones, declared, seat, p)
         if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
             row["skills"] = FrozenDict(
@@ -463,7 +463,7 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         "decision": None,
         "result": result,
     }
-    if declared_zones:
+    if any_declared:
         obs["zones"] = _zones_seen(views, zones, declared, seat, None)
     if decision is not None and decision.seat == seat:
         obs["decision"] = FrozenDict(
