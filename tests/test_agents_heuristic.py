@@ -471,3 +471,45 @@ def test_it_lures_the_decks_top_card_to_itself_while_blacks_are_few():
     obs["players"][0]["intel_counts"] = {"red": 0, "blue": 0, "black": 0}
     obs["players"][2]["alive"] = False  # one other seat left: it does not
     assert HeuristicAgent(0).act(obs, (lure, PASS)) == 0
+
+
+def test_a_card_chosen_out_of_an_intel_area_is_the_one_worth_least_there():
+    """Asked to choose a card where every card offered lies in one seat's intel area (a card that sends an intel of
+    its own instead of a hand card; 澄清 discarding a black one), the bot gives up the one worth least there to its
+    side: from its own intel the opposing colour, not its own; from a camp-mate's a pure black, not a red-black; from an
+    enemy's a blue-black, not a pure black."""
+    obs = _obs("qian_fu_zhan_xian", {"red": 1, "blue": 1}, None)
+    obs["transit"] = None
+    obs["players"][0]["intel"] = [{**_card("red"), "id": 60}, {**_card("blue"), "id": 61}]
+    obs["players"][1]["intel"] = [{**_card("red", "black"), "id": 70}, {**_card("black"), "id": 71}]
+    obs["players"][1]["intel_counts"] = {"red": 1, "blue": 0, "black": 2}
+    obs["known_identities"] = {"1": "qian_fu_zhan_xian"}
+    obs["decision"] = {"kind": "choose", "prompt": "", "source": "made_up"}
+
+    def offer(*ids: int) -> tuple[dict, ...]:
+        cards = {c["id"]: c for p in obs["players"] for c in p["intel"]}
+        return tuple({"id": 200 + i, "kind": "card", "label": "", "card": cards[i]} for i in ids)
+
+    for seed in range(10):
+        assert HeuristicAgent(seed).act(obs, offer(60, 61)) == 261
+        assert HeuristicAgent(seed).act(obs, offer(61, 60)) == 261
+        assert HeuristicAgent(seed).act(obs, offer(70, 71)) == 271
+    obs["known_identities"] = {"1": "te_gong_ji_guan"}  # an enemy's: the one of its colour goes, the black stays
+    obs["players"][1]["intel"][0] = {**_card("blue", "black"), "id": 70}
+    assert HeuristicAgent(0).act(obs, offer(70, 71)) == 270
+
+
+def test_a_card_no_rule_covers_replaces_the_send_only_when_no_hand_card_is_worth_sending():
+    """At the send, a card no rule covers (one that sends an intel of its own instead) is used now and then only as
+    a `send` skill is: when no hand card is worth more than SEND_INSTEAD sent; a red bot with a red ↑ card to send
+    (it comes back when refused) keeps to it, with only a blue one it sometimes uses the other card."""
+    other = {"id": 90, "kind": "use", "label": "use 欲擒故纵", "as": "made_up_card"}
+
+    def send(card: dict) -> tuple[dict, ...]:
+        return ({"id": 100 + card["id"], "kind": "card", "label": "", "card": card}, other)
+
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["transit"], obs["decision"] = None, {"kind": "send", "prompt": "", "source": ""}
+    red_up, blue = {**_card("red"), "id": 10, "direction": "up"}, {**_card("blue"), "id": 12, "direction": "right"}
+    assert {HeuristicAgent(seed).act(obs, send(red_up)) for seed in range(60)} == {110}
+    assert {HeuristicAgent(seed).act(obs, send(blue)) for seed in range(60)} == {112, 90}

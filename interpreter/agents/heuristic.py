@@ -44,7 +44,8 @@ send              send the hand card, ↑ target and lock that do most good: an
                   colour towards a camp-mate or back to itself, black towards
                   an enemy (another seat's third black counts as any black:
                   KILL_OTHERS, no aiming at deaths); the target and lock are the ones planned with the
-                  card (nothing is on its way yet when they are asked)
+                  card (nothing is on its way yet when they are asked); a card
+                  no rule covers only when no hand card is worth SEND_INSTEAD
 contest           ``swap`` (the card itself, face down, in place of the
                   pending intel: the bot knows its colours) when the card does
                   0.3 more good in front of the holder than the intel there
@@ -77,6 +78,8 @@ targets           ``helpful``/``clear`` cards at the friendliest seat,
                   choices of its own ``helpful``/``harmful`` skill; gifts (交给,
                   hands on death) to a camp-mate
 yes/no            yes to an optional role skill (most help their user)
+intel card        a card chosen out of an intel area: the one worth least
+                  there to its side (choices.py)
 unsure            a random legal action (seeded)
 ================  ===========================================================
 
@@ -94,6 +97,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
+from .choices import from_intel
 from .hints import (
     BALANCE,
     CLEAR,
@@ -309,6 +313,8 @@ class HeuristicAgent(Agent):
             choice = next(d for d in actions if d["kind"] == "yes")
         elif tactic == SWAP and "card" in kinds:
             choice = self._swap_card(obs, actions)
+        elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._benefit, self.rng)):
+            choice = picked  # a card out of an intel area: the one worth least there (choices.py)
         elif tactic == PICK_BEST and "card" in kinds:
             choice = max(
                 (d for d in actions if d["kind"] == "card"),
@@ -444,7 +450,9 @@ class HeuristicAgent(Agent):
                 if d["kind"] == "skill" and self.skill_tactics.get(d["skill"]) == SEND_SKILL:
                     self._plan, self._skill = None, SEND_SKILL
                     return d
-        other = self._now_and_then(actions)
+        other = self._now_and_then(actions)  # a card no rule covers (one sending an intel of its own instead) is
+        if other is not None and other["kind"] == "use" and best is not None and best[0] > SEND_INSTEAD:
+            other = None  # used, as a `send` skill, only when no hand card is worth sending (7-10 players +92 won)
         if other is not None or best is None:
             self._plan = None
             return other
