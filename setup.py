@@ -42,7 +42,10 @@ COMPILED = [
     *sorted(f"interpreter/engine/primitives/{p.name}" for p in (HERE / "interpreter/engine/primitives").glob("*.py")),
     "interpreter/language/runtime.py",
     # the bots a default sweep seats (a heuristic game spends about half its time in the bot; issue 27 item 4)
-    *(f"interpreter/agents/{name}.py" for name in ("base", "random_agent", "probes", "camps", "memory", "heuristic")),
+    *(
+        f"interpreter/agents/{name}.py"
+        for name in ("base", "random_agent", "probes", "camps", "choices", "memory", "heuristic")
+    ),
 ]
 
 
