@@ -513,3 +513,25 @@ def test_a_card_no_rule_covers_replaces_the_send_only_when_no_hand_card_is_worth
     red_up, blue = {**_card("red"), "id": 10, "direction": "up"}, {**_card("blue"), "id": 12, "direction": "right"}
     assert {HeuristicAgent(seed).act(obs, send(red_up)) for seed in range(60)} == {110}
     assert {HeuristicAgent(seed).act(obs, send(blue)) for seed in range(60)} == {112, 90}
+
+
+def test_a_bot_without_a_camp_keeps_red_and_blue_from_a_seat_near_three():
+    """Any camp's win is a 神秘人's loss (a `spread` one aside): another seat's red or blue brings one nearer, its third
+    of a colour most. Sending right, towards a seat holding two red, a `collect` 神秘人 sends blue, not red (a tie
+    before, broken at random); before the same seat, a red intel face up is misled away."""
+    red, blue = {**_card("red"), "id": 10, "direction": "right"}, {**_card("blue"), "id": 12, "direction": "right"}
+    cards = tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red, blue))
+    obs = _obs("shen_mi_ren", {}, None)
+    obs["players"][1]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+    obs["me"]["task"], obs["current"] = "shuang_mian_jian_die", 0
+    obs["transit"], obs["decision"] = None, {"kind": "send", "prompt": "", "source": ""}
+    assert {HeuristicAgent(seed).act(obs, cards) for seed in range(30)} == {112}
+    mislead = {"id": 9, "kind": "use", "label": "use 误导", "as": "wu_dao"}
+    contest = _obs("shen_mi_ren", {}, _card("red"), sender=2)
+    contest["players"][1]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+    contest["me"]["task"], contest["current"] = "qing_dao_fu", 2
+    contest["transit"]["holder"] = 1
+    contest["phase"], contest["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
+    assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 9
+    contest["me"]["task"] = "jiao_ju_zhe"  # a `spread` task wants the others to hold red and blue
+    assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 0

@@ -20,7 +20,8 @@ camps (memory)    a looked-at identity is certain; any other seat gets odds of
                   identity colours the copy orders otherwise (probes.py).
                   ``f(seat)`` = P(mate) - P(enemy). A bot without a camp counts every other
                   seat as a mild enemy (a mild friend when its task wants the
-                  others to hold intel)
+                  others to hold intel), and another seat's red or blue as a
+                  camp's win nearer, its loss (RIVAL_STEP, RIVAL_THIRD)
 secret task       by the task's `bot:` hint: ``collect`` either colour is its
                   own; ``spread`` red or blue to the others; ``die`` black is
                   welcome once it holds a red or blue intel; ``usurp`` in its
@@ -130,6 +131,9 @@ SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan 
 KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
 USURP_GAIN = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
 KEEP_OWN_COLOUR = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a camp does not use in its camp's colour
+# a bot without a camp (a 神秘人 but a `spread` one): another seat's red or blue intel brings a camp's win, its loss,
+# nearer: -RIVAL_STEP to it, -RIVAL_THIRD when it is that seat's third of the colour
+RIVAL_STEP, RIVAL_THIRD = 0.3, 1.5
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
@@ -250,7 +254,13 @@ class HeuristicAgent(Agent):
             return USURP_GAIN  # whoever wins, it wins instead, so another seat's third red or blue is its own win
         f = self.memory.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
-        return f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
+        b = f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
+        if seat != me and self.styles.get(obs["me"].get("task") or "") != "spread":  # whoever wins, it loses
+            counts = self._counts(obs, seat)
+            for c in ("red", "blue"):
+                if c in colors:
+                    b -= RIVAL_THIRD if counts[c] >= 2 else RIVAL_STEP
+        return b
 
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
