@@ -516,9 +516,9 @@ def test_a_card_no_rule_covers_replaces_the_send_only_when_no_hand_card_is_worth
 
 
 def test_a_bot_without_a_camp_keeps_red_and_blue_from_a_seat_near_three():
-    """Any camp's win is a 神秘人's loss (a `spread` one aside): another seat's red or blue brings one nearer, its third
-    of a colour most. Sending right, towards a seat holding two red, a `collect` 神秘人 sends blue, not red (a tie
-    before, broken at random); before the same seat, a red intel face up is misled away."""
+    """Any camp's win is a 神秘人's loss: another seat's red or blue brings one nearer, its third of a colour most (a
+    `spread` task counts only the third). Sending right, towards a seat holding two red, a `collect` 神秘人 sends blue,
+    not red (a tie before, broken at random); before the same seat, a red intel face up is misled away."""
     red, blue = {**_card("red"), "id": 10, "direction": "right"}, {**_card("blue"), "id": 12, "direction": "right"}
     cards = tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (red, blue))
     obs = _obs("shen_mi_ren", {}, None)
@@ -533,5 +533,9 @@ def test_a_bot_without_a_camp_keeps_red_and_blue_from_a_seat_near_three():
     contest["transit"]["holder"] = 1
     contest["phase"], contest["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
     assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 9
-    contest["me"]["task"] = "jiao_ju_zhe"  # a `spread` task wants the others to hold red and blue
+    contest["me"]["task"] = "jiao_ju_zhe"  # a `spread` task wants the others to hold two red or blue, not three
+    assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 9
+    contest["players"][1]["intel_counts"] = {"red": 1, "blue": 0, "black": 0}
+    assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 0
+    contest["me"]["task"] = "qing_dao_fu"  # (any other task: one more red brings a camp's win nearer)
     assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 0

@@ -131,8 +131,8 @@ SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan 
 KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
 USURP_GAIN = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
 KEEP_OWN_COLOUR = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a camp does not use in its camp's colour
-# a bot without a camp (a 神秘人 but a `spread` one): another seat's red or blue intel brings a camp's win, its loss,
-# nearer: -RIVAL_STEP to it, -RIVAL_THIRD when it is that seat's third of the colour
+# a bot without a camp: another seat's red or blue intel brings a camp's win, its loss, nearer: -RIVAL_STEP to it
+# (not to a `spread` task, which wants the others to hold two), -RIVAL_THIRD when it is that seat's third of the colour
 RIVAL_STEP, RIVAL_THIRD = 0.3, 1.5
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
@@ -255,10 +255,10 @@ class HeuristicAgent(Agent):
         f = self.memory.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         b = f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
-        if seat != me and self.styles.get(obs["me"].get("task") or "") != "spread":  # whoever wins, it loses
-            counts = self._counts(obs, seat)
+        if seat != me:  # whoever wins, it loses (a `spread` task wants the others to hold two: only a third counts)
+            counts, spread = self._counts(obs, seat), self.styles.get(obs["me"].get("task") or "") == "spread"
             for c in ("red", "blue"):
-                if c in colors:
+                if c in colors and (counts[c] >= 2 or not spread):
                     b -= RIVAL_THIRD if counts[c] >= 2 else RIVAL_STEP
         return b
 
