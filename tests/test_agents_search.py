@@ -8,6 +8,7 @@ answers with the same statistics.
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -349,3 +350,39 @@ def test_a_search_bot_in_a_game_made_without_its_world_is_told_how_to_seat_it(co
         Game(content, 3, 5, agents, max_turns=2).run()
     agents = make_agents(("search:2:random", "random", "random"), 5, content)
     assert Game(content, 3, 5, agents, max_turns=2, worlds=World.of_game).run() is not None
+
+
+def test_paired_searches_only_the_kinds_and_candidates_it_is_given(content):
+    """`kinds`: a decision of a kind it is not given is answered as its guide answers, unsearched; the same decision
+    is searched when its kind is given. `candidates`: how many actions it compares, the guide's included."""
+    from interpreter.agents.heuristic import HeuristicAgent
+
+    state = _at_kind(content, 5, 4, frozenset({"send"}))
+    me = state.current_player()
+    obs, actions = state.observation(me), state.action_descriptors()
+    assert len(actions) > 2
+    prior = HeuristicAgent(7).act(obs, actions)
+    off = SearchAgent(7, 2, rollout="paired", kinds=frozenset({"receive"}))
+    assert off.search(obs, actions, state.world(me)) == prior and off.last == {}
+    kept = SearchAgent(7, 2, rollout="paired")
+    kept.search(obs, actions, state.world(me))
+    assert len(kept.last) == min(4, len(actions)) and prior in kept.last
+    two = SearchAgent(7, 2, rollout="paired", kinds=frozenset({"send"}), candidates=2)
+    two.search(obs, actions, state.world(me))
+    assert len(two.last) == 2 and prior in two.last
+    with pytest.raises(ValueError, match="at least two actions"):
+        SearchAgent(7, 2, rollout="paired", candidates=1)
+
+
+def test_paired_lean_weight_sets_how_much_accepted_colours_count(content):
+    """A deal that makes blue a seat that accepted three red intel more than blue: kept e^(-0.7 * 6) of the time by
+    default, always with a lean weight of 0 (the probes' readings still rule deals out)."""
+    bot = SearchAgent(2, 1, rollout="paired")
+    blue = next(i for i, camp in bot.guide.camps.items() if camp == "blue")
+    red = next(i for i, camp in bot.guide.camps.items() if camp == "red")
+    kept, flat = bot._weigh({1: 3.0}, {}), SearchAgent(2, 1, rollout="paired", lean_weight=0.0)._weigh({1: 3.0}, {})
+    assert kept is not None and flat is not None
+    assert kept({1: blue}) == pytest.approx(math.exp(-4.2)) and kept({1: red}) == 1.0
+    assert flat({1: blue}) == 1.0 == flat({1: red})
+    probed = SearchAgent(2, 1, rollout="paired", lean_weight=0.0)._weigh({1: 3.0}, {1: frozenset({"red"})})
+    assert probed is not None and probed({1: blue}) == 0.0

@@ -125,16 +125,26 @@ class SearchAgent(Agent):
         hints: Hints | None = None,
         rollout: str = "random",
         horizon: int = HORIZON,
+        *,
+        kinds: frozenset[str] = PAIRED_KINDS,
+        candidates: int = PAIRED_CANDIDATES,
+        bar: float = PAIRED_Z,
+        lean_weight: float = LEAN_WEIGHT,
     ) -> None:
         if simulations < 1:
             raise ValueError(f"a search bot needs at least one simulation per decision, not {simulations}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
+        if candidates < 2:
+            raise ValueError(f"a paired search compares at least two actions, not {candidates}")
         self.rng = random.Random(seed ^ SEARCH_SEED)
         self.simulations = simulations
         self.hints = hints if hints is not None else hints_of()  # (read once: the rollout bots share them)
         self.rollout = rollout
         self.horizon = horizon
+        # `paired`: the decisions searched, the actions compared, the sign test's bar, the weight of accepted colours
+        # (the defaults are the kept ones; bench/overrules.py measures others)
+        self.kinds, self.candidates, self.bar, self.lean_weight = kinds, candidates, bar, lean_weight
         # its prior and its answer where it cannot search; it keeps its memory of the game in step. Seeded
         # as a heuristic bot in its seat would be: where the search never overrules it, the game is the one
         # that bot would have played (bench/strength.py compares the two, game by game)
@@ -225,11 +235,11 @@ class SearchAgent(Agent):
         the two results differ)."""
         decision = obs["decision"]
         kind = decision["kind"] if decision is not None else ""
-        if kind not in PAIRED_KINDS:
+        if kind not in self.kinds:
             return prior
         others = [int(d["id"]) for d in actions if int(d["id"]) != prior]
-        if len(others) > PAIRED_CANDIDATES - 1:
-            others = self.rng.sample(others, PAIRED_CANDIDATES - 1)
+        if len(others) > self.candidates - 1:
+            others = self.rng.sample(others, self.candidates - 1)
         seat = int(obs["seat"])
         weigh = self._weigh(self._leans(obs), self._allowed(obs))
         base: list[float] = []
@@ -251,7 +261,7 @@ class SearchAgent(Agent):
         best, best_margin = prior, 0.0
         for a in others:
             margin, spread, differ = self._margin(results[a], base)
-            if differ >= 3 and margin >= PAIRED_Z * spread and margin / spread > best_margin:
+            if differ >= 3 and margin >= self.bar * spread and margin / spread > best_margin:
                 best, best_margin = a, margin / spread
         self.overruled += best != prior
         return best
@@ -282,12 +292,12 @@ class SearchAgent(Agent):
 
     def _weigh(self, lean: dict[int, float], allowed: dict[int, frozenset[str]]) -> Weigh | None:
         """Its belief about the identities it has not seen, for its World to deal samples by (World.sample's
-        `weigh`): a deal is kept with the probability exp(LEAN_WEIGHT * (lean * side - |lean|)) summed over the
+        `weigh`): a deal is kept with the probability exp(lean_weight * (lean * side - |lean|)) summed over the
         seats that leant (side +1 for a red identity, -1 for blue, 0 without a camp), and never when it gives a
         seat an identity colour this seat's probes ruled out (`allowed`). None when it has nothing to weigh by."""
         if not lean and not allowed:
             return None
-        camps, colours = self.guide.camps, self.guide.memory.identity_colors
+        camps, colours, strength = self.guide.camps, self.guide.memory.identity_colors, self.lean_weight
         lean, allowed = dict(lean), dict(allowed)  # (its own copies: the World re-plays a sample with this function)
 
         def weigh(deal: dict[int, str]) -> float:
@@ -300,7 +310,7 @@ class SearchAgent(Agent):
                 ident = deal.get(s)
                 camp = camps.get(ident) if ident is not None else None
                 side = 1 if camp == "red" else -1 if camp == "blue" else 0
-                weight += LEAN_WEIGHT * (v * side - abs(v))
+                weight += strength * (v * side - abs(v))
             return math.exp(weight)
 
         return weigh

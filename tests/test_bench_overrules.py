@@ -1,0 +1,63 @@
+"""bench/overrules.py: how a variant is read and made into a paired search, and (slow) a run end to end."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _overrules():
+    spec = importlib.util.spec_from_file_location("bench_overrules", ROOT / "bench" / "overrules.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_variant_is_read_into_the_search_it_names() -> None:
+    bench = _overrules()
+    assert bench.parse_variant("kept=") == ("kept", {})
+    name, params = bench.parse_variant("wide=samples=16,horizon=1,bar=2,candidates=6,lean=0,kinds=send+play")
+    assert name == "wide"
+    assert params == {
+        "samples": 16,
+        "horizon": 1,
+        "bar": 2.0,
+        "candidates": 6,
+        "lean": 0.0,
+        "kinds": frozenset({"send", "play"}),
+    }
+    search = bench.make_search(5, None, params)
+    assert (search.simulations, search.horizon, search.bar, search.candidates) == (16, 1, 2.0, 6)
+    assert (search.lean_weight, search.kinds, search.rollout) == (0.0, frozenset({"send", "play"}), "paired")
+    kept = bench.make_search(5, None, {})  # what search:8:paired makes
+    from interpreter.agents.search import HORIZON, LEAN_WEIGHT, PAIRED_CANDIDATES, PAIRED_KINDS, PAIRED_Z
+
+    assert (kept.simulations, kept.horizon, kept.bar, kept.candidates) == (8, HORIZON, PAIRED_Z, PAIRED_CANDIDATES)
+    assert (kept.lean_weight, kept.kinds) == (LEAN_WEIGHT, PAIRED_KINDS)
+
+
+@pytest.mark.parametrize("text", ["=samples=2", "a=foo=1", "a=samples=", "a=samples"])
+def test_a_variant_not_of_the_form_is_refused_with_what_it_takes(text: str) -> None:
+    with pytest.raises(ValueError, match=r"NAME=KEY=VALUE|is not KEY=VALUE with a key of samples"):
+        _overrules().parse_variant(text)
+
+
+@pytest.mark.slow
+def test_a_run_prints_each_variants_overrules() -> None:
+    cmd = [sys.executable, str(ROOT / "bench" / "overrules.py"), "--games", "2", "--first", "3", "--rollouts", "2"]
+    cmd += ["--variant", "kept=", "--variant", "never=kinds=nothing"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "5 players, games 3-4, seed 77, 2 rollouts an answer"
+    kept = lines.index(next(line for line in lines if line.startswith("kept=: search ")))
+    assert lines[kept + 1].startswith("  all ") and "overrules, gain" in lines[kept + 1]
+    none = lines.index(next(line for line in lines if line.startswith("never=kinds=nothing: search ")))
+    assert none == len(lines) - 2 and lines[none + 1] == "  no overrule"
