@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .base import Observation, mypyc_attr
+from .base import Observation, Part, mypyc_attr
 from .camps import ENEMY, MATE, NO_CAMP, camp_index, camps_allowed, identities_left, weigh
 from .hints import PROBE, Hints
 from .probes import PROBE_EVENTS, ProbeReadings
@@ -63,14 +63,17 @@ class Memory:
         """Note what is new in `obs` since the last one read. Returns the choice of the last record of its own send
         among the new records (a search bot may have overruled this bot's answer), None if there is none."""
         sent: int | None = None
-        history = obs["history"]
+        history: Sequence[Part] = obs["history"]  # (its records typed dict: compiled, a `get` is direct)
         if len(history) < self.records_read:  # a new game with the same agent: nothing of the last one is kept
             self._forget()
         hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
-        for p in obs["players"]:
-            if p["intel"] is not self._intel_read.get(p["seat"]):
-                self._note(p["intel"])
-                self._intel_read[p["seat"]] = p["intel"]
+        players: Sequence[Part] = obs["players"]
+        intel_read = self._intel_read
+        for seat, p in enumerate(players):  # (a seat's row is at its seat's place)
+            intel = p["intel"]
+            if intel is not intel_read.get(seat):
+                self._note(intel)
+                intel_read[seat] = intel
         if hand is not self._hand_read:
             self._note(hand)
         pile = obs["discard"]
@@ -148,7 +151,7 @@ class Memory:
         self.colors, self._kinds = {}, {}
         self._discard_read, self._intel_read, self._hand_read = (), {}, None
 
-    def _note(self, cards: Sequence[Any]) -> None:
+    def _note(self, cards: Sequence[Part]) -> None:
         """Note the colours of these cards (faces)."""
         colors, kinds = self.colors, self._kinds
         for c in cards:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import mypyc_attr
+from .base import Part, mypyc_attr
 
 PROBE_EVENTS = frozenset(("card_used", "card_resolved", "draw", "discard"))  # the only records `read` reads
 
@@ -34,12 +34,12 @@ class ProbeReadings:
     def reset(self) -> None:
         self.allowed, self._data, self.resolving = {}, {}, None
 
-    def saw_hand(self, hand: Sequence[Mapping[str, Any]]) -> None:
+    def saw_hand(self, hand: Sequence[Part]) -> None:
         for c in hand:
             if c.get("data"):
                 self._data[c["id"]] = c["data"]
 
-    def read(self, rec: Mapping[str, Any], me: int) -> int | None:
+    def read(self, rec: Part, me: int) -> int | None:
         """Read one history record. Returns the seat whose identity colours it ruled out some of, if any."""
         e = rec.get("e")
         if e == "card_used" and rec.get("seat") == me and rec.get("card") in self.probe_cards:

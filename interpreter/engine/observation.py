@@ -116,13 +116,14 @@ def _frozen(rec: Record, hidden: tuple[str, ...]) -> FrozenDict:
     fields in their order, without ``to`` and ``secret``, the hidden ones None (one copy, changed in place before
     anyone holds it: through dict's own methods, which FrozenDict's read-only guard does not stop)."""
     out = FrozenDict(rec)
-    if "to" in out:
+    fields: dict[str, Any] = out  # (typed dict: compiled, its `in` and walk are dict's own, not a method lookup)
+    if "to" in fields:
         dict.__delitem__(out, "to")
-    if "secret" in out:
+    if "secret" in fields:
         dict.__delitem__(out, "secret")
     for f in hidden:
         dict.__setitem__(out, f, None)
-    for k, v in out.items():  # (values replaced, none added: the walk stays valid)
+    for k, v in fields.items():  # (values replaced, none added: the walk stays valid)
         if type(v) not in _ATOMS:
             dict.__setitem__(out, k, freeze(v))
     return out
