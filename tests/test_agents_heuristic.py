@@ -539,3 +539,18 @@ def test_a_bot_without_a_camp_keeps_red_and_blue_from_a_seat_near_three():
     assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 0
     contest["me"]["task"] = "qing_dao_fu"  # (any other task: one more red brings a camp's win nearer)
     assert HeuristicAgent(0).act(contest, (mislead, PASS)) == 0
+
+
+def test_a_visible_intel_is_misled_to_a_neighbour_far_better_off_with_it():
+    """误导 (`mislead`) moves the pending intel to a neighbour of its holder: the bot uses it when the intel is bad
+    where it is, and also when it is worth MISLEAD_GAIN more in front of a neighbour — a red intel in front of an
+    enemy goes to the camp-mate beside it holding two red (its third), not to one holding none."""
+    mislead = {"id": 9, "kind": "use", "label": "use 误导", "as": "wu_dao"}
+    obs = _obs("qian_fu_zhan_xian", {}, _card("red"), sender=0)
+    obs["known_identities"] = {"1": "te_gong_ji_guan", "2": "qian_fu_zhan_xian"}
+    obs["transit"]["holder"], obs["current"] = 1, 0
+    obs["phase"], obs["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
+    obs["players"][2]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+    assert HeuristicAgent(0).act(obs, (mislead, PASS)) == 9
+    obs["players"][2]["intel_counts"] = {"red": 0, "blue": 0, "black": 0}
+    assert HeuristicAgent(0).act(obs, (mislead, PASS)) == 0

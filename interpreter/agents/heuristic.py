@@ -59,7 +59,8 @@ contest           ``swap`` (the card itself, face down, in place of the
                   does 0.3 of harm there (an enemy's third of its colour, a
                   friend's third black); ``mislead`` an intel it can see that
                   is bad for the camp-mate in front of it or good for the
-                  enemy in front of it; otherwise pass
+                  enemy in front of it, or worth MISLEAD_GAIN more in front of
+                  a neighbour of the holder; otherwise pass
 play phase        ``clear`` a black off itself or a camp-mate (a dying one
                   first); ``threaten`` the likeliest enemy with cards;
                   ``probe`` the seat it knows least; ``balance`` an enemy with
@@ -134,6 +135,7 @@ KEEP_OWN_COLOUR = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a ca
 # a bot without a camp: another seat's red or blue intel brings a camp's win, its loss, nearer: -RIVAL_STEP to it
 # (not to a `spread` task, which wants the others to hold two), -RIVAL_THIRD when it is that seat's third of the colour
 RIVAL_STEP, RIVAL_THIRD = 0.3, 1.5
+MISLEAD_GAIN = 1.0  # a visible intel misled when a neighbour of the holder gains this much more from it
 HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
 
 
@@ -552,6 +554,12 @@ class HeuristicAgent(Agent):
         )
         return best if there - here > HIDDEN_GUARD else None
 
+    def _beside(self, obs: Observation, holder: int, colors: tuple[str, ...]) -> float:
+        """What this intel is worth to its side in front of the holder's better living neighbour (误导's places)."""
+        n = len(obs["players"])
+        sides = [s for s in ((holder + 1) % n, (holder - 1) % n) if obs["players"][s]["alive"]]
+        return max((self._benefit(obs, s, colors) for s in sides), default=-99.0)
+
     def _not_of(self, actions: Sequence[Descriptor], tactic: str, color: str) -> Descriptor | None:
         """The first use of a card with this tactic whose colours do not include `color` (None: there is none)."""
         for d in actions:
@@ -588,8 +596,8 @@ class HeuristicAgent(Agent):
             here = self._benefit(obs, holder, colors) if moves else 0.0
             if GRAB in uses and holder != me and self._value_to(obs, me, colors) > 0.5 and here < 0.5:
                 return uses[GRAB]
-            if here < -0.5 and MISLEAD in uses:
-                return uses[MISLEAD]
+            if MISLEAD in uses and (here < -0.5 or self._beside(obs, holder, colors) - here > MISLEAD_GAIN):
+                return uses[MISLEAD]  # bad where it is, or far better in front of a neighbour of the holder
         elif pending and t is not None and t["holder"] not in (None, me):  # a hidden intel: its likely worth
             holder = t["holder"]
             here = self._hidden_benefit(obs, holder) if moves else 0.0
