@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import Final
 
-MATE, ENEMY, NO_CAMP = 0, 1, 2  # the places of the three odds
-LEAN = 0.7  # each intel of a colour a seat accepted when it could see it: ×e^±LEAN
+# the places of the three odds
+MATE: Final = 0
+ENEMY: Final = 1
+NO_CAMP: Final = 2
+LEAN: Final = 0.7  # each intel of a colour a seat accepted when it could see it: ×e^±LEAN
 
 
 def camp_index(camps: Mapping[str, str], ident: str | None, mine: str | None) -> int:

@@ -96,7 +96,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
 from .choices import from_intel
@@ -125,18 +125,20 @@ from .hints import (
 )
 from .memory import Memory
 
-PLAY_OTHER = 0.15  # the chance to use a card or skill no rule covers, at an idle point
-ACCEPT_HIDDEN = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
-OPPOSING_VALUE = -0.3  # a visible intel of the opposing colour: not worth taking
-SEND_INSTEAD = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
-KILL_OTHERS = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
-USURP_GAIN = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
-KEEP_OWN_COLOUR = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a camp does not use in its camp's colour
+# (Final: compiled, read where used, not looked up in the module's dict: hints.py)
+PLAY_OTHER: Final = 0.15  # the chance to use a card or skill no rule covers, at an idle point
+ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
+OPPOSING_VALUE: Final = -0.3  # a visible intel of the opposing colour: not worth taking
+SEND_INSTEAD: Final = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
+KILL_OTHERS: Final = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
+USURP_GAIN: Final = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
+KEEP_OWN_COLOUR: Final = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a camp keeps in its camp's colour
 # a bot without a camp: another seat's red or blue intel brings a camp's win, its loss, nearer: -RIVAL_STEP to it
 # (not to a `spread` task, which wants the others to hold two), -RIVAL_THIRD when it is that seat's third of the colour
-RIVAL_STEP, RIVAL_THIRD = 0.3, 1.5
-MISLEAD_GAIN = 1.0  # a visible intel misled when a neighbour of the holder gains this much more from it
-HIDDEN_GUARD = 0.3  # a hidden intel: grab it (swap it) when it is worth this much more to itself (this much harm there)
+RIVAL_STEP: Final = 0.3
+RIVAL_THIRD: Final = 1.5
+MISLEAD_GAIN: Final = 1.0  # a visible intel misled when a neighbour of the holder gains this much more from it
+HIDDEN_GUARD: Final = 0.3  # a hidden intel: grab (swap) it when worth this much more to itself (this much harm there)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)

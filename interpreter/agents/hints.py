@@ -10,23 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..model.colors import COLOR_NAMES
 from ..model.content import Content
 
-OPPOSITE = {"red": "blue", "blue": "red"}
+# (Final: compiled, a name read where it is used — a string inlined, any other value from a C static — not looked
+# up in the module's dict at each use, about 140 instructions)
+OPPOSITE: Final = {"red": "blue", "blue": "red"}
 
 # The tactics of catalogue.BOT_CARD_TACTICS the rules below use.
-GRAB, MISLEAD, SWAP, DECODE = "grab", "mislead", "swap", "decode"
-CLEAR, THREATEN, PROBE, BALANCE, LURE, PICK_BEST = "clear", "threaten", "probe", "balance", "lure", "pick_best"
-HELPFUL = {CLEAR, "helpful"}  # aimed at a camp-mate (or itself)
-HARMFUL = {THREATEN, BALANCE, PROBE, "harmful"}  # aimed at an enemy
-KNOWN = {GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE}  # cards it has a play rule for
+GRAB: Final = "grab"
+MISLEAD: Final = "mislead"
+SWAP: Final = "swap"
+DECODE: Final = "decode"
+CLEAR: Final = "clear"
+THREATEN: Final = "threaten"
+PROBE: Final = "probe"
+BALANCE: Final = "balance"
+LURE: Final = "lure"
+PICK_BEST: Final = "pick_best"
+HELPFUL: Final = frozenset({CLEAR, "helpful"})  # aimed at a camp-mate (or itself)
+HARMFUL: Final = frozenset({THREATEN, BALANCE, PROBE, "harmful"})  # aimed at an enemy
+KNOWN: Final = frozenset({GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE})  # with a play rule
 # The tactics of catalogue.BOT_SKILL_TACTICS (a skill's `bot:`): when it takes a skill, and how it aims the skill's
 # seat choices (those of HELPFUL_SKILL and HARMFUL_SKILL, as the cards' `helpful` and `harmful`).
-GAIN_SKILL, HARMFUL_SKILL, HELPFUL_SKILL, SAVE_SKILL, SEND_SKILL = "gain", "harmful", "helpful", "save", "send"
+GAIN_SKILL: Final = "gain"
+HARMFUL_SKILL: Final = "harmful"
+HELPFUL_SKILL: Final = "helpful"
+SAVE_SKILL: Final = "save"
+SEND_SKILL: Final = "send"
 # A secret task's style of catalogue.BOT_TASK_STYLES read apart from the others (heuristic.py's benefits).
-USURP = "usurp"
+USURP: Final = "usurp"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ these; this module makes none.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from .base import Observation, Part, mypyc_attr
 from .camps import ENEMY, MATE, NO_CAMP, camp_index, camps_allowed, identities_left, weigh
@@ -20,8 +20,8 @@ from .hints import PROBE, Hints
 from .probes import PROBE_EVENTS, ProbeReadings
 
 # the events `read` reads (and a decision record: its own send's); the others it passes over
-_INTEL_EVENTS = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
-_NOTED = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
+_INTEL_EVENTS: Final = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
+_NOTED: Final = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)

@@ -12,11 +12,11 @@ the user only) and the public ``draw`` / ``discard`` records of the target that 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .base import Part, mypyc_attr
 
-PROBE_EVENTS = frozenset(("card_used", "card_resolved", "draw", "discard"))  # the only records `read` reads
+PROBE_EVENTS: Final = frozenset(("card_used", "card_resolved", "draw", "discard"))  # the only records `read` reads
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)

@@ -10,7 +10,7 @@ copy — and the engine never reads anything back from it anyway.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar, cast, overload
+from typing import Any, Final, NoReturn, TypeVar, cast, overload
 
 _T = TypeVar("_T")
 
@@ -82,7 +82,7 @@ def freeze(value: object) -> object:
 
 
 # The types of the values freeze leaves as they are (tested by type, not isinstance: a subclass goes the slow way).
-ATOMS = frozenset({int, str, type(None), bool, float})
+ATOMS: Final = frozenset({int, str, type(None), bool, float})
 
 
 @overload

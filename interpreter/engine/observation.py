@@ -15,7 +15,7 @@ read left out, and every field it may not read blanked (``None``).
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..model.colors import BLACK_BIT, BLUE_BIT, RED_BIT
 from .actions import card_data
@@ -40,7 +40,7 @@ Game = Any
 Record = dict[str, Any]
 
 # Log keys that only describe visibility; a seat's copy of a record does not carry them.
-_META = ("to", "secret")
+_META: Final = ("to", "secret")
 
 
 def project(record: Record, seat: int | None) -> Record | None:
@@ -57,8 +57,8 @@ def project(record: Record, seat: int | None) -> Record | None:
     return out
 
 
-EMPTY = FrozenDict()
-_KNOWERS = attrgetter("knowers")
+EMPTY: Final = FrozenDict()
+_KNOWERS: Final = attrgetter("knowers")
 
 
 def _read_log(views: Views, log: list[Record]) -> None:
