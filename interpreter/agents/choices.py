@@ -1,13 +1,14 @@
-"""The heuristic bot's answers to choices asked inside a card's or a skill's effect, where the content gives no hint.
+"""Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
+the places 误导 can move an intel to, the copy of a card it plays.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
-its ``_benefit``): no card, skill or task is named, the rule reads only where the cards offered lie.
+its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .base import Descriptor, Observation
 
@@ -29,4 +30,25 @@ def from_intel(
         if ids <= {c["id"] for c in p["intel"]}:
             seat = p["seat"]
             return min(cards, key=lambda d: (benefit(obs, seat, tuple(d["card"]["colors"])), rng.random()))
+    return None
+
+
+def neighbours(obs: Observation, seat: int) -> list[int]:
+    """The living seats either side of `seat`: where 误导 (`mislead`) can move the intel in front of it."""
+    n = len(obs["players"])
+    return [s for s in ((seat + 1) % n, (seat - 1) % n) if obs["players"][s]["alive"]]
+
+
+def best_beside(obs: Observation, holder: int, colors: tuple[str, ...], benefit: Benefit) -> float:
+    """What this intel is worth to the bot's side in front of the holder's better living neighbour."""
+    return max((benefit(obs, s, colors) for s in neighbours(obs, holder)), default=-99.0)
+
+
+def not_of(actions: Sequence[Descriptor], tactics: Mapping[str, str], tactic: str, color: str) -> Descriptor | None:
+    """The first use of a card with this tactic whose colours do not include `color` (None: there is none)."""
+    for d in actions:
+        if d["kind"] == "use" and tactics.get(d["as"]) == tactic:
+            card = d.get("card")
+            if card is None or color not in card["colors"]:
+                return d
     return None

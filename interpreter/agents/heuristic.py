@@ -99,7 +99,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
-from .choices import from_intel
+from .choices import best_beside, from_intel, neighbours, not_of
 from .hints import (
     BALANCE,
     CLEAR,
@@ -556,21 +556,6 @@ class HeuristicAgent(Agent):
         )
         return best if there - here > HIDDEN_GUARD else None
 
-    def _beside(self, obs: Observation, holder: int, colors: tuple[str, ...]) -> float:
-        """What this intel is worth to its side in front of the holder's better living neighbour (误导's places)."""
-        n = len(obs["players"])
-        sides = [s for s in ((holder + 1) % n, (holder - 1) % n) if obs["players"][s]["alive"]]
-        return max((self._benefit(obs, s, colors) for s in sides), default=-99.0)
-
-    def _not_of(self, actions: Sequence[Descriptor], tactic: str, color: str) -> Descriptor | None:
-        """The first use of a card with this tactic whose colours do not include `color` (None: there is none)."""
-        for d in actions:
-            if d["kind"] == "use" and self.tactics.get(d["as"]) == tactic:
-                card = d.get("card")
-                if card is None or color not in card["colors"]:
-                    return d
-        return None
-
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]
         uses: dict[str, Descriptor] = {}  # tactic -> the first use of a card with it
@@ -598,18 +583,18 @@ class HeuristicAgent(Agent):
             here = self._benefit(obs, holder, colors) if moves else 0.0
             if GRAB in uses and holder != me and self._value_to(obs, me, colors) > 0.5 and here < 0.5:
                 return uses[GRAB]
-            if MISLEAD in uses and (here < -0.5 or self._beside(obs, holder, colors) - here > MISLEAD_GAIN):
+            if MISLEAD in uses and (
+                here < -0.5 or best_beside(obs, holder, colors, self._benefit) - here > MISLEAD_GAIN
+            ):
                 return uses[MISLEAD]  # bad where it is, or far better in front of a neighbour of the holder
         elif pending and t is not None and t["holder"] not in (None, me):  # a hidden intel: its likely worth
             holder = t["holder"]
             here = self._hidden_benefit(obs, holder) if moves else 0.0
             if GRAB in uses and self._hidden_benefit(obs, me) - here > HIDDEN_GUARD:
                 return uses[GRAB]
-            if MISLEAD in uses and here < -HIDDEN_GUARD:  # a neighbour of the holder where it does less harm
-                n = len(obs["players"])
-                sides = [s for s in ((holder + 1) % n, (holder - 1) % n) if obs["players"][s]["alive"]]
-                if any(self._hidden_benefit(obs, s) - here > HIDDEN_GUARD for s in sides):
-                    return uses[MISLEAD]
+            beside = neighbours(obs, holder) if MISLEAD in uses and here < -HIDDEN_GUARD else []
+            if any(self._hidden_benefit(obs, s) - here > HIDDEN_GUARD for s in beside):  # where it does less harm
+                return uses[MISLEAD]
         if CLEAR in uses:
             for p in obs["players"]:
                 friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.memory.friend(obs, p["seat"]) > 0.3
@@ -626,7 +611,7 @@ class HeuristicAgent(Agent):
                 for tactic in KEEP_OWN_COLOUR:
                     card = uses[tactic].get("card") if tactic in uses else None
                     if card is not None and color in card["colors"]:  # kept: another copy of it, if any, is used
-                        other = self._not_of(actions, tactic, color)
+                        other = not_of(actions, self.tactics, tactic, color)
                         if other is None:
                             del uses[tactic]
                         else:
