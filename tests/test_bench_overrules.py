@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from bench_scripts import load_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _overrules():
-    spec = importlib.util.spec_from_file_location("bench_overrules", ROOT / "bench" / "overrules.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("overrules")
 
 
 def test_a_variant_is_read_into_the_search_it_names() -> None:

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench
 
 
 def _strength():
-    spec = importlib.util.spec_from_file_location("bench_strength", ROOT / "bench" / "strength.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("strength")
 
 
 def test_the_sign_test_is_the_exact_two_sided_binomial() -> None:
