@@ -1,5 +1,5 @@
 """Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
-the places 误导 can move an intel to, the copy of a card it plays.
+the places 误导 can move an intel to, the copy of a card it plays, a use no rule covers now and then.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
 its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
 from .base import Descriptor, Observation
+
+PLAY_OTHER: Final = 0.15  # the chance to use a skill without a `bot:` hint, wherever it is offered
+# the chance to use a card no rule covers (0.15 before: at 7-10 players the random seats won less at 0.05)
+PLAY_OTHER_CARD: Final = 0.05
 
 Benefit = Callable[[Observation, int, tuple[str, ...]], float]  # (obs, seat, colours) -> worth to the bot's side
 
@@ -52,3 +57,22 @@ def not_of(actions: Sequence[Descriptor], tactics: Mapping[str, str], tactic: st
             if card is None or color not in card["colors"]:
                 return d
     return None
+
+
+def now_and_then(
+    actions: Sequence[Descriptor], played: Callable[[str], bool], skills: Mapping[str, str], rng: random.Random
+) -> Descriptor | None:
+    """Now and then, one of the offered uses no rule covers: a skill without a `bot:` hint (at PLAY_OTHER), a card
+    whose tactic has no play rule (`played` false: at PLAY_OTHER_CARD). How a skill or card nothing is known of
+    gets used at all; a skill more often (a role is measured with its skills used), a card less (used at random
+    it helped the other seats: 7-10 players, docs/bots.md)."""
+    others = [
+        d
+        for d in actions
+        if (d["kind"] == "use" and not played(d["as"])) or (d["kind"] == "skill" and d["skill"] not in skills)
+    ]
+    if not others:
+        return None
+    draw = rng.random()  # (one draw, as before: a skill at PLAY_OTHER, a card below PLAY_OTHER_CARD)
+    others = [d for d in others if draw < (PLAY_OTHER if d["kind"] == "skill" else PLAY_OTHER_CARD)]
+    return others[rng.randrange(len(others))] if others else None

@@ -68,7 +68,7 @@ play phase        ``clear`` a black off itself or a camp-mate (a dying one
                   it holds no black, with more than two seats alive (each of
                   these four kinds at most once a turn; a bot with a camp keeps
                   a ``threaten``, ``probe`` or ``balance`` card of its camp's
-                  colour to send it); other cards: now and then (p 0.15)
+                  colour to send it); other cards: now and then (p 0.05)
 role skills       by the skill's `bot:` hint: ``gain`` whenever offered,
                   ``harmful`` when an enemy is likely, ``helpful`` when a
                   camp-mate is (each once a turn), ``save`` when its owner is
@@ -99,7 +99,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
-from .choices import best_beside, from_intel, neighbours, not_of
+from .choices import best_beside, from_intel, neighbours, not_of, now_and_then
 from .hints import (
     BALANCE,
     CLEAR,
@@ -126,7 +126,6 @@ from .hints import (
 from .memory import Memory
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
-PLAY_OTHER: Final = 0.15  # the chance to use a card or skill no rule covers, at an idle point
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
 OPPOSING_VALUE: Final = -0.3  # a visible intel of the opposing colour: not worth taking
 SEND_INSTEAD: Final = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
@@ -369,17 +368,7 @@ class HeuristicAgent(Agent):
         return None
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
-        """Now and then (PLAY_OTHER), one of the offered uses no rule covers: a skill without a `bot:` hint, a
-        card whose tactic has no play rule. How a skill or card nothing is known of gets used at all."""
-        others = [
-            d
-            for d in actions
-            if (d["kind"] == "use" and self.tactics.get(d["as"]) not in KNOWN)
-            or (d["kind"] == "skill" and d["skill"] not in self.skill_tactics)
-        ]
-        if others and self.rng.random() < PLAY_OTHER:
-            return others[self.rng.randrange(len(others))]
-        return None
+        return now_and_then(actions, lambda k: self.tactics.get(k) in KNOWN, self.skill_tactics, self.rng)
 
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
