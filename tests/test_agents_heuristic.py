@@ -221,7 +221,7 @@ def sim_content():
 
 def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
     """A fork's new card with `bot: decode` is used on a hidden intel; without the fork's hints it is unknown: used
-    only now and then (PLAY_OTHER_CARD), as any card no rule covers."""
+    only now and then (PLAY_OTHER), as any use no rule covers."""
     from interpreter.agents.hints import hints_of
     from interpreter.content.loader import load_content
     from interpreter.content.packs import resolve_packs
@@ -241,7 +241,7 @@ def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
     for seed in range(5):
         assert HeuristicAgent(seed, hints).act(_obs("qian_fu_zhan_xian", {}, None), actions) == 9
     unknown = sum(HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {}, None), actions) == 9 for seed in range(60))
-    assert 0 < unknown < 10  # about 5% of 60 (PLAY_OTHER_CARD)
+    assert 0 < unknown < 20  # about 15% of 60 (PLAY_OTHER)
 
 
 def test_a_play_phase_card_kind_at_most_once_a_turn(content):

@@ -148,14 +148,14 @@ def test_an_unhinted_skill_is_taken_now_and_then_wherever_it_is_offered():
     assert 3 < taken < 40
 
 
-def test_a_card_no_rule_covers_is_used_less_often_than_an_unhinted_skill():
-    """At an idle point a skill without a hint is used about 15% of the time (PLAY_OTHER: a role is measured with
-    its skills used), a card whose tactic has no play rule about 5% (PLAY_OTHER_CARD: played at random at 15% it
-    helped the other seats at 7-10 players, docs/bots.md), from the same draws."""
+def test_a_card_no_rule_covers_is_used_now_and_then_as_an_unhinted_skill():
+    """At an idle point a card whose tactic has no play rule is used as often as a skill without a hint (PLAY_OTHER,
+    about 15%: a balance sweep measures a fork's new card with it in play; at 5% it was used a third as often for
+    no gain of the bot's own, docs/bots.md), from the same draws."""
     use = {"id": 9, "kind": "use", "label": "use 偷看", "as": "tou_kan"}  # (a card kind the hints do not know)
     skill = sum(HeuristicAgent(seed).act(_obs("play"), (SKILL, PASS)) == 7 for seed in range(300))
     card = sum(HeuristicAgent(seed).act(_obs("play"), (use, PASS)) == 9 for seed in range(300))
-    assert 30 < skill < 70 and 5 < card < 25, (skill, card)
+    assert 30 < skill < 70 and card == skill, (skill, card)
 
 
 def test_the_skill_tactics_of_the_schema_are_the_catalogues():

@@ -13,9 +13,9 @@ from typing import Final
 
 from .base import Descriptor, Observation
 
-PLAY_OTHER: Final = 0.15  # the chance to use a skill without a `bot:` hint, wherever it is offered
-# the chance to use a card no rule covers (0.15 before: at 7-10 players the random seats won less at 0.05)
-PLAY_OTHER_CARD: Final = 0.05
+# the chance to use a skill without a `bot:` hint, or a card whose tactic has no play rule, wherever it is offered
+# (cards at 0.05: the bot won no more, and a fork's card was measured on a third of the uses: docs/bots.md)
+PLAY_OTHER: Final = 0.15
 
 Benefit = Callable[[Observation, int, tuple[str, ...]], float]  # (obs, seat, colours) -> worth to the bot's side
 
@@ -62,10 +62,9 @@ def not_of(actions: Sequence[Descriptor], tactics: Mapping[str, str], tactic: st
 def now_and_then(
     actions: Sequence[Descriptor], played: Callable[[str], bool], skills: Mapping[str, str], rng: random.Random
 ) -> Descriptor | None:
-    """Now and then, one of the offered uses no rule covers: a skill without a `bot:` hint (at PLAY_OTHER), a card
-    whose tactic has no play rule (`played` false: at PLAY_OTHER_CARD). How a skill or card nothing is known of
-    gets used at all; a skill more often (a role is measured with its skills used), a card less (used at random
-    it helped the other seats: 7-10 players, docs/bots.md)."""
+    """Now and then (PLAY_OTHER), one of the offered uses no rule covers: a skill without a `bot:` hint, a card
+    whose tactic has no play rule (`played` false). How a skill or card nothing is known of gets used at all, so
+    that a balance sweep measures a fork's new skill or card with it in play."""
     others = [
         d
         for d in actions
@@ -73,6 +72,6 @@ def now_and_then(
     ]
     if not others:
         return None
-    draw = rng.random()  # (one draw, as before: a skill at PLAY_OTHER, a card below PLAY_OTHER_CARD)
-    others = [d for d in others if draw < (PLAY_OTHER if d["kind"] == "skill" else PLAY_OTHER_CARD)]
-    return others[rng.randrange(len(others))] if others else None
+    if rng.random() < PLAY_OTHER:
+        return others[rng.randrange(len(others))]
+    return None

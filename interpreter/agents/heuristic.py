@@ -68,7 +68,7 @@ play phase        ``clear`` a black off itself or a camp-mate (a dying one
                   it holds no black, with more than two seats alive (each of
                   these four kinds at most once a turn; a bot with a camp keeps
                   a ``threaten``, ``probe`` or ``balance`` card of its camp's
-                  colour to send it); other cards: now and then (p 0.05)
+                  colour to send it); other cards: now and then (p 0.15)
 role skills       by the skill's `bot:` hint: ``gain`` whenever offered,
                   ``harmful`` when an enemy is likely, ``helpful`` when a
                   camp-mate is (each once a turn), ``save`` when its owner is
