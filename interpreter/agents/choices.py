@@ -1,5 +1,5 @@
 """Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
-the places 误导 can move an intel to, the copy of a card it plays, a use no rule covers now and then.
+the places a `mislead` card can move an intel to, the copy of a card it plays, a use no rule covers now and then.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
 its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
@@ -23,8 +23,8 @@ Benefit = Callable[[Observation, int, tuple[str, ...]], float]  # (obs, seat, co
 def from_intel(
     obs: Observation, actions: Sequence[Descriptor], benefit: Benefit, rng: random.Random
 ) -> Descriptor | None:
-    """A card to choose when every card offered lies in one seat's intel area: a card chosen there leaves it (澄清
-    discards a black one, a card that sends an intel of its own sends one away), so the one worth least there to
+    """A card to choose when every card offered lies in one seat's intel area: a card chosen there leaves it (a `clear`
+    card discards a black one, a card that sends an intel of its own sends one away), so the one worth least there to
     the bot's side — not its own colour from its own intel, a black one rather than one of a camp-mate's colour.
     None when the cards offered are not all in one intel area (a hand, cards set aside: no rule)."""
     cards = [d for d in actions if d["kind"] == "card"]
@@ -39,7 +39,7 @@ def from_intel(
 
 
 def neighbours(obs: Observation, seat: int) -> list[int]:
-    """The living seats either side of `seat`: where 误导 (`mislead`) can move the intel in front of it."""
+    """The living seats either side of `seat`: where a `mislead` card can move the intel in front of it."""
     n = len(obs["players"])
     return [s for s in ((seat + 1) % n, (seat - 1) % n) if obs["players"][s]["alive"]]
 
