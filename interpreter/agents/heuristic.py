@@ -159,6 +159,7 @@ class HeuristicAgent(Agent):
         # (colours, direction, lockable) -> the plan of a card sent so, so too
         self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
         self._mine: str | None = None  # the colour its camp collects (None: no camp), so too
+        self._style: str | None = None  # its secret task's style (None: no task, or one without a hint), so too
         self._hidden: dict[int, float] = {}  # seat -> _hidden_benefit, so too
         self._counts_of: dict[int, dict[str, int]] = {}  # seat -> its intel counts by colour (_counts), so too
 
@@ -177,6 +178,7 @@ class HeuristicAgent(Agent):
             self._values_of, self._benefits, self._paths, self._plan_of, self._hidden = obs, {}, {}, {}, {}
             self._counts_of = {}
             self._mine = self.camps.get(obs["me"]["identity"] or "")
+            self._style = self.styles.get(obs["me"].get("task") or "")
 
     # ------------------------------------------------------------------ values
 
@@ -200,7 +202,7 @@ class HeuristicAgent(Agent):
             return self._value_as(obs, seat, colors, mine)
         counts = self._counts(obs, seat)
         v = 0.0
-        style = self.styles.get(obs["me"]["task"] or "")
+        style = self._style
         colored = counts["red"] + counts["blue"]
         if style == "collect" and seat == obs["seat"]:  # either colour, three of one
             for c in ("red", "blue"):
@@ -252,14 +254,14 @@ class HeuristicAgent(Agent):
                 obs, seat, colors, OPPOSITE[mine]
             )
         me = obs["seat"]
-        usurp = mine is None and seat != me and obs["current"] == me and self.styles.get(obs["me"]["task"]) == USURP
+        usurp = mine is None and seat != me and obs["current"] == me and self._style == USURP
         if usurp and any(c in colors and self._counts(obs, seat)[c] >= 2 for c in ("red", "blue")):  # its own turn:
             return USURP_GAIN  # whoever wins, it wins instead, so another seat's third red or blue is its own win
         f = self.memory.friend(obs, seat)
         v = self._value_to(obs, seat, colors)
         b = f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
         if seat != me:  # whoever wins, it loses (a `spread` task wants the others to hold two: only a third counts)
-            counts, spread = self._counts(obs, seat), self.styles.get(obs["me"].get("task") or "") == "spread"
+            counts, spread = self._counts(obs, seat), self._style == "spread"
             for c in ("red", "blue"):
                 if c in colors and (counts[c] >= 2 or not spread):
                     b -= RIVAL_THIRD if counts[c] >= 2 else RIVAL_STEP
@@ -387,8 +389,9 @@ class HeuristicAgent(Agent):
             return by_kind["accept"] if v > 0 else by_kind["decline"]
         me = obs["players"][obs["seat"]]
         counts = me["intel_counts"]
-        dies_well = self.styles.get(obs["me"].get("task") or "") == "die" and counts["red"] + counts["blue"] > 0
-        good = self.camps.get(obs["me"]["identity"] or "")
+        self._keep(obs)
+        dies_well = self._style == "die" and counts["red"] + counts["blue"] > 0
+        good = self._mine
         if good is not None and counts[good] >= 2:  # one of its colour wins at once, even as a third black: the
             return by_kind["accept"]  # collect check comes before dying, and its camp wins with it dead or alive
         if counts["black"] >= 2 and not dies_well:  # (a task won by its own death with a coloured intel: take it)
@@ -594,7 +597,8 @@ class HeuristicAgent(Agent):
                 p for p in obs["players"] if p["alive"] and p["seat"] != me and self.memory.friend(obs, p["seat"]) < 0
             ]
             mine = obs["players"][me]
-            color = self.camps.get(obs["me"]["identity"] or "")
+            self._keep(obs)
+            color = self._mine
             alive = sum(1 for p in obs["players"] if p["alive"])
             if color is not None and alive > 2:  # a card of its colour kept to send (not with one other seat left)
                 for tactic in KEEP_OWN_COLOUR:
