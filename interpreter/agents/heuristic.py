@@ -104,6 +104,7 @@ from .hints import (
     BALANCE,
     CLEAR,
     DECODE,
+    DIE,
     GRAB,
     HARMFUL,
     HARMFUL_SKILL,
@@ -117,6 +118,7 @@ from .hints import (
     PROBE,
     SAVE_SKILL,
     SEND_SKILL,
+    SPREAD,
     SWAP,
     THREATEN,
     USURP,
@@ -124,6 +126,7 @@ from .hints import (
     hints_of,
 )
 from .memory import Memory
+from .tasks import task_value
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -200,23 +203,7 @@ class HeuristicAgent(Agent):
         mine = self._mine
         if mine is not None:
             return self._value_as(obs, seat, colors, mine)
-        counts = self._counts(obs, seat)
-        v = 0.0
-        style = self._style
-        colored = counts["red"] + counts["blue"]
-        if style == "collect" and seat == obs["seat"]:  # either colour, three of one
-            for c in ("red", "blue"):
-                if c in colors:
-                    v += 5.0 if counts[c] >= 2 else 1.0
-        elif style == "spread" and seat != obs["seat"] and colored < 2:  # others need two red or blue
-            v += 1.0 if "red" in colors or "blue" in colors else 0.0
-        elif style == "die" and seat == obs["seat"] and colored > 0 and "black" in colors:
-            return 5.0 if counts["black"] >= 2 else 1.0  # its own death with a coloured intel wins
-        if "black" in colors:
-            v -= 10.0 if counts["black"] >= 2 else 1.0
-        if style is not None and style != USURP:  # (out of its turn a `usurp` task plays as one without a hint)
-            return v + (0.3 if style == "die" and ("red" in colors or "blue" in colors) else 0.0)
-        return v if "black" in colors else v + 0.2
+        return task_value(self._style, self._counts(obs, seat), seat == obs["seat"], colors)
 
     def _value_as(self, obs: Observation, seat: int, colors: Sequence[str], good: str | None) -> float:
         """How good an intel of these colours is for `seat` if its camp collects `good` (None: no camp). A third
@@ -261,7 +248,7 @@ class HeuristicAgent(Agent):
         v = self._value_to(obs, seat, colors)
         b = f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
         if seat != me:  # whoever wins, it loses (a `spread` task wants the others to hold two: only a third counts)
-            counts, spread = self._counts(obs, seat), self._style == "spread"
+            counts, spread = self._counts(obs, seat), self._style == SPREAD
             for c in ("red", "blue"):
                 if c in colors and (counts[c] >= 2 or not spread):
                     b -= RIVAL_THIRD if counts[c] >= 2 else RIVAL_STEP
@@ -390,7 +377,7 @@ class HeuristicAgent(Agent):
         me = obs["players"][obs["seat"]]
         counts = me["intel_counts"]
         self._keep(obs)
-        dies_well = self._style == "die" and counts["red"] + counts["blue"] > 0
+        dies_well = self._style == DIE and counts["red"] + counts["blue"] > 0
         good = self._mine
         if good is not None and counts[good] >= 2:  # one of its colour wins at once, even as a third black: the
             return by_kind["accept"]  # collect check comes before dying, and its camp wins with it dead or alive

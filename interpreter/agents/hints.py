@@ -40,8 +40,11 @@ HARMFUL_SKILL: Final = "harmful"
 HELPFUL_SKILL: Final = "helpful"
 SAVE_SKILL: Final = "save"
 SEND_SKILL: Final = "send"
-# A secret task's style of catalogue.BOT_TASK_STYLES read apart from the others (heuristic.py's benefits).
-USURP: Final = "usurp"
+# The styles of catalogue.BOT_TASK_STYLES (a secret task's `bot:`; tasks.py plays them).
+COLLECT: Final = "collect"  # three intel of either colour wins
+SPREAD: Final = "spread"  # the others must hold two red or blue
+DIE: Final = "die"  # its own death with a red or blue intel wins
+USURP: Final = "usurp"  # whoever wins in its own turn, it wins instead
 
 
 @dataclass(frozen=True)

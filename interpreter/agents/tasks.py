@@ -1,0 +1,32 @@
+"""A 神秘人's secret task as the heuristic bot (heuristic.py) plays it, by the task's `bot:` style
+(catalogue.BOT_TASK_STYLES): what an intel is worth to a seat when the bot has no camp, and the rules of play a
+style changes. Plain functions of the style and a seat's intel counts: no task is named, only its hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .hints import COLLECT, DIE, SPREAD, USURP
+
+
+def task_value(style: str | None, counts: Mapping[str, int], own: bool, colors: Sequence[str]) -> float:
+    """How good an intel of these colours is for a seat holding `counts` to receive, as a bot without a camp sees it
+    (`own`: the seat is the bot's own), by its task's style (None: a task without a hint, or none): ``collect`` either
+    colour is its own, three of one; ``spread`` the others need two red or blue; ``die`` its own death with a red or
+    blue intel wins; otherwise stay alive. A third black is a death (-10), any other black -1."""
+    v = 0.0
+    colored = counts["red"] + counts["blue"]
+    if style == COLLECT and own:  # either colour, three of one
+        for c in ("red", "blue"):
+            if c in colors:
+                v += 5.0 if counts[c] >= 2 else 1.0
+    elif style == SPREAD and not own and colored < 2:  # others need two red or blue
+        v += 1.0 if "red" in colors or "blue" in colors else 0.0
+    elif style == DIE and own and colored > 0 and "black" in colors:
+        return 5.0 if counts["black"] >= 2 else 1.0  # its own death with a coloured intel wins
+    if "black" in colors:
+        v -= 10.0 if counts["black"] >= 2 else 1.0
+    if style is not None and style != USURP:  # (out of its turn a `usurp` task plays as one without a hint)
+        return v + (0.3 if style == DIE and ("red" in colors or "blue" in colors) else 0.0)
+    return v if "black" in colors else v + 0.2
