@@ -126,7 +126,7 @@ from .hints import (
     hints_of,
 )
 from .memory import Memory
-from .tasks import task_value
+from .tasks import keeps_black, task_value
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -575,8 +575,11 @@ class HeuristicAgent(Agent):
             if any(self._hidden_benefit(obs, s) - here > HIDDEN_GUARD for s in beside):  # where it does less harm
                 return uses[MISLEAD]
         if CLEAR in uses:
+            self._keep(obs)
             for p in obs["players"]:
                 friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.memory.friend(obs, p["seat"]) > 0.3
+                if p["seat"] == me and keeps_black(self._style, p["intel_counts"]):  # (its death wins now)
+                    friendly = False
                 if friendly and (p["dying"] or not pending):
                     return uses[CLEAR]
         if obs["phase"] == "play" and not pending:

@@ -30,3 +30,10 @@ def task_value(style: str | None, counts: Mapping[str, int], own: bool, colors: 
     if style is not None and style != USURP:  # (out of its turn a `usurp` task plays as one without a hint)
         return v + (0.3 if style == DIE and ("red" in colors or "blue" in colors) else 0.0)
     return v if "black" in colors else v + 0.2
+
+
+def keeps_black(style: str | None, counts: Mapping[str, int]) -> bool:
+    """Whether a bot whose task has this style keeps the black intel it holds (no `clear` card on itself): a ``die``
+    task once it holds a red or blue intel, whose death now wins (7 and 10 players, seeds 0 and 1: its games won
+    better in 14, worse in 2: docs/bots.md)."""
+    return style == DIE and counts["red"] + counts["blue"] > 0
