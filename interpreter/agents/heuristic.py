@@ -1,95 +1,17 @@
 """A heuristic bot: plays to its identity from its seat's observation and what it has seen.
 
-It reads nothing but its two arguments (the observation and the legal action
-descriptors) and keeps its own memory between calls (memory.py: the part of its
-history it has already read, how each seat has behaved, the odds of each seat's
-camp); this module makes its choices from it. It is seeded, so the same
-observations give the same answers. The rules of thumb, in order of the
-decisions they answer (docs/bots.md has the same table for players):
+It reads nothing but its two arguments (the observation and the legal action descriptors) and keeps its own memory
+between calls (memory.py: the part of its history it has already read, how each seat has behaved, the odds of each
+seat's camp); this module makes its choices from it, by rules of thumb for each decision (receive, send, contest,
+play phase, role skills, targets, yes/no, a card out of an intel area; anything else at random). It is seeded, so the
+same observations give the same answers. docs/bots.md ("The heuristic bot") has the table of its rules and every rule
+tried, kept or not, with its figures; the numbers below say where each is measured.
 
-================  ===========================================================
-decision          rule of thumb
-================  ===========================================================
-camps (memory)    a looked-at identity is certain; any other seat gets odds of
-                  being a camp-mate, an enemy or without a camp from the
-                  identities the rules deal at this player count (less its own
-                  and the known ones), moved ×e^±0.7 by each intel of a colour
-                  the seat *accepted* (not forced) when it could see it (face
-                  up); a face-down intel taken proves nothing; its own
-                  ``probe`` answered by a draw or a discard rules out the
-                  identity colours the copy orders otherwise (probes.py).
-                  ``f(seat)`` = P(mate) - P(enemy). A bot without a camp counts every other
-                  seat as a mild enemy (a mild friend when its task wants the
-                  others to hold intel), and another seat's red or blue as a
-                  camp's win nearer, its loss (RIVAL_STEP, RIVAL_THIRD)
-secret task       by the task's `bot:` hint: ``collect`` either colour is its
-                  own; ``spread`` red or blue to the others; ``die`` black is
-                  welcome once it holds a red or blue intel; ``usurp`` in its
-                  own turn another seat's third red or blue is its own win
-                  (USURP_GAIN); no hint: stay alive, black to the others
-receive           value the intel if it can see it: own colour +1 (+5 if it
-                  completes three), opposing colour -0.3, black -1 (-10 for a
-                  third black); accept if the value is > 0. A hidden intel: a
-                  ``decode`` card first if it can; never with two blacks already
-                  (unless its task is won by its death with a coloured intel
-                  and it holds one, style ``die``, or it holds two of its
-                  camp's colour: one more wins before a third black kills,
-                  and its camp wins with it dead or alive); otherwise
-                  accept (ACCEPT_HIDDEN = 1.0: intel is how a camp wins, and
-                  the strength table fell from 1.74 to 1.16 with 0.35)
-send              send the hand card, ↑ target and lock that do most good: an
-                  intel stops at the first seat on its way that takes it (each
-                  seat at the rate it has taken intel free to refuse, ½ at
-                  first; a locked seat surely) and one nobody takes comes back
-                  to the sender (an ↑ refused comes straight back). Good: own
-                  colour towards a camp-mate or back to itself, black towards
-                  an enemy (another seat's third black counts as any black:
-                  KILL_OTHERS, no aiming at deaths); the target and lock are the ones planned with the
-                  card (nothing is on its way yet when they are asked); a card
-                  no rule covers only when no hand card is worth SEND_INSTEAD
-contest           ``swap`` (the card itself, face down, in place of the
-                  pending intel: the bot knows its colours) when the card does
-                  0.3 more good in front of the holder than the intel there
-                  (seen, or valued on average over the colours of the cards it
-                  has seen when face down): before its own face-down intel, a
-                  card of its colour; ``grab`` an intel it can see that is
-                  good for it; a face-down one: ``grab`` it when it is worth
-                  0.3 more to itself than where it is, else ``mislead`` it to
-                  a neighbour of the holder where it is worth 0.3 more when it
-                  does 0.3 of harm there (an enemy's third of its colour, a
-                  friend's third black); ``mislead`` an intel it can see that
-                  is bad for the camp-mate in front of it or good for the
-                  enemy in front of it, or worth MISLEAD_GAIN more in front of
-                  a neighbour of the holder; otherwise pass
-play phase        ``clear`` a black off itself or a camp-mate (a dying one
-                  first); ``threaten`` the likeliest enemy with cards;
-                  ``probe`` the seat it knows least; ``balance`` an enemy with
-                  a bigger hand when its own is small; ``lure`` itself while
-                  it holds no black, with more than two seats alive (each of
-                  these four kinds at most once a turn; a bot with a camp keeps
-                  a ``threaten``, ``probe`` or ``balance`` card of its camp's
-                  colour to send it); other cards: now and then (p 0.15)
-role skills       by the skill's `bot:` hint: ``gain`` whenever offered,
-                  ``harmful`` when an enemy is likely, ``helpful`` when a
-                  camp-mate is (each once a turn), ``save`` when its owner is
-                  dying, ``send`` instead of a hand card none of which is worth
-                  more than SEND_INSTEAD; no hint: now and then (p 0.15)
-                  wherever it is offered (idle point, send, receive)
-targets           ``helpful``/``clear`` cards at the friendliest seat,
-                  ``harmful`` ones at the likeliest enemy, and so the seat
-                  choices of its own ``helpful``/``harmful`` skill; gifts (交给,
-                  hands on death) to a camp-mate
-yes/no            yes to an optional role skill (most help their user)
-intel card        a card chosen out of an intel area: the one worth least
-                  there to its side (choices.py)
-unsure            a random legal action (seeded)
-================  ===========================================================
-
-The words in ``double quotes`` are the content's hints (catalogue.BOT_CARD_TACTICS, BOT_SKILL_TACTICS and
-BOT_TASK_STYLES): a card's, a skill's or a secret task's `bot:` key says how a sensible player uses it,
-and an identity's camp colour is the rules' own. So no card, task or identity is named here, and
-a fork's new card or skill is played by its hint; one without gets the generic treatment (played
-now and then, targets at random). docs/bots.md lists the bundled content's hints.
+It knows a card, a skill or a secret task only by the content's `bot:` hint (catalogue.BOT_CARD_TACTICS,
+BOT_SKILL_TACTICS and BOT_TASK_STYLES: hints.py) and an identity by its camp colour (the rules' own): no card, task
+or identity is named here, and a fork's new card or skill is played by its hint; one without gets the generic
+treatment (played now and then, targets at random). A 神秘人's task styles are played in tasks.py, the small
+choices inside an effect in choices.py.
 """
 
 from __future__ import annotations
