@@ -220,8 +220,8 @@ def sim_content():
 
 
 def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
-    """A fork's new card with `bot: decode` is used on a hidden intel; without the fork's hints it is unknown: used
-    only now and then (PLAY_OTHER), as any use no rule covers."""
+    """A fork's new card with `bot: decode` is used on a hidden intel (with two blacks: where what it shows changes the
+    answer); without the fork's hints it is unknown: used only now and then (PLAY_OTHER), as any use no rule covers."""
     from interpreter.agents.hints import hints_of
     from interpreter.content.loader import load_content
     from interpreter.content.packs import resolve_packs
@@ -239,7 +239,7 @@ def test_the_bot_plays_a_forks_card_by_its_hint(tmp_path):
     use = {"id": 9, "kind": "use", "label": "use 偷看", "as": "tou_kan"}
     actions = (use, *RECEIVE)
     for seed in range(5):
-        assert HeuristicAgent(seed, hints).act(_obs("qian_fu_zhan_xian", {}, None), actions) == 9
+        assert HeuristicAgent(seed, hints).act(_obs("qian_fu_zhan_xian", {"black": 2}, None), actions) == 9
     unknown = sum(HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {}, None), actions) == 9 for seed in range(60))
     assert 0 < unknown < 20  # about 15% of 60 (PLAY_OTHER)
 
@@ -397,6 +397,23 @@ def test_one_from_three_it_takes_a_hidden_intel_even_with_two_blacks():
         assert HeuristicAgent(seed).act(_obs("te_gong_ji_guan", {"blue": 2, "black": 2}, None), RECEIVE) == 4
         assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"red": 1, "black": 2}, None), RECEIVE) == 5
         assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"blue": 2, "black": 2}, None), RECEIVE) == 5
+
+
+def test_a_decode_card_is_used_only_where_what_it_shows_changes_the_answer():
+    """A bot with a camp takes a face-down intel with fewer than two blacks whatever it is: it keeps its `decode` card
+    (an intel to send) and accepts; with two blacks it decodes first (it declines a hidden one), and with one other
+    seat left (an intel it declines goes back to the sender); a bot without a camp decodes first (its task reads the
+    colours)."""
+    decode = {"id": 6, "kind": "use", "label": "use 破译", "as": "po_yi"}
+    actions = (*RECEIVE, decode)
+    for seed in range(20):
+        assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"red": 1, "black": 1}, None), actions) == 4
+        assert HeuristicAgent(seed).act(_obs("te_gong_ji_guan", {}, None), actions) == 4
+        assert HeuristicAgent(seed).act(_obs("qian_fu_zhan_xian", {"red": 1, "black": 2}, None), actions) == 6
+        assert HeuristicAgent(seed).act(_obs("shen_mi_ren", {"black": 1}, None), actions) == 6
+        two_left = _obs("te_gong_ji_guan", {}, None)
+        two_left["players"][2]["alive"] = False
+        assert HeuristicAgent(seed).act(two_left, actions) == 6
 
 
 def _contest(identity: str, holder: int) -> dict:

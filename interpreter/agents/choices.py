@@ -1,5 +1,6 @@
 """Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
-the places a `mislead` card can move an intel to, the copy of a card it plays, a use no rule covers now and then.
+the places a `mislead` card can move an intel to, the copy of a card it plays, a use no rule covers now and then,
+whether a `decode` card is worth using before a face-down intel.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
 its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
@@ -12,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from .base import Descriptor, Observation
+from .hints import DECODE
 
 # the chance to use a skill without a `bot:` hint, or a card whose tactic has no play rule, wherever it is offered
 # (cards at 0.05: the bot won no more, and a fork's card was measured on a third of the uses: docs/bots.md)
@@ -36,6 +38,19 @@ def from_intel(
             seat = p["seat"]
             return min(cards, key=lambda d: (benefit(obs, seat, tuple(d["card"]["colors"])), rng.random()))
     return None
+
+
+def decode_first(
+    obs: Observation, actions: Sequence[Descriptor], tactics: Mapping[str, str], camp: str | None
+) -> Descriptor | None:
+    """A `decode` card offered before a face-down intel is answered, used where what it shows changes the answer: by a
+    bot without a camp (its task reads the colours), by one with two blacks already (it declines a hidden intel then),
+    and with one other seat left (an intel it declines goes back to that seat, the sender). A bot with a camp and
+    fewer than two blacks takes the intel whatever it is: it keeps the card, an intel to send (docs/bots.md)."""
+    me = obs["players"][obs["seat"]]
+    if camp is not None and me["intel_counts"]["black"] < 2 and sum(1 for p in obs["players"] if p["alive"]) > 2:
+        return None
+    return next((d for d in actions if d["kind"] == "use" and tactics.get(d["as"]) == DECODE), None)
 
 
 def neighbours(obs: Observation, seat: int) -> list[int]:

@@ -21,11 +21,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
-from .choices import best_beside, from_intel, neighbours, not_of, now_and_then
+from .choices import best_beside, decode_first, from_intel, neighbours, not_of, now_and_then
 from .hints import (
     BALANCE,
     CLEAR,
-    DECODE,
     DIE,
     GRAB,
     HARMFUL,
@@ -284,10 +283,9 @@ class HeuristicAgent(Agent):
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
         colors = self._pending_colors(obs)
-        if colors is None:
-            for d in actions:
-                if d["kind"] == "use" and self.tactics.get(d["as"]) == DECODE:
-                    return d
+        self._keep(obs)  # (a `decode` card first where what it shows changes the answer: choices.py)
+        if colors is None and (decode := decode_first(obs, actions, self.tactics, self._mine)) is not None:
+            return decode
         other = self._now_and_then(actions)  # now and then, a use offered before it answers
         if other is not None:
             return other
@@ -296,9 +294,7 @@ class HeuristicAgent(Agent):
         if colors is not None:
             v = self._value_to(obs, obs["seat"], colors)
             return by_kind["accept"] if v > 0 else by_kind["decline"]
-        me = obs["players"][obs["seat"]]
-        counts = me["intel_counts"]
-        self._keep(obs)
+        counts = obs["players"][obs["seat"]]["intel_counts"]
         dies_well = self._style == DIE and counts["red"] + counts["blue"] > 0
         good = self._mine
         if good is not None and counts[good] >= 2:  # one of its colour wins at once, even as a third black: the
