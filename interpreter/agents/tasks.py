@@ -37,3 +37,10 @@ def keeps_black(style: str | None, counts: Mapping[str, int]) -> bool:
     task once it holds a red or blue intel, whose death now wins (7 and 10 players, seeds 0 and 1: its games won
     better in 14, worse in 2: docs/bots.md)."""
     return style == DIE and counts["red"] + counts["blue"] > 0
+
+
+def collects_itself(style: str | None) -> bool:
+    """Whether a bot whose task has this style wins by its own intel as a camp bot does, and so makes the plays a camp
+    bot makes for its own intel: a ``collect`` task lures the deck's top card into its own intel while it holds no
+    black (7-10 players, twelve runs: its games won better in 52, worse in 26: docs/bots.md)."""
+    return style == COLLECT
