@@ -120,15 +120,17 @@ def _frozen(rec: Record, hidden: tuple[str, ...]) -> FrozenDict:
     fields in their order, without ``to`` and ``secret``, the hidden ones None (one copy, changed in place before
     anyone holds it: through dict's own methods, which FrozenDict's read-only guard does not stop)."""
     out = FrozenDict(rec)
-    fields: dict[str, Any] = out  # (typed dict: compiled, its `in` and walk are dict's own, not a method lookup)
-    if "to" in fields:
+    # (the log's record is read, not its copy: compiled, an exact dict's `in` and walk are direct, a subclass's walk
+    # goes through its `items` method and a generic iterator)
+    if "to" in rec:
         _POP(out, "to")
-    if "secret" in fields:
+    if "secret" in rec:
         _POP(out, "secret")
     for f in hidden:
         _SET(out, f, None)
-    for k, v in fields.items():  # (values replaced, none added: the walk stays valid)
-        if type(v) not in _ATOMS:
+    v: object  # (not Any: freeze's first overload would type the result a dict, and compiled code would check it)
+    for k, v in rec.items():  # (the copy's values replaced, none added)
+        if type(v) not in _ATOMS and k not in _META and k not in hidden:
             _SET(out, k, freeze(v))
     return out
 
