@@ -44,6 +44,10 @@ class Memory:
         self._discard_read: Sequence[Any] = ()  # the discard pile whose cards' colours it has noted
         self._intel_read: dict[int, Any] = {}  # seat -> the intel area whose colours it noted (and its hand's:)
         self._hand_read: Any = None
+        # the players' rows and its own part (`me`) it last read: a row or a part unchanged is handed over as the
+        # same read-only object, whose intel area or hand it noted then
+        self._rows_read: list[Any] = []
+        self._me_read: Any = None
         # the colours seen by kind (each kind in the order of its first card in `colors`), None when a card seen
         # again had other colours (worked out again from `colors` when next asked)
         self._kinds: dict[tuple[str, ...], int] | None = {}
@@ -66,10 +70,18 @@ class Memory:
         history: Sequence[Part] = obs["history"]  # (its records typed dict: compiled, a `get` is direct)
         if len(history) < self.records_read:  # a new game with the same agent: nothing of the last one is kept
             self._forget()
-        hand = obs["me"]["hand"]  # (an intel area or a hand unchanged is handed over as the same tuple: read once)
+        # (an intel area or a hand unchanged is handed over as the same tuple: read once)
+        mine = obs["me"]
+        hand = mine["hand"] if mine is not self._me_read else self._hand_read
+        self._me_read = mine
         players: Sequence[Part] = obs["players"]
-        intel_read = self._intel_read
+        intel_read, rows_read = self._intel_read, self._rows_read
+        if len(rows_read) != len(players):
+            rows_read[:] = [None] * len(players)
         for seat, p in enumerate(players):  # (a seat's row is at its seat's place)
+            if p is rows_read[seat]:
+                continue
+            rows_read[seat] = p
             intel = p["intel"]
             if intel is not intel_read.get(seat):
                 self._note(intel)
@@ -90,36 +102,40 @@ class Memory:
             self.probes.saw_hand(hand)
             self._hand_read = hand
         me, probes, odds = obs["seat"], self.probes, self._odds
-        for rec in history[self.records_read :]:
+        # (walked by index, not a slice: compiled, a slice of a Sequence is a new tuple and a walk of it Python's
+        # generic iterator; and each record's seat read once: a record is a FrozenDict, read through the generic slot)
+        for i in range(self.records_read, len(history)):
+            rec = history[i]
             e = rec.get("e")
             if e not in _NOTED:  # (most records: a decision of its own, the other events)
                 if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent
                     sent = rec["choice"]
                 continue
+            who: Any = rec.get("seat")  # (every noted event names its seat)
             if e in PROBE_EVENTS:
-                if probes.resolving is not None or rec.get("seat") == me:  # (the only ones its probes learn from)
+                if probes.resolving is not None or who == me:  # (the only ones its probes learn from)
                     ruled = probes.read(rec, me)
                     if ruled is not None:
                         odds.pop(ruled, None)
                 if e != "card_used":
                     continue
-                if rec.get("seat") == me:
+                if who == me:
                     self.used.add(rec.get("card", ""))
             elif e == "intel_arrives":
-                if rec["seat"] not in self._bound:
-                    self._offered[rec["seat"]] = self._offered.get(rec["seat"], 0) + 1
+                if who not in self._bound:
+                    self._offered[who] = self._offered.get(who, 0) + 1
             elif e == "turn_start":
                 self._accepting.clear()
                 self.used.clear()
             elif e == "intel_sent":
-                self._bound = {rec.get("seat"), rec.get("lock")}
+                self._bound = {who, rec.get("lock")}
                 self._shown, self._public = bool(rec.get("face_up")), set()
             elif e == "intel_accepted":
-                self._accepting[rec["seat"]] = self._shown
-                if rec["seat"] not in self._bound:
-                    self._took[rec["seat"]] = self._took.get(rec["seat"], 0) + 1
+                self._accepting[who] = self._shown
+                if who not in self._bound:
+                    self._took[who] = self._took.get(who, 0) + 1
             elif e == "received":
-                seat, cid = rec["seat"], rec.get("card")
+                seat, cid = who, rec.get("card")
                 # a face-down intel taken proves nothing: only one its taker could see (face up on its way,
                 # or shown to everyone since it was sent) says which colour the taker wants
                 if cid is not None and (self._accepting.get(seat, False) or cid in self._public):
@@ -129,7 +145,7 @@ class Memory:
                     odds.pop(seat, None)
                 self._accepting.pop(seat, None)
             elif e == "skill_used":
-                if rec.get("seat") == me:
+                if who == me:
                     self.used.add("skill:" + str(rec.get("skill")))
             elif e == "reveal":
                 if rec.get("to") is None:
@@ -150,6 +166,7 @@ class Memory:
         self.probes.reset()
         self.colors, self._kinds = {}, {}
         self._discard_read, self._intel_read, self._hand_read = (), {}, None
+        self._rows_read, self._me_read = [], None
 
     def _note(self, cards: Sequence[Part]) -> None:
         """Note the colours of these cards (faces)."""
