@@ -7,7 +7,7 @@ from test_agents_heuristic import PASS, _obs
 
 from interpreter.agents.heuristic import HeuristicAgent
 from interpreter.agents.hints import hints_of
-from interpreter.agents.tasks import collects_itself, keeps_black, task_value
+from interpreter.agents.tasks import keeps_black, lures_itself, task_value
 
 
 def _bot_with(task: str, style: str, seed: int = 0) -> HeuristicAgent:
@@ -50,16 +50,22 @@ def test_task_values_by_style():
     assert task_value(None, none, True, ("red",)) == 0.2  # no hint: stay alive
 
 
-def test_a_collect_task_lures_the_decks_top_card_to_itself_while_it_holds_no_black():
-    """利诱 (`lure`: the deck's top card into the target's intel) is aimed by a `collect` task (three of either colour
-    wins) at itself while it holds no black, as a camp bot does; not once it holds one, and not by a task of another
-    style."""
+def test_a_collect_or_die_task_lures_the_decks_top_card_to_itself():
+    """利诱 (`lure`: the deck's top card into the target's intel) is aimed at itself by a `collect` task (three of
+    either colour wins) while it holds no black, as a camp bot does; by a `die` task (its death with a red or blue
+    intel wins) unless a black drawn would only kill it (no red or blue intel yet, two blacks); not by a task of
+    another style."""
     lure = {"id": 9, "kind": "use", "label": "use 利诱", "as": "li_you"}
     for style, intel, wanted in (
         ("collect", {"red": 1}, 9),
         ("collect", {"red": 1, "black": 1}, 0),
-        ("die", {"red": 1}, 0),
+        ("die", {"black": 1}, 9),
+        ("die", {"blue": 1, "black": 2}, 9),
+        ("die", {"black": 2}, 0),
+        ("spread", {}, 0),
     ):
         bot = _bot_with("shuang_se", style)
         assert bot.act(_play_phase("shuang_se", intel), (lure, PASS)) == wanted, (style, intel)
-    assert collects_itself("collect") and not collects_itself(None)
+    assert lures_itself("die", {"red": 0, "blue": 0, "black": 0}) and not lures_itself(
+        None, {"red": 0, "blue": 0, "black": 0}
+    )

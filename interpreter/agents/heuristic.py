@@ -47,7 +47,7 @@ from .hints import (
     hints_of,
 )
 from .memory import Memory
-from .tasks import collects_itself, keeps_black, task_value
+from .tasks import keeps_black, lures_itself, task_value
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -526,7 +526,8 @@ class HeuristicAgent(Agent):
             # the deck's top card into its own intel while it holds no black: a card of its colour a third of the
             # time, the intel a large table gives it little of; not with one other seat left (whose sends all come
             # to it anyway, and a black drawn brings its death nearer: 2 players 949 -> 934 won with it)
-            collects = color is not None or collects_itself(self._style)  # (a camp, or a task won by its own intel)
-            if LURE in uses and collects and mine["intel_counts"]["black"] == 0 and alive > 2:
+            counts = mine["intel_counts"]  # (a bot without a camp: as its task's style says, tasks.py)
+            lures = counts["black"] == 0 if color is not None else lures_itself(self._style, counts)
+            if LURE in uses and lures and alive > 2:
                 return uses[LURE]
         return self._now_and_then(actions) or passing

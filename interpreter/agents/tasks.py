@@ -39,8 +39,13 @@ def keeps_black(style: str | None, counts: Mapping[str, int]) -> bool:
     return style == DIE and counts["red"] + counts["blue"] > 0
 
 
-def collects_itself(style: str | None) -> bool:
-    """Whether a bot whose task has this style wins by its own intel as a camp bot does, and so makes the plays a camp
-    bot makes for its own intel: a ``collect`` task lures the deck's top card into its own intel while it holds no
-    black (7-10 players, twelve runs: its games won better in 52, worse in 26: docs/bots.md)."""
-    return style == COLLECT
+def lures_itself(style: str | None, counts: Mapping[str, int]) -> bool:
+    """Whether a bot without a camp, holding `counts`, aims a `lure` card (the deck's top card into a seat's intel) at
+    itself, by its task's style: a ``collect`` task while it holds no black, as a camp bot does (7-10 players, twelve
+    runs: its games won better in 52, worse in 26); a ``die`` task unless a black drawn would only kill it (no red or
+    blue intel yet and two blacks): a colour or a black is progress (better 47, worse 30: docs/bots.md)."""
+    if style == COLLECT:
+        return counts["black"] == 0
+    if style == DIE:
+        return counts["red"] + counts["blue"] > 0 or counts["black"] < 2
+    return False
