@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter.agents.kinds import factory_of
 from interpreter.balance.stats import binomial_p_two_sided
+from interpreter.cli_options import parse_players
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import drive
 from interpreter.sim import game_seed, make_agents, pad, wilson
@@ -127,7 +128,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bot", default="heuristic", help="the bot measured, one per table (heuristic, search:20 ...)")
     ap.add_argument("--against", default="random", help="the bots at the other seats (default random)")
-    ap.add_argument("--players", default="5", help="a count (5) or a range (2-10)")
+    ap.add_argument("--players", default="5", help="counts and ranges: 5, 2-10, 7,10 (as fengsheng simulate)")
     ap.add_argument("--games", type=int, default=1000, help="games per player count")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the table does not depend on it)")
@@ -143,9 +144,11 @@ def main() -> None:
             factory_of(spec)
         except ValueError as e:
             ap.error(str(e))
+    try:
+        counts = parse_players(a.players)
+    except ValueError as e:
+        ap.error(f"--players: {e}")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each count shows as it ends
-    lo_n, _, hi_n = a.players.partition("-")
-    counts = range(int(lo_n), int(hi_n or lo_n) + 1)
     total = [0, 0, 0, 0]
     print(f"{a.bot} bot, one per table, against {a.against} bots: seats that won / seats played, Wilson 95%")
     for n in counts:
@@ -191,7 +194,15 @@ def main() -> None:
             total[i] += c[ALL]
     bw_, bn_, rw_, rn_ = total
     print(f"\nall counts: {a.bot} {cell(bw_, bn_)}; {a.against} {cell(rw_, rn_)}")
-    print(f"ratio {(bw_ / bn_) / (rw_ / rn_):.2f}")
+    print(ratio_line(bw_, bn_, rw_, rn_, a.against))
+
+
+def ratio_line(won: int, seats: int, other_won: int, other_seats: int, against: str) -> str:
+    """The last line: the bot's seat win rate over the other seats'; none when they won nothing (a few games at 2
+    players can end so), not a division by zero."""
+    if not other_won:
+        return f"ratio: none ({against} seats won no game)"
+    return f"ratio {(won / seats) / (other_won / other_seats):.2f}"
 
 
 if __name__ == "__main__":

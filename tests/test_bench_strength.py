@@ -30,3 +30,21 @@ def test_the_paired_line_gives_the_changed_results_and_p() -> None:
     assert "858 games differ, the result in 314: better 176, worse 138" in line
     assert "better in 56.1% [50.5, 61.4] of those; sign test p = 0.037" in line
     assert "search:8:paired seat   540/1500" in line
+
+
+def test_player_counts_are_read_as_simulate_reads_them_and_a_bad_one_is_refused(capsys, monkeypatch) -> None:
+    strength = _strength()
+    monkeypatch.setattr("sys.argv", ["strength.py", "--players", "7,x", "--games", "1"])
+    try:
+        strength.main()
+    except SystemExit as e:
+        assert e.code == 2
+    else:
+        raise AssertionError("a bad --players was accepted")
+    assert "--players: 'x' is not a player count" in capsys.readouterr().err
+
+
+def test_a_table_where_the_other_seats_won_nothing_gives_no_ratio() -> None:
+    strength = _strength()
+    assert strength.ratio_line(8, 8, 0, 12, "random") == "ratio: none (random seats won no game)"
+    assert strength.ratio_line(491, 1000, 2427, 9000, "random") == "ratio 1.82"
