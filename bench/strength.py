@@ -12,9 +12,10 @@ is seeded from the game seed (``sim.make_agents``), so the same arguments print 
 ``--jobs``. For each player count it prints, by the identity a seat ended the game with, the win rate of the
 bot's seats and of the other seats (seats that won / seats played) with their Wilson 95% intervals, then
 the same over all identities. A seat wins when its player is among the game's winners (a camp wins
-together). The last line is ``ratio R``: the bot's seat win rate ÷ another seat's, over every game played
-(all player counts). The goals (issue 15): R ≥ 1.5 for the heuristic bot against random bots, R > 1 for
-the search bot against heuristic bots. With ``--paired`` each game is played again with the ``--against`` kind in
+together). The last line is ``ratio R [lo, hi]``: the bot's seat win rate ÷ another seat's, over every game
+played (all player counts), with its 95% interval (each count's line too). The goals: R ≥ 1.5 for the
+heuristic bot against random bots, R > 1 for the search bot against heuristic bots (issue 15); R ≥ 2.0 at every
+count from 2 to 10 (issue 27). With ``--paired`` each game is played again with the ``--against`` kind in
 the bot's seat (the same seed) and the paired line gives the games whose seat result changed, better and worse,
 and the exact two-sided p-value of the sign test (McNemar's) on those.
 """
@@ -22,6 +23,7 @@ and the exact two-sided p-value of the sign test (McNemar's) on those.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections import Counter
@@ -187,7 +189,7 @@ def main() -> None:
         for identity in [*sorted(k for k in rn if k != ALL), ALL]:
             print(f"  {pad(identity, 10)} {cell(bw[identity], bn[identity])} {cell(rw[identity], rn[identity])}")
         if rw[ALL]:
-            print(f"  ratio at {n} players: {(bw[ALL] / bn[ALL]) / (rw[ALL] / rn[ALL]):.2f}")
+            print(f"  {ratio_line(bw[ALL], bn[ALL], rw[ALL], rn[ALL], a.against, f' at {n} players:')}")
         if a.paired:
             print(f"  paired: {_paired(a, timing, a.games)}")
         for i, c in enumerate((bw, bn, rw, rn)):
@@ -197,12 +199,15 @@ def main() -> None:
     print(ratio_line(bw_, bn_, rw_, rn_, a.against))
 
 
-def ratio_line(won: int, seats: int, other_won: int, other_seats: int, against: str) -> str:
-    """The last line: the bot's seat win rate over the other seats'; none when they won nothing (a few games at 2
-    players can end so), not a division by zero."""
-    if not other_won:
-        return f"ratio: none ({against} seats won no game)"
-    return f"ratio {(won / seats) / (other_won / other_seats):.2f}"
+def ratio_line(won: int, seats: int, other_won: int, other_seats: int, against: str, where: str = "") -> str:
+    """The bot's seat win rate over the other seats', with its 95% interval: normal on the log of the ratio of two
+    proportions (Katz), the seats taken as independent (a camp's seats win together, so it is a little narrow at
+    large tables). None when either side won nothing (a few games at 2 players can end so): no division by zero."""
+    if not won or not other_won:
+        return f"ratio{where} none ({'the bot' if not won else against + ' seats'} won no game)"
+    r = (won / seats) / (other_won / other_seats)
+    half = 1.96 * math.sqrt(1 / won - 1 / seats + 1 / other_won - 1 / other_seats)
+    return f"ratio{where} {r:.2f} [{r * math.exp(-half):.2f}, {r * math.exp(half):.2f}]"
 
 
 if __name__ == "__main__":

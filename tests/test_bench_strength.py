@@ -46,5 +46,16 @@ def test_player_counts_are_read_as_simulate_reads_them_and_a_bad_one_is_refused(
 
 def test_a_table_where_the_other_seats_won_nothing_gives_no_ratio() -> None:
     strength = _strength()
-    assert strength.ratio_line(8, 8, 0, 12, "random") == "ratio: none (random seats won no game)"
-    assert strength.ratio_line(491, 1000, 2427, 9000, "random") == "ratio 1.82"
+    assert strength.ratio_line(8, 8, 0, 12, "random") == "ratio none (random seats won no game)"
+    none = "ratio at 2 players: none (the bot won no game)"
+    assert strength.ratio_line(0, 8, 3, 12, "random", " at 2 players:") == none
+
+
+def test_the_ratio_has_its_interval_on_the_log_scale() -> None:
+    strength = _strength()
+    # 629 of 1,000 against 1,902 of 6,000 (7 players, seed 0): Katz's interval, by hand: se of the log
+    # sqrt(1/629 - 1/1000 + 1/1902 - 1/6000) = 0.03081, so 1.984 x/÷ exp(1.96 x 0.03081) = 1.0623
+    assert strength.ratio_line(629, 1000, 1902, 6000, "random") == "ratio 1.98 [1.87, 2.11]"
+    assert strength.ratio_line(491, 1000, 2427, 9000, "random", " at 10 players:") == (
+        "ratio at 10 players: 1.82 [1.69, 1.96]"
+    )
