@@ -7,7 +7,7 @@ from test_agents_heuristic import PASS, _obs
 
 from interpreter.agents.heuristic import HeuristicAgent
 from interpreter.agents.hints import hints_of
-from interpreter.agents.tasks import keeps_black, lures_itself, task_value
+from interpreter.agents.tasks import death_wins, lures_itself, task_value
 
 
 def _bot_with(task: str, style: str, seed: int = 0) -> HeuristicAgent:
@@ -36,8 +36,8 @@ def test_a_die_task_keeps_its_blacks_once_it_holds_a_red_or_blue_intel():
     ):
         bot = _bot_with("xian_zou", style)
         assert bot.act(_play_phase("xian_zou", intel), (clear, PASS)) == wanted, (style, intel)
-    assert keeps_black("die", {"red": 0, "blue": 1, "black": 0})
-    assert not keeps_black(None, {"red": 1, "blue": 1, "black": 2})
+    assert death_wins("die", {"red": 0, "blue": 1, "black": 0})
+    assert not death_wins(None, {"red": 1, "blue": 1, "black": 2})
 
 
 def test_task_values_by_style():

@@ -25,7 +25,6 @@ from .choices import best_beside, decode_first, from_intel, neighbours, not_of, 
 from .hints import (
     BALANCE,
     CLEAR,
-    DIE,
     GRAB,
     HARMFUL,
     HARMFUL_SKILL,
@@ -47,7 +46,7 @@ from .hints import (
     hints_of,
 )
 from .memory import Memory
-from .tasks import keeps_black, lures_itself, task_value
+from .tasks import death_wins, lures_itself, task_value
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -295,11 +294,10 @@ class HeuristicAgent(Agent):
             v = self._value_to(obs, obs["seat"], colors)
             return by_kind["accept"] if v > 0 else by_kind["decline"]
         counts = obs["players"][obs["seat"]]["intel_counts"]
-        dies_well = self._style == DIE and counts["red"] + counts["blue"] > 0
         good = self._mine
         if good is not None and counts[good] >= 2:  # one of its colour wins at once, even as a third black: the
             return by_kind["accept"]  # collect check comes before dying, and its camp wins with it dead or alive
-        if counts["black"] >= 2 and not dies_well:  # (a task won by its own death with a coloured intel: take it)
+        if counts["black"] >= 2 and not death_wins(self._style, counts):  # (unless its death wins: tasks.py)
             return by_kind["decline"]
         return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
 
@@ -496,7 +494,7 @@ class HeuristicAgent(Agent):
             self._keep(obs)
             for p in obs["players"]:
                 friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.memory.friend(obs, p["seat"]) > 0.3
-                if p["seat"] == me and keeps_black(self._style, p["intel_counts"]):  # (its death wins now)
+                if p["seat"] == me and death_wins(self._style, p["intel_counts"]):  # (its death wins now)
                     friendly = False
                 if friendly and (p["dying"] or not pending):
                     return uses[CLEAR]

@@ -23,7 +23,7 @@ def task_value(style: str | None, counts: Mapping[str, int], own: bool, colors: 
                 v += 5.0 if counts[c] >= 2 else 1.0
     elif style == SPREAD and not own and colored < 2:  # others need two red or blue
         v += 1.0 if "red" in colors or "blue" in colors else 0.0
-    elif style == DIE and own and colored > 0 and "black" in colors:
+    elif own and "black" in colors and death_wins(style, counts):
         return 5.0 if counts["black"] >= 2 else 1.0  # its own death with a coloured intel wins
     if "black" in colors:
         v -= 10.0 if counts["black"] >= 2 else 1.0
@@ -32,10 +32,11 @@ def task_value(style: str | None, counts: Mapping[str, int], own: bool, colors: 
     return v if "black" in colors else v + 0.2
 
 
-def keeps_black(style: str | None, counts: Mapping[str, int]) -> bool:
-    """Whether a bot whose task has this style keeps the black intel it holds (no `clear` card on itself): a ``die``
-    task once it holds a red or blue intel, whose death now wins (7 and 10 players, seeds 0 and 1: its games won
-    better in 14, worse in 2: docs/bots.md)."""
+def death_wins(style: str | None, counts: Mapping[str, int]) -> bool:
+    """Whether its own death would now win for a bot whose task has this style, holding `counts`: a ``die`` task once
+    it holds a red or blue intel. Such a bot welcomes a black (task_value), takes a face-down intel even with two
+    blacks (heuristic.py's receive) and keeps the blacks it holds: no `clear` card on itself (7 and 10 players,
+    seeds 0 and 1: its games won better in 14, worse in 2: docs/bots.md)."""
     return style == DIE and counts["red"] + counts["blue"] > 0
 
 
