@@ -188,8 +188,7 @@ def main() -> None:
         print(f"  {pad('identity', 10)} {pad(a.bot, 30)} {pad(a.against, 30)}")
         for identity in [*sorted(k for k in rn if k != ALL), ALL]:
             print(f"  {pad(identity, 10)} {cell(bw[identity], bn[identity])} {cell(rw[identity], rn[identity])}")
-        if rw[ALL]:
-            print(f"  {ratio_line(bw[ALL], bn[ALL], rw[ALL], rn[ALL], a.against, f' at {n} players:')}")
+        print(f"  {ratio_line(bw[ALL], bn[ALL], rw[ALL], rn[ALL], a.against, f' at {n} players:')}")
         if a.paired:
             print(f"  paired: {_paired(a, timing, a.games)}")
         for i, c in enumerate((bw, bn, rw, rn)):
@@ -202,7 +201,7 @@ def main() -> None:
 def ratio_line(won: int, seats: int, other_won: int, other_seats: int, against: str, where: str = "") -> str:
     """The bot's seat win rate over the other seats', with its 95% interval: normal on the log of the ratio of two
     proportions (Katz), the seats taken as independent (a camp's seats win together, so it is a little narrow at
-    large tables). None when either side won nothing (a few games at 2 players can end so): no division by zero."""
+    large tables). "none" when either side won nothing (a few games at 2 players can end so): no division by zero."""
     if not won or not other_won:
         return f"ratio{where} none ({'the bot' if not won else against + ' seats'} won no game)"
     r = (won / seats) / (other_won / other_seats)

@@ -3,6 +3,8 @@ hand-made observations and made-up tasks (a task is known to the bot by its hint
 
 from __future__ import annotations
 
+import dataclasses
+
 from test_agents_heuristic import PASS, _obs
 
 from interpreter.agents.heuristic import HeuristicAgent
@@ -12,9 +14,7 @@ from interpreter.agents.tasks import death_wins, lures_itself, task_value
 
 def _bot_with(task: str, style: str, seed: int = 0) -> HeuristicAgent:
     """A bot whose content gives the made-up secret task `task` the style `style`."""
-    base = hints_of()
-    hints = type(base)(base.tactics, base.camps, {task: style}, base.table, base.skills, base.colors)
-    return HeuristicAgent(seed, hints)
+    return HeuristicAgent(seed, dataclasses.replace(hints_of(), styles={task: style}))
 
 
 def _play_phase(task: str, intel: dict) -> dict:

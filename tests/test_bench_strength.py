@@ -1,9 +1,11 @@
-"""bench/strength.py's paired line: the sign test (McNemar's exact test on the changed results) and its wording."""
+"""bench/strength.py: the sign test (McNemar's exact test), the paired line's wording, the ratio's
+interval and how --players is read."""
 
 from __future__ import annotations
 
 import argparse
 
+import pytest
 from bench_scripts import load_bench
 
 
@@ -35,12 +37,9 @@ def test_the_paired_line_gives_the_changed_results_and_p() -> None:
 def test_player_counts_are_read_as_simulate_reads_them_and_a_bad_one_is_refused(capsys, monkeypatch) -> None:
     strength = _strength()
     monkeypatch.setattr("sys.argv", ["strength.py", "--players", "7,x", "--games", "1"])
-    try:
+    with pytest.raises(SystemExit) as e:
         strength.main()
-    except SystemExit as e:
-        assert e.code == 2
-    else:
-        raise AssertionError("a bad --players was accepted")
+    assert e.value.code == 2
     assert "--players: 'x' is not a player count" in capsys.readouterr().err
 
 

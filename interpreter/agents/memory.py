@@ -111,7 +111,7 @@ class Memory:
                 if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent
                     sent = rec["choice"]
                 continue
-            who: Any = rec.get("seat")  # (every noted event names its seat)
+            who: Any = rec.get("seat")  # (None for the few noted events without one: no branch of theirs reads it)
             if e in PROBE_EVENTS:
                 if probes.resolving is not None or who == me:  # (the only ones its probes learn from)
                     ruled = probes.read(rec, me)

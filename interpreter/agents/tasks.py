@@ -48,5 +48,5 @@ def lures_itself(style: str | None, counts: Mapping[str, int]) -> bool:
     if style == COLLECT:
         return counts["black"] == 0
     if style == DIE:
-        return counts["red"] + counts["blue"] > 0 or counts["black"] < 2
+        return death_wins(style, counts) or counts["black"] < 2
     return False
