@@ -207,6 +207,7 @@ class HeuristicAgent(Agent):
         self._remember(obs)
         if len(actions) == 1:
             return int(actions[0]["id"])
+        self._keep(obs)  # (this decision's state: its camp's colour, its task's style, values kept as worked out)
         actions = tuple([dict(d) for d in actions])  # (walked several times: a tuple's walk costs no call)
         decision = obs["decision"]
         kind = decision["kind"] if decision is not None else ""
@@ -282,7 +283,7 @@ class HeuristicAgent(Agent):
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
         colors = self._pending_colors(obs)
-        self._keep(obs)  # (a `decode` card first where what it shows changes the answer: choices.py)
+        # (a `decode` card first where what it shows changes the answer: choices.py)
         if colors is None and (decode := decode_first(obs, actions, self.tactics, self._mine)) is not None:
             return decode
         other = self._now_and_then(actions)  # now and then, a use offered before it answers
@@ -491,7 +492,6 @@ class HeuristicAgent(Agent):
             if any(self._hidden_benefit(obs, s) - here > HIDDEN_GUARD for s in beside):  # where it does less harm
                 return uses[MISLEAD]
         if CLEAR in uses:
-            self._keep(obs)
             for p in obs["players"]:
                 friendly = p["alive"] and p["intel_counts"]["black"] > 0 and self.memory.friend(obs, p["seat"]) > 0.3
                 if p["seat"] == me and death_wins(self._style, p["intel_counts"]):  # (its death wins now)
@@ -503,7 +503,6 @@ class HeuristicAgent(Agent):
                 p for p in obs["players"] if p["alive"] and p["seat"] != me and self.memory.friend(obs, p["seat"]) < 0
             ]
             mine = obs["players"][me]
-            self._keep(obs)
             color = self._mine
             alive = sum(1 for p in obs["players"] if p["alive"])
             if color is not None and alive > 2:  # a card of its colour kept to send (not with one other seat left)
