@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter.agents.kinds import factory_of
-from interpreter.balance.stats import binomial_p_two_sided
+from interpreter.balance.stats import Z95, binomial_p_two_sided
 from interpreter.cli_options import parse_players
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import drive
@@ -205,7 +205,7 @@ def ratio_line(won: int, seats: int, other_won: int, other_seats: int, against: 
     if not won or not other_won:
         return f"ratio{where} none ({'the bot' if not won else against + ' seats'} won no game)"
     r = (won / seats) / (other_won / other_seats)
-    half = 1.96 * math.sqrt(1 / won - 1 / seats + 1 / other_won - 1 / other_seats)
+    half = Z95 * math.sqrt(1 / won - 1 / seats + 1 / other_won - 1 / other_seats)
     return f"ratio{where} {r:.2f} [{r * math.exp(-half):.2f}, {r * math.exp(half):.2f}]"
 
 
