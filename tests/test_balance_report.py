@@ -205,6 +205,23 @@ def test_skills_offered_and_taken(played):
     assert rows["常用"]["games_offered"] is None and rows["常用"]["offers"] is None
 
 
+def test_a_skill_keeps_its_kind_when_a_record_names_it_first(played):
+    """A skill's kind is the content's, whether the first game its role was in offered it, used it or did not
+    name it (it was blank when that game's offers or uses were read before the role's skill list)."""
+    _, records = played
+    records = relabel(records)
+    for i, r in enumerate(records):
+        r["skill_offers"] = {f"{ROLE}·问过": 1, f"{ROLE}·用过": 1} if i == 0 else {}
+        r["skill_uses"] = {f"{ROLE}·用过": 1} if i == 0 else {}
+    skills = {"base": {ROLE: [("问过", "triggered"), ("用过", "victory"), ("没问", "active")]}}
+    rows = {s["skill"]: s for s in group(rep.build_report({}, records, skills))["skills"] if s["role"] == ROLE}
+    kinds = {name: row["kind"] for name, row in rows.items()}
+    assert kinds == {"问过": "triggered", "用过": "victory", "没问": "active"}
+    # a skill the content does not list (its pack not found) has no kind
+    rows = {s["skill"]: s for s in group(rep.build_report({}, records))["skills"] if s["role"] == ROLE}
+    assert rows["用过"]["kind"] is None
+
+
 def test_failed_games_are_listed_and_left_out(played):
     _, records = played
     records = copy.deepcopy(records[:30])

@@ -292,7 +292,7 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
         for role in in_play:
             dealt[role] += 1
             for name, kind in (role_skills or {}).get(role, ()):
-                kinds.setdefault((role, name), kind)
+                kinds[role, name] = kind  # the content's, over the blank a record's offers or uses put first
         for key, k in r["skill_uses"].items():
             role, _, name = key.rpartition("·")
             kinds.setdefault((role, name), "")
