@@ -222,6 +222,29 @@ def test_a_skill_keeps_its_kind_when_a_record_names_it_first(played):
     assert rows["用过"]["kind"] is None
 
 
+def test_a_role_that_left_play_after_its_skill_counts_as_in_play(played):
+    """A role can use a skill and then leave play (端木静（SP）'s 后来人 replaces its own role): the records list the
+    roles at the end, so that game counts the role as in play through its skill's use or offer. Before, such a
+    skill could be used in more games than its role was in play, and the report stopped on a traceback (Wilson's
+    interval of 3 wins of 2)."""
+    _, records = played
+    records = relabel(records)
+    for i, r in enumerate(records):
+        r["skill_offers"] = {f"{ROLE}·后来": 1} if i < 30 else {}
+        r["skill_uses"] = {f"{ROLE}·后来": 1} if i < 20 else {}
+        if i < 30:  # replaced: another role at its seat at the end
+            r["roles"] = [x for x in r["roles"] if x != ROLE] + ["新角色（替身）"]
+            r["seats"][0]["role"] = "新角色（替身）"
+        if i >= 40:  # not dealt at all
+            r["roles"] = [x for x in r["roles"] if x != ROLE]
+            r["seats"][0]["role"] = "别的角色（路人）"
+    skills = {"base": {ROLE: [("后来", "active")]}}
+    rows = {s["skill"]: s for s in group(rep.build_report({}, records, skills))["skills"] if s["role"] == ROLE}
+    row = rows["后来"]
+    assert (row["games_in_play"], row["games_offered"], row["games_used"]) == (40, 30, 20)
+    assert row["share_of_games"]["rate"] == 0.5 and row["uses_per_game"] == 0.5
+
+
 def test_failed_games_are_listed_and_left_out(played):
     _, records = played
     records = copy.deepcopy(records[:30])

@@ -280,6 +280,9 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
     for r in recs:
         if r.get("failed") is not None:
             continue
+        # A record lists the roles in play at the end; a role offered or using a skill was in play too, though a
+        # skill may have taken it out of play since (端木静（SP）'s 后来人 replaces its own role).
+        in_play = set(r["roles"])
         if "skill_offers" in r:
             counted = True
             for key, k in r["skill_offers"].items():
@@ -288,17 +291,18 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
                 if k:
                     offered_games[role, name] += 1
                     offers[role, name] += k
-        in_play = set(r["roles"])
-        for role in in_play:
-            dealt[role] += 1
-            for name, kind in (role_skills or {}).get(role, ()):
-                kinds[role, name] = kind  # the content's, over the blank a record's offers or uses put first
+                    in_play.add(role)
         for key, k in r["skill_uses"].items():
             role, _, name = key.rpartition("·")
             kinds.setdefault((role, name), "")
             if k:
                 used_games[role, name] += 1
                 uses[role, name] += k
+                in_play.add(role)
+        for role in in_play:
+            dealt[role] += 1
+            for name, kind in (role_skills or {}).get(role, ()):
+                kinds[role, name] = kind  # the content's, over the blank a record's offers or uses put first
     rows = []
     for role, name in sorted(kinds):
         g = dealt[role]
