@@ -656,3 +656,23 @@ skills:
     meta = {"packs": [{"name": "mine", "content": [str(pack)], "expansions": "none"}]}
     skills = pack_facts.pack_skills(meta)["mine"]
     assert skills["测试（试验员）"] == [("两时", "triggered + active"), ("一时", "active")]
+
+
+def test_a_skills_kind_is_in_the_pages_language(played):
+    """The page's skill table and a flag name a skill's kind in the report's language, each moment's kind of a
+    skill with several (the Chinese page showed 'triggered', 'active' in English)."""
+    from interpreter.balance.html import skill_table
+    from interpreter.balance.words import flag_text
+
+    _, records = played
+    records = relabel(records)
+    for i, r in enumerate(records):
+        r["skill_uses"] = {f"{ROLE}·两时": 1} if i == 0 else {}
+    skills = {"base": {ROLE: [("两时", "triggered + active"), ("一时", "victory")]}}
+    report = rep.build_report({}, records, skills)
+    zh, en = skill_table(group(report), "zh"), skill_table(group(report), "en")
+    assert '<td class="name">触发 + 主动</td>' in zh and '<td class="name">胜利</td>' in zh
+    assert "triggered" not in zh and "victory" not in zh
+    assert '<td class="name">triggered + active</td>' in en and '<td class="name">victory</td>' in en
+    rare = next(f for f in report["flags"] if f["subject"] == f"{ROLE}·两时")
+    assert "（触发 + 主动技能）" in flag_text(rare, "zh") and "(triggered + active skill)" in flag_text(rare, "en")

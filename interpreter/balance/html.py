@@ -24,6 +24,7 @@ from .words import (
     offered_prefix,
     pins_text,
     players_text as players_words,
+    skill_kind_name,
     status_name,
     verdict_text,
 )
@@ -136,7 +137,7 @@ def skill_table(g: dict, lang: str = DEFAULT_LANG) -> str:
         per_game = "" if s["uses_per_game"] is None else f"{s['uses_per_game']:.2f}"
         rows.append(
             f'<tr><td class="name">{escape(s["role"])}·{escape(s["skill"])}</td>'
-            f'<td class="name">{escape(s["kind"] or "")}</td>'
+            f'<td class="name">{escape(skill_kind_name(s["kind"], lang) if s["kind"] else "")}</td>'
             f"<td>{s['games_in_play']}</td><td>{'' if s.get('games_offered') is None else s['games_offered']}</td>"
             f"<td>{s['games_used']}</td><td>{pct(s['share_of_games']['rate'])}</td>"
             f"<td>{s['uses']}</td><td>{per_game}</td>"

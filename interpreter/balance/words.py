@@ -141,7 +141,7 @@ def flag_text(f: dict, lang: str) -> str:
         )
     if kind in ("unused", "rare") and "used" in f:
         kind_of = f.get("skill_kind")
-        skill_kind = say("flag_skill_kind", lang, kind=_skill_kind(kind_of, lang)) if kind_of else ""
+        skill_kind = say("flag_skill_kind", lang, kind=skill_kind_name(kind_of, lang)) if kind_of else ""
         offered = f.get("offered")
         more = (
             ""
@@ -173,6 +173,9 @@ def figure_name(figure: dict, lang: str) -> str:
     return name
 
 
-def _skill_kind(kind: str, lang: str) -> str:
-    """A skill's kind (active, triggered, …) in `lang`; a kind the catalogue does not name is shown as it is."""
-    return say("skill_kind_" + kind, lang) if "skill_kind_" + kind in MESSAGES else kind
+def skill_kind_name(kind: str, lang: str) -> str:
+    """A skill's kind (active, triggered, …; a skill with several moments ``triggered + victory``: each part) in
+    `lang`, as the flags and the page's skill table show it; a kind the catalogue does not name is shown as it is."""
+    return " + ".join(
+        say("skill_kind_" + part, lang) if "skill_kind_" + part in MESSAGES else part for part in kind.split(" + ")
+    )
