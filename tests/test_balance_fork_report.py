@@ -199,3 +199,29 @@ def test_the_role_chart_is_paged_and_sorted(fork_sweep: Path) -> None:
     assert re.search(r"<summary>第41–\d+个角色（共\d+个）</summary>", render_report(report))
     titles = re.findall(r"<svg[^>]*><title>Win rate by role</title>.*?</svg>", html)
     assert titles and all(len(re.findall(r'font-size="13" text-anchor="end"', t)) <= ROLES_PER_CHART for t in titles)
+
+
+def test_the_charts_put_the_new_items_first_and_mark_them(fork_sweep: Path) -> None:
+    """In the fork's section the role chart's first row is its new role and the task chart's its new task, each
+    label marked new as the tables mark it (the role chart sorted 画眉 among the others, unmarked)."""
+    import re
+
+    from interpreter.balance.html import render_report
+
+    report = json.loads(fengsheng("balance", "report", fork_sweep, "--format", "json", "--no-html").stdout)
+    for lang, role, task, by_role, by_task in [
+        ("zh", "画眉（歌女）（新）", "收藏家（新）", "各角色胜率", "各秘密任务胜率"),
+        ("en", "画眉（歌女） (new)", "收藏家 (new)", "Win rate by role", "Win rate by secret task"),
+    ]:
+        html = render_report(report, lang=lang)
+        jia = html[html.index("<h2>jia · ") :]
+        base = html[html.index("<h2>base · ") : html.index("<h2>jia · ")]
+
+        def labels(section: str, title: str) -> list[str]:
+            svg = re.search(rf"<svg[^>]*><title>{title}</title>.*?</svg>", section)
+            assert svg, title
+            return re.findall(r'font-size="13" text-anchor="end">([^<]*)</text>', svg.group(0))
+
+        assert labels(jia, by_role)[0] == role and labels(jia, by_task)[0] == task
+        assert sum(label.endswith(("（新）", " (new)")) for label in labels(jia, by_role)) == 1
+        assert not any(label.endswith(("（新）", " (new)")) for label in labels(base, by_role) + labels(base, by_task))

@@ -6,7 +6,7 @@ html_compare.py (A/B); nothing is fetched, every chart is text in the page.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 from .messages import DEFAULT_LANG, say
@@ -57,19 +57,22 @@ def interval_chart(
     domain: tuple[float, float] | None = None,
     tip: Callable[[str, str, dict], str] | None = None,
     lang: str = DEFAULT_LANG,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """Values with their 95% intervals: one line per row, one dot and error bar per series (a colour each).
 
     ``points[(row, series)]`` is a report row (``rate``, ``low``, ``high``, ``n``, optionally
     ``expected`` drawn as a grey tick, and ``flag``: the dot is filled and the flag written at the
     right). ``domain``: the values at the two ends of the axis (rates: 0 to 1; differences: ±d,
-    with a line at 0). ``tip``: a dot's tooltip (``rate_tip`` in `lang` when not given)."""
+    with a line at 0). ``tip``: a dot's tooltip (``rate_tip`` in `lang` when not given). ``labels``: a row's label
+    where it is not the row itself (a new item's name marked new)."""
     if tip is None:
 
         def tip(row: str, s: str, pt: dict) -> str:
             return rate_tip(row, s, pt, lang)
 
-    label_w = max([_w(r) for r in rows] + [60]) + 12
+    shown = {r: (labels or {}).get(r, r) for r in rows}
+    label_w = max([_w(t) for t in shown.values()] + [60]) + 12
     plot_w = 560
     step = 9
     row_h = max(22, 8 + step * len(series))
@@ -101,7 +104,7 @@ def interval_chart(
         if i % 2:
             out.append(f'<rect x="0" y="{y0}" width="{label_w + plot_w}" height="{row_h}" fill="#fafafa"/>')
         ty = y0 + row_h / 2 + 4
-        out.append(f'<text x="{label_w - 8}" y="{ty:.1f}" font-size="13" text-anchor="end">{escape(row)}</text>')
+        out.append(f'<text x="{label_w - 8}" y="{ty:.1f}" font-size="13" text-anchor="end">{escape(shown[row])}</text>')
         for j, s in enumerate(series):
             pt = points.get((row, s))
             if pt is None or pt.get("rate") is None:

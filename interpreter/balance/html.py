@@ -75,6 +75,11 @@ def new_tag(lang: str) -> str:
     return f' <span class="tag new">{escape(say("new", lang))}</span>'
 
 
+def new_labels(new: set[str] | frozenset[str], lang: str) -> dict[str, str]:
+    """A chart's labels of the new items: the name marked new, as the tables mark it (画眉（歌女）（新）)."""
+    return {name: name + say("new_suffix", lang) for name in new}
+
+
 def _new_first(rows: Sequence[dict], new: set[str] | frozenset[str]) -> list[dict]:
     return sorted(rows, key=lambda r: r["name"] not in new)  # (stable: the new first, each part in its order)
 
@@ -279,16 +284,26 @@ def _series(g: dict, lang: str = DEFAULT_LANG) -> str:
 ROLES_PER_CHART = 40  # rows of one role chart: more roles are paged into folded charts below it
 
 
-def role_charts(roles: Sequence[str], pooled: dict, series: str, pts: dict, tick: str, lang: str = DEFAULT_LANG) -> str:
+def role_charts(
+    roles: Sequence[str],
+    pooled: dict,
+    series: str,
+    pts: dict,
+    tick: str,
+    lang: str = DEFAULT_LANG,
+    new: set[str] | frozenset[str] = frozenset(),
+) -> str:
     """The role chart, readable with 60+ roles: one dot and interval per role (the group pooling the player
-    counts, or the one count; the per-count figures are in the tables), sorted by how far the role is from its
-    expected rate (the strongest first, the weakest last), ROLES_PER_CHART rows a chart, the rest folded."""
+    counts, or the one count; the per-count figures are in the tables), the new roles first and marked, then
+    sorted by how far the role is from its expected rate (the strongest first, the weakest last),
+    ROLES_PER_CHART rows a chart, the rest folded."""
     gap = {r["name"]: (r["rate"] or 0) - (r["expected"] or 0) for r in pooled["roles"]}
-    ordered = sorted((r for r in roles if (r, series) in pts), key=lambda r: (-gap.get(r, 0), str(r)))
+    ordered = sorted((r for r in roles if (r, series) in pts), key=lambda r: (r not in new, -gap.get(r, 0), str(r)))
+    labels = new_labels(new, lang)
     parts = []
     for start in range(0, len(ordered), ROLES_PER_CHART):
         rows = ordered[start : start + ROLES_PER_CHART]
-        svg = interval_chart(rows, [series], pts, say("by_role", lang), lang=lang)
+        svg = interval_chart(rows, [series], pts, say("by_role", lang), lang=lang, labels=labels)
         chart = legend([series], tick) + f'<div class="chart">{svg}</div>'
         if start == 0:
             parts.append(chart)
@@ -415,11 +430,11 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
     if tasks:
         body.append(f"<h3>{escape(say('by_task', lang))}</h3>")
         pts = {(r["name"], _series(g, lang)): r for g in groups for r in g["tasks"]}
-        svg = interval_chart(tasks, series, pts, say("by_task", lang), lang=lang)
+        svg = interval_chart(tasks, series, pts, say("by_task", lang), lang=lang, labels=new_labels(new_tasks, lang))
         body.append(legend(series) + f'<div class="chart">{svg}</div>')
     body.append(f"<h3>{escape(say('by_role', lang))}</h3>")
     pts = {(r["name"], _series(g, lang)): _lead_marked(r, lang) for g in groups for r in g["roles"]}
-    body.append(role_charts(roles, pooled, _series(pooled, lang), pts, _tick(lang), lang))
+    body.append(role_charts(roles, pooled, _series(pooled, lang), pts, _tick(lang), lang, _news(report, pack, "roles")))
     body.append(f"<h3>{escape(say('game_length', lang))}</h3>")
     body.append(length_table(groups, lang))
     for g in groups:
