@@ -204,8 +204,11 @@ def simulate(
         sys.exit(1)
     summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec, pins)
     if fmt == "json":
-        # the batch seed: what plays the same games again (a fresh one when --seed was not given)
-        click.echo(json.dumps({"seed": seed, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2))
+        # the batch seed: what plays the same games again (a fresh one when --seed was not given); what was pinned
+        pinned = {"pins": {k: v for k, v in (("role", pins.role), ("task", pins.task)) if v}} if pins else {}
+        click.echo(
+            json.dumps({"seed": seed, **pinned, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2)
+        )
         sys.exit(1 if summary.failures or summary.log_error is not None else 0)
     deck = len(content.deck_for(players))
     header = (
@@ -213,7 +216,7 @@ def simulate(
         f"content: {content.rules.name}; packs: {', '.join(p.id for p in content.packs)}\n"
         f"  ({len(content.card_types)} card types, {deck}-card deck, "
         f"{len(content.tasks)} secret tasks, {len(content.roles)} roles)"
-    )
+    ) + _pinned_line(content, pins, players)
     click.echo(summary.text(header))
     if log_path and summary.log_error is not None:  # the summary above counts every game all the same
         click.echo(
@@ -247,6 +250,18 @@ def _pins(content, players: int, role: str | None, task: str | None, seat: int |
             "; ".join(problems), param_hint="--role" if role and "role" in problems[0] else "--task"
         )
     return Pins(role, task, seat or 0)
+
+
+def _pinned_line(content, pins, players: int) -> str:
+    """The summary's line saying what every game pinned ("" when nothing), as the balance report's first line."""
+    if not pins:
+        return ""
+    what = []
+    if pins.role:
+        what.append(f"role {content.roles[pins.role].label()} ({pins.role})")
+    if pins.task:
+        what.append(f"secret task {content.tasks[pins.task].name} ({pins.task})")
+    return f"\npinned: {' and '.join(what)} dealt to a seat in every game (game i at seat i mod {players})"
 
 
 def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spec=None, pins=None) -> str:

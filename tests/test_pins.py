@@ -113,6 +113,20 @@ def test_simulate_pins_and_replays(tmp_path: Path, fork, one_role_pack: Path) ->
     assert r.exit_code == 0, r.output
 
 
+def test_simulate_says_what_it_pinned(one_role_pack: Path) -> None:
+    """The summary says what every game pinned, as the balance report's first line does (text: by name and id;
+    JSON: `pins`); a batch pinning nothing says nothing of pins."""
+    args = ["simulate", "-p", 5, "-n", 2, "-s", 3, "-j", 1, "--content", one_role_pack]
+    text = fengsheng(*args, "--role", ROLE, "--task", "xian_xing_zhe").output
+    assert (
+        "pinned: role 测试文书（测试用） (demo_clerk) and secret task 先行者 (xian_xing_zhe) dealt to a seat in every "
+        "game (game i at seat i mod 5)"
+    ) in text
+    assert json.loads(fengsheng(*args, "--role", ROLE, "--format", "json").stdout)["pins"] == {"role": ROLE}
+    assert "pinned" not in fengsheng(*args).output
+    assert "pins" not in json.loads(fengsheng(*args, "--format", "json").stdout)
+
+
 def test_the_commands_check_the_ids(one_role_pack: Path, tmp_path: Path) -> None:
     r = fengsheng("simulate", "-p", 5, "-n", 2, "--role", "demo_clerc", "--content", one_role_pack)
     assert r.exit_code == 2 and "did you mean demo_clerk?" in r.output
