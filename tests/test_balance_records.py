@@ -108,6 +108,26 @@ def test_a_bad_sweep_json_is_named(tmp_path):
         read_spec(tmp_path)
 
 
+def test_a_sweep_json_with_bad_pins_is_named(tmp_path):
+    """Pins that are not a role's and a task's ids are an error naming them: they were dropped without a word,
+    so the report no longer said what was pinned and compare paired no pinned seat."""
+    d = _spec().to_dict()
+    for bad in ({"role": 5}, "hua_mei", {"role": ""}, {"card": "mi_dian"}, {"role": "hua_mei", "seat": 1}):
+        d["pins"] = bad
+        (tmp_path / SWEEP_FILE).write_text(json.dumps(d))
+        with pytest.raises(RecordError, match=r"`pins` should be null or the ids of a role and a task"):
+            read_spec(tmp_path)
+    for good, pins in (
+        (None, None),
+        ({}, None),
+        ({"role": "hua_mei"}, {"role": "hua_mei"}),
+        ({"task": "x"}, {"task": "x"}),
+    ):
+        d["pins"] = good
+        (tmp_path / SWEEP_FILE).write_text(json.dumps(d))
+        assert read_spec(tmp_path).pins == pins
+
+
 def test_records_round_trip_sorted_by_cell_and_index_whatever_the_order_written(tmp_path):
     write_spec(tmp_path, _spec())
     written = [_rec(6, "base", 1), _rec(5, "fork", 0), _rec(5, "base", 2), _rec(5, "base", 0, won=3)]

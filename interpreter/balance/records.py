@@ -250,11 +250,19 @@ def _spec_problem(d: object) -> str | None:
         ("games", _is_int(d.get("games")), "a whole number"),
         ("max_turns", d.get("max_turns") is None or _is_int(d.get("max_turns")), "a whole number or null"),
         ("engine", isinstance(d.get("engine", ""), str), "a text"),
+        ("pins", _pins_ok(d.get("pins")), 'null or the ids of a role and a task ({"role": ID, "task": ID})'),
     ]
     for key, ok, what in checks:
         if not ok:
             return f"`{key}` should be {what} (got {_brief(d.get(key))})"
     return None
+
+
+def _pins_ok(p: object) -> bool:
+    """Pins as `balance --role/--task` writes them: none, or a role's and/or a task's id (texts)."""
+    return p is None or (
+        isinstance(p, dict) and all(k in ("role", "task") and isinstance(v, str) and v for k, v in p.items())
+    )
 
 
 def _card_counts_ok(c: object) -> bool:
