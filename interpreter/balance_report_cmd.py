@@ -115,10 +115,11 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
 
 def _pack_diffs(meta: dict) -> dict[str, dict]:
     """Per pack of the sweep that is a fork (content folders that load): what `pack diff` says it changes of the
-    bundled game with the same expansions, as records (`pack diff --format json`'s) and its lines for people."""
+    bundled game with the same expansions, as records (`pack diff --format json`'s), the changed decks' sizes
+    and its lines for people (in English: the tables and the page say them in their language)."""
     from .content.loader import load_cached
     from .content.packs import parse_expansions, resolve_packs
-    from .pack_cmd import compare as diff_records, diff_lines, summary
+    from .pack_cmd import compare as diff_records, deck_sizes, diff_lines, summary
 
     out: dict[str, dict] = {}
     for pack in meta.get("packs") or []:
@@ -132,7 +133,11 @@ def _pack_diffs(meta: dict) -> dict[str, dict]:
             continue
         changes = diff_records(a, b)
         if changes:
-            out[str(pack.get("name"))] = {"changes": changes, "lines": diff_lines(a, b, changes)}
+            out[str(pack.get("name"))] = {
+                "changes": changes,
+                "deck_sizes": deck_sizes(a, b, changes),  # (the lines in the report's language are made of these)
+                "lines": diff_lines(a, b, changes),
+            }
     return out
 
 

@@ -226,8 +226,9 @@ def diff(base: str, fork: str, expansions: str | None, fmt: str) -> None:
     sys.exit(1 if changes else 0)
 
 
-# The kinds of game object `pack diff` compares one by one, as summary() keys them, and their word in a line.
-OBJECTS = {"cards": ("card", "card"), "roles": ("role", "role"), "secret_tasks": ("secret_task", "secret task")}
+# The kinds of game object `pack diff` compares one by one, as summary() keys them (their word in a line:
+# balance/diff_words.py).
+OBJECTS = {"cards": "card", "roles": "role", "secret_tasks": "secret_task"}
 
 
 def _change(kind: str, change: str, obj: object = None, field: str | None = None, old=None, new=None, item=None):
@@ -265,7 +266,7 @@ def compare(a: dict, b: dict) -> list[dict]:
             if old != new:
                 out.append(_change("deck", "changed", name, card, old, new))
     out += _copy_changes(a["copies"], b["copies"])
-    for key, (kind, _) in OBJECTS.items():
+    for key, kind in OBJECTS.items():
         for ident in sorted({*a[key], *b[key]}):
             x, y = a[key].get(ident), b[key].get(ident)
             if x is None:
@@ -295,43 +296,14 @@ def _copy_changes(a: dict, b: dict) -> list[dict]:
 
 
 def diff_lines(a: dict, b: dict, changes: list[dict]) -> list[str]:
-    """`pack diff`'s lines for people: one per rule, identity table row, deck and game object that changed."""
-    words = {kind: word for kind, word in OBJECTS.values()}
-    out: list[str] = []
-    done: set = set()
-    for c in changes:
-        kind, obj = c["kind"], c["object"]
-        if kind == "rules":
-            out.append(f"rules {c['field']}: {_value(c['old'])} → {_value(c['new'])}")
-        elif kind == "identity_table":
-            out.append(f"identity table, {obj} players: {_row(c['old'])} → {_row(c['new'])}")
-        elif kind == "copies":
-            n = len(obj)
-            out.append(f"{n} cop{'y' if n == 1 else 'ies'}: {c['field']} {_value(c['old'])} → {_value(c['new'])}")
-            continue
-        elif (kind, obj) in done:
-            continue
-        elif kind == "deck":
-            moved = [
-                f"{d['field']} {d['old']} → {d['new']}" for d in changes if d["kind"] == "deck" and d["object"] == obj
-            ]
-            total = [side["decks"].get(obj, {"cards": 0})["cards"] for side in (a, b)]
-            out.append(f"deck {obj}: {total[0]} → {total[1]} cards ({'; '.join(moved)})")
-        else:
-            sign = {"added": "+", "removed": "-", "changed": "~"}[c["change"]]
-            pack = "" if c["change"] == "removed" else f", pack {c['pack']}"
-            out.append(f"{sign} {words[kind]} {c['name']} ({obj}{pack})")
-        done.add((kind, obj))
-    return out
+    """`pack diff`'s lines for people: one per rule, identity table row, deck and game object that changed (the
+    balance report's words of a fork, balance/diff_words.py, in English)."""
+    from .balance.diff_words import diff_lines as lines
+
+    return lines(changes, deck_sizes(a, b, changes), "en")
 
 
-def _value(v: object) -> str:
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return str(v).lower()
-    return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
-
-
-def _row(row: dict | None) -> str:
-    return ", ".join(f"{k} ×{v}" for k, v in row.items()) if row else "none"
+def deck_sizes(a: dict, b: dict, changes: list[dict]) -> dict[str, list[int]]:
+    """The cards of each deck the changes touch, before and after (a deck one side lacks: 0)."""
+    decks = {c["object"] for c in changes if c["kind"] == "deck"}
+    return {obj: [side["decks"].get(obj, {"cards": 0})["cards"] for side in (a, b)] for obj in sorted(decks)}

@@ -70,6 +70,7 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     assert {"kind": "rules", "change": "changed", "object": None, "name": None, "pack": None, "field": "draw_count",
             "old": 3, "new": 2} in diff["changes"]  # fmt: skip
     assert "rules draw_count: 3 → 2" in diff["lines"] and "base" not in report["pack_diffs"]
+    assert diff["deck_sizes"]["standard (5-8 players)"] == [110, 108]
     # the terminal: the verdicts come first, then the diff, then the flags
     text = fengsheng("balance", "report", fork_sweep, "--no-html", "--lang", "en").output
     assert text.index("Is my new thing balanced?") < text.index("What jia changes") < text.index("Flags")
@@ -77,6 +78,17 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     zh = fengsheng("balance", "report", fork_sweep, "--no-html").output  # Chinese by default
     assert zh.index("我的新内容均衡吗？") < zh.index("jia改动了什么") < zh.index("标记")
     assert "新角色「画眉（歌女）」" in zh
+    # the fork's changes in the report's language (pack diff's lines are English)
+    for line in (
+        "规则 draw_count：3 → 2",
+        "牌堆 standard（5-8人）：110 → 108张（密电 0 → 2；调虎离山 4 → 0）",
+        "- 卡牌 调虎离山（diao_hu_li_shan）",
+        "+ 角色 画眉（歌女）（hua_mei，扩展包 jia_gui）",
+        "+ 秘密任务 收藏家（shou_cang_jia，扩展包 jia_gui）",
+    ):
+        assert f"  {line}\n" in zh, line
+    assert "deck standard (5-8 players): 110 → 108 cards (密电 0 → 2; 调虎离山 4 → 0)" in text
+    assert "rules draw_count" not in zh and "deck standard" not in zh and "规则 draw_count" not in text
     assert "密电（新）" in zh and "收藏家（新）" in zh and "画眉（歌女）（新）" in zh
     from interpreter.balance.html import render_report
 
@@ -84,6 +96,8 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     for name in ("密电", "收藏家", "画眉（歌女）"):
         assert f'{name} <span class="tag new">new</span>' in html
         assert f'{name} <span class="tag new">新</span>' in render_report(report)
+    assert "<li>规则 draw_count：3 → 2</li>" in render_report(report)
+    assert "<li>rules draw_count: 3 → 2</li>" in html
 
 
 def test_verdict_words() -> None:

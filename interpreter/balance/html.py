@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 
 from .charts import histogram, interval_chart, legend, reason_bars
+from .diff_words import fork_lines
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
 from .words import (
@@ -317,7 +318,7 @@ def diff_section(report: dict, lang: str = DEFAULT_LANG) -> str:
     """What each fork of the sweep changes of the bundled game (`pack diff`), folded."""
     out = []
     for pack, d in (report.get("pack_diffs") or {}).items():
-        items = "".join(f"<li>{escape(line)}</li>" for line in d["lines"])
+        items = "".join(f"<li>{escape(line)}</li>" for line in fork_lines(d, lang))
         out.append(
             f'<details class="diff"><summary><b>{escape(say("diff_summary", lang, pack=pack))}</b> '
             f"{escape(say('diff_count', lang, n=len(d['changes'])))}</summary><ul>{items}</ul></details>"

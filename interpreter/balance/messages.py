@@ -201,6 +201,17 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "roles_range": ("第{first}–{last}个角色（共{total}个）", "roles {first}–{last} of {total}"),
     "diff_summary": ("{pack}改动了什么", "What {pack} changes"),
     "diff_count": ("（{n}处改动：与内置游戏的 pack diff）", "({n} changes: pack diff against the bundled game)"),
+    # a fork's changes, a line each, as `pack diff` prints them (diff_words.py; `pack diff` itself in English)
+    "diff_rules": ("规则 {field}：{old} → {new}", "rules {field}: {old} → {new}"),
+    "diff_identity_table": ("身份表，{n}人：{old} → {new}", "identity table, {n} players: {old} → {new}"),
+    "diff_copy": ("{n}张牌：{field} {old} → {new}", "{n} copy: {field} {old} → {new}"),
+    "diff_copies": ("{n}张牌：{field} {old} → {new}", "{n} copies: {field} {old} → {new}"),
+    "diff_deck": ("牌堆 {deck}：{old} → {new}张（{moved}）", "deck {deck}: {old} → {new} cards ({moved})"),
+    "diff_deck_name": ("{name}（{lo}-{hi}人）", "{name} ({lo}-{hi} players)"),
+    "diff_sep": ("；", "; "),
+    "diff_object": ("{sign} {kind} {name}（{id}{pack}）", "{sign} {kind} {name} ({id}{pack})"),
+    "diff_pack": ("，扩展包 {pack}", ", pack {pack}"),
+    "diff_none": ("无", "none"),
     "how_to_read": (
         "每个胜率都是获胜席数/参与席数，附Wilson 95%区间（横线）及所依据的席数（n）。"
         "角色的<b>期望</b>胜率（灰色短竖线）是"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..screen_table import Column, ScreenTable
+from .diff_words import fork_lines
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
 from .words import (
@@ -128,7 +129,7 @@ def print_report(report: dict, console: Any, roles: bool = True, lang: str = DEF
             )
             console.print("  " + line, markup=False)
     for pack, d in (report.get("pack_diffs") or {}).items():
-        lines = d["lines"]
+        lines = fork_lines(d, lang)
         console.print(f"[bold]{escape(say('diff_title', lang, pack=pack))}[/bold]")
         for line in lines[:MAX_DIFF_LINES]:
             console.print(f"  {line}", markup=False)
