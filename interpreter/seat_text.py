@@ -359,7 +359,8 @@ def in_use_text(c: Mapping[str, Any], names: Names) -> Text:
 
 
 def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[str, Any]] | None = None) -> str | None:
-    """The end of the game for the seat looking (who won, why, the winners' identities), or None while it goes on.
+    """The end of the game for the seat looking (who won, why, the winners' identities), or None while it goes on;
+    for a spectator (``obs["seat"]`` None) the same without the seat's own verdict.
 
     ``history`` is the seat's whole history when ``obs`` carries only a part of it."""
     me = obs["seat"]
@@ -368,7 +369,8 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
         return None
     reason = REASON_ZH.get(result["reason"].split("+")[0], result["reason"])
     winners = "、".join(_seat(w, me) for w in result["winners"]) or "无人"
-    verdict = "你赢了！" if me in result["winners"] else "你没有赢。"
+    # (a spectator, seat None, played no seat: neither won nor lost)
+    verdict = "" if me is None else "你赢了！" if me in result["winners"] else "你没有赢。"
     ends = [r for r in (obs["history"] if history is None else history) if r.get("e") == "game_over"]
     idents = ""
     if ends and ends[-1].get("identities"):

@@ -41,6 +41,9 @@ def _watched(web, names: Names) -> int:
         assert not found, f"the spectator was shown {found}"
         looked += sum(len(v) for k, v in hidden.items() if k != "allowed")
         if web.over():
+            # the end names the winners, and tells a spectator, who played no seat, neither "you won" nor "you lost"
+            result = message["view"]["result"]
+            assert result.startswith("游戏结束：") and "胜者：" in result and "你" not in result, result
             return looked
         if web.bot_to_move():
             web.bot_answered(web.bot_question()())
