@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -165,14 +166,21 @@ def test_finished_tables_are_kept_for_the_time_given_then_deleted(folder):
         store.close()
 
 
-def test_a_foreign_damaged_or_busy_database_is_refused_in_one_line(folder):
+def test_a_foreign_damaged_or_busy_database_or_a_folder_is_refused_in_one_line(folder):
     foreign = folder / "other.db"
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE notes (x)")
     garbage = folder / "garbage.db"
     garbage.write_bytes(b"this is no database\n" * 100)
-    for path, says in ((foreign, "not a fengsheng serve database"), (garbage, "not an SQLite database")):
-        with pytest.raises(StoreError, match=says):
+    a_folder = folder / "games"
+    a_folder.mkdir()
+    for path, says in (
+        (foreign, "not a fengsheng serve database"),
+        (garbage, "not an SQLite database"),
+        (a_folder, f"is a folder: give --db a file's path, such as {a_folder / 'tables.sqlite3'}"),
+        (garbage / "x.db", f"cannot open the tables' database (File exists: {garbage})"),
+    ):
+        with pytest.raises(StoreError, match=re.escape(says)):
             Store(path)
         r = fengsheng("serve", "--db", str(path))
         assert r.exit_code == 1 and says in r.output and len(r.output.strip().splitlines()) == 1, r.output

@@ -123,16 +123,20 @@ class Store:
 
     def _open(self, path: Path) -> sqlite3.Connection:
         where = str(path)
+        if path.is_dir():  # (sqlite3 would say only "unable to open database file")
+            raise StoreError(f"{where}: is a folder: give --db a file's path, such as {path / 'tables.sqlite3'}")
         try:
             if not path.exists():
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._take_lock(path)
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
-        except OSError as e:
-            raise StoreError(
-                f"{where}: cannot open the tables' database ({e.strerror or e}); give another --db"
-            ) from None
+        except (OSError, sqlite3.Error) as e:
+            self._release_lock()
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            if isinstance(e, OSError) and e.filename is not None and str(e.filename) != where:
+                why += f": {e.filename}"  # (a folder above it that is a file, say)
+            raise StoreError(f"{where}: cannot open the tables' database ({why}); give another --db") from None
         self._db = db
         try:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
