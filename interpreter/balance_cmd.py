@@ -20,6 +20,7 @@ from .balance_report_cmd import compare as compare_command, lang_option, report 
 from .cli_options import (
     EXPANSIONS_HELP,
     bot_options,
+    card_pins,
     check_pins,
     content_paths,
     define_bots,
@@ -211,6 +212,7 @@ def balance(
     expansions: str | None,
     pin_role: str | None,
     pin_task: str | None,
+    pin_cards: tuple[str, ...],
     games: int,
     seed: int,
     max_turns: int | None,
@@ -289,9 +291,10 @@ def balance(
             if not any(lo <= n <= hi for lo, hi, _ in content.rules.decks):
                 raise click.UsageError(f"pack {label}: the rules have no deck for {n} players")
         contents[label] = content
-    check_pins(contents, pin_role, pin_task, players)
+    cards = card_pins(pin_cards)
+    check_pins(contents, pin_role, pin_task, players, cards)
     try:
-        spec = make_spec(seed, players, agents, sources, games, max_turns, pins_of(pin_role, pin_task))
+        spec = make_spec(seed, players, agents, sources, games, max_turns, pins_of(pin_role, pin_task, cards))
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
     out = out or default_out(players, agents, labels, seed)

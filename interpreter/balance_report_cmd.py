@@ -14,7 +14,16 @@ from typing import Any
 
 import click
 
-from .cli_options import EXPANSIONS_HELP, check_pins, deprecated, format_option, parse_players, pin_options, pins_of
+from .cli_options import (
+    EXPANSIONS_HELP,
+    card_pins,
+    check_pins,
+    deprecated,
+    format_option,
+    parse_players,
+    pin_options,
+    pins_of,
+)
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -98,7 +107,7 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
     """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load:
     its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
     that is not there, or changed since, is a note in the report (and on stderr with `say`)."""
-    from .balance.pack_facts import locate_packs, new_other_items, new_roles, pack_skills
+    from .balance.pack_facts import card_pin_facts, locate_packs, new_other_items, new_roles, pack_skills
     from .balance.report import build_report
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
@@ -109,6 +118,7 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
             click.echo(f"note: {text}", err=True)
     skills = pack_skills(meta)
     report = build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
+    report["sweep"]["pinned_cards"] = card_pin_facts(meta)
     report["pack_diffs"] = {name: d for name, d in _pack_diffs(meta).items() if packs is None or name in packs}
     return report
 
@@ -265,6 +275,7 @@ def compare(
     out: str | None,
     pin_role: str | None,
     pin_task: str | None,
+    pin_cards: tuple[str, ...],
     lang: str,
 ) -> None:
     """A/B: which figures moved from BASE to FORK, whether significantly, and how many games it takes to tell.
@@ -305,7 +316,7 @@ def compare(
         for arg in (base, fork):  # both packs, checked before anything is swept
             _pack_label(arg)
         where = _sweep_packs(
-            base, fork, players_text, agents_specs, games, seed, expansions, jobs, out, pin_role, pin_task
+            base, fork, players_text, agents_specs, games, seed, expansions, jobs, out, pin_role, pin_task, pin_cards
         )
         sweep = _load(str(where))
         labels = [p["name"] for p in sweep.meta["packs"]]
@@ -367,6 +378,7 @@ def _sweep_packs(
     out: str | None,
     pin_role: str | None = None,
     pin_task: str | None = None,
+    pin_cards: tuple[str, ...] = (),
 ) -> Path:
     """Sweep both packs in one grid (the same deals for both) with sweep's runner; returns its directory."""
     from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
@@ -384,10 +396,11 @@ def _sweep_packs(
         paths = content_paths(dirs, expansions)
         sources.append(PackSource(label, dirs, expansions, tuple(str(p) for p in paths)))
         contents[label] = load_or_exit(paths)
-    check_pins(contents, pin_role, pin_task, players)
+    cards = card_pins(pin_cards)
+    check_pins(contents, pin_role, pin_task, players, cards)
     try:
         spec = make_spec(
-            seed, players, list(agents_specs) or ["heuristic"], sources, games, pins=pins_of(pin_role, pin_task)
+            seed, players, list(agents_specs) or ["heuristic"], sources, games, pins=pins_of(pin_role, pin_task, cards)
         )
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None

@@ -65,8 +65,9 @@ def content_option(
 
 
 def pin_options() -> Callable[[Any], Any]:
-    """``--role ID`` and ``--task ID`` (passed as ``pin_role``, ``pin_task``): a role, a secret task dealt to a seat
-    in every game, the seat rotating (game i at seat i % players) so each is covered evenly (engine/pins.py)."""
+    """``--role ID``, ``--task ID`` and ``--card ID=N`` (passed as ``pin_role``, ``pin_task``, ``pin_cards``): a
+    role, a secret task dealt to a seat in every game, the seat rotating (game i at seat i % players) so each is
+    covered evenly; a card kind kept at N copies in every deck (engine/pins.py; parse with :func:`card_pins`)."""
     role = click.option(
         "--role",
         "pin_role",
@@ -84,19 +85,60 @@ def pin_options() -> Callable[[Any], Any]:
         help="deal this secret task (its id) to a seat in every game, as --role does (that seat gets an identity "
         "that draws a task)",
     )
-    return lambda f: role(task(f))
+    card = click.option(
+        "--card",
+        "pin_cards",
+        multiple=True,
+        metavar="ID=N",
+        help="keep this card kind (its id) at N copies in every deck (N from 0: 0 takes it out): copies leave by the "
+        "highest deck ids, or are added as copies of its own; a new card met in few games then in many (a pack "
+        "that lacks the card plays its decks unchanged); repeat for several cards",
+    )
+    return lambda f: role(task(card(f)))
 
 
-def pins_of(role: str | None, task: str | None) -> dict[str, str] | None:
-    """The grid's pins as sweep.json keeps them (None: nothing pinned)."""
-    pins = {k: v for k, v in (("role", role), ("task", task)) if v is not None}
+def card_pins(texts: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """``--card ID=N`` as the pins keep them: (card id, copies), sorted by id. A usage error says what is wrong
+    with one (not ID=N, N not a whole number from 0, a card given twice)."""
+    out: dict[str, int] = {}
+    for text in texts:
+        m = re.fullmatch(r"\s*([^=\s]+)\s*=\s*(\S+)\s*", text)
+        if not m:
+            raise click.BadParameter(
+                f"{text!r} is not ID=N (a card kind's id and its copies: mi_dian=6)", param_hint="'--card'"
+            )
+        card, n = m[1], m[2]
+        if not re.fullmatch(r"\d{1,3}", n):
+            raise click.BadParameter(
+                f"{text!r}: the copies are a whole number from 0 to 999 (0 takes the card out of the decks)",
+                param_hint="'--card'",
+            )
+        if card in out:
+            raise click.BadParameter(f"card {card!r} is given twice", param_hint="'--card'")
+        out[card] = int(n)
+    return tuple(sorted(out.items()))
+
+
+def pins_of(role: str | None, task: str | None, cards: Sequence[tuple[str, int]] = ()) -> dict[str, Any] | None:
+    """The grid's pins as sweep.json keeps them (None: nothing pinned): {"role": id, "task": id, "cards": {id: N}},
+    each only when given."""
+    pins: dict[str, Any] = {k: v for k, v in (("role", role), ("task", task)) if v is not None}
+    if cards:
+        pins["cards"] = dict(cards)
     return pins or None
 
 
-def check_pins(contents: dict[str, Any], role: str | None, task: str | None, players: Sequence[int]) -> None:
+def check_pins(
+    contents: dict[str, Any],
+    role: str | None,
+    task: str | None,
+    players: Sequence[int],
+    cards: Sequence[tuple[str, int]] = (),
+) -> None:
     """--role and --task name a role and a task of at least one pack (a did-you-mean hint otherwise), and a task
-    only at player counts where an identity draws one. A usage error says what is wrong."""
-    from .engine.pins import pin_problems
+    only at player counts where an identity draws one; --card a card kind of at least one pack, and a pack that has
+    it a copy in its deck to copy when copies are to be added. A usage error says what is wrong."""
+    from .engine.pins import card_pin_problems, pin_problems
 
     for value, option in ((role, "--role"), (task, "--task")):
         if value is None:
@@ -109,6 +151,17 @@ def check_pins(contents: dict[str, Any], role: str | None, task: str | None, pla
         raise click.BadParameter(
             "; ".join(problems[-1]) + " (nor in any other pack of the grid)", param_hint=f"'{option}'"
         )
+    for card, n in cards:
+        having = {label: c for label, c in contents.items() if card in c.card_types}
+        if not having:
+            problem = card_pin_problems(list(contents.values())[-1], [(card, n)])[0]
+            raise click.BadParameter(
+                problem + (" (nor in any other pack of the grid)" if len(contents) > 1 else ""), param_hint="'--card'"
+            )
+        for label, content in having.items():
+            for problem in card_pin_problems(content, [(card, n)]):
+                where = f"pack {label}: " if len(contents) > 1 else ""
+                raise click.BadParameter(where + problem, param_hint="'--card'")
 
 
 def expansions_option() -> Callable[[Any], Any]:

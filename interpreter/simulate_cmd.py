@@ -14,6 +14,7 @@ import click
 from . import __version__
 from .cli_options import (
     bot_options,
+    card_pins,
     content_option,
     content_paths,
     define_bots,
@@ -129,6 +130,7 @@ def simulate(
     bot_timeout,
     pin_role,
     pin_task,
+    pin_cards,
     pin_seat,
 ):
     """Play GAMES games between random agents (or --agents) and print a summary.
@@ -139,6 +141,8 @@ def simulate(
     (--game-seed) with its resolution trace (--trace).
     """
     from .agents.external import BotBroken, close_all as close_bots
+    from .cli_options import pins_of
+    from .engine.pins import pinned_content
     from .seeds import fresh_seed
     from .sim import WorkerDied, default_jobs, parse_agents, simulate as run_batch
 
@@ -162,7 +166,7 @@ def simulate(
     if not any(lo <= players <= hi for lo, hi, _ in content.rules.decks):
         sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in content.rules.decks) or "none"
         raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
-    pins = _pins(content, players, pin_role, pin_task, pin_seat, game_seed)
+    pins = _pins(content, players, pin_role, pin_task, card_pins(pin_cards), pin_seat, game_seed)
     if game_seed is not None:
         try:
             _one_game(content, players, game_seed, max_turns, trace, agents, fmt, pins)
@@ -205,12 +209,12 @@ def simulate(
     summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec, pins)
     if fmt == "json":
         # the batch seed: what plays the same games again (a fresh one when --seed was not given); what was pinned
-        pinned = {"pins": {k: v for k, v in (("role", pins.role), ("task", pins.task)) if v}} if pins else {}
+        pinned = {"pins": pins_of(pins.role, pins.task, pins.cards)} if pins else {}
         click.echo(
             json.dumps({"seed": seed, **pinned, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2)
         )
         sys.exit(1 if summary.failures or summary.log_error is not None else 0)
-    deck = len(content.deck_for(players))
+    deck = len(pinned_content(content, pins).deck_for(players))  # (the deck a card pin plays)
     header = (
         f"fengsheng {__version__}: {games} games, {players} players, seed {seed}\n"
         f"content: {content.rules.name}; packs: {', '.join(p.id for p in content.packs)}\n"
@@ -231,10 +235,10 @@ def simulate(
         sys.exit(1)
 
 
-def _pins(content, players: int, role: str | None, task: str | None, seat: int | None, game_seed: int | None):
-    """The batch's pins (engine/pins.py) from --role, --task and --pin-seat, checked against the content (a
+def _pins(content, players: int, role: str | None, task: str | None, cards, seat: int | None, game_seed: int | None):
+    """The batch's pins (engine/pins.py) from --role, --task, --card and --pin-seat, checked against the content (a
     usage error with a did-you-mean hint), or None."""
-    from .engine.pins import Pins, pin_problems
+    from .engine.pins import Pins, card_pin_problems, pin_problems
 
     if seat is not None and (game_seed is None or not (role or task)):
         raise click.UsageError("--pin-seat is the seat of --role/--task in the one game of --game-seed")
@@ -242,14 +246,18 @@ def _pins(content, players: int, role: str | None, task: str | None, seat: int |
         raise click.BadParameter(
             f"seat {seat} at a table of {players} (seats 0-{players - 1})", param_hint="--pin-seat"
         )
-    if not (role or task):
+    pins = Pins(role, task, seat or 0, cards)
+    if not pins:
         return None
     problems = pin_problems(content, role, task, [players])
     if problems:
         raise click.BadParameter(
             "; ".join(problems), param_hint="--role" if role and "role" in problems[0] else "--task"
         )
-    return Pins(role, task, seat or 0)
+    problems = card_pin_problems(content, cards)
+    if problems:
+        raise click.BadParameter("; ".join(problems), param_hint="--card")
+    return pins
 
 
 def _pinned_line(content, pins, players: int) -> str:
@@ -261,7 +269,9 @@ def _pinned_line(content, pins, players: int) -> str:
         what.append(f"role {content.roles[pins.role].label()} ({pins.role})")
     if pins.task:
         what.append(f"secret task {content.tasks[pins.task].name} ({pins.task})")
-    return f"\npinned: {' and '.join(what)} dealt to a seat in every game (game i at seat i mod {players})"
+    dealt = f"{' and '.join(what)} dealt to a seat in every game (game i at seat i mod {players})" if what else ""
+    kept = [f"card {content.card_types[c].name} ({c}) kept at {n} copies in every deck" for c, n in pins.cards]
+    return "\npinned: " + "; ".join([dealt, *kept] if dealt else kept)
 
 
 def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spec=None, pins=None) -> str:
@@ -284,7 +294,9 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spe
             words += [w.replace("{", "{{").replace("}", "}}") for w in definition_words()]  # (format()ted)
     if pins:
         words += [f"--{k} {shlex.quote(v)}" for k, v in (("role", pins.role), ("task", pins.task)) if v]
-        words += ["--pin-seat", "{pin_seat}"]
+        words += [f"--card {shlex.quote(f'{card}={n}')}" for card, n in pins.cards]
+        if pins.role or pins.task:
+            words += ["--pin-seat", "{pin_seat}"]
     return " ".join([*words, "--game-seed", "{seed}", "--trace"])
 
 

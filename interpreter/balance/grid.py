@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..engine.pins import Pins
+from ..engine.pins import Pins, card_counts
 from ..sim import content_fingerprint, game_record, game_seed, identity_name, parse_agents, play_game
 from .records import (
     GAMES_FILE,
@@ -100,7 +100,7 @@ def make_spec(
     packs: Sequence[PackSource],
     games: int,
     max_turns: int | None = None,
-    pins: dict[str, str] | None = None,
+    pins: dict[str, Any] | None = None,
 ) -> SweepSpec:
     """The grid of a sweep. Raises SweepError for an agent spec that is wrong, or that names seats for none
     of the player counts."""
@@ -267,10 +267,11 @@ def play_record(
     index: int,
     seed: int,
     max_turns: int | None = None,
-    pins: dict[str, str] | None = None,
+    pins: dict[str, Any] | None = None,
 ) -> GameRecord:
     """Game `index` of a cell, played and turned into its record (a failed game: a record with `failed`).
-    `pins` (the grid's): that role and task dealt at seat ``index % players`` (engine/pins.py)."""
+    `pins` (the grid's): that role and task dealt at seat ``index % players``, those card kinds at their counts in
+    every deck (engine/pins.py)."""
     kinds = parse_agents(cell.agents, cell.players)
     gseed = game_seed(seed, index)
     pinned = game_pins(pins, index, cell.players)
@@ -278,12 +279,14 @@ def play_record(
     return record_of(cell, index, gseed, game, failure, kinds)
 
 
-def game_pins(pins: dict[str, str] | None, index: int, players: int) -> Pins | None:
+def game_pins(pins: dict[str, Any] | None, index: int, players: int) -> Pins | None:
     """The pins of game `index` of a grid pinning `pins`: the seat rotates (``index % players``), so every seat
-    position holds the pinned role (or task) equally often."""
+    position holds the pinned role (or task) equally often; the card counts are every game's."""
     if not pins:
         return None
-    return Pins(role=pins.get("role"), task=pins.get("task"), seat=index % players)
+    return Pins(
+        role=pins.get("role"), task=pins.get("task"), seat=index % players, cards=card_counts(pins.get("cards"))
+    )
 
 
 def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None, kinds: Sequence[str]) -> GameRecord:

@@ -54,6 +54,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "pins_role": ("角色{name}", "role {name}"),
     "pins_task": ("秘密任务{name}", "secret task {name}"),
     "pins_and": ("和", " and "),
+    "pins_card": ("卡牌{name}在每副牌堆中固定为{n}张", "card {name} kept at {n} copies in every deck"),
+    "pins_card_without": ("（{packs}没有这张牌：牌堆不变）", " ({packs} without it: decks unchanged)"),
+    "pins_list": ("、", ", "),
+    "pins_sep": ("；", "; "),
     "pins_text": (
         "每局都把{what}发给一个座位（第i局在第 i mod 人数 号座位）",
         "{what} dealt to a seat in every game (game i at seat i mod players)",

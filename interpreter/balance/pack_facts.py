@@ -1,7 +1,7 @@
 """What a balance report reads of a sweep's packs as they are now: where their folders are (``locate_packs``,
 with a note for a pack moved or changed since the sweep), each role's usable skills (``pack_skills``), the
-roles, cards and secret tasks a fork adds to the bundled game (``new_roles``, ``new_other_items``), and the
-command that re-runs one game of the sweep alone (``rerun_command``).
+roles, cards and secret tasks a fork adds to the bundled game (``new_roles``, ``new_other_items``), the cards a
+card pin names (``card_pin_facts``), and the command that re-runs one game of the sweep alone (``rerun_command``).
 
 Everything here loads content (imported inside the functions: a report of records alone needs none of it).
 """
@@ -32,6 +32,32 @@ def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
         tasks = sorted({t.name for t in content.tasks.values()} - {t.name for t in reference.tasks.values()})
         if cards or tasks:
             out[str(pack.get("name"))] = {"cards": cards, "tasks": tasks}
+    return out
+
+
+def card_pin_facts(meta: dict) -> dict[str, dict[str, Any]]:
+    """Per card kind the sweep keeps at a count in every deck (``--card``): its `name` (from the first pack whose
+    content loads and has it; null if none does) and the packs `without` it, which played their decks unchanged."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
+    cards = (meta.get("pins") or {}).get("cards") or {}
+    if not cards:
+        return {}
+    contents = {}
+    for pack in meta.get("packs") or []:
+        if pack.get("missing"):
+            continue
+        try:
+            paths = resolve_packs(list(pack.get("content") or []), parse_expansions(pack.get("expansions")))
+            contents[str(pack.get("name"))] = load_cached(paths)
+        except Exception:  # a pack moved or broken since the sweep: it is named neither way
+            continue
+    out: dict[str, dict[str, Any]] = {}
+    for card in sorted(cards):
+        having = [c.card_types[card] for c in contents.values() if card in c.card_types]
+        without = [label for label, c in contents.items() if card not in c.card_types]
+        out[card] = {"name": having[0].name if having else None, "without": without}
     return out
 
 
@@ -164,7 +190,9 @@ def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any, i
     if meta.get("max_turns") is not None:
         words += ["--max-turns", str(meta["max_turns"])]
     pins = meta.get("pins") or {}
-    if pins and isinstance(index, int):  # the grid's pins, at the seat game `index` had them (index % players)
+    if isinstance(pins.get("cards"), dict):  # the card kinds every game kept at a count
+        words += [f"--card {shlex.quote(f'{card}={n}')}" for card, n in sorted(pins["cards"].items())]
+    if (pins.get("role") or pins.get("task")) and isinstance(index, int):  # at the seat game `index` had them
         words += [f"--{k} {shlex.quote(str(pins[k]))}" for k in ("role", "task") if pins.get(k)]
         words += ["--pin-seat", str(index % players)]
     return " ".join([*words, "--game-seed", str(seed), "--trace"])

@@ -122,7 +122,7 @@ def paired_figures(base: Sequence[dict], fork: Sequence[dict], pins: dict | None
         where = {"players": players, "agents": agents}
         if len(games) < MIN_PAIRS:
             continue
-        if pins:
+        if pins and (pins.get("role") or pins.get("task")):  # (a card pin alone pins no seat)
             what = ", ".join(f"{k} {pins[k]}" for k in ("role", "task") if pins.get(k))
             outcomes = [(_seat_won(a, a["index"] % players), _seat_won(b, b["index"] % players)) for a, b in games]
             pinned = {k: pins[k] for k in ("role", "task") if pins.get(k)}

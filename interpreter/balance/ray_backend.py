@@ -24,7 +24,7 @@ def _ray_chunk(
     cell: dict[str, Any],
     indices: list[int],
     engine: str = "",
-    pins: dict[str, str] | None = None,
+    pins: dict[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], float]:
     """A chunk played by a Ray worker (its records as plain data, and the seconds they took): the pack's content
     is loaded once per worker process, and must be the content the grid was made with, played by the same

@@ -120,8 +120,9 @@ class SweepSpec:
     engine: str = ""  # a fingerprint of the fengsheng code that plays the games (sweep.engine_fingerprint)
     format: int = FORMAT
     # a role and/or a secret task dealt in every game (``--role``, ``--task``: engine/pins.py), game i at seat
-    # i % players; None: every game dealt as usual. Plain data: {"role": id, "task": id} (either may be missing)
-    pins: dict[str, str] | None = None
+    # i % players, and card kinds kept at a count in every deck (``--card``); None: every game dealt as usual.
+    # Plain data: {"role": id, "task": id, "cards": {id: copies}} (any may be missing)
+    pins: dict[str, Any] | None = None
 
     def cells(self) -> list[Cell]:
         """Every cell of the grid, in order. A per-seat agent list joins only the player count it names
@@ -152,7 +153,7 @@ class SweepSpec:
             "games": self.games,
             "max_turns": self.max_turns,
             "engine": self.engine,
-            **({"pins": dict(self.pins)} if self.pins else {}),  # (left out when none: older sweep.json stay equal)
+            **({"pins": _plain(self.pins)} if self.pins else {}),  # (left out when none: older sweep.json stay equal)
         }
 
     @classmethod
@@ -179,16 +180,19 @@ class SweepSpec:
         ]
 
     def pinned(self) -> str:
-        """What every game deals to a seat, in words ("role lao_zhang, task qing_dao_fu"), or ""."""
+        """What every game pins, in words ("role lao_zhang, task qing_dao_fu, card mi_dian=6"), or ""."""
         p = self.pins or {}
-        return ", ".join(f"{k} {p[k]}" for k in ("role", "task") if p.get(k))
+        words = [f"{k} {p[k]}" for k in ("role", "task") if p.get(k)]
+        return ", ".join([*words, *(f"card {card}={n}" for card, n in sorted((p.get("cards") or {}).items()))])
 
 
-def _pins(d: object) -> dict[str, str] | None:
-    """The pins of a sweep.json: the role and task ids it names (strings), or None."""
+def _pins(d: object) -> dict[str, Any] | None:
+    """The pins of a sweep.json: the role and task ids it names (strings) and the card counts, or None."""
     if not isinstance(d, dict):
         return None
-    out = {k: d[k] for k in ("role", "task") if isinstance(d.get(k), str) and d[k]}
+    out: dict[str, Any] = {k: d[k] for k in ("role", "task") if isinstance(d.get(k), str) and d[k]}
+    if isinstance(d.get("cards"), dict) and d["cards"]:
+        out["cards"] = dict(sorted(d["cards"].items()))
     return out or None
 
 
@@ -250,7 +254,12 @@ def _spec_problem(d: object) -> str | None:
         ("games", _is_int(d.get("games")), "a whole number"),
         ("max_turns", d.get("max_turns") is None or _is_int(d.get("max_turns")), "a whole number or null"),
         ("engine", isinstance(d.get("engine", ""), str), "a text"),
-        ("pins", _pins_ok(d.get("pins")), 'null or the ids of a role and a task ({"role": ID, "task": ID})'),
+        (
+            "pins",
+            _pins_ok(d.get("pins")),
+            'null or the ids of a role and a task and the copies of card kinds ({"role": ID, "task": ID, '
+            '"cards": {ID: N}}, N a whole number from 0)',
+        ),
     ]
     for key, ok, what in checks:
         if not ok:
@@ -259,9 +268,15 @@ def _spec_problem(d: object) -> str | None:
 
 
 def _pins_ok(p: object) -> bool:
-    """Pins as `balance --role/--task` writes them: none, or a role's and/or a task's id (texts)."""
+    """Pins as `balance --role/--task/--card` writes them: none, or a role's and/or a task's id (texts) and/or the
+    copies of card kinds (``{id: whole number from 0}``, at least one)."""
     return p is None or (
-        isinstance(p, dict) and all(k in ("role", "task") and isinstance(v, str) and v for k, v in p.items())
+        isinstance(p, dict)
+        and all(
+            (k in ("role", "task") and isinstance(v, str) and v)
+            or (k == "cards" and isinstance(v, dict) and bool(v) and all(v) and _card_counts_ok(v))
+            for k, v in p.items()
+        )
     )
 
 

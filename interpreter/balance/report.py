@@ -144,6 +144,8 @@ def build_report(
             "max_turns": meta.get("max_turns"),
             # what every game dealt to a seat (--role, --task; the seat rotating), or null
             "pins": meta.get("pins") or None,
+            # per card kind pinned (--card): its name and the packs without it (the report command fills it in)
+            "pinned_cards": {},
             "records": len(records),
             # the roles of each pack's content, where it loads (compare tells a new role from one not dealt)
             "content_roles": {pack: sorted(roles) for pack, roles in sorted((skills or {}).items())},

@@ -21,11 +21,22 @@ def players_short(players: object, lang: str) -> str:
     return say("all_short", lang) if players == ALL else say("n_players_short", lang, n=players)
 
 
-def pins_text(pins: Any, lang: str) -> str:
-    """What a sweep pinned, in words ("" when nothing)."""
+def pins_text(pins: Any, lang: str, cards: Any = None) -> str:
+    """What a sweep pinned, in words ("" when nothing): the role and task dealt to a seat, the card kinds kept at a
+    count in every deck (`cards`: the report's ``pinned_cards``, each card's name and the packs without it)."""
     if not isinstance(pins, dict) or not pins:
         return ""
-    return say("pins_text", lang, what=_pinned_what(pins, lang))
+    parts = [say("pins_text", lang, what=_pinned_what(pins, lang))] if pins.get("role") or pins.get("task") else []
+    facts = cards if isinstance(cards, dict) else {}
+    counts = pins.get("cards")
+    for card, n in sorted(counts.items()) if isinstance(counts, dict) else ():
+        got = facts.get(card)
+        fact: dict = got if isinstance(got, dict) else {}
+        part = say("pins_card", lang, name=fact.get("name") or card, n=n)
+        if fact.get("without"):
+            part += say("pins_card_without", lang, packs=say("pins_list", lang).join(map(str, fact["without"])))
+        parts.append(part)
+    return say("pins_sep", lang).join(parts)
 
 
 def _pinned_what(pins: dict, lang: str) -> str:

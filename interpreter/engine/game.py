@@ -37,7 +37,7 @@ from .declared_zones import DeclaredZones
 from .errors import EngineError, IllegalAction
 from .flow import Transit, TurnFlow
 from .observation import observe
-from .pins import PairedDeal, Pins, pin_seat
+from .pins import PairedDeal, Pins, pin_seat, pinned_content
 from .ports import CardUsePorts, CorePorts, ResolutionPorts
 from .priority import StackTiming
 from .resolution import Resolution
@@ -111,8 +111,11 @@ class Game(GameCore):
             sight=lambda uid: self.zones.sight(uid),
             note_pick=lambda card, seat, options: self.zones.note_pick(card, seat, options),
         )
-        super().__init__(content, n_players, seed, agents, record, max_turns, ports=core_ports)
-        # a role or task dealt to a seat (engine/pins.py): setup honours it, the setup record names it
+        # a card kind pinned at a count in every deck (engine/pins.py): the game is played with that content, so all
+        # that reads the game's content (its index, the deck, the actions) sees the one deck
+        super().__init__(pinned_content(content, pins), n_players, seed, agents, record, max_turns, ports=core_ports)
+        # a role or task dealt to a seat, card kinds at a count (engine/pins.py): setup honours them, the setup
+        # record names them
         self.pins = pins if pins else None
         # The driver's port: (game, seat) -> that seat's World, handed to a search bot (engine/step.py's
         # World.of_game, passed by whoever drives the game with its agents: step.drive, the batch runner; step.py

@@ -12,6 +12,13 @@ game. The pins are written into the game's ``setup`` record, so a log replays wi
 * **task**: the pinned seat gets an identity that draws a secret task (if its own does not, it swaps
   identities with the next seat round the table whose identity does) and that task; the other tasks are
   drawn as usual. A player count whose identity table has no task-drawing identity cannot pin a task.
+* **cards** (``--card ID=N``): every deck the rules use holds exactly N copies of that card kind
+  (model/deck_counts.py: fewer, the highest deck ids leave; more, copies cloned from its own). The game is
+  made with that content (:func:`pinned_content`, kept per content and counts, so a batch derives it once), so
+  everything that reads the game's content (its index, its observations, the actions) sees one deck. A content
+  without the kind plays its decks unchanged. No seat is involved: the rotation means nothing to a card pin.
+  A card pin alone still makes a pinned game, dealt in the keyed order below: two packs compared with the same
+  card pin then share their deals too.
 
 **Paired deals.** A pinned game deals in a keyed order (:class:`PairedDeal`) instead of shuffling: one
 64-bit key is drawn from the game's generator, and identities, secret tasks, the deck and the role pile
@@ -22,16 +29,19 @@ the same as far as the packs' differences allow (a card or role only one pack ha
 puts it and shifts only what is dealt after it). A paired sweep (``balance compare``) then sees the
 luck of the deal cancel between the packs.
 
-Data, not code: a pin names any role or task of the content by id; nothing here knows one.
+Data, not code: a pin names any role, task or card kind of the content by id; nothing here knows one.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..model.content import Content
+from ..model.deck_counts import with_deck_counts
 from ..suggest import did_you_mean
 
 T = TypeVar("T")
@@ -39,14 +49,16 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Pins:
-    """What to deal to `seat`: a role id, a secret task id (None: dealt as usual)."""
+    """What to deal to `seat`: a role id, a secret task id (None: dealt as usual); and the card kinds every deck
+    holds at a given count, as (card id, copies) sorted by id (empty: the decks as the content has them)."""
 
     role: str | None = None
     task: str | None = None
     seat: int = 0
+    cards: tuple[tuple[str, int], ...] = ()
 
     def __bool__(self) -> bool:
-        return self.role is not None or self.task is not None
+        return self.role is not None or self.task is not None or bool(self.cards)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat}
@@ -54,23 +66,67 @@ class Pins:
             out["role"] = self.role
         if self.task is not None:
             out["task"] = self.task
+        if self.cards:
+            out["cards"] = dict(self.cards)
         return out
 
     @classmethod
     def from_dict(cls, d: Any) -> Pins | None:
         """The pins a log's setup record or a sweep's grid holds (None when it holds none)."""
-        if not isinstance(d, dict) or not (d.get("role") or d.get("task")):
+        if not isinstance(d, dict):
+            return None
+        cards = card_counts(d.get("cards"))
+        if not (d.get("role") or d.get("task") or cards):
             return None
         seat = d.get("seat", 0)
-        return cls(role=d.get("role"), task=d.get("task"), seat=seat if isinstance(seat, int) else 0)
+        return cls(
+            role=d.get("role") or None,
+            task=d.get("task") or None,
+            seat=seat if isinstance(seat, int) else 0,
+            cards=cards,
+        )
 
     def at(self, seat: int) -> Pins:
         """The same pins at another seat."""
-        return Pins(self.role, self.task, seat)
+        return Pins(self.role, self.task, seat, self.cards)
 
     def label(self) -> str:
-        """The pins in words: "role lao_zhang, task xxx"."""
-        return ", ".join(f"{k} {v}" for k, v in (("role", self.role), ("task", self.task)) if v is not None)
+        """The pins in words: "role lao_zhang, task xxx, card mi_dian=6"."""
+        words = [f"{k} {v}" for k, v in (("role", self.role), ("task", self.task)) if v is not None]
+        return ", ".join([*words, *(f"card {card}={n}" for card, n in self.cards)])
+
+
+def card_counts(d: Any) -> tuple[tuple[str, int], ...]:
+    """The card pins of plain data ({card id: copies}) as Pins keeps them: sorted by id, each a text id and a whole
+    number from 0 (anything else is left out; sweep.json's reader refuses it first, records.py)."""
+    if not isinstance(d, dict):
+        return ()
+    return tuple(sorted((k, v) for k, v in d.items() if isinstance(k, str) and k and type(v) is int and v >= 0))
+
+
+# The content of each card pin met, kept so that a batch derives it once (and its games share one ContentIndex):
+# (id(the content given), its card pins) -> (the content given, the content derived), the latest DERIVED_KEPT.
+_DERIVED: dict[tuple[int, tuple[tuple[str, int], ...]], tuple[Content, Content]] = {}
+_DERIVED_LOCK = threading.Lock()
+DERIVED_KEPT = 8
+
+
+def pinned_content(content: Content, pins: Pins | None) -> Content:
+    """The content a game with these pins is played with: `content` whose decks hold each pinned card kind at its
+    count (model/deck_counts.py), or `content` itself when nothing of the deck is pinned."""
+    if pins is None or not pins.cards:
+        return content
+    key = (id(content), pins.cards)
+    with _DERIVED_LOCK:
+        kept = _DERIVED.get(key)
+        if kept is not None and kept[0] is content:
+            return kept[1]
+    derived = with_deck_counts(content, pins.cards)
+    with _DERIVED_LOCK:
+        if len(_DERIVED) >= DERIVED_KEPT:
+            del _DERIVED[next(iter(_DERIVED))]
+        _DERIVED[key] = (content, derived)
+    return derived
 
 
 def pin_problems(content: Any, role: str | None, task: str | None, players: list[int] | tuple[int, ...]) -> list[str]:
@@ -88,6 +144,19 @@ def pin_problems(content: Any, role: str | None, task: str | None, players: list
             table = content.rules.identity_table.get(n) or {}
             if not any(content.identities[i].takes_task for i in table):
                 problems.append(f"no identity draws a secret task at {n} players: a task cannot be pinned there")
+    return problems
+
+
+def card_pin_problems(content: Any, cards: Sequence[tuple[str, int]]) -> list[str]:
+    """What is wrong with pinning these card counts in `content`: a card kind it lacks (with a did-you-mean hint),
+    copies to add of a kind with no copy in the content's deck to copy."""
+    problems = []
+    for card, n in cards:
+        if card not in content.card_types:
+            hint = did_you_mean(card, content.card_types)
+            problems.append(f"no card {card!r} in the content" + (f": {hint}" if hint else ""))
+        elif n > 0 and not any(e.card_type == card for e in content.deck):
+            problems.append(f"card {card!r} has no copy in the deck to make {n} copies of")
     return problems
 
 
