@@ -28,6 +28,7 @@ from interpreter.content.loader import load_cached
 from interpreter.engine.frozen import freeze
 from interpreter.engine.observation import project
 from interpreter.engine.step import GameState
+from interpreter.model.deck_counts import with_deck_counts
 from interpreter.play import Table
 from interpreter.seat_text import Names
 from interpreter.sim import read_log_text, replay_game
@@ -789,6 +790,23 @@ def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(still_
     readable = {i for i, rec in enumerate(records) if project(rec, 1) is not None}
     assert {s["n"] for s in p1["steps"]} <= readable
     assert {s["n"] for s in referee} - readable  # the referee reads records P1 does not
+
+
+def test_the_replay_viewer_replays_a_pinned_game_with_its_pins(still_client, tmp_path):
+    """A log of `simulate --role --card` is re-played with its pins (the setup record's): the screens are there, and
+    the copies a card pin added are named by their faces (they were left out: the game re-played unpinned asked
+    other questions, and the new deck ids were bare numbers)."""
+    path = tmp_path / "pinned.jsonl"
+    args = ["simulate", "-p", "5", "-n", "1", "-s", "3", "--role", "lao_han", "--card", "ping_heng=14"]
+    result = CliRunner().invoke(main, [*args, "--log", str(path)])
+    assert result.exit_code == 0, result.output
+    data = still_client.post("/api/replay", content=path.read_bytes(), headers=_JSONL).json()
+    assert data["note"] is None and len(data["boards"]) == sum(1 for s in data["steps"] if s["decision"]) + 1
+    base = load_cached()
+    added = set(with_deck_counts(base, [("ping_heng", 14)]).decks["standard"]) - set(base.decks["standard"])
+    texts = " ".join(s["text"] for s in data["steps"])
+    assert len(added) == 6 and any(f"平衡#{u}(" in texts for u in added)  # (at 5 players: 6 copies added to 8)
+    assert all(texts.count(str(u)) == texts.count(f"平衡#{u}(") for u in added)  # never a bare number
 
 
 def test_the_replay_viewer_reads_a_seats_copy_only_as_that_seat(still_client, tmp_path, simulated_log):

@@ -12,6 +12,7 @@ from typing import Any
 from ..engine.actions import card_data
 from ..engine.index import NO_PLANS
 from ..engine.observation import project
+from ..engine.pins import Pins, pinned_content
 from ..engine.state import Card
 from ..messages import asker_rules, asker_text, event_text, prompt_text, setup_text
 from ..model.content import Content
@@ -120,6 +121,13 @@ def deck_cards(content: Content, players: int) -> dict[int, Mapping[str, Any]]:
     }
 
 
+def logged_pins(logged: Mapping[str, Any]) -> Pins | None:
+    """The pins a logged game was played with (its setup record's, engine/pins.py), or None."""
+    records = logged.get("records") or []
+    first = records[0] if records and isinstance(records[0], Mapping) else {}
+    return Pins.from_dict(first.get("pins")) if first.get("e") == "setup" else None
+
+
 def views_of(header: Mapping[str, Any]) -> list[str]:
     """The views a logged game can be shown in: the referee's and each seat's from a referee's log; a seat's
     (or the public) copy only as itself."""
@@ -140,6 +148,7 @@ def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list
         raise ValueError(f"this log is the {logged_view} copy: it can be shown as {', '.join(views_of(header))}")
     seat: int | None = int(view[1:]) if view.startswith("P") else None
     me = seat if seat is not None else -1  # the referee and the public are nobody's "你"
+    content = pinned_content(content, logged_pins(logged))  # (a card pin: the deck the game was played with)
     names = Names(content)
     by_id = deck_cards(content, int(header["players"]))
     steps = []
@@ -188,8 +197,11 @@ def replay_boards(
     from ..engine.step import GameState
 
     header = logged["header"]
-    state = GameState(content, int(header["players"]), int(header["seed"]), max_turns=header.get("max_turns"))
-    names = Names(content)
+    pins = logged_pins(logged)  # (a pinned game is dealt as it was only with its pins)
+    state = GameState(
+        content, int(header["players"]), int(header["seed"]), max_turns=header.get("max_turns"), pins=pins
+    )
+    names = Names(pinned_content(content, pins))
     boards = []
 
     def snap() -> None:
