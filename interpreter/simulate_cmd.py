@@ -237,7 +237,9 @@ def simulate(
 
 def _pins(content, players: int, role: str | None, task: str | None, cards, seat: int | None, game_seed: int | None):
     """The batch's pins (engine/pins.py) from --role, --task, --card and --pin-seat, checked against the content (a
-    usage error with a did-you-mean hint), or None."""
+    usage error with a did-you-mean hint), or None. With --game-seed, a pin the content lacks is a note, not an
+    error: the command that replays one game of a pinned sweep names the grid's pins, and a pack of the grid without
+    the role, task or card played its games with them all the same (that seat dealt last, the decks unchanged)."""
     from .engine.pins import Pins, card_pin_problems, pin_problems
 
     if seat is not None and (game_seed is None or not (role or task)):
@@ -249,12 +251,24 @@ def _pins(content, players: int, role: str | None, task: str | None, cards, seat
     pins = Pins(role, task, seat or 0, cards)
     if not pins:
         return None
-    problems = pin_problems(content, role, task, [players])
+    checked_role, checked_task, checked_cards = role, task, cards
+    if game_seed is not None:  # (one game: what the content lacks was played as a pack without it plays it)
+        lacking = [("role", role, content.roles), ("secret task", task, content.tasks)]
+        lacking += [("card", card, content.card_types) for card, _ in cards]
+        for what, value, have in lacking:
+            if value is not None and value not in have:
+                click.echo(
+                    f"note: no {what} {value!r} in the content: played as a pinned sweep's pack without it", err=True
+                )
+        checked_role = role if role in content.roles else None
+        checked_task = task if task in content.tasks else None
+        checked_cards = tuple((card, n) for card, n in cards if card in content.card_types)
+    problems = pin_problems(content, checked_role, checked_task, [players])
     if problems:
         raise click.BadParameter(
             "; ".join(problems), param_hint="--role" if role and "role" in problems[0] else "--task"
         )
-    problems = card_pin_problems(content, cards)
+    problems = card_pin_problems(content, checked_cards)
     if problems:
         raise click.BadParameter("; ".join(problems), param_hint="--card")
     return pins

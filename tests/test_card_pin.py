@@ -14,7 +14,7 @@ import pytest
 
 from conftest import fengsheng
 from interpreter.balance.pack_facts import rerun_command
-from interpreter.balance.records import SWEEP_FILE, RecordError, read_spec
+from interpreter.balance.records import SWEEP_FILE, RecordError, read_records, read_spec
 from interpreter.content.loader import load_content
 from interpreter.content.packs import resolve_packs
 from interpreter.engine.pins import Pins, pinned_content
@@ -228,3 +228,25 @@ def test_a_corrupt_card_pin_in_sweep_json_is_named(tmp_path: Path) -> None:
             read_spec(out)
         r = fengsheng("balance", "report", out, "--no-html")
         assert r.exit_code != 0 and "`pins` should be" in r.output
+
+
+def test_the_rerun_command_replays_a_pinned_game_of_a_pack_without_the_pins(tmp_path: Path) -> None:
+    """A failed or drawn game's command (pack_facts.rerun_command) names the grid's pins; for the pack of the grid
+    that lacks the role and the card (here the bundled game) it plays the same game, the lacking pins a note (they
+    were a usage error, so the base pack's games of a pinned sweep could not be re-run)."""
+    out = tmp_path / "lab"
+    args = ["balance", "--pack", "base=", "--pack", f"mine={JIA_GUI}", "-p", 5, "-n", 2, "-j", 1, "--agents", "random"]
+    r = fengsheng(*args, "--role", "hua_mei", "--card", f"{CARD}=6", "-o", out, "-q")
+    assert r.exit_code == 0, r.output
+    meta = json.loads((out / SWEEP_FILE).read_text())
+    for rec in read_records(out):
+        command = rerun_command(meta, rec.cell.pack, "random", 5, rec.seed, rec.index)
+        assert command is not None and f"--card {CARD}=6" in command and "--role hua_mei" in command
+        words = command.split()[1:-1]  # (without `fengsheng` and `--trace`)
+        one = fengsheng(*words, "--format", "json")
+        assert one.exit_code == 0, one.output
+        played = json.loads(one.stdout)
+        assert (played["turns"], played["decisions"]) == (rec.turns, rec.decisions)
+        assert ("note: no role 'hua_mei'" in one.stderr) == (rec.cell.pack == "base")
+    r = fengsheng("simulate", "-p", 5, "-n", 1, "--card", f"{CARD}=6")  # a batch: still a usage error
+    assert r.exit_code == 2 and "no card 'mi_dian'" in r.output
