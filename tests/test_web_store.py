@@ -174,9 +174,19 @@ def test_a_foreign_damaged_or_busy_database_or_a_folder_is_refused_in_one_line(f
     garbage.write_bytes(b"this is no database\n" * 100)
     a_folder = folder / "games"
     a_folder.mkdir()
+    damaged = folder / "damaged.db"  # ours, a page of it a copy of another: SQLite's check says so over two lines
+    Store(damaged).close()
+    with contextlib.closing(sqlite3.connect(damaged, isolation_level=None)) as db:
+        db.execute("PRAGMA journal_mode=DELETE")
+        db.execute("CREATE TABLE junk (x)")
+        db.executemany("INSERT INTO junk VALUES (?)", [("x" * 100,)] * 200)
+    pages = bytearray(damaged.read_bytes())
+    pages[-4096:] = pages[-2 * 4096 : -4096]  # (the last leaf of junk: its rowids out of order, found the same always)
+    damaged.write_bytes(bytes(pages))
     for path, says in (
         (foreign, "not a fengsheng serve database"),
         (garbage, "not an SQLite database"),
+        (damaged, "the database is damaged (*** in database main *** On tree page 8 cell 4: Rowid 188 out of order)"),
         (a_folder, f"is a folder: give --db a file's path, such as {a_folder / 'tables.sqlite3'}"),
         (garbage / "x.db", f"cannot open the tables' database (File exists: {garbage})"),
     ):

@@ -155,7 +155,8 @@ class Store:
                 )
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise StoreError(f"{where}: the database is damaged ({str(check)[:80]}): {_DAMAGED_HINT}")
+                said = " ".join(str(check).split())  # (SQLite's report runs over lines: the error is one)
+                raise StoreError(f"{where}: the database is damaged ({said[:80]}): {_DAMAGED_HINT}")
             if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
                 raise StoreError(f"{where}: the database cannot be put in WAL mode: give a --db on a local disk")
             db.execute("PRAGMA synchronous=FULL")  # a commit is on the disk before the action is acknowledged
