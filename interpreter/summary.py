@@ -104,13 +104,16 @@ def _why(
 
 
 def summary_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The summary as lines of text (the terminal table)."""
+    """The summary as lines of text (the terminal table). A secret task goes on a line of its own under its
+    seat's: its text has no space for the terminal to break at, so on the seat's line it pushed the role and
+    everything after it under a lone `★胜 P3`."""
     lines = [str(summary["ended"]), str(summary["why"])]
     for s in summary["seats"]:
-        task = f"，秘密任务：{s['task']}（{s['task_text']}）" if s["task"] else ""
         intel = f"，情报 {s['intel']}" if s["intel"] else ""
         mark = "★胜 " if s["winner"] else "　　 "
-        lines.append(f"{mark}P{s['seat']} {s['role']}，身份：{s['identity']}{task}，{s['fate']}{intel}")
+        lines.append(f"{mark}P{s['seat']} {s['role']}，身份：{s['identity']}，{s['fate']}{intel}")
+        if s["task"]:
+            lines.append(f"　　　　秘密任务：{s['task']}（{s['task_text']}）")
     return lines
 
 

@@ -417,6 +417,25 @@ def test_declining_a_choice_says_what_is_declined(whole_game):
     assert code == 0 and "1. 不锁定" in out and not re.search(r"\d\. 不\s+│", out)
 
 
+def test_the_ends_reveal_keeps_each_seat_with_its_role_at_80_columns():
+    """Each seat's line of the reveal names the seat, its role and identity on one screen line at 80 columns: a
+    secret task's long text (no space in it for rich to break at) once pushed the role under a lone `★胜 P3`."""
+    content = load_cached()
+    table = Table(content, Setup(players=5, seed=11, humans=[0], bots={s: "heuristic" for s in range(1, 5)}))
+    out = io.StringIO()
+    console = Console(file=out, width=80, no_color=True)
+    answers = iter(["1\n"] * 3000)
+    assert Terminal(table, console, lambda: next(answers, ""), save_path="unused.json", hot_seat=False).play() == 0
+    end = out.getvalue()[out.getvalue().index("终局：全部揭晓") :].splitlines()
+    tasks = 0
+    for seat in range(5):
+        theirs = table.state.observation(seat)["me"]
+        role, identity = table.names.role(theirs["role"]), table.names.identity(theirs["identity"])
+        assert any(f"P{seat} {role}，身份：{identity}" in line for line in end), "\n".join(end)
+        tasks += bool(theirs["task"])
+    assert tasks and sum("秘密任务：" in line for line in end) == tasks  # (the game has a secret task to show)
+
+
 def test_the_end_reveals_every_identity_task_and_role_and_the_logs_are_a_key_away():
     """After the last decision: a summary naming every seat's role, identity and secret task, how the game
     ended and why (the check); then r prints the referee's whole log, the deal included."""
