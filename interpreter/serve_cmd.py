@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .cli_options import bot_options, content_option
-from .web.guard import Limits, default_hosts, default_origins
+from .web.guard import WILDCARD_BINDS, Limits, default_hosts, default_origins
 
 
 @click.command()
@@ -159,7 +159,7 @@ def serve(
         click.echo("fengsheng serve: tables kept in memory only (--db :memory:): a restart loses them")
     else:
         click.echo(f"fengsheng serve: tables kept in {where}")
-    shown = f"[{host}]" if ":" in host else host
+    shown = "localhost" if host in WILDCARD_BINDS else f"[{host}]" if ":" in host else host  # (one it answers for)
     stops = "the server and its tables" if where is None else "the server; its tables are kept for its next start"
     click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops {stops})")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")

@@ -5,6 +5,8 @@ websockets, JSON-only POSTs, bounded bodies, numbers, frames, tables and sockets
 from __future__ import annotations
 
 import logging
+import re
+import socket
 import warnings
 
 import pytest
@@ -115,6 +117,33 @@ def test_a_post_that_is_not_json_is_refused_with_415(kind, body):
         _table(client, ("open", "random"))
         assert client.post("/api/tables/t1/claim", content=b"{}", headers=headers).status_code == 415
         assert client.get("/api/tables").json()["tables"][0]["seats"][0]["open"] is True
+
+
+def _route_source(family: int, towards: str) -> str | None:
+    """The address this machine sends from towards a network address (None: no route), as ``ip route get`` says."""
+    with socket.socket(family, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect((towards, 9))  # (a datagram socket's connect sends nothing)
+        except OSError:
+            return None
+        return str(s.getsockname()[0])
+
+
+def test_a_server_on_every_interface_answers_for_this_machines_network_address(monkeypatch):
+    """Friends on the network open http://<the machine's address>:PORT/ (docs/play.md): that address is answered
+    by default, though the machine's name may not resolve to it (Debian's /etc/hosts: 127.0.1.1); and the address
+    the server prints to open is one it answers for (0.0.0.0 was printed, and refused: no host of its own)."""
+    everywhere = default_hosts("0.0.0.0")
+    mine = _route_source(socket.AF_INET, "192.0.2.1")
+    if mine is None:
+        pytest.skip("this machine has no IPv4 route to the network")
+    assert mine in everywhere, everywhere
+    pytest.importorskip("uvicorn")
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: None)
+    r = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "8080", "--db", ":memory:"])
+    assert r.exit_code == 0, r.output
+    opened = re.search(r"open http://(\S+):8080/", r.output)
+    assert opened and opened.group(1) in everywhere, r.output
 
 
 def test_the_defaults_are_the_servers_own_address():

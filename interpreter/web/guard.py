@@ -72,11 +72,26 @@ def read_json(text: str | bytes, digits: int) -> Any:
         raise Refused(400, f"the request is not JSON fengsheng reads ({str(e)[:80]})") from None
 
 
+def network_addresses() -> set[str]:
+    """The addresses this machine sends from towards the rest of its network, one an address family (none without
+    a route): those its friends open, which its own name often does not resolve to (Debian's /etc/hosts gives it
+    127.0.1.1). A datagram socket's connect sends nothing; the system picks the source address of the route."""
+    found = set()
+    for family, towards in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):  # (documentation)
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((towards, 9))
+                found.add(str(s.getsockname()[0]).split("%")[0])
+        except OSError:
+            continue
+    return found
+
+
 def default_hosts(bind: str) -> list[str]:
     """The host names a server bound to `bind` answers for by default: that address (and the loopback names for
     a loopback bind); for a bind to every interface (0.0.0.0, ::) this machine's names and addresses."""
     if bind in WILDCARD_BINDS:
-        names = {*LOCAL_HOSTS, socket.gethostname(), socket.getfqdn()}
+        names = {*LOCAL_HOSTS, socket.gethostname(), socket.getfqdn(), *network_addresses()}
         for name in list(names):
             try:
                 names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
