@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import signal
@@ -124,6 +125,31 @@ def test_a_restarted_server_has_every_table_at_the_same_ply_with_the_same_links(
         assert tables.get(ta.id).over()
         made = c.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
         assert made["table"]["id"] == "t4"
+
+
+def test_a_table_that_cannot_be_restored_is_named_once_and_kept(folder, caplog):
+    """A kept table whose actions no longer replay is named on the server's output once — by the `restored` report
+    the command prints — not a second time in the app's log, and stays in the database, unplayed."""
+    db = folder / "tables.sqlite3"
+    with TestClient(make_app(store=Store(db))) as c:
+        made = c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 3}).json()
+        c.app.state.tables.store.close()
+    with contextlib.closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("UPDATE actions SET action = 999999 WHERE n = 0")
+    told: list[str] = []
+    caplog.set_level(logging.WARNING)
+    with TestClient(make_app(store=Store(db), restored=lambda tables, problems: told.extend(problems))) as c:
+        assert c.app.state.tables.tables == {}
+        c.app.state.tables.store.close()
+    tid = made["table"]["id"]
+    assert told == [
+        f"table {tid} was not restored: its action 1 (999999) is not legal in this game (other content, "
+        "or another version?)"
+    ]
+    assert not [r for r in caplog.records if "was not restored" in r.getMessage()]
+    kept = Store(db)
+    assert [k.id for k in kept.tables()] == [tid]
+    kept.close()
 
 
 def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(folder):

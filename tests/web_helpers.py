@@ -17,7 +17,9 @@ from interpreter.engine.step import GameState
 from interpreter.seat_text import Names
 
 
-def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None, store=None, retry_seconds: float = 5.0):
+def make_app(
+    bot_delay: float = 0.0, port: int | None = None, limits=None, store=None, retry_seconds: float = 5.0, restored=None
+):
     """The app on the bundled content, answering for Starlette's test client (``testserver``) or, given a `port`,
     for a browser at http://127.0.0.1:PORT; its tables kept in `store` (default: an in-memory database, so every
     test goes through the writes a server makes)."""
@@ -35,6 +37,7 @@ def make_app(bot_delay: float = 0.0, port: int | None = None, limits=None, store
         origins=origins,
         limits=limits,
         store=Store(None) if store is None else store,
+        restored=restored,
         retry_seconds=retry_seconds,
     )
 

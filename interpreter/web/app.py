@@ -145,7 +145,8 @@ def create_app(
     POSTs and websockets from pages of `origins` only (default: ``http://HOST:8000`` for each host; guard.py),
     and holds to `limits`. Its tables are kept in `store` (store.py; None: in memory only); the tables it
     keeps are restored when the app starts, on its event loop's thread (a game is driven from the thread it was
-    dealt on), and `restored` is told the tables and a line for each table that could not be restored.
+    dealt on), and `restored` is told the tables and a line for each table that could not be restored (without
+    it, each such line goes to the log).
 
     The server drives its bots itself (``drive``): a table restored at a bot's decision plays on to the next
     person's decision with nobody connected. A write of the database that fails (a full disk, a read-only file)
@@ -575,10 +576,11 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         problems = restore(tables)
         app.state.restore_problems = problems
-        for problem in problems:
-            log.warning("fengsheng serve: %s", problem)
-        if restored is not None:
+        if restored is not None:  # (it prints them: the log would say each a second time)
             restored(tables, problems)
+        else:
+            for problem in problems:
+                log.warning("fengsheng serve: %s", problem)
         for web in list(tables.tables.values()):  # (a table restored at a bot's decision plays on by itself)
             if web.bot_to_move():
                 driver.drive(web)
