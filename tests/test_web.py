@@ -589,6 +589,22 @@ def test_a_finished_tables_log_replays(client, tmp_path):
     seat.close()
 
 
+def test_a_table_of_other_expansions_than_the_servers_shows_its_screens_in_the_replay_viewer(client):
+    """A table made with other expansions than the server's default (a lobby's choice: none here) opens in the
+    viewer, from its end's links, with its screens: the log is re-played with the bundled packs its header names,
+    as the server plays such a table, not with the server's default packs, which deal another deck (the screens
+    were left out: 'does not replay with the server's content (IndexError)')."""
+    made = _create(client, ["human", "random", "random"], seed=5, expansions="none")
+    seat = _Seat(client, client.app, made["table"]["id"], _links(made)[0], check=False)
+    _play_to_the_end([seat], random.Random(2))
+    text = client.get(made["log"]).text
+    assert read_log_text(text)[0]["header"]["packs"] == ["base"]
+    for view in ("referee", "P0"):
+        data = client.post(f"/api/replay?view={view}", content=text.encode("utf-8"), headers=_JSONL).json()
+        assert data["note"] is None and data["boards"] and data["summary"], (view, data["note"])
+    seat.close()
+
+
 def test_a_tables_log_names_a_pack_of_ones_own_without_the_servers_paths(tmp_path, monkeypatch):
     """A pack given to `serve` by an absolute path is named in a table's log relative to the folder the server
     runs in (the log's own folder is not known): no path of the server's machine, and the log saved there

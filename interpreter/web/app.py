@@ -71,7 +71,7 @@ from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
 from .store import Store, StoreError
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
-from .view import final_summary, replay_boards, replay_steps, views_of
+from .view import final_summary, logged_expansions, replay_boards, replay_steps, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 # what a page is told when the database cannot be written: nothing of the game (no seat, no count of decisions)
@@ -363,6 +363,11 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
+    def replay_content(header: dict[str, Any]) -> Content:
+        with contextlib.suppress(ValueError):  # (the log's expansions, else the server's default: view.py)
+            return tables.content(packs_for(logged_expansions(header, expansions) or default_expansions))
+        return tables.content(packs_for(default_expansions))
+
     async def replay(request: Request) -> Response:
         try:
             body = await _body(request, MAX_UPLOAD)
@@ -384,7 +389,7 @@ def create_app(
         header = logged["header"]
         view = request.query_params.get("view") or views_of(header)[0]
         try:
-            content = tables.content(packs_for(default_expansions))
+            content = replay_content(header)
             steps = replay_steps(logged, view, content)
         except (ValueError, KeyError) as e:
             return JSONResponse({"error": str(e)}, status_code=400)

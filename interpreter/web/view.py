@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..content.packs import BASE
 from ..engine.actions import card_data
 from ..engine.index import NO_PLANS
 from ..engine.observation import project
@@ -126,6 +127,18 @@ def logged_pins(logged: Mapping[str, Any]) -> Pins | None:
     records = logged.get("records") or []
     first = records[0] if records and isinstance(records[0], Mapping) else {}
     return Pins.from_dict(first.get("pins")) if first.get("e") == "setup" else None
+
+
+def logged_expansions(header: Mapping[str, Any], offered: Sequence[str]) -> str | None:
+    """The ``--expansions`` text of the bundled expansions a log's header names, in its order ("none" for the base
+    game alone): the viewer re-plays a table made with other expansions than the server's default with those
+    (with the server's default the deck differs, and the screens could not be shown). None when the header names
+    no base game (a rule set of its own: the server's default). Never a folder a log names: anyone may upload a
+    log, naming any folder of the server's machine."""
+    named = header.get("packs")
+    if not isinstance(named, list) or BASE not in named:
+        return None
+    return ",".join(p for p in named if isinstance(p, str) and p in offered) or "none"
 
 
 def views_of(header: Mapping[str, Any]) -> list[str]:
