@@ -779,6 +779,7 @@ def test_the_replay_viewer_steps_through_a_log_as_the_referee_or_one_seat(still_
     assert len(data["games"]) == 2
     assert any(s["decision"] for s in referee) and "seed" in data["header"]
     seed = str(read_log_text(text)[1]["header"]["seed"])
+    assert data["header"]["seed"] == seed  # a string: a page reads a number of 128 bits as a float (2.24e+38)
     for view in ("P1", "public"):  # no seat's or the public view carries the seed, anywhere
         seen = still_client.post(f"/api/replay?game=1&view={view}", content=text.encode("utf-8"), headers=_JSONL)
         assert seen.status_code == 200 and seed not in seen.text and "seed" not in seen.json()["header"]

@@ -71,7 +71,7 @@ from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
 from .store import Store, StoreError
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
-from .view import final_summary, logged_expansions, replay_boards, replay_steps, views_of
+from .view import final_summary, logged_expansions, replay_boards, replay_steps, shown_header, views_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 # what a page is told when the database cannot be written: nothing of the game (no seat, no count of decisions)
@@ -413,8 +413,7 @@ def create_app(
             {
                 "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
                 "game": at,
-                # a seat's or the public view never carries the seed (it would give every hidden card back)
-                "header": {k: v for k, v in header.items() if k != "seed" or view == "referee"},
+                "header": shown_header(header, view),  # (never the seed but the referee's)
                 "views": views_of(header),
                 "view": view,
                 "steps": steps,

@@ -141,6 +141,13 @@ def logged_expansions(header: Mapping[str, Any], offered: Sequence[str]) -> str 
     return ",".join(p for p in named if isinstance(p, str) and p in offered) or "none"
 
 
+def shown_header(header: Mapping[str, Any], view: str) -> dict[str, Any]:
+    """A log's header as the viewer sends it for `view`: a seat's or the public view never carries the seed (it
+    would give every hidden card back); the referee's carries it as a string of digits (a page reads a number of
+    128 bits as a float: 2.24e+38, not the seed)."""
+    return {k: str(v) if k == "seed" else v for k, v in header.items() if k != "seed" or view == "referee"}
+
+
 def views_of(header: Mapping[str, Any]) -> list[str]:
     """The views a logged game can be shown in: the referee's and each seat's from a referee's log; a seat's
     (or the public) copy only as itself."""
