@@ -187,8 +187,45 @@ def event_text(
         return f"{s('seat')} 篡夺了胜利"
     if e == "victory":
         return "胜利：" + "、".join(_seat(w, me) for w in rec.get("winners") or ())
-    if e == "game_over":
-        return None  # the result panel says it
+    if e in ("game_over", "game_start", "game_end"):
+        return None  # the result panel says it; the moments 游戏开始时 and 游戏结束时 (the start line says it)
+    return _pack_event_text(rec, me, names, cards_by_id)
+
+
+def _pack_event_text(
+    rec: Mapping[str, Any], me: int, names: Names, cards_by_id: Mapping[int, Mapping[str, Any]]
+) -> str:
+    """The records of the primitives that packs and a few skills use (a mark or counter of the pack's own words, a
+    binding on who receives the intel, 转换技, 改判, hidden picks); the raw record only for an event no catalogue
+    entry names (tests/test_messages.py checks every one of catalogue.EVENTS reads as a sentence)."""
+    e = rec.get("e")
+    s = lambda k: _seat(rec.get(k), me)  # noqa: E731
+    ids = lambda k: _ids(rec.get(k), cards_by_id, names)  # noqa: E731
+    if e == "round_end":
+        return "—— 一轮结束 ——"
+    if e == "receivers_set":  # who must or may not receive the intel in transit (a secret binding: its seat alone)
+        bound = (("must", "必须"), ("cannot", "不能"))
+        return "；".join(
+            f"{'、'.join(_seat(p, me) for p in rec[k])} {verb}接收这份情报" for k, verb in bound if rec.get(k)
+        )
+    if e == "intel_protected":
+        return "这份情报在接收前不能被使用：" + "、".join(names.card_type(c) for c in rec.get("cards") or ())
+    if e == "mark":  # a mark kept for the game (keep_mark): its key is the pack's own word
+        value, key = rec.get("value"), rec.get("key")
+        if value is None:
+            return f"{s('seat')} 的标记「{key}」清除了"
+        return f"{s('seat')} 有了标记「{key}」" if value is True else f"{s('seat')} 的标记「{key}」：{value}"
+    if e == "counter_changed":
+        return f"{s('seat')} 的「{rec.get('counter')}」：{rec.get('before')} → {rec.get('after')}"
+    if e == "skill_changed":
+        return f"{s('seat')} {'获得' if rec.get('has') else '失去'}了技能 {names.skill(rec.get('skill'))}"
+    if e == "skill_switched":
+        return f"{s('seat')} 的 {names.skill(rec.get('skill'))} 转为{'阴' if rec.get('state') == 'yin' else '阳'}"
+    if e == "field_replaced":  # 改判: a card (old, new) or another value (before, after)
+        was, now = (ids("old"), ids("new")) if "old" in rec else (rec.get("before"), rec.get("after"))
+        return f"{s('seat')} 改判（{rec.get('event')} 的 {rec.get('field')}）：{was} → {now}"
+    if e == "picks_revealed":
+        return f"{'、'.join(_seat(p, me) for p in rec.get('seats') or ())} 选的牌一齐翻开：{ids('cards')}"
     return f"{e}: " + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "e")
 
 

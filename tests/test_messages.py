@@ -113,3 +113,60 @@ def test_the_transit_panel_says_an_intel_just_sent_is_in_front_of_nobody():
     text = transit_text(obs, names)
     assert text is not None and "面前" not in text.plain.replace("还没有到任何人面前", ""), text.plain
     assert "还没有到任何人面前" in text.plain
+
+
+# a plausible value for each field of a record, by its name (a seat, a count, card types, a mark's key …)
+_FIELD_VALUES = {
+    "players": 5,
+    "first": 0,
+    "n": 2,
+    "roles": ["bai_kun_shan", None],
+    "cards": [],
+    "winners": [1],
+    "reason": "collect",
+    "must": [0],
+    "cannot": [2, 3],
+    "key": "体力",
+    "value": 3,
+    "state": "yin",
+    "direction": "up",
+    "turn": 3,
+    "seats": [1, 2],
+    "zone": "桌面",
+    "face_up": True,
+    "bottom": False,
+}
+
+
+def test_every_event_the_engine_records_reads_as_a_sentence_never_as_the_raw_record():
+    """docs/play.md: every record reads as a sentence of the message catalogue, on the terminal, the web table and
+    in the replay viewer. A seat bound by 诱敌深入 was shown 'receivers_set: cannot=[], must=[0]', a pack's
+    kept mark 'mark: key=体力, seat=0, value=3'."""
+    from interpreter.catalogue import EVENTS
+
+    names = Names(load_cached())
+    raw = []
+    for name, event in EVENTS.items():
+        if name == "setup":  # (the deal: setup_text says it, wherever a log is read)
+            continue
+        rec = {
+            "e": name,
+            **{f: _FIELD_VALUES.get(f, 1 if f not in ("card", "uid", "skill") else None) for f in event.fields},
+        }
+        text = event_text(rec, 0, names, {})
+        if text is not None and text.startswith(f"{name}: "):
+            raw.append(text)
+    assert raw == []
+
+
+def test_the_new_sentences_say_who_and_what():
+    names = Names(load_cached())
+    said = lambda **rec: event_text(rec, 0, names, {})  # noqa: E731
+    assert said(e="receivers_set", must=[0], cannot=[]) == "P0（你） 必须接收这份情报"
+    assert said(e="receivers_set", must=[1], cannot=[2, 3]) == "P1 必须接收这份情报；P2、P3 不能接收这份情报"
+    assert said(e="mark", seat=1, key="体力", value=3) == "P1 的标记「体力」：3"
+    assert said(e="mark", seat=1, key="体力", value=True) == "P1 有了标记「体力」"
+    assert said(e="mark", seat=1, key="体力", value=None) == "P1 的标记「体力」清除了"
+    assert said(e="intel_protected", cards=["jie_huo"]) == "这份情报在接收前不能被使用：【截获】"
+    assert said(e="round_end", seat=4) == "—— 一轮结束 ——"
+    assert said(e="game_start", seat=0) is None and said(e="game_end", seat=0) is None
