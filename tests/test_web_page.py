@@ -134,7 +134,8 @@ def test_the_end_reveals_every_identity_and_task_with_the_logs_a_click_away(tmp_
 
 
 def test_the_move_timer_answers_the_first_option_when_it_runs_out():
-    """The host's move timer lives in the page: at 0 it answers the menu's first option for the seat."""
+    """The host's move timer lives in the page: at 0 it answers the menu's first option for the seat, and says so
+    until the seat's next answer."""
     from playwright.sync_api import sync_playwright
 
     with Server() as server, sync_playwright() as p:
@@ -152,4 +153,9 @@ def test_the_move_timer_answers_the_first_option_when_it_runs_out():
         before = web.seats[0].answered
         page.wait_for_function(f"() => Number(document.body.dataset.seq) > {web.seq(0)}", timeout=20000)
         assert web.seats[0].answered == before + 1
+        # and it says so until the seat answers again (the next state cleared it within 40 ms: nobody read it)
+        page.wait_for_timeout(1000)
+        assert "时间到：替你选了第一项「" in page.inner_text("#banner")
+        page.locator("#options button:not([disabled])").first.click()
+        page.wait_for_function("() => !document.querySelector('#banner').innerText.includes('时间到')")
         browser.close()

@@ -113,7 +113,8 @@ function tick() {
   clearInterval(countdown.handle);
   const first = state.view.decision && state.view.decision.options[0];
   countdown = null;
-  if (first) { banner(`时间到：替你选了第一项「${first.label}」。`, "info"); choose(first.id); }
+  // (said until the seat's next answer: the states that follow at once would clear a plain info banner unread)
+  if (first) { choose(first.id); banner(`时间到：替你选了第一项「${first.label}」。`, "info timed"); }
 }
 
 function rowKey(p) {
@@ -132,6 +133,7 @@ function drawTurn(v, msg) {
 
 function choose(action) {
   if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+  if (document.querySelector("#banner .timed")) banner(""); // the timer's word, read by now
   // from now on, what changes is new since this decision
   rowsAtDecision = Object.fromEntries(state.view.players.map((p) => [p.seat, rowKey(p)]));
   for (const old of document.querySelectorAll("#log .new")) old.classList.remove("new");
@@ -154,7 +156,7 @@ function connect() {
       const moved = stalledAt !== null && msg.seq !== stalledAt;
       if (moved) stalledAt = null;
       state = msg;
-      if (document.querySelector("#banner .info") || (moved && document.querySelector("#banner .until-moved"))) banner("");
+      if (document.querySelector("#banner .info:not(.timed)") || (moved && document.querySelector("#banner .until-moved"))) banner("");
       draw(msg);
       document.getElementById("chosen-seed").hidden = !msg.chosen_seed;
     } else if (msg.type === "people" || msg.type === "chat") {
