@@ -100,6 +100,8 @@ def pin_options() -> Callable[[Any], Any]:
 def card_pins(texts: Sequence[str]) -> tuple[tuple[str, int], ...]:
     """``--card ID=N`` as the pins keep them: (card id, copies), sorted by id. A usage error says what is wrong
     with one (not ID=N, N not a whole number from 0, a card given twice)."""
+    from .model.deck_counts import MAX_COPIES  # (here: the model is not loaded for --help)
+
     out: dict[str, int] = {}
     for text in texts:
         m = re.fullmatch(r"\s*([^=\s]+)\s*=\s*(\S+)\s*", text)
@@ -108,9 +110,9 @@ def card_pins(texts: Sequence[str]) -> tuple[tuple[str, int], ...]:
                 f"{text!r} is not ID=N (a card kind's id and its copies: mi_dian=6)", param_hint="'--card'"
             )
         card, n = m[1], m[2]
-        if not re.fullmatch(r"\d{1,3}", n):
+        if not (n.isascii() and n.isdigit() and int(n) <= MAX_COPIES):
             raise click.BadParameter(
-                f"{text!r}: the copies are a whole number from 0 to 999 (0 takes the card out of the decks)",
+                f"{text!r}: the copies are a whole number from 0 to {MAX_COPIES} (0 takes the card out of the decks)",
                 param_hint="'--card'",
             )
         if card in out:

@@ -250,3 +250,33 @@ def test_the_rerun_command_replays_a_pinned_game_of_a_pack_without_the_pins(tmp_
         assert ("note: no role 'hua_mei'" in one.stderr) == (rec.cell.pack == "base")
     r = fengsheng("simulate", "-p", 5, "-n", 1, "--card", f"{CARD}=6")  # a batch: still a usage error
     assert r.exit_code == 2 and "no card 'mi_dian'" in r.output
+
+
+def test_a_card_pin_too_large_or_unmet_is_refused_in_a_line(tmp_path: Path, fork) -> None:
+    """A count past MAX_COPIES never builds a deck (a hand-edited sweep.json or log must not make a billion entries),
+    and a log whose card pin the content cannot meet says so instead of failing inside the engine."""
+    with pytest.raises(DeckCountError, match="a pin keeps 0 to 999 copies"):
+        with_deck_counts(fork, [(CARD, 10**9)])
+    r = fengsheng("simulate", "-p", 5, "-n", 1, "--content", JIA_GUI, "--card", f"{CARD}=1000")
+    assert r.exit_code == 2 and "a whole number from 0 to 999" in r.output
+    out = tmp_path / "lab"
+    r = fengsheng("balance", "-p", 5, "-n", 1, "-j", 1, "--agents", "random", "--content", JIA_GUI, "--card",
+                  f"{CARD}=3", "-o", out, "-q")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    d = json.loads((out / SWEEP_FILE).read_text())
+    d["pins"] = {"cards": {CARD: 10**9}}
+    (out / SWEEP_FILE).write_text(json.dumps(d))
+    with pytest.raises(RecordError, match="a whole number from 0 to 999"):
+        read_spec(out)
+    assert Pins.from_dict({"cards": {CARD: 10**9}}) is None  # (a log's setup record: not a pin)
+    log = tmp_path / "g.jsonl"
+    assert fengsheng("simulate", "-p", 5, "-n", 1, "-j", 1, "--content", JIA_GUI, "--card", f"{CARD}=4", "--log",
+                     log).exit_code == 0  # fmt: skip
+    (game,) = read_log(log)
+    ok, message = replay_game(fork, game)
+    assert ok, message
+    pack = tmp_path / "no_copy"  # 密电 as a card kind, with no copy in any deck: none to copy for 4
+    (pack / "cards").mkdir(parents=True)
+    shutil.copy(JIA_GUI / "cards" / "mi_dian.yaml", pack / "cards")
+    ok, message = replay_game(load_content(resolve_packs([pack], None)), game)
+    assert not ok and message.startswith("the log's card pin cannot be played with this content"), message

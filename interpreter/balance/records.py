@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .. import jsonread
+from ..model.deck_counts import MAX_COPIES
 
 FORMAT = 1
 SWEEP_FILE = "sweep.json"
@@ -258,7 +259,7 @@ def _spec_problem(d: object) -> str | None:
             "pins",
             _pins_ok(d.get("pins")),
             'null or the ids of a role and a task and the copies of card kinds ({"role": ID, "task": ID, '
-            '"cards": {ID: N}}, N a whole number from 0)',
+            f'"cards": {{ID: N}}}}, N a whole number from 0 to {MAX_COPIES})',
         ),
     ]
     for key, ok, what in checks:
@@ -269,15 +270,20 @@ def _spec_problem(d: object) -> str | None:
 
 def _pins_ok(p: object) -> bool:
     """Pins as `balance --role/--task/--card` writes them: none, or a role's and/or a task's id (texts) and/or the
-    copies of card kinds (``{id: whole number from 0}``, at least one)."""
+    copies of card kinds (``{id: whole number from 0 to MAX_COPIES}``, at least one)."""
     return p is None or (
         isinstance(p, dict)
         and all(
             (k in ("role", "task") and isinstance(v, str) and v)
-            or (k == "cards" and isinstance(v, dict) and bool(v) and all(v) and _card_counts_ok(v))
+            or (k == "cards" and isinstance(v, dict) and bool(v) and all(v) and _card_pins_ok(v))
             for k, v in p.items()
         )
     )
+
+
+def _card_pins_ok(c: dict[str, Any]) -> bool:
+    """A card pin's copies: whole numbers from 0 to MAX_COPIES (a larger one would build a deck of that many)."""
+    return _card_counts_ok(c) and all(v <= MAX_COPIES for v in c.values())
 
 
 def _card_counts_ok(c: object) -> bool:

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..model.content import Content
-from ..model.deck_counts import with_deck_counts
+from ..model.deck_counts import MAX_COPIES, with_deck_counts
 from ..suggest import did_you_mean
 
 T = TypeVar("T")
@@ -98,10 +98,12 @@ class Pins:
 
 def card_counts(d: Any) -> tuple[tuple[str, int], ...]:
     """The card pins of plain data ({card id: copies}) as Pins keeps them: sorted by id, each a text id and a whole
-    number from 0 (anything else is left out; sweep.json's reader refuses it first, records.py)."""
+    number from 0 to MAX_COPIES (anything else is left out; sweep.json's reader refuses it first, records.py)."""
     if not isinstance(d, dict):
         return ()
-    return tuple(sorted((k, v) for k, v in d.items() if isinstance(k, str) and k and type(v) is int and v >= 0))
+    return tuple(
+        sorted((k, v) for k, v in d.items() if isinstance(k, str) and k and type(v) is int and 0 <= v <= MAX_COPIES)
+    )
 
 
 # The content of each card pin met, kept so that a batch derives it once (and its games share one ContentIndex):

@@ -21,6 +21,10 @@ from collections.abc import Iterable
 
 from .content import Content, DeckEntry
 
+# The most copies of a kind a pin may ask for (``--card``, a sweep.json, a log's setup record): a deck of thousands of
+# copies of one card is no game anyone plays, and a hand-edited count of a billion must not make a billion entries.
+MAX_COPIES = 999
+
 
 class DeckCountError(ValueError):
     """A count that cannot be met: copies to add of a kind the content has no copy of to clone."""
@@ -37,6 +41,8 @@ def with_deck_counts(content: Content, counts: Iterable[tuple[str, int]]) -> Con
     next_uid = max(by_uid, default=0) + 1
     used = list(dict.fromkeys(name for _, _, name in content.rules.decks if name in decks))
     for kind, count in counts:
+        if not 0 <= count <= MAX_COPIES:
+            raise DeckCountError(f"{count} copies of card {kind!r}: a pin keeps 0 to {MAX_COPIES} copies")
         if kind not in content.card_types:
             continue
         everywhere = sorted((e for e in content.deck if e.card_type == kind), key=_uid)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine.pins import Pins
+from ..engine.pins import Pins, pinned_content
 from ..engine.step import GameState
+from ..model.deck_counts import DeckCountError
 from .batch import failure_text
 
 if TYPE_CHECKING:
@@ -24,6 +25,12 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
         return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
     if h["players"] not in content.rules.identity_table:
         return False, f"the content has no identity table for {h['players']} players"
+    first = logged["records"][0] if logged["records"] else {}
+    pins = Pins.from_dict(first.get("pins"))
+    try:  # (a card pin this content cannot meet: a log of another pack, or edited by hand)
+        pinned_content(content, pins)
+    except DeckCountError as e:
+        return False, f"the log's card pin cannot be played with this content: {e}"
     decisions, at = _decisions_of(logged)
     played = _play_logged(content, logged, decisions, at, max_turns)
     if played.parted is not None:
