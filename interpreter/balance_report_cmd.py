@@ -107,7 +107,7 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
     """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load:
     its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
     that is not there, or changed since, is a note in the report (and on stderr with `say`)."""
-    from .balance.pack_facts import card_pin_facts, locate_packs, new_other_items, new_roles, pack_skills
+    from .balance.pack_facts import card_pin_facts, locate_packs, new_other_items, new_roles, pack_skills, pin_names
     from .balance.report import build_report
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
@@ -119,6 +119,7 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) ->
     skills = pack_skills(meta)
     report = build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
     report["sweep"]["pinned_cards"] = card_pin_facts(meta)
+    report["sweep"]["pinned_names"] = pin_names(meta)
     report["pack_diffs"] = {name: d for name, d in _pack_diffs(meta).items() if packs is None or name in packs}
     return report
 

@@ -157,6 +157,9 @@ def test_balance_pins_every_game_and_records_it(tmp_path: Path, one_role_pack: P
     assert again.exit_code == 0 and json.loads(again.stdout)["sweep"]["records"] == 20
     other = fengsheng(*args, "--agents", "random", "-o", out, "-q")
     assert other.exit_code != 0 and "pins" in other.output
+    # the report names the pinned role as its pack does (its id where no pack of the grid loads it)
     text = fengsheng("balance", "report", out, "--no-html", "--lang", "en")
-    assert f"pinned: role {ROLE}" in text.output
-    assert f"固定：每局都把角色{ROLE}发给一个座位" in fengsheng("balance", "report", out, "--no-html").output
+    assert "pinned: role 测试文书（测试用） dealt to a seat" in text.output
+    assert "固定：每局都把角色测试文书（测试用）发给一个座位" in fengsheng("balance", "report", out, "--no-html").output
+    assert fengsheng("balance", "report", out).exit_code == 0
+    assert "角色测试文书（测试用）" in (out / "report.html").read_text()

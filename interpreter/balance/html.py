@@ -383,7 +383,7 @@ def render_report(report: dict, title: str = "fengsheng balance report", lang: s
     body.append(f'<p class="meta">{escape(meta)}</p>')
     note = escape(say("note_html", lang))
     body += [f'<p class="note"><b>{note}</b> {escape(t)}</p>' for t in report.get("pack_notes", {}).values()]
-    pinned = pins_text(sw.get("pins"), lang, sw.get("pinned_cards"))
+    pinned = pins_text(sw.get("pins"), lang, sw.get("pinned_cards"), sw.get("pinned_names"))
     if pinned:
         body.append(f'<p class="pinned"><b>{escape(say("pinned_html", lang))}</b> {escape(pinned)}</p>')
     body.append(verdict_section(report, lang))

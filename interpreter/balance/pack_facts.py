@@ -38,12 +38,40 @@ def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
 def card_pin_facts(meta: dict) -> dict[str, dict[str, Any]]:
     """Per card kind the sweep keeps at a count in every deck (``--card``): its `name` (from the first pack whose
     content loads and has it; null if none does) and the packs `without` it, which played their decks unchanged."""
-    from ..content.loader import load_cached
-    from ..content.packs import parse_expansions, resolve_packs
-
     cards = (meta.get("pins") or {}).get("cards") or {}
     if not cards:
         return {}
+    contents = _pack_contents(meta)
+    out: dict[str, dict[str, Any]] = {}
+    for card in sorted(cards):
+        having = [c.card_types[card] for c in contents.values() if card in c.card_types]
+        without = [label for label, c in contents.items() if card not in c.card_types]
+        out[card] = {"name": having[0].name if having else None, "without": without}
+    return out
+
+
+def pin_names(meta: dict) -> dict[str, str]:
+    """The names of the role and the secret task the sweep deals to a seat (``--role``, ``--task``), by pin
+    ("role": 画眉（歌女）, "task": 收藏家), from the first pack whose content loads and has each; a pin no pack names
+    is left out (the report says its id)."""
+    pins = meta.get("pins") or {}
+    role, task = pins.get("role"), pins.get("task")
+    if not (role or task):
+        return {}
+    out: dict[str, str] = {}
+    for content in _pack_contents(meta).values():
+        if role and "role" not in out and role in content.roles:
+            out["role"] = content.roles[role].label()
+        if task and "task" not in out and task in content.tasks:
+            out["task"] = content.tasks[task].name
+    return out
+
+
+def _pack_contents(meta: dict) -> dict[str, Any]:
+    """Each pack's content by its label, where it loads (a pack moved or broken since the sweep is left out)."""
+    from ..content.loader import load_cached
+    from ..content.packs import parse_expansions, resolve_packs
+
     contents = {}
     for pack in meta.get("packs") or []:
         if pack.get("missing"):
@@ -53,12 +81,7 @@ def card_pin_facts(meta: dict) -> dict[str, dict[str, Any]]:
             contents[str(pack.get("name"))] = load_cached(paths)
         except Exception:  # a pack moved or broken since the sweep: it is named neither way
             continue
-    out: dict[str, dict[str, Any]] = {}
-    for card in sorted(cards):
-        having = [c.card_types[card] for c in contents.values() if card in c.card_types]
-        without = [label for label, c in contents.items() if card not in c.card_types]
-        out[card] = {"name": having[0].name if having else None, "without": without}
-    return out
+    return contents
 
 
 def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dict[str, str]]:

@@ -146,6 +146,8 @@ def build_report(
             "pins": meta.get("pins") or None,
             # per card kind pinned (--card): its name and the packs without it (the report command fills it in)
             "pinned_cards": {},
+            # the pinned role's and task's names ({"role": label, "task": name}; the report command fills it in)
+            "pinned_names": {},
             "records": len(records),
             # the roles of each pack's content, where it loads (compare tells a new role from one not dealt)
             "content_roles": {pack: sorted(roles) for pack, roles in sorted((skills or {}).items())},

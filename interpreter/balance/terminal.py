@@ -113,7 +113,8 @@ def print_report(report: dict, console: Any, roles: bool = True, lang: str = DEF
 
     for text in report.get("pack_notes", {}).values():
         console.print(say("note", lang, text=text), markup=False, soft_wrap=True)
-    pinned = pins_text(report["sweep"].get("pins"), lang, report["sweep"].get("pinned_cards"))
+    sweep = report["sweep"]
+    pinned = pins_text(sweep.get("pins"), lang, sweep.get("pinned_cards"), sweep.get("pinned_names"))
     if pinned:
         console.print(say("pinned", lang, what=pinned), markup=False)
     if report.get("verdicts"):

@@ -21,12 +21,14 @@ def players_short(players: object, lang: str) -> str:
     return say("all_short", lang) if players == ALL else say("n_players_short", lang, n=players)
 
 
-def pins_text(pins: Any, lang: str, cards: Any = None) -> str:
-    """What a sweep pinned, in words ("" when nothing): the role and task dealt to a seat, the card kinds kept at a
-    count in every deck (`cards`: the report's ``pinned_cards``, each card's name and the packs without it)."""
+def pins_text(pins: Any, lang: str, cards: Any = None, names: Any = None) -> str:
+    """What a sweep pinned, in words ("" when nothing): the role and task dealt to a seat (by name where `names`,
+    the report's ``pinned_names``, has one), the card kinds kept at a count in every deck (`cards`: the report's
+    ``pinned_cards``, each card's name and the packs without it)."""
     if not isinstance(pins, dict) or not pins:
         return ""
-    parts = [say("pins_text", lang, what=_pinned_what(pins, lang))] if pins.get("role") or pins.get("task") else []
+    what = _pinned_what(pins, lang, names if isinstance(names, dict) else None)
+    parts = [say("pins_text", lang, what=what)] if pins.get("role") or pins.get("task") else []
     facts = cards if isinstance(cards, dict) else {}
     counts = pins.get("cards")
     for card, n in sorted(counts.items()) if isinstance(counts, dict) else ():
@@ -39,10 +41,14 @@ def pins_text(pins: Any, lang: str, cards: Any = None) -> str:
     return say("pins_sep", lang).join(parts)
 
 
-def _pinned_what(pins: dict, lang: str) -> str:
-    """The pinned role and task in words ("角色hua_mei", "role hua_mei and secret task X")."""
+def _pinned_what(pins: dict, lang: str, names: dict | None = None) -> str:
+    """The pinned role and task in words ("角色画眉（歌女）", "role 画眉（歌女） and secret task 收藏家"): by name where
+    `names` has one, else by id ("角色hua_mei")."""
+    named = names or {}
     return say("pins_and", lang).join(
-        say("pins_role" if k == "role" else "pins_task", lang, name=pins[k]) for k in ("role", "task") if pins.get(k)
+        say("pins_role" if k == "role" else "pins_task", lang, name=named.get(k) or pins[k])
+        for k in ("role", "task")
+        if pins.get(k)
     )
 
 
