@@ -332,6 +332,8 @@ def compare(
         _fail(str(e))
         return
     result["paired"] = paired_figures(*sides)
+    # the pinned role's and task's names for the pinned seat's row (either side's pack that has them)
+    result["paired"]["pinned_names"] = {**base_report["sweep"]["pinned_names"], **fork_report["sweep"]["pinned_names"]}
     if json_path != "-":
         print_compare(result, _console(), roles=roles, lang=lang)
     _json_out(result, json_path)

@@ -80,9 +80,10 @@ def test_compare_pairs_a_pinned_sweep(tmp_path: Path) -> None:
     assert seat["pins"] == {"role": "demo_clerk"}
     # the paired rows in the report's language: the pinned seat named from its pins, turns by their kind alone
     # (the JSON's English name, "the seat of role demo_clerk", "turns", stayed in the Chinese table before)
-    assert "pinned seat won: role demo_clerk · 5p" in text.output
+    # (by the role's name, as the tables name it: the JSON keeps the id)
+    assert "pinned seat won: role 测试文书（测试用） · 5p" in text.output
     zh = fengsheng("balance", "compare", out, "--no-html")
-    assert "固定的座位获胜: 角色demo_clerk · 5人" in zh.output and "每局回合数 · 5人" in zh.output
+    assert "固定的座位获胜: 角色测试文书（测试用） · 5人" in zh.output and "每局回合数 · 5人" in zh.output
     assert "the seat of" not in zh.output and "每局回合数: turns" not in zh.output
     page = (tmp_path / "c.html").read_text(encoding="utf-8")
-    assert "pinned seat won: role demo_clerk" in page and "the seat of" not in page
+    assert "pinned seat won: role 测试文书（测试用）" in page and "the seat of" not in page

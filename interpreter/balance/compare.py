@@ -323,7 +323,7 @@ def print_paired(paired: dict, console: Any, lang: str = DEFAULT_LANG) -> None:
         )
         saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
         t.add_row(
-            escape(f"{paired_label(x, lang)} · {players_short(x['players'], lang)}"),
+            escape(f"{paired_label(x, lang, paired.get('pinned_names'))} · {players_short(x['players'], lang)}"),
             str(x["n"]),
             side(x["base"]),
             side(x["fork"]),

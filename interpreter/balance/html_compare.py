@@ -134,7 +134,7 @@ def paired_section(paired: dict | None, lang: str = DEFAULT_LANG) -> str:
         k = 1 if mean else 100
         saved = "" if x["games_saved"] is None else f"{100 * x['games_saved']:.0f}% (×{x['variance_ratio']:.2f})"
         rows.append(
-            f"<tr><td>{escape(paired_label(x, lang))} · "
+            f"<tr><td>{escape(paired_label(x, lang, paired.get('pinned_names')))} · "
             f"{escape(players_text(x['players'], lang))}</td><td>{x['n']}</td><td>{side(x['base'])}</td>"
             f"<td>{side(x['fork'])}</td>"
             f"<td>{k * x['difference']:+.1f} [{k * x['low']:+.1f}, {k * x['high']:+.1f}]</td>"

@@ -52,14 +52,15 @@ def _pinned_what(pins: dict, lang: str, names: dict | None = None) -> str:
     )
 
 
-def paired_label(x: dict, lang: str) -> str:
+def paired_label(x: dict, lang: str, names: Any = None) -> str:
     """A paired figure's row name in the report's language: the JSON's `name` is English ("the seat of role
-    hua_mei", "turns"); the pinned seat is named from its pins, turns by its kind alone."""
+    hua_mei", "turns"); the pinned seat is named from its pins (by name where `names`, the paired figures'
+    ``pinned_names``, has one), turns by its kind alone."""
     kind = say("paired_" + x["kind"], lang)
     if x["kind"] == "turns":
         return kind
     if x["kind"] == "pinned_seat" and isinstance(x.get("pins"), dict) and x["pins"]:
-        return f"{kind}: {_pinned_what(x['pins'], lang)}"
+        return f"{kind}: {_pinned_what(x['pins'], lang, names if isinstance(names, dict) else None)}"
     return f"{kind}: {x['name']}"
 
 
