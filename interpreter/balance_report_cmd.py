@@ -292,6 +292,12 @@ def compare(
     from .balance.paired import paired_figures
 
     json_path = _json_target(json_path, fmt)
+    given = [o for o, v in (("--role", pin_role), ("--task", pin_task), ("--card", pin_cards)) if v]
+    if given and (fork is None or _is_sweep(base) or _is_sweep(fork)):  # (pins are for packs swept now)
+        _fail(
+            f"{'/'.join(given)} pin the games of two packs swept now: a sweep directory's games were dealt with the "
+            "pins its sweep.json names (its report's first line says them)"
+        )
 
     if fork is None:
         sweep = _load(base)

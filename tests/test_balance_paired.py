@@ -87,3 +87,17 @@ def test_compare_pairs_a_pinned_sweep(tmp_path: Path) -> None:
     assert "the seat of" not in zh.output and "每局回合数: turns" not in zh.output
     page = (tmp_path / "c.html").read_text(encoding="utf-8")
     assert "pinned seat won: role 测试文书（测试用）" in page and "the seat of" not in page
+
+
+def test_compare_of_sweep_directories_refuses_pins_in_a_line(tmp_path: Path) -> None:
+    """--role/--task/--card deal the games of packs swept now; given with sweep directories (whose games were dealt
+    with their own pins) they were ignored without a word."""
+    out = tmp_path / "lab"
+    r = fengsheng("balance", "--pack", "a=", "--pack", "b=", "-p", 5, "-n", 4, "-j", 1, "--agents", "random",
+                  "-o", out, "-q")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    for args in ((out,), (out, out)):
+        for pin in (("--role", "hua_mei"), ("--task", "xian_xing_zhe"), ("--card", "jie_huo=3")):
+            c = fengsheng("balance", "compare", *args, *pin, "--no-html")
+            assert c.exit_code == 2 and c.output.startswith(f"error: {pin[0]} pin the games of two packs"), c.output
+            assert len(c.output.strip().splitlines()) == 1
