@@ -285,7 +285,7 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
         if r.get("failed") is not None:
             continue
         # A record lists the roles in play at the end; a role offered or using a skill was in play too, though a
-        # skill may have taken it out of play since (端木静（SP）'s 后来人 replaces its own role).
+        # skill may have taken it out of play since (a skill that replaces its own role with another).
         in_play = set(r["roles"])
         if "skill_offers" in r:
             counted = True
