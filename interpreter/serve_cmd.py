@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .cli_options import bot_options, content_option
-from .web.guard import WILDCARD_BINDS, Limits, default_hosts, default_origins
+from .web.guard import Limits, default_hosts, default_origins, open_link
 
 
 @click.command()
@@ -159,9 +159,9 @@ def serve(
         click.echo("fengsheng serve: tables kept in memory only (--db :memory:): a restart loses them")
     else:
         click.echo(f"fengsheng serve: tables kept in {where}")
-    shown = "localhost" if host in WILDCARD_BINDS else f"[{host}]" if ":" in host else host  # (one it answers for)
+    link = open_link(host, port, hosts, origins)  # (one it answers for: --allowed-host may name others)
     stops = "the server and its tables" if where is None else "the server; its tables are kept for its next start"
-    click.echo(f"fengsheng serve: open http://{shown}:{port}/ (Ctrl-C stops {stops})")
+    click.echo(f"fengsheng serve: open {link} (Ctrl-C stops {stops})")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=limits.frame_bytes * 4)

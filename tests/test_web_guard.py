@@ -146,6 +146,37 @@ def test_a_server_on_every_interface_answers_for_this_machines_network_address(m
     assert opened and opened.group(1) in everywhere, r.output
 
 
+@pytest.mark.parametrize(
+    ("bind", "allowed", "link"),
+    [
+        ("0.0.0.0", ["tables.example.org"], "tables.example.org"),
+        ("127.0.0.1", ["proxy.example.org"], "proxy.example.org"),
+        ("::", ["::1"], "[::1]"),
+        ("0.0.0.0", ["*.example.org", "localhost"], "localhost"),
+    ],
+)
+def test_the_link_printed_is_one_the_server_answers_for(monkeypatch, bind, allowed, link):
+    """With --allowed-host the link serve prints names an allowed host: 'open http://localhost:8000/' (or the bind
+    address) is refused with 400 when the hosts given do not name it."""
+    pytest.importorskip("uvicorn")
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: None)
+    words = ["serve", "--host", bind, "--port", "8080", "--db", ":memory:"]
+    r = CliRunner().invoke(main, [*words, *(w for h in allowed for w in ("--allowed-host", h))])
+    assert r.exit_code == 0, r.output
+    assert f"open http://{link}:8080/ " in r.output, r.output
+
+
+def test_behind_a_proxy_the_link_printed_is_the_proxys_origin(monkeypatch):
+    """docs/play.md's reverse proxy: serve --allowed-host play.example.org --allowed-origin https://play.example.org
+    printed 'open http://127.0.0.1:8000/', a host it refuses; the page to open is the proxy's."""
+    pytest.importorskip("uvicorn")
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: None)
+    words = ["serve", "--db", ":memory:", "--allowed-host", "play.example.org"]
+    r = CliRunner().invoke(main, [*words, "--allowed-origin", "https://play.example.org"])
+    assert r.exit_code == 0, r.output
+    assert "open https://play.example.org/ " in r.output, r.output
+
+
 def test_the_defaults_are_the_servers_own_address():
     assert default_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1"]
     assert default_hosts("192.168.1.20") == ["192.168.1.20"]

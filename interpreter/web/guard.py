@@ -103,6 +103,30 @@ def default_hosts(bind: str) -> list[str]:
     return [bind.lower()]
 
 
+def open_link(bind: str, port: int, hosts: Sequence[str], origins: Sequence[str]) -> str:
+    """The address serve prints to open: one the server answers for (a page asking for another host is refused,
+    400). The bind address, or localhost for a bind to every interface, when `hosts` allow it; else the first
+    origin of its pages (behind a reverse proxy: the proxy's), else the first host named (not a pattern)."""
+    own = "localhost" if bind in WILDCARD_BINDS else bind
+    named = [h for h in hosts if h != "*" and not h.startswith("*.")]
+    if not answers_for(own, hosts) and origins:
+        return origins[0].rstrip("/") + "/"
+    host = own if answers_for(own, hosts) or not named else named[0]
+    return (default_origins([host], port)[0]) + "/"
+
+
+def answers_for(host: str | None, hosts: Iterable[str]) -> bool:
+    """Whether a server answering for `hosts` (names, addresses, ``*`` or ``*.example.org``) answers for `host`."""
+    if host is None:
+        return False
+    host = host.lower()
+    for pattern in hosts:
+        pattern = pattern.lower()
+        if pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
+            return True
+    return False
+
+
 def default_origins(hosts: Iterable[str], port: int) -> list[str]:
     """The origins of this server's own pages as a browser names them: ``http://HOST:PORT`` for each host."""
     out = []
@@ -139,12 +163,7 @@ class Guard:
         self.origins = {o.lower().rstrip("/") for o in origins}
 
     def host_allowed(self, host: str | None) -> bool:
-        if host is None:
-            return False
-        for pattern in self.hosts:
-            if pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
-                return True
-        return False
+        return answers_for(host, self.hosts)
 
     def refusal(self, scope: Scope) -> Refused | None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
