@@ -194,7 +194,7 @@ def event_text(
 
 def _pack_event_text(
     rec: Mapping[str, Any], me: int, names: Names, cards_by_id: Mapping[int, Mapping[str, Any]]
-) -> str:
+) -> str | None:
     """The records of the primitives that packs and a few skills use (a mark or counter of the pack's own words, a
     binding on who receives the intel, 转换技, 改判, hidden picks); the raw record only for an event no catalogue
     entry names (tests/test_messages.py checks every one of catalogue.EVENTS reads as a sentence)."""
@@ -205,9 +205,10 @@ def _pack_event_text(
         return "—— 一轮结束 ——"
     if e == "receivers_set":  # who must or may not receive the intel in transit (a secret binding: its seat alone)
         bound = (("must", "必须"), ("cannot", "不能"))
-        return "；".join(
+        said = "；".join(
             f"{'、'.join(_seat(p, me) for p in rec[k])} {verb}接收这份情报" for k, verb in bound if rec.get(k)
         )
+        return said or None  # (an effect that bound nobody: no empty line)
     if e == "intel_protected":
         return "这份情报在接收前不能被使用：" + "、".join(names.card_type(c) for c in rec.get("cards") or ())
     if e == "mark":  # a mark kept for the game (keep_mark): its key is the pack's own word

@@ -164,6 +164,8 @@ def test_the_new_sentences_say_who_and_what():
     said = lambda **rec: event_text(rec, 0, names, {})  # noqa: E731
     assert said(e="receivers_set", must=[0], cannot=[]) == "P0（你） 必须接收这份情报"
     assert said(e="receivers_set", must=[1], cannot=[2, 3]) == "P1 必须接收这份情报；P2、P3 不能接收这份情报"
+    # an effect that bound nobody (empty lists) says nothing: not an empty line in the log
+    assert said(e="receivers_set", must=[], cannot=[]) is None
     assert said(e="mark", seat=1, key="体力", value=3) == "P1 的标记「体力」：3"
     assert said(e="mark", seat=1, key="体力", value=True) == "P1 有了标记「体力」"
     assert said(e="mark", seat=1, key="体力", value=None) == "P1 的标记「体力」清除了"
