@@ -113,6 +113,22 @@ def test_simulate_pins_and_replays(tmp_path: Path, fork, one_role_pack: Path) ->
     assert r.exit_code == 0, r.output
 
 
+@pytest.mark.parametrize(
+    "pins",
+    [{"role": ROLE, "seat": 99}, {"role": ROLE, "seat": -7}, {"role": [1], "seat": 0}, {"task": {"a": 1}}],
+)
+def test_a_log_whose_pins_are_junk_is_a_mismatch_not_an_engine_bug(tmp_path: Path, fork, one_role_pack, pins) -> None:
+    """A hand-edited setup record's pins (a seat not at the table, a role that is no id) ended replay in 'internal
+    error (a bug in the engine; please report it …): IndexError' or 'TypeError: unhashable type'."""
+    log = tmp_path / "g.jsonl"
+    r = fengsheng("simulate", "-p", 5, "-n", 1, "-s", 3, "--content", one_role_pack, "--role", ROLE, "--log", log)
+    assert r.exit_code == 0, r.output
+    g = read_log(log)[0]
+    g["records"][0]["pins"] = pins
+    ok, message = replay_game(fork, g)
+    assert not ok and "internal error" not in message, message
+
+
 def test_simulate_says_what_it_pinned(one_role_pack: Path) -> None:
     """The summary says what every game pinned, as the balance report's first line does (text: by name and id;
     JSON: `pins`); a batch pinning nothing says nothing of pins."""

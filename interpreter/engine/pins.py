@@ -76,15 +76,12 @@ class Pins:
         if not isinstance(d, dict):
             return None
         cards = card_counts(d.get("cards"))
-        if not (d.get("role") or d.get("task") or cards):
+        # (a role or task is an id, a text: anything else, a hand-edited log's, is no pin)
+        role, task = (v if isinstance(v, str) and v else None for v in (d.get("role"), d.get("task")))
+        if not (role or task or cards):
             return None
         seat = d.get("seat", 0)
-        return cls(
-            role=d.get("role") or None,
-            task=d.get("task") or None,
-            seat=seat if isinstance(seat, int) else 0,
-            cards=cards,
-        )
+        return cls(role=role, task=task, seat=seat if type(seat) is int else 0, cards=cards)
 
     def at(self, seat: int) -> Pins:
         """The same pins at another seat."""

@@ -27,6 +27,8 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
         return False, f"the content has no identity table for {h['players']} players"
     first = logged["records"][0] if logged["records"] else {}
     pins = Pins.from_dict(first.get("pins"))
+    if pins is not None and (pins.role or pins.task) and not 0 <= pins.seat < h["players"]:
+        return False, f"the log's pins name seat {pins.seat}, not a seat at a table of {h['players']}"
     try:  # (a card pin this content cannot meet: a log of another pack, or edited by hand)
         pinned_content(content, pins)
     except DeckCountError as e:
