@@ -63,7 +63,7 @@ from .pool import (
     worker_pool,
     worker_signals,
 )
-from .replay import replay_game
+from .replay import logged_pins, replay_game
 from .summary import REASON_TEXT, Summary, game_record, identity_name, pad, wilson
 
 __all__ = [
@@ -101,6 +101,7 @@ __all__ = [
     "random_agents",
     "read_log",
     "read_log_text",
+    "logged_pins",
     "replay_game",
     "seat_header",
     "seat_records",

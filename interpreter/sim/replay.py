@@ -4,7 +4,8 @@ the end state come out the same (or that it fails the same way as it failed when
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.pins import Pins, pinned_content
 from ..engine.step import GameState
@@ -25,8 +26,7 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
         return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
     if h["players"] not in content.rules.identity_table:
         return False, f"the content has no identity table for {h['players']} players"
-    first = logged["records"][0] if logged["records"] else {}
-    pins = Pins.from_dict(first.get("pins"))
+    pins = logged_pins(logged)
     if pins is not None and (pins.role or pins.task) and not 0 <= pins.seat < h["players"]:
         return False, f"the log's pins name seat {pins.seat}, not a seat at a table of {h['players']}"
     try:  # (a card pin this content cannot meet: a log of another pack, or edited by hand)
@@ -34,7 +34,7 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
     except DeckCountError as e:
         return False, f"the log's card pin cannot be played with this content: {e}"
     decisions, at = _decisions_of(logged)
-    played = _play_logged(content, logged, decisions, at, max_turns)
+    played = _play_logged(content, logged, pins, decisions, at, max_turns)
     if played.parted is not None:
         return False, played.parted
     if played.state is None:
@@ -61,15 +61,23 @@ class _Played(NamedTuple):
     parted: str | None  # why the log and the game parted ways before the end (the replay stopped there)
 
 
-def _play_logged(content, logged: dict, decisions: list[dict], at: list[str], max_turns: int | None) -> _Played:
+def logged_pins(logged: Mapping[str, Any]) -> Pins | None:
+    """The pins a logged game was played with (its setup record's, engine/pins.py), or None."""
+    records = logged.get("records") or []
+    first = records[0] if records and isinstance(records[0], Mapping) else {}
+    return Pins.from_dict(first.get("pins")) if first.get("e") == "setup" else None
+
+
+def _play_logged(
+    content, logged: dict, pins: Pins | None, decisions: list[dict], at: list[str], max_turns: int | None
+) -> _Played:
     """Play the game from the header's seed, answering each decision as logged, as long as the game asks what the
     log recorded."""
     h = logged["header"]
     state = None
     pos = 0
     try:
-        first = logged["records"][0] if logged["records"] else {}
-        state = GameState(content, h["players"], h["seed"], max_turns=max_turns, pins=Pins.from_dict(first.get("pins")))
+        state = GameState(content, h["players"], h["seed"], max_turns=max_turns, pins=pins)
         while not state.is_terminal():
             if pos >= len(decisions):
                 last = (logged.get("lines") or [None])[-1]

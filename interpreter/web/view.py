@@ -13,7 +13,7 @@ from ..content.packs import BASE
 from ..engine.actions import card_data
 from ..engine.index import NO_PLANS
 from ..engine.observation import project
-from ..engine.pins import Pins, pinned_content
+from ..engine.pins import pinned_content
 from ..engine.state import Card
 from ..messages import asker_rules, asker_text, event_text, prompt_text, setup_text
 from ..model.content import Content
@@ -36,6 +36,7 @@ from ..seat_text import (
     transit_text,
     zone_lines,
 )
+from ..sim import logged_pins
 from ..summary import game_summary
 
 
@@ -120,13 +121,6 @@ def deck_cards(content: Content, players: int) -> dict[int, Mapping[str, Any]]:
         e.uid: card_data(Card(e.uid, types[e.card_type], e.mask, e.direction, e.lockable, e.data, NO_PLANS))
         for e in content.deck_for(players)
     }
-
-
-def logged_pins(logged: Mapping[str, Any]) -> Pins | None:
-    """The pins a logged game was played with (its setup record's, engine/pins.py), or None."""
-    records = logged.get("records") or []
-    first = records[0] if records and isinstance(records[0], Mapping) else {}
-    return Pins.from_dict(first.get("pins")) if first.get("e") == "setup" else None
 
 
 def logged_expansions(header: Mapping[str, Any], offered: Sequence[str]) -> str | None:
