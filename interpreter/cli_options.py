@@ -71,7 +71,8 @@ def pin_options() -> Callable[[Any], Any]:
     role = click.option(
         "--role",
         "pin_role",
-        default=None,
+        multiple=True,
+        callback=_one_pin,
         metavar="ID",
         help="deal this role (its id) to a seat in every game, the seat rotating so each is covered evenly; the "
         "others are dealt as usual (a pack that lacks the role deals that seat last, as usual, so the other seats "
@@ -80,7 +81,8 @@ def pin_options() -> Callable[[Any], Any]:
     task = click.option(
         "--task",
         "pin_task",
-        default=None,
+        multiple=True,
+        callback=_one_pin,
         metavar="ID",
         help="deal this secret task (its id) to a seat in every game, as --role does (that seat gets an identity "
         "that draws a task)",
@@ -95,6 +97,17 @@ def pin_options() -> Callable[[Any], Any]:
         "that lacks the card plays its decks unchanged); repeat for several cards",
     )
     return lambda f: role(task(card(f)))
+
+
+def _one_pin(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> str | None:
+    """--role and --task pin one id each: given twice is a usage error naming both (click would keep the last one
+    silently, and the sweep would test another role than the designer meant)."""
+    if len(values) > 1:
+        raise click.BadParameter(
+            f"given {len(values)} times ({', '.join(values)}): a sweep pins one; run one sweep per id",
+            param=param,
+        )
+    return values[0] if values else None
 
 
 def card_pins(texts: Sequence[str]) -> tuple[tuple[str, int], ...]:

@@ -110,9 +110,11 @@ def test_a_game_is_made_with_the_pinned_content_once_per_batch(fork) -> None:
     """The pins carry the counts (a log's setup record, a sweep's grid) and make the content once per content and
     counts, so a batch's games share one derived content and its index."""
     pins = Pins(cards=((CARD, 6),))
-    assert pins and Pins.from_dict(pins.to_dict()) == pins and pins.to_dict() == {"seat": 0, "cards": {CARD: 6}}
+    assert pins and Pins.from_dict(pins.to_dict()) == pins and pins.to_dict() == {"cards": {CARD: 6}}
     assert Pins.from_dict({"seat": 0, "cards": {CARD: -1, "x": "3"}}) is None
-    assert pins.at(3).cards == pins.cards and pins.label() == "card mi_dian=6"
+    # a card pin deals no seat anything: no rotating seat in the record, where it would mean nothing
+    assert pins.at(3) == pins and pins.at(3).to_dict() == {"cards": {CARD: 6}} and pins.label() == "card mi_dian=6"
+    assert Pins(role="lao_han", cards=pins.cards).at(3).to_dict() == {"seat": 3, "role": "lao_han", "cards": {CARD: 6}}
     assert pinned_content(fork, pins) is pinned_content(fork, pins.at(2))
     assert pinned_content(fork, Pins(role="lao_han")) is fork and pinned_content(fork, None) is fork
 

@@ -154,6 +154,15 @@ def test_the_commands_check_the_ids(one_role_pack: Path, tmp_path: Path) -> None
     assert one.exit_code == 0, one.output
 
 
+@pytest.mark.parametrize("option", ["--role", "--task"])
+def test_a_pin_given_twice_is_a_usage_error_not_the_last_one(option: str, tmp_path: Path) -> None:
+    for args in (["simulate", "-p", 5, "-n", 1], ["balance", "-p", 5, "-n", 1, "-o", tmp_path / "x", "-q"]):
+        r = fengsheng(*args, option, "lao_han", option, "xiao_jiu")
+        assert r.exit_code == 2 and "given 2 times (lao_han, xiao_jiu)" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
 def test_balance_pins_every_game_and_records_it(tmp_path: Path, one_role_pack: Path) -> None:
     out = tmp_path / "lab"
     args = ["balance", "--pack", "base=", "--pack", f"mine={one_role_pack}", "-p", 5, "-n", 10, "-j", 1]

@@ -60,8 +60,15 @@ class Pins:
     def __bool__(self) -> bool:
         return self.role is not None or self.task is not None or bool(self.cards)
 
+    @property
+    def dealt(self) -> bool:
+        """Whether a seat is dealt something (a role or a task): a card pin alone involves no seat."""
+        return self.role is not None or self.task is not None
+
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat}
+        """As a log's setup record and a sweep's grid keep it: the seat only when one is dealt something (a
+        card-only pin's rotating seat would mean nothing there)."""
+        out: dict[str, Any] = {"seat": self.seat} if self.dealt else {}
         if self.role is not None:
             out["role"] = self.role
         if self.task is not None:
@@ -84,8 +91,8 @@ class Pins:
         return cls(role=role, task=task, seat=seat if type(seat) is int else 0, cards=cards)
 
     def at(self, seat: int) -> Pins:
-        """The same pins at another seat."""
-        return Pins(self.role, self.task, seat, self.cards)
+        """The same pins at another seat (a card-only pin stays at seat 0: it deals no seat anything)."""
+        return Pins(self.role, self.task, seat if self.dealt else 0, self.cards)
 
     def label(self) -> str:
         """The pins in words: "role lao_zhang, task xxx, card mi_dian=6"."""
