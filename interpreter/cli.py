@@ -30,6 +30,18 @@ class _Mistake(click.ClickException):
         click.echo(f"error: {self.message} (see {self.command} --help)", file=file, err=file is None)
 
 
+class _Failure(click.ClickException):
+    """A command that cannot do its job (a file exists, the database is another program's …), shown as every other
+    one-line error of the command is, ``error: …`` (click's own says ``Error: …``); its exit status kept."""
+
+    def __init__(self, e: click.ClickException) -> None:
+        super().__init__(e.message)
+        self.exit_code = e.exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.message}", file=file, err=file is None)
+
+
 # `fengsheng` or `fengsheng scenario` alone prints its help: that is no mistake
 _SHOWS_HELP: tuple[type, ...] = tuple(filter(None, [getattr(click.exceptions, "NoArgsIsHelpError", None)]))
 
@@ -64,6 +76,10 @@ class _LazyGroup(click.Group):
             if isinstance(e, _SHOWS_HELP):
                 raise
             raise _Mistake(e) from None
+        except click.ClickException as e:
+            if isinstance(e, (_Mistake, _Failure)):
+                raise
+            raise _Failure(e) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])

@@ -135,7 +135,8 @@ def serve(
     def restored(tables, problems):
         kept = tables.tables.values()
         on = sum(1 for t in kept if not t.over())
-        click.echo(f"  restored {on} unfinished and {len(kept) - on} finished table(s)")
+        if where is not None:  # (a database in memory starts empty: nothing to restore, nothing to say)
+            click.echo(f"  restored {on} unfinished and {len(kept) - on} finished table(s)")
         for problem in problems:
             click.echo(f"  {problem}", err=True)
 

@@ -268,6 +268,10 @@ def test_one_client_makes_a_bounded_number_of_unfinished_tables():
         assert two.post("/api/tables", json={"seats": ["human", "random"]}).status_code == 200  # another address
         _finish(one, first)
         assert one.post("/api/tables", json={"seats": ["human", "random"]}).status_code == 200
+    with TestClient(make_app(limits=Limits(tables_per_client=1)), client=("10.0.0.3", 1)) as three:
+        _table(three)
+        refused = three.post("/api/tables", json={"seats": ["human", "random"]})
+        assert refused.status_code == 429 and refused.json()["error"].startswith("1 unfinished table made from")
 
 
 # ---------------------------------------------------------------------- websockets

@@ -220,6 +220,9 @@ def test_a_foreign_damaged_or_busy_database_or_a_folder_is_refused_in_one_line(f
             Store(path)
         r = fengsheng("serve", "--db", str(path))
         assert r.exit_code == 1 and says in r.output and len(r.output.strip().splitlines()) == 1, r.output
+        assert r.output.startswith("error: "), r.output  # (as every other one-line error; click's own says Error:)
+    # a refused database is left as it was found: no lock file of ours beside another program's file
+    assert not (folder / "other.db.lock").exists() and not (folder / "garbage.db.lock").exists()
     newer = folder / "newer.db"
     Store(newer).close()
     with sqlite3.connect(newer) as db:
@@ -245,6 +248,18 @@ def test_serve_keeps_its_tables_in_the_users_data_folder_by_default(monkeypatch)
     Store(where).close()  # the server stopped (uvicorn.run returned): its lock on the database went with it
     r = fengsheng("serve", "--db", ":memory:")
     assert r.exit_code == 0 and "memory only" in r.output
+
+
+def test_serve_says_what_it_restored_from_a_file_and_nothing_from_memory(monkeypatch, folder):
+    def run(app, **kw):  # the server starts (its start-up restores the tables) and stops at once
+        with TestClient(app):
+            pass
+
+    monkeypatch.setattr("uvicorn.run", run)
+    r = fengsheng("serve", "--db", str(folder / "t.db"))
+    assert r.exit_code == 0 and "restored 0 unfinished and 0 finished table(s)" in r.output, r.output
+    r = fengsheng("serve", "--db", ":memory:")  # (a database in memory starts empty: there is nothing to restore)
+    assert r.exit_code == 0 and "memory only" in r.output and "restored" not in r.output, r.output
 
 
 # ---------------------------------------------------------------------- a real server, killed

@@ -25,7 +25,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,7 @@ class Store:
         self.keep = keep  # seconds a finished table is kept (None: for ever)
         self._lock = threading.Lock()
         self._lockfile: int | None = None
+        self._lock_made: Path | None = None  # its lock file if this server made it (removed on a refusal)
         if self.path is None:
             self._db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             self._make()
@@ -132,7 +133,7 @@ class Store:
             self._take_lock(path)
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
         except (OSError, sqlite3.Error) as e:
-            self._release_lock()
+            self._release_lock(refused=True)
             why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             if isinstance(e, OSError) and e.filename is not None and str(e.filename) != where:
                 why += f": {e.filename}"  # (a folder above it that is a file, say)
@@ -162,11 +163,11 @@ class Store:
             db.execute("PRAGMA synchronous=FULL")  # a commit is on the disk before the action is acknowledged
         except sqlite3.DatabaseError as e:
             db.close()
-            self._release_lock()
+            self._release_lock(refused=True)
             raise StoreError(f"{where}: not an SQLite database, or a damaged one ({e}): {_DAMAGED_HINT}") from None
         except StoreError:
             db.close()
-            self._release_lock()
+            self._release_lock(refused=True)
             raise
         return db
 
@@ -176,6 +177,7 @@ class Store:
         if fcntl is None:
             return
         lock = path.with_name(path.name + ".lock")
+        made = not lock.exists()
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -186,9 +188,15 @@ class Store:
                 "stop it, or give another --db"
             ) from None
         self._lockfile = fd
+        self._lock_made = lock if made else None
 
-    def _release_lock(self) -> None:
+    def _release_lock(self, refused: bool = False) -> None:
+        """Free the lock; a database refused (another program's, damaged, newer) leaves no lock file of ours beside
+        it (removed while still held, so no other server holds a lock on the name removed)."""
         if self._lockfile is not None:
+            if refused and self._lock_made is not None:
+                with suppress(OSError):
+                    self._lock_made.unlink()
             os.close(self._lockfile)
             self._lockfile = None
 

@@ -587,7 +587,7 @@ class Tables:
         per_client = self.limits.tables_per_client
         if per_client and sum(1 for t in self.tables.values() if t.client == client and not t.over()) >= per_client:
             raise TableError(
-                f"{per_client} unfinished tables were made from this address already: finish one, or ask the server's "
+                f"{_tables(per_client)} made from this address already: finish one, or ask the server's "
                 "owner (serve --max-tables-per-client)",
                 429,
             )
@@ -595,7 +595,7 @@ class Tables:
             done = next((tid for tid, t in self.tables.items() if t.over()), None)
             if done is None:
                 raise TableError(
-                    f"the server holds {self.limits.tables} unfinished tables: try again later (serve --max-tables)",
+                    f"the server holds {_tables(self.limits.tables)}: try again later (serve --max-tables)",
                     503,
                 )
             del self.tables[done]
@@ -608,3 +608,8 @@ class Tables:
         if table is None:
             raise TableError(f"no table {tid[:20]!r} on this server")
         return table
+
+
+def _tables(n: int) -> str:
+    """A count of unfinished tables in English: "1 unfinished table", "3 unfinished tables"."""
+    return f"{n} unfinished table{'' if n == 1 else 's'}"
