@@ -628,8 +628,9 @@ _RECORDS = (
     ),
     Event(
         "mark",
-        ("seat", "key", "value"),
-        "a mark kept for the game was set, changed or cleared (value none: cleared); a card is shown as none",
+        ("seat", "key", "value", "card_value", "player_value"),
+        "a mark kept for the game was set, changed or cleared (value none: cleared); a card is shown as none, with "
+        "card_value true; a player as his seat, with player_value true",
         "secret ones (keep_mark/add_mark secret: true): that seat only",
     ),
     Event("nullified", ("seat", "card", "uid"), "a card in use was nullified (无效)"),

@@ -213,21 +213,47 @@ def _pack_event_text(
         return "这份情报在接收前不能被使用：" + "、".join(names.card_type(c) for c in rec.get("cards") or ())
     if e == "mark":  # a mark kept for the game (keep_mark): its key is the pack's own word
         value, key = rec.get("value"), rec.get("key")
+        if rec.get("card_value"):  # (a card: its face may be hidden, so the record does not name it)
+            return f"{s('seat')} 的标记「{key}」：一张牌"
         if value is None:
             return f"{s('seat')} 的标记「{key}」清除了"
-        return f"{s('seat')} 有了标记「{key}」" if value is True else f"{s('seat')} 的标记「{key}」：{value}"
+        if value is True:
+            return f"{s('seat')} 有了标记「{key}」"
+        if type(value) is int and rec.get("player_value"):
+            return f"{s('seat')} 的标记「{key}」：{_seat(value, me)}"
+        return f"{s('seat')} 的标记「{key}」：{value}"
     if e == "counter_changed":
         return f"{s('seat')} 的「{rec.get('counter')}」：{rec.get('before')} → {rec.get('after')}"
     if e == "skill_changed":
         return f"{s('seat')} {'获得' if rec.get('has') else '失去'}了技能 {names.skill(rec.get('skill'))}"
     if e == "skill_switched":
         return f"{s('seat')} 的 {names.skill(rec.get('skill'))} 转为{'阴' if rec.get('state') == 'yin' else '阳'}"
-    if e == "field_replaced":  # 改判: a card (old, new) or another value (before, after)
-        was, now = (ids("old"), ids("new")) if "old" in rec else (rec.get("before"), rec.get("after"))
-        return f"{s('seat')} 改判（{rec.get('event')} 的 {rec.get('field')}）：{was} → {now}"
+    if e == "field_replaced":  # 改判: a card (old, new) or another value (before, after), as its field's type reads
+        event, field = rec.get("event"), rec.get("field")
+        if "old" in rec:
+            was, now = ids("old"), ids("new")
+        else:
+            kind = names.field_type(event, field)
+            was, now = (_field_value(rec.get(k), kind, me, names) for k in ("before", "after"))
+        return f"{s('seat')} 改写了「{event}」的 {field}：{was} → {now}"
     if e == "picks_revealed":
         return f"{'、'.join(_seat(p, me) for p in rec.get('seats') or ())} 选的牌一齐翻开：{ids('cards')}"
     return f"{e}: " + ", ".join(f"{k}={v}" for k, v in rec.items() if k != "e")
+
+
+def _field_value(value: Any, kind: str | None, me: int, names: Names) -> str:
+    """A declared event's field value as a record holds it (events.py's _plain), in words by the field's type: a
+    player by seat, a card name by its name, a list item by item, anything else as it is."""
+    if isinstance(value, list):  # (players, colors: each item of the one type)
+        item = kind[:-1] if kind is not None and kind.endswith("s") else kind
+        return "、".join(_field_value(v, item, me, names) for v in value) or "无"
+    if value is None:
+        return "无"
+    if kind == "player" and type(value) is int:
+        return _seat(value, me)
+    if kind == "cardname" and isinstance(value, str):
+        return names.card_type(value)
+    return str(value)
 
 
 def setup_text(rec: Mapping[str, Any], names: Names) -> str:

@@ -89,6 +89,12 @@ class Names:
         ct = self.content.card_types.get(type_id)
         return f"【{ct.name}】" if ct is not None else type_id
 
+    def field_type(self, event: str | None, field: str | None) -> str | None:
+        """The type (of the language) of a field of an event the rules declare, None if no such event or field:
+        what a value of it in a record is (a seat, a card name's id, a number …)."""
+        decl = self.content.declared.events.get(event or "")
+        return decl.field_types().get(field or "") if decl is not None else None
+
     def skill(self, skill_id: str | None) -> str:
         return f"［{self.skills.get(skill_id or '', skill_id)}］"
 

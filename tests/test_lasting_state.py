@@ -83,6 +83,24 @@ def test_a_secret_mark_is_seen_by_its_owner_alone(content):
     assert [r["key"] for r in history(g, 1) if r["e"] == "mark"] == ["旗"]
 
 
+def test_a_mark_holding_a_card_or_a_player_says_so_in_its_record(content):
+    """A card kept as a mark is recorded as None (its face may be hidden from some seats) with card_value, so it does
+    not read as the mark cleared; a player as his seat with player_value, so it does not read as a number."""
+    g, _ = _game(content)
+    p0, p1 = g.players
+    g.seats.keep_mark(p0, "信物", p0.hand[0])
+    g.seats.keep_mark(p0, "盟友", p1)
+    g.seats.keep_mark(p0, "体力", 1)
+    g.seats.keep_mark(p0, "信物", None)
+    marks = [{k: v for k, v in r.items() if k != "e"} for r in history(g, 1) if r["e"] == "mark"]
+    assert marks == [
+        {"seat": 0, "key": "信物", "value": None, "card_value": True},
+        {"seat": 0, "key": "盟友", "value": 1, "player_value": True},
+        {"seat": 0, "key": "体力", "value": 1},
+        {"seat": 0, "key": "信物", "value": None},
+    ]
+
+
 def test_a_switch_skill_alternates_and_shows_its_state(content):
     g, agents = _game(content, hands=((19, 20), (27,)))
     p0 = g.players[0]

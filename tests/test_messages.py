@@ -169,6 +169,31 @@ def test_the_new_sentences_say_who_and_what():
     assert said(e="mark", seat=1, key="体力", value=3) == "P1 的标记「体力」：3"
     assert said(e="mark", seat=1, key="体力", value=True) == "P1 有了标记「体力」"
     assert said(e="mark", seat=1, key="体力", value=None) == "P1 的标记「体力」清除了"
+    # a card kept as a mark is not named (its face may be hidden), nor read as the mark cleared; a player is a seat
+    assert said(e="mark", seat=1, key="信物", value=None, card_value=True) == "P1 的标记「信物」：一张牌"
+    assert said(e="mark", seat=1, key="盟友", value=0, player_value=True) == "P1 的标记「盟友」：P0（你）"
+    assert said(e="mark", seat=1, key="体力", value=0) == "P1 的标记「体力」：0"
     assert said(e="intel_protected", cards=["jie_huo"]) == "这份情报在接收前不能被使用：【截获】"
     assert said(e="round_end", seat=4) == "—— 一轮结束 ——"
     assert said(e="game_start", seat=0) is None and said(e="game_end", seat=0) is None
+
+
+def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
+    """改判 of a declared event's field: a player as a seat, a card name by its name, a number as it is — not
+    the record's raw seat numbers and ids."""
+    pack = tmp_path / "p"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: p\nname: 测\nversion: 0.1.0\nextends: [base]\nrules:\n  events:\n    测令:\n"
+        "      fields: {who: player, ally: player, kind: cardname, n: int}\n"
+        "      replaceable: [ally, kind, n]\n",
+        encoding="utf-8",
+    )
+    from interpreter.content.loader import load_content
+    from interpreter.content.packs import resolve_packs
+
+    names = Names(load_content(resolve_packs([pack])))
+    said = lambda **rec: event_text({"e": "field_replaced", "seat": 1, "event": "测令", **rec}, 0, names, {})  # noqa: E731
+    assert said(field="ally", before=2, after=0) == "P1 改写了「测令」的 ally：P2 → P0（你）"
+    assert said(field="kind", before="jie_huo", after="wu_dao") == "P1 改写了「测令」的 kind：【截获】 → 【误导】"
+    assert said(field="n", before=2, after=0) == "P1 改写了「测令」的 n：2 → 0"

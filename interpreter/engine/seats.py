@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .core import emit_event
-from .state import LASTING, LEFT, RIGHT, SECRET_LASTING, Player, mark_record
+from .state import LASTING, LEFT, RIGHT, SECRET_LASTING, Card, Player, mark_record
 
 if TYPE_CHECKING:
     from ..model.declared import CounterDecl
@@ -198,7 +198,15 @@ class Seats:
         else:
             p.marks[key] = (SECRET_LASTING if secret else LASTING, value)
         p.version += 1
-        emit_event(self.game, "mark", seat=p.seat, key=key, value=mark_record(value), to=[p.seat] if secret else None)
+        # a card's face may be hidden from some seats: its value is recorded as None, and `card_value` tells that from
+        # a mark cleared; a player is recorded as his seat, and `player_value` tells that from a number
+        to = [p.seat] if secret else None
+        if isinstance(value, Card):
+            emit_event(self.game, "mark", seat=p.seat, key=key, value=None, card_value=True, to=to)
+        elif isinstance(value, Player):
+            emit_event(self.game, "mark", seat=p.seat, key=key, value=value.seat, player_value=True, to=to)
+        else:
+            emit_event(self.game, "mark", seat=p.seat, key=key, value=mark_record(value), to=to)
         self.game.note_change()
 
     # ------------------------------------------------------------------ counters the rules declare
