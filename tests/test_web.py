@@ -32,7 +32,7 @@ from interpreter.model.deck_counts import with_deck_counts
 from interpreter.play import Table
 from interpreter.seat_text import Names
 from interpreter.sim import read_log_text, replay_game
-from interpreter.web.tables import digest
+from interpreter.web.links import digest
 from interpreter.web.view import seat_view
 
 _JSONL = {"content-type": "application/jsonl"}  # the replay viewer's upload

@@ -31,8 +31,8 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test cli
 from web_helpers import database_folder, make_app
 
 from conftest import fengsheng
+from interpreter.web.links import digest
 from interpreter.web.store import APPLICATION_ID, Store, StoreError
-from interpreter.web.tables import digest
 
 ROOT = Path(__file__).resolve().parent.parent
 

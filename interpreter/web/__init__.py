@@ -2,8 +2,10 @@
 
 * ``tables.py`` — the tables the server holds: a game on the step API, a secret token per human seat, the
   bots; what each seat is sent, every action checked; the referee's log of a finished game.
+* ``links.py`` — a human seat's secrets as kept (its key's and invitation's digests) and those handed to a host.
 * ``view.py`` — a seat's screen as plain data in Chinese (from its observation and the legal actions
-  only), and a log's records as the replay viewer shows them (the referee's or one seat's copy).
+  only), and a log's records as the replay viewer shows them (the referee's or one seat's copy; its answer to an
+  uploaded log, ``replay_answer``).
 * ``guard.py`` — what the server lets in: allowed hosts and origins, JSON-only POSTs, its limits.
 * ``store.py`` — where the tables are kept: an SQLite database (settings, key digests, every action), so a
   restarted server replays each table to where it was.

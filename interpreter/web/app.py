@@ -33,7 +33,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..agents.kinds import agent_kinds
 from ..model.content import Content
 from ..seeds import SEED_RANGE
-from ..sim import ReplayMismatch, read_log_text
 from .driving import Driver
 from .guard import (
     CLOSE_BAD_FRAME,
@@ -71,7 +70,7 @@ from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
 from .store import Store, StoreError
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
-from .view import final_summary, logged_expansions, replay_boards, replay_steps, shown_header, views_of
+from .view import logged_expansions, replay_answer
 
 STATIC = Path(__file__).resolve().parent / "static"
 # what a page is told when the database cannot be written: nothing of the game (no seat, no count of decisions)
@@ -363,7 +362,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
-    def replay_content(header: dict[str, Any]) -> Content:
+    def replay_content(header: Mapping[str, Any]) -> Content:
         with contextlib.suppress(ValueError):  # (the log's expansions, else the server's default: view.py)
             return tables.content(packs_for(logged_expansions(header, expansions) or default_expansions))
         return tables.content(packs_for(default_expansions))
@@ -373,56 +372,8 @@ def create_app(
             body = await _body(request, MAX_UPLOAD)
         except Refused:
             return JSONResponse({"error": f"the log is larger than {MAX_UPLOAD:,} bytes"}, status_code=413)
-        try:
-            games = read_log_text(body, request.query_params.get("name", "the log")[:100])
-        except ReplayMismatch as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
-        if not games:
-            return JSONResponse({"error": "the log holds no game"}, status_code=400)
-        try:
-            at = int(request.query_params.get("game", "0"))
-        except ValueError:
-            at = -1
-        if not 0 <= at < len(games):
-            return JSONResponse({"error": f"the log has games 0 to {len(games) - 1}"}, status_code=400)
-        logged = games[at]
-        header = logged["header"]
-        view = request.query_params.get("view") or views_of(header)[0]
-        try:
-            content = replay_content(header)
-            steps = replay_steps(logged, view, content)
-        except (ValueError, KeyError) as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
-        boards: list[dict[str, Any]] = []
-        note = None
-        summary = None
-        if (view.startswith("P") or view == "referee") and "seed" in header:  # a referee's log: the screens
-            try:  # (a seat's at each step, or the referee's with every card open)
-                boards, where = replay_boards(logged, int(view[1:]) if view != "referee" else None, content)
-            except Exception as e:  # a log of other content or another version: the steps without the screens
-                # (only the error's kind: its text may name what the seat may not read, an action of another seat)
-                note = (
-                    "the seat's screens are left out: the log does not replay with the server's content "
-                    f"({type(e).__name__})"
-                )
-            else:
-                for step in steps:
-                    step["board"] = where[step["n"]]
-                summary = final_summary(logged, boards, content)
-        return JSONResponse(
-            {
-                "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
-                "game": at,
-                "header": shown_header(header, view),  # (never the seed but the referee's)
-                "views": views_of(header),
-                "view": view,
-                "steps": steps,
-                "boards": boards,
-                "note": note,
-                "end": logged.get("end") if view == "referee" else None,
-                "summary": summary,  # a finished game's reveal (every identity, task, role; how it ended)
-            }
-        )
+        answer, status = replay_answer(body, request.query_params, replay_content)
+        return JSONResponse(answer, status_code=status)
 
     # ------------------------------------------------------------------ a seat's websocket
 

@@ -15,9 +15,10 @@ from pathlib import Path
 from ..engine.step import IllegalAction
 from ..model.content import Content
 from ..play import PlayError, Setup, Table
+from .links import SeatLink
 from .people import Chat
 from .store import KeptTable, Store, StoreError
-from .tables import HUMAN, OPEN, SeatLink, TableError, Tables, WebTable
+from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 
 
 def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], store: Store) -> WebTable:

@@ -37,7 +37,6 @@ server starts: the same links open the same seats.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import secrets
 import time
@@ -53,6 +52,7 @@ from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
 from .guard import Limits
+from .links import Handout, SeatLink, digest, matches
 from .people import Chat, Refused, clean_line, clean_name, line_data
 from .store import KeptSeat, Store, StoreError
 from .view import seat_view
@@ -67,52 +67,6 @@ class TableError(Exception):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
-
-
-@dataclass
-class SeatLink:
-    """A human seat's secrets, as digests: its key (whoever holds it sits there) and, for a reserved seat the host
-    hands out, an invitation that is exchanged once for the key. The key is made when it is handed out (to the
-    host for its own seat, for an invitation when it is used, by the lobby's join for an open seat) and only its
-    digest is kept. A reserved seat is never handed out by the lobby's join; the host's own seat has no
-    invitation. An open seat's key goes to nobody until the lobby's join hands it out, once, to the first who
-    asks."""
-
-    seat: int
-    key: str | None = None  # the digest of the seat's key, once it was handed out
-    reserved: bool = True
-    invite: str | None = None  # the digest of a reserved seat's invitation
-    claimed: bool = False  # its key handed out (the lobby's join, an invitation used, the host's own seat)
-    name: str | None = None  # the name its person took
-    connected: int = 0  # open websockets of this seat
-    answered: int = 0  # decisions this seat answered (its own count: WebTable.seq)
-
-    def kept(self) -> KeptSeat:
-        """What the database keeps of the seat."""
-        return KeptSeat(self.seat, self.reserved, self.key, self.invite, self.claimed, self.name)
-
-    def joinable(self) -> bool:
-        """The lobby's join may hand out this seat's key: an open seat nobody took yet."""
-        return not self.reserved and not self.claimed and not self.connected
-
-
-def digest(token: str) -> str:
-    """What is kept of a key, an invitation or a referee token: enough to recognise it, nothing to open with."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _matches(kept: str | None, token: str) -> bool:
-    return kept is not None and secrets.compare_digest(kept, digest(token))
-
-
-@dataclass
-class Handout:
-    """The secrets made with a table, for its host's answer alone (they are kept nowhere else): its own seat's
-    key, the invitations of the other reserved seats, the referee token."""
-
-    seat_key: str | None
-    invites: dict[int, str]
-    referee: str
 
 
 @dataclass
@@ -156,7 +110,7 @@ class WebTable:
     def seat_of(self, token: str) -> int | None:
         """The seat whose key is `token` (an invitation is not a key)."""
         for link in self.seats.values():
-            if _matches(link.key, token):
+            if matches(link.key, token):
                 return link.seat
         return None
 
@@ -179,7 +133,7 @@ class WebTable:
         """An invitation exchanged for its seat: (the seat, its key) the first time, (the seat, None) once it was
         used (its key went to whoever used it first), (None, None) for no invitation of this table."""
         for link in self.seats.values():
-            if _matches(link.invite, invite):
+            if matches(link.invite, invite):
                 if link.claimed:
                     return link.seat, None
                 return link.seat, self.hand_out(link.seat)
@@ -254,7 +208,7 @@ class WebTable:
         }
 
     def is_host(self, token: str) -> bool:
-        return bool(token) and _matches(self.referee, token)
+        return bool(token) and matches(self.referee, token)
 
     def over(self) -> bool:
         return self.state.is_terminal()

@@ -6,7 +6,7 @@ terminal game, with the same texts: ``interpreter/seat_text.py``); nothing here 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..content.packs import BASE
@@ -36,7 +36,7 @@ from ..seat_text import (
     transit_text,
     zone_lines,
 )
-from ..sim import logged_pins
+from ..sim import ReplayMismatch, logged_pins, read_log_text
 from ..summary import game_summary
 
 
@@ -254,3 +254,63 @@ def final_summary(
         else None
     )
     return game_summary(logged["records"], Names(content), players)
+
+
+def replay_answer(
+    body: str | bytes, query: Mapping[str, str], content_for: Callable[[Mapping[str, Any]], Content]
+) -> tuple[dict[str, Any], int]:
+    """The replay viewer's answer to an uploaded log (its text `body`; `query`: which game, which view, the file's
+    name) and its HTTP status: one game's steps as `view` may read them, and for a referee's log or a seat's
+    (one that holds the seed) the seat's screen at each step and the end's reveal; else a one-line error and 400.
+    `content_for` gives the content a log's header names (its expansions). Plain data in, plain data out: the
+    app only reads the upload and sends this."""
+    try:
+        games = read_log_text(body, query.get("name", "the log")[:100])
+    except ReplayMismatch as e:
+        return {"error": str(e)}, 400
+    if not games:
+        return {"error": "the log holds no game"}, 400
+    try:
+        at = int(query.get("game", "0"))
+    except ValueError:
+        at = -1
+    if not 0 <= at < len(games):
+        return {"error": f"the log has games 0 to {len(games) - 1}"}, 400
+    logged = games[at]
+    header = logged["header"]
+    view = query.get("view") or views_of(header)[0]
+    try:
+        content = content_for(header)
+        steps = replay_steps(logged, view, content)
+    except (ValueError, KeyError) as e:
+        return {"error": str(e)}, 400
+    boards: list[dict[str, Any]] = []
+    note = None
+    summary = None
+    if (view.startswith("P") or view == "referee") and "seed" in header:  # a referee's log: the screens
+        try:  # (a seat's at each step, or the referee's with every card open)
+            boards, where = replay_boards(logged, int(view[1:]) if view != "referee" else None, content)
+        except Exception as e:  # a log of other content or another version: the steps without the screens
+            # (only the error's kind: its text may name what the seat may not read, an action of another seat)
+            note = (
+                "the seat's screens are left out: the log does not replay with the server's content "
+                f"({type(e).__name__})"
+            )
+        else:
+            for step in steps:
+                step["board"] = where[step["n"]]
+            summary = final_summary(logged, boards, content)
+    return (
+        {
+            "games": [{"index": g["header"].get("index"), "players": g["header"]["players"]} for g in games],
+            "game": at,
+            "header": shown_header(header, view),  # (never the seed but the referee's)
+            "views": views_of(header),
+            "view": view,
+            "steps": steps,
+            "boards": boards,
+            "note": note,
+            "end": logged.get("end") if view == "referee" else None,
+            "summary": summary,  # a finished game's reveal (every identity, task, role; how it ended)
+        }
+    ), 200
