@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .. import jsonread
+from ..engine.pins import Pins
 from ..model.deck_counts import MAX_COPIES
 
 FORMAT = 1
@@ -182,9 +183,8 @@ class SweepSpec:
 
     def pinned(self) -> str:
         """What every game pins, in words ("role lao_zhang, task qing_dao_fu, card mi_dian=6"), or ""."""
-        p = self.pins or {}
-        words = [f"{k} {p[k]}" for k in ("role", "task") if p.get(k)]
-        return ", ".join([*words, *(f"card {card}={n}" for card, n in sorted((p.get("cards") or {}).items()))])
+        pins = Pins.from_dict(self.pins)  # (the engine's pins say themselves in words: one wording of them)
+        return pins.label() if pins is not None else ""
 
 
 def _pins(d: object) -> dict[str, Any] | None:
