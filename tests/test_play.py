@@ -289,7 +289,7 @@ def test_a_save_is_checked_whole_before_anything_is_played(tmp_path, change, say
     except ValueError:  # json cannot write an integer that long either: write it by hand
         bad.write_text(json.dumps(save)[:-1] + ', "players": ' + "9" * 5000 + "}", encoding="utf-8")
     code, out = _play(["--resume", str(bad)], "")
-    assert code == 1 and out.startswith(f"Error: {bad}") and says in out and out.count("\n") == 1, out
+    assert code == 1 and out.startswith(f"error: {bad}") and says in out and out.count("\n") == 1, out
 
 
 def test_a_save_nested_deeply_is_refused_in_one_line(tmp_path):
