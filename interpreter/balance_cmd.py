@@ -294,7 +294,9 @@ def balance(
     cards = card_pins(pin_cards)
     check_pins(contents, pin_role, pin_task, players, cards)
     try:
-        spec = make_spec(seed, players, agents, sources, games, max_turns, pins_of(pin_role, pin_task, cards))
+        # (several packs: their games dealt in the keyed order even with nothing pinned, so that they pair)
+        pins = pins_of(pin_role, pin_task, cards, keyed=len(sources) > 1)
+        spec = make_spec(seed, players, agents, sources, games, max_turns, pins)
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
     out = out or default_out(players, agents, labels, seed)

@@ -408,9 +408,8 @@ def _sweep_packs(
     cards = card_pins(pin_cards)
     check_pins(contents, pin_role, pin_task, players, cards)
     try:
-        spec = make_spec(
-            seed, players, list(agents_specs) or ["heuristic"], sources, games, pins=pins_of(pin_role, pin_task, cards)
-        )
+        pins = pins_of(pin_role, pin_task, cards, keyed=True)  # (two packs: dealt in the keyed order, so they pair)
+        spec = make_spec(seed, players, list(agents_specs) or ["heuristic"], sources, games, pins=pins)
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
     where = Path(out or f"compare-{packs[0][0]}-{packs[1][0]}")

@@ -134,12 +134,18 @@ def card_pins(texts: Sequence[str]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(out.items()))
 
 
-def pins_of(role: str | None, task: str | None, cards: Sequence[tuple[str, int]] = ()) -> dict[str, Any] | None:
-    """The grid's pins as sweep.json keeps them (None: nothing pinned): {"role": id, "task": id, "cards": {id: N}},
-    each only when given."""
+def pins_of(
+    role: str | None, task: str | None, cards: Sequence[tuple[str, int]] = (), keyed: bool = False
+) -> dict[str, Any] | None:
+    """The grid's pins as sweep.json keeps them (None: nothing pinned, dealt as usual): {"role": id, "task": id,
+    "cards": {id: N}}, each only when given; {"keyed": true} when nothing is pinned but the games are dealt in the
+    keyed order all the same (`keyed`: a grid of several packs, so that their games pair as far as the packs allow;
+    any pin deals so)."""
     pins: dict[str, Any] = {k: v for k, v in (("role", role), ("task", task)) if v is not None}
     if cards:
         pins["cards"] = dict(cards)
+    if keyed and not pins:
+        pins["keyed"] = True
     return pins or None
 
 

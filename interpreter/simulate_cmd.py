@@ -105,6 +105,12 @@ class _progress:
     "I % players; a failed game's line gives it)",
 )
 @click.option(
+    "--keyed-deal",
+    is_flag=True,
+    help="deal in the keyed order (engine/pins.py) that pinned games and the games of a sweep of several packs are "
+    "dealt in, so that packs played from the same seed share their deals; a failed game's line gives it",
+)
+@click.option(
     "--agents",
     "agents_spec",
     default=None,
@@ -132,6 +138,7 @@ def simulate(
     pin_task,
     pin_cards,
     pin_seat,
+    keyed_deal,
 ):
     """Play GAMES games between random agents (or --agents) and print a summary.
 
@@ -166,7 +173,7 @@ def simulate(
     if not any(lo <= players <= hi for lo, hi, _ in content.rules.decks):
         sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in content.rules.decks) or "none"
         raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
-    pins = _pins(content, players, pin_role, pin_task, card_pins(pin_cards), pin_seat, game_seed)
+    pins = _pins(content, players, pin_role, pin_task, card_pins(pin_cards), pin_seat, game_seed, keyed_deal)
     if game_seed is not None:
         try:
             _one_game(content, players, game_seed, max_turns, trace, agents, fmt, pins)
@@ -209,7 +216,7 @@ def simulate(
     summary.rerun = _rerun_command(players, content_dirs, expansions, max_turns, agents_spec, pins)
     if fmt == "json":
         # the batch seed: what plays the same games again (a fresh one when --seed was not given); what was pinned
-        pinned = {"pins": pins_of(pins.role, pins.task, pins.cards)} if pins else {}
+        pinned = {"pins": pins_of(pins.role, pins.task, pins.cards, pins.keyed)} if pins else {}
         click.echo(
             json.dumps({"seed": seed, **pinned, **summary.to_json()}, ensure_ascii=False, sort_keys=True, indent=2)
         )
@@ -235,7 +242,16 @@ def simulate(
         sys.exit(1)
 
 
-def _pins(content, players: int, role: str | None, task: str | None, cards, seat: int | None, game_seed: int | None):
+def _pins(
+    content,
+    players: int,
+    role: str | None,
+    task: str | None,
+    cards,
+    seat: int | None,
+    game_seed: int | None,
+    keyed: bool = False,
+):
     """The batch's pins (engine/pins.py) from --role, --task, --card and --pin-seat, checked against the content (a
     usage error with a did-you-mean hint), or None. With --game-seed, a pin the content lacks is a note, not an
     error: the command that replays one game of a pinned sweep names the grid's pins, and a pack of the grid without
@@ -248,7 +264,7 @@ def _pins(content, players: int, role: str | None, task: str | None, cards, seat
         raise click.BadParameter(
             f"seat {seat} at a table of {players} (seats 0-{players - 1})", param_hint="--pin-seat"
         )
-    pins = Pins(role, task, seat or 0, cards)
+    pins = Pins(role, task, seat or 0, cards, keyed)
     if not pins:
         return None
     checked_role, checked_task, checked_cards = role, task, cards
@@ -278,6 +294,8 @@ def _pinned_line(content, pins, players: int) -> str:
     """The summary's line saying what every game pinned ("" when nothing), as the balance report's first line."""
     if not pins:
         return ""
+    if not pins.pinned:
+        return "\ndealt in the keyed order (--keyed-deal): as a sweep of several packs deals"
     what = []
     if pins.role:
         what.append(f"role {content.roles[pins.role].label()} ({pins.role})")
@@ -311,6 +329,8 @@ def _rerun_command(players: int, content_dirs, expansions, max_turns, agents_spe
         words += [f"--card {shlex.quote(f'{card}={n}')}" for card, n in pins.cards]
         if pins.role or pins.task:
             words += ["--pin-seat", "{pin_seat}"]
+        if not pins.pinned:
+            words += ["--keyed-deal"]
     return " ".join([*words, "--game-seed", "{seed}", "--trace"])
 
 

@@ -285,7 +285,11 @@ def game_pins(pins: dict[str, Any] | None, index: int, players: int) -> Pins | N
     if not pins:
         return None
     return Pins(
-        role=pins.get("role"), task=pins.get("task"), seat=index % players, cards=card_counts(pins.get("cards"))
+        role=pins.get("role"),
+        task=pins.get("task"),
+        seat=index % players,
+        cards=card_counts(pins.get("cards")),
+        keyed=pins.get("keyed") is True,
     )
 
 

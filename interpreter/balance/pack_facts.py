@@ -218,6 +218,8 @@ def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any, i
     if (pins.get("role") or pins.get("task")) and isinstance(index, int):  # at the seat game `index` had them
         words += [f"--{k} {shlex.quote(str(pins[k]))}" for k in ("role", "task") if pins.get(k)]
         words += ["--pin-seat", str(index % players)]
+    if pins.get("keyed") is True:  # a game of a grid of several packs: dealt in the keyed order, nothing pinned
+        words += ["--keyed-deal"]
     return " ".join([*words, "--game-seed", str(seed), "--trace"])
 
 

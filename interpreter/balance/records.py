@@ -123,7 +123,8 @@ class SweepSpec:
     format: int = FORMAT
     # a role and/or a secret task dealt in every game (``--role``, ``--task``: engine/pins.py), game i at seat
     # i % players, and card kinds kept at a count in every deck (``--card``); None: every game dealt as usual.
-    # Plain data: {"role": id, "task": id, "cards": {id: copies}} (any may be missing)
+    # Plain data: {"role": id, "task": id, "cards": {id: copies}} (any may be missing); {"keyed": true} alone: a
+    # grid of several packs with nothing pinned, its games dealt in the keyed order all the same (so they pair)
     pins: dict[str, Any] | None = None
 
     def cells(self) -> list[Cell]:
@@ -194,6 +195,8 @@ def _pins(d: object) -> dict[str, Any] | None:
     out: dict[str, Any] = {k: d[k] for k in ("role", "task") if isinstance(d.get(k), str) and d[k]}
     if isinstance(d.get("cards"), dict) and d["cards"]:
         out["cards"] = dict(sorted(d["cards"].items()))
+    if d.get("keyed") is True and not out:
+        out["keyed"] = True
     return out or None
 
 
@@ -270,12 +273,14 @@ def _spec_problem(d: object) -> str | None:
 
 def _pins_ok(p: object) -> bool:
     """Pins as `balance --role/--task/--card` writes them: none, or a role's and/or a task's id (texts) and/or the
-    copies of card kinds (``{id: whole number from 0 to MAX_COPIES}``, at least one)."""
+    copies of card kinds (``{id: whole number from 0 to MAX_COPIES}``, at least one); or ``{"keyed": true}`` alone
+    (a grid of several packs, nothing pinned, dealt in the keyed order)."""
     return p is None or (
         isinstance(p, dict)
         and all(
             (k in ("role", "task") and isinstance(v, str) and v)
             or (k == "cards" and isinstance(v, dict) and bool(v) and all(v) and _card_pins_ok(v))
+            or (k == "keyed" and v is True and len(p) == 1)
             for k, v in p.items()
         )
     )

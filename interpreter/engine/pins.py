@@ -27,7 +27,9 @@ two packs played from the same seed with the same pins deal every item they shar
 order: the same identities, the same first player, the other seats' roles and the deck's common cards
 the same as far as the packs' differences allow (a card or role only one pack has sits where its hash
 puts it and shifts only what is dealt after it). A paired sweep (``balance compare``) then sees the
-luck of the deal cancel between the packs.
+luck of the deal cancel between the packs. A sweep of several packs (``balance --pack A --pack B``, ``balance
+compare``) deals every game so even with nothing pinned (``keyed``: ``simulate --keyed-deal`` reruns one of its
+games alone): the same seats get the same roles wherever both packs have them, not only the same identities.
 
 Data, not code: a pin names any role, task or card kind of the content by id; nothing here knows one.
 """
@@ -56,8 +58,20 @@ class Pins:
     task: str | None = None
     seat: int = 0
     cards: tuple[tuple[str, int], ...] = ()
+    # dealt in the keyed order (PairedDeal): any pin is, and a game of a sweep of several packs with nothing pinned
+    keyed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.pinned and not self.keyed:  # (so two pins that deal alike are equal)
+            object.__setattr__(self, "keyed", True)
 
     def __bool__(self) -> bool:
+        """Whether the game is dealt by these pins (in the keyed order): anything pinned, or `keyed` alone."""
+        return self.keyed
+
+    @property
+    def pinned(self) -> bool:
+        """Whether something is pinned (a role, a task, a card count): what a report says every game pins."""
         return self.role is not None or self.task is not None or bool(self.cards)
 
     @property
@@ -69,6 +83,8 @@ class Pins:
         """As a log's setup record and a sweep's grid keep it: the seat only when one is dealt something (a
         card-only pin's rotating seat would mean nothing there)."""
         out: dict[str, Any] = {"seat": self.seat} if self.dealt else {}
+        if self.keyed and not self.pinned:  # (any pin deals in the keyed order: said only when it is alone)
+            out["keyed"] = True
         if self.role is not None:
             out["role"] = self.role
         if self.task is not None:
@@ -85,14 +101,15 @@ class Pins:
         cards = card_counts(d.get("cards"))
         # (a role or task is an id, a text: anything else, a hand-edited log's, is no pin)
         role, task = (v if isinstance(v, str) and v else None for v in (d.get("role"), d.get("task")))
-        if not (role or task or cards):
+        keyed = d.get("keyed") is True
+        if not (role or task or cards or keyed):
             return None
-        seat = d.get("seat", 0)
-        return cls(role=role, task=task, seat=seat if type(seat) is int else 0, cards=cards)
+        seat = d.get("seat", 0) if role or task else 0
+        return cls(role=role, task=task, seat=seat if type(seat) is int else 0, cards=cards, keyed=keyed)
 
     def at(self, seat: int) -> Pins:
         """The same pins at another seat (a card-only pin stays at seat 0: it deals no seat anything)."""
-        return Pins(self.role, self.task, seat if self.dealt else 0, self.cards)
+        return Pins(self.role, self.task, seat if self.dealt else 0, self.cards, self.keyed)
 
     def label(self) -> str:
         """The pins in words: "role lao_zhang, task xxx, card mi_dian=6"."""
