@@ -1,9 +1,9 @@
 """Paired A/B: the same deals played under both packs, their differences tested game by game.
 
 Game ``i`` of a cell has the game seed ``game_seed(sweep seed, i)`` in every pack of a grid (records.py),
-and a pinned sweep deals in a keyed order (engine/pins.py) so both packs share every deal they can. The
-luck of the deal then mostly cancels between the packs: a figure compared game by game needs far fewer
-games than two independent samples.
+and a sweep of several packs (any pinned game too) deals in a keyed order (engine/pins.py) so both packs share
+every deal they can. The luck of the deal then mostly cancels between the packs: a figure compared game by game
+needs far fewer games than two independent samples.
 
 * A win/loss figure (the pinned seat won; a seat of an identity won) is tested with **McNemar's exact
   test** on the discordant games (won under one pack only): b = base only, c = fork only, a two-sided
