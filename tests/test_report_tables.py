@@ -40,10 +40,11 @@ def tables(tmp_path_factory) -> list[ScreenTable]:
     tmp = tmp_path_factory.mktemp("tables")
     pack = fork_with_a_role(tmp)
     out = tmp / "lab"
+    # (seed 3: the fork's new role is dealt in one of the three games, so it has its table)
     r = fengsheng(
         "balance", "--pack", "base=", "--pack", f"mine={pack}", "-p", 5, "-n", 3, "-j", 1, "-s", 3,
         "--agents", "random", "-o", out, "-q",
-    )  # fmt: skip  (seed 3: the fork's new role is dealt in one of the three games, so it has its table)
+    )  # fmt: skip
     assert r.exit_code == 0, r.output
     console = _Collect()
     report = json.loads(fengsheng("balance", "report", out, "--format", "json", "--no-html").stdout)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -372,7 +373,9 @@ def create_app(
             body = await _body(request, MAX_UPLOAD)
         except Refused:
             return JSONResponse({"error": f"the log is larger than {MAX_UPLOAD:,} bytes"}, status_code=413)
-        answer, status = replay_answer(body, request.query_params, replay_content)
+        # (in a worker thread: a long log's replay, and the first content load of an expansion combination, would
+        # otherwise hold up every table's websockets on the event loop)
+        answer, status = await run_in_threadpool(replay_answer, body, dict(request.query_params), replay_content)
         return JSONResponse(answer, status_code=status)
 
     # ------------------------------------------------------------------ a seat's websocket
