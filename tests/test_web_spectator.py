@@ -36,11 +36,15 @@ def _watched(web, names: Names) -> int:
         assert message["view"]["me"] is None and message["view"]["decision"] is None
         assert message["observation"]["me"]["hand"] == () and message["observation"]["decision"] is None
         hidden = spectator_hidden(web.state, names)
+        summary = message.pop("summary")  # (the end's reveal: every card turned up, checked below)
+        assert (summary is not None) == web.over()
         text = json.dumps(message, ensure_ascii=False)
         found = leaks(text, message, hidden, names)
         assert not found, f"the spectator was shown {found}"
         looked += sum(len(v) for k, v in hidden.items() if k != "allowed")
         if web.over():
+            # once it is over a spectator is shown the reveal the seats are: every identity, task and role
+            assert summary == web.table.final_summary() and summary["seats"], summary
             # the end names the winners, and tells a spectator, who played no seat, neither "you won" nor "you lost"
             result = message["view"]["result"]
             assert result.startswith("游戏结束：") and "胜者：" in result and "你" not in result, result

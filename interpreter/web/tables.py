@@ -263,9 +263,9 @@ class WebTable:
             "bots": {str(s): k for s, k in sorted(self.table.setup.bots.items())},
             "chosen_seed": self.chosen_seed,  # the host chose the seed: it can know every card
             "timer": self.timer,  # the host's move timer (seconds) or None
-            # once the game is over, every card turned up for the seats: identities, tasks, roles, how and why it
-            # ended (a spectator keeps the public view: none)
-            "summary": self.table.final_summary() if state.is_terminal() and seat is not None else None,
+            # once the game is over, every card turned up, for the seats and the spectators alike (at a real table
+            # the end's reveal is shown to everyone in the room): identities, tasks, roles, how and why it ended
+            "summary": self.table.final_summary() if state.is_terminal() else None,
         }
         fingerprint = json.dumps(
             [{k: v for k, v in obs.items() if k != "history"}, len(history), seq, [a["id"] for a in actions]],
