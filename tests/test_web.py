@@ -561,6 +561,45 @@ def test_a_bot_that_thinks_long_does_not_hold_up_the_other_tables(client, monkey
     assert client.app.state.tables.get("t2").state.history()  # the gate bots moved
 
 
+def test_the_servers_content_is_loaded_once_a_set_of_packs_and_one_load_at_a_time():
+    """The replay viewer loads a log's content in a worker thread while the event loop (a table of other expansions)
+    or another upload may ask too: the same packs are loaded once and both askers get that one content, and two
+    loads never run at once (the loader keeps what it read in cache.py's store, which is not thread-safe)."""
+    from pathlib import Path
+
+    from interpreter.web.tables import Tables
+
+    guard, running, most, loads = threading.Lock(), [0], [0], []
+
+    def load(packs):
+        with guard:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            loads.append(tuple(packs))
+        threading.Event().wait(0.05)  # (a load takes a while: long enough for the other threads to ask)
+        with guard:
+            running[0] -= 1
+        return object()
+
+    tables = Tables(load, lambda text: [])
+    asked = [[Path("a")], [Path("a")], [Path("b")], [Path("b")]]
+    got: list = [None] * len(asked)
+    start = threading.Barrier(len(asked))
+
+    def ask(i: int) -> None:
+        start.wait(5)
+        got[i] = tables.content(asked[i])
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(asked))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert sorted(loads) == [(Path("a"),), (Path("b"),)] and most[0] == 1, (loads, most)
+    assert got[0] is got[1] and got[2] is got[3] and got[0] is not got[2]
+    assert tables.content([Path("a")]) is got[0] and len(loads) == 2
+
+
 def test_a_finished_tables_log_replays(client, tmp_path):
     made = _create(client, ["human", "heuristic", "random"], seed=5)
     host_log = made["log"]

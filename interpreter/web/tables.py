@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -408,13 +409,22 @@ class Tables:
         self.default_expansions = default_expansions
         self.tables: dict[str, WebTable] = {}
         self._content: dict[tuple[str, ...], Content] = {}
+        # one load at a time: the replay viewer loads a log's content in a worker thread while the event loop may
+        # load another (a table of other expansions), and the loader is not thread-safe (cache.py's store)
+        self._loading = threading.Lock()
         self._made = store.last_made() if store is not None else 0
 
     def content(self, packs: Sequence[Path]) -> Content:
+        """The content of these packs, loaded once: a content loaded already is handed out at once; a load waits
+        for any other under way (two threads asking for the same packs get one load and one content)."""
         key = tuple(str(p) for p in packs)
-        if key not in self._content:
-            self._content[key] = self._load(list(packs))
-        return self._content[key]
+        got = self._content.get(key)
+        if got is None:
+            with self._loading:
+                got = self._content.get(key)
+                if got is None:
+                    got = self._content[key] = self._load(list(packs))
+        return got
 
     def create(
         self,
