@@ -101,7 +101,7 @@ def test_a_keyed_deal_pairs_unpinned_games_of_two_packs(base, fork) -> None:
     assert same_roles[True] >= seats - 8 and same_roles[True] > same_roles[False] + 10, same_roles
 
 
-def test_a_keyed_deal_is_kept_in_the_log_and_by_the_rerun_command(tmp_path: Path, one_role_pack: Path) -> None:
+def test_a_keyed_deal_is_kept_in_the_log_and_replays(tmp_path: Path, one_role_pack: Path) -> None:
     log = tmp_path / "k.jsonl"
     args = ["simulate", "-p", 5, "-n", 2, "-s", 4, "-j", 1, "--content", one_role_pack, "--keyed-deal"]
     r = fengsheng(*args, "--log", log)
@@ -112,6 +112,39 @@ def test_a_keyed_deal_is_kept_in_the_log_and_by_the_rerun_command(tmp_path: Path
     plain = tmp_path / "p.jsonl"
     fengsheng("simulate", "-p", 5, "-n", 2, "-s", 4, "-j", 1, "--content", one_role_pack, "--log", plain)
     assert [g["records"][0].get("deck") for g in read_log(plain)] != [g["records"][0].get("deck") for g in games]
+
+
+def test_a_sweep_of_several_packs_is_keyed_and_its_games_rerun_alone(tmp_path: Path, one_role_pack: Path) -> None:
+    """Two packs, nothing pinned: sweep.json and the report say {"keyed": true} (one pack alone is dealt as usual),
+    and the command that re-runs a game alone (a failed or drawn game's, pack_facts.rerun_command; a batch's,
+    simulate's) deals it in the keyed order, so it plays that very game."""
+    from interpreter.balance import pack_facts, report as rep
+    from interpreter.simulate_cmd import _rerun_command
+
+    out = tmp_path / "lab"
+    args = ["balance", "--pack", "base=", "--pack", f"mine={one_role_pack}", "-p", 5, "-n", 2, "-s", 3, "-j", 1]
+    r = fengsheng(*args, "--agents", "random", "-o", out, "-q", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert read_spec(out).pins == {"keyed": True} and json.loads(r.stdout)["sweep"]["pins"] == {"keyed": True}
+    meta, _ = pack_facts.locate_packs(rep.load_sweep(out).meta, out)
+    for rec in read_records(out):
+        command = pack_facts.rerun_command(meta, rec.cell.pack, "random", 5, rec.seed, rec.index)
+        assert command is not None and "--keyed-deal" in command and "--pin-seat" not in command, command
+        one = fengsheng(*command.split()[1:-1], "--format", "json")  # (without `fengsheng` and `--trace`)
+        assert one.exit_code == 0, one.output
+        assert (json.loads(one.stdout)["turns"], json.loads(one.stdout)["decisions"]) == (rec.turns, rec.decisions)
+    single = tmp_path / "one"
+    r = fengsheng("balance", "--pack", f"mine={one_role_pack}", "-p", 5, "-n", 1, "-j", 1, "--agents", "random",
+                  "-o", single, "-q")  # fmt: skip
+    assert r.exit_code == 0 and read_spec(single).pins is None, r.output
+    compared, fork = tmp_path / "compared", tmp_path / "mine"  # (balance compare's packs mode sweeps so too)
+    shutil.copytree(one_role_pack, fork)
+    (fork / "pack.yaml").write_text("id: mine\nname: 测\nversion: 0.1.0\nextends: [base]\n", encoding="utf-8")
+    r = fengsheng("balance", "compare", "base", fork, "-p", 5, "-n", 1, "-j", 1, "--agents", "random",
+                  "-o", compared, "--no-html")  # fmt: skip
+    assert r.exit_code == 0 and read_spec(compared).pins == {"keyed": True}, r.output
+    assert "--keyed-deal" in _rerun_command(5, [], None, None, "random", Pins(keyed=True))
+    assert "--keyed-deal" not in _rerun_command(5, [], None, None, "random", Pins(role=ROLE))
 
 
 def test_paired_deal_orders_common_items_alike() -> None:
