@@ -684,7 +684,7 @@ _RECORDS = (
         "field_replaced",
         ("seat", "event", "field", "old", "new", "before", "after"),
         "改判: a player's skill replaced a field of an event the rules declare (replace_field): old and new for a "
-        "card, before and after for another value",
+        "card or cards, before and after for another value",
         "public; the cards as their visibility allows",
     ),
     Event(

@@ -211,6 +211,44 @@ def test_an_emitted_hidden_card_is_secret_to_the_seats_that_cannot_see_it(tmp_pa
     assert next(r for r in history(g, 0) if r.get("e") == "测判")["card"] == BLACK_CARD
 
 
+def test_replaced_hidden_cards_are_secret_to_the_seats_that_cannot_see_them(tmp_path):
+    """改判 of a field of cards: the replaced and the replacing cards are named in the record as the announced event
+    names them, each only to the seats that see it (a list of deck ids sent to every seat told the other seats which
+    hand cards they were)."""
+    rules = RULES + "  测交:\n    fields: {who: player, cs: cards}\n    replaceable: [cs]\n"
+    roles = {
+        "demo_give": """\
+          - id: s
+            name: 测交
+            text: 出牌阶段，你可以宣告你的手牌。
+            kind: active
+            timing: play_phase
+            effect: |
+              emit("测交", who: self, cs: hand(self))
+        """,
+        "demo_swap": """\
+          - id: s
+            name: 测换
+            text: 锁定技，其他角色宣告时，你以你的手牌代替之。
+            kind: triggered
+            trigger: 测交
+            optional: false
+            condition: who != self
+            effect: replace_field("cs", hand(self))
+        """,
+    }
+    content = load_content(resolve_packs([fork(tmp_path, rules, roles)], ["none"]))
+    g = table(content, ["demo_give", "demo_swap", None], [[BLACK_CARD], [OTHER], []], [])
+    use(g, 0, "demo_give")
+    seen = [next(r for r in history(g, s) if r.get("e") == "field_replaced") for s in range(3)]
+    assert [(list(r["old"] or ()), list(r["new"] or ())) for r in seen] == [
+        ([BLACK_CARD], []),  # the giver sees its own card, not the other's
+        ([], [OTHER]),
+        ([], []),  # a third seat sees neither
+    ]
+    assert all("before" not in r and "after" not in r for r in seen)
+
+
 # ---------------------------------------------------------------------- a hidden simultaneous choice
 
 

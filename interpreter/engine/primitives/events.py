@@ -98,7 +98,7 @@ def _replace_field(ctx: Ctx, field: Any, value: Any) -> bool:
         if isinstance(held, list):
             held.append(value)
     live[field] = value
-    if isinstance(value, Card) or isinstance(old, Card):
+    if _cards_in(value) or _cards_in(old):  # (old, new: deck ids, each secret to the seats that cannot see it)
         emit_event(
             g, "field_replaced", seat=ctx.me.seat, event=decl.name, field=field, old=_plain(old), new=_plain(value)
         )
