@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .catalogue import TIMINGS
-from .seat_text import ARROW, DIRECTION_ZH, STATUS_ZH, Names, _ids, _seat
+from .seat_text import ARROW, COLOR_ZH, DIRECTION_ZH, STATUS_ZH, Names, _ids, _seat
 
 # the fixed answers' labels are English words in a decision record; the menu says them so (seat_text.menu_label)
 _LABEL_ZH = {"accept": "接收情报", "decline": "不接收", "pass": "跳过", **DIRECTION_ZH}
@@ -243,8 +243,9 @@ def _pack_event_text(
 
 def _field_value(value: Any, kind: str | None, me: int, names: Names) -> str:
     """A declared event's field value as a record holds it (events.py's _plain), in words by the field's type: a
-    player by seat, a card name by its name, a list item by item, anything else as it is."""
-    if isinstance(value, list):  # (players, colors: each item of the one type)
+    player by seat, a card name by its name, a colour in Chinese, a list item by item (a tuple in a seat's
+    observation, whose history is frozen), anything else as it is."""
+    if isinstance(value, (list, tuple)):  # (players, colors: each item of the one type)
         item = kind[:-1] if kind is not None and kind.endswith("s") else kind
         return "、".join(_field_value(v, item, me, names) for v in value) or "无"
     if value is None:
@@ -253,6 +254,8 @@ def _field_value(value: Any, kind: str | None, me: int, names: Names) -> str:
         return _seat(value, me)
     if kind == "cardname" and isinstance(value, str):
         return names.card_type(value)
+    if kind == "color" and isinstance(value, str):
+        return COLOR_ZH.get(value, value)
     return str(value)
 
 

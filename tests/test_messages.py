@@ -179,14 +179,15 @@ def test_the_new_sentences_say_who_and_what():
 
 
 def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
-    """改判 of a declared event's field: a player as a seat, a card name by its name, a number as it is — not
-    the record's raw seat numbers and ids."""
+    """改判 of a declared event's field: a player as a seat (a list of them too, as a log or an observation holds
+    it), a card name by its name, a colour in Chinese, a number as it is — not the record's raw seat numbers, ids
+    and English colour names."""
     pack = tmp_path / "p"
     pack.mkdir()
     (pack / "pack.yaml").write_text(
         "id: p\nname: 测\nversion: 0.1.0\nextends: [base]\nrules:\n  events:\n    测令:\n"
-        "      fields: {who: player, ally: player, kind: cardname, n: int}\n"
-        "      replaceable: [ally, kind, n]\n",
+        "      fields: {who: player, ally: player, allies: players, kind: cardname, n: int, hue: color}\n"
+        "      replaceable: [ally, allies, kind, n, hue]\n",
         encoding="utf-8",
     )
     from interpreter.content.loader import load_content
@@ -197,3 +198,6 @@ def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
     assert said(field="ally", before=2, after=0) == "P1 改写了「测令」的 ally：P2 → P0（你）"
     assert said(field="kind", before="jie_huo", after="wu_dao") == "P1 改写了「测令」的 kind：【截获】 → 【误导】"
     assert said(field="n", before=2, after=0) == "P1 改写了「测令」的 n：2 → 0"
+    # a list of players as the log holds it, and as a seat's observation does (its history frozen: a tuple)
+    assert said(field="allies", before=[2, 3], after=(0,)) == "P1 改写了「测令」的 allies：P2、P3 → P0（你）"
+    assert said(field="hue", before="red", after="black") == "P1 改写了「测令」的 hue：红 → 黑"
