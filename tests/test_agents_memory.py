@@ -92,3 +92,55 @@ def test_a_bot_that_plays_again_counts_only_the_colours_of_the_new_game(tmp_path
         Checked.printed = None
     assert Checked.checked > before + 50
     assert all(changed & set(b.memory.colors) for b in bots)  # cards seen red in the first game, blue in this one
+
+
+def _after_a_show(shows: list[dict]) -> tuple[HeuristicAgent, dict]:
+    """Seat 0 (潜伏战线, 7 players) reads a face-down intel sent by seat 2 that reached it first: `shows` (its own
+    破译's records, or another seat's) are read while it is in front of seat 0; seat 0 declines it, and seat 1 takes
+    it. It is red (card 30, now in seat 1's intel area)."""
+    players = [
+        {"seat": s, "alive": True, "dying": False, "hand_count": 3, "intel": [], "intel_counts": {}} for s in range(7)
+    ]
+    players[1]["intel"] = [{"id": 30, "card": "x", "name": "x", "colors": ["red"], "direction": "left"}]
+    history = [
+        {"e": "turn_start", "seat": 2},
+        {"e": "intel_sent", "seat": 2, "face_up": False, "direction": "left", "target": None, "lock": None},
+        {"e": "intel_arrives", "seat": 0},
+        *shows,
+        {"e": "intel_arrives", "seat": 1},
+        {"e": "intel_accepted", "seat": 1},
+        {"e": "received", "seat": 1, "card": 30, "sender": 2},
+    ]
+    obs = {
+        "seat": 0,
+        "players": players,
+        "discard": [],
+        "me": {"identity": "qian_fu_zhan_xian", "hand": []},
+        "known_identities": {},
+        "history": history,
+    }
+    bot = HeuristicAgent(0)
+    bot.memory.read(obs)
+    return bot, obs
+
+
+def test_a_card_shown_to_the_bot_alone_is_not_counted_as_seen_by_the_seat_that_takes_it():
+    """A seat's copy of a `reveal` record does not say to whom the cards were shown. The bot's own 破译 shows it the
+    face-down intel (`to: [self]`); a seat that then takes that intel could not see it, and its camp odds must not move
+    (they did: the memory counted every `reveal` it read as shown to everyone, and seat 1 looked like a camp-mate for
+    taking a red it never saw). The same 破译 turning the black intel face up (a second show of the card it looked
+    at) is for everyone, as is a show in another seat's effect."""
+    used = [
+        {"e": "card_used", "seat": 0, "card": "po_yi", "uid": 60, "timing": "send_idle", "target": None},
+        {"e": "card_resolving", "seat": 0, "card": "po_yi", "uid": 60, "target": None},
+        {"e": "reveal", "cards": [30]},  # (the log's `to: [0]` is not in seat 0's copy)
+    ]
+    resolved = {"e": "card_resolved", "seat": 0, "card": "po_yi", "uid": 60, "target": None}
+    looked, obs = _after_a_show([*used, resolved])
+    assert looked.memory.lean.get(1, 0.0) == 0.0
+    assert looked.memory.odds(obs, 1) == looked.memory.odds(obs, 3)  # as any seat it knows nothing of
+    flipped, obs = _after_a_show([*used, {"e": "reveal", "cards": [30]}, resolved])
+    assert flipped.memory.lean[1] == 1.0 and flipped.memory.odds(obs, 1)[0] > flipped.memory.odds(obs, 3)[0]
+    other = [{**r, "seat": 4} if r.get("seat") == 0 else r for r in used]  # seat 4's effect shows it to everyone
+    shown, obs = _after_a_show([*other, {**resolved, "seat": 4}])
+    assert shown.memory.lean[1] == 1.0

@@ -21,7 +21,9 @@ from .probes import PROBE_EVENTS, ProbeReadings
 
 # the events `read` reads (and a decision record: its own send's); the others it passes over
 _INTEL_EVENTS: Final = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
-_NOTED: Final = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
+_NOTED: Final = PROBE_EVENTS | frozenset(
+    (*_INTEL_EVENTS, "received", "card_used", "card_resolving", "skill_used", "turn_start")
+)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
@@ -38,6 +40,10 @@ class Memory:
         self._accepting: dict[int, bool] = {}  # seats that accepted the intel now on its way: face up then?
         self._shown = False  # the intel on its way is face up (everyone sees its colours)
         self._public: set[int] = set()  # cards shown to everyone since it was sent
+        # the effect resolving is one of its own (its card's or skill's): a card shown then is a look of its own
+        # unless shown again (`reveal` below), and the cards it has looked at in that effect
+        self._mine_resolving = False
+        self._looked: set[int] = set()
         self._offered: dict[int, int] = {}  # seat -> intel that arrived in front of it free to decline
         self._took: dict[int, int] = {}  # seat -> how many of those it accepted
         self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
@@ -118,6 +124,8 @@ class Memory:
                     if ruled is not None:
                         odds.pop(ruled, None)
                 if e != "card_used":
+                    if e == "card_resolved" and who == me:  # (its own card's effect is over)
+                        self._mine_resolving = False
                     continue
                 if who == me:
                     self.used.add(rec.get("card", ""))
@@ -127,6 +135,7 @@ class Memory:
             elif e == "turn_start":
                 self._accepting.clear()
                 self.used.clear()
+                self._mine_resolving = False
             elif e == "intel_sent":
                 self._bound = {who, rec.get("lock")}
                 self._shown, self._public = bool(rec.get("face_up")), set()
@@ -144,17 +153,32 @@ class Memory:
                     self.lean[seat] = self.lean.get(seat, 0.0) + lean
                     odds.pop(seat, None)
                 self._accepting.pop(seat, None)
-            elif e == "skill_used":
-                if who == me:
+            elif e == "skill_used" or e == "card_resolving":
+                self._mine_resolving, self._looked = who == me, set()
+                if who == me and e == "skill_used":
                     self.used.add("skill:" + str(rec.get("skill")))
             elif e == "reveal":
-                if rec.get("to") is None:
-                    self._public.update(rec.get("cards") or ())
+                self._reveal(rec.get("cards") or ())
             elif e == "pending_set" or e == "pending_swapped":
                 self._shown = bool(rec.get("face_up"))
         self.records_read = len(history)
         self._odds_of = None  # (the next observation's table is checked against the odds kept)
         return sent
+
+    def _reveal(self, cards: Sequence[int]) -> None:
+        """Cards shown. A seat's copy of a `reveal` record does not say to whom (the log's `to` is kept from it):
+        one it reads was shown to everyone (展示) or to itself (查看). In another seat's effect, to itself only as
+        that effect's target (试探's card in its hand): taken as shown to everyone. In its own effect, a look of its
+        own (破译 and 威逼 look with `to: [self]`) unless the effect shows again cards it has looked at: a second show
+        is for the others (破译's black turned face up, 搜缉's black cards shown before it takes them). So a seat
+        taking an intel only the bot has looked at is not counted as taking it seeing it (docs/bots.md)."""
+        if not self._mine_resolving:
+            self._public.update(cards)
+            return
+        again = [c for c in cards if c in self._looked]
+        if again:
+            self._public.update(again)
+        self._looked.update(cards)
 
     def _forget(self) -> None:
         """A new game: what it read of the last one is dropped, the colours of the cards it saw there too (the new
@@ -162,6 +186,7 @@ class Memory:
         self.records_read, self.lean, self._accepting, self.used = 0, {}, {}, set()
         self._offered, self._took, self._bound = {}, {}, set()
         self._shown, self._public = False, set()
+        self._mine_resolving, self._looked = False, set()
         self._odds, self._left, self._odds_of = {}, None, None
         self.probes.reset()
         self.colors, self._kinds = {}, {}
