@@ -516,6 +516,25 @@ def test_a_card_chosen_out_of_an_intel_area_is_the_one_worth_least_there():
     assert HeuristicAgent(0).act(obs, offer(70, 71)) == 270
 
 
+def test_a_die_task_keeps_its_only_red_or_blue_intel_when_a_card_leaves_its_intel_area():
+    """A `die` task (先行者) wins by its death while it holds a red or blue intel, so it welcomes its blacks. Asked to
+    choose a card out of its own intel area (one sent away instead of a hand card), it gave up its only red — worth
+    least there as a card to receive — and with it the win its death would bring. It now keeps it and gives up the
+    black; holding a second red or blue intel, either red may go."""
+    obs = _obs("shen_mi_ren", {"red": 1, "black": 1}, None)
+    obs["me"]["task"] = "xian_xing_zhe"
+    obs["transit"] = None
+    obs["players"][0]["intel"] = [{**_card("red"), "id": 60}, {**_card("black"), "id": 61}]
+    obs["decision"] = {"kind": "choose", "prompt": "", "source": "made_up"}
+    cards = {c["id"]: c for c in obs["players"][0]["intel"]}
+    offer = tuple({"id": 200 + i, "kind": "card", "label": "", "card": cards[i]} for i in (60, 61))
+    for seed in range(10):
+        assert HeuristicAgent(seed).act(obs, offer) == 261
+    obs["players"][0]["intel"].append({**_card("blue"), "id": 62})
+    obs["players"][0]["intel_counts"] = {"red": 1, "blue": 1, "black": 1}
+    assert HeuristicAgent(0).act(obs, offer) == 260  # (its blue stays: the black is worth more to it)
+
+
 def test_a_card_no_rule_covers_replaces_the_send_only_when_no_hand_card_is_worth_sending():
     """At the send, a card no rule covers (one that sends an intel of its own instead) is used now and then only as
     a `send` skill is: when no hand card is worth more than SEND_INSTEAD sent; a red bot with a red ↑ card to send

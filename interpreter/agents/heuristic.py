@@ -46,7 +46,7 @@ from .hints import (
     hints_of,
 )
 from .memory import Memory
-from .tasks import death_wins, lures_itself, task_value
+from .tasks import death_wins, lures_itself, needed_for_death, task_value
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -174,6 +174,15 @@ class HeuristicAgent(Agent):
                     b -= RIVAL_THIRD if counts[c] >= 2 else RIVAL_STEP
         return b
 
+    def _kept_worth(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
+        """What a card of these colours lying in `seat`'s intel area is worth there to this bot's side (a card chosen
+        out of an intel area goes: the one worth least there): as if received (_benefit), and a card its own win
+        needs there (a `die` task's only red or blue intel: tasks.py) kept above any other."""
+        v = self._benefit(obs, seat, colors)
+        if seat == obs["seat"] and needed_for_death(self._style, self._counts(obs, seat), colors):
+            v += 10.0
+        return v
+
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
         of every card it has seen (its best guess of the deck's)."""
@@ -240,7 +249,7 @@ class HeuristicAgent(Agent):
             choice = next(d for d in actions if d["kind"] == "yes")
         elif tactic == SWAP and "card" in kinds:
             choice = self._swap_card(obs, actions)
-        elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._benefit, self.rng)):
+        elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._kept_worth, self.rng)):
             choice = picked  # a card out of an intel area: the one worth least there (choices.py)
         elif tactic == PICK_BEST and "card" in kinds:
             choice = max(

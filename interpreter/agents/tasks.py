@@ -40,6 +40,16 @@ def death_wins(style: str | None, counts: Mapping[str, int]) -> bool:
     return style == DIE and counts["red"] + counts["blue"] > 0
 
 
+def needed_for_death(style: str | None, counts: Mapping[str, int], colors: Sequence[str]) -> bool:
+    """Whether a card of these colours in the intel area of a bot whose task has this style, holding `counts`, is one
+    its win needs there: a ``die`` task's only red or blue intel (its death wins only while it holds one). Taken out of
+    its intel area (a card chosen there: choices.py's `from_intel`), the death it welcomes would no longer win."""
+    if not death_wins(style, counts):
+        return False
+    left = {c: counts[c] - (1 if c in colors else 0) for c in ("red", "blue", "black")}
+    return not death_wins(style, left)
+
+
 def lures_itself(style: str | None, counts: Mapping[str, int]) -> bool:
     """Whether a bot without a camp, holding `counts`, aims a `lure` card (the deck's top card into a seat's intel) at
     itself, by its task's style: a ``collect`` task while it holds no black, as a camp bot does (7-10 players, twelve
