@@ -87,6 +87,8 @@ def test_compare_pairs_a_pinned_sweep(tmp_path: Path) -> None:
     assert "the seat of" not in zh.output and "每局回合数: turns" not in zh.output
     page = (tmp_path / "c.html").read_text(encoding="utf-8")
     assert "pinned seat won: role 测试文书（测试用）" in page and "the seat of" not in page
+    # (any sweep of both packs in one run is dealt alike, not only a pinned one: the note says so)
+    assert "swept in one run, pinned or not, both packs are dealt alike" in page
 
 
 def test_compare_of_sweep_directories_refuses_pins_in_a_line(tmp_path: Path) -> None:

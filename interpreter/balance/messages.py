@@ -298,13 +298,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "p_mcnemar": ("p（McNemar）", "p (McNemar)"),
     "games_saved": ("配对节省的对局", "games saved by pairing"),
     "paired_note": (
-        "每局都用相同的种子在两个扩展包下各打一遍（固定角色的扫描在双方共有的牌和角色上发得一样），所以逐局比较："
+        "每局都用相同的种子在两个扩展包下各打一遍（两个扩展包在同一次扫描中，无论是否固定，双方共有的牌和角色都发得一样），所以逐局比较："
         "对只在一方获胜的对局做McNemar精确检验。<i>节省的对局</i>：两个独立样本要达到同样精度所需的对局中，配对省下的比例"
         "（1 − 1/方差比；括号内为方差比：独立 ÷ 配对）。",
-        "Each game is played from the same seed under both packs (a pinned sweep deals both packs alike wherever "
-        "they share cards and roles), so the figures are compared game by game: McNemar's exact test on the games "
-        "won under one pack only. <i>Games saved</i>: the share of the games two independent samples would need for "
-        "the same precision that pairing saves (1 − 1/ratio; in brackets, the variance ratio: independent ÷ paired).",
+        "Each game is played from the same seed under both packs (swept in one run, pinned or not, both packs are "
+        "dealt alike wherever they share cards and roles), so the figures are compared game by game: McNemar's "
+        "exact test on the games won under one pack only. <i>Games saved</i>: the share of the games two "
+        "independent samples would need for the same precision that pairing saves (1 − 1/ratio; in brackets, the "
+        "variance ratio: independent ÷ paired).",
     ),
     "ab_summary": (
         "A/B：比较了{n}个指标；{moved}个在5%水平上变动，其中{holm}个在对全部指标做Holm校正后仍显著（变动：是；"
