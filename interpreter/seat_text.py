@@ -295,9 +295,12 @@ def player_states(p: Mapping[str, Any]) -> list[str]:
 
 
 def mark_text(key: str, value: Any) -> str:
-    """A mark kept for the game as the table shows it: a number or a value after its name, a flag by its name."""
+    """A mark kept for the game as the table shows it: a number or a value after its name, a flag by its name, a card
+    as 一张牌 (an observation holds a card kept as a mark as null: its face may be hidden; a mark cleared is gone)."""
     if value is True:
         return key
+    if value is None:
+        return f"{key}：一张牌"
     return f"{key}{value}" if type(value) is int else f"{key}：{value}"
 
 

@@ -9,7 +9,7 @@ import re
 from interpreter.content.loader import load_cached
 from interpreter.engine.step import GameState
 from interpreter.messages import asker_rules, decision_text, event_text, prompt_text
-from interpreter.seat_text import Names, intel_under_way, transit_text
+from interpreter.seat_text import Names, intel_under_way, player_states, transit_text
 
 SKILL = re.compile(r"［[^］]+］")
 CARD = re.compile(r"【[^】]+】")
@@ -176,6 +176,13 @@ def test_the_new_sentences_say_who_and_what():
     assert said(e="intel_protected", cards=["jie_huo"]) == "这份情报在接收前不能被使用：【截获】"
     assert said(e="round_end", seat=4) == "—— 一轮结束 ——"
     assert said(e="game_start", seat=0) is None and said(e="game_end", seat=0) is None
+
+
+def test_a_players_marks_read_on_the_table_as_the_history_says_them():
+    """A card kept as a mark is null in the observation (its face may be hidden): the table says 一张牌, as the
+    history's sentence does, not "None"; a count after its name, a flag by its name."""
+    p = {"alive": True, "out": False, "dying": False, "has_identity": True, "statuses": []}
+    assert player_states({**p, "marks": {"信物": None, "体力": 2, "旗": True}}) == ["信物：一张牌", "体力2", "旗"]
 
 
 def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
