@@ -104,7 +104,7 @@ def _one_pin(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
     silently, and the sweep would test another role than the designer meant)."""
     if len(values) > 1:
         raise click.BadParameter(
-            f"given {len(values)} times ({', '.join(values)}): a sweep pins one; run one sweep per id",
+            f"given {len(values)} times ({', '.join(values)}): one is pinned at a time; run once per id",
             param=param,
         )
     return values[0] if values else None

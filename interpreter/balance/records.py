@@ -262,7 +262,7 @@ def _spec_problem(d: object) -> str | None:
             "pins",
             _pins_ok(d.get("pins")),
             'null or the ids of a role and a task and the copies of card kinds ({"role": ID, "task": ID, '
-            f'"cards": {{ID: N}}}}, N a whole number from 0 to {MAX_COPIES})',
+            f'"cards": {{ID: N}}}}, N a whole number from 0 to {MAX_COPIES}), or {{"keyed": true}} alone',
         ),
     ]
     for key, ok, what in checks:
