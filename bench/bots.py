@@ -52,6 +52,8 @@ class Timed:
         self.__dict__["calls"] = 0
         for flag in ("observes", "searches", "referee", "hears_end"):  # (read at every decision: no __getattr__ then)
             self.__dict__[flag] = getattr(agent, flag)
+        # the fields it reads, if it says (an older checkout's agents do not: compared in bench/README.md)
+        self.__dict__["observation_fields"] = getattr(agent, "observation_fields", None)
         self.__dict__["searched"] = 0  # search calls that searched (a search bot's ``last`` statistics set)
         self.__dict__["searched_spent"] = 0.0
 

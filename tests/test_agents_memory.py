@@ -41,7 +41,7 @@ class Checked(HeuristicAgent):
         for p in obs["players"]:
             kept = m.odds(obs, p["seat"])
             left, m._left = m._left, None
-            assert kept == m._work_out_odds(obs, p["seat"]), (p["seat"], obs["turn"])
+            assert kept == m._work_out_odds(obs, p["seat"]), (p["seat"], len(obs["history"]))
             m._left = left
         Checked.checked += 1
         return answer

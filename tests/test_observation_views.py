@@ -111,3 +111,74 @@ def test_what_observations_kept_is_freed_after_a_redeal(content):
     assert redeals > 10
     del state
     assert players_alive() == before
+
+
+# a field set as an agent may declare it (Agent.observation_fields): the heuristic bot's, and a few others
+_SOME: list[frozenset[str]] = [
+    frozenset(("seat", "players", "phase", "current", "transit", "me", "known_identities", "history", "decision")),
+    frozenset(("known_cards",)),
+    frozenset(("removed_face_down", "in_use", "discard", "staging", "removed", "result", "zones")),
+    frozenset(),
+]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(5, 3), (8, 5)])
+def test_an_observation_of_some_fields_is_those_fields_of_the_whole_one(content, players, seed):
+    """``observe(..., fields)`` (what the driver makes for an agent that declares ``observation_fields``) is the
+    whole observation with the other fields left out: the same values, in the same order. Two copies of one game:
+    one observed whole at every decision by every seat, the other by the same seats through the field sets above in
+    turn (so that what the views keep is brought up to date by some fields and not others) and whole now and then;
+    wherever both look, they agree."""
+    from interpreter.engine.observation import FIELDS, observe
+
+    whole_state, part_state = GameState(content, players, seed), GameState(content, players, seed)
+    rng = random.Random(seed)
+    step = 0
+    while not whole_state.is_terminal():
+        g, d = part_state._game, part_state._decision
+        for s in range(players):
+            whole = whole_state.observation(s)
+            fields = _SOME[(step + s) % len(_SOME)]
+            if (step + s) % 11 == 0:
+                assert observe(g, s, d) == whole
+            part = observe(g, s, d, fields)
+            assert list(part) == [f for f in FIELDS if f in fields and f in whole]
+            assert part == {f: whole[f] for f in part}
+        legal = whole_state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        whole_state.apply_action(action)
+        part_state.apply_action(action)
+        step += 1
+    assert step > 50
+
+
+def test_a_field_that_is_not_one_is_refused(content):
+    from interpreter.engine.observation import observe
+
+    state = GameState(content, 5, 3)
+    with pytest.raises(ValueError, match="no such observation field: hnad"):
+        observe(state._game, 0, None, frozenset(("me", "hnad")))
+
+
+def test_the_driver_hands_an_agent_the_fields_it_declares(content):
+    """The synchronous driver makes an agent that declares ``observation_fields`` only those; the heuristic bot,
+    which declares the fields it reads, plays the very game it plays handed every field (a field it reads and did
+    not declare would be missing: a KeyError, or another answer where it reads one with ``get``)."""
+    from interpreter.agents.heuristic import HeuristicAgent
+    from interpreter.engine.step import drive
+
+    class Whole(HeuristicAgent):
+        observation_fields = None
+
+    seen: set[tuple[str, ...]] = set()
+
+    class Seen(HeuristicAgent):
+        def act(self, observation, actions):
+            seen.add(tuple(observation))
+            return super().act(observation, actions)
+
+    for n, seed in ((5, 21), (8, 22)):
+        whole = drive(content, n, seed, [Whole(seed * 10 + s) for s in range(n)])
+        some = drive(content, n, seed, [Seen(seed * 10 + s) for s in range(n)])
+        assert some.actions_taken == whole.actions_taken and len(some.actions_taken) > 100
+    assert {frozenset(keys) for keys in seen} == {HeuristicAgent(0).observation_fields}  # (compiled: an instance)

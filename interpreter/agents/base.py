@@ -38,7 +38,14 @@ class Agent:
     every answer: an id that was not offered is refused.
 
     An agent that never looks at the observation (a uniform random one) sets
-    ``observes = False`` and is passed ``None``, which saves building it.
+    ``observes = False`` and is passed ``None``, which saves building it. One
+    that reads only some of its top-level fields may name them in
+    ``observation_fields`` (a frozenset of field names, docs/observation.md):
+    the synchronous driver then makes only those, in their usual order, with
+    the values they have in the whole observation (a subset of the same data).
+    None (the default): every field. Only the driver reads it: an agent handed
+    an observation another way (the step API, a search bot's guide) is handed
+    all of it.
 
     A *search* bot (``searches = True``) is called with ``search(observation, actions, world)``
     instead, where ``world`` is its seat's ``World`` (engine/step.py): the one thing it may do
@@ -47,6 +54,7 @@ class Agent:
     """
 
     observes = True
+    observation_fields: frozenset[str] | None = None  # the fields it reads (None: all of them), see above
     searches = False
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
     hears_end = False  # True: the driver calls end(observation) when the game is over (see above)

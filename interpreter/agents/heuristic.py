@@ -66,6 +66,11 @@ HIDDEN_GUARD: Final = 0.3  # a hidden intel: grab (swap) it when worth this much
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
 class HeuristicAgent(Agent):
     observes = True
+    # The observation's fields it reads (here, in agents/memory.py and agents/choices.py): the driver makes only
+    # these (Agent.observation_fields). A subclass that reads another sets its own (or None: every field).
+    observation_fields: frozenset[str] | None = frozenset(
+        ("seat", "players", "phase", "current", "transit", "me", "known_identities", "history", "decision", "discard")
+    )
 
     def __init__(self, seed: int, hints: Hints | None = None) -> None:
         """`hints`: the content's (hints_of(content)); default: the bundled game's."""

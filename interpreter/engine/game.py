@@ -271,19 +271,21 @@ class Game(GameCore):
         """(action ids, descriptors) of a decision, for its seat."""
         return self.describer.describe(decision)
 
-    def observation(self, seat: int | None, decision=None):
-        """Everything `seat` may know now, as plain read-only data (see docs/observation.md)."""
+    def observation(self, seat: int | None, decision=None, fields: frozenset[str] | None = None):
+        """Everything `seat` may know now, as plain read-only data (see docs/observation.md); `fields`: only those
+        fields (an agent's ``observation_fields``), None: all."""
         if not self.record:
             raise EngineError(
                 "this game keeps no log, so no observation (its public history) can be made: create it with record=True"
             )
-        return observe(self, seat, decision)
+        return observe(self, seat, decision, fields)
 
     def _agent_decide(self, decision) -> int:
         """The synchronous driver: ask the seat's agent, with its observation and the action descriptors.
 
         A *referee* agent (scenario scripts and rule tests, which see the whole
-        table anyway) is handed the engine's Decision instead.
+        table anyway) is handed the engine's Decision instead. An agent that
+        declares the fields it reads (``observation_fields``) is handed only those.
         """
         agent = self.agents[decision.seat]
         if agent.referee:
@@ -302,7 +304,9 @@ class Game(GameCore):
                 )
             answer = agent.search(self.observation(decision.seat, decision), descs, self.worlds(self, decision.seat))
         else:
-            answer = agent.act(self.observation(decision.seat, decision) if agent.observes else None, descs)
+            # (an agent that is no Agent subclass may lack observation_fields: every field, as before it existed)
+            fields = getattr(agent, "observation_fields", None)
+            answer = agent.act(self.observation(decision.seat, decision, fields) if agent.observes else None, descs)
         if type(answer) is int:
             try:
                 index = ids.index(answer)

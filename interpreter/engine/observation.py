@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .core import GameCore
     from .decisions import Decision
     from .declared_zones import DeclaredZones
-    from .flow import TurnFlow
+    from .flow import Transit, TurnFlow
     from .seats import Seats
     from .skills import Skills
     from .zones import Zones
@@ -346,9 +346,56 @@ def _zones_seen(
     return FrozenDict(out)
 
 
-def observe(game: Game, seat: int | None, decision: Decision | None = None) -> FrozenDict:
+# The observation's fields, in the order an observation holds them (docs/observation.md, section 2); `zones` only when
+# the rules declare zones. An agent may ask for some of them only (Agent.observation_fields): it gets those, in
+# this order.
+FIELDS: Final = (
+    "seat",
+    "players",
+    "turn",
+    "phase",
+    "current",
+    "dying",
+    "transit",
+    "in_use",
+    "deck_count",
+    "discard",
+    "removed",
+    "removed_face_down",
+    "staging",
+    "role_pile_count",
+    "removed_roles",
+    "removed_identities",
+    "me",
+    "known_cards",
+    "known_identities",
+    "history",
+    "decision",
+    "result",
+    "zones",
+)
+# the sets of fields asked for so far, each checked once (a few in a process: one per kind of agent)
+_CHECKED: Final[set[frozenset[str]]] = set()
+
+
+def _check(fields: frozenset[str]) -> None:
+    """Refuse a name that is no field (ValueError: an agent that declares a field it misspelt would read a missing
+    key); each set once."""
+    unknown = sorted(fields.difference(FIELDS))
+    if unknown:
+        raise ValueError(f"no such observation field: {', '.join(unknown)} (fields: {', '.join(FIELDS)})")
+    _CHECKED.add(fields)
+
+
+def observe(
+    game: Game, seat: int | None, decision: Decision | None = None, fields: frozenset[str] | None = None
+) -> FrozenDict:
     """What `seat` may know now; `seat` None: a spectator — what a seat with no hand, no identity, no role and no
-    card it followed would know (only what is public: the fields below with nothing of a seat's own)."""
+    card it followed would know (only what is public: the fields below with nothing of a seat's own).
+
+    `fields`: only these fields (of FIELDS; another name is refused), in the same order and with the same values as
+    in the whole observation; the others are not made (None: every field). A subset of the same data: what the seat
+    may know does not depend on it."""
     g: GameCore = game
     # (read from their owners: see ARCHITECTURE.md; typed, so that compiled code reads their fields directly)
     zones: Zones = game.zones
@@ -361,6 +408,92 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
     me = everyone[seat] if seat is not None else None
     turn = g.turn_no
     any_declared = bool(zones.zone_decls)
+    # Only the fields asked for are made (`fields` None: all of them), in FIELDS' order.
+    if fields is not None and fields not in _CHECKED:
+        _check(fields)
+    obs: dict[str, Any] = {}
+    if fields is None or "seat" in fields:
+        obs["seat"] = seat
+    if fields is None or "players" in fields:
+        obs["players"] = _rows(views, zones, declared, everyone, seat, me, turn, any_declared)
+    if fields is None or "turn" in fields:
+        obs["turn"] = turn
+    if fields is None or "phase" in fields:
+        obs["phase"] = g.phase
+    if fields is None or "current" in fields:
+        obs["current"] = g.current.seat if g.current is not None else None
+    if fields is None or "dying" in fields:
+        obs["dying"] = seats.dying_player.seat if seats.dying_player is not None else None
+    if fields is None or "transit" in fields:
+        t = flow.transit
+        obs["transit"] = _transit(views, zones, flow, t, seat) if t is not None else None
+    if fields is None or "in_use" in fields:
+        used = zones.processing
+        obs["in_use"] = tuple([_in_use(views, zones, c, seat) for c in used]) if used else ()
+    if fields is None or "deck_count" in fields:
+        obs["deck_count"] = len(zones.deck)
+    if fields is None or "discard" in fields:
+        obs["discard"] = _pile(views, zones, "discard", zones.discard_pile)
+    removed = zones.removed
+    if fields is None or "removed" in fields:
+        obs["removed"] = _removed_face_up(views, zones, removed) if removed else ()
+    if fields is None or "removed_face_down" in fields:
+        obs["removed_face_down"] = _removed_face_down(views, zones, seat, removed) if removed else ()
+    if fields is None or "staging" in fields:
+        obs["staging"] = _pile(views, zones, "staging", zones.staging)
+    if fields is None or "role_pile_count" in fields:
+        obs["role_pile_count"] = len(skills.role_pile)
+    if fields is None or "removed_roles" in fields:
+        obs["removed_roles"] = tuple([r.id for r in skills.removed_roles]) if skills.removed_roles else ()
+    if fields is None or "removed_identities" in fields:
+        obs["removed_identities"] = len(skills.removed_identities)
+    if fields is None or "me" in fields:
+        obs["me"] = _mine(views, skills, seat, me)
+    if fields is None or "known_cards" in fields:
+        obs["known_cards"] = _known(views, zones, everyone, seat, me) if seat is not None else ()
+    if fields is None or "known_identities" in fields:
+        obs["known_identities"] = (
+            FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())})
+            if me is not None and me.known_identities
+            else EMPTY
+        )
+    if fields is None or "history" in fields:
+        obs["history"] = _history(views, g.log, seat)
+    if fields is None or "decision" in fields:
+        obs["decision"] = (
+            FrozenDict(
+                {
+                    "kind": decision.kind,
+                    "prompt": decision.prompt,
+                    "source": decision.source,
+                    "asker": decision.asker,
+                    "skill": decision.skill,
+                }
+            )
+            if decision is not None and decision.seat == seat
+            else None
+        )
+    if fields is None or "result" in fields:
+        r = g.result
+        obs["result"] = (
+            FrozenDict({"winners": tuple(p.seat for p in r.winners), "reason": r.reason}) if r is not None else None
+        )
+    if any_declared and (fields is None or "zones" in fields):
+        obs["zones"] = _zones_seen(views, zones, declared, seat, None)
+    return FrozenDict(obs)
+
+
+def _rows(
+    views: Views,
+    zones: Zones,
+    declared: DeclaredZones,
+    everyone: list[Player],
+    seat: int | None,
+    me: Player | None,
+    turn: int,
+    any_declared: bool,
+) -> tuple[FrozenDict, ...]:
+    """The players' rows as `seat` sees them (docs/observation.md, "players")."""
     players = []
     rows = views.rows
     for p in everyone:
@@ -420,69 +553,26 @@ def observe(game: Game, seat: int | None, decision: Decision | None = None) -> F
         if plain:
             kept_rows[0 if mine else 1] = (stamp, frozen)
         players.append(frozen)
-    transit = None
-    t = flow.transit
-    if t is not None:
-        card = zones.pending
-        transit = FrozenDict(
-            {
-                "sender": t.sender.seat,
-                "direction": t.direction,
-                "target": t.target.seat if t.target is not None else None,
-                "lock": t.lock.seat if t.lock is not None else None,
-                "holder": flow.holder.seat if flow.holder is not None else None,
-                "pending": card is not None,
-                "face_up": bool(card is not None and zones.pending_face_up),
-                "card": _face(views, card) if card is not None and _sees(zones, card, seat) else None,
-                # a face-down intel everyone saw being put there as a used card: its card type, not the copy
-                "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
-            }
-        )
-    removed = zones.removed
-    result = None
-    if g.result is not None:
-        result = FrozenDict({"winners": tuple(p.seat for p in g.result.winners), "reason": g.result.reason})
-    obs = {
-        "seat": seat,
-        "players": tuple(players),
-        "turn": turn,
-        "phase": g.phase,
-        "current": g.current.seat if g.current is not None else None,
-        "dying": seats.dying_player.seat if seats.dying_player is not None else None,
-        "transit": transit,
-        "in_use": tuple([_in_use(views, zones, c, seat) for c in zones.processing]) if zones.processing else (),
-        "deck_count": len(zones.deck),
-        "discard": _pile(views, zones, "discard", zones.discard_pile),
-        "removed": _removed_face_up(views, zones, removed) if removed else (),
-        "removed_face_down": _removed_face_down(views, zones, seat, removed) if removed else (),
-        "staging": _pile(views, zones, "staging", zones.staging),
-        "role_pile_count": len(skills.role_pile),
-        "removed_roles": tuple([r.id for r in skills.removed_roles]) if skills.removed_roles else (),
-        "removed_identities": len(skills.removed_identities),
-        "me": _mine(views, skills, seat, me),
-        "known_cards": _known(views, zones, everyone, seat, me) if seat is not None else (),
-        "known_identities": (
-            FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())})
-            if me is not None and me.known_identities
-            else EMPTY
-        ),
-        "history": _history(views, g.log, seat),
-        "decision": None,
-        "result": result,
-    }
-    if any_declared:
-        obs["zones"] = _zones_seen(views, zones, declared, seat, None)
-    if decision is not None and decision.seat == seat:
-        obs["decision"] = FrozenDict(
-            {
-                "kind": decision.kind,
-                "prompt": decision.prompt,
-                "source": decision.source,
-                "asker": decision.asker,
-                "skill": decision.skill,
-            }
-        )
-    return FrozenDict(obs)
+    return tuple(players)
+
+
+def _transit(views: Views, zones: Zones, flow: TurnFlow, t: Transit, seat: int | None) -> FrozenDict:
+    """The intel sent this turn as `seat` sees it (docs/observation.md, "transit")."""
+    card = zones.pending
+    return FrozenDict(
+        {
+            "sender": t.sender.seat,
+            "direction": t.direction,
+            "target": t.target.seat if t.target is not None else None,
+            "lock": t.lock.seat if t.lock is not None else None,
+            "holder": flow.holder.seat if flow.holder is not None else None,
+            "pending": card is not None,
+            "face_up": bool(card is not None and zones.pending_face_up),
+            "card": _face(views, card) if card is not None and _sees(zones, card, seat) else None,
+            # a face-down intel everyone saw being put there as a used card: its card type, not the copy
+            "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
+        }
+    )
 
 
 def _mine(views: Views, skills: Skills, seat: int | None, me: Player | None) -> FrozenDict:
@@ -539,4 +629,4 @@ def _hand(views: Views, seat: int | None, me: Player) -> tuple[FrozenDict, ...]:
     return faces
 
 
-__all__ = ["EMPTY", "Views", "observe", "project", "history"]
+__all__ = ["EMPTY", "FIELDS", "Views", "observe", "project", "history"]
