@@ -590,3 +590,20 @@ def test_a_visible_intel_is_misled_to_a_neighbour_far_better_off_with_it():
     assert HeuristicAgent(0).act(obs, (mislead, PASS)) == 9
     obs["players"][2]["intel_counts"] = {"red": 0, "blue": 0, "black": 0}
     assert HeuristicAgent(0).act(obs, (mislead, PASS)) == 0
+
+
+def test_a_spread_task_plays_for_its_goal_only_once_it_is_near():
+    """A `spread` task (搅局者) wins when every other living seat holds two red or blue intel at the end of its own
+    turn. At 8 players, with most of the others far from that, it plays as a task without a style: sending right,
+    it sends black rather than blue (it fed the camps red and blue, and its games were the random seats' best:
+    docs/bots.md); once at most three others lack two, it sends the blue it needs them to hold."""
+    blue, black = {**_card("blue"), "id": 12, "direction": "right"}, {**_card("black"), "id": 11, "direction": "right"}
+    cards = tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in (blue, black))
+    obs = _obs("shen_mi_ren", {}, None)
+    obs["players"] = [{**obs["players"][1], "seat": s} for s in range(8)]
+    obs["me"]["task"], obs["transit"], obs["current"] = "jiao_ju_zhe", None, 0
+    obs["decision"] = {"kind": "send", "prompt": "", "source": ""}
+    assert {HeuristicAgent(seed).act(obs, cards) for seed in range(10)} == {111}  # 7 others short of two
+    for s in range(2, 6):  # 3 others short of two (seats 1, 6, 7)
+        obs["players"][s]["intel_counts"] = {"red": 1, "blue": 1, "black": 0}
+    assert {HeuristicAgent(seed).act(obs, cards) for seed in range(10)} == {112}

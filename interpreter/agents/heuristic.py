@@ -46,7 +46,7 @@ from .hints import (
     hints_of,
 )
 from .memory import Memory
-from .tasks import death_wins, lures_itself, needed_for_death, task_value
+from .tasks import death_wins, lures_itself, needed_for_death, style_now, task_value
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
@@ -106,7 +106,7 @@ class HeuristicAgent(Agent):
             self._values_of, self._benefits, self._paths, self._plan_of, self._hidden = obs, {}, {}, {}, {}
             self._counts_of = {}
             self._mine = self.camps.get(obs["me"]["identity"] or "")
-            self._style = self.styles.get(obs["me"].get("task") or "")
+            self._style = style_now(self.styles.get(obs["me"].get("task") or ""), obs["players"], obs["seat"])
 
     # ------------------------------------------------------------------ values
 

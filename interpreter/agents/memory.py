@@ -16,8 +16,9 @@ from typing import Any, Final
 
 from .base import Observation, Part, mypyc_attr
 from .camps import ENEMY, MATE, NO_CAMP, camp_index, camps_allowed, identities_left, weigh
-from .hints import PROBE, Hints
+from .hints import PROBE, SPREAD, Hints
 from .probes import PROBE_EVENTS, ProbeReadings
+from .tasks import style_now
 
 # the events `read` reads (and a decision record: its own send's); the others it passes over
 _INTEL_EVENTS: Final = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
@@ -244,7 +245,8 @@ class Memory:
         if key != self._odds_key:
             self._odds, self._left, self._odds_key = {}, None, key
         self._mine = self.camps.get(me["identity"] or "")
-        self._neutral = 0.3 if self.styles.get(me.get("task") or "") == "spread" else -0.3
+        style = style_now(self.styles.get(me.get("task") or ""), obs["players"], obs["seat"])
+        self._neutral = 0.3 if style == SPREAD else -0.3
 
     def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         mine = self._mine  # (_check's, of this observation)
