@@ -650,9 +650,9 @@ _RECORDS = (
     Event("reshuffle", ("n",), "the discard pile was shuffled into the deck"),
     Event(
         "reveal",
-        ("cards", "seat"),
-        "cards were shown to everyone (展示) or to some seats (查看); seat: whose hand or intel area they are in, "
-        "when one player's",
+        ("cards", "seat", "private"),
+        "cards were shown to everyone (展示) or to some seats (查看, private true: only those seats read the record); "
+        "seat: whose hand or intel area they are in, when one player's",
         "`to` when shown to some",
     ),
     Event(

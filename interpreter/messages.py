@@ -109,6 +109,9 @@ def event_text(
     if e == "reshuffle":
         return f"弃牌堆洗成新的牌堆（{rec.get('n')} 张）"
     if e == "reveal":
+        if rec.get("private"):  # 查看: shown to some seats only (the reader among them), not to the table
+            whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
+            return f"查看{whose}牌（只给查看的人看）：{ids('cards')}"
         return f"{s('seat')} 展示：{ids('cards')}" if rec.get("seat") is not None else f"翻开展示：{ids('cards')}"
     if e == "discard":
         return f"{s('seat')} 弃置：{ids('cards')}" if rec.get("seat") is not None else f"置入弃牌堆：{ids('cards')}"

@@ -6,6 +6,7 @@ import pytest
 
 from conftest import S, asked, card_of, done, events, hand, intel, make, opt_cards, opt_players, opt_uses
 from interpreter.agents import ScriptExhausted
+from interpreter.engine.observation import history
 from interpreter.engine.state import BLACK, BLUE, RED, REMOVED, UP
 from interpreter.engine.table import put_pending
 
@@ -240,7 +241,11 @@ def test_wei_bi_no_matching_card_shows_hand_to_user(content):
     assert g.zones.knows(0, 91) and g.zones.knows(0, 67)
     assert not g.zones.knows(2, 91)
     (rev,) = [e for e in events(g, "reveal") if e["cards"]]
-    assert rev["to"] == [0]
+    assert rev["to"] == [0] and rev["private"] is True
+    # the user's copy keeps no `to` (no seat's copy does) but says it was a look, not a show to the table
+    (mine,) = [r for r in history(g, 0) if r.get("e") == "reveal" and r["cards"]]
+    assert "to" not in mine and mine["private"] is True
+    assert not [r for r in history(g, 2) if r.get("e") == "reveal" and r["cards"]]
     done(g)
 
 

@@ -71,6 +71,9 @@ def test_an_answer_echoes_as_its_option_read():
 def test_every_line_names_its_subject_and_one_collect_is_one_line():
     names = Names(load_cached())
     assert event_text({"e": "reveal", "seat": 3, "cards": [38]}, 0, names, {}).startswith("P3 展示：")
+    # 查看: a look by some seats only (the reader among them) does not read as a show to the table
+    looked = event_text({"e": "reveal", "seat": 3, "cards": [38], "private": True}, 0, names, {})
+    assert looked.startswith("查看P3 的牌（只给查看的人看）：") and "展示" not in looked
     assert event_text({"e": "discard", "seat": 2, "cards": [115]}, 0, names, {}).startswith("P2 弃置：")
     collect = {"e": "collect", "seat": 1, "cards": [42]}
     assert event_text(collect, 0, names, {}) == "P1 把 利诱#42(黑→锁) 置入情报区"

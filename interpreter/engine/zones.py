@@ -254,10 +254,17 @@ class Zones(MoveCount):
         if not unheard(self.game, "reveal"):
             to = None if seats is None else [p.seat for p in seats]
             subject = holder_seat(cards)  # (the record names whose hand or intel the shown cards are in, if one's)
-            if subject is None:
-                emit_event(self.game, "reveal", cards=[c.uid for c in cards], to=to)
+            # `private`: 查看, shown to the seats of `to` alone; their copies do not carry `to` (a seat's copy of a
+            # record never does), so without it a look would read as 展示, a show to everyone
+            uids = [c.uid for c in cards]
+            if to is None and subject is None:
+                emit_event(self.game, "reveal", cards=uids)
+            elif to is None:
+                emit_event(self.game, "reveal", seat=subject, cards=uids)
+            elif subject is None:
+                emit_event(self.game, "reveal", cards=uids, to=to, private=True)
             else:
-                emit_event(self.game, "reveal", seat=subject, cards=[c.uid for c in cards], to=to)
+                emit_event(self.game, "reveal", seat=subject, cards=uids, to=to, private=True)
 
     def end_shows(self, mark: int) -> None:
         """The effect that began when `mark` cards had been shown has resolved: the cards shown since are no
