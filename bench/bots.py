@@ -93,10 +93,13 @@ def play(
         wrapped = [Timed(a) if s in timed else a for s, a in enumerate(agents)]
         t = time.process_time()
         game = drive(content, len(kinds), gseed, wrapped)
+        decisions += len(game.actions_taken) or game.decision_count
+        if hasattr(game, "close"):  # (as a batch does once it has read the game; an older checkout has none)
+            game.close()
+        del game
         if between is not None:
             between()
         spent += time.process_time() - t
-        decisions += len(game.actions_taken) or game.decision_count
         for s in timed:
             in_agents += wrapped[s].spent
             calls += wrapped[s].calls

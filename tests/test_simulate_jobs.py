@@ -222,3 +222,37 @@ def test_chunks_cover_the_batch_in_order_and_shrink_towards_the_end(games, jobs)
     assert sizes == sorted(sizes, reverse=True)  # the workers end together: no long chunk last
     if games >= 2000:
         assert sizes[0] == sim.MAX_CHUNK and sizes[-1] <= sim.MIN_CHUNK
+
+
+def test_a_closed_game_leaves_the_collector_little():
+    """Game.close (called by a batch once it has read a game: sim.play_one, balance's play_record) breaks the game's
+    own reference cycles and lets go of what it holds, so that most of it is freed by reference counts as its last
+    reference goes: with the collector off, a closed heuristic game leaves under a quarter of the objects (the
+    collector's to walk) that the same game leaves unclosed (2,419 here; 298 closed)."""
+    import gc
+
+    from interpreter.content.loader import load_cached
+    from interpreter.sim import drive, make_agents
+
+    content = load_cached()
+    kinds = ("heuristic",) * 5
+    drive(content, 5, 30, make_agents(kinds, 30, content)).close()  # (lazy imports and caches made first)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        left = {}
+        for close in (False, True):
+            before = len(gc.get_objects())
+            game = drive(content, 5, 31, make_agents(kinds, 31, content))
+            assert game.result is not None
+            if close:
+                game.close()
+            del game
+            left[close] = len(gc.get_objects()) - before
+            gc.collect()
+        assert left[False] > 1000 and left[True] < left[False] / 4, left
+    finally:
+        if was:
+            gc.enable()
+        gc.collect()

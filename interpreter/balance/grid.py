@@ -276,7 +276,10 @@ def play_record(
     gseed = game_seed(seed, index)
     pinned = game_pins(pins, index, cell.players)
     game, failure = play_game(content, cell.players, gseed, max_turns, agents=kinds, pins=pinned)
-    return record_of(cell, index, gseed, game, failure, kinds)
+    record = record_of(cell, index, gseed, game, failure, kinds)
+    if game is not None:
+        game.close()  # (read for the last time: freed as it goes, no collector's walk)
+    return record
 
 
 def game_pins(pins: dict[str, Any] | None, index: int, players: int) -> Pins | None:

@@ -73,6 +73,8 @@ class GameCore:
     decide: Callable[[Decision], int]
     describer: Describer  # the options of each decision as action ids and descriptors (made by Game)
     zones: MoveCount  # the game's Zones (made by Game): its move count spends the step budget
+    # Game.close drops these (the game's ties to its components, which hold the game: reference cycles)
+    __deletable__ = ("decide", "describer", "zones", "_sight", "_note_pick")
 
     def __init__(
         self,

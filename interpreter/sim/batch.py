@@ -148,9 +148,10 @@ def play_one(
     pinned = pins.at(index % players) if pins else None
     game, failure = play_game(content, players, gseed, max_turns, record=log is not None, agents=agents, pins=pinned)
     text = log.game_text(index, gseed, game, failure) if log is not None and game is not None else ""
-    if failure is not None:
-        return gseed, None, failure, text
-    return gseed, game_record(game, game.result), None, text
+    record = game_record(game, game.result) if failure is None and game is not None else None
+    if game is not None:
+        game.close()  # (read for the last time: freed as it goes, no collector's walk)
+    return gseed, record, failure, text
 
 
 # ---------------------------------------------------------------------- a batch over worker processes
