@@ -127,7 +127,7 @@ def fengsheng(*args: object) -> Result:
 def light_and_slow(name: str, light, heavy):
     """Parametrize `name` twice: a light value for the everyday run and a heavy one marked slow.
 
-    CI (``pytest -q``) runs both; the everyday run (``-m "not slow"``) only the light one, which
+    CI (``pytest -q -n auto``) runs both; the everyday run (``-m "not slow"``) only the light one, which
     must still check the same behaviour (every player count, every kind of event the test reads).
     """
     return pytest.mark.parametrize(name, [light, pytest.param(heavy, marks=pytest.mark.slow)])

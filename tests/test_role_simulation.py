@@ -21,7 +21,7 @@ from interpreter.sim import simulate
 GAMES = 2000
 COUNTS = range(2, 11)
 
-pytestmark = pytest.mark.slow  # about 10 s; CI runs it (pytest -q), the everyday run skips it (-m "not slow")
+pytestmark = pytest.mark.slow  # about 10 s; CI runs it (pytest -q -n auto), the everyday run skips it (-m "not slow")
 
 
 @pytest.fixture(scope="module")
