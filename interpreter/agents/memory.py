@@ -167,12 +167,12 @@ class Memory:
         return sent
 
     def _reveal(self, cards: Sequence[int]) -> None:
-        """Cards shown. A seat's copy of a `reveal` record does not say to whom (the log's `to` is kept from it):
-        one it reads was shown to everyone (展示) or to itself (查看). In another seat's effect, to itself only as
-        that effect's target (试探's card in its hand): taken as shown to everyone. In its own effect, a look of its
-        own (破译 and 威逼 look with `to: [self]`) unless the effect shows again cards it has looked at: a second show
-        is for the others (破译's black turned face up, 搜缉's black cards shown before it takes them). So a seat
-        taking an intel only the bot has looked at is not counted as taking it seeing it (docs/bots.md)."""
+        """Cards shown: to everyone (展示) or to itself (查看), which it tells by whose effect shows them. In another
+        seat's effect, to itself only as that effect's target (a probe card in its hand): taken as shown to everyone.
+        In its own effect, a look of its own (a card or skill that looks with `to: [self]`) unless the effect shows
+        again cards it has looked at: a second show is for the others (a looked-at card turned face up, cards shown
+        before they are taken). So a seat taking an intel only the bot has looked at is not counted as taking it
+        seeing it (docs/bots.md)."""
         if not self._mine_resolving:
             self._public.update(cards)
             return
