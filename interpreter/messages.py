@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .catalogue import TIMINGS
-from .seat_text import ARROW, COLOR_ZH, DIRECTION_ZH, STATUS_ZH, Names, _ids, _seat
+from .seat_text import ARROW, COLOR_ZH, DIRECTION_ZH, STATUS_ZH, Names, _ids, _seat, mark_word
 
 # the fixed answers' labels are English words in a decision record; the menu says them so (seat_text.menu_label)
 _LABEL_ZH = {"accept": "接收情报", "decline": "不接收", "pass": "跳过", **DIRECTION_ZH}
@@ -224,7 +224,7 @@ def _pack_event_text(
             return f"{s('seat')} 有了标记「{key}」"
         if type(value) is int and rec.get("player_value"):
             return f"{s('seat')} 的标记「{key}」：{_seat(value, me)}"
-        return f"{s('seat')} 的标记「{key}」：{value}"
+        return f"{s('seat')} 的标记「{key}」：{value if type(value) is int else mark_word(value, names)}"
     if e == "counter_changed":
         return f"{s('seat')} 的「{rec.get('counter')}」：{rec.get('before')} → {rec.get('after')}"
     if e == "skill_changed":

@@ -90,7 +90,7 @@ def render(
             str(p["hand_count"]),
             f"{ic['red']}/{ic['blue']}/{ic['black']}",
             cards_text(p["intel"]),
-            "、".join(player_states(p)) or "—",
+            "、".join(player_states(p, obs, names)) or "—",
             style="bold" if p["seat"] == me else None,
         )
     parts.append(players)

@@ -279,9 +279,11 @@ def role_cell(p: Mapping[str, Any], names: Names) -> str:
     return role
 
 
-def player_states(p: Mapping[str, Any]) -> list[str]:
+def player_states(p: Mapping[str, Any], obs: Mapping[str, Any] | None = None, names: Names | None = None) -> list[str]:
     """A player's standing in words: 死亡, 弃权, 濒死, 身份牌被拿走, statuses, then the marks kept for the game that
-    this seat sees (the rules' counters among them: 护甲2; a flag by its name)."""
+    this seat sees (the rules' counters among them: 护甲2; a flag by its name). Given the seat's observation, a mark
+    holding a player reads as his seat (盟友：P3) and a card name by the card's name: an observation holds a player
+    as his seat number, which only the history's `mark` record (`player_value`) tells from a number."""
     state = []
     if not p["alive"]:
         state.append("弃权" if p["out"] else "死亡")
@@ -290,18 +292,48 @@ def player_states(p: Mapping[str, Any]) -> list[str]:
     if not p["has_identity"]:
         state.append("身份牌被拿走")
     state += [STATUS_ZH.get(x, x) for x in p["statuses"]]
-    state += [mark_text(k, v) for k, v in (p.get("marks") or {}).items()]
+    marks = p.get("marks") or {}
+    if marks:
+        players = player_marks(obs["history"]) if obs is not None else {}
+        me = obs["seat"] if obs is not None else -1
+        state += [
+            mark_text(k, v, names, seat_of=me if players.get((p.get("seat", -1), k)) else None)
+            for k, v in marks.items()
+        ]
     return state
 
 
-def mark_text(key: str, value: Any) -> str:
+def player_marks(history: Sequence[Mapping[str, Any]]) -> dict[tuple[Any, Any], bool]:
+    """(seat, key) → whether the mark's last value recorded in this seat's history is a player."""
+    said: dict[tuple[Any, Any], bool] = {}
+    for rec in history:
+        if rec.get("e") == "mark":
+            said[(rec.get("seat"), rec.get("key"))] = bool(rec.get("player_value"))
+    return said
+
+
+def mark_text(key: str, value: Any, names: Names | None = None, seat_of: int | None = None) -> str:
     """A mark kept for the game as the table shows it: a number or a value after its name, a flag by its name, a card
-    as 一张牌 (an observation holds a card kept as a mark as null: its face may be hidden; a mark cleared is gone)."""
+    as 一张牌 (an observation holds a card kept as a mark as null: its face may be hidden; a mark cleared is gone), a
+    color in Chinese (红色), a card name by its name given the content's `names`, a player as his seat when the
+    caller knows the value is one (`seat_of`: the seat looking, for （你）)."""
     if value is True:
         return key
     if value is None:
         return f"{key}：一张牌"
-    return f"{key}{value}" if type(value) is int else f"{key}：{value}"
+    if type(value) is int:
+        return f"{key}：{_seat(value, seat_of)}" if seat_of is not None else f"{key}{value}"
+    return f"{key}：{mark_word(value, names)}"
+
+
+def mark_word(value: Any, names: Names | None) -> str:
+    """A mark's text value in words: a color's name (the observation's and the log's word for it: red) in Chinese, a
+    card name by its name, any other text as it is."""
+    if value in COLOR_ZH:
+        return f"{COLOR_ZH[value]}色"
+    if names is not None and isinstance(value, str) and value in names.content.card_types:
+        return names.card_type(value)
+    return str(value)
 
 
 def task_line(task_id: str | None, names: Names) -> str:

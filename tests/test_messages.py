@@ -188,6 +188,33 @@ def test_a_players_marks_read_on_the_table_as_the_history_says_them():
     assert player_states({**p, "marks": {"信物": None, "体力": 2, "旗": True}}) == ["信物：一张牌", "体力2", "旗"]
 
 
+def test_a_mark_holding_a_player_a_color_or_a_card_name_reads_as_one():
+    """An observation holds a player kept as a mark as his seat number: the standing line tells it from a count by
+    the seat's history (the `mark` record's player_value) and names the seat; a color reads in Chinese, a card name
+    by the card's name — on the table and in the history's sentence alike."""
+    names = Names(load_cached())
+    p = {"alive": True, "out": False, "dying": False, "has_identity": True, "statuses": []}
+    marks = {"盟友": 0, "体力": 0, "色": "red", "牌名": "jie_huo", "字": "甲"}
+    history = [
+        {"e": "mark", "seat": 1, "key": "盟友", "value": 0, "player_value": True},
+        {"e": "mark", "seat": 1, "key": "体力", "value": 0},
+        {"e": "mark", "seat": 2, "key": "体力", "value": 0, "player_value": True},  # another seat's mark
+    ]
+    obs = {"seat": 0, "history": history}
+    row = {**p, "seat": 1, "marks": marks}
+    assert player_states(row, obs, names) == ["盟友：P0（你）", "体力0", "色：红色", "牌名：【截获】", "字：甲"]
+    # without the observation (no history to read) a number stays a number
+    assert player_states(row)[:3] == ["盟友0", "体力0", "色：红色"]
+    # a player kept then replaced by a number: the last record counts
+    later = [*history, {"e": "mark", "seat": 1, "key": "盟友", "value": 3}]
+    assert player_states(row, {"seat": 0, "history": later}, names)[0] == "盟友0"
+    assert event_text({"e": "mark", "seat": 1, "key": "色", "value": "blue"}, 0, names, {}) == "P1 的标记「色」：蓝色"
+    assert (
+        event_text({"e": "mark", "seat": 1, "key": "牌", "value": "jie_huo"}, 0, names, {})
+        == "P1 的标记「牌」：【截获】"
+    )
+
+
 def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
     """改判 of a declared event's field: a player as a seat (a list of them too, as a log or an observation holds
     it), a card name by its name, a colour in Chinese, a number as it is — not the record's raw seat numbers, ids

@@ -69,7 +69,7 @@ def seat_view(
                 "hand": p["hand_count"],
                 "counts": [ic["red"], ic["blue"], ic["black"]],
                 "intel": [card_chip(c) for c in p["intel"]],
-                "states": player_states(p),
+                "states": player_states(p, obs, names),
                 "me": p["seat"] == me,
                 "current": p["seat"] == obs["current"],
             }
