@@ -237,6 +237,38 @@ def test_a_foreign_damaged_or_busy_database_or_a_folder_is_refused_in_one_line(f
     assert sqlite3.connect(folder / "ours.db").execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_database_refused_on_a_disk_without_wal_leaves_nothing_it_made(folder, monkeypatch):
+    """SQLite refuses WAL on some disks (network file systems): a database the server made for the run is removed
+    with its lock and side files; one the user had is left as it was."""
+    real_connect = sqlite3.connect
+
+    class NoWal:
+        def __init__(self, *args, **kwargs):
+            self.db = real_connect(*args, **kwargs)
+
+        def execute(self, sql, *args):
+            if sql.replace(" ", "").upper() == "PRAGMAJOURNAL_MODE=WAL":
+                return self.db.execute("SELECT 'delete'")
+            return self.db.execute(sql, *args)
+
+        def __getattr__(self, name):
+            return getattr(self.db, name)
+
+    monkeypatch.setattr(sqlite3, "connect", NoWal)
+    new = folder / "new" / "tables.db"
+    with pytest.raises(StoreError, match="cannot be put in WAL mode"):
+        Store(new)
+    assert new.parent.is_dir() and list(new.parent.iterdir()) == []
+    monkeypatch.setattr(sqlite3, "connect", real_connect)
+    had = folder / "had.db"
+    Store(had).close()
+    before = had.read_bytes()
+    monkeypatch.setattr(sqlite3, "connect", NoWal)
+    with pytest.raises(StoreError, match="cannot be put in WAL mode"):
+        Store(had)
+    assert had.exists() and had.read_bytes() == before
+
+
 def test_serve_keeps_its_tables_in_the_users_data_folder_by_default(monkeypatch):
     pytest.importorskip("uvicorn")
     started: list = []

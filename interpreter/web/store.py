@@ -104,6 +104,11 @@ class KeptTable:
     chat: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, name, text)
 
 
+def _side_files(path: Path) -> tuple[Path, Path]:
+    """SQLite's files beside a database in WAL mode: its log and its shared-memory index."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
 class Store:
     """The database of one server. ``Store(None)`` keeps nothing on disk (an in-memory database: the tables
     live as long as the process, as before there was a database); ``Store(path)`` opens or makes the file."""
@@ -126,9 +131,11 @@ class Store:
         where = str(path)
         if path.is_dir():  # (sqlite3 would say only "unable to open database file")
             raise StoreError(f"{where}: is a folder: give --db a file's path, such as {path / 'tables.sqlite3'}")
+        made: list[Path] = []  # the files this server made (removed if it refuses the database: nothing left behind)
         try:
             if not path.exists():
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                made = [p for p in (path, *_side_files(path)) if not p.exists()]
                 os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._take_lock(path)
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
@@ -162,14 +169,21 @@ class Store:
                 raise StoreError(f"{where}: the database cannot be put in WAL mode: give a --db on a local disk")
             db.execute("PRAGMA synchronous=FULL")  # a commit is on the disk before the action is acknowledged
         except sqlite3.DatabaseError as e:
-            db.close()
-            self._release_lock(refused=True)
+            self._refuse(db, made)
             raise StoreError(f"{where}: not an SQLite database, or a damaged one ({e}): {_DAMAGED_HINT}") from None
         except StoreError:
-            db.close()
-            self._release_lock(refused=True)
+            self._refuse(db, made)
             raise
         return db
+
+    def _refuse(self, db: sqlite3.Connection, made: list[Path]) -> None:
+        """Close a database refused, free its lock, and remove the files this server made for it (a database it
+        created and could not use, such as one on a disk without WAL, holds nothing of the user's)."""
+        db.close()
+        self._release_lock(refused=True)
+        for p in made:
+            with suppress(OSError):
+                p.unlink()
 
     def _take_lock(self, path: Path) -> None:
         """One server per database: a lock on DB.lock, held while the server runs (freed by the system when the
