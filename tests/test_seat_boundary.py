@@ -314,6 +314,36 @@ def test_an_agent_that_scribbles_changes_nothing(content):
         assert a.actions_taken == b.actions_taken
 
 
+class CopyVandal(Agent):
+    """Takes plain copies of its actions (ActionList.copies, as the heuristic bot does), checks them, scribbles over
+    them, then answers like a random agent."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, observation, actions):
+        copies = actions.copies()
+        # the descriptors' top levels, key for key and in order, as plain dicts
+        assert [list(c.items()) for c in copies] == [list(d.items()) for d in actions]
+        assert all(type(c) is dict for c in copies)
+        choice = copies[self.rng.randrange(len(copies))]["id"]
+        for c in copies:
+            c["id"] = 999_999
+            c["kind"] = "pass"
+        assert all(c["id"] != 999_999 for c in actions.copies())  # a fresh copy at each call
+        assert all(d["id"] != 999_999 for d in actions)
+        return choice
+
+
+def test_plain_copies_of_the_actions_are_the_callers_own(content):
+    """Three whole games of 5: what an agent writes into its plain copies reaches nothing else."""
+    for seed in range(3):
+        a = drive(content, 5, seed, [CopyVandal(seed * 10 + i) for i in range(5)])
+        b = drive(content, 5, seed, [Polite(seed * 10 + i) for i in range(5)])
+        assert a.digest_text() == b.digest_text()
+        assert a.actions_taken == b.actions_taken
+
+
 class _Big(int):
     """An int subclass too long to print (repr raises ValueError past 4,300 digits)."""
 

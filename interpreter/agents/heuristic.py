@@ -222,7 +222,9 @@ class HeuristicAgent(Agent):
         if len(actions) == 1:
             return int(actions[0]["id"])
         self._keep(obs)  # (this decision's state: its camp's colour, its task's style, values kept as worked out)
-        actions = tuple([dict(d) for d in actions])  # (walked several times: a tuple's walk costs no call)
+        # (walked several times: a tuple's walk costs no call; the engine's ActionList makes the plain copies directly)
+        copies = getattr(actions, "copies", None)
+        actions = copies() if copies is not None else tuple([dict(d) for d in actions])
         decision = obs["decision"]
         kind = decision["kind"] if decision is not None else ""
         source = decision["source"] if decision is not None else ""

@@ -192,6 +192,13 @@ class ActionList(Sequence[FrozenDict]):
             self._every = every
         return iter(every)
 
+    def copies(self) -> tuple[dict[str, Any], ...]:
+        """Every descriptor as a plain dict, made afresh for this one caller: equal, key for key and in order, to
+        ``tuple(dict(d) for d in self)``, without making the read-only copies first. For a bot that copies its
+        actions anyway (heuristic.py: a plain dict's lookups are the fast ones, and it reads each descriptor several
+        times a decision); what they hold (a card's face) is the same shared read-only data as in the descriptors."""
+        return tuple([dict(template) for _id, template in self._entries])
+
     def fresh(self) -> ActionList:
         """The same actions as a new list, none of its descriptors made yet (for another caller)."""
         return ActionList(self.ids, self._entries)
