@@ -125,15 +125,13 @@ def _after_a_show(shows: list[dict]) -> tuple[HeuristicAgent, dict]:
 
 
 def test_a_card_shown_to_the_bot_alone_is_not_counted_as_seen_by_the_seat_that_takes_it():
-    """A seat's copy of a `reveal` record does not say to whom the cards were shown. The bot's own 破译 shows it the
-    face-down intel (`to: [self]`); a seat that then takes that intel could not see it, and its camp odds must not move
-    (they did: the memory counted every `reveal` it read as shown to everyone, and seat 1 looked like a camp-mate for
-    taking a red it never saw). The same 破译 turning the black intel face up (a second show of the card it looked
-    at) is for everyone, as is a show in another seat's effect."""
+    """The bot's own 破译 shows it the face-down intel (the log's `to: [0]` is not in seat 0's copy; `private: true`
+    is): a seat that then takes that intel could not see it, and its camp odds must not move. The same 破译 turning
+    the black intel face up (a show to everyone, no `private`) is seen by the taker."""
     used = [
         {"e": "card_used", "seat": 0, "card": "po_yi", "uid": 60, "timing": "send_idle", "target": None},
         {"e": "card_resolving", "seat": 0, "card": "po_yi", "uid": 60, "target": None},
-        {"e": "reveal", "cards": [30]},  # (the log's `to: [0]` is not in seat 0's copy)
+        {"e": "reveal", "cards": [30], "private": True},
     ]
     resolved = {"e": "card_resolved", "seat": 0, "card": "po_yi", "uid": 60, "target": None}
     looked, obs = _after_a_show([*used, resolved])
@@ -141,6 +139,21 @@ def test_a_card_shown_to_the_bot_alone_is_not_counted_as_seen_by_the_seat_that_t
     assert looked.memory.odds(obs, 1) == looked.memory.odds(obs, 3)  # as any seat it knows nothing of
     flipped, obs = _after_a_show([*used, {"e": "reveal", "cards": [30]}, resolved])
     assert flipped.memory.lean[1] == 1.0 and flipped.memory.odds(obs, 1)[0] > flipped.memory.odds(obs, 3)[0]
-    other = [{**r, "seat": 4} if r.get("seat") == 0 else r for r in used]  # seat 4's effect shows it to everyone
-    shown, obs = _after_a_show([*other, {**resolved, "seat": 4}])
-    assert shown.memory.lean[1] == 1.0
+
+
+def test_whether_a_card_was_shown_to_everyone_is_read_from_the_record_not_from_whose_effect_shows_it():
+    """A show is to everyone or a look by whether the seat's copy of the `reveal` record says `private`, whoever's
+    effect it is in. In another seat's effect, a look the bot is given (a skill showing it the intel on its way)
+    leaves the taker's odds alone; in the bot's own effect, a show to everyone of a card it had not looked at before
+    counts for the taker. (Both went the other way when the memory guessed from whose effect the show was in.)"""
+    other = [
+        {"e": "card_used", "seat": 4, "card": "x", "uid": 61, "timing": "send_idle", "target": 0},
+        {"e": "card_resolving", "seat": 4, "card": "x", "uid": 61, "target": 0},
+    ]
+    resolved = {"e": "card_resolved", "seat": 4, "card": "x", "uid": 61, "target": 0}
+    looked, obs = _after_a_show([*other, {"e": "reveal", "cards": [30], "private": True}, resolved])
+    assert looked.memory.lean.get(1, 0.0) == 0.0
+    assert looked.memory.odds(obs, 1) == looked.memory.odds(obs, 3)
+    mine = [{**r, "seat": 0} for r in other]
+    shown, obs = _after_a_show([*mine, {"e": "reveal", "cards": [30]}, {**resolved, "seat": 0}])
+    assert shown.memory.lean[1] == 1.0 and shown.memory.odds(obs, 1)[0] > shown.memory.odds(obs, 3)[0]

@@ -22,9 +22,7 @@ from .tasks import style_now
 
 # the events `read` reads (and a decision record: its own send's); the others it passes over
 _INTEL_EVENTS: Final = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
-_NOTED: Final = PROBE_EVENTS | frozenset(
-    (*_INTEL_EVENTS, "received", "card_used", "card_resolving", "skill_used", "turn_start")
-)
+_NOTED: Final = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
@@ -41,10 +39,6 @@ class Memory:
         self._accepting: dict[int, bool] = {}  # seats that accepted the intel now on its way: face up then?
         self._shown = False  # the intel on its way is face up (everyone sees its colours)
         self._public: set[int] = set()  # cards shown to everyone since it was sent
-        # the effect resolving is one of its own (its card's or skill's): a card shown then is a look of its own
-        # unless shown again (`reveal` below), and the cards it has looked at in that effect
-        self._mine_resolving = False
-        self._looked: set[int] = set()
         self._offered: dict[int, int] = {}  # seat -> intel that arrived in front of it free to decline
         self._took: dict[int, int] = {}  # seat -> how many of those it accepted
         self._bound: set[int | None] = set()  # the sender and the locked seat of the intel now on its way
@@ -125,8 +119,6 @@ class Memory:
                     if ruled is not None:
                         odds.pop(ruled, None)
                 if e != "card_used":
-                    if e == "card_resolved" and who == me:  # (its own card's effect is over)
-                        self._mine_resolving = False
                     continue
                 if who == me:
                     self.used.add(rec.get("card", ""))
@@ -136,7 +128,6 @@ class Memory:
             elif e == "turn_start":
                 self._accepting.clear()
                 self.used.clear()
-                self._mine_resolving = False
             elif e == "intel_sent":
                 self._bound = {who, rec.get("lock")}
                 self._shown, self._public = bool(rec.get("face_up")), set()
@@ -154,32 +145,19 @@ class Memory:
                     self.lean[seat] = self.lean.get(seat, 0.0) + lean
                     odds.pop(seat, None)
                 self._accepting.pop(seat, None)
-            elif e == "skill_used" or e == "card_resolving":
-                self._mine_resolving, self._looked = who == me, set()
-                if who == me and e == "skill_used":
+            elif e == "skill_used":
+                if who == me:
                     self.used.add("skill:" + str(rec.get("skill")))
             elif e == "reveal":
-                self._reveal(rec.get("cards") or ())
+                # shown to everyone: a seat taking one of these cards could see it. A look (`private`: shown to some
+                # seats, the bot among them) proves nothing of the others, who did not see it
+                if not rec.get("private"):
+                    self._public.update(rec.get("cards") or ())
             elif e == "pending_set" or e == "pending_swapped":
                 self._shown = bool(rec.get("face_up"))
         self.records_read = len(history)
         self._odds_of = None  # (the next observation's table is checked against the odds kept)
         return sent
-
-    def _reveal(self, cards: Sequence[int]) -> None:
-        """Cards shown: to everyone (展示) or to itself (查看), which it tells by whose effect shows them. In another
-        seat's effect, to itself only as that effect's target (a probe card in its hand): taken as shown to everyone.
-        In its own effect, a look of its own (a card or skill that looks with `to: [self]`) unless the effect shows
-        again cards it has looked at: a second show is for the others (a looked-at card turned face up, cards shown
-        before they are taken). So a seat taking an intel only the bot has looked at is not counted as taking it
-        seeing it (docs/bots.md)."""
-        if not self._mine_resolving:
-            self._public.update(cards)
-            return
-        again = [c for c in cards if c in self._looked]
-        if again:
-            self._public.update(again)
-        self._looked.update(cards)
 
     def _forget(self) -> None:
         """A new game: what it read of the last one is dropped, the colours of the cards it saw there too (the new
@@ -187,7 +165,6 @@ class Memory:
         self.records_read, self.lean, self._accepting, self.used = 0, {}, {}, set()
         self._offered, self._took, self._bound = {}, {}, set()
         self._shown, self._public = False, set()
-        self._mine_resolving, self._looked = False, set()
         self._odds, self._left, self._odds_of = {}, None, None
         self.probes.reset()
         self.colors, self._kinds = {}, {}
