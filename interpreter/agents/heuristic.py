@@ -206,7 +206,8 @@ class HeuristicAgent(Agent):
         if v is None:  # (kept per observation, as the benefits: a swap and a grab may ask it of the same seat)
             total = len(self.memory.colors)
             kinds = self.memory.kinds()
-            v = sum(k * self._benefit(obs, seat, colors) for colors, k in kinds.items()) / total if total else 0.0
+            benefit = self._benefit
+            v = sum([k * benefit(obs, seat, colors) for colors, k in kinds.items()]) / total if total else 0.0
             self._hidden[seat] = v
         return v
 
@@ -357,26 +358,29 @@ class HeuristicAgent(Agent):
         back to the sender, who must take it (an ↑ intel its target refuses comes straight back)."""
         me = obs["seat"]
         others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != me]
-        back = self._benefit(obs, me, colors)
-        plans: list[tuple[float, int | None, int | None]] = []
+        benefit, paths = self._benefit, self._paths
+        back = benefit(obs, me, colors)
+        best: tuple[float, int | None, int | None] | None = None  # (the first of the best, as max() keeps it)
         for target in others if direction == "up" else [None]:
             locks: list[int | None] = [None]
             if lockable:
                 locks += [target] if direction == "up" else others
-            way = self._paths.get((direction, target))
+            way = paths.get((direction, target))
             if way is None:  # (kept per observation: the plans of every card go the same ways)
-                way = self._paths[(direction, target)] = [
+                way = paths[(direction, target)] = [
                     (s, self.memory.accepts(s)) for s in self._path(obs, direction, target)
                 ]
-            steps = [(s, rate, self._benefit(obs, s, colors)) for s, rate in way]
+            steps = [(s, rate, benefit(obs, s, colors)) for s, rate in way]
             for lock in locks:
                 left, value = 1.0, 0.0
                 for s, rate, b in steps:
                     p = 1.0 if s == lock else rate
                     value += left * p * b
                     left *= 1 - p
-                plans.append((value + left * back, target, lock))
-        return max(plans, key=lambda plan: plan[0], default=(0.0, None, None))
+                worth = value + left * back
+                if best is None or worth > best[0]:
+                    best = (worth, target, lock)
+        return best if best is not None else (0.0, None, None)
 
     def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         # its ↑ target and lock are asked next, before the intel is on its way: it keeps the plan of each
@@ -480,18 +484,25 @@ class HeuristicAgent(Agent):
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]
         uses: dict[str, Descriptor] = {}  # tactic -> the first use of a card with it
-        for d in actions:
-            if d["kind"] == "use":
-                uses.setdefault(self.tactics.get(d["as"], ""), d)
+        swaps: list[Descriptor] = []  # the uses of `swap` cards, in order
+        passing: Descriptor | None = None  # the first pass
+        tactics = self.tactics
+        for d in actions:  # (one walk: most play windows offer a pass and a few uses)
+            kind = d["kind"]
+            if kind == "use":
+                tactic = tactics.get(d["as"], "")
+                uses.setdefault(tactic, d)
+                if tactic == SWAP:
+                    swaps.append(d)
+            elif kind == "pass" and passing is None:
+                passing = d
         for tactic in (THREATEN, PROBE, BALANCE, LURE):  # a play-phase card at most once a turn of each kind:
             once = uses.get(tactic)  # (one nullified again and again, drawing its user a card each time, looped)
             if once is not None and once["as"] in self.memory.used:
                 del uses[tactic]
-        passing = next((d for d in actions if d["kind"] == "pass"), None)
         t = obs["transit"]
         pending = t is not None and t["pending"]
         colors = self._pending_colors(obs)
-        swaps = [d for d in actions if d["kind"] == "use" and self.tactics.get(d["as"]) == SWAP]
         uses.pop(SWAP, None)  # (a swap is chosen by the card it puts in place: _swap_in)
         if pending and t is not None and t["holder"] is not None and swaps:
             swap = self._swap_in(obs, t["holder"], colors, swaps)
