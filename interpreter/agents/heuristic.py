@@ -159,12 +159,18 @@ class HeuristicAgent(Agent):
 
     def _work_out_benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         mine = self._mine
-        if mine is not None and seat != obs["seat"]:
-            # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way:
-            # mate * _value_as(.., mine) - enemy * _value_as(.., the other camp's colour), both worked out here in
-            # the same steps (the commonest value a decision asks, often many times: two calls fewer each)
-            mate, enemy, _ = self.memory.odds(obs, seat)
+        if mine is not None:  # (a camp bot's two cases worked out here in _value_as's steps: the commonest values)
             counts, other = self._counts(obs, seat), OPPOSITE[mine]
+            if seat == obs["seat"]:  # its own intel: what it is worth to itself (its friendliness to itself is 1)
+                v = -(10.0 if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
+                if mine in colors:
+                    v += 5.0 if counts[mine] >= 2 else 1.0
+                if other in colors:
+                    v += OPPOSING_VALUE
+                return 1.0 * v
+            # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way:
+            # mate * _value_as(.., mine) - enemy * _value_as(.., the other camp's colour)
+            mate, enemy, _ = self.memory.odds(obs, seat)
             as_mine = as_other = -(KILL_OTHERS if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
             if mine in colors:
                 as_mine += 5.0 if counts[mine] >= 2 else 1.0
@@ -174,8 +180,8 @@ class HeuristicAgent(Agent):
             if OPPOSITE[other] in colors:
                 as_other += OPPOSING_VALUE
             return mate * as_mine - enemy * as_other
-        me = obs["seat"]
-        usurp = mine is None and seat != me and obs["current"] == me and self._style == USURP
+        me = obs["seat"]  # (a bot without a camp from here on)
+        usurp = seat != me and obs["current"] == me and self._style == USURP
         if usurp and any(c in colors and self._counts(obs, seat)[c] >= 2 for c in ("red", "blue")):  # its own turn:
             return USURP_GAIN  # whoever wins, it wins instead, so another seat's third red or blue is its own win
         f = self.memory.friend(obs, seat)
