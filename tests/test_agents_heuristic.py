@@ -447,6 +447,31 @@ def test_a_swap_puts_its_own_card_where_it_does_good():
     assert HeuristicAgent(0).act(enemy, (_swap("blue"), PASS)) == 0
 
 
+def test_a_contest_card_is_kept_for_a_hidden_intel_that_may_decide_the_game():
+    """A face-down intel in front of an enemy holding no intel is worth a few tenths to either side: the bot keeps its
+    截获 (`grab`) and its black 调包 (`swap`) for an intel that may decide the game, and passes. It uses them once the
+    holder holds two of a colour (a third wins), once it holds two of its own colour itself, or with one other seat
+    left (then its valuation decides, as before). It grabbed and swapped there before: the card was gone when an enemy
+    came to make three."""
+    grab = {"id": 9, "kind": "use", "label": "use 截获", "as": "jie_huo"}
+
+    def enemy(holder: dict | None = None, mine: dict | None = None) -> dict:
+        obs = _contest("qian_fu_zhan_xian", 1)  # (no black seen: a face-down intel is red or blue, as it guesses)
+        obs["me"]["hand"] = [{**_card(c), "id": 30 + i} for i, c in enumerate(("red", "blue", "blue", "red"))]
+        obs["known_identities"] = {"1": "te_gong_ji_guan"}
+        obs["players"][1]["intel_counts"] = {"red": 0, "blue": 0, "black": 0, **(holder or {})}
+        obs["players"][0]["intel_counts"] = {"red": 0, "blue": 0, "black": 0, **(mine or {})}
+        return obs
+
+    for actions in ((grab, PASS), (_swap("black"), PASS)):
+        assert HeuristicAgent(0).act(enemy(), actions) == 0
+        assert HeuristicAgent(0).act(enemy({"blue": 2}), actions) == 9
+        assert HeuristicAgent(0).act(enemy(mine={"red": 2}), actions) == 9
+        two_left = enemy()
+        two_left["players"][2]["alive"] = False
+        assert HeuristicAgent(0).act(two_left, actions) == 9
+
+
 def test_a_card_of_its_camps_colour_is_kept_to_send_not_played_to_probe():
     """A 试探 (`probe`) of its camp's colour stays in its hand, an intel of its colour to send later; a black one, or
     another copy not of its colour, is played; so is one of its colour with one other seat left (no camp-mate to send

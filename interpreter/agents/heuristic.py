@@ -481,11 +481,26 @@ class HeuristicAgent(Agent):
         one that does most good in front of the holder, if that is HIDDEN_GUARD more than the intel there (seen, or
         valued on average when face down). The holder may be the bot itself: a card of its colour swapped in for the
         face-down intel it is taking is the one way it has to choose what it collects (docs/bots.md, large tables)."""
+        if colors is None and holder != obs["seat"] and not self._at_stake(obs, holder):
+            return None  # (a contest card kept for an intel that may decide the game)
         here = self._benefit(obs, holder, colors) if colors is not None else self._hidden_benefit(obs, holder)
         there, best = max(
             ((self._benefit(obs, holder, tuple(d["card"]["colors"])), d) for d in swaps), key=lambda vd: vd[0]
         )
         return best if there - here > HIDDEN_GUARD else None
+
+    def _at_stake(self, obs: Observation, holder: int) -> bool:
+        """Whether a face-down intel in front of another seat (`holder`) may decide the game: the holder or the bot
+        holds two red or two blue intel (a third of a colour is a win, a camp's or a task's), or one other seat is
+        left (every intel goes between the two of them). Only then does the bot spend a contest card on it (grab,
+        mislead, swap): earlier, a face-down intel is worth a few tenths either way, and the card is its one answer
+        when a seat is about to make three (7-10 players, seeds 20-29: better 1,802 / worse 1,602: docs/bots.md)."""
+        players = obs["players"]
+        for s in (holder, obs["seat"]):
+            counts = players[s]["intel_counts"]
+            if counts["red"] >= 2 or counts["blue"] >= 2:
+                return True
+        return sum(1 for p in players if p["alive"]) <= 2
 
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]
@@ -525,8 +540,8 @@ class HeuristicAgent(Agent):
                 here < -0.5 or best_beside(obs, holder, colors, self._benefit) - here > MISLEAD_GAIN
             ):
                 return uses[MISLEAD]  # bad where it is, or far better in front of a neighbour of the holder
-        elif pending and t is not None and t["holder"] not in (None, me):  # a hidden intel: its likely worth
-            holder = t["holder"]
+        elif pending and t is not None and t["holder"] not in (None, me) and self._at_stake(obs, t["holder"]):
+            holder = t["holder"]  # a hidden intel that may decide the game: its likely worth
             here = self._hidden_benefit(obs, holder) if moves else 0.0
             if GRAB in uses and self._hidden_benefit(obs, me) - here > HIDDEN_GUARD:
                 return uses[GRAB]
