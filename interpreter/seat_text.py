@@ -148,7 +148,7 @@ def cards_text(cards: Sequence[Mapping[str, Any]] | None) -> Text:
     return Text(" ").join(card_text(c) for c in cards)
 
 
-def _seat(seat: int | None, me: int) -> str:
+def _seat(seat: int | None, me: int | None) -> str:
     if seat is None:
         return "？"
     return f"P{seat}（你）" if seat == me else f"P{seat}"
@@ -295,11 +295,8 @@ def player_states(p: Mapping[str, Any], obs: Mapping[str, Any] | None = None, na
     marks = p.get("marks") or {}
     if marks:
         players = player_marks(obs["history"]) if obs is not None else {}
-        me = obs["seat"] if obs is not None else -1
-        state += [
-            mark_text(k, v, names, seat_of=me if players.get((p.get("seat", -1), k)) else None)
-            for k, v in marks.items()
-        ]
+        me = obs["seat"] if obs is not None else None  # (None: a spectator, nobody's （你）)
+        state += [mark_text(k, v, names, bool(players.get((p.get("seat"), k))), me) for k, v in marks.items()]
     return state
 
 
@@ -312,17 +309,18 @@ def player_marks(history: Sequence[Mapping[str, Any]]) -> dict[tuple[Any, Any], 
     return said
 
 
-def mark_text(key: str, value: Any, names: Names | None = None, seat_of: int | None = None) -> str:
+def mark_text(key: str, value: Any, names: Names | None = None, player: bool = False, me: int | None = None) -> str:
     """A mark kept for the game as the table shows it: a number or a value after its name, a flag by its name, a card
     as 一张牌 (an observation holds a card kept as a mark as null: its face may be hidden; a mark cleared is gone), a
     color in Chinese (红色), a card name by its name given the content's `names`, a player as his seat when the
-    caller knows the value is one (`seat_of`: the seat looking, for （你）)."""
+    caller knows the value is one (`player`; `me`: the seat looking, for （你）, None for a spectator, who is
+    nobody)."""
     if value is True:
         return key
     if value is None:
         return f"{key}：一张牌"
     if type(value) is int:
-        return f"{key}：{_seat(value, seat_of)}" if seat_of is not None else f"{key}{value}"
+        return f"{key}：{_seat(value, me)}" if player else f"{key}{value}"
     return f"{key}：{mark_word(value, names)}"
 
 

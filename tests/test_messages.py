@@ -215,6 +215,23 @@ def test_a_mark_holding_a_player_a_color_or_a_card_name_reads_as_one():
     )
 
 
+def test_a_mark_holding_a_player_reads_as_his_seat_for_a_spectator_and_the_referee_without_you():
+    """The spectator's screen (a seat-less observation: seat null) names the seat a mark holds as a seat does, not as a
+    bare number; the referee's board (drawn from P0's observation) names it without P0's （你）: the referee is
+    nobody's seat."""
+    from interpreter.web.view import referee_board, seat_view
+
+    content = load_cached()
+    names = Names(content)
+    state = GameState(content, 5, 3)
+    g = state._game
+    g.seats.keep_mark(g.players[1], "盟友", g.players[0])
+    assert seat_view(state.observation(0), (), names)["players"][1]["states"] == ["盟友：P0（你）"]
+    assert seat_view(state.observation(2), (), names)["players"][1]["states"] == ["盟友：P0"]
+    assert seat_view(state.public_observation(), (), names)["players"][1]["states"] == ["盟友：P0"]
+    assert referee_board(state, names)["players"][1]["states"] == ["盟友：P0"]
+
+
 def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
     """改判 of a declared event's field: a player as a seat (a list of them too, as a log or an observation holds
     it), a card name by its name, a colour in Chinese, a number as it is — not the record's raw seat numbers, ids

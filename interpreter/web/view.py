@@ -190,7 +190,9 @@ def referee_board(state: Any, names: Names) -> dict[str, Any]:
     for s, obs in enumerate(observations):
         row = board["players"][s]
         mine = obs["me"]
-        row.update(name=f"P{s}", me=False, role=role_cell(obs["players"][s], names))
+        # (the rows were drawn from P0's observation: a mark holding P0 says （你）, and the referee is nobody's seat)
+        states = [x.replace("（你）", "") for x in row["states"]]
+        row.update(name=f"P{s}", me=False, role=role_cell(obs["players"][s], names), states=states)
         row["hand_cards"] = [card_chip(c) for c in mine["hand"]]
         row["secret"] = names.identity(mine["identity"]) + (f" · {names.task(mine['task'])}" if mine["task"] else "")
     seen = next((o for o in observations if o["transit"] is not None and o["transit"]["card"] is not None), first)
