@@ -232,6 +232,28 @@ def test_a_mark_holding_a_player_reads_as_his_seat_for_a_spectator_and_the_refer
     assert referee_board(state, names)["players"][1]["states"] == ["盟友：P0"]
 
 
+def test_the_referees_board_shows_every_seats_secret_statuses_and_marks():
+    """The referee's board opens every card: each player's standing is his own observation's, his secret statuses and
+    marks among it — not P0's view of the table, which showed P0's secret marks and nobody else's."""
+    from interpreter.web.view import referee_board
+
+    content = load_cached()
+    names = Names(content)
+    state = GameState(content, 5, 3)
+    g = state._game
+    g.seats.keep_mark(g.players[0], "私", 1, secret=True)
+    g.seats.add_status(g.players[2], "暗", turns=1, secret=True)
+    g.seats.keep_mark(g.players[3], "私", 2, secret=True)
+    g.seats.keep_mark(g.players[3], "盟友", g.players[3], secret=True)
+    assert [row["states"] for row in referee_board(state, names)["players"]] == [
+        ["私1"],
+        [],
+        ["暗"],
+        ["盟友：P3", "私2"],
+        [],
+    ]
+
+
 def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
     """改判 of a declared event's field: a player as a seat (a list of them too, as a log or an observation holds
     it), a card name by its name, a colour in Chinese, a number as it is — not the record's raw seat numbers, ids

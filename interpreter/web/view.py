@@ -182,16 +182,18 @@ def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list
 
 def referee_board(state: Any, names: Names) -> dict[str, Any]:
     """The referee's board: the seats' board (seat_view's parts) with every card open — each player's role, hand,
-    identity and task as that player's own observation shows them, the intel in transit as a seat that sees it
-    does. Drawn only from the seats' observations, put side by side (the referee may read them all)."""
+    identity, task and standing (secret statuses and marks too) as that player's own observation shows them, the
+    intel in transit as a seat that sees it does. Drawn only from the seats' observations, put side by side (the
+    referee may read them all)."""
     observations = [state.observation(s) for s in range(state.n_players)]
     first = observations[0]
     board = seat_view(first, (), names, len(first["history"]))
     for s, obs in enumerate(observations):
         row = board["players"][s]
         mine = obs["me"]
-        # (the rows were drawn from P0's observation: a mark holding P0 says （你）, and the referee is nobody's seat)
-        states = [x.replace("（你）", "") for x in row["states"]]
+        # a player's standing as his own observation shows it (his secret statuses and marks too, as his hand), with
+        # no （你） (a mark holding himself): the referee is nobody's seat
+        states = [x.replace("（你）", "") for x in player_states(obs["players"][s], obs, names)]
         row.update(name=f"P{s}", me=False, role=role_cell(obs["players"][s], names), states=states)
         row["hand_cards"] = [card_chip(c) for c in mine["hand"]]
         row["secret"] = names.identity(mine["identity"]) + (f" · {names.task(mine['task'])}" if mine["task"] else "")
