@@ -255,10 +255,14 @@ def test_a_database_refused_on_a_disk_without_wal_leaves_nothing_it_made(folder,
             return getattr(self.db, name)
 
     monkeypatch.setattr(sqlite3, "connect", NoWal)
-    new = folder / "new" / "tables.db"
+    new = folder / "new" / "deeper" / "tables.db"
     with pytest.raises(StoreError, match="cannot be put in WAL mode"):
         Store(new)
-    assert new.parent.is_dir() and list(new.parent.iterdir()) == []
+    assert list(folder.iterdir()) == []  # (the folders it made for it too)
+    (folder / "new").mkdir()
+    with pytest.raises(StoreError, match="cannot be put in WAL mode"):
+        Store(new)
+    assert list(folder.iterdir()) == [folder / "new"] and list((folder / "new").iterdir()) == []  # (one it had stays)
     monkeypatch.setattr(sqlite3, "connect", real_connect)
     had = folder / "had.db"
     Store(had).close()

@@ -131,11 +131,12 @@ class Store:
         where = str(path)
         if path.is_dir():  # (sqlite3 would say only "unable to open database file")
             raise StoreError(f"{where}: is a folder: give --db a file's path, such as {path / 'tables.sqlite3'}")
-        made: list[Path] = []  # the files this server made (removed if it refuses the database: nothing left behind)
+        made: list[Path] = []  # the files and folders it made (removed if it refuses the database: nothing left behind)
         try:
             if not path.exists():
+                folders = [f for f in path.parents if not f.exists()]  # (the deepest first: removed in that order)
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-                made = [p for p in (path, *_side_files(path)) if not p.exists()]
+                made = [p for p in (path, *_side_files(path)) if not p.exists()] + folders
                 os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._take_lock(path)
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
@@ -177,13 +178,16 @@ class Store:
         return db
 
     def _refuse(self, db: sqlite3.Connection, made: list[Path]) -> None:
-        """Close a database refused, free its lock, and remove the files this server made for it (a database it
-        created and could not use, such as one on a disk without WAL, holds nothing of the user's)."""
+        """Close a database refused, free its lock, and remove the files and folders this server made for it (a
+        database it created and could not use, such as one on a disk without WAL, holds nothing of the user's)."""
         db.close()
         self._release_lock(refused=True)
-        for p in made:
+        for p in made:  # (its files, then its folders, deepest first; a folder only if empty: nothing another put)
             with suppress(OSError):
-                p.unlink()
+                if p.is_dir():
+                    p.rmdir()
+                else:
+                    p.unlink()
 
     def _take_lock(self, path: Path) -> None:
         """One server per database: a lock on DB.lock, held while the server runs (freed by the system when the
