@@ -272,6 +272,16 @@ def test_a_database_refused_on_a_disk_without_wal_leaves_nothing_it_made(folder,
         Store(had)
     assert had.exists() and had.read_bytes() == before
 
+    # SQLite failing to open a file it has just been given (a disk that refuses its locks, say): the same
+    def refusing(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite3, "connect", refusing)
+    deep = folder / "a" / "b" / "tables.db"
+    with pytest.raises(StoreError, match="cannot open the tables' database"):
+        Store(deep)
+    assert not (folder / "a").exists()
+
 
 def test_serve_keeps_its_tables_in_the_users_data_folder_by_default(monkeypatch):
     pytest.importorskip("uvicorn")

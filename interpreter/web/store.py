@@ -109,6 +109,17 @@ def _side_files(path: Path) -> tuple[Path, Path]:
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
 
 
+def _remove(made: list[Path]) -> None:
+    """Remove the files, then the folders (deepest first), a server made for a database it then could not use; a
+    folder only if empty: nothing another put there is touched."""
+    for p in made:
+        with suppress(OSError):
+            if p.is_dir():
+                p.rmdir()
+            else:
+                p.unlink()
+
+
 class Store:
     """The database of one server. ``Store(None)`` keeps nothing on disk (an in-memory database: the tables
     live as long as the process, as before there was a database); ``Store(path)`` opens or makes the file."""
@@ -142,6 +153,7 @@ class Store:
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
         except (OSError, sqlite3.Error) as e:
             self._release_lock(refused=True)
+            _remove(made)
             why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             if isinstance(e, OSError) and e.filename is not None and str(e.filename) != where:
                 why += f": {e.filename}"  # (a folder above it that is a file, say)
@@ -182,12 +194,7 @@ class Store:
         database it created and could not use, such as one on a disk without WAL, holds nothing of the user's)."""
         db.close()
         self._release_lock(refused=True)
-        for p in made:  # (its files, then its folders, deepest first; a folder only if empty: nothing another put)
-            with suppress(OSError):
-                if p.is_dir():
-                    p.rmdir()
-                else:
-                    p.unlink()
+        _remove(made)
 
     def _take_lock(self, path: Path) -> None:
         """One server per database: a lock on DB.lock, held while the server runs (freed by the system when the
