@@ -279,11 +279,14 @@ def role_cell(p: Mapping[str, Any], names: Names) -> str:
     return role
 
 
-def player_states(p: Mapping[str, Any], obs: Mapping[str, Any] | None = None, names: Names | None = None) -> list[str]:
+def player_states(
+    p: Mapping[str, Any], obs: Mapping[str, Any] | None = None, names: Names | None = None, referee: bool = False
+) -> list[str]:
     """A player's standing in words: 死亡, 弃权, 濒死, 身份牌被拿走, statuses, then the marks kept for the game that
     this seat sees (the rules' counters among them: 护甲2; a flag by its name). Given the seat's observation, a mark
     holding a player reads as his seat (盟友：P3) and a card name by the card's name: an observation holds a player
-    as his seat number, which only the history's `mark` record (`player_value`) tells from a number."""
+    as his seat number, which only the history's `mark` record (`player_value`) tells from a number. `referee`:
+    drawn from a seat's observation for the referee, who is nobody's seat (no （你）)."""
     state = []
     if not p["alive"]:
         state.append("弃权" if p["out"] else "死亡")
@@ -295,7 +298,7 @@ def player_states(p: Mapping[str, Any], obs: Mapping[str, Any] | None = None, na
     marks = p.get("marks") or {}
     if marks:
         players = player_marks(obs["history"]) if obs is not None else {}
-        me = obs["seat"] if obs is not None else None  # (None: a spectator, nobody's （你）)
+        me = obs["seat"] if obs is not None and not referee else None  # (None: a spectator or the referee: no （你）)
         state += [mark_text(k, v, names, bool(players.get((p.get("seat"), k))), me) for k, v in marks.items()]
     return state
 

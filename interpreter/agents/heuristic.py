@@ -160,25 +160,21 @@ class HeuristicAgent(Agent):
     def _work_out_benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         mine = self._mine
         if mine is not None:  # (a camp bot's two cases worked out here in _value_as's steps: the commonest values)
-            counts, other = self._counts(obs, seat), OPPOSITE[mine]
-            if seat == obs["seat"]:  # its own intel: what it is worth to itself (its friendliness to itself is 1)
-                v = -(10.0 if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
-                if mine in colors:
-                    v += 5.0 if counts[mine] >= 2 else 1.0
-                if other in colors:
-                    v += OPPOSING_VALUE
-                return 1.0 * v
-            # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way:
-            # mate * _value_as(.., mine) - enemy * _value_as(.., the other camp's colour)
-            mate, enemy, _ = self.memory.odds(obs, seat)
-            as_mine = as_other = -(KILL_OTHERS if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
+            counts, other, own = self._counts(obs, seat), OPPOSITE[mine], seat == obs["seat"]
+            third = 10.0 if own else KILL_OTHERS
+            as_mine = as_other = -(third if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
             if mine in colors:
                 as_mine += 5.0 if counts[mine] >= 2 else 1.0
             if other in colors:
                 as_mine += OPPOSING_VALUE
                 as_other += 5.0 if counts[other] >= 2 else 1.0
-            if OPPOSITE[other] in colors:
+            if own:  # its own intel: _value_as(.., mine), its friendliness to itself being 1
+                return as_mine
+            if mine in colors:
                 as_other += OPPOSING_VALUE
+            # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way:
+            # mate * _value_as(.., mine) - enemy * _value_as(.., the other camp's colour)
+            mate, enemy, _ = self.memory.odds(obs, seat)
             return mate * as_mine - enemy * as_other
         me = obs["seat"]  # (a bot without a camp from here on)
         usurp = seat != me and obs["current"] == me and self._style == USURP

@@ -256,15 +256,11 @@ class Zones(MoveCount):
             subject = holder_seat(cards)  # (the record names whose hand or intel the shown cards are in, if one's)
             # `private`: 查看, shown to the seats of `to` alone; their copies do not carry `to` (a seat's copy of a
             # record never does), so without it a look would read as 展示, a show to everyone
-            uids = [c.uid for c in cards]
-            if to is None and subject is None:
-                emit_event(self.game, "reveal", cards=uids)
-            elif to is None:
-                emit_event(self.game, "reveal", seat=subject, cards=uids)
-            elif subject is None:
-                emit_event(self.game, "reveal", cards=uids, to=to, private=True)
+            private: dict[str, Any] = {} if to is None else {"private": True}
+            if subject is None:
+                emit_event(self.game, "reveal", cards=[c.uid for c in cards], to=to, **private)
             else:
-                emit_event(self.game, "reveal", seat=subject, cards=uids, to=to, private=True)
+                emit_event(self.game, "reveal", seat=subject, cards=[c.uid for c in cards], to=to, **private)
 
     def end_shows(self, mark: int) -> None:
         """The effect that began when `mark` cards had been shown has resolved: the cards shown since are no

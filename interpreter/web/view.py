@@ -193,7 +193,7 @@ def referee_board(state: Any, names: Names) -> dict[str, Any]:
         mine = obs["me"]
         # a player's standing as his own observation shows it (his secret statuses and marks too, as his hand), with
         # no （你） (a mark holding himself): the referee is nobody's seat
-        states = [x.replace("（你）", "") for x in player_states(obs["players"][s], obs, names)]
+        states = player_states(obs["players"][s], obs, names, referee=True)
         row.update(name=f"P{s}", me=False, role=role_cell(obs["players"][s], names), states=states)
         row["hand_cards"] = [card_chip(c) for c in mine["hand"]]
         row["secret"] = names.identity(mine["identity"]) + (f" · {names.task(mine['task'])}" if mine["task"] else "")
