@@ -373,6 +373,27 @@ def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_grabbed():
         assert HeuristicAgent(0).act(obs, actions) == wanted, ident
 
 
+def test_a_visible_intel_is_grabbed_where_it_is_worth_more_to_itself():
+    """At 7 players, a face-up red intel in front of a seat holding two red: the red bot holding two red itself grabs
+    it with its 截获 (`grab`) — its own third, a sure win, against a third for a seat that is a camp-mate only one time
+    in three — unless that seat is known to be a camp-mate (the intel wins as well there). It let such an intel be
+    before: it grabbed only where the intel was worth less than 0.5 to its side."""
+    grab = {"id": 9, "kind": "use", "label": "use 截获", "as": "jie_huo"}
+
+    def contest(known: dict) -> dict:
+        obs = _obs("qian_fu_zhan_xian", {"red": 2}, _card("red"))
+        obs["players"] = [{**obs["players"][1], "seat": s} for s in range(7)]
+        obs["players"][0]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+        obs["players"][1]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+        obs["known_identities"] = known
+        obs["transit"] = {"sender": 2, "holder": 1, "pending": True, "card": _card("red")}
+        obs["phase"], obs["decision"] = "contest", {"kind": "play", "prompt": "", "source": ""}
+        return obs
+
+    assert HeuristicAgent(0).act(contest({}), (grab, PASS)) == 9
+    assert HeuristicAgent(0).act(contest({"1": "qian_fu_zhan_xian"}), (grab, PASS)) == 0
+
+
 def test_a_hidden_intel_in_front_of_an_enemy_about_to_win_is_misled_away():
     """The same face-down intel before an enemy with two of its colour, and only 误导 (`mislead`) in hand: the bot
     moves it to a neighbour of the holder (itself or seat 2), where it is worth far more to its side."""
