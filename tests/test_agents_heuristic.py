@@ -597,6 +597,25 @@ def test_a_card_no_rule_covers_replaces_the_send_only_when_no_hand_card_is_worth
     assert {HeuristicAgent(seed).act(obs, send(blue)) for seed in range(60)} == {112, 90}
 
 
+def test_a_contest_card_is_kept_in_hand_when_another_card_does_as_well_sent():
+    """Two red cards alike to send, one of them a 截获 (`grab`): the red bot sends the plain one and keeps the 截获, its
+    one answer to an intel on its way (sent, it is valued KEEP_CONTEST less); a 截获 worth more than that above the
+    other card sent (red towards a known camp-mate, against black) is still sent. Before, the two red cards tied and
+    either went."""
+    grab = {**_card("red"), "id": 10, "card": "jie_huo", "direction": "right"}
+
+    def send(*cards: dict) -> tuple[dict, ...]:
+        return tuple({"id": 100 + c["id"], "kind": "card", "label": "", "card": c} for c in cards)
+
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["transit"], obs["decision"] = None, {"kind": "send", "prompt": "", "source": ""}
+    plain = {**_card("red"), "id": 11, "direction": "right"}
+    assert {HeuristicAgent(seed).act(obs, send(grab, plain)) for seed in range(30)} == {111}
+    black = {**_card("black"), "id": 12, "direction": "left"}
+    obs["known_identities"] = {"1": "qian_fu_zhan_xian", "2": "te_gong_ji_guan"}
+    assert {HeuristicAgent(seed).act(obs, send(grab, black)) for seed in range(30)} == {110}
+
+
 def test_a_bot_without_a_camp_keeps_red_and_blue_from_a_seat_near_three():
     """Any camp's win is a 神秘人's loss: another seat's red or blue brings one nearer, its third of a colour most (a
     `spread` task counts only the third). Sending right, towards a seat holding two red, a `collect` 神秘人 sends blue,

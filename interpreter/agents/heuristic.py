@@ -64,6 +64,10 @@ HIDDEN_GUARD: Final = 0.3  # a hidden intel: grab (swap) it when worth this much
 # a visible intel worth more than 0.5 to itself: grabbed when worth this much more to itself than where it is (10
 # players, seeds 20-29: better 100 / worse 38 against "where it is worth less than 0.5"; a margin of 0 played the same)
 GRAB_GAIN: Final = 0.3
+# a contest card (grab, mislead, swap: its one answer to an intel on its way) is worth this much less sent as an intel
+# than its plan (2-10 players, seeds 20-29: its seats won more at each size measured; docs/bots.md)
+KEEP_CONTEST: Final = 0.5
+CONTEST: Final = (GRAB, MISLEAD, SWAP)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
@@ -391,7 +395,13 @@ class HeuristicAgent(Agent):
         # its ↑ target and lock are asked next, before the intel is on its way: it keeps the plan of each
         # option, and takes up the one of the option its seat chose (the log's record of the answer)
         self._plans = [self._send_plan(obs, d["card"]) if d["kind"] == "card" else None for d in actions]
-        options = [(plan[0], self.rng.random(), i) for i, plan in enumerate(self._plans) if plan is not None]
+        # (a contest card sent as an intel is one answer fewer in hand: valued KEEP_CONTEST less to send)
+        tactics = self.tactics
+        kept = [
+            KEEP_CONTEST if d["kind"] == "card" and tactics.get(d["card"].get("card") or "", "") in CONTEST else 0.0
+            for d in actions
+        ]
+        options = [(plan[0] - kept[i], self.rng.random(), i) for i, plan in enumerate(self._plans) if plan is not None]
         best = max(options) if options else None
         if best is None or best[0] <= SEND_INSTEAD:  # no hand card worth sending: a skill that sends otherwise
             for d in actions:
