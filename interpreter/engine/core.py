@@ -130,7 +130,7 @@ class GameCore:
         self.budget_line = STEP_BUDGET
         self.decision_log: list = []  # indices answered, in order (the replay script)
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
-        self._labels: dict = {}  # labels of cards and players offered as options (they do not change)
+        self._labels: dict = {}  # labels of cards, players and card uses offered as options (they do not change)
         self.result: GameOver | None = None
         # the channels' ports (ports.py): they see cards through Zones, which is made after the core
         self._sight: Callable[[int], int] = ports.sight  # the seats that can see a card now (records naming it)
@@ -258,14 +258,21 @@ class GameCore:
         )
 
     def _label(self, opt) -> str:
-        """An option's label for the log (cards by deck id and players by seat are made once)."""
+        """An option's label for the log (cards by deck id, players by seat and card uses by deck id and the card
+        type used as are made once: a use's label is its card's label and that type's name)."""
         t = type(opt)
         if t is Card:
-            key = opt.uid
+            key: Any = opt.uid
         elif t is Player:
             key = -1 - opt.seat
-        elif t is D.PlayOption and opt.use is None:  # (a pass: most answers at an idle point)
-            return "pass"
+        elif t is D.PlayOption:
+            use = opt.use
+            if use is None:  # (a pass: most answers at an idle point)
+                return "pass"
+            card = opt.card
+            if card is None:  # (a skill: its name)
+                return D.option_label(opt)
+            key = (card.uid, use.card_type.id)  # (the label reads the card's face and the type it is used as)
         else:
             return D.option_label(opt)
         label = self._labels.get(key)
