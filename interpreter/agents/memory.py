@@ -93,10 +93,14 @@ class Memory:
         if pile is not self._discard_read:  # (the same pile is handed over as the same tuple)
             # a card's face is one read-only object while it is unchanged: the cards of the pile it read, in the same
             # places and the same faces, are noted already (a pile grows at its end)
-            old, k = self._discard_read, 0
-            n = min(len(pile), len(old))
-            while k < n and pile[k] is old[k]:
-                k += 1
+            # (most often the pile it read is the new one's start: one comparison of the two, in C, not a walk of the
+            # whole pile; equal faces compare equal, and noting a face equal to one noted changes nothing)
+            old = self._discard_read
+            k = len(old)
+            if len(pile) < k or pile[:k] != old:
+                k, n = 0, min(len(pile), k)
+                while k < n and pile[k] is old[k]:
+                    k += 1
             self._note(pile[k:] if k else pile)
             self._discard_read = pile
         if hand is not self._hand_read:
