@@ -76,7 +76,11 @@ def _read_log(views: Views, log: list[Record]) -> None:
         to = rec.get("to")
         secret = rec.get("secret")
         if not secret:  # every seat that reads it (every seat; or those it is to: a decision's) reads it whole
-            v = _frozen(rec, ())
+            if "e" in rec:
+                v = _frozen(rec, ())
+            else:  # a decision's record (ask_seat's; every event's has "e"): its values numbers and texts, but `to`
+                v = FrozenDict(rec)
+                _POP(v, "to", None)
             if to is None:
                 for lst in lists:
                     lst.append(v)
