@@ -378,6 +378,7 @@ FIELDS: Final = (
     "result",
     "zones",
 )
+_EVERY: Final = frozenset(FIELDS)
 # the sets of fields asked for so far, each checked once (a few in a process: one per kind of agent)
 _CHECKED: Final[set[frozenset[str]]] = set()
 
@@ -415,55 +416,57 @@ def observe(
     # Only the fields asked for are made (`fields` None: all of them), in FIELDS' order.
     if fields is not None and fields not in _CHECKED:
         _check(fields)
+    # (one set test a field, the whole observation's set standing for None: a field's test was two before)
+    want = _EVERY if fields is None else fields
     obs: dict[str, Any] = {}
-    if fields is None or "seat" in fields:
+    if "seat" in want:
         obs["seat"] = seat
-    if fields is None or "players" in fields:
+    if "players" in want:
         obs["players"] = _rows(views, zones, declared, everyone, seat, me, turn, any_declared)
-    if fields is None or "turn" in fields:
+    if "turn" in want:
         obs["turn"] = turn
-    if fields is None or "phase" in fields:
+    if "phase" in want:
         obs["phase"] = g.phase
-    if fields is None or "current" in fields:
+    if "current" in want:
         obs["current"] = g.current.seat if g.current is not None else None
-    if fields is None or "dying" in fields:
+    if "dying" in want:
         obs["dying"] = seats.dying_player.seat if seats.dying_player is not None else None
-    if fields is None or "transit" in fields:
+    if "transit" in want:
         t = flow.transit
         obs["transit"] = _transit(views, zones, flow, t, seat) if t is not None else None
-    if fields is None or "in_use" in fields:
+    if "in_use" in want:
         used = zones.processing
         obs["in_use"] = tuple([_in_use(views, zones, c, seat) for c in used]) if used else ()
-    if fields is None or "deck_count" in fields:
+    if "deck_count" in want:
         obs["deck_count"] = len(zones.deck)
-    if fields is None or "discard" in fields:
+    if "discard" in want:
         obs["discard"] = _pile(views, zones, "discard", zones.discard_pile)
     removed = zones.removed
-    if fields is None or "removed" in fields:
+    if "removed" in want:
         obs["removed"] = _removed_face_up(views, zones, removed) if removed else ()
-    if fields is None or "removed_face_down" in fields:
+    if "removed_face_down" in want:
         obs["removed_face_down"] = _removed_face_down(views, zones, seat, removed) if removed else ()
-    if fields is None or "staging" in fields:
+    if "staging" in want:
         obs["staging"] = _pile(views, zones, "staging", zones.staging)
-    if fields is None or "role_pile_count" in fields:
+    if "role_pile_count" in want:
         obs["role_pile_count"] = len(skills.role_pile)
-    if fields is None or "removed_roles" in fields:
+    if "removed_roles" in want:
         obs["removed_roles"] = tuple([r.id for r in skills.removed_roles]) if skills.removed_roles else ()
-    if fields is None or "removed_identities" in fields:
+    if "removed_identities" in want:
         obs["removed_identities"] = len(skills.removed_identities)
-    if fields is None or "me" in fields:
+    if "me" in want:
         obs["me"] = _mine(views, skills, seat, me)
-    if fields is None or "known_cards" in fields:
+    if "known_cards" in want:
         obs["known_cards"] = _known(views, zones, everyone, seat, me) if seat is not None else ()
-    if fields is None or "known_identities" in fields:
+    if "known_identities" in want:
         obs["known_identities"] = (
             FrozenDict({str(s): ident.id for s, ident in sorted(me.known_identities.items())})
             if me is not None and me.known_identities
             else EMPTY
         )
-    if fields is None or "history" in fields:
+    if "history" in want:
         obs["history"] = _history(views, g.log, seat)
-    if fields is None or "decision" in fields:
+    if "decision" in want:
         obs["decision"] = (
             FrozenDict(
                 {
@@ -477,12 +480,12 @@ def observe(
             if decision is not None and decision.seat == seat
             else None
         )
-    if fields is None or "result" in fields:
+    if "result" in want:
         r = g.result
         obs["result"] = (
             FrozenDict({"winners": tuple(p.seat for p in r.winners), "reason": r.reason}) if r is not None else None
         )
-    if any_declared and (fields is None or "zones" in fields):
+    if any_declared and "zones" in want:
         obs["zones"] = _zones_seen(views, zones, declared, seat, None)
     return FrozenDict(obs)
 
