@@ -23,6 +23,9 @@ from .tasks import style_now
 # the events `read` reads (and a decision record: its own send's); the others it passes over
 _INTEL_EVENTS: Final = ("intel_sent", "pending_set", "pending_swapped", "reveal", "intel_arrives", "intel_accepted")
 _NOTED: Final = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used", "skill_used", "turn_start"))
+# ... and those while no probe of its own is resolving: a draw, a discard or a card's end then teaches its probes
+# nothing (ProbeReadings.read: only a card used starts one), so they are passed over with the others
+_NOTED_IDLE: Final = _NOTED - (PROBE_EVENTS - {"card_used"})
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
@@ -109,10 +112,11 @@ class Memory:
         me, probes, odds = obs["seat"], self.probes, self._odds
         # (walked by index, not a slice: compiled, a slice of a Sequence is a new tuple and a walk of it Python's
         # generic iterator; and each record's seat read once: a record is a FrozenDict, read through the generic slot)
+        noted = _NOTED if probes.resolving is not None else _NOTED_IDLE
         for i in range(self.records_read, len(history)):
             rec = history[i]
             e = rec.get("e")
-            if e not in _NOTED:  # (most records: a decision of its own, the other events)
+            if e not in noted:  # (most records: a decision of its own, the other events)
                 if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent
                     sent = rec["choice"]
                 continue
@@ -122,6 +126,7 @@ class Memory:
                     ruled = probes.read(rec, me)
                     if ruled is not None:
                         odds.pop(ruled, None)
+                    noted = _NOTED if probes.resolving is not None else _NOTED_IDLE
                 if e != "card_used":
                     continue
                 if who == me:
