@@ -28,6 +28,20 @@ _NOTED: Final = PROBE_EVENTS | frozenset((*_INTEL_EVENTS, "received", "card_used
 _NOTED_IDLE: Final = _NOTED - (PROBE_EVENTS - {"card_used"})
 
 
+def _past(cards: Sequence[Part], read: Sequence[Part]) -> Sequence[Part]:
+    """The cards (faces) of a pile, a hand or an intel area past those it shares at its start with the same place as it
+    was read: those are noted already. A card's face is one read-only object while it is unchanged, and a pile or
+    an area grows at its end, a hand mostly so: most often the one read is the new one's start, told by one
+    comparison of the two (in C; equal faces compare equal, and noting a face equal to one noted changes nothing),
+    else walked for the faces that are the same."""
+    k = len(read)
+    if len(cards) < k or cards[:k] != read:
+        k, n = 0, min(len(cards), k)
+        while k < n and cards[k] is read[k]:
+            k += 1
+    return cards[k:] if k else cards
+
+
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py: a bot holding it is copied)
 class Memory:
     """One seat's memory of the game so far, read from its observations as they come (`read`)."""
@@ -87,27 +101,20 @@ class Memory:
                 continue
             rows_read[seat] = p
             intel = p["intel"]
-            if intel is not intel_read.get(seat):
-                self._note(intel)
+            was = intel_read.get(seat)
+            if intel is not was:
+                self._note(_past(intel, was or ()))
                 intel_read[seat] = intel
-        if hand is not self._hand_read:
-            self._note(hand)
+        new_cards = _past(hand, self._hand_read or ()) if hand is not self._hand_read else ()
+        if new_cards:
+            self._note(new_cards)
         pile = obs["discard"]
         if pile is not self._discard_read:  # (the same pile is handed over as the same tuple)
-            # a card's face is one read-only object while it is unchanged: the cards of the pile it read, in the same
-            # places and the same faces, are noted already (a pile grows at its end)
-            # (most often the pile it read is the new one's start: one comparison of the two, in C, not a walk of the
-            # whole pile; equal faces compare equal, and noting a face equal to one noted changes nothing)
-            old = self._discard_read
-            k = len(old)
-            if len(pile) < k or pile[:k] != old:
-                k, n = 0, min(len(pile), k)
-                while k < n and pile[k] is old[k]:
-                    k += 1
-            self._note(pile[k:] if k else pile)
+            self._note(_past(pile, self._discard_read))
             self._discard_read = pile
         if hand is not self._hand_read:
-            self.probes.saw_hand(hand)
+            if new_cards:
+                self.probes.saw_hand(new_cards)
             self._hand_read = hand
         me, probes, odds = obs["seat"], self.probes, self._odds
         # (walked by index, not a slice: compiled, a slice of a Sequence is a new tuple and a walk of it Python's
