@@ -273,5 +273,7 @@ class Memory:
             self._check(obs)
         if self._mine is None:  # (a seat without a camp: a mild friend if its task wants others to hold intel)
             return self._neutral
-        mate, enemy, _ = self.odds(obs, seat)
-        return mate - enemy
+        odds = self._odds.get(seat)  # (odds(obs, seat) in place: the observation is checked above)
+        if odds is None:
+            odds = self._odds[seat] = self._work_out_odds(obs, seat)
+        return odds[MATE] - odds[ENEMY]
