@@ -401,7 +401,7 @@ def ask_seat(
                     "seat": player.seat,
                     "n": len(options),
                     "choice": index,
-                    "label": game._label(picked),
+                    "label": "pass" if picked is D.PASS else game._label(picked),  # (a pass: most answers, no call)
                     "prompt": prompt,
                     "source": source,
                     "to": [player.seat],
