@@ -544,8 +544,8 @@ class HeuristicAgent(Agent):
             holder = t["holder"]
             here = self._benefit(obs, holder, colors) if moves else 0.0
             if GRAB in uses and holder != me:  # worth having, and more with itself than where it is (docs/bots.md)
-                mine = self._value_to(obs, me, colors)
-                if mine > 0.5 and mine - here > GRAB_GAIN:
+                own = self._value_to(obs, me, colors)
+                if own > 0.5 and own - here > GRAB_GAIN:
                     return uses[GRAB]
             if MISLEAD in uses and (
                 here < -0.5 or best_beside(obs, holder, colors, self._benefit) - here > MISLEAD_GAIN
