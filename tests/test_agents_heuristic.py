@@ -471,9 +471,9 @@ def test_a_swap_puts_its_own_card_where_it_does_good():
 def test_a_contest_card_is_kept_for_a_hidden_intel_that_may_decide_the_game():
     """A face-down intel in front of an enemy holding no intel is worth a few tenths to either side: the bot keeps its
     截获 (`grab`) and its black 调包 (`swap`) for an intel that may decide the game, and passes. It uses them once the
-    holder holds two of a colour (a third wins), once it holds two of its own colour itself, or with one other seat
-    left (then its valuation decides, as before). It grabbed and swapped there before: the card was gone when an enemy
-    came to make three."""
+    holder holds two of a colour (a third wins), once it holds two of its own colour itself (two of the other camp's
+    colour are no reason), or with one other seat left (then its valuation decides, as before). It grabbed and
+    swapped there before: the card was gone when an enemy came to make three."""
     grab = {"id": 9, "kind": "use", "label": "use 截获", "as": "jie_huo"}
 
     def enemy(holder: dict | None = None, mine: dict | None = None) -> dict:
@@ -488,6 +488,7 @@ def test_a_contest_card_is_kept_for_a_hidden_intel_that_may_decide_the_game():
         assert HeuristicAgent(0).act(enemy(), actions) == 0
         assert HeuristicAgent(0).act(enemy({"blue": 2}), actions) == 9
         assert HeuristicAgent(0).act(enemy(mine={"red": 2}), actions) == 9
+        assert HeuristicAgent(0).act(enemy(mine={"blue": 2}), actions) == 0  # two of the other colour: nothing at stake
         two_left = enemy()
         two_left["players"][2]["alive"] = False
         assert HeuristicAgent(0).act(two_left, actions) == 9
