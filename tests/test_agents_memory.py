@@ -8,6 +8,7 @@ from pathlib import Path
 
 from interpreter.agents.base import Descriptor, Observation
 from interpreter.agents.heuristic import HeuristicAgent
+from interpreter.agents.memory import _past
 from interpreter.content.loader import load_cached, load_content
 from interpreter.content.packs import resolve_packs
 from interpreter.engine.step import drive
@@ -157,3 +158,19 @@ def test_whether_a_card_was_shown_to_everyone_is_read_from_the_record_not_from_w
     mine = [{**r, "seat": 0} for r in other]
     shown, obs = _after_a_show([*mine, {"e": "reveal", "cards": [30]}, {**resolved, "seat": 0}])
     assert shown.memory.lean[1] == 1.0 and shown.memory.odds(obs, 1)[0] > shown.memory.odds(obs, 3)[0]
+
+
+def test_only_the_cards_not_yet_read_of_a_pile_a_hand_or_an_area_are_noted():
+    """`_past`: the faces of a place past those it shares at its start with the same place as last read (noted
+    already). A face is one object while unchanged: a place that grew hands over only its new cards; one that shrank
+    nothing (or, regrown, only its new ones); one that lost a card in the middle its cards from there (noted again:
+    noting a face twice changes nothing); equal faces count as read; a list and a tuple of the same faces alike."""
+    a, b, c, d = ({"id": i, "colors": ("red",)} for i in range(4))
+    assert list(_past((a, b, c), (a, b))) == [c]
+    assert list(_past((a, b), (a, b, c))) == []
+    assert list(_past((a, b, d), (a, b))) == [d]
+    assert list(_past((a, c), (a, b, c))) == [c]
+    assert list(_past((dict(a), dict(b), c), (a, b))) == [c]
+    assert list(_past([a, b, c], (a, b))) == [c]
+    assert list(_past((a, b), ())) == [a, b]
+    assert list(_past((d, a), (a, b))) == [d, a]

@@ -19,6 +19,7 @@ from interpreter import catalogue as C, catalogue_doc
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.content.loader import load_cached
 from interpreter.engine import decisions as D
+from interpreter.engine.frozen import ATOMS
 from interpreter.engine.game import Game
 from interpreter.language import ast as lang_ast, builtins as B, namespace
 from interpreter.language.compiler import CONTEXT_VARS, Compiler
@@ -206,8 +207,11 @@ def test_recorded_games_hold_only_declared_events_and_fields():
         g = Game(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)], record=True)
         g.run()
         for rec in g.log:
-            if "e" not in rec:
-                assert "d" in rec  # a decision record
+            if "e" not in rec:  # a decision record: observation.py's _read_log hands its copy to the seat unwalked,
+                # so it must hold these fields only, each a number or a text but `to` (a list or a dict here would be
+                # the engine's own object in the seat's observation)
+                assert set(rec) == {"d", "seat", "n", "choice", "label", "prompt", "source", "to"}, rec
+                assert all(type(v) in ATOMS for k, v in rec.items() if k != "to"), rec
                 continue
             event = C.EVENTS.get(rec["e"])
             assert event is not None, rec
