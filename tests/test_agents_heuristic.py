@@ -494,6 +494,20 @@ def test_a_contest_card_is_kept_for_a_hidden_intel_that_may_decide_the_game():
         assert HeuristicAgent(0).act(two_left, actions) == 9
 
 
+def test_a_task_no_third_of_its_own_wins_keeps_its_contest_card_holding_two_red():
+    """A 神秘人 holding two red before a face-down intel in front of a seat holding nothing: with a `collect` task
+    (three of either colour wins) its own next red may win, so the intel is at stake and it grabs it; with a task
+    no third of its own wins (清道夫, no style) nothing is at stake and it keeps its 截获 (`grab`). It grabbed with both
+    before: any bot's own two red or blue counted."""
+    grab = {"id": 9, "kind": "use", "label": "use 截获", "as": "jie_huo"}
+    for task, wanted in (("shuang_mian_jian_die", 9), ("qing_dao_fu", 0)):
+        obs = _contest("shen_mi_ren", 1)
+        obs["me"]["hand"] = [{**_card(c), "id": 30 + i} for i, c in enumerate(("red", "blue", "blue", "red"))]
+        obs["me"]["task"], obs["current"] = task, 2
+        obs["players"][0]["intel_counts"] = {"red": 2, "blue": 0, "black": 0}
+        assert HeuristicAgent(0).act(obs, (grab, PASS)) == wanted, task
+
+
 def test_a_card_of_its_camps_colour_is_kept_to_send_not_played_to_probe():
     """A 试探 (`probe`) of its camp's colour stays in its hand, an intel of its colour to send later; a black one, or
     another copy not of its colour, is played; so is one of its colour with one other seat left (no camp-mate to send

@@ -25,6 +25,7 @@ from .choices import best_beside, decode_first, from_intel, neighbours, not_of, 
 from .hints import (
     BALANCE,
     CLEAR,
+    COLLECT,
     GRAB,
     HARMFUL,
     HARMFUL_SKILL,
@@ -501,16 +502,19 @@ class HeuristicAgent(Agent):
     def _at_stake(self, obs: Observation, holder: int) -> bool:
         """Whether a face-down intel in front of another seat (`holder`) may decide the game: the holder holds two red
         or two blue intel (a third of a colour is a win, a camp's or a task's), or the bot does — a bot with a camp two
-        of its camp's colour (two of the other win it nothing) — or one other seat is left (every intel goes between
-        the two of them). Only then does the bot spend a contest card on it (grab,
-        mislead, swap): earlier, a face-down intel is worth a few tenths either way, and the card is its one answer
-        when a seat is about to make three (7-10 players, seeds 20-29: better 1,802 / worse 1,602: docs/bots.md)."""
+        of its camp's colour (two of the other win it nothing), a `collect` task two of either, any other task never
+        (no third of its own wins it) — or one other seat is left (every intel goes between the two of them). Only
+        then does the bot spend a contest card on it (grab, mislead, swap): earlier, a face-down intel is worth a few
+        tenths either way, and the card is its one answer when a seat is about to make three (7-10 players, seeds
+        20-29: better 1,802 / worse 1,602: docs/bots.md)."""
         players = obs["players"]
         for s in (holder, obs["seat"]):
             counts = players[s]["intel_counts"]
             if s == obs["seat"] and self._mine is not None:  # its own third wins only in its camp's colour
                 if counts[self._mine] >= 2:
                     return True
+            elif s == obs["seat"] and self._style != COLLECT:  # a task that no third of its own wins
+                continue
             elif counts["red"] >= 2 or counts["blue"] >= 2:
                 return True
         return sum(1 for p in players if p["alive"]) <= 2
