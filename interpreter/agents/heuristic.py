@@ -396,13 +396,11 @@ class HeuristicAgent(Agent):
         # its ↑ target and lock are asked next, before the intel is on its way: it keeps the plan of each
         # option, and takes up the one of the option its seat chose (the log's record of the answer)
         self._plans = [self._send_plan(obs, d["card"]) if d["kind"] == "card" else None for d in actions]
-        # (a contest card sent as an intel is one answer fewer in hand: valued KEEP_CONTEST less to send)
-        tactics = self.tactics
-        kept = [
-            KEEP_CONTEST if d["kind"] == "card" and tactics.get(d["card"].get("card") or "", "") in CONTEST else 0.0
-            for d in actions
+        options = [
+            (plan[0] - self._kept(actions[i]["card"]), self.rng.random(), i)
+            for i, plan in enumerate(self._plans)
+            if plan is not None
         ]
-        options = [(plan[0] - kept[i], self.rng.random(), i) for i, plan in enumerate(self._plans) if plan is not None]
         best = max(options) if options else None
         if best is None or best[0] <= SEND_INSTEAD:  # no hand card worth sending: a skill that sends otherwise
             for d in actions:
@@ -417,6 +415,11 @@ class HeuristicAgent(Agent):
             return other
         self._plan = self._plans[best[2]]
         return actions[best[2]]
+
+    def _kept(self, card: Mapping[str, Any]) -> float:
+        """What a hand card is worth kept rather than sent as an intel: KEEP_CONTEST for a contest card (its one
+        answer to an intel on its way), else nothing."""
+        return KEEP_CONTEST if self.tactics.get(card.get("card") or "", "") in CONTEST else 0.0
 
     def _send_seat(self, obs: Observation, actions: Sequence[Descriptor], kind: str) -> Descriptor | None:
         t = obs["transit"]
@@ -507,16 +510,16 @@ class HeuristicAgent(Agent):
         then does the bot spend a contest card on it (grab, mislead, swap): earlier, a face-down intel is worth a few
         tenths either way, and the card is its one answer when a seat is about to make three (7-10 players, seeds
         20-29: better 1,802 / worse 1,602: docs/bots.md)."""
-        players = obs["players"]
-        for s in (holder, obs["seat"]):
-            counts = players[s]["intel_counts"]
-            if s == obs["seat"] and self._mine is not None:  # its own third wins only in its camp's colour
-                if counts[self._mine] >= 2:
-                    return True
-            elif s == obs["seat"] and self._style != COLLECT:  # a task that no third of its own wins
-                continue
-            elif counts["red"] >= 2 or counts["blue"] >= 2:
+        players, mine = obs["players"], self._mine
+        counts = players[holder]["intel_counts"]
+        if counts["red"] >= 2 or counts["blue"] >= 2:
+            return True
+        own = players[obs["seat"]]["intel_counts"]
+        if mine is not None:  # its own third wins only in its camp's colour
+            if own[mine] >= 2:
                 return True
+        elif self._style == COLLECT and (own["red"] >= 2 or own["blue"] >= 2):  # (no other task's third wins it)
+            return True
         return sum(1 for p in players if p["alive"]) <= 2
 
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:

@@ -225,7 +225,7 @@ class Memory:
         (a decision asks them often, and most observations change none of it)."""
         if obs is not self._odds_of:
             self._check(obs)
-        odds = self._odds.get(seat)  # (friend() repeats these three lines in place: a change here goes there too)
+        odds = self._odds.get(seat)
         if odds is None:
             odds = self._odds[seat] = self._work_out_odds(obs, seat)
         return odds
@@ -273,7 +273,5 @@ class Memory:
             self._check(obs)
         if self._mine is None:  # (a seat without a camp: a mild friend if its task wants others to hold intel)
             return self._neutral
-        odds = self._odds.get(seat)  # (odds()'s lines in place, the observation checked above: keep the two alike)
-        if odds is None:
-            odds = self._odds[seat] = self._work_out_odds(obs, seat)
-        return odds[MATE] - odds[ENEMY]
+        mate, enemy, _ = self.odds(obs, seat)
+        return mate - enemy
