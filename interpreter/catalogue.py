@@ -914,7 +914,10 @@ BOT_CARD_TACTICS: dict[str, str] = {
     "lure": "on yourself, to complete your colour",
     "harmful": "aimed at the likeliest enemy, used now and then",
     "helpful": "aimed at the friendliest seat, used now and then",
-    "pick_best": "when it asks you to pick a card for yourself, take the one best for you",
+    "pick_best": (
+        "when it asks you to pick a card for yourself, take the one best for you: as intel where the effect offers that"
+        " (a card sharing no colour with your intel) and it is good there, else in hand"
+    ),
 }
 # A skill's optional `bot:` (a role's skill): when a sensible player takes it, whatever it does. A skill without
 # one is taken now and then wherever it is offered (docs/bots.md).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 
 from click.testing import CliRunner
 
@@ -15,6 +16,7 @@ from conftest import light_and_slow
 from interpreter import sim
 from interpreter.agents import RandomAgent
 from interpreter.agents.heuristic import HeuristicAgent
+from interpreter.agents.hints import hints_of, intel_options
 from interpreter.cli import main
 from interpreter.engine.step import GameState, drive
 from interpreter.sim import parse_agents, simulate, wilson
@@ -687,3 +689,51 @@ def test_a_spread_task_plays_for_its_goal_only_once_it_is_near():
     for s in range(2, 6):  # 3 others short of two (seats 1, 6, 7)
         obs["players"][s]["intel_counts"] = {"red": 1, "blue": 1, "black": 0}
     assert {HeuristicAgent(seed).act(obs, cards) for seed in range(10)} == {112}
+
+
+def test_the_options_that_keep_a_card_as_intel_are_read_from_the_effects_syntax_tree(content):
+    """hints.intel_options: an option of a `choose_one` whose body collects into the seat choosing it (its `by`, or
+    `self` without one) keeps a card as that seat's intel; one that collects into another seat, or puts the card in a
+    hand, does not. The bundled 风云变幻's is found by its structure, not its text."""
+    effect = """
+      let c = choose(from: hand(self))
+      choose_one by target {
+        option "hand" { put_in_hand(c, target) }
+        option "mine" { collect(c, target) }
+        option "yours" { collect(c, self) }
+      }
+      choose_one {
+        option "kept" { collect(c, self) }
+      }
+    """
+    assert intel_options(iter([("made_up", effect), ("plain", "draw(self, 1)")])) == {
+        "made_up": frozenset({"mine", "kept"})
+    }
+    assert "置入情报区" in hints_of(content).intel_options["feng_yun_bian_huan"]
+
+
+def test_a_card_picked_for_itself_goes_into_its_intel_when_worth_it_there(content):
+    """A `pick_best` card's pick (cards shown, one into its hand or, sharing no colour with its intel, into its intel
+    instead): a red bot holding no intel picks the red card and keeps it as intel; holding a red intel already (the red
+    cannot go there) it picks the contest card for its hand; a black it was left with goes to its hand."""
+    h = hints_of(content)
+    hints = replace(h, tactics={**h.tactics, "made_up": "pick_best"}, intel_options={"made_up": frozenset({"keep"})})
+    obs = _obs("qian_fu_zhan_xian", {}, None)
+    obs["transit"] = None
+    obs["decision"] = {"kind": "choose", "prompt": "", "source": "made_up", "skill": ""}
+    shown = (
+        {"id": 1, "kind": "card", "label": "", "card": {**_card("black"), "id": 80}},
+        {"id": 2, "kind": "card", "label": "", "card": {**_card("blue"), "id": 81, "card": "jie_huo"}},
+        {"id": 3, "kind": "card", "label": "", "card": {**_card("red"), "id": 82}},
+    )
+    options = ({"id": 10, "kind": "option", "label": "hand"}, {"id": 11, "kind": "option", "label": "keep"})
+    as_option = {**obs, "decision": {**obs["decision"], "kind": "option"}}
+    for seed in range(10):
+        bot = HeuristicAgent(seed, hints)
+        assert bot.act(obs, shown) == 3
+        assert bot.act(as_option, options) == 11  # its own colour, as intel
+        assert bot.act(obs, shown[:1]) == 1
+        assert bot.act(as_option, options) == 10  # a black, into its hand
+    obs["players"][0]["intel"] = [{**_card("red"), "id": 60}]
+    obs["players"][0]["intel_counts"] = {"red": 1, "blue": 0, "black": 0}
+    assert HeuristicAgent(0, hints).act(obs, shown) == 2  # (a red cannot join a red intel: the 截获, in hand)

@@ -85,10 +85,12 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
         self.tactics, self.camps, self.styles, self.skill_tactics = h.tactics, h.camps, h.styles, h.skills
+        self.intel_options = h.intel_options
         self.memory = Memory(h)  # what it has read of the game, and the odds of each seat's camp
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
+        self._chosen: tuple[str, ...] | None = None  # the colours of the card its last answer chose (None: no card)
         self._values_of: Observation | None = None  # the observation the values below were worked out for
         self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit (asked often)
         self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
@@ -239,7 +241,10 @@ class HeuristicAgent(Agent):
         # the bot reads the top level some 40 times a decision, each descriptor several times.
         obs = dict(observation)
         self._remember(obs)
+        chosen, self._chosen = self._chosen, None  # (the card chosen by the answer before this one: _into_intel)
         if len(actions) == 1:
+            if actions[0]["kind"] == "card":
+                self._chosen = tuple(actions[0]["card"]["colors"])
             return int(actions[0]["id"])
         self._keep(obs)  # (this decision's state: its camp's colour, its task's style, values kept as worked out)
         # (walked several times: a tuple's walk costs no call; the engine's ActionList makes the plain copies directly)
@@ -279,12 +284,13 @@ class HeuristicAgent(Agent):
         elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._kept_worth, self.rng)):
             choice = picked  # a card out of an intel area: the one worth least there (choices.py)
         elif tactic == PICK_BEST and "card" in kinds:
-            choice = max(
-                (d for d in actions if d["kind"] == "card"),
-                key=lambda d: self._value_to(obs, obs["seat"], d["card"]["colors"]),
-            )
+            choice = self._pick(obs, actions)
+        elif kind == "option" and chosen and (into := self.intel_options.get(decision.get("skill") or source)):
+            choice = self._into_intel(obs, actions, into, chosen)
         if choice is None:
-            return int(actions[self.rng.randrange(len(actions))]["id"])
+            choice = actions[self.rng.randrange(len(actions))]
+        if choice["kind"] == "card":
+            self._chosen = tuple(choice["card"]["colors"])
         return int(choice["id"])
 
     def _hinted_skill(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
@@ -312,6 +318,32 @@ class HeuristicAgent(Agent):
                 self._skill = tactic
                 return d
         return None
+
+    def _pick(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor:
+        """A card picked for itself (a `pick_best` card: one of several shown, into its hand or, sharing no colour
+        with its intel, into its intel instead): as intel, what it is worth there if that is something; else, in
+        hand, what it is worth kept (_kept). Picked by its worth as intel alone, it took a card of a colour it held,
+        which the rule keeps out of its intel, before a contest card (10 players, seeds 20-29: better 578 / worse
+        500: docs/bots.md)."""
+        me = obs["seat"]
+        held = {c for card in obs["players"][me]["intel"] for c in card["colors"]}
+
+        def worth(d: Descriptor) -> float:
+            colors = d["card"]["colors"]
+            v = self._value_to(obs, me, colors)
+            return v if v > 0 and held.isdisjoint(colors) else self._kept(d["card"])
+
+        return max((d for d in actions if d["kind"] == "card"), key=worth)
+
+    def _into_intel(
+        self, obs: Observation, actions: Sequence[Descriptor], into: frozenset[str], colors: tuple[str, ...]
+    ) -> Descriptor | None:
+        """An option that puts a card into its own intel (`into`: hints.intel_options) or another: the first when the
+        card its last answer chose is worth having there, else the other (a 风云变幻 pick answered at random put a black
+        into its intel half the time, and its own colour into its hand: 10 players, seeds 20-29, better 507 / worse
+        449; docs/bots.md)."""
+        keep = self._value_to(obs, obs["seat"], colors) > 0
+        return next((d for d in actions if d["kind"] == "option" and (d["label"] in into) == keep), None)
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
         return now_and_then(actions, lambda k: self.tactics.get(k) in KNOWN, self.skill_tactics, self.rng)

@@ -8,10 +8,13 @@ colour, and the identity table. Kept apart from heuristic.py (how the bot plays)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..language import ast
+from ..language.errors import LanguageError
+from ..language.parser import parse
 from ..model.colors import COLOR_NAMES
 from ..model.content import Content
 
@@ -58,6 +61,8 @@ class Hints:
     table: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # players -> identity -> how many
     skills: Mapping[str, str] = field(default_factory=dict)  # skill id -> its `bot:` tactic
     colors: Mapping[str, str] = field(default_factory=dict)  # identity -> its identity colour (red, blue, black)
+    # card kind or skill -> the labels of its effect's options that put a card into the chooser's intel (intel_options)
+    intel_options: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 _HINTS: dict[int, tuple[Content, Hints]] = {}
@@ -78,6 +83,63 @@ def hints_of(content: Content | None = None) -> Hints:
             {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
             {s.id: s.bot for r in content.roles.values() for s in r.skills if s.bot},
             {i.id: COLOR_NAMES[i.color] for i in content.identities.values() if i.color in COLOR_NAMES},
+            intel_options(_effects(content)),
         )
         kept = _HINTS[id(content)] = (content, hints)
     return kept[1]
+
+
+def _effects(content: Content) -> Iterator[tuple[str, str]]:
+    """Each effect text of the content with what a decision inside it names as its source: the card kind (a card's
+    shared effect and its uses' own) or the skill (each moment's)."""
+    for ct in content.card_types.values():
+        for text in (ct.effect_source, *(u.effect_source for u in ct.uses)):
+            if text:
+                yield ct.id, text
+    for role in content.roles.values():
+        for skill in role.skills:
+            for moment in skill.moments or (skill,):
+                if moment.effect_text:
+                    yield moment.id, moment.effect_text
+
+
+def intel_options(effects: Iterator[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """The options of a `choose_one` that put a card into the intel area of the seat choosing (an option whose body
+    `collect`s into its `by`, or into `self` without one), by the card kind or skill whose effect it is: read from the
+    effects' syntax trees once per content, so that a bot knows which option keeps a card as intel (the heuristic bot
+    takes it when the card it has just picked is worth having there) without reading the options' texts. Only a text
+    with both words is parsed; one that does not parse (the loader has refused it already) is passed over."""
+    found: dict[str, set[str]] = {}
+    for source, text in effects:
+        if "choose_one" not in text or "collect" not in text:
+            continue
+        try:
+            program = parse(text)
+        except LanguageError:
+            continue
+        for node in _nodes(program.body):
+            if isinstance(node, ast.ChooseOne):
+                chooser = node.by.name if isinstance(node.by, ast.Var) else "self" if node.by is None else None
+                for option in node.options:
+                    if chooser is not None and any(_collects_into(s, chooser) for s in option.body):
+                        found.setdefault(source, set()).add(option.label)
+    return {source: frozenset(labels) for source, labels in found.items()}
+
+
+def _collects_into(stmt: ast.Node, seat: str) -> bool:
+    """Whether a statement is `collect(cards, seat)` (the seat named as in the option's `by`)."""
+    if not isinstance(stmt, ast.CallStmt) or stmt.call.func != "collect" or len(stmt.call.args) < 2:
+        return False
+    target = stmt.call.args[1]
+    return isinstance(target, ast.Var) and target.name == seat
+
+
+def _nodes(x: object) -> Iterator[ast.Node]:
+    """Every node of a syntax tree (or of a list of them), parents first."""
+    if isinstance(x, ast.Node):
+        yield x
+        for v in vars(x).values():
+            yield from _nodes(v)
+    elif isinstance(x, list | tuple):
+        for v in x:
+            yield from _nodes(v)
