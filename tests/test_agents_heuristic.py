@@ -16,7 +16,7 @@ from conftest import light_and_slow
 from interpreter import sim
 from interpreter.agents import RandomAgent
 from interpreter.agents.heuristic import HeuristicAgent
-from interpreter.agents.hints import hints_of, intel_options
+from interpreter.agents.hints import GIVE_TO, INTEL_CARD, INTEL_TO, choice_roles, hints_of, intel_options
 from interpreter.cli import main
 from interpreter.engine.step import GameState, drive
 from interpreter.sim import parse_agents, simulate, wilson
@@ -737,3 +737,52 @@ def test_a_card_picked_for_itself_goes_into_its_intel_when_worth_it_there(conten
     obs["players"][0]["intel"] = [{**_card("red"), "id": 60}]
     obs["players"][0]["intel_counts"] = {"red": 1, "blue": 0, "black": 0}
     assert HeuristicAgent(0, hints).act(obs, shown) == 2  # (a red cannot join a red intel: the 截获, in hand)
+
+
+def test_what_a_choice_is_for_is_read_from_the_effects_syntax_tree():
+    """hints.choice_roles: a choice whose answer a `give` gives to, a `collect` puts an intel in front of, or a
+    `collect` puts into an intel area (written in the call or bound by `let`), by (source, prompt); not the cards
+    given, and not a seat the effect also takes cards from (drawn from, then given back to)."""
+    effect = """
+      let p = choose(from: others(self), prompt: "to whom")
+      give(choose(from: hand(self), prompt: "which"), p)
+      let c = choose(from: hand(self), prompt: "card in")
+      collect(c, choose(from: alive(), prompt: "whose intel"))
+      let q = choose(from: others(self), prompt: "drawn from")
+      put_in_hand(choose(from: hand(q), blind: true, prompt: "blind"), self)
+      give(choose(from: hand(self), prompt: "back"), q)
+    """
+    assert choice_roles([("made_up", effect), ("plain", "draw(self, 1)")]) == {
+        ("made_up", "to whom"): GIVE_TO,
+        ("made_up", "card in"): INTEL_CARD,
+        ("made_up", "whose intel"): INTEL_TO,
+    }
+
+
+def test_a_card_put_into_an_intel_area_by_a_skill_goes_where_it_does_most_good(content):
+    """A skill's choices by what its effect does with them (hints.choice_roles), not at random: the hand card that does
+    most good in the best seat for it (a red bot holding two red: its red, for itself), then that seat; a black chosen,
+    the enemy's; cards given, to the camp-mate."""
+    hints = replace(
+        hints_of(content),
+        choices={("made_up", "card in"): INTEL_CARD, ("made_up", "whose intel"): INTEL_TO, ("made_up", "to"): GIVE_TO},
+    )
+    obs = _obs("qian_fu_zhan_xian", {"red": 2}, None)
+    obs["transit"] = None
+    obs["known_identities"] = {"1": "qian_fu_zhan_xian", "2": "te_gong_ji_guan"}
+
+    def asked(prompt: str) -> dict:
+        return {**obs, "decision": {"kind": "choose", "prompt": prompt, "source": "", "skill": "made_up"}}
+
+    hand = tuple(
+        {"id": 20 + i, "kind": "card", "label": "", "card": {**_card(*colors), "id": 90 + i}}
+        for i, colors in enumerate((("blue",), ("black",), ("red",)))
+    )
+    seats = tuple({"id": 30 + s, "kind": "seat", "label": "", "seat": s} for s in range(3))
+    for seed in range(10):
+        bot = HeuristicAgent(seed, hints)
+        assert bot.act(asked("card in"), hand) == 22  # its third red
+        assert bot.act(asked("whose intel"), seats) == 30  # for itself
+        assert bot.act(asked("card in"), hand[:2]) == 21  # a black: the enemy's loss
+        assert bot.act(asked("whose intel"), seats) == 32
+        assert bot.act(asked("to"), seats[1:]) == 31  # cards given: to the camp-mate

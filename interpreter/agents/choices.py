@@ -1,6 +1,7 @@
 """Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
 the places a `mislead` card can move an intel to, the copy of a card it plays, a use no rule covers now and then,
-whether a `decode` card is worth using before a face-down intel.
+whether a `decode` card is worth using before a face-down intel, a card picked for itself and whether it goes into
+its intel, a card an effect puts into an intel area.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
 its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from .base import Descriptor, Observation
 from .hints import DECODE
@@ -90,3 +91,48 @@ def now_and_then(
     if rng.random() < PLAY_OTHER:
         return others[rng.randrange(len(others))]
     return None
+
+
+def pick_for_itself(
+    obs: Observation,
+    actions: Sequence[Descriptor],
+    value: Callable[[Observation, int, Sequence[str]], float],
+    kept: Callable[[Mapping[str, Any]], float],
+) -> Descriptor:
+    """A card picked for itself (a `pick_best` card: one of several shown, into its hand or, sharing no colour with its
+    intel, into its intel instead): as intel, what it is worth there (`value`: to a seat) if that is something; else,
+    in hand, what it is worth kept (`kept`). Picked by its worth as intel alone, it took a card of a colour it held,
+    which the rule keeps out of its intel, before a contest card (10 players, seeds 20-29: better 578 / worse 500:
+    docs/bots.md)."""
+    me = obs["seat"]
+    held = {c for card in obs["players"][me]["intel"] for c in card["colors"]}
+
+    def worth(d: Descriptor) -> float:
+        colors = d["card"]["colors"]
+        v = value(obs, me, colors)
+        return v if v > 0 and held.isdisjoint(colors) else kept(d["card"])
+
+    return max((d for d in actions if d["kind"] == "card"), key=worth)
+
+
+def option_into_intel(actions: Sequence[Descriptor], into: frozenset[str], keep: bool) -> Descriptor | None:
+    """An option that puts a card into its own intel (`into`: hints.intel_options) or another: the first when the card
+    is worth having there (`keep`: the card its last answer chose), else the other (a 风云变幻 pick answered at random
+    put a black into its intel half the time, and its own colour into its hand: 10 players, seeds 20-29, better 507 /
+    worse 449; docs/bots.md)."""
+    return next((d for d in actions if d["kind"] == "option" and (d["label"] in into) == keep), None)
+
+
+def card_into_intel(obs: Observation, actions: Sequence[Descriptor], benefit: Benefit) -> Descriptor | None:
+    """The card an effect puts into an intel area, the seat asked next (hints.choice_roles' INTEL_CARD): the one that
+    does most good to the bot's side in the best living seat for it."""
+    cards = [d for d in actions if d["kind"] == "card"]
+    seats = [p["seat"] for p in obs["players"] if p["alive"]]
+    if not cards or not seats:
+        return None
+
+    def best_place(d: Descriptor) -> float:
+        colors = tuple(d["card"]["colors"])
+        return max(benefit(obs, s, colors) for s in seats)
+
+    return max(cards, key=best_place)

@@ -21,16 +21,29 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
-from .choices import best_beside, decode_first, from_intel, neighbours, not_of, now_and_then
+from .choices import (
+    best_beside,
+    card_into_intel,
+    decode_first,
+    from_intel,
+    neighbours,
+    not_of,
+    now_and_then,
+    option_into_intel,
+    pick_for_itself,
+)
 from .hints import (
     BALANCE,
     CLEAR,
     COLLECT,
+    GIVE_TO,
     GRAB,
     HARMFUL,
     HARMFUL_SKILL,
     HELPFUL,
     HELPFUL_SKILL,
+    INTEL_CARD,
+    INTEL_TO,
     KNOWN,
     LURE,
     MISLEAD,
@@ -85,7 +98,7 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
         self.tactics, self.camps, self.styles, self.skill_tactics = h.tactics, h.camps, h.styles, h.skills
-        self.intel_options = h.intel_options
+        self.intel_options, self.choices = h.intel_options, h.choices
         self.memory = Memory(h)  # what it has read of the game, and the odds of each seat's camp
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
@@ -241,7 +254,7 @@ class HeuristicAgent(Agent):
         # the bot reads the top level some 40 times a decision, each descriptor several times.
         obs = dict(observation)
         self._remember(obs)
-        chosen, self._chosen = self._chosen, None  # (the card chosen by the answer before this one: _into_intel)
+        chosen, self._chosen = self._chosen, None  # (the card chosen by the answer before this one)
         if len(actions) == 1:
             if actions[0]["kind"] == "card":
                 self._chosen = tuple(actions[0]["card"]["colors"])
@@ -254,6 +267,8 @@ class HeuristicAgent(Agent):
         kind = decision["kind"] if decision is not None else ""
         source = decision["source"] if decision is not None else ""
         tactic = self.tactics.get(source or "", "")
+        # (a choice inside an effect: what the effect does with its answer, hints.choice_roles; "" if nothing known)
+        use = self.choices.get((decision.get("skill") or source, decision["prompt"]), "") if kind == "choose" else ""
         kinds = {d["kind"] for d in actions}
         choice: Descriptor | None = None
         if kind in ("play", "send", "receive"):  # a new idle point: whatever skill it was using has resolved
@@ -270,8 +285,10 @@ class HeuristicAgent(Agent):
             choice = self._send_seat(obs, actions, kind)
         elif kind == "play":
             choice = self._play(obs, actions)
-        elif kind == "death_give_target" or ("交给" in obs["decision"]["prompt"] and "seat" in kinds):
+        elif kind == "death_give_target":  # (the rules' own: a dying seat's hand, to whom)
             choice = self._best_seat(obs, actions, lambda s: self.memory.friend(obs, s) if s != obs["seat"] else -2)
+        elif use in (GIVE_TO, INTEL_TO) and "seat" in kinds:  # (what the effect does with the answer: hints.py)
+            choice = self._choice_for(obs, actions, use, chosen)
         elif kind == "target" and "seat" in kinds:
             choice = self._target(obs, actions, tactic)
         elif not source and self._skill in (HELPFUL_SKILL, HARMFUL_SKILL) and "seat" in kinds:
@@ -283,10 +300,12 @@ class HeuristicAgent(Agent):
             choice = self._swap_card(obs, actions)
         elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._kept_worth, self.rng)):
             choice = picked  # a card out of an intel area: the one worth least there (choices.py)
+        elif use == INTEL_CARD and "card" in kinds:
+            choice = self._choice_for(obs, actions, INTEL_CARD, chosen)
         elif tactic == PICK_BEST and "card" in kinds:
-            choice = self._pick(obs, actions)
+            choice = pick_for_itself(obs, actions, self._value_to, self._kept)
         elif kind == "option" and chosen and (into := self.intel_options.get(decision.get("skill") or source)):
-            choice = self._into_intel(obs, actions, into, chosen)
+            choice = option_into_intel(actions, into, self._value_to(obs, obs["seat"], chosen) > 0)
         if choice is None:
             choice = actions[self.rng.randrange(len(actions))]
         if choice["kind"] == "card":
@@ -319,31 +338,21 @@ class HeuristicAgent(Agent):
                 return d
         return None
 
-    def _pick(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor:
-        """A card picked for itself (a `pick_best` card: one of several shown, into its hand or, sharing no colour
-        with its intel, into its intel instead): as intel, what it is worth there if that is something; else, in
-        hand, what it is worth kept (_kept). Picked by its worth as intel alone, it took a card of a colour it held,
-        which the rule keeps out of its intel, before a contest card (10 players, seeds 20-29: better 578 / worse
-        500: docs/bots.md)."""
-        me = obs["seat"]
-        held = {c for card in obs["players"][me]["intel"] for c in card["colors"]}
-
-        def worth(d: Descriptor) -> float:
-            colors = d["card"]["colors"]
-            v = self._value_to(obs, me, colors)
-            return v if v > 0 and held.isdisjoint(colors) else self._kept(d["card"])
-
-        return max((d for d in actions if d["kind"] == "card"), key=worth)
-
-    def _into_intel(
-        self, obs: Observation, actions: Sequence[Descriptor], into: frozenset[str], colors: tuple[str, ...]
+    def _choice_for(
+        self, obs: Observation, actions: Sequence[Descriptor], use: str, chosen: tuple[str, ...] | None
     ) -> Descriptor | None:
-        """An option that puts a card into its own intel (`into`: hints.intel_options) or another: the first when the
-        card its last answer chose is worth having there, else the other (a 风云变幻 pick answered at random put a black
-        into its intel half the time, and its own colour into its hand: 10 players, seeds 20-29, better 507 / worse
-        449; docs/bots.md)."""
-        keep = self._value_to(obs, obs["seat"], colors) > 0
-        return next((d for d in actions if d["kind"] == "option" and (d["label"] in into) == keep), None)
+        """A choice inside an effect answered by what the effect does with it (hints.choice_roles): the seat given
+        cards, the likeliest camp-mate; the seat whose intel area takes the card its last answer chose, where that
+        card does most good; the card going into an intel area (choices.py's card_into_intel)."""
+        me = obs["seat"]
+        if use == GIVE_TO:
+            return self._best_seat(obs, actions, lambda s: self.memory.friend(obs, s) if s != me else -2)
+        if use == INTEL_TO and chosen:
+            colors = chosen
+            return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
+        if use == INTEL_CARD:
+            return card_into_intel(obs, actions, self._benefit)
+        return None
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
         return now_and_then(actions, lambda k: self.tactics.get(k) in KNOWN, self.skill_tactics, self.rng)

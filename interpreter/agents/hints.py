@@ -8,7 +8,7 @@ colour, and the identity table. Kept apart from heuristic.py (how the bot plays)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -48,6 +48,13 @@ COLLECT: Final = "collect"  # three intel of either colour wins
 SPREAD: Final = "spread"  # the others must hold two red or blue
 DIE: Final = "die"  # its own death with a red or blue intel wins
 USURP: Final = "usurp"  # whoever wins in its own turn, it wins instead
+# What a choice inside an effect is for, read from the effect's syntax tree (choice_roles), by the card kind or skill
+# and the choice's prompt: whom it gives cards to, whose intel area a card it has chosen goes into, which card goes.
+GIVE_TO: Final = "give_to"  # the seat chosen is given cards (give(cards, <choice>))
+INTEL_TO: Final = "intel_to"  # the seat chosen takes the card chosen before into its intel (collect(<card>, <choice>))
+INTEL_CARD: Final = (
+    "intel_card"  # the card chosen goes into the intel of a seat chosen next (collect(<choice>, <choice>))
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,8 @@ class Hints:
     colors: Mapping[str, str] = field(default_factory=dict)  # identity -> its identity colour (red, blue, black)
     # card kind or skill -> the labels of its effect's options that put a card into the chooser's intel (intel_options)
     intel_options: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # (card kind or skill, a choice's prompt) -> what its answer is for (choice_roles: GIVE_TO, INTEL_TO, INTEL_CARD)
+    choices: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
 
 _HINTS: dict[int, tuple[Content, Hints]] = {}
@@ -76,6 +85,7 @@ def hints_of(content: Content | None = None) -> Hints:
         content = load_cached()
     kept = _HINTS.get(id(content))
     if kept is None or kept[0] is not content:
+        effects = list(_effects(content))
         hints = Hints(
             {ct.id: ct.bot for ct in content.card_types.values() if ct.bot},
             {i.id: i.camp for i in content.identities.values() if i.camp in OPPOSITE},
@@ -83,7 +93,8 @@ def hints_of(content: Content | None = None) -> Hints:
             {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
             {s.id: s.bot for r in content.roles.values() for s in r.skills if s.bot},
             {i.id: COLOR_NAMES[i.color] for i in content.identities.values() if i.color in COLOR_NAMES},
-            intel_options(_effects(content)),
+            intel_options(effects),
+            choice_roles(effects),
         )
         kept = _HINTS[id(content)] = (content, hints)
     return kept[1]
@@ -103,7 +114,7 @@ def _effects(content: Content) -> Iterator[tuple[str, str]]:
                     yield moment.id, moment.effect_text
 
 
-def intel_options(effects: Iterator[tuple[str, str]]) -> dict[str, frozenset[str]]:
+def intel_options(effects: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
     """The options of a `choose_one` that put a card into the intel area of the seat choosing (an option whose body
     `collect`s into its `by`, or into `self` without one), by the card kind or skill whose effect it is: read from the
     effects' syntax trees once per content, so that a bot knows which option keeps a card as intel (the heuristic bot
@@ -143,3 +154,62 @@ def _nodes(x: object) -> Iterator[ast.Node]:
     elif isinstance(x, list | tuple):
         for v in x:
             yield from _nodes(v)
+    elif isinstance(x, dict):  # (a call's named arguments)
+        for v in x.values():
+            yield from _nodes(v)
+
+
+def choice_roles(effects: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """What the choices of each effect are for, by (card kind or skill, the choice's prompt): a `choose` whose answer is
+    the seat a `give` gives to (GIVE_TO), or the seat a `collect` puts a card into the intel area of (INTEL_TO), and the
+    card that `collect` puts there when it is a choice too (INTEL_CARD) — the choice written in the call or bound by a
+    `let` to a name (not one whose hand the effect takes cards from too). Read from the effects' syntax trees once per
+    content (a text without the words is not parsed), so that a bot answers such a choice by what it does, not by its
+    text. A choice without a prompt is not told apart from the effect's others and is left out, as is one whose
+    prompt names two uses."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for source, text in effects:
+        if "choose" not in text or ("give" not in text and "collect" not in text):
+            continue
+        try:
+            program = parse(text)
+        except LanguageError:
+            continue
+        nodes = list(_nodes(program.body))
+        # (a seat whose hand the effect also takes from — drawn from, then given back to — is chosen for more than
+        # the call: left out)
+        drawn = {
+            a.name
+            for n in nodes
+            if isinstance(n, ast.Call) and n.func == "hand"
+            for a in n.args
+            if isinstance(a, ast.Var)
+        }
+        bound = {n.name: n.value for n in nodes if isinstance(n, ast.Let) and n.name not in drawn}
+        for node in nodes:
+            if not isinstance(node, ast.Call) or node.func not in ("give", "collect"):
+                continue
+            cards, seat = (
+                _prompt_of(_arg(node, 0, "xs"), bound),
+                _prompt_of(_arg(node, 1, "to" if node.func == "give" else "p"), bound),
+            )
+            if seat is not None:
+                found.setdefault((source, seat), set()).add(GIVE_TO if node.func == "give" else INTEL_TO)
+                if node.func == "collect" and cards is not None:
+                    found.setdefault((source, cards), set()).add(INTEL_CARD)
+    return {key: next(iter(uses)) for key, uses in found.items() if len(uses) == 1}
+
+
+def _arg(call: ast.Call, i: int, name: str) -> ast.Node | None:
+    """A call's argument, given by its place or its name."""
+    return call.args[i] if len(call.args) > i else call.kwargs.get(name)
+
+
+def _prompt_of(node: ast.Node | None, bound: Mapping[str, ast.Node]) -> str | None:
+    """The prompt of the single choice (`choose`) an argument is, written there or bound to the name it reads."""
+    if isinstance(node, ast.Var):
+        node = bound.get(node.name)
+    if not isinstance(node, ast.Call) or node.func != "choose":
+        return None
+    prompt = node.kwargs.get("prompt")
+    return prompt.value if isinstance(prompt, ast.StrLit) else None
