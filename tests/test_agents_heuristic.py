@@ -704,10 +704,11 @@ def test_the_options_that_keep_a_card_as_intel_are_read_from_the_effects_syntax_
       }
       choose_one {
         option "kept" { collect(c, self) }
+        option "named" { collect(xs: c, p: self) }
       }
     """
     assert intel_options(iter([("made_up", effect), ("plain", "draw(self, 1)")])) == {
-        "made_up": frozenset({"mine", "kept"})
+        "made_up": frozenset({"mine", "kept", "named"})
     }
     assert "置入情报区" in hints_of(content).intel_options["feng_yun_bian_huan"]
 
@@ -715,7 +716,9 @@ def test_the_options_that_keep_a_card_as_intel_are_read_from_the_effects_syntax_
 def test_a_card_picked_for_itself_goes_into_its_intel_when_worth_it_there(content):
     """A `pick_best` card's pick (cards shown, one into its hand or, sharing no colour with its intel, into its intel
     instead): a red bot holding no intel picks the red card and keeps it as intel; holding a red intel already (the red
-    cannot go there) it picks the contest card for its hand; a black it was left with goes to its hand."""
+    cannot go there) it picks the contest card, and keeps it in hand. The hand-or-intel choice follows a card chosen in
+    the same effect only: a seat left one card to pick is not asked (the engine takes it), and a red card it chose
+    before in another effect does not send the pick into its intel."""
     h = hints_of(content)
     hints = replace(h, tactics={**h.tactics, "made_up": "pick_best"}, intel_options={"made_up": frozenset({"keep"})})
     obs = _obs("qian_fu_zhan_xian", {}, None)
@@ -728,21 +731,28 @@ def test_a_card_picked_for_itself_goes_into_its_intel_when_worth_it_there(conten
     )
     options = ({"id": 10, "kind": "option", "label": "hand"}, {"id": 11, "kind": "option", "label": "keep"})
     as_option = {**obs, "decision": {**obs["decision"], "kind": "option"}}
+    elsewhere = {**obs, "decision": {**obs["decision"], "source": "other"}}
+    after_elsewhere = set()
     for seed in range(10):
         bot = HeuristicAgent(seed, hints)
         assert bot.act(obs, shown) == 3
         assert bot.act(as_option, options) == 11  # its own colour, as intel
-        assert bot.act(obs, shown[:1]) == 1
-        assert bot.act(as_option, options) == 10  # a black, into its hand
+        bot.act(elsewhere, (*shown[2:], {**shown[2], "id": 4, "card": {**_card("red"), "id": 83}}))  # (a red)
+        after_elsewhere.add(bot.act(as_option, options))
+    assert after_elsewhere == {10, 11}  # (at random: the pick it was left with is not known)
     obs["players"][0]["intel"] = [{**_card("red"), "id": 60}]
     obs["players"][0]["intel_counts"] = {"red": 1, "blue": 0, "black": 0}
-    assert HeuristicAgent(0, hints).act(obs, shown) == 2  # (a red cannot join a red intel: the 截获, in hand)
+    for seed in range(10):
+        bot = HeuristicAgent(seed, hints)
+        assert bot.act(obs, shown) == 2  # (a red cannot join a red intel: the 截获)
+        assert bot.act(as_option, options) == 10  # a blue, into its hand
 
 
 def test_what_a_choice_is_for_is_read_from_the_effects_syntax_tree():
     """hints.choice_roles: a choice whose answer a `give` gives to, a `collect` puts an intel in front of, or a
-    `collect` puts into an intel area (written in the call or bound by `let`), by (source, prompt); not the cards
-    given, and not a seat the effect also takes cards from (drawn from, then given back to)."""
+    `collect` puts into an intel area (written in the call or bound by `let`; arguments by place or by name), by
+    (source, prompt); not the cards given, not a seat the effect also takes cards from (drawn from, then given back
+    to), and not a prompt two of these uses share."""
     effect = """
       let p = choose(from: others(self), prompt: "to whom")
       give(choose(from: hand(self), prompt: "which"), p)
@@ -751,11 +761,15 @@ def test_what_a_choice_is_for_is_read_from_the_effects_syntax_tree():
       let q = choose(from: others(self), prompt: "drawn from")
       put_in_hand(choose(from: hand(q), blind: true, prompt: "blind"), self)
       give(choose(from: hand(self), prompt: "back"), q)
+      give(to: choose(from: others(self), prompt: "named"), xs: choose(from: hand(self), prompt: "named cards"))
+      give(choose(from: hand(self), prompt: "shared cards"), choose(from: others(self), prompt: "shared"))
+      collect(choose(from: hand(self), prompt: "shared cards"), choose(from: alive(), prompt: "shared"))
     """
     assert choice_roles([("made_up", effect), ("plain", "draw(self, 1)")]) == {
         ("made_up", "to whom"): GIVE_TO,
         ("made_up", "card in"): INTEL_CARD,
         ("made_up", "whose intel"): INTEL_TO,
+        ("made_up", "named"): GIVE_TO,
     }
 
 

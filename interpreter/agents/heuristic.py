@@ -103,7 +103,7 @@ class HeuristicAgent(Agent):
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
-        self._chosen: tuple[str, ...] | None = None  # the colours of the card its last answer chose (None: no card)
+        self._chosen: tuple[str, tuple[str, ...]] | None = None  # its last answer's card: (what asked, its colours)
         self._values_of: Observation | None = None  # the observation the values below were worked out for
         self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit (asked often)
         self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
@@ -254,21 +254,23 @@ class HeuristicAgent(Agent):
         # the bot reads the top level some 40 times a decision, each descriptor several times.
         obs = dict(observation)
         self._remember(obs)
-        chosen, self._chosen = self._chosen, None  # (the card chosen by the answer before this one)
+        decision = obs["decision"]
+        # what asks (the skill resolving, else the card kind or skill; "": the rules), and the colours of the card its
+        # answer before chose in the same effect (a choice of one card is not asked: the one before may be elsewhere)
+        asking: str = (decision.get("skill") or decision.get("source") or "") if decision is not None else ""
+        last, self._chosen = self._chosen, None
+        chosen = last[1] if last is not None and asking and last[0] == asking else None
         if len(actions) == 1:
-            if actions[0]["kind"] == "card":
-                self._chosen = tuple(actions[0]["card"]["colors"])
             return int(actions[0]["id"])
         self._keep(obs)  # (this decision's state: its camp's colour, its task's style, values kept as worked out)
         # (walked several times: a tuple's walk costs no call; the engine's ActionList makes the plain copies directly)
         copies = getattr(actions, "copies", None)
         actions = copies() if copies is not None else tuple([dict(d) for d in actions])
-        decision = obs["decision"]
         kind = decision["kind"] if decision is not None else ""
         source = decision["source"] if decision is not None else ""
         tactic = self.tactics.get(source or "", "")
         # (a choice inside an effect: what the effect does with its answer, hints.choice_roles; "" if nothing known)
-        use = self.choices.get((decision.get("skill") or source, decision["prompt"]), "") if kind == "choose" else ""
+        use = self.choices.get((asking, decision["prompt"]), "") if kind == "choose" else ""
         kinds = {d["kind"] for d in actions}
         choice: Descriptor | None = None
         if kind in ("play", "send", "receive"):  # a new idle point: whatever skill it was using has resolved
@@ -301,15 +303,15 @@ class HeuristicAgent(Agent):
         elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._kept_worth, self.rng)):
             choice = picked  # a card out of an intel area: the one worth least there (choices.py)
         elif use == INTEL_CARD and "card" in kinds:
-            choice = self._choice_for(obs, actions, INTEL_CARD, chosen)
+            choice = card_into_intel(obs, actions, self._benefit)  # (choices.py)
         elif tactic == PICK_BEST and "card" in kinds:
             choice = pick_for_itself(obs, actions, self._value_to, self._kept)
-        elif kind == "option" and chosen and (into := self.intel_options.get(decision.get("skill") or source)):
+        elif kind == "option" and chosen and (into := self.intel_options.get(asking)):
             choice = option_into_intel(actions, into, self._value_to(obs, obs["seat"], chosen) > 0)
         if choice is None:
             choice = actions[self.rng.randrange(len(actions))]
         if choice["kind"] == "card":
-            self._chosen = tuple(choice["card"]["colors"])
+            self._chosen = (asking, tuple(choice["card"]["colors"]))
         return int(choice["id"])
 
     def _hinted_skill(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
@@ -341,17 +343,15 @@ class HeuristicAgent(Agent):
     def _choice_for(
         self, obs: Observation, actions: Sequence[Descriptor], use: str, chosen: tuple[str, ...] | None
     ) -> Descriptor | None:
-        """A choice inside an effect answered by what the effect does with it (hints.choice_roles): the seat given
-        cards, the likeliest camp-mate; the seat whose intel area takes the card its last answer chose, where that
-        card does most good; the card going into an intel area (choices.py's card_into_intel)."""
+        """A seat chosen inside an effect, answered by what the effect does with it (hints.choice_roles): the seat given
+        cards, the likeliest camp-mate; the seat whose intel area takes the card its last answer in the effect chose,
+        where that card does most good (none known: None)."""
         me = obs["seat"]
         if use == GIVE_TO:
             return self._best_seat(obs, actions, lambda s: self.memory.friend(obs, s) if s != me else -2)
         if use == INTEL_TO and chosen:
             colors = chosen
             return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
-        if use == INTEL_CARD:
-            return card_into_intel(obs, actions, self._benefit)
         return None
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:

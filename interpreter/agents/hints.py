@@ -138,10 +138,10 @@ def intel_options(effects: Iterable[tuple[str, str]]) -> dict[str, frozenset[str
 
 
 def _collects_into(stmt: ast.Node, seat: str) -> bool:
-    """Whether a statement is `collect(cards, seat)` (the seat named as in the option's `by`)."""
-    if not isinstance(stmt, ast.CallStmt) or stmt.call.func != "collect" or len(stmt.call.args) < 2:
+    """Whether a statement is `collect(cards, seat)` (the seat named as in the option's `by`; by its place or `p:`)."""
+    if not isinstance(stmt, ast.CallStmt) or stmt.call.func != "collect":
         return False
-    target = stmt.call.args[1]
+    target = _arg(stmt.call, 1, "p")
     return isinstance(target, ast.Var) and target.name == seat
 
 
@@ -166,7 +166,7 @@ def choice_roles(effects: Iterable[tuple[str, str]]) -> dict[tuple[str, str], st
     `let` to a name (not one whose hand the effect takes cards from too). Read from the effects' syntax trees once per
     content (a text without the words is not parsed), so that a bot answers such a choice by what it does, not by its
     text. A choice without a prompt is not told apart from the effect's others and is left out, as is one whose
-    prompt names two uses."""
+    prompt names two uses, or another choice of the effect too (cards given, a seat drawn from)."""
     found: dict[tuple[str, str], set[str]] = {}
     for source, text in effects:
         if "choose" not in text or ("give" not in text and "collect" not in text):
@@ -186,18 +186,24 @@ def choice_roles(effects: Iterable[tuple[str, str]]) -> dict[tuple[str, str], st
             if isinstance(a, ast.Var)
         }
         bound = {n.name: n.value for n in nodes if isinstance(n, ast.Let) and n.name not in drawn}
+        read: set[int] = set()  # (the choices told apart, by id)
         for node in nodes:
             if not isinstance(node, ast.Call) or node.func not in ("give", "collect"):
                 continue
             cards, seat = (
-                _prompt_of(_arg(node, 0, "xs"), bound),
-                _prompt_of(_arg(node, 1, "to" if node.func == "give" else "p"), bound),
+                _choice_of(_arg(node, 0, "xs"), bound),
+                _choice_of(_arg(node, 1, "to" if node.func == "give" else "p"), bound),
             )
             if seat is not None:
-                found.setdefault((source, seat), set()).add(GIVE_TO if node.func == "give" else INTEL_TO)
+                read.add(id(seat))
+                found.setdefault((source, _prompt(seat)), set()).add(GIVE_TO if node.func == "give" else INTEL_TO)
                 if node.func == "collect" and cards is not None:
-                    found.setdefault((source, cards), set()).add(INTEL_CARD)
-    return {key: next(iter(uses)) for key, uses in found.items() if len(uses) == 1}
+                    read.add(id(cards))
+                    found.setdefault((source, _prompt(cards)), set()).add(INTEL_CARD)
+        for node in nodes:  # (any other choice sharing a prompt makes it two uses)
+            if isinstance(node, ast.Call) and node.func in ("choose", "choose_many") and id(node) not in read:
+                found.setdefault((source, _prompt(node)), set()).add("")
+    return {key: next(iter(uses)) for key, uses in found.items() if key[1] and len(uses) == 1 and "" not in uses}
 
 
 def _arg(call: ast.Call, i: int, name: str) -> ast.Node | None:
@@ -205,11 +211,14 @@ def _arg(call: ast.Call, i: int, name: str) -> ast.Node | None:
     return call.args[i] if len(call.args) > i else call.kwargs.get(name)
 
 
-def _prompt_of(node: ast.Node | None, bound: Mapping[str, ast.Node]) -> str | None:
-    """The prompt of the single choice (`choose`) an argument is, written there or bound to the name it reads."""
+def _choice_of(node: ast.Node | None, bound: Mapping[str, ast.Node]) -> ast.Call | None:
+    """The single choice (`choose`) an argument is, written there or bound to the name it reads."""
     if isinstance(node, ast.Var):
         node = bound.get(node.name)
-    if not isinstance(node, ast.Call) or node.func != "choose":
-        return None
-    prompt = node.kwargs.get("prompt")
-    return prompt.value if isinstance(prompt, ast.StrLit) else None
+    return node if isinstance(node, ast.Call) and node.func == "choose" else None
+
+
+def _prompt(choice: ast.Call) -> str:
+    """A choice's prompt ("" if it has none written as a text)."""
+    prompt = _arg(choice, 2, "prompt")
+    return prompt.value if isinstance(prompt, ast.StrLit) else ""
