@@ -152,8 +152,11 @@ class GameCore:
     def forget_views(self) -> None:
         """What observations kept is stale (a re-deal: records went, cards may have other ids): start again. A new
         Views, not the old one initialised again: compiled (mypyc), a second ``__init__`` sets the fields as if
-        they were empty and never frees what they held (every part kept, and the cards and players it names)."""
+        they were empty and never frees what they held (every part kept, and the cards and players it names). The
+        cards' faces stay: a face moves with its deck id."""
+        faces = self.views.faces
         self.views = Views(self.n)
+        self.views.faces = faces
 
     # ------------------------------------------------------------------ the clock
 

@@ -181,8 +181,9 @@ def _public_history(views: Views, log: list[Record]) -> tuple[FrozenDict, ...]:
 
 
 def _face(views: Views, c: Card) -> FrozenDict:
-    """``card_data(c)``, made once per card and game: what a card prints (its type, colours, direction, lock and
-    per-copy data) is set when the deck is made and never changes, so its face is shared by every observation."""
+    """``card_data(c)``, made once per card: what a card prints (its type, colours, direction, lock and per-copy data)
+    is set when the deck is made and never changes, so its face is shared by every observation — of every game dealt
+    the same deck (Zones.load_deck hands over its content set's faces: ContentIndex.deck_faces)."""
     faces = views.faces
     face = faces.get(c.uid)
     if face is None:

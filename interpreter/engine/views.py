@@ -24,7 +24,8 @@ class Views:
         self.made: dict[int | None, tuple[FrozenDict, ...]] = {}  # per seat: its history as last handed out
         self.public: tuple[int, tuple[FrozenDict, ...]] = (0, ())  # a spectator's: (records read, history)
         self.public_records: dict[Any, FrozenDict] = {}  # log index (and fields kept) -> a spectator's copy
-        self.faces: dict[int, FrozenDict] = {}  # deck id -> what the card prints (card_data)
+        # deck id -> what the card prints (card_data); a dealt deck's are its content set's (Zones.load_deck)
+        self.faces: dict[int, FrozenDict] = {}
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
         # per player: [its own row, the row every other seat and a spectator see], each (the player's version and
         # maybe the turn, the row) or None
