@@ -130,7 +130,7 @@ class GameCore:
         self.budget_line = STEP_BUDGET
         self.decision_log: list = []  # indices answered, in order (the replay script)
         self.actions_taken: list = []  # the action ids agents answered (the synchronous driver)
-        self._labels: dict = {}  # labels of cards, players and card uses offered as options (they do not change)
+        self._labels: dict = {}  # labels of cards, players and card uses offered as options (a dealt deck's: load_deck)
         self.result: GameOver | None = None
         # the channels' ports (ports.py): they see cards through Zones, which is made after the core
         self._sight: Callable[[int], int] = ports.sight  # the seats that can see a card now (records naming it)

@@ -19,8 +19,9 @@ it only while the content set is alive. What each part is for:
   use, its condition, its target rule, its bit). The bit is 0 for a use whose rules read ``this_card``
   (checked per copy), else one of its own within the content set: a question checks that use once for
   all copies and keeps the answer in two bit masks.
-- :meth:`deck_faces`: what each card of the deck for a player count is made from (Zones.load_deck), and what
-  observations show of each (its printed face, the same in every game dealt that deck: Views.faces).
+- :meth:`deck_faces`: what each card of the deck for a player count is made from (Zones.load_deck), what
+  observations show of each (its printed face, the same in every game dealt that deck: Views.faces) and the log's
+  labels of its cards and their uses (GameCore._labels).
 - :meth:`roles_in_order`: the roles sorted by id (the deal shuffles them from that order).
 - the parts its owners fill on first use: ``action_space`` (actions.space_for: every action id the
   content set can offer), ``descriptor_entries`` (actions.Describer's templates of descriptors),
@@ -52,9 +53,10 @@ RoleActives = tuple[dict[str, tuple["Skill", ...]], tuple[tuple["Skill", ...] | 
 RoleEntry = tuple["Role", tuple[tuple["Skill", frozenset[str], Any, int], ...], tuple["Skill", ...]]
 # What a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data, plans.
 Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
-# The deck for a player count: the faces in deck order, the deck ids as a dict's keys in that order, and what an
-# observation shows of each card (observation.py's _face: a read-only dict by deck id, made as first shown).
-DeckFaces = tuple[list[Face], dict[int, Any], dict[int, Any]]
+# The deck for a player count: the faces in deck order, the deck ids as a dict's keys in that order, what an
+# observation shows of each card (observation.py's _face: a read-only dict by deck id, made as first shown) and the
+# log's labels of its cards and card uses (GameCore._label, by the same keys), made as first offered.
+DeckFaces = tuple[list[Face], dict[int, Any], dict[int, Any], dict[Any, str]]
 
 NO_PLANS: TypePlans = (0, ())  # a card shown outside a game (the browser's card list): no uses to offer
 
@@ -166,7 +168,7 @@ class ContentIndex:
         got = kept[4].get(players)
         if got is None:
             faces = [self.face(e, content.card_types[e.card_type]) for e in content.deck_for(players)]
-            got = (faces, dict.fromkeys([f[0] for f in faces]), {})
+            got = (faces, dict.fromkeys([f[0] for f in faces]), {}, {})
             kept[4][players] = got
         return got
 

@@ -382,7 +382,7 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     g.reseed(g.seed)
     g.decision_log = [0] * len(g.decision_log)  # (its length counts the questions; the answers were the truth's)
     g.actions_taken = []
-    g._labels.clear()  # (labels of the cards and card uses offered to anyone so far, by deck id)
+    g._labels = {}  # (labels of the cards and card uses offered so far, by deck id: its own, not its deck's shared)
     g.pins = None  # (a referee's fact of the setup: which seat was dealt a role or task)
 
 

@@ -128,7 +128,7 @@ class Zones(MoveCount):
         anything reads it)."""
         game = self.game
         got = game.index.deck_faces(game.content, players)
-        args, uids, shown = got
+        args, uids, shown, labels = got
         cards = [
             Card(uid, ctype, mask, arrow, lock, data, plans) for uid, ctype, mask, arrow, lock, data, plans in args
         ]
@@ -142,9 +142,11 @@ class Zones(MoveCount):
             for c in cards:
                 by_uid[c.uid] = c
             # What a card prints is fixed by its deck id in this deck (a resample moves a face with its id): the
-            # faces observations show (observation.py's _face) are made once for every game dealt the deck, not
-            # again in each game (about 1% of a heuristic game, pure). A table built mid-game keeps its own.
+            # faces observations show (observation.py's _face) and the log's labels of the cards and their uses
+            # (GameCore._label) are made once for every game dealt the deck, not again in each game (about 1% of
+            # a heuristic game each, pure). A table built mid-game keeps its own.
             game.views.faces = shown
+            game._labels = labels
         self.deck = list(self.cards)
 
     def shuffle_deck(self, top: list[Card] | None = None) -> None:
