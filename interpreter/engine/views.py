@@ -40,7 +40,9 @@ class Views:
         self.known_of: dict[int, tuple[list[tuple[Card, int]], tuple[FrozenDict, ...], tuple[int, int]]] = {}
         self.hands: dict[int | None, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its hand, faces)
         self.intel: dict[int, tuple[tuple[Card, ...], tuple[FrozenDict, ...]]] = {}  # seat -> (its intel, faces)
-        self.mine: dict[int | None, tuple[int, FrozenDict]] = {}  # seat -> (its Player.version, `me`)
+        # seat -> (its Player.version, `me`, what it shows besides the hand: its identity, task, role, dealt roles and
+        # former identities as the objects `me` was made from)
+        self.mine: dict[int | None, tuple[int, FrozenDict, Any]] = {}
         # ((Zones.sightings, Zones.decked), the deck, whether a card in it may be followed by some seat): _known
         self.deck_followed: tuple[tuple[int, int], list[Card], bool] | None = None
         self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
