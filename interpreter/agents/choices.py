@@ -117,9 +117,9 @@ def pick_for_itself(
 
 def option_into_intel(actions: Sequence[Descriptor], into: frozenset[str], keep: bool) -> Descriptor | None:
     """An option that puts a card into its own intel (`into`: hints.intel_options) or another: the first when the card
-    is worth having there (`keep`: the card its last answer chose), else the other (a 风云变幻 pick answered at random
-    put a black into its intel half the time, and its own colour into its hand: 10 players, seeds 20-29, better 507 /
-    worse 449; docs/bots.md)."""
+    is worth having there (`keep`: the card its last answer chose), else the other (a `pick_best` card's choice
+    answered at random put a black into its intel half the time, and its own colour into its hand: 10 players, seeds
+    20-29, better 507 / worse 449; docs/bots.md)."""
     return next((d for d in actions if d["kind"] == "option" and (d["label"] in into) == keep), None)
 
 
