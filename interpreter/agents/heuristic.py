@@ -287,8 +287,8 @@ class HeuristicAgent(Agent):
             choice = self._send_seat(obs, actions, kind)
         elif kind == "play":
             choice = self._play(obs, actions)
-        elif kind == "death_give_target":  # (the rules' own: a dying seat's hand, to whom)
-            choice = self._best_seat(obs, actions, lambda s: self.memory.friend(obs, s) if s != obs["seat"] else -2)
+        elif kind == "death_give_target":  # (the rules' own give: a dying seat's hand, to whom)
+            choice = self._choice_for(obs, actions, GIVE_TO, None)
         elif use in (GIVE_TO, INTEL_TO) and "seat" in kinds:  # (what the effect does with the answer: hints.py)
             choice = self._choice_for(obs, actions, use, chosen)
         elif kind == "target" and "seat" in kinds:
@@ -310,7 +310,7 @@ class HeuristicAgent(Agent):
             choice = option_into_intel(actions, into, self._value_to(obs, obs["seat"], chosen) > 0)
         if choice is None:
             choice = actions[self.rng.randrange(len(actions))]
-        if choice["kind"] == "card":
+        if asking and choice["kind"] == "card":  # (read only by a later answer in the same effect: not the rules')
             self._chosen = (asking, tuple(choice["card"]["colors"]))
         return int(choice["id"])
 

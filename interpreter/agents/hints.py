@@ -52,9 +52,8 @@ USURP: Final = "usurp"  # whoever wins in its own turn, it wins instead
 # and the choice's prompt: whom it gives cards to, whose intel area a card it has chosen goes into, which card goes.
 GIVE_TO: Final = "give_to"  # the seat chosen is given cards (give(cards, <choice>))
 INTEL_TO: Final = "intel_to"  # the seat chosen takes the card chosen before into its intel (collect(<card>, <choice>))
-INTEL_CARD: Final = (
-    "intel_card"  # the card chosen goes into the intel of a seat chosen next (collect(<choice>, <choice>))
-)
+# the card chosen goes into the intel of a seat chosen next (collect(<choice>, <choice>))
+INTEL_CARD: Final = "intel_card"
 
 
 @dataclass(frozen=True)
