@@ -207,7 +207,7 @@ def test_recorded_games_hold_only_declared_events_and_fields():
         g = Game(content, n, seed, [RandomAgent(seed * 10 + i) for i in range(n)], record=True)
         g.run()
         for rec in g.log:
-            if "e" not in rec:  # a decision record: observation.py's _read_log hands its copy to the seat unwalked,
+            if "e" not in rec:  # a decision record: histories.py's _read_log hands its copy to the seat unwalked,
                 # so it must hold these fields only, each a number or a text but `to` (a list or a dict here would be
                 # the engine's own object in the seat's observation)
                 assert set(rec) == {"d", "seat", "n", "choice", "label", "prompt", "source", "to"}, rec

@@ -397,7 +397,7 @@ def ask_seat(
         picked = options[index]
         if game.trace is not None:
             game.trace.append(("answer", player.seat, D.option_label(picked)))
-        if game.record:  # (no "e"; every value but `to` a number or a text: observation.py's _read_log counts on it)
+        if game.record:  # (no "e"; every value but `to` a number or a text: histories.py's _read_log counts on it)
             game.log.append(
                 {
                     "d": kind,
