@@ -46,9 +46,9 @@ def _read_log(views: Views, log: list[Record]) -> None:
     fields kept from the seats reading it: one copy for every seat that reads it whole, shared (read-only, so
     sharing it tells nothing)."""
     lists = views.histories
-    seats = range(views.n)
-    for i in range(views.read, len(log)):
-        rec = log[i]
+    start = views.read
+    # (the new records by a slice, not by index over a range: a range made at each call costs more than its walk)
+    for rec in log[start:] if start else log:
         to = rec.get("to")
         secret = rec.get("secret")
         if not secret:  # every seat that reads it (every seat; or those it is to: a decision's) reads it whole
@@ -63,28 +63,25 @@ def _read_log(views: Views, log: list[Record]) -> None:
             elif len(to) == 1 and type(to[0]) is int and 0 <= to[0] < len(lists):  # (to one seat: a decision's)
                 lists[to[0]].append(v)
             else:
-                for seat in seats:
+                for seat in range(len(lists)):
                     if seat in to:
                         lists[seat].append(v)
             continue
-        if len(secret) == 1:  # one secret field (a draw's cards …): a copy for its readers, one for the others
+        if len(secret) == 1 and to is None:  # one secret field (a draw's cards …): a copy for its readers (seats, as
+            # emit_event lists them), one for the others: the others' copy appended for every seat, then replaced
             ((field, readers),) = secret.items()
+            blank = _frozen(rec, (field,))
+            for lst in lists:
+                lst.append(blank)
             whole: FrozenDict | None = None
-            blank: FrozenDict | None = None
-            for seat in seats:
-                if to is not None and seat not in to:
-                    continue
-                if seat in readers:
+            for seat in readers:
+                if type(seat) is int and 0 <= seat < len(lists):  # (as `seat in readers` read it)
                     if whole is None:
                         whole = _frozen(rec, ())
-                    lists[seat].append(whole)
-                else:
-                    if blank is None:
-                        blank = _frozen(rec, (field,))
-                    lists[seat].append(blank)
+                    lists[seat][-1] = whole
             continue
         made: dict[tuple[str, ...], FrozenDict] = {}
-        for seat in seats:
+        for seat in range(len(lists)):
             if to is not None and seat not in to:
                 continue
             hidden = tuple([f for f, readers in secret.items() if seat not in readers])
