@@ -427,9 +427,18 @@ def _rows(
 
 
 def _transit(views: Views, zones: Zones, flow: TurnFlow, t: Transit, seat: int | None) -> FrozenDict:
-    """The intel sent this turn as `seat` sees it (docs/observation.md, "transit")."""
+    """The intel sent this turn as `seat` sees it (docs/observation.md, "transit"): the same one, for every seat that
+    sees the card as this seat does, while what it is made from is the same (its fields change as the intel travels,
+    far less often than seats observe it)."""
     card = zones.pending
-    return FrozenDict(
+    seen = card is not None and _sees(zones, card, seat)
+    used_as = card.used_as if card is not None else None
+    parts = (t.sender, t.direction, t.target, t.lock, flow.holder, card, zones.pending_face_up, used_as)
+    kept = views.transit[1 if seen else 0]
+    if kept is not None and kept[0] == parts:
+        same: FrozenDict = kept[1]
+        return same
+    made = FrozenDict(
         {
             "sender": t.sender.seat,
             "direction": t.direction,
@@ -438,11 +447,13 @@ def _transit(views: Views, zones: Zones, flow: TurnFlow, t: Transit, seat: int |
             "holder": flow.holder.seat if flow.holder is not None else None,
             "pending": card is not None,
             "face_up": bool(card is not None and zones.pending_face_up),
-            "card": _face(views, card) if card is not None and _sees(zones, card, seat) else None,
+            "card": _face(views, card) if card is not None and seen else None,
             # a face-down intel everyone saw being put there as a used card: its card type, not the copy
-            "known_as": card.used_as.id if card is not None and card.used_as is not None else None,
+            "known_as": used_as.id if used_as is not None else None,
         }
     )
+    views.transit[1 if seen else 0] = (parts, made)
+    return made
 
 
 def _mine(views: Views, skills: Skills, seat: int | None, me: Player | None) -> FrozenDict:

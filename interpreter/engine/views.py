@@ -30,6 +30,8 @@ class Views:
         # per player: [its own row, the row every other seat and a spectator see], each (the player's version and
         # maybe the turn, the row) or None
         self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None, None] for _ in range(n)]
+        # the transit as seats that do not see its card (0) and those that do (1) see it: (what it was made from, it)
+        self.transit: list[tuple[tuple[Any, ...], FrozenDict] | None] = [None, None]
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
         # seat -> ((Zones.sightings, Zones.unremoved), the removed list, its cards walked, its removed_face_down)
         self.removed: dict[int | None, tuple[Any, ...]] = {}
