@@ -282,8 +282,15 @@ class Describer:
         cards, uses, seats, skills, vals = e.cards, e.uses, e.seats, e.skills, e.values
         entries: list[Entry] = []
         add = entries.append
+        # the ids gathered in the same walk (not a comprehension after it: a function made and called at each
+        # decision), and an option's position counted (an enumerate made at each decision costs more: it is read
+        # only for a value)
+        found: list[int] = []
+        add_id = found.append
         values = False  # options that are values (texts, names …) can repeat; cards, seats and uses cannot
-        for pos, opt in enumerate(decision.options):
+        pos = -1
+        for opt in decision.options:
+            pos += 1
             t = type(opt)
             if t is PlayOption:
                 card = opt.card
@@ -321,7 +328,8 @@ class Describer:
                 if entry is None:
                     entry = self._value_entry(opt, pos, t)
             add(entry)
-        ids = tuple([entry[0] for entry in entries])
+            add_id(entry[0])
+        ids = tuple(found)
         if values and len(set(ids)) != len(ids):
             raise EngineError(
                 f"decision {decision.kind} for P{seat} offers two options that are the same action "
