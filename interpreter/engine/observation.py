@@ -379,17 +379,7 @@ def _rows(
         if kept is not None and kept[0] == stamp:
             players.append(kept[1])
             continue
-        statuses = (
-            tuple(
-                sorted(
-                    name
-                    for name, until in p.statuses.items()
-                    if until >= turn and (p is me or name not in p.secret_statuses)
-                )
-            )
-            if p.statuses
-            else ()
-        )
+        statuses = _statuses(p, me, turn) if p.statuses else ()
         role = p.role.id if p.role is not None and (p.role_shown or p is me) else None
         row = {
             "seat": p.seat,
@@ -408,22 +398,38 @@ def _rows(
         }
         plain = not any_declared  # (the declared zones' cards are not counted in the version: not kept)
         if p.marks:  # marks kept for the game (keep_mark, add_mark): public ones, and one's own secret ones
-            marks = {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
+            marks = _marks(p, me)
             if marks:
                 row["marks"] = FrozenDict(marks)
                 plain = False
         if any_declared:  # the zones the rules declare, each player's
             row["zones"] = _zones_seen(views, zones, declared, seat, p)
         if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
-            row["skills"] = FrozenDict(
-                {sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)}
-            )
+            row["skills"] = _skills(p)
             plain = False
         frozen = FrozenDict(row)
         if plain:
             kept_rows[0 if mine else 1] = (stamp, frozen)
         players.append(frozen)
     return tuple(players)
+
+
+# (A row's comprehensions are functions of their own: a comprehension in _rows that read its player would make him, and
+# every name it reads, a cell of _rows at each call, each read of them an indirect one.)
+def _statuses(p: Player, me: Player | None, turn: int) -> tuple[str, ...]:
+    """A row's statuses: those lasting into this turn, a secret one in its own seat's row only, sorted."""
+    own, hidden = p is me, p.secret_statuses
+    return tuple(sorted([name for name, until in p.statuses.items() if until >= turn and (own or name not in hidden)]))
+
+
+def _marks(p: Player, me: Player | None) -> dict[str, Any]:
+    """A row's marks: those kept for the game, public ones and (in its own seat's row) secret ones."""
+    return {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
+
+
+def _skills(p: Player) -> FrozenDict:
+    """A row's skills: those not had (lost) and the 转换技 in their 阴 state."""
+    return FrozenDict({sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)})
 
 
 def _transit(views: Views, zones: Zones, flow: TurnFlow, t: Transit, seat: int | None) -> FrozenDict:
