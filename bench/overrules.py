@@ -19,10 +19,13 @@ overrule's gain is the difference in the seat's mean result (1 a win, 0 a loss, 
 then played and the game goes on.
 
 Per variant it prints the overrules, their mean gain with its standard error, how many were better and worse,
-the same by decision kind and by the seat's identity, and the search's CPU seconds a game. A variant is ``NAME=``
+the same by decision kind and by the seat's identity, the search's CPU seconds a game, and its overrules' summed gain
+a game (with its standard error over the games) and that less the first variant's, game by game. A variant is ``NAME=``
 (the kept search) or ``NAME=KEY=VALUE,...`` with the keys ``samples`` (N), ``horizon`` (turns, 0 to the end),
 ``bar`` (the sign test's z), ``candidates`` (actions compared, the guide's included), ``lean`` (the weight of the
-colours a seat accepted in the samples' identities) and ``kinds`` (the decisions searched, joined by ``+``).
+colours a seat accepted in the samples' identities), ``kinds`` (the decisions searched, joined by ``+``), ``rank``
+(how the candidates beyond the guide's answer are chosen: ``random``, or ``guide``, its next-best answers first) and
+``confirm`` (fresh samples an overrule must also win on before it is made; 0, none).
 docs/bots.md has what it found.
 """
 
@@ -48,7 +51,16 @@ from interpreter.engine.step import GameState
 from interpreter.seeds import agent_seed, game_seed
 from interpreter.sim import make_agents
 
-KEYS = {"samples": int, "horizon": int, "bar": float, "candidates": int, "lean": float, "kinds": str}
+KEYS = {
+    "samples": int,
+    "horizon": int,
+    "bar": float,
+    "candidates": int,
+    "lean": float,
+    "kinds": str,
+    "rank": str,
+    "confirm": int,
+}
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
@@ -79,6 +91,8 @@ def make_search(seed: int, hints: Hints, params: dict[str, Any]) -> SearchAgent:
         candidates=params.get("candidates", 4),
         bar=params.get("bar", 1.5),
         lean_weight=params.get("lean", 0.7),
+        rank=params.get("rank", "random"),
+        confirm=params.get("confirm", 0),
         **options,
     )
 
@@ -115,11 +129,13 @@ class Tally:
 
     def __init__(self) -> None:
         self.gains: dict[str, list[float]] = defaultdict(list)
+        self.per_game: list[float] = []  # each game's summed gain (a game without an overrule: 0)
         self.seconds = 0.0
 
     def add(self, kind: str, identity: str, gain: float) -> None:
         for key in ("all", f"kind {kind}", f"identity {identity}"):
             self.gains[key].append(gain)
+        self.per_game[-1] += gain
 
 
 def summary(xs: list[float]) -> str:
@@ -131,6 +147,14 @@ def summary(xs: list[float]) -> str:
     return f"{n:4d} overrules, gain {mean:+.3f} ± {se:.3f} a decision, better {better}, worse {worse}"
 
 
+def mean_se(xs: list[float]) -> str:
+    """The mean of `xs` with its standard error."""
+    n = len(xs)
+    mean = sum(xs) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n) if n > 1 else 0.0
+    return f"{mean:+.4f} ± {se:.4f}"
+
+
 def watch(content, n: int, g: int, seed: int, rollouts: int, variants: list, tallies: list[Tally]) -> None:
     """Game g: the heuristic bots play it; at each decision of the watched seat every variant answers, and each
     answer that differs from the guide's is valued in the real game against the guide's."""
@@ -140,6 +164,8 @@ def watch(content, n: int, g: int, seed: int, rollouts: int, variants: list, tal
     state = GameState(content, n, gseed)
     agents = make_agents(("heuristic",) * n, gseed, content)
     searches = [make_search(agent_seed(gseed, seat), hints, params) for _, params in variants]
+    for tally in tallies:
+        tally.per_game.append(0.0)
     while not state.is_terminal():
         s = state.current_player()
         if s != seat:
@@ -193,6 +219,13 @@ def main() -> None:
             print("  no overrule")
         for key in sorted(tally.gains, key=lambda k: (k != "all", k)):
             print(f"  {key:<16} {summary(tally.gains[key])}")
+        # what its overrules gained a game (its mean over the games, with the standard error from game to game),
+        # and the same less the first variant's, game by game (the same decisions: a sharper comparison)
+        line = f"  gain a game {mean_se(tally.per_game)}"
+        if tally is not tallies[0]:
+            diff = [x - y for x, y in zip(tally.per_game, tallies[0].per_game, strict=True)]
+            line += f"; less the first variant's, game by game, {mean_se(diff)}"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -386,3 +386,114 @@ def test_paired_lean_weight_sets_how_much_accepted_colours_count(content):
     assert flat({1: blue}) == 1.0 == flat({1: red})
     probed = SearchAgent(2, 1, rollout="paired", lean_weight=0.0)._weigh({1: 3.0}, {1: frozenset({"red"})})
     assert probed is not None and probed({1: blue}) == 0.0
+
+
+def test_paired_ranked_candidates_are_the_guides_next_best_cards(content):
+    """`rank="guide"`: at a send with more options than candidates, the card compared with the guide's answer is the
+    one the guide itself sends when its answer is not on offer (its next-best card); drawn at random, another. The
+    guide's answer is the same either way."""
+    from interpreter.agents.heuristic import HeuristicAgent
+
+    for seed in (4, 8):
+        state = _at_kind(content, 5, seed, frozenset({"send"}))
+        me = state.current_player()
+        obs, actions = state.observation(me), state.action_descriptors()
+        prior = HeuristicAgent(7).act(obs, actions)
+        following = HeuristicAgent(7).act(obs, [d for d in actions if int(d["id"]) != prior])
+        ranked = SearchAgent(7, 1, rollout="paired", candidates=2, rank="guide")
+        ranked.search(obs, actions, state.world(me))
+        assert set(ranked.last) == {prior, following}
+        drawn = SearchAgent(7, 1, rollout="paired", candidates=2)
+        drawn.search(obs, actions, state.world(me))
+        assert prior in drawn.last and following not in drawn.last
+    with pytest.raises(ValueError, match="unknown ranking"):
+        SearchAgent(7, 2, rollout="paired", rank="best")
+
+
+def test_paired_ranked_targets_follow_the_guides_plan_and_leave_its_answers(content):
+    """`rank="guide"` at its own ↑ sends' targets (8 players, seven seats; a search bot at every seat): the target
+    compared with the guide's is a seat the guide values next for the card sent (read from its own send's record),
+    valued as the guide valued the target it planned; and all game long each guide's answers and generator are those
+    of a heuristic bot in its seat (ranking reads the guide's values, never its generator)."""
+    n, checked = 8, 0
+    for seed in (6, 7):
+        checked += _ranked_targets_checked(content, n, seed)
+    assert checked >= 3
+
+
+def _ranked_targets_checked(content, n: int, seed: int) -> int:
+    """One game of the test above; how many ↑ targets it checked."""
+    from interpreter.agents.heuristic import HeuristicAgent
+
+    state = GameState(content, n, seed)
+    twins = [HeuristicAgent(seed * 31 + s) for s in range(n)]  # each guide's twin, answering the same observations
+    # (one sample: it never overrules, the sign test asks for three that differ)
+    bots = [
+        SearchAgent(seed * 31 + s, 1, rollout="paired", candidates=2, rank="guide", kinds=frozenset({"send_target"}))
+        for s in range(n)
+    ]
+    plans: list = [[] for _ in range(n)]  # each guide's plan of each option at its seat's last send
+    checked = 0
+    while not state.is_terminal():
+        s = state.current_player()
+        obs, actions = state.observation(s), state.action_descriptors()
+        bot, twin = bots[s], twins[s]
+        answer = twin.act(obs, actions)
+        assert bot.search(obs, actions, state.world(s)) == answer
+        assert bot.guide.rng.getstate() == twin.rng.getstate()
+        if state.decision_kind == "send":
+            plans[s] = list(twin._plans)
+        elif state.decision_kind == "send_target" and obs["transit"] is None and len(actions) > 2:
+            values = bot._guide_values(obs, actions, "send_target")
+            sent = next(r["choice"] for r in reversed(obs["history"]) if r.get("d") == "send" and r.get("seat") == s)
+            assert values[answer] == pytest.approx(plans[s][sent][0])  # the guide's own value of the planned target
+            (compared,) = set(bot.last) - {answer}
+            assert values[compared] == max(v for a, v in values.items() if a != answer)  # (of several alike: drawn)
+            checked += 1
+        state.apply_action(answer)
+    return checked
+
+
+def test_paired_confirm_plays_an_overrule_again_on_fresh_samples(content):
+    """`confirm`: an action that won every sample it was chosen on but none of the fresh ones played after is not
+    taken; without `confirm` it is (a World whose samples let the other action win only while it deals the first
+    twelve samples: six for each of the two actions)."""
+    state = _at_kind(content, 5, 3, frozenset({"receive"}))
+    me = state.current_player()
+    obs, actions = state.observation(me), state.action_descriptors()
+    assert len(actions) == 2
+    prior = SearchAgent(11, 1, rollout="paired").guide.act(obs, actions)
+    (winner,) = (int(d["id"]) for d in actions if int(d["id"]) != prior)
+
+    class Dealt:
+        """A sample over at once: `me` wins if it answered `winner` and the World called it lucky."""
+
+        def __init__(self, inner: GameState, lucky: bool) -> None:
+            self.inner, self.lucky, self.chosen = inner, lucky, None
+
+        def __getattr__(self, name: str):
+            return getattr(self.inner, name)
+
+        def apply_action(self, action: int) -> None:
+            self.chosen = action
+
+        def is_terminal(self) -> bool:
+            return True
+
+        def returns(self) -> list[float]:
+            won = self.lucky and self.chosen == winner
+            return [1.0 if s == me and won else -1.0 if won else 0.0 for s in range(state.n_players)]
+
+    class World:
+        def __init__(self) -> None:
+            self.dealt = 0
+
+        def sample(self, rng: random.Random, weigh=None):
+            self.dealt += 1
+            return Dealt(state.world(me).sample(rng, weigh), self.dealt <= 12)
+
+    kept = SearchAgent(11, 6, rollout="paired", horizon=0)
+    assert kept.search(obs, actions, World()) == winner
+    confirmed = SearchAgent(11, 6, rollout="paired", horizon=0, confirm=4)
+    world = World()
+    assert confirmed.search(obs, actions, world) == prior and world.dealt == 12 + 2 * 4

@@ -37,7 +37,9 @@ test). A rollout stops ``HORIZON`` turns on and the position is evaluated with t
 end. A candidate that is not ahead after ``PAIRED_FIRST`` samples gets no more. Samples are dealt with
 the guide's camp guesses (World.sample's `weigh`): a deal of identities that contradicts the colours a seat
 accepted by choice is dealt again with a probability that grows with the contradiction, and one that
-contradicts what its own probe cards (the `probe` function) showed, always.
+contradicts what its own probe cards (the `probe` function) showed, always. Two options measured and not kept
+(docs/bots.md): the guide's next-best answers as the candidates (`rank="guide"`) and an overrule played again on
+fresh samples before it is made (`confirm`).
 
 Honest by construction: the bot reads its observation, the action descriptors and the samples
 its World deals, which depend only on what its seat has seen and on the bot's generator (a test
@@ -65,6 +67,9 @@ ROLLOUTS = ("random", "heuristic", "paired")  # the default first
 # `paired`: which decisions it searches (the kinds of docs/observation.md's decision), how many actions it compares
 PAIRED_KINDS = frozenset({"receive", "send", "send_target"})  # (the lock: overruled once in 40, a fifth of the CPU)
 PAIRED_CANDIDATES = 4  # the guide's answer and up to three others (drawn at random when there are more)
+# how the others are chosen when there are more: drawn at random, or the guide's next-best answers first (its own
+# values of each card sent and each ↑ target; the other kinds, and options it does not value, drawn at random)
+RANKS = ("random", "guide")  # the default first
 PAIRED_FIRST = 3  # samples every candidate gets; then only those ahead of the guide get more
 PAIRED_Z = 1.5  # the sign test's bar: better - worse >= PAIRED_Z * sqrt(better + worse) (and >= 2)
 LEAN_WEIGHT = 0.7  # how strongly a seat's accepted colours make a sample's identity for it likelier
@@ -130,6 +135,8 @@ class SearchAgent(Agent):
         candidates: int = PAIRED_CANDIDATES,
         bar: float = PAIRED_Z,
         lean_weight: float = LEAN_WEIGHT,
+        rank: str = RANKS[0],
+        confirm: int = 0,
     ) -> None:
         if simulations < 1:
             raise ValueError(f"a search bot needs at least one simulation per decision, not {simulations}")
@@ -137,6 +144,8 @@ class SearchAgent(Agent):
             raise ValueError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
         if candidates < 2:
             raise ValueError(f"a paired search compares at least two actions, not {candidates}")
+        if rank not in RANKS:
+            raise ValueError(f"unknown ranking of candidates {rank!r} (known: {', '.join(RANKS)})")
         self.rng = random.Random(seed ^ SEARCH_SEED)
         self.simulations = simulations
         self.hints = hints if hints is not None else hints_of()  # (read once: the rollout bots share them)
@@ -145,6 +154,9 @@ class SearchAgent(Agent):
         # `paired`: the decisions searched, the actions compared, the sign test's bar, the weight of accepted colours
         # (the defaults are the kept ones; bench/overrules.py measures others)
         self.kinds, self.candidates, self.bar, self.lean_weight = kinds, candidates, bar, lean_weight
+        self.rank = rank
+        self.confirm = confirm  # fresh samples an overrule must also win on before it is made (0: none)
+        self._sent: list[Descriptor | None] = []  # its last send decision's options' cards (rank "guide")
         # its prior and its answer where it cannot search; it keeps its memory of the game in step. Seeded
         # as a heuristic bot in its seat would be: where the search never overrules it, the game is the one
         # that bot would have played (bench/strength.py compares the two, game by game)
@@ -160,6 +172,10 @@ class SearchAgent(Agent):
     def search(self, observation: Observation, actions: Sequence[Descriptor], world: World) -> int:
         prior = self.guide.act(observation, actions)
         self.last = {}
+        decision = observation["decision"]
+        if self.rank == "guide" and decision is not None and decision["kind"] == "send":
+            # (its ↑ target is asked next: which card went is read then from its own send's record, an option's index)
+            self._sent = [d.get("card") for d in actions]
         if len(actions) < 2:
             return prior
         if self.rollout == "paired":
@@ -239,7 +255,10 @@ class SearchAgent(Agent):
             return prior
         others = [int(d["id"]) for d in actions if int(d["id"]) != prior]
         if len(others) > self.candidates - 1:
-            others = self.rng.sample(others, self.candidates - 1)
+            if self.rank == "guide":
+                others = self._ranked(obs, actions, kind, others)[: self.candidates - 1]
+            else:
+                others = self.rng.sample(others, self.candidates - 1)
         seat = int(obs["seat"])
         weigh = self._weigh(self._leans(obs), self._allowed(obs))
         base: list[float] = []
@@ -263,8 +282,76 @@ class SearchAgent(Agent):
             margin, spread, differ = self._margin(results[a], base)
             if differ >= 3 and margin >= self.bar * spread and margin / spread > best_margin:
                 best, best_margin = a, margin / spread
+        if best != prior and self.confirm and not self._confirmed(world, weigh, seat, prior, best):
+            best = prior
         self.overruled += best != prior
         return best
+
+    def _confirmed(self, world: World, weigh: Weigh | None, seat: int, prior: int, best: int) -> bool:
+        """An overrule about to be made, played again on `confirm` fresh samples (paired as before): it stands only
+        if it did better in more of them than it did worse. The samples that chose it are no fair measure of it:
+        of several candidates and early stops, the luckiest clears the bar most often."""
+        base: list[float] = []
+        fresh: list[float] = []
+        for _ in range(self.confirm):
+            sample_seed = self.rng.getrandbits(64)
+            rollout_seed = self.rng.getrandbits(64)
+            base.append(self._play_out(world.sample(random.Random(sample_seed), weigh), seat, prior, rollout_seed))
+            fresh.append(self._play_out(world.sample(random.Random(sample_seed), weigh), seat, best, rollout_seed))
+        return self._margin(fresh, base)[0] > 0
+
+    def _ranked(self, obs: Observation, actions: Sequence[Descriptor], kind: str, others: list[int]) -> list[int]:
+        """`others` (every legal action but the guide's answer), the guide's next-best answers first: at a send, by
+        its value of sending each card (its plan less what the card is worth kept); at an ↑ target, by its value of
+        the card reaching each seat. Ties, and after them the options it gives no value (a skill, a use; every
+        option of the other kinds), in an order drawn from the search's generator (as the guide breaks its ties).
+        Reads only what its guide worked out from this seat's observations, and draws nothing from the guide's
+        generator: the guide's answers stay those of a heuristic bot in its seat."""
+        values = self._guide_values(obs, actions, kind)
+        draw = self.rng.random
+        valued = [a for _, _, a in sorted((-values[a], draw(), a) for a in others if a in values)]
+        rest = [a for a in others if a not in values]
+        self.rng.shuffle(rest)
+        return valued + rest
+
+    def _guide_values(self, obs: Observation, actions: Sequence[Descriptor], kind: str) -> dict[int, float]:
+        """Action id -> the guide's value of it, for the options it values at a send or an ↑ target ({} else)."""
+        guide = self.guide
+        if kind == "send":
+            plans = guide._plans  # (the plan of each option, made by the guide's answer to this very decision)
+            if len(plans) != len(actions):
+                return {}
+            return {
+                int(d["id"]): plan[0] - guide._kept(d["card"])
+                for d, plan in zip(actions, plans, strict=True)
+                if plan is not None
+            }
+        if kind != "send_target":
+            return {}
+        t, me = obs["transit"], obs["seat"]
+        if t is not None:  # an intel on its way, sent on by an effect: as its guide, by the seat it reaches
+            if t["card"] is None:
+                return {}
+            colors = tuple(t["card"]["colors"])
+            return {int(d["id"]): guide._benefit(obs, d["seat"], colors) for d in actions if d["kind"] == "seat"}
+        # its own send: the card is the option its own last send record chose
+        history = obs["history"]
+        choice = next((r["choice"] for r in reversed(history) if r.get("d") == "send" and r.get("seat") == me), None)
+        card = self._sent[choice] if choice is not None and 0 <= choice < len(self._sent) else None
+        if card is None:
+            return {}
+        colors, lockable = tuple(card["colors"]), bool(card.get("lockable"))
+        back = guide._benefit(obs, me, colors)  # (refused, an ↑ intel comes back to its sender, who must take it)
+        values: dict[int, float] = {}
+        for d in actions:
+            if d["kind"] == "seat":
+                s = int(d["seat"])
+                b, rate = guide._benefit(obs, s, colors), guide.memory.accepts(s)
+                # as the guide's plan: taken at the seat's rate of accepting, or surely when locked
+                values[int(d["id"])] = (
+                    max(rate * b + (1 - rate) * back, b) if lockable else rate * b + (1 - rate) * back
+                )
+        return values
 
     @staticmethod
     def _margin(results: list[float], base: list[float]) -> tuple[float, float, int]:
