@@ -84,12 +84,18 @@ def _read_log(views: Views, log: list[Record]) -> None:
         for seat in range(len(lists)):
             if to is not None and seat not in to:
                 continue
-            hidden = tuple([f for f, readers in secret.items() if seat not in readers])
+            hidden = _hidden(secret, seat)
             copy = made.get(hidden)
             if copy is None:
                 copy = made[hidden] = _frozen(rec, hidden)
             lists[seat].append(copy)
     views.read = len(log)
+
+
+def _hidden(secret: dict[str, Any], seat: int) -> tuple[str, ...]:
+    """A record's fields kept from `seat`. (A function of its own: a comprehension in _read_log that read its seat
+    would make it a cell of _read_log at each call.)"""
+    return tuple([f for f, readers in secret.items() if seat not in readers])
 
 
 def _frozen(rec: Record, hidden: tuple[str, ...]) -> FrozenDict:

@@ -117,6 +117,12 @@ def _in_use(views: Views, zones: Zones, c: Card, seat: int | None) -> FrozenDict
     return face
 
 
+def _in_use_all(views: Views, zones: Zones, used: list[Card], seat: int | None) -> tuple[FrozenDict, ...]:
+    """The cards in use as `seat` sees them (_in_use). (A function of its own: a comprehension in observe that read
+    its locals would make them cells of observe at each call, and every read of them there an indirect one.)"""
+    return tuple([_in_use(views, zones, c, seat) for c in used])
+
+
 def _removed_face_down(views: Views, zones: Zones, seat: int | None, removed: list[Card]) -> tuple[FrozenDict, ...]:
     """The cards removed after a face-down use, as `seat` sees them (_in_use), kept per seat and grown as cards are
     removed; they pile up over a game (every card used face down, a probe's copy among them). What a seat sees of a
@@ -299,7 +305,7 @@ def observe(
         obs["transit"] = _transit(views, zones, flow, t, seat) if t is not None else None
     if "in_use" in want:
         used = zones.processing
-        obs["in_use"] = tuple([_in_use(views, zones, c, seat) for c in used]) if used else ()
+        obs["in_use"] = _in_use_all(views, zones, used, seat) if used else ()
     if "deck_count" in want:
         obs["deck_count"] = len(zones.deck)
     if "discard" in want:
@@ -479,7 +485,7 @@ def _mine(views: Views, skills: Skills, seat: int | None, me: Player | None) -> 
         views.mine[seat] = (key, mine, None)
         return mine
     hand = _hand(views, seat, me)
-    former = tuple([i.id for i, _t, s in skills.removed_identities if s == seat]) if skills.removed_identities else ()
+    former = _former(skills, seat) if skills.removed_identities else ()
     parts = (me.identity, me.task, me.role, me.dealt_roles, former)
     if kept is not None and kept[2] == parts:  # only the hand may have changed ("hand" is its last field)
         was: FrozenDict = kept[1]
@@ -497,6 +503,11 @@ def _mine(views: Views, skills: Skills, seat: int | None, me: Player | None) -> 
         )
     views.mine[seat] = (key, mine, parts)
     return mine
+
+
+def _former(skills: Skills, seat: int | None) -> tuple[str, ...]:
+    """The seat's own identity cards that left the game face down (a function of its own: see _in_use_all)."""
+    return tuple([i.id for i, _t, s in skills.removed_identities if s == seat])
 
 
 def _intel(views: Views, p: Player) -> tuple[FrozenDict, ...]:
