@@ -1,7 +1,8 @@
 """Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
-the places a `mislead` card can move an intel to, the copy of a card it plays, a use no rule covers now and then,
-whether a `decode` card is worth using before a face-down intel, a card picked for itself and whether it goes into
-its intel, a card an effect puts into an intel area.
+the colours of the intel on its way, the seats an intel it sends reaches, the places a `mislead` card can move an
+intel to, whether a face-down intel is worth a contest card, the card a `swap` card puts in its place, the copy of a
+card it plays, a use no rule covers now and then, whether a `decode` card is worth using before a face-down intel, a
+card picked for itself and whether it goes into its intel, a card an effect puts into an intel area.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
 its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .base import Descriptor, Observation
-from .hints import DECODE
+from .hints import COLLECT, DECODE
 
 # the chance to use a skill without a `bot:` hint, or a card whose tactic has no play rule, wherever it is offered
 # (cards at 0.05: the bot won no more, and a fork's card was measured on a third of the uses: docs/bots.md)
@@ -54,6 +55,24 @@ def decode_first(
     return next((d for d in actions if d["kind"] == "use" and tactics.get(d["as"]) == DECODE), None)
 
 
+def pending_colors(obs: Observation) -> tuple[str, ...] | None:
+    """The colours of the intel on its way, if it is pending and face up to this seat (None: no such intel)."""
+    t = obs["transit"]
+    if t is None or not t["pending"] or t["card"] is None:
+        return None
+    return tuple(t["card"]["colors"])
+
+
+def way_of(obs: Observation, direction: str, target: int | None) -> list[int]:
+    """The seats an intel sent by this seat reaches in turn: the ↑ target, or the living seats round the table."""
+    if direction == "up":
+        return [target] if target is not None else []
+    n, me = len(obs["players"]), int(obs["seat"])
+    step = 1 if direction == "right" else -1
+    seats = ((me + step * k) % n for k in range(1, n))
+    return [s for s in seats if obs["players"][s]["alive"]]
+
+
 def neighbours(obs: Observation, seat: int) -> list[int]:
     """The living seats either side of `seat`: where a `mislead` card can move the intel in front of it."""
     n = len(obs["players"])
@@ -63,6 +82,38 @@ def neighbours(obs: Observation, seat: int) -> list[int]:
 def best_beside(obs: Observation, holder: int, colors: tuple[str, ...], benefit: Benefit) -> float:
     """What this intel is worth to the bot's side in front of the holder's better living neighbour."""
     return max((benefit(obs, s, colors) for s in neighbours(obs, holder)), default=-99.0)
+
+
+def at_stake(obs: Observation, holder: int, mine: str | None, style: str | None) -> bool:
+    """Whether a face-down intel in front of another seat (`holder`) may decide the game: the holder holds two red or
+    two blue intel (a third of a colour is a win, a camp's or a task's), or the bot does — a bot with a camp (`mine`,
+    the colour it collects) two of its camp's colour (two of the other win it nothing), a `collect` task (`style`) two
+    of either, any other task never (no third of its own wins it) — or one other seat is left (every intel goes
+    between the two of them). Only then does the bot spend a contest card on it (grab, mislead, swap): earlier, a
+    face-down intel is worth a few tenths either way, and the card is its one answer when a seat is about to make
+    three (7-10 players, seeds 20-29: better 1,802 / worse 1,602: docs/bots.md)."""
+    players = obs["players"]
+    counts = players[holder]["intel_counts"]
+    if counts["red"] >= 2 or counts["blue"] >= 2:
+        return True
+    own = players[obs["seat"]]["intel_counts"]
+    if mine is not None:  # its own third wins only in its camp's colour
+        if own[mine] >= 2:
+            return True
+    elif style == COLLECT and (own["red"] >= 2 or own["blue"] >= 2):  # (no other task's third wins it)
+        return True
+    return sum(1 for p in players if p["alive"]) <= 2
+
+
+def swap_card(obs: Observation, actions: Sequence[Descriptor], benefit: Benefit) -> Descriptor | None:
+    """A `swap` card's card to put, face down, in place of the intel on its way: the one that does most good to the
+    bot's side in front of its holder (no holder: None)."""
+    t = obs["transit"]
+    if t is None or t["holder"] is None:
+        return None
+    holder = t["holder"]
+    cards = [d for d in actions if d["kind"] == "card"]
+    return max(cards, key=lambda d: benefit(obs, holder, d["card"]["colors"]))
 
 
 def not_of(actions: Sequence[Descriptor], tactics: Mapping[str, str], tactic: str, color: str) -> Descriptor | None:

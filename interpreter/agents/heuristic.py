@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
 from .choices import (
+    at_stake,
     best_beside,
     card_into_intel,
     decode_first,
@@ -30,12 +31,14 @@ from .choices import (
     not_of,
     now_and_then,
     option_into_intel,
+    pending_colors,
     pick_for_itself,
+    swap_card,
+    way_of,
 )
 from .hints import (
     BALANCE,
     CLEAR,
-    COLLECT,
     GIVE_TO,
     GRAB,
     HARMFUL,
@@ -236,12 +239,6 @@ class HeuristicAgent(Agent):
             self._hidden[seat] = v
         return v
 
-    def _pending_colors(self, obs: Observation) -> tuple[str, ...] | None:
-        t = obs["transit"]
-        if t is None or not t["pending"] or t["card"] is None:
-            return None
-        return tuple(t["card"]["colors"])
-
     # ------------------------------------------------------------------ decisions
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
@@ -299,7 +296,7 @@ class HeuristicAgent(Agent):
             self._skill = self.skill_tactics.get(source or "", "")  # (a triggered skill's ask names the skill)
             choice = next(d for d in actions if d["kind"] == "yes")
         elif tactic == SWAP and "card" in kinds:
-            choice = self._swap_card(obs, actions)
+            choice = swap_card(obs, actions, self._benefit)
         elif kind == "choose" and "card" in kinds and (picked := from_intel(obs, actions, self._kept_worth, self.rng)):
             choice = picked  # a card out of an intel area: the one worth least there (choices.py)
         elif use == INTEL_CARD and "card" in kinds:
@@ -359,7 +356,7 @@ class HeuristicAgent(Agent):
 
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
-        colors = self._pending_colors(obs)
+        colors = pending_colors(obs)
         # (a `decode` card first where what it shows changes the answer: choices.py)
         if colors is None and (decode := decode_first(obs, actions, self.tactics, self._mine)) is not None:
             return decode
@@ -378,15 +375,6 @@ class HeuristicAgent(Agent):
         if counts["black"] >= 2 and not death_wins(self._style, counts):  # (unless its death wins: tasks.py)
             return by_kind["decline"]
         return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
-
-    def _path(self, obs: Observation, direction: str, target: int | None) -> list[int]:
-        """The seats an intel sent by this bot reaches in turn: the ↑ target, or the living seats round the table."""
-        if direction == "up":
-            return [target] if target is not None else []
-        n, me = len(obs["players"]), int(obs["seat"])
-        step = 1 if direction == "right" else -1
-        seats = ((me + step * k) % n for k in range(1, n))
-        return [s for s in seats if obs["players"][s]["alive"]]
 
     def _send_plan(self, obs: Observation, card: Mapping[str, Any]) -> tuple[float, int | None, int | None]:
         """The best way to send `card`: (its value, the ↑ target, the seat to lock or None). Kept per observation by
@@ -418,9 +406,7 @@ class HeuristicAgent(Agent):
                 locks += [target] if direction == "up" else others
             way = paths.get((direction, target))
             if way is None:  # (kept per observation: the plans of every card go the same ways)
-                way = paths[(direction, target)] = [
-                    (s, self.memory.accepts(s)) for s in self._path(obs, direction, target)
-                ]
+                way = paths[(direction, target)] = [(s, self.memory.accepts(s)) for s in way_of(obs, direction, target)]
             steps = [(s, rate, benefit(obs, s, colors)) for s, rate in way]
             for lock in locks:
                 left, value = 1.0, 0.0
@@ -508,7 +494,7 @@ class HeuristicAgent(Agent):
         if source == LURE:
             return self._best_seat(obs, actions, lambda s: 1 if s == me else -1)
         if source == MISLEAD:  # where the pending intel does most good
-            colors = self._pending_colors(obs)
+            colors = pending_colors(obs)
             if colors is None:
                 return self._best_seat(obs, actions, lambda s: self._hidden_benefit(obs, s))
             return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
@@ -520,14 +506,6 @@ class HeuristicAgent(Agent):
             return self._best_seat(obs, actions, hurt)
         return None
 
-    def _swap_card(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
-        t = obs["transit"]
-        if t is None or t["holder"] is None:
-            return None
-        holder = t["holder"]
-        cards = [d for d in actions if d["kind"] == "card"]
-        return max(cards, key=lambda d: self._benefit(obs, holder, d["card"]["colors"]))
-
     def _swap_in(
         self, obs: Observation, holder: int, colors: tuple[str, ...] | None, swaps: Sequence[Descriptor]
     ) -> Descriptor | None:
@@ -535,33 +513,13 @@ class HeuristicAgent(Agent):
         one that does most good in front of the holder, if that is HIDDEN_GUARD more than the intel there (seen, or
         valued on average when face down). The holder may be the bot itself: a card of its colour swapped in for the
         face-down intel it is taking is the one way it has to choose what it collects (docs/bots.md, large tables)."""
-        if colors is None and holder != obs["seat"] and not self._at_stake(obs, holder):
+        if colors is None and holder != obs["seat"] and not at_stake(obs, holder, self._mine, self._style):
             return None  # (a contest card kept for an intel that may decide the game)
         here = self._benefit(obs, holder, colors) if colors is not None else self._hidden_benefit(obs, holder)
         there, best = max(
             ((self._benefit(obs, holder, tuple(d["card"]["colors"])), d) for d in swaps), key=lambda vd: vd[0]
         )
         return best if there - here > HIDDEN_GUARD else None
-
-    def _at_stake(self, obs: Observation, holder: int) -> bool:
-        """Whether a face-down intel in front of another seat (`holder`) may decide the game: the holder holds two red
-        or two blue intel (a third of a colour is a win, a camp's or a task's), or the bot does — a bot with a camp two
-        of its camp's colour (two of the other win it nothing), a `collect` task two of either, any other task never
-        (no third of its own wins it) — or one other seat is left (every intel goes between the two of them). Only
-        then does the bot spend a contest card on it (grab, mislead, swap): earlier, a face-down intel is worth a few
-        tenths either way, and the card is its one answer when a seat is about to make three (7-10 players, seeds
-        20-29: better 1,802 / worse 1,602: docs/bots.md)."""
-        players, mine = obs["players"], self._mine
-        counts = players[holder]["intel_counts"]
-        if counts["red"] >= 2 or counts["blue"] >= 2:
-            return True
-        own = players[obs["seat"]]["intel_counts"]
-        if mine is not None:  # its own third wins only in its camp's colour
-            if own[mine] >= 2:
-                return True
-        elif self._style == COLLECT and (own["red"] >= 2 or own["blue"] >= 2):  # (no other task's third wins it)
-            return True
-        return sum(1 for p in players if p["alive"]) <= 2
 
     def _play(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         me = obs["seat"]
@@ -584,7 +542,7 @@ class HeuristicAgent(Agent):
                 del uses[tactic]
         t = obs["transit"]
         pending = t is not None and t["pending"]
-        colors = self._pending_colors(obs)
+        colors = pending_colors(obs)
         uses.pop(SWAP, None)  # (a swap is chosen by the card it puts in place: _swap_in)
         if pending and t is not None and t["holder"] is not None and swaps:
             swap = self._swap_in(obs, t["holder"], colors, swaps)
@@ -603,7 +561,12 @@ class HeuristicAgent(Agent):
                 here < -0.5 or best_beside(obs, holder, colors, self._benefit) - here > MISLEAD_GAIN
             ):
                 return uses[MISLEAD]  # bad where it is, or far better in front of a neighbour of the holder
-        elif pending and t is not None and t["holder"] not in (None, me) and self._at_stake(obs, t["holder"]):
+        elif (
+            pending
+            and t is not None
+            and t["holder"] not in (None, me)
+            and at_stake(obs, t["holder"], self._mine, self._style)
+        ):
             holder = t["holder"]  # a hidden intel that may decide the game: its likely worth
             here = self._hidden_benefit(obs, holder) if moves else 0.0
             if GRAB in uses and self._hidden_benefit(obs, me) - here > HIDDEN_GUARD:
