@@ -376,53 +376,62 @@ class HeuristicAgent(Agent):
             return by_kind["decline"]
         return by_kind["accept"] if self.rng.random() < ACCEPT_HIDDEN else by_kind["decline"]
 
-    def _send_plan(self, obs: Observation, card: Mapping[str, Any]) -> tuple[float, int | None, int | None]:
+    def _send_plan(
+        self, obs: Observation, card: Mapping[str, Any], others: list[int]
+    ) -> tuple[float, int | None, int | None]:
         """The best way to send `card`: (its value, the ↑ target, the seat to lock or None). Kept per observation by
         the card's colours, direction and lock (a hand holds several cards alike)."""
         if obs is not self._values_of:
             self._keep(obs)
         colors, direction, lockable = card["colors"], card["direction"], bool(card.get("lockable"))
         if type(colors) is not tuple:
-            return self._work_out_plan(obs, colors, direction, lockable)
+            return self._work_out_plan(obs, colors, direction, lockable, others)
         plan = self._plan_of.get((colors, direction, lockable))
         if plan is None:
-            plan = self._plan_of[(colors, direction, lockable)] = self._work_out_plan(obs, colors, direction, lockable)
+            plan = self._plan_of[(colors, direction, lockable)] = self._work_out_plan(
+                obs, colors, direction, lockable, others
+            )
         return plan
 
     def _work_out_plan(
-        self, obs: Observation, colors: Sequence[str], direction: str, lockable: bool
+        self, obs: Observation, colors: Sequence[str], direction: str, lockable: bool, others: list[int]
     ) -> tuple[float, int | None, int | None]:
         """Each ↑ target and lock valued: an intel sent is worth, to this bot's side, what it is worth to each seat on
         its way that takes it, each at its `accepts` rate (a locked seat surely), and one that nobody takes comes
-        back to the sender, who must take it (an ↑ intel its target refuses comes straight back)."""
-        me = obs["seat"]
-        others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != me]
+        back to the sender, who must take it (an ↑ intel its target refuses comes straight back). `others`: the
+        other living seats. One walk of a way values every lock on it: a locked seat's walk is the unlocked one up to
+        that seat, which then surely takes the intel (value + left × 1.0 × b, the same float as value + left × b);
+        nobody after it is left to take it (the steps after add only zeros, which change no comparison)."""
         benefit, paths = self._benefit, self._paths
-        back = benefit(obs, me, colors)
+        back = benefit(obs, obs["seat"], colors)
         best: tuple[float, int | None, int | None] | None = None  # (the first of the best, as max() keeps it)
         for target in others if direction == "up" else [None]:
-            locks: list[int | None] = [None]
-            if lockable:
-                locks += [target] if direction == "up" else others
             way = paths.get((direction, target))
             if way is None:  # (kept per observation: the plans of every card go the same ways)
                 way = paths[(direction, target)] = [(s, self.memory.accepts(s)) for s in way_of(obs, direction, target)]
-            steps = [(s, rate, benefit(obs, s, colors)) for s, rate in way]
-            for lock in locks:
-                left, value = 1.0, 0.0
-                for s, rate, b in steps:
-                    p = 1.0 if s == lock else rate
-                    value += left * p * b
-                    left *= 1 - p
-                worth = value + left * back
-                if best is None or worth > best[0]:
-                    best = (worth, target, lock)
+            left, value = 1.0, 0.0
+            locked: dict[int, float] = {}  # seat on the way -> the worth of the intel sent locking it
+            for s, rate in way:
+                b = benefit(obs, s, colors)
+                if lockable:
+                    locked[s] = value + left * b
+                value += left * rate * b
+                left *= 1 - rate
+            worth = value + left * back
+            if best is None or worth > best[0]:
+                best = (worth, target, None)
+            for lock in ([target] if target is not None else others) if lockable else ():  # (↑: its target)
+                w = locked.get(lock, worth)  # (a seat off the way: as unlocked)
+                if w > best[0]:
+                    best = (w, target, lock)
         return best if best is not None else (0.0, None, None)
 
     def _send(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         # its ↑ target and lock are asked next, before the intel is on its way: it keeps the plan of each
         # option, and takes up the one of the option its seat chose (the log's record of the answer)
-        self._plans = [self._send_plan(obs, d["card"]) if d["kind"] == "card" else None for d in actions]
+        me = obs["seat"]
+        others = [p["seat"] for p in obs["players"] if p["alive"] and p["seat"] != me]  # (for every card's plan)
+        self._plans = [self._send_plan(obs, d["card"], others) if d["kind"] == "card" else None for d in actions]
         options = [
             (plan[0] - self._kept(actions[i]["card"]), self.rng.random(), i)
             for i, plan in enumerate(self._plans)
