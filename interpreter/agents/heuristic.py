@@ -108,7 +108,7 @@ class HeuristicAgent(Agent):
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
         self._chosen: tuple[str, tuple[str, ...]] | None = None  # its last answer's card: (what asked, its colours)
         self._values_of: Observation | None = None  # the observation the values below were worked out for
-        self._benefits: dict[tuple[int, tuple[str, ...]], float] = {}  # (seat, colours) -> _benefit (asked often)
+        self._benefits: dict[int, dict[tuple[str, ...], float]] = {}  # seat -> colours -> _benefit (asked often)
         self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
         # (colours, direction, lockable) -> the plan of a card sent so, so too
         self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
@@ -116,6 +116,8 @@ class HeuristicAgent(Agent):
         self._style: str | None = None  # its secret task's style (None: no task, or one without a hint), so too
         self._hidden: dict[int, float] = {}  # seat -> _hidden_benefit, so too
         self._counts_of: dict[int, dict[str, int]] = {}  # seat -> its intel counts by colour (_counts), so too
+        # seat -> (what its benefits are worked out from, those worked out): kept from one observation to the next
+        self._values_kept: dict[int, tuple[tuple[Any, ...], dict[tuple[str, ...], float]]] = {}
 
     def _remember(self, obs: Observation) -> None:
         """Its memory reads what is new; the card it sent (the log's record of its send, which a search bot may
@@ -172,20 +174,45 @@ class HeuristicAgent(Agent):
         return v
 
     def _benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        """How good it is for this bot's side that `seat` receives this intel (kept per observation, as the odds:
-        a send's plans ask it of the same seats and colours again and again)."""
+        """How good it is for this bot's side that `seat` receives this intel (kept, as the odds: a send's plans ask it
+        of the same seats and colours again and again, and most observations change nothing it is worked out from)."""
         if obs is not self._values_of:
             self._keep(obs)
         if type(colors) is not tuple:
             return self._work_out_benefit(obs, seat, colors)
-        v = self._benefits.get((seat, colors))
+        values = self._benefits.get(seat)
+        if values is None:
+            values = self._benefits[seat] = self._values(obs, seat)
+        v = values.get(colors)
         if v is None:
-            v = self._benefits[(seat, colors)] = self._work_out_benefit(obs, seat, colors)
+            v = values[colors] = self._work_out_benefit(obs, seat, colors)
         return v
+
+    def _values(self, obs: Observation, seat: int) -> dict[tuple[str, ...], float]:
+        """The benefits to `seat` worked out so far, by colours: the same dict from one observation to the next while
+        all that _work_out_benefit reads is the same (whether the seat is its own; for a camp bot its camp, which of
+        the seat's intel counts are two or more and the seat's odds; else the seat's counts, the bot's task style and
+        whether it is its own turn). Most observations change that for no seat: a seat's counts change as it takes an
+        intel, its odds as the bot sees what it took. Equal odds and counts: the same values."""
+        me, mine = obs["seat"], self._mine
+        counts = obs["players"][seat]["intel_counts"]
+        key: tuple[Any, ...]
+        if mine is not None:
+            twos = (counts["black"] >= 2, counts[mine] >= 2, counts[OPPOSITE[mine]] >= 2)
+            key = (seat == me, mine, twos, self.memory.odds(obs, seat) if seat != me else None)
+        else:
+            key = (seat == me, None, counts, self._style, seat != me and obs["current"] == me)  # (`usurp`: its turn)
+        kept = self._values_kept.get(seat)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        values: dict[tuple[str, ...], float] = {}
+        self._values_kept[seat] = (key, values)
+        return values
 
     def _work_out_benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
         mine = self._mine
-        if mine is not None:  # (a camp bot's two cases worked out here in _value_as's steps: the commonest values)
+        if mine is not None:  # (a camp bot's two cases worked out here in _value_as's steps: the commonest values;
+            # its counts read only as two or more of a colour: _values keeps the values while those are the same)
             counts, other, own = self._counts(obs, seat), OPPOSITE[mine], seat == obs["seat"]
             third = 10.0 if own else KILL_OTHERS
             as_mine = as_other = -(third if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
