@@ -11,7 +11,7 @@ its ``_benefit``): no card, skill or task is named; they read where the cards of
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any, Final
 
 from .base import Descriptor, Observation
@@ -127,15 +127,15 @@ def not_of(actions: Sequence[Descriptor], tactics: Mapping[str, str], tactic: st
 
 
 def now_and_then(
-    actions: Sequence[Descriptor], played: Callable[[str], bool], skills: Mapping[str, str], rng: random.Random
+    actions: Sequence[Descriptor], played: Container[str], skills: Mapping[str, str], rng: random.Random
 ) -> Descriptor | None:
     """Now and then (PLAY_OTHER), one of the offered uses no rule covers: a skill without a `bot:` hint, a card
-    whose tactic has no play rule (`played` false). How a skill or card nothing is known of gets used at all, so
-    that a balance sweep measures a fork's new skill or card with it in play."""
+    whose tactic has no play rule (not in `played`, the card kinds with one). How a skill or card nothing is known of
+    gets used at all, so that a balance sweep measures a fork's new skill or card with it in play."""
     others = [
         d
         for d in actions
-        if (d["kind"] == "use" and not played(d["as"])) or (d["kind"] == "skill" and d["skill"] not in skills)
+        if (d["kind"] == "use" and d["as"] not in played) or (d["kind"] == "skill" and d["skill"] not in skills)
     ]
     if not others:
         return None

@@ -102,6 +102,7 @@ class HeuristicAgent(Agent):
         h = hints if hints is not None else hints_of()
         self.tactics, self.camps, self.styles, self.skill_tactics = h.tactics, h.camps, h.styles, h.skills
         self.intel_options, self.choices = h.intel_options, h.choices
+        self._played = frozenset(k for k, t in self.tactics.items() if t in KNOWN)  # card kinds with a play rule
         self.memory = Memory(h)  # what it has read of the game, and the odds of each seat's camp
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
@@ -379,7 +380,7 @@ class HeuristicAgent(Agent):
         return None
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
-        return now_and_then(actions, lambda k: self.tactics.get(k) in KNOWN, self.skill_tactics, self.rng)
+        return now_and_then(actions, self._played, self.skill_tactics, self.rng)
 
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
