@@ -573,9 +573,9 @@ class HeuristicAgent(Agent):
                     swaps.append(d)
             elif kind == "pass" and passing is None:
                 passing = d
-        for tactic in (THREATEN, PROBE, BALANCE, LURE):  # a play-phase card at most once a turn of each kind:
-            once = uses.get(tactic)  # (one nullified again and again, drawing its user a card each time, looped)
-            if once is not None and once["as"] in self.memory.used:
+        for tactic in (THREATEN, PROBE, BALANCE, LURE) if self.memory.used else ():  # a play-phase card at most once
+            once = uses.get(tactic)  # a turn of each kind (one nullified again and again, drawing its user a card each
+            if once is not None and once["as"] in self.memory.used:  # time, looped); nothing used yet: none
                 del uses[tactic]
         t = obs["transit"]
         pending = t is not None and t["pending"]
