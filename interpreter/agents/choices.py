@@ -1,8 +1,9 @@
 """Small choices of the heuristic bot (heuristic.py): a card chosen inside an effect where the content gives no hint,
-the colours of the intel on its way, the seats an intel it sends reaches, the places a `mislead` card can move an
-intel to, whether a face-down intel is worth a contest card, the card a `swap` card puts in its place, the copy of a
-card it plays, a use no rule covers now and then, whether a `decode` card is worth using before a face-down intel, a
-card picked for itself and whether it goes into its intel, a card an effect puts into an intel area.
+the best seat offered by a score, the colours of the intel on its way, the seats an intel it sends reaches, the
+places a `mislead` card can move an intel to, whether a face-down intel is worth a contest card, the card a `swap`
+card puts in its place, the copy of a card it plays, a use no rule covers now and then, whether a `decode` card is
+worth using before a face-down intel, a card picked for itself and whether it goes into its intel, a card an effect
+puts into an intel area.
 
 Plain functions of the seat's observation, the legal actions and the bot's own valuation (heuristic.py passes
 its ``_benefit``): no card, skill or task is named; they read where the cards offered lie, the seats, the tactics.
@@ -71,6 +72,14 @@ def way_of(obs: Observation, direction: str, target: int | None) -> list[int]:
     step = 1 if direction == "right" else -1
     seats = ((me + step * k) % n for k in range(1, n))
     return [s for s in seats if obs["players"][s]["alive"]]
+
+
+def best_seat(actions: Sequence[Descriptor], score: Callable[[int], float], rng: random.Random) -> Descriptor | None:
+    """The seat offered with the best score (ties at random), None if no seat is offered."""
+    seats = [d for d in actions if d["kind"] == "seat"]
+    if not seats:
+        return None
+    return max(seats, key=lambda d: (score(d["seat"]), rng.random()))
 
 
 def neighbours(obs: Observation, seat: int) -> list[int]:

@@ -17,13 +17,14 @@ choices inside an effect in choices.py.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from .base import Agent, Descriptor, Observation, mypyc_attr
 from .choices import (
     at_stake,
     best_beside,
+    best_seat,
     card_into_intel,
     decode_first,
     from_intel,
@@ -115,7 +116,8 @@ class HeuristicAgent(Agent):
         self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
         self._mine: str | None = None  # the colour its camp collects (None: no camp), so too
         self._style: str | None = None  # its secret task's style (None: no task, or one without a hint), so too
-        self._hidden: dict[int, float] = {}  # seat -> _hidden_benefit, so too
+        # seat -> _hidden_benefit with what it was worked out from (its benefits, the kinds seen and their count)
+        self._hidden: dict[int, tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], int], int, float]] = {}
         self._counts_of: dict[int, dict[str, int]] = {}  # seat -> its intel counts by colour (_counts), so too
         # seat -> (what its benefits are worked out from, those worked out): kept from one observation to the next
         self._values_kept: dict[int, tuple[tuple[Any, ...], dict[tuple[str, ...], float]]] = {}
@@ -132,7 +134,7 @@ class HeuristicAgent(Agent):
         """What a decision asks more than once (benefits, a send's ways) is kept per observation:
         what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
         if obs is not self._values_of:
-            self._values_of, self._benefits, self._paths, self._plan_of, self._hidden = obs, {}, {}, {}, {}
+            self._values_of, self._benefits, self._paths, self._plan_of = obs, {}, {}, {}
             self._counts_of = {}
             self._mine = self.camps.get(obs["me"]["identity"] or "")
             self._style = style_now(self.styles.get(obs["me"].get("task") or ""), obs["players"], obs["seat"])
@@ -255,16 +257,20 @@ class HeuristicAgent(Agent):
 
     def _hidden_benefit(self, obs: Observation, seat: int) -> float:
         """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
-        of every card it has seen (its best guess of the deck's)."""
+        of every card it has seen (its best guess of the deck's). Kept while the seat's benefits are kept (_values)
+        and the cards seen by kind are the same: their dict grows only as the count of cards seen does, else is new."""
         if obs is not self._values_of:
             self._keep(obs)
-        v = self._hidden.get(seat)
-        if v is None:  # (kept per observation, as the benefits: a swap and a grab may ask it of the same seat)
-            total = len(self.memory.colors)
-            kinds = self.memory.kinds()
-            benefit = self._benefit
-            v = sum([k * benefit(obs, seat, colors) for colors, k in kinds.items()]) / total if total else 0.0
-            self._hidden[seat] = v
+        total, kinds = len(self.memory.colors), self.memory.kinds()
+        values = self._benefits.get(seat)
+        if values is None:
+            values = self._benefits[seat] = self._values(obs, seat)
+        kept = self._hidden.get(seat)
+        if kept is not None and kept[0] is values and kept[1] is kinds and kept[2] == total:
+            return kept[3]
+        benefit = self._benefit
+        v = sum([k * benefit(obs, seat, colors) for colors, k in kinds.items()]) / total if total else 0.0
+        self._hidden[seat] = (values, kinds, total, v)
         return v
 
     # ------------------------------------------------------------------ decisions
@@ -373,10 +379,10 @@ class HeuristicAgent(Agent):
         where that card does most good (none known: None)."""
         me = obs["seat"]
         if use == GIVE_TO:
-            return self._best_seat(obs, actions, lambda s: self.memory.friend(obs, s) if s != me else -2)
+            return best_seat(actions, lambda s: self.memory.friend(obs, s) if s != me else -2, self.rng)
         if use == INTEL_TO and chosen:
             colors = chosen
-            return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
+            return best_seat(actions, lambda s: self._benefit(obs, s, colors), self.rng)
         return None
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
@@ -502,14 +508,6 @@ class HeuristicAgent(Agent):
             return next((d for d in actions if d["kind"] == "none"), None)
         return best
 
-    def _best_seat(
-        self, obs: Observation, actions: Sequence[Descriptor], score: Callable[[int], float]
-    ) -> Descriptor | None:
-        seats = [d for d in actions if d["kind"] == "seat"]
-        if not seats:
-            return None
-        return max(seats, key=lambda d: (score(d["seat"]), self.rng.random()))
-
     def _target(self, obs: Observation, actions: Sequence[Descriptor], source: str) -> Descriptor | None:
         """A target for a card whose tactic is `source`."""
         me = obs["seat"]
@@ -520,27 +518,27 @@ class HeuristicAgent(Agent):
                 blacks: int = p["intel_counts"]["black"]
                 return self.memory.friend(obs, s) * (1 + blacks) + (5.0 if p["dying"] else 0.0)
 
-            return self._best_seat(obs, actions, helped)
+            return best_seat(actions, helped, self.rng)
         if source == PROBE:
 
             def unknown(s: int) -> float:  # the seat it knows least, the one nearer to three of a colour first
                 counts = obs["players"][s]["intel_counts"]
                 return -abs(self.memory.friend(obs, s)) + 0.2 * max(counts["red"], counts["blue"]) if s != me else -9
 
-            return self._best_seat(obs, actions, unknown)
+            return best_seat(actions, unknown, self.rng)
         if source == LURE:
-            return self._best_seat(obs, actions, lambda s: 1 if s == me else -1)
+            return best_seat(actions, lambda s: 1 if s == me else -1, self.rng)
         if source == MISLEAD:  # where the pending intel does most good
             colors = pending_colors(obs)
             if colors is None:
-                return self._best_seat(obs, actions, lambda s: self._hidden_benefit(obs, s))
-            return self._best_seat(obs, actions, lambda s: self._benefit(obs, s, colors))
+                return best_seat(actions, lambda s: self._hidden_benefit(obs, s), self.rng)
+            return best_seat(actions, lambda s: self._benefit(obs, s, colors), self.rng)
         if source in HARMFUL:
 
             def hurt(s: int) -> float:
                 return -self.memory.friend(obs, s) + 0.1 * obs["players"][s]["hand_count"] if s != me else -9
 
-            return self._best_seat(obs, actions, hurt)
+            return best_seat(actions, hurt, self.rng)
         return None
 
     def _swap_in(
