@@ -58,4 +58,7 @@ def test_a_run_prints_each_variants_overrules() -> None:
     kept = lines.index(next(line for line in lines if line.startswith("kept=: search ")))
     assert lines[kept + 1].startswith("  all ") and "overrules, gain" in lines[kept + 1]
     none = lines.index(next(line for line in lines if line.startswith("never=kinds=nothing: search ")))
-    assert none == len(lines) - 2 and lines[none + 1] == "  no overrule"
+    # each variant ends with its overrules' summed gain a game; a later one also with that less the first's
+    assert lines[none - 1].startswith("  gain a game ") and "less the first" not in lines[none - 1]
+    assert none == len(lines) - 3 and lines[none + 1] == "  no overrule"
+    assert lines[none + 2].startswith("  gain a game +0.0000 ± 0.0000; less the first variant's, game by game, ")
