@@ -53,7 +53,14 @@ def _read_log(views: Views, log: list[Record]) -> None:
         secret = rec.get("secret")
         if not secret:  # every seat that reads it (every seat; or those it is to: a decision's) reads it whole
             if "e" in rec:
-                v = _frozen(rec, ())
+                if "to" in rec or "secret" in rec:
+                    v = _frozen(rec, ())
+                else:  # a public event's (most records): _frozen(rec, ()) inline (a call costs more than its work)
+                    v = FrozenDict(rec)
+                    x: object  # (not Any: see _frozen)
+                    for k, x in rec.items():
+                        if type(x) not in _ATOMS:
+                            _SET(v, k, freeze(x))
             else:  # a decision's record (ask_seat's; every event's has "e"): its values numbers and texts, but `to`
                 v = FrozenDict(rec)
                 _POP(v, "to", None)
