@@ -237,9 +237,10 @@ class Memory:
         key = (obs["seat"], len(obs["players"]), me["identity"], obs["known_identities"])
         if key != self._odds_key:
             self._odds, self._left, self._odds_key = {}, None, key
-        self._mine = self.camps.get(me["identity"] or "")
-        style = style_now(self.styles.get(me.get("task") or ""), obs["players"], obs["seat"])
-        self._neutral = 0.3 if style == SPREAD else -0.3
+        mine = self._mine = self.camps.get(me["identity"] or "")
+        if mine is None:  # (only `friend` of a bot without a camp reads it: a camp bot's odds do not need its style)
+            style = style_now(self.styles.get(me.get("task") or ""), obs["players"], obs["seat"])
+            self._neutral = 0.3 if style == SPREAD else -0.3
 
     def _work_out_odds(self, obs: Observation, seat: int) -> tuple[float, float, float]:
         mine = self._mine  # (_check's, of this observation)
