@@ -14,10 +14,17 @@ import click
 
 from .cache import Kept, file_stamp, remember
 
-EXPANSIONS_HELP = (
-    "bundled expansions to play with: all (the default), none, or ids separated by commas "
-    "(tie_wu_zi, lao_yang_fang); a pack of your own with its own rules.yaml gets none unless named"
-)
+
+def expansions_help(default: str = "all (the default), none") -> str:
+    """--expansions' help; `default` names the choices with the command's default among them (pack diff's is
+    none, not all)."""
+    return (
+        f"bundled expansions to play with: {default}, or ids separated by commas "
+        "(tie_wu_zi, lao_yang_fang); a pack of your own with its own rules.yaml gets none unless named"
+    )
+
+
+EXPANSIONS_HELP = expansions_help()
 
 
 FORMAT_HELP = "text for people, or json for programs: one JSON document on stdout, messages on stderr"
@@ -185,9 +192,10 @@ def check_pins(
                 raise click.BadParameter(where + problem, param_hint="'--card'")
 
 
-def expansions_option() -> Callable[[Any], Any]:
-    """``--expansions all|none|ID,ID``: which bundled expansions join the base game."""
-    return click.option("--expansions", "expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP)
+def expansions_option(help: str = EXPANSIONS_HELP) -> Callable[[Any], Any]:
+    """``--expansions all|none|ID,ID``: which bundled expansions join the base game (`help`: a command whose
+    default is not all says so)."""
+    return click.option("--expansions", "expansions", default=None, metavar="all|none|ID,…", help=help)
 
 
 def content_paths(paths: Sequence[str | Path], expansions: str | None = None) -> list[Path]:

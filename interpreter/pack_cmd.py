@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from .catalogue import PHASE_KINDS, TIMINGS
-from .cli_options import expansions_option, format_option
+from .cli_options import expansions_help, expansions_option, format_option
 from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
 from .model.colors import COLOR_BITS
@@ -155,7 +155,7 @@ def pack() -> None:
 
 @pack.command("show")
 @click.argument("ref", required=False, metavar="[PACK]")
-@expansions_option()
+@expansions_option(expansions_help("all (the default; a bundled pack's id alone: none), none"))
 @format_option(legacy_json=True, help="a listing, or one JSON document (packs, rules, identity table, decks, …)")
 def show(ref: str | None, expansions: str | None, fmt: str) -> None:
     """What PACK resolves to (default: the full bundled game): its packs, rules, deck, cards, roles, tasks.
@@ -199,7 +199,7 @@ def show(ref: str | None, expansions: str | None, fmt: str) -> None:
 @pack.command("diff")
 @click.argument("base", metavar="BASE")
 @click.argument("fork", metavar="FORK")
-@expansions_option()
+@expansions_option(expansions_help("all, none (the default: the base game alone on both sides)"))
 @format_option(
     legacy_json=True,
     help="a line per change, or one JSON document: same, and a record per change (kind, change, object, name, "

@@ -171,6 +171,18 @@ def test_pack_diff_says_exactly_what_a_fork_changes(tmp_path):
     assert same.exit_code == 0 and "the same game" in same.output
 
 
+def test_pack_diff_compares_without_expansions_unless_told_and_its_help_says_so():
+    """The balance report's diff of examples/jia_gui (a sweep plays every expansion) lists 阿芙罗拉（间谍）, an
+    expansion's role the fork removes; `pack diff` alone compares the base game without expansions, so only
+    `--expansions all` lists it. Its --help said "all (the default)" all the same."""
+    fork = str(Path(__file__).parent.parent / "examples" / "jia_gui")
+    removed = "  - role 阿芙罗拉（间谍） (a_fu_luo_la_jian_die)"
+    assert removed not in run("pack", "diff", "base", fork).output.splitlines()
+    assert removed in run("pack", "diff", "base", fork, "--expansions", "all").output.splitlines()
+    said = " ".join(run("pack", "diff", "--help").output.split())
+    assert "none (the default" in said and "all (the default" not in said
+
+
 def test_pack_diff_json_is_a_record_per_change(tmp_path, monkeypatch):
     """Not the human lines: what kind of thing changed, which one, which field, from what to what."""
     fork = house_rules(tmp_path)
