@@ -168,24 +168,21 @@ def check_pins(
     it a copy in its deck to copy when copies are to be added. A usage error says what is wrong."""
     from .engine.pins import card_pin_problems, pin_problems
 
+    where = "in any pack of the grid" if len(contents) > 1 else "in the content"
     for value, option in ((role, "--role"), (task, "--task")):
         if value is None:
             continue
         pin_role, pin_task = (value, None) if option == "--role" else (None, value)
         # the pack that has it (or else the last, most often the fork, whose ids the hint should come from)
-        problems = [pin_problems(content, pin_role, pin_task, list(players)) for content in contents.values()]
+        problems = [pin_problems(content, pin_role, pin_task, list(players), where) for content in contents.values()]
         if not all(problems):
             continue
-        raise click.BadParameter(
-            "; ".join(problems[-1]) + " (nor in any other pack of the grid)", param_hint=f"'{option}'"
-        )
+        raise click.BadParameter("; ".join(problems[-1]), param_hint=f"'{option}'")
     for card, n in cards:
         having = {label: c for label, c in contents.items() if card in c.card_types}
         if not having:
-            problem = card_pin_problems(list(contents.values())[-1], [(card, n)])[0]
-            raise click.BadParameter(
-                problem + (" (nor in any other pack of the grid)" if len(contents) > 1 else ""), param_hint="'--card'"
-            )
+            problem = card_pin_problems(list(contents.values())[-1], [(card, n)], where)[0]
+            raise click.BadParameter(problem, param_hint="'--card'")
         for label, content in having.items():
             for problem in card_pin_problems(content, [(card, n)]):
                 where = f"pack {label}: " if len(contents) > 1 else ""

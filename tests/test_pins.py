@@ -18,6 +18,7 @@ from interpreter.engine.pins import PairedDeal, Pins, pin_problems
 from interpreter.sim import play_game, read_log, replay_game
 
 FIXTURES = Path(__file__).parent / "fixtures"
+EXAMPLES = Path(__file__).parent.parent / "examples"
 ROLE = "demo_clerk"  # a made-up role (tests/fixtures/role_pack)
 
 
@@ -219,6 +220,36 @@ def test_the_commands_check_the_ids(one_role_pack: Path, tmp_path: Path) -> None
     assert r.exit_code == 2 and "--pin-seat" in r.output
     one = fengsheng("simulate", "-p", 5, "--role", "lao_han", "--pin-seat", 3, "--game-seed", 99, "--format", "json")
     assert one.exit_code == 0, one.output
+
+
+def test_a_pin_given_by_its_name_gets_its_id(base, tmp_path: Path) -> None:
+    """A designer types the name on the card (小九, 李宁玉（SP）（译电科科长）, 先行者, 利诱); the pins take ids: the
+    error names the id of each item so named. A grid of several packs says the id is in none of them before the
+    hint, not after it."""
+    assert pin_problems(base, "小九", "先行者", [5]) == [
+        "no role '小九' in the content: a name, not an id: did you mean xiao_jiu (小九（报童）) or xiao_jiu_zhui_meng "
+        "(小九（追梦少年）) or xiao_jiu_fan_te (小九（反特砥柱）) or xiao_jiu_sp (小九（SP）（情报站长）)?",
+        "no secret task '先行者' in the content: a name, not an id: did you mean xian_xing_zhe (先行者)?",
+    ]
+    assert (
+        "did you mean li_ning_yu_sp (李宁玉（SP）（译电科科长）)?"
+        in pin_problems(base, "李宁玉（SP）（译电科科长）", None, [5])[0]
+    )
+    grid = ["balance", "--pack", "base=", "--pack", f"jia={EXAMPLES / 'jia_gui'}", "-n", 1, "-o", tmp_path / "x", "-q"]
+    r = fengsheng(*grid, "--role", "画眉")
+    assert (
+        r.exit_code == 2
+        and "no role '画眉' in any pack of the grid: a name, not an id: did you mean hua_mei (画眉（歌女）)?"
+        in r.output
+    )
+    r = fengsheng(*grid, "--card", "利诱=4")
+    assert (
+        r.exit_code == 2
+        and "no card '利诱' in any pack of the grid: a name, not an id: did you mean li_you (利诱)?" in r.output
+    )
+    r = fengsheng("balance", "-n", 1, "-o", tmp_path / "x", "-q", "--role", "huamei")  # one pack
+    assert r.exit_code == 2 and "no role 'huamei' in the content" in r.output and "grid" not in r.output, r.output
+    assert not (tmp_path / "x").exists()
 
 
 @pytest.mark.parametrize("option", ["--role", "--task"])

@@ -152,17 +152,39 @@ def pinned_content(content: Content, pins: Pins | None) -> Content:
     return derived
 
 
-def pin_problems(content: Any, role: str | None, task: str | None, players: list[int] | tuple[int, ...]) -> list[str]:
+def _id_hint(value: str, items: dict[str, Any], roles: bool = False) -> str | None:
+    """The hint for an id `items` (roles, tasks or card kinds by id) lacks: the ids of the items so named when
+    `value` is a name (画眉, 密电; for `roles` also a label, 画眉（歌女）: what a designer reads on the card, where the
+    pins take ids), else the id closest in spelling."""
+    named: list[str] = []
+    for x in items.values():
+        shown = str(x.label()) if roles else str(x.name)
+        if value == x.name or value == shown:
+            named.append(f"{x.id} ({shown})")
+    if named:
+        return "a name, not an id: did you mean " + " or ".join(named) + "?"
+    return did_you_mean(value, items)
+
+
+def pin_problems(
+    content: Any,
+    role: str | None,
+    task: str | None,
+    players: list[int] | tuple[int, ...],
+    where: str = "in the content",
+) -> list[str]:
     """What is wrong with pinning `role` and `task` in games of these player counts of `content`: an id the
-    content lacks (with a did-you-mean hint), a task at a player count none of whose identities draws one."""
+    content lacks (with a hint: the id of a role or task so named, or a did-you-mean), a task at a player count
+    none of whose identities draws one. `where`: what lacks the id, as the message says it (a grid of several
+    packs: none of them)."""
     problems = []
     if role is not None and role not in content.roles:
-        hint = did_you_mean(role, content.roles)
-        problems.append(f"no role {role!r} in the content" + (f": {hint}" if hint else ""))
+        hint = _id_hint(role, content.roles, roles=True)
+        problems.append(f"no role {role!r} {where}" + (f": {hint}" if hint else ""))
     if task is not None:
         if task not in content.tasks:
-            hint = did_you_mean(task, content.tasks) or f"the tasks are {', '.join(sorted(content.tasks))}"
-            problems.append(f"no secret task {task!r} in the content: {hint}")
+            hint = _id_hint(task, content.tasks) or f"the tasks are {', '.join(sorted(content.tasks))}"
+            problems.append(f"no secret task {task!r} {where}: {hint}")
         for n in players:
             table = content.rules.identity_table.get(n) or {}
             if not any(content.identities[i].takes_task for i in table):
@@ -170,14 +192,15 @@ def pin_problems(content: Any, role: str | None, task: str | None, players: list
     return problems
 
 
-def card_pin_problems(content: Any, cards: Sequence[tuple[str, int]]) -> list[str]:
-    """What is wrong with pinning these card counts in `content`: a card kind it lacks (with a did-you-mean hint),
-    copies to add of a kind with no copy in the content's deck to copy."""
+def card_pin_problems(content: Any, cards: Sequence[tuple[str, int]], where: str = "in the content") -> list[str]:
+    """What is wrong with pinning these card counts in `content`: a card kind it lacks (with a hint: the id of the
+    card so named, or a did-you-mean; `where` as pin_problems says it), copies to add of a kind with no copy in
+    the content's deck to copy."""
     problems = []
     for card, n in cards:
         if card not in content.card_types:
-            hint = did_you_mean(card, content.card_types)
-            problems.append(f"no card {card!r} in the content" + (f": {hint}" if hint else ""))
+            hint = _id_hint(card, content.card_types)
+            problems.append(f"no card {card!r} {where}" + (f": {hint}" if hint else ""))
         elif n > 0 and not any(e.card_type == card for e in content.deck):
             problems.append(f"card {card!r} has no copy in the deck to make {n} copies of")
     return problems
