@@ -29,6 +29,7 @@ from .cli_options import (
     pin_options,
     pins_of,
 )
+from .suggest import folder_hint
 
 MAX_GAMES = 1_000_000  # per cell
 
@@ -45,7 +46,8 @@ def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
     folders = tuple(d.strip() for d in dirs.split(",") if d.strip())
     for d in folders:
         if not Path(d).is_dir():
-            raise ValueError(f"{text!r}: {d} is not a directory")
+            hint = folder_hint(d)
+            raise ValueError(f"{text!r}: {d} is not a directory" + (f": {hint}" if hint else ""))
     return label, folders
 
 

@@ -24,6 +24,7 @@ from .cli_options import (
     pin_options,
     pins_of,
 )
+from .suggest import folder_hint
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -370,7 +371,9 @@ def _pack_label(arg: str) -> tuple[str, tuple[str, ...]]:
     # a pack is a folder with a pack.yaml (a fork) or a rules.yaml (a rule set of its own); any other folder
     # (/tmp, a home folder) would be swept for minutes as the bundled game before anyone saw the mistake
     if not path.is_dir() or not ((path / "pack.yaml").is_file() or (path / "rules.yaml").is_file()):
+        hint = None if path.is_dir() else folder_hint(arg)
         what = "a folder with no sweep.json, pack.yaml or rules.yaml" if path.is_dir() else "no such folder"
+        what += f" ({hint})" if hint else ""
         _fail(f"{arg}: neither a sweep directory nor a content pack directory (nor `base`, the bundled game): {what}")
     return path.resolve().name, (arg,)
 

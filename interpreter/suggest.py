@@ -8,6 +8,7 @@ all suggest with it, so a hint reads and behaves the same everywhere.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 
 
@@ -45,3 +46,15 @@ def did_you_mean(word: object, candidates: Iterable[object]) -> str | None:
     if stems and not (close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.9):
         close = [max(stems, key=len)]
     return f"did you mean {close[0]}?" if close else None
+
+
+def folder_hint(path: str) -> str | None:
+    """The hint for a folder that is not there (examples/jia_gu): "did you mean examples/jia_gui?", the folder
+    beside it closest in spelling, or None."""
+    parent, name = os.path.split(os.path.normpath(path))
+    try:
+        folders = [e.name for e in os.scandir(parent or ".") if e.is_dir()]
+    except OSError:
+        return None
+    close = closest(name, folders)
+    return f"did you mean {os.path.join(parent, close[0])}?" if close else None

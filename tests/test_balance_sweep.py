@@ -166,6 +166,26 @@ def test_the_command_sweeps_resumes_and_names_its_mistakes(tmp_path):
         assert len(r.output.strip().splitlines()) == 1, r.output
 
 
+def test_a_misspelt_folder_is_named_with_the_folder_beside_it(tmp_path):
+    """A pack or sweep folder that is not there (a slip: jia_gu for jia_gui) is a one-line error naming the folder
+    beside it closest in spelling; nothing close, no hint."""
+    (tmp_path / "jia_gui").mkdir()
+    (tmp_path / "jia_gui" / "pack.yaml").write_text("id: jia_gui\nname: 家规\nextends: [base]\n")
+    (tmp_path / "lab-jia").mkdir()
+    for args, message in [
+        (["balance", "--pack", "b=", "--pack", f"j={tmp_path / 'jia_gu'}"], f"did you mean {tmp_path / 'jia_gui'}?"),
+        (["balance", "compare", "base", tmp_path / "jia_gu"], f"no such folder (did you mean {tmp_path / 'jia_gui'}?)"),
+        (["balance", "report", tmp_path / "lab-jai"], f"writes): did you mean {tmp_path / 'lab-jia'}?"),
+        (["balance", "compare", tmp_path / "lab-jai"], f"did you mean {tmp_path / 'lab-jia'}?"),
+        (["balance", "report", tmp_path / "zzz"], "writes)"),
+    ]:
+        r = fengsheng(*args, "-o", tmp_path / "x") if args[1] != "report" else fengsheng(*args)
+        assert r.exit_code in (1, 2) and message in r.output and r.output.startswith("error: "), (args, r.output)
+        assert len(r.output.strip().splitlines()) == 1, r.output
+    assert "did you mean" not in fengsheng("balance", "report", tmp_path / "zzz").output
+    assert not (tmp_path / "x").exists()
+
+
 def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp_path):
     looping = tmp_path / "rules"
     looping.mkdir()

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sim import REASON_TEXT
+from ..suggest import folder_hint
 from . import records
 from .pack_facts import rerun_command
 from .stats import ALL, CONFIDENCE, binomial_p_two_sided, holm, rate, seats_for_half_width, spread
@@ -72,7 +73,11 @@ def load_sweep(path: str | Path) -> Sweep:
     a bad line)."""
     d = Path(path)
     if not d.is_dir():
-        raise SweepError(f"{d}: not a directory (a sweep is the directory `fengsheng balance --out DIR` writes)")
+        hint = folder_hint(str(path))
+        raise SweepError(
+            f"{d}: not a directory (a sweep is the directory `fengsheng balance --out DIR` writes)"
+            + (f": {hint}" if hint else "")
+        )
     if not (d / records.SWEEP_FILE).is_file():
         raise SweepError(
             f"{d}: not a sweep directory: it has no {records.SWEEP_FILE} (`fengsheng balance --out DIR` makes one)"
