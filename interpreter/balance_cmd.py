@@ -233,11 +233,13 @@ def balance(
     Each game's record is written to the sweep's directory as it finishes (sweep.json: the grid;
     games.jsonl: one line per game). The same command again resumes an interrupted sweep; a larger
     --games extends a finished one. Game I of a cell is the game `fengsheng simulate -p N --agents A
-    --seed S` plays as its game I: the records are the same whatever --jobs or --backend.
+    --seed S` plays as its game I (with the sweep's --role, --task and --card, and --keyed-deal in a
+    sweep of several packs): the records are the same whatever --jobs or --backend.
 
     \b
     fengsheng balance -p 5-8 -n 200                       the full game under heuristic play
     fengsheng balance --pack base= --pack mine=my_pack    the game with and without your pack
+    fengsheng balance --pack base= --pack mine=my_pack --role ID   your new role in every game
     fengsheng balance report DIR                          the report of a sweep's directory
     """
     if ctx.invoked_subcommand is not None:

@@ -170,8 +170,10 @@ def _pack_diffs(meta: dict) -> dict[str, dict]:
 def report(
     directory: str, html_path: str | None, no_html: bool, fmt: str, json_path: str | None, roles: bool, lang: str
 ) -> None:
-    """The report of a sweep's directory: win rates by identity, secret task and role with Wilson 95%
-    intervals per player count, strong/weak roles and unused skills flagged, game length, how games ended.
+    """The report of a sweep's directory: first a verdict in words on each new role, card and task and the
+    fork's pack diff; then win rates by identity, secret task and role with Wilson 95% intervals per player
+    count, strong/weak roles and unused skills flagged, card uses and their users' win rates, game length, how
+    games ended.
 
     Prints it as tables (as JSON with --format json) and writes a self-contained HTML report with charts."""
     from .balance.html import render_report
