@@ -298,8 +298,9 @@ def compare(
     given = [o for o, v in (("--role", pin_role), ("--task", pin_task), ("--card", pin_cards)) if v]
     if given and (fork is None or _is_sweep(base) or _is_sweep(fork)):  # (pins are for packs swept now)
         _fail(
-            f"{'/'.join(given)} pin the games of two packs swept now: a sweep directory's games were dealt with the "
-            "pins its sweep.json names (its report's first line says them)"
+            f"{'/'.join(given)} {'pins' if len(given) == 1 else 'pin'} the games of two packs swept now (balance "
+            "compare base my_pack --role ID): a sweep directory's games were dealt with the pins its sweep.json "
+            f"names (its report's first line says them); leave {'/'.join(given)} out to compare the sweeps as they are"
         )
 
     if fork is None:

@@ -101,5 +101,6 @@ def test_compare_of_sweep_directories_refuses_pins_in_a_line(tmp_path: Path) -> 
     for args in ((out,), (out, out)):
         for pin in (("--role", "hua_mei"), ("--task", "xian_xing_zhe"), ("--card", "jie_huo=3")):
             c = fengsheng("balance", "compare", *args, *pin, "--no-html")
-            assert c.exit_code == 2 and c.output.startswith(f"error: {pin[0]} pin the games of two packs"), c.output
+            assert c.exit_code == 2 and c.output.startswith(f"error: {pin[0]} pins the games of two packs"), c.output
+            assert c.output.strip().endswith(f"leave {pin[0]} out to compare the sweeps as they are"), c.output
             assert len(c.output.strip().splitlines()) == 1
