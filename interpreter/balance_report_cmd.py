@@ -296,6 +296,7 @@ def compare(
 
     json_path = _json_target(json_path, fmt)
     given = [o for o, v in (("--role", pin_role), ("--task", pin_task), ("--card", pin_cards)) if v]
+    unpaired: dict | None = None  # two sweep directories dealt with other pins: each side's, for the note
     if given and (fork is None or _is_sweep(base) or _is_sweep(fork)):  # (pins are for packs swept now)
         _fail(
             f"{'/'.join(given)} {'pins' if len(given) == 1 else 'pin'} the games of two packs swept now (balance "
@@ -316,9 +317,21 @@ def compare(
         sides = _sides(sweep, sweep, labels)
     elif _is_sweep(base) and _is_sweep(fork):
         base_sweep, fork_sweep = _load(base), _load(fork)
+        for arg, sweep in ((base, base_sweep), (fork, fork_sweep)):
+            labels = [p["name"] for p in sweep.meta.get("packs", [])]
+            if len(labels) > 1:  # (which of its packs stands for its side is not said)
+                _fail(
+                    f"{arg}: holds {len(labels)} packs ({', '.join(labels)}): compare them alone (balance compare "
+                    f"{arg}), or give two sweep directories of one pack each"
+                )
         base_report, fork_report = _report_of(base_sweep, say=True), _report_of(fork_sweep, say=True)
         where = Path(fork)
-        sides = _sides(base_sweep, fork_sweep, None)
+        base_pins, fork_pins = base_sweep.meta.get("pins") or None, fork_sweep.meta.get("pins") or None
+        if base_pins != fork_pins:  # the same seed dealt other deals: no game of one is a game of the other
+            unpaired = {"base": base_pins, "fork": fork_pins}
+            sides = ([], [], None)
+        else:
+            sides = _sides(base_sweep, fork_sweep, None)
     elif _is_sweep(base) or _is_sweep(fork):
         sweep_arg, other = (base, fork) if _is_sweep(base) else (fork, base)
         _fail(f"{sweep_arg} is a sweep directory but {other} is not: give two sweep directories, or two packs to sweep")
@@ -342,6 +355,8 @@ def compare(
         _fail(str(e))
         return
     result["paired"] = paired_figures(*sides)
+    if unpaired is not None:
+        result["paired"]["pins_differ"] = unpaired
     # the pinned role's and task's names for the pinned seat's row (either side's pack that has them)
     result["paired"]["pinned_names"] = {**base_report["sweep"]["pinned_names"], **fork_report["sweep"]["pinned_names"]}
     if json_path != "-":

@@ -104,3 +104,44 @@ def test_compare_of_sweep_directories_refuses_pins_in_a_line(tmp_path: Path) -> 
             assert c.exit_code == 2 and c.output.startswith(f"error: {pin[0]} pins the games of two packs"), c.output
             assert c.output.strip().endswith(f"leave {pin[0]} out to compare the sweeps as they are"), c.output
             assert len(c.output.strip().splitlines()) == 1
+
+
+def test_compare_of_sweeps_dealt_with_other_pins_pairs_nothing(tmp_path: Path) -> None:
+    """Two sweep directories of the same seed, one with a role pinned: the same seed dealt other deals, so their
+    games are not the same deals. They were paired all the same (game by game, seed by seed) and the table said
+    'the same 12 deals under both packs', the base's 'pinned seat' a seat that never held the role."""
+    plain, pinned = tmp_path / "plain", tmp_path / "pinned"
+    for out, pin in ((plain, ()), (pinned, ("--role", "lao_han"))):
+        r = fengsheng("balance", "-p", 5, "-n", 12, "-j", 1, "--agents", "random", *pin, "-o", out, "-q")
+        assert r.exit_code == 0, r.output
+    c = fengsheng("balance", "compare", plain, pinned, "--format", "json", "--no-html")
+    assert c.exit_code == 0, c.output
+    paired = json.loads(c.stdout)["paired"]
+    assert paired["games_paired"] == 0 and paired["figures"] == []
+    assert paired["pins_differ"] == {"base": None, "fork": {"role": "lao_han"}}
+    text = fengsheng("balance", "compare", plain, pinned, "--lang", "en", "--html", tmp_path / "c.html")
+    assert text.exit_code == 0, text.output
+    line = "No paired test: the sweeps were dealt with different pins (base: none; fork: role 老汉（裘家二太太）"
+    assert line in text.output and "Paired: the same" not in text.output
+    assert line in (tmp_path / "c.html").read_text(encoding="utf-8")
+    zh = fengsheng("balance", "compare", plain, pinned, "--no-html")
+    assert "不做配对检验：两个扫描的固定项不同（基准：无；改版：每局都把角色老汉（裘家二太太）发给一个座位" in zh.output
+    # the same pins on both sides (none): paired game by game, as before
+    same = fengsheng("balance", "compare", plain, plain, "--format", "json", "--no-html")
+    assert json.loads(same.stdout)["paired"]["games_paired"] == 12
+
+
+def test_compare_of_a_sweep_directory_of_two_packs_against_another_is_refused(tmp_path: Path) -> None:
+    """A sweep of two packs given as BASE or FORK beside another sweep: which of its packs stands for its side was
+    not said, and the comparison took its first pack without a word."""
+    two, one = tmp_path / "two", tmp_path / "one"
+    r = fengsheng("balance", "--pack", "a=", "--pack", "b=", "-p", 5, "-n", 4, "-j", 1, "--agents", "random",
+                  "-o", two, "-q")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = fengsheng("balance", "-p", 5, "-n", 4, "-j", 1, "--agents", "random", "-o", one, "-q")
+    assert r.exit_code == 0, r.output
+    for args in ((two, one), (one, two)):
+        c = fengsheng("balance", "compare", *args, "--no-html")
+        assert c.exit_code == 2, c.output
+        assert c.output.startswith(f"error: {two}: holds 2 packs (a, b): compare them alone (balance compare {two})")
+        assert len(c.output.strip().splitlines()) == 1

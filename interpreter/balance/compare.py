@@ -33,7 +33,7 @@ from typing import Any
 from ..sim import wilson
 from .messages import DEFAULT_LANG, say
 from .stats import holm, pct
-from .words import figure_name, flag_name, paired_label, players_short, players_text
+from .words import figure_name, flag_name, paired_label, pins_differ_text, players_short, players_text
 
 COMPARE_FORMAT = 1
 ALPHA = 0.05
@@ -307,6 +307,10 @@ def print_paired(paired: dict, console: Any, lang: str = DEFAULT_LANG) -> None:
     from rich.markup import escape
 
     figures = paired.get("figures") or []
+    if paired.get("pins_differ"):
+        why = pins_differ_text(paired["pins_differ"], lang, paired.get("pinned_names"))
+        console.print(why, markup=False, soft_wrap=True)
+        return
     if not figures:
         console.print(say("paired_none", lang, n=paired.get("games_paired", 0)), markup=False)
         return

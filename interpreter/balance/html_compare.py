@@ -12,7 +12,7 @@ from .charts import interval_chart, legend
 from .html import ROLES_PER_CHART, page, players_text
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
-from .words import figure_name, flag_name, paired_label
+from .words import figure_name, flag_name, paired_label, pins_differ_text
 
 
 def _lead(r: dict, lang: str) -> str:
@@ -122,6 +122,9 @@ COMPARE_KINDS = ("identity", "task", "role", "end_reason", "turns", "decisions")
 
 def paired_section(paired: dict | None, lang: str = DEFAULT_LANG) -> str:
     """The paired comparison (paired.py) as a table: the same deals under both packs, McNemar's test."""
+    if paired and paired.get("pins_differ"):
+        why = pins_differ_text(paired["pins_differ"], lang, paired.get("pinned_names"))
+        return f'<p class="note">{escape(why)}</p>'
     if not paired or not paired.get("figures"):
         return ""
     rows = []

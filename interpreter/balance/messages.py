@@ -284,6 +284,13 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "配对对局：{n}（太少，或双方不是用相同种子打的：不做配对检验）",
         "Paired games: {n} (too few, or the sides were not played from the same seeds: no paired test)",
     ),
+    "paired_pins_differ": (
+        "不做配对检验：两个扫描的固定项不同（基准：{base}；改版：{fork}），同一种子发出的不是同一副牌",
+        "No paired test: the sweeps were dealt with different pins (base: {base}; fork: {fork}), so the same seed "
+        "dealt other deals",
+    ),
+    "pins_nothing": ("无", "none"),
+    "pins_keyed": ("无，按键控顺序发牌（--keyed-deal）", "none, dealt in the keyed order (--keyed-deal)"),
     "paired_title": (
         "配对：同样的{n}副牌在两个扩展包下各打一遍（McNemar）",
         "Paired: the same {n} deals under both packs (McNemar)",

@@ -41,6 +41,17 @@ def pins_text(pins: Any, lang: str, cards: Any = None, names: Any = None) -> str
     return say("pins_sep", lang).join(parts)
 
 
+def pins_differ_text(differ: dict, lang: str, names: Any = None) -> str:
+    """Why two sweep directories' games were not paired: each side's pins in words ("none" for a sweep without; the
+    pinned role and task by name where `names`, the paired figures' ``pinned_names``, has one)."""
+
+    def side(pins: Any) -> str:
+        keyed = isinstance(pins, dict) and pins.get("keyed")  # (nothing pinned, dealt in the keyed order)
+        return pins_text(pins, lang, names=names) or say("pins_keyed" if keyed else "pins_nothing", lang)
+
+    return say("paired_pins_differ", lang, base=side(differ.get("base")), fork=side(differ.get("fork")))
+
+
 def _pinned_what(pins: dict, lang: str, names: dict | None = None) -> str:
     """The pinned role and task in words ("角色画眉（歌女）", "role 画眉（歌女） and secret task 收藏家"): by name where
     `names` has one, else by id ("角色hua_mei")."""
