@@ -104,19 +104,21 @@ def _load(path: str) -> Any:
         _fail(str(e))
 
 
-def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False) -> dict:
+def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False, lang: str = "zh") -> dict:
     """The report of a sweep (only the records of `packs` if given), with the packs' skill lists when they load:
     its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
-    that is not there, or changed since, is a note in the report (and on stderr with `say`)."""
+    that is not there, or changed since, is a note in the report (and on stderr with `say`, in `lang`)."""
+    from .balance.messages import say as say_in
     from .balance.pack_facts import card_pin_facts, locate_packs, new_other_items, new_roles, pack_skills, pin_names
     from .balance.report import build_report
+    from .balance.words import note_text
 
     records = sweep.records if packs is None else [r for r in sweep.records if r["cell"]["pack"] in packs]
     meta, notes = locate_packs(sweep.meta, sweep.path)
-    notes = {name: text for name, text in notes.items() if packs is None or name in packs}
+    notes = {name: note for name, note in notes.items() if packs is None or name in packs}
     if say:
-        for text in notes.values():
-            click.echo(f"note: {text}", err=True)
+        for note in notes.values():
+            click.echo(say_in("note", lang, text=note_text(note, lang)), err=True)
     skills = pack_skills(meta)
     report = build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
     report["sweep"]["pinned_cards"] = card_pin_facts(meta)
@@ -182,7 +184,7 @@ def report(
     sweep = _load(directory)
     if not sweep.records:
         _fail(f"{directory}: the sweep has no games yet (run `fengsheng balance --out {directory}` to play them)", 1)
-    result = _report_of(sweep, say=json_path == "-")  # (the tables show the notes)
+    result = _report_of(sweep, say=json_path == "-", lang=lang)  # (the tables show the notes)
     if json_path != "-":
         from .balance.terminal import print_report
 
@@ -312,7 +314,7 @@ def compare(
                 f"{base}: holds {len(labels)} pack(s) ({', '.join(labels)}): give BASE and FORK (two sweep directories "
                 "or two packs), or one directory swept with two --pack"
             )
-        base_report, fork_report = _report_of(sweep, [labels[0]], True), _report_of(sweep, [labels[1]], True)
+        base_report, fork_report = (_report_of(sweep, [label], True, lang) for label in labels)
         where = Path(base)
         sides = _sides(sweep, sweep, labels)
     elif _is_sweep(base) and _is_sweep(fork):
@@ -324,7 +326,7 @@ def compare(
                     f"{arg}: holds {len(labels)} packs ({', '.join(labels)}): compare them alone (balance compare "
                     f"{arg}), or give two sweep directories of one pack each"
                 )
-        base_report, fork_report = _report_of(base_sweep, say=True), _report_of(fork_sweep, say=True)
+        base_report, fork_report = (_report_of(sw, say=True, lang=lang) for sw in (base_sweep, fork_sweep))
         where = Path(fork)
         base_pins, fork_pins = base_sweep.meta.get("pins") or None, fork_sweep.meta.get("pins") or None
         if base_pins != fork_pins:  # the same seed dealt other deals: no game of one is a game of the other
@@ -344,7 +346,7 @@ def compare(
         )
         sweep = _load(str(where))
         labels = [p["name"] for p in sweep.meta["packs"]]
-        base_report, fork_report = _report_of(sweep, [labels[0]], True), _report_of(sweep, [labels[1]], True)
+        base_report, fork_report = (_report_of(sweep, [label], True, lang) for label in labels)
         sides = _sides(sweep, sweep, labels)
     for name, rep in (("BASE", base_report), ("FORK", fork_report)):
         if not rep["groups"]:

@@ -317,6 +317,7 @@ def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
 REPORT_KEYS = {
     "format",
     "pack_notes",
+    "pack_note_facts",
     "sweep",
     "rules",
     "flags",

@@ -506,16 +506,30 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     assert r.exit_code == 0 and "has changed since the sweep and no longer loads (" in r.stdout, r.output
     assert "hua_mei.yaml:" in r.stdout and "error E113: unknown trigger 'recieved'" in r.stdout
     assert f"fengsheng validate {work / 'mine'} says what to fix" in r.stdout
+    r = fengsheng("balance", "report", sweep, "--no-html")
+    assert f"注意：扩展包mine：{work / 'mine'}的内容在扫描之后改动过，已无法载入（" in r.stdout, r.output
+    assert f"运行 fengsheng validate {work / 'mine'} 查看要改什么" in r.stdout
     role.write_text(good, encoding="utf-8")
     shutil.move(work / "mine", work / "moved")
     r = fengsheng("balance", "report", sweep, "--format", "json", "--no-html")
     text = json.loads(r.stdout)["pack_notes"]["mine"]
     assert f"its folder ../../mine is not here (looked in {work / 'mine'}, ../../mine)" in text, text
     assert f"put the pack back at {work / 'mine'} to list them" in text
-    assert "note: pack mine" in r.stderr and "mine" not in json.loads(r.stdout)["sweep"]["content_roles"]
+    facts = json.loads(r.stdout)["pack_note_facts"]["mine"]
+    assert facts == {"kind": "missing", "pack": "mine", "lost": [["../../mine", [str(work / "mine"), "../../mine"]]],
+                     "at": [str(work / "mine")]}  # fmt: skip
+    # the stderr's note in the report's language (Chinese by default), as the tables say it
+    assert "注意：扩展包mine：它的文件夹../../mine不在这里" in r.stderr
+    assert "mine" not in json.loads(r.stdout)["sweep"]["content_roles"]
     r = fengsheng("balance", "report", sweep, "--lang", "en")
     assert r.exit_code == 0 and "note: pack mine: its folder ../../mine is not here" in r.stdout, r.output
     assert "its folder ../../mine is not here" in (sweep / "report.html").read_text(encoding="utf-8")
+    # in Chinese (the default), the terminal and the page: not the English text in a Chinese report
+    r = fengsheng("balance", "report", sweep)
+    assert r.exit_code == 0 and f"把扩展包放回{work / 'mine'}即可列出" in r.stdout, r.output
+    assert "is not here" not in r.stdout
+    page = (sweep / "report.html").read_text(encoding="utf-8")
+    assert "它的文件夹../../mine不在这里" in page and "is not here" not in page
 
 
 def test_a_full_disk_says_how_many_games_the_sweep_keeps_and_resumes(tmp_path, monkeypatch):

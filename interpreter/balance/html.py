@@ -22,6 +22,7 @@ from .words import (
     flag_text,
     group_title,
     kind_name,
+    note_texts,
     offered_prefix,
     pins_text,
     players_text as players_words,
@@ -382,7 +383,7 @@ def render_report(report: dict, title: str = "fengsheng balance report", lang: s
     )
     body.append(f'<p class="meta">{escape(meta)}</p>')
     note = escape(say("note_html", lang))
-    body += [f'<p class="note"><b>{note}</b> {escape(t)}</p>' for t in report.get("pack_notes", {}).values()]
+    body += [f'<p class="note"><b>{note}</b> {escape(t)}</p>' for t in note_texts(report, lang)]
     pinned = pins_text(sw.get("pins"), lang, sw.get("pinned_cards"), sw.get("pinned_names"))
     if pinned:
         body.append(f'<p class="pinned"><b>{escape(say("pinned_html", lang))}</b> {escape(pinned)}</p>')

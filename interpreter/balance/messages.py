@@ -48,6 +48,26 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "seats_for_5": ("±5点所需席数", "seats for ±5"),
     "p": ("p", "p"),
     "note": ("注意：{text}", "note: {text}"),
+    # a pack of a sweep as the report finds it now (pack_facts.locate_packs; words.note_text)
+    "note_lost": ("它的文件夹{ref}不在这里（找过：{places}）", "its folder {ref} is not here (looked in {places})"),
+    "note_missing": (
+        "扩展包{pack}：{lost}——sweep.json按相对于扫描目录的位置记下扩展包：读不到它的技能列表，从未用过的技能不会列出；"
+        "把扩展包放回{at}即可列出",
+        "pack {pack}: {lost} — sweep.json names a pack relative to the sweep's directory: its skill lists cannot be "
+        "read, so a skill never used is not listed; put the pack back at {at} to list them",
+    ),
+    "note_changed": (
+        "扩展包{pack}：{where}的内容在扫描之后改动过：技能列表是那里现在的内容的",
+        "pack {pack}: the content at {where} has changed since the sweep: its skill lists are of the content there now",
+    ),
+    "note_broken": (
+        "扩展包{pack}：{where}的内容在扫描之后改动过，已无法载入（{error}）：不列出其角色的技能，也不单独标出新角色；"
+        "运行 fengsheng validate {where} 查看要改什么，再重新生成报告",
+        "pack {pack}: the content at {where} has changed since the sweep and no longer loads ({error}): its roles' "
+        "skills are not listed and its new roles not singled out; fengsheng validate {where} says what to fix, then "
+        "run the report again",
+    ),
+    "note_bundled": ("内置游戏", "the bundled game"),
     "note_html": ("注意：", "Note:"),
     "pinned": ("固定：{what}", "pinned: {what}"),
     "pinned_html": ("固定：", "Pinned:"),

@@ -84,9 +84,10 @@ def _pack_contents(meta: dict) -> dict[str, Any]:
     return contents
 
 
-def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dict[str, str]]:
+def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dict[str, dict[str, Any]]]:
     """The sweep's grid with each pack's folders as this process finds them, and a note per pack that is not
-    there or has changed since the sweep.
+    there or has changed since the sweep: its facts (``kind`` missing, changed or broken, and what each names),
+    which words.note_text says in a language.
 
     ``sweep.json`` names a pack's folders as a log's header does (``content.packs.find_log_pack``: a bundled
     pack by id, another relative to the sweep's directory `where` — else to the current directory, where an
@@ -110,7 +111,7 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
             return str(p)
 
     meta = copy.deepcopy(meta)
-    notes: dict[str, str] = {}
+    notes: dict[str, dict[str, Any]] = {}
     base = Path(where) if where is not None else None
     for pack in meta.get("packs") or []:
         if not isinstance(pack, dict):
@@ -125,14 +126,12 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
         pack["content"] = [from_here(p) for p in found]
         if lost:
             pack["missing"] = True
-            notes[name] = (
-                f"pack {name}: "
-                + "; ".join(f"its folder {ref} is not here (looked in {', '.join(places)})" for ref, places, _ in lost)
-                + " — sweep.json names a pack relative to the sweep's directory: its skill lists cannot be read, so "
-                "a skill never used is not listed; put the pack back at "
-                + ", ".join(at for _, _, at in lost)
-                + " to list them"
-            )
+            notes[name] = {
+                "kind": "missing",
+                "pack": name,
+                "lost": [[ref, places] for ref, places, _ in lost],
+                "at": [at for _, _, at in lost],
+            }
             continue
         fingerprint = pack.get("fingerprint")
         if fingerprint:
@@ -141,18 +140,11 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
             except (PackError, OSError):
                 now = None
             if now != fingerprint:
-                where_text = ", ".join(pack["content"]) or "the bundled game"
-                notes[name] = (
-                    f"pack {name}: the content at {where_text} has changed since the sweep: its skill lists are of "
-                    "the content there now"
-                )
+                where = ", ".join(pack["content"]) or None  # (None: the bundled game)
+                notes[name] = {"kind": "changed", "pack": name, "where": where}
                 broken = _load_error(found, pack.get("expansions"))
                 if broken:
-                    notes[name] = (
-                        f"pack {name}: the content at {where_text} has changed since the sweep and no longer loads "
-                        f"({broken}): its roles' skills are not listed and its new roles not singled out; "
-                        f"fengsheng validate {where_text} says what to fix, then run the report again"
-                    )
+                    notes[name] = {"kind": "broken", "pack": name, "where": where, "error": broken}
     return meta, notes
 
 

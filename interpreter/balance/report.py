@@ -41,7 +41,7 @@ from ..suggest import folder_hint
 from . import records
 from .pack_facts import rerun_command
 from .stats import ALL, CONFIDENCE, binomial_p_two_sided, holm, rate, seats_for_half_width, spread
-from .words import verdict_text
+from .words import note_text, verdict_text
 
 REPORT_FORMAT = 1
 MIN_ROLE_SEATS = 10  # seats a role must have played before it is flagged strong or weak
@@ -103,7 +103,7 @@ def build_report(
     records: Sequence[dict],
     skills: dict[str, dict[str, list[tuple[str, str]]]] | None = None,
     new: dict[str, list[str]] | None = None,
-    notes: dict[str, str] | None = None,
+    notes: dict[str, dict] | None = None,
     new_other: dict[str, dict[str, list[str]]] | None = None,
 ) -> dict:
     """The report of a sweep's records (plain data, keys documented in docs/balance.md).
@@ -111,7 +111,8 @@ def build_report(
     ``skills``: per pack label, each role's usable skills as (name, kind) (``pack_skills``); without it
     only skills seen used are listed (a skill never used is then not found). ``new``: per pack label,
     the roles the pack adds to the game (``new_roles``), shown first. ``notes``: per pack label, what is
-    wrong with finding its content (``locate_packs``), shown first too."""
+    wrong with finding its content (``locate_packs``' facts), shown first too: in words (English) as
+    ``pack_notes``, as they are as ``pack_note_facts``, which the tables and the page say in their language."""
     cells: dict[tuple[str, str, int], list[dict]] = defaultdict(list)
     for rec in records:
         cells[_key(rec)].append(rec)
@@ -138,7 +139,8 @@ def build_report(
     flags.sort(key=lambda f: (_FLAG_ORDER.index(f["kind"]), f["pack"], f["agents"], str(f["players"]), f["subject"]))
     return {
         "format": REPORT_FORMAT,
-        "pack_notes": dict(sorted((notes or {}).items())),
+        "pack_notes": {name: note_text(note, "en") for name, note in sorted((notes or {}).items())},
+        "pack_note_facts": dict(sorted((notes or {}).items())),
         "sweep": {
             "version": meta.get("version"),
             "seed": meta.get("seed"),

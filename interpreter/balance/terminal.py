@@ -19,6 +19,7 @@ from .words import (
     flag_text,
     group_title,
     kind_name,
+    note_texts,
     offered_prefix,
     pins_text,
     players_short,
@@ -111,7 +112,7 @@ def print_report(report: dict, console: Any, roles: bool = True, lang: str = DEF
     """The report as rich tables: the verdicts and flags first, then each group's figures."""
     from rich.markup import escape
 
-    for text in report.get("pack_notes", {}).values():
+    for text in note_texts(report, lang):
         console.print(say("note", lang, text=text), markup=False, soft_wrap=True)
     sweep = report["sweep"]
     pinned = pins_text(sweep.get("pins"), lang, sweep.get("pinned_cards"), sweep.get("pinned_names"))

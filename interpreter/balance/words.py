@@ -41,6 +41,33 @@ def pins_text(pins: Any, lang: str, cards: Any = None, names: Any = None) -> str
     return say("pins_sep", lang).join(parts)
 
 
+def note_text(note: Any, lang: str) -> str:
+    """A note on a sweep's pack as the report found it (pack_facts.locate_packs: its folder missing, its content
+    changed, or changed and no longer loading), in `lang`. (A text is said as it is: a report made before notes
+    had facts.)"""
+    if not isinstance(note, dict):
+        return str(note)
+    kind, pack = note.get("kind"), note.get("pack")
+    sep = say("pins_sep", lang)
+    if kind == "missing":
+        lost = sep.join(
+            say("note_lost", lang, ref=ref, places=say("pins_list", lang).join(places))
+            for ref, places in note.get("lost") or []
+        )
+        return say("note_missing", lang, pack=pack, lost=lost, at=say("pins_list", lang).join(note.get("at") or []))
+    where = note.get("where") or say("note_bundled", lang)
+    if kind == "broken":
+        return say("note_broken", lang, pack=pack, where=where, error=note.get("error"))
+    return say("note_changed", lang, pack=pack, where=where)
+
+
+def note_texts(report: dict, lang: str) -> list[str]:
+    """The report's notes on its packs, in `lang` (from their facts; a report without them: its English texts)."""
+    facts = report.get("pack_note_facts")
+    notes = facts if isinstance(facts, dict) else report.get("pack_notes") or {}
+    return [note_text(note, lang) for note in notes.values()]
+
+
 def pins_differ_text(differ: dict, lang: str, names: Any = None) -> str:
     """Why two sweep directories' games were not paired: each side's pins in words ("none" for a sweep without; the
     pinned role and task by name where `names`, the paired figures' ``pinned_names``, has one)."""
