@@ -19,6 +19,7 @@ import click
 from .balance_report_cmd import compare as compare_command, lang_option, report as report_command
 from .cli_options import (
     EXPANSIONS_HELP,
+    PackFolder,
     bot_options,
     card_pins,
     check_pins,
@@ -149,7 +150,7 @@ class _Progress:
     "--content",
     "content_dirs",
     multiple=True,
-    type=click.Path(exists=True, file_okay=False),
+    type=PackFolder(),
     help="one pack: a content directory layered over the bundled game (repeat to layer several); "
     "for several packs in one grid use --pack",
 )

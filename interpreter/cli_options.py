@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from .cache import Kept, file_stamp, remember
+from .suggest import folder_hint
 
 
 def expansions_help(default: str = "all (the default), none") -> str:
@@ -60,14 +61,29 @@ def deprecated(old: str, new: str) -> None:
     click.echo(f"note: {old} is deprecated and goes in the next release: use {new}", err=True)
 
 
+class PackFolder(click.Path):
+    """A content pack's folder, which must exist: one that is not there is refused with the folder beside it
+    closest in spelling (examples/jia_gu -> did you mean examples/jia_gui?), the slip a newcomer makes typing it."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, file_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as e:
+            hint = folder_hint(str(value)) if not os.path.exists(value) else None
+            if hint is None:
+                raise
+            self.fail(f"{e.message.rstrip('.')}: {hint}", param, ctx)
+
+
 def content_option(
     help: str = "content pack directory: a pack without rules.yaml is layered over the bundled game "
     "(repeat to layer several); one with rules.yaml is a rule set of its own",
 ) -> Callable[[Any], Any]:
     """``--content DIR`` (repeatable, passed as ``content_dirs``) and ``--expansions`` (passed as ``expansions``)."""
-    content = click.option(
-        "--content", "content_dirs", multiple=True, type=click.Path(exists=True, file_okay=False), help=help
-    )
+    content = click.option("--content", "content_dirs", multiple=True, type=PackFolder(), help=help)
     return lambda f: content(expansions_option()(f))
 
 

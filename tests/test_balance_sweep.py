@@ -186,6 +186,22 @@ def test_a_misspelt_folder_is_named_with_the_folder_beside_it(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+def test_a_misspelt_content_folder_is_named_with_the_folder_beside_it(tmp_path):
+    """--content with a folder that is not there (every command that takes it): click's one line, with the folder
+    beside it closest in spelling; a path that is a file, or nothing close, as before."""
+    (tmp_path / "jia_gui").mkdir()
+    (tmp_path / "a_file").write_text("")
+    for command in (["simulate", "-n", "1"], ["balance", "-n", "1", "-o", tmp_path / "x"], ["describe", "--all"]):
+        r = fengsheng(*command, "--content", tmp_path / "jia_gu")
+        assert r.exit_code == 2 and r.output.startswith("error: Invalid value for '--content': Directory "), r.output
+        assert f"does not exist: did you mean {tmp_path / 'jia_gui'}? (see " in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+        for other, said in ((tmp_path / "zzz", "does not exist. (see"), (tmp_path / "a_file", "is a file. (see")):
+            r = fengsheng(*command, "--content", other)
+            assert r.exit_code == 2 and said in r.output and "did you mean" not in r.output, r.output
+    assert not (tmp_path / "x").exists()
+
+
 def test_failed_games_are_kept_and_listed_with_the_command_that_replays_them(tmp_path):
     looping = tmp_path / "rules"
     looping.mkdir()
