@@ -175,8 +175,8 @@ def show(ref: str | None, expansions: str | None, fmt: str) -> None:
         out.append(f"  {p['id']}{ver}: {p['name']} ({p['folder']}{ext})")
     out.append(f"rules: {data['rules']['name']}")
     for k, v in data["rules"].items():
-        if k != "name":
-            out.append(f"  {k}: {v}")
+        if k != "name":  # a rule left unset (hand_limit) reads `none`, as pack diff and the docs say, not Python's None
+            out.append(f"  {k}: {'none' if v is None else v}")
     out.append("identity table:")
     for n, row in data["identity_table"].items():
         out.append(f"  {n:>2} players: " + ", ".join(f"{k} ×{v}" for k, v in row.items()))

@@ -153,6 +153,18 @@ def test_pack_show_lists_the_resolved_rule_set(tmp_path):
     assert unknown.exit_code == 2 and "neither a folder nor a bundled pack" in unknown.output
 
 
+def test_pack_show_words_an_unset_rule_as_none_not_pythons_none(tmp_path):
+    """The base game leaves hand_limit unset: `pack show` says `none`, the word pack diff and the docs use (it
+    printed Python's `None`); the JSON keeps null."""
+    text = run("pack", "show").output
+    assert "  hand_limit: none\n" in text and "None" not in text
+    assert json.loads(run("pack", "show", "--format", "json").output)["rules"]["hand_limit"] is None
+    limited = tmp_path / "limited"
+    limited.mkdir()
+    (limited / "pack.yaml").write_text("id: limited\nname: 手牌上限\nrules:\n  hand_limit: 4\n", encoding="utf-8")
+    assert "  hand_limit: 4\n" in run("pack", "show", str(limited)).output
+
+
 def test_pack_diff_says_exactly_what_a_fork_changes(tmp_path):
     fork = house_rules(tmp_path)
     r = CliRunner().invoke(main, ["pack", "diff", "base", str(fork)])
