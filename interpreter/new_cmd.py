@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -200,6 +201,8 @@ class Plan:
         self.check()
         made: list[Path] = []  # folders made, to take away again on failure
         temps: list[tuple[Path, Path]] = []
+        umask = os.umask(0)  # read by setting it: put back at once
+        os.umask(umask)
         try:
             for path, text, _, _ in self.files:
                 for parent in reversed(path.parents):
@@ -208,6 +211,9 @@ class Plan:
                         made.append(parent)
                 fd, temp_name = tempfile.mkstemp(prefix=".fengsheng-new-", dir=path.parent)
                 temps.append((Path(temp_name), path))
+                # mkstemp makes the file private (0600): a new file gets the mode the user's umask gives any file,
+                # a file replaced (pack.yaml) keeps its own, so a pack stays readable by the co-designers it is for
+                os.chmod(temp_name, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~umask)
                 with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
                     f.write(text)
             for temp, path in temps:

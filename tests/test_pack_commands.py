@@ -378,6 +378,30 @@ def test_new_card_adds_to_a_deck_block_the_designer_wrote(tmp_path, monkeypatch)
     assert sorted(p.name for p in (tmp_path / "p").rglob("*")) == before
 
 
+def test_new_writes_files_with_the_users_umask_and_keeps_the_manifests_mode(tmp_path, monkeypatch):
+    """`new` wrote every file through mkstemp, private to its author (0600) whatever the umask: a pack in a shared
+    folder was unreadable by the co-designers it is for, and `new card` turned pack.yaml private too."""
+    import os
+    import stat
+
+    if os.name != "posix":
+        return
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o022)
+    try:
+        run("new", "pack", "p")
+        manifest = tmp_path / "p" / "pack.yaml"
+        assert stat.S_IMODE(manifest.stat().st_mode) == 0o644
+        assert stat.S_IMODE((tmp_path / "p" / ".schema" / "role.schema.json").stat().st_mode) == 0o644
+        manifest.chmod(0o664)
+        os.umask(0o077)
+        run("new", "card", "kc", "--in", "p")
+        assert stat.S_IMODE(manifest.stat().st_mode) == 0o664  # rewritten with its copies, its mode kept
+        assert stat.S_IMODE((tmp_path / "p" / "cards" / "kc.yaml").stat().st_mode) == 0o600  # this umask's
+    finally:
+        os.umask(old)
+
+
 def test_new_writes_whole_or_nothing(tmp_path, monkeypatch):
     """A 250-character id: its scenario's name is too long for a file system. Before, the card and two deck
     copies were written, then the scenario failed: a pack left half-changed. Now nothing is written."""
