@@ -207,6 +207,16 @@ ROWS = [
         [("E101", 12, 11, "the `[` at line 11, column 14")],
     ),
     (
+        "an unquoted #word in a [ list: at the `#` that hides the `]`, not at the line after",
+        TRIGGERED.replace("received", "[intel_sent, #received]") + "    effect: draw(self, 1)\n",
+        [("E101", 11, 27, 'put it in quotes, "#received"')],
+    ),
+    (
+        "a [ list never closed, a comment after it: the hint says where it opens",
+        TRIGGERED.replace("received", "[intel_sent, received   # 两个时机") + "    effect: draw(self, 1)\n",
+        [("E101", 12, 5, "the `[` at line 11, column 14 is not closed by `]` before this")],
+    ),
+    (
         "a rulings item over two lines, `: ` in its first: at that colon, not at the next key (line 16)",
         ACTIVE
         + "    effect: draw(self, 1)\nrulings:\n  - 若目标没有手牌: 仍然可以使用\n    并且摸一张牌。\n"
@@ -287,3 +297,23 @@ def test_schema_errors_never_stop_the_rest_of_the_file(tmp_path):
     assert "did you mean received?" in hints[18] and "`==`" in hints[19]
     assert "did you mean effect?" in hints[25] and "did you mean self?" in hints[26]
     assert "did you mean cannot_receive?" in hints[32]
+
+
+def test_an_unquoted_deck_id_in_a_scenarios_answers_is_named_at_its_place(tmp_path, monkeypatch):
+    """`[pass, #27]`: YAML reads `#27` as a comment, which hides the `]`; the error pointed at the next key
+    (`expect:`) and spoke of the bracket only. It now points at the `#` and says to quote it (docs/scenarios.md)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.scenario.yaml").write_text(
+        "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
+        "current: 0\nstart: play\nanswers:\n  0: [pass, #27]\n  1: [accept]\nexpect:\n  players:\n"
+        "    1: {intel: [27]}\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    assert (error["code"], error["line"], error["col"]) == ("E101", 9, 13)
+    assert 'put it in quotes, "#27", or write the number alone, 27' in error["hint"]
+    fixed = (tmp_path / "x.scenario.yaml").read_text(encoding="utf-8").replace("#27]", '"#27"]')
+    (tmp_path / "x.scenario.yaml").write_text(fixed, encoding="utf-8")
+    assert CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml"]).exit_code == 0

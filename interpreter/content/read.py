@@ -215,6 +215,15 @@ def _yaml_hint(
         opening = "[" if "sequence" in context else "{"
         closing = "]" if opening == "[" else "}"
         where = f"line {context_mark.line + 1}, column {context_mark.column + 1}"
+        hidden = _comment_in_flow(lines, context_mark.line + 1, context_mark.column + 1)
+        if hidden is not None:  # `[pass, #27]`: the `#` starts a comment that hides the rest of the line
+            hcol, word = hidden
+            hint = (
+                f"`{word}` starts a comment, which hides the rest of the line and its `{closing}`: "
+                f'put it in quotes, "{word}"'
+                + (f", or write the number alone, {word[1:]}" if word[1:].isdigit() else "")
+            )
+            return context_mark.line + 1, hcol, f"the `{opening}` at {where} is not closed", hint
         return line, col, problem, f"the `{opening}` at {where} is not closed by `{closing}` before this"
     wrapped = colon_in_wrapped_text(
         lines, str(problem), context, context_mark.line + 1 if context_mark else None, line, col
@@ -232,6 +241,29 @@ def _yaml_hint(
     if "mapping values are not allowed" in str(problem) or "expected <block end>" in str(problem):
         return line, col, problem, "check the indentation of this line against the line above"
     return line, col, problem, None
+
+
+def _comment_in_flow(lines: list[str], line: int, col: int) -> tuple[int, str] | None:
+    """(column, word) of a `#` written where a value goes in the `[...]`/`{...}` opened at (line, col) — right
+    after the bracket, a `,` or a `: `, and followed by a word (`#27`, a deck id as scenarios write it) — where YAML
+    starts a comment; None if there is none. A comment of the usual kind (`# text`) is not taken for one."""
+    text = line_of(lines, line) or ""
+    quote = ""
+    before = ""  # the last character outside quotes that is not a space
+    for i in range(col, len(text)):  # from just after the bracket (col is 1-based)
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (before in "[{,:" or text[i - 1] == " "):
+            m = re.match(r"#[^\s,\]}]+", text[i:])
+            if m is None or before not in "[{,:":
+                return None  # a comment of its own, not a value
+            return i + 1, m.group(0)
+        if not ch.isspace():
+            before = ch
+    return None
 
 
 def _full_width_key(lines: list[str], upto: int) -> tuple[int, int, str] | None:
