@@ -317,3 +317,49 @@ def test_an_unquoted_deck_id_in_a_scenarios_answers_is_named_at_its_place(tmp_pa
     fixed = (tmp_path / "x.scenario.yaml").read_text(encoding="utf-8").replace("#27]", '"#27"]')
     (tmp_path / "x.scenario.yaml").write_text(fixed, encoding="utf-8")
     assert CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml"]).exit_code == 0
+
+
+SCENE = (
+    "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
+    'deck_top: [36]\ncurrent: 0\nstart: play\nanswers:\n  0: [pass, "#27"]\n  1: [accept]\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("slip", "fixed", "where", "said", "hint"),
+    [
+        (
+            "deck_top: [36]",
+            "deck_top: #36",
+            (6, 10),
+            "nothing is written here; it should be a list",
+            "write the list, [36]",
+        ),
+        ("hand: [27]", "hand:\n      - #27", (5, 8), "it should be a whole number", "write the deck id alone, 27"),
+        ("  1: [accept]", "  1:\n    - #27", (12, 6), "nothing is written here", 'put it in quotes, "#27"'),
+        ("hand: [27]", 'hand: ["#27"]', (4, 12), "'#27' should be a whole number", "write the deck id alone here: 27"),
+    ],
+    ids=["deck_top: #36", "a hand item #27", "an answer item #27", 'a hand item "#27"'],
+)
+def test_a_deck_id_read_as_a_comment_or_written_as_an_answer_in_the_state_says_what_to_write(
+    tmp_path, monkeypatch, slip, fixed, where, said, hint
+):
+    """`#36` after `key:` or `- ` is a comment to YAML: the value is empty, and the error said "None should be
+    array" (Python's None, JSON Schema's type name) with no word of the `#`. The state takes a deck id as a number,
+    where answers take "#36": "'#36' should be integer" said nothing of that either."""
+    monkeypatch.chdir(tmp_path)
+    assert slip in SCENE
+    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    assert (error["line"], error["col"]) == where, error
+    assert said in error["message"] and "None" not in error["message"]
+    assert hint in error["hint"]
+
+
+def test_a_key_left_empty_says_so_in_words(tmp_path):
+    errors = check(tmp_path, ACTIVE.replace("name: 一", "name:") + "    effect: draw(self, 1)\n")
+    assert [(e.code, e.line, e.message) for e in errors] == [
+        ("E113", 8, "nothing is written here; it should be a text")
+    ]

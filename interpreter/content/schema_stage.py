@@ -9,12 +9,13 @@ what is left, never meets it (and says nothing more of it: Diagnostics.dropped).
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
 from .. import catalogue
 from ..paths import SCHEMA_DIR
-from ..snippet import brief, clip
+from ..snippet import brief, clip, line_of
 from ..suggest import closest, did_you_mean
 from .diagnostics import Diagnostics
 from .yamlpos import PosDict, key_pos_of, pos_of
@@ -116,6 +117,13 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
         msg, hint = _enum_message(e)
     elif e.validator == "type":
         msg, hint = _type_message(e)
+    elif e.validator in ("oneOf", "anyOf") and e.instance is None:  # an answer: a word, a number or a mapping
+        msg = "nothing is written here"
+    if e.instance is None and pos is not None:  # `deck_top: #36`: the value YAML read is a comment
+        source = line_of(sink.sources.get(str(path)), pos.line) or ""
+        m = re.match(r"\s*#(\S+)", source[pos.col - 1 :])
+        if m is not None:
+            hint = _comment_hint(m.group(1), e.validator_value if e.validator == "type" else "string")
     elif e.validator == "uniqueItems" and isinstance(node, list):
         seen: list = []
         for i, item in enumerate(node):
@@ -152,8 +160,37 @@ def _enum_message(e: Any) -> tuple[str, str]:
     return msg, hint or "allowed values: " + ", ".join(map(str, e.validator_value))
 
 
+def _comment_hint(word: str, wanted: Any) -> str:
+    """The hint for a value YAML read as a comment (`#36`): what to write in its place, by the type wanted."""
+    said = f"`#{word}` starts a comment, so nothing is written here: "
+    wanted = wanted if isinstance(wanted, list) else [wanted]
+    if word.isdigit() and "integer" in wanted:  # a scenario's state takes a deck id as the number
+        return said + f"write the deck id alone, {word}"
+    if word.isdigit() and "array" in wanted:
+        return said + f"write the list, [{word}]"
+    return said + f'put it in quotes, "#{word}"'
+
+
+# JSON Schema's type names in a designer's words
+TYPE_WORDS = {
+    "array": "a list",
+    "object": "a mapping (key: value lines)",
+    "string": "a text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+}
+
+
 def _type_message(e: Any) -> tuple[str, str | None]:
+    if e.instance is None:  # a key or `-` with nothing after it (or only a comment): not Python's None
+        wanted = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
+        words = " or ".join(TYPE_WORDS.get(str(w), str(w)) for w in wanted if w != "null")
+        return f"nothing is written here; it should be {words}", e.schema.get("description")
     msg = f"{brief(e.instance)} should be {e.validator_value}"
+    if e.validator_value == "integer" and isinstance(e.instance, str) and re.fullmatch(r"#\d+", e.instance):
+        # "#36" is how answers and expectations name a copy; a scenario's state (hand, deck_top) takes the number
+        return f"{brief(e.instance)} should be a whole number", f"write the deck id alone here: {e.instance[1:]}"
     if isinstance(e.instance, bool) and e.validator_value == "string":
         return msg, f'YAML reads {str(e.instance).lower()} as a yes/no value: put the code in quotes, "..."'
     if e.validator_value == "boolean":
