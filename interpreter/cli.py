@@ -114,7 +114,11 @@ class _LazyGroup(click.Group):
     lazy={
         "play": (".play_cmd", "play", "Play a game in the terminal: your seat against bots, or hot-seat."),
         "serve": (".serve_cmd", "serve", "Serve a table in the browser: a lobby, a link per seat, bots, replays."),
-        "new": (".new_cmd", "new", "Write a starting pack, role, card or secret task, with a scenario that passes."),
+        "new": (
+            ".new_cmd",
+            "new",
+            "Write a starting pack, role, card or secret task that validates (a role or card: with a scenario).",
+        ),
         "docs": (".docs_cmd", "docs", "Print a documentation page installed with fengsheng, or list the pages."),
         "pack": (".pack_cmd", "pack", "Content packs: what a rule set resolves to, what a fork changes of another."),
         "balance": (

@@ -321,9 +321,11 @@ def _not_taken(kind: str, name: str) -> None:
     help="the pack folder to write into (for pack: where the new folder goes)",
 )
 def new(kind: str, name: str, where: str) -> None:
-    """Write a starting KIND file named NAME (a pinyin snake_case id), with a scenario that passes.
+    """Write a starting KIND file named NAME (a pinyin snake_case id) that validates.
 
-    Then: fengsheng validate PACK, fengsheng scenario run PACK/tests.
+    A role or card comes with a scenario that passes (in PACK/tests; a card also gets two copies in the deck of
+    pack.yaml); a pack is a pack.yaml and empty folders, a task its file alone. Then: fengsheng validate PACK,
+    and for a role or card fengsheng scenario run PACK/tests.
     """
     if not ID.match(name):
         raise click.BadParameter(f"{name!r}: ids are pinyin snake_case, e.g. jia_gui or ce_shi_yuan", param_hint="NAME")

@@ -440,3 +440,21 @@ def test_new_leaves_nothing_when_a_write_fails(tmp_path, monkeypatch):
         (tmp_path / "p" / "tests").chmod(0o700)
     assert r.exit_code == 1 and "nothing was written" in r.output
     assert sorted((tmp_path / "p").rglob("*")) == made
+
+
+def test_new_help_says_which_kinds_come_with_a_scenario_as_new_writes_them(tmp_path, monkeypatch):
+    """The help said every kind came 'with a scenario that passes': a pack and a task come with none (a newcomer
+    then met 'no *.scenario.yaml files found' from the scenario run it suggested)."""
+    monkeypatch.chdir(tmp_path)
+    said = " ".join(run("new", "--help").output.split())
+    assert "A role or card comes with a scenario that passes" in said and "a task its file alone" in said
+    assert "role or card: with a scenario)" in " ".join(run("--help").output.split())
+    run("new", "pack", "p")
+    run("new", "task", "t", "--in", "p")
+    assert list((tmp_path / "p" / "tests").iterdir()) == []
+    run("new", "role", "r", "--in", "p")
+    run("new", "card", "c", "--in", "p")
+    assert sorted(f.name for f in (tmp_path / "p" / "tests").iterdir()) == [
+        "card_c_example.scenario.yaml",
+        "role_r_example.scenario.yaml",
+    ]
