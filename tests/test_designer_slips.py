@@ -363,3 +363,33 @@ def test_a_key_left_empty_says_so_in_words(tmp_path):
     assert [(e.code, e.line, e.message) for e in errors] == [
         ("E113", 8, "nothing is written here; it should be a text")
     ]
+
+
+def test_a_deck_id_used_twice_says_where_the_other_copy_is_and_which_ids_are_free(tmp_path):
+    """`card id 36 is used twice` of an id the newcomer wrote once (the base deck's 威逼 has it), with no word of
+    the other copy nor of an id to use instead."""
+    pack = tmp_path / "p"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "cards" / "kc.yaml").write_text(
+        "id: kc\nname: 快传\ntext: 出牌阶段使用。摸一张牌。\nuses:\n"
+        "  - timing: play_phase\n    effect: draw(self, 1)\n",
+        encoding="utf-8",
+    )
+    manifest = (
+        "id: p\nname: 包\ndeck:\n  add:\n"
+        "    - {id: 201, card: kc, colors: [red], direction: left}\n"
+        "    - {id: 36, card: kc, colors: [blue], direction: right}\n"
+        "    - {id: 201, card: kc, colors: [black], direction: up}\n"
+        "    - {id: 230, card: kc, colors: [red], direction: up}\n"
+    )
+    (pack / "pack.yaml").write_text(manifest, encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", "--format", "json", "--expansions", "none", str(pack)])
+    got = [(e["line"], e["message"], e["hint"]) for e in json.loads(r.stdout)["errors"]]
+    assert got == [
+        (
+            6,
+            "card id 36 is used twice (the deck already has it: a copy of 威逼)",
+            "each copy has an id of its own: 231 and up are free",
+        ),
+        (7, "card id 201 is used twice (also at line 5)", "each copy has an id of its own: 231 and up are free"),
+    ]

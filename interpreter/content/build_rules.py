@@ -316,21 +316,33 @@ def build_deck(
     u: Units, path: Path, data: Any, card_types: dict, skip_kinds: Any = frozenset(), taken: Any = frozenset()
 ) -> tuple[list[DeckEntry], dict[str, list[int]]]:
     """The deck's copies and named decks. Copies of `skip_kinds` (card kinds a pack removed) are left out;
-    an id in `taken` (copies already in the deck this adds to) is used twice."""
+    an id in `taken` (copies already in the deck this adds to: deck id -> its card's name) is used twice."""
     entries: list[DeckEntry] = []
-    seen: dict = {}
+    seen: dict = {}  # deck id -> where it is written
     skipped: set = set()  # the copies of removed card kinds: a deck may still name them
     for i, c in enumerate(data.get("cards") or []):
         if not isinstance(c, PosDict) or "id" not in c or "card" not in c:
             continue
         pos = pos_of(data["cards"], i)
         if c["id"] in seen or c["id"] in taken:
-            u.sink.err(path, pos, "E120", f"card id {c['id']} is used twice")
+            # say where the other copy is: the deck it adds to (a newcomer wrote the id once) or a line of this file
+            first = seen.get(c["id"])
+            where = (
+                f"the deck already has it: a copy of {taken[c['id']]}"
+                if c["id"] in taken and isinstance(taken, dict)
+                else f"also at line {first.line}"
+                if first is not None
+                else "also above"
+            )
+            written = [x.get("id") for x in data["cards"] if isinstance(x, dict)]
+            ids = [k for k in [*taken, *written] if isinstance(k, int) and not isinstance(k, bool)]
+            hint = f"each copy has an id of its own: {max(ids) + 1} and up are free" if ids else None
+            u.sink.err(path, pos, "E120", f"card id {c['id']} is used twice ({where})", hint)
             continue
         if c["card"] in skip_kinds:
             skipped.add(c["id"])
             continue
-        seen[c["id"]] = True
+        seen[c["id"]] = pos
         entry = _copy(u, path, c, pos, card_types)
         if entry is not None:
             entries.append(entry)

@@ -234,7 +234,8 @@ class Layers:
                 wrapper = PosDict(cards=adds)
                 wrapper.pos, wrapper.key_pos, wrapper.val_pos = spec.pos, {}, dict(spec.val_pos)
                 wrapper.val_pos["cards"] = wrapper.val_pos.get("add", spec.pos)
-                new, _ = build_deck(u, m.path, wrapper, card_types, taken={e.uid for e in entries})
+                taken = {e.uid: card_types[e.card_type].name for e in entries}  # what E120 names as the other
+                new, _ = build_deck(u, m.path, wrapper, card_types, taken=taken)
                 by_uid = {c.get("id"): c for c in adds if isinstance(c, dict)}
                 for e in new:
                     wanted = by_uid.get(e.uid, {}).get("decks")
