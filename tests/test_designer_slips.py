@@ -393,3 +393,15 @@ def test_a_deck_id_used_twice_says_where_the_other_copy_is_and_which_ids_are_fre
         ),
         (7, "card id 201 is used twice (also at line 5)", "each copy has an id of its own: 231 and up are free"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "hint"),
+    [("CeShi", "did you mean ce_shi?"), ("ce-shi", "did you mean ce_shi?"), ("测试", "the Chinese name goes under")],
+)
+def test_an_id_that_is_not_one_says_what_an_id_is(tmp_path, written, hint):
+    """It said "'CeShi' does not match '^[a-z][a-z0-9_]*$'": a regular expression, and no id to write."""
+    errors = check(tmp_path, ACTIVE.replace("id: yi", f"id: {written}") + "    effect: draw(self, 1)\n")
+    assert [(e.code, e.line) for e in errors] == [("E113", 7)]
+    assert errors[0].message == f"'{written}' is not an id: an id is lower-case pinyin, `_` between syllables"
+    assert hint in errors[0].hint

@@ -117,6 +117,9 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
         msg, hint = _enum_message(e)
     elif e.validator == "type":
         msg, hint = _type_message(e)
+    elif e.validator == "pattern" and e.validator_value == ID_PATTERN and isinstance(e.instance, str):
+        msg = f"{brief(e.instance)} is not an id: an id is lower-case pinyin, `_` between syllables"
+        hint = _id_hint(e.instance)
     elif e.validator in ("oneOf", "anyOf") and e.instance is None:  # an answer: a word, a number or a mapping
         msg = "nothing is written here"
     if e.instance is None and pos is not None:  # `deck_top: #36`: the value YAML read is a comment
@@ -158,6 +161,19 @@ def _enum_message(e: Any) -> tuple[str, str]:
             + " (the victory checks such as game_end are those of identities' and secret tasks' `victory:`)"
         )
     return msg, hint or "allowed values: " + ", ".join(map(str, e.validator_value))
+
+
+ID_PATTERN = "^[a-z][a-z0-9_]*$"  # the schemas' pattern of an id (li_ning_yu)
+
+
+def _id_hint(text: str) -> str:
+    """What to write for an id that is not one: the text in snake_case if it is ASCII (HuaMei, hua-mei), else
+    the rule with an example (a Chinese name written as the id)."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text.strip())
+    snake = re.sub(r"[^a-z0-9]+", "_", snake.lower()).strip("_")
+    if snake and snake[0].isalpha() and snake.isascii() and snake != text:
+        return f"did you mean {snake}?"
+    return "e.g. li_ning_yu for 李宁玉; the Chinese name goes under `name:`"
 
 
 def _comment_hint(word: str, wanted: Any) -> str:
