@@ -698,6 +698,17 @@ _RECORDS = (
 EVENTS: dict[str, Event] = {e.name: e for e in (*_TRIGGERS, *_RECORDS)}
 TRIGGER_EVENTS: dict[str, Event] = {e.name: e for e in _TRIGGERS}
 
+# The context variables of a triggered skill that only some events set, by the record fields that set them
+# (engine/resolution.py's _ready: this_card from the record's card or uid, target from its target). At any other
+# trigger the variable is none, so a condition reading it would never hold: E304 (content/units.py).
+EVENT_SET_VARS: dict[str, tuple[str, ...]] = {"this_card": ("card", "uid"), "target": ("target",)}
+
+
+def triggers_setting(var: str) -> list[str]:
+    """The built-in triggers whose records set the context variable `var` (EVENT_SET_VARS)."""
+    fields = EVENT_SET_VARS.get(var, ())
+    return [name for name, e in TRIGGER_EVENTS.items() if any(f in e.fields for f in fields)]
+
 
 # ---------------------------------------------------------------------- events declared by content
 # (issue 26 item 3: a rule set's `events:`, model/declared.py). They extend TRIGGER_EVENTS for one content set:

@@ -405,3 +405,29 @@ def test_an_id_that_is_not_one_says_what_an_id_is(tmp_path, written, hint):
     assert [(e.code, e.line) for e in errors] == [("E113", 7)]
     assert errors[0].message == f"'{written}' is not an id: an id is lower-case pinyin, `_` between syllables"
     assert hint in errors[0].hint
+
+
+@pytest.mark.parametrize(
+    ("trigger", "code", "errors"),
+    [
+        ("turn_start", "condition: this_card has red", [("E304", 12, 16, "`this_card` is never set at turn_start")]),
+        ("died", "condition: target == self", [("E304", 12, 16, "`target` is never set at died")]),
+        ("[turn_start, received]", "condition: this_card has red", []),  # one of its events sets it
+        ("hand_taken", "condition: target == self", []),
+        ("received", "condition: this_card has red", []),
+    ],
+)
+def test_a_triggered_skill_reading_what_its_event_never_sets_is_an_error(tmp_path, trigger, code, errors):
+    """`this_card` at turn_start (or `target` at died) is none at every firing: the skill validated and then
+    never fired, silently. Shipped content and examples read neither where its events do not set it."""
+    skill = TRIGGERED.replace("trigger: received", f"trigger: {trigger}") + f"    {code}\n    effect: draw(self, 1)\n"
+    found = check(tmp_path, skill)
+    assert [(e.code, e.line, e.col) for e in found] == [x[:3] for x in errors], [str(e) for e in found]
+    for e, (*_, said) in zip(found, errors, strict=True):
+        assert e.message.startswith(said) and e.hint.startswith("it is set at ")
+
+
+def test_an_active_skill_reading_this_card_at_dying_keeps_its_own_message(tmp_path):
+    """`dying` is both an idle point and a trigger: an active skill there is told where the variable exists."""
+    found = check(tmp_path, ACTIVE.replace("play_phase", "dying") + "    effect: draw(target, 1)\n")
+    assert [e.code for e in found] == ["E304"] and "it exists in card uses" in found[0].message

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
-from ..catalogue import TRIGGER_EVENTS, VICTORY_CHECKS
+from ..catalogue import EVENT_SET_VARS, TRIGGER_EVENTS, VICTORY_CHECKS, triggers_setting
 from ..engine import primitives  # noqa: F401
 from ..language.compiler import Compiler
 from ..language.errors import LanguageError
@@ -58,6 +58,11 @@ def skill_env(skill: dict, declared: Declared = NOTHING_DECLARED) -> dict:
         typed = e.fields if e is not None else built_in.typed if built_in is not None else ()
         for fname, ftype, *_ in typed:
             env[fname] = field_var(fname, ftype, f"'{t}'")
+    listed = triggers if isinstance(triggers, list) else [triggers]
+    if all(isinstance(t, str) and t in TRIGGER_EVENTS for t in listed):  # a declared event's fields: its own
+        for var in EVENT_SET_VARS:  # none at each of its triggers: reading it is E304, not a skill that never fires
+            if not any(t in triggers_setting(var) for t in listed):
+                env.pop(var, None)
     return env
 
 

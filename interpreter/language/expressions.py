@@ -299,6 +299,17 @@ class ExpressionCompiler:
         if name in CONTEXT_VARS:
             where = CONTEXT_VARS[name][2]
             here = ", ".join(self.unit) if isinstance(self.unit, tuple) else self.unit
+            setting = catalogue.triggers_setting(name)
+            units = self.unit if isinstance(self.unit, tuple) else (self.unit,)
+            # a triggered skill's code (it alone has `event`) at events that do not set the variable
+            if setting and "event" in self.env and all(u in catalogue.TRIGGER_EVENTS for u in units):
+                self._err(
+                    "E304",
+                    f"`{name}` is never set at {here}: that event has none, so this would never hold or act",
+                    node,
+                    "it is set at " + ", ".join(setting),
+                )
+                return CONTEXT_VARS[name][0], "None"
             self._err("E304", f"`{name}` is not available here ({here}); it exists in {where}", node)
             return CONTEXT_VARS[name][0], "None"
         if name in STATUSES:
