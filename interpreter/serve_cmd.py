@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,6 +11,39 @@ import click
 
 from .cli_options import bot_options, content_option
 from .web.guard import Limits, default_hosts, default_origins, open_link
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (the port in use, an address not of this machine, a name that
+    does not resolve), or None. Tried before the server prints the link to open: uvicorn found it only after that
+    line, so a second `fengsheng serve` on a busy port said "open http://127.0.0.1:8000/" (another program's
+    page) and then one line of uvicorn's log. Binds as asyncio's server does (SO_REUSEADDR, every address of the
+    name) and lets go at once; port 0 (any free port) always binds."""
+    try:
+        addresses = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return f"cannot listen on {host!r}: {e.strerror} (give --host an address or name of this machine)"
+    for family, kind, proto, _name, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # (as asyncio: IPv4 binds apart)
+            try:
+                probe.bind(address)
+                probe.listen()
+            except OSError as e:
+                where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+                if e.errno == errno.EADDRINUSE:
+                    return (
+                        f"cannot listen on {where}: the port is in use (another fengsheng serve, or another program):"
+                        " stop it, or give another --port"
+                    )
+                if e.errno == errno.EACCES and 0 < port < 1024:
+                    return f"cannot listen on {where}: {e.strerror} (a port below 1024 needs privileges)"
+                if e.errno == errno.EACCES:
+                    return f"cannot listen on {where}: {e.strerror}"
+                return f"cannot listen on {where}: {e.strerror} (give --host an address of this machine)"
+    return None
 
 
 @click.command()
@@ -156,6 +191,10 @@ def serve(
         )
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    problem = cannot_listen(host, port)
+    if problem is not None:
+        store.close()  # (its lock goes with it)
+        raise click.ClickException(problem)
     if where is None:
         click.echo("fengsheng serve: tables kept in memory only (--db :memory:): a restart loses them")
     else:

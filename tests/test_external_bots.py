@@ -26,6 +26,14 @@ from interpreter.engine.step import GameState
 from interpreter.play import Setup, Table
 from interpreter.sim import agent_seed, play_game
 
+
+@pytest.fixture(autouse=True)
+def _port_free(monkeypatch):
+    """These tests start no server (uvicorn.run is replaced) on fixed ports (8000, 8080) that a real server on this
+    machine may hold: the check that serve can listen there is test_serve_listen.py's."""
+    monkeypatch.setattr("interpreter.serve_cmd.cannot_listen", lambda host, port: None)
+
+
 EXAMPLE = Path(__file__).parents[1] / "examples" / "external_bot.py"
 # The bots these tests start read only the standard library: their Python skips the site module (-S), which
 # halves the CPU of a start (17 ms against 35), and these tests start some thirty.

@@ -24,6 +24,14 @@ from web_helpers import make_app
 from interpreter.cli import main
 from interpreter.web.guard import Limits, default_hosts, default_origins, host_of, read_json
 
+
+@pytest.fixture(autouse=True)
+def _port_free(monkeypatch):
+    """These tests start no server (uvicorn.run is replaced) on fixed ports (8000, 8080) that a real server on this
+    machine may hold: the check that serve can listen there is test_serve_listen.py's."""
+    monkeypatch.setattr("interpreter.serve_cmd.cannot_listen", lambda host, port: None)
+
+
 GOOD = {"origin": "http://testserver"}
 EVIL = {"origin": "http://evil.example"}
 

@@ -34,6 +34,14 @@ from conftest import fengsheng
 from interpreter.web.links import digest
 from interpreter.web.store import APPLICATION_ID, Store, StoreError
 
+
+@pytest.fixture(autouse=True)
+def _port_free(monkeypatch):
+    """These tests start no server (uvicorn.run is replaced) on fixed ports (8000, 8080) that a real server on this
+    machine may hold: the check that serve can listen there is test_serve_listen.py's."""
+    monkeypatch.setattr("interpreter.serve_cmd.cannot_listen", lambda host, port: None)
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
