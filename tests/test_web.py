@@ -17,6 +17,7 @@ pytest.importorskip("httpx", reason="starlette's test client needs httpx")
 with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test client; httpx works the same here
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
 
 from click.testing import CliRunner
 from web_helpers import hidden_values, leaks, make_app
@@ -732,7 +733,11 @@ def test_a_wrong_token_or_table_is_refused(client):
         assert msg["type"] == "error" and msg["fatal"] and "座位" in msg["message"]
     with client.websocket_connect("/ws/t7") as ws:
         ws.send_json({"type": "join", "token": _token(made["seat"]["url"])})
-        assert "no table" in ws.receive_json()["message"]
+        msg = ws.receive_json()  # the page shows it: in Chinese, as every other refusal of a join
+        assert msg["type"] == "error" and msg["fatal"] and "没有这张桌" in msg["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404 and "no table" in closed.value.reason  # (a script reads the close)
 
 
 def test_a_player_who_reconnects_gets_the_current_observation(client):

@@ -419,8 +419,13 @@ def create_app(
             hello = await receive(ws, limits.join_seconds)
             try:
                 web = tables.get(ws.path_params["tid"])
-            except TableError as e:
-                raise _Closed(CLOSE_NOT_FOUND, str(e)) from None
+            except TableError as e:  # a mistyped link, or a table gone (forgotten when finished, a --db :memory:)
+                raise _Closed(
+                    CLOSE_NOT_FOUND,
+                    str(e),
+                    "这台服务器上没有这张桌：链接可能不完整，或者这张桌已经不在了"
+                    "（结束的桌只保留一段时间；服务器换了数据库或者用 --db :memory: 重启过）。请回大厅看看现有的桌。",
+                ) from None
             token = hello.get("token") if isinstance(hello, dict) else None
             invite = hello.get("invite") if isinstance(hello, dict) else None
             seat = web.seat_of(token) if isinstance(token, str) else None
