@@ -87,6 +87,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
         click.echo(f"error: {message}", err=True)
     if len(broken) > 20:
         click.echo(f"error: … and {len(broken) - 20} more games of the log could not be read", err=True)
+    copies = 0
     for logged in games:
         h = logged["header"]
         if only is not None and h.get("index") != only:
@@ -102,14 +103,21 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
             ok, msg = False, f"{failure_text(e)}; the log file reproduces it"
         same = h.get("content") == fp
         records.append({"index": h.get("index"), "seed": h.get("seed"), "ok": ok, "message": msg, "same_content": same})
-        if fmt == "text":
+        copy = "seed" not in h  # a seat's copy (a page's download, replay --as): nothing to re-run it from
+        if fmt == "text" and copy:
+            click.echo(f"game {h.get('index')} ({clip(str(h.get('view', 'a seat')))}'s copy): NOT REPLAYED — {msg}")
+        elif fmt == "text":
             click.echo(f"game {h.get('index')} (seed {h.get('seed')}): {'OK' if ok else 'MISMATCH'} — {msg}")
         bad += not ok
+        copies += copy
     if fmt == "json":
         click.echo(json.dumps({"ok": not bad, "games": records}, ensure_ascii=False, indent=2))
     if bad:
         unread = f" ({len(broken)} of them could not be read)" if broken else ""
-        click.echo(f"{bad} game(s) did not replay identically{unread}", err=True)
+        if copies == bad:  # (not "did not replay identically": nothing was compared)
+            click.echo(f"{bad} game(s) not replayed: a seat's copy holds no seed; replay the referee's log", err=True)
+        else:
+            click.echo(f"{bad} game(s) did not replay identically{unread}", err=True)
         sys.exit(1)
 
 

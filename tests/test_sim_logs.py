@@ -139,3 +139,21 @@ def test_a_packs_fingerprint_is_kept_while_its_files_are_unchanged(tmp_path, mon
     assert role.stat().st_size == st.st_size and sim.content_fingerprint([pack]) != first
     role.write_text(text, encoding="utf-8")
     assert sim.content_fingerprint([pack]) == first
+
+
+def test_a_seats_copy_is_said_not_replayable_not_a_mismatch(tmp_path, three_games):
+    """A seat's copy (the table page's 下载你这一席的日志, replay --as) holds no seed: replay said 'game 0 (seed None):
+    MISMATCH' and 'did not replay identically', as if the game had gone another way. Found by a newcomer's
+    walk-through."""
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(three_games) + "\n", encoding="utf-8")
+    copy = tmp_path / "p1.jsonl"
+    assert fengsheng("replay", log, "--as", "P1", "--out", copy).exit_code == 0
+    r = fengsheng("replay", copy)
+    assert r.exit_code == 1
+    assert r.stdout.count("(P1's copy): NOT REPLAYED") == 3, r.stdout
+    assert "MISMATCH" not in r.stdout and "seed None" not in r.stdout
+    assert "3 game(s) not replayed: a seat's copy holds no seed" in r.stderr, r.stderr
+    assert "did not replay identically" not in r.stderr
+    r = fengsheng("replay", log)  # (the referee's copy: as before)
+    assert r.exit_code == 0 and r.stdout.count("OK") == 3
