@@ -163,6 +163,7 @@ def bot_seed(seed: int, seat: int) -> int:
     return agent_seed(seed, seat)  # as a batch's bots: the game simulate --game-seed plays with these bots
 
 
+SEAL_PAD = 4096  # a save's sealed part is a multiple of this (Table.to_json: its length tells no count of actions)
 MAX_SAVE_BYTES = 64 * 1024 * 1024  # a save of 100,000 decisions is well under 2 MB
 
 
@@ -370,11 +371,17 @@ class Table:
             self.bot_move()
 
     def to_json(self, key: bytes) -> dict[str, Any]:
-        """The save: the table in the open (who sits where, the packs, how many decisions were made) and its
-        referee part — the seed and the action ids — sealed with `key` (sealed.py; docs/play.md, "What a save
-        hides")."""
+        """The save: the table in the open (who sits where, the packs) and its referee part — the seed and the
+        action ids — sealed with `key` (sealed.py; docs/play.md, "What a save hides").
+
+        Not the count of actions, in the open or in the sealed part's length: a seat is asked at a window (争夺阶段)
+        only when it holds something it may use there, so the count of the game's decisions between two saves
+        tells whether the bots (or the other people at a hot-seat table) held such a card — what fengsheng serve
+        never sends a seat (docs/play.md). The referee part is padded with spaces to a multiple of SEAL_PAD bytes
+        (JSON reads them as nothing), so its sealed length moves only every few hundred decisions."""
         s = self.setup
         referee = json.dumps({"seed": s.seed, "actions": list(self.state.history())}, separators=(",", ":"))
+        referee += " " * (-len(referee) % SEAL_PAD)
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
@@ -384,7 +391,6 @@ class Table:
             "content": s.content,
             "expansions": s.expansions,
             "max_turns": s.max_turns,
-            "decisions": len(self.state.history()),
             "sealed": seal(key, referee.encode("utf-8")),
         }
 

@@ -141,7 +141,7 @@ def play(
         f"fengsheng play: {setup.players} players{shown_seed}; you: "
         + ", ".join(f"P{h}" for h in setup.humans)
         + f"; bots: {bot_text}"
-        + (f"; resumed after {len(actions)} decisions" if resume else ""),
+        + ("; resumed" if resume else ""),  # (not after how many actions: Table.to_json says why)
         markup=False,
         soft_wrap=True,
     )

@@ -56,8 +56,29 @@ def test_the_save_names_no_seed_and_no_action_and_resumes(tmp_path):
     save, data = _saved(tmp_path)
     assert "seed" not in data and "actions" not in data and data["version"] == 2
     setup, actions = Table.read_save(save)
-    assert setup.seed == 31 and len(actions) == data["decisions"] >= 3
+    assert setup.seed == 31 and len(actions) >= 3
     assert (sealed.data_dir() / sealed.KEY_FILE).stat().st_mode & 0o077 == 0  # the key: the user's alone
+
+
+def test_a_save_tells_no_count_of_the_games_decisions(tmp_path):
+    """A seat is asked at 争夺阶段 only when it holds something to use there, so the count of the game's actions
+    between two saves told whether the bots held such a card: the save said it in the open ("decisions": 19) and
+    `--resume` printed it ("resumed after 19 decisions"). Now neither, and the sealed part's length (padded) is
+    the same after one answer and after twelve. Found by a newcomer's walk-through."""
+    lengths = {}
+    for answers in (1, 12):
+        save = tmp_path / f"g{answers}.json"
+        _, out = _play("-p", 4, "-s", 31, "--bots", "random", "--save", save, answers="1\n" * answers + "s\n\n")
+        assert "已保存到" in out, out[-500:]
+        data = json.loads(save.read_text(encoding="utf-8"))
+        assert not any("decision" in k or "action" in k for k in data), sorted(data)
+        _, actions = Table.read_save(save)
+        lengths[answers] = (len(actions), len(data["sealed"]))
+        code, resumed = _play("--resume", save, answers="q\nn\n")
+        assert code == 0 and f"after {len(actions)}" not in resumed and str(len(actions)) + " decisions" not in resumed
+    (few, few_sealed), (many, many_sealed) = lengths[1], lengths[12]
+    assert many > few + 10  # (the bots answered between: more actions than answers)
+    assert few_sealed == many_sealed
 
 
 def test_a_changed_save_a_missing_key_and_an_old_save(tmp_path, monkeypatch):
