@@ -431,3 +431,22 @@ def test_an_active_skill_reading_this_card_at_dying_keeps_its_own_message(tmp_pa
     """`dying` is both an idle point and a trigger: an active skill there is told where the variable exists."""
     found = check(tmp_path, ACTIVE.replace("play_phase", "dying") + "    effect: draw(target, 1)\n")
     assert [e.code for e in found] == ["E304"] and "it exists in card uses" in found[0].message
+
+
+@pytest.mark.parametrize(("written", "folder", "said"), [("roles", "cards", "role"), ("cards", "secret_tasks", "card")])
+def test_a_file_in_the_folder_of_another_kind_is_one_error_that_says_where_it_goes(tmp_path, written, folder, said):
+    """A role saved in cards/ got seven errors (missing text and uses, unknown title, gender, hidden, expansion,
+    skills) and none said it was a role; now one error says so, with the folder to move it to."""
+    role = HEAD + ACTIVE + "    effect: draw(self, 1)\n"
+    card = "id: kc\nname: 快传\ntext: 出牌阶段使用。\nuses:\n  - timing: play_phase\n    effect: draw(self, 1)\n"
+    pack = tmp_path / "pack"
+    (pack / folder).mkdir(parents=True)
+    (pack / folder / "x.yaml").write_text(role if written == "roles" else card, encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", "--format", "json", "--expansions", "none", str(pack)])
+    errors = json.loads(r.stdout)["errors"]
+    assert [(e["code"], e["path"].endswith(f"{folder}/x.yaml")) for e in errors] == [("E111", True)], errors
+    assert f"this is a {said} file, in the folder of" in errors[0]["message"]
+    assert errors[0]["hint"].startswith(f"move it to {written}/")
+    (pack / written).mkdir()
+    (pack / folder / "x.yaml").rename(pack / written / "x.yaml")  # moved as the hint says: it validates
+    assert CliRunner().invoke(main, ["validate", "--expansions", "none", str(pack)]).exit_code == 0

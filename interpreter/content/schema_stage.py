@@ -46,9 +46,38 @@ def check_schema(sink: Diagnostics, path: Any, data: PosDict, kind: str, schema_
             wrong.add(tuple(e.absolute_path))
         found += _branch_errors(e)
     meant = _meant_keys(found)
-    for e in found:
-        _report(sink, path, data, e, meant)
+    other = _other_kind(data, kind) if found and schema_doc is None else None
+    if other is not None:  # a role file in cards/: one error that says so, not one per key of a role
+        first = next(k for k in data if k not in schema(kind).get("properties", {}))
+        sink.err(
+            path,
+            key_pos_of(data, first),
+            "E111",
+            f"unknown key '{clip(str(first))}': this is a {other.replace('_', ' ')} file, in the folder of "
+            f"{kind.replace('_', ' ')}s",
+            f"move it to {KIND_FOLDERS[other]}/: the folder a file is in says what it is",
+        )
+    else:
+        for e in found:
+            _report(sink, path, data, e, meant)
     _drop(sink, data, wrong)
+
+
+# the kinds of content file a pack's folders hold, by folder
+KIND_FOLDERS = {"card": "cards", "role": "roles", "secret_task": "secret_tasks"}
+
+
+def _other_kind(data: PosDict, kind: str) -> str | None:
+    """The other kind of content file `data` is, when it breaks its own kind's schema by keys it does not have
+    and has every key another kind requires and none that kind lacks (a role written in cards/); else None."""
+    if kind not in KIND_FOLDERS or all(k in schema(kind).get("properties", {}) for k in data):
+        return None
+    for other in KIND_FOLDERS:
+        s = schema(other)
+        fits = all(k in s.get("properties", {}) for k in data) and all(r in data for r in s.get("required", []))
+        if other != kind and fits:
+            return other
+    return None
 
 
 def _branch_errors(e: Any) -> list:
