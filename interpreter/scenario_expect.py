@@ -19,6 +19,20 @@ def _ids(cards) -> list:
     return [c.uid for c in cards]
 
 
+def _near_misses(log: list, pattern: dict) -> str:
+    """What the game did instead of an expected event, for its failure: that it happened before the event
+    above it in the list, or the records of its kind (as much of each as the pattern names), else nothing."""
+    if any(_match(rec, pattern) for rec in log):
+        return "; it happened, but before the event listed above it"
+    kind = next((k for k in ("e", "d") if k in pattern), None)
+    same = [rec for rec in log if kind is not None and rec.get(kind) == pattern[kind]]
+    if not same:
+        return f"; the game recorded no {pattern[kind]!r} at all" if kind is not None else ""
+    shown = [{k: rec.get(k) for k in pattern} for rec in same[:4]]
+    more = f" and {len(same) - 4} more" if len(same) > 4 else ""
+    return f"; its {pattern[kind]!r} records: " + ", ".join(map(str, shown)) + more
+
+
 def _match(event: dict, pattern: dict) -> bool:
     for k, v in pattern.items():
         if k == "seat" and isinstance(v, str) and v.startswith("P"):
@@ -191,7 +205,8 @@ def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
         while i < len(log) and not _match(log[i], pattern):
             i += 1
         if i >= len(log):
-            fails.append(at(pos_of(events, j), f"event {pattern} did not happen (in this order)"))
+            said = f"event {pattern} did not happen (in this order)" + _near_misses(log, pattern)
+            fails.append(at(pos_of(events, j), said))
             break
         i += 1
     never = expect.get("no_events", [])

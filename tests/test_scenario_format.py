@@ -240,3 +240,29 @@ def test_a_contest_or_travel_without_a_pending_intel_is_a_setup_failure_at_start
         assert not result.passed
         assert result.failures[0].startswith(f"{f}:7:8: start: {start} needs an intel in transit")
         assert "internal error" not in "".join(result.failures)
+
+
+def test_an_expected_event_that_did_not_happen_shows_what_did(tmp_path):
+    """'event … did not happen (in this order)' alone left a designer to read the whole trace: the failure now
+    gives the game's records of that kind (what the pattern names of each), or says the event came earlier
+    than the one listed above it, or that the game recorded none of its kind."""
+    name = "card_ping_heng_user_draws_first.scenario.yaml"
+    wrong = _run_changed(
+        tmp_path, name, "- {e: draw, seat: 1, cards: [31, 32, 33]}", "- {e: draw, seat: 1, cards: [31]}"
+    )
+    (failure,) = wrong.failures
+    assert (
+        "did not happen (in this order); its 'draw' records: {'e': 'draw', 'seat': 0, 'cards': [27, 28, 29]}, "
+        "{'e': 'draw', 'seat': 1, 'cards': [31, 32, 33]}" in failure
+    )
+    order = _run_changed(
+        tmp_path,
+        name,
+        "    - {e: draw, seat: 0, cards: [27, 28, 29]}\n    - {e: draw, seat: 1, cards: [31, 32, 33]}",
+        "    - {e: draw, seat: 1, cards: [31, 32, 33]}\n    - {e: draw, seat: 0, cards: [27, 28, 29]}",
+    )
+    (failure,) = order.failures
+    assert "did not happen (in this order); it happened, but before the event listed above it" in failure
+    none = _run_changed(tmp_path, name, "- {e: discard, cards: [79, 91]}", "- {e: died, seat: 1}")
+    (failure,) = none.failures
+    assert "{'e': 'died', 'seat': 1} did not happen (in this order); the game recorded no 'died' at all" in failure
