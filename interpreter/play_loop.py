@@ -106,8 +106,8 @@ class Terminal:
         names = {k[len(KIND_PREFIX) :] for k in self.table.setup.bots.values() if k.startswith(KIND_PREFIX)}
         bots = definition_words({n: b for n, b in defined().items() if n in names})
         again = " ".join(["fengsheng", "play", "--resume", shlex.quote(path), *bots])
-        self.console.print(
-            f"已保存到 {path}（{len(self.table.state.history())} 个决定）。继续：{again}",
+        self.console.print(  # (not how many actions the game has had: Table.to_json says why)
+            f"已保存到 {path}。继续：{again}",
             markup=False,
             soft_wrap=True,
         )

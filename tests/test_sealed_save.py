@@ -62,9 +62,10 @@ def test_the_save_names_no_seed_and_no_action_and_resumes(tmp_path):
 
 def test_a_save_tells_no_count_of_the_games_decisions(tmp_path):
     """A seat is asked at 争夺阶段 only when it holds something to use there, so the count of the game's actions
-    between two saves told whether the bots held such a card: the save said it in the open ("decisions": 19) and
-    `--resume` printed it ("resumed after 19 decisions"). Now neither, and the sealed part's length (padded) is
-    the same after one answer and after twelve. Found by a newcomer's walk-through."""
+    between two saves told whether the bots held such a card: the save said it in the open ("decisions": 19), and
+    so did `--resume` ("resumed after 19 decisions") and the line saying it was saved ("（19 个决定）"). Now none of
+    them, and the sealed part's length (padded) is the same after one answer and after twelve. Found by a
+    newcomer's walk-through."""
     lengths = {}
     for answers in (1, 12):
         save = tmp_path / f"g{answers}.json"
@@ -74,6 +75,7 @@ def test_a_save_tells_no_count_of_the_games_decisions(tmp_path):
         assert not any("decision" in k or "action" in k for k in data), sorted(data)
         _, actions = Table.read_save(save)
         lengths[answers] = (len(actions), len(data["sealed"]))
+        assert f"{len(actions)} 个决定" not in out and "个决定" not in out  # (the line saying it was saved)
         code, resumed = _play("--resume", save, answers="q\nn\n")
         assert code == 0 and f"after {len(actions)}" not in resumed and str(len(actions)) + " decisions" not in resumed
     (few, few_sealed), (many, many_sealed) = lengths[1], lengths[12]
