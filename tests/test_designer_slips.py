@@ -450,3 +450,19 @@ def test_a_file_in_the_folder_of_another_kind_is_one_error_that_says_where_it_go
     (pack / written).mkdir()
     (pack / folder / "x.yaml").rename(pack / written / "x.yaml")  # moved as the hint says: it validates
     assert CliRunner().invoke(main, ["validate", "--expansions", "none", str(pack)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("code", "hint"),
+    [
+        ("if hand_count(self) > 2 draw(self, 1)", "the statements of `if` go in braces: if CONDITION { … }"),
+        ("may draw(self, 1)", "the statements of `may` go in braces: may { … }"),
+        ("for p in others(self) draw(p, 1)", "the statements of `for` go in braces: for x in LIST { … }"),
+        ("if true { draw(self, 1) } else draw(self, 2)", "the statements of `else` go in braces: else { … }"),
+        ("if true: draw(self, 1)", "no `:` after it; the statements of `if` go in braces"),
+    ],
+)
+def test_a_block_written_without_braces_says_where_they_go(tmp_path, code, hint):
+    """`if x draw(…)` said only what the parser expected ('the end of the text, 'and', a comparison, …')."""
+    found = check(tmp_path, ACTIVE + f'    effect: "{code}"\n')
+    assert [e.code for e in found] == ["E201"] and found[0].hint.startswith(hint)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -426,6 +427,13 @@ def _slip_at_token(text: str, tok: Token, expected: set[str]) -> tuple[str | Non
             "`has` is written between a card and a color (`c has red`); " + NAMED_CARD_HINT,
             None,
         )
+    if "LBRACE" in expected and tok.type in ("NAME", "COLON"):  # `if x draw(…)`, `may draw(…)`, `if x: …`
+        opened = re.findall(r"\b(if|elif|else|may|for|repeat)\b", text[text.rfind("\n", 0, pos) + 1 : pos])
+        if opened:
+            kw = opened[-1]
+            shape = {"else": "else { … }", "may": "may { … }", "repeat": "repeat N { … }", "for": "for x in LIST { … }"}
+            said = "no `:` after it; " if tok.type == "COLON" else ""
+            return f"{said}the statements of `{kw}` go in braces: {shape.get(kw, kw + ' CONDITION { … }')}", None
     if tok.type == "IF" and text[:pos].rstrip().endswith("else"):
         at = text.rfind("else", 0, pos)
         return "write `elif` (not `else if`)", (at, pos + 2 - at, "elif".ljust(pos + 2 - at))
