@@ -6,6 +6,7 @@ a failure at its place in the file (Where).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,9 +71,11 @@ def setup_errors(data: dict, content, where: Where) -> list[str]:
             else:
                 seat = -1  # anything else (.inf, 1.5, a name) is not a seat
             if not 0 <= seat < n:
-                out.append(
-                    where(key_pos_of(seats, key), f"{section}: {brief(key)} is not a seat (the table has 0 to {n - 1})")
-                )
+                said = f"{section}: {brief(key)} is not a seat (the table has 0 to {n - 1})"
+                m = re.fullmatch(r"[Pp](\d{1,3})", key) if isinstance(key, str) else None
+                if m is not None and int(m.group(1)) < n:  # `P1:` as answers name a player: the key is the number
+                    said += f"; a seat here is its number: {int(m.group(1))}"
+                out.append(where(key_pos_of(seats, key), said))
     start = data.get("start")
     if start is not None:
         ids = [ph.id for ph in content.rules.phases]

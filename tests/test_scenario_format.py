@@ -266,3 +266,14 @@ def test_an_expected_event_that_did_not_happen_shows_what_did(tmp_path):
     none = _run_changed(tmp_path, name, "- {e: discard, cards: [79, 91]}", "- {e: died, seat: 1}")
     (failure,) = none.failures
     assert "{'e': 'died', 'seat': 1} did not happen (in this order); the game recorded no 'died' at all" in failure
+
+
+def test_a_seat_key_written_as_answers_name_a_player_says_to_write_its_number(tmp_path):
+    """`P1:` under expect.players (or answers), as an answer names a player: it said only that 'P1' is not a seat."""
+    name = "card_ping_heng_user_draws_first.scenario.yaml"
+    result = _run_changed(tmp_path, name, "    1: {hand: [31, 32, 33]}", "    P1: {hand: [31, 32, 33]}")
+    (failure,) = result.failures
+    assert "expect.players: 'P1' is not a seat (the table has 0 to 2); a seat here is its number: 1" in failure
+    far = _run_changed(tmp_path, name, "    1: {hand: [31, 32, 33]}", "    P7: {hand: [31, 32, 33]}")
+    (failure,) = far.failures  # no such seat at all: nothing to suggest
+    assert failure.splitlines()[0].endswith("expect.players: 'P7' is not a seat (the table has 0 to 2)")
