@@ -311,6 +311,8 @@ def describe(name, show_all, fmt, content_dirs, expansions):
             msg += "; did you mean " + " or ".join(f"{i.name} ({i.id})" for i in hints) + "?"
         else:
             msg += "; run `fengsheng describe --all` to list them"
+        if not content_dirs:  # the slip of a designer describing his pack's card without naming the pack
+            msg += " (in the bundled game: a pack's own with --content PACK)"
         click.echo(msg, err=True)
         raise SystemExit(2)
     if fmt == "json":

@@ -458,3 +458,19 @@ def test_new_help_says_which_kinds_come_with_a_scenario_as_new_writes_them(tmp_p
         "card_c_example.scenario.yaml",
         "role_r_example.scenario.yaml",
     ]
+
+
+def test_describe_of_a_packs_card_without_its_pack_says_where_it_looked(tmp_path, monkeypatch):
+    """`describe 密电` without --content looked in the bundled game and offered 密令: it now says the bundled game
+    was searched and how to name the pack; with --content, the pack's card is found."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    run("new", "card", "mi_dian", "--in", "p")
+    card = tmp_path / "p" / "cards" / "mi_dian.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("name: mi_dian", "name: 密电"), encoding="utf-8")
+    lost = CliRunner().invoke(main, ["describe", "密电"])
+    assert lost.exit_code == 2 and "(in the bundled game: a pack's own with --content PACK)" in lost.output
+    found = CliRunner().invoke(main, ["describe", "密电", "--content", "p"])
+    assert found.exit_code == 0 and found.output.startswith("密电 · 卡牌 · mi_dian · pack p")
+    typo = CliRunner().invoke(main, ["describe", "密点", "--content", "p"])
+    assert typo.exit_code == 2 and "did you mean 密电 (mi_dian)" in typo.output and "bundled game" not in typo.output
