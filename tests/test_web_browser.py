@@ -559,3 +559,28 @@ def screenshot(path: str) -> None:
 
 if __name__ == "__main__":
     screenshot(sys.argv[1] if len(sys.argv) > 1 else "table.png")
+
+
+def test_the_lobby_keeps_a_move_timer_out_of_range_in_the_form():
+    """A move timer of 5 seconds (the server takes 10 to 3600) is stopped by the form, as the seed's digits are:
+    it reached the server, whose English refusal ('the move timer is a whole number of seconds from 10 to 3600, or
+    null') was the lobby's only answer. Found by a newcomer's walk-through."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        lobby.wait_for_selector("#seat-1")
+        for wrong in ("5", "3601", "12.5"):
+            lobby.fill("#timer", wrong)
+            lobby.click("#create-button")
+            assert lobby.evaluate("() => document.getElementById('timer').validity.valid") is False, wrong
+        lobby.wait_for_timeout(300)
+        assert lobby.inner_text("#created") == "" and server.app.state.tables.tables == {}  # nothing was sent
+        lobby.fill("#timer", "30")
+        lobby.click("#create-button")
+        lobby.wait_for_selector(".my-seat")
+        assert server.table("t1").timer == 30
+        assert PAGE_ERRORS == []
+        browser.close()
