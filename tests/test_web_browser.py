@@ -584,3 +584,26 @@ def test_the_lobby_keeps_a_move_timer_out_of_range_in_the_form():
         assert server.table("t1").timer == 30
         assert PAGE_ERRORS == []
         browser.close()
+
+
+def test_the_replay_viewer_says_in_chinese_why_a_tables_log_does_not_open():
+    """The viewer opened for a table's log before the end (a bookmarked or shared link), with a key that is not a
+    seat's, or for a table the server does not hold showed the server's English reason ('the game is not over: its
+    log is kept until it ends …') on its Chinese page. Found by a newcomer's walk-through."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=4)
+        token = link.split("token=")[1]
+        for table, key, words in (("t1", token, "还没有结束"), ("t1", "forged", "打不开"), ("t9", token, "没有这张桌")):
+            viewer = browser.new_page()
+            viewer.goto(f"{server.url}/replay#table={table}&view=referee&token={key}")
+            viewer.wait_for_selector(".banner")
+            shown = viewer.inner_text(".banner")
+            assert words in shown and "the " not in shown, (table, key, shown)
+            viewer.close()
+        assert PAGE_ERRORS == []
+        browser.close()

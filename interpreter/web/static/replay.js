@@ -78,6 +78,11 @@ document.getElementById("file").addEventListener("change", async (event) => {
   logText = await file.text();
   load(0, null);
 });
+const LOG_REFUSED = {
+  404: "这台服务器上没有这张桌：链接可能不完整，或者这张桌已经不在了（结束的桌只保留一段时间）。",
+  403: "这个链接打不开这张桌的记录：要用你座位自己的链接（邀请链接不行），或者开桌的人的裁判日志链接。",
+  409: "这局还没有结束：记录里有所有暗牌，终局后才能看。",
+};
 // opened from a finished table (#table=…&view=…&token=…): the log is fetched with the seat's or referee's key,
 // which stays in the fragment (never sent to the server as part of the page's address)
 (async () => {
@@ -87,7 +92,8 @@ document.getElementById("file").addEventListener("change", async (event) => {
   try {
     const res = await fetch(`/api/tables/${encodeURIComponent(table)}/log?` +
       new URLSearchParams({ token: params.get("token") || "", view: "referee" }));
-    if (!res.ok) { banner((await res.json()).error || "这张桌的记录打不开"); return; }
+    // the server's reasons are English (for scripts); the page says the ones a player meets in Chinese
+    if (!res.ok) { banner(LOG_REFUSED[res.status] || (await res.json()).error || "这张桌的记录打不开"); return; }
     logText = await res.text();
     fileName = `桌 ${table}`;
     load(0, params.get("view") || "referee");
