@@ -474,3 +474,27 @@ def test_describe_of_a_packs_card_without_its_pack_says_where_it_looked(tmp_path
     assert found.exit_code == 0 and found.output.startswith("密电 · 卡牌 · mi_dian · pack p")
     typo = CliRunner().invoke(main, ["describe", "密点", "--content", "p"])
     assert typo.exit_code == 2 and "did you mean 密电 (mi_dian)" in typo.output and "bundled game" not in typo.output
+
+
+def test_the_pack_schema_an_editor_reads_knows_the_rules_keys_and_validate_reports_a_slip_once(tmp_path, monkeypatch):
+    """editing.md promises completion and inline errors for unknown keys; pack.schema.json left `rules:` a free
+    mapping, so an editor said nothing of `draw_cont:`. It now lists the rules' keys (with their descriptions),
+    as rules.schema.json has them, and `validate` still reports the slip once, from the rules' own schemas."""
+    import jsonschema
+
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    copy = json.loads((tmp_path / "p" / ".schema" / "pack.schema.json").read_text(encoding="utf-8"))
+    rules = json.loads((Path(__file__).parent.parent / "schema" / "rules.schema.json").read_text(encoding="utf-8"))
+    listed = copy["properties"]["rules"]["properties"]
+    assert list(listed) == list(rules["properties"])
+    assert all(listed[k].get("description") == v.get("description") for k, v in rules["properties"].items())
+    editor = jsonschema.Draft202012Validator(copy)
+    good = {"id": "p", "name": "包", "rules": {"draw_count": 2, "identity_table": {10: None}}}
+    assert list(editor.iter_errors(json.loads(json.dumps(good)))) == []
+    (slip,) = editor.iter_errors({"id": "p", "name": "包", "rules": {"draw_cont": 2}})
+    assert "draw_cont" in slip.message
+    manifest = tmp_path / "p" / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "rules:\n  draw_cont: 2\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", "--format", "json", "p"])
+    assert [(e["code"], e["message"]) for e in json.loads(r.stdout)["errors"]] == [("E111", "unknown key 'draw_cont'")]

@@ -30,7 +30,12 @@ ENUM_VALUE_NOUNS = {"speeds": "speed", "fields": "field type"}  # ... and what t
 
 @cache
 def schema(kind: str) -> dict:
-    return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    doc = json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    if kind == "pack":  # `rules:` lists the rules' keys for editors; the loader checks it with each key's own
+        rules = doc["properties"]["rules"]  # schema (layering.py: rules_fragment_schema), one finding each
+        rules.pop("properties", None)
+        rules.pop("additionalProperties", None)
+    return doc
 
 
 def check_schema(sink: Diagnostics, path: Any, data: PosDict, kind: str, schema_doc: dict | None = None) -> None:
