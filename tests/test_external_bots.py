@@ -465,3 +465,30 @@ def test_the_protocol_page_shows_the_example_bot_as_shipped():
     assert shown is not None
     code = EXAMPLE.read_text(encoding="utf-8")
     assert code.endswith(shown[1]) and code[: -len(shown[1])].strip().endswith('"""')
+
+
+@pytest.mark.parametrize("mode", ["illegal", "junk"])
+def test_a_bot_that_fails_at_the_table_tells_the_people_there_nothing_of_its_hand(tmp_path, mode):
+    """The message a failed bot leaves at a table (play's screen, serve's console) said its decision's legal action
+    ids — the deck ids of the cards its seat could use, its dealt roles — and their kind and count: 'answered 999999
+    to a decision (role, 2 actions), not one of the legal action ids (201, 211)'. Now what went wrong and what the
+    bot answered, no more (simulate's error, read where no person sits, keeps them). Found by a newcomer's
+    walk-through."""
+    external.define([f"bad={_script(tmp_path, 'bad', MISBEHAVING)} {mode}"])
+    setup = Setup(players=4, seed=9, humans=[0], bots={1: "ext:bad", 2: "random", 3: "random"}, max_turns=40)
+    table = Table(load_cached(), setup)
+    told: list[str] = []
+    table.notify = told.append
+    asked: list[tuple[int, ...]] = []  # the legal action ids at each of P1's decisions
+    while not table.state.is_terminal():
+        if table.state.current_player() == 1:
+            asked.append(tuple(table.state.legal_actions()))
+            table.bot_move()
+        elif table.state.current_player() == 0:
+            table.state.apply_action(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    assert len(told) == 1 and EXPECTED[mode] in told[0], told
+    assert "a decision (" not in told[0] and "here one of" not in told[0] and "action ids (" not in told[0]
+    failed_at = asked[1]  # (the script answers its first decision well, then fails)
+    assert len(failed_at) > 1 and f"{failed_at[0]}, {failed_at[1]}" not in told[0], (failed_at, told[0])
