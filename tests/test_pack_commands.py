@@ -498,3 +498,32 @@ def test_the_pack_schema_an_editor_reads_knows_the_rules_keys_and_validate_repor
     manifest.write_text(manifest.read_text(encoding="utf-8") + "rules:\n  draw_cont: 2\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["validate", "--format", "json", "p"])
     assert [(e["code"], e["message"]) for e in json.loads(r.stdout)["errors"]] == [("E111", "unknown key 'draw_cont'")]
+
+
+def test_a_rule_number_out_of_range_gives_its_range_not_the_input_limits(tmp_path, monkeypatch):
+    """`draw_count: 25` and a draw phase's `count: 50` were hinted 'see docs/errors.md, Limits', a table that lists
+    neither; a number below its least said jsonschema's words. Now each hint gives the range and what the number
+    is; a deck id past 999,999, an input limit of that table, still points there."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    start = manifest.read_text(encoding="utf-8")
+    cases = [
+        ("rules:\n  draw_count: 25\n", "25 is more than the largest allowed, 20", "from 0 to 20"),
+        (
+            "rules:\n  turn: [{kind: draw, count: 50}, play, send, receive]\n",
+            "50 is more than the largest allowed, 20",
+            "from 0 to 20: draw: how many cards the phase draws",
+        ),
+        ("rules:\n  max_turns: 0\n", "0 is less than the smallest allowed, 1", "at least 1: a game still running"),
+        (
+            "deck:\n  remove: [1000000]\n",
+            "1000000 is more than the largest allowed, 999,999",
+            "see docs/errors.md, Limits",
+        ),
+    ]
+    for added, said, hint in cases:
+        manifest.write_text(start + added, encoding="utf-8")
+        r = CliRunner().invoke(main, ["validate", "--format", "json", "p"])
+        error = json.loads(r.stdout)["errors"][0]  # (a deck id removed past the limit is also not in the deck)
+        assert (error["code"], error["message"]) == ("E113", said) and error["hint"].startswith(hint), error

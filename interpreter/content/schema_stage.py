@@ -170,9 +170,12 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
                 hint = "name each item once"
                 break
             seen.append(item)
-    elif e.validator == "maximum":
-        msg = f"{brief(e.instance)} is more than the largest allowed, {e.validator_value:,}"
-        hint = "see docs/errors.md, Limits"
+    elif e.validator in ("maximum", "minimum"):
+        if e.validator == "maximum":
+            msg = f"{brief(e.instance)} is more than the largest allowed, {e.validator_value:,}"
+        else:
+            msg = f"{brief(e.instance)} is less than the smallest allowed, {e.validator_value:,}"
+        hint = _range_hint(e.schema, e.validator == "maximum")
     elif e.validator == "maxItems":
         msg = f"a list of {len(e.instance):,} items: at most {e.validator_value:,} are allowed here"
         hint = "see docs/errors.md, Limits"
@@ -208,6 +211,24 @@ def _id_hint(text: str) -> str:
     if snake and snake[0].isalpha() and snake.isascii() and snake != text:
         return f"did you mean {snake}?"
     return "e.g. li_ning_yu for 李宁玉; the Chinese name goes under `name:`"
+
+
+# a maximum from this up is one of the input limits docs/errors.md tables (a deck id's 999,999), not a game number
+LIMIT_FROM = 100_000
+
+
+def _range_hint(node: dict, over: bool) -> str:
+    """The hint for a number out of range (`over`: above it): a game number's range and what it is (draw_count
+    0 to 20), or, past an input limit, where the limits are listed."""
+    low, high = node.get("minimum"), node.get("maximum")
+    if high is not None and high >= LIMIT_FROM:
+        if over:
+            return "see docs/errors.md, Limits"
+        high = None  # below the least: the limit above is not the point
+    said = f"from {low:,} to {high:,}" if low is not None and high is not None else ""
+    said = said or (f"at most {high:,}" if high is not None else f"at least {low:,}" if low is not None else "")
+    what = node.get("description")
+    return f"{said}: {what}" if said and what else said or what or "see docs/errors.md, Limits"
 
 
 def _comment_hint(word: str, wanted: Any) -> str:
