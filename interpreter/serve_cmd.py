@@ -46,9 +46,31 @@ def cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
+def free_port(host: str) -> int | None:
+    """A port free on `host` now, for --port 0 (any free port): the one the system gives a socket bound to port 0,
+    let go at once. The server must know it before it starts: the links it prints and the Host and Origin it
+    answers for name it (with 0 in them, every page was refused). None if `host` cannot be bound (cannot_listen
+    then says why)."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.bind(address)
+            return int(probe.getsockname()[1])
+    except (OSError, IndexError):
+        return None
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="the port")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="the port (0: a free one, which the link printed names)",
+)
 @content_option()
 @click.option(
     "--bot-delay",
@@ -156,6 +178,8 @@ def serve(
         except ContentErrors as e:
             raise ValueError(f"{len(e.errors)} error(s) in the content: {e.errors[0]}") from None
 
+    if port == 0:  # (before the hosts and origins it answers for, which name the port)
+        port = free_port(host) or 0
     hosts = list(allowed_hosts) or default_hosts(host)
     origins = list(allowed_origins) or default_origins(hosts, port)
     for origin in origins:

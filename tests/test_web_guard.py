@@ -185,6 +185,20 @@ def test_behind_a_proxy_the_link_printed_is_the_proxys_origin(monkeypatch):
     assert "open https://play.example.org/ " in r.output, r.output
 
 
+def test_port_0_serves_on_a_free_port_that_the_link_and_the_guard_name(monkeypatch):
+    """--port 0 (any free port): the link printed named port 0 and the Host and Origin the server answers for did
+    too, so every page was refused; the server now takes a free port first and names it everywhere."""
+    pytest.importorskip("uvicorn")
+    started: list[dict] = []
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: started.append(kw))
+    r = CliRunner().invoke(main, ["serve", "--port", "0", "--db", ":memory:"])
+    assert r.exit_code == 0, r.output
+    port = started[0]["port"]
+    assert port > 0 and f"open http://127.0.0.1:{port}/ " in r.output and ":0/" not in r.output, r.output
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))  # (free again: the server, which is not started here, would take it)
+
+
 def test_the_defaults_are_the_servers_own_address():
     assert default_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1"]
     assert default_hosts("192.168.1.20") == ["192.168.1.20"]
