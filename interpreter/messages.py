@@ -127,7 +127,7 @@ def event_text(
     if e == "collect":
         return f"{s('seat')} 把 {ids('cards')} 置入情报区"
     if e == "hand_taken":
-        return f"{s('seat')} 拿走了 {s('target')} 的手牌"
+        return f"{s('seat')} 从 {s('target')} 的手牌中拿走了牌"  # (one card or more: the hand is not said to be gone)
     if e == "intel_sent":
         card = "一张面朝下的情报" if rec.get("card") is None else ids("card")
         face = "（面朝上）" if rec.get("face_up") else ""
