@@ -527,3 +527,17 @@ def test_a_rule_number_out_of_range_gives_its_range_not_the_input_limits(tmp_pat
         r = CliRunner().invoke(main, ["validate", "--format", "json", "p"])
         error = json.loads(r.stdout)["errors"][0]  # (a deck id removed past the limit is also not in the deck)
         assert (error["code"], error["message"]) == ("E113", said) and error["hint"].startswith(hint), error
+
+
+def test_removing_a_card_a_role_names_says_which_id_to_remove_with_it(tmp_path, monkeypatch):
+    """docs/modding.md §4: the E305 of a removed card's name told the rule (remove: / replace:) but not the id of
+    what names it; a designer had to read it off the game's file name. The hint now gives the line to write."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "remove:\n  cards: [shi_tan]\n", encoding="utf-8")
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    named = {re.search(r"remove: roles: \[(\w+)\]", e["hint"]).group(1) for e in errors if e["code"] == "E305"}
+    assert named == {"li_ning_yu", "jian_xian_sheng", "ya_pao"}, [e["hint"] for e in errors]
+    manifest.write_text(manifest.read_text(encoding="utf-8") + f"  roles: {sorted(named)}\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["validate", "p"]).exit_code == 0  # the hints followed: it validates

@@ -80,7 +80,11 @@ def build(u: Units, path: Path, data: PosDict, kind: str) -> Any:
 
     def make() -> tuple[tuple[Any, list[tuple]], bool]:
         findings = u.sink.count()
-        obj = BUILDERS[kind](u, path, data)
+        u.owner = (kind, data.get("id"))  # what its errors are about (E305 names it)
+        try:
+            obj = BUILDERS[kind](u, path, data)
+        finally:
+            u.owner = None
         marks = [(*m[:3], *m[4:]) for m in u.marks[first:]]
         del u.marks[first:]  # added back below, as for an object built before
         return (obj, marks), u.sink.count() == findings and str(path) in u.sink.sources

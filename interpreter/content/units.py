@@ -98,6 +98,10 @@ class UnitResult:
     skill_refs: list[tuple[str, Any, int, int]] = field(default_factory=list)  # (name, path, line, col)
 
 
+# the kinds a Units.owner may be, by the key of pack.yaml's remove:/replace: that names them
+OWNER_FOLDERS = {"card": "cards", "role": "roles", "secret_task": "secret_tasks"}
+
+
 class Units:
     """The stage, for one load: the card names code may name (【...】), the card kinds a pack removed (their
     names get their own message), the marks every unit set and read."""
@@ -109,6 +113,7 @@ class Units:
         self.marks: list[Mark] = []
         self.declared: Declared = NOTHING_DECLARED  # the rules' counters and events (build_declared.py)
         self.alone = False  # one file checked on its own (`validate FILE`): the rules it is played with are not known
+        self.owner: tuple[str, Any] | None = None  # (kind, id) of the card, role or task being built: E305 names it
 
     def compile(
         self,
@@ -169,10 +174,18 @@ class Units:
                 continue
             name = err.message.removeprefix("unknown card name 【").removesuffix("】")
             if err.code == "E305" and name in self.removed_names:
-                err.message = f"【{name}】 was removed by pack '{self.removed_names[name]}'"
+                pack = self.removed_names[name]
+                err.message = f"【{name}】 was removed by pack '{pack}'"
                 err.hint = (
                     "the pack that removes a card kind also removes or replaces what names it (remove: / replace:)"
                 )
+                kind, ident = self.owner or ("", None)
+                if kind in OWNER_FOLDERS and isinstance(ident, str):  # the line to write, with the id to write
+                    err.hint = (
+                        f"the pack that removes a card kind also removes or replaces what names it: in pack "
+                        f"'{pack}', `remove: {OWNER_FOLDERS[kind]}: [{ident}]` (or list it under `replace:` with a "
+                        "file of its own)"
+                    )
             if pos is None:
                 self.sink.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
             else:
