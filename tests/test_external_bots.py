@@ -330,6 +330,33 @@ def test_a_bot_that_misbehaves_fails_its_game_with_a_clear_error(tmp_path, mode)
     assert rerun.strip().startswith("fengsheng simulate") and f"--bot {shlex.quote('bad=' + bot)}" in rerun
 
 
+# A bot that answers without flushing: its line stays in its own output buffer (a pipe is not a terminal), so its
+# first answer never arrives. The commonest newcomer's mistake; the message must say where the figure comes from.
+UNFLUSHED = """
+    import json, sys
+    for line in sys.stdin:
+        if json.loads(line)["type"] == "decide":
+            sys.stdout.write("0\\n")
+"""
+
+
+def test_a_first_answer_that_never_comes_names_the_grace_and_the_flush(tmp_path, monkeypatch):
+    monkeypatch.setattr(external, "START_GRACE", 0.3)
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # (a developer's shell may set it: the bot would flush)
+    bot = external.parse_definition(f"slow={_script(tmp_path, 'unflushed', UNFLUSHED)}", timeout=0.2)
+    proc = external.BotProcess(bot, 1)
+    try:
+        proc.send({"type": "decide", "history_from": 0, "observation": {}, "actions": [{"id": 0}]})
+        with pytest.raises(external.BotError) as failed:
+            proc.answer("a decision (play, 1 actions)")
+    finally:
+        proc.kill()
+    message = str(failed.value)
+    assert "did not answer a decision (play, 1 actions), its first, within 0.5 s" in message
+    assert "(--bot-timeout 0.2 s + 0.3 s for a process just started)" in message
+    assert "flush" in message
+
+
 def test_a_bot_that_fails_game_after_game_stops_the_batch(tmp_path):
     bot = _script(tmp_path, "bad", MISBEHAVING) + " illegal"
     r = fengsheng(

@@ -262,8 +262,16 @@ class BotProcess:
             line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             self.kill()
+            if not self.fresh:
+                raise BotError(
+                    f"{self.who} did not answer {what} within {timeout:g} s (--bot-timeout): it was stopped"
+                ) from None
+            # Its first answer: the figure is --bot-timeout plus the start's grace, which the reader did not type; and a
+            # bot that never answers at all most often wrote its answer into its own output buffer, never flushed.
             raise BotError(
-                f"{self.who} did not answer {what} within {timeout:g} s (--bot-timeout): it was stopped"
+                f"{self.who} did not answer {what}, its first, within {timeout:g} s (--bot-timeout "
+                f"{self.bot.timeout:g} s + {START_GRACE:g} s for a process just started): it was stopped. "
+                "Does it flush its output after each answer? (docs/bots-protocol.md, section 3)"
             ) from None
         if line is None:
             status = self._exit_status()
