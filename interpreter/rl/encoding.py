@@ -377,7 +377,9 @@ class InfoStateEncoder:
 
 
 def table_summary(state) -> str:
-    """A short public summary of a GameState's table (what every seat can see), for rendering and debugging."""
+    """A short summary of a GameState's table, for rendering and debugging: what every seat can see, and which seat
+    is being asked what — which is not public (a decision is its seat's alone: docs/rl.md, "What each door
+    carries"), so this is the referee's view, not one to hand a seat."""
     obs = state.observation(0)
     to_act = "-" if state.is_terminal() else f"P{state.current_player()} ({state.decision_kind})"
     lines = [
