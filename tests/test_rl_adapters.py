@@ -161,6 +161,18 @@ def test_pettingzoo_seeding_is_exact():
     assert max(fresh.game_state.seed, other.game_state.seed) >= 2**32
 
 
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "1", 2**256])
+def test_pettingzoo_reset_refuses_what_is_not_a_seed(seed):
+    """reset(seed=1.5) or True played seed 1, and -1 (the engine's generator takes its absolute value) the game of
+    seed 1 too: two different seeds, one game. A seed is a whole number of the range every door accepts."""
+    pz = _pz()
+    e = pz.FengshengAECEnv(players=3)
+    with pytest.raises(ValueError, match="a seed is a whole number"):
+        e.reset(seed=seed)
+    e.reset(seed=np.int64(7))  # a numpy integer is a whole number: the game of seed 7
+    assert e.game_state.seed == 7 and type(e.game_state.seed) is int
+
+
 def test_pettingzoo_turn_limit_is_a_truncation():
     pz = _pz()
     e = pz.FengshengAECEnv(players=3, max_turns=1)

@@ -66,7 +66,7 @@ except ImportError as e:  # the extra is not installed
 from ..content.loader import load_cached
 from ..engine.errors import IllegalAction
 from ..engine.step import GameState
-from ..seeds import derive, fresh_seed
+from ..seeds import SEED_RANGE, derive, fresh_seed, is_seed
 from .encoding import Encoder, InfoStateEncoder, table_summary
 
 
@@ -175,8 +175,14 @@ class FengshengAECEnv(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._base, self._episode = int(seed), 0
-            game_seed = int(seed)
+            # int() would take 1.5 or True for seed 1, and the engine's generator plays -1 as 1: a seed is a whole
+            # number of the range every door accepts, nothing that converts to one
+            if isinstance(seed, np.integer):
+                seed = int(seed)
+            if not is_seed(seed):
+                raise ValueError(f"reset(seed=…): a seed is {SEED_RANGE}, not {str(seed)[:40]!r}")
+            self._base, self._episode = seed, 0
+            game_seed = seed
         else:
             if self._base is None:
                 self._base, self._episode = fresh_seed(), 0
