@@ -155,3 +155,16 @@ def test_play_draws_a_fresh_seed_prints_none_and_seals_it_in_the_save(tmp_path):
     assert setup.seed >= 2**64 and str(setup.seed) not in text  # fresh, and not readable in the file
     typed = play("-p", 3, "-s", 5, "--bots", "random", answers="q\nn\n")
     assert typed.splitlines()[0].startswith("fengsheng play: 3 players, seed 5; you: P0")
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "1", seeds.MAX_SEED + 1])
+def test_the_step_api_refuses_what_is_not_a_seed(seed):
+    """GameState(content, n, -1) dealt the game of seed 1 (the generator takes a seed's absolute value): two seeds,
+    one game; a float or a text dealt a game no command can name. The commands refuse them; so does the step API."""
+    from interpreter.content.loader import load_cached
+    from interpreter.engine.step import GameState
+
+    with pytest.raises(ValueError, match="a game's seed is a whole number"):
+        GameState(load_cached(), 3, seed)
+    edge = GameState(load_cached(), 3, seeds.MAX_SEED)  # the range's ends are seeds
+    assert edge.seed == seeds.MAX_SEED and GameState(load_cached(), 3, 0).seed == 0

@@ -37,6 +37,7 @@ holds, and its clone re-plays from there (see :meth:`GameState.resample`).
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 import threading
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from greenlet import getcurrent, greenlet
 
 from ..catalogue import CARD_FIELDS
+from ..seeds import SEED_RANGE, is_seed
 from .errors import EngineError, IllegalAction
 from .game import Game
 
@@ -62,6 +64,15 @@ class GameState:
     """One game, advanced by :meth:`apply_action`. See the module docstring."""
 
     def __init__(self, content, n_players: int, seed: int, max_turns: int | None = None, pins=None):
+        # A seed is a whole number in the range every door takes (a numpy integer is one): the generator would play
+        # -1 as 1 (two seeds, one game) and a float or a text as a game no command can name again.
+        if isinstance(seed, (int, float, str, bytes)) or not hasattr(seed, "__index__"):
+            whole = seed
+        else:
+            whole = operator.index(seed)
+        if not is_seed(whole):
+            raise ValueError(f"a game's seed is {SEED_RANGE}, not {str(seed)[:40]!r}")
+        seed = whole
         self.content = content
         self.n_players = n_players
         self.seed = seed
