@@ -357,6 +357,19 @@ def test_a_first_answer_that_never_comes_names_the_grace_and_the_flush(tmp_path,
     assert "flush" in message
 
 
+def test_a_batch_whose_every_game_failed_gives_no_figures(tmp_path):
+    """Every game failed: the summary said so only below empty tables and 'Average turns: 0.00 (min 0, max 0)', which
+    read as results. It says no game finished, and still who sat where and each failure."""
+    bot = _script(tmp_path, "bad", MISBEHAVING) + " junk"
+    r = fengsheng(
+        "simulate", "-p", "4", "-n", "2", "-s", "1", "--agents", "random,ext:bad,random,random", "--bot", f"bad={bot}"
+    )
+    assert r.exit_code == 1
+    assert "No game finished: every game failed (below)." in r.output
+    assert "Average turns" not in r.output and "Win rate by agent" not in r.output and "How games ended" not in r.output
+    assert "Agents: P0 random, P1 ext:bad" in r.output and "FAILED games (2)" in r.output
+
+
 def test_a_bot_that_fails_game_after_game_stops_the_batch(tmp_path):
     bot = _script(tmp_path, "bad", MISBEHAVING) + " illegal"
     r = fengsheng(

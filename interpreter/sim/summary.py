@@ -104,6 +104,11 @@ class Summary:
     def text(self, header: str) -> str:
         g = max(self.games, 1)
         lines = [header, ""]
+        if not self.games and self.failures:  # no figures: empty tables and 'Average turns: 0.00' read as results
+            if self.agents:
+                lines += [self.agent_lines()[0], ""]  # who sat where
+            lines.append("No game finished: every game failed (below).")
+            return "\n".join(lines + self._failure_lines())
         if self.agents:
             lines += [*self.agent_lines(), ""]
         lines.append("How games ended:")
@@ -141,14 +146,18 @@ class Summary:
                     lines.append("    " + self.rerun.format(seed=gseed, pin_seat=index % self.players))
             if len(self.turn_limit) > TURN_LIMIT_SHOWN:
                 lines.append(f"  … and {len(self.turn_limit) - TURN_LIMIT_SHOWN} more (--format json lists them all)")
-        if self.failures:
-            lines.append("")
-            lines.append(f"FAILED games ({len(self.failures)}): each re-runs alone, with its resolution trace, by")
-            for index, gseed, err in self.failures:
-                lines.append(f"  game {index} (game seed {gseed}): {err}")
-                if self.rerun:
-                    lines.append("    " + self.rerun.format(seed=gseed, pin_seat=index % self.players))
-        return "\n".join(lines)
+        return "\n".join(lines + self._failure_lines())
+
+    def _failure_lines(self) -> list[str]:
+        """The failed games, each with its game seed, its error and the command that re-runs it alone."""
+        if not self.failures:
+            return []
+        lines = ["", f"FAILED games ({len(self.failures)}): each re-runs alone, with its resolution trace, by"]
+        for index, gseed, err in self.failures:
+            lines.append(f"  game {index} (game seed {gseed}): {err}")
+            if self.rerun:
+                lines.append("    " + self.rerun.format(seed=gseed, pin_seat=index % self.players))
+        return lines
 
     def _turns(self) -> tuple[float, int, int]:
         """Average, shortest and longest game in turns (0s before any game)."""
