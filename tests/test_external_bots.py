@@ -370,6 +370,30 @@ def test_a_batch_whose_every_game_failed_gives_no_figures(tmp_path):
     assert "Agents: P0 random, P1 ext:bad" in r.output and "FAILED games (2)" in r.output
 
 
+def test_a_log_with_a_game_a_bot_failed_replays(tmp_path):
+    """simulate --log keeps a game a bot failed as far as it got; replay read the log's end as cut off ('MISMATCH —
+    the game asks more decisions than the log has … was the log cut off?', exit 1), though simulate had said to check
+    the log so. The replay plays it to the question the bot did not answer, at the seat the failure names."""
+    bot = _script(tmp_path, "bad", MISBEHAVING) + " junk"
+    log = tmp_path / "games.jsonl"
+    r = fengsheng(
+        "simulate", "-p", "4", "-n", "1", "-s", "1", "--agents", "random,ext:bad,random,random", "--bot", f"bad={bot}",
+        "--log", log,
+    )  # fmt: skip
+    assert r.exit_code == 1 and "FAILED games (1)" in r.output
+    r = fengsheng("replay", log)
+    assert r.exit_code == 0, r.output
+    decisions = sum('"d":' in line for line in log.read_text(encoding="utf-8").splitlines())
+    assert f"OK — identical up to the question its external bot failed, {decisions} decisions" in r.output
+    assert "BotError: P1's bot ext:bad" in r.output
+    lines = log.read_text(encoding="utf-8").splitlines()  # the failure said to be another seat's: the game parts there
+    end = json.loads(lines[-1])
+    end["failed"] = end["failed"].replace("P1's bot", "P2's bot")
+    log.write_text("\n".join([*lines[:-1], json.dumps(end, ensure_ascii=False)]) + "\n", encoding="utf-8")
+    r = fengsheng("replay", log)
+    assert r.exit_code == 1 and "the game asks more decisions than the log has" in r.output
+
+
 def test_a_bot_that_fails_game_after_game_stops_the_batch(tmp_path):
     bot = _script(tmp_path, "bad", MISBEHAVING) + " illegal"
     r = fengsheng(

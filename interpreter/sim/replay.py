@@ -80,6 +80,9 @@ def _play_logged(
         state = GameState(content, h["players"], h["seed"], max_turns=max_turns, pins=pins)
         while not state.is_terminal():
             if pos >= len(decisions):
+                stopped = _bot_failed_here(logged, state)
+                if stopped is not None:  # the game stopped here when played: an external bot failed to answer
+                    return _Played(state, pos, stopped, None)
                 last = (logged.get("lines") or [None])[-1]
                 return _Played(
                     state,
@@ -105,6 +108,16 @@ def _play_logged(
     except Exception as e:  # the game fails in the replay: as logged (a failed game), or a new failure
         return _Played(state, pos, failure_text(e), None)
     return _Played(state, pos, None, None)
+
+
+def _bot_failed_here(logged: dict, state: GameState) -> str | None:
+    """The logged failure if the game failed when played because the external bot of the seat asked now gave no
+    legal answer (BotError: nothing of it was applied, so the game stopped at this very question), else None. The
+    replay cannot ask the bot again; it checks that the game got to a question of that seat."""
+    failed = (logged.get("end") or {}).get("failed")
+    if not isinstance(failed, str) or not failed.startswith(f"BotError: P{state.current_player()}'s bot "):
+        return None
+    return failed
 
 
 def _compared(logged: dict, game: Game, decisions: int, used: int, error: str | None) -> tuple[bool, str]:
@@ -154,6 +167,11 @@ def _failures_compared(failed: str | None, error: str | None, decisions: int, re
         return False, f"the logged game failed ({failed}); the replay did not"
     if error != failed:
         return False, f"the game failed differently:\n  log:    {failed}\n  replay: {error}"
+    if error.startswith("BotError: "):  # (_bot_failed_here: the replay got to the question the bot did not answer)
+        return (
+            True,
+            f"identical up to the question its external bot failed, {decisions} decisions, {records} records: {error}",
+        )
     return True, f"identical failure after {decisions} decisions, {records} records: {error}"
 
 
