@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from test_pack_manifest import house_rules
 
@@ -385,7 +386,7 @@ def test_new_writes_files_with_the_users_umask_and_keeps_the_manifests_mode(tmp_
     import stat
 
     if os.name != "posix":
-        return
+        pytest.skip("file modes and the umask are POSIX's")
     monkeypatch.chdir(tmp_path)
     old = os.umask(0o022)
     try:
@@ -541,3 +542,21 @@ def test_removing_a_card_a_role_names_says_which_id_to_remove_with_it(tmp_path, 
     assert named == {"li_ning_yu", "jian_xian_sheng", "ya_pao"}, [e["hint"] for e in errors]
     manifest.write_text(manifest.read_text(encoding="utf-8") + f"  roles: {sorted(named)}\n", encoding="utf-8")
     assert CliRunner().invoke(main, ["validate", "p"]).exit_code == 0  # the hints followed: it validates
+
+
+def test_a_removed_card_named_by_the_packs_own_role_is_not_told_to_remove_it(tmp_path, monkeypatch):
+    """The E305 hint gave the remove line for whatever named the removed card, a role of the removing pack's own
+    too (a copy of examples/jia_gui whose own 画眉 names 【调虎离山】): following it gave E121 (a pack removes only
+    what the packs it extends define). A file of the removing pack says to name another card or keep the kind."""
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "jia_gui", tmp_path / "jg")
+    role = tmp_path / "jg" / "roles" / "hua_mei.yaml"
+    text = role.read_text(encoding="utf-8").replace("this_card has red", "this_card has red and 【调虎离山】 != none")
+    role.write_text(text, encoding="utf-8")
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "jg"]).stdout)["errors"]
+    e305 = [e for e in errors if e["code"] == "E305"]
+    assert len(e305) == 1 and e305[0]["path"].endswith("hua_mei.yaml"), errors
+    assert "remove: roles" not in e305[0]["hint"], e305[0]
+    assert e305[0]["hint"].startswith("this file is not below pack 'jia_gui', which removes the card kind"), e305[0]

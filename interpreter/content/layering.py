@@ -44,6 +44,7 @@ class Layers:
         self.changes: list[str] = []
         self.removed: dict[str, set[str]] = {kind: set() for kind in KIND_WORD}
         self.removed_by: dict[str, str] = {}  # a removed card kind's id -> the pack that removed it
+        self.removed_at: dict[str, int] = {}  # ... and that pack's layer (what it may remove lies below it)
         self._depth_checked: bool | None = None  # _too_deep's answer, once asked
         self._check_extends()
 
@@ -162,6 +163,7 @@ class Layers:
                     del winners[ident]
                     self.removed[folder].add(ident)
                     self.removed_by[ident] = m.id
+                    self.removed_at[ident] = m.layer
                     self.changes.append(f"{m.id}: {word} {ident} removed")
         return winners
 

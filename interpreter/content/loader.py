@@ -67,12 +67,12 @@ NAMED: Kept[tuple[tuple[str, ...], str]] = Kept("named in a file")  # a file's t
 _CARD_NAME = re.compile(r"【([^】\n]+)】")  # as the effect grammar reads one (language/effect.lark, CARD_NAME)
 
 
-def build(u: Units, path: Path, data: PosDict, kind: str) -> Any:
+def build(u: Units, path: Path, data: PosDict, kind: str, layer: int | None = None) -> Any:
     """A card, role or secret task (by `kind`) of a file read by read(), built once per process for the same text,
     the same cards for the names it names and the same declarations of what it names, when it has nothing to
     report. Code reaches a card only by a 【name】 literal, and a counter, zone or event the rules declare only
     by its name (in quotes, or a `trigger:`): a pack adding a card kind or declaring a counter does not build
-    every other card and role again."""
+    every other card and role again. `layer`: the pack it comes from (its place in the layers: E305's hint)."""
     text = "\n".join(u.sink.sources.get(str(path), ()))
     names, texts = remember(NAMED, text, lambda: (_named_in(data), True))
     key = (kind, path.name, text, tuple((n, u.card_names.get(n)) for n in names), _declared_in(u.declared, texts))
@@ -80,11 +80,11 @@ def build(u: Units, path: Path, data: PosDict, kind: str) -> Any:
 
     def make() -> tuple[tuple[Any, list[tuple]], bool]:
         findings = u.sink.count()
-        u.owner = (kind, data.get("id"))  # what its errors are about (E305 names it)
+        u.owner, u.owner_layer = (kind, data.get("id")), layer  # what its errors are about (E305 names it)
         try:
             obj = BUILDERS[kind](u, path, data)
         finally:
-            u.owner = None
+            u.owner, u.owner_layer = None, None
         marks = [(*m[:3], *m[4:]) for m in u.marks[first:]]
         del u.marks[first:]  # added back below, as for an object built before
         return (obj, marks), u.sink.count() == findings and str(path) in u.sink.sources
@@ -196,20 +196,20 @@ def _build_kinds(u: Units, layers: Layers, dirs: list[Path]) -> _Kinds:
     cards = layers.resolve("cards", card_files)
     for _, _, data in card_files:
         if data["id"] in layers.removed["cards"] and isinstance(data.get("name"), str):
-            u.removed_names[data["name"]] = layers.removed_by[data["id"]]
+            u.removed_names[data["name"]] = (layers.removed_by[data["id"]], layers.removed_at[data["id"]])
     for _, _, data in cards.values():
         if isinstance(data.get("name"), str):
             u.card_names[data["name"]] = data["id"]
     for ident, (layer, f, data) in cards.items():
-        out.card_types[ident] = build(u, f, data, "card")
+        out.card_types[ident] = build(u, f, data, "card", layer)
         out.origins["card", ident] = layers.origin(layer, f, data)
     for ident, (layer, f, data) in layers.resolve(
         "secret_tasks", _read_kind(u.sink, dirs, "secret_tasks", "secret_task")
     ).items():
-        out.tasks[ident] = build(u, f, data, "secret_task")
+        out.tasks[ident] = build(u, f, data, "secret_task", layer)
         out.origins["secret_task", ident] = layers.origin(layer, f, data)
     for ident, (layer, f, data) in layers.resolve("roles", _read_kind(u.sink, dirs, "roles", "role")).items():
-        out.roles[ident] = build(u, f, data, "role")
+        out.roles[ident] = build(u, f, data, "role", layer)
         out.origins["role", ident] = layers.origin(layer, f, data)
     return out
 

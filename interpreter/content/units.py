@@ -109,11 +109,13 @@ class Units:
     def __init__(self, sink: Diagnostics, card_names: dict | None = None) -> None:
         self.sink = sink
         self.card_names: dict = card_names if card_names is not None else {}
-        self.removed_names: dict[str, str] = {}  # card name -> the pack that removed that card kind
+        # card name -> the pack that removed that card kind, and that pack's layer
+        self.removed_names: dict[str, tuple[str, int]] = {}
         self.marks: list[Mark] = []
         self.declared: Declared = NOTHING_DECLARED  # the rules' counters and events (build_declared.py)
         self.alone = False  # one file checked on its own (`validate FILE`): the rules it is played with are not known
         self.owner: tuple[str, Any] | None = None  # (kind, id) of the card, role or task being built: E305 names it
+        self.owner_layer: int | None = None  # ... and the layer of the pack it comes from (None: not known)
 
     def compile(
         self,
@@ -174,13 +176,19 @@ class Units:
                 continue
             name = err.message.removeprefix("unknown card name 【").removesuffix("】")
             if err.code == "E305" and name in self.removed_names:
-                pack = self.removed_names[name]
+                pack, at = self.removed_names[name]
                 err.message = f"【{name}】 was removed by pack '{pack}'"
                 err.hint = (
                     "the pack that removes a card kind also removes or replaces what names it (remove: / replace:)"
                 )
                 kind, ident = self.owner or ("", None)
-                if kind in OWNER_FOLDERS and isinstance(ident, str):  # the line to write, with the id to write
+                if self.owner_layer is not None and self.owner_layer >= at:  # its own file (or one layered above)
+                    err.hint = (
+                        f"this file is not below pack '{pack}', which removes the card kind, so it cannot remove it "
+                        "(a pack removes only what the packs it extends define): name another card here, or keep "
+                        "the card kind"
+                    )
+                elif kind in OWNER_FOLDERS and isinstance(ident, str):  # the line to write, with the id to write
                     err.hint = (
                         f"the pack that removes a card kind also removes or replaces what names it: in pack "
                         f"'{pack}', `remove: {OWNER_FOLDERS[kind]}: [{ident}]` (or list it under `replace:` with a "
