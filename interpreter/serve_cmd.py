@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,8 +25,13 @@ def cannot_listen(host: str, port: int) -> str | None:
     except socket.gaierror as e:
         return f"cannot listen on {host!r}: {e.strerror} (give --host an address or name of this machine)"
     for family, kind, proto, _name, address in addresses:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe_socket = socket.socket(family, kind, proto)
+        except OSError:  # a family this machine lacks (IPv6 off: localhost's ::1): asyncio's server skips it too
+            continue
+        with probe_socket as probe:
+            if sys.platform != "win32":  # (there it would let the bind share a port in use: asyncio sets it not)
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if family == socket.AF_INET6:
                 probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # (as asyncio: IPv4 binds apart)
             try:
