@@ -16,7 +16,6 @@ in another checkout, resumes.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,8 +158,9 @@ class Setup:
 
 
 def bot_seed(seed: int, seat: int) -> int:
-    """Each bot's own seed, from the game's seed and its seat (so a save replays them): a keyed hash
-    (seeds.derive), so a bot's seed, which a bot in another process is handed, leads back to nothing."""
+    """Each bot's own seed, from the game's seed and its seat (so a save replays them): a one-way hash
+    (seeds.derive), so a bot's seed, which a bot in another process is handed, leads back to the game's only
+    by trying seeds, out of reach for a table's fresh seed."""
     return agent_seed(seed, seat)  # as a batch's bots: the game simulate --game-seed plays with these bots
 
 
@@ -281,24 +281,6 @@ def _save_pack(path: str | Path, ref: str) -> str:
     return str(found)
 
 
-# What a failed external bot's message (agents/external.py, written for simulate's batch, where no person sits)
-# says of the seat's decision: its kind and count of actions, "a decision (play, 3 actions)", and its legal action
-# ids, "(here one of 12, 57, 1001)" / "legal action ids (12, 57, 1001)" — the deck ids of the cards its seat may
-# use, its dealt roles. At a table (play's screen, serve's console: the host) people read it.
-_DECISION_DETAIL = re.compile(r"a decision \([^()]*\)")
-_IDS = r"\([0-9][0-9, ]*(?: … \([0-9]+ in all\))?\)"  # (agents/external.py's _ids_text)
-_LEGAL_IDS = re.compile(rf" \(here one of {_IDS[2:]}|(?<=legal action ids) {_IDS}")
-_BOTS_OWN = "; its last line on stderr: "  # (what follows is the bot's own words: kept as they are)
-
-
-def told_at_table(message: str) -> str:
-    """A failed bot's message with what it said of its seat's decision left out (the kind, the number of legal
-    actions, their ids), the rest — who, what went wrong, what it answered or wrote to stderr — kept: a person at
-    the table reading it learnt the bot's hand ("not one of the legal action ids (12, 57, 1001)")."""
-    ours, said, own = message.partition(_BOTS_OWN)
-    return _LEGAL_IDS.sub("", _DECISION_DETAIL.sub("a decision", ours)) + said + own
-
-
 def _to_stderr(text: str) -> None:
     import sys
 
@@ -370,7 +352,7 @@ class Table:
             kind = default_kind()
             stand_in = factory_of(kind)(bot_seed(self.setup.seed, seat), self.content)
             self.agents[seat] = stand_in
-            self.notify(f"{told_at_table(str(e))}; P{seat} is played by the {kind} bot from now on")
+            self.notify(f"{e.public}; P{seat} is played by the {kind} bot from now on")
             return stand_in.act(seen if stand_in.observes else None, actions)
 
     def finish(self) -> None:

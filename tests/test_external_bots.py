@@ -531,14 +531,14 @@ def test_the_protocol_page_shows_the_example_bot_as_shipped():
     assert code.endswith(shown[1]) and code[: -len(shown[1])].strip().endswith('"""')
 
 
-@pytest.mark.parametrize("mode", ["illegal", "junk"])
+@pytest.mark.parametrize("mode", sorted(EXPECTED))
 def test_a_bot_that_fails_at_the_table_tells_the_people_there_nothing_of_its_hand(tmp_path, mode):
     """The message a failed bot leaves at a table (play's screen, serve's console) said its decision's legal action
     ids — the deck ids of the cards its seat could use, its dealt roles — and their kind and count: 'answered 999999
     to a decision (role, 2 actions), not one of the legal action ids (201, 211)'. Now what went wrong and what the
     bot answered, no more (simulate's error, read where no person sits, keeps them). Found by a newcomer's
     walk-through."""
-    external.define([f"bad={_script(tmp_path, 'bad', MISBEHAVING)} {mode}"])
+    external.define([f"bad={_script(tmp_path, 'bad', MISBEHAVING)} {mode}"], 0.2 if mode == "hang" else 30)
     setup = Setup(players=4, seed=9, humans=[0], bots={1: "ext:bad", 2: "random", 3: "random"}, max_turns=40)
     table = Table(load_cached(), setup)
     told: list[str] = []

@@ -55,11 +55,20 @@ KIND_PREFIX = "ext:"  # a seat's kind that names an external bot: ext:NAME
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,39}")
 _ANSWER = re.compile(r"-?[0-9]{1,19}")
+PUBLIC_WHAT = "a decision"  # a decision as BotError.public names it: no kind, no count, no ids
 
 
 class BotError(Exception):
     """An external bot failed one game: its answer was not a legal action id, it exited, or it did not answer
-    in time. The message names the seat, the bot and its command, and what was wrong."""
+    in time. The message names the seat, the bot and its command, and what was wrong.
+
+    `public`: the same without what it says of the seat's decision (its kind, how many actions, their ids: the deck
+    ids of the cards the seat may use, its dealt roles), for people at a table (play's screen, serve's console) who
+    must not learn the bot's hand; the message itself is for a batch, where no person sits."""
+
+    def __init__(self, message: str, public: str | None = None) -> None:
+        super().__init__(message)
+        self.public = message if public is None else public
 
 
 class BotBroken(BotError):
@@ -263,22 +272,27 @@ class BotProcess:
         except queue.Empty:
             self.kill()
             if not self.fresh:
+                late = "{} did not answer {} within {:g} s (--bot-timeout): it was stopped"
                 raise BotError(
-                    f"{self.who} did not answer {what} within {timeout:g} s (--bot-timeout): it was stopped"
+                    late.format(self.who, what, timeout), late.format(self.who, PUBLIC_WHAT, timeout)
                 ) from None
             # Its first answer: the figure is --bot-timeout plus the start's grace, which the reader did not type; and a
             # bot that never answers at all most often wrote its answer into its own output buffer, never flushed.
-            raise BotError(
-                f"{self.who} did not answer {what}, its first, within {timeout:g} s (--bot-timeout "
+            first = (
+                f"{self.who} did not answer {{}}, its first, within {timeout:g} s (--bot-timeout "
                 f"{self.bot.timeout:g} s + {START_GRACE:g} s for a process just started): it was stopped. "
                 "Does it flush its output after each answer? (docs/bots-protocol.md, section 3)"
-            ) from None
+            )
+            raise BotError(first.format(what), first.format(PUBLIC_WHAT)) from None
         if line is None:
             status = self._exit_status()
             # its stderr drains on its own thread: a loaded machine may not have read the last line yet
             self.stderr_reader.join(END_GRACE)
             said = f"; its last line on stderr: {self.last_words[:300]}" if self.last_words else ""
-            raise BotError(f"{self.who} exited ({status}) before answering {what}{said}")
+            raise BotError(
+                f"{self.who} exited ({status}) before answering {what}{said}",
+                f"{self.who} exited ({status}) before answering {PUBLIC_WHAT}{said}",
+            )
         self.fresh = False
         return line
 
@@ -492,20 +506,24 @@ class ExternalAgent(Agent):
             line = p.answer(what)
             text = line.decode("utf-8", "replace").strip()
             if not _ANSWER.fullmatch(text):
+                rule = "an answer is one action id, a number alone on its line"
                 raise BotError(
-                    f"{p.who} answered {_shown(line)} to {what}: an answer is one action id, a number alone on its "
-                    f"line (here one of {_ids_text(ids)}); print anything else to stderr"
+                    f"{p.who} answered {_shown(line)} to {what}: {rule} (here one of {_ids_text(ids)}); print "
+                    "anything else to stderr",
+                    f"{p.who} answered {_shown(line)} to {PUBLIC_WHAT}: {rule}; print anything else to stderr",
                 )
             answer = int(text)
             if answer not in ids:
                 raise BotError(
-                    f"{p.who} answered {answer} to {what}, not one of the legal action ids ({_ids_text(ids)})"
+                    f"{p.who} answered {answer} to {what}, not one of the legal action ids ({_ids_text(ids)})",
+                    f"{p.who} answered {answer} to {PUBLIC_WHAT}, not one of the legal action ids",
                 )
         except BotError as e:
             self.process = None
             p.kill()
             if failed(self.bot) >= FAILURES_IN_A_ROW:
-                raise BotBroken(f"{e} (it failed {FAILURES_IN_A_ROW} games in a row)") from None
+                again = f" (it failed {FAILURES_IN_A_ROW} games in a row)"
+                raise BotBroken(f"{e}{again}", e.public + again) from None
             raise
         return answer
 
