@@ -7,10 +7,10 @@ and blind pick — so whoever knows it knows every hidden card. Two rules follow
   ``SEED_BITS`` bits from the operating system (``secrets``); the engine's generator takes it whole
   (``random.Random`` seeds from every bit of an int). A seed a user types (``--seed 7``) is kept as it is:
   reproducible batches and tests need it, and whoever typed it is the referee.
-- A seed derived from another one (a game of a batch, a bot of a table) is a keyed hash of it
-  (BLAKE2b), never an affine function: knowing one derived seed — a finished game's referee log, a
-  bot's own seed — says nothing about its parent or its siblings, and a per-seat copy that keeps a
-  game's place in its batch leads back to nothing without the parent.
+- A seed derived from another one (a game of a batch, a bot of a table) is a one-way hash of it
+  (BLAKE2b, no secret key), never an affine function: knowing one derived seed — a finished game's referee
+  log, a bot's own seed — leads back to its parent or its siblings only by trying parents, which a fresh
+  seed's bits put out of reach; a small typed parent (``--seed 7``) can be found so (docs/bots-protocol.md).
 
 This module imports nothing of the project: every layer may derive seeds the same way.
 """

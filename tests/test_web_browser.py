@@ -557,10 +557,6 @@ def screenshot(path: str) -> None:
         browser.close()
 
 
-if __name__ == "__main__":
-    screenshot(sys.argv[1] if len(sys.argv) > 1 else "table.png")
-
-
 def test_the_lobby_keeps_a_move_timer_out_of_range_in_the_form():
     """A move timer of 5 seconds (the server takes 10 to 3600) is stopped by the form, as the seed's digits are:
     it reached the server, whose English refusal ('the move timer is a whole number of seconds from 10 to 3600, or
@@ -607,3 +603,7 @@ def test_the_replay_viewer_says_in_chinese_why_a_tables_log_does_not_open():
             viewer.close()
         assert PAGE_ERRORS == []
         browser.close()
+
+
+if __name__ == "__main__":
+    screenshot(sys.argv[1] if len(sys.argv) > 1 else "table.png")

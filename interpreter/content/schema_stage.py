@@ -156,11 +156,6 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
         hint = _id_hint(e.instance)
     elif e.validator in ("oneOf", "anyOf") and e.instance is None:  # an answer: a word, a number or a mapping
         msg = "nothing is written here"
-    if e.instance is None and pos is not None:  # `deck_top: #36`: the value YAML read is a comment
-        source = line_of(sink.sources.get(str(path)), pos.line) or ""
-        m = re.match(r"\s*#(\S+)", source[pos.col - 1 :])
-        if m is not None:
-            hint = _comment_hint(m.group(1), e.validator_value if e.validator == "type" else "string")
     elif e.validator == "uniqueItems" and isinstance(node, list):
         seen: list = []
         for i, item in enumerate(node):
@@ -179,6 +174,11 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
     elif e.validator == "maxItems":
         msg = f"a list of {len(e.instance):,} items: at most {e.validator_value:,} are allowed here"
         hint = "see docs/errors.md, Limits"
+    if e.instance is None and pos is not None:  # `deck_top: #36`: the value YAML read is a comment
+        source = line_of(sink.sources.get(str(path)), pos.line) or ""
+        m = re.match(r"\s*#(\S+)", source[pos.col - 1 :])
+        if m is not None:
+            hint = _comment_hint(m.group(1), e.validator_value if e.validator == "type" else "string")
     sink.err(path, pos, code, msg, hint)
 
 
