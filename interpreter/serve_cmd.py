@@ -58,14 +58,17 @@ def free_port(host: str) -> int | None:
     answers for name it (with 0 in them, every page was refused). None if `host` cannot be bound (cannot_listen
     then says why)."""
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(
-            host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.bind(address)
-            return int(probe.getsockname()[1])
-    except (OSError, IndexError):
+        addresses = socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
         return None
+    for family, kind, proto, _name, address in addresses:  # (the first family this machine has: as cannot_listen)
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(address)
+                return int(probe.getsockname()[1])
+        except OSError:
+            continue
+    return None
 
 
 @click.command()
