@@ -173,6 +173,14 @@ def test_pettingzoo_reset_refuses_what_is_not_a_seed(seed):
     assert e.game_state.seed == 7 and type(e.game_state.seed) is int
 
 
+def test_pettingzoo_refuses_a_player_count_that_is_not_a_whole_number_first():
+    """FengshengAECEnv(players='5') failed in its observation encoder with a bare TypeError ("'>' not supported
+    between instances of 'int' and 'str'") before the player count was checked; it is checked first."""
+    pz = _pz()
+    with pytest.raises(TypeError, match="a table's number of players is a whole number, not '5'"):
+        pz.FengshengAECEnv(players="5")
+
+
 def test_pettingzoo_turn_limit_is_a_truncation():
     pz = _pz()
     e = pz.FengshengAECEnv(players=3, max_turns=1)

@@ -60,6 +60,14 @@ IDENTITY_TRIES = 30  # World.sample with a weigh: deals of the unseen identities
 Weigh = Callable[[dict[int, str]], float]  # a deal of unseen identities {seat: identity id} -> the odds of keeping it
 
 
+def _whole(value: object, what: str) -> int:
+    """`value` as an int if it is a whole number (a numpy integer is one), else a TypeError naming `what`: a bool, a
+    float or a text would be read as another number (True as 1) or fail deep in the engine."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{what} is a whole number, not {str(value)[:40]!r}")
+    return operator.index(value)
+
+
 class GameState:
     """One game, advanced by :meth:`apply_action`. See the module docstring."""
 
@@ -73,6 +81,7 @@ class GameState:
         if not is_seed(whole):
             raise ValueError(f"a game's seed is {SEED_RANGE}, not {str(seed)[:40]!r}")
         seed = whole
+        n_players = _whole(n_players, "a table's number of players")
         self.content = content
         self.n_players = n_players
         self.seed = seed
@@ -159,6 +168,7 @@ class GameState:
 
     def observation(self, seat: int):
         """Everything `seat` may know now (docs/observation.md)."""
+        seat = _whole(seat, "a seat")  # (True is no seat: it read as seat 1)
         if not 0 <= seat < self.n_players:
             raise IndexError(f"seat {seat} is not at this table (0..{self.n_players - 1})")
         return self._game.observation(seat, self._decision)

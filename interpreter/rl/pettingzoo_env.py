@@ -124,6 +124,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.content = content if content is not None else load_cached()
+        probe = GameState(self.content, players, 0, max_turns)  # validates the player count first; sizes the space
         self.n_players = players
         self.max_turns = max_turns
         self.render_mode = render_mode
@@ -133,7 +134,6 @@ class FengshengAECEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._state: GameState | None = None
-        probe = GameState(self.content, players, 0, max_turns)  # validates the player count; sizes the space
         self.n_actions = probe.action_space_size
         self._action_space = spaces.Discrete(self.n_actions)
         parts: dict[str, spaces.Space] = {
