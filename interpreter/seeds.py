@@ -18,6 +18,7 @@ This module imports nothing of the project: every layer may derive seeds the sam
 from __future__ import annotations
 
 import hashlib
+import operator
 import secrets
 
 __all__ = ["MAX_SEED", "SEED_BITS", "SEED_RANGE", "agent_seed", "derive", "fresh_seed", "game_seed", "is_seed"]
@@ -36,6 +37,16 @@ SEED_RANGE = "a whole number from 0 to 2**256 - 1"
 def is_seed(value: object) -> bool:
     """Whether `value` is a seed a game can be played with: an int (not a bool) in 0..MAX_SEED."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
+
+
+def as_seed(value: object) -> int | None:
+    """`value` as a seed if it is one: a whole number — an int or a number type that says it is whole (a numpy
+    integer, through ``__index__``), never a bool, a float or a text that would convert to one — in 0..MAX_SEED;
+    None otherwise (int() would take 1.5 or True for 1, and the engine's generator plays -1 as 1)."""
+    if isinstance(value, (bool, float, str, bytes)) or not hasattr(value, "__index__"):
+        return None
+    whole = operator.index(value)
+    return whole if is_seed(whole) else None
 
 
 def fresh_seed() -> int:

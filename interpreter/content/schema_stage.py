@@ -200,7 +200,7 @@ def _enum_message(e: Any) -> tuple[str, str]:
     return msg, hint or "allowed values: " + ", ".join(map(str, e.validator_value))
 
 
-ID_PATTERN = "^[a-z][a-z0-9_]*$"  # the schemas' pattern of an id (li_ning_yu)
+ID_PATTERN = "^[a-z][a-z0-9_]*$"  # the schemas' pattern of an id (zhang_san)
 
 
 def _id_hint(text: str) -> str:
@@ -210,7 +210,7 @@ def _id_hint(text: str) -> str:
     snake = re.sub(r"[^a-z0-9]+", "_", snake.lower()).strip("_")
     if snake and snake[0].isalpha() and snake.isascii() and snake != text:
         return f"did you mean {snake}?"
-    return "e.g. li_ning_yu for 李宁玉; the Chinese name goes under `name:`"
+    return "the name's pinyin, lower case, `_` between syllables (zhang_san); the Chinese name goes under `name:`"
 
 
 # a maximum from this up is one of the input limits docs/errors.md tables (a deck id's 999,999), not a game number

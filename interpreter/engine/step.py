@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from greenlet import getcurrent, greenlet
 
 from ..catalogue import CARD_FIELDS
-from ..seeds import SEED_RANGE, is_seed
+from ..seeds import SEED_RANGE, as_seed
 from .errors import EngineError, IllegalAction
 from .game import Game
 
@@ -74,11 +74,8 @@ class GameState:
     def __init__(self, content, n_players: int, seed: int, max_turns: int | None = None, pins=None):
         # A seed is a whole number in the range every door takes (a numpy integer is one): the generator would play
         # -1 as 1 (two seeds, one game) and a float or a text as a game no command can name again.
-        if isinstance(seed, (int, float, str, bytes)) or not hasattr(seed, "__index__"):
-            whole = seed
-        else:
-            whole = operator.index(seed)
-        if not is_seed(whole):
+        whole = as_seed(seed)
+        if whole is None:
             raise ValueError(f"a game's seed is {SEED_RANGE}, not {str(seed)[:40]!r}")
         seed = whole
         n_players = _whole(n_players, "a table's number of players")

@@ -66,7 +66,7 @@ except ImportError as e:  # the extra is not installed
 from ..content.loader import load_cached
 from ..engine.errors import IllegalAction
 from ..engine.step import GameState
-from ..seeds import SEED_RANGE, derive, fresh_seed, is_seed
+from ..seeds import SEED_RANGE, as_seed, derive, fresh_seed
 from .encoding import Encoder, InfoStateEncoder, table_summary
 
 
@@ -175,14 +175,11 @@ class FengshengAECEnv(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            # int() would take 1.5 or True for seed 1, and the engine's generator plays -1 as 1: a seed is a whole
-            # number of the range every door accepts, nothing that converts to one
-            if isinstance(seed, np.integer):
-                seed = int(seed)
-            if not is_seed(seed):
+            whole = as_seed(seed)  # (a whole number of the range every door accepts, nothing that converts to one)
+            if whole is None:
                 raise ValueError(f"reset(seed=…): a seed is {SEED_RANGE}, not {str(seed)[:40]!r}")
-            self._base, self._episode = seed, 0
-            game_seed = seed
+            self._base, self._episode = whole, 0
+            game_seed = whole
         else:
             if self._base is None:
                 self._base, self._episode = fresh_seed(), 0
