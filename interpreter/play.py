@@ -32,7 +32,7 @@ from .agents.kinds import default_kind, factory_of
 from .engine.step import GameState, IllegalAction
 from .messages import event_text, prompt_text
 from .model.content import Content
-from .screen_table import ScreenTable
+from .screen_table import FittedTable, Folded, ScreenTable
 from .sealed import KEY_FILE, SealError, data_dir, open_sealed, seal, user_key
 from .seat_text import (
     Names,
@@ -81,19 +81,26 @@ def render(
     me = obs["seat"]
     parts: list[Any] = [Text(head_line(obs), style="bold")]
 
-    players = ScreenTable(("座位", "角色", "手牌", "红/蓝/黑", "情报区", "状态"))
+    columns = ("座位", "角色", "手牌", "红/蓝/黑", "情报区", "状态")
+    players, narrow = ScreenTable(columns), ScreenTable(columns[:4] + columns[5:])
+    intel = []  # (the narrow layout: each intel area on a line of its own under the table)
     for p in obs["players"]:
         ic = p["intel_counts"]
-        players.add_row(
+        row: list[str | Text] = [
             seat_name(p["seat"], me),
             role_cell(p, names),
             str(p["hand_count"]),
             f"{ic['red']}/{ic['blue']}/{ic['black']}",
             cards_text(p["intel"]),
             "、".join(player_states(p, obs, names)) or "—",
-            style="bold" if p["seat"] == me else None,
-        )
-    parts.append(players)
+        ]
+        style = "bold" if p["seat"] == me else None
+        players.add_row(*row, style=style)
+        narrow.add_row(*row[:4], *row[5:], style=style)
+        if p["intel"]:
+            intel.append(Text(f"{row[0]} 的情报区：").append_text(cards_text(p["intel"])))
+    # a screen too narrow for the table with names and cards whole: the intel areas under it
+    parts.append(FittedTable(players, narrower=Group(FittedTable(narrow), Folded(Text("\n").join(intel)))))
 
     mine = obs["me"]
     lines = [Text(f"身份：{names.identity(mine['identity'])}")]
@@ -106,11 +113,12 @@ def render(
         lines.append(Text(f"你看过 P{seat} 的身份：{names.identity(ident)}"))
     for k in obs["known_cards"]:
         lines.append(Text("你知道的牌：").append_text(card_text(k["card"])).append(known_place(k)))
-    parts.append(Panel(Text("\n").join(lines), title=f"你是 P{me}", title_align="left"))  # (one text: one layout)
+    mine_text = Folded(Text("\n").join(lines))  # (one text: one layout)
+    parts.append(Panel(mine_text, title=f"你是 P{me}", title_align="left"))
 
     transit = transit_text(obs, names)
     if transit is not None:
-        parts.append(Panel(transit, title="传递中的情报", title_align="left"))
+        parts.append(Panel(Folded(transit), title="传递中的情报", title_align="left"))
     if obs["in_use"]:
         used = Text(" ").join(in_use_text(c, names) for c in obs["in_use"])
         parts.append(Text("使用中：").append_text(used))
@@ -118,7 +126,7 @@ def render(
         parts.append(Text("翻开的牌：").append_text(cards_text(obs["staging"])))
     zones = zone_lines(obs)
     if zones:  # the zones the rules declare, as this seat sees them
-        parts.append(Panel(Text("\n".join(zones)), title="区域", title_align="left"))
+        parts.append(Panel(Folded(Text("\n".join(zones))), title="区域", title_align="left"))
 
     cards_by_id = cards_seen(obs)
     events = [event_text(r, me, names, cards_by_id) for r in obs["history"][since:]]
@@ -126,18 +134,18 @@ def render(
     if shown:
         if len(shown) > MAX_EVENTS:
             shown = [f"……（前面还有 {len(shown) - MAX_EVENTS} 条）", *shown[-MAX_EVENTS:]]
-        parts.append(Panel(Text("\n".join(shown)), title="刚才发生的事", title_align="left"))
+        parts.append(Panel(Folded(Text("\n".join(shown))), title="刚才发生的事", title_align="left"))
 
     result = result_text(obs, names)
     if result is not None:
-        parts.append(Panel(Text(result), title="结果"))
+        parts.append(Panel(Folded(Text(result)), title="结果"))
     elif obs["decision"] is not None:
         menu = Text(prompt_text(obs, names) + "\n", style="bold")
         for i, d in enumerate(actions, 1):
             label = labels.get(d["id"]) if labels else None
             menu.append(f"  {i:>2}. {label or menu_label(d, names, obs['decision'].get('kind'))}\n")
         menu.append("输入编号选择；h 帮助与规则文字（先是提问的技能或牌），s 保存，q 退出", style="dim")
-        parts.append(Panel(menu, title=f"P{me}，轮到你决定", title_align="left"))
+        parts.append(Panel(Folded(menu), title=f"P{me}，轮到你决定", title_align="left"))
     return Group(*parts)
 
 

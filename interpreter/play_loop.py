@@ -16,6 +16,7 @@ from rich.text import Text
 
 from .messages import asker_rules
 from .play import Table, render
+from .screen_table import Folded
 from .seat_text import Names, rules_texts
 from .summary import log_lines, summary_lines
 
@@ -143,8 +144,8 @@ class Terminal:
             answer = self.read(f"P{seat} 选择 [1-{n}]：")
             low = answer.lower()
             if low in ("h", "?", "help"):
-                self.console.print(HELP, markup=False, soft_wrap=True)
-                self.console.print(texts(obs, actions, table.names), markup=False, soft_wrap=True)
+                # (folded between words and names: a rules text is one long line, which the terminal would cut anywhere)
+                self.console.print(Folded(Text(HELP + "\n" + texts(obs, actions, table.names))))
             elif low == "s":
                 path = self.read(f"保存到（直接回车：{self.save_path}）：") or self.save_path
                 self.do_save(path)
@@ -215,7 +216,7 @@ class Terminal:
         summary = self.table.final_summary()
         if summary is not None:  # the game is over: every card turned up
             self.console.print(
-                Panel(Text("\n".join(summary_lines(summary))), title="终局：全部揭晓", title_align="left")
+                Panel(Folded(Text("\n".join(summary_lines(summary)))), title="终局：全部揭晓", title_align="left")
             )
         # the game is over: its seed hides nothing any more (the referee's part, as `serve` gives it after the end)
         self.console.print(
@@ -241,4 +242,4 @@ class Terminal:
             return
         title = "裁判的完整记录" if seat is None else f"P{seat} 的记录"
         lines = log_lines(table.referee_records(), table.names, seat)
-        self.console.print(Panel(Text("\n".join(lines)), title=title, title_align="left"))
+        self.console.print(Panel(Folded(Text("\n".join(lines))), title=title, title_align="left"))

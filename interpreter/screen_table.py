@@ -11,6 +11,11 @@ screen, whose cells rich folds) it leaves to rich, except that a table of left-j
 seats') is narrowed as rich narrows it. tests/test_screen_table.py compares the two on the screens of whole games,
 at several widths, in colour, plain and on an ASCII-only terminal, and tests/test_report_tables.py on the tables
 of balance reports and comparisons.
+
+rich breaks a line only at a space, so Chinese text broke inside a role's name or a card. :func:`fold` breaks it
+between them instead (after a Chinese comma or colon, at a space, before a bracketed title); :class:`Folded` is a
+panel's text folded so, :class:`FittedTable` a table whose columns are narrowed no further than their longest name
+or card (play's screen, tests/test_play.py at 60, 80 and 120 columns).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
@@ -226,3 +232,166 @@ def _line(
 
 
 null = Style.null()
+
+
+# ---------------------------------------------------------------------- lines that break between names, not in them
+
+_CLAUSE_ENDS = frozenset("，、；：。！？")  # a line may end after these, best of all
+_OPENING = frozenset("（【［《「")  # a line may end before these (a role's title, a card's or skill's name in brackets)
+
+
+def _breaks(plain: str) -> list[tuple[int, int, bool]]:
+    """Where a line of `plain` may end: (the line's end, the next line's start, whether it ends a clause).
+
+    rich breaks a line only at spaces and folds a longer run between two character by character, so Chinese text,
+    which has few spaces, broke inside a role's name (``小九（追梦少年`` then ``）``) or a card (``威逼#28(`` then
+    ``红←)``). Here a line may end after a run of spaces (dropped, as rich drops them), after a Chinese comma, colon,
+    semicolon or full stop, and before a full-width opening bracket (between a name and its title, ``简先生`` and
+    ``（话剧演员）``, or before ``（背面朝下）``); never inside a name, a card or a bracket."""
+    out: list[tuple[int, int, bool]] = []
+    i, n = 0, len(plain)
+    while i < n:
+        ch = plain[i]
+        if ch.isspace():
+            j = i
+            while j < n and plain[j].isspace():
+                j += 1
+            if i and j < n:
+                out.append((i, j, False))
+            i = j
+            continue
+        if ch in _CLAUSE_ENDS and i + 1 < n and not plain[i + 1].isspace():
+            out.append((i + 1, i + 1, True))
+        elif (
+            ch in _OPENING
+            and i
+            and not plain[i - 1].isspace()
+            and plain[i - 1] not in _OPENING
+            and out[-1:] != [(i, i, True)]
+        ):
+            out.append((i, i, False))
+        i += 1
+    return out
+
+
+def _offsets(plain: str) -> list[int]:
+    """The cell at which each character of `plain` starts, and its width at the end (wide characters take two)."""
+    out = [0]
+    for ch in plain:
+        out.append(out[-1] + cell_len(ch))
+    return out
+
+
+def fold(text: Text, width: int) -> list[Text]:
+    """`text`'s lines, each folded to `width` cells at the places :func:`_breaks` allows: at the last clause's end
+    that fits if it fills half the line, else at the last place that fits; a stretch with no such place that is
+    wider than `width` alone is cut character by character (as rich folds it: nothing is lost)."""
+    width = max(width, 1)
+    out: list[Text] = []
+    for line in text.split("\n", allow_blank=True):
+        plain = line.plain
+        cells = _offsets(plain)
+        if cells[-1] <= width:
+            out.append(line)
+            continue
+        breaks = _breaks(plain)
+        start = 0
+        while cells[-1] - cells[start] > width:
+            fits = [b for b in breaks if start < b[0] and cells[b[0]] - cells[start] <= width]
+            clause = [b for b in fits if b[2] and 2 * (cells[b[0]] - cells[start]) >= width]
+            if clause or fits:
+                end, after, _ = (clause or fits)[-1]
+            else:  # (a stretch wider than the line: cut it where the line is full)
+                end = start + 1
+                while end < len(plain) and cells[end + 1] - cells[start] <= width:
+                    end += 1
+                after = end
+            out.append(line[start:end])
+            start = after
+        out.append(line[start:])
+    return out
+
+
+def longest_piece(text: Text) -> int:
+    """The width, in cells, of the widest stretch of `text` that :func:`fold` keeps on one line (a name, a card)."""
+    most = 0
+    for line in text.plain.split("\n"):
+        cells = _offsets(line)
+        start = 0
+        for end, after, _ in [*_breaks(line), (len(line), len(line), False)]:
+            most = max(most, cells[end] - cells[start])
+            start = after
+    return most
+
+
+class Folded:
+    """A text drawn folded between names and cards (:func:`fold`), never inside one: a panel's lines of Chinese."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        most = max((cell_len(line) for line in self.text.plain.split("\n")), default=0)
+        return Measurement(longest_piece(self.text), most).clamp(max_width=options.max_width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n", end=self.text.end).join(fold(self.text, options.max_width))
+
+
+class FittedTable:
+    """A :class:`ScreenTable` whose cells break between names and cards, never inside one.
+
+    Drawn as it is when it fits the screen; else its widest columns are narrowed in turn (never below a column's
+    widest name, card or header) and its cells folded where :func:`fold` allows; a table that cannot be narrowed
+    so is drawn as `narrower` (another layout of the same things), or as rich folds it when there is none."""
+
+    def __init__(self, table: ScreenTable, narrower: RenderableType | None = None) -> None:
+        self.table = table
+        self.narrower = narrower
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self.table
+        n = len(table.columns)
+        pads = [(0 if i == 0 else 1) + (0 if i == n - 1 else 1) for i in range(n)]
+        headers = [_text(console, c.header) for c in table.columns]
+        rows = [[_text(console, c) for c in cells] for cells, _ in table.rows]
+        room = options.max_width - n - 1
+        columns = [[r[i] for r in rows] for i in range(n)]
+        natural = [
+            max(cell_len(line) for t in [headers[i], *texts] for line in t.plain.split("\n")) + pads[i]
+            for i, texts in enumerate(columns)
+        ]
+        if sum(natural) <= room:
+            yield table
+            return
+        least = [
+            max([cell_len(headers[i].plain), *(longest_piece(t) for t in texts)]) + pads[i]
+            for i, texts in enumerate(columns)
+        ]
+        widths = fitted_widths(natural, least, room)
+        if widths is None:
+            yield self.narrower if self.narrower is not None else table
+            return
+        folded = ScreenTable(table.columns, table.header_style, table.frame, table.title, table.title_justify)
+        for row, (_, style) in zip(rows, table.rows, strict=True):
+            cells = [Text("\n").join(fold(t, w - pad)) for t, w, pad in zip(row, widths, pads, strict=True)]
+            folded.add_row(*cells, style=style)
+        yield folded  # (cells of several lines: rich draws it, and each line already fits its column)
+
+
+def fitted_widths(natural: Sequence[int], least: Sequence[int], room: int) -> list[int] | None:
+    """Columns' widths that fit `room`: the widest lowered to a common ceiling, each at least its `least`, the room
+    the ceiling leaves over given back one cell each to the columns it lowered; None if the least do not fit."""
+    if sum(least) > room:
+        return None
+    top = max(natural)
+    widths = list(natural)
+    while sum(widths) > room:
+        top -= 1
+        widths = [max(lo, min(nat, top)) for nat, lo in zip(natural, least, strict=True)]
+    spare = room - sum(widths)
+    for i, nat in enumerate(natural):
+        if spare and widths[i] < nat:
+            widths[i] += 1
+            spare -= 1
+    return widths

@@ -4,6 +4,7 @@ the seat boundary."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.cells import cell_len
 from rich.console import Console
 
 from interpreter.agents.kinds import agent_kinds
@@ -461,3 +463,50 @@ def test_the_end_reveals_every_identity_task_and_role_and_the_logs_are_a_key_awa
     result = table.state.observation(0)["result"]
     assert ("检查" in end or "存活" in end or "回合上限" in end) and "游戏结束" in end, result
     assert "裁判的完整记录" in end and "发牌（只有裁判看得到）" in end
+
+
+def _broken_words(screen: str, words: set[str]) -> list[str]:
+    """The places where a screen breaks one of `words` (role names, 背面朝下) or a card (威逼#28(红←)) between two
+    of its lines, in a table's column or a panel: the two lines' pieces at the same place, joined by a ` ⏎ `. A
+    name may end a line before its title (``简先生`` then ``（话剧演员）``), never anywhere else."""
+    card = re.compile(r"#\d*$|#\d+\([^)]*$")  # a card cut before its closing bracket
+    lines = [re.split(r"[│┃]", line) for line in screen.splitlines()]
+    broken = []
+    for above, below in itertools.pairwise(lines):
+        if len(above) != len(below) or len(above) < 3:
+            continue
+        for a, b in zip(above[1:-1], below[1:-1], strict=True):
+            a, b = a.strip(), b.strip()
+            if not a or not b:
+                continue
+            joined = a + b
+            if card.search(a) or any(w in joined and w not in a and w not in b and b[0] != "（" for w in words):
+                broken.append(f"{a} ⏎ {b}")
+    return broken
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_no_screen_breaks_a_role_name_or_a_card_between_two_lines(width):
+    """At 60, 80 and 120 columns no line is wider than the terminal and no table cell or panel line breaks a role's
+    name, 背面朝下 or a card: at 80 columns the seats' table once folded `盛老板（富商）（背面` over `朝下）` (rich
+    narrows the widest columns and folds what no longer fits character by character), and the log
+    `小九（追梦少年` over `）` and `威逼#28(` over `红←)` (rich breaks Chinese only where it has a space). At 60 the
+    seats' intel areas go under the table, each on its line. The help's rules texts (one long line each) are folded
+    to the screen as well."""
+    content = load_cached()
+    table = Table(
+        content, Setup(players=5, seed=7, humans=[0], bots={s: "heuristic" for s in range(1, 5)}, max_turns=8)
+    )
+    out = io.StringIO()
+    console = Console(file=out, width=width, no_color=True)
+    answers = iter(["h\n", *["1\n"] * 3000])  # (h: the rules texts, folded to the screen too)
+    terminal = Terminal(table, console, lambda: next(answers, ""), save_path="unused.json", hot_seat=False, echo=True)
+    assert terminal.play() == 0
+    screen = out.getvalue()
+    words = {table.names.role(r) for r in content.roles} | {"（背面朝下）"}
+    assert _broken_words(screen, words) == []
+    assert max(cell_len(line) for line in screen.splitlines()) <= width
+    assert "背面朝下" in screen and "终局：全部揭晓" in screen  # (what the test is about is on the screens)
+    assert "输入菜单中的编号并按回车来选择" in screen  # (and the help)
+    assert "┃ 情报区" in screen  # (the table's own column, while it fits)
+    assert ("P2 的情报区：" in screen) == (width == 60)  # (at 60, once intel is received, under the table)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import io
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.style import Style
 from rich.text import Text
 
 from interpreter.content.loader import load_cached
 from interpreter.play import Setup, Table, render
-from interpreter.screen_table import ScreenTable
+from interpreter.screen_table import FittedTable, ScreenTable, fitted_widths, fold, longest_piece
 
 
 def _shown(console: Console, renderable) -> list[tuple[str, Style]]:
@@ -51,6 +52,7 @@ def _seat_tables() -> list[ScreenTable]:
             seat = table.state.current_player()
             obs, actions = table.state.observation(seat), table.state.action_descriptors()
             for part in render(obs, actions, table.names, len(obs["history"])).renderables:
+                part = part.table if isinstance(part, FittedTable) else part  # (the table as it is when it fits)
                 if isinstance(part, ScreenTable):
                     tables.setdefault(repr([(tuple(map(str, cells)), style) for cells, style in part.rows]), part)
             table.state.apply_action(actions[-1]["id"])
@@ -112,3 +114,49 @@ def test_a_cell_of_several_lines_is_left_to_rich():
 def test_a_row_of_the_wrong_length_is_refused():
     with pytest.raises(ValueError, match="a row of 1 cells in a table of 2 columns"):
         ScreenTable(("a", "b")).add_row("x")
+
+
+def _plain(renderable, width: int) -> list[str]:
+    console = Console(file=io.StringIO(), width=width, highlight=False)
+    console.print(renderable)
+    return console.file.getvalue().splitlines()
+
+
+def test_fold_breaks_chinese_between_names_and_cards_never_inside_one():
+    """A clause's end first (if it fills half the line), else a space or before a bracket; a card, a role's name
+    and its title stay whole; a stretch wider than the line alone is cut (nothing lost); styles are kept."""
+    line = Text("翻开的角色：P0：老鳖（香烟贩子），P2：简先生（话剧演员），P3：小九（追梦少年）")
+    assert [t.plain for t in fold(line, 76)] == [
+        "翻开的角色：P0：老鳖（香烟贩子），P2：简先生（话剧演员），P3：",
+        "小九（追梦少年）",
+    ]  # (rich: `…小九（追梦少年` over `）`)
+    cards = Text("P2 的牌：破译#64(红→锁)、调包#68(红←)、误导#91(红↑)、威逼#28(红←)")
+    assert [t.plain for t in fold(cards, 40)] == [
+        "P2 的牌：破译#64(红→锁)、调包#68(红←)、",
+        "误导#91(红↑)、威逼#28(红←)",
+    ]
+    assert [t.plain for t in fold(Text("盛老板（富商）（背面朝下）"), 20)] == ["盛老板（富商）", "（背面朝下）"]
+    assert [t.plain for t in fold(Text("甲乙丙丁戊"), 4)] == ["甲乙", "丙丁", "戊"]
+    styled = fold(Text.assemble("P1 摸了 3 张牌：", ("威逼#35(黑←)", "red")), 12)
+    assert [t.plain for t in styled] == ["P1 摸了 3", "张牌：", "威逼#35(黑←)"]
+    assert styled[2].spans and styled[2].spans[0].style == "red"
+    assert longest_piece(Text("盛老板（富商）（背面朝下） 威逼#35(黑←)")) == 12
+
+
+def test_a_fitted_table_narrows_its_columns_between_names_and_else_draws_its_narrower_layout():
+    """Where rich's Table folds a role cell inside `背面朝下`, the fitted table narrows the widest columns (never
+    below their longest name or card) and folds between a name and its mark; where even that does not fit, it draws
+    the other layout it was given; where the table fits, it is the table itself."""
+    table = ScreenTable(("座位", "角色", "情报区"))
+    table.add_row("P1", "盛老板（富商）（背面朝下）", "试探#18(蓝←) 密令#108(红→) 威逼#36(黑←)")
+    table.add_row("P2", "简先生（话剧演员）", "—")
+    assert _plain(FittedTable(table), 80) == _plain(table, 80)
+    assert "│     │ 面朝下）           │ 密令#108(红→)       │" in _plain(table, 50)  # (rich: （背 over 面朝下）)
+    fitted = _plain(FittedTable(table), 50)
+    assert max(cell_len(line) for line in fitted) <= 50
+    assert "│P1   │ 盛老板（富商）     │ 试探#18(蓝←) │" in fitted
+    assert "│     │ （背面朝下）       │ 密令#108(红→)│" in fitted  # (no padding at the table's edge)
+    assert _plain(FittedTable(table, narrower=Text("narrow")), 30) == ["narrow"]
+    assert fitted_widths([10, 30, 20], [5, 12, 8], 40) == [10, 15, 15]
+    assert fitted_widths([10, 30, 20], [5, 17, 8], 40) == [10, 17, 13]
+    assert fitted_widths([10, 30, 20], [5, 12, 30], 40) is None
