@@ -20,6 +20,7 @@ or card (play's screen, tests/test_play.py at 60, 80 and 120 columns).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -238,16 +239,19 @@ null = Style.null()
 
 _CLAUSE_ENDS = frozenset("，、；：。！？")  # a line may end after these, best of all
 _OPENING = frozenset("（【［《「")  # a line may end before these (a role's title, a card's or skill's name in brackets)
+_CLOSING = frozenset("）】］》」")  # never at a line's start
+_INDENT = re.compile(r"\s*(?:\d+\.\s+)?")  # what a line's later lines hang under: its indent, a menu's number
 
 
 def _breaks(plain: str) -> list[tuple[int, int, bool]]:
     """Where a line of `plain` may end: (the line's end, the next line's start, whether it ends a clause).
 
     rich breaks a line only at spaces and folds a longer run between two character by character, so Chinese text,
-    which has few spaces, broke inside a role's name (``小九（追梦少年`` then ``）``) or a card (``威逼#28(`` then
-    ``红←)``). Here a line may end after a run of spaces (dropped, as rich drops them), after a Chinese comma, colon,
-    semicolon or full stop, and before a full-width opening bracket (between a name and its title, ``简先生`` and
-    ``（话剧演员）``, or before ``（背面朝下）``); never inside a name, a card or a bracket."""
+    which has few spaces, broke inside a role's name (its title's closing bracket alone on the next line) or a card
+    (``<name>#28(`` then its colours). Here a line may end after a run of spaces (dropped, as rich drops them), after
+    a Chinese comma, colon, semicolon or full stop, and before a full-width opening bracket (between a role's name
+    and its bracketed title, or before ``（背面朝下）``); never inside a name or a card, nor before a closing
+    bracket."""
     out: list[tuple[int, int, bool]] = []
     i, n = 0, len(plain)
     while i < n:
@@ -260,7 +264,7 @@ def _breaks(plain: str) -> list[tuple[int, int, bool]]:
                 out.append((i, j, False))
             i = j
             continue
-        if ch in _CLAUSE_ENDS and i + 1 < n and not plain[i + 1].isspace():
+        if ch in _CLAUSE_ENDS and i + 1 < n and not plain[i + 1].isspace() and plain[i + 1] not in _CLOSING:
             out.append((i + 1, i + 1, True))
         elif (
             ch in _OPENING
@@ -285,7 +289,8 @@ def _offsets(plain: str) -> list[int]:
 def fold(text: Text, width: int) -> list[Text]:
     """`text`'s lines, each folded to `width` cells at the places :func:`_breaks` allows: at the last clause's end
     that fits if it fills half the line, else at the last place that fits; a stretch with no such place that is
-    wider than `width` alone is cut character by character (as rich folds it: nothing is lost)."""
+    wider than `width` alone is cut character by character (as rich folds it: nothing is lost). A line's later
+    lines hang under its first's text: after its indent (``　　　　秘密任务：…``) and a menu's number (``  12. ``)."""
     width = max(width, 1)
     out: list[Text] = []
     for line in text.split("\n", allow_blank=True):
@@ -295,20 +300,21 @@ def fold(text: Text, width: int) -> list[Text]:
             out.append(line)
             continue
         breaks = _breaks(plain)
-        start = 0
-        while cells[-1] - cells[start] > width:
-            fits = [b for b in breaks if start < b[0] and cells[b[0]] - cells[start] <= width]
-            clause = [b for b in fits if b[2] and 2 * (cells[b[0]] - cells[start]) >= width]
+        hang = cells[m.end()] if (m := _INDENT.match(plain)) and 2 * cells[m.end()] <= width else 0
+        start, room = 0, width
+        while cells[-1] - cells[start] > room:
+            fits = [b for b in breaks if start < b[0] and cells[b[0]] - cells[start] <= room]
+            clause = [b for b in fits if b[2] and 2 * (cells[b[0]] - cells[start]) >= room]
             if clause or fits:
                 end, after, _ = (clause or fits)[-1]
             else:  # (a stretch wider than the line: cut it where the line is full)
                 end = start + 1
-                while end < len(plain) and cells[end + 1] - cells[start] <= width:
+                while end < len(plain) and cells[end + 1] - cells[start] <= room:
                     end += 1
                 after = end
-            out.append(line[start:end])
-            start = after
-        out.append(line[start:])
+            out.append(line[start:end] if not start else Text(" " * hang).append_text(line[start:end]))
+            start, room = after, width - hang
+        out.append(line[start:] if not start else Text(" " * hang).append_text(line[start:]))
     return out
 
 

@@ -143,6 +143,26 @@ def test_fold_breaks_chinese_between_names_and_cards_never_inside_one():
     assert longest_piece(Text("盛老板（富商）（背面朝下） 威逼#35(黑←)")) == 12
 
 
+def test_folded_lines_hang_under_their_first_lines_text_and_no_line_starts_with_a_closing_bracket():
+    """The end's secret task (indented with full-width spaces) and a menu's option (after its number) go on under
+    their text, not at the panel's edge; a clause's end before a closing bracket is no place to break."""
+    task = Text("　　　　秘密任务：诱变者（一名角色收集了三张红色情报或者三张蓝色情报，但并没有宣告胜利。）")
+    assert [t.plain for t in fold(task, 40)] == [
+        "　　　　秘密任务：诱变者",
+        "        （一名角色收集了三张红色情报或者",
+        "        三张蓝色情报，",
+        "        但并没有宣告胜利。）",
+    ]
+    option = Text("  12. 老鳖（香烟贩子）　技能：［联络］、［明饵］、［金口一开］", style="bold")
+    folded = fold(option, 30)
+    assert [t.plain for t in folded] == [
+        "  12. 老鳖（香烟贩子）　技能：",
+        "      ［联络］、［明饵］、",
+        "      ［金口一开］",
+    ]
+    assert all(any(span.style == "bold" for span in t.spans) or t.style == "bold" for t in folded)
+
+
 def test_a_fitted_table_narrows_its_columns_between_names_and_else_draws_its_narrower_layout():
     """Where rich's Table folds a role cell inside `背面朝下`, the fitted table narrows the widest columns (never
     below their longest name or card) and folds between a name and its mark; where even that does not fit, it draws
