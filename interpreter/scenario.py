@@ -190,7 +190,21 @@ INTERNAL = "internal error (a bug in the engine, not in the scenario; please rep
 
 
 def run_scenario(path, allow_outside: bool = False) -> ScenarioResult:
-    path = Path(path)
+    """Run one scenario file; its failures in the order of the file (see in_file_order)."""
+    result = _run(Path(path), allow_outside)
+    result.failures = in_file_order(result.failures)
+    return result
+
+
+def in_file_order(failures: list[str]) -> list[str]:
+    """Failures by line and column, as a designer reads the file top to bottom: those at a place in the file first
+    (the run finds them in the order of its own checks — the setup's, the script's, then each kind of expectation
+    in turn — not of the file), then those at none (a seat asked or not, a broken invariant), as they came."""
+    placed = sorted((f for f in failures if isinstance(f, Failure)), key=lambda f: (f.line, f.col))
+    return [*placed, *(f for f in failures if not isinstance(f, Failure))]
+
+
+def _run(path: Path, allow_outside: bool) -> ScenarioResult:
     data, lines = _load_scenario(path)
     where = Where(path, lines)
     name = data.get("name", path.stem)

@@ -277,3 +277,22 @@ def test_a_seat_key_written_as_answers_name_a_player_says_to_write_its_number(tm
     far = _run_changed(tmp_path, name, "    1: {hand: [31, 32, 33]}", "    P7: {hand: [31, 32, 33]}")
     (failure,) = far.failures  # no such seat at all: nothing to suggest
     assert failure.splitlines()[0].endswith("expect.players: 'P7' is not a seat (the table has 0 to 2)")
+
+
+def test_failures_are_reported_in_the_order_of_the_file(tmp_path):
+    """A designer reads the failures top to bottom against the file: they came in the order of the runner's checks
+    (winners before players, whatever the file says), now by line and column; those at no place last."""
+    name = "format_used_limit.scenario.yaml"
+    text = (SCENARIOS / name).read_text(encoding="utf-8")
+    text = text.replace("1: {intel: [30]}", "1: {intel: [31], not_offered: [accept]}") + "  winners: [1]\n"
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    result = run_scenario(f)
+    placed = [x for x in result.failures if x.startswith(str(f))]
+    assert [x.split("\n")[0].split(": ", 1)[1] for x in placed] == [
+        "P1 intel: expected [31], got [30]",
+        "winners: expected [1], got no end of game",
+    ]
+    assert [(x.line, x.col) for x in placed] == [(19, 16), (22, 12)]
+    assert result.failures[-1].startswith("P1 was offered 'accept', which must not be offered")
+    assert len(result.failures) == 3
