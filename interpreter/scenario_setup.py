@@ -109,7 +109,9 @@ def setup_errors(data: dict, content, where: Where) -> list[str]:
                 out.append(where(pos_of(spec["statuses"], j), unknown))
     deck = data.get("deck")
     if deck is not None and deck not in content.decks:
-        no_deck = f"setup: no deck {brief(deck)} (deck.yaml has: {', '.join(content.decks)})"
+        close = did_you_mean(deck, content.decks) if isinstance(deck, str) else None
+        has = f" (deck.yaml has: {', '.join(content.decks)})"
+        no_deck = f"setup: no deck {brief(deck)}" + (f"; {close}" if close else "") + has
         out.append(where(pos_of(data, "deck"), no_deck))
         return out
     out += _unknown_card_ids(data, content, where)

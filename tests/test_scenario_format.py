@@ -296,3 +296,26 @@ def test_failures_are_reported_in_the_order_of_the_file(tmp_path):
     assert [(x.line, x.col) for x in placed] == [(19, 16), (22, 12)]
     assert result.failures[-1].startswith("P1 was offered 'accept', which must not be offered")
     assert len(result.failures) == 3
+
+
+def test_a_misspelt_card_in_an_answer_gets_a_did_you_mean(tmp_path):
+    """An answer naming a card (or a skill) by a slip of its name: the option's written form it was close to, the
+    name compared after the same word (`use 截获` is not taken for a slip of `use 利诱`); a deck id or a seat gets
+    none (one close in spelling is no likelier than another)."""
+    name = "card_li_you_on_self.scenario.yaml"
+    (failure,) = _run_changed(tmp_path, name, "0: [use 利诱,", "0: [use 利透,").failures
+    assert ":13:7: P0's answer #1 'use 利透' is not a legal option; options: [" in failure
+    assert failure.split("\n")[0].endswith("; did you mean use 利诱?")
+    (failure,) = _run_changed(tmp_path, name, "0: [use 利诱,", "0: [use 截获,").failures
+    assert "did you mean" not in failure
+    name = "format_used_limit.scenario.yaml"
+    (failure,) = _run_changed(tmp_path, name, '0: ["#30", no]', "0: [威毙, no]").failures
+    assert failure.split("\n")[0].endswith("is not a legal option; options: ['威逼#30(红→)']; did you mean 威逼?")
+    (failure,) = _run_changed(tmp_path, name, '0: ["#30", no]', '0: ["#130", no]').failures
+    assert "did you mean" not in failure
+
+
+def test_a_misspelt_deck_gets_a_did_you_mean(tmp_path):
+    result = _run_changed(tmp_path, "format_used_limit.scenario.yaml", "current: 0", "deck: standrad\ncurrent: 0")
+    (failure,) = result.failures
+    assert ":11:7: setup: no deck 'standrad'; did you mean standard? (deck.yaml has: full, standard, small)" in failure

@@ -17,46 +17,50 @@ _YES = ("yes", "是", "true")
 _NO = ("no", "否", "false")
 
 
+def forms(desc: Descriptor) -> tuple[str, ...]:
+    """The written answers besides its label that name this action descriptor: what `matches` accepts, and what a
+    did-you-mean picks from for an answer that names no option (agents.scripted)."""
+    kind: str = desc["kind"]
+    if kind == "none":
+        return _NONE_WORDS
+    if kind == "yes":
+        return _YES
+    if kind == "no":
+        return _NO
+    if kind == "card":
+        c = desc["card"]
+        return (f"#{c['id']}", str(c["id"]), c["name"], c["card"])
+    if kind == "seat":
+        return (f"P{desc['seat']}", str(desc["seat"]))
+    if kind == "pass":
+        return ("pass",)
+    if kind == "skill":
+        return (f"skill {desc['name']}", f"skill {desc['skill']}", f"use {desc['name']}")
+    if kind == "use":
+        c = desc["card"]
+        cards = (f"#{c['id']}", str(c["id"]), c["name"], c["card"], desc["as"], desc["as_name"])
+        return tuple(f"use {x}" for x in cards)
+    if kind == "color":
+        return (str(desc["value"]),)
+    if kind == "blind":
+        return (f"blind {desc['index'] + 1}",)
+    if kind == "card_name":
+        return (desc["value"], desc["name"], f"【{desc['name']}】")
+    if kind in ("role", "identity", "task", "direction", "option"):
+        return (str(desc["value"]),)
+    return ()
+
+
 def matches(desc: Descriptor, answer: object) -> bool:
     """Does a written answer (str or bool) name this action descriptor?"""
-    kind: str = desc["kind"]
     if isinstance(answer, bool):
-        return kind == ("yes" if answer else "no")
+        return bool(desc["kind"] == ("yes" if answer else "no"))
     if not isinstance(answer, str):
         return False
     a = answer.strip()
-    if a == desc["label"]:
-        return True
-    if kind == "none":
-        return a in _NONE_WORDS
-    if kind == "yes":
-        return a in _YES
-    if kind == "no":
-        return a in _NO
-    if kind == "card":
-        c = desc["card"]
-        return a in (f"#{c['id']}", str(c["id"]), c["name"], c["card"])
-    if kind == "seat":
-        return a in (f"P{desc['seat']}", str(desc["seat"]))
-    if kind == "pass":
-        return a == "pass"
-    if kind == "skill":
-        return a in (f"skill {desc['name']}", f"skill {desc['skill']}", f"use {desc['name']}")
-    if kind == "use":
-        if not a.startswith("use "):
-            return False
-        c = desc["card"]
-        return a[4:].strip() in (f"#{c['id']}", str(c["id"]), c["name"], c["card"], desc["as"], desc["as_name"])
-    if kind == "color":
-        color: str = desc["value"]
-        return a == color
-    if kind == "blind":
-        return a == f"blind {desc['index'] + 1}"
-    if kind == "card_name":
-        return a in (desc["value"], desc["name"], f"【{desc['name']}】")
-    if kind in ("role", "identity", "task", "direction", "option"):
-        return a == str(desc["value"])
-    return False
+    if desc["kind"] == "use" and a.startswith("use "):
+        a = "use " + a[4:].strip()  # (any spaces after `use`)
+    return a == desc["label"] or a in forms(desc)
 
 
 def find(actions: Iterable[Descriptor], answer: object) -> int | None:

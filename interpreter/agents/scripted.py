@@ -12,12 +12,33 @@ a test or a scenario can check what the seat was offered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.decisions import option_matches
+from ..suggest import closest
 from .base import Agent, Descriptor, Observation
-from .matching import find
+from .matching import find, forms
+
+_NUMBER = re.compile(r"[#Pp]?\d+")
+
+
+def _hint(answer: object, actions: Sequence[Descriptor]) -> str | None:
+    """For an answer that names no option, the written form of an option it is a slip of, if one is close: a name
+    after `use` or `skill` is compared with the names after the same word (the word alone would make any two uses
+    look alike). None for a number, a deck id or a seat (#135, P7: one close in spelling is no likelier than
+    another, and the options listed say which there are)."""
+    if not isinstance(answer, str):
+        return None
+    verb, name = "", answer.strip()
+    if name.startswith(("use ", "skill ")):
+        verb, name = name.split(None, 1)[0] + " ", name.split(None, 1)[1].strip()
+    if _NUMBER.fullmatch(name):
+        return None
+    written = [w for d in actions for w in (d["label"], *forms(d))]
+    close = closest(name, [w[len(verb) :].strip() for w in written if w.startswith(verb)])
+    return verb + close[0] if close else None
 
 
 class ScriptExhausted(Exception):
@@ -95,6 +116,8 @@ class ScriptedAgent(Agent):
             if found is not None:
                 return found
         message = f"{who}'s answer #{self.pos} {answer!r} is not a legal option; options: {list(labels)}"
+        slip = _hint(answer, actions)
+        message += f"; did you mean {slip}?" if slip else ""
         raise ScriptExhausted(self.locate(self.pos - 1, message) if self.locate is not None else message)
 
     def decide(self, decision: Any, game: Any) -> int:
