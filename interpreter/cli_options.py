@@ -61,21 +61,29 @@ def deprecated(old: str, new: str) -> None:
     click.echo(f"note: {old} is deprecated and goes in the next release: use {new}", err=True)
 
 
-class PackFolder(click.Path):
-    """A content pack's folder, which must exist: one that is not there is refused with the folder beside it
-    closest in spelling (examples/jia_gu -> did you mean examples/jia_gui?), the slip a newcomer makes typing it."""
+class ExistingPath(click.Path):
+    """A file or folder that must exist: one that is not there is refused with the entry beside it closest in
+    spelling (tests/scenario -> did you mean tests/scenarios?), the slip a newcomer makes typing it."""
 
-    def __init__(self) -> None:
-        super().__init__(exists=True, file_okay=False)
+    def __init__(self, file_okay: bool = True) -> None:
+        super().__init__(exists=True, file_okay=file_okay)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as e:
-            hint = folder_hint(str(value)) if not os.path.exists(value) else None
+            hint = folder_hint(str(value), files=self.file_okay) if not os.path.exists(value) else None
             if hint is None:
                 raise
             self.fail(f"{e.message.rstrip('.')}: {hint}", param, ctx)
+
+
+class PackFolder(ExistingPath):
+    """A content pack's folder, which must exist: one that is not there is refused with the folder beside it
+    closest in spelling (examples/jia_gu -> did you mean examples/jia_gui?)."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False)
 
 
 def content_option(

@@ -24,6 +24,7 @@ from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
 from .model.colors import COLOR_BITS
 from .model.content import Content
+from .suggest import did_you_mean, folder_hint
 
 
 def _resolve(ref: str | None, expansions: str | None, default: list[str] | None) -> list[Path]:
@@ -40,8 +41,11 @@ def _resolve(ref: str | None, expansions: str | None, default: list[str] | None)
         if ref in bundled:
             return resolve_packs([bundled[ref]], words)
         if not Path(ref).is_dir():
+            hint = folder_hint(ref) or did_you_mean(ref, bundled)
             raise click.BadParameter(
-                f"{ref!r} is neither a folder nor a bundled pack (bundled: {', '.join(bundled)})", param_hint="PACK"
+                f"{ref!r} is neither a folder nor a bundled pack (bundled: {', '.join(bundled)})"
+                + (f"; {hint}" if hint else ""),
+                param_hint="PACK",
             )
         return resolve_packs([ref], words)
     except PackError as e:

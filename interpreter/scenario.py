@@ -30,7 +30,7 @@ from .scenario_expect import check_expectations
 from .scenario_setup import Failure, Where, setup_errors
 from .scenario_zones import setup_zones
 from .snippet import brief, clip
-from .suggest import did_you_mean
+from .suggest import did_you_mean, folder_hint
 
 # the game's phase where the turn resumes, if named otherwise
 _START_PHASE = {"travel": "send", "settle": "setup", "game": "setup"}
@@ -180,7 +180,8 @@ def content_packs(path: Path, data: dict, where: Where, allow_outside: bool = Fa
                 )
             )
         if not pack.is_dir():
-            not_folder = f"content pack {brief(p)} is not a folder ({clip(str(pack))})"
+            hint = folder_hint(str(p), base=path.parent) if not pack.exists() else None
+            not_folder = f"content pack {brief(p)} is not a folder ({clip(str(pack))})" + (f"; {hint}" if hint else "")
             raise ScenarioFailure(where(pos_of(data["content"], i), not_folder))
         packs.append(pack)
     return resolve_packs(packs)

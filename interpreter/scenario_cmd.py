@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cli_options import format_option
+from .cli_options import ExistingPath, format_option
 
 
 @click.group()
@@ -18,7 +18,7 @@ def scenario():
 
 
 @scenario.command("run")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, type=ExistingPath())
 @click.option("--trace", is_flag=True, help="print the resolution trace of passing scenarios too")
 @click.option(
     "--allow-outside",

@@ -48,13 +48,15 @@ def did_you_mean(word: object, candidates: Iterable[object]) -> str | None:
     return f"did you mean {close[0]}?" if close else None
 
 
-def folder_hint(path: str) -> str | None:
+def folder_hint(path: str, files: bool = False, base: str | os.PathLike[str] = ".") -> str | None:
     """The hint for a folder that is not there (examples/jia_gu): "did you mean examples/jia_gui?", the folder
-    beside it closest in spelling, or None."""
+    beside it closest in spelling, or None. `files`: a file beside it may be meant too (a door that takes files
+    or folders); `base`: the folder a relative path is read from (a scenario's own, for its `content:`), the hint
+    written as the path was."""
     parent, name = os.path.split(os.path.normpath(path))
     try:
-        folders = [e.name for e in os.scandir(parent or ".") if e.is_dir()]
+        entries = [e.name for e in os.scandir(os.path.join(base, parent or ".")) if files or e.is_dir()]
     except OSError:
         return None
-    close = closest(name, folders)
+    close = closest(name, entries)
     return f"did you mean {os.path.join(parent, close[0])}?" if close else None

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .cli_options import content_paths, expansions_option, format_option
+from .suggest import folder_hint
 
 
 @click.command()
@@ -33,7 +34,8 @@ def validate(paths, fmt, expansions):
 
     for t in map(Path, paths):
         if not t.exists():
-            raise click.UsageError(f"{t} does not exist")
+            hint = folder_hint(str(t), files=True)
+            raise click.UsageError(f"{t} does not exist" + (f": {hint}" if hint else ""))
     singles = [Path(p) for p in paths if not Path(p).is_dir()]
     folders = [p for p in paths if Path(p).is_dir()]
     targets = [*(content_paths(folders, expansions) if folders or not singles else []), *singles]

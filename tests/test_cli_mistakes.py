@@ -136,6 +136,44 @@ def test_missing_path(tmp_path, log, args, says):
     assert line.startswith("error: ") and says.format(**fill) in line
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "{d}/jia_gu"],
+        ["pack", "show", "{d}/jia_gu"],
+        ["pack", "diff", "base", "{d}/jia_gu"],
+        ["scenario", "run", "{d}/jia_gu"],
+        ["simulate", "--content", "{d}/jia_gu"],
+    ],
+)
+def test_a_misspelt_pack_or_folder_gets_a_did_you_mean(tmp_path, args):
+    """Every door that takes a pack's (or a scenario folder's) path answers a slip in it with the folder beside it
+    closest in spelling, as --content did: validate, pack show and pack diff said only that it was not there."""
+    (tmp_path / "jia_gui").mkdir()
+    line = one_line(fengsheng(*(a.format(d=tmp_path) for a in args)))
+    assert line.startswith("error: ") and f"did you mean {tmp_path / 'jia_gui'}?" in line
+
+
+def test_a_misspelt_file_or_bundled_pack_gets_a_did_you_mean(tmp_path):
+    (tmp_path / "x.scenario.yaml").write_text("name: x\n", encoding="utf-8")
+    line = one_line(fengsheng("scenario", "run", tmp_path / "x.scenario.yml"))
+    assert f"did you mean {tmp_path / 'x.scenario.yaml'}?" in line
+    line = one_line(fengsheng("validate", tmp_path / "x.scenario.yml"))
+    assert f"does not exist: did you mean {tmp_path / 'x.scenario.yaml'}?" in line
+    assert "did you mean tie_wu_zi?" in one_line(fengsheng("pack", "show", "tie_wu_z"))
+
+
+def test_a_scenario_s_misspelt_content_pack_gets_a_did_you_mean(tmp_path):
+    """A scenario's `content:` folder that is not there: the folder beside it closest in spelling, written as the
+    file writes it (relative to the scenario's folder)."""
+    (tmp_path / "packs" / "jia_gui").mkdir(parents=True)
+    f = tmp_path / "t.scenario.yaml"
+    f.write_text("name: t\ncontent: [packs/jia_gu]\nplayers: [{identity: none}, {identity: none}]\n", encoding="utf-8")
+    r = fengsheng("scenario", "run", f)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "content pack 'packs/jia_gu' is not a folder (" in r.output and "); did you mean packs/jia_gui?" in r.output
+
+
 def test_log_or_copy_into_a_missing_folder(tmp_path, log):
     target = tmp_path / "missing" / "g.jsonl"
     assert (
