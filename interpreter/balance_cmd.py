@@ -288,13 +288,9 @@ def balance(
         sources.append(PackSource(label, tuple(dirs), expansions, tuple(str(p) for p in paths)))
         content = load_or_exit(paths)
         for n in players:
-            if n not in content.rules.identity_table:
-                raise click.UsageError(
-                    f"pack {label}: the rules have no identity table for {n} players "
-                    f"(have: {sorted(content.rules.identity_table)})"
-                )
-            if not any(lo <= n <= hi for lo, hi, _ in content.rules.decks):
-                raise click.UsageError(f"pack {label}: the rules have no deck for {n} players")
+            problem = content.rules.cannot_seat(n)
+            if problem is not None:
+                raise click.UsageError(f"pack {label}: {problem}")
         contents[label] = content
     cards = card_pins(pin_cards)
     check_pins(contents, pin_role, pin_task, players, cards)

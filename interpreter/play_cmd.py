@@ -126,6 +126,9 @@ def play(
             )
             actions = []
         content = load_or_exit(content_paths(setup.content, setup.expansions))
+        problem = content.rules.cannot_seat(setup.players)
+        if problem is not None and resume is None:  # -p as simulate says it (a save's count: below, a file's problem)
+            raise click.UsageError(problem)
         table = Table(content, setup)
         if actions:
             table.replay(actions)

@@ -14,7 +14,7 @@ from . import catalogue
 from .catalogue import DECISIONS, EVENTS, STATUSES
 from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.table import NO_IDENTITY
-from .snippet import brief, line_of, snippet
+from .snippet import brief, line_of, snippet, spans
 from .suggest import did_you_mean
 
 # where a scenario may begin besides a phase of the rules' turn (the base game: draw, play, send, contest, receive)
@@ -237,17 +237,6 @@ def _unknown_card_ids(data: dict, content, where: Where) -> list[str]:
         for j, uid in enumerate(uids or []):
             if isinstance(uid, int) and not isinstance(uid, bool) and uid not in ids:
                 which = f"the deck {brief(deck)}" if deck is not None else "the deck"
-                msg = f"setup: {what}: card #{uid} is not in {which} (its ids: {_ranges(sorted(ids))})"
+                msg = f"setup: {what}: card #{uid} is not in {which} (its ids: {spans(sorted(ids))})"
                 out.append(where(pos_of(uids, j), msg))
     return out
-
-
-def _ranges(ids: list[int]) -> str:
-    """1, 2, 3, 5, 7, 8 as '1-3, 5, 7-8'."""
-    runs: list[list[int]] = []
-    for u in ids:
-        if runs and u == runs[-1][1] + 1:
-            runs[-1][1] = u
-        else:
-            runs.append([u, u])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

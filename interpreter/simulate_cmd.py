@@ -166,13 +166,9 @@ def simulate(
         raise click.UsageError("--game-seed plays one game and prints it: not with --log")
     paths = content_paths(content_dirs, expansions)
     content = load_or_exit(paths)
-    if players not in content.rules.identity_table:
-        raise click.UsageError(
-            f"the rules have no identity table for {players} players (have: {sorted(content.rules.identity_table)})"
-        )
-    if not any(lo <= players <= hi for lo, hi, _ in content.rules.decks):
-        sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in content.rules.decks) or "none"
-        raise click.UsageError(f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})")
+    problem = content.rules.cannot_seat(players)
+    if problem is not None:
+        raise click.UsageError(problem)
     pins = _pins(content, players, pin_role, pin_task, card_pins(pin_cards), pin_seat, game_seed, keyed_deal)
     if game_seed is not None:
         try:

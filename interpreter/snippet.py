@@ -120,3 +120,14 @@ def snippet(line: str, col: int, indent: str = INDENT, width: int = WIDTH) -> st
     shown = head + "".join(s for s, _ in cells[lo:hi]).rstrip() + tail
     pad = len(head) + sum(n for _, n in cells[lo:k])
     return f"{indent}{shown}".rstrip() + f"\n{indent}{' ' * pad}^"
+
+
+def spans(numbers: list[int]) -> str:
+    """Whole numbers, sorted, as runs: 1, 2, 3, 5, 7, 8 as '1-3, 5, 7-8' (deck ids, player counts)."""
+    runs: list[list[int]] = []
+    for u in numbers:
+        if runs and u == runs[-1][1] + 1:
+            runs[-1][1] = u
+        else:
+            runs.append([u, u])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

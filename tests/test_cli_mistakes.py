@@ -16,7 +16,7 @@ import pytest
 from click.testing import Result
 
 from conftest import fengsheng
-from interpreter.content.loader import BUNDLED_CONTENT
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 
 
 def first_error(r: Result) -> str:
@@ -99,7 +99,21 @@ def test_players_the_rules_have_no_table_for(tmp_path):
     (pack / "rules.yaml").write_text(rules.replace("\n  9: {", "\n  # 9: {"), encoding="utf-8")
     assert fengsheng("validate", pack).exit_code == 0
     line = one_line(fengsheng("simulate", "-p", "9", "-n", "1", "--content", pack))
-    assert "no identity table for 9 players" in line
+    assert "the rules have no identity table for 9 players (they have one for 2-8, 10 players)" in line
+    # play says it the same way, as a usage error (exit 2), not a failure to set up the game (exit 1)
+    line = one_line(fengsheng("play", "-p", "9", "--content", pack))
+    assert "the rules have no identity table for 9 players (they have one for 2-8, 10 players)" in line
+
+
+def test_a_player_count_the_rules_lack_names_the_counts_they_have_in_the_step_api():
+    """GameState (and so PettingZoo's env, which makes one first) said only "rules.yaml has no identity table for
+    11 players"; it names the counts the rules do deal identities for, from their identity table."""
+    from interpreter.engine.step import GameState
+
+    with pytest.raises(
+        ValueError, match=r"^the rules have no identity table for 11 players \(they have one for 2-10 players\)$"
+    ):
+        GameState(load_cached(), 11, seed=1)
 
 
 def test_players_the_rules_have_no_deck_for(tmp_path):

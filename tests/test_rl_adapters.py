@@ -181,6 +181,12 @@ def test_pettingzoo_refuses_a_player_count_that_is_not_a_whole_number_first():
         pz.FengshengAECEnv(players="5")
 
 
+def test_pettingzoo_names_the_player_counts_the_rules_have():
+    pz = _pz()
+    with pytest.raises(ValueError, match=r"no identity table for 11 players \(they have one for 2-10 players\)"):
+        pz.FengshengAECEnv(players=11)
+
+
 def test_pettingzoo_turn_limit_is_a_truncation():
     pz = _pz()
     e = pz.FengshengAECEnv(players=3, max_turns=1)

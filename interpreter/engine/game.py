@@ -372,7 +372,7 @@ class Game(GameCore):
         # identities (the table is data: rules.yaml)
         table = self.rules.identity_table.get(self.n)
         if table is None:
-            raise ValueError(f"rules.yaml has no identity table for {self.n} players")
+            raise ValueError(self.rules.cannot_seat(self.n))
         idents = []
         for ident_id, count in table.items():
             idents += [content.identities[ident_id]] * count

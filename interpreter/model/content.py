@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import catalogue
+from ..snippet import spans
 from .declared import NOTHING_DECLARED, Declared
 
 # The rule vocabulary, by name -> one line of documentation (declared in interpreter.catalogue).
@@ -128,6 +129,17 @@ class Rules:
     card_targets: str = "any"  # catalogue.TARGET_RULES: any, others (a card never targets its user)
     # the camps the identities name (`camps:`, optional): id -> Camp; empty when the rules declare none
     camps: dict[str, Camp] = field(default_factory=dict)
+
+    def cannot_seat(self, players: int) -> str | None:
+        """Why these rules cannot play a table of this many players, naming the counts they do deal identities or
+        a deck for (every door that takes a player count says it the same way); None if they can."""
+        if players not in self.identity_table:
+            have = spans(sorted(self.identity_table)) or "none"
+            return f"the rules have no identity table for {players} players (they have one for {have} players)"
+        if not any(lo <= players <= hi for lo, hi, _ in self.decks):
+            sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in self.decks) or "none"
+            return f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})"
+        return None
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
         max_turns = h["max_turns"] if h["max_turns"] >= 1 else None
     if "seed" not in h:
         return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
-    if h["players"] not in content.rules.identity_table:
-        return False, f"the content has no identity table for {h['players']} players"
+    problem = content.rules.cannot_seat(h["players"])
+    if problem is not None:
+        return False, problem
     pins = logged_pins(logged)
     if pins is not None and (pins.role or pins.task) and not 0 <= pins.seat < h["players"]:
         return False, f"the log's pins name seat {pins.seat}, not a seat at a table of {h['players']}"

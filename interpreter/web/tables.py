@@ -479,8 +479,9 @@ class Tables:
         except ValueError as e:
             raise TableError(str(e)) from None
         content = self.content(packs)
-        if players not in content.rules.identity_table:
-            raise TableError(f"the content has no identity table for {players} players")
+        problem = content.rules.cannot_seat(players)
+        if problem is not None:
+            raise TableError(problem)
         humans = [s for s, k in enumerate(seats) if k in (HUMAN, OPEN)]
         bots = {s: k for s, k in enumerate(seats) if k not in (HUMAN, OPEN)}
         self._made += 1
