@@ -36,8 +36,9 @@ STATUS_ZH = {
     "cannot_receive": "不能接收情报",
     "must_receive": "必须接收情报",
 }
+# how a game ended (its result's reason, sim.REASON_TEXT's keys), as ending_text says it to a player
 REASON_ZH = {
-    "collect": "有人收集了三张红色或蓝色情报",
+    "collect": "有人收集了 {collect} 张红色或蓝色情报",
     "death": "一名角色死亡，完成了秘密任务",
     "receive": "一名角色接收情报后达成了胜利条件",
     "turn_end": "回合结束时完成了秘密任务",
@@ -46,6 +47,7 @@ REASON_ZH = {
     "game_end": "达到回合上限，游戏结束时有人达成了胜利条件",
     "no_players": "平局：没有玩家了",
 }
+USURPED_ZH = "，随后胜利被篡夺"  # a reason's "+usurp": a usurp condition replaced the winners the check found
 # the fixed answers' labels are English words in the descriptors; the menu says them in Chinese
 KIND_ZH = {"pass": "跳过（不使用牌或技能）", "accept": "接收情报", "decline": "不接收"}
 
@@ -409,7 +411,7 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
     result = obs["result"]
     if result is None:
         return None
-    reason = REASON_ZH.get(result["reason"].split("+")[0], result["reason"])
+    reason = ending_text(result["reason"], names)
     winners = "、".join(_seat(w, me) for w in result["winners"]) or "无人"
     # (a spectator, seat None, played no seat: neither won nor lost)
     verdict = "" if me is None else "你赢了！" if me in result["winners"] else "你没有赢。"
@@ -420,6 +422,15 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
             f"P{s}：{names.identity(i)}" for s, i in sorted(ends[-1]["identities"].items())
         )
     return f"游戏结束：{reason}。胜者：{winners}。{verdict}{idents}"
+
+
+def ending_text(reason: str, names: Names) -> str:
+    """How a game ended, from its result's reason (``collect``, ``collect+usurp`` …), in the words of REASON_ZH: the
+    result both tables show and the end's reveal say it so. A usurped victory says so (the winners are not the ones
+    the check found), and a collect check names the rules' count (a fork may change it)."""
+    base, _, after = reason.partition("+")
+    text = REASON_ZH.get(base, base).format(collect=names.content.rules.collect_count)
+    return text + USURPED_ZH if after == "usurp" else text
 
 
 def rules_texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .seat_text import REASON_ZH, Names
+from .seat_text import Names, ending_text
 
 
 def game_summary(
@@ -65,7 +65,7 @@ def game_summary(
             c = players[s]["intel_counts"]
             row["intel"] = f"红{c['red']} 蓝{c['blue']} 黑{c['black']}"
         seats.append(row)
-    ended = f"游戏结束（第 {over.get('turns')} 回合）：{REASON_ZH.get(base, reason)}"
+    ended = f"游戏结束（第 {over.get('turns')} 回合）：{ending_text(reason, names)}"
     who = "、".join(f"P{w}" for w in winners) or "无人"
     why = _why(base, winners, last_dead, players, collect_at, over.get("turns"))
     if usurp is not None:

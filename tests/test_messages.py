@@ -277,3 +277,29 @@ def test_a_replaced_field_reads_by_its_declared_type(tmp_path):
     # a list of players as the log holds it, and as a seat's observation does (its history frozen: a tuple)
     assert said(field="allies", before=[2, 3], after=(0,)) == "P1 改写了「测令」的 allies：P2、P3 → P0（你）"
     assert said(field="hue", before="red", after="black") == "P1 改写了「测令」的 hue：红 → 黑"
+
+
+def test_every_ending_reads_as_words_a_usurped_one_says_so_and_a_collect_names_the_rules_count():
+    """How a game ended, on the terminal's and the browser's result (result_text) and the end's reveal
+    (summary.game_summary): every reason simulate's catalogue knows (each `+usurp` too) in Chinese words, no
+    identifier; `collect+usurp` says the victory was usurped (it read as if the usurper had collected); a fork
+    whose rules collect four says four."""
+    from types import SimpleNamespace
+
+    from interpreter.seat_text import result_text
+    from interpreter.sim import REASON_TEXT
+    from interpreter.summary import game_summary
+
+    names = Names(load_cached())
+    for reason in REASON_TEXT:
+        obs = {"seat": 0, "result": {"winners": [1], "reason": reason}, "history": []}
+        said = result_text(obs, names)
+        ended = game_summary([{"e": "game_over", "winners": [1], "reason": reason, "turns": 9}], names)
+        assert said is not None and ended is not None
+        for text in (said, ended["ended"]):
+            assert not re.search(r"[a-z_]{3,}", text), text
+            assert ("篡夺" in text) == reason.endswith("+usurp"), text
+    collect = {"seat": 0, "result": {"winners": [1], "reason": "collect"}, "history": []}
+    assert "收集了 3 张红色或蓝色情报" in str(result_text(collect, names))
+    fork = SimpleNamespace(roles={}, deck=[], rules=SimpleNamespace(collect_count=4))
+    assert "收集了 4 张红色或蓝色情报" in str(result_text(collect, Names(fork)))
