@@ -44,7 +44,7 @@ COMPILED = [
     # the bots a default sweep seats (a heuristic game spends about half its time in the bot; issue 27 item 4)
     *(
         f"interpreter/agents/{name}.py"
-        for name in ("base", "random_agent", "probes", "camps", "choices", "tasks", "memory", "heuristic")
+        for name in ("base", "random_agent", "probes", "camps", "choices", "tasks", "memory", "valuation", "heuristic")
     ),
 ]
 

@@ -12,7 +12,8 @@ import itertools
 from test_agents_heuristic import PASS, _contest, _swap
 
 from conftest import light_and_slow
-from interpreter.agents.heuristic import OPPOSITE, HeuristicAgent
+from interpreter.agents.heuristic import HeuristicAgent
+from interpreter.agents.hints import OPPOSITE
 from interpreter.engine.step import drive
 
 COUNTS = [{"red": r, "blue": b, "black": k} for r in (0, 2) for b in (0, 2) for k in (0, 2)]

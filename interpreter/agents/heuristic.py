@@ -11,7 +11,8 @@ It knows a card, a skill or a secret task only by the content's `bot:` hint (cat
 BOT_SKILL_TACTICS and BOT_TASK_STYLES: hints.py) and an identity by its camp colour (the rules' own): no card, task
 or identity is named here, and a fork's new card or skill is played by its hint; one without gets the generic
 treatment (played now and then, targets at random). A 神秘人's task styles are played in tasks.py, the small
-choices inside an effect in choices.py.
+choices inside an effect in choices.py; what an intel is worth in front of each seat (the values every choice that
+moves one weighs) in valuation.py, its base class.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .base import Agent, Descriptor, Observation, mypyc_attr
+from .base import Descriptor, Observation, mypyc_attr
 from .choices import (
     at_stake,
     best_beside,
@@ -51,32 +52,22 @@ from .hints import (
     KNOWN,
     LURE,
     MISLEAD,
-    OPPOSITE,
     PICK_BEST,
     PROBE,
     SAVE_SKILL,
     SEND_SKILL,
-    SPREAD,
     SWAP,
     THREATEN,
-    USURP,
     Hints,
     hints_of,
 )
-from .memory import Memory
-from .tasks import death_wins, lures_itself, needed_for_death, style_now, task_value
+from .tasks import death_wins, lures_itself
+from .valuation import Valuation
 
 # (Final: compiled, read where used, not looked up in the module's dict: hints.py)
 ACCEPT_HIDDEN: Final = 1.0  # the chance to accept a hidden intel (with fewer than two blacks)
-OPPOSING_VALUE: Final = -0.3  # a visible intel of the opposing colour: not worth taking
 SEND_INSTEAD: Final = 0.5  # a `send` skill replaces the send when no hand card's plan is worth more than this
-KILL_OTHERS: Final = 1.0  # another seat's third black (its death) is worth to that seat what any black is, not -10
-USURP_GAIN: Final = 5.0  # a `usurp` task, in its own turn: another seat's third red or blue (its win is the bot's)
 KEEP_OWN_COLOUR: Final = (THREATEN, PROBE, BALANCE)  # play-phase cards a bot with a camp keeps in its camp's colour
-# a bot without a camp: another seat's red or blue intel brings a camp's win, its loss, nearer: -RIVAL_STEP to it
-# (not to a `spread` task, which wants the others to hold two), -RIVAL_THIRD when it is that seat's third of the colour
-RIVAL_STEP: Final = 0.3
-RIVAL_THIRD: Final = 1.5
 MISLEAD_GAIN: Final = 1.0  # a visible intel misled when a neighbour of the holder gains this much more from it
 HIDDEN_GUARD: Final = 0.3  # a hidden intel: grab (swap) it when worth this much more to itself (this much harm there)
 # a visible intel worth more than 0.5 to itself: grabbed when worth this much more to itself than where it is (10
@@ -89,7 +80,7 @@ CONTEST: Final = (GRAB, MISLEAD, SWAP)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
-class HeuristicAgent(Agent):
+class HeuristicAgent(Valuation):
     observes = True
     # The observation's fields it reads (here, in agents/memory.py and agents/choices.py): the driver makes only
     # these (Agent.observation_fields). A subclass that reads another sets its own (or None: every field).
@@ -101,26 +92,14 @@ class HeuristicAgent(Agent):
         """`hints`: the content's (hints_of(content)); default: the bundled game's."""
         self.rng = random.Random(seed)
         h = hints if hints is not None else hints_of()
-        self.tactics, self.camps, self.styles, self.skill_tactics = h.tactics, h.camps, h.styles, h.skills
+        super().__init__(h)  # (its memory, and the values kept per observation: valuation.py)
+        self.tactics, self.skill_tactics = h.tactics, h.skills
         self.intel_options, self.choices = h.intel_options, h.choices
         self._played = frozenset(k for k, t in self.tactics.items() if t in KNOWN)  # card kinds with a play rule
-        self.memory = Memory(h)  # what it has read of the game, and the odds of each seat's camp
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
         self._chosen: tuple[str, tuple[str, ...]] | None = None  # its last answer's card: (what asked, its colours)
-        self._values_of: Observation | None = None  # the observation the values below were worked out for
-        self._benefits: dict[int, dict[tuple[str, ...], float]] = {}  # seat -> colours -> _benefit (asked often)
-        self._paths: dict[tuple[str, int | None], list[tuple[int, float]]] = {}  # a send's way and rates, so too
-        # (colours, direction, lockable) -> the plan of a card sent so, so too
-        self._plan_of: dict[tuple[tuple[str, ...], str, bool], tuple[float, int | None, int | None]] = {}
-        self._mine: str | None = None  # the colour its camp collects (None: no camp), so too
-        self._style: str | None = None  # its secret task's style (None: no task, or one without a hint), so too
-        # seat -> _hidden_benefit with what it was worked out from (its benefits, the kinds seen and their count)
-        self._hidden: dict[int, tuple[dict[tuple[str, ...], float], dict[tuple[str, ...], int], int, float]] = {}
-        self._counts_of: dict[int, dict[str, int]] = {}  # seat -> its intel counts by colour (_counts), so too
-        # seat -> (what its benefits are worked out from, those worked out): kept from one observation to the next
-        self._values_kept: dict[int, tuple[tuple[Any, ...], dict[tuple[str, ...], float]]] = {}
 
     def _remember(self, obs: Observation) -> None:
         """Its memory reads what is new; the card it sent (the log's record of its send, which a search bot may
@@ -129,149 +108,6 @@ class HeuristicAgent(Agent):
         if i is not None:
             self._plan = self._plans[i] if 0 <= i < len(self._plans) else None
         self._values_of = None  # (what it has just read may change what _keep kept)
-
-    def _keep(self, obs: Observation) -> None:
-        """What a decision asks more than once (benefits, a send's ways) is kept per observation:
-        what it is worked out from is fixed while the bot decides on it (_remember forgets it)."""
-        if obs is not self._values_of:
-            self._values_of, self._benefits, self._paths, self._plan_of = obs, {}, {}, {}
-            self._counts_of = {}
-            self._mine = self.camps.get(obs["me"]["identity"] or "")
-            self._style = style_now(self.styles.get(obs["me"].get("task") or ""), obs["players"], obs["seat"])
-
-    # ------------------------------------------------------------------ values
-
-    def _counts(self, obs: Observation, seat: int) -> dict[str, int]:
-        """A seat's intel counts by colour, as a plain dict kept per observation (the values read them again and
-        again: a plain dict's lookup is the fast one, compiled)."""
-        if obs is not self._values_of:
-            self._keep(obs)
-        counts = self._counts_of.get(seat)
-        if counts is None:
-            counts = self._counts_of[seat] = dict(obs["players"][seat]["intel_counts"])
-        return counts
-
-    def _value_to(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        """How good an intel of these colours is for `seat` to receive: for itself, or for any seat when the
-        bot has no camp (its secret task's style says what it wants)."""
-        if obs is not self._values_of:
-            self._keep(obs)
-        mine = self._mine
-        if mine is not None:
-            return self._value_as(obs, seat, colors, mine)
-        return task_value(self._style, self._counts(obs, seat), seat == obs["seat"], colors)
-
-    def _value_as(self, obs: Observation, seat: int, colors: Sequence[str], good: str | None) -> float:
-        """How good an intel of these colours is for `seat` if its camp collects `good` (None: no camp). A third
-        black is its own death (-10); for another seat it counts as any black: the bot does not count on a
-        death at the table, neither an enemy's nor a camp-mate's (KILL_OTHERS: 10 players 391 -> 422 won)."""
-        counts = self._counts(obs, seat)
-        third = 10.0 if seat == obs["seat"] else KILL_OTHERS
-        v = -(third if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
-        if good is None:
-            return v if "black" in colors else v + 0.2
-        if good in colors:
-            v += 5.0 if counts[good] >= 2 else 1.0
-        if OPPOSITE[good] in colors:
-            v += OPPOSING_VALUE
-        return v
-
-    def _benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        """How good it is for this bot's side that `seat` receives this intel (kept, as the odds: a send's plans ask it
-        of the same seats and colours again and again, and most observations change nothing it is worked out from)."""
-        if obs is not self._values_of:
-            self._keep(obs)
-        if type(colors) is not tuple:
-            return self._work_out_benefit(obs, seat, colors)
-        values = self._benefits.get(seat)
-        if values is None:
-            values = self._benefits[seat] = self._values(obs, seat)
-        v = values.get(colors)
-        if v is None:
-            v = values[colors] = self._work_out_benefit(obs, seat, colors)
-        return v
-
-    def _values(self, obs: Observation, seat: int) -> dict[tuple[str, ...], float]:
-        """The benefits to `seat` worked out so far, by colours: the same dict from one observation to the next while
-        all that _work_out_benefit reads is the same (whether the seat is its own; for a camp bot its camp, which of
-        the seat's intel counts are two or more and the seat's odds; else the seat's counts, the bot's task style and
-        whether it is its own turn). Most observations change that for no seat: a seat's counts change as it takes an
-        intel, its odds as the bot sees what it took. Equal odds and counts: the same values."""
-        me, mine = obs["seat"], self._mine
-        counts = obs["players"][seat]["intel_counts"]
-        key: tuple[Any, ...]
-        if mine is not None:
-            twos = (counts["black"] >= 2, counts[mine] >= 2, counts[OPPOSITE[mine]] >= 2)
-            key = (seat == me, mine, twos, self.memory.odds(obs, seat) if seat != me else None)
-        else:
-            key = (seat == me, None, counts, self._style, seat != me and obs["current"] == me)  # (`usurp`: its turn)
-        kept = self._values_kept.get(seat)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        values: dict[tuple[str, ...], float] = {}
-        self._values_kept[seat] = (key, values)
-        return values
-
-    def _work_out_benefit(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        mine = self._mine
-        if mine is not None:  # (a camp bot's two cases worked out here in _value_as's steps: the commonest values;
-            # its counts read only as two or more of a colour: _values keeps the values while those are the same)
-            counts, other, own = self._counts(obs, seat), OPPOSITE[mine], seat == obs["seat"]
-            third = 10.0 if own else KILL_OTHERS
-            as_mine = as_other = -(third if counts["black"] >= 2 else 1.0) if "black" in colors else 0.0
-            if mine in colors:
-                as_mine += 5.0 if counts[mine] >= 2 else 1.0
-            if other in colors:
-                as_mine += OPPOSING_VALUE
-                as_other += 5.0 if counts[other] >= 2 else 1.0
-            if own:  # its own intel: _value_as(.., mine), its friendliness to itself being 1
-                return as_mine
-            if mine in colors:
-                as_other += OPPOSING_VALUE
-            # a camp-mate's gain is the bot's, an enemy's its loss; a seat without a camp counts neither way:
-            # mate * _value_as(.., mine) - enemy * _value_as(.., the other camp's colour)
-            mate, enemy, _ = self.memory.odds(obs, seat)
-            return mate * as_mine - enemy * as_other
-        me = obs["seat"]  # (a bot without a camp from here on)
-        usurp = seat != me and obs["current"] == me and self._style == USURP
-        if usurp and any(c in colors and self._counts(obs, seat)[c] >= 2 for c in ("red", "blue")):  # its own turn:
-            return USURP_GAIN  # whoever wins, it wins instead, so another seat's third red or blue is its own win
-        f = self.memory.friend(obs, seat)
-        v = self._value_to(obs, seat, colors)
-        b = f * v if f > 0 else -abs(f) * v if f < 0 else -0.1 * v
-        if seat != me:  # whoever wins, it loses (a `spread` task wants the others to hold two: only a third counts)
-            counts, spread = self._counts(obs, seat), self._style == SPREAD
-            for c in ("red", "blue"):
-                if c in colors and (counts[c] >= 2 or not spread):
-                    b -= RIVAL_THIRD if counts[c] >= 2 else RIVAL_STEP
-        return b
-
-    def _kept_worth(self, obs: Observation, seat: int, colors: Sequence[str]) -> float:
-        """What a card of these colours lying in `seat`'s intel area is worth there to this bot's side (a card chosen
-        out of an intel area goes: the one worth least there): as if received (_benefit), and a card its own win
-        needs there (a `die` task's only red or blue intel: tasks.py) kept above any other."""
-        v = self._benefit(obs, seat, colors)
-        if seat == obs["seat"] and needed_for_death(self._style, self._counts(obs, seat), colors):
-            v += 10.0
-        return v
-
-    def _hidden_benefit(self, obs: Observation, seat: int) -> float:
-        """What a face-down intel is worth to this bot's side in front of `seat`: the average over the colours
-        of every card it has seen (its best guess of the deck's). Kept while the seat's benefits are kept (_values)
-        and the cards seen by kind are the same: their dict grows only as the count of cards seen does, else is new."""
-        if obs is not self._values_of:
-            self._keep(obs)
-        total, kinds = len(self.memory.colors), self.memory.kinds()
-        values = self._benefits.get(seat)
-        if values is None:
-            values = self._benefits[seat] = self._values(obs, seat)
-        kept = self._hidden.get(seat)
-        if kept is not None and kept[0] is values and kept[1] is kinds and kept[2] == total:
-            return kept[3]
-        benefit = self._benefit
-        v = sum([k * benefit(obs, seat, colors) for colors, k in kinds.items()]) / total if total else 0.0
-        self._hidden[seat] = (values, kinds, total, v)
-        return v
 
     # ------------------------------------------------------------------ decisions
 
