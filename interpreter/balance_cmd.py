@@ -246,6 +246,7 @@ def balance(
     if ctx.invoked_subcommand is not None:
         return
     from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
+    from .sim import content_fingerprint
 
     try:
         players = parse_players(players_text)
@@ -285,8 +286,9 @@ def balance(
     sources, contents = [], {}
     for label, dirs in packs:
         paths = content_paths(dirs, expansions)
-        sources.append(PackSource(label, tuple(dirs), expansions, tuple(str(p) for p in paths)))
         content = load_or_exit(paths)
+        fingerprint = content_fingerprint(content)
+        sources.append(PackSource(label, tuple(dirs), expansions, tuple(str(p) for p in paths), fingerprint))
         for n in players:
             problem = content.rules.cannot_seat(n)
             if problem is not None:

@@ -415,6 +415,7 @@ def _sweep_packs(
     """Sweep both packs in one grid (the same deals for both) with sweep's runner; returns its directory."""
     from .balance.sweep import PackSource, SweepError, make_spec, run_sweep
     from .cli_options import content_paths, load_or_exit
+    from .sim import content_fingerprint
 
     packs = [_pack_label(base), _pack_label(fork)]
     if packs[0][0] == packs[1][0]:
@@ -426,8 +427,9 @@ def _sweep_packs(
     sources, contents = [], {}
     for label, dirs in packs:
         paths = content_paths(dirs, expansions)
-        sources.append(PackSource(label, dirs, expansions, tuple(str(p) for p in paths)))
         contents[label] = load_or_exit(paths)
+        fingerprint = content_fingerprint(contents[label])
+        sources.append(PackSource(label, dirs, expansions, tuple(str(p) for p in paths), fingerprint))
     cards = card_pins(pin_cards)
     check_pins(contents, pin_role, pin_task, players, cards)
     try:

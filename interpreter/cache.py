@@ -19,9 +19,8 @@ kept:
 * ``expansions`` and ``pack.yaml lists`` (content/packs.py): a rule set's expansions in their order, and the
   names a pack.yaml's ``extends:`` and ``expansions:`` list, in this process.
 * ``command content`` (cli_options.py): the content a command loaded, by what every folder and file under its
-  packs is on disk (``file_stamp``), in this process;
-* ``content fingerprint`` (sim/logs.py): a log's fingerprint of its packs' files, by what they are on disk, in
-  this process.
+  packs is on disk (``file_stamp``), in this process. (A content's fingerprint, content/fingerprint.py, is kept
+  on the content object itself.)
 
 In this process a kind keeps at most its ``limit`` values (all of them go when it is full). Between runs the
 kinds share one file in the user's private cache folder (:func:`cache_dir`): read once, at the first lookup;

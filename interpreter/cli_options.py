@@ -289,6 +289,23 @@ def load_or_exit(paths: Sequence[str | Path]) -> Any:
     return remember(LOADED, key, lambda: (_load(paths), True))
 
 
+def load_or_none(paths: Sequence[str | Path]) -> Any:
+    """The content of these packs (kept as load_or_exit keeps it), or None when it does not load: for a command
+    that only asks whether some packs are the content it was given (replay, of the packs a log names)."""
+    from .content.loader import ContentErrors, load_content
+
+    def load() -> tuple[Any, bool]:
+        try:
+            return load_content(paths), True
+        except ContentErrors:
+            return None, False
+
+    stamps = _stamps(paths)
+    if stamps is None:
+        return load()[0]
+    return remember(LOADED, (tuple(str(Path(p).resolve()) for p in paths), stamps), load)
+
+
 def _load(paths: Sequence[str | Path]) -> Any:
     from .content.loader import ContentErrors, load_content
 

@@ -45,6 +45,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
     a log's own format, whatever --format says; with --out, --format json prints
     what was written as one JSON document instead of a sentence.
     """
+    from .content.fingerprint import older_fingerprint
     from .sim import ReplayMismatch, content_fingerprint, failure_text, read_log, replay_game
 
     try:  # tolerant: a game with a bad line is reported below, the others are replayed
@@ -77,7 +78,16 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
     if not content_dirs and expansions is None:
         paths = _logged_packs(games, paths, log_path)
     content = load_or_exit(paths)
-    fp = content_fingerprint(paths)
+    fp = content_fingerprint(content)
+    older = [g for g in games if older_fingerprint(g["header"].get("content"))]
+    if older:  # said once: every game of such a log has one
+        click.echo(
+            f"note: {'the log' if len(older) == len(games) else f'{len(older)} game(s) of the log'} carries the "
+            f"content fingerprint of an older fengsheng (a hash of the packs' files, {older[0]['header']['content']})"
+            f", which cannot be compared with this content's ({fp}): replaying all the same (a mismatch may mean "
+            "the content changed)",
+            err=True,
+        )
     bad = len(broken)
     records = [
         {"index": g["header"].get("index"), "seed": g["header"].get("seed"), "ok": False, "message": m}
@@ -92,7 +102,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
         h = logged["header"]
         if only is not None and h.get("index") != only:
             continue
-        if h.get("content") != fp:
+        if h.get("content") != fp and not older_fingerprint(h.get("content")):
             click.echo(
                 f"warning: game {h.get('index')} was played with different content ({h.get('content')} vs {fp})",
                 err=True,
@@ -101,7 +111,7 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
             ok, msg = replay_game(content, logged, max_turns)
         except Exception as e:  # a bug in replay itself: this game is reported, the others are replayed
             ok, msg = False, f"{failure_text(e)}; the log file reproduces it"
-        same = h.get("content") == fp
+        same = None if older_fingerprint(h.get("content")) else h.get("content") == fp  # (None: cannot tell)
         records.append({"index": h.get("index"), "seed": h.get("seed"), "ok": ok, "message": msg, "same_content": same})
         copy = "seed" not in h  # a seat's copy (a page's download, replay --as): nothing to re-run it from
         if fmt == "text" and copy:
@@ -137,8 +147,14 @@ def _logged_packs(games: list[dict], default: list, log_path: str) -> list:
     (naming it and where it was looked for), unless the default content is the content the log was played with."""
     from pathlib import Path
 
+    from .cli_options import load_or_none
+    from .content.fingerprint import older_fingerprint
     from .content.packs import find_log_pack
     from .sim import content_fingerprint
+
+    def same(packs: list) -> bool:  # whether these packs load the content the log was played with
+        content = load_or_none(packs)
+        return content is not None and content_fingerprint(content) == header.get("content")
 
     header = games[0]["header"]
     logged = header.get("packs")
@@ -149,7 +165,7 @@ def _logged_packs(games: list[dict], default: list, log_path: str) -> list:
     for ref in logged:
         found, places = find_log_pack(ref, base)
         if found is None:
-            if content_fingerprint(default) == header.get("content"):
+            if same(default):
                 click.echo(
                     f"note: the log names the pack {clip(ref)}, which is not here; the default content is the "
                     "content it was played with: replaying with it",
@@ -166,7 +182,10 @@ def _logged_packs(games: list[dict], default: list, log_path: str) -> list:
         paths.append(found)
     if [p.resolve() for p in paths] == [Path(p).resolve() for p in default]:
         return default
-    if content_fingerprint(paths) != header.get("content"):
+    if older_fingerprint(header.get("content")):  # (an older fengsheng's: nothing to compare it with)
+        click.echo("content: " + ", ".join(clip(str(p)) for p in paths) + " (from the log)", err=True)
+        return paths
+    if not same(paths):
         click.echo(
             "note: the packs the log names have changed since it was written: replaying with the default "
             "content (give --content to choose)",

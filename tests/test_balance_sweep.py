@@ -330,7 +330,8 @@ def test_a_ray_worker_refuses_content_that_is_not_the_grids(base):
     cell = {"players": 5, "agents": "random", "pack": "base"}
     good, seconds = _ray_chunk(base.paths, base.pack().fingerprint, 1, None, cell, [0])
     assert good[0]["index"] == 0 and good[0]["cell"] == cell and seconds > 0
-    with pytest.raises(SweepError, match=r"is not the content of the grid \(fingerprint \w+, the grid's 0000\)"):
+    refused = r"is not the content of the grid \(fingerprint game-[0-9a-f]{16}, the grid's 0000\)"
+    with pytest.raises(SweepError, match=refused):
         _ray_chunk(base.paths, "0000", 1, None, cell, [0])
 
 
@@ -509,10 +510,15 @@ def test_a_sweep_names_its_packs_from_its_directory_and_is_reported_from_anywher
     assert fengsheng(*grid, "--pack", "mine=mine", "-o", "sweeps/s").exit_code == 0
     assert json.loads(spec_file.read_text(encoding="utf-8"))["packs"][0]["content"] == ["../../mine"]
 
-    # the pack changed since the sweep, then is gone: a note naming it, in the terminal, the JSON and the HTML
+    # a comment added is no change of the game: no note
     monkeypatch.chdir(other)
     role = work / "mine" / "roles" / "hua_mei.yaml"
-    role.write_text(role.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    role.write_text(role.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    r = fengsheng("balance", "report", sweep, "--no-html", "--lang", "en")
+    assert r.exit_code == 0 and "note:" not in r.stdout, r.output
+    # the pack changed since the sweep, then is gone: a note naming it, in the terminal, the JSON and the HTML
+    changed = role.read_text(encoding="utf-8").replace("hand_count(self) >= 1", "hand_count(self) >= 2")
+    role.write_text(changed, encoding="utf-8")
     r = fengsheng("balance", "report", sweep, "--no-html", "--lang", "en")
     assert r.exit_code == 0 and f"note: pack mine: the content at {work / 'mine'} has changed" in r.stdout, r.output
     # ... and no longer loads (a slip made while the sweep ran): the note says so, and where, not "the content now"

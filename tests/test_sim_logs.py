@@ -116,31 +116,6 @@ def test_games_at_the_turn_limit_are_named_with_their_seeds():
     assert f"--game-seed {limited[0]['seed']}" in text
 
 
-def test_a_packs_fingerprint_is_kept_while_its_files_are_unchanged(tmp_path, monkeypatch):
-    """sim.content_fingerprint is kept by what the pack's files are on disk: a file changed (to the same size, its
-    modification time set back) gives another; a pack changed in the last seconds is not kept."""
-    import os
-    import shutil
-
-    from interpreter import cache
-    from interpreter.sim import logs
-
-    pack = tmp_path / "pack"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "jia_gui", pack)
-    logs.FINGERPRINTS.clear()
-    first = sim.content_fingerprint([pack])
-    assert len(logs.FINGERPRINTS) == 0  # (its files are new)
-    monkeypatch.setattr(cache, "SETTLED", 0)
-    assert sim.content_fingerprint([pack]) == first and logs.FINGERPRINTS.values() == [first]
-    role = next((pack / "roles").glob("*.yaml"))
-    st, text = role.stat(), role.read_text(encoding="utf-8")
-    role.write_text(text[:-1] + ("\n" if text.endswith(" ") else " "), encoding="utf-8")
-    os.utime(role, ns=(st.st_atime_ns, st.st_mtime_ns))  # (its change time moved on)
-    assert role.stat().st_size == st.st_size and sim.content_fingerprint([pack]) != first
-    role.write_text(text, encoding="utf-8")
-    assert sim.content_fingerprint([pack]) == first
-
-
 def test_a_seats_copy_is_said_not_replayable_not_a_mismatch(tmp_path, three_games):
     """A seat's copy (the table page's 下载你这一席的日志, replay --as) holds no seed: replay said 'game 0 (seed None):
     MISMATCH' and 'did not replay identically', as if the game had gone another way. Found by a newcomer's

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..content.fingerprint import older_fingerprint
 from ..engine.pins import Pins, card_counts
 from ..sim import content_fingerprint, game_record, game_seed, identity_name, parse_agents, play_game
 from .records import (
@@ -52,15 +53,17 @@ class SweepInterrupted(SweepError):
 @dataclass(frozen=True)
 class PackSource:
     """A pack of the grid as the command gives it: its label, its folders as given (``--content``), its
-    ``--expansions`` choice, and the folders those resolve to (what the loader reads)."""
+    ``--expansions`` choice, the folders those resolve to (what the loader reads), and the fingerprint of the
+    content they load when the command has loaded it (else it is loaded for it)."""
 
     name: str
     content: tuple[str, ...]
     expansions: str | None
     paths: tuple[str, ...]
+    fingerprint: str = ""
 
     def pack(self) -> Pack:
-        return Pack(self.name, self.content, self.expansions, content_fingerprint(self.paths))
+        return Pack(self.name, self.content, self.expansions, self.fingerprint or content_fingerprint(self.paths))
 
 
 # What plays a game: the packages and modules of the interpreter whose code engine_fingerprint hashes.
@@ -180,6 +183,12 @@ def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameR
             old = read_spec(d)
         except RecordError as e:
             raise SweepError(f"{e}\n(choose another --out, or remove the directory to start over)") from None
+        if any(older_fingerprint(p.fingerprint) for p in old.packs):
+            raise SweepError(
+                f"{d} was begun by an older fengsheng, whose content fingerprint hashed the packs' files: this one "
+                "fingerprints what the game is made of, and cannot tell whether the sweep's content is the content "
+                "now; --restart plays the grid again, or choose another --out"
+            )
         if old.packs != spec.packs and _same_folders(old, spec, d):  # written as typed by an older fengsheng
             old = replace(old, packs=spec.packs)
             write_spec(d, old)

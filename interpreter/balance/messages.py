@@ -60,6 +60,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "扩展包{pack}：{where}的内容在扫描之后改动过：技能列表是那里现在的内容的",
         "pack {pack}: the content at {where} has changed since the sweep: its skill lists are of the content there now",
     ),
+    "note_older": (
+        "扩展包{pack}：这次扫描由较早的fengsheng做成，其内容指纹是扩展包文件的散列，无法判断{where}的内容在扫描之后是否改动过："
+        "技能列表是那里现在的内容的",
+        "pack {pack}: the sweep was made by an older fengsheng, whose content fingerprint hashed the pack's files: "
+        "whether the content at {where} has changed since cannot be told; its skill lists are of the content there now",
+    ),
     "note_broken": (
         "扩展包{pack}：{where}的内容在扫描之后改动过，已无法载入（{error}）：不列出其角色的技能，也不单独标出新角色；"
         "运行 fengsheng validate {where} 查看要改什么，再重新生成报告",

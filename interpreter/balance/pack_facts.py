@@ -86,7 +86,8 @@ def _pack_contents(meta: dict) -> dict[str, Any]:
 
 def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dict[str, dict[str, Any]]]:
     """The sweep's grid with each pack's folders as this process finds them, and a note per pack that is not
-    there or has changed since the sweep: its facts (``kind`` missing, changed or broken, and what each names),
+    there or has changed since the sweep: its facts (``kind`` missing, changed or broken, and what each names; older:
+    the sweep's fingerprint is an older fengsheng's, which cannot tell),
     which words.note_text says in a language.
 
     ``sweep.json`` names a pack's folders as a log's header does (``content.packs.find_log_pack``: a bundled
@@ -95,9 +96,12 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
     (absolute when outside it), so the skill lists load and the re-run commands work from where the report is
     made; a pack that is not there keeps the place it was looked for beside the sweep and is marked
     ``missing`` (its skills are then known only from their uses)."""
+    import contextlib
     import copy
     import os
 
+    from ..content.fingerprint import older_fingerprint
+    from ..content.loader import ContentErrors
     from ..content.packs import PackError, find_log_pack, parse_expansions, resolve_packs
     from ..sim import content_fingerprint
 
@@ -135,13 +139,14 @@ def locate_packs(meta: dict, where: str | Path | None = None) -> tuple[dict, dic
             continue
         fingerprint = pack.get("fingerprint")
         if fingerprint:
-            try:
-                now = content_fingerprint(resolve_packs(found, parse_expansions(pack.get("expansions"))))
-            except (PackError, OSError):
-                now = None
+            older = older_fingerprint(fingerprint)  # an older fengsheng's (of the files): nothing to compare it with
+            now = None
+            if not older:
+                with contextlib.suppress(PackError, ContentErrors, OSError):  # (changed, or broken: said below)
+                    now = content_fingerprint(resolve_packs(found, parse_expansions(pack.get("expansions"))))
             if now != fingerprint:
                 where = ", ".join(pack["content"]) or None  # (None: the bundled game)
-                notes[name] = {"kind": "changed", "pack": name, "where": where}
+                notes[name] = {"kind": "older" if older else "changed", "pack": name, "where": where}
                 broken = _load_error(found, pack.get("expansions"))
                 if broken:
                     notes[name] = {"kind": "broken", "pack": name, "where": where, "error": broken}

@@ -39,7 +39,8 @@ def _ray_chunk(
     if paths not in _RAY_CONTENT:
         from ..content.loader import load_content
 
-        _RAY_CONTENT[paths] = (load_content(list(paths)), content_fingerprint(paths))
+        loaded = load_content(list(paths))
+        _RAY_CONTENT[paths] = (loaded, content_fingerprint(loaded))
     content, found = _RAY_CONTENT[paths]
     if found != fingerprint:
         import socket

@@ -55,7 +55,7 @@ class Pack:
     """One pack of a grid: its label (the cells' ``pack``), the content folders it loads (``--content``;
     empty: the bundled game; in ``sweep.json`` named relative to the sweep's directory, ``sweep.portable``),
     the ``--expansions`` choice (None: the default) and the fingerprint of the content loaded
-    (``sim.content_fingerprint`` of the resolved folders)."""
+    (``sim.content_fingerprint`` of what the resolved folders load: content/fingerprint.py)."""
 
     name: str
     content: tuple[str, ...] = ()

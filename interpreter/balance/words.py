@@ -43,8 +43,8 @@ def pins_text(pins: Any, lang: str, cards: Any = None, names: Any = None) -> str
 
 def note_text(note: Any, lang: str) -> str:
     """A note on a sweep's pack as the report found it (pack_facts.locate_packs: its folder missing, its content
-    changed, or changed and no longer loading), in `lang`. (A text is said as it is: a report made before notes
-    had facts.)"""
+    changed, or changed and no longer loading, or not known to be the same: an older fengsheng's sweep), in
+    `lang`. (A text is said as it is: a report made before notes had facts.)"""
     if not isinstance(note, dict):
         return str(note)
     kind, pack = note.get("kind"), note.get("pack")
@@ -58,6 +58,8 @@ def note_text(note: Any, lang: str) -> str:
     where = note.get("where") or say("note_bundled", lang)
     if kind == "broken":
         return say("note_broken", lang, pack=pack, where=where, error=note.get("error"))
+    if kind == "older":
+        return say("note_older", lang, pack=pack, where=where)
     return say("note_changed", lang, pack=pack, where=where)
 
 

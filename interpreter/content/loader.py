@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import cache
 from ..cache import Kept, remember
-from ..model.content import CardType, Content, DeckEntry, Origin, Role, Rules, SecretTask
+from ..model.content import CardType, Content, DeckEntry, MadeOf, Origin, Role, Rules, SecretTask
 from ..model.declared import Declared
 from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
@@ -131,6 +131,7 @@ class _Kinds:
     tasks: dict[str, SecretTask] = field(default_factory=dict)
     roles: dict[str, Role] = field(default_factory=dict)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    read: list[tuple[str, str, PosDict]] = field(default_factory=list)  # (folder, id, data) of each one kept
 
 
 def load_content(paths=None, errors: list[ContentError] | None = None) -> Content:
@@ -185,6 +186,12 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
         origins=kinds.origins,
         changes=layers.changes,
         declared=u.declared,
+        made_of=MadeOf(
+            rules_read[1] if rules_read is not None else None,
+            tuple(kinds.read),
+            tuple(deck),
+            {name: tuple(uids) for name, uids in decks.items()},
+        ),
     )
 
 
@@ -202,14 +209,17 @@ def _build_kinds(u: Units, layers: Layers, dirs: list[Path]) -> _Kinds:
             u.card_names[data["name"]] = data["id"]
     for ident, (layer, f, data) in cards.items():
         out.card_types[ident] = build(u, f, data, "card", layer)
+        out.read.append(("cards", ident, data))
         out.origins["card", ident] = layers.origin(layer, f, data)
     for ident, (layer, f, data) in layers.resolve(
         "secret_tasks", _read_kind(u.sink, dirs, "secret_tasks", "secret_task")
     ).items():
         out.tasks[ident] = build(u, f, data, "secret_task", layer)
+        out.read.append(("secret_tasks", ident, data))
         out.origins["secret_task", ident] = layers.origin(layer, f, data)
     for ident, (layer, f, data) in layers.resolve("roles", _read_kind(u.sink, dirs, "roles", "role")).items():
         out.roles[ident] = build(u, f, data, "role", layer)
+        out.read.append(("roles", ident, data))
         out.origins["role", ident] = layers.origin(layer, f, data)
     return out
 

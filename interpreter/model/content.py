@@ -272,6 +272,25 @@ class PackInfo:
     extends: tuple[str, ...] = ()
 
 
+class MadeOf:
+    """What a content set was built from, as the loader read it: the rules' data (manifests merged in), each
+    definition kept as (folder, id, data), in the loader's order, and the deck as built with its named decks.
+    content/fingerprint.py hashes it. (A plain class, here: a dataclass would be generated and compiled, and a
+    module of its own imported, at every start-up of a command that loads content.)"""
+
+    __slots__ = ("rules", "definitions", "deck", "decks", "fingerprint")
+
+    def __init__(
+        self,
+        rules: Any,
+        definitions: tuple[tuple[str, str, Any], ...],
+        deck: tuple[DeckEntry, ...],
+        decks: dict[str, tuple[int, ...]],
+    ) -> None:
+        self.rules, self.definitions, self.deck, self.decks = rules, definitions, deck, decks
+        self.fingerprint = ""  # content_fingerprint's, once asked for
+
+
 @dataclass
 class Content:
     rules: Rules
@@ -287,6 +306,9 @@ class Content:
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)  # (kind, id) -> where it is defined
     changes: list[str] = field(default_factory=list)  # what each pack changed of what it extends, in words
     declared: Declared = NOTHING_DECLARED  # the counters and events the rules declare (model/declared.py)
+    # what the loader built it from (MadeOf, which keeps its fingerprint once asked for: content/fingerprint.py, a
+    # hash of what the game is made of, for logs and sweeps); None: content built by hand
+    made_of: MadeOf | None = field(default=None, repr=False, compare=False)
 
     def deck_for(self, players: int) -> list[DeckEntry]:
         for lo, hi, name in self.rules.decks:

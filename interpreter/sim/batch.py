@@ -232,7 +232,9 @@ def simulate(
     summary = Summary(players=players, agents=tuple(agents or ()))
     agents_header = ",".join(agents) if agents else "random"
     writer = (
-        LogWriter(log_path, content_paths, players, agents=agents_header, max_turns=max_turns) if log_path else None
+        LogWriter(log_path, content_paths, players, agents=agents_header, max_turns=max_turns, content=content)
+        if log_path
+        else None
     )
     take = _Taker(summary, writer, progress)
     jobs = _jobs_worth(jobs, games, content_paths)

@@ -9,14 +9,12 @@ wrong; a per-seat copy leaves out what that seat could not see, and the seed.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__, jsonread
-from ..cache import Kept, file_stamp, remember
 from ..engine.observation import project
 from ..seeds import SEED_RANGE, is_seed
 from ..snippet import snippet
@@ -24,51 +22,23 @@ from ..snippet import snippet
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.step import GameState
+    from ..model.content import Content
 
 LOG_FORMAT = 1
 
 
-def content_fingerprint(paths) -> str:
-    """A hash of every content file of the packs, so a replay can tell if the content changed.
+def content_fingerprint(content) -> str:
+    """The fingerprint of a content set (content/fingerprint.py says what counts: what the game is made of, not
+    the files' bytes): given loaded content (a Content), its own; given pack folders, that of the content they
+    load (ContentErrors if they do not load)."""
+    from ..content.fingerprint import content_fingerprint as of_content
+    from ..model.content import Content
 
-    The files the loader reads: the pack's own (rules.yaml, deck.yaml) and those of its kind
-    folders, not the packs inside it (content/expansions/…), which are packs of their own.
-    Kept in the process by what those files are on disk (FINGERPRINTS).
-    """
-    listed = []
-    for root in paths:
-        root = Path(root)
-        listed.append((root, sorted([*root.glob("*.y*ml"), *root.glob("*/*.y*ml")])))
-    key = _stamps(listed)
-    if key is None:
-        return _hashed(listed)
-    return remember(FINGERPRINTS, key, lambda: (_hashed(listed), True))
+    if not isinstance(content, Content):
+        from ..content.loader import load_content
 
-
-def _hashed(listed: list[tuple[Path, list[Path]]]) -> str:
-    h = hashlib.sha256()
-    for root, files in listed:
-        for f in files:
-            h.update(str(f.relative_to(root)).encode())
-            h.update(f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-# A fingerprint kept by what its files are on disk: each file's name in its pack and cache.file_stamp, taken only
-# when none changed in the last cache.SETTLED. A process that fingerprints the same packs again and again (the
-# tests; `balance`, for each pack of a sweep and again in its report; `replay`) reads and hashes them once.
-FINGERPRINTS: Kept[str] = Kept("content fingerprint", limit=64)
-
-
-def _stamps(listed: list[tuple[Path, list[Path]]]) -> tuple | None:
-    out = []
-    for root, files in listed:
-        for f in files:
-            stamp = file_stamp(f)
-            if stamp is None:  # (changed just now, or unreadable: the hash says why, as it reads the file)
-                return None
-            out.append((str(f.relative_to(root)), stamp))
-    return tuple(out)
+        content = load_content(list(content))
+    return of_content(content)
 
 
 class LogWriter:
@@ -83,6 +53,7 @@ class LogWriter:
         agents: str = "random",
         max_turns: int | None = None,
         packs: list[str] | None = None,
+        content: Content | None = None,
     ):
         # the writer holds the file open; close() closes it (no file: it only formats, in a worker). Each game is
         # written whole and flushed: a write that fails (a full disk) is cut back to the games before it, and
@@ -91,7 +62,10 @@ class LogWriter:
         self.written = 0  # games whole in the file
         self.error: OSError | None = None  # why the log stopped, if it did
         self._good = 0  # the bytes of those games
-        self.fingerprint = fingerprint if fingerprint is not None else content_fingerprint(content_paths)
+        # the header's `content`: given, or the fingerprint of the content played (else of what its packs load)
+        if fingerprint is None:
+            fingerprint = content_fingerprint(content if content is not None else content_paths)
+        self.fingerprint = fingerprint
         # the header's `packs`: the folders played, so `replay` finds a fork's content without --content; named
         # portably (a bundled pack by id, another relative to the log's folder: content.packs.log_pack_ref).
         # `packs` gives them made already (a worker formats games for the log its batch writes)
@@ -172,7 +146,15 @@ def state_log_text(state: GameState, content_paths, agents: str, index: int = 0,
 
     where = Path.cwd() if base is None else Path(base)
     packs = [log_pack_ref(p, where) for p in content_paths] if content_paths else None
-    writer = LogWriter(None, content_paths, state.n_players, agents=agents, max_turns=state.max_turns, packs=packs)
+    writer = LogWriter(
+        None,
+        content_paths,
+        state.n_players,
+        agents=agents,
+        max_turns=state.max_turns,
+        packs=packs,
+        content=state._game.content,
+    )
     return writer.game_text(index, state.seed, state._game)
 
 
