@@ -427,9 +427,11 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
 def ending_text(reason: str, names: Names) -> str:
     """How a game ended, from its result's reason (``collect``, ``collect+usurp`` …), in the words of REASON_ZH: the
     result both tables show and the end's reveal say it so. A usurped victory says so (the winners are not the ones
-    the check found), and a collect check names the rules' count (a fork may change it)."""
+    the check found), and a collect check names the rules' count (a fork may change it). A reason the engine does not
+    give (a log's, uploaded to the replay viewer: any text) is said as it is, never read as a template."""
     base, _, after = reason.partition("+")
-    text = REASON_ZH.get(base, base).format(collect=names.content.rules.collect_count)
+    words = REASON_ZH.get(base)
+    text = words.format(collect=names.content.rules.collect_count) if words is not None else base
     return text + USURPED_ZH if after == "usurp" else text
 
 

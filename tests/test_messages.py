@@ -303,3 +303,14 @@ def test_every_ending_reads_as_words_a_usurped_one_says_so_and_a_collect_names_t
     assert "收集了 3 张红色或蓝色情报" in str(result_text(collect, names))
     fork = SimpleNamespace(roles={}, deck=[], rules=SimpleNamespace(collect_count=4))
     assert "收集了 4 张红色或蓝色情报" in str(result_text(collect, Names(fork)))
+
+
+def test_an_ending_the_engine_does_not_give_is_said_as_written():
+    """A log uploaded to the replay viewer is any text: its end's reason is said as it is, braces and all (it was
+    read as a template of REASON_ZH's, and `{x}` raised KeyError out of the reveal: the viewer's answer failed)."""
+    from interpreter.summary import game_summary
+
+    names = Names(load_cached())
+    for reason, shown in (("{x}", "{x}"), ("{collect}+usurp", "{collect}，随后胜利被篡夺"), ("a{0}b", "a{0}b")):
+        ended = game_summary([{"e": "game_over", "winners": [1], "reason": reason, "turns": 9}], names)
+        assert ended is not None and ended["ended"] == f"游戏结束（第 9 回合）：{shown}", ended
