@@ -579,3 +579,24 @@ def test_a_full_disk_says_how_many_games_the_sweep_keeps_and_resumes(tmp_path, m
     resumed = fengsheng(*args)
     assert resumed.exit_code == 0, resumed.output
     assert len((tmp_path / "out" / "games.jsonl").read_text(encoding="utf-8").splitlines()) == 12
+
+
+def test_a_pack_whose_content_changed_is_named_not_called_another_grid(tmp_path, base):
+    """The same command after an edit to a pack's game (its fingerprint changed): the error names the pack and
+    says its content changed; it said the directory held 'another grid' and to give the same options, which the
+    user had, the packs' fingerprints cut short where they differ."""
+    from dataclasses import replace
+
+    from interpreter.balance.grid import prepare
+
+    then, now = (replace(base, fingerprint=f"game-{c * 16}") for c in "ab")
+    prepare(tmp_path, make_spec(1, [5], ["random"], [then], 2))
+    assert prepare(tmp_path, make_spec(1, [5], ["random"], [then], 3)) == []  # (unchanged: resumed, extended)
+    for games in (3, 4):  # the same --games, or more
+        with pytest.raises(SweepError) as e:
+            prepare(tmp_path, make_spec(1, [5], ["random"], [now], games))
+        said = str(e.value)
+        assert "pack base (the bundled game: game-aaaaaaaaaaaaaaaa then, game-bbbbbbbbbbbbbbbb now)" in said, said
+        assert "another grid" not in said and "--restart" in said, said
+    with pytest.raises(SweepError, match=r"another grid \(seed: 1 in the directory, 2 now; packs"):
+        prepare(tmp_path, make_spec(2, [5], ["random"], [now], 3))  # more than the content: the grid's differences

@@ -198,6 +198,13 @@ def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameR
                 "its games and new ones would come from two engines; --restart plays the grid again, or choose "
                 "another --out"
             )
+        changed = _changed_packs(old, spec)
+        if changed and not old.differences(replace(spec, packs=old.packs, games=old.games)):
+            raise SweepError(
+                f"{d}: the content of {', '.join(changed)} is not the content the sweep's games were played on (what "
+                "the game is made of changed: a number, a text, effect code or the deck; a comment or a scenario "
+                "does not count, docs/modding.md §8): --restart plays the grid again, or choose another --out"
+            )
         diff = old.differences(spec)
         if diff and not old.differences(_with_games(spec, old.games)):  # only the games per cell differ
             if spec.games < old.games:
@@ -224,6 +231,23 @@ def prepare(out: str | Path, spec: SweepSpec, resume: bool = True) -> list[GameR
     except OSError as e:
         raise SweepError(f"{d}: cannot write the sweep there ({e.strerror or e})") from None
     return []
+
+
+def _changed_packs(old: SweepSpec, new: SweepSpec) -> list[str]:
+    """The packs whose content changed since the sweep began, in words (pack mine (my_pack): game-… then, game-…
+    now), when they are the same packs as given (label, folders, expansions) and only their fingerprints differ:
+    said so, not as a grid of other options (the command typed is the same), which the fingerprint, cut short,
+    did not show."""
+    if len(old.packs) != len(new.packs):
+        return []
+    out = []
+    for a, b in zip(old.packs, new.packs, strict=True):
+        if replace(a, fingerprint=b.fingerprint) != b:
+            return []
+        if a.fingerprint != b.fingerprint:
+            where = ", ".join(a.content) or "the bundled game"
+            out.append(f"pack {a.name} ({where}: {a.fingerprint} then, {b.fingerprint} now)")
+    return out
 
 
 def _with_games(spec: SweepSpec, games: int) -> SweepSpec:
