@@ -65,8 +65,8 @@ class ExistingPath(click.Path):
     """A file or folder that must exist: one that is not there is refused with the entry beside it closest in
     spelling (tests/scenario -> did you mean tests/scenarios?), the slip a newcomer makes typing it."""
 
-    def __init__(self, file_okay: bool = True) -> None:
-        super().__init__(exists=True, file_okay=file_okay)
+    def __init__(self, file_okay: bool = True, dir_okay: bool = True) -> None:
+        super().__init__(exists=True, file_okay=file_okay, dir_okay=dir_okay)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:

@@ -53,6 +53,7 @@ from .seat_text import (
     zone_lines,
 )
 from .seeds import SEED_RANGE, agent_seed, is_seed
+from .suggest import folder_hint
 from .summary import game_summary
 
 SAVE_FORMAT = "fengsheng-play"
@@ -187,7 +188,8 @@ def _read_save_json(path: str | Path) -> dict[str, Any]:
         with open(path, "rb") as f:
             raw = f.read(MAX_SAVE_BYTES + 1)
     except OSError as e:
-        raise PlayError(f"{path}: cannot read the save: {e.strerror or e}") from None
+        hint = folder_hint(str(path), files=True) if isinstance(e, FileNotFoundError) else None
+        raise PlayError(f"{path}: cannot read the save: {e.strerror or e}" + (f": {hint}" if hint else "")) from None
     if len(raw) > MAX_SAVE_BYTES:
         raise PlayError(f"{path}: not a save of fengsheng play (larger than {MAX_SAVE_BYTES // 2**20} MB)")
     try:

@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from .cli_options import content_option, content_paths, format_option, load_or_exit
+from .cli_options import ExistingPath, content_option, content_paths, format_option, load_or_exit
 from .snippet import clip
 
 
 @click.command()
-@click.argument("log_path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("log_path", type=ExistingPath(dir_okay=False))
 @content_option("content pack directory the games were played with")
 @click.option("--game", "only", type=int, default=None, help="replay only the game with this index")
 @click.option(

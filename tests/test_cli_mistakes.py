@@ -177,6 +177,19 @@ def test_a_misspelt_file_or_bundled_pack_gets_a_did_you_mean(tmp_path):
     assert "did you mean tie_wu_zi?" in one_line(fengsheng("pack", "show", "tie_wu_z"))
 
 
+def test_a_misspelt_log_or_save_gets_a_did_you_mean(tmp_path):
+    """The files replay and play --resume read: a slip in the name is told the file beside it closest in spelling
+    (they said only that it did not exist); a file's near name is not offered for a folder given as the log."""
+    (tmp_path / "game.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "fengsheng-save.json").write_text("{}", encoding="utf-8")
+    line = one_line(fengsheng("replay", tmp_path / "game.jsnl"))
+    assert line.startswith("error: ") and f"does not exist: did you mean {tmp_path / 'game.jsonl'}?" in line
+    line = one_line(fengsheng("play", "--resume", tmp_path / "fengsheng-sav.json"), status=1)
+    assert "cannot read the save: No such file or directory" in line
+    assert f"did you mean {tmp_path / 'fengsheng-save.json'}?" in line
+    assert "did you mean" not in one_line(fengsheng("replay", tmp_path))
+
+
 def test_a_scenario_s_misspelt_content_pack_gets_a_did_you_mean(tmp_path):
     """A scenario's `content:` folder that is not there: the folder beside it closest in spelling, written as the
     file writes it (relative to the scenario's folder)."""
