@@ -7,6 +7,7 @@ compare.py).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
@@ -46,7 +47,7 @@ def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
         )
     folders = tuple(d.strip() for d in dirs.split(",") if d.strip())
     for d in folders:
-        if not Path(d).is_dir():
+        if not os.path.isdir(d):  # (not Path.is_dir: a name too long for the system raises OSError there)
             hint = folder_hint(d)
             raise ValueError(f"{text!r}: {d} is not a directory" + (f": {hint}" if hint else ""))
     return label, folders

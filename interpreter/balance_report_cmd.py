@@ -8,6 +8,7 @@ through both.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -200,7 +201,8 @@ def report(
 
 
 def _is_sweep(path: str) -> bool:
-    return (Path(path) / "sweep.json").is_file()
+    # (os.path.isfile, not Path.is_file: a name too long for the system raises OSError there)
+    return os.path.isfile(Path(path) / "sweep.json")
 
 
 @click.command()
@@ -390,9 +392,10 @@ def _pack_label(arg: str) -> tuple[str, tuple[str, ...]]:
     path = Path(arg)
     # a pack is a folder with a pack.yaml (a fork) or a rules.yaml (a rule set of its own); any other folder
     # (/tmp, a home folder) would be swept for minutes as the bundled game before anyone saw the mistake
-    if not path.is_dir() or not ((path / "pack.yaml").is_file() or (path / "rules.yaml").is_file()):
-        hint = None if path.is_dir() else folder_hint(arg)
-        what = "a folder with no sweep.json, pack.yaml or rules.yaml" if path.is_dir() else "no such folder"
+    folder = os.path.isdir(path)  # (not Path.is_dir: a name too long for the system raises OSError there)
+    if not folder or not ((path / "pack.yaml").is_file() or (path / "rules.yaml").is_file()):
+        hint = None if folder else folder_hint(arg)
+        what = "a folder with no sweep.json, pack.yaml or rules.yaml" if folder else "no such folder"
         what += f" ({hint})" if hint else ""
         _fail(f"{arg}: neither a sweep directory nor a content pack directory (nor `base`, the bundled game): {what}")
     return path.resolve().name, (arg,)

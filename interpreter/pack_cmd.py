@@ -12,6 +12,7 @@ loaded, not their files, so it is exact however the fork was written (a manifest
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -40,7 +41,7 @@ def _resolve(ref: str | None, expansions: str | None, default: list[str] | None)
             return resolve_packs((), words)
         if ref in bundled:
             return resolve_packs([bundled[ref]], words)
-        if not Path(ref).is_dir():
+        if not os.path.isdir(ref):  # (not Path.is_dir: a name too long for the system raises OSError there)
             hint = folder_hint(ref) or did_you_mean(ref, bundled)
             raise click.BadParameter(
                 f"{ref!r} is neither a folder nor a bundled pack (bundled: {', '.join(bundled)})"

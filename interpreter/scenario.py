@@ -10,6 +10,7 @@ not eligible (and why), and every decision asked and answered.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,8 +180,8 @@ def content_packs(path: Path, data: dict, where: Where, allow_outside: bool = Fa
                     "run with --allow-outside to load it anyway",
                 )
             )
-        if not pack.is_dir():
-            hint = folder_hint(str(p), base=path.parent) if not pack.exists() else None
+        if not os.path.isdir(pack):  # (os.path's tests: a name too long for the system raises OSError in Path's)
+            hint = folder_hint(str(p), base=path.parent) if not os.path.exists(pack) else None
             not_folder = f"content pack {brief(p)} is not a folder ({clip(str(pack))})" + (f"; {hint}" if hint else "")
             raise ScenarioFailure(where(pos_of(data["content"], i), not_folder))
         packs.append(pack)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -32,12 +33,13 @@ def validate(paths, fmt, expansions):
     """
     from .content.loader import load_cached, validate_paths
 
+    # (os.path's tests, not Path's: a name too long for the system is not there, where Path.exists raises OSError)
     for t in map(Path, paths):
-        if not t.exists():
+        if not os.path.exists(t):
             hint = folder_hint(str(t), files=True)
             raise click.UsageError(f"{t} does not exist" + (f": {hint}" if hint else ""))
-    singles = [Path(p) for p in paths if not Path(p).is_dir()]
-    folders = [p for p in paths if Path(p).is_dir()]
+    singles = [Path(p) for p in paths if not os.path.isdir(p)]
+    folders = [p for p in paths if os.path.isdir(p)]
     targets = [*(content_paths(folders, expansions) if folders or not singles else []), *singles]
     # by file, then line and column (the loader finds them stage by stage: a file's schema errors before its code's)
     found = sorted(validate_paths(targets), key=lambda e: (str(e.path), e.line or 0, e.col or 0))

@@ -201,6 +201,33 @@ def test_a_scenario_s_misspelt_content_pack_gets_a_did_you_mean(tmp_path):
     assert "content pack 'packs/jia_gu' is not a folder (" in r.output and "); did you mean packs/jia_gui?" in r.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "{long}"],
+        ["pack", "show", "{long}"],
+        ["pack", "diff", "base", "{long}"],
+        ["balance", "report", "{long}"],
+        ["balance", "compare", "{long}", "{long}"],
+        ["balance", "--pack", "a={long}"],
+    ],
+)
+def test_a_name_too_long_for_the_system_is_one_line_not_a_traceback(tmp_path, args):
+    """A path with a name longer than the file system allows (ENAMETOOLONG): Path.exists and Path.is_dir raise
+    OSError for it where os.path's tests say no, and these doors asked Path, so they ended in a traceback (and a
+    scenario's `content:` folder so named in an 'internal error, a bug in the engine')."""
+    long = str(tmp_path / ("a" * 300))
+    line = one_line(fengsheng(*(a.format(long=long) for a in args)))
+    assert line.startswith("error: ") and "a" * 40 in line
+
+
+def test_a_scenario_content_folder_with_a_name_too_long_is_not_a_folder(tmp_path):
+    f = tmp_path / "t.scenario.yaml"
+    f.write_text(f"name: t\ncontent: [{'a' * 300}]\nplayers: [{{identity: none}}, {{identity: none}}]\n")
+    r = fengsheng("scenario", "run", f)
+    assert r.exit_code == 1 and "internal error" not in r.output and "is not a folder" in r.output, r.output
+
+
 def test_log_or_copy_into_a_missing_folder(tmp_path, log):
     target = tmp_path / "missing" / "g.jsonl"
     assert (

@@ -31,6 +31,7 @@ of them. Passive skills (never "used") are not counted.
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -72,7 +73,7 @@ def load_sweep(path: str | Path) -> Sweep:
     """Read a sweep directory (records.py); a SweepError says what is wrong (not a directory, no sweep.json,
     a bad line)."""
     d = Path(path)
-    if not d.is_dir():
+    if not os.path.isdir(d):  # (not Path.is_dir: a name too long for the system raises OSError there)
         hint = folder_hint(str(path))
         raise SweepError(
             f"{d}: not a directory (a sweep is the directory `fengsheng balance --out DIR` writes)"
