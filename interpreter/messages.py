@@ -110,7 +110,8 @@ def event_text(
         return f"弃牌堆洗成新的牌堆（{rec.get('n')} 张）"
     if e == "reveal":
         if rec.get("private"):  # 查看: shown to some seats only (the reader among them), not to the table
-            whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
+            # a seat's name between Chinese words has a space either side, as in every record's words (从 P2 的手牌中)
+            whose = f" {s('seat')} 的" if rec.get("seat") is not None else ""
             return f"查看{whose}牌（只给查看的人看）：{ids('cards')}"
         return f"{s('seat')} 展示：{ids('cards')}" if rec.get("seat") is not None else f"翻开展示：{ids('cards')}"
     if e == "discard":
@@ -120,7 +121,7 @@ def event_text(
     if e == "to_hand":
         return f"{s('seat')} 把 {ids('cards')} 加入手牌"
     if e == "to_zone":  # a zone the rules declare: a player's, or the table's (seat none)
-        whose = f"{s('seat')} 的" if rec.get("seat") is not None else ""
+        whose = f" {s('seat')} 的" if rec.get("seat") is not None else ""  # (a space either side, as above)
         return f"{ids('cards')} 被置入{whose}{rec.get('zone')}"
     if e == "give":
         return f"{s('seat')} 交给 {s('to_seat')} {rec.get('n')} 张手牌：{ids('cards')}"

@@ -350,11 +350,13 @@ def role_line(role_id: str, names: Names) -> str:
     return f"角色：{names.role(role_id)}" + (f"　技能：{skills}" if skills else "")
 
 
-KNOWN_WHERE = {"hand": "P{seat} 的手牌", "deck": "牌堆第 {depth} 张", "processing": "使用中"}
+# (a hand's seat spaced from 在 as from the 的 after it: known_place)
+KNOWN_WHERE = {"hand": " P{seat} 的手牌", "deck": "牌堆第 {depth} 张", "processing": "使用中"}
 
 
 def known_place(k: Mapping[str, Any]) -> str:
-    """Where a card the seat knows of is: （在P1 的手牌）."""
+    """Where a card the seat knows of is: （在 P1 的手牌）, a seat's name spaced from the Chinese either side as in the
+    log's every record (messages.py)."""
     where = KNOWN_WHERE.get(k["zone"])
     text = where.format(seat=k.get("seat"), depth=k.get("depth", 0) + 1) if where else k["zone"]
     return f"（在{text}）"

@@ -73,7 +73,7 @@ def test_every_line_names_its_subject_and_one_collect_is_one_line():
     assert event_text({"e": "reveal", "seat": 3, "cards": [38]}, 0, names, {}).startswith("P3 展示：")
     # 查看: a look by some seats only (the reader among them) does not read as a show to the table
     looked = event_text({"e": "reveal", "seat": 3, "cards": [38], "private": True}, 0, names, {})
-    assert looked.startswith("查看P3 的牌（只给查看的人看）：") and "展示" not in looked
+    assert looked.startswith("查看 P3 的牌（只给查看的人看）：") and "展示" not in looked
     assert event_text({"e": "discard", "seat": 2, "cards": [115]}, 0, names, {}).startswith("P2 弃置：")
     collect = {"e": "collect", "seat": 1, "cards": [42]}
     assert event_text(collect, 0, names, {}) == "P1 把 利诱#42(黑→锁) 置入情报区"
@@ -314,3 +314,33 @@ def test_an_ending_the_engine_does_not_give_is_said_as_written():
     for reason, shown in (("{x}", "{x}"), ("{collect}+usurp", "{collect}，随后胜利被篡夺"), ("a{0}b", "a{0}b")):
         ended = game_summary([{"e": "game_over", "winners": [1], "reason": reason, "turns": 9}], names)
         assert ended is not None and ended["ended"] == f"游戏结束（第 9 回合）：{shown}", ended
+
+
+# a seat's name touching a Chinese character on either side (查看P3 的牌): the log spaces it from the words around
+_UNSPACED_SEAT = re.compile(r"[\u4e00-\u9fff]P\d|P\d+[\u4e00-\u9fff]")
+
+
+def test_a_seats_name_is_spaced_from_the_chinese_on_either_side_in_every_record():
+    """Every record's sentence names a seat as `从 P2 的手牌中` does, a space either side where Chinese words meet
+    it: 查看P3 的牌 (a private look), 被置入P1 的<zone> and the known cards' （在P1 的手牌） had none before it."""
+    from interpreter.catalogue import EVENTS
+    from interpreter.seat_text import known_place
+
+    names = Names(load_cached())
+    texts = []
+    for name, event in EVENTS.items():
+        if name == "setup":
+            continue
+        rec = {
+            "e": name,
+            **{f: _FIELD_VALUES.get(f, 1 if f not in ("card", "uid", "skill") else None) for f in event.fields},
+        }
+        texts += [event_text(rec, 0, names, {}), event_text(rec | {"private": True}, 0, names, {})]
+    looked = event_text({"e": "reveal", "seat": 3, "cards": [38], "private": True}, 0, names, {})
+    assert looked is not None and looked.startswith("查看 P3 的牌（只给查看的人看）：")
+    put = event_text({"e": "to_zone", "seat": 1, "cards": [38], "zone": "仁区"}, 0, names, {})
+    assert put is not None and put.endswith("被置入 P1 的仁区")
+    assert known_place({"zone": "hand", "seat": 1}) == "（在 P1 的手牌）"
+    assert known_place({"zone": "deck", "depth": 0}) == "（在牌堆第 1 张）"
+    bad = [t for t in texts if t is not None and _UNSPACED_SEAT.search(t)]
+    assert bad == []
