@@ -15,6 +15,7 @@ from typing import Any
 from rich.text import Text
 
 from .engine.state import mask_colors
+from .model.colors import collect_check_words
 from .model.content import Content
 
 COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑"}
@@ -38,7 +39,7 @@ STATUS_ZH = {
 }
 # how a game ended (its result's reason, sim.REASON_TEXT's keys), as ending_text says it to a player
 REASON_ZH = {
-    "collect": "有人收集了 {collect} 张红色或蓝色情报",
+    "collect": "有人收集了 {collect} 张{colors}情报",  # the rules' collect_count, the colours the check counts
     "death": "一名角色死亡，完成了秘密任务",
     "receive": "一名角色接收情报后达成了胜利条件",
     "turn_end": "回合结束时完成了秘密任务",
@@ -429,11 +430,14 @@ def result_text(obs: Mapping[str, Any], names: Names, history: Sequence[Mapping[
 def ending_text(reason: str, names: Names) -> str:
     """How a game ended, from its result's reason (``collect``, ``collect+usurp`` …), in the words of REASON_ZH: the
     result both tables show and the end's reveal say it so. A usurped victory says so (the winners are not the ones
-    the check found), and a collect check names the rules' count (a fork may change it). A reason the engine does not
-    give (a log's, uploaded to the replay viewer: any text) is said as it is, never read as a template."""
+    the check found), and a collect check names the rules' count (a fork may change it) and the colours the engine's
+    check counts (model/colors.COLLECT_CHECKED: what set the check off, whatever colour the winners' camp collects).
+    A reason the engine does not give (a log's, uploaded to the replay viewer: any text) is said as it is, never read
+    as a template."""
     base, _, after = reason.partition("+")
     words = REASON_ZH.get(base)
-    text = words.format(collect=names.content.rules.collect_count) if words is not None else base
+    collect = names.content.rules.collect_count
+    text = words.format(collect=collect, colors=collect_check_words()) if words is not None else base
     return text + USURPED_ZH if after == "usurp" else text
 
 

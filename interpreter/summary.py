@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .model.colors import COLLECT_CHECKED, COLOR_NAMES, COLOR_ZH
 from .seat_text import Names, ending_text
 
 
@@ -63,7 +64,7 @@ def game_summary(
         }
         if players is not None and s < len(players):
             c = players[s]["intel_counts"]
-            row["intel"] = f"红{c['red']} 蓝{c['blue']} 黑{c['black']}"
+            row["intel"] = " ".join(f"{COLOR_ZH[b]}{c[name]}" for b, name in COLOR_NAMES.items())  # 红1 蓝0 黑2
         seats.append(row)
     ended = f"游戏结束（第 {over.get('turns')} 回合）：{ending_text(reason, names)}"
     who = "、".join(f"P{w}" for w in winners) or "无人"
@@ -87,9 +88,10 @@ def _why(
     if base == "collect":
         full = []
         for p in players or ():
-            for color, zh in (("red", "红"), ("blue", "蓝")):
-                if p["intel_counts"][color] >= collect_at:  # whose intel set the check off (maybe not a winner's)
-                    full.append(f"P{p['seat']} 的情报区有 {p['intel_counts'][color]} 张{zh}色情报")
+            for c in COLLECT_CHECKED:  # the colours that set the check off (whatever the winners' camp collects)
+                n = p["intel_counts"][COLOR_NAMES[c]]
+                if n >= collect_at:  # whose intel set the check off (maybe not a winner's)
+                    full.append(f"P{p['seat']} 的情报区有 {n} 张{c.label()}情报")
         whose = "；".join(full) or f"有人收集了 {collect_at} 张同色情报"
         return f"收集检查：{whose}。胜者：{who}"
     if base == "death":

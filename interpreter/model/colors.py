@@ -29,3 +29,15 @@ RED, BLUE, BLACK = Color(RED_BIT), Color(BLUE_BIT), Color(BLACK_BIT)
 COLOR_BITS = {"red": RED, "blue": BLUE, "black": BLACK}
 COLOR_NAMES: dict[int, str] = {RED: "red", BLUE: "blue", BLACK: "black"}
 COLOR_ZH: dict[int, str] = {RED: "红", BLUE: "蓝", BLACK: "黑"}
+
+# The colours whose count sets off the collect check: engine/resolution.py and engine/victory.py test RED_BIT and
+# BLUE_BIT against the rules' collect_count. The engine fixes them, not the content: a camp's `collects:` (rules.yaml)
+# only describes the camp (describe shows it), so a third camp that collects black wins by its own conditions, at a
+# collect check that red or blue set off. The texts that name the check (a game's ending, describe's victory
+# conditions) read the colours here and the count from the rules, so they say what the engine does.
+COLLECT_CHECKED: Final = (RED, BLUE)
+
+
+def collect_check_words() -> str:
+    """The collect check's colours as the texts say them (Color.label, joined by 或)."""
+    return "或".join(c.label() for c in COLLECT_CHECKED)
