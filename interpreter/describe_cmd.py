@@ -80,6 +80,7 @@ class Item:
     pack: str | None = None  # the pack that defines it (identities: from the rules, none)
     declared: Declared = NOTHING_DECLARED  # the rules' counters and events (a role's skills may react to them)
     camps: Mapping[str, Camp] = field(default_factory=dict)  # the rules' camps (an identity names one)
+    collect_at: int = Rules.collect_count  # the rules' collect_count (a collect check's wording says it)
 
     @property
     def id(self) -> str:
@@ -122,7 +123,7 @@ class Item:
             if isinstance(self.obj, CardType):
                 text = describe_card(self.obj)
             elif isinstance(self.obj, SecretTask):
-                text = describe_task(self.obj)
+                text = describe_task(self.obj, self.collect_at)
             elif isinstance(self.obj, Role):
                 text = describe_role(self.obj, self.declared)
             elif isinstance(self.obj, Turn):
@@ -132,7 +133,7 @@ class Item:
             elif isinstance(self.obj, Camps):
                 text = describe_camps(self.obj.camps)
             else:
-                text = describe_identity(self.obj, self.camps)
+                text = describe_identity(self.obj, self.camps, self.collect_at)
             return text or "（没有可描述的代码：加载时出错，见警告）"
         except Exception as e:  # a gap in the renderer must not hide the rest of the catalogue
             return f"（无法生成：{type(e).__name__}: {e}）"
@@ -160,13 +161,14 @@ def collect_items(dirs) -> tuple[list, list]:
         ("role", content.roles),
     ]
     origin = content.origins
+    collect_at = content.rules.collect_count
     items = [
-        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None, content.declared)
+        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None, content.declared, collect_at=collect_at)
         for kind, objs in groups
         for _, obj in sorted(objs.items())
     ]
     camps = content.rules.camps
-    items += [Item("identity", obj, camps=camps) for obj in content.identities.values()]
+    items += [Item("identity", obj, camps=camps, collect_at=collect_at) for obj in content.identities.values()]
     items.append(Item("rules", Turn(content.rules)))
     if camps:
         items.append(Item("rules", Camps(camps)))

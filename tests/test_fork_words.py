@@ -3,7 +3,8 @@ wrote in: a third camp (灰雀) that collects black, a collect count of four, bl
 of a game (the result both tables show, seat_text.result_text, and the end's reveal, summary.game_summary) says
 the rules' count and the colours the engine's collect check counts (red or blue set it off:
 model/colors.COLLECT_CHECKED), not the colour the winners' camp collects: a camp that collects black wins at a
-collect check only when red or blue set it off, so a text naming black there would be false."""
+collect check only when red or blue set it off, so a text naming black there would be false. `describe` names the
+camp and its colour from `camps:` and says the rules' count in a collect check's wording."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import S, make
 from interpreter.content.loader import BUNDLED_CONTENT, load_content
+from interpreter.describe_cmd import collect_items
 from interpreter.engine.errors import GameOver
 from interpreter.model.colors import COLOR_BITS
 from interpreter.seat_text import Names, result_text
@@ -85,3 +87,16 @@ def test_the_end_of_a_third_camps_collect_win_reads_the_rules_count_and_the_chec
     assert lines[0] == "游戏结束（第 7 回合）：有人收集了 4 张红色或蓝色情报"
     assert lines[1] == "收集检查：P0 的情报区有 4 张红色情报。胜者：P0"
     assert lines[2] == "★胜 P0 —，身份：灰雀·密使，存活，情报 红4 蓝0 黑2"
+
+
+def test_describe_says_the_forks_camp_its_colour_and_the_rules_collect_count(fork):
+    items, _ = collect_items([BUNDLED_CONTENT, fork])
+    text = {(i.kind, i.id): i.generated() for i in items}
+    assert "灰雀（灰雀，收集黑色情报）：第三阵营" in text[("rules", "camps")]
+    assert text[("identity", "hui_que")].startswith("身份颜色为黑色，属于灰雀阵营，与同阵营的角色共同胜利。")
+    # a collect_unclaimed task (有人收集了……但没有宣告胜利) at the rules' count, not the base game's three
+    unclaimed = next(t for (kind, _), t in text.items() if kind == "secret_task" and "没有宣告胜利" in t)
+    assert "收集了四张红色或蓝色情报但没有宣告胜利" in unclaimed and "三张" not in unclaimed
+    base, _ = collect_items([BUNDLED_CONTENT])
+    said = next(i.generated() for i in base if i.kind == "secret_task" and "没有宣告胜利" in i.generated())
+    assert "收集了三张红色或蓝色情报但没有宣告胜利" in said

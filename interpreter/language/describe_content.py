@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .. import catalogue
-from ..model.colors import COLOR_NAMES
+from ..model.colors import COLOR_NAMES, collect_check_words
 from ..model.content import Camp, CardType, Identity, Role, Rules, SecretTask, Skill, Victory
 from ..model.declared import NOTHING_DECLARED, Declared, EventDecl, ZoneDecl
 from . import ast
@@ -108,8 +108,9 @@ def _roles_of(conj: list[ast.Node]) -> tuple[bool, bool, bool, list[ast.Node]]:
     return you, other, turn, [c for c, k in zip(conj, kinds, strict=True) if not any(k)]
 
 
-def _victory_text(v: Victory) -> str:
-    """One victory condition in the wording of its check."""
+def _victory_text(v: Victory, collect_at: int = Rules.collect_count) -> str:
+    """One victory condition in the wording of its check; a collect check's says the rules' count (`collect_at`,
+    their collect_count: the model's default without rules) and the colours the engine's check counts."""
     try:
         node = expression(v.source or "true")
     except LanguageError as e:
@@ -123,10 +124,11 @@ def _victory_text(v: Victory) -> str:
     cond, lead = both.text() if both else "", "你的回合，" if your_turn else ""
     who = YOU if you else ("一名其他角色" if other else "一名角色")
     someone = VAR_ZH["subject"]  # 该角色
+    collected = f"{cn_num(collect_at, '张')}{collect_check_words()}情报"
     if v.check == "collect":
-        out = lead + (cond or "收集三张红色或蓝色情报")
+        out = lead + (cond or f"收集{collected}")
     elif v.check == "collect_unclaimed":
-        out = f"{lead}{who}收集了三张红色或蓝色情报但没有宣告胜利" + (f"，且{cond}" if cond else "")
+        out = f"{lead}{who}收集了{collected}但没有宣告胜利" + (f"，且{cond}" if cond else "")
     elif v.check == "death" and you:
         out = f"{lead}你死亡时" + (f"，{both.text(YOU)}" if both else "")
     elif v.check == "death" and both and all(p.subj == someone for p in phrases):  # 一名……的角色死亡
@@ -148,14 +150,17 @@ def _victory_text(v: Victory) -> str:
     return end_sentence(out) + alone + ("（你已死亡时也可以因此胜利。）" if v.dead_may_win else "")
 
 
-def describe_task(task: SecretTask) -> str:
-    """A secret task's victory condition(s), generated from its `victory:` code."""
-    return "或者：".join(_victory_text(v) for v in task.victories) or "（没有胜利条件）"
+def describe_task(task: SecretTask, collect_at: int = Rules.collect_count) -> str:
+    """A secret task's victory condition(s), generated from its `victory:` code (`collect_at`: the rules'
+    collect_count, which a collect check's wording says)."""
+    return "或者：".join(_victory_text(v, collect_at) for v in task.victories) or "（没有胜利条件）"
 
 
-def describe_identity(identity: Identity, camps: Mapping[str, Camp] | None = None) -> str:
+def describe_identity(
+    identity: Identity, camps: Mapping[str, Camp] | None = None, collect_at: int = Rules.collect_count
+) -> str:
     """An identity of rules.yaml: its color, camp (by the name the rules' `camps:` give it, if they declare it)
-    and victory conditions."""
+    and victory conditions (`collect_at`: the rules' collect_count, as describe_task)."""
     color = COLOR_NAMES.get(identity.color, str(identity.color))
     text = f"身份颜色为{COLOR_ZH.get(color, color)}，"
     camp = identity.camp
@@ -166,7 +171,8 @@ def describe_identity(identity: Identity, camps: Mapping[str, Camp] | None = Non
         text += f"属于{declared.name}阵营，与同阵营的角色共同胜利。"
     else:
         text += f"属于{COLOR_ZH.get(camp, camp)}阵营，与同阵营的角色共同胜利。"
-    text += ("胜利条件：" + "或者：".join(map(_victory_text, identity.victories))) if identity.victories else ""
+    wins = [_victory_text(v, collect_at) for v in identity.victories]
+    text += ("胜利条件：" + "或者：".join(wins)) if wins else ""
     return text + ("抽取一张秘密任务，以其胜利条件为自己的胜利条件。" if identity.takes_task else "")
 
 
