@@ -28,6 +28,7 @@ from .language.describe_content import (
     describe_task,
     describe_turn,
 )
+from .language.describe_values import BASE_COUNTS, rule_counts
 from .model.content import Camp, CardType, Identity, Phase, Role, Rules, SecretTask, role_label
 from .model.declared import NOTHING_DECLARED, Declared
 from .snippet import clip, snippet
@@ -80,7 +81,7 @@ class Item:
     pack: str | None = None  # the pack that defines it (identities: from the rules, none)
     declared: Declared = NOTHING_DECLARED  # the rules' counters and events (a role's skills may react to them)
     camps: Mapping[str, Camp] = field(default_factory=dict)  # the rules' camps (an identity names one)
-    collect_at: int = Rules.collect_count  # the rules' collect_count (a collect check's wording says it)
+    counts: tuple[int, int] = BASE_COUNTS  # the rules' counts of intel (rule_counts: a collect check's, makes_three's)
 
     @property
     def id(self) -> str:
@@ -121,11 +122,11 @@ class Item:
     def generated(self) -> str:
         try:
             if isinstance(self.obj, CardType):
-                text = describe_card(self.obj)
+                text = describe_card(self.obj, self.counts)
             elif isinstance(self.obj, SecretTask):
-                text = describe_task(self.obj, self.collect_at)
+                text = describe_task(self.obj, self.counts)
             elif isinstance(self.obj, Role):
-                text = describe_role(self.obj, self.declared)
+                text = describe_role(self.obj, self.declared, self.counts)
             elif isinstance(self.obj, Turn):
                 text = describe_turn(self.obj.rules)
             elif isinstance(self.obj, Declarations):
@@ -133,7 +134,7 @@ class Item:
             elif isinstance(self.obj, Camps):
                 text = describe_camps(self.obj.camps)
             else:
-                text = describe_identity(self.obj, self.camps, self.collect_at)
+                text = describe_identity(self.obj, self.camps, self.counts)
             return text or "（没有可描述的代码：加载时出错，见警告）"
         except Exception as e:  # a gap in the renderer must not hide the rest of the catalogue
             return f"（无法生成：{type(e).__name__}: {e}）"
@@ -161,14 +162,14 @@ def collect_items(dirs) -> tuple[list, list]:
         ("role", content.roles),
     ]
     origin = content.origins
-    collect_at = content.rules.collect_count
+    counts = rule_counts(content.rules)
     items = [
-        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None, content.declared, collect_at=collect_at)
+        Item(kind, obj, o.pack if (o := origin.get((kind, obj.id))) else None, content.declared, counts=counts)
         for kind, objs in groups
         for _, obj in sorted(objs.items())
     ]
     camps = content.rules.camps
-    items += [Item("identity", obj, camps=camps, collect_at=collect_at) for obj in content.identities.values()]
+    items += [Item("identity", obj, camps=camps, counts=counts) for obj in content.identities.values()]
     items.append(Item("rules", Turn(content.rules)))
     if camps:
         items.append(Item("rules", Camps(camps)))

@@ -4,7 +4,8 @@ of a game (the result both tables show, seat_text.result_text, and the end's rev
 the rules' count and the colours the engine's collect check counts (red or blue set it off:
 model/colors.COLLECT_CHECKED), not the colour the winners' camp collects: a camp that collects black wins at a
 collect check only when red or blue set it off, so a text naming black there would be false. `describe` names the
-camp and its colour from `camps:` and says the rules' count in a collect check's wording."""
+camp and its colour from `camps:` and says the rules' counts where the code reads them (a collect check's wording,
+`makes_three`)."""
 
 from __future__ import annotations
 
@@ -100,3 +101,14 @@ def test_describe_says_the_forks_camp_its_colour_and_the_rules_collect_count(for
     base, _ = collect_items([BUNDLED_CONTENT])
     said = next(i.generated() for i in base if i.kind == "secret_task" and "没有宣告胜利" in i.generated())
     assert "收集了三张红色或蓝色情报但没有宣告胜利" in said
+
+
+def test_describe_says_the_rules_counts_where_the_code_reads_them(fork):
+    """`makes_three` (利诱: would the intel make the target collect…) reads the rules' collect_count for red and blue
+    and death_count for black; describe said 三张 whatever the rules counted."""
+    items, _ = collect_items([BUNDLED_CONTENT, fork])
+    said = next(i.generated() for i in items if i.kind == "card" and i.id == "li_you")
+    assert "收集四张（黑色：五张）或更多同色情报" in said and "三张" not in said
+    base, _ = collect_items([BUNDLED_CONTENT])
+    said = next(i.generated() for i in base if i.kind == "card" and i.id == "li_you")
+    assert "收集三张或更多同色情报" in said

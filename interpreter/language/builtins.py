@@ -37,7 +37,9 @@ renderer (``describe.py``) reads it and has no branch for any primitive.
 - ``{p.q}``: argument ``q`` of the call given as ``p`` (``{xs.p}``: whose hand
   ``hand(p)`` is);
 - ``{@type}``: the word for the call's value type (per-copy data: 数值, 颜色,
-  文字; else 值); ``{@other}``: the other side of a comparison (``equals``).
+  文字; else 值); ``{@other}``: the other side of a comparison (``equals``);
+  ``{@count}``: the rules' intel counts (collect_count, death_count) as a
+  count of intel of one colour, 三张 (四张（黑色：五张） where they differ).
 
 A ``|`` ends the clause's subject: ``"{p}|摸{n:张}牌"`` has the subject ``{p}``
 (two clauses with the same predicate merge into 你和他依次……, a repeated
@@ -226,7 +228,7 @@ def _check_phrasing(name: str, params: list[Param], ph: Phrasing) -> None:
     for text in ph.templates():
         for m in PLACEHOLDER.finditer(text.replace("|", "")):
             head = m.group(1).split(".")[0]
-            if head not in names and head not in ("@type", "@other"):
+            if head not in names and head not in ("@type", "@other", "@count"):
                 raise ValueError(f"the phrasing of `{name}` names `{{{m.group(1)}}}`, which is not a parameter")
     shapes = [*(s for when, _ in ph.variants for s in when.items()), *((p, s) for p, s, _ in ph.extras)]
     for param, shape in shapes:
@@ -568,8 +570,9 @@ declare(
     "query",
     [("p", T.PLAYER), ("c", T.CARD)],
     T.BOOL,
-    "会让{p}收集三张或更多同色情报",
-    "True if putting c into p's intel would make p hold 3 or more intel of one of c's colors.",
+    "会让{p}收集{@count}或更多同色情报",
+    "True if putting c into p's intel would make p hold as many intel of one of c's colors as the rules' "
+    "collect_count (red, blue) or death_count (black) say, or more: 3 each in the base game.",
     phrasing=Phrasing(verb="会让"),
 )
 

@@ -30,6 +30,7 @@ from .describe import (
     kept_marks,
     phrasing_of,
 )
+from .describe_values import BASE_COUNTS
 from .errors import LanguageError
 from .parser import parse
 from .phrases import cn_num, end_sentence
@@ -48,12 +49,13 @@ def _target_lead(r: Renderer, target: ast.Node, timing: str) -> tuple[str, str]:
     return f"选择{one}", f"对{one}使用"
 
 
-def describe_card(card: CardType) -> str:
-    """The rules text of a card, generated from its uses' target rules, conditions and effects."""
+def describe_card(card: CardType, counts: tuple[int, int] = BASE_COUNTS) -> str:
+    """The rules text of a card, generated from its uses' target rules, conditions and effects (`counts`: the
+    rules', describe_values.rule_counts, which `makes_three` says)."""
     sentences, shared_done = [], False
     for use in card.uses:
         timing, opening = use.timing, TIMING_ZH.get(use.timing, use.timing)
-        r = Renderer(face_down=card.face_down, data_types=card.data_keys)
+        r = Renderer(face_down=card.face_down, data_types=card.data_keys, counts=counts)
         try:
             target = expression(use.target_source) if use.target_source is not None else None
             effect = parse(use.effect_source if use.effect_source is not None else card.effect_source or "")
@@ -108,14 +110,14 @@ def _roles_of(conj: list[ast.Node]) -> tuple[bool, bool, bool, list[ast.Node]]:
     return you, other, turn, [c for c, k in zip(conj, kinds, strict=True) if not any(k)]
 
 
-def _victory_text(v: Victory, collect_at: int = Rules.collect_count) -> str:
-    """One victory condition in the wording of its check; a collect check's says the rules' count (`collect_at`,
-    their collect_count: the model's default without rules) and the colours the engine's check counts."""
+def _victory_text(v: Victory, counts: tuple[int, int] = BASE_COUNTS) -> str:
+    """One victory condition in the wording of its check; a collect check's says the rules' count (`counts`:
+    describe_values.rule_counts, the model's defaults without rules) and the colours the engine's check counts."""
     try:
         node = expression(v.source or "true")
     except LanguageError as e:
         return _unparsable(e)
-    r = Renderer(target_word=TARGET_LONG)
+    r = Renderer(target_word=TARGET_LONG, counts=counts)
     you, other, your_turn, rest = _roles_of(ast.conjuncts(node))
     if you:
         r.vars["subject"] = YOU
@@ -124,7 +126,7 @@ def _victory_text(v: Victory, collect_at: int = Rules.collect_count) -> str:
     cond, lead = both.text() if both else "", "你的回合，" if your_turn else ""
     who = YOU if you else ("一名其他角色" if other else "一名角色")
     someone = VAR_ZH["subject"]  # 该角色
-    collected = f"{cn_num(collect_at, '张')}{collect_check_words()}情报"
+    collected = f"{cn_num(counts[0], '张')}{collect_check_words()}情报"
     if v.check == "collect":
         out = lead + (cond or f"收集{collected}")
     elif v.check == "collect_unclaimed":
@@ -150,17 +152,17 @@ def _victory_text(v: Victory, collect_at: int = Rules.collect_count) -> str:
     return end_sentence(out) + alone + ("（你已死亡时也可以因此胜利。）" if v.dead_may_win else "")
 
 
-def describe_task(task: SecretTask, collect_at: int = Rules.collect_count) -> str:
-    """A secret task's victory condition(s), generated from its `victory:` code (`collect_at`: the rules'
-    collect_count, which a collect check's wording says)."""
-    return "或者：".join(_victory_text(v, collect_at) for v in task.victories) or "（没有胜利条件）"
+def describe_task(task: SecretTask, counts: tuple[int, int] = BASE_COUNTS) -> str:
+    """A secret task's victory condition(s), generated from its `victory:` code (`counts`: the rules', which a
+    collect check's wording says)."""
+    return "或者：".join(_victory_text(v, counts) for v in task.victories) or "（没有胜利条件）"
 
 
 def describe_identity(
-    identity: Identity, camps: Mapping[str, Camp] | None = None, collect_at: int = Rules.collect_count
+    identity: Identity, camps: Mapping[str, Camp] | None = None, counts: tuple[int, int] = BASE_COUNTS
 ) -> str:
     """An identity of rules.yaml: its color, camp (by the name the rules' `camps:` give it, if they declare it)
-    and victory conditions (`collect_at`: the rules' collect_count, as describe_task)."""
+    and victory conditions (`counts`: the rules', as describe_task)."""
     color = COLOR_NAMES.get(identity.color, str(identity.color))
     text = f"身份颜色为{COLOR_ZH.get(color, color)}，"
     camp = identity.camp
@@ -171,7 +173,7 @@ def describe_identity(
         text += f"属于{declared.name}阵营，与同阵营的角色共同胜利。"
     else:
         text += f"属于{COLOR_ZH.get(camp, camp)}阵营，与同阵营的角色共同胜利。"
-    wins = [_victory_text(v, collect_at) for v in identity.victories]
+    wins = [_victory_text(v, counts) for v in identity.victories]
     text += ("胜利条件：" + "或者：".join(wins)) if wins else ""
     return text + ("抽取一张秘密任务，以其胜利条件为自己的胜利条件。" if identity.takes_task else "")
 
@@ -186,8 +188,8 @@ def describe_camps(camps: Mapping[str, Camp]) -> str:
     return "\n".join(lines)
 
 
-def _skill_text(sk: Skill, declared: Declared = NOTHING_DECLARED) -> str:
-    return _sentence(*_skill_parts(sk, declared=declared))
+def _skill_text(sk: Skill, declared: Declared = NOTHING_DECLARED, counts: tuple[int, int] = BASE_COUNTS) -> str:
+    return _sentence(*_skill_parts(sk, declared=declared, counts=counts))
 
 
 def _sentence(lead: str, cond_text: str, body: str) -> str:
@@ -223,9 +225,11 @@ def _with_limit(lead: str, sk: Skill) -> str:
     return lead
 
 
-def _skill_parts(sk: Skill, limit: bool = True, declared: Declared = NOTHING_DECLARED) -> tuple[str, str, str]:
+def _skill_parts(
+    sk: Skill, limit: bool = True, declared: Declared = NOTHING_DECLARED, counts: tuple[int, int] = BASE_COUNTS
+) -> tuple[str, str, str]:
     """A skill's opening (when, and its limit unless `limit` is false), its condition (若…) and its body."""
-    r = Renderer(target_word=TARGET_LONG, may_subject=False, kept_marks=_kept_marks(sk.role))
+    r = Renderer(target_word=TARGET_LONG, may_subject=False, kept_marks=_kept_marks(sk.role), counts=counts)
     whens = TRIGGER_ZH
     for t in sk.on or () if sk.kind == "triggered" else ():  # a built-in event's fields read by name (counter_changed)
         e = catalogue.TRIGGER_EVENTS.get(t)
@@ -307,9 +311,9 @@ def _tags(sk: Skill) -> str:
     return "".join(f"（{t}）" for t in tags)
 
 
-def describe_role(role: Role, declared: Declared = NOTHING_DECLARED) -> str:
+def describe_role(role: Role, declared: Declared = NOTHING_DECLARED, counts: tuple[int, int] = BASE_COUNTS) -> str:
     """A role's skills, one line each: 【skill】text (`declared`: the rules' events its skills may react to)."""
-    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk, declared)}" for sk in role.skills]
+    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk, declared, counts)}" for sk in role.skills]
     return "\n".join(lines) or "（没有技能）"
 
 
@@ -378,15 +382,15 @@ def _zone_words(z: ZoneDecl) -> list[str]:
     return words
 
 
-def _moments_text(sk: Skill, declared: Declared = NOTHING_DECLARED) -> str:
+def _moments_text(sk: Skill, declared: Declared = NOTHING_DECLARED, counts: tuple[int, int] = BASE_COUNTS) -> str:
     """A skill's text; a skill with several moments (`moments:`): one sentence per moment, in order, or one
     sentence with their openings joined (X后，或Y，…) when they share their condition and what they do."""
     if not sk.moments:
-        return _skill_text(sk, declared)
-    parts = [_skill_parts(m, limit=False, declared=declared) for m in sk.moments]
+        return _skill_text(sk, declared, counts)
+    parts = [_skill_parts(m, limit=False, declared=declared, counts=counts) for m in sk.moments]
     if len({(c, b) for _, c, b in parts}) == 1 and all(lead for lead, _, _ in parts):
         return _sentence(_with_limit("，或".join(lead for lead, _, _ in parts), sk), parts[0][1], parts[0][2])
-    parts = [_skill_parts(m, declared=declared) for m in sk.moments]
+    parts = [_skill_parts(m, declared=declared, counts=counts) for m in sk.moments]
     return "".join(_sentence(*p) for p in parts)
 
 

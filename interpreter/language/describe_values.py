@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 
 from .. import catalogue
+from ..model.colors import BLACK
+from ..model.content import Rules
 from . import ast, types as T
 from .builtins import BUILTINS, EVERYONE, PLACEHOLDER, REQUIRED, STATUSES, Phrasing
 from .describe_words import (
@@ -30,6 +32,8 @@ from .describe_words import (
     phrasing_of,
 )
 from .phrases import IT, NP, Phrase, cn_num, poss
+
+BASE_COUNTS = (Rules.collect_count, Rules.death_count)  # the model's defaults: a text written without the rules
 
 
 class _Call:
@@ -98,6 +102,8 @@ class _Call:
             name, spec = m.group(1), m.group(2)
             if name == "@type":
                 return DATA_TYPE_ZH.get(self.r.kind(self.call), "值")
+            if name == "@count":
+                return self.r.count_of_one_colour()
             if "." in name and name not in given:  # {xs.p}: an argument of the call given as xs
                 outer, inner = name.split(".", 1)
                 call = self.args.get(outer)
@@ -148,9 +154,17 @@ class ValueRenderer:
     it_kinds: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # N为… of the counts in noun phrases, said after the text
     kept_marks: frozenset[str] = frozenset()  # marks the described content keeps for the game (shape `kept`)
+    counts: tuple[int, int] = BASE_COUNTS  # the rules' (rule_counts): `{@count}` says them
 
     def __post_init__(self) -> None:
         self.vars = VAR_ZH | {"target": self.target_word}
+
+    def count_of_one_colour(self) -> str:
+        """`{@count}`: the intel of one colour the rules count (a collect of red or blue, black's dying), 三张; where
+        a fork's collect_count and death_count differ, both: 四张（黑色：五张）."""
+        collect, death = self.counts
+        text = cn_num(collect, "张")
+        return text if death == collect else f"{text}（{BLACK.label()}：{cn_num(death, '张')}）"
 
     @staticmethod
     def args(call: ast.Call) -> dict[str, ast.Node]:
@@ -510,3 +524,9 @@ class ValueRenderer:
         who = "" if chooser in (YOU, ctx) else chooser  # one chooses, another acts: 选择……，由他将该牌……
         obj = self.choice_text(ch)
         return Phrase(None, f"{who}选择{obj}，由{actor}{c.predicate(pred_t, {key: short})}", complex=True)
+
+
+def rule_counts(rules: Rules) -> tuple[int, int]:
+    """The counts of intel of one colour the rules' checks read (collect_count, death_count): what the rules text
+    says where the code reads them (a collect check's wording, `makes_three`'s)."""
+    return rules.collect_count, rules.death_count
