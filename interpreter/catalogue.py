@@ -123,7 +123,7 @@ TIMINGS: dict[str, Timing] = {
             "濒死求救 (whoever is being asked; `dying` is the dying player)",
             "濒死求救",
             "everyone, asked from the dying player counter-clockwise. It stops as soon as `dying` has fewer "
-            "than three black intel",
+            "than `death_count` black intel (3 in the base game)",
             "一名角色濒死时",
             "一名角色濒死时",
             speed="fast",
@@ -355,14 +355,15 @@ VICTORY_CHECKS: dict[str, VictoryCheck] = {
     for v in (
         VictoryCheck(
             "collect",
-            "a player has 3 red or 3 blue intel: only his own conditions are checked (`self`); if one holds, "
-            "he wins with his camp",
+            "a player has `collect_count` red or `collect_count` blue intel (the rules' count: 3 in the base game; "
+            "red or blue whatever colour a camp collects): only his own conditions are checked (`self`); if one "
+            "holds, he wins with his camp",
             "",
             "收集三张红色或蓝色情报时",
         ),
         VictoryCheck(
             "collect_unclaimed",
-            "a player (`subject`) has 3 red or 3 blue intel but does not win by it",
+            "a player (`subject`) has `collect_count` red or blue intel (3 in the base game) but does not win by it",
             "that player",
             "一名角色收集了三张红色或蓝色情报但没有宣告胜利",
         ),
@@ -821,7 +822,8 @@ CONTEXT_VARS: dict[str, ContextVar] = {
         ContextVar(
             "subject",
             "player",
-            "`collect_unclaimed`: the player who has 3 red or 3 blue intel but does not win by it. `receive`: the "
+            "`collect_unclaimed`: the player who has `collect_count` red or blue intel (3 in the base game) but does "
+            "not win by it. `receive`: the "
             "player who just received an intel. `death`: the player who just died. Triggered skill: the player "
             "the event is about",
             "triggered skills and the victory checks collect_unclaimed, receive and death",
