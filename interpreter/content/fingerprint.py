@@ -15,9 +15,13 @@ content. What counts is what can change a game, nothing else:
 * not counted: YAML comments, layout (indentation, quoting, block or flow style, anchors), the order of a
   file's top-level keys (each is read by its name), the folders and file names things come from, pack.yaml's
   own words (id, name, version, description) and every file the loader does not read (scenarios, a pack's
-  tests, its docs).
+  tests, its docs). A file name counts only through the order the loader reads definitions in (by file name): a
+  file renamed past another puts its definitions in another order, which changes the fingerprint (the cards'
+  order is the order a card's name is offered in, when an effect asks for one; roles are dealt in id order, so a
+  role file renamed changes the fingerprint and not the games).
 
-So two packs that play the same games have one fingerprint, and a comment fixed or a scenario added keeps it.
+So packs that differ only in what is not counted have one fingerprint, and a comment fixed or a scenario added
+keeps it.
 The fingerprint is computed from the parsed data the loader kept on the content (``Content.made_of``), on the
 first call, and kept there: nothing of it costs a command that does not ask for it (bench/cli.py's start-up).
 
