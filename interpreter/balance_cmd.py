@@ -291,9 +291,10 @@ def balance(
         fingerprint = content_fingerprint(content)
         sources.append(PackSource(label, tuple(dirs), expansions, tuple(str(p) for p in paths), fingerprint))
         for n in players:
-            problem = content.rules.cannot_seat(n)
+            problem = content.rules.cannot_seat_at_doors(n)
             if problem is not None:
-                raise click.UsageError(f"pack {label}: {problem}")
+                where = f"pack {label}: " if len(packs) > 1 else ""
+                raise click.BadParameter(where + problem, param_hint="'--players'")
         contents[label] = content
     cards = card_pins(pin_cards)
     check_pins(contents, pin_role, pin_task, players, cards)

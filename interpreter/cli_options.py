@@ -231,20 +231,37 @@ def content_paths(paths: Sequence[str | Path], expansions: str | None = None) ->
 
 def parse_players(text: str) -> list[int]:
     """``--players``: counts and ranges separated by commas (``5``, ``5,6,7``, ``5-8``, ``4,6-8``), each from
-    2 to 10; returned sorted, each once. Raises ValueError saying what is wrong."""
+    MIN_PLAYERS to MAX_SEATS (a range of a million counts is a typo, refused before it is built); returned sorted,
+    each once. Which of them the content plays is checked once it is loaded (check_players). Raises ValueError
+    saying what is wrong."""
+    from .model.content import MAX_SEATS, MIN_PLAYERS
+
     out: set[int] = set()
     for part in (p.strip() for p in text.split(",")):
-        m = re.fullmatch(r"(\d{1,2})(?:\s*-\s*(\d{1,2}))?", part)
+        m = re.fullmatch(r"(\d{1,9})(?:\s*-\s*(\d{1,9}))?", part)
         if not m:
             raise ValueError(f"{part!r} is not a player count or a range such as 5-8")
         lo, hi = int(m[1]), int(m[2] or m[1])
         if lo > hi:
             raise ValueError(f"{part!r}: a range goes from the smaller count to the larger (write {hi}-{lo})")
         for n in (lo, hi):
-            if not 2 <= n <= 10:
-                raise ValueError(f"{part!r}: a game has 2 to 10 players")
+            if not MIN_PLAYERS <= n <= MAX_SEATS:
+                raise ValueError(f"{part!r}: a game here has {MIN_PLAYERS} to {MAX_SEATS} players")
         out.update(range(lo, hi + 1))
     return sorted(out)
+
+
+PLAYERS_HINT = "'--players' / '-p'"
+
+
+def check_players(content: Any, players: int, param_hint: str = PLAYERS_HINT) -> None:
+    """A player count given on the command line, checked against the loaded content: the counts its identity table
+    (and decks) play, up to MAX_SEATS (model/content.py). Not a click range fixed in advance: a fork plays the
+    counts its rules deal, and only once they are loaded is it known which. Exits 2 with one line naming the counts
+    the content plays."""
+    problem = content.rules.cannot_seat_at_doors(players)
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint=param_hint)
 
 
 BOT_HELP = (

@@ -18,7 +18,14 @@ def _read_line() -> str:
 
 
 @click.command()
-@click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players at the table")
+@click.option(
+    "--players",
+    "-p",
+    default=5,
+    show_default=True,
+    type=int,
+    help="players at the table: a count the content's identity table deals (the base game's: 2-10)",
+)
 @click.option(
     "--seed",
     "-s",
@@ -26,11 +33,11 @@ def _read_line() -> str:
     type=click.IntRange(0, MAX_SEED),
     help="the game's seed, to deal a known game (default: a fresh 128-bit seed that nobody at the table sees)",
 )
-@click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 9), help="your seat (P0 … P9)")
+@click.option("--seat", default=0, show_default=True, type=click.IntRange(0), help="your seat (P0, P1 …)")
 @click.option(
     "--hot-seat",
     "hot_seat",
-    type=click.IntRange(2, 10),
+    type=click.IntRange(2),
     default=None,
     help="N humans at one terminal, seats P0 … P(N-1); the screen is cleared between them",
 )
@@ -71,7 +78,7 @@ def play(
     from rich.console import Console
 
     from .agents.kinds import default_kind, factory_of
-    from .cli_options import content_paths, define_bots, load_or_exit
+    from .cli_options import check_players, content_paths, define_bots, load_or_exit
     from .play import PlayError, Setup, Table
     from .play_loop import Terminal
     from .seeds import fresh_seed
@@ -95,9 +102,11 @@ def play(
         else:
             if seed is None:
                 seed, seed_was_fresh = fresh_seed(), True
-            humans = list(range(hot_seat)) if hot_seat else [seat]
+            # the count checked against the content before any seat is made of it
+            check_players(load_or_exit(content_paths(content_dirs, expansions)), players)
             if hot_seat and hot_seat > players:
                 raise click.BadParameter(f"{hot_seat} humans at a table of {players}", param_hint="'--hot-seat'")
+            humans = list(range(hot_seat)) if hot_seat else [seat]
             if max(humans) >= players:
                 raise click.BadParameter(
                     f"seat {seat} at a table of {players} (P0 … P{players - 1})", param_hint="'--seat'"
@@ -126,9 +135,9 @@ def play(
             )
             actions = []
         content = load_or_exit(content_paths(setup.content, setup.expansions))
-        problem = content.rules.cannot_seat(setup.players)
-        if problem is not None and resume is None:  # -p as simulate says it (a save's count: below, a file's problem)
-            raise click.UsageError(problem)
+        problem = content.rules.cannot_seat_at_doors(setup.players)
+        if problem is not None:  # (a save's count: -p's was checked above)
+            raise click.ClickException(f"cannot set up the game: {problem}")
         table = Table(content, setup)
         if actions:
             table.replay(actions)

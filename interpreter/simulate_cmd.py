@@ -15,6 +15,7 @@ from . import __version__
 from .cli_options import (
     bot_options,
     card_pins,
+    check_players,
     content_option,
     content_paths,
     define_bots,
@@ -62,7 +63,14 @@ class _progress:
 
 
 @click.command()
-@click.option("--players", "-p", default=5, show_default=True, type=click.IntRange(2, 10), help="players per game")
+@click.option(
+    "--players",
+    "-p",
+    default=5,
+    show_default=True,
+    type=int,
+    help="players per game: a count the content's identity table deals (the base game's: 2-10)",
+)
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="how many games")
 @click.option(
     "--seed",
@@ -98,7 +106,7 @@ class _progress:
 @pin_options()
 @click.option(
     "--pin-seat",
-    type=click.IntRange(0, 9),
+    type=click.IntRange(0),
     default=None,
     metavar="SEAT",
     help="with --game-seed and --role/--task: the seat they are dealt to (a batch's game I has them at seat "
@@ -154,21 +162,19 @@ def simulate(
     from .sim import WorkerDied, default_jobs, parse_agents, simulate as run_batch
 
     define_bots(bot_defs, bot_timeout)
-    agents = None
-    if agents_spec is not None:
-        try:
-            agents = parse_agents(agents_spec, players)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--agents") from None
     if trace and game_seed is None:
         raise click.UsageError("--trace needs --game-seed (the one game to trace)")
     if game_seed is not None and log_path:
         raise click.UsageError("--game-seed plays one game and prints it: not with --log")
     paths = content_paths(content_dirs, expansions)
     content = load_or_exit(paths)
-    problem = content.rules.cannot_seat(players)
-    if problem is not None:
-        raise click.UsageError(problem)
+    check_players(content, players)  # (before --agents, which makes a kind per seat)
+    agents = None
+    if agents_spec is not None:
+        try:
+            agents = parse_agents(agents_spec, players)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--agents") from None
     pins = _pins(content, players, pin_role, pin_task, card_pins(pin_cards), pin_seat, game_seed, keyed_deal)
     if game_seed is not None:
         try:

@@ -73,8 +73,10 @@ def test_unknown_flag_or_command(args, says):
 @pytest.mark.parametrize(
     ("args", "option"),
     [
-        (["-p", "1"], "'--players' / '-p': 1 is not in the range 2<=x<=10"),
-        (["-p", "11"], "'--players' / '-p': 11 is not in the range 2<=x<=10"),
+        # (the counts the content plays, checked once it is loaded: the bundled game's 2-10)
+        (["-p", "1"], "'--players' / '-p': the rules have no identity table for 1 players (they have one for 2-10"),
+        (["-p", "11"], "'--players' / '-p': the rules have no identity table for 11 players (they have one for 2-"),
+        (["-p", str(10**30)], "'--players' / '-p': the rules have no identity table for 1000000000000000000000"),
         (["-p", "-3"], "'--players' / '-p'"),
         (["-p", "five"], "'--players' / '-p': 'five' is not a valid integer"),
         (["-n", "0"], "'--games' / '-n': 0 is not in the range 1<=x<=1000000"),
@@ -307,12 +309,12 @@ def is_decision(rec: dict) -> bool:
         (is_decision, lambda r: r.update(to=3), "`to` is a list of seats (got 3)"),
         (lambda r: "secret" in r, lambda r: r.update(secret=[0]), "`secret` maps fields to lists of seats"),
         (lambda r: r["type"] == "game", lambda r: r.pop("players"), "a game header needs `players`"),
-        (lambda r: r["type"] == "game", lambda r: r.update(players=99), "a number from 2 to 10 (got 99)"),
+        (lambda r: r["type"] == "game", lambda r: r.update(players=99), "a number from 2 to 32 (got 99)"),
         (lambda r: r["type"] == "game", lambda r: r.update(seed="x"), "`seed` is a whole number"),
         (lambda r: r["type"] == "game", lambda r: r.update(seed=-1), "`seed` is a whole number from 0 to 2**256 - 1"),
         (lambda r: r["type"] == "game", lambda r: r.update(seed=10**300), "(got 1000000000000000000000000000000000"),
         (lambda r: r["type"] == "game", lambda r: r.update(index="0"), "`index` is a whole number from 0 (got '0')"),
-        (is_decision, lambda r: r.update(seat=99), "`seat` is a seat from 0 to 9 (got 99)"),
+        (is_decision, lambda r: r.update(seat=99), "`seat` is a seat from 0 to 31 (got 99)"),
         (is_decision, lambda r: r.update(n=10**200, choice=1), "`n` is how many options, from 1 to 100000 (got 1000"),
         (lambda r: r["type"] == "end", lambda r: r.pop("digest"), "an end record needs `digest`"),
     ],

@@ -258,7 +258,7 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
 @pytest.mark.parametrize(
     ("change", "says"),
     [
-        ({"humans": [99]}, "humans/0: 99 is greater than the maximum of 9"),
+        ({"humans": [99]}, "humans/0: 99 is greater than the maximum of 31"),
         ({"humans": [5]}, "seat 5 at a table of 4 (P0 … P3)"),
         ({"humans": []}, "humans: [] should be non-empty"),
         ({"humans": [0, 1]}, "P1 is both a person's seat (humans) and a bot's (bots)"),

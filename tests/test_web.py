@@ -272,6 +272,7 @@ def test_the_lobby_makes_tables_and_lists_them_without_secrets(client):
     assert "new WebSocket" in client.get("/static/table.js").text
     opts = client.get("/api/options").json()
     assert opts["kinds"][0] == "human" and "heuristic" in opts["kinds"] and "random" in opts["kinds"]
+    assert opts["players"] == list(range(2, 11))  # the content's counts, which the lobby offers (not a page's own)
     made = _create(client, ["human", "heuristic", "human", "random"], seed=12345)
     # the host plays the first human seat (its own link) and hands out an invitation for the other
     assert made["seat"]["seat"] == 0 and made["seat"]["url"].startswith("/table/t1#seat=0&token=")
@@ -375,8 +376,9 @@ def test_the_hosts_seat_is_one_of_its_human_seats(client, host_seat):
         ({"seats": ["heuristic", "random"]}, "at least one human"),
         ({"seats": ["human", "robot"]}, "unknown seat kind 'robot'"),
         ({"seats": ["random", "heuristic"]}, "(human or open)"),
-        ({"seats": ["human"]}, "2 to 10 seats"),
-        ({"seats": ["human"] * 11}, "2 to 10 seats"),
+        ({"seats": ["human"]}, "2 to 32 seats"),
+        ({"seats": ["human"] * 11}, "no identity table for 11 players (they have one for 2-10 players)"),
+        ({"seats": ["human"] * 40}, "2 to 32 seats (got 33)"),
         ({"seats": ["human", "random"], "seed": "abc"}, "whole number from 0 to 2**256 - 1"),
         ({"seats": ["human", "random"], "seed": -1}, "whole number from 0 to 2**256 - 1"),
         ({"seats": ["human", "random"], "seed": 2**256}, "whole number from 0 to 2**256 - 1"),

@@ -10,7 +10,19 @@ from typing import Any
 
 from ..catalogue import ARROWS, LOCK_RULES, PHASE_KINDS, RESOLUTIONS, SPEEDS, TARGET_RULES
 from ..model.colors import COLOR_BITS
-from ..model.content import TIMINGS, Camp, CardType, DeckEntry, Identity, Phase, Rules, base_phases, phases_of
+from ..model.content import (
+    MAX_SEATS,
+    MIN_PLAYERS,
+    TIMINGS,
+    Camp,
+    CardType,
+    DeckEntry,
+    Identity,
+    Phase,
+    Rules,
+    base_phases,
+    phases_of,
+)
 from ..snippet import brief, clip
 from ..suggest import did_you_mean
 from .build_cards import build_victories
@@ -150,7 +162,11 @@ def apply_lock_rule(deck: list[DeckEntry], rule: str) -> list[DeckEntry]:
 
 
 def _identity_table(u: Units, path: Path, data: Any, identities: dict) -> dict[int, dict]:
-    """The identities dealt for each player count, checked against the identities and the count."""
+    """The identities dealt for each player count, checked against the identities and the count.
+
+    A row for fewer than MIN_PLAYERS is an error (E113: no game can be dealt it). A row for more than MAX_SEATS is
+    a warning (W129), not an error: the content is the one source of the counts it plays, and the step API and the
+    RL adapters play it; only the doors that read files or serve people keep to MAX_SEATS (model/content.py)."""
     table = {}
     for n, row in (data.get("identity_table") or {}).items():
         try:
@@ -158,6 +174,24 @@ def _identity_table(u: Units, path: Path, data: Any, identities: dict) -> dict[i
         except (TypeError, ValueError):
             u.sink.err(path, key_pos_of(data["identity_table"], n), "E113", f"{brief(n)} is not a player count")
             continue
+        if count < MIN_PLAYERS:
+            u.sink.err(
+                path,
+                key_pos_of(data["identity_table"], n),
+                "E113",
+                f"{count} is not a player count: a game has at least {MIN_PLAYERS} players",
+            )
+            continue
+        if count > MAX_SEATS:
+            u.sink.warn(
+                path,
+                key_pos_of(data["identity_table"], n),
+                "W129",
+                f"a table of {count} players is more than the {MAX_SEATS} seats that simulate, balance, play (and "
+                f"its saves), serve, replay (and the log reader) and scenarios take: only the step API (GameState) "
+                f"and the RL adapters play it",
+                f'seat at most {MAX_SEATS}, or play it through the step API (docs/modding.md, "Player counts")',
+            )
         for iid in row:
             if iid not in identities:
                 u.sink.err(

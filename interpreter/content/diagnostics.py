@@ -89,6 +89,15 @@ class Diagnostics:
         source = line_of(self.sources.get(str(path)), line)
         self.warnings.append(ContentError(str(path), line, col, code, message, hint, source, "warning"))
 
+    def warn(self, path: Any, pos: Any, code: str, message: str, hint: str | None = None) -> None:
+        """A warning at a value's position, as err places an error (a value merged in from a pack.yaml: its file)."""
+        if isinstance(pos, FilePos):
+            path = pos.path
+        if pos is None:
+            self.warnings.append(ContentError(str(path), 1, 1, code, message, hint, None, "warning"))
+        else:
+            self.warn_at(path, pos.line, pos.col, code, message, hint)
+
     def report(self, f: Finding) -> None:
         """A finding of the manifest checks (manifest.py), which know nothing of the sink."""
         if f.pos is None:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from ..catalogue import CARD_FIELDS, LIMITS
+from ..model.content import MIN_PLAYERS
 from . import decisions as D
 from .actions import Describer
 from .decisions import Decision
@@ -87,8 +88,8 @@ class GameCore:
         *,
         ports: CorePorts,
     ) -> None:
-        if n_players < 2:
-            raise ValueError("a game needs at least 2 players")
+        if n_players < MIN_PLAYERS:
+            raise ValueError(f"a game needs at least {MIN_PLAYERS} players")
         self.content = content
         # what the engine derives once from the content set and reads in every game (engine/index.py)
         self.index: ContentIndex = index_of(content)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .. import catalogue
 from ..snippet import spans
@@ -105,6 +105,21 @@ class SecretTask:
     bot: str | None = None  # a hint for the heuristic bot (catalogue.BOT_TASK_STYLES); no rule
 
 
+MIN_PLAYERS: Final = 2
+"""The fewest players a game has: someone sends an intel and someone else may receive it (the engine's core refuses
+fewer). An identity table row for fewer is an error (E113), not a table some door might seat."""
+
+MAX_SEATS: Final = 32
+"""The most players any door but the step API seats: `simulate`, `balance`, `play` (and its saves), `serve`'s
+tables, `replay` and the log reader, scenario files. Which counts a game is played at is the content's (its identity
+table, `Rules.player_counts`); this is no rule of the game but a bound on what the readers of hostile input take
+before they know the content (a log header, a save or a web request naming a billion seats would make them build a
+billion), and the doors that write a log or a save keep to it too, so that whatever they write reads back. Three
+times the base game's largest table: a fork seating more is warned by `validate` (W129, naming these doors), and
+plays it through `GameState` and the RL adapters, which read no file and serve nobody. The JSON schemas of saves and
+scenarios say the same number (tests/test_seats.py checks)."""
+
+
 @dataclass
 class Rules:
     name: str
@@ -140,6 +155,24 @@ class Rules:
             sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in self.decks) or "none"
             return f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})"
         return None
+
+    def player_counts(self) -> list[int]:
+        """The player counts these rules play, in order: those with an identity table row and a deck."""
+        return [n for n in sorted(self.identity_table) if self.cannot_seat(n) is None]
+
+    def door_counts(self) -> list[int]:
+        """The player counts the commands, logs, saves and the web server seat: those played, up to MAX_SEATS."""
+        return [n for n in self.player_counts() if n <= MAX_SEATS]
+
+    def cannot_seat_at_doors(self, players: int) -> str | None:
+        """As cannot_seat, for a door that keeps to MAX_SEATS (every door but the step API and the RL adapters)."""
+        problem = self.cannot_seat(players)
+        if problem is None and players > MAX_SEATS:
+            return (
+                f"{players} players is more than the {MAX_SEATS} seats the commands, logs, saves and web tables take "
+                f'(the rules\' table for it is played through the step API; docs/modding.md, "Player counts")'
+            )
+        return problem
 
 
 @dataclass(frozen=True)

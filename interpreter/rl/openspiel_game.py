@@ -16,7 +16,9 @@ Importing this module registers the game (short name ``python_fengsheng``)::
 
 Game parameters:
 
-* ``players`` (2–10, default 5);
+* ``players`` (default 5): a count the content's identity table deals (the bundled game's: 2–10); the
+  game's type (``game.get_type()``) gives the content's fewest and most players as ``min_num_players`` and
+  ``max_num_players``;
 * ``seed`` (default -1): -1 deals every game from a fresh 128-bit seed
   (:func:`interpreter.seeds.fresh_seed`) when its chance node is applied; a seed
   ``0 <= k < 2**31`` deals seed ``k`` every time (reproducible tests and batches: whoever
@@ -94,11 +96,11 @@ except ImportError as e:  # the extra is not installed
 from ..content.loader import load_cached
 from ..engine.actions import space_for
 from ..engine.step import GameState
+from ..model.content import MAX_SEATS, MIN_PLAYERS
 from ..seeds import derive, fresh_seed
 from .encoding import Encoder, InfoStateEncoder
 
 SHORT_NAME = "python_fengsheng"
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
 DECISIONS_PER_SEAT_PER_TURN = 100  # for the max_game_length estimate
 DEAL = 0  # the one outcome of the deal's chance node
 FRESH = -1  # the seed parameter's "a fresh seed for every deal"
@@ -111,7 +113,9 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
+    # what the registry lists, knowing no content: the counts the doors that read files take; each game's own type
+    # gives its content's fewest and most players (_game_type), beyond MAX_SEATS too if its identity table deals them
+    max_num_players=MAX_SEATS,
     min_num_players=MIN_PLAYERS,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
@@ -120,6 +124,30 @@ _GAME_TYPE = pyspiel.GameType(
     provides_factored_observation_string=False,
     parameter_specification={"players": 5, "seed": FRESH, "max_turns": 0, "content": "bundled"},
 )
+
+
+def _game_type(content) -> pyspiel.GameType:
+    """The registered type with the content's fewest and most players: OpenSpiel's game info reads them from the
+    content's identity table, as every door does, not from a range fixed here."""
+    counts = content.rules.player_counts()
+    t = _GAME_TYPE
+    return pyspiel.GameType(
+        short_name=t.short_name,
+        long_name=t.long_name,
+        dynamics=t.dynamics,
+        chance_mode=t.chance_mode,
+        information=t.information,
+        utility=t.utility,
+        reward_model=t.reward_model,
+        max_num_players=counts[-1],
+        min_num_players=counts[0],
+        provides_information_state_string=t.provides_information_state_string,
+        provides_information_state_tensor=t.provides_information_state_tensor,
+        provides_observation_string=t.provides_observation_string,
+        provides_observation_tensor=t.provides_observation_tensor,
+        provides_factored_observation_string=t.provides_factored_observation_string,
+        parameter_specification=t.parameter_specification,
+    )
 
 
 def _content(paths: str):
@@ -137,11 +165,12 @@ class FengshengGame(pyspiel.Game):
         self.fixed_seed = None if seed == FRESH else seed
         self.max_turns = int(params.get("max_turns", spec["max_turns"])) or None
         self.content_paths = str(params.get("content", spec["content"]))
-        if not MIN_PLAYERS <= self.n_players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {self.n_players}")
         if seed < FRESH:
             raise ValueError(f"seed must be -1 (a fresh seed for every deal) or a seed >= 0, not {seed}")
         self.content = _content(self.content_paths)
+        problem = self.content.rules.cannot_seat(self.n_players)  # the counts are the content's (no MAX_SEATS:
+        if problem is not None:  # this door reads no file and serves nobody)
+            raise ValueError(problem)
         turns = self.max_turns or self.content.rules.max_turns
         info = pyspiel.GameInfo(
             num_distinct_actions=space_for(self.content).size,
@@ -152,7 +181,7 @@ class FengshengGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=turns * DECISIONS_PER_SEAT_PER_TURN * self.n_players,
         )
-        super().__init__(_GAME_TYPE, info, params)
+        super().__init__(_game_type(self.content), info, params)
         self.encoder = Encoder(self.content, self.n_players, self.max_turns)
         self.info_encoder = InfoStateEncoder(self.content, self.n_players, self.max_turns)
 

@@ -82,7 +82,8 @@ def env(**kwargs):
 class FengshengAECEnv(AECEnv, EzPickle):
     """风声 as an agent-environment-cycle game (see the module docstring).
 
-    Arguments: ``players`` (2–10), ``content`` (a loaded content set; default the
+    Arguments: ``players`` (a count the content's identity table deals: ``content.rules.player_counts()``;
+    the bundled game's are 2–10), ``content`` (a loaded content set; default the
     bundled one), ``max_turns`` (a game still running after this many turns ends
     with no winner: truncation; default the content's limit), ``render_mode``
     (``"ansi"`` or ``"human"``), ``raw_infos`` (put the raw observation and

@@ -23,7 +23,6 @@ from .encoding import Encoder, InfoStateEncoder
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "rl.md"
-PLAYER_COUNTS = range(2, 11)
 
 # what each group of action ids means, by its kind (the first element of an ActionSpace key)
 MEANINGS = {
@@ -64,15 +63,16 @@ def action_groups(content) -> list[tuple[str, int, int]]:
 
 def sizes_block(content) -> str:
     space = space_for(content).size
+    counts = content.rules.player_counts()  # (the content's identity table: a fork's table has its own columns)
     lines = [
         f"Bundled content: **{space}** action ids (`num_distinct_actions`, the PettingZoo `Discrete` "
         "and the length of the action mask), whatever the number of players. Vector lengths by number of players:",
         "",
-        "| players | " + " | ".join(str(n) for n in PLAYER_COUNTS) + " |",
-        "|---|" + "---|" * len(PLAYER_COUNTS),
-        "| observation (`Encoder.size`) | " + " | ".join(str(Encoder(content, n).size) for n in PLAYER_COUNTS) + " |",
+        "| players | " + " | ".join(str(n) for n in counts) + " |",
+        "|---|" + "---|" * len(counts),
+        "| observation (`Encoder.size`) | " + " | ".join(str(Encoder(content, n).size) for n in counts) + " |",
         "| information state (`InfoStateEncoder.size`) | "
-        + " | ".join(str(InfoStateEncoder(content, n).size) for n in PLAYER_COUNTS)
+        + " | ".join(str(InfoStateEncoder(content, n).size) for n in counts)
         + " |",
     ]
     return "\n".join(lines)

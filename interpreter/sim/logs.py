@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__, jsonread
 from ..engine.observation import project
+from ..model.content import MAX_SEATS, MIN_PLAYERS
 from ..seeds import SEED_RANGE, is_seed
 from ..snippet import snippet
 
@@ -281,8 +282,8 @@ def _malformed(rec: dict, kind: object) -> str | None:
     """What is wrong with the fields of a log record that replay reads, or None (the rest is compared as it is)."""
     if kind == "game":
         players = rec.get("players")
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
-            return f"a game header needs `players`, a number from 2 to 10 (got {_shown(players)})"
+        if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_SEATS:
+            return f"a game header needs `players`, a number from {MIN_PLAYERS} to {MAX_SEATS} (got {_shown(players)})"
         if "seed" in rec and not is_seed(rec["seed"]):
             return f"a game header's `seed` is {SEED_RANGE} (got {_shown(rec['seed'])})"
         if "index" in rec and not (_is_int(rec["index"]) and 0 <= rec["index"] < 2**63):
@@ -303,8 +304,8 @@ def _malformed(rec: dict, kind: object) -> str | None:
         for key in ("seat", "n", "choice"):
             if not _is_int(rec.get(key)):
                 return f"a decision record needs `{key}`, a whole number (got {_shown(rec.get(key))})"
-        if not 0 <= rec["seat"] < 10:
-            return f"a decision record's `seat` is a seat from 0 to 9 (got {_shown(rec['seat'])})"
+        if not 0 <= rec["seat"] < MAX_SEATS:
+            return f"a decision record's `seat` is a seat from 0 to {MAX_SEATS - 1} (got {_shown(rec['seat'])})"
         if not 0 < rec["n"] <= _MAX_OPTIONS:
             return f"a decision record's `n` is how many options, from 1 to {_MAX_OPTIONS} (got {_shown(rec['n'])})"
         if not 0 <= rec["choice"] < rec["n"]:

@@ -24,7 +24,7 @@ def replay_game(content, logged: dict, max_turns: int | None = None) -> tuple[bo
         max_turns = h["max_turns"] if h["max_turns"] >= 1 else None
     if "seed" not in h:
         return False, "this is one seat's copy of the log (no seed): only the referee's copy can be replayed"
-    problem = content.rules.cannot_seat(h["players"])
+    problem = content.rules.cannot_seat_at_doors(h["players"])
     if problem is not None:
         return False, problem
     pins = logged_pins(logged)

@@ -48,7 +48,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents.kinds import agent_kinds
-from ..model.content import Content
+from ..model.content import MAX_SEATS, Content
 from ..seeds import SEED_RANGE
 from .driving import Driver
 from .guard import (
@@ -239,8 +239,14 @@ def create_app(
     # ------------------------------------------------------------------ the API
 
     async def options(request: Request) -> Response:
+        counts = await run_in_threadpool(tables.player_counts)  # (a first load of the content takes a while)
         return JSONResponse(
-            {"kinds": [HUMAN, OPEN, *agent_kinds()], "expansions": expansions, "default_expansions": default_expansions}
+            {
+                "kinds": [HUMAN, OPEN, *agent_kinds()],
+                "expansions": expansions,
+                "default_expansions": default_expansions,
+                "players": counts,  # the counts the default expansions' identity table plays: the lobby's choices
+            }
         )
 
     async def list_tables(request: Request) -> Response:
@@ -279,7 +285,7 @@ def create_app(
             )
         try:
             web = tables.create(
-                [str(s)[:40] for s in body["seats"][:11]],
+                [str(s)[:40] for s in body["seats"][: MAX_SEATS + 1]],  # (one more: "too many" is said)
                 seed,
                 None if exp is None else str(exp)[:200],
                 host_seat,

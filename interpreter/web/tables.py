@@ -48,7 +48,7 @@ from typing import Any
 
 from ..agents.kinds import agent_kinds
 from ..engine.step import IllegalAction
-from ..model.content import Content
+from ..model.content import MAX_SEATS, MIN_PLAYERS, Content
 from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import seat_header, seat_records, state_log_text
@@ -426,6 +426,11 @@ class Tables:
                     got = self._content[key] = self._load(list(packs))
         return got
 
+    def player_counts(self) -> list[int]:
+        """The player counts a table of the server's default expansions is played at (the lobby offers them; a
+        table of other expansions is checked against its own when it is made)."""
+        return self.content(self._packs_for(self.default_expansions)).rules.door_counts()
+
     def create(
         self,
         seats: Sequence[str],
@@ -445,8 +450,8 @@ class Tables:
         server holds at most Limits.tables tables (the oldest finished one is forgotten to make room) and at most
         Limits.tables_per_client unfinished ones made from one address."""
         players = len(seats)
-        if not 2 <= players <= 10:
-            raise TableError(f"a table has 2 to 10 seats (got {players})")
+        if not MIN_PLAYERS <= players <= MAX_SEATS:  # (a bound on the request; the content's counts: below)
+            raise TableError(f"a table has {MIN_PLAYERS} to {MAX_SEATS} seats (got {players})")
         kinds = agent_kinds()
         for s, kind in enumerate(seats):
             if kind not in (HUMAN, OPEN) and kind not in kinds:
@@ -479,7 +484,7 @@ class Tables:
         except ValueError as e:
             raise TableError(str(e)) from None
         content = self.content(packs)
-        problem = content.rules.cannot_seat(players)
+        problem = content.rules.cannot_seat_at_doors(players)
         if problem is not None:
             raise TableError(problem)
         humans = [s for s, k in enumerate(seats) if k in (HUMAN, OPEN)]

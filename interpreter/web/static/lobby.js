@@ -109,8 +109,9 @@ async function start() {
   const opts = await api("/api/options");
   KINDS = opts.kinds;
   const players = document.getElementById("players");
-  for (let n = 2; n <= 10; n++) players.append(el("option", { value: n }, n));
-  players.value = "5";
+  // the counts the server's content plays (its identity table), not a range of the page's own
+  for (const n of opts.players) players.append(el("option", { value: n }, n));
+  players.value = opts.players.includes(5) ? "5" : String(opts.players[0]);
   players.addEventListener("change", seatRows);
   const exp = document.getElementById("expansions");
   exp.append(el("option", { value: "" }, "服务器默认" + (opts.default_expansions ? `（${opts.default_expansions}）` : "（全部）")));
