@@ -129,7 +129,8 @@ def test_a_per_seat_list_that_fits_no_player_count_is_refused(base):
 def test_players_and_default_directory_names():
     assert parse_players("5") == [5]
     assert parse_players("4,6-8, 5") == [4, 5, 6, 7, 8]
-    for bad, message in [("33", "2 to 32"), ("2-999999999", "2 to 32"), ("8-5", "write 5-8"), ("five", "not a player count")]:
+    bad_texts = [("33", "2 to 32"), ("2-999999999", "2 to 32"), ("8-5", "write 5-8"), ("five", "not a player count")]
+    for bad, message in bad_texts:
         with pytest.raises(ValueError, match=message):
             parse_players(bad)
     assert default_out([5, 6, 7, 8], ["heuristic"], ["base"], 0) == "balance-5-8p-heuristic-base"
