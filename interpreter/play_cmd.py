@@ -24,7 +24,7 @@ def _read_line() -> str:
     default=5,
     show_default=True,
     type=int,
-    help="players at the table: a count the content's identity table deals (the base game's: 2-10)",
+    help="players at the table: a count the content's identity table deals",
 )
 @click.option(
     "--seed",

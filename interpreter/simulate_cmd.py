@@ -69,7 +69,7 @@ class _progress:
     default=5,
     show_default=True,
     type=int,
-    help="players per game: a count the content's identity table deals (the base game's: 2-10)",
+    help="players per game: a count the content's identity table deals",
 )
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="how many games")
 @click.option(
