@@ -201,3 +201,9 @@ def test_the_schemas_seat_as_many_as_the_doors():
     assert save["bots"]["maxProperties"] == MAX_SEATS - 1
     scenario = json.loads((SCHEMA_DIR / "scenario.schema.json").read_text(encoding="utf-8"))["properties"]
     assert scenario["players"]["minItems"] == MIN_PLAYERS and scenario["players"]["maxItems"] == MAX_SEATS
+
+
+def test_one_player_is_refused_in_the_singular(twelve):
+    """`-p 1` reaches the same message: "for 1 player", not "1 players"."""
+    r = fengsheng("simulate", "-n", "1", "-p", 1, "--content", twelve)
+    assert r.exit_code == 2 and "no identity table for 1 player (they have one for 3-12 players)" in r.stderr, r.output

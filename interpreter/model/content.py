@@ -150,10 +150,10 @@ class Rules:
         a deck for (every door that takes a player count says it the same way); None if they can."""
         if players not in self.identity_table:
             have = spans(sorted(self.identity_table)) or "none"
-            return f"the rules have no identity table for {players} players (they have one for {have} players)"
+            return f"the rules have no identity table for {_count(players)} (they have one for {have} players)"
         if not any(lo <= players <= hi for lo, hi, _ in self.decks):
             sizes = ", ".join(f"{lo}-{hi}" for lo, hi, _ in self.decks) or "none"
-            return f"the rules have no deck for {players} players (rules.yaml decks: players {sizes})"
+            return f"the rules have no deck for {_count(players)} (rules.yaml decks: players {sizes})"
         return None
 
     def player_counts(self) -> list[int]:
@@ -349,3 +349,8 @@ class Content:
                 wanted = set(self.decks[name])
                 return [e for e in self.deck if e.uid in wanted]
         raise ValueError(f"no deck is configured for {players} players")
+
+
+def _count(players: int) -> str:
+    """A player count in words: "1 player", "3 players" (a count below two reaches these messages from a CLI flag)."""
+    return f"{players} player" if players == 1 else f"{players} players"
