@@ -74,7 +74,7 @@ def test_unknown_flag_or_command(args, says):
     ("args", "option"),
     [
         # (the counts the content plays, checked once it is loaded: the bundled game's 2-10)
-        (["-p", "1"], "'--players' / '-p': the rules have no identity table for 1 players (they have one for 2-10"),
+        (["-p", "1"], "'--players' / '-p': the rules have no identity table for 1 player (they have one for 2-10"),
         (["-p", "11"], "'--players' / '-p': the rules have no identity table for 11 players (they have one for 2-"),
         (["-p", str(10**30)], "'--players' / '-p': the rules have no identity table for 1000000000000000000000"),
         (["-p", "-3"], "'--players' / '-p'"),
