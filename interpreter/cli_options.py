@@ -254,6 +254,19 @@ def parse_players(text: str) -> list[int]:
 PLAYERS_HINT = "'--players' / '-p'"
 
 
+def players_option(what: str) -> Callable[[Any], Any]:
+    """``--players/-p N`` (default 5) of a command that plays one table size (`what`: "players at the table", …):
+    a whole number, checked by check_players once the content is loaded, not by a range fixed here."""
+    return click.option(
+        "--players",
+        "-p",
+        default=5,
+        show_default=True,
+        type=int,
+        help=f"{what}: a count the content's identity table deals",
+    )
+
+
 def check_players(content: Any, players: int, param_hint: str = PLAYERS_HINT) -> None:
     """A player count given on the command line, checked against the loaded content: the counts its identity table
     (and decks) play, up to MAX_SEATS (model/content.py). Not a click range fixed in advance: a fork plays the

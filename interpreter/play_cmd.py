@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli_options import bot_options, content_option
+from .cli_options import bot_options, content_option, players_option
 from .seeds import MAX_SEED
 
 DEFAULT_SAVE = "fengsheng-save.json"
@@ -18,14 +18,7 @@ def _read_line() -> str:
 
 
 @click.command()
-@click.option(
-    "--players",
-    "-p",
-    default=5,
-    show_default=True,
-    type=int,
-    help="players at the table: a count the content's identity table deals",
-)
+@players_option("players at the table")
 @click.option(
     "--seed",
     "-s",

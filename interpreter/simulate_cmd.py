@@ -22,6 +22,7 @@ from .cli_options import (
     format_option,
     load_or_exit,
     pin_options,
+    players_option,
 )
 from .seeds import MAX_SEED
 
@@ -63,14 +64,7 @@ class _progress:
 
 
 @click.command()
-@click.option(
-    "--players",
-    "-p",
-    default=5,
-    show_default=True,
-    type=int,
-    help="players per game: a count the content's identity table deals",
-)
+@players_option("players per game")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="how many games")
 @click.option(
     "--seed",
