@@ -582,3 +582,23 @@ def test_a_spectator_sees_only_what_every_seat_sees(content):
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 100
+
+
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_a_seat_choosing_its_role_does_not_see_the_roles_chosen_before_it(content, players):
+    """Roles are chosen in turn and turned up together (the log's roles_shown, after every seat chose): a seat that
+    chooses later must not see the earlier choices, which it could have read from `players[].role` (a role was
+    turned face up as soon as it was chosen). Once all have chosen, every public role is there for everyone."""
+    state = GameState(content, players, seed=11)
+    asked = 0
+    while (obs := state.observation(state.current_player()))["decision"]["kind"] == "role":
+        seat = obs["seat"]
+        others = [(p["seat"], p["role"]) for p in obs["players"] if p["seat"] != seat]
+        assert all(role is None for _, role in others), (seat, others)
+        assert not any(r.get("e") == "roles_shown" for r in obs["history"])
+        state.apply_action(state.legal_actions()[0])
+        asked += 1
+    assert asked >= 2  # (several seats chose in turn)
+    shown = next(r for r in obs["history"] if r.get("e") == "roles_shown")["roles"]
+    assert [p["role"] if p["role_face_up"] else None for p in obs["players"]] == list(shown)
+    assert sum(role is not None for role in shown) >= players - 2  # (the public ones: all but a hidden role or two)

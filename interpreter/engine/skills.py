@@ -123,7 +123,9 @@ class Skills:
         pinned: Role | None = None,
         order: Callable[[list[Role]], list[Role]] | None = None,
     ) -> None:
-        """Each player, from `first` on, is dealt roles (2 if enough) and keeps one; hidden roles start face down.
+        """Each player, from `first` on, is dealt roles (2 if enough) and keeps one, face down while the others choose
+        (a later seat does not see the earlier choices); then the roles that are not hidden are turned up together
+        (rulings R4), the log's roles_shown.
 
         A role pinned to `pinned_seat` (engine/pins.py) is taken out of the pile before it is shuffled and
         dealt alone to that seat, who keeps it. The other seats are dealt first, in order, from the shuffled
@@ -149,7 +151,7 @@ class Skills:
         for p in seats:
             if pinned is not None and p.seat == pinned_seat:
                 p.dealt_roles = [pinned]
-                p.new_role(pinned, not pinned.hidden)
+                p.new_role(pinned, False)
                 continue
             dealt = [pool.pop() for _ in range(min(per, len(pool)))]
             if not dealt:
@@ -157,8 +159,12 @@ class Skills:
             p.dealt_roles = list(dealt)
             p.version += 1  # (its `me` shows them while it chooses)
             chosen = ask_seat(game, p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
-            p.new_role(chosen, not chosen.hidden)
+            p.new_role(chosen, False)  # (face down while the others choose: turned up together, below)
             self.unchosen_roles += [r for r in dealt if r is not p.role]
+        for p in seats:  # every role chosen: those that are not hidden are turned face up at once (roles_shown)
+            if p.role is not None and not p.role.hidden:
+                p.role_face_up = True
+                p.version += 1
         self.role_pile = pool
         self.index_triggers()
 
