@@ -110,7 +110,15 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False, la
     its packs are looked for beside the sweep's directory (sweep.json names them relative to it), and a pack
     that is not there, or changed since, is a note in the report (and on stderr with `say`, in `lang`)."""
     from .balance.messages import say as say_in
-    from .balance.pack_facts import card_pin_facts, locate_packs, new_other_items, new_roles, pack_skills, pin_names
+    from .balance.pack_facts import (
+        card_pin_facts,
+        locate_packs,
+        new_other_items,
+        new_roles,
+        pack_counts,
+        pack_skills,
+        pin_names,
+    )
     from .balance.report import build_report
     from .balance.words import note_text
 
@@ -121,7 +129,9 @@ def _report_of(sweep: Any, packs: list[str] | None = None, say: bool = False, la
         for note in notes.values():
             click.echo(say_in("note", lang, text=note_text(note, lang)), err=True)
     skills = pack_skills(meta)
-    report = build_report(meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta))
+    report = build_report(
+        meta, records, skills, new_roles(meta, skills), notes, new_other_items(meta), pack_counts(meta)
+    )
     report["sweep"]["pinned_cards"] = card_pin_facts(meta)
     report["sweep"]["pinned_names"] = pin_names(meta)
     report["pack_diffs"] = {name: d for name, d in _pack_diffs(meta).items() if packs is None or name in packs}

@@ -28,8 +28,18 @@ from .language.describe_content import (
     describe_task,
     describe_turn,
 )
-from .language.describe_values import BASE_COUNTS, rule_counts
-from .model.content import Camp, CardType, Identity, Phase, Role, Rules, SecretTask, role_label
+from .model.content import (
+    BASE_COUNTS,
+    Camp,
+    CardType,
+    Identity,
+    Phase,
+    Role,
+    Rules,
+    SecretTask,
+    role_label,
+    rule_counts,
+)
 from .model.declared import NOTHING_DECLARED, Declared
 from .snippet import clip, snippet
 from .suggest import closest

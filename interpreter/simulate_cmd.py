@@ -338,8 +338,9 @@ def _one_game(
     content, players: int, gseed: int, max_turns, trace: bool, agents=None, fmt: str = "text", pins=None
 ) -> None:
     """simulate --game-seed: one game, as a batch plays it; its trace with --trace; exit 1 if it fails."""
+    from .model.content import rule_counts
     from .scenario import format_trace
-    from .sim import REASON_TEXT, play_game
+    from .sim import play_game, reason_text
 
     records: list | None = [] if trace else None
     game, failure = play_game(content, players, gseed, max_turns, trace=records, agents=agents, pins=pins)
@@ -373,5 +374,5 @@ def _one_game(
         sys.exit(1)
     assert game is not None and game.result is not None  # it ran to its end
     winners = ", ".join(f"P{p.seat}" for p in game.result.winners) or "nobody"
-    reason = REASON_TEXT.get(game.result.reason, game.result.reason)
+    reason = reason_text(game.result.reason, rule_counts(content.rules))
     click.echo(f"{head}: winners {winners} ({reason}); {game.turn_no} turns, {game.decision_count} decisions")

@@ -5,13 +5,16 @@ the rules' count and the colours the engine's collect check counts (red or blue 
 model/colors.COLLECT_CHECKED), not the colour the winners' camp collects: a camp that collects black wins at a
 collect check only when red or blue set it off, so a text naming black there would be false. `describe` names the
 camp and its colour from `camps:` and says the rules' counts where the code reads them (a collect check's wording,
-`makes_three`)."""
+`makes_three`); simulate's and the balance report's endings say the rules' collect count, in English."""
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 
-from conftest import S, make
+from conftest import S, fengsheng, make
 from interpreter.content.loader import BUNDLED_CONTENT, load_content
 from interpreter.describe_cmd import collect_items
 from interpreter.engine.errors import GameOver
@@ -112,3 +115,36 @@ def test_describe_says_the_rules_counts_where_the_code_reads_them(fork):
     base, _ = collect_items([BUNDLED_CONTENT])
     said = next(i.generated() for i in base if i.kind == "card" and i.id == "li_you")
     assert "收集三张或更多同色情报" in said
+
+
+def _ended(report: dict, pack: str) -> dict[str, str]:
+    return {r["reason"]: r["text"] for g in report["groups"] if g["pack"] == pack for r in g["end_reasons"]}
+
+
+def test_simulate_and_the_balance_report_say_the_forks_collect_count(fork, tmp_path):
+    """simulate's summary and one game's line, and the balance report's endings (the JSON's `text`, the English
+    page's legend), say the rules' collect_count of the content played: four in the fork, three in the base game;
+    a fork that no longer loads names no count rather than the base game's."""
+    batch = fengsheng("simulate", "--content", fork, "-p", 5, "-n", 10, "-s", 1, "-j", 1, "--agents", "random")
+    assert batch.exit_code == 0, batch.output
+    assert "a player collected four red or blue intel" in batch.output and "three" not in batch.output
+    base = fengsheng("simulate", "-p", 5, "-n", 10, "-s", 1, "-j", 1, "--agents", "random")
+    assert "a player collected three red or blue intel" in base.output
+    one = fengsheng("simulate", "--content", fork, "-p", 5, "--game-seed", 5)
+    assert "(a player collected four red or blue intel)" in one.output, one.output
+    shutil.copytree(fork, tmp_path / "grey")
+    lab = tmp_path / "lab"
+    sweep = fengsheng(
+        "balance", "--pack", "base=", "--pack", f"grey={tmp_path / 'grey'}", "-p", 5, "-n", 6, "-j", 1,
+        "--agents", "random", "-o", lab, "-q", "--format", "json",
+    )  # fmt: skip
+    assert sweep.exit_code == 0, sweep.output
+    report = json.loads(fengsheng("balance", "report", lab, "--format", "json", "--no-html").stdout)
+    assert _ended(report, "grey")["collect"] == "a player collected four red or blue intel"
+    assert _ended(report, "base")["collect"] == "a player collected three red or blue intel"
+    page = tmp_path / "en.html"
+    assert fengsheng("balance", "report", lab, "--lang", "en", "--html", page).exit_code == 0
+    assert "collect — a player collected four red or blue intel" in page.read_text(encoding="utf-8")
+    shutil.rmtree(tmp_path / "grey")  # the fork gone: its count is not known
+    report = json.loads(fengsheng("balance", "report", lab, "--format", "json", "--no-html").stdout)
+    assert _ended(report, "grey")["collect"] == "a player collected the rules' count of red or blue intel"

@@ -1,7 +1,8 @@
 """What a balance report reads of a sweep's packs as they are now: where their folders are (``locate_packs``,
 with a note for a pack moved or changed since the sweep), each role's usable skills (``pack_skills``), the
 roles, cards and secret tasks a fork adds to the bundled game (``new_roles``, ``new_other_items``), the cards a
-card pin names (``card_pin_facts``), and the command that re-runs one game of the sweep alone (``rerun_command``).
+card pin names (``card_pin_facts``), the rules' counts its endings say (``pack_counts``), and the command that
+re-runs one game of the sweep alone (``rerun_command``).
 
 Everything here loads content (imported inside the functions: a report of records alone needs none of it).
 """
@@ -192,6 +193,15 @@ def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
             for role in content.roles.values()
         }
     return out
+
+
+def pack_counts(meta: dict) -> dict[str, tuple[int, int]]:
+    """Each pack's rules' counts of intel (``model.content.rule_counts``: collect_count, death_count), which the
+    report's endings say; a pack that is not there or no longer loads is left out (its endings then name no count
+    rather than the base game's, which a fork may not have)."""
+    from ..model.content import rule_counts
+
+    return {label: rule_counts(content.rules) for label, content in _pack_contents(meta).items()}
 
 
 def rerun_command(meta: dict, pack: str, agents: str, players: int, seed: Any, index: Any = None) -> str | None:

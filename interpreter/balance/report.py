@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sim import REASON_TEXT
+from ..model.content import BASE_COUNTS
+from ..sim import reason_text
 from ..suggest import folder_hint
 from . import records
 from .pack_facts import rerun_command
@@ -106,6 +107,7 @@ def build_report(
     new: dict[str, list[str]] | None = None,
     notes: dict[str, dict] | None = None,
     new_other: dict[str, dict[str, list[str]]] | None = None,
+    counts: dict[str, tuple[int, int]] | None = None,
 ) -> dict:
     """The report of a sweep's records (plain data, keys documented in docs/balance.md).
 
@@ -113,7 +115,10 @@ def build_report(
     only skills seen used are listed (a skill never used is then not found). ``new``: per pack label,
     the roles the pack adds to the game (``new_roles``), shown first. ``notes``: per pack label, what is
     wrong with finding its content (``locate_packs``' facts), shown first too: in words (English) as
-    ``pack_notes``, as they are as ``pack_note_facts``, which the tables and the page say in their language."""
+    ``pack_notes``, as they are as ``pack_note_facts``, which the tables and the page say in their language.
+    ``counts``: per pack label, its rules' counts of intel (``pack_counts``), which an ending's text says (a fork
+    collecting four: four); without it the base game's, and a pack left out of it (one that no longer loads) says
+    the rules' count without a number."""
     cells: dict[tuple[str, str, int], list[dict]] = defaultdict(list)
     for rec in records:
         cells[_key(rec)].append(rec)
@@ -123,8 +128,9 @@ def build_report(
         by_pack[key[:2]].append((key[2], cells[key]))
     for (pack, agents), per_count in by_pack.items():
         pack_skills = (skills or {}).get(pack)
-        cell_groups = [_group(pack, agents, players, recs, pack_skills) for players, recs in per_count]
-        pooled = [_pooled(pack, agents, per_count, pack_skills)] if len(per_count) > 1 else []
+        said = BASE_COUNTS if counts is None else counts.get(pack)
+        cell_groups = [_group(pack, agents, players, recs, pack_skills, said) for players, recs in per_count]
+        pooled = [_pooled(pack, agents, per_count, pack_skills, said)] if len(per_count) > 1 else []
         for g in cell_groups:  # skills are flagged once per pack and agents: in the pooled group if there is one
             g["_flags"] = _flags(g, skills=not pooled)
         for g in pooled:
@@ -343,7 +349,9 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
     return rows
 
 
-def _common(pack: str, agents: str, players: int | str, recs: Sequence[dict]) -> dict:
+def _common(
+    pack: str, agents: str, players: int | str, recs: Sequence[dict], counts: tuple[int, int] | None = BASE_COUNTS
+) -> dict:
     ok = [r for r in recs if r.get("failed") is None]
     failed = [r for r in recs if r.get("failed") is not None]
     seats = _seat_list(recs)
@@ -368,7 +376,7 @@ def _common(pack: str, agents: str, players: int | str, recs: Sequence[dict]) ->
         "turns": spread(r["turns"] for r in ok),
         "decisions": spread(r["decisions"] for r in ok),
         "end_reasons": [
-            {"reason": reason, "text": REASON_TEXT.get(reason, reason), "games": k, "share": k / len(ok)}
+            {"reason": reason, "text": reason_text(reason, counts), "games": k, "share": k / len(ok)}
             for reason, k in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
         "failures": [
@@ -489,17 +497,17 @@ def _flags(group: dict, skills: bool) -> list[dict]:
     return out
 
 
-def _group(pack: str, agents: str, players: int, recs: Sequence[dict], role_skills) -> dict:
-    g = _common(pack, agents, players, recs)
+def _group(pack: str, agents: str, players: int, recs: Sequence[dict], role_skills, counts) -> dict:
+    g = _common(pack, agents, players, recs, counts)
     seats = _seat_list(recs)
     g["roles"] = _role_rows(seats, _expected_wins(seats))
     g["skills"] = _skill_rows(recs, role_skills)
     return g
 
 
-def _pooled(pack: str, agents: str, per_count: list[tuple[int, list[dict]]], role_skills) -> dict:
+def _pooled(pack: str, agents: str, per_count: list[tuple[int, list[dict]]], role_skills, counts) -> dict:
     recs = [r for _, rs in per_count for r in rs]
-    g = _common(pack, agents, ALL, recs)
+    g = _common(pack, agents, ALL, recs, counts)
     expected: dict[str, float] = defaultdict(float)
     for _, rs in per_count:  # each cell's expectation, seat by seat: identities mean different things per count
         for role, e in _expected_wins(_seat_list(rs)).items():

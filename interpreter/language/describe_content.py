@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from .. import catalogue
 from ..model.colors import COLOR_NAMES, collect_check_words
-from ..model.content import Camp, CardType, Identity, Role, Rules, SecretTask, Skill, Victory
+from ..model.content import BASE_COUNTS, Camp, CardType, Identity, Role, Rules, SecretTask, Skill, Victory
 from ..model.declared import NOTHING_DECLARED, Declared, EventDecl, ZoneDecl
 from . import ast
 from .describe import (
@@ -30,7 +30,6 @@ from .describe import (
     kept_marks,
     phrasing_of,
 )
-from .describe_values import BASE_COUNTS
 from .errors import LanguageError
 from .parser import parse
 from .phrases import cn_num, end_sentence
@@ -51,7 +50,7 @@ def _target_lead(r: Renderer, target: ast.Node, timing: str) -> tuple[str, str]:
 
 def describe_card(card: CardType, counts: tuple[int, int] = BASE_COUNTS) -> str:
     """The rules text of a card, generated from its uses' target rules, conditions and effects (`counts`: the
-    rules', describe_values.rule_counts, which `makes_three` says)."""
+    rules', model.content.rule_counts, which `makes_three` says)."""
     sentences, shared_done = [], False
     for use in card.uses:
         timing, opening = use.timing, TIMING_ZH.get(use.timing, use.timing)
@@ -112,7 +111,7 @@ def _roles_of(conj: list[ast.Node]) -> tuple[bool, bool, bool, list[ast.Node]]:
 
 def _victory_text(v: Victory, counts: tuple[int, int] = BASE_COUNTS) -> str:
     """One victory condition in the wording of its check; a collect check's says the rules' count (`counts`:
-    describe_values.rule_counts, the model's defaults without rules) and the colours the engine's check counts."""
+    model.content.rule_counts, the model's defaults without rules) and the colours the engine's check counts."""
     try:
         node = expression(v.source or "true")
     except LanguageError as e:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .. import catalogue
 from ..model.colors import BLACK
-from ..model.content import Rules
+from ..model.content import BASE_COUNTS
 from . import ast, types as T
 from .builtins import BUILTINS, EVERYONE, PLACEHOLDER, REQUIRED, STATUSES, Phrasing
 from .describe_words import (
@@ -32,8 +32,6 @@ from .describe_words import (
     phrasing_of,
 )
 from .phrases import IT, NP, Phrase, cn_num, poss
-
-BASE_COUNTS = (Rules.collect_count, Rules.death_count)  # the model's defaults: a text written without the rules
 
 
 class _Call:
@@ -524,9 +522,3 @@ class ValueRenderer:
         who = "" if chooser in (YOU, ctx) else chooser  # one chooses, another acts: 选择……，由他将该牌……
         obj = self.choice_text(ch)
         return Phrase(None, f"{who}选择{obj}，由{actor}{c.predicate(pred_t, {key: short})}", complex=True)
-
-
-def rule_counts(rules: Rules) -> tuple[int, int]:
-    """The counts of intel of one colour the rules' checks read (collect_count, death_count): what the rules text
-    says where the code reads them (a collect check's wording, `makes_three`'s)."""
-    return rules.collect_count, rules.death_count

@@ -41,3 +41,9 @@ COLLECT_CHECKED: Final = (RED, BLUE)
 def collect_check_words() -> str:
     """The collect check's colours as the texts say them (Color.label, joined by 或)."""
     return "或".join(c.label() for c in COLLECT_CHECKED)
+
+
+def collect_check_names() -> str:
+    """The collect check's colours in English (their ids, joined by "or"), as simulate's and the balance report's
+    endings say them."""
+    return " or ".join(COLOR_NAMES[c] for c in COLLECT_CHECKED)

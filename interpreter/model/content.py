@@ -175,6 +175,16 @@ class Rules:
         return problem
 
 
+def rule_counts(rules: Rules) -> tuple[int, int]:
+    """The counts of intel of one colour the rules' checks read (collect_count, death_count): what a text says where
+    the rules read them (describe's collect check and `makes_three`, simulate's and the balance report's endings).
+    Here, beside the rules, so a text outside the language (sim, balance) reads the same pair."""
+    return rules.collect_count, rules.death_count
+
+
+BASE_COUNTS = (Rules.collect_count, Rules.death_count)  # the model's defaults: a text written without the rules
+
+
 @dataclass(frozen=True)
 class Phase:
     """One phase of a turn, as the rules' `turn:` lists it."""

@@ -64,7 +64,7 @@ from .pool import (
     worker_signals,
 )
 from .replay import logged_pins, replay_game
-from .summary import REASON_TEXT, Summary, game_record, identity_name, pad, wilson
+from .summary import REASON_TEXT, Summary, game_record, identity_name, pad, reason_text, wilson
 
 __all__ = [
     "BATCH_GC_THRESHOLD",
@@ -95,6 +95,7 @@ __all__ = [
     "make_agents",
     "new_game",
     "pad",
+    "reason_text",
     "parse_agents",
     "play_game",
     "play_one",

@@ -15,6 +15,7 @@ from ..engine.errors import EngineError, IllegalAction
 from ..engine.game import Game
 from ..engine.pins import Pins
 from ..engine.step import World
+from ..model.content import rule_counts
 from ..seeds import agent_seed, game_seed
 from .logs import LogWriter
 from .pool import (
@@ -229,7 +230,7 @@ def simulate(
     agents, and the summary reports their win rates. `pins` deals a role or task to a seat in every game (the
     seat rotating: play_one).
     """
-    summary = Summary(players=players, agents=tuple(agents or ()))
+    summary = Summary(players=players, agents=tuple(agents or ()), counts=rule_counts(content.rules))
     agents_header = ",".join(agents) if agents else "random"
     writer = (
         LogWriter(log_path, content_paths, players, agents=agents_header, max_turns=max_turns, content=content)

@@ -9,6 +9,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..model.colors import collect_check_names
+from ..model.content import BASE_COUNTS
+
 if TYPE_CHECKING:
     from ..engine.game import Game
 
@@ -68,6 +71,7 @@ class Summary:
     turn_limit: list = field(default_factory=list)  # (game index, game seed) of each game that reached the limit
     log_written: int | None = None  # with --log: how many games the log holds whole
     log_error: str | None = None  # with --log: why the log stopped before the batch's end (a full disk)
+    counts: tuple[int, int] = BASE_COUNTS  # the rules' counts of the content played (rule_counts): the endings say them
 
     def add(self, game: Game, result) -> None:
         self.add_record(game_record(game, result))
@@ -113,7 +117,7 @@ class Summary:
             lines += [*self.agent_lines(), ""]
         lines.append("How games ended:")
         for reason, k in sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
-            lines.append(f"  {pad(REASON_TEXT.get(reason, reason), 58)} {k:>6}  {100 * k / g:5.1f}%")
+            lines.append(f"  {pad(reason_text(reason, self.counts), 58)} {k:>6}  {100 * k / g:5.1f}%")
         lines.append("")
         lines.append("Wins by identity (games in which a player of this identity won):")
         for name in sorted(self.identity_dealt):
@@ -235,8 +239,9 @@ def game_record(game: Game, result) -> dict:
 
 TURN_LIMIT_SHOWN = 10  # games at the turn limit a text summary names (the JSON summary names them all)
 
+# how a game ended (its result's reason), in English: simulate's summary and the balance report say it (reason_text)
 REASON_TEXT = {
-    "collect": "a player collected three red or blue intel",
+    "collect": "a player collected {collect} {colors} intel",  # the rules' collect_count, the colours checked
     "death": "a death fulfilled a secret task",
     "receive": "a received intel fulfilled a victory condition",
     "turn_end": "a secret task fulfilled at turn end",
@@ -247,3 +252,23 @@ REASON_TEXT = {
 }
 for _k in list(REASON_TEXT):
     REASON_TEXT[_k + "+usurp"] = REASON_TEXT[_k] + ", then usurped"
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
+UNKNOWN_COUNT = "the rules' count of"  # a collect count not known (a balance report's pack that no longer loads)
+
+
+def count_word(n: int) -> str:
+    """A count of intel in words, as the English texts say it (three; 12 past eleven)."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def reason_text(reason: str, counts: tuple[int, int] | None = BASE_COUNTS) -> str:
+    """How a game ended, from its result's reason, in the English of REASON_TEXT: a collect names the rules' count
+    (`counts`: model.content.rule_counts of the content played, so a fork collecting four says four; None when it
+    is not known, which says so rather than a number that may be wrong) and the colours the engine's check counts,
+    as seat_text.ending_text says it in Chinese. A reason the engine does not give is said as it is."""
+    words = REASON_TEXT.get(reason)
+    if words is None:
+        return reason
+    collect, death = (count_word(counts[0]), count_word(counts[1])) if counts else (UNKNOWN_COUNT, UNKNOWN_COUNT)
+    return words.format(collect=collect, death=death, colors=collect_check_names())
