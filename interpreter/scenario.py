@@ -21,14 +21,14 @@ from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
 from .content.diagnostics import Diagnostics
 from .content.loader import BUNDLED_CONTENT, ContentErrors, load_cached
-from .content.packs import resolve_packs
+from .content.packs import PackError, resolve_packs
 from .content.read import read
 from .content.yamlpos import key_pos_of, pos_of
 from .engine.game import EngineError
 from .engine.table import TableError, build, put_pending, put_role_pile, put_usage
 from .engine.victory import GameOver
 from .scenario_expect import check_expectations
-from .scenario_setup import Failure, Where, setup_errors
+from .scenario_setup import Failure, Where, card_name_hints, setup_errors
 from .scenario_zones import setup_zones
 from .snippet import brief, clip
 from .suggest import did_you_mean, folder_hint
@@ -146,14 +146,31 @@ def load_scenario(path: Path) -> dict:
     return _load_scenario(path)[0]
 
 
-def _load_scenario(path: Path) -> tuple[dict, list[str] | None]:
-    """The scenario's data and the lines of its text as read (failures show them)."""
+def _load_scenario(path: Path, allow_outside: bool = False) -> tuple[dict, list[str] | None]:
+    """The scenario's data and the lines of its text as read (failures show them). A file that breaks its schema
+    raises ContentErrors; a card's name where a deck id goes gets the card's ids in the scenario's content."""
     sink = Diagnostics()
     data = read(sink, path, "scenario")
+    lines = sink.sources.get(str(path))
     if sink.errors:
+        if data is not None:
+            _name_the_cards(sink.errors, data, path, lines, allow_outside)
         raise ContentErrors(sink.errors)
     assert data is not None  # a file read is data or an error
-    return data, sink.sources.get(str(path))
+    return data, lines
+
+
+def _name_the_cards(errors: list, data: dict, path: Path, lines: list[str] | None, allow_outside: bool) -> None:
+    """Load the scenario's content for the hints of scenario_setup.card_name_hints, when a schema error is about
+    a text where a deck id goes: the schema stage runs before the content is known. A hint only adds to an error,
+    so content that cannot be had (a `content:` folder outside, missing or broken) leaves the errors as they are."""
+    if not any(e.code == "E113" and e.about is not None and isinstance(e.about[1], str) for e in errors):
+        return
+    try:
+        content = load_cached(content_packs(path, data, Where(path, lines), allow_outside))
+    except (ScenarioFailure, ContentErrors, PackError, OSError):
+        return
+    card_name_hints(errors, content, data.get("deck"))
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:
@@ -207,7 +224,7 @@ def in_file_order(failures: list[str]) -> list[str]:
 
 
 def _run(path: Path, allow_outside: bool) -> ScenarioResult:
-    data, lines = _load_scenario(path)
+    data, lines = _load_scenario(path, allow_outside)
     where = Where(path, lines)
     name = data.get("name", path.stem)
     try:

@@ -14,8 +14,8 @@ from . import catalogue
 from .catalogue import DECISIONS, EVENTS, STATUSES
 from .content.yamlpos import Pos, key_pos_of, pos_of
 from .engine.table import NO_IDENTITY
-from .snippet import brief, line_of, snippet, spans
-from .suggest import did_you_mean
+from .snippet import MAX_MESSAGE, brief, clip, line_of, snippet, spans
+from .suggest import closest, did_you_mean
 
 # where a scenario may begin besides a phase of the rules' turn (the base game: draw, play, send, contest, receive)
 STARTS = ("game", "travel", "turn_end", "settle")
@@ -240,3 +240,60 @@ def _unknown_card_ids(data: dict, content, where: Where) -> list[str]:
                 msg = f"setup: {what}: card #{uid} is not in {which} (its ids: {spans(sorted(ids))})"
                 out.append(where(pos_of(uids, j), msg))
     return out
+
+
+# Where a scenario takes deck ids (its state, its expectations), as paths into its data ("*": any key or index; the
+# schema's items there say "a deck id"): the schema's finding of a text there is a card named where its copy's
+# number goes, which card_name_hints says more of
+DECK_ID_PLACES = (
+    ("deck_top", "*"),
+    ("players", "*", "hand", "*"),
+    ("players", "*", "intel", "*"),
+    ("pending", "card"),
+    ("expect", "players", "*", "hand", "*"),
+    ("expect", "players", "*", "intel", "*"),
+    ("expect", "deck_top", "*"),
+    ("expect", "discard_contains", "*"),
+    ("expect", "removed_contains", "*"),
+    ("players", "*", "zones", "*", "*"),
+    ("zones", "*", "*"),
+    ("expect", "players", "*", "zones", "*", "*"),
+    ("expect", "zones", "*", "*"),
+    ("expect", "players", "*", "knows", "*"),
+    ("expect", "players", "*", "knows_not", "*"),
+)
+
+
+def _at_deck_id(at: tuple) -> bool:
+    return any(
+        len(at) == len(place) and all(p == "*" or p == k for p, k in zip(place, at, strict=True))
+        for place in DECK_ID_PLACES
+    )
+
+
+def card_name_hints(errors: list, content, deck: object) -> None:
+    """A card's name (or id) written where a scenario takes a deck id (`hand: [NAME]`): the schema stage's finding
+    ("should be integer", at its place in the file) gets a hint naming that card's deck ids in the deck played
+    (`deck:`, else the content's), or the closest card name and its ids if the name is misspelt. The schema cannot
+    know the content (it is read before the content loads), so its own hint only says that deck ids are numbers."""
+    played = set(content.decks[deck]) if isinstance(deck, str) and deck in content.decks else None
+    ids: dict[str, list[int]] = {}
+    for entry in content.deck:
+        if played is None or entry.uid in played:
+            ids.setdefault(entry.card_type, []).append(entry.uid)
+    by_name = {ct.name: ct for ct in content.card_types.values()} | dict(content.card_types)
+    for e in errors:
+        at, value = e.about if e.about is not None else ((), None)
+        if e.code != "E113" or not isinstance(value, str) or not _at_deck_id(at):
+            continue
+        ct = by_name.get(value.strip())
+        misspelt = ct is None
+        if ct is None:
+            close = closest(value.strip(), [c.name for c in content.card_types.values()])
+            ct = by_name.get(close[0]) if close else None
+        if ct is None:
+            continue
+        where = f"the deck {brief(deck)}" if played is not None else "the deck"
+        copies = f"deck ids {spans(sorted(ids[ct.id]))}" if ct.id in ids else f"not in {where}"
+        said = f"did you mean {ct.name} ({copies})?" if misspelt else f"{ct.name} is {copies}"
+        e.hint = clip(f"{e.hint}; {said}" if e.hint else said, MAX_MESSAGE)

@@ -358,6 +358,37 @@ def test_a_deck_id_read_as_a_comment_or_written_as_an_answer_in_the_state_says_w
     assert hint in error["hint"]
 
 
+@pytest.mark.parametrize(
+    ("slip", "fixed", "where", "meant"),
+    [
+        ("hand: [27]", "hand: [利诱]", (4, 12), "利诱 is deck ids {ids}"),
+        ("hand: [27]", "hand: [27, li_you]", (4, 16), "利诱 is deck ids {ids}"),
+        ("deck_top: [36]", "deck_top: [利誘]", (6, 12), "did you mean 利诱 (deck ids {ids})?"),
+        ("  1: [accept]\n", "  1: [accept]\nexpect:\n  discard_contains: [利诱]\n", (13, 22), "利诱 is deck ids {ids}"),
+    ],
+    ids=["a card's name in a hand", "a card's id in a hand", "a misspelt name on the deck", "an expectation"],
+)
+def test_a_cards_name_where_a_deck_id_goes_names_the_cards_ids(tmp_path, monkeypatch, slip, fixed, where, meant):
+    """`hand: [利诱]`: a designer meant the card, and the schema's "'利诱' should be integer" said nothing of deck
+    ids. The error stays where it was (the schema's, at the item) and its hint says that the state takes deck ids,
+    and which the card has in the scenario's content (the closest name's, misspelt)."""
+    from interpreter.content.loader import load_cached
+    from interpreter.snippet import spans
+
+    content = load_cached()
+    ids = spans(sorted(e.uid for e in content.deck if content.card_types[e.card_type].name == "利诱"))
+    monkeypatch.chdir(tmp_path)
+    assert slip in SCENE
+    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    assert (error["code"], error["line"], error["col"]) == ("E113", *where), error
+    assert "should be integer" in error["message"]
+    assert "a deck id: the number of one copy" in error["hint"] and "docs/scenarios.md" in error["hint"]
+    assert meant.format(ids=ids) in error["hint"], error["hint"]
+
+
 def test_a_key_left_empty_says_so_in_words(tmp_path):
     errors = check(tmp_path, ACTIVE.replace("name: 一", "name:") + "    effect: draw(self, 1)\n")
     assert [(e.code, e.line, e.message) for e in errors] == [

@@ -9,7 +9,7 @@ keeps the lines of each file read (for those snippets) and the values the schema
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..snippet import MAX_MESSAGE, clip, line_of, snippet
@@ -26,6 +26,9 @@ class ContentError:
     hint: str | None = None
     source: str | None = None  # the file's line `line` as it was loaded; None when there is no position
     level: str = "error"  # or "warning": something that may go wrong in play (W5xx); the content still loads
+    # the schema's finding: where in the file's data (the path of keys and indexes) and the value found there, so that a
+    # later stage that knows more (a scenario's content) may say more of it; not shown, not in the JSON
+    about: tuple[tuple, Any] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # a message names values read from the file, which may be long: never print one whole
@@ -70,19 +73,22 @@ class Diagnostics:
         self.dropped: set[tuple[int, object]] = set()
         self.sources: dict[str, list[str]] = {}  # path -> the lines of its text as read (for error snippets)
 
-    def err(self, path: Any, pos: Any, code: str, message: str, hint: str | None = None) -> None:
-        """An error at a value's position (yamlpos: pos_of, key_pos_of), or at 1:1 with no snippet (pos None)."""
+    def err(self, path: Any, pos: Any, code: str, message: str, hint: str | None = None, about: Any = None) -> None:
+        """An error at a value's position (yamlpos: pos_of, key_pos_of), or at 1:1 with no snippet (pos None);
+        `about`: ContentError.about."""
         if isinstance(pos, FilePos):  # a value merged in from a pack.yaml: its own file
             path = pos.path
         if pos is None:
-            self.errors.append(ContentError(str(path), 1, 1, code, message, hint))
+            self.errors.append(ContentError(str(path), 1, 1, code, message, hint, about=about))
         else:
-            self.error_at(path, pos.line, pos.col, code, message, hint)
+            self.error_at(path, pos.line, pos.col, code, message, hint, about)
 
-    def error_at(self, path: Any, line: int, col: int, code: str, message: str, hint: str | None = None) -> None:
+    def error_at(
+        self, path: Any, line: int, col: int, code: str, message: str, hint: str | None = None, about: Any = None
+    ) -> None:
         """An error at a known line and column of the file, shown with that line of its text as read."""
         source = line_of(self.sources.get(str(path)), line)
-        self.errors.append(ContentError(str(path), line, col, code, message, hint, source))
+        self.errors.append(ContentError(str(path), line, col, code, message, hint, source, about=about))
 
     def warn_at(self, path: Any, line: int, col: int, code: str, message: str, hint: str | None = None) -> None:
         """A warning (W5xx) at a line and column of the file: shown like an error, but the content loads."""

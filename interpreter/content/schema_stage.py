@@ -179,7 +179,7 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
         m = re.match(r"\s*#(\S+)", source[pos.col - 1 :])
         if m is not None:
             hint = _comment_hint(m.group(1), e.validator_value if e.validator == "type" else "string")
-    sink.err(path, pos, code, msg, hint)
+    sink.err(path, pos, code, msg, hint, about=(tuple(e.absolute_path), e.instance))
 
 
 def _enum_message(e: Any) -> tuple[str, str]:
