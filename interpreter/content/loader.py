@@ -9,7 +9,7 @@ code and, where it helps, a hint (diagnostics.py). A content mistake never surfa
 Several pack directories may be given: a later pack overrides earlier ones by id (a rule-set fork), and its
 ``rules.yaml`` / ``deck.yaml`` replace the earlier ones.
 
-The public face of loading: load_content, load_cached, validate_paths, kind_of_file, and the names others
+The public face of loading: load_content, load_cached, load_packs, validate_paths, kind_of_file, and the names others
 import from here (ContentError, ContentErrors, BUNDLED_CONTENT, the context environments of code units).
 """
 
@@ -34,7 +34,7 @@ from .checks import check_marks, check_rule_decks
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
 from .manifest import rules_fragment_schema
-from .packs import default_packs
+from .packs import default_packs, pack_folders
 from .playable import check_playable
 from .read import read
 from .schema_stage import schema
@@ -424,3 +424,13 @@ def load_cached(paths=None) -> Content:
     working directories is two packs). Edits made to the files after the first load are not seen."""
     key = tuple(str(Path(p).resolve()) for p in (paths or default_packs()))
     return remember(CONTENT_SETS, key, lambda: (load_content(paths), True))
+
+
+def load_packs(packs=(), expansions=None) -> Content:
+    """The content a program asks for by pack folders, resolved as the CLI's `--content` and `--expansions`
+    resolve them (packs.pack_folders): a fork that is a pack.yaml over the base game is loaded onto the bundled
+    game and its expansions, a rule set of its own with its expansions; `expansions` as `--expansions` takes it
+    (``"none"``, ``"id,id"``; default all). load_cached loads the folders exactly as given, which a program that
+    lays out its own layers wants; the RL adapters and a researcher's script want this. Cached as load_cached.
+    Raises PackError (a folder that is not there, an unknown expansion) or ContentErrors."""
+    return load_cached(pack_folders(packs, expansions))

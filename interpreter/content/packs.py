@@ -34,7 +34,7 @@ from pathlib import Path
 from ..cache import Kept, remember
 from ..paths import BUNDLED_CONTENT
 from ..snippet import brief
-from ..suggest import closest
+from ..suggest import closest, folder_hint
 from .yamlpos import load as load_yaml
 
 EXPANSIONS_FOLDER = "expansions"
@@ -275,6 +275,34 @@ def resolve_packs(packs: Sequence[Path | str] = (), expansions: Sequence[str] | 
     for pack in rest:
         _with_what_it_extends(pack, out, placed, frozenset())
     return _once(out)
+
+
+def pack_folders(packs: Sequence[Path | str] = (), expansions: str | Sequence[str] | None = None) -> list[Path]:
+    """resolve_packs for a door that is handed folders by a program rather than typed on a command line (the RL
+    adapters, the step API's load_packs): the same layering as `--content` and `--expansions` (`expansions`: their
+    text, ``"all"``, ``"none"``, ``"id,id"``, or a list of those words; None: all), so a fork that is a pack.yaml
+    over the base game loads onto it and its expansions there as it does in `fengsheng simulate`. A folder that is
+    not there is refused first with the sentence the CLI's --content gives (missing_folder), before the loader
+    would report it from deep inside. Raises PackError."""
+    for p in packs:
+        problem = missing_folder(p)
+        if problem is not None:
+            raise PackError(problem)
+    words = parse_expansions(expansions) if isinstance(expansions, str) else expansions
+    return resolve_packs(packs, words)
+
+
+def missing_folder(path: Path | str) -> str | None:
+    """What is wrong with a pack folder given by a program, in the words click gives `--content` (the CLI's
+    PackFolder): "Directory 'examples/jia_gu' does not exist: did you mean examples/jia_gui?"; None when it is a
+    folder."""
+    text = os.fspath(path)
+    if os.path.isdir(text):
+        return None
+    if os.path.exists(text):
+        return f"Directory {text!r} is a file."
+    hint = folder_hint(text)
+    return f"Directory {text!r} does not exist" + (f": {hint}" if hint else ".")
 
 
 def _with_what_it_extends(pack: Path, out: list[Path], placed: set[Path | None], visiting: frozenset[Path]) -> None:

@@ -29,7 +29,13 @@ Game parameters:
   a game still running after this many turns ends with no winner;
 * ``content`` (default ``"bundled"``, the bundled content): else content
   pack directories, separated by ``os.pathsep`` (the game string holds it,
-  so a path with ``,``, ``=`` or parentheses in it cannot be used).
+  so a path with ``,``, ``=`` or parentheses in it cannot be used), resolved
+  as the CLI's ``--content`` resolves them (``load_packs``, the step API's): a pack without
+  ``rules.yaml`` (a ``pack.yaml`` fork) is layered over the bundled game and
+  its expansions; a folder that is not there is a ValueError saying so;
+* ``expansions`` (default ``"all"``): which expansions of the rule set join,
+  as the CLI's ``--expansions`` (``"none"``, or ids separated by ``;``, since
+  the game string keeps ``,`` for itself).
 
 Chance is ``SAMPLED_STOCHASTIC``: the initial state is a chance node with one
 outcome (action 0, probability 1) that deals the game from a seed drawn as
@@ -94,6 +100,7 @@ except ImportError as e:  # the extra is not installed
     raise need_extra(__name__, e) from None
 
 from ..content.loader import load_cached
+from ..content.packs import pack_folders
 from ..engine.actions import space_for
 from ..engine.step import GameState
 from ..model.content import MAX_SEATS, MIN_PLAYERS
@@ -122,7 +129,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     provides_factored_observation_string=False,
-    parameter_specification={"players": 5, "seed": FRESH, "max_turns": 0, "content": "bundled"},
+    parameter_specification={"players": 5, "seed": FRESH, "max_turns": 0, "content": "bundled", "expansions": "all"},
 )
 
 
@@ -150,8 +157,16 @@ def _game_type(content) -> pyspiel.GameType:
     )
 
 
-def _content(paths: str):
-    return load_cached(None if paths in ("", "bundled") else paths.split(os.pathsep))
+def _packs(paths: str, expansions: str) -> tuple[str, ...]:
+    """The folders the `content` and `expansions` parameters load, resolved as the CLI resolves `--content` and
+    `--expansions` (packs.pack_folders, as load_packs); a missing folder or an unknown expansion is a ValueError
+    (PackError) saying so."""
+    given = [] if paths in ("", "bundled") else paths.split(os.pathsep)
+    return tuple(str(p) for p in pack_folders(given, expansions.replace(";", ",")))
+
+
+def _content(packs: tuple[str, ...]):
+    return load_cached(list(packs))
 
 
 class FengshengGame(pyspiel.Game):
@@ -167,7 +182,8 @@ class FengshengGame(pyspiel.Game):
         self.content_paths = str(params.get("content", spec["content"]))
         if seed < FRESH:
             raise ValueError(f"seed must be -1 (a fresh seed for every deal) or a seed >= 0, not {seed}")
-        self.content = _content(self.content_paths)
+        self.packs = _packs(self.content_paths, str(params.get("expansions", spec["expansions"])))
+        self.content = _content(self.packs)
         problem = self.content.rules.cannot_seat(self.n_players)  # the counts are the content's (no MAX_SEATS:
         if problem is not None:  # this door reads no file and serves nobody)
             raise ValueError(problem)
@@ -215,12 +231,12 @@ class _World:
     actions); a re-dealt world holds no seed of its own and cannot be pickled.
     """
 
-    __slots__ = ("players", "max_turns", "content_paths", "fixed_seed", "seed", "state", "draws", "_shared")
+    __slots__ = ("players", "max_turns", "packs", "fixed_seed", "seed", "state", "draws", "_shared")
 
-    def __init__(self, players, max_turns, content_paths, fixed_seed, seed=None, state=None, draws=None):
+    def __init__(self, players, max_turns, packs, fixed_seed, seed=None, state=None, draws=None):
         self.players = players
         self.max_turns = max_turns
-        self.content_paths = content_paths
+        self.packs = packs  # the folders resolved (FengshengGame.packs), loaded as they are
         self.fixed_seed = fixed_seed
         self.seed = seed  # the real game's seed; None before the deal and in a re-dealt world
         self.state: GameState | None = state  # None before the deal
@@ -229,7 +245,7 @@ class _World:
 
     def deal(self) -> None:
         self.seed = fresh_seed() if self.fixed_seed is None else self.fixed_seed
-        self.state = GameState(_content(self.content_paths), self.players, self.seed, self.max_turns)
+        self.state = GameState(_content(self.packs), self.players, self.seed, self.max_turns)
         self.draws = random.Random(derive(self.seed, "openspiel re-deals", 0))
 
     def apply(self, action: int) -> None:
@@ -246,7 +262,7 @@ class _World:
         return _World(
             self.players,
             self.max_turns,
-            self.content_paths,
+            self.packs,
             self.fixed_seed,
             None,
             self.state.resample(seat, rng),
@@ -259,7 +275,7 @@ class _World:
             return _World(
                 self.players,
                 self.max_turns,
-                self.content_paths,
+                self.packs,
                 self.fixed_seed,
                 self.seed,
                 None if s is None else s.clone(),
@@ -295,7 +311,7 @@ class FengshengState(pyspiel.State):
 
     def __init__(self, game: FengshengGame):
         super().__init__(game)
-        self._world = _World(game.n_players, game.max_turns, game.content_paths, game.fixed_seed)
+        self._world = _World(game.n_players, game.max_turns, game.packs, game.fixed_seed)
 
     @property
     def game_state(self) -> GameState | None:

@@ -50,6 +50,7 @@ and the call order is enforced. The unwrapped environment raises
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from . import need_extra
@@ -63,11 +64,24 @@ try:
 except ImportError as e:  # the extra is not installed
     raise need_extra(__name__, e) from None
 
-from ..content.loader import load_cached
+from ..content.loader import load_packs
 from ..engine.errors import IllegalAction
 from ..engine.step import GameState
 from ..seeds import SEED_RANGE, as_seed, derive, fresh_seed
 from .encoding import Encoder, InfoStateEncoder, table_summary
+
+
+def _content(content, expansions: str | None):
+    """The `content` argument as a content set: one already loaded as it is; pack folders (a path or a list of
+    them, or None for the bundled game) through load_packs, as the CLI resolves them (a PackError, a ValueError,
+    for a folder that is not there)."""
+    if content is None or isinstance(content, (str, os.PathLike)):
+        return load_packs([] if content is None else [content], expansions)
+    if isinstance(content, (list, tuple)):
+        return load_packs(content, expansions)
+    if expansions is not None:
+        raise ValueError("expansions= chooses among the expansions of pack folders, not of a loaded content set")
+    return content
 
 
 def env(**kwargs):
@@ -83,8 +97,10 @@ class FengshengAECEnv(AECEnv, EzPickle):
     """风声 as an agent-environment-cycle game (see the module docstring).
 
     Arguments: ``players`` (a count the content's identity table deals: ``content.rules.player_counts()``;
-    the bundled game's are 2–10), ``content`` (a loaded content set; default the
-    bundled one), ``max_turns`` (a game still running after this many turns ends
+    the bundled game's are 2–10), ``content`` (a loaded content set, or pack folders — one path or a list — resolved
+    as the CLI's ``--content`` resolves them (``load_packs``: a ``pack.yaml`` fork is layered over the bundled game
+    and its expansions); default the bundled game), ``expansions`` (with folders: the CLI's ``--expansions``,
+    ``"none"`` or ``"id,id"``; default all), ``max_turns`` (a game still running after this many turns ends
     with no winner: truncation; default the content's limit), ``render_mode``
     (``"ansi"`` or ``"human"``), ``raw_infos`` (put the raw observation and
     action descriptors in ``infos``; default True), ``info_state`` (add the information-state vector to every
@@ -111,6 +127,7 @@ class FengshengAECEnv(AECEnv, EzPickle):
         render_mode: str | None = None,
         raw_infos: bool = True,
         info_state: bool = False,
+        expansions: str | None = None,
     ):
         EzPickle.__init__(
             self,
@@ -120,11 +137,12 @@ class FengshengAECEnv(AECEnv, EzPickle):
             render_mode=render_mode,
             raw_infos=raw_infos,
             info_state=info_state,
+            expansions=expansions,
         )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.content = content if content is not None else load_cached()
+        self.content = _content(content, expansions)
         probe = GameState(self.content, players, 0, max_turns)  # validates the player count first; sizes the space
         self.n_players = players
         self.max_turns = max_turns
