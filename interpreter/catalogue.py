@@ -1017,7 +1017,10 @@ STATE_PARTS: dict[str, str] = {
 }
 
 # What `validate` assumes a list holds at most when it estimates the steps of loops inside loops (W501):
-# the players at a table, the cards of a large deck; any other list, its own length if written out.
+# the players at a table, the cards of a large deck; any other list, its own length if written out. "players" is
+# the default only: code compiled with its rules known counts their largest table (Rules.player_counts, read by the
+# loader: content/build_rules.py most_players), so a fork seating 12 is counted at 12; this is the bundled game's
+# most, for code compiled with no rules (one file validated on its own, a unit compiled by hand).
 LOOP_ESTIMATE: dict[str, int] = {"players": 10, "cards": 120, "list": 120}
 
 

@@ -160,3 +160,72 @@ def test_the_bundled_game_and_its_expansions_have_no_warning():
     from interpreter.content.packs import resolve_packs
 
     assert load_cached(resolve_packs([], None)).warnings == []
+
+
+_FOUR_LOOPS_OVER_PLAYERS = """\
+id: demo_roll_call
+name: 点名
+title: 测试用
+gender: female
+hidden: false
+skills:
+  - id: demo_roll_call_skill
+    name: 点名
+    text: 出牌阶段，你可以发动此技能（它什么也不做）。
+    kind: active
+    timing: play_phase
+    effect: |
+      for a in all_players() {
+        for b in all_players() {
+          for c in all_players() {
+            for d in all_players() {
+              let x = 1
+            }
+          }
+        }
+      }
+"""
+_SEATS_TWELVE = """\
+id: demo_twelve
+name: 十二人
+version: 0.1.0
+extends: [base]
+rules:
+  identity_table:
+    11: {qian_fu_zhan_xian: 4, te_gong_ji_guan: 4, shen_mi_ren: 3}
+    12: {qian_fu_zhan_xian: 5, te_gong_ji_guan: 5, shen_mi_ren: 2}
+  decks:
+    - {players: [3, 4], deck: small}
+    - {players: [5, 8], deck: standard}
+    - {players: [9, 12], deck: full}
+"""
+
+
+def test_w501_counts_a_loop_over_players_as_the_rules_largest_table(tmp_path):
+    """Four loops over players inside one another: 10**4 = 10,000 iterations at the bundled game's largest table
+    (under the 20,000-step budget: no warning), 12**4 = 20,736 at a made-up pack's 12 (W501). The count is the
+    rules' (Rules.player_counts), not catalogue.LOOP_ESTIMATE's 10, which stays the estimate of code compiled with
+    no rules known."""
+    from interpreter.language.compiler import Compiler, context_env
+
+    budget = catalogue.LIMITS["step_budget"].value
+    assert 10**4 <= budget < 12**4
+    for name, manifest in (
+        ("ten", "id: demo_ten\nname: 十人\nversion: 0.1.0\nextends: [base]\n"),
+        ("twelve", _SEATS_TWELVE),
+    ):
+        (tmp_path / name / "roles").mkdir(parents=True)
+        (tmp_path / name / "pack.yaml").write_text(manifest, encoding="utf-8")
+        (tmp_path / name / "roles" / "demo_roll_call.yaml").write_text(_FOUR_LOOPS_OVER_PLAYERS, encoding="utf-8")
+    assert validate_paths([BUNDLED_CONTENT, tmp_path / "ten"]) == []
+    found = validate_paths([BUNDLED_CONTENT, tmp_path / "twelve"])
+    assert [e.code for e in found] == ["W501"], found
+    assert found[0].path.endswith("demo_roll_call.yaml") and "20,736" in found[0].message
+    # with no rules known (a unit compiled by hand), a loop over players counts as the catalogue's default
+    assert catalogue.LOOP_ESTIMATE["players"] == 10
+    effect = _FOUR_LOOPS_OVER_PLAYERS.split("effect: |\n", 1)[1]
+    effect = "\n".join(line.removeprefix("      ") for line in effect.splitlines())
+    for most, warned in ((None, False), (12, True)):
+        comp = Compiler(context_env(["self"]), "play_phase", {}, most_players=most)
+        comp.program(effect)
+        assert not comp.errors and [w.code for w in comp.warnings] == (["W501"] if warned else []), comp.warnings

@@ -3,6 +3,7 @@ turn's phases (their order checked), the deck's copies and the named decks."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -45,11 +46,7 @@ def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
         )
     camps = _camps(u, path, data)
     table = _identity_table(u, path, data, identities)
-    decks = [  # an entry that breaks the schema is reported by the schema stage
-        (d["players"][0], d["players"][1], d["deck"])
-        for d in data.get("decks") or []
-        if isinstance(d, dict) and isinstance(d.get("players"), list) and len(d["players"]) == 2 and "deck" in d
-    ]
+    decks = _decks(data)
     phases = build_turn(u, path, data)
     resolution = data.get("resolution", "queued")
     rules = Rules(
@@ -69,6 +66,30 @@ def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
         **_switches(u, path, data, phases),
     )
     return rules, identities
+
+
+def _decks(data: Any) -> list[tuple[int, int, str]]:
+    """The rules' `decks:` as (fewest, most players, deck name); an entry that breaks the schema is reported by the
+    schema stage and left out here."""
+    return [
+        (d["players"][0], d["players"][1], d["deck"])
+        for d in data.get("decks") or []
+        if isinstance(d, dict) and isinstance(d.get("players"), list) and len(d["players"]) == 2 and "deck" in d
+    ]
+
+
+def most_players(data: Any) -> int | None:
+    """The largest table the rules (rules.yaml's data, merged, not yet built) play, as Rules.player_counts() will
+    say: a row of the identity table and a deck for it. What the compiler counts a loop over players as (W501),
+    needed before build_rules runs: the cards' and roles' code is compiled first (the rules' own code names their
+    cards). Reports nothing (build_rules reports what is wrong); None if the rules play no count."""
+    rows = {}
+    for n, row in (data.get("identity_table") or {}).items():
+        with contextlib.suppress(TypeError, ValueError):
+            if int(n) >= MIN_PLAYERS and isinstance(row, dict):
+                rows[int(n)] = row
+    counts = Rules("", 0, 0, 0, rows, _decks(data)).player_counts()
+    return counts[-1] if counts else None
 
 
 def _camps(u: Units, path: Path, data: Any) -> dict[str, Camp]:

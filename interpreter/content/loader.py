@@ -29,7 +29,7 @@ from ..paths import BUNDLED_CONTENT
 from .build_cards import build_card, build_task
 from .build_declared import build_declared, check_counter_roles, check_zone_cards
 from .build_roles import build_role
-from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_rules
+from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_rules, most_players
 from .checks import check_marks, check_rule_decks
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
@@ -58,10 +58,10 @@ __all__ = [
 BUILDERS = {"card": build_card, "role": build_role, "secret_task": build_task}
 
 # Cards, roles and secret tasks built from a file that read clean, with nothing to report, by kind, file name, text,
-# the card names its text names (【...】, with the card each stands for in this load, or None) and the rules'
-# declarations it names: the object (never changed once built, like load_cached's) and the marks its code set and
-# read (without the file: a mark's place is (key, kind, how, line, col) here). Built again for any file with a
-# finding.
+# the card names its text names (【...】, with the card each stands for in this load, or None), the rules'
+# declarations it names and, for code with a `for`, the rules' largest table (W501): the object (never changed once
+# built, like load_cached's) and the marks its code set and read (without the file: a mark's place is (key, kind,
+# how, line, col) here). Built again for any file with a finding.
 BUILDS: Kept[tuple[Any, list[tuple]]] = Kept("build")
 NAMED: Kept[tuple[tuple[str, ...], str]] = Kept("named in a file")  # a file's text -> its 【】 names, its texts
 _CARD_NAME = re.compile(r"【([^】\n]+)】")  # as the effect grammar reads one (language/effect.lark, CARD_NAME)
@@ -75,7 +75,16 @@ def build(u: Units, path: Path, data: PosDict, kind: str, layer: int | None = No
     every other card and role again. `layer`: the pack it comes from (its place in the layers: E305's hint)."""
     text = "\n".join(u.sink.sources.get(str(path), ()))
     names, texts = remember(NAMED, text, lambda: (_named_in(data), True))
-    key = (kind, path.name, text, tuple((n, u.card_names.get(n)) for n in names), _declared_in(u.declared, texts))
+    # (the largest table only for a file with a `for` in it: W501's count of a loop over players)
+    table = u.most_players if "for" in texts else None
+    key = (
+        kind,
+        path.name,
+        text,
+        tuple((n, u.card_names.get(n)) for n in names),
+        _declared_in(u.declared, texts),
+        table,
+    )
     first = len(u.marks)
 
     def make() -> tuple[tuple[Any, list[tuple]], bool]:
@@ -154,6 +163,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     rules_read = _read_rules_file(u, layers, dirs)
     if rules_read is not None:  # counters and events: named by the code of every file, so built first
         u.declared = build_declared(sink, *rules_read)
+        u.most_players = most_players(rules_read[1])  # and the largest table, which a loop over players counts as
     kinds = _build_kinds(u, layers, dirs)
     rules, identities = build_rules(u, *rules_read) if rules_read is not None else (None, {})
     if rules_read is not None:

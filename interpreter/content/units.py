@@ -113,6 +113,9 @@ class Units:
         self.removed_names: dict[str, tuple[str, int]] = {}
         self.marks: list[Mark] = []
         self.declared: Declared = NOTHING_DECLARED  # the rules' counters and events (build_declared.py)
+        # the largest table the rules play (build_rules.most_players): a loop over players counts as it (W501); None:
+        # no rules known (one file on its own), the catalogue's estimate
+        self.most_players: int | None = None
         self.alone = False  # one file checked on its own (`validate FILE`): the rules it is played with are not known
         self.owner: tuple[str, Any] | None = None  # (kind, id) of the card, role or task being built: E305 names it
         self.owner_layer: int | None = None  # ... and the layer of the pack it comes from (None: not known)
@@ -145,6 +148,7 @@ class Units:
             counters=self.declared.counters,
             zones=self.declared.zones,
             events=self.declared.events,
+            most_players=self.most_players,
         )
         if self.alone:  # one file on its own: the counters, zones and events its pack's rules declare are not known
             skip_codes = {*skip_codes, "E310", "E311", "E312", "E313", "E314"}

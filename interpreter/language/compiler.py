@@ -264,7 +264,7 @@ class Compiler(EventCallCompiler):
         slot = self._new_slot()
         self.scope.names[node.name] = (T.element_of(t) if t != T.EMPTY else T.ANY, slot)  # over []: never runs
         nested = self.in_loop
-        with self._loop(node, _list_estimate(node.source, t)):
+        with self._loop(node, _list_estimate(node.source, t, self.most_players)):
             body = [line for s in node.body for line in self._stmt(s, ind + 1)] or ["    " * (ind + 1) + "pass"]
         self.scope = outer
         # see _loop: the outermost loop is free

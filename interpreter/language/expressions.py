@@ -93,6 +93,7 @@ class ExpressionCompiler:
         counters: Iterable[str] = (),
         zones: Iterable[str] = (),
         events: Mapping[str, EventDecl] | None = None,
+        most_players: int | None = None,
     ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
@@ -101,6 +102,9 @@ class ExpressionCompiler:
         self.counters = tuple(counters)  # the counters the rules declare (model/declared.py), by name
         self.zones = tuple(zones)  # the zones the rules declare, by name
         self.events: Mapping[str, EventDecl] = events or {}  # the events the rules declare (emit, reveal_top)
+        # the largest table the rules play (Rules.player_counts), what W501 counts a loop over players as; None where
+        # the code is compiled with no rules known (one file on its own, a test): catalogue.LOOP_ESTIMATE's
+        self.most_players = most_players
         # units compiled ahead of time, by unit_key (the compiled build's table of the bundled content's units)
         self.precompiled = precompiled
         self.errors: list[LanguageError] = []
@@ -383,7 +387,7 @@ class ExpressionCompiler:
         self.scope.names[node.name] = (T.element_of(st) if st != T.EMPTY else T.ANY, slot)  # over []: never runs
         nested = self.in_loop
         try:
-            with self._loop(node, _list_estimate(node.source, st)):
+            with self._loop(node, _list_estimate(node.source, st, self.most_players)):
                 et, item = self._expr(node.item)
         finally:
             self.scope = outer
@@ -526,14 +530,16 @@ def _is_read(node: ast.Node) -> bool:
     return isinstance(node, ast.Call) and node.func in TYPED_READS
 
 
-def _list_estimate(source: ast.Node, t: str) -> int:
+def _list_estimate(source: ast.Node, t: str, most_players: int | None = None) -> int:
     """The most items a `for` may walk, as W501 counts them: a list written out, its length; a list of players,
-    a table's most; any other, a large deck's cards (catalogue.LOOP_ESTIMATE)."""
+    the largest table the rules play (`most_players`; with no rules known, catalogue.LOOP_ESTIMATE's, the bundled
+    game's most: a fork seating more would be underestimated by it); any other, a large deck's cards
+    (catalogue.LOOP_ESTIMATE)."""
     if isinstance(source, ast.ListLit):
         return len(source.items)
     est = catalogue.LOOP_ESTIMATE
     if t in (T.PLAYER, T.list_of(T.PLAYER)):
-        return est["players"]
+        return est["players"] if most_players is None else most_players
     if t in (T.CARD, T.list_of(T.CARD)):
         return est["cards"]
     return est["list"]
