@@ -7,14 +7,13 @@ step API and the RL adapters seat a table, and validate says so (W129)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
 
 from conftest import fengsheng
-from interpreter.content.loader import BUNDLED_CONTENT, load_content
+from interpreter.content.loader import load_content
 from interpreter.content.packs import resolve_packs
 from interpreter.model.content import MAX_SEATS, MIN_PLAYERS
 from interpreter.paths import SCHEMA_DIR
@@ -155,8 +154,8 @@ def test_the_rl_adapters_read_the_counts_from_the_content(twelve, twelve_content
     import interpreter.rl.openspiel_game  # noqa: F401  (registers the game)
     from interpreter.rl.pettingzoo_env import FengshengAECEnv
 
-    # (OpenSpiel's `content` is the folders to load, in order: the base game's, then the pack over it)
-    folders = os.pathsep.join([str(BUNDLED_CONTENT), str(twelve)])
+    # (OpenSpiel's `content` is resolved as --content: the pack alone is laid over the bundled game)
+    folders = str(twelve)
     game = pyspiel.load_game("python_fengsheng", {"players": 12, "content": folders, "seed": 1})
     kind = game.get_type()
     assert (kind.min_num_players, kind.max_num_players, game.num_players()) == (3, 12, 12)
