@@ -112,7 +112,8 @@ DECISIONS_PER_SEAT_PER_TURN = 100  # for the max_game_length estimate
 DEAL = 0  # the one outcome of the deal's chance node
 FRESH = -1  # the seed parameter's "a fresh seed for every deal"
 
-_GAME_TYPE = pyspiel.GameType(
+# The game's type but for its player counts (pyspiel.GameType is made whole, with no copy-and-change).
+_TYPE: dict = dict(
     short_name=SHORT_NAME,
     long_name="Python Fengsheng (风声, The Message)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -120,10 +121,6 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    # what the registry lists, knowing no content: the counts the doors that read files take; each game's own type
-    # gives its content's fewest and most players (_game_type), beyond MAX_SEATS too if its identity table deals them
-    max_num_players=MAX_SEATS,
-    min_num_players=MIN_PLAYERS,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -131,30 +128,16 @@ _GAME_TYPE = pyspiel.GameType(
     provides_factored_observation_string=False,
     parameter_specification={"players": 5, "seed": FRESH, "max_turns": 0, "content": "bundled", "expansions": "all"},
 )
+# what the registry lists, knowing no content: the counts the doors that read files take; each game's own type
+# gives its content's fewest and most players (_game_type), beyond MAX_SEATS too if its identity table deals them
+_GAME_TYPE = pyspiel.GameType(**_TYPE, max_num_players=MAX_SEATS, min_num_players=MIN_PLAYERS)
 
 
 def _game_type(content) -> pyspiel.GameType:
     """The registered type with the content's fewest and most players: OpenSpiel's game info reads them from the
     content's identity table, as every door does, not from a range fixed here."""
     counts = content.rules.player_counts()
-    t = _GAME_TYPE
-    return pyspiel.GameType(
-        short_name=t.short_name,
-        long_name=t.long_name,
-        dynamics=t.dynamics,
-        chance_mode=t.chance_mode,
-        information=t.information,
-        utility=t.utility,
-        reward_model=t.reward_model,
-        max_num_players=counts[-1],
-        min_num_players=counts[0],
-        provides_information_state_string=t.provides_information_state_string,
-        provides_information_state_tensor=t.provides_information_state_tensor,
-        provides_observation_string=t.provides_observation_string,
-        provides_observation_tensor=t.provides_observation_tensor,
-        provides_factored_observation_string=t.provides_factored_observation_string,
-        parameter_specification=t.parameter_specification,
-    )
+    return pyspiel.GameType(**_TYPE, max_num_players=counts[-1], min_num_players=counts[0])
 
 
 def _packs(paths: str, expansions: str) -> tuple[str, ...]:
