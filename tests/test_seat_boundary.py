@@ -602,3 +602,31 @@ def test_a_seat_choosing_its_role_does_not_see_the_roles_chosen_before_it(conten
     shown = next(r for r in obs["history"] if r.get("e") == "roles_shown")["roles"]
     assert [p["role"] if p["role_face_up"] else None for p in obs["players"]] == list(shown)
     assert sum(role is not None for role in shown) >= players - 2  # (the public ones: all but a hidden role or two)
+
+
+def test_a_resample_while_the_roles_are_chosen_knows_only_what_the_seat_knows(content):
+    """At a seat's role choice the others' chosen roles are face down, hidden or not, and the roles still to deal
+    are in no one's view: a resample for that seat drew the others' roles only among the few dealt to them so far
+    (the rest of the pile was a local of the deal) and kept whether each was a hidden role, two facts the seat
+    does not know. It draws from every role the seat has not seen, and the deal goes on from the pile it left:
+    every role once, in a hand, the pile or out of the game."""
+    state = GameState(content, 5, seed=3)
+    while (obs := state.observation(state.current_player()))["seat"] != 0:
+        state.apply_action(state.legal_actions()[0])
+    assert obs["decision"]["kind"] == "role"
+    chose = [p.seat for p in state._game.players if p.role is not None]
+    assert len(chose) >= 2
+    drawn: dict[int, set[tuple[str, bool]]] = {}
+    for i in range(60):
+        sample = state.resample(0, random.Random(i))
+        for s in chose:
+            role = sample._game.players[s].role
+            drawn.setdefault(s, set()).add((role.id, role.hidden))
+        while sample.observation(sample.current_player())["decision"]["kind"] == "role":
+            sample.apply_action(sample.legal_actions()[0])
+        g = sample._game
+        every = [p.role.id for p in g.players] + [r.id for r in (*g.skills.role_pile, *g.skills.unchosen_roles)]
+        assert sorted(every) == sorted(content.roles), i
+    for s in chose:
+        assert len(drawn[s]) > 2 * len(chose), (s, drawn[s])  # (more than the roles dealt so far)
+        assert {hidden for _, hidden in drawn[s]} == {True, False}, (s, drawn[s])

@@ -91,6 +91,9 @@ class Skills:
         self.zones = zones
         self.stack = stack
         self.role_pile: list[Role] = []  # roles not dealt (角色牌堆); the top is the END of the list
+        # while the seats choose their roles (deal_roles): a chosen role is face down, hidden or not, and the pile is
+        # the roles still to deal (what a re-deal of the others' roles draws from, redeal)
+        self.dealing_roles = False
         self.removed_roles: list[Role] = []  # role cards removed from the game
         self.unchosen_roles: list[Role] = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
         # (identity, task, seat it came from): identity cards removed from the game face down
@@ -142,6 +145,7 @@ class Skills:
             shuffle(game.rng, pool)
         else:
             pool = order(pool)
+        self.role_pile, self.dealing_roles = pool, True  # (the pile as it is dealt: redeal draws from what is left)
         seats = self.seats.order_from(first)
         if pinned_seat >= 0:  # the pinned seat last: the others' deals do not depend on the pin
             seats = tuple([p for p in seats if p.seat != pinned_seat] + [self.players[pinned_seat]])
@@ -165,7 +169,7 @@ class Skills:
             if p.role is not None and not p.role.hidden:
                 p.role_face_up = True
                 p.version += 1
-        self.role_pile = pool
+        self.role_pile, self.dealing_roles = pool, False
         self.index_triggers()
 
     def set_role_pile(self, roles: list[Role]) -> None:
@@ -488,13 +492,17 @@ class Skills:
             pool += [r_ for r_ in self.unchosen_roles if r_.id not in mine]
             pool.sort(key=_id_of)  # (as the identities above: the order they lie in is hidden)
             r.shuffle(pool)
-            for p in face_down:  # a role dealt face down is a hidden one: keep it so
+            for p in face_down:  # a role face down once all chose is a hidden one: keep it so
                 assert p.role is not None  # (face_down: seats with a role)
-                hidden = p.role.hidden
-                pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
-                p.role = pool.pop(pick)
+                if self.dealing_roles:  # (while the seats choose, a chosen role is face down whatever it is)
+                    p.role = pool.pop()
+                else:
+                    hidden = p.role.hidden
+                    pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
+                    p.role = pool.pop(pick)
                 p.reset_skills()
-            self.role_pile = [pool.pop() for _ in range(len(self.role_pile))]
+            # (in place: while the seats choose, deal_roles goes on dealing from this list)
+            self.role_pile[:] = [pool.pop() for _ in range(len(self.role_pile))]
             self.unchosen_roles = [r_ for r_ in self.unchosen_roles if r_.id in mine] + pool
             self.index_triggers()
             spare = list(self.unchosen_roles)
