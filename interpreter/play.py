@@ -35,6 +35,7 @@ from .model.content import Content
 from .screen_table import FittedTable, Folded, ScreenTable
 from .sealed import KEY_FILE, SealError, data_dir, open_sealed, seal, user_key
 from .seat_text import (
+    HEAD_SEPARATOR,
     Names,
     card_text,
     cards_seen,
@@ -80,7 +81,8 @@ def render(
     Drawn from the observation and the descriptors only.
     """
     me = obs["seat"]
-    parts: list[Any] = [Text(head_line(obs), style="bold")]
+    # (folded between its items: the terminal broke 弃牌堆 1 over 张)
+    parts: list[Any] = [Folded(Text(head_line(obs), style="bold"), between=(HEAD_SEPARATOR,))]
 
     columns = ("座位", "角色", "手牌", "红/蓝/黑", "情报区", "状态")
     players, narrow = ScreenTable(columns), ScreenTable(columns[:4] + columns[5:])

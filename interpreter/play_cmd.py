@@ -69,11 +69,13 @@ def play(
     decision is a numbered menu. Type s to save, q to quit; `--resume FILE` continues a save.
     """
     from rich.console import Console
+    from rich.text import Text
 
     from .agents.kinds import default_kind, factory_of
     from .cli_options import check_players, content_paths, define_bots, load_or_exit
     from .play import PlayError, Setup, Table
     from .play_loop import Terminal
+    from .screen_table import Folded
     from .seeds import fresh_seed
 
     console = Console(highlight=False)
@@ -142,14 +144,14 @@ def play(
     bot_text = ", ".join(f"P{s} {k}" for s, k in sorted(setup.bots.items())) or "none"
     # the seed only for whoever typed it: a seat that learns it knows every hidden card
     shown_seed = f", seed {setup.seed}" if resume is None and not seed_was_fresh else ""
-    console.print(
+    banner = (
         f"fengsheng play: {setup.players} players{shown_seed}; you: "
         + ", ".join(f"P{h}" for h in setup.humans)
         + f"; bots: {bot_text}"
-        + ("; resumed" if resume else ""),  # (not after how many actions: Table.to_json says why)
-        markup=False,
-        soft_wrap=True,
+        + ("; resumed" if resume else "")  # (not after how many actions: Table.to_json says why)
     )
+    # folded between its parts to the terminal's width (about 104 columns at 5 players: the terminal cut it mid-word)
+    console.print(Folded(Text(banner), between=("; ", ", ")))
     terminal = Terminal(
         table,
         console,

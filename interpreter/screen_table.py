@@ -278,6 +278,19 @@ def _breaks(plain: str) -> list[tuple[int, int, bool]]:
     return out
 
 
+def _breaks_between(plain: str, separators: Sequence[str]) -> list[tuple[int, int, bool]]:
+    """Where a line of items joined by `separators` may end: after a separator, its trailing spaces dropped
+    (``牌堆 110 张 ·`` then ``弃牌堆 0 张``, ``P1 heuristic,`` then ``P2 heuristic``), never inside an item, whose
+    own spaces (``第 0 回合``) would break it mid-item as rich breaks it."""
+    pattern = re.compile("|".join(re.escape(s) for s in sorted(separators, key=len, reverse=True)))
+    out: list[tuple[int, int, bool]] = []
+    for m in pattern.finditer(plain):
+        end = m.start() + len(m.group().rstrip())
+        if end and m.end() < len(plain):
+            out.append((end, m.end(), False))
+    return out
+
+
 def _offsets(plain: str) -> list[int]:
     """The cell at which each character of `plain` starts, and its width at the end (wide characters take two)."""
     out = [0]
@@ -286,8 +299,9 @@ def _offsets(plain: str) -> list[int]:
     return out
 
 
-def fold(text: Text, width: int) -> list[Text]:
-    """`text`'s lines, each folded to `width` cells at the places :func:`_breaks` allows: at the last clause's end
+def fold(text: Text, width: int, between: Sequence[str] | None = None) -> list[Text]:
+    """`text`'s lines, each folded to `width` cells at the places :func:`_breaks` allows (or, given `between`, only
+    after those separators: a line of items, :func:`_breaks_between`): at the last clause's end
     that fits if it fills half the line, else at the last place that fits; a stretch with no such place that is
     wider than `width` alone is cut character by character (as rich folds it: nothing is lost). A line's later
     lines hang under its first's text: after its indent (``　　　　秘密任务：…``) and a menu's number (``  12. ``)."""
@@ -299,7 +313,7 @@ def fold(text: Text, width: int) -> list[Text]:
         if cells[-1] <= width:
             out.append(line)
             continue
-        breaks = _breaks(plain)
+        breaks = _breaks(plain) if between is None else _breaks_between(plain, between)
         hang = cells[m.end()] if (m := _INDENT.match(plain)) and 2 * cells[m.end()] <= width else 0
         start, room = 0, width
         while cells[-1] - cells[start] > room:
@@ -318,30 +332,34 @@ def fold(text: Text, width: int) -> list[Text]:
     return out
 
 
-def longest_piece(text: Text) -> int:
-    """The width, in cells, of the widest stretch of `text` that :func:`fold` keeps on one line (a name, a card)."""
+def longest_piece(text: Text, between: Sequence[str] | None = None) -> int:
+    """The width, in cells, of the widest stretch of `text` that :func:`fold` keeps on one line (a name, a card;
+    an item, given `between`)."""
     most = 0
     for line in text.plain.split("\n"):
         cells = _offsets(line)
         start = 0
-        for end, after, _ in [*_breaks(line), (len(line), len(line), False)]:
+        breaks = _breaks(line) if between is None else _breaks_between(line, between)
+        for end, after, _ in [*breaks, (len(line), len(line), False)]:
             most = max(most, cells[end] - cells[start])
             start = after
     return most
 
 
 class Folded:
-    """A text drawn folded between names and cards (:func:`fold`), never inside one: a panel's lines of Chinese."""
+    """A text drawn folded between names and cards (:func:`fold`), never inside one: a panel's lines of Chinese;
+    or, given `between`, a line of items folded only after those separators (play's header and opening line)."""
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, between: Sequence[str] | None = None) -> None:
         self.text = text
+        self.between = between
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         most = max((cell_len(line) for line in self.text.plain.split("\n")), default=0)
-        return Measurement(longest_piece(self.text), most).clamp(max_width=options.max_width)
+        return Measurement(longest_piece(self.text, self.between), most).clamp(max_width=options.max_width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield Text("\n", end=self.text.end).join(fold(self.text, options.max_width))
+        yield Text("\n", end=self.text.end).join(fold(self.text, options.max_width, self.between))
 
 
 class FittedTable:

@@ -257,16 +257,19 @@ def menu_label(d: Mapping[str, Any], names: Names, decision: str | None = None) 
 # ---------------------------------------------------------------------- the parts of a seat's screen
 
 
+HEAD_SEPARATOR = " · "  # between the header's items: where a narrow terminal's screen folds it (play.render)
+
+
 def head_line(obs: Mapping[str, Any]) -> str:
     """The turn, the phase, whose turn it is, the deck and discard pile, who is dying."""
     me = obs["seat"]
     phase = PHASE_ZH.get(obs["phase"], obs["phase"])
     current = _seat(obs["current"], me) if obs["current"] is not None else "—"
-    head = f"第 {obs['turn']} 回合 · {phase} · 当前回合：{current} · 牌堆 {obs['deck_count']} 张"
-    head += f" · 弃牌堆 {len(obs['discard'])} 张"
+    items = [f"第 {obs['turn']} 回合", phase, f"当前回合：{current}", f"牌堆 {obs['deck_count']} 张"]
+    items.append(f"弃牌堆 {len(obs['discard'])} 张")
     if obs["dying"] is not None:
-        head += f" · {_seat(obs['dying'], me)} 濒死"
-    return head
+        items.append(f"{_seat(obs['dying'], me)} 濒死")
+    return HEAD_SEPARATOR.join(items)
 
 
 def seat_name(seat: int | None, me: int) -> str:

@@ -187,7 +187,7 @@ def test_play_seats_external_bots_and_a_saved_game_resumes_with_its_bot_given_ag
     args = ["play", "-p", "4", "-s", "3", "--bots", "ext:mine,random,ext:mine", "--max-turns", "30", "--bot", example()]
     args += ["--save", save]
     r = _play_input([str(a) for a in args], "1\n1\n1\nq\n\n")
-    assert "bots: P1 ext:mine, P2 random, P3 ext:mine" in r.output
+    assert "bots: P1 ext:mine, P2 random, P3 ext:mine" in " ".join(r.output.splitlines())  # (folded at 80)
     again = f"fengsheng play --resume {shlex.quote(str(save))} --bot {shlex.quote(example())}"
     assert r.exit_code == 0 and again in r.output  # the hint gives the --bot the save cannot keep
     r = _play_input(["play", "--resume", str(save)], "1\n")

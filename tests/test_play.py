@@ -31,6 +31,12 @@ def _play(args: list[str], stdin: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def _opening(output: str) -> str:
+    """The opening line (`fengsheng play: …`), its folded lines joined: the lines before the first screen's header
+    (it folds after a `;` or `,` to the terminal's width, 80 columns here unless COLUMNS says otherwise)."""
+    return " ".join(itertools.takewhile(lambda line: not line.startswith("第 "), output.splitlines()))
+
+
 def _after_last_prompt(output: str) -> str:
     """What was printed after the last menu answer: the final screen of a game."""
     return output[output.rindex("选择 [") :]
@@ -46,7 +52,7 @@ def whole_game() -> tuple[int, str]:
 def test_a_whole_game_against_bots_to_the_end(whole_game):
     code, out = whole_game
     assert code == 0, out[-2000:]
-    assert "fengsheng play: 4 players, seed 2; you: P0; bots: P1 random, P2 random, P3 random" in out
+    assert _opening(out) == "fengsheng play: 4 players, seed 2; you: P0; bots: P1 random, P2 random, P3 random"
     assert "游戏结束" in out and "P0，轮到你决定" in out
     assert "选择角色" in out  # the first decision: the role
     assert "P1 摸了 3 张牌" in out  # others' draws, without the cards
@@ -85,7 +91,7 @@ def test_save_then_resume_gives_the_same_game(tmp_path, kind):
     assert data["bots"] == {"1": kind, "2": kind, "3": kind} and "seed" not in data and "actions" not in data
     code, resumed = _play(["--resume", str(save)], ANSWERS)
     assert code == 0, resumed[-2000:]
-    assert "; resumed" in resumed.splitlines()[0]
+    assert _opening(resumed).endswith("; resumed")
     assert _after_last_prompt(resumed) == _after_last_prompt(whole)
 
 
@@ -485,6 +491,32 @@ def _broken_words(screen: str, words: set[str]) -> list[str]:
     return broken
 
 
+_HEAD_ITEMS = (  # the header's items in order (the last only while someone is dying)
+    r"第 \d+ 回合",
+    r"[^\s·]+",
+    r"当前回合：(P\d+(（你）)?|—)",
+    r"牌堆 \d+ 张",
+    r"弃牌堆 \d+ 张",
+    r"P\d+(（你）)? 濒死",
+)
+
+
+def _split_headers(screen: str) -> list[str]:
+    """The screens' header lines (``第 1 回合 · 争夺阶段 · 当前回合：P1 · 牌堆 92 张 · 弃牌堆 1 张``, up to the
+    table under them) whose items are not each whole on one line: each line's ` · `-separated items, in order,
+    must be the header's (a line ends with `` ·`` where it folds)."""
+    lines = screen.splitlines()
+    split = []
+    for i, line in enumerate(lines):
+        if not re.match(r"第 \d+ 回合 ", line):
+            continue
+        block = list(itertools.takewhile(lambda x: not x.startswith("┏"), lines[i:]))
+        items = [item for x in block for item in x.strip().removesuffix(" ·").split(" · ")]
+        if not (5 <= len(items) <= 6 and all(re.fullmatch(p, x) for p, x in zip(_HEAD_ITEMS, items, strict=False))):
+            split.append(" ⏎ ".join(block))
+    return split
+
+
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_no_screen_breaks_a_role_name_or_a_card_between_two_lines(width):
     """At 60, 80 and 120 columns no line is wider than the terminal and no table cell or panel line breaks a role's
@@ -492,7 +524,7 @@ def test_no_screen_breaks_a_role_name_or_a_card_between_two_lines(width):
     narrows the widest columns and folds what no longer fits character by character), and the log
     `小九（追梦少年` over `）` and `威逼#28(` over `红←)` (rich breaks Chinese only where it has a space). At 60 the
     seats' intel areas go under the table, each on its line. The help's rules texts (one long line each) are folded
-    to the screen as well."""
+    to the screen as well, and the header between its items: at 60 the terminal broke `弃牌堆 1` over `张`."""
     content = load_cached()
     table = Table(
         content, Setup(players=5, seed=7, humans=[0], bots={s: "heuristic" for s in range(1, 5)}, max_turns=8)
@@ -505,8 +537,25 @@ def test_no_screen_breaks_a_role_name_or_a_card_between_two_lines(width):
     screen = out.getvalue()
     words = {table.names.role(r) for r in content.roles} | {"（背面朝下）"}
     assert _broken_words(screen, words) == []
+    assert _split_headers(screen) == []
+    assert (" ·\n弃牌堆 " in screen) == (width == 60)  # (folded at 60 only, between two items)
     assert max(cell_len(line) for line in screen.splitlines()) <= width
     assert "背面朝下" in screen and "终局：全部揭晓" in screen  # (what the test is about is on the screens)
     assert "输入菜单中的编号并按回车来选择" in screen  # (and the help)
     assert "┃ 情报区" in screen  # (the table's own column, while it fits)
     assert ("P2 的情报区：" in screen) == (width == 60)  # (at 60, once intel is received, under the table)
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_the_opening_line_folds_between_its_parts_to_the_terminal(monkeypatch, width):
+    """The opening line (about 104 columns at 5 players) folds after a `;` or `,` to the terminal's width (COLUMNS),
+    never inside a part: the terminal cut it mid-word (`P3 heur` over `istic`). Its words are the same."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out = _play(["-p", "5", "-s", "3", "--bots", "heuristic"], "q\nn\n")
+    assert code == 0, out[-2000:]
+    banner = list(itertools.takewhile(lambda x: not x.startswith("第 "), out.splitlines()))
+    whole = "fengsheng play: 5 players, seed 3; you: P0; bots: P1 heuristic, P2 heuristic, P3 heuristic, P4 heuristic"
+    assert _opening(out) == whole
+    assert all(cell_len(line) <= width and line.endswith((";", ",")) for line in banner[:-1]), banner
+    assert cell_len(banner[-1]) <= width
+    assert len(banner) == {60: 2, 80: 2, 120: 1}[width]

@@ -163,6 +163,28 @@ def test_folded_lines_hang_under_their_first_lines_text_and_no_line_starts_with_
     assert all(any(span.style == "bold" for span in t.spans) or t.style == "bold" for t in folded)
 
 
+def test_a_line_of_items_folds_only_between_them():
+    """Given separators, a line folds only after one (its trailing space dropped), never at an item's own spaces
+    (rich: `弃牌堆 1` over `张`); an item wider than the line alone is cut; the line's style is kept."""
+    head = Text("第 1 回合 · 争夺阶段 · 当前回合：P1 · 牌堆 92 张 · 弃牌堆 1 张", style="bold")
+    folded = fold(head, 60, between=(" · ",))
+    assert [t.plain for t in folded] == ["第 1 回合 · 争夺阶段 · 当前回合：P1 · 牌堆 92 张 ·", "弃牌堆 1 张"]
+    assert all(t.style == "bold" or [span.style for span in t.spans] == ["bold"] for t in folded)
+    assert [t.plain for t in fold(head, 22, between=(" · ",))] == [
+        "第 1 回合 · 争夺阶段 ·",
+        "当前回合：P1 ·",
+        "牌堆 92 张 ·",
+        "弃牌堆 1 张",
+    ]
+    banner = Text("fengsheng play: 5 players, seed 3; you: P0; bots: P1 heuristic, P2 heuristic")
+    assert [t.plain for t in fold(banner, 50, between=("; ", ", "))] == [
+        "fengsheng play: 5 players, seed 3; you: P0;",
+        "bots: P1 heuristic, P2 heuristic",
+    ]
+    assert [t.plain for t in fold(Text("甲乙丙 · 丁"), 4, between=(" · ",))] == ["甲乙", "丙 ·", "丁"]
+    assert longest_piece(head, between=(" · ",)) == cell_len("当前回合：P1 ·")
+
+
 def test_a_fitted_table_narrows_its_columns_between_names_and_else_draws_its_narrower_layout():
     """Where rich's Table folds a role cell inside `背面朝下`, the fitted table narrows the widest columns (never
     below their longest name or card) and folds between a name and its mark; where even that does not fit, it draws
