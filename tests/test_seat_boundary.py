@@ -630,3 +630,32 @@ def test_a_resample_while_the_roles_are_chosen_knows_only_what_the_seat_knows(co
     for s in chose:
         assert len(drawn[s]) > 2 * len(chose), (s, drawn[s])  # (more than the roles dealt so far)
         assert {hidden for _, hidden in drawn[s]} == {True, False}, (s, drawn[s])
+
+
+def test_a_resample_for_another_seat_deals_the_chooser_its_roles_again(content):
+    """While a seat chooses its role, the roles it was dealt are in its view alone: a resample for any other seat
+    kept them with it and out of everything else it drew (so the sample named the roles the chooser was offered).
+    They are drawn with the rest the seat has not seen, and the question offers the roles drawn."""
+    state = GameState(content, 5, seed=3)
+    while (chooser := state.current_player()) == 0 or not any(p.role for p in state._game.players):
+        state.apply_action(state.legal_actions()[0])
+    assert state.decision_kind == "role"
+    offered = {r.id for r in state._game.players[chooser].dealt_roles}
+    for s in (s for s in range(5) if s != chooser):
+        pairs, elsewhere = set(), set()
+        for i in range(30):
+            sample = state.resample(s, random.Random(i))
+            g = sample._game
+            pair = tuple(r.id for r in g.players[chooser].dealt_roles)
+            pairs.add(pair)
+            assert sorted(d["value"] for d in sample.action_descriptors()) == sorted(pair), (s, i)
+            assert sample.observation(s) == state.observation(s), (s, i)
+            others = [p.role for p in g.players if p.role is not None] + g.skills.role_pile + g.skills.unchosen_roles
+            elsewhere |= {r.id for r in others} & offered
+            while sample.decision_kind == "role":  # (the deal goes on: every role once)
+                sample.apply_action(sample.legal_actions()[-1])
+            every = [p.role.id for p in g.players] + [r.id for r in (*g.skills.role_pile, *g.skills.unchosen_roles)]
+            assert sorted(every) == sorted(content.roles), (s, i)
+            sample.close()
+        assert len(pairs) > 20, (s, pairs)
+        assert elsewhere == offered, s

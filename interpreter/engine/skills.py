@@ -160,7 +160,7 @@ class Skills:
             dealt = [pool.pop() for _ in range(min(per, len(pool)))]
             if not dealt:
                 break
-            p.dealt_roles = list(dealt)
+            p.dealt_roles = dealt  # (the options asked: a re-deal for another seat deals them again, in place)
             p.version += 1  # (its `me` shows them while it chooses)
             chosen = ask_seat(game, p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
             p.new_role(chosen, False)  # (face down while the others choose: turned up together, below)
@@ -442,7 +442,8 @@ class Skills:
         The identity cards (and secret tasks) of the other seats whose identity
         `seat` has not looked at, with those removed face down that were not its
         own; the face-down roles of the others, with the role pile and the roles
-        the others were dealt and did not keep. With `weigh` (a search bot's
+        the others were dealt and did not keep (and, while the seats choose, the
+        roles dealt to another seat choosing now: its question's options). With `weigh` (a search bot's
         belief: step.World.sample), the identities are shuffled again, up to
         `tries` times, until a draw of `r` below weigh({seat: identity id})
         keeps the deal.
@@ -486,9 +487,12 @@ class Skills:
                     q.known_identities[s] = seen
 
         face_down = [p for p in players if p.seat != seat and p.role is not None and not p.role_shown]
-        if face_down or self.role_pile:
+        # while the seats choose: the other seat choosing now, whose dealt roles `seat` has not seen
+        choosing = [p for p in players if p.seat != seat and p.role is None and p.dealt_roles and self.dealing_roles]
+        if face_down or self.role_pile or choosing:
             mine = {r_.id for r_ in me.dealt_roles}
             pool = [p.role for p in face_down if p.role is not None] + list(self.role_pile)  # (all have one)
+            pool += [r_ for p in choosing for r_ in p.dealt_roles]
             pool += [r_ for r_ in self.unchosen_roles if r_.id not in mine]
             pool.sort(key=_id_of)  # (as the identities above: the order they lie in is hidden)
             r.shuffle(pool)
@@ -501,6 +505,8 @@ class Skills:
                     pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
                     p.role = pool.pop(pick)
                 p.reset_skills()
+            for p in choosing:  # (in place: the list is the options its question offers, deal_roles)
+                p.dealt_roles[:] = [pool.pop() for _ in p.dealt_roles]
             # (in place: while the seats choose, deal_roles goes on dealing from this list)
             self.role_pile[:] = [pool.pop() for _ in range(len(self.role_pile))]
             self.unchosen_roles = [r_ for r_ in self.unchosen_roles if r_.id in mine] + pool
