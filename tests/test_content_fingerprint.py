@@ -173,3 +173,29 @@ def test_a_sweep_of_an_older_fengsheng_is_not_resumed_and_its_report_says_why(tm
     assert notes["base"]["kind"] == "older"
     assert "older fengsheng" in note_text(notes["base"], "en") and "较早" in note_text(notes["base"], "zh")
     assert prepare(out, spec, resume=False) == []  # --restart plays it again
+
+
+def test_a_role_file_renamed_keeps_it_and_the_games_a_card_file_renamed_does_not(tmp_path):
+    """Roles are dealt in id order (the role pile is built sorted by id), so a role file renamed past the others
+    plays the same games and has the same fingerprint (it changed it, the loader reading roles in file order). A
+    card file renamed past the others puts its card last in the order a card's name is offered in: another
+    fingerprint."""
+    base = ROOT / "content"
+    rows = {}
+    for name in ("same", "role", "card"):
+        copy = tmp_path / name
+        shutil.copytree(base, copy, ignore=shutil.ignore_patterns("expansions"))
+        if name != "same":
+            folder = copy / f"{name}s"
+            first = sorted(folder.glob("*.yaml"))[0]
+            first.rename(folder / f"zz_{first.name}")
+        log = tmp_path / f"{name}.jsonl"
+        r = fengsheng(
+            "simulate", "-p", 5, "-n", 1, "-s", 3, "-j", 1, "--content", copy, "--expansions", "none", "--log", log
+        )
+        assert r.exit_code == 0, r.output
+        lines = log.read_text(encoding="utf-8").splitlines()
+        rows[name] = (json.loads(lines[0])["content"], lines[1:])
+        assert rows[name][0] == fingerprint(copy, [])
+    assert rows["role"] == rows["same"]
+    assert rows["card"][0] != rows["same"][0]

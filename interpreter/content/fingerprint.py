@@ -15,10 +15,10 @@ content. What counts is what can change a game, nothing else:
 * not counted: YAML comments, layout (indentation, quoting, block or flow style, anchors), the order of a
   file's top-level keys (each is read by its name), the folders and file names things come from, pack.yaml's
   own words (id, name, version, description) and every file the loader does not read (scenarios, a pack's
-  tests, its docs). A file name counts only through the order the loader reads definitions in (by file name): a
-  file renamed past another puts its definitions in another order, which changes the fingerprint (the cards'
-  order is the order a card's name is offered in, when an effect asks for one; roles are dealt in id order, so a
-  role file renamed changes the fingerprint and not the games).
+  tests, its docs). A file name counts only through the order the loader reads card and secret task
+  definitions in (by file name): a card file renamed past another puts its cards in another order, which changes
+  the fingerprint (the cards' order is the order a card's name is offered in, when an effect asks for one). Roles
+  are dealt in id order and are hashed in it: a role file renamed keeps the fingerprint, as it keeps the games.
 
 So packs that differ only in what is not counted have one fingerprint, and a comment fixed or a scenario added
 keeps it.
@@ -49,9 +49,13 @@ def content_fingerprint(content: Content) -> str:
         return made_of.fingerprint
     import hashlib
 
+    # the cards and secret tasks in the loader's order, the roles in id order: the role pile is built sorted by
+    # id (EngineIndex.roles_in_order), so a role file renamed past another deals the same games
+    kept = [d for d in made_of.definitions if d[0] != "roles"]
+    kept += sorted((d for d in made_of.definitions if d[0] == "roles"), key=lambda d: d[1])
     parts = [
         ("rules", _top_level(made_of.rules)),
-        [(folder, ident, _top_level(data)) for folder, ident, data in made_of.definitions],
+        [(folder, ident, _top_level(data)) for folder, ident, data in kept],
         [(e.uid, e.card_type, e.mask, e.direction, e.lockable, e.data) for e in made_of.deck],
         made_of.decks,
     ]
