@@ -1044,8 +1044,8 @@ ERROR_CODES: dict[str, str] = {
     "E120": "the same id is used twice",
     "E121": "a reference to something that does not exist",
     "E122": "an identity table row does not add up to its player count",
-    "E124": "a pack extends a pack that is loaded after it (packs that extend each other), or a chain of "
-    "`extends:` more than 64 packs deep",
+    "E124": "a pack extends a pack that is loaded after it (packs that extend each other) or not at all, or a "
+    "chain of `extends:` more than 64 packs deep",
     "E125": "the rules' `turn:` breaks the turn's order: no phase that sends intel, or a contest or receive phase "
     "without a send phase before it (or twice after one), or an intel sent and never received",
     "E126": "an identity table deals more secret tasks (神秘人) at a player count than the content has",

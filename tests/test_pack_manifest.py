@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import main
-from interpreter.content.loader import ContentErrors, load_content
+from interpreter.content.loader import ContentErrors, load_cached, load_content, load_packs
 from interpreter.content.packs import resolve_packs
 
 NEW_CARD = """\
@@ -209,7 +209,20 @@ def test_packs_that_extend_each_other(tmp_path):
     write(tmp_path / "a", {"pack.yaml": "id: a\nname: A\nextends: [../b]\n"})
     write(tmp_path / "b", {"pack.yaml": "id: b\nname: B\nextends: [../a]\n"})
     errs = errors_of(tmp_path / "a")
-    assert [e.code for e in errs] == ["E124"]
+    assert [e.code for e in errs] == ["E124"] and "the packs extend each other" in errs[0].message
+
+
+def test_a_fork_loaded_alone_is_told_its_base_is_not_loaded():
+    """load_cached loads the folders exactly as given: a pack.yaml fork alone was told the pack it extends is
+    "loaded after it: the packs extend each other", which it is not (it is not loaded at all). The first error
+    says so and points to load_packs, which lays the fork over the bundled game."""
+    fork = Path(__file__).parents[1] / "examples" / "jia_gui"
+    with pytest.raises(ContentErrors) as e:
+        load_cached([fork])
+    first = e.value.errors[0]
+    assert first.code == "E124" and "'base', which is not among the folders loaded" in first.message, first
+    assert "extend each other" not in first.message and "load_packs" in (first.hint or "")
+    assert load_packs([fork]).rules.draw_count == 2  # (what it points to loads it)
 
 
 def test_extends_loads_what_a_pack_needs(tmp_path):

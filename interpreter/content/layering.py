@@ -83,6 +83,18 @@ class Layers:
                 elif target.resolve() not in here[: m.layer]:
                     if self._too_deep():
                         continue
+                    if target.resolve() not in here:  # (load_cached of a fork alone: not a cycle)
+                        self.sink.report(
+                            Finding(
+                                m.path,
+                                pos_of(refs, i),
+                                "E124",
+                                f"pack '{m.id}' extends '{ref}', which is not among the folders loaded",
+                                "give the folders it extends before it, or load it with load_packs "
+                                "(interpreter.content.loader), which lays it over them as --content does",
+                            )
+                        )
+                        continue
                     self.sink.report(
                         Finding(
                             m.path,
