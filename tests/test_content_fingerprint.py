@@ -39,6 +39,16 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def _one_game(content: Path, log: Path) -> tuple[str, list[str]]:
+    """Game seed 3 at 5 players on `content` (no expansions), logged: (the log's content fingerprint, its records)."""
+    r = fengsheng(
+        "simulate", "-p", 5, "-n", 1, "-s", 3, "-j", 1, "--content", content, "--expansions", "none", "--log", log
+    )
+    assert r.exit_code == 0, r.output
+    lines = log.read_text(encoding="utf-8").splitlines()
+    return json.loads(lines[0])["content"], lines[1:]
+
+
 def test_comments_layout_key_order_and_files_that_are_no_content_keep_it(pack):
     before = fingerprint(pack)
     assert before.startswith(PREFIX) and fingerprint(FORK) == before  # (the folder it sits in does not count)
@@ -103,13 +113,7 @@ def test_the_order_of_a_mapping_below_a_files_top_level_counts(tmp_path):
             text = rules.read_text(encoding="utf-8")
             start, end = text.index("identity_table:"), text.index("\n# Which deck")
             rules.write_text(text[:start] + text[end:] + "\n" + text[start:end] + "\n", encoding="utf-8")
-        log = tmp_path / f"{name}.jsonl"
-        r = fengsheng(
-            "simulate", "-p", 5, "-n", 1, "-s", 3, "-j", 1, "--content", copy, "--expansions", "none", "--log", log
-        )
-        assert r.exit_code == 0, r.output
-        lines = log.read_text(encoding="utf-8").splitlines()
-        rows[name] = (json.loads(lines[0])["content"], lines[1:])
+        rows[name] = _one_game(copy, tmp_path / f"{name}.jsonl")
     assert rows["top"] == rows["same"]
     assert rows["table"][0] != rows["same"][0] and rows["table"][1] != rows["same"][1]
 
@@ -189,13 +193,7 @@ def test_a_role_file_renamed_keeps_it_and_the_games_a_card_file_renamed_does_not
             folder = copy / f"{name}s"
             first = sorted(folder.glob("*.yaml"))[0]
             first.rename(folder / f"zz_{first.name}")
-        log = tmp_path / f"{name}.jsonl"
-        r = fengsheng(
-            "simulate", "-p", 5, "-n", 1, "-s", 3, "-j", 1, "--content", copy, "--expansions", "none", "--log", log
-        )
-        assert r.exit_code == 0, r.output
-        lines = log.read_text(encoding="utf-8").splitlines()
-        rows[name] = (json.loads(lines[0])["content"], lines[1:])
+        rows[name] = _one_game(copy, tmp_path / f"{name}.jsonl")
         assert rows[name][0] == fingerprint(copy, [])
     assert rows["role"] == rows["same"]
     assert rows["card"][0] != rows["same"][0]
