@@ -55,6 +55,25 @@ from interpreter.engine.decisions import PlayOption  # noqa: E402
 from interpreter.engine.state import Card, Player  # noqa: E402
 from interpreter.engine.table import build  # noqa: E402
 
+# docs/modding.md's "Player counts" example: a pack.yaml over the bundled game dealing 3 to 12 players (no row
+# for 2; rows for 11 and 12, played with the full deck). test_seats plays it at every door, test_budget counts its
+# largest table
+TWELVE = """\
+id: shi_er
+name: 十二人
+version: 0.1.0
+extends: [base]
+rules:
+  identity_table:
+    2: null
+    11: {qian_fu_zhan_xian: 4, te_gong_ji_guan: 4, shen_mi_ren: 3}
+    12: {qian_fu_zhan_xian: 5, te_gong_ji_guan: 5, shen_mi_ren: 2}
+  decks:
+    - {players: [3, 4], deck: small}
+    - {players: [5, 8], deck: standard}
+    - {players: [9, 12], deck: full}
+"""
+
 IDENTITY = {"red": "qian_fu_zhan_xian", "blue": "te_gong_ji_guan", "black": "shen_mi_ren"}
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TWELVE
 from interpreter import catalogue
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached, validate_paths
 from interpreter.engine.errors import EngineError
@@ -185,20 +186,6 @@ skills:
         }
       }
 """
-_SEATS_TWELVE = """\
-id: demo_twelve
-name: 十二人
-version: 0.1.0
-extends: [base]
-rules:
-  identity_table:
-    11: {qian_fu_zhan_xian: 4, te_gong_ji_guan: 4, shen_mi_ren: 3}
-    12: {qian_fu_zhan_xian: 5, te_gong_ji_guan: 5, shen_mi_ren: 2}
-  decks:
-    - {players: [3, 4], deck: small}
-    - {players: [5, 8], deck: standard}
-    - {players: [9, 12], deck: full}
-"""
 
 
 def test_w501_counts_a_loop_over_players_as_the_rules_largest_table(tmp_path):
@@ -212,7 +199,7 @@ def test_w501_counts_a_loop_over_players_as_the_rules_largest_table(tmp_path):
     assert 10**4 <= budget < 12**4
     for name, manifest in (
         ("ten", "id: demo_ten\nname: 十人\nversion: 0.1.0\nextends: [base]\n"),
-        ("twelve", _SEATS_TWELVE),
+        ("twelve", TWELVE),
     ):
         (tmp_path / name / "roles").mkdir(parents=True)
         (tmp_path / name / "pack.yaml").write_text(manifest, encoding="utf-8")

@@ -12,27 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fengsheng
+from conftest import TWELVE, fengsheng
 from interpreter.content.loader import load_content
 from interpreter.content.packs import resolve_packs
 from interpreter.model.content import MAX_SEATS, MIN_PLAYERS
 from interpreter.paths import SCHEMA_DIR
 
-TWELVE = """\
-id: shi_er
-name: 十二人
-version: 0.1.0
-extends: [base]
-rules:
-  identity_table:
-    2: null
-    11: {qian_fu_zhan_xian: 4, te_gong_ji_guan: 4, shen_mi_ren: 3}
-    12: {qian_fu_zhan_xian: 5, te_gong_ji_guan: 5, shen_mi_ren: 2}
-  decks:
-    - {players: [3, 4], deck: small}
-    - {players: [5, 8], deck: standard}
-    - {players: [9, 12], deck: full}
-"""
 REFUSED = "the rules have no identity table for {} players (they have one for 3-12 players)"
 
 
