@@ -312,11 +312,7 @@ def define_bots(bot_defs: Sequence[str], bot_timeout: float | None) -> None:
 def load_or_exit(paths: Sequence[str | Path]) -> Any:
     """The content of these packs, or every error in it on stderr and exit status 1. (The loader, the engine
     and the language load only when a command needs them: `fengsheng --help` and a mistyped flag answer at once.)"""
-    stamps = _stamps(paths)
-    if stamps is None:
-        return _load(paths)
-    key = (tuple(str(Path(p).resolve()) for p in paths), stamps)
-    return remember(LOADED, key, lambda: (_load(paths), True))
+    return _kept(paths, lambda: (_load(paths), True))
 
 
 def load_or_none(paths: Sequence[str | Path]) -> Any:
@@ -330,6 +326,12 @@ def load_or_none(paths: Sequence[str | Path]) -> Any:
         except ContentErrors:
             return None, False
 
+    return _kept(paths, load)
+
+
+def _kept(paths: Sequence[str | Path], load: Callable[[], tuple[Any, bool]]) -> Any:
+    """What `load` makes of these packs (its value, and whether it may be kept), kept in LOADED under the packs'
+    absolute paths and their files' stamps; made afresh each time when they cannot be stamped (_stamps: None)."""
     stamps = _stamps(paths)
     if stamps is None:
         return load()[0]
