@@ -102,7 +102,8 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
         h = logged["header"]
         if only is not None and h.get("index") != only:
             continue
-        if h.get("content") != fp and not older_fingerprint(h.get("content")):
+        same = None if older_fingerprint(h.get("content")) else h.get("content") == fp  # (None: cannot tell)
+        if same is False:
             click.echo(
                 f"warning: game {h.get('index')} was played with different content ({h.get('content')} vs {fp})",
                 err=True,
@@ -111,7 +112,6 @@ def replay(log_path, content_dirs, expansions, only, view, out_path, max_turns, 
             ok, msg = replay_game(content, logged, max_turns)
         except Exception as e:  # a bug in replay itself: this game is reported, the others are replayed
             ok, msg = False, f"{failure_text(e)}; the log file reproduces it"
-        same = None if older_fingerprint(h.get("content")) else h.get("content") == fp  # (None: cannot tell)
         records.append({"index": h.get("index"), "seed": h.get("seed"), "ok": ok, "message": msg, "same_content": same})
         copy = "seed" not in h  # a seat's copy (a page's download, replay --as): nothing to re-run it from
         if fmt == "text" and copy:
