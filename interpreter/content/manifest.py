@@ -22,6 +22,8 @@ from .yamlpos import Pos, PosDict, PosList, pos_of
 
 KINDS = ("cards", "roles", "secret_tasks")  # the definition folders, as `remove:` and `replace:` name them
 KIND_WORD = {"cards": "card", "roles": "role", "secret_tasks": "secret task"}
+# the kind of each content file (schema_stage, Units.owner) -> the folder it lives in, as `remove:` names it
+KIND_FOLDERS = {"card": "cards", "role": "roles", "secret_task": "secret_tasks"}
 
 
 class FilePos(Pos):

@@ -18,6 +18,7 @@ from ..paths import SCHEMA_DIR
 from ..snippet import brief, clip, line_of
 from ..suggest import closest, did_you_mean
 from .diagnostics import Diagnostics
+from .manifest import KIND_FOLDERS
 from .yamlpos import PosDict, key_pos_of, pos_of
 
 # Schema errors after which the value is still of a shape the builders read (a string, a number): it stays.
@@ -66,10 +67,6 @@ def check_schema(sink: Diagnostics, path: Any, data: PosDict, kind: str, schema_
         for e in found:
             _report(sink, path, data, e, meant)
     _drop(sink, data, wrong)
-
-
-# the kinds of content file a pack's folders hold, by folder
-KIND_FOLDERS = {"card": "cards", "role": "roles", "secret_task": "secret_tasks"}
 
 
 def _other_kind(data: PosDict, kind: str) -> str | None:

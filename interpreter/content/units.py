@@ -22,7 +22,7 @@ from ..language.guard import seat_guard
 from ..language.namespace import CONTEXT_VARS, context_env, field_var
 from ..model.declared import NOTHING_DECLARED, Declared
 from .diagnostics import ContentError, Diagnostics
-from .manifest import FilePos
+from .manifest import KIND_FOLDERS, FilePos
 from .precompiled import table as precompiled
 from .yamlpos import pos_of
 
@@ -96,10 +96,6 @@ class UnitResult:
     state_reads: Any = None  # the parts of the game state it reads (Compiler.state_reads)
     guard: Any = None  # an expression's seat guard (language/guard.py), if asked for and it compiled clean
     skill_refs: list[tuple[str, Any, int, int]] = field(default_factory=list)  # (name, path, line, col)
-
-
-# the kinds a Units.owner may be, by the key of pack.yaml's remove:/replace: that names them
-OWNER_FOLDERS = {"card": "cards", "role": "roles", "secret_task": "secret_tasks"}
 
 
 class Units:
@@ -192,10 +188,10 @@ class Units:
                         "(a pack removes only what the packs it extends define): name another card here, or keep "
                         "the card kind"
                     )
-                elif kind in OWNER_FOLDERS and isinstance(ident, str):  # the line to write, with the id to write
+                elif kind in KIND_FOLDERS and isinstance(ident, str):  # the line to write, with the id to write
                     err.hint = (
                         f"the pack that removes a card kind also removes or replaces what names it: in pack "
-                        f"'{pack}', `remove: {OWNER_FOLDERS[kind]}: [{ident}]` (or list it under `replace:` with a "
+                        f"'{pack}', `remove: {KIND_FOLDERS[kind]}: [{ident}]` (or list it under `replace:` with a "
                         "file of its own)"
                     )
             if pos is None:
