@@ -39,14 +39,20 @@ def is_seed(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
 
 
-def as_seed(value: object) -> int | None:
-    """`value` as a seed if it is one: a whole number — an int or a number type that says it is whole (a numpy
-    integer, through ``__index__``), never a bool, a float or a text that would convert to one — in 0..MAX_SEED;
-    None otherwise (int() would take 1.5 or True for 1, and the engine's generator plays -1 as 1)."""
-    if isinstance(value, (bool, float, str, bytes)) or not hasattr(value, "__index__"):
+def as_whole(value: object) -> int | None:
+    """`value` as an int if it is a whole number — an int or a number type that says it is whole (a numpy integer,
+    through ``__index__``), never a bool, a float or a text that would convert to one — else None (int() would take
+    1.5 or True for 1). A seed (as_seed), and the step API's seat and player count, are read so."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
         return None
-    whole = operator.index(value)
-    return whole if is_seed(whole) else None
+    return operator.index(value)
+
+
+def as_seed(value: object) -> int | None:
+    """`value` as a seed if it is one: a whole number (as_whole) in 0..MAX_SEED; None otherwise (the engine's
+    generator plays -1 as 1)."""
+    whole = as_whole(value)
+    return whole if whole is not None and is_seed(whole) else None
 
 
 def fresh_seed() -> int:

@@ -37,7 +37,6 @@ holds, and its clone re-plays from there (see :meth:`GameState.resample`).
 
 from __future__ import annotations
 
-import operator
 import random
 import re
 import threading
@@ -48,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 from greenlet import getcurrent, greenlet
 
 from ..catalogue import CARD_FIELDS
-from ..seeds import SEED_RANGE, as_seed
+from ..seeds import SEED_RANGE, as_seed, as_whole
 from .errors import EngineError, IllegalAction
 from .game import Game
 
@@ -61,11 +60,12 @@ Weigh = Callable[[dict[int, str]], float]  # a deal of unseen identities {seat: 
 
 
 def _whole(value: object, what: str) -> int:
-    """`value` as an int if it is a whole number (a numpy integer is one), else a TypeError naming `what`: a bool, a
-    float or a text would be read as another number (True as 1) or fail deep in the engine."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
+    """`value` as an int if it is a whole number (seeds.as_whole: a numpy integer is one), else a TypeError naming
+    `what`: a bool, a float or a text would be read as another number (True as 1) or fail deep in the engine."""
+    whole = as_whole(value)
+    if whole is None:
         raise TypeError(f"{what} is a whole number, not {str(value)[:40]!r}")
-    return operator.index(value)
+    return whole
 
 
 class GameState:
