@@ -270,5 +270,5 @@ def reason_text(reason: str, counts: tuple[int, int] | None = BASE_COUNTS) -> st
     words = REASON_TEXT.get(reason)
     if words is None:
         return reason
-    collect, death = (count_word(counts[0]), count_word(counts[1])) if counts else (UNKNOWN_COUNT, UNKNOWN_COUNT)
-    return words.format(collect=collect, death=death, colors=collect_check_names())
+    collect = count_word(counts[0]) if counts else UNKNOWN_COUNT  # (no ending names the death count)
+    return words.format(collect=collect, colors=collect_check_names())
