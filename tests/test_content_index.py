@@ -93,7 +93,7 @@ def test_games_write_nothing_onto_the_content_objects(monkeypatch):
     state = GameState(content, 5, 3)
     for _ in range(40):
         state.apply_action(state.legal_actions()[0])
-    state.resample(1, random.Random(1))
+    state.resample(state.current_player(), random.Random(1))
     assert _content_state(content) == before
 
 

@@ -107,6 +107,7 @@ def test_random_games_never_name_a_face_down_skill_to_another_seat(content):
     7,668 observations, 41 face-down uses and 85 such samples)."""
     from interpreter.engine.pins import Pins
     from interpreter.engine.step import GameState
+    from redeal import dealt_for
 
     hidden = ("xu_li", "an_shao")
     uses = samples = 0
@@ -123,7 +124,7 @@ def test_random_games_never_name_a_face_down_skill_to_another_seat(content):
                         text = json.dumps(state.observation(seat), ensure_ascii=False, default=str)
                         assert not any(i in text for i in hidden), (seed, seat)
                 if rng.random() < 0.05:
-                    sample = state.resample((owner.seat + 1) % 5, random.Random(rng.random()))
+                    sample = dealt_for(state, (owner.seat + 1) % 5, random.Random(rng.random()))
                     if sample._game.players[owner.seat].role.id != "zhe_fu_zhe":
                         samples += 1
                         log = json.dumps(sample._game.log, ensure_ascii=False, default=str)

@@ -24,6 +24,7 @@ import pytest
 from interpreter.engine.deal import deal_fitting
 from interpreter.engine.state import PENDING, PROCESSING, REMOVED, Card
 from interpreter.engine.step import GameState
+from redeal import dealt_for
 
 Z_CRIT = 3.29  # a two-sided test at alpha 0.001
 
@@ -74,12 +75,12 @@ def _twins_differ(content, seeds: range, every: int) -> tuple[int, int]:
             for s in range(5):
                 if not _partly_known(state, s):
                     continue
-                twin = state.resample(s, random.Random(99))  # a game `s` cannot tell from this one
+                twin = dealt_for(state, s, random.Random(99))  # a game `s` cannot tell from this one
                 assert twin.observation(s) == state.observation(s)
                 k = rng.getrandbits(32)
                 pairs += 1
-                a = hidden_content(state.resample(s, random.Random(k)))
-                differ += a != hidden_content(twin.resample(s, random.Random(k)))
+                a = hidden_content(dealt_for(state, s, random.Random(k)))
+                differ += a != hidden_content(dealt_for(twin, s, random.Random(k)))
     return pairs, differ
 
 
@@ -183,7 +184,7 @@ def _rates(content, seeds: range, every: int, intel_only: bool = False) -> dict[
                     continue
                 place = {id(c): i for i, c in enumerate(g.cards)}  # card objects are places: faces move
                 truth = {id(c): (c.uid, c.lockable) for _kind, _p, c in looked}
-                sample = state.resample(s, random.Random(rng.getrandbits(64)))._game
+                sample = dealt_for(state, s, random.Random(rng.getrandbits(64)))._game
                 for kind, p, c in looked:
                     got = sample.cards[place[id(c)]]
                     hit = got.lockable == truth[id(c)][1] if kind == "lock" else got.uid == truth[id(c)][0]

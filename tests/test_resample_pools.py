@@ -12,6 +12,7 @@ from pathlib import Path
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 from interpreter.engine.state import DECLARED_ZONE
 from interpreter.engine.step import GameState
+from redeal import dealt_for
 
 EXTRA_PILE = Path(__file__).parent.parent / "examples" / "extra_pile"
 
@@ -43,7 +44,7 @@ def test_a_resample_deals_each_face_within_its_pool():
                     continue  # nothing to mix up here
                 mixed += 1
                 before = _pools(state)
-                sample = state.resample(s, random.Random(rng.getrandbits(64)))
+                sample = dealt_for(state, s, random.Random(rng.getrandbits(64)))
                 looked += 1
                 assert _pools(sample) == before  # every place keeps a face of its own pool
                 sz = sample._game.zones

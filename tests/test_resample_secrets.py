@@ -50,7 +50,7 @@ def test_a_resample_leaves_the_real_game_as_it_is():
     for _ in range(5):
         state.apply_action(state.legal_actions()[-1])
     before = state.observation(1)
-    state.resample(0, random.Random(2))
+    state.resample(state.current_player(), random.Random(2))
     assert state.observation(1) == before
 
 
@@ -67,7 +67,7 @@ def test_a_resampled_card_is_used_by_its_new_face_not_the_one_it_had():
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
         real = [c.type for c in state._game.cards]  # by position: a resample moves faces, ids included
-        twin = state.resample(0, random.Random(seed))
+        twin = state.resample(state.current_player(), random.Random(seed))
         g = twin._game
         moved += sum(1 for c, t in zip(g.cards, real, strict=True) if c.type is not t)
         plans = g.index.plans

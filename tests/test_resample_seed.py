@@ -80,8 +80,9 @@ def test_no_sample_and_no_world_names_the_true_seed(content):
         if sample.is_terminal():
             break
         sample.apply_action(rng.choice(sample.legal_actions()))
-    again = sample.resample(sample.current_player() if not sample.is_terminal() else me, random.Random(5))
-    for x in (sample.clone(), again, sample.world(me), again.world(me).sample(random.Random(6))):
+    now = sample.current_player() if not sample.is_terminal() else me  # (a sample is dealt for the seat to act)
+    again = sample.resample(now, random.Random(5))
+    for x in (sample.clone(), again, sample.world(now), again.world(now).sample(random.Random(6))):
         assert holders_of(x, SEED) == []
 
 

@@ -543,22 +543,25 @@ RESAMPLE_SEED = 8  # the game's deal and the sampler's seed (with a fresh deal, 
 def test_openspiel_resample_from_infostate():
     pyspiel = _spiel()
     game = pyspiel.load_game("python_fengsheng", {"players": 4, "seed": RESAMPLE_SEED})
-    state = _at_unseen_cards(  # the acting seat holds cards `seat` cannot see, so re-deals can differ there
-        game, random.Random(8), 30, lambda s: (s.current_player() + 1) % 4, lambda s: {s.current_player()}
+    state = _at_unseen_cards(  # the next seat holds cards the acting seat cannot see, so re-deals can differ there
+        game, random.Random(8), 30, lambda s: s.current_player(), lambda s: {(s.current_player() + 1) % 4}
     )
-    seat = (state.current_player() + 1) % 4  # not only the acting seat
+    seat, other = state.current_player(), (state.current_player() + 1) % 4
     key = state.information_state_string(seat)
     sampler = pyspiel.UniformProbabilitySampler(RESAMPLE_SEED, 0.0, 1.0)  # seeded: the same samples every run
     samples = [state.resample_from_infostate(seat, sampler) for _ in range(3)]
     for s in samples:
         assert s.information_state_string(seat) == key
         assert s.information_state_tensor(seat) == state.information_state_tensor(seat)
-        assert s.current_player() == state.current_player() and s.history() == []
+        assert s.current_player() == seat and s.history() == [] and s.legal_actions() == state.legal_actions()
         assert s._world.seed is None
-    hands = [tuple(_hand(s, state.current_player())) for s in samples]
+    hands = [tuple(_hand(s, other)) for s in samples]
     assert len(set(hands)) > 1  # a fresh re-deal each call
     same = [state.resample_from_infostate(seat, iter([0.25, 0.5, 0.75] * 2).__next__) for _ in range(2)]
-    assert _hand(same[0], state.current_player()) == _hand(same[1], state.current_player())  # the sampler decides
+    assert _hand(same[0], other) == _hand(same[1], other)  # the sampler decides
+    # for a seat not to act, no sample: the question pending was made from the acting seat's true hand
+    with pytest.raises(pyspiel.SpielError, match=f"seat to act \\(P{seat}\\), not for P{other}"):
+        state.resample_from_infostate(other, sampler)
 
 
 def test_openspiel_information_state_has_perfect_recall():

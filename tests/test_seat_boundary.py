@@ -25,6 +25,7 @@ from interpreter.engine.errors import IllegalAction
 from interpreter.engine.frozen import FrozenDict
 from interpreter.engine.observation import project
 from interpreter.engine.step import GameState, _redeal, drive
+from redeal import dealt_for
 
 
 def _random_play(state: GameState, rng: random.Random, steps: int) -> None:
@@ -81,10 +82,10 @@ def test_observation_invariance_over_1000_games(content):
 
 
 def test_resample_keeps_the_observation_and_plays_on(content):
-    """At one decision of a game at each count from 2 to 10 players, every seat's sample shows it the same; the seat
-    to act's sample and the next seat's play on to the end (a sample for a seat other than the one to act keeps the
-    question as it was asked: its own path); the seat to act's is also the same from the same generator, and clones
-    exactly (the same code for any seat: one per game)."""
+    """At one decision of a game at each count from 2 to 10 players: the seat to act's sample shows it the same, is
+    the same from the same generator, clones exactly and plays on to the end; a sample for any other seat is refused
+    (the question pending was made from the acting seat's true cards), and the re-deal alone for it shows that seat
+    the same too."""
     rng = random.Random(5)
     for gi in range(9):  # one game at each count from 2 to 10 players
         n = 2 + gi % 9
@@ -93,17 +94,22 @@ def test_resample_keeps_the_observation_and_plays_on(content):
         if state.is_terminal():
             continue
         for s in range(n):
+            if s != state.current_player():
+                with pytest.raises(ValueError, match=f"seat to act \\(P{state.current_player()}\\), not for P{s}"):
+                    state.resample(s, random.Random(gi * 100 + s))
+                with pytest.raises(ValueError, match="seat to act"):
+                    state.world(s)
+                assert dealt_for(state, s, random.Random(gi * 100 + s)).observation(s) == state.observation(s)
+                continue
             sample = state.resample(s, random.Random(gi * 100 + s))
             assert sample.observation(s) == state.observation(s)
-            assert sample.legal_actions() == state.legal_actions() or sample.current_player() != s
-            if s == state.current_player():
-                again = state.resample(s, random.Random(gi * 100 + s))  # same generator, same sample
-                assert again._game.digest() == sample._game.digest()
-                copy = sample.clone()  # a resampled state clones exactly too
-                assert copy._game.digest() == sample._game.digest()
-            if s in (state.current_player(), (state.current_player() + 1) % n):
-                _random_play(sample, rng, 10_000)
-                assert sample.is_terminal()
+            assert sample.legal_actions() == state.legal_actions()
+            again = state.resample(s, random.Random(gi * 100 + s))  # same generator, same sample
+            assert again._game.digest() == sample._game.digest()
+            copy = sample.clone()  # a resampled state clones exactly too
+            assert copy._game.digest() == sample._game.digest()
+            _random_play(sample, rng, 10_000)
+            assert sample.is_terminal()
 
 
 def test_resample_redeals_what_the_seat_cannot_see(content):
@@ -536,7 +542,7 @@ def test_resampled_face_down_roles_are_hidden_roles(content):
         if state.is_terminal():
             continue
         for s in range(n):
-            g = state.resample(s, random.Random(gi * 10 + s))._game
+            g = dealt_for(state, s, random.Random(gi * 10 + s))._game
             for p in g.players:
                 if p.role is not None and not p.role_shown:
                     seen += 1

@@ -24,6 +24,7 @@ from interpreter.engine.primitives import BlindPick
 from interpreter.engine.state import DECK, HAND, PENDING, Card
 from interpreter.engine.step import GameState
 from interpreter.engine.table import build, card
+from redeal import dealt_for
 
 PACK = Path(__file__).parent / "fixtures" / "show_pack"
 ALL4 = [0, 1, 2, 3]
@@ -279,7 +280,7 @@ def test_a_sample_keeps_the_face_of_a_shown_card_every_seat_knows():
             watcher = next(s for s in range(g.n) if s not in (taker, source))
             assert g.zones.knows(watcher, uid)
             for k in range(5):
-                twin = state.resample(watcher, random.Random(k))._game
+                twin = dealt_for(state, watcher, random.Random(k))._game
                 assert uid in {c.uid for c in twin.players[taker].hand}, (seed, uid, k)
                 assert twin.by_uid[uid].type is g.by_uid[uid].type
             found += 1

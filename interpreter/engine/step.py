@@ -48,6 +48,7 @@ from greenlet import getcurrent, greenlet
 
 from ..catalogue import CARD_FIELDS
 from ..seeds import SEED_RANGE, as_seed, as_whole
+from . import decisions as D
 from .errors import EngineError, IllegalAction
 from .game import Game
 
@@ -269,7 +270,15 @@ class GameState:
 
     def world(self, seat: int) -> World:
         """`seat`'s view of this game for a search bot: :meth:`World.sample` deals determinizations of it."""
+        refused = self.sample_refused(seat)
+        if refused:  # (its samples would all be refused: said now, not at its first sample)
+            raise ValueError(refused)
         return World(self.content, self.n_players, self.max_turns, _file(self._recipe()), seat)
+
+    def sample_refused(self, seat: int) -> str:
+        """Why no sample (:meth:`resample`, :meth:`world`) can be dealt for `seat` now, "" if one can: a sample is
+        dealt for the seat to act (or for any seat once the game is over, or while the seats choose their roles)."""
+        return _not_dealt_for(self._game, self._decision, seat)
 
     def resample(self, seat: int, rng: random.Random) -> GameState:
         """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
@@ -300,6 +309,9 @@ class GameState:
         with the referee, in this module's ledger, under a key the sample holds:
         :meth:`clone` re-plays it exactly.
         """
+        refused = self.sample_refused(seat)
+        if refused:  # (before anything is re-played or drawn from `rng`)
+            raise ValueError(refused)
         seed, pins, indices, actions, edits = self._recipe()
         dealt = (seed, pins, indices, actions, (*edits, (len(indices), seat, rng.getrandbits(64), None)))
         return GameState._dealt(self.content, self.n_players, self.max_turns, _file(dealt))
@@ -375,6 +387,21 @@ class World:
         seed, pins, indices, actions, edits = _LEDGER[self._key]
         dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, rng.getrandbits(64), weigh)))
         return GameState._dealt(self._content, self._n, self._max_turns, _file(dealt))
+
+
+def _not_dealt_for(g: Game, decision: Any, seat: int) -> str:
+    """Why no sample can be dealt for `seat` at `decision` ("" if one can). A sample is dealt for the seat to act:
+    the question pending was made from the truth, so for another seat its options (the cards the acting seat may use,
+    and as what) and its very existence (an ask about a skill of a face-down role, a choice among the top roles of
+    the pile) would be facts `seat` may not know, which a re-deal cannot take back without re-running the rules that
+    asked it. One question is dealt again with the rest: a seat's choice among the roles dealt to it at the start
+    (Skills.redeal deals its options anew, in place). A finished game has no question."""
+    if decision is None or decision.seat == seat or (decision.kind == D.ROLE and g.skills.dealing_roles):
+        return ""
+    return (
+        f"a sample is dealt for the seat to act (P{decision.seat}), not for P{seat}: the question P{decision.seat} "
+        "is asked was made from its true cards and role, so a sample dealt for another seat would show them"
+    )
 
 
 def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) -> None:

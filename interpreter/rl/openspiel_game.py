@@ -346,8 +346,12 @@ class FengshengState(pyspiel.State):
         from Python, and the real one would name cards only other seats chose."""
         if self._world.state is None or self._world.state.is_terminal():
             return self.clone()
+        seat = int(player_id)
+        refused = self._world.state.sample_refused(seat)
+        if refused:  # (before the sampler is drawn from)
+            raise pyspiel.SpielError(refused + " (docs/step-api.md)")
         sample = FengshengState(self.get_game())
-        sample._world = self._world.redealt(int(player_id), random.Random(_seed_from(probability_sampler)))
+        sample._world = self._world.redealt(seat, random.Random(_seed_from(probability_sampler)))
         return sample
 
     def __reduce__(self):
