@@ -179,21 +179,22 @@ def test_a_sweep_of_an_older_fengsheng_is_not_resumed_and_its_report_says_why(tm
     assert prepare(out, spec, resume=False) == []  # --restart plays it again
 
 
-def test_a_role_file_renamed_keeps_it_and_the_games_a_card_file_renamed_does_not(tmp_path):
-    """Roles are dealt in id order (the role pile is built sorted by id), so a role file renamed past the others
-    plays the same games and has the same fingerprint (it changed it, the loader reading roles in file order). A
-    card file renamed past the others puts its card last in the order a card's name is offered in: another
-    fingerprint."""
+def test_a_role_or_task_file_renamed_keeps_it_and_the_games_a_card_file_renamed_does_not(tmp_path):
+    """Roles and secret tasks are dealt in id order (the role pile is built sorted by id, the tasks dealt sorted by
+    id), so a role or task file renamed past the others plays the same games and has the same fingerprint (each
+    changed it, hashed in the loader's file order). A card file renamed past the others puts its card last in the
+    order a card's name is offered in: another fingerprint."""
     base = ROOT / "content"
     rows = {}
-    for name in ("same", "role", "card"):
+    for name, folder_name in (("same", ""), ("role", "roles"), ("task", "secret_tasks"), ("card", "cards")):
         copy = tmp_path / name
         shutil.copytree(base, copy, ignore=shutil.ignore_patterns("expansions"))
-        if name != "same":
-            folder = copy / f"{name}s"
+        if folder_name:
+            folder = copy / folder_name
             first = sorted(folder.glob("*.yaml"))[0]
             first.rename(folder / f"zz_{first.name}")
         rows[name] = _one_game(copy, tmp_path / f"{name}.jsonl")
         assert rows[name][0] == fingerprint(copy, [])
     assert rows["role"] == rows["same"]
+    assert rows["task"] == rows["same"]
     assert rows["card"][0] != rows["same"][0]

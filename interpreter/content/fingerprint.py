@@ -15,10 +15,11 @@ content. What counts is what can change a game, nothing else:
 * not counted: YAML comments, layout (indentation, quoting, block or flow style, anchors), the order of a
   file's top-level keys (each is read by its name), the folders and file names things come from, pack.yaml's
   own words (id, name, version, description) and every file the loader does not read (scenarios, a pack's
-  tests, its docs). A file name counts only through the order the loader reads card and secret task
+  tests, its docs). A file name counts only through the order the loader reads card
   definitions in (by file name): a card file renamed past another puts its cards in another order, which changes
-  the fingerprint (the cards' order is the order a card's name is offered in, when an effect asks for one). Roles
-  are dealt in id order and are hashed in it: a role file renamed keeps the fingerprint, as it keeps the games.
+  the fingerprint (the cards' order is the order a card's name is offered in, when an effect asks for one). Secret
+  tasks and roles are dealt in id order and are hashed in it: a task or role file renamed keeps the fingerprint, as
+  it keeps the games.
 
 So packs that differ only in what is not counted have one fingerprint, and a comment fixed or a scenario added
 keeps it.
@@ -49,9 +50,14 @@ def content_fingerprint(content: Content) -> str:
         return made_of.fingerprint
     import hashlib
 
-    # the cards and secret tasks in the loader's order, the roles in id order: the role pile is built sorted by
-    # id (EngineIndex.roles_in_order), so a role file renamed past another deals the same games
+    # the cards in the loader's order, the secret tasks and roles in id order: the tasks are dealt and the role
+    # pile built sorted by id (Game's deal, EngineIndex.roles_in_order), so a task or role file renamed past another
+    # deals the same games. The tasks are sorted in the places they hold: content whose tasks the loader read in id
+    # order already (the bundled game's, with or without its expansions) keeps the fingerprint it had
     kept = [d for d in made_of.definitions if d[0] != "roles"]
+    places = [i for i, d in enumerate(kept) if d[0] == "secret_tasks"]
+    for i, d in zip(places, sorted((kept[i] for i in places), key=lambda d: d[1]), strict=True):
+        kept[i] = d
     kept += sorted((d for d in made_of.definitions if d[0] == "roles"), key=lambda d: d[1])
     parts = [
         ("rules", _top_level(made_of.rules)),
