@@ -33,7 +33,7 @@ from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_r
 from .checks import check_marks, check_rule_decks
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
-from .manifest import rules_fragment_schema
+from .manifest import FOLDER_KINDS, rules_fragment_schema
 from .packs import default_packs, pack_folders
 from .playable import check_playable
 from .read import read
@@ -336,7 +336,7 @@ def kind_of_file(path: Path) -> str | None:
         return "deck"
     if name == "pack.yaml":
         return "pack"
-    return {"cards": "card", "roles": "role", "secret_tasks": "secret_task"}.get(path.parent.name)
+    return FOLDER_KINDS.get(path.parent.name)
 
 
 def validate_paths(paths) -> list:

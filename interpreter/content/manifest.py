@@ -24,6 +24,7 @@ KINDS = ("cards", "roles", "secret_tasks")  # the definition folders, as `remove
 KIND_WORD = {"cards": "card", "roles": "role", "secret_tasks": "secret task"}
 # the kind of each content file (schema_stage, Units.owner) -> the folder it lives in, as `remove:` names it
 KIND_FOLDERS = {"card": "cards", "role": "roles", "secret_task": "secret_tasks"}
+FOLDER_KINDS = {folder: kind for kind, folder in KIND_FOLDERS.items()}  # ... and back (loader.kind_of_file)
 
 
 class FilePos(Pos):
