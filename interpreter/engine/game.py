@@ -30,6 +30,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
+from ..seeds import as_whole
 from .actions import Describer
 from .card_use import CardUse
 from .core import GameCore, emit_event
@@ -316,16 +317,24 @@ class Game(GameCore):
             else:
                 self.actions_taken.append(answer)
                 return index
-        return self.index_of(decision, ids, answer)  # raises IllegalAction, saying why
+        index = self.index_of(decision, ids, answer)  # raises IllegalAction, saying why
+        self.actions_taken.append(ids[index])  # (a numpy integer: the int it is)
+        return index
 
     @staticmethod
     def index_of(decision, ids: tuple, answer) -> int:
-        """The option an action id names; anything else is refused (IllegalAction) and nothing is applied."""
+        """The option an action id names; anything else is refused (IllegalAction) and nothing is applied.
+
+        An id is a whole number: an int, or a numpy integer (what ``argmax`` over a policy's output gives), as a seed
+        and a seat are (seeds.as_whole); a bool, a float or a text that would convert to one is refused."""
         if type(answer) is not int:
-            raise IllegalAction(
-                f"P{decision.seat} answered {_brief(answer)} ({type(answer).__name__}); an answer is "
-                f"one of the action ids offered: {list(ids)}"
-            )
+            whole = as_whole(answer)
+            if whole is None:
+                raise IllegalAction(
+                    f"P{decision.seat} answered {_brief(answer)} ({type(answer).__name__}); an answer is "
+                    f"one of the action ids offered: {list(ids)}"
+                )
+            answer = whole
         try:
             return ids.index(answer)
         except ValueError:

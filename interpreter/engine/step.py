@@ -148,8 +148,9 @@ class GameState:
         """Answer the current decision with a legal action id; anything else raises IllegalAction."""
         if self._decision is None:
             raise IllegalAction("the game is over: there is nothing to answer")
-        index = Game.index_of(self._decision, self._described()[0], action)
-        self._actions.append(action)
+        legal = self._described()[0]
+        index = Game.index_of(self._decision, legal, action)
+        self._actions.append(legal[index])  # (a numpy integer: the int it is)
         self._indices.append(index)
         self._resume(index)
 
