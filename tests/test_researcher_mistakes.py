@@ -17,6 +17,13 @@ from interpreter.engine.step import GameState, drive
 np = pytest.importorskip("numpy", reason="the optional extra `rl` (numpy, PettingZoo, OpenSpiel) is not installed")
 
 
+def _mid_game(players: int = 5, seed: int = 4, actions: int = 40) -> GameState:
+    state, rng = GameState(load_cached(), players, seed), random.Random(seed)
+    for _ in range(actions):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 # ---------------------------------------------------------------------------------------------- action ids
 
 
@@ -53,3 +60,86 @@ def test_an_agent_may_answer_with_a_numpy_integer():
     for a in game.actions_taken:
         state.apply_action(a)
     assert state.is_terminal() and state.result.reason == game.result.reason
+
+
+# ---------------------------------------------------------------------------------------------- samples
+
+
+@pytest.mark.parametrize("seat", [5, 9, -1])
+def test_a_sample_for_a_seat_not_at_the_table_is_an_index_error(seat):
+    """resample(9, rng) while the seats chose their roles failed in the engine's role re-deal ("IndexError: list index
+    out of range", skills.py); in mid-game it was refused as "not the seat to act", naming P9 as if it sat there."""
+    for state in (GameState(load_cached(), 5, 7), _mid_game()):
+        with pytest.raises(IndexError, match=rf"seat {seat} is not at this table \(0..4\)"):
+            state.resample(seat, random.Random(1))
+        with pytest.raises(IndexError, match=rf"seat {seat} is not at this table \(0..4\)"):
+            state.world(seat)
+        with pytest.raises(IndexError, match=rf"seat {seat} is not at this table \(0..4\)"):
+            state.sample_refused(seat)
+    with pytest.raises(TypeError, match="a seat is a whole number"):
+        _mid_game().resample(True, random.Random(1))
+
+
+@pytest.mark.parametrize("rng", [None, 7, "np"])
+def test_a_sample_is_drawn_from_a_random_generator(rng):
+    """resample(seat, 7) or with numpy's Generator failed with "'int' object has no attribute 'getrandbits'"."""
+    state = _mid_game()
+    me = state.current_player()
+    if rng == "np":
+        rng = np.random.default_rng(0)
+    with pytest.raises(TypeError, match=r"a sample is drawn from a random\.Random"):
+        state.resample(me, rng)
+    with pytest.raises(TypeError, match=r"a sample is drawn from a random\.Random"):
+        state.world(me).sample(rng)
+    assert state.resample(me, random.Random(1)).observation(me) == state.observation(me)
+
+
+# ---------------------------------------------------------------------------------------------- OpenSpiel
+
+
+def _spiel():
+    pyspiel = pytest.importorskip("pyspiel")
+    from interpreter.rl import openspiel_game  # noqa: F401  (registers python_fengsheng)
+
+    return pyspiel
+
+
+def test_openspiel_resample_for_a_player_not_at_the_table_is_a_spiel_error():
+    """resample_from_infostate(9, …) at the role choice failed deep in the engine (IndexError in skills.py); before
+    the deal and at the end it returned a copy for a seat that is not there."""
+    pyspiel = _spiel()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 4, "max_turns": 2}).new_initial_state()
+    rng = random.Random(4)
+    while True:  # the chance node, the role choice, mid-game, the end
+        for player in (3, 9, -1):
+            with pytest.raises(pyspiel.SpielError, match=f"player {player} is not at this table"):
+                state.resample_from_infostate(player, sampler)
+        if state.is_terminal():
+            break
+        state.apply_action(0 if state.is_chance_node() else rng.choice(state.legal_actions()))
+
+
+def test_openspiel_resample_names_what_a_sampler_is():
+    """A random.Random (or None) as the sampler failed with "'Random' object is not callable"."""
+    pyspiel = _spiel()
+    state = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 4}).new_initial_state()
+    state.apply_action(0)
+    me = state.current_player()
+    for sampler in (random.Random(1), None):
+        with pytest.raises(TypeError, match=r"a probability sampler is a callable giving floats in \[0, 1\)"):
+            state.resample_from_infostate(me, sampler)
+    assert state.resample_from_infostate(me, random.Random(1).random).current_player() == me
+
+
+def test_openspiel_action_to_string_of_an_id_out_of_the_space():
+    """action_to_string(99999) was an IndexError from the action space ("tuple index out of range")."""
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 4})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    size = game.num_distinct_actions()
+    for action in (size, 99999, -5):
+        with pytest.raises(pyspiel.SpielError, match=rf"{action} is not an action id of this game \(0..{size - 1}\)"):
+            state.action_to_string(state.current_player(), action)
+    assert state.action_to_string(state.current_player(), size - 1).endswith(f"#{size - 1}")

@@ -69,6 +69,19 @@ def _whole(value: object, what: str) -> int:
     return whole
 
 
+def _draw(rng: object) -> int:
+    """The sub-seed of a sample, drawn from `rng`: a random.Random (or anything with its ``getrandbits``). Anything
+    else is a TypeError saying so, before a replay: a seed (an int) or numpy's Generator, easy to pass for one, had
+    no ``getrandbits`` and failed with an AttributeError."""
+    getrandbits = getattr(rng, "getrandbits", None)
+    if getrandbits is None:
+        raise TypeError(
+            f"a sample is drawn from a random.Random (random.Random(seed) makes one), not {type(rng).__name__}"
+        )
+    bits: int = getrandbits(64)
+    return bits
+
+
 class GameState:
     """One game, advanced by :meth:`apply_action`. See the module docstring."""
 
@@ -165,12 +178,17 @@ class GameState:
         self._decision = None
         self._legal = None
 
+    def _seat(self, seat: object) -> int:
+        """`seat` if it is a seat at this table; else a TypeError (not a whole number: True read as seat 1) or an
+        IndexError naming the seats, before anything reads it."""
+        whole = _whole(seat, "a seat")
+        if not 0 <= whole < self.n_players:
+            raise IndexError(f"seat {whole} is not at this table (0..{self.n_players - 1})")
+        return whole
+
     def observation(self, seat: int):
         """Everything `seat` may know now (docs/observation.md)."""
-        seat = _whole(seat, "a seat")  # (True is no seat: it read as seat 1)
-        if not 0 <= seat < self.n_players:
-            raise IndexError(f"seat {seat} is not at this table (0..{self.n_players - 1})")
-        return self._game.observation(seat, self._decision)
+        return self._game.observation(self._seat(seat), self._decision)
 
     def public_observation(self):
         """What a spectator may know now: the observation of a seat with no hand, no identity, no role, no task
@@ -271,6 +289,7 @@ class GameState:
 
     def world(self, seat: int) -> World:
         """`seat`'s view of this game for a search bot: :meth:`World.sample` deals determinizations of it."""
+        seat = self._seat(seat)
         refused = self.sample_refused(seat)
         if refused:  # (its samples would all be refused: said now, not at its first sample)
             raise ValueError(refused)
@@ -278,8 +297,9 @@ class GameState:
 
     def sample_refused(self, seat: int) -> str:
         """Why no sample (:meth:`resample`, :meth:`world`) can be dealt for `seat` now, "" if one can: a sample is
-        dealt for the seat to act (or for any seat once the game is over, or while the seats choose their roles)."""
-        return _not_dealt_for(self._game, self._decision, seat)
+        dealt for the seat to act (or for any seat once the game is over, or while the seats choose their roles).
+        A seat not at the table is an IndexError, as in :meth:`observation`."""
+        return _not_dealt_for(self._game, self._decision, self._seat(seat))
 
     def resample(self, seat: int, rng: random.Random) -> GameState:
         """A copy consistent with `seat`'s observation, every card and fact it cannot see re-dealt.
@@ -310,11 +330,12 @@ class GameState:
         with the referee, in this module's ledger, under a key the sample holds:
         :meth:`clone` re-plays it exactly.
         """
+        seat = self._seat(seat)
         refused = self.sample_refused(seat)
         if refused:  # (before anything is re-played or drawn from `rng`)
             raise ValueError(refused)
         seed, pins, indices, actions, edits = self._recipe()
-        dealt = (seed, pins, indices, actions, (*edits, (len(indices), seat, rng.getrandbits(64), None)))
+        dealt = (seed, pins, indices, actions, (*edits, (len(indices), seat, _draw(rng), None)))
         return GameState._dealt(self.content, self.n_players, self.max_turns, _file(dealt))
 
     def _apply_edit(self, at: int, seat: int, sub_seed: int, weigh: Weigh | None) -> None:
@@ -386,7 +407,7 @@ class World:
         that fits what the bot inferred, for the cost of shuffles, not of replaying the game for each try. A pure
         function of what it is given (the sample is re-played with it: clone)."""
         seed, pins, indices, actions, edits = _LEDGER[self._key]
-        dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, rng.getrandbits(64), weigh)))
+        dealt = (seed, pins, indices, actions, (*edits, (len(indices), self.seat, _draw(rng), weigh)))
         return GameState._dealt(self._content, self._n, self._max_turns, _file(dealt))
 
 

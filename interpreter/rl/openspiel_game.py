@@ -283,6 +283,11 @@ class _World:
 
 def _seed_from(sampler) -> int:
     """A 128-bit seed from an OpenSpiel probability sampler (a callable giving floats in [0, 1))."""
+    if not callable(sampler):  # (said before anything is drawn: "'Random' object is not callable" named no cure)
+        raise TypeError(
+            "a probability sampler is a callable giving floats in [0, 1) (pyspiel.UniformProbabilitySampler(0., 1.), "
+            f"random.Random(seed).random), not {type(sampler).__name__}"
+        )
     seed = 0
     for _ in range(3):
         seed = (seed << 48) | int(float(sampler()) * (1 << 48))
@@ -329,7 +334,10 @@ class FengshengState(pyspiel.State):
             for d in s.action_descriptors():
                 if d["id"] == action:
                     return f"{d['label']} #{action}"
-        return f"{' '.join(str(k) for k in space_for(self.get_game().content).key(action))} #{action}"
+        space = space_for(self.get_game().content)
+        if not 0 <= action < space.size:  # (OpenSpiel passes any int: an IndexError from the action space named none)
+            raise pyspiel.SpielError(f"{action} is not an action id of this game (0..{space.size - 1})")
+        return f"{' '.join(str(k) for k in space.key(action))} #{action}"
 
     def is_terminal(self):
         s = self._world.state
@@ -344,9 +352,11 @@ class FengshengState(pyspiel.State):
         drawn from `probability_sampler` (OpenSpiel's ``UniformProbabilitySampler``, or any callable
         giving floats in [0, 1)). Its ``history()`` is empty: OpenSpiel's action list cannot be written
         from Python, and the real one would name cards only other seats chose."""
+        seat = int(player_id)
+        if not 0 <= seat < self.get_game().n_players:  # (as OpenSpiel's own checks of a player: a SpielError)
+            raise pyspiel.SpielError(f"player {seat} is not at this table (0..{self.get_game().n_players - 1})")
         if self._world.state is None or self._world.state.is_terminal():
             return self.clone()
-        seat = int(player_id)
         refused = self._world.state.sample_refused(seat)
         if refused:  # (before the sampler is drawn from)
             raise pyspiel.SpielError(refused + " (docs/step-api.md)")
