@@ -94,6 +94,28 @@ def test_a_sample_is_drawn_from_a_random_generator(rng):
     assert state.resample(me, random.Random(1)).observation(me) == state.observation(me)
 
 
+# ---------------------------------------------------------------------------------------------- turn limits
+
+
+@pytest.mark.parametrize("max_turns", [-1, 0, 2.5, True, "3"])
+def test_a_turn_limit_is_a_whole_number_of_turns_from_one(max_turns):
+    """GameState(..., max_turns=-1) ended the game at its first turn with no winner, 2.5 played three turns and 0 the
+    rules' 300; the commands' --max-turns takes 1 or more. The step API, drive and PettingZoo's env say so."""
+    with pytest.raises(ValueError, match="a turn limit is a whole number of turns, 1 or more"):
+        GameState(load_cached(), 3, 1, max_turns=max_turns)
+    with pytest.raises(ValueError, match="a turn limit is a whole number of turns, 1 or more"):
+        drive(load_cached(), 3, 1, [Agent()] * 3, max_turns=max_turns)
+    assert GameState(load_cached(), 3, 1, max_turns=np.int64(1)).max_turns == 1
+
+
+def test_pettingzoo_refuses_a_turn_limit_below_one():
+    pytest.importorskip("pettingzoo")
+    from interpreter.rl.pettingzoo_env import env
+
+    with pytest.raises(ValueError, match="a turn limit is a whole number of turns, 1 or more"):
+        env(players=3, max_turns=-1)
+
+
 # ---------------------------------------------------------------------------------------------- OpenSpiel
 
 
@@ -102,6 +124,14 @@ def _spiel():
     from interpreter.rl import openspiel_game  # noqa: F401  (registers python_fengsheng)
 
     return pyspiel
+
+
+def test_openspiel_refuses_a_negative_max_turns_at_load_game():
+    """max_turns=-1 loaded (with a negative max_game_length) and every deal ended at the first turn, no winner."""
+    pyspiel = _spiel()
+    with pytest.raises(ValueError, match=r"max_turns must be 0 .* or a number of turns >= 1, not -1"):
+        pyspiel.load_game("python_fengsheng", {"players": 3, "max_turns": -1})
+    assert pyspiel.load_game("python_fengsheng", {"players": 3, "max_turns": 0}).max_game_length() > 0
 
 
 def test_openspiel_resample_for_a_player_not_at_the_table_is_a_spiel_error():

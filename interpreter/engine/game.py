@@ -106,6 +106,17 @@ class Game(GameCore):
         pins: Pins | None = None,
         worlds: Callable[[Game, int], Any] | None = None,
     ) -> None:
+        if max_turns is not None:
+            # As the commands' --max-turns, 1 or more: -1 ended every game at its first turn with no winner, 2.5 was
+            # three turns, and 0 the rules' limit. (Read here, not in the compiled GameCore, whose int | None would
+            # refuse 2.5, or a numpy integer, with a TypeError of its own.)
+            whole = as_whole(max_turns)
+            if whole is None or whole < 1:
+                raise ValueError(
+                    f"a turn limit is a whole number of turns, 1 or more (None: the rules' "
+                    f"{content.rules.max_turns}), not {str(max_turns)[:40]!r}"
+                )
+            max_turns = whole
         # The components, each given the ones made before it and, as its ports (ports.py), the calls that go back
         # up to one made after it: those reach it through the game once it is made (see ARCHITECTURE.md).
         # The two channels see cards through Zones:

@@ -165,6 +165,10 @@ class FengshengGame(pyspiel.Game):
         self.content_paths = str(params.get("content", spec["content"]))
         if seed < FRESH:
             raise ValueError(f"seed must be -1 (a fresh seed for every deal) or a seed >= 0, not {seed}")
+        if self.max_turns is not None and self.max_turns < 0:  # (else refused by the engine at the first deal)
+            raise ValueError(
+                f"max_turns must be 0 (the content's limit) or a number of turns >= 1, not {self.max_turns}"
+            )
         self.packs = _packs(self.content_paths, str(params.get("expansions", spec["expansions"])))
         self.content = _content(self.packs)
         problem = self.content.rules.cannot_seat(self.n_players)  # the counts are the content's (no MAX_SEATS:
