@@ -676,6 +676,25 @@ def test_openspiel_observations_match_the_pettingzoo_encoding():
 # ---------------------------------------------------------------------------------------------- docs/rl.md
 
 
+def test_rl_doc_python_examples_run(monkeypatch):
+    """Each ```python block of docs/rl.md runs as written (a fresh namespace, the repository as working directory):
+    the page says so, as docs/step-api.md does of its own (tests/test_observation_schema.py)."""
+    import re
+    from pathlib import Path
+
+    _pz(), _spiel()
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = [body for lang, body in re.findall(r"```(\w+)\n(.*?)```", text, re.S) if lang == "python"]
+    assert len(blocks) >= 3, "docs/rl.md lost its examples"
+    monkeypatch.chdir(root)
+    for i, body in enumerate(blocks, 1):
+        try:
+            exec(compile(body, f"rl.md example {i}", "exec"), {"__name__": f"rl_example_{i}"})
+        except Exception as e:  # pragma: no cover - the message is the point
+            raise AssertionError(f"rl.md, python example {i} fails: {type(e).__name__}: {e}\n{body}") from e
+
+
 def test_rl_doc_figures_are_generated_from_the_code():
     from interpreter.rl import rl_doc
 
