@@ -173,3 +173,41 @@ def test_openspiel_action_to_string_of_an_id_out_of_the_space():
         with pytest.raises(pyspiel.SpielError, match=rf"{action} is not an action id of this game \(0..{size - 1}\)"):
             state.action_to_string(state.current_player(), action)
     assert state.action_to_string(state.current_player(), size - 1).endswith(f"#{size - 1}")
+
+
+# ---------------------------------------------------------------------------------------------- content and agents
+
+
+def test_the_step_api_is_given_a_content_set_not_a_folder():
+    """GameState("examples/jia_gui", 5, 1) — the RL adapters take folders — failed in the content index with
+    "cannot create weak reference to 'str' object"; it names the two loaders instead."""
+    from pathlib import Path
+
+    for wrong in ("examples/jia_gui", Path("examples/jia_gui"), None):
+        with pytest.raises(TypeError, match=r"a loaded content set — load_cached\(\) .* or load_packs\(\[folder"):
+            GameState(wrong, 5, 1)
+        with pytest.raises(TypeError, match="a loaded content set"):
+            drive(wrong, 3, 1, [Agent()] * 3)
+
+
+def test_one_folder_given_alone_is_one_pack(monkeypatch):
+    """load_packs("examples/jia_gui") read a folder per letter ("Directory 'e' does not exist"), load_cached one E100
+    per letter; a text or a path alone is one folder, as PettingZoo's content= takes it."""
+    from pathlib import Path
+
+    from interpreter.content.loader import BUNDLED_CONTENT, load_packs
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    fork = load_packs("examples/jia_gui")
+    assert fork is load_packs(["examples/jia_gui"]) is load_packs(Path("examples/jia_gui"))
+    assert load_cached(str(BUNDLED_CONTENT)) is load_cached([str(BUNDLED_CONTENT)])
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_drive_needs_one_agent_per_seat(count):
+    """Four agents for three seats were ignored in part; two failed at the third seat's first question with "list
+    index out of range"."""
+    from interpreter.agents import RandomAgent
+
+    with pytest.raises(ValueError, match=f"3 players need 3 agents, one per seat, not {count}"):
+        drive(load_cached(), 3, 1, [RandomAgent(i) for i in range(count)])

@@ -15,6 +15,7 @@ import from here (ContentError, ContentErrors, BUNDLED_CONTENT, the context envi
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import cache as once
@@ -151,7 +152,7 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     errors found are added to that list and what loaded is returned (a file with an error in part
     or not at all; no rules.yaml: empty rules), for `fengsheng describe`, which shows what it can.
     """
-    dirs = [Path(p) for p in (paths or default_packs())]
+    dirs = [Path(p) for p in (_folders(paths) or default_packs())]
     sink = Diagnostics()
     for d in dirs:
         if not d.is_dir():
@@ -429,9 +430,16 @@ def _name_and_id(text: str) -> tuple[str, str]:
 CONTENT_SETS: Kept[Content] = Kept("content set", limit=None)  # load_cached's, by the packs' absolute paths
 
 
+def _folders(paths):
+    """`paths` as a list of folders: one folder given alone (a text or a path) is a list of one, as the RL adapters'
+    ``content=`` takes it — iterated, "examples/jia_gui" was a folder per letter ("Directory 'e' does not exist")."""
+    return [paths] if isinstance(paths, (str, os.PathLike)) else paths
+
+
 def load_cached(paths=None) -> Content:
     """load_content, once per process for the same folders (by their absolute paths: `jia_gui` in two
     working directories is two packs). Edits made to the files after the first load are not seen."""
+    paths = _folders(paths)
     key = tuple(str(Path(p).resolve()) for p in (paths or default_packs()))
     return remember(CONTENT_SETS, key, lambda: (load_content(paths), True))
 
@@ -443,4 +451,4 @@ def load_packs(packs=(), expansions=None) -> Content:
     (``"none"``, ``"id,id"``; default all). load_cached loads the folders exactly as given, which a program that
     lays out its own layers wants; the RL adapters and a researcher's script want this. Cached as load_cached.
     Raises PackError (a folder that is not there, an unknown expansion) or ContentErrors."""
-    return load_cached(pack_folders(packs, expansions))
+    return load_cached(pack_folders(_folders(packs), expansions))

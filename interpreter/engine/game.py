@@ -27,6 +27,7 @@ state the seat boundary and the tools read, as read-only properties.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
@@ -106,6 +107,16 @@ class Game(GameCore):
         pins: Pins | None = None,
         worlds: Callable[[Game, int], Any] | None = None,
     ) -> None:
+        if content is None or isinstance(content, (str, os.PathLike)):
+            # (a path failed in the content index with "cannot create weak reference to 'str' object"; the RL adapters
+            # take folders, this door a content set)
+            raise TypeError(
+                "a game is played with a loaded content set — load_cached() (the bundled game) or "
+                f"load_packs([folder, ...]) (interpreter.content.loader) — not {str(content)[:60]!r}"
+            )
+        if agents is not None and len(agents) != n_players:
+            # (too few failed at the first seat without one with "list index out of range"; too many were ignored)
+            raise ValueError(f"{n_players} players need {n_players} agents, one per seat, not {len(agents)}")
         if max_turns is not None:
             # As the commands' --max-turns, 1 or more: -1 ended every game at its first turn with no winner, 2.5 was
             # three turns, and 0 the rules' limit. (Read here, not in the compiled GameCore, whose int | None would
