@@ -211,3 +211,18 @@ def test_drive_needs_one_agent_per_seat(count):
 
     with pytest.raises(ValueError, match=f"3 players need 3 agents, one per seat, not {count}"):
         drive(load_cached(), 3, 1, [RandomAgent(i) for i in range(count)])
+
+
+def test_openspiel_content_folders_joined_by_a_comma_are_told_the_separator(monkeypatch):
+    """{"content": "examples/jia_gui,examples/armor"} said only "Directory '…,…' does not exist."."""
+    import os
+    from pathlib import Path
+
+    from interpreter.content.packs import PackError
+
+    pyspiel = _spiel()
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    with pytest.raises(PackError, match=f"separates folders with {os.pathsep!r}"):
+        pyspiel.load_game("python_fengsheng", {"content": "examples/jia_gui,examples/armor"})
+    both = pyspiel.load_game("python_fengsheng", {"content": f"examples/jia_gui{os.pathsep}examples/armor"})
+    assert both.num_distinct_actions() > 0

@@ -100,7 +100,7 @@ except ImportError as e:  # the extra is not installed
     raise need_extra(__name__, e) from None
 
 from ..content.loader import load_cached
-from ..content.packs import pack_folders
+from ..content.packs import PackError, missing_folder, pack_folders
 from ..engine.actions import space_for
 from ..engine.step import GameState
 from ..model.content import MAX_SEATS, MIN_PLAYERS
@@ -145,6 +145,13 @@ def _packs(paths: str, expansions: str) -> tuple[str, ...]:
     `--expansions` (packs.pack_folders, as load_packs); a missing folder or an unknown expansion is a ValueError
     (PackError) saying so."""
     given = [] if paths in ("", "bundled") else paths.split(os.pathsep)
+    for folder in given:  # (folders joined by the CLI's habit, a comma: "Directory 'a,b' does not exist." said no more)
+        problem = missing_folder(folder) if "," in folder else None
+        if problem is not None:
+            raise PackError(
+                f"{problem} The content parameter separates folders with {os.pathsep!r} (os.pathsep): "
+                "the game string keeps ',' for itself"
+            )
     return tuple(str(p) for p in pack_folders(given, expansions.replace(";", ",")))
 
 
