@@ -226,3 +226,30 @@ def test_openspiel_content_folders_joined_by_a_comma_are_told_the_separator(monk
         pyspiel.load_game("python_fengsheng", {"content": "examples/jia_gui,examples/armor"})
     both = pyspiel.load_game("python_fengsheng", {"content": f"examples/jia_gui{os.pathsep}examples/armor"})
     assert both.num_distinct_actions() > 0
+
+
+def test_a_game_stopped_before_its_end_says_so_when_answered():
+    """A game_state kept across PettingZoo's reset (which stops it) answered "the game is over", with no result."""
+    pytest.importorskip("pettingzoo")
+    from interpreter.rl.pettingzoo_env import FengshengAECEnv
+
+    e = FengshengAECEnv(players=3)
+    e.reset(seed=1)
+    for _ in range(5):
+        e.step(e.game_state.legal_actions()[0])
+    kept = e.game_state
+    e.reset(seed=2)
+    assert kept.is_terminal() and kept.result is None
+    with pytest.raises(IllegalAction, match=r"stopped before its end .* a clone\(\) of it plays on"):
+        kept.apply_action(0)
+    again = kept.clone()
+    assert again.history() == kept.history() and not again.is_terminal()
+    finished = drive_to_end(GameState(load_cached(), 3, 1, max_turns=1))
+    with pytest.raises(IllegalAction, match="the game is over"):
+        finished.apply_action(0)
+
+
+def drive_to_end(state: GameState) -> GameState:
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    return state

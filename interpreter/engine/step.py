@@ -160,6 +160,11 @@ class GameState:
     def apply_action(self, action: int) -> None:
         """Answer the current decision with a legal action id; anything else raises IllegalAction."""
         if self._decision is None:
+            if self._game.result is None:  # (closed: "the game is over" was false, and its result None)
+                raise IllegalAction(
+                    "this game was stopped before its end (close(), or the PettingZoo env's reset): there is nothing "
+                    "to answer; a clone() of it plays on"
+                )
             raise IllegalAction("the game is over: there is nothing to answer")
         legal = self._described()[0]
         index = Game.index_of(self._decision, legal, action)
