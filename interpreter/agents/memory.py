@@ -96,7 +96,9 @@ class Memory:
         intel_read, rows_read = self._intel_read, self._rows_read
         if len(rows_read) != len(players):
             rows_read[:] = [None] * len(players)
-        for seat, p in enumerate(players):  # (a seat's row is at its seat's place)
+        seat = -1
+        for p in players:  # (a seat's row is at its seat's place; counted, not enumerate's pair made and unpacked)
+            seat += 1
             if p is rows_read[seat]:
                 continue
             rows_read[seat] = p
@@ -117,11 +119,11 @@ class Memory:
                 self.probes.saw_hand(new_cards)
             self._hand_read = hand
         me, probes, odds = obs["seat"], self.probes, self._odds
-        # (walked by index, not a slice: compiled, a slice of a Sequence is a new tuple and a walk of it Python's
-        # generic iterator; and each record's seat read once: a record is a FrozenDict, read through the generic slot)
+        # (the new records walked as a slice, not by index: a tuple's slice is one C copy of a few pointers, and its
+        # walk costs no index and no subscript a record; each record's seat read once)
         noted = _NOTED if probes.resolving is not None else _NOTED_IDLE
-        for i in range(self.records_read, len(history)):
-            rec = history[i]
+        start = self.records_read
+        for rec in history[start:] if start else history:
             e = rec.get("e")
             if e not in noted:  # (most records: a decision of its own, the other events)
                 if e is None and rec.get("d") == "send" and rec.get("seat") == me:  # the card it sent

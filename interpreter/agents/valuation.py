@@ -56,7 +56,9 @@ class Valuation(Agent):
             self._values_of, self._benefits, self._paths, self._plan_of = obs, {}, {}, {}
             self._counts_of = {}
             self._mine = self.camps.get(obs["me"]["identity"] or "")
-            self._style = style_now(self.styles.get(obs["me"].get("task") or ""), obs["players"], obs["seat"])
+            style = self.styles.get(obs["me"].get("task") or "")
+            # (only a `spread` task's style depends on the table: the others' are their own, no call needed)
+            self._style = style_now(style, obs["players"], obs["seat"]) if style == SPREAD else style
 
     # ------------------------------------------------------------------ values
 
