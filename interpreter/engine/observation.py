@@ -371,17 +371,16 @@ def _rows(
 ) -> tuple[FrozenDict, ...]:
     """The players' rows as `seat` sees them (docs/observation.md, "players")."""
     players = []
-    rows = views.rows
+    seen_rows, own_rows = views.seen_rows, views.own_rows
     for p in everyone:
         # A row with none of the extra fields below is kept while the player's version is the same (Player.version:
         # the owners' operations count every change of what it shows), in the same turn if it has statuses (they
         # end with a turn): one for the player's own seat, one shared by every other seat and the spectators (what
         # a row shows of a player differs only between his own seat and the others: his face-down role, secret
-        # statuses and marks are his alone; the declared zones, which differ by seat, are never kept).
+        # statuses and marks are his alone; the declared zones, which differ by seat, are never kept). (The check
+        # in as few steps as it takes: it runs for every player at every observation, and most rows are kept.)
         stamp = p.version if not p.statuses else (p.version, turn)
-        mine = p is me
-        kept_rows = rows[p.seat]
-        kept = kept_rows[0 if mine else 1]
+        kept = seen_rows[p.seat] if p is not me else own_rows[p.seat]
         if kept is not None and kept[0] == stamp:
             players.append(kept[1])
             continue
@@ -415,7 +414,7 @@ def _rows(
             plain = False
         frozen = FrozenDict(row)
         if plain:
-            kept_rows[0 if mine else 1] = (stamp, frozen)
+            (own_rows if p is me else seen_rows)[p.seat] = (stamp, frozen)
         players.append(frozen)
     return tuple(players)
 

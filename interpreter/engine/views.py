@@ -27,9 +27,10 @@ class Views:
         # deck id -> what the card prints (card_data); a dealt deck's are its content set's (Zones.load_deck)
         self.faces: dict[int, FrozenDict] = {}
         self.in_use: dict[tuple[int, bool, str], FrozenDict] = {}  # (deck id, seen, used as) -> its face in use
-        # per player: [its own row, the row every other seat and a spectator see], each (the player's version and
-        # maybe the turn, the row) or None
-        self.rows: list[list[tuple[Any, FrozenDict] | None]] = [[None, None] for _ in range(n)]
+        # per player (by seat): the row every other seat and a spectator see, and its own seat's row, each (the
+        # player's version and maybe the turn, the row) or None
+        self.seen_rows: list[tuple[Any, FrozenDict] | None] = [None] * n
+        self.own_rows: list[tuple[Any, FrozenDict] | None] = [None] * n
         # the transit as seats that do not see its card (0) and those that do (1) see it: (what it was made from, it)
         self.transit: list[tuple[tuple[Any, ...], FrozenDict] | None] = [None, None]
         self.piles: dict[str, tuple[Any, ...]] = {}  # face-up piles: (when, their cards, their faces)
