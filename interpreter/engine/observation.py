@@ -336,19 +336,19 @@ def observe(
     if "history" in want:
         obs["history"] = seat_history(views, g.log, seat)
     if "decision" in want:
-        obs["decision"] = (
-            FrozenDict(
-                {
-                    "kind": decision.kind,
-                    "prompt": decision.prompt,
-                    "source": decision.source,
-                    "asker": decision.asker,
-                    "skill": decision.skill,
-                }
-            )
-            if decision is not None and decision.seat == seat
-            else None
-        )
+        if decision is not None and decision.seat == seat:
+            # made once per game for what it shows, shared (read-only) by every observation of a decision alike:
+            # most decisions are alike (a play window, a send), and a key of five fields costs less than the dict
+            asked = (decision.kind, decision.prompt, decision.source, decision.asker, decision.skill)
+            shown = views.decisions.get(asked)
+            if shown is None:
+                kind, prompt, source, asker, skill = asked
+                shown = views.decisions[asked] = FrozenDict(
+                    {"kind": kind, "prompt": prompt, "source": source, "asker": asker, "skill": skill}
+                )
+            obs["decision"] = shown
+        else:
+            obs["decision"] = None
     if "result" in want:
         r = g.result
         obs["result"] = (

@@ -48,6 +48,8 @@ class Views:
         self.mine: dict[int | None, tuple[int, FrozenDict, Any]] = {}
         # ((Zones.sightings, Zones.decked), the deck, whether a card in it may be followed by some seat): _known
         self.deck_followed: tuple[tuple[int, int], list[Card], bool] | None = None
+        # (kind, prompt, source, asker, skill) of a decision -> the observation's `decision` showing them
+        self.decisions: dict[tuple[Any, ...], FrozenDict] = {}
         self.order: dict[int, int] = {}  # id(card) -> its place in Zones.cards (known cards are listed in it)
         self.ordered = 0  # how many cards `order` holds
 
