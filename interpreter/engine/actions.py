@@ -150,16 +150,16 @@ class ActionList(Sequence[FrozenDict]):
     decision), all are made at once and walked as one tuple.
     """
 
-    __slots__ = ("_entries", "_made", "_every", "ids")
+    __slots__ = ("_templates", "_made", "_every", "ids")
 
-    def __init__(self, ids: tuple[int, ...], entries: Sequence[Entry]) -> None:
+    def __init__(self, ids: tuple[int, ...], templates: Sequence[Template]) -> None:
         self.ids = ids  # the action ids, in order: what an agent answers with
-        self._entries = entries  # (id, template) per option, shared with other lists
+        self._templates = templates  # each option's template, in the same order (shared with other lists)
         self._made: dict[int, FrozenDict] | None = None  # the ones read by index before all were made
         self._every: tuple[FrozenDict, ...] | None = None  # all of them, once walked
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._templates)
 
     @overload
     def __getitem__(self, i: int) -> FrozenDict: ...
@@ -170,15 +170,15 @@ class ActionList(Sequence[FrozenDict]):
         if every is not None:
             return every[i]
         if isinstance(i, slice):
-            return tuple(self[j] for j in range(*i.indices(len(self._entries))))
+            return tuple(self[j] for j in range(*i.indices(len(self._templates))))
         made = self._made
         if made is None:
             made = self._made = {}
         if i < 0:
-            i += len(self._entries)
+            i += len(self._templates)
         d = made.get(i)
         if d is None:
-            d = made[i] = FrozenDict(self._entries[i][1])
+            d = made[i] = FrozenDict(self._templates[i])
         return d
 
     def __iter__(self) -> Iterator[FrozenDict]:
@@ -186,9 +186,9 @@ class ActionList(Sequence[FrozenDict]):
         if every is None:
             made = self._made
             if made is None:
-                every = tuple([FrozenDict(template) for _id, template in self._entries])
+                every = tuple(map(FrozenDict, self._templates))
             else:  # (those already read keep their identity)
-                every = tuple([made.get(i) or FrozenDict(e[1]) for i, e in enumerate(self._entries)])
+                every = tuple([made.get(i) or FrozenDict(t) for i, t in enumerate(self._templates)])
             self._every = every
         return iter(every)
 
@@ -197,11 +197,11 @@ class ActionList(Sequence[FrozenDict]):
         ``tuple(dict(d) for d in self)``, without making the read-only copies first. For a bot that copies its
         actions anyway (heuristic.py: a plain dict's lookups are the fast ones, and it reads each descriptor several
         times a decision); what they hold (a card's face) is the same shared read-only data as in the descriptors."""
-        return tuple([dict(template) for _id, template in self._entries])
+        return tuple(map(dict, self._templates))  # (a walk in C: no comprehension's frame, no pair unpacked)
 
     def fresh(self) -> ActionList:
         """The same actions as a new list, none of its descriptors made yet (for another caller)."""
-        return ActionList(self.ids, self._entries)
+        return ActionList(self.ids, self._templates)
 
     def __repr__(self) -> str:
         return f"ActionList({[d['label'] for d in self]})"
@@ -280,8 +280,8 @@ class Describer:
         public = self.game.card_public
         e = self._e
         cards, uses, seats, skills, vals = e.cards, e.uses, e.seats, e.skills, e.values
-        entries: list[Entry] = []
-        add = entries.append
+        templates: list[Template] = []  # (the descriptors' templates and their ids, gathered apart)
+        add = templates.append
         # the ids gathered in the same walk (not a comprehension after it: a function made and called at each
         # decision), and an option's position counted (an enumerate made at each decision costs more: it is read
         # only for a value)
@@ -327,7 +327,7 @@ class Describer:
                 entry = by_value.get(opt) if by_value is not None else None
                 if entry is None:
                     entry = self._value_entry(opt, pos, t)
-            add(entry)
+            add(entry[1])
             add_id(entry[0])
         ids = tuple(found)
         if values and len(set(ids)) != len(ids):
@@ -335,7 +335,7 @@ class Describer:
                 f"decision {decision.kind} for P{seat} offers two options that are the same action "
                 f"({decision.labels()}): content must make its options distinct"
             )
-        return ids, ActionList(ids, entries)
+        return ids, ActionList(ids, templates)
 
     def id_at(self, decision: Decision, index: int) -> int:
         """The action id of option `index` (what describe's ids hold there), every option checked as describe
