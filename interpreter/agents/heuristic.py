@@ -112,13 +112,17 @@ class HeuristicAgent(Valuation):
     # ------------------------------------------------------------------ decisions
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
-        if not actions:
-            raise ValueError("no legal action to choose from")
-        assert observation is not None
         # Its own plain copies of the top level and of the descriptors (made afresh for each decision; what they
         # hold stays the shared read-only parts): a FrozenDict is a Python subclass of dict, whose lookups go
         # through Python's generic slot, about 190 instructions more a read than a plain dict's, pure or compiled;
-        # the bot reads the top level some 40 times a decision, each descriptor several times.
+        # the bot reads the top level some 40 times a decision, each descriptor several times. The descriptors
+        # first, walked several times as one tuple (the engine's ActionList makes the plain copies directly), their
+        # number read from it too (an ActionList's len() is a Python call).
+        copies = getattr(actions, "copies", None)
+        actions = copies() if copies is not None else tuple([dict(d) for d in actions])
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        assert observation is not None
         obs = dict(observation)
         self._remember(obs)
         decision = obs["decision"]
@@ -130,9 +134,6 @@ class HeuristicAgent(Valuation):
         if len(actions) == 1:
             return int(actions[0]["id"])
         self._keep(obs)  # (this decision's state: its camp's colour, its task's style, values kept as worked out)
-        # (walked several times: a tuple's walk costs no call; the engine's ActionList makes the plain copies directly)
-        copies = getattr(actions, "copies", None)
-        actions = copies() if copies is not None else tuple([dict(d) for d in actions])
         kind = decision["kind"] if decision is not None else ""
         source = decision["source"] if decision is not None else ""
         tactic = self.tactics.get(source or "", "")
