@@ -253,3 +253,11 @@ def drive_to_end(state: GameState) -> GameState:
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     return state
+
+
+@pytest.mark.parametrize("players", [1, 0])
+def test_too_few_players_are_told_the_counts_the_rules_play(players):
+    """A table of fewer than two is refused as every door refuses a count the rules do not play (simulate, OpenSpiel):
+    naming the counts they do, not only the least."""
+    with pytest.raises(ValueError, match=r"no identity table for \d+ players? \(they have one for 2-10 players\)"):
+        GameState(load_cached(), players, 1)

@@ -88,8 +88,8 @@ class GameCore:
         *,
         ports: CorePorts,
     ) -> None:
-        if n_players < MIN_PLAYERS:
-            raise ValueError(f"a game needs at least {MIN_PLAYERS} players")
+        if n_players < MIN_PLAYERS:  # (said as every door says a count the rules do not play: the counts they do)
+            raise ValueError(content.rules.cannot_seat(n_players) or f"a game needs at least {MIN_PLAYERS} players")
         self.content = content
         # what the engine derives once from the content set and reads in every game (engine/index.py)
         self.index: ContentIndex = index_of(content)
