@@ -261,3 +261,18 @@ def test_too_few_players_are_told_the_counts_the_rules_play(players):
     naming the counts they do, not only the least."""
     with pytest.raises(ValueError, match=r"no identity table for \d+ players? \(they have one for 2-10 players\)"):
         GameState(load_cached(), players, 1)
+
+
+def test_an_encoder_says_which_table_it_encodes():
+    """An observation of another table size than the encoder's is a ValueError naming both (it was a numpy
+    IndexError inside the players' rows, or a vector made of the first rows only)."""
+    np = pytest.importorskip("numpy")
+    from interpreter.rl.encoding import Encoder, InfoStateEncoder
+
+    content = load_cached()
+    state = GameState(content, 5, 1)
+    obs = state.observation(state.current_player())
+    assert Encoder(content, 5).encode(obs).dtype == np.float32
+    for encoder in (Encoder(content, 3), Encoder(content, 8), InfoStateEncoder(content, 3)):
+        with pytest.raises(ValueError, match=r"for \d+ players; the observation is of a table of 5"):
+            encoder.encode(obs)

@@ -198,12 +198,17 @@ class Encoder:
 
     def encode(self, obs, out: np.ndarray | None = None) -> np.ndarray:
         """Encode one observation dict into `out` (a new float32 vector if None) and return it."""
+        n = self.n
+        if len(obs["players"]) != n:  # (else a numpy IndexError deep in the rows, or a vector silently short)
+            raise ValueError(
+                f"this encoder is for {n} players; the observation is of a table of {len(obs['players'])} "
+                f"(Encoder(content, {len(obs['players'])}) encodes it)"
+            )
         if out is None:
             out = np.zeros(self.size, np.float32)
         else:
             out.fill(0)
         v = self.views(out)
-        n = self.n
         cards = self.card_index
 
         def seat(name, s):
