@@ -564,6 +564,21 @@ def test_openspiel_resample_from_infostate():
         state.resample_from_infostate(other, sampler)
 
 
+def test_openspiel_resample_of_a_stopped_game_is_refused():
+    """A state whose game_state was stopped (close()) is terminal to OpenSpiel, and resample_from_infostate gave its
+    exact copy, which plays on from the question it was stopped at: the truth, for any player. It is refused."""
+    pyspiel = _spiel()
+    state = pyspiel.load_game("python_fengsheng", {"players": 3, "seed": 4}).new_initial_state()
+    state.apply_action(0)  # the deal
+    for _ in range(10):
+        state.apply_action(state.legal_actions()[0])
+    state.game_state.close()
+    assert state.is_terminal()
+    for player in range(3):
+        with pytest.raises(pyspiel.SpielError, match="stopped before its end"):
+            state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(4, 0.0, 1.0))
+
+
 def test_openspiel_information_state_has_perfect_recall():
     """The information state string is the seat's observation: its history only grows (every record it read and
     every decision it answered stays); the tensor is InfoStateEncoder's vector of the same observation."""

@@ -112,6 +112,28 @@ def test_resample_keeps_the_observation_and_plays_on(content):
             assert sample.is_terminal()
 
 
+def test_a_game_stopped_before_its_end_deals_no_sample(content):
+    """A state stopped before its end (close(), or a game_state kept across PettingZoo's reset) re-plays to the
+    question it was stopped at. Having no decision in hand, it was sampled for any seat, as a finished game is: a
+    sample for a seat other than the one asked there kept that question as the truth asked it (the acting seat's
+    options made from its true hand), the leak the seat-to-act rule shuts. No sample is dealt of it; its clone plays
+    on and is sampled at its question as any game."""
+    state, rng = GameState(content, 5, 3), random.Random(3)
+    _random_play(state, rng, 40)
+    asked = state.current_player()
+    stopped = state.clone()
+    stopped.close()
+    for s in range(5):
+        assert "stopped before its end" in stopped.sample_refused(s)
+        with pytest.raises(ValueError, match=r"stopped before its end .* a clone\(\) of it plays on"):
+            stopped.resample(s, random.Random(1))
+        with pytest.raises(ValueError, match="stopped before its end"):
+            stopped.world(s)
+    again = stopped.clone()
+    assert again.current_player() == asked
+    assert again.resample(asked, random.Random(1)).observation(asked) == state.observation(asked)
+
+
 def test_resample_redeals_what_the_seat_cannot_see(content):
     """Hidden hands and identities really change across samples; the seat's own hand never does."""
     state = GameState(content, 6, 77)

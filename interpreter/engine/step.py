@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     pass
 
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
+# what a state stopped before its end (close(): decision and result None) is told when answered or sampled
+_STOPPED = "this game was stopped before its end (close(), or the PettingZoo env's reset)"
 IDENTITY_TRIES = 30  # World.sample with a weigh: deals of the unseen identities tried before the last is kept
 Weigh = Callable[[dict[int, str]], float]  # a deal of unseen identities {seat: identity id} -> the odds of keeping it
 
@@ -161,10 +163,7 @@ class GameState:
         """Answer the current decision with a legal action id; anything else raises IllegalAction."""
         if self._decision is None:
             if self._game.result is None:  # (closed: "the game is over" was false, and its result None)
-                raise IllegalAction(
-                    "this game was stopped before its end (close(), or the PettingZoo env's reset): there is nothing "
-                    "to answer; a clone() of it plays on"
-                )
+                raise IllegalAction(f"{_STOPPED}: there is nothing to answer; a clone() of it plays on")
             raise IllegalAction("the game is over: there is nothing to answer")
         legal = self._described()[0]
         index = Game.index_of(self._decision, legal, action)
@@ -302,8 +301,8 @@ class GameState:
 
     def sample_refused(self, seat: int) -> str:
         """Why no sample (:meth:`resample`, :meth:`world`) can be dealt for `seat` now, "" if one can: a sample is
-        dealt for the seat to act (or for any seat once the game is over, or while the seats choose their roles).
-        A seat not at the table is an IndexError, as in :meth:`observation`."""
+        dealt for the seat to act (or for any seat once the game is over, or while the seats choose their roles; for
+        none once it is stopped before its end). A seat not at the table is an IndexError, as in :meth:`observation`."""
         return _not_dealt_for(self._game, self._decision, self._seat(seat))
 
     def resample(self, seat: int, rng: random.Random) -> GameState:
@@ -422,8 +421,12 @@ def _not_dealt_for(g: Game, decision: Any, seat: int) -> str:
     and as what) and its very existence (an ask about a skill of a face-down role, a choice among the top roles of
     the pile) would be facts `seat` may not know, which a re-deal cannot take back without re-running the rules that
     asked it. One question is dealt again with the rest: a seat's choice among the roles dealt to it at the start
-    (Skills.redeal deals its options anew, in place). A finished game has no question."""
-    if decision is None or decision.seat == seat or (decision.kind == D.ROLE and g.skills.dealing_roles):
+    (Skills.redeal deals its options anew, in place). A finished game has no question. A game stopped before its end
+    (close()) has one no longer in hand: its sample, re-played, would stop at that question again, whoever it was
+    dealt for, so none is dealt (a clone of it plays on, and is sampled at its question as any game)."""
+    if decision is None:
+        return "" if g.result is not None else f"{_STOPPED}: no sample is dealt of it; a clone() of it plays on"
+    if decision.seat == seat or (decision.kind == D.ROLE and g.skills.dealing_roles):
         return ""
     return (
         f"a sample is dealt for the seat to act (P{decision.seat}), not for P{seat}: the question P{decision.seat} "

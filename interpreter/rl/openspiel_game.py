@@ -366,11 +366,14 @@ class FengshengState(pyspiel.State):
         seat = int(player_id)
         if not 0 <= seat < self.get_game().n_players:  # (as OpenSpiel's own checks of a player: a SpielError)
             raise pyspiel.SpielError(f"player {seat} is not at this table (0..{self.get_game().n_players - 1})")
-        if self._world.state is None or self._world.state.is_terminal():
+        if self._world.state is None:
             return self.clone()
+        # (asked before the end's exact copy: a game stopped before its end is terminal here, yet its copy plays on)
         refused = self._world.state.sample_refused(seat)
         if refused:  # (before the sampler is drawn from)
             raise pyspiel.SpielError(refused + " (docs/step-api.md)")
+        if self._world.state.is_terminal():
+            return self.clone()
         sample = FengshengState(self.get_game())
         sample._world = self._world.redealt(seat, random.Random(_seed_from(probability_sampler)))
         return sample
