@@ -42,10 +42,15 @@ def is_seed(value: object) -> bool:
 def as_whole(value: object) -> int | None:
     """`value` as an int if it is a whole number — an int or a number type that says it is whole (a numpy integer,
     through ``__index__``), never a bool, a float or a text that would convert to one — else None (int() would take
-    1.5 or True for 1). A seed (as_seed), and the step API's seat and player count, are read so."""
+    1.5 or True for 1). A seed (as_seed), and the step API's seat and player count, are read so. A type whose
+    ``__index__`` refuses its value (a numpy array of one id, as ``argmax(..., keepdims=True)`` gives: "only integer
+    scalar arrays can be converted") is not one either: its door says what it takes, not numpy's TypeError."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         return None
-    return operator.index(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def as_seed(value: object) -> int | None:

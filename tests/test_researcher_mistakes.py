@@ -39,7 +39,9 @@ def test_the_step_api_takes_an_action_id_that_is_a_numpy_integer():
     assert state.history() == same.history() and all(type(a) is int for a in state.history())
     assert state.observation(0) == same.observation(0)
     before = state.history()
-    for bad in (True, float(state.legal_actions()[0]), np.float64(state.legal_actions()[0])):
+    first = state.legal_actions()[0]
+    # (an array of one id, as argmax(..., keepdims=True) gives, raised numpy's "only integer scalar arrays …")
+    for bad in (True, float(first), np.float64(first), np.array([first])):
         with pytest.raises(IllegalAction, match="an answer is one of the action ids offered"):
             state.apply_action(bad)
     assert state.history() == before
