@@ -687,3 +687,28 @@ def test_a_resample_for_another_seat_deals_the_chooser_its_roles_again(content):
             sample.close()
         assert len(pairs) > 20, (s, pairs)
         assert elsewhere == offered, s
+
+
+def test_a_resample_while_the_roles_are_chosen_deals_the_pinned_role_with_the_rest(content):
+    """A role pinned to a seat (a balance sweep's --role) is dealt to that seat last, without a choice; while the
+    others choose, no seat has seen it. A resample then kept it for that seat in every sample (40 of 40): now it is
+    dealt with the other unseen roles, and the pinned seat keeps whichever role the sample gave it. The real game
+    still deals the pin."""
+    from interpreter.engine.pins import Pins
+
+    state = GameState(content, 5, 3, None, Pins(role="lao_han", seat=4))
+    assert state.decision_kind == "role"
+    kept: list[str] = []
+    for i in range(40):
+        sample = state.resample(state.current_player(), random.Random(i))
+        while sample.decision_kind == "role":
+            sample.apply_action(sample.legal_actions()[0])
+        kept.append(sample._game.players[4].role.id)
+        g = sample._game  # (every role once: in a hand, the pile or out of the game)
+        every = [p.role.id for p in g.players] + [r.id for r in (*g.skills.role_pile, *g.skills.unchosen_roles)]
+        assert sorted(every) == sorted(content.roles), i
+        sample.close()
+    assert kept.count("lao_han") < 5 and len(set(kept)) > 20, kept
+    while state.decision_kind == "role":
+        state.apply_action(state.legal_actions()[0])
+    assert state._game.players[4].role.id == "lao_han"
