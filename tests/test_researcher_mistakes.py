@@ -278,3 +278,10 @@ def test_an_encoder_says_which_table_it_encodes():
     for encoder in (Encoder(content, 3), Encoder(content, 8), InfoStateEncoder(content, 3)):
         with pytest.raises(ValueError, match=r"for \d+ players; the observation is of a table of 5"):
             encoder.encode(obs)
+
+
+def test_an_agent_that_answers_nothing_says_what_an_agent_does():
+    """Agent itself (or a subclass without act) seated at a table: its NotImplementedError says what act must do
+    (it had no message)."""
+    with pytest.raises(NotImplementedError, match=r"Agent answers no decision: .*act\(observation, actions\)"):
+        drive(load_cached(), 2, 1, [Agent(), Agent()])

@@ -59,8 +59,11 @@ class Agent:
     referee = False  # only white-box rule tests set this (they are handed the engine's Decision)
     hears_end = False  # True: the driver calls end(observation) when the game is over (see above)
 
-    def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:  # pragma: no cover
-        raise NotImplementedError
+    def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
+        raise NotImplementedError(
+            f"{type(self).__name__} answers no decision: an agent is a subclass of Agent whose act(observation, "
+            "actions) returns the id of one of the actions (docs/bots.md)"
+        )
 
     def end(self, observation: Observation | None) -> None:
         """The game is over (for ``hears_end`` agents): the seat's final observation, or None if it stopped early."""
