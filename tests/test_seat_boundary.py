@@ -691,9 +691,10 @@ def test_a_resample_for_another_seat_deals_the_chooser_its_roles_again(content):
 
 def test_a_resample_while_the_roles_are_chosen_deals_the_pinned_role_with_the_rest(content):
     """A role pinned to a seat (a balance sweep's --role) is dealt to that seat last, without a choice; while the
-    others choose, no seat has seen it. A resample then kept it for that seat in every sample (40 of 40): now it is
-    dealt with the other unseen roles, and the pinned seat keeps whichever role the sample gave it. The real game
-    still deals the pin."""
+    others choose, no seat has seen it, nor knows of a pin. A resample then kept it for that seat in every sample
+    (40 of 40): now it is dealt with the other unseen roles, and the sample goes on as a game without a pin (the
+    seat it was pinned to is dealt from the pile and chooses, as every seat does). The real game still deals the
+    pin."""
     from interpreter.engine.pins import Pins
 
     state = GameState(content, 5, 3, None, Pins(role="lao_han", seat=4))
@@ -701,14 +702,19 @@ def test_a_resample_while_the_roles_are_chosen_deals_the_pinned_role_with_the_re
     kept: list[str] = []
     for i in range(40):
         sample = state.resample(state.current_player(), random.Random(i))
+        asked = set()
         while sample.decision_kind == "role":
+            asked.add(sample.current_player())
             sample.apply_action(sample.legal_actions()[0])
+        assert 4 in asked, i  # (the pinned seat chooses in the sample, as in a game without a pin)
         kept.append(sample._game.players[4].role.id)
         g = sample._game  # (every role once: in a hand, the pile or out of the game)
         every = [p.role.id for p in g.players] + [r.id for r in (*g.skills.role_pile, *g.skills.unchosen_roles)]
         assert sorted(every) == sorted(content.roles), i
         sample.close()
     assert kept.count("lao_han") < 5 and len(set(kept)) > 20, kept
+    asked = set()
     while state.decision_kind == "role":
+        asked.add(state.current_player())
         state.apply_action(state.legal_actions()[0])
-    assert state._game.players[4].role.id == "lao_han"
+    assert 4 not in asked and state._game.players[4].role.id == "lao_han"

@@ -94,8 +94,9 @@ class Skills:
         # while the seats choose their roles (deal_roles): a chosen role is face down, hidden or not, and the pile is
         # the roles still to deal (what a re-deal of the others' roles draws from, redeal)
         self.dealing_roles = False
-        # ... and the role pinned to a seat (engine/pins.py) until that seat, dealt last, keeps it: a re-deal while the
-        # others choose deals it with the rest (the seats choosing do not know which role, if any, is pinned)
+        # ... and the role pinned to a seat (engine/pins.py) until that seat, dealt last, keeps it. A re-deal while the
+        # others choose (a sample, which knows of no pin) puts it back in the pile and drops it: that seat is then
+        # dealt from the pile and chooses, as in a game without a pin
         self.pinned_role: Role | None = None
         self.removed_roles: list[Role] = []  # role cards removed from the game
         self.unchosen_roles: list[Role] = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
@@ -157,9 +158,9 @@ class Skills:
             per = 2 if len(pool) >= 2 * game.n else 1
         self.pinned_role = pinned
         for p in seats:
-            if pinned is not None and p.seat == pinned_seat:
-                kept, self.pinned_role = self.pinned_role, None  # (a re-deal may have dealt it another: redeal)
-                assert kept is not None
+            kept = self.pinned_role if p.seat == pinned_seat else None  # (None after a re-deal: redeal)
+            if kept is not None:
+                self.pinned_role = None
                 p.dealt_roles = [kept]
                 p.new_role(kept, False)
                 continue
@@ -495,7 +496,7 @@ class Skills:
         face_down = [p for p in players if p.seat != seat and p.role is not None and not p.role_shown]
         # while the seats choose: the other seat choosing now, whose dealt roles `seat` has not seen
         choosing = [p for p in players if p.seat != seat and p.role is None and p.dealt_roles and self.dealing_roles]
-        pinned = self.pinned_role  # (while the seats choose: the role a seat dealt last will keep, unseen)
+        pinned = self.pinned_role  # (while the seats choose: the role a seat dealt last would keep, unseen)
         if face_down or self.role_pile or choosing or pinned is not None:
             mine = {r_.id for r_ in me.dealt_roles}
             pool = [p.role for p in face_down if p.role is not None] + list(self.role_pile)  # (all have one)
@@ -516,10 +517,10 @@ class Skills:
                 p.reset_skills()
             for p in choosing:  # (in place: the list is the options its question offers, deal_roles)
                 p.dealt_roles[:] = [pool.pop() for _ in p.dealt_roles]
-            if pinned is not None:
-                self.pinned_role = pool.pop()
-            # (in place: while the seats choose, deal_roles goes on dealing from this list)
-            self.role_pile[:] = [pool.pop() for _ in range(len(self.role_pile))]
+            # (in place: while the seats choose, deal_roles goes on dealing from this list; the pinned role, if any, in
+            # it now: the seat it was pinned to is dealt from the pile and chooses)
+            self.role_pile[:] = [pool.pop() for _ in range(len(self.role_pile) + (pinned is not None))]
+            self.pinned_role = None
             self.unchosen_roles = [r_ for r_ in self.unchosen_roles if r_.id in mine] + pool
             self.index_triggers()
             spare = list(self.unchosen_roles)
