@@ -203,6 +203,7 @@ def test_one_folder_given_alone_is_one_pack(monkeypatch):
     fork = load_packs("examples/jia_gui")
     assert fork is load_packs(["examples/jia_gui"]) is load_packs(Path("examples/jia_gui"))
     assert load_cached(str(BUNDLED_CONTENT)) is load_cached([str(BUNDLED_CONTENT)])
+    assert load_packs(None) is load_packs([])  # (None: the bundled game, as load_cached(None); it was a TypeError)
 
 
 @pytest.mark.parametrize("count", [2, 4])

@@ -450,5 +450,6 @@ def load_packs(packs=(), expansions=None) -> Content:
     game and its expansions, a rule set of its own with its expansions; `expansions` as `--expansions` takes it
     (``"none"``, ``"id,id"``; default all). load_cached loads the folders exactly as given, which a program that
     lays out its own layers wants; the RL adapters and a researcher's script want this. Cached as load_cached.
-    Raises PackError (a folder that is not there, an unknown expansion) or ContentErrors."""
-    return load_cached(pack_folders(_folders(packs), expansions))
+    Raises PackError (a folder that is not there, an unknown expansion) or ContentErrors. `packs` None: the bundled
+    game (as load_cached(None) is)."""
+    return load_cached(pack_folders(_folders(packs if packs is not None else ()), expansions))

@@ -75,10 +75,8 @@ def _content(content, expansions: str | None):
     """The `content` argument as a content set: one already loaded as it is; pack folders (a path or a list of
     them, or None for the bundled game) through load_packs, as the CLI resolves them (a PackError, a ValueError,
     for a folder that is not there)."""
-    if content is None or isinstance(content, (str, os.PathLike)):
-        return load_packs([] if content is None else [content], expansions)
-    if isinstance(content, (list, tuple)):
-        return load_packs(content, expansions)
+    if content is None or isinstance(content, (str, os.PathLike, list, tuple)):
+        return load_packs(content, expansions)  # (None: the bundled game; one folder alone: a list of one)
     if expansions is not None:
         raise ValueError("expansions= chooses among the expansions of pack folders, not of a loaded content set")
     return content
