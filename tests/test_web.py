@@ -364,6 +364,35 @@ def test_the_host_is_blind_its_own_seat_invitations_used_once_no_seed(client):
     assert alone["seat"] is None and [i["seat"] for i in alone["invites"]] == [0, 1]
 
 
+def test_a_page_that_loses_its_invitations_answer_still_holds_the_seat(client):
+    """The invitation is spent when the server writes it, before the page hears the seat's key: a connection lost in
+    between (a phone on a bad network) would lose the key, and the seat for good (the invitation refused from then
+    on). The page makes the key itself and keeps it before it asks, so it joins with that key when it comes back; a
+    key that is not a well-formed one is not taken (the server makes one), and the host, who knows the invitation
+    but not the page's key, is refused."""
+    made = _create(client, ["human", "human", "human", "random"], seed=None, host_seat=0)
+    web = client.app.state.tables.get("t1")
+    proposed = "Pk3v9x_-QmZ0aLr7Ty2Wbw"  # (as the page's: 16 random bytes, URL-safe base64)
+    invite = made["invites"][0]["url"].split("invite=")[1]
+    with client.websocket_connect("/ws/t1") as ws:
+        ws.send_json({"type": "join", "invite": invite, "token": proposed})
+        ws.receive_json()  # (the key: the page lost it, say, with its connection)
+    assert web.seats[1].key == digest(proposed)
+    with client.websocket_connect("/ws/t1") as ws:  # the page comes back with the key it kept
+        ws.send_json({"type": "join", "invite": invite, "token": proposed})
+        assert ws.receive_json()["seat"] == 1
+    with client.websocket_connect("/ws/t1") as ws:  # anyone else with the invitation
+        ws.send_json({"type": "join", "invite": invite, "token": "Zz3v9x_-QmZ0aLr7Ty2Wbw"})
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["fatal"] and "已经用过" in msg["message"]
+    other = made["invites"][1]["url"].split("invite=")[1]
+    with client.websocket_connect("/ws/t1") as ws:  # a proposal too short to be a key: a fresh key is made
+        ws.send_json({"type": "join", "invite": other, "token": "short"})
+        key = ws.receive_json()
+        assert key["type"] == "key" and key["seat"] == 2 and key["token"] != "short"
+    assert web.seats[2].key == digest(key["token"])
+
+
 @pytest.mark.parametrize("host_seat", [1, 5, -1, "0", True, 2])
 def test_the_hosts_seat_is_one_of_its_human_seats(client, host_seat):
     r = client.post("/api/tables", json={"seats": ["human", "random", "open"], "host_seat": host_seat})

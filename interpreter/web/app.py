@@ -451,7 +451,7 @@ def create_app(
                 )
             if seat is None and isinstance(invite, str):
                 try:
-                    seat, key = web.redeem(invite)
+                    seat, key = web.redeem(invite, token if isinstance(token, str) else None)
                 except StoreError as e:
                     log.error("fengsheng serve: table %s: %s", web.id, e)
                     raise _Closed(

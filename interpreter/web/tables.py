@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -60,6 +61,9 @@ from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
 OPEN = "open"  # an open human seat: nothing goes to the host; the lobby's join hands it to the first who asks
+# a key a page proposes for the seat of its invitation (WebTable.redeem): URL-safe base64 of at least 16 random bytes,
+# as the server's own keys (secrets.token_urlsafe(16)); anything else is not taken, and the server makes the key
+PROPOSED_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 class TableError(Exception):
@@ -115,10 +119,12 @@ class WebTable:
                 return link.seat
         return None
 
-    def hand_out(self, seat: int) -> str:
-        """A fresh key for `seat`, handed out now: its digest is kept (and written) and the seat is claimed."""
+    def hand_out(self, seat: int, key: str | None = None) -> str:
+        """A key for `seat` (a fresh one, or `key`, the one a page proposed: `redeem`), handed out now: its digest
+        is kept (and written) and the seat is claimed."""
         link = self.seats[seat]
-        key = secrets.token_urlsafe(16)
+        if key is None:
+            key = secrets.token_urlsafe(16)
         kept = link.kept()
         kept.key, kept.claimed = digest(key), True
         self.keep_seat(kept)  # (StoreError: nothing handed out, the seat as it was)
@@ -130,14 +136,21 @@ class WebTable:
         if self.store is not None:
             self.store.seat(self.id, kept)
 
-    def redeem(self, invite: str) -> tuple[int | None, str | None]:
+    def redeem(self, invite: str, proposed: str | None = None) -> tuple[int | None, str | None]:
         """An invitation exchanged for its seat: (the seat, its key) the first time, (the seat, None) once it was
-        used (its key went to whoever used it first), (None, None) for no invitation of this table."""
+        used (its key went to whoever used it first), (None, None) for no invitation of this table.
+
+        `proposed`: the key the page made and kept before it asked (a well-formed one becomes the seat's key, else
+        a fresh one is made). The invitation is spent when it is written, before the page hears the key: were the
+        connection lost in between, a key made here would be lost with it, and the seat with it, for good (the
+        invitation refused from then on, no other link to the seat). A page that made its key itself holds it
+        already, and joins with it when it reconnects. (The host, who knows the invitation, cannot know the key.)"""
         for link in self.seats.values():
             if matches(link.invite, invite):
                 if link.claimed:
                     return link.seat, None
-                return link.seat, self.hand_out(link.seat)
+                own = proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
+                return link.seat, self.hand_out(link.seat, own)
         return None, None
 
     def claim_open(self) -> tuple[int, str] | None:

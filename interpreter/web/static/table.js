@@ -4,12 +4,22 @@
 const tid = location.pathname.split("/").pop();
 const params = new URLSearchParams(location.hash.slice(1));
 // an invitation is exchanged once for the seat's key; this browser keeps the key (and the address bar shows the
-// seat's own link from then on), so opening the invitation again here still sits at the seat
+// seat's own link from then on), so opening the invitation again here still sits at the seat. The page makes that
+// key itself and keeps it before it asks (the server takes it with the invitation): a connection lost between the
+// server's spending the invitation and the page's hearing of it would otherwise lose the seat for good
 const invite = params.get("invite") || "";
-const kept = invite ? localStorage.getItem(`fengsheng:${tid}:${invite}`) : null;
+const inviteKey = `fengsheng:${tid}:${invite}`;
+let kept = null;
+if (invite) {
+  try { kept = localStorage.getItem(inviteKey); } catch (e) { /* private mode */ }
+  if (!kept) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    kept = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    try { localStorage.setItem(inviteKey, kept); } catch (e) { /* private mode: this page still holds it */ }
+  }
+}
 let token = params.get("token") || kept || "";
 const watching = !token && !invite && params.has("watch"); // a spectator: the public view only
-if (kept) history.replaceState(null, "", `#seat=${params.get("seat") || ""}&token=${kept}`);
 let ws = null;
 let state = null; // the last state message
 let closedForGood = false;
@@ -144,14 +154,17 @@ function choose(action) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/ws/" + tid);
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", ...(token ? { token } : invite ? { invite } : { watch: true }), ...joining() })); };
+  // (with an invitation, both: the key this page made opens the seat once the invitation was taken with it)
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", ...(token ? { token } : { watch: true }), ...(invite ? { invite } : {}), ...joining() })); };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "key") { // the invitation was ours: from now on this seat's key is
       token = msg.token;
-      try { localStorage.setItem(`fengsheng:${tid}:${invite}`, token); } catch (e) { /* private mode: the link below still works */ }
+      try { localStorage.setItem(inviteKey, token); } catch (e) { /* private mode: the link below still works */ }
       history.replaceState(null, "", `#seat=${msg.seat}&token=${token}`);
     } else if (msg.type === "state") {
+      // the invitation opened again in this browser: the address bar shows the seat's own link, once it is one
+      if (invite && msg.seat !== null && location.hash.includes("invite=")) history.replaceState(null, "", `#seat=${msg.seat}&token=${token}`);
       // an info banner goes with the next state; a stall's ("until_moved") once the table has moved on
       const moved = stalledAt !== null && msg.seq !== stalledAt;
       if (moved) stalledAt = null;
