@@ -560,3 +560,19 @@ def test_a_removed_card_named_by_the_packs_own_role_is_not_told_to_remove_it(tmp
     assert len(e305) == 1 and e305[0]["path"].endswith("hua_mei.yaml"), errors
     assert "remove: roles" not in e305[0]["hint"], e305[0]
     assert e305[0]["hint"].startswith("this file is not below pack 'jia_gui', which removes the card kind"), e305[0]
+
+
+def test_a_misspelt_rule_does_not_undeclare_the_packs_counters(tmp_path, monkeypatch):
+    """A fork's pack.yaml that declares a counter and misspells another rule (`colect_count`) lost its whole `rules:`
+    block: besides the E111, every card and role naming the counter got E310 "unknown counter", with a hint to
+    declare what the pack does declare. The keys that are right on their own are merged; only the mistake is told."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    rules = "rules:\n  colect_count: 4\n  counters:\n    线索: {max: 3}\n"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + rules, encoding="utf-8")
+    run("new", "card", "c", "--in", "p")
+    card = tmp_path / "p" / "cards" / "c.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    assert [(e["code"], e["message"]) for e in errors] == [("E111", "unknown key 'colect_count'")], errors

@@ -202,9 +202,10 @@ class Layers:
             check.pos, check.key_pos, check.val_pos = m.data.pos, m.data.key_pos, m.data.val_pos
             before = len(self.sink.errors)
             check_schema(self.sink, m.path, check, "pack", {"type": "object", "properties": {"rules": rules_schema}})
-            if len(self.sink.errors) == before:
-                fragment = self._edit_turn(data, fragment, m)
-                self.changes += merge_rules(data, fragment, m.path, m.id)
+            if len(self.sink.errors) != before:  # the mistakes are told; the keys right on their own still merge
+                fragment = _right_keys(fragment, rules_schema)  # (so a misspelt rule does not undeclare a counter)
+            fragment = self._edit_turn(data, fragment, m)
+            self.changes += merge_rules(data, fragment, m.path, m.id)
 
     def _edit_turn(self, data: PosDict, fragment: PosDict, m: Manifest) -> PosDict:
         """`rules: turn:` written as a mapping edits the turn (turn_edits.py); the rest of the fragment, returned,
@@ -337,3 +338,15 @@ def _word(v: Any) -> str:
     if isinstance(v, bool):
         return str(v).lower()
     return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
+def _right_keys(fragment: PosDict, rules_schema: dict) -> PosDict:
+    """The keys of a manifest's `rules:` that pass the schema each on its own. A fragment with a mistake (a
+    misspelt key, a wrong type) was dropped whole, and the counters, zones and events it declared with it were
+    then reported as undeclared in every file that names them, each with a hint to declare what was declared."""
+    import jsonschema  # (as check_schema: only a load with a mistake gets here)
+
+    validator = jsonschema.Draft202012Validator({"type": "object", "properties": {"rules": rules_schema}})
+    kept = PosDict({k: v for k, v in fragment.items() if validator.is_valid({"rules": {k: without_nulls(v)}})})
+    kept.pos, kept.key_pos, kept.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
+    return kept
