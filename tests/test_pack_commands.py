@@ -576,3 +576,18 @@ def test_a_misspelt_rule_does_not_undeclare_the_packs_counters(tmp_path, monkeyp
     card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
     errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
     assert [(e["code"], e["message"]) for e in errors] == [("E111", "unknown key 'colect_count'")], errors
+
+
+def test_a_deck_copy_of_a_card_whose_file_did_not_load_points_at_that_file(tmp_path, monkeypatch):
+    """A card file with a bad indentation (E101) also gave E121 "unknown card type" at each deck copy `new card`
+    added, with a hint listing the card types, the pack's own left out: as if the copies named a card that does
+    not exist. The hint now says the card's file did not load and that its error comes first."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    run("new", "card", "c", "--in", "p")
+    card = tmp_path / "p" / "cards" / "c.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("    target:", "   target:"), encoding="utf-8")
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    assert [e["code"] for e in errors] == ["E101", "E121", "E121"], errors
+    for e121 in errors[1:]:
+        assert "c.yaml" in e121["hint"] and "did not load" in e121["hint"], e121

@@ -408,12 +408,20 @@ def _copy(u: Units, path: Path, c: PosDict, pos: Any, card_types: dict) -> DeckE
     """One copy of the deck: its card kind, colors, direction and per-copy data; None if its kind is unknown."""
     ctype = card_types.get(c["card"])
     if ctype is None:
+        # a card file of that name with an error of its own: the kind is unknown because its file did not load,
+        # and a list of the other kinds would say the copy names a card that does not exist
+        failed = next(
+            (e.path for e in u.sink.errors if Path(e.path).stem == c["card"] and Path(e.path).parent.name == "cards"),
+            None,
+        )
         u.sink.err(
             path,
             pos_of(c, "card"),
             "E121",
             f"unknown card type '{c['card']}'",
-            did_you_mean(c["card"], card_types) or "card types: " + ", ".join(sorted(card_types)),
+            f"its file {failed} did not load: fix the error reported there first"
+            if failed is not None
+            else did_you_mean(c["card"], card_types) or "card types: " + ", ".join(sorted(card_types)),
         )
         return None
     mask = 0
