@@ -104,6 +104,16 @@ ROWS = [
         [("E201", 13, 38, "write `elif`")],
     ),
     (
+        "a while loop, which the language does not have",
+        ACTIVE + "    effect: |\n      while hand_count(self) < 5 { draw(self, 1) }\n",
+        [("E201", 13, 13, "`repeat N { … }`")],
+    ),
+    (
+        "a while loop with its condition in brackets",
+        ACTIVE + "    effect: |\n      while (true) { draw(self, 1) }\n",
+        [("E201", 13, 20, "no `while`")],
+    ),
+    (
         "a card name without 【】",
         ACTIVE + "    effect: use_card(self, 截获)\n",
         [("E201", 12, 28, "【截获】")],

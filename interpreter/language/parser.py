@@ -434,6 +434,13 @@ def _slip_at_token(text: str, tok: Token, expected: set[str]) -> tuple[str | Non
             shape = {"else": "else { … }", "may": "may { … }", "repeat": "repeat N { … }", "for": "for x in LIST { … }"}
             said = "no `:` after it; " if tok.type == "COLON" else ""
             return f"{said}the statements of `{kw}` go in braces: {shape.get(kw, kw + ' CONDITION { … }')}", None
+    line = text[text.rfind("\n", 0, pos) + 1 : pos]
+    if re.search(r"(?<![\w.])(while|until)\b\s*(\(.*\))?\s*$", line):  # `while x {`, `while (x) {`: no such loop
+        return (
+            "the language has no `while` (no loop that could run forever): `repeat N { … }` runs a block N times "
+            "(at most 50), `for x in LIST { … }` walks a list",
+            None,
+        )
     if tok.type == "IF" and text[:pos].rstrip().endswith("else"):
         at = text.rfind("else", 0, pos)
         return "write `elif` (not `else if`)", (at, pos + 2 - at, "elif".ljust(pos + 2 - at))
