@@ -591,3 +591,25 @@ def test_a_deck_copy_of_a_card_whose_file_did_not_load_points_at_that_file(tmp_p
     assert [e["code"] for e in errors] == ["E101", "E121", "E121"], errors
     for e121 in errors[1:]:
         assert "c.yaml" in e121["hint"] and "did not load" in e121["hint"], e121
+
+
+def test_a_pack_changes_one_key_of_an_identity_and_a_new_one_still_needs_its_name(tmp_path, monkeypatch):
+    """modding.md: a pack's `rules:` merges key by key. A fork lowering `collect_count` to 2 must lower the
+    identities' own `>= 3` too; `identities: {qian_fu_zhan_xian: {victory: [...]}}` was refused with E112
+    "missing key 'name'" and 'color', though the merged identity has both. A new identity without a name still is."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    start = manifest.read_text(encoding="utf-8")
+    rules = (
+        "rules:\n  collect_count: 2\n  identities:\n    qian_fu_zhan_xian:\n      victory:\n"
+        "        - {check: collect, condition: count(intel(self) where it has red) >= 2}\n"
+    )
+    manifest.write_text(start + rules, encoding="utf-8")
+    assert CliRunner().invoke(main, ["validate", "p"]).exit_code == 0
+    run("new", "pack", "q")  # (a pack validated clean is kept for the process: another folder)
+    new = "    hui_que: {color: black, victory: [{check: turn_end, condition: current == self}]}\n"
+    (tmp_path / "q" / "pack.yaml").write_text(start.replace("id: p", "id: q") + rules + new, encoding="utf-8")
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "q"]).stdout)["errors"]
+    assert [(e["code"], e["message"], e["line"]) for e in errors] == [("E112", "missing key 'name'", 24)], errors
+

@@ -38,7 +38,7 @@ from .manifest import FOLDER_KINDS, rules_fragment_schema
 from .packs import default_packs, pack_folders
 from .playable import check_playable
 from .read import read
-from .schema_stage import schema
+from .schema_stage import check_required, missing_keys, schema
 from .turn_edits import turn_edits_schema
 from .units import Units, card_env, skill_env, victory_env
 from .yamlpos import PosDict, load as load_yaml
@@ -245,7 +245,11 @@ def _read_rules_file(u: Units, layers: Layers, dirs: list[Path]) -> tuple[Path, 
     data = read(u.sink, rules_file, "rules")
     if data is None:
         return None
+    merging = any(m.layer >= rules_layer and "rules" in m.data for m in layers.manifests.values())
+    before = missing_keys(data, "rules") if merging else []
     layers.merge_rules(rules_layer, data, _rules_fragment_schema())
+    if merging:
+        check_required(u.sink, rules_file, data, "rules", before)
     return rules_file, data
 
 

@@ -139,12 +139,23 @@ def without_nulls(value: Any) -> Any:
 
 
 def rules_fragment_schema(rules_schema: dict) -> dict:
-    """The schema of a manifest's `rules:`: the rules file's keys, none of them required."""
+    """The schema of a manifest's `rules:`: the rules file's keys, none of them required, at any depth: a fragment
+    merges key by key, so `identities: {qian_fu_zhan_xian: {victory: [...]}}` changes one key of an identity the
+    base game names (it was E112 "missing key 'name'"). What the merged rules lack is checked once merged
+    (schema_stage.check_required)."""
     return {
         "type": "object",
         "additionalProperties": False,
-        "properties": rules_schema.get("properties", {}),
+        "properties": _not_required(rules_schema.get("properties", {})),
     }
+
+
+def _not_required(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _not_required(v) for k, v in node.items() if k != "required"}
+    if isinstance(node, list):
+        return [_not_required(v) for v in node]
+    return node
 
 
 def check_refs(

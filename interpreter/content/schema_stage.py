@@ -69,6 +69,24 @@ def check_schema(sink: Diagnostics, path: Any, data: PosDict, kind: str, schema_
     _drop(sink, data, wrong)
 
 
+def missing_keys(data: PosDict, kind: str) -> list[Any]:
+    """The schema's `required` findings in `data` (of `kind`): what check_required compares before and after."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema(kind))
+    return [e for e in validator.iter_errors(data) if e.validator == "required"]
+
+
+def check_required(sink: Diagnostics, path: Any, data: PosDict, kind: str, before: list[Any]) -> None:
+    """Report the keys the merged rules lack that the file alone did not (reported when it was read): a pack's
+    `rules:` is checked without `required` (it merges into what has them), so a new identity without its `name`
+    is told here, at its place in the pack.yaml."""
+    told = {(tuple(e.absolute_path), e.message) for e in before}
+    for e in missing_keys(data, kind):
+        if (tuple(e.absolute_path), e.message) not in told:
+            _report(sink, path, data, e, set())
+
+
 def _other_kind(data: PosDict, kind: str) -> str | None:
     """The other kind of content file `data` is, when it breaks its own kind's schema by keys it does not have
     and has every key another kind requires and none that kind lacks (a role written in cards/); else None."""
