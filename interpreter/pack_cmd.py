@@ -97,6 +97,13 @@ def summary(content: Content) -> dict:
             "turn": "[" + ", ".join(_phase_text(ph) for ph in r.phases) + "]",
             "resolution": r.resolution,
             "fast": ", ".join(t for t, x in TIMINGS.items() if r.speeds.get(t, x.speed) == "fast"),
+            # what the rules declare, and how each identity wins: a fork that lowers collect_count lowers the
+            # identities' conditions too, and a diff without them showed half of the change
+            **_declared(content),
+            **{
+                f"identity {i.id}": "; ".join(f"{v.check} {v.source}" for v in i.victories) or None
+                for i in content.identities.values()
+            },
         },
         "identity_table": {str(n): dict(row) for n, row in sorted(r.identity_table.items())},
         "decks": deck_sizes,
@@ -134,6 +141,17 @@ def summary(content: Content) -> dict:
             for t in content.tasks.values()
         },
         "changes": list(content.changes),
+    }
+
+
+def _declared(content: Content) -> dict[str, str | None]:
+    """The counters (with their ranges), zones and events the rules declare, by name (None: none)."""
+    d = content.declared
+    counters = [f"{c.name} ({c.minimum}-{'' if c.maximum is None else c.maximum})" for c in d.counters.values()]
+    return {
+        "counters": ", ".join(counters) or None,
+        "zones": ", ".join(d.zones) or None,
+        "events": ", ".join(d.events) or None,
     }
 
 
@@ -256,9 +274,9 @@ def compare(a: dict, b: dict) -> list[dict]:
     one card; a card, role or secret task added, removed, or changed field by field (text, code, skills, …).
     """
     out = []
-    for k in a["rules"]:
-        if a["rules"][k] != b["rules"][k]:
-            out.append(_change("rules", "changed", field=k, old=a["rules"][k], new=b["rules"][k]))
+    for k in {**a["rules"], **b["rules"]}:  # (an identity only one side has: None on the other)
+        if a["rules"].get(k) != b["rules"].get(k):
+            out.append(_change("rules", "changed", field=k, old=a["rules"].get(k), new=b["rules"].get(k)))
     for n in sorted({*a["identity_table"], *b["identity_table"]}, key=int):
         x, y = a["identity_table"].get(n), b["identity_table"].get(n)
         if x != y:

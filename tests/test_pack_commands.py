@@ -613,3 +613,24 @@ def test_a_pack_changes_one_key_of_an_identity_and_a_new_one_still_needs_its_nam
     errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "q"]).stdout)["errors"]
     assert [(e["code"], e["message"], e["line"]) for e in errors] == [("E112", "missing key 'name'", 24)], errors
 
+
+def test_pack_diff_shows_a_changed_identity_and_a_declared_counter(tmp_path, monkeypatch):
+    """docs/modding.md §8: `pack diff` is "exactly what your pack changes". A fork that lowered the identities'
+    collect condition to 2 and declared a counter showed only `collect_count`: the identities' conditions and
+    the rules' declarations were not compared."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    rules = (
+        "rules:\n  counters:\n    线索: {max: 3}\n  identities:\n    qian_fu_zhan_xian:\n      victory:\n"
+        "        - {check: collect, condition: count(intel(self) where it has red) >= 2}\n"
+    )
+    manifest.write_text(manifest.read_text(encoding="utf-8") + rules, encoding="utf-8")
+    r = CliRunner().invoke(main, ["pack", "diff", "base", "p"])
+    assert r.exit_code == 1, r.output
+    lines = r.output.splitlines()[1:]
+    assert lines == [
+        "  rules counters: none → 线索 (0-3)",
+        "  rules identity qian_fu_zhan_xian: collect count(intel(self) where it has red) >= 3"
+        " → collect count(intel(self) where it has red) >= 2",
+    ], r.output
