@@ -144,6 +144,8 @@ def test_skills_that_keep_triggering_each_other_at_one_node_end_with_E504(runawa
         g.settle("发动技能后")
     rounds = catalogue.LIMITS["max_trigger_rounds"].value
     assert str(e.value).startswith(f"E504 triggered skills keep triggering each other (more than {rounds} rounds")
+    # which skills loop: language.md says each safety error names what is resolving (it named nothing)
+    assert str(e.value).endswith("the skills that trigger on what the last round did: P0 再来 (skill_used)"), e.value
     assert len(g.players[0].hand) == 1 + rounds
 
 

@@ -192,9 +192,19 @@ class Resolution:
                 if game.events:
                     game.events = []  # what a round that fired nothing recorded is dropped
                 return
+        kinds = {kind for kind, _ in game.events}  # what the last round made happen, and who still reacts to it
+        looping = sorted(
+            {
+                f"P{seat} {skill.name} ({kind})"
+                for seat, entries in enumerate(skills.trigger_index)
+                for skill, on, _, _ in entries
+                for kind in kinds & on
+            }
+        )
         raise EngineError(
             "triggered skills keep triggering each other (more than "
-            f"{MAX_TRIGGER_ROUNDS} rounds at one timing node): check the content for a loop",
+            f"{MAX_TRIGGER_ROUNDS} rounds at one timing node): check the content for a loop"
+            + (f"; the skills that trigger on what the last round did: {', '.join(looping)}" if looping else ""),
             "E504",
         )
 
