@@ -393,6 +393,27 @@ def test_a_page_that_loses_its_invitations_answer_still_holds_the_seat(client):
     assert web.seats[2].key == digest(key["token"])
 
 
+def test_a_lobby_page_that_loses_its_joins_answer_asks_again_for_the_same_seat(client):
+    """The lobby's join of an open seat takes the seat and writes it before its answer (the seat's link) is sent: an
+    answer lost on its way lost the seat for good. The page sends the key it made and kept (``{"key": …}``): asked
+    again with it, the same seat is answered, and no second seat is taken; a join without a key, or with one that
+    is not well formed, still gets a fresh key for the next open seat."""
+    _create(client, ["open", "open", "open", "random"], seed=None, host_seat=None)
+    web = client.app.state.tables.get("t1")
+    proposed = "Pk3v9x_-QmZ0aLr7Ty2Wbw"
+    first = client.post("/api/tables/t1/claim", json={"key": proposed}).json()  # (the answer lost, say)
+    assert first == {"seat": 0, "url": f"/table/t1#seat=0&token={proposed}"}
+    again = client.post("/api/tables/t1/claim", json={"key": proposed}).json()
+    assert again == first and [web.seats[s].claimed for s in (0, 1, 2)] == [True, False, False]
+    with client.websocket_connect("/ws/t1") as ws:
+        ws.send_json({"type": "join", "token": proposed})
+        assert ws.receive_json()["seat"] == 0
+    other = client.post("/api/tables/t1/claim", json={"key": "short"}).json()
+    assert other["seat"] == 1 and "token=short" not in other["url"]
+    assert client.post("/api/tables/t1/claim", json={}).json()["seat"] == 2
+    assert client.post("/api/tables/t1/claim", json={"key": "Zz3v9x_-QmZ0aLr7Ty2Wbw"}).status_code == 409
+
+
 @pytest.mark.parametrize("host_seat", [1, 5, -1, "0", True, 2])
 def test_the_hosts_seat_is_one_of_its_human_seats(client, host_seat):
     r = client.post("/api/tables", json={"seats": ["human", "random", "open"], "host_seat": host_seat})

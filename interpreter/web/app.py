@@ -322,12 +322,18 @@ def create_app(
 
     async def claim(request: Request) -> Response:
         try:
+            body = read_json(await _body(request, limits.body_bytes) or b"{}", limits.number_digits)
+        except Refused as e:
+            return _refused(e)
+        try:
             web = tables.get(request.path_params["tid"])
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
+        # the key the lobby's page made and kept ({"key": …}): asked again with it, the seat it took is answered
+        proposed = body.get("key") if isinstance(body, dict) and isinstance(body.get("key"), str) else None
         # (no await between the check and the claim: two joins at once cannot both get one seat)
         try:
-            claimed = web.claim_open()
+            claimed = web.claim_open(proposed)
         except StoreError as e:
             log.error("fengsheng serve: table %s: %s", web.id, e)
             return JSONResponse({"error": "the server cannot keep the seat now (its database): try again later"}, 503)

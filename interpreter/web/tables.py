@@ -153,11 +153,20 @@ class WebTable:
                 return link.seat, self.hand_out(link.seat, own)
         return None, None
 
-    def claim_open(self) -> tuple[int, str] | None:
-        """The lobby's join: the first open seat nobody took, and its key; None if there is none left."""
+    def claim_open(self, proposed: str | None = None) -> tuple[int, str] | None:
+        """The lobby's join: the first open seat nobody took, and its key; None if there is none left.
+
+        `proposed`: the key the lobby's page made and kept before it asked, as for `redeem`: a well-formed one
+        becomes the seat's key, and asked again with it (the answer was lost on its way: the seat was taken and
+        written, its link never reached the page) the seat it opens is answered again, not a second seat."""
+        own = proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
+        if own is not None:
+            held = self.seat_of(own)
+            if held is not None:
+                return held, own
         for seat, link in sorted(self.seats.items()):
             if link.joinable():
-                return seat, self.hand_out(seat)
+                return seat, self.hand_out(seat, own)
         return None
 
     # ------------------------------------------------------------------ its people (people.py)

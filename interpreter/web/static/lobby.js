@@ -72,9 +72,25 @@ async function create(event) {
   }
 }
 
+// the key this browser asks an open seat with, made and kept before it asks (one a table): were the answer lost on
+// its way (the seat taken, its link never here), asking again with it answers the same seat, not a second one
+const claimKeys = {}; // (this page's, where the browser keeps nothing: private mode)
+function claimKey(tid) {
+  const where = `fengsheng:claim:${location.host}:${tid}`;
+  let key = claimKeys[where] || null;
+  try { key = key || localStorage.getItem(where); } catch (e) { /* private mode */ }
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    try { localStorage.setItem(where, key); } catch (e) { /* private mode: a retry from this page still has it */ }
+  }
+  claimKeys[where] = key;
+  return key;
+}
+
 async function join(tid) {
   try {
-    const got = await api(`/api/tables/${tid}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const got = await api(`/api/tables/${tid}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key: claimKey(tid) }) });
     location.href = got.url;
   } catch (e) {
     alert(e.message || e);
