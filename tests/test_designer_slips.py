@@ -104,6 +104,11 @@ ROWS = [
         [("E201", 13, 38, "write `elif`")],
     ),
     (
+        "a card name like none of the game's lists them",
+        ACTIVE + "    condition: any_of(hand(self) where name_of(it) == 【飞鸽传书】)\n    effect: draw(self, 1)\n",
+        [("E305", 12, 55, "the card names: 【利诱】、【威逼】")],
+    ),
+    (
         "a while loop, which the language does not have",
         ACTIVE + "    effect: |\n      while hand_count(self) < 5 { draw(self, 1) }\n",
         [("E201", 13, 13, "`repeat N { … }`")],

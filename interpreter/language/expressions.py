@@ -243,7 +243,11 @@ class ExpressionCompiler:
         cid = self.card_names.get(node.name)
         value = CardName(cid, node.name) if cid is not None else None
         if cid is None:
-            self._err("E305", f"unknown card name 【{clip(node.name)}】", node, _suggest(node.name, self.card_names))
+            known = sorted(n for n, c in self.card_names.items() if c is not None)
+            hint = _suggest(node.name, self.card_names) or (  # nothing close: the names there are (E121 lists so)
+                "the card names: " + "、".join(f"【{n}】" for n in known) if known else None
+            )
+            self._err("E305", f"unknown card name 【{clip(node.name)}】", node, hint)
         return T.CARDNAME, self._literal(value)
 
     def _expr_ListLit(self, node: ast.ListLit) -> Typed:
