@@ -182,7 +182,12 @@ class Units:
                     "the pack that removes a card kind also removes or replaces what names it (remove: / replace:)"
                 )
                 kind, ident = self.owner or ("", None)
-                if self.owner_layer is not None and self.owner_layer >= at:  # its own file (or one layered above)
+                if self.owner_layer is not None and self.owner_layer == at:  # a file of the removing pack itself
+                    err.hint = (
+                        f"this file is in pack '{pack}', which removes the card kind (`remove: cards:`): name another "
+                        "card here, or keep the card kind"
+                    )
+                elif self.owner_layer is not None and self.owner_layer > at:  # a pack layered above it
                     err.hint = (
                         f"this file is not below pack '{pack}', which removes the card kind, so it cannot remove it "
                         "(a pack removes only what the packs it extends define): name another card here, or keep "
