@@ -635,3 +635,20 @@ def test_pack_diff_shows_a_changed_identity_and_a_declared_counter(tmp_path, mon
         "  rules identity qian_fu_zhan_xian: collect count(intel(self) where it has red) >= 3"
         " → collect count(intel(self) where it has red) >= 2",
     ], r.output
+
+
+def test_a_pack_yaml_that_does_not_read_is_what_the_unknown_counters_hint_points_at(tmp_path, monkeypatch):
+    """A pack.yaml with a bad indentation (E101) declares nothing, so every file naming its counter also got E310
+    "unknown counter" with the hint to declare it, which it does. The hint now names the pack.yaml to fix first."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    start = manifest.read_text(encoding="utf-8")
+    manifest.write_text(start + "rules:\n  counters:\n    线索: {max: 3}\n   hand_limit: 5\n", encoding="utf-8")
+    run("new", "card", "c", "--in", "p")
+    card = tmp_path / "p" / "cards" / "c.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    assert [e["code"] for e in errors] == ["E310", "E101"] or [e["code"] for e in errors] == ["E101", "E310"], errors
+    (e310,) = [e for e in errors if e["code"] == "E310"]
+    assert e310["hint"].startswith(f"{Path('p') / 'pack.yaml'} did not load"), e310

@@ -11,6 +11,7 @@ the marks it sets and reads are recorded on the stage for the checks stage (W301
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 # Compiling binds each primitive's implementation; importing the engine's primitives module registers them all.
@@ -169,6 +170,14 @@ class Units:
         self.marks += [(mkey, mtype, how, path, *at(line, col)) for mkey, mtype, how, line, col in comp.marks]
         return UnitResult(fn if clean else None, comp.names_read, comp.calls, comp.state_reads(), guard, refs)
 
+    def _unread_rules(self) -> str | None:
+        """A pack.yaml or rules.yaml that could not be read (E100-E104), where the counters, zones and events
+        code names would be declared: "declare it" is then the wrong hint (it may be declared there)."""
+        for e in self.sink.errors:
+            if e.code in ("E100", "E101", "E102", "E103", "E104") and Path(e.path).name in ("pack.yaml", "rules.yaml"):
+                return e.path
+        return None
+
     def _report(self, path: Any, pos: Any, comp: Compiler, skip_codes: set[str] | frozenset[str]) -> None:
         """The unit's errors and warnings, at their place in the file."""
         for err in comp.errors:
@@ -199,6 +208,10 @@ class Units:
                         f"'{pack}', `remove: {KIND_FOLDERS[kind]}: [{ident}]` (or list it under `replace:` with a "
                         "file of its own)"
                     )
+            if err.code in ("E310", "E311", "E312") and (err.hint or "").startswith("declare it in the rules'"):
+                unread = self._unread_rules()
+                if unread is not None:  # declared there, maybe: what it declares is not known until it reads
+                    err.hint = f"{unread} did not load (its error is reported): fix it first; what it declares counts"
             if pos is None:
                 self.sink.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
             else:
