@@ -340,6 +340,17 @@ SCENE = (
 )
 
 
+def _the_scene_error(tmp_path, monkeypatch, slip: str, fixed: str) -> dict:
+    """SCENE with `slip` written as `fixed`, run: its one error (scenario run fails with exactly one)."""
+    monkeypatch.chdir(tmp_path)
+    assert slip in SCENE
+    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    return error
+
+
 @pytest.mark.parametrize(
     ("slip", "fixed", "where", "said", "hint"),
     [
@@ -362,12 +373,7 @@ def test_a_deck_id_read_as_a_comment_or_written_as_an_answer_in_the_state_says_w
     """`#36` after `key:` or `- ` is a comment to YAML: the value is empty, and the error said "None should be
     array" (Python's None, JSON Schema's type name) with no word of the `#`. The state takes a deck id as a number,
     where answers take "#36": "'#36' should be integer" said nothing of that either."""
-    monkeypatch.chdir(tmp_path)
-    assert slip in SCENE
-    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
-    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
-    assert r.exit_code == 1
-    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    error = _the_scene_error(tmp_path, monkeypatch, slip, fixed)
     assert (error["line"], error["col"]) == where, error
     assert said in error["message"] and "None" not in error["message"]
     assert hint in error["hint"]
@@ -392,12 +398,7 @@ def test_a_cards_name_where_a_deck_id_goes_names_the_cards_ids(tmp_path, monkeyp
 
     content = load_cached()
     ids = spans(sorted(e.uid for e in content.deck if content.card_types[e.card_type].name == "利诱"))
-    monkeypatch.chdir(tmp_path)
-    assert slip in SCENE
-    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
-    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
-    assert r.exit_code == 1
-    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    error = _the_scene_error(tmp_path, monkeypatch, slip, fixed)
     assert (error["code"], error["line"], error["col"]) == ("E113", *where), error
     assert "should be integer" in error["message"]
     assert "a deck id: the number of one copy" in error["hint"] and "docs/scenarios.md" in error["hint"]

@@ -66,6 +66,11 @@ OPEN = "open"  # an open human seat: nothing goes to the host; the lobby's join 
 PROPOSED_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
+def _well_formed(proposed: str | None) -> str | None:
+    """A key a page proposed, if it is one the server would make (PROPOSED_KEY); None: the server makes the key."""
+    return proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
+
+
 class TableError(Exception):
     """A table that cannot be made, an unknown table or token: a message for the page, and its HTTP status."""
 
@@ -149,8 +154,7 @@ class WebTable:
             if matches(link.invite, invite):
                 if link.claimed:
                     return link.seat, None
-                own = proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
-                return link.seat, self.hand_out(link.seat, own)
+                return link.seat, self.hand_out(link.seat, _well_formed(proposed))
         return None, None
 
     def claim_open(self, proposed: str | None = None) -> tuple[int, str] | None:
@@ -159,7 +163,7 @@ class WebTable:
         `proposed`: the key the lobby's page made and kept before it asked, as for `redeem`: a well-formed one
         becomes the seat's key, and asked again with it (the answer was lost on its way: the seat was taken and
         written, its link never reached the page) the seat it opens is answered again, not a second seat."""
-        own = proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
+        own = _well_formed(proposed)
         if own is not None:
             held = self.seat_of(own)
             if held is not None:

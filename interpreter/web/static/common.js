@@ -21,6 +21,12 @@ function cardChip(c) {
   return el("span", { class: "card", title: c.text },
     c.text, "(", c.colors.map((x) => el("span", { class: "c-" + x }, COLOR_ZH[x] || x)), c.arrow, c.lock ? "锁" : "", ")");
 }
+function newSeatKey() {
+  // a seat's key made by the page that will hold it (the server takes it: tables.py PROPOSED_KEY): 16 random bytes,
+  // URL-safe base64 without padding, as the server's own keys (secrets.token_urlsafe(16))
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
 async function api(path, options) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";

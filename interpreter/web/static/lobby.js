@@ -80,8 +80,7 @@ function claimKey(tid) {
   let key = claimKeys[where] || null;
   try { key = key || localStorage.getItem(where); } catch (e) { /* private mode */ }
   if (!key) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    key = newSeatKey();
     try { localStorage.setItem(where, key); } catch (e) { /* private mode: a retry from this page still has it */ }
   }
   claimKeys[where] = key;

@@ -13,8 +13,7 @@ let kept = null;
 if (invite) {
   try { kept = localStorage.getItem(inviteKey); } catch (e) { /* private mode */ }
   if (!kept) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    kept = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    kept = newSeatKey();
     try { localStorage.setItem(inviteKey, kept); } catch (e) { /* private mode: this page still holds it */ }
   }
 }
