@@ -65,6 +65,10 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     jia = next(g for g in report["groups"] if g["pack"] == "jia")
     card = next(c for c in jia["cards"] if c["name"] == "密电")
     assert card["uses"] > 0 and 0 < card["n"] <= card["uses"] and card["low"] <= card["rate"] <= card["high"]
+    # the new card's verdict says how often it is played, then how its users fare
+    said = next(v for v in report["verdicts"] if v["kind"] == "card")
+    assert said["uses_per_game"] == card["uses_per_game"] > 0
+    assert said["text"].startswith(f"{card['uses_per_game']:.2f} uses per game; ")
     # the fork's pack diff, as `pack diff --format json` records and its lines
     diff = report["pack_diffs"]["jia"]
     assert {"kind": "rules", "change": "changed", "object": None, "name": None, "pack": None, "field": "draw_count",
@@ -78,6 +82,7 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
     zh = fengsheng("balance", "report", fork_sweep, "--no-html").output  # Chinese by default
     assert zh.index("我的新内容均衡吗？") < zh.index("jia改动了什么") < zh.index("标记")
     assert "新角色「画眉（歌女）」" in zh
+    assert f"新卡牌「密电」 [jia · random · 5人]：每局使用{card['uses_per_game']:.2f}次；" in zh
     # the fork's changes in the report's language (pack diff's lines are English)
     for line in (
         "规则 draw_count：3 → 2",
@@ -108,6 +113,10 @@ def test_verdict_words() -> None:
     # ±5 points at 30% takes about 323 seats: one seat a game, 100 played, about 223 more
     assert open_["games_more"] == stats.seats_for_half_width(0.3) - 100
     assert rep.verdict(None, 0.3, 100)["status"] == "unseen"
+    # a card: its uses per game first; one never used says so, not "never in play"
+    card = rep.verdict({**stats.rate(30, 100), "name": "x"}, 0.3, 100, uses=1.5)
+    assert card["uses_per_game"] == 1.5 and card["text"].startswith("1.50 uses per game; not shown strong or weak")
+    assert rep.verdict(None, 0.3, 100, uses=0.0)["text"] == "never used: no figure"
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,8 @@ def test_a_verdict_reads_in_each_language(lang):
     assert "60.0%" in text and "30.0%" in text and "120" in text
     assert ("偏强" in text) == (lang == "zh") and ("strong" in text) == (lang == "en")
     assert words.verdict_text({"status": "unseen"}, lang) == say("verdict_unseen", lang)
+    assert words.verdict_text({"status": "unseen", "uses_per_game": 0.0}, lang) == say("verdict_unused", lang)
+    assert words.verdict_text({**v, "uses_per_game": 0.25}, lang).startswith(say("verdict_uses", lang, uses="0.25"))
 
 
 def test_an_unknown_language_is_refused():

@@ -109,6 +109,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "verdict_line": ("新{kind}「{name}」 [{where}]：{text}", "new {kind} {name} [{where}]: {text}"),
     "verdict_item_html": ("新{kind} <b>{name}</b> {where}：{text}", "new {kind} <b>{name}</b> {where}: {text}"),
     "verdict_unseen": ("从未出场：没有数据", "never in play: no figure"),
+    "verdict_unused": ("从未被使用：没有数据", "never used: no figure"),
+    "verdict_uses": ("每局使用{uses}次；", "{uses} uses per game; "),
     "verdict_where": (
         "{n}席中胜率{rate}（95% {low}–{high}，±{half}个百分点）",
         "{rate} of {n} (95% {low}–{high}, ±{half} points)",

@@ -205,7 +205,8 @@ def _verdicts(groups: Sequence[dict], news: dict[str, dict[str, list[str]]]) -> 
                         **v, "row": row})  # fmt: skip
         for name in items.get("cards", []):
             row = next((r for r in g.get("cards", []) if r["name"] == name), None)
-            v = verdict(row, row["expected"] if row else None, games)
+            # (how often it is used comes with its users' rate: a card nobody plays is a verdict of its own)
+            v = verdict(row, row["expected"] if row else None, games, uses=row["uses_per_game"] if row else 0.0)
             out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "card", "name": name,
                         **v, "row": row})  # fmt: skip
         for name in items.get("tasks", []):
@@ -417,13 +418,17 @@ def _card_rows(ok: Sequence[dict]) -> list[dict]:
     ]  # fmt: skip
 
 
-def verdict(row: dict | None, expected: float | None, games: int, holm_ok: bool = True) -> dict:
+def verdict(
+    row: dict | None, expected: float | None, games: int, holm_ok: bool = True, uses: float | None = None
+) -> dict:
     """A verdict on one figure of a new item: strong or weak when its 95% interval lies wholly above or below
     `expected`, else not shown either way (``open``); and the games still needed for a ±5-point interval at the
-    rate seen, with the seats per game seen (``games_more``). ``text`` says it in English (words.verdict_text says
-    it in either language from the same fields)."""
+    rate seen, with the seats per game seen (``games_more``). `uses`: a card's uses per game (``uses_per_game``,
+    said first: a card never used has no users to rate). ``text`` says it in English (words.verdict_text says it in
+    either language from the same fields)."""
+    used = {} if uses is None else {"uses_per_game": uses}
     if row is None or not row.get("n"):
-        v: dict = {"status": "unseen", "games_more": None}
+        v: dict = {"status": "unseen", "games_more": None, **used}
         return {**v, "text": verdict_text(v, "en")}
     n, p = row["n"], row["rate"]
     per_game = n / games if games else 0
@@ -435,7 +440,7 @@ def verdict(row: dict | None, expected: float | None, games: int, holm_ok: bool 
     elif expected is not None and n >= MIN_ROLE_SEATS and row["high"] < expected:
         status = "weak"
     v = {"status": status, "games_more": more, "n": n, "rate": p, "low": row["low"], "high": row["high"],
-         "half_width": row["half_width"], "expected": expected, "holm": holm_ok}  # fmt: skip
+         "half_width": row["half_width"], "expected": expected, "holm": holm_ok, **used}  # fmt: skip
     return {**v, "text": verdict_text(v, "en")}
 
 

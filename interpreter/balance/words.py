@@ -146,8 +146,9 @@ def _points(x: float) -> str:
 def verdict_text(v: dict, lang: str) -> str:
     """A verdict's sentence (report.verdict's fields): strong or weak, or not shown either way, with its figure,
     the rate it is held against, and the games still needed for ±5 points."""
+    uses = v.get("uses_per_game")  # (a card's: how often it is played, before how its users fare)
     if v["status"] == "unseen":
-        return say("verdict_unseen", lang)
+        return say("verdict_unused" if uses is not None else "verdict_unseen", lang)
     where = say(
         "verdict_where",
         lang,
@@ -165,6 +166,8 @@ def verdict_text(v: dict, lang: str) -> str:
         text = say("verdict_shown", lang, status=status, where=where, against=against, lead=lead)
     else:
         text = say("verdict_open", lang, where=where, against=against)
+    if uses is not None:
+        text = say("verdict_uses", lang, uses=f"{uses:.2f}") + text
     more = v.get("games_more")
     if more:
         text += say("verdict_more", lang, more=f"{more:,}")
