@@ -613,6 +613,7 @@ def test_a_pack_changes_one_key_of_an_identity_and_a_new_one_still_needs_its_nam
     (tmp_path / "q" / "pack.yaml").write_text(start.replace("id: p", "id: q") + rules + new, encoding="utf-8")
     errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "q"]).stdout)["errors"]
     assert [(e["code"], e["message"], e["line"]) for e in errors] == [("E112", "missing key 'name'", 24)], errors
+    assert "an identity the base rules lack needs it" in errors[0]["hint"]  # (it had no hint)
 
 
 def test_pack_diff_shows_a_changed_identity_and_a_declared_counter(tmp_path, monkeypatch):
