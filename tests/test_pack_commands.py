@@ -653,3 +653,19 @@ def test_a_pack_yaml_that_does_not_read_is_what_the_unknown_counters_hint_points
     assert [e["code"] for e in errors] == ["E310", "E101"] or [e["code"] for e in errors] == ["E101", "E310"], errors
     (e310,) = [e for e in errors if e["code"] == "E310"]
     assert e310["hint"].startswith(f"{Path('p') / 'pack.yaml'} did not load"), e310
+
+
+def test_a_wrong_value_in_one_counter_does_not_undeclare_the_others(tmp_path, monkeypatch):
+    """One level deeper than the misspelt rule above: a counter with a wrong value (`max: "3"`) dropped the whole
+    `counters:` table, so a card naming another counter, declared right beside it, got E310 "unknown counter". The
+    entries right on their own are kept; only the mistake is told."""
+    monkeypatch.chdir(tmp_path)
+    run("new", "pack", "p")
+    manifest = tmp_path / "p" / "pack.yaml"
+    rules = 'rules:\n  counters:\n    体力: {max: "3"}\n    线索: {max: 3}\n'
+    manifest.write_text(manifest.read_text(encoding="utf-8") + rules, encoding="utf-8")
+    run("new", "card", "c", "--in", "p")
+    card = tmp_path / "p" / "cards" / "c.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
+    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    assert [(e["code"], e["message"]) for e in errors] == [("E113", "'3' should be integer")], errors

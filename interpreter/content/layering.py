@@ -25,7 +25,7 @@ from .read import read
 from .schema_stage import check_schema
 from .turn_edits import edit_turn
 from .units import Units
-from .yamlpos import PosDict, pos_of
+from .yamlpos import Pos, PosDict, pos_of
 
 
 class Layers:
@@ -347,6 +347,27 @@ def _right_keys(fragment: PosDict, rules_schema: dict) -> PosDict:
     import jsonschema  # (as check_schema: only a load with a mistake gets here)
 
     validator = jsonschema.Draft202012Validator({"type": "object", "properties": {"rules": rules_schema}})
-    kept = PosDict({k: v for k, v in fragment.items() if validator.is_valid({"rules": {k: without_nulls(v)}})})
+
+    def right(k: str, v: Any) -> bool:
+        return validator.is_valid({"rules": {k: without_nulls(v)}})
+
+    kept = PosDict()
+    for k, v in fragment.items():
+        if right(k, v):
+            kept[k] = v
+        elif isinstance(v, dict) and v:
+            # a table of declarations by id (counters, zones, events, identities …): the entries right on their
+            # own are kept, so one wrong value (`max: "3"`) does not undeclare the table's other entries
+            entries = _same_positions(v, {e: x for e, x in v.items() if right(k, {e: x})}, fragment.pos)
+            if entries and right(k, entries):
+                kept[k] = entries
     kept.pos, kept.key_pos, kept.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
     return kept
+
+
+def _same_positions(like: Any, items: dict, where: Pos) -> PosDict:
+    """`items` as a PosDict with the positions `like` has for them (a plain dict has none: at `where`)."""
+    out = PosDict(items)
+    out.pos = getattr(like, "pos", where)
+    out.key_pos, out.val_pos = getattr(like, "key_pos", {}), getattr(like, "val_pos", {})
+    return out
