@@ -149,6 +149,19 @@ def test_skills_that_keep_triggering_each_other_at_one_node_end_with_E504(runawa
     assert len(g.players[0].hand) == 1 + rounds
 
 
+def test_under_stack_timing_the_loop_is_named_too(runaway):
+    """The same 再来 in a fork whose triggered skills go on the stack (examples/stack_timing): each use resolves
+    inside the last one's settling, and E504 said only "check the content for a loop", naming nothing."""
+    content = load_cached([BUNDLED_CONTENT, Path(__file__).parents[1] / "examples" / "stack_timing", RUNAWAY])
+    g, _ = _table(content, "demo_chatter")
+    assert g.stack_timing is not None
+    g.skills.use_skill(g.players[0], content.roles["demo_chatter"].skills[0])
+    with pytest.raises(EngineError) as e:
+        g.settle("发动技能后")
+    assert str(e.value).startswith("E504 triggered skills keep triggering each other on the stack"), e.value
+    assert str(e.value).endswith("; resolving inside one another: P0 再来"), e.value
+
+
 def test_validate_warns_of_nested_loops_and_of_a_send_replacement_that_never_sends():
     found = validate_paths([BUNDLED_CONTENT, RUNAWAY])
     assert [e.level for e in found] == ["warning", "warning"]

@@ -86,6 +86,7 @@ class StackTiming:
         self.first: Player | None = None  # who gets priority first: who last put something on; None: the current player
         self.responding = False  # the use being made answers from a priority round: it waits on the stack
         self.depth = 0  # drains inside one another (a resolution whose triggers resolve before the rest)
+        self.resolving: list[str] = []  # the items resolving or settling, one a drain: what E504 names
         speeds = {name: t.speed for name, t in catalogue.TIMINGS.items()}
         speeds.update(game.rules.speeds)
         self.fast = tuple(t for t, speed in speeds.items() if speed == "fast")
@@ -196,9 +197,13 @@ class StackTiming:
         self.depth += 1
         try:
             if self.depth > MAX_TRIGGER_ROUNDS:
+                # (what loops, named as the queued model's E504 names its skills: the items resolving inside one
+                # another, each once)
+                looping = sorted(set(self.resolving))
                 raise EngineError(
                     "triggered skills keep triggering each other on the stack (more than "
-                    f"{MAX_TRIGGER_ROUNDS} resolutions inside one another): check the content for a loop",
+                    f"{MAX_TRIGGER_ROUNDS} resolutions inside one another): check the content for a loop"
+                    + (f"; resolving inside one another: {', '.join(looping)}" if looping else ""),
                     "E504",
                 )
             items = self.items
@@ -213,8 +218,12 @@ class StackTiming:
                 game = self.game
                 if game.trace is not None:
                     game.trace.append(("node", f"堆叠结算 {item.label}", game.phase))
-                item.resolve()
-                self.resolution.settle("堆叠结算后")  # what it made happen: triggers (above), victory checks, dying
+                self.resolving.append(f"P{item.owner.seat} {item.label}")  # (until what it made happen settles)
+                try:
+                    item.resolve()
+                    self.resolution.settle("堆叠结算后")  # what it made happen: triggers (above), victory checks, dying
+                finally:
+                    self.resolving.pop()
         finally:
             self.depth -= 1
 
