@@ -129,6 +129,7 @@ def _unknown_skill_answers(data: dict, content, where: Where) -> list[str]:
     among the skills of the seat's role first.
     """
     known = {k for role in content.roles.values() for sk in role.moments for k in (sk.name, sk.id)}
+    known |= {k for sk in content.rules.skills for k in (sk.name, sk.id)}  # (every seat holds the rules' skills)
     out = []
     for i, spec in enumerate(data["players"]):
         role = content.roles.get(spec.get("role")) if isinstance(spec.get("role"), str) else None

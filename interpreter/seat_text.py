@@ -61,6 +61,7 @@ class Names:
     def __init__(self, content: Content) -> None:
         self.content = content
         self.skills = {s.id: s.name for r in content.roles.values() for s in r.skills}
+        self.skills.update({s.id: s.name for s in content.rules.skills})  # (every seat holds the rules' skills)
         self._faces = {e.uid: e for e in content.deck}
 
     def role(self, role_id: str | None) -> str:
@@ -102,11 +103,14 @@ class Names:
         return f"［{self.skills.get(skill_id or '', skill_id)}］"
 
     def skill_text(self, skill_id: str) -> str:
-        """A skill's rules text (its role's card), or "" for no such skill."""
+        """A skill's rules text (its role's card, or the rules' for a rule skill), or "" for no such skill."""
         for role in self.content.roles.values():
             for sk in role.skills:
                 if sk.id == skill_id:
                     return str(sk.text)
+        for sk in self.content.rules.skills:
+            if sk.id == skill_id:
+                return str(sk.text)
         return ""
 
     def identity(self, identity_id: str | None) -> str:

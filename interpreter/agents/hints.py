@@ -16,7 +16,7 @@ from ..language import ast
 from ..language.errors import LanguageError
 from ..language.parser import parse
 from ..model.colors import COLOR_NAMES
-from ..model.content import Content
+from ..model.content import Content, Skill
 
 # (Final: compiled, a name read where it is used — a string inlined, any other value from a C static — not looked
 # up in the module's dict at each use, about 140 instructions)
@@ -90,7 +90,7 @@ def hints_of(content: Content | None = None) -> Hints:
             {i.id: i.camp for i in content.identities.values() if i.camp in OPPOSITE},
             {t.id: t.bot for t in content.tasks.values() if t.bot},
             {int(n): dict(ids) for n, ids in content.rules.identity_table.items()},
-            {s.id: s.bot for r in content.roles.values() for s in r.skills if s.bot},
+            {s.id: s.bot for s in _skills(content) if s.bot},
             {i.id: COLOR_NAMES[i.color] for i in content.identities.values() if i.color in COLOR_NAMES},
             intel_options(effects),
             choice_roles(effects),
@@ -106,11 +106,17 @@ def _effects(content: Content) -> Iterator[tuple[str, str]]:
         for text in (ct.effect_source, *(u.effect_source for u in ct.uses)):
             if text:
                 yield ct.id, text
+    for skill in _skills(content):
+        for moment in skill.moments or (skill,):
+            if moment.effect_text:
+                yield moment.id, moment.effect_text
+
+
+def _skills(content: Content) -> Iterator[Skill]:
+    """Every skill a seat may hold: each role's, and the rules' (every seat holds those, whatever its role)."""
     for role in content.roles.values():
-        for skill in role.skills:
-            for moment in skill.moments or (skill,):
-                if moment.effect_text:
-                    yield moment.id, moment.effect_text
+        yield from role.skills
+    yield from content.rules.skills
 
 
 def intel_options(effects: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:

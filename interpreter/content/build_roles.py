@@ -30,12 +30,36 @@ def build_role(u: Units, path: Path, data: Any) -> Role:
         version=data.get("version", ""),
     )
     skill_refs: SkillRefs = []
+    role.skills = build_skills(u, path, data, role, skill_refs)
+    check_skill_refs(u.sink, role, skill_refs)
+    return role
+
+
+def build_rule_skills(u: Units, path: Path, data: Any) -> tuple[Skill, ...]:
+    """The rules' `skills:` (rule skills: every seat holds them, whatever its role), built as a role's skills are,
+    with the same checks; each marked `of_rules`, with no role. What their code names by gain_skill, lose_skill or
+    skill_yang is a rule skill (E121 if the rules have none of that name)."""
+    skill_refs: SkillRefs = []
+    skills = build_skills(u, path, data, None, skill_refs)
+    for sk in skills:
+        for m in sk.moments or (sk,):
+            m.of_rules = True
+    check_skill_refs(u.sink, None, skill_refs, skills)
+    return tuple(skills)
+
+
+def build_skills(u: Units, path: Path, data: Any, role: Role | None, skill_refs: SkillRefs) -> list[Skill]:
+    """The skills of `data["skills"]` (a role file's, or the rules' with `role` None), each checked and compiled."""
+    built_skills: list[Skill] = []
     skill_ids: set[str] = set()
-    for i, sk in enumerate(data.get("skills") or []):
+    entries = data.get("skills") or []
+    if not isinstance(entries, list):
+        return built_skills  # (the schema check reported it)
+    for i, sk in enumerate(entries):
         if not isinstance(sk, PosDict):
             continue
-        pos = pos_of(data["skills"], i)
-        _check_id(u, path, sk, skill_ids)
+        pos = pos_of(entries, i)
+        _check_id(u, path, sk, skill_ids, role is None)
         if "moments" not in sk:
             if "kind" not in sk and (id(sk), "kind") not in u.sink.dropped:
                 u.sink.err(
@@ -47,26 +71,25 @@ def build_role(u: Units, path: Path, data: Any) -> Role:
                 )
             built = _moment(u, path, role, sk, sk, i, pos, skill_refs)
             if built is not None:
-                role.skills.append(built)
+                built_skills.append(built)
             continue
         moments = _moments(u, path, role, sk, i, skill_refs)
         if moments:
             for m in moments:
                 m.moments = moments
-            role.skills.append(moments[0])
-    check_skill_refs(u.sink, role, skill_refs)
-    return role
+            built_skills.append(moments[0])
+    return built_skills
 
 
-def _check_id(u: Units, path: Path, sk: PosDict, skill_ids: set[str]) -> None:
-    """E120: two skills of the role with one id."""
+def _check_id(u: Units, path: Path, sk: PosDict, skill_ids: set[str], of_rules: bool = False) -> None:
+    """E120: two skills of the role (or of the rules) with one id."""
     sid = sk.get("id")
     if isinstance(sid, str) and sid in skill_ids:
         u.sink.err(
             path,
             pos_of(sk, "id"),
             "E120",
-            f"the role has two skills with the id '{sid}'",
+            f"the {'rules have' if of_rules else 'role has'} two skills with the id '{sid}'",
             "each skill has its own id (its uses, its limit and its statistics go by it); one skill at "
             "several moments is one entry with `moments:`",
         )
@@ -82,7 +105,7 @@ def _one_or_more(value: Any) -> tuple:
 
 
 def _moment(
-    u: Units, path: Path, role: Role, sk: Any, own: Any, i: int, pos: Any, skill_refs: SkillRefs
+    u: Units, path: Path, role: Role | None, sk: Any, own: Any, i: int, pos: Any, skill_refs: SkillRefs
 ) -> Skill | None:
     """One skill, or one moment of a skill with `moments:` (sk: the skill's keys with the moment's over them;
     own: the mapping the moment's own keys were read from, for what the schema check took out)."""
@@ -183,7 +206,7 @@ def _has_its_moment(
     return True
 
 
-def _moments(u: Units, path: Path, role: Role, sk: PosDict, i: int, skill_refs: SkillRefs) -> tuple[Skill, ...]:
+def _moments(u: Units, path: Path, role: Role | None, sk: PosDict, i: int, skill_refs: SkillRefs) -> tuple[Skill, ...]:
     """A skill with several moments (`moments:`): one Skill per moment, sharing the skill's id, name, text,
     limit and costs (so its uses, its limit, its state and its statistics are one skill's). A moment gives
     its kind, its timing/trigger/check, and may give its own condition, effect and optional; the skill's

@@ -27,6 +27,7 @@ from ..model.content import (
 from ..snippet import brief, clip
 from ..suggest import did_you_mean
 from .build_cards import build_victories
+from .build_roles import build_rule_skills
 from .units import Units
 from .yamlpos import PosDict, key_pos_of, pos_of
 
@@ -63,6 +64,7 @@ def build_rules(u: Units, path: Path, data: Any) -> tuple[Rules, dict]:
         collect_count=data.get("collect_count", 3),
         death_count=data.get("death_count", 3),
         camps=camps,
+        skills=build_rule_skills(u, path, data),
         **_switches(u, path, data, phases),
     )
     return rules, identities

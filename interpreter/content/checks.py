@@ -77,9 +77,14 @@ def warn_never_sends(
     )
 
 
-def check_skill_refs(sink: Diagnostics, role: Role, refs: list[tuple[str, Any, int, int]]) -> None:
-    """E121: a skill the role's code names (gain_skill(self, "名") ...) that the role does not have."""
-    own = {n for sk in role.skills for n in (sk.name, sk.id)}
+def check_skill_refs(
+    sink: Diagnostics, role: Role | None, refs: list[tuple[str, Any, int, int]], rule_skills: Any = ()
+) -> None:
+    """E121: a skill the role's code names (gain_skill(self, "名") ...) that the role does not have; with `role`
+    None, one the rules' skills' code names that is no rule skill (rule_skills)."""
+    skills = role.skills if role is not None else list(rule_skills)
+    own = {n for sk in skills for n in (sk.name, sk.id)}
+    whose = f"the role {role.name} has" if role is not None else "the rules have"
     for name, rpath, line, col in refs:
         if name not in own:
             sink.error_at(
@@ -87,9 +92,14 @@ def check_skill_refs(sink: Diagnostics, role: Role, refs: list[tuple[str, Any, i
                 line,
                 col,
                 "E121",
-                f'the role {role.name} has no skill "{clip(name)}"',
-                did_you_mean(name, [sk.name for sk in role.skills])
-                or "its skills: " + "、".join(sk.name for sk in role.skills),
+                f'{whose} no skill "{clip(name)}"',
+                did_you_mean(name, [sk.name for sk in skills])
+                or (
+                    "its skills: " + "、".join(sk.name for sk in skills)
+                    if role is not None
+                    else "a rule skill's code names rule skills (gain_skill, lose_skill, skill_yang): "
+                    + ("、".join(sk.name for sk in skills) or "the rules have none")
+                ),
             )
 
 
@@ -104,4 +114,29 @@ def check_rule_decks(sink: Diagnostics, rules_file: Any, rules_data: Any, decks:
                 "E121",
                 f"rules.yaml uses deck '{clip(name)}', which deck.yaml does not define",
                 did_you_mean(name, decks),
+            )
+
+
+def check_rule_skill_ids(sink: Diagnostics, rules_file: Any, rules_data: Any, rule_skills: Any, roles: dict) -> None:
+    """E120: a rule skill (the rules' `skills:`) with the id of a role's skill. A skill is named by its id alone in
+    the log (skill_used), an action, a question and a sample's re-deal (the skills of a re-dealt role go with it): one
+    id for two skills a seat may hold at once would make them one."""
+    entries = rules_data.get("skills") if isinstance(rules_data, dict) else None
+    if not rule_skills or not isinstance(entries, list):
+        return
+    owners: dict[str, str] = {}
+    for role in roles.values():
+        for sk in role.skills:
+            owners.setdefault(sk.id, role.name)
+    for i, entry in enumerate(entries):
+        sid = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(sid, str) and sid in owners:
+            sink.err(
+                rules_file,
+                pos_of(entry, "id") or pos_of(entries, i),
+                "E120",
+                f"the rule skill '{sid}' has the id of a skill of the role {owners[sid]}",
+                "a skill is named by its id alone (the log, the actions, the questions), and every seat holds the "
+                "rule skills beside its role's: give the rule skill an id no role's skill has (a prefix of the "
+                "house rule's, e.g. jia_gui_…)",
             )

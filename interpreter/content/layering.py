@@ -23,6 +23,7 @@ from .manifest import KIND_WORD, Finding, Manifest, check_refs, mark_file, merge
 from .packs import MANIFEST, MAX_EXTENDS_DEPTH, bundled_packs, expansions_of, extends_depth, pack_ref
 from .read import read
 from .schema_stage import check_schema
+from .skill_edits import edit_skills
 from .turn_edits import edit_turn
 from .units import Units
 from .yamlpos import Pos, PosDict, pos_of
@@ -205,6 +206,7 @@ class Layers:
             if len(self.sink.errors) != before:  # the mistakes are told; the keys right on their own still merge
                 fragment = _right_keys(fragment, rules_schema)  # (so a misspelt rule does not undeclare a counter)
             fragment = self._edit_turn(data, fragment, m)
+            fragment = self._edit_skills(data, fragment, m)
             self.changes += merge_rules(data, fragment, m.path, m.id)
 
     def _edit_turn(self, data: PosDict, fragment: PosDict, m: Manifest) -> PosDict:
@@ -218,6 +220,20 @@ class Layers:
         for problem in found:
             self.sink.report(problem)
         rest = PosDict({k: v for k, v in fragment.items() if k != "turn"})
+        rest.pos, rest.key_pos, rest.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
+        return rest
+
+    def _edit_skills(self, data: PosDict, fragment: PosDict, m: Manifest) -> PosDict:
+        """`rules: skills:` written as a mapping edits the rule skills by id (skill_edits.py); the rest of the
+        fragment, returned, merges key by key."""
+        edits = fragment.get("skills")
+        if not isinstance(edits, PosDict):
+            return fragment
+        changes, found = edit_skills(data, mark_file(edits, m.path), m.path, m.id)
+        self.changes += changes
+        for problem in found:
+            self.sink.report(problem)
+        rest = PosDict({k: v for k, v in fragment.items() if k != "skills"})
         rest.pos, rest.key_pos, rest.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
         return rest
 

@@ -31,17 +31,18 @@ from .build_cards import build_card, build_task
 from .build_declared import build_declared, check_counter_roles, check_zone_cards
 from .build_roles import build_role
 from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_rules, most_players
-from .checks import check_marks, check_rule_decks
+from .checks import check_marks, check_rule_decks, check_rule_skill_ids
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
-from .manifest import FOLDER_KINDS, rules_fragment_schema
+from .manifest import FOLDER_KINDS, FilePos, rules_fragment_schema
 from .packs import default_packs, pack_folders
 from .playable import check_playable
 from .read import read
 from .schema_stage import check_required, missing_keys, schema
+from .skill_edits import skill_edits_schema
 from .turn_edits import turn_edits_schema
 from .units import Units, card_env, skill_env, victory_env
-from .yamlpos import PosDict, load as load_yaml
+from .yamlpos import PosDict, load as load_yaml, pos_of
 
 __all__ = [
     "BUNDLED_CONTENT",
@@ -169,6 +170,9 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     rules, identities = build_rules(u, *rules_read) if rules_read is not None else (None, {})
     if rules_read is not None:
         check_counter_roles(sink, rules_read[0], rules_read[1], u.declared, kinds.roles)
+        if rules is not None and rules.skills:
+            check_rule_skill_ids(sink, rules_read[0], rules_read[1], rules.skills, kinds.roles)
+            kinds.origins.update(_rule_skill_origins(layers, dirs, rules_read))
         check_zone_cards(sink, rules_read[0], rules_read[1], u.declared, kinds.card_types)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
     if rules is not None and rules_read is not None:
@@ -204,6 +208,23 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
             {name: tuple(uids) for name, uids in decks.items()},
         ),
     )
+
+
+def _rule_skill_origins(layers: Layers, dirs: list[Path], rules_read: tuple[Path, PosDict]) -> dict:
+    """Where each rule skill is written: the pack.yaml whose `rules: skills:` wrote it (its positions are that
+    file's), else the rules.yaml (`pack show`, `pack diff`, `describe`)."""
+    rules_layer = _last_layer(dirs, "rules.yaml")[0]
+    by_manifest = {str(m.path): m.layer for m in layers.manifests.values()}
+    entries = rules_read[1].get("skills")
+    out = {}
+    for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+        if not isinstance(entry, PosDict) or not isinstance(entry.get("id"), str):
+            continue
+        pos = pos_of(entries, i)
+        f = pos.path if isinstance(pos, FilePos) else rules_read[0]
+        layer = by_manifest.get(str(f), rules_layer)
+        out["rule_skill", entry["id"]] = Origin(layers.ids[layer], str(f), pos.line if pos is not None else 1)
+    return out
 
 
 def _build_kinds(u: Units, layers: Layers, dirs: list[Path]) -> _Kinds:
@@ -327,7 +348,7 @@ def _last_layer(dirs: list[Path], name: str) -> tuple[int, Path | None]:
 
 @once
 def _rules_fragment_schema() -> dict:
-    return turn_edits_schema(rules_fragment_schema(schema("rules")))
+    return skill_edits_schema(turn_edits_schema(rules_fragment_schema(schema("rules"))))
 
 
 def kind_of_file(path: Path) -> str | None:

@@ -152,7 +152,10 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
         extras = [k for k in node if k not in allowed] if isinstance(node, dict) else []
         for extra in extras:
             where = key_pos_of(node, extra)
-            h = did_you_mean(extra, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
+            # a key that has no place here though a like mapping elsewhere takes it (a rule skill's `flips_up:`,
+            # a role's skill's) says why, from the schema's `x-unknown-key-hints`
+            h = e.schema.get("x-unknown-key-hints", {}).get(extra) if isinstance(extra, str) else None
+            h = h or did_you_mean(extra, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
             sink.err(path, where, "E111", f"unknown key '{clip(str(extra))}'", h)
         return
     if e.validator == "required":

@@ -68,6 +68,7 @@ class ActionSpace:
         keys += [("card_name", t) for t in sorted(content.card_types)]
         keys += [("role", r) for r in sorted(content.roles)]
         skills = sorted({sk.id for r in content.roles.values() for sk in r.skills})
+        skills += sorted({sk.id for sk in content.rules.skills} - set(skills))  # (ids kept: the base game has none)
         keys += [("skill", s) for s in skills]
         uses = sorted({(t.id, u.source_index) for t in content.card_types.values() for u in t.uses})
         keys += [("virtual", t, i) for t, i in uses]

@@ -51,6 +51,7 @@ class CardUse:
         # what the content set's index (engine/index.py) holds of the cards' uses and the idle points' numbers
         self.index = game.index
         self.timings = game.index.timings
+        self.rule_actives = skills.rule_actives  # the rules' active skills by idle point (Skills: every seat's)
         # what the idle loop calls, bound once
         self._has_status = seats.has_status
         self.resolution = resolution  # (called directly: compiled, a bound method kept here costs a Python call)
@@ -176,6 +177,10 @@ class CardUse:
                 here = table[ti]
                 if here is not None:
                     options = skills.skill_options(p, timing, here)
+        if self.rule_actives:  # the rules' skills, every seat's whatever its role (the base game has none)
+            rules_here = self.rule_actives.get(timing)
+            if rules_here is not None:
+                options += skills.skill_options(p, timing, rules_here)
         if p.statuses and self.seats.has_status(p, "cannot_use_cards"):
             return options
         special = False  # (tested in a condition: native size tests compiled, no call pure)

@@ -25,8 +25,9 @@ it only while the content set is alive. What each part is for:
 - :meth:`roles_in_order`: the roles sorted by id (the deal shuffles them from that order).
 - the parts its owners fill on first use: ``action_space`` (actions.space_for: every action id the
   content set can offer), ``descriptor_entries`` (actions.Describer's templates of descriptors),
-  ``role_entries`` (skills.py: a dealt role's triggered and victory skills, worked out on its first deal)
-  and ``collect_exact`` (victory.py: whether every collect condition declares what it reads).
+  ``role_entries`` (skills.py: a dealt role's triggered and victory skills, worked out on its first deal),
+  ``rule_skills`` (skills.py: the rules' skills, which every seat holds) and ``collect_exact`` (victory.py:
+  whether every collect condition declares what it reads).
 
 Numbers and bits are given under the index's lock (first sight only): search bots on a server's worker
 threads may meet a new idle point at the same time and must not both take the same number.
@@ -51,6 +52,14 @@ RoleActives = tuple[dict[str, tuple["Skill", ...]], tuple[tuple["Skill", ...] | 
 # A dealt role's entry (skills.py): the role, its triggered skills (each with the event kinds it reacts to, its seat
 # guard and how the trigger loop tests that guard), its victory skills.
 RoleEntry = tuple["Role", tuple[tuple["Skill", frozenset[str], Any, int], ...], tuple["Skill", ...]]
+# The rules' skills (rule_skills): their triggered moments as a RoleEntry's, their victory moments, their active
+# moments by idle point, their ids.
+RuleSkills = tuple[
+    tuple[tuple["Skill", frozenset[str], Any, int], ...],
+    tuple["Skill", ...],
+    dict[str, tuple["Skill", ...]],
+    frozenset[str],
+]
 # What a card is made from (Card's arguments): deck id, card type, colours, arrow, lock, per-copy data, plans.
 Face = tuple[int, "CardType", int, str, bool, dict[Any, Any], TypePlans]
 # The deck for a player count: the faces in deck order, the deck ids as a dict's keys in that order, what an
@@ -80,6 +89,7 @@ class ContentIndex:
         self.descriptor_entries: Any = None
         self.role_entries: dict[int, RoleEntry] = {}  # id(role) -> its entry
         self.collect_exact: tuple[Any, Any, bool] | None = None  # (identities, tasks it was found for, the answer)
+        self.rule_skills: tuple[Any, RuleSkills] | None = None  # (content.rules as found for, skills.py's rule_skills)
 
     def indexes(self, content: Content) -> bool:
         """Is this the index of that content set (still alive)?"""

@@ -18,15 +18,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..language.runtime import Ctx
+from ..model.content import rule_moments
 from . import decisions as D
 from .core import ask_seat, emit_event, record_private, unheard
 from .decisions import PlayOption
 from .state import Player, shuffle
 
 if TYPE_CHECKING:
-    from ..model.content import Identity, Role, SecretTask, Skill
+    from ..model.content import Identity, Role, Rules, SecretTask, Skill
     from .core import GameCore
-    from .index import RoleActives, RoleEntry
+    from .index import ContentIndex, RoleActives, RoleEntry, RuleSkills
     from .seats import Seats
     from .stack import EffectStack
     from .zones import Zones
@@ -81,6 +82,29 @@ def _role_entry(table: dict[int, RoleEntry], role: Role) -> RoleEntry:
     return got
 
 
+def rule_skills(index: ContentIndex, rules: Rules) -> RuleSkills:
+    """The rules' skills (Rules.skills: every seat holds them, whatever its role) as the engine reads them, kept in
+    the content set's index: their triggered moments as a role's entry gives them, their victory moments, their
+    active moments by idle point, their ids. All empty for rules without any (the base game)."""
+    got = index.rule_skills
+    if got is not None and got[0] is rules:
+        return got[1]
+    moments = rule_moments(rules)
+    actives: dict[str, list[Skill]] = {}
+    for skill in moments:
+        if skill.kind == "active":
+            for timing in skill.timing or ():
+                actives.setdefault(timing, []).append(skill)
+    made: RuleSkills = (
+        tuple((sk, frozenset(sk.on or ()), sk.guard, guard_test(sk.guard)) for sk in moments if sk.kind == "triggered"),
+        tuple(sk for sk in moments if sk.kind == "victory"),
+        {t: tuple(sks) for t, sks in actives.items()},
+        frozenset(sk.id for sk in rules.skills),
+    )
+    index.rule_skills = (rules, made)
+    return made
+
+
 class Skills:
     """Role cards, skills and identity cards (see the module docstring)."""
 
@@ -113,6 +137,12 @@ class Skills:
         # (role id, skill name) -> questions at which its owner could use it (an idle point offering it, the ask
         # whether to use a ready triggered or victory skill; a forced one: each time it fires), for statistics
         self.skill_offers: dict[tuple[str, str], int] = {}
+        # the rules' skills, which every seat holds whatever its role (Rules.skills; none in the base game): their
+        # triggered and victory moments (added to each seat's in index_triggers), their active moments by idle point
+        # (CardUse.card_options offers them to each seat) and their ids (a seat keeps their states as roles change)
+        rule_triggers, rule_victories, self.rule_actives, self.rule_ids = rule_skills(game.index, game.content.rules)
+        self.rule_triggers = rule_triggers
+        self.rule_victories = rule_victories
 
     # ------------------------------------------------------------------ dealing
 
@@ -144,6 +174,8 @@ class Skills:
         if pinned is not None:
             pool.remove(pinned)
         if not pool and pinned is None:
+            if self.rule_triggers or self.rule_victories:  # no roles: the rules' skills are every seat's all the same
+                self.index_triggers()
             return
         if order is None:
             shuffle(game.rng, pool)
@@ -195,12 +227,18 @@ class Skills:
         seats_by_kind: dict[str, int] = {}
         victory_skills: dict[str | None, list[tuple[Player, Skill]]] = {}
         table = self.game.index.role_entries
+        rule_triggers, rule_victories = self.rule_triggers, self.rule_victories
         for p in self.players:
             if p.role is None:
-                by_seat.append([])
-                index.append(())
-                continue
-            _, entries, victories = _role_entry(table, p.role)
+                if not rule_triggers and not rule_victories:
+                    by_seat.append([])
+                    index.append(())
+                    continue
+                entries, victories = rule_triggers, rule_victories
+            else:
+                _, entries, victories = _role_entry(table, p.role)
+                if rule_triggers or rule_victories:  # every seat holds the rules' skills, after its role's
+                    entries, victories = entries + rule_triggers, victories + rule_victories
             bit = 1 << p.seat
             for entry in entries:
                 triggers.append((p, entry[0]))
@@ -242,7 +280,7 @@ class Skills:
         offered = [self.role_pile.pop() for _ in range(min(look, len(self.role_pile)))]
         new = ask_seat(self.game, p, D.ROLE, offered, "选择新角色") if len(offered) > 1 else offered[0]
         self.role_pile[0:0] = [r for r in offered if r is not new]  # the bottom of the pile is the start
-        p.new_role(new, not new.hidden)
+        p.new_role(new, not new.hidden, self.rule_ids)
         self.index_triggers()
         emit_event(
             self.game,
@@ -297,8 +335,8 @@ class Skills:
         if skill.flips_up:
             if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
                 return "role is already face up (this skill's cost is turning it face up)"
-        elif not p.role_face_up and skill.while_face_down is None:  # a face-down role: flip-up skills, and those
-            return "role is face down"  # that say they work face down
+        elif not p.role_face_up and skill.while_face_down is None and not skill.of_rules:  # a face-down role:
+            return "role is face down"  # flip-up skills, those that say they work face down, and the rules' skills
         if p.statuses and not skill.persistent and self.seats.has_status(p, "skills_disabled"):
             return "skills are disabled this turn"
         if p.lost_skills and skill.id in p.lost_skills:
@@ -341,8 +379,8 @@ class Skills:
     def skill_options(self, p: Player, timing: str, actives: tuple[Skill, ...] | None = None) -> list[PlayOption]:
         """p's active skills usable at this idle point (`actives`: those of its role there, if the caller has them)."""
         out = []
-        assert p.role is not None  # asked only of a player with a role
         if actives is None:
+            assert p.role is not None  # (a caller without the actives asks of a player with a role)
             actives = self.active_skills(p.role).get(timing, ())
         for skill in actives:
             if self.skill_blocker(p, skill) is None and (
@@ -354,8 +392,7 @@ class Skills:
 
     def note_offer(self, p: Player, skill: Skill) -> None:
         """Count that p is offered `skill` now (statistics only: the balance report's offered and taken)."""
-        assert p.role is not None  # a skill is its owner's role's
-        key = (p.role.id, skill.name)
+        key = (_owner_key(p, skill), skill.name)
         self.skill_offers[key] = self.skill_offers.get(key, 0) + 1
 
     def pay_skill(self, p: Player, skill: Skill) -> None:
@@ -368,14 +405,13 @@ class Skills:
 
     def use_skill(self, p: Player, skill: Skill, ctx: Ctx | None = None, paid: bool = False) -> None:
         """Pay the skill's costs (flip face up, count its use; not when `paid` already) and resolve its effect."""
-        assert p.role is not None  # a skill is its owner's role's
         if not paid:
             if skill.limit_scope is not None:
                 key = self._limit_key(skill)
                 p.usage[key] = p.usage.get(key, 0) + 1
             if skill.flips_up:
                 self.flip_role(p, True)
-        uses = (p.role.id, skill.name)
+        uses = (_owner_key(p, skill), skill.name)
         self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
         if p.role_face_up or skill.while_face_down is None:
             if not unheard(self.game, "skill_used"):
@@ -407,10 +443,15 @@ class Skills:
         self.game.note_change()
 
     def skill_named(self, p: Player, name: str) -> Skill | None:
-        """p's role's skill called `name` (its Chinese name or its id), or None."""
+        """p's role's skill called `name` (its Chinese name or its id), else the rules' skill so called (every seat
+        holds those), or None."""
         for sk in p.role.skills if p.role is not None else ():
             if sk.name == name or sk.id == name:
                 return sk
+        if self.rule_ids:
+            for sk in self.game.content.rules.skills:
+                if sk.name == name or sk.id == name:
+                    return sk
         return None
 
     def change_skill(self, p: Player, name: str, have: bool) -> bool:
@@ -425,7 +466,12 @@ class Skills:
             p.lost_skills.add(sk.id)
         p.version += 1
         emit_event(
-            self.game, "skill_changed", seat=p.seat, skill=sk.id, has=have, to=None if p.role_face_up else [p.seat]
+            self.game,
+            "skill_changed",
+            seat=p.seat,
+            skill=sk.id,
+            has=have,
+            to=None if p.role_face_up or sk.of_rules else [p.seat],  # (a rule skill is no secret of the role)
         )
         self.game.note_change()
         return True
@@ -514,7 +560,7 @@ class Skills:
                     hidden = p.role.hidden
                     pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
                     p.role = pool.pop(pick)
-                p.reset_skills()
+                p.reset_skills(self.rule_ids)  # (the rules' skills' states stay with the seat)
             for p in choosing:  # (in place: the list is the options its question offers, deal_roles)
                 p.dealt_roles[:] = [pool.pop() for _ in p.dealt_roles]
             # (in place: while the seats choose, deal_roles goes on dealing from this list; the pinned role, if any, in
@@ -527,6 +573,14 @@ class Skills:
             for p in face_down:  # what the others were dealt follows their new role
                 assert p.role is not None  # (each was given one from the pool above)
                 p.dealt_roles = [p.role] + [spare.pop() for _ in range(len(p.dealt_roles) - 1) if spare]
+
+
+def _owner_key(p: Player, skill: Skill) -> str:
+    """Whose skill it is, for the statistics (skill_uses, skill_offers): its role's id, or "" for a rule skill
+    (every seat holds it; sim/summary.py names it 规则)."""
+    if skill.of_rules or p.role is None:
+        return ""
+    return p.role.id
 
 
 _id_of = operator.attrgetter("id")  # a content object's id: the order hidden things are dealt again in

@@ -289,20 +289,27 @@ class Player:
         if up:
             self.role_shown = True
 
-    def new_role(self, role: Role, face_up: bool) -> None:
-        """A role card comes to this seat (dealt or replaced): nobody else has seen it unless it is face up."""
+    def new_role(self, role: Role, face_up: bool, keep: frozenset[str] = frozenset()) -> None:
+        """A role card comes to this seat (dealt or replaced): nobody else has seen it unless it is face up. `keep`:
+        the ids of skills that are not the role's (the rules' skills), whose states stay."""
         self.role = role
         self.version += 1
         self.role_shown = False
         self.role_face_up = face_up
-        self.reset_skills()
+        self.reset_skills(keep)
 
-    def reset_skills(self) -> None:
-        """The skill states of a role just come to this seat: its dormant skills not had yet, every 转换技 阳."""
+    def reset_skills(self, keep: frozenset[str] = frozenset()) -> None:
+        """The skill states of a role just come to this seat: its dormant skills not had yet, every 转换技 阳; those of
+        the skills in `keep` (the rules' skills, every seat's whatever its role) stay as they were."""
         role = self.role
         self.version += 1
-        self.lost_skills = {sk.id for sk in role.skills if sk.dormant} if role is not None else set()
-        self.yin = set()
+        lost = {sk.id for sk in role.skills if sk.dormant} if role is not None else set()
+        if keep:
+            lost |= self.lost_skills & keep
+            self.yin = self.yin & keep
+        else:
+            self.yin = set()
+        self.lost_skills = lost
 
     @property
     def red(self) -> int:

@@ -173,10 +173,13 @@ def put_usage(g: Game, seat: int, skill_id: str, times: int, phase: str) -> None
     """Count `times` uses of a limited skill of seat's role already made (this turn or game; this phase if
     the limit is per phase, `phase` being where the turn resumes)."""
     p = g.players[seat]
-    if p.role is None:
+    skill = next((s for s in g.content.rules.skills if s.id == skill_id), None)  # a rule skill: every seat's
+    if skill is None and p.role is None:
         raise TableError(f"seat {seat}: uses of {skill_id!r} given, but the seat has no role")
-    skill = next((s for s in p.role.skills if s.id == skill_id), None)
+    if skill is None and p.role is not None:
+        skill = next((s for s in p.role.skills if s.id == skill_id), None)
     if skill is None:
+        assert p.role is not None
         ids = ", ".join(s.id for s in p.role.skills)
         raise TableError(f"seat {seat}: role {p.role.id!r} has no skill {skill_id!r} (its skills: {ids})")
     if skill.limit_scope is None:

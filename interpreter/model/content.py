@@ -144,6 +144,9 @@ class Rules:
     card_targets: str = "any"  # catalogue.TARGET_RULES: any, others (a card never targets its user)
     # the camps the identities name (`camps:`, optional): id -> Camp; empty when the rules declare none
     camps: dict[str, Camp] = field(default_factory=dict)
+    # rule skills (`skills:`): skills every seat holds for the whole game, whatever its role (a house rule that is an
+    # effect for every player); each a Skill with `of_rules` set and no role. The base game has none
+    skills: tuple[Skill, ...] = ()
 
     def cannot_seat(self, players: int) -> str | None:
         """Why these rules cannot play a table of this many players, naming the counts they do deal identities or
@@ -264,6 +267,9 @@ class Skill:
     # (Role.skills holds the first, Role.moments each). Empty: a skill of one moment, itself.
     moments: tuple[Skill, ...] = field(default=(), repr=False, compare=False)
     bot: str | None = None  # a hint for the heuristic bot (catalogue.BOT_SKILL_TACTICS); no rule
+    # a rule skill (the rules' `skills:`): every seat holds it whatever its role, face up or down; public knowledge,
+    # so its use is announced to all and says nothing of its owner's role (Rules.skills)
+    of_rules: bool = False
 
 
 @dataclass
@@ -284,6 +290,11 @@ class Role:
     def moments(self) -> list[Skill]:
         """What the engine runs: each skill, or each moment of a skill with several (`moments:`)."""
         return [m for sk in self.skills for m in (sk.moments or (sk,))]
+
+
+def rule_moments(rules: Rules) -> list[Skill]:
+    """What the engine runs of the rules' skills (Rules.skills): each, or each moment of one with several."""
+    return [m for sk in rules.skills for m in (sk.moments or (sk,))]
 
 
 def role_label(name: str, version: str = "", title: str = "") -> str:

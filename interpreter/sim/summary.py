@@ -213,14 +213,20 @@ class Summary:
         }
 
 
+def _owner_label(game: Game, rid: str) -> str:
+    """Whose a skill counted is: its role's label, or 规则 for a rule skill (its key's role id is "": every seat
+    holds it, engine/skills.py)."""
+    return game.content.roles[rid].label() if rid else "规则"
+
+
 def game_record(game: Game, result) -> dict:
     """What a batch summary counts of one finished game, as plain data."""
     skill_uses: Counter = Counter()
     for (rid, name), k in game.skill_uses.items():
-        skill_uses[f"{game.content.roles[rid].label()}·{name}"] += k
+        skill_uses[f"{_owner_label(game, rid)}·{name}"] += k
     skill_offers: Counter = Counter()
     for (rid, name), k in game.skill_offers.items():
-        skill_offers[f"{game.content.roles[rid].label()}·{name}"] += k
+        skill_offers[f"{_owner_label(game, rid)}·{name}"] += k
     return {
         "roles": [p.role.label() for p in game.players if p.role is not None],
         "winner_roles": [p.role.label() for p in result.winners if p.role is not None],
