@@ -25,6 +25,7 @@ from .language.describe_content import (
     describe_declared,
     describe_identity,
     describe_role,
+    describe_skills,
     describe_task,
     describe_turn,
 )
@@ -37,6 +38,7 @@ from .model.content import (
     Role,
     Rules,
     SecretTask,
+    Skill,
     role_label,
     rule_counts,
 )
@@ -81,7 +83,17 @@ class Camps:
     name: str = "阵营"
 
 
-Described = CardType | SecretTask | Role | Identity | Turn | Declarations | Camps
+@dataclass
+class RuleSkills:
+    """The rules' skills (`skills:`), which every seat holds whatever its role, as an item `describe` can name
+    (规则技能, skills; and each by its name or id)."""
+
+    skills: tuple[Skill, ...]
+    id: str = "skills"
+    name: str = "规则技能"
+
+
+Described = CardType | SecretTask | Role | Identity | Turn | Declarations | Camps | RuleSkills
 
 
 @dataclass
@@ -106,7 +118,7 @@ class Item:
         return self.obj.label() if isinstance(self.obj, Role) else self.name
 
     def original(self) -> str:
-        if isinstance(self.obj, Role):
+        if isinstance(self.obj, Role | RuleSkills):
             return "\n".join(f"【{sk.name}】{sk.text}" for sk in self.obj.skills) or "（没有技能）"
         if isinstance(self.obj, Identity):
             return "（rules.yaml 中的身份没有 text）"
@@ -143,6 +155,8 @@ class Item:
                 text = describe_declared(self.obj.declared)
             elif isinstance(self.obj, Camps):
                 text = describe_camps(self.obj.camps)
+            elif isinstance(self.obj, RuleSkills):
+                text = describe_skills(self.obj.skills, self.declared, self.counts)
             else:
                 text = describe_identity(self.obj, self.camps, self.counts)
             return text or "（没有可描述的代码：加载时出错，见警告）"
@@ -185,6 +199,17 @@ def collect_items(dirs) -> tuple[list, list]:
         items.append(Item("rules", Camps(camps)))
     if content.declared.counters or content.declared.events or content.declared.zones:
         items.append(Item("rules", Declarations(content.declared)))
+    if content.rules.skills:  # every seat's, whatever its role
+        pack = {o.pack for (kind, _), o in origin.items() if kind == "rule_skill"}
+        items.append(
+            Item(
+                "rules",
+                RuleSkills(content.rules.skills),
+                ", ".join(sorted(pack)) or None,
+                content.declared,
+                counts=counts,
+            )
+        )
     return items, [_warning(e) for e in errors]
 
 
@@ -200,8 +225,10 @@ def find(items, name: str) -> list:
     by_id = [i for i in items if key.lower() == i.id.lower()]
     if by_id:
         return by_id
-    # a skill's name or id: the role that has it
-    return [i for i in items if isinstance(i.obj, Role) and any(key in (sk.name, sk.id) for sk in i.obj.skills)]
+    # a skill's name or id: the role that has it, or the rules' skills
+    return [
+        i for i in items if isinstance(i.obj, Role | RuleSkills) and any(key in (sk.name, sk.id) for sk in i.obj.skills)
+    ]
 
 
 def suggest(items, name: str) -> list:

@@ -131,6 +131,16 @@ def summary(content: Content) -> dict:
             }
             for x in content.roles.values()
         },
+        # the rules' skills, every seat's whatever its role: code as a role's, so that `diff` sees a changed effect
+        "rule_skills": {
+            s.id: {
+                "name": s.name,
+                "pack": _pack(origin, "rule_skill", s.id),
+                "text": s.text,
+                "code": [[m.kind, m.text, m.condition_text, m.effect_text] for m in s.moments or (s,)],
+            }
+            for s in r.skills
+        },
         "secret_tasks": {
             t.id: {
                 "name": t.name,
@@ -206,7 +216,14 @@ def show(ref: str | None, expansions: str | None, fmt: str) -> None:
     out.append("decks:")
     for name, d in data["decks"].items():
         out.append(f"  {name}: {d['cards']} cards — " + ", ".join(f"{k} {v}" for k, v in d["by_card"].items()))
-    for kind, title in (("cards", "card kinds"), ("secret_tasks", "secret tasks"), ("roles", "roles")):
+    for kind, title in (
+        ("cards", "card kinds"),
+        ("secret_tasks", "secret tasks"),
+        ("roles", "roles"),
+        ("rule_skills", "rule skills (every seat's)"),
+    ):
+        if kind == "rule_skills" and not data[kind]:
+            continue  # (a rule set without any: the listing as before)
         by_pack: dict[str, list[str]] = {}
         for item in data[kind].values():
             by_pack.setdefault(item["pack"], []).append(item["name"])
@@ -251,12 +268,12 @@ def diff(base: str, fork: str, expansions: str | None, fmt: str) -> None:
 
 # The kinds of game object `pack diff` compares one by one, as summary() keys them (their word in a line:
 # balance/diff_words.py).
-OBJECTS = {"cards": "card", "roles": "role", "secret_tasks": "secret_task"}
+OBJECTS = {"cards": "card", "roles": "role", "secret_tasks": "secret_task", "rule_skills": "rule_skill"}
 
 
 def _change(kind: str, change: str, obj: object = None, field: str | None = None, old=None, new=None, item=None):
     return {
-        "kind": kind,  # rules, identity_table, deck, copies, card, role, secret_task
+        "kind": kind,  # rules, identity_table, deck, copies, card, role, secret_task, rule_skill
         "change": change,  # added, removed, changed
         "object": obj,  # the player count, the deck, the copies' ids, the card's, role's or task's id (rules: none)
         "name": item["name"] if item else None,
@@ -290,8 +307,9 @@ def compare(a: dict, b: dict) -> list[dict]:
                 out.append(_change("deck", "changed", name, card, old, new))
     out += _copy_changes(a["copies"], b["copies"])
     for key, kind in OBJECTS.items():
-        for ident in sorted({*a[key], *b[key]}):
-            x, y = a[key].get(ident), b[key].get(ident)
+        xs, ys = a.get(key, {}), b.get(key, {})  # (a summary of an earlier version has no rule_skills)
+        for ident in sorted({*xs, *ys}):
+            x, y = xs.get(ident), ys.get(ident)
             if x is None:
                 out.append(_change(kind, "added", ident, item=y))
             elif y is None:

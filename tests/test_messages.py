@@ -301,7 +301,7 @@ def test_every_ending_reads_as_words_a_usurped_one_says_so_and_a_collect_names_t
             assert ("篡夺" in text) == reason.endswith("+usurp"), text
     collect = {"seat": 0, "result": {"winners": [1], "reason": "collect"}, "history": []}
     assert "收集了 3 张红色或蓝色情报" in str(result_text(collect, names))
-    fork = SimpleNamespace(roles={}, deck=[], rules=SimpleNamespace(collect_count=4))
+    fork = SimpleNamespace(roles={}, deck=[], rules=SimpleNamespace(collect_count=4, skills=()))
     assert "收集了 4 张红色或蓝色情报" in str(result_text(collect, Names(fork)))
 
 

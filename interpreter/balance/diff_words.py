@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 
 from .messages import say
 
-# the word of each kind of game object a change names (a card, role or secret task added, removed or changed)
-_KIND_WORDS = {"card": "card", "role": "role", "secret_task": "task"}
+# the word of each kind of game object a change names (a card, role, secret task or rule skill added, removed or
+# changed)
+_KIND_WORDS = {"card": "card", "role": "role", "secret_task": "task", "rule_skill": "rule_skill"}
 _DECK_NAME = re.compile(r"^(.*) \((\d+)-(\d+) players\)$")  # a deck as `pack diff` names it: "full (9-10 players)"
 _SIGNS = {"added": "+", "removed": "-", "changed": "~"}
 

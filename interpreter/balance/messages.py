@@ -30,6 +30,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "role": ("角色", "role"),
     "card": ("卡牌", "card"),
     "skill": ("技能", "skill"),
+    "rule_skill": ("规则技能", "rule skill"),
     "kind": ("类型", "kind"),
     "players": ("人数", "players"),
     "figure": ("指标", "figure"),

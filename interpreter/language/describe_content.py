@@ -8,7 +8,7 @@ checks, use limits) are the catalogue's wording.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .. import catalogue
 from ..model.colors import COLOR_NAMES, collect_check_words
@@ -312,7 +312,15 @@ def _tags(sk: Skill) -> str:
 
 def describe_role(role: Role, declared: Declared = NOTHING_DECLARED, counts: tuple[int, int] = BASE_COUNTS) -> str:
     """A role's skills, one line each: 【skill】text (`declared`: the rules' events its skills may react to)."""
-    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk, declared, counts)}" for sk in role.skills]
+    return describe_skills(role.skills, declared, counts)
+
+
+def describe_skills(
+    skills: Sequence[Skill], declared: Declared = NOTHING_DECLARED, counts: tuple[int, int] = BASE_COUNTS
+) -> str:
+    """Skills, one line each: 【skill】text (a role's; or the rules' skills, every seat's, worded as a role's are: 你 is
+    the seat that holds it)."""
+    lines = [f"【{sk.name}】{_tags(sk)}{_moments_text(sk, declared, counts)}" for sk in skills]
     return "\n".join(lines) or "（没有技能）"
 
 
