@@ -207,11 +207,12 @@ def _unknown_expectations(expect: dict, content, where: Where) -> list[str]:
                 msg = f"expect.{what}: the {kind} record has no field {brief(name)} (its fields: {', '.join(fields)})"
                 out.append(where(key_pos_of(pattern, name), msg + (f"; {close}" if close else "")))
     names = sorted({skill.name for role in content.roles.values() for skill in role.skills})
+    names = sorted({*names, *(skill.name for skill in content.rules.skills)})  # (every seat holds the rules' skills)
     fired = expect.get("skills_fired") or []
     for j, name in enumerate(fired if isinstance(fired, list) else []):
         if name not in names:
             close = did_you_mean(name, names) if isinstance(name, str) else None
-            msg = f"expect.skills_fired: no role of the content has a skill {brief(name)}"
+            msg = f"expect.skills_fired: no role of the content (nor its rules) has a skill {brief(name)}"
             out.append(where(pos_of(fired, j), msg + (f"; {close}" if close else "")))
     return out
 

@@ -28,7 +28,7 @@ def test_the_example_validates_and_passes_its_scenarios(pack):
     assert r.exit_code == 0 and " 0 failed" in r.output, r.output
 
 
-# What `pack diff base PACK` says of the examples whose whole change is a rule of the turn.
+# What `pack diff base PACK` says of the examples whose whole change is in the rules.
 DIFFS = {
     "extra_phase": [
         "rules turn: [draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段, receive 接收阶段] → "
@@ -45,6 +45,11 @@ DIFFS = {
         "[draw 摸牌阶段, play 出牌阶段, send 传递阶段, contest 争夺阶段 (rounds 2), receive 接收阶段]",
         "77 copies: lockable false → true",
         "41 copies: direction left → right",
+    ],
+    # two rule skills, every seat's: nothing else changes
+    "rule_skills": [
+        "+ rule skill 黑报 (jia_gui_hei_bao, pack rule_skills)",
+        "+ rule skill 换牌 (jia_gui_huan_pai, pack rule_skills)",
     ],
 }
 

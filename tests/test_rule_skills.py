@@ -1,0 +1,305 @@
+"""Rule skills (docs/modding.md, "Rule skills"): the rules' `skills:`, which every seat holds for the whole game
+whatever its role. With a made-up fork: the triggered one fires for every seat, the active one is offered to every
+seat with its limit counted per seat, a seat whose role is face down uses one in everyone's sight (the skill named,
+nothing of its role), a sample (the step API's re-deal) keeps them with the seats, packs add, replace and remove
+them by id, and each mistake is reported at its line of the pack.yaml that wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import S, fengsheng, make
+from interpreter.agents.hints import hints_of
+from interpreter.content.fingerprint import content_fingerprint
+from interpreter.content.loader import ContentErrors, load_content
+from interpreter.content.packs import resolve_packs
+from interpreter.engine.game import Game
+from interpreter.engine.observation import observe
+from interpreter.engine.step import _redeal
+from interpreter.sim import random_agents
+
+# every seat draws at the start of its own turn; any seat may, once a turn, discard two hand cards to draw one
+SKILLS = """\
+rules:
+  skills:
+    - id: jia_gui_mo_pai
+      name: 家规摸牌
+      text: 你的回合开始时，摸一张牌。
+      kind: triggered
+      trigger: turn_start
+      optional: false
+      condition: subject == self
+      effect: draw(self, 1)
+    - id: jia_gui_huan_pai
+      name: 家规换牌
+      text: 每回合限一次，你可以弃置两张手牌，然后摸一张牌。
+      kind: active
+      timing: [play_phase, contest]
+      limit: {per: turn}
+      condition: hand_count(self) >= 2
+      effect: |
+        discard(choose_many(from: hand(self), min: 2, max: 2, prompt: "弃置两张手牌"))
+        draw(self, 1)
+      bot: gain
+"""
+
+
+def pack(tmp: Path, body: str = SKILLS, name: str = "fork", extends: str = "base") -> Path:
+    folder = tmp / name
+    folder.mkdir(exist_ok=True)
+    (folder / "pack.yaml").write_text(f"id: {name}\nname: 分支\nextends: [{extends}]\n{body}", encoding="utf-8")
+    return folder
+
+
+def load(folder: Path):
+    return load_content(resolve_packs([folder], ["none"]))
+
+
+def errors(folder: Path) -> list:
+    with pytest.raises(ContentErrors) as e:
+        load(folder)
+    return e.value.errors
+
+
+@pytest.fixture(scope="module")
+def content(tmp_path_factory):
+    return load(pack(tmp_path_factory.mktemp("rule_skills")))
+
+
+def _rule(content, sid: str):
+    return next(s for s in content.rules.skills if s.id == sid)
+
+
+def _skill_ids(options) -> list[str]:
+    return [o.use.id for o in options if o.card is None]
+
+
+# ---------------------------------------------------------------------- in play
+
+
+def test_the_triggered_rule_skill_fires_for_every_seat(content):
+    """In random games every seat that starts a turn draws by the rule skill, whatever role it was dealt."""
+    seats: set[int] = set()
+    for seed in range(2):
+        g = Game(content, 5, seed, random_agents(seed, 5), record=True, max_turns=8)
+        g.run()
+        starts = [r["seat"] for r in g.log if r.get("e") == "turn_start"]
+        fired = [r["seat"] for r in g.log if r.get("e") == "skill_used" and r.get("skill") == "jia_gui_mo_pai"]
+        assert fired == starts  # (a dead seat starts no turn)
+        seats |= set(fired)
+        assert g.skill_uses[("", "家规摸牌")] == len(fired)  # counted as the rules' (simulate: 规则·家规摸牌)
+    assert seats == set(range(5))
+
+
+def test_the_active_rule_skill_is_offered_to_every_seat_and_its_limit_is_counted_per_seat(content):
+    g = make(content, [S("red", hand=[1]), S("blue", hand=[2, 3, 4, 5]), S("blue", hand=[6, 7, 8, 9])])
+    huan_pai = _rule(content, "jia_gui_huan_pai")
+    offered = {p.seat: _skill_ids(g.card_use.card_options(p, "contest")) for p in g.players}
+    assert offered == {0: [], 1: ["jia_gui_huan_pai"], 2: ["jia_gui_huan_pai"]}  # P0 holds one card: its condition
+    g.skills.pay_skill(g.players[2], huan_pai)  # P2 uses it
+    assert _skill_ids(g.card_use.card_options(g.players[2], "contest")) == []  # once a turn ...
+    assert _skill_ids(g.card_use.card_options(g.players[1], "contest")) == ["jia_gui_huan_pai"]  # ... each seat
+    assert _skill_ids(g.card_use.card_options(g.players[1], "play_phase")) == ["jia_gui_huan_pai"]
+    assert _skill_ids(g.card_use.card_options(g.players[1], "send_idle")) == []  # not at its other idle points
+
+
+def test_a_face_down_roles_seat_uses_a_rule_skill_in_everyones_sight(content):
+    """The rules are public: the use names the skill to every seat, and it does not turn the role face up."""
+    g = make(content, [S("red", hand=[1, 2]), S("blue"), S("blue")], {0: ["#1", "#2"]})
+    p0 = g.players[0]
+    p0.new_role(content.roles["a_fu_luo_la"], False)  # a hidden role, face down
+    g.skills.index_triggers()
+    huan_pai = _rule(content, "jia_gui_huan_pai")
+    assert g.skills.skill_blocker(p0, huan_pai) is None  # (a role's own skill would be "role is face down")
+    g.skills.use_skill(p0, huan_pai)
+    (rec,) = [r for r in g.log if r.get("e") == "skill_used"]
+    assert "to" not in rec and "secret" not in rec
+    for seat in range(3):
+        seen = [dict(r) for r in observe(g, seat)["history"] if r.get("e") == "skill_used"]
+        assert seen == [{"e": "skill_used", "seat": 0, "skill": "jia_gui_huan_pai"}]
+    assert p0.role_face_up is False
+    text = json.dumps(observe(g, 1), ensure_ascii=False, default=str)
+    assert "a_fu_luo_la" not in text  # nothing of the role it is
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_sample_keeps_the_rule_skills_with_the_seats(content, seed):
+    """A re-deal for another seat deals the face-down roles again; the rule skills stay every seat's: their triggers
+    indexed for each seat, their uses counted against their limit, their records kept."""
+    g = make(content, [S("red", hand=[1, 2]), S("blue", hand=[4, 5, 6]), S("blue")], {0: ["#1", "#2"]})
+    g.players[0].new_role(content.roles["a_fu_luo_la"], False)
+    g.players[1].new_role(content.roles["bai_kun_shan"], False)
+    g.skills.set_role_pile([content.roles["gu_xiao_meng"]])
+    g.skills.index_triggers()
+    huan_pai = _rule(content, "jia_gui_huan_pai")
+    g.skills.use_skill(g.players[0], huan_pai)
+    _redeal(g, 2, random.Random(seed))
+    mo_pai = _rule(content, "jia_gui_mo_pai")
+    assert all(mo_pai in g.skills.triggers_by_seat[p.seat] for p in g.players)
+    assert "jia_gui_huan_pai" not in _skill_ids(g.card_use.card_options(g.players[0], "contest"))  # still counted
+    assert "jia_gui_huan_pai" in _skill_ids(g.card_use.card_options(g.players[1], "contest"))
+    assert [r.get("skill") for r in g.log if r.get("e") == "skill_used"] == ["jia_gui_huan_pai"]
+
+
+def test_a_replaced_role_keeps_the_rule_skills_states(tmp_path):
+    """A rule skill lost (lose_skill) stays lost when the seat's role is replaced: its state is the seat's."""
+    c = load(pack(tmp_path))
+    g = make(c, [S("red", hand=[1, 2]), S("blue"), S("blue")])
+    p0 = g.players[0]
+    p0.new_role(c.roles["lao_bie"], True)
+    g.skills.set_role_pile([c.roles["xiao_jiu"]])
+    g.skills.index_triggers()
+    assert g.skills.change_skill(p0, "家规换牌", False)
+    (rec,) = [r for r in g.log if r.get("e") == "skill_changed"]
+    assert "to" not in rec  # (public, as the rule skill is)
+    assert g.skills.replace_role(p0, 1) and p0.role.id == "xiao_jiu"
+    assert "jia_gui_huan_pai" in p0.lost_skills
+    assert "jia_gui_huan_pai" not in _skill_ids(g.card_use.card_options(p0, "contest"))
+
+
+def test_the_heuristic_bot_plays_a_rule_skill_by_its_hint(content):
+    assert hints_of(content).skills["jia_gui_huan_pai"] == "gain"
+    r = fengsheng(
+        "simulate", "-n", 3, "-p", 5, "-j", 1, "-s", 2, "--agents", "heuristic", "--content", _folder(content)
+    )
+    assert r.exit_code == 0, r.output
+    uses = {ln.split()[0]: int(ln.split()[-1]) for ln in r.output.splitlines() if ln.strip().startswith("规则·")}
+    # `bot: gain`: taken whenever offered, once a turn (without the hint: now and then, 3 uses in these games)
+    assert uses["规则·家规换牌"] >= 15 and uses["规则·家规摸牌"] >= 15, uses
+
+
+def _folder(content) -> str:
+    return content.packs[-1].folder
+
+
+# ---------------------------------------------------------------------- describe, pack diff, fingerprint
+
+
+def test_describe_and_pack_diff_show_the_rule_skills(content, tmp_path):
+    out = fengsheng("describe", "家规换牌", "--content", _folder(content)).output
+    assert (
+        "规则技能 · 规则 · skills" in out
+        and "【家规换牌】每回合限一次" in out
+        and "【家规摸牌】你的回合开始时，摸一张牌" in out
+    )
+    r = fengsheng("pack", "diff", "base", _folder(content))
+    assert "+ rule skill 家规换牌 (jia_gui_huan_pai, pack fork)" in r.output
+    changed = pack(tmp_path, SKILLS.replace("effect: draw(self, 1)", "effect: draw(self, 2)"), "other")
+    r = fengsheng("pack", "diff", _folder(content), changed)
+    assert [ln.strip() for ln in r.output.splitlines()[1:]] == ["~ rule skill 家规摸牌 (jia_gui_mo_pai, pack other)"]
+
+
+def test_the_fingerprint_counts_the_rule_skills(content, tmp_path):
+    changed = load(pack(tmp_path, SKILLS.replace("effect: draw(self, 1)", "effect: draw(self, 2)")))
+    base = load_content(resolve_packs((), ["none"]))
+    fingerprints = {content_fingerprint(c) for c in (content, changed, base)}
+    assert len(fingerprints) == 3
+    assert "skills" not in base.made_of.rules  # the base game has none: its fingerprint is as it was
+
+
+# ---------------------------------------------------------------------- layering
+
+
+LAYER = """\
+rules:
+  skills:
+    remove: [jia_gui_mo_pai]
+    replace:
+      - id: jia_gui_huan_pai
+        name: 家规换牌
+        kind: active
+        timing: play_phase
+        limit: {per: turn, times: 2}
+        effect: draw(self, 1)
+    add:
+      - id: jia_gui_bu_pai
+        name: 家规补牌
+        kind: triggered
+        trigger: turn_end
+        condition: subject == self and hand_count(self) == 0
+        effect: draw(self, 1)
+"""
+
+
+def test_a_pack_over_a_pack_adds_replaces_and_removes_rule_skills_by_id(tmp_path):
+    pack(tmp_path)
+    top = pack(tmp_path, LAYER, "top", "../fork")
+    c = load(top)
+    assert [(s.id, s.limit_times) for s in c.rules.skills] == [("jia_gui_huan_pai", 2), ("jia_gui_bu_pai", 1)]
+    assert c.changes[-3:] == [
+        "top: rules skill jia_gui_mo_pai removed",
+        "top: rules skill jia_gui_huan_pai replaced",
+        "top: rules skill jia_gui_bu_pai added",
+    ]
+    assert c.origins["rule_skill", "jia_gui_bu_pai"].pack == "top"
+    whole = pack(tmp_path, "rules:\n  skills: []\n", "none_left", "../fork")  # a list replaces them whole
+    assert load(whole).rules.skills == ()
+
+
+def test_edits_naming_what_the_rules_do_not_have_are_pointed_at(tmp_path):
+    pack(tmp_path)
+    body = """\
+rules:
+  skills:
+    remove: [jia_gui_mo_bai]
+    replace:
+      - {id: jia_gui_huan, name: 换, kind: active, timing: play_phase, effect: "draw(self, 1)"}
+    add:
+      - {id: jia_gui_huan_pai, name: 换, kind: active, timing: play_phase, effect: "draw(self, 1)"}
+"""
+    errs = errors(pack(tmp_path, body, "top", "../fork"))
+    got = [(e.code, e.line, Path(e.path).parent.name) for e in errs]
+    assert got == [("E121", 6, "top"), ("E121", 8, "top"), ("E120", 10, "top")], errs
+    assert errs[0].hint == "did you mean jia_gui_mo_pai?" and errs[1].hint == "did you mean jia_gui_huan_pai?"
+    assert "skills: replace:" in (errs[2].hint or "")
+
+
+# ---------------------------------------------------------------------- checker
+
+
+def _one(tmp_path, entry: str, name: str = "fork"):
+    body = "rules:\n  skills:\n" + textwrap.indent(textwrap.dedent(entry), "    ")
+    return errors(pack(tmp_path, body, name))
+
+
+def test_a_bad_rule_skill_is_reported_at_its_line_and_column_of_the_pack_yaml(tmp_path):
+    errs = _one(tmp_path, "- {id: a, name: 甲, kind: triggered, trigger: turn_stat, effect: 'draw(self, 1)'}\n")
+    assert [(e.code, e.line, e.col) for e in errs] == [("E113", 6, 50)] and "turn_start" in (errs[0].hint or ""), errs
+    errs = _one(tmp_path, "- id: a\n  name: 甲\n  kind: active\n  timing: play_phase\n  effect: draw(self, one)\n")
+    assert [(e.code, e.line) for e in errs] == [("E301", 10)] and errs[0].path.endswith("pack.yaml"), errs
+    errs = _one(tmp_path, "- {id: a, name: 甲, kind: active, effect: 'draw(self, 1)'}\n")
+    assert [e.code for e in errs] == ["E112"] and "timing" in errs[0].message
+
+
+def test_a_rule_skill_cannot_say_what_only_a_role_card_can(tmp_path):
+    """flips_up, while_face_down and dormant are about a role card: E111 with why, at the key."""
+    errs = _one(
+        tmp_path, "- {id: a, name: 甲, kind: active, timing: play_phase, flips_up: true, effect: 'draw(self, 1)'}\n"
+    )
+    assert [(e.code, e.line) for e in errs] == [("E111", 6)], errs
+    assert "no role card" in (errs[0].hint or "")
+
+
+def test_two_rule_skills_or_a_rule_skill_and_a_roles_skill_with_one_id_are_e120(tmp_path):
+    two = "- {id: a, name: 甲, kind: active, timing: play_phase, effect: 'draw(self, 1)'}\n" * 2
+    errs = _one(tmp_path, two)
+    assert [(e.code, e.line) for e in errs] == [("E120", 7)] and "the rules have two skills" in errs[0].message
+    # a role's skill id: 老鳖's 联络 is lian_luo
+    errs = _one(
+        tmp_path, "- {id: lian_luo, name: 联络, kind: active, timing: play_phase, effect: 'draw(self, 1)'}\n", "b"
+    )
+    assert [(e.code, e.line, e.col) for e in errs] == [("E120", 6, 12)], errs
+    assert "role 老鳖" in errs[0].message and "jia_gui_" in (errs[0].hint or "")
+
+
+def test_a_rule_skills_code_names_rule_skills(tmp_path):
+    """gain_skill / lose_skill / skill_yang in a rule skill's code name rule skills (E121 with the closest)."""
+    entry = "- {id: a, name: 甲, kind: active, timing: play_phase, effect: 'lose_skill(self, \"乙\")'}\n"
+    errs = _one(tmp_path, entry)
+    assert [(e.code, e.line) for e in errs] == [("E121", 6)] and "the rules have no skill" in errs[0].message, errs
