@@ -188,6 +188,8 @@ def test_describe_and_pack_diff_show_the_rule_skills(content, tmp_path):
         and "【家规换牌】每回合限一次" in out
         and "【家规摸牌】你的回合开始时，摸一张牌" in out
     )
+    catalogue = fengsheng("describe", "--all", "--format", "md", "--content", _folder(content)).output
+    assert "### 规则技能 `skills`" in catalogue and "【家规换牌】每回合限一次" in catalogue
     r = fengsheng("pack", "diff", "base", _folder(content))
     assert "+ rule skill 家规换牌 (jia_gui_huan_pai, pack fork)" in r.output
     changed = pack(tmp_path, SKILLS.replace("effect: draw(self, 1)", "effect: draw(self, 2)"), "other")
