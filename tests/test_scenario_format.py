@@ -176,7 +176,8 @@ def test_a_skill_no_role_has_in_skills_fired_is_a_setup_failure(tmp_path):
     name = "role_jian_xian_sheng_cong_rong_ying_dui.scenario.yaml"
     result = _run_changed(tmp_path, name, "skills_fired: [从容应对]", "skills_fired: [从容应队]")
     (failure,) = result.failures
-    assert "expect.skills_fired: no role of the content (nor its rules) has a skill '从容应队'; did you mean 从容应对?" in failure
+    said = "expect.skills_fired: no role of the content (nor its rules) has a skill '从容应队'; did you mean 从容应对?"
+    assert said in failure
 
 
 def test_an_answer_naming_a_skill_no_role_has_is_a_setup_failure_at_its_line(tmp_path):
