@@ -163,6 +163,22 @@ def test_a_replaced_role_keeps_the_rule_skills_states(tmp_path):
     assert "jia_gui_huan_pai" not in _skill_ids(g.card_use.card_options(p0, "contest"))
 
 
+def test_a_face_down_seats_lost_rule_skill_shows_in_every_row_and_its_roles_skills_do_not(content):
+    """The loss of a rule skill is told to everyone (skill_changed, public), so the players' rows say it for a seat
+    whose role is face down too (they said nothing: a row's skills were shown only with its role); a skill of that
+    role, lost, stays its owner's to see."""
+    g = make(content, [S("red"), S("blue"), S("blue")])
+    p0 = g.players[0]
+    p0.new_role(content.roles["a_fu_luo_la"], False)
+    g.skills.index_triggers()
+    assert g.skills.change_skill(p0, "家规换牌", False)
+    role_skill = p0.role.skills[0].id
+    p0.lost_skills.add(role_skill)  # (one of its role's, as lose_skill would: told to its owner alone)
+    for seat in (1, 2):
+        assert dict(observe(g, seat)["players"][0]["skills"]) == {"jia_gui_huan_pai": "lost"}
+    assert dict(observe(g, 0)["players"][0]["skills"]) == {"jia_gui_huan_pai": "lost", role_skill: "lost"}
+
+
 def test_the_heuristic_bot_plays_a_rule_skill_by_its_hint(content):
     assert hints_of(content).skills["jia_gui_huan_pai"] == "gain"
     r = fengsheng(

@@ -291,7 +291,7 @@ def observe(
     if "seat" in want:
         obs["seat"] = seat
     if "players" in want:
-        obs["players"] = _rows(views, zones, declared, everyone, seat, me, turn, any_declared)
+        obs["players"] = _rows(views, zones, declared, everyone, seat, me, turn, any_declared, skills.rule_ids)
     if "turn" in want:
         obs["turn"] = turn
     if "phase" in want:
@@ -368,8 +368,10 @@ def _rows(
     me: Player | None,
     turn: int,
     any_declared: bool,
+    rule_ids: frozenset[str],
 ) -> tuple[FrozenDict, ...]:
-    """The players' rows as `seat` sees them (docs/observation.md, "players")."""
+    """The players' rows as `seat` sees them (docs/observation.md, "players"). `rule_ids`: the rules' skills, which
+    every seat holds whatever its role (their states are no secret of a face-down role)."""
     players = []
     seen_rows, own_rows = views.seen_rows, views.own_rows
     for p in everyone:
@@ -409,9 +411,12 @@ def _rows(
                 plain = False
         if any_declared:  # the zones the rules declare, each player's
             row["zones"] = _zones_seen(views, zones, declared, seat, p)
-        if (p.lost_skills or p.yin) and role is not None:  # skills not had, 转换技 in their 阴 state
-            row["skills"] = _skills(p)
-            plain = False
+        if p.lost_skills or p.yin:  # skills not had, 转换技 in their 阴 state: a role's where the role is seen, the
+            # rules' skills everywhere (their changes are told to everyone: Skills.change_skill)
+            shown = _skills(p, None if role is not None else rule_ids)
+            if shown:
+                row["skills"] = shown
+                plain = False
         frozen = FrozenDict(row)
         if plain:
             (own_rows if p is me else seen_rows)[p.seat] = (stamp, frozen)
@@ -432,9 +437,12 @@ def _marks(p: Player, me: Player | None) -> dict[str, Any]:
     return {k: mark_record(v) for k, (t, v) in sorted(p.marks.items()) if t == LASTING or (t < 0 and p is me)}
 
 
-def _skills(p: Player) -> FrozenDict:
-    """A row's skills: those not had (lost) and the 转换技 in their 阴 state."""
-    return FrozenDict({sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(p.lost_skills | p.yin)})
+def _skills(p: Player, only: frozenset[str] | None = None) -> FrozenDict:
+    """A row's skills: those not had (lost) and the 转换技 in their 阴 state (of the skills `only`, if given)."""
+    ids = p.lost_skills | p.yin
+    if only is not None:
+        ids &= only
+    return FrozenDict({sid: "lost" if sid in p.lost_skills else "yin" for sid in sorted(ids)})
 
 
 def _transit(views: Views, zones: Zones, flow: TurnFlow, t: Transit, seat: int | None) -> FrozenDict:
