@@ -29,6 +29,7 @@ from . import jsonread
 from .agents import Agent
 from .agents.external import BotError
 from .agents.kinds import default_kind, factory_of
+from .engine.pins import Pins
 from .engine.step import GameState, IllegalAction
 from .messages import event_text, prompt_text
 from .model.content import Content
@@ -166,6 +167,9 @@ class Setup:
     content: list[str] = field(default_factory=list)  # --content directories (a save names them portably)
     expansions: str | None = None
     max_turns: int | None = None
+    # --role: a role id dealt to the first person's seat (engine/pins.py), for a designer playtesting a new role;
+    # kept in the save's sealed part, as the seed is (at a hot-seat table it is one seat's secret)
+    role: str | None = None
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -318,7 +322,8 @@ class Table:
             except ValueError as e:
                 raise PlayError(str(e)) from None
             self.agents[seat] = factory(bot_seed(setup.seed, seat), content)
-        self.state = GameState(content, setup.players, setup.seed, max_turns=setup.max_turns)
+        pins = Pins(role=setup.role, seat=setup.humans[0]) if setup.role is not None else None
+        self.state = GameState(content, setup.players, setup.seed, max_turns=setup.max_turns, pins=pins)
         self.seen: dict[int, int] = {s: 0 for s in setup.humans}  # history length a human seat last saw
         self.notify: Callable[[str], None] = _to_stderr  # where a failed external bot's message goes
         self.ended = False  # the bots that hear it were told the game is over (finish)
@@ -393,7 +398,8 @@ class Table:
         never sends a seat (docs/play.md). The referee part is padded with spaces to a multiple of SEAL_PAD bytes
         (JSON reads them as nothing), so its sealed length moves only every few hundred decisions."""
         s = self.setup
-        referee = json.dumps({"seed": s.seed, "actions": list(self.state.history())}, separators=(",", ":"))
+        pinned = {"role": s.role} if s.role is not None else {}
+        referee = json.dumps({"seed": s.seed, "actions": list(self.state.history()), **pinned}, separators=(",", ":"))
         referee += " " * (-len(referee) % SEAL_PAD)
         return {
             "format": SAVE_FORMAT,
@@ -441,6 +447,9 @@ class Table:
             raise PlayError(f"{path}: the save's seed is {SEED_RANGE}")
         if not isinstance(actions, list) or not all(type(a) is int and 0 <= a < 2**31 for a in actions):
             raise PlayError(f"{path}: the save's actions are a list of action ids (whole numbers)")
+        role = referee.get("role")
+        if role is not None and not (isinstance(role, str) and 0 < len(role) <= 200):
+            raise PlayError(f"{path}: the save's pinned role is a role's id")
         setup = Setup(
             players=data["players"],
             seed=seed,
@@ -449,6 +458,7 @@ class Table:
             content=[_save_pack(path, ref) for ref in data.get("content") or []],
             expansions=data.get("expansions"),
             max_turns=data.get("max_turns"),
+            role=role,
         )
         return setup, actions
 

@@ -45,6 +45,13 @@ def _read_line() -> str:
 @content_option()
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
 @click.option(
+    "--role",
+    "role",
+    default=None,
+    metavar="ID",
+    help="deal this role (its id) to your seat (with --hot-seat, P0's): to playtest a new role at the table",
+)
+@click.option(
     "--resume",
     "resume",
     type=click.Path(dir_okay=False),
@@ -60,7 +67,19 @@ def _read_line() -> str:
     help="where `s` and Ctrl-C save the game by default",
 )
 def play(
-    players, seed, seat, hot_seat, bots, bot_defs, bot_timeout, content_dirs, expansions, max_turns, resume, save_path
+    players,
+    seed,
+    seat,
+    hot_seat,
+    bots,
+    bot_defs,
+    bot_timeout,
+    content_dirs,
+    expansions,
+    max_turns,
+    role,
+    resume,
+    save_path,
 ):
     """Play a game in the terminal: your seat against bots, or several people at one keyboard.
 
@@ -73,6 +92,7 @@ def play(
 
     from .agents.kinds import default_kind, factory_of
     from .cli_options import check_players, content_paths, define_bots, load_or_exit
+    from .engine.pins import pin_problems
     from .play import PlayError, Setup, Table
     from .play_loop import Terminal
     from .screen_table import Folded
@@ -83,7 +103,17 @@ def play(
     define_bots(bot_defs, bot_timeout)  # (also when resuming: a save names an external bot by ext:NAME only)
     if resume is not None:
         ctx = click.get_current_context()
-        table_options = ("players", "seed", "seat", "hot_seat", "bots", "content_dirs", "expansions", "max_turns")
+        table_options = (
+            "players",
+            "seed",
+            "seat",
+            "hot_seat",
+            "bots",
+            "content_dirs",
+            "expansions",
+            "max_turns",
+            "role",
+        )
         given = [
             "--" + name.replace("_dirs", "").replace("_", "-")
             for name in table_options
@@ -127,9 +157,12 @@ def play(
                 content=[str(Path(c).resolve()) for c in content_dirs],
                 expansions=expansions,
                 max_turns=max_turns,
+                role=role,
             )
             actions = []
         content = load_or_exit(content_paths(setup.content, setup.expansions))
+        for problem in pin_problems(content, setup.role, None, [setup.players]):  # (a save's role too: its packs)
+            raise click.BadParameter(problem, param_hint="'--role'")
         problem = content.rules.cannot_seat_at_doors(setup.players)
         if problem is not None:  # (a save's count: -p's was checked above)
             raise click.ClickException(f"cannot set up the game: {problem}")

@@ -261,6 +261,28 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
     assert code == 1 and "cannot read the save" in out
 
 
+def test_role_deals_that_role_to_the_persons_seat_and_a_save_keeps_it(tmp_path):
+    """`play --role ID` (a designer playtesting a new role at the table) deals that role to the person's seat, with
+    no choice of roles; a save resumes with it (it is in the sealed part, as the seed: at a hot-seat table one
+    seat's secret); an id the content lacks is a usage error with a did-you-mean."""
+    args = ["-p", "4", "-s", "8", "--bots", "random", "--max-turns", "40", "--seat", "2"]
+    code, out = _play(args, ANSWERS)
+    assert code == 0 and "规则：选择角色" in out and "角色：老汉（" not in out  # (the seed does not deal it)
+    whole = _play([*args, "--role", "lao_han"], ANSWERS)[1]
+    first = whole[: whole.index("选择 [")]
+    assert "角色：老汉（裘家二太太）" in first and "规则：选择角色" not in whole
+    save = tmp_path / "g.json"
+    code, out = _play([*args, "--role", "lao_han", "--save", str(save)], "1\n" * 6 + "s\n\n")
+    assert code == 1 and "已保存到" in out and "lao_han" not in save.read_text(encoding="utf-8")
+    code, resumed = _play(["--resume", str(save)], ANSWERS)
+    assert code == 0, resumed[-2000:]
+    assert _after_last_prompt(resumed) == _after_last_prompt(whole)
+    code, out = _play(["--resume", str(save), "--role", "lao_han"], "")
+    assert code == 2 and "leave out --role" in out
+    code, out = _play(["-p", "4", "--role", "lao_hn"], "")
+    assert code == 2 and "no role 'lao_hn' in the content: did you mean lao_han?" in out
+
+
 @pytest.mark.parametrize(
     ("change", "says"),
     [
