@@ -270,6 +270,8 @@ def test_expressions(code, phrase):
         ("repeat 3 { draw(self, 1) }", "重复三次"),
         ("take_top(alive_count())", "（N为存活角色数）"),
         ("add_status(target, skills_disabled)", "令目标角色本回合角色技能无效"),
+        ("put_on_deck(hand(self), bottom: true)", "将你的手牌置于牌堆底"),  # not 放回牌堆顶: the other end
+        ("put_on_deck(hand(self))", "将你的手牌放回牌堆顶"),
     ],
 )
 def test_programs(code, phrase):

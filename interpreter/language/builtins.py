@@ -1119,6 +1119,7 @@ declare(
     "将{xs}放回牌堆顶",
     "放回牌堆顶 (bottom: 牌堆底): face down onto the deck; the first card of the list ends on top "
     "(or, at the bottom, lowest).",
+    phrasing=Phrasing(variants=(({"bottom": "true"}, Phrasing("将{xs}置于牌堆底")),)),
 )
 
 declare(
