@@ -334,6 +334,23 @@ def test_an_unquoted_deck_id_in_a_scenarios_answers_is_named_at_its_place(tmp_pa
     assert CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml"]).exit_code == 0
 
 
+def test_a_deck_id_inside_an_answer_unquoted_is_named_with_the_whole_answer_to_quote(tmp_path, monkeypatch):
+    """`[use #41, P1, …]`: the space before `#` starts a comment there too, hiding the `]`; the hint spoke of the
+    bracket only (the `#` was taken for a comment of its own). It now names the `#41` and the answer to quote."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.scenario.yaml").write_text(
+        "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [41, 27]\n  - identity: te_gong_ji_guan\n"
+        'current: 0\nstart: play\nanswers:\n  0: [use #41, P1, pass, "#27"]\n  1: [accept]\n',
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    (error,) = json.loads(r.stdout)["files"][0]["errors"]
+    assert (error["code"], error["line"], error["col"]) == ("E101", 9, 11)
+    assert "`#41` in `use #41` starts a comment" in error["hint"]
+    assert 'put the whole item in quotes, "use #41"' in error["hint"]
+
+
 SCENE = (
     "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
     'deck_top: [36]\ncurrent: 0\nstart: play\nanswers:\n  0: [pass, "#27"]\n  1: [accept]\n'

@@ -217,12 +217,18 @@ def _yaml_hint(
         where = f"line {context_mark.line + 1}, column {context_mark.column + 1}"
         hidden = _comment_in_flow(lines, context_mark.line + 1, context_mark.column + 1)
         if hidden is not None:  # `[pass, #27]`: the `#` starts a comment that hides the rest of the line
-            hcol, word = hidden
-            hint = (
-                f"`{word}` starts a comment, which hides the rest of the line and its `{closing}`: "
-                f'put it in quotes, "{word}"'
-                + (f", or write the number alone, {word[1:]}" if word[1:].isdigit() else "")
-            )
+            hcol, word, item = hidden
+            if item != word:  # `[use #9, P1]`: the `#` inside an item, after a space
+                hint = (
+                    f"`{word}` in `{item}` starts a comment (a space then `#`), which hides the rest of the line and "
+                    f'its `{closing}`: put the whole item in quotes, "{item}"'
+                )
+            else:
+                hint = (
+                    f"`{word}` starts a comment, which hides the rest of the line and its `{closing}`: "
+                    f'put it in quotes, "{word}"'
+                    + (f", or write the number alone, {word[1:]}" if word[1:].isdigit() else "")
+                )
             return context_mark.line + 1, hcol, f"the `{opening}` at {where} is not closed", hint
         return line, col, problem, f"the `{opening}` at {where} is not closed by `{closing}` before this"
     wrapped = colon_in_wrapped_text(
@@ -243,13 +249,15 @@ def _yaml_hint(
     return line, col, problem, None
 
 
-def _comment_in_flow(lines: list[str], line: int, col: int) -> tuple[int, str] | None:
-    """(column, word) of a `#` written where a value goes in the `[...]`/`{...}` opened at (line, col) — right
-    after the bracket, a `,` or a `: `, and followed by a word (`#27`, a deck id as scenarios write it) — where YAML
-    starts a comment; None if there is none. A comment of the usual kind (`# text`) is not taken for one."""
+def _comment_in_flow(lines: list[str], line: int, col: int) -> tuple[int, str, str] | None:
+    """(column, word, item) of a `#` followed by a word (`#27`, a deck id as scenarios write it) in the
+    `[...]`/`{...}` opened at (line, col), where YAML starts a comment: where a value goes — right after the
+    bracket, a `,` or a `: ` (item is the word) — or after a space inside an item (`use #9`: item is the item up to
+    the word's end); None if there is none. A comment of the usual kind (`# text`) is not taken for one."""
     text = line_of(lines, line) or ""
     quote = ""
     before = ""  # the last character outside quotes that is not a space
+    start = col  # where the current item starts (just after the bracket or the last `,` / `: `)
     for i in range(col, len(text)):  # from just after the bracket (col is 1-based)
         ch = text[i]
         if quote:
@@ -258,9 +266,12 @@ def _comment_in_flow(lines: list[str], line: int, col: int) -> tuple[int, str] |
             quote = ch
         elif ch == "#" and (before in "[{,:" or text[i - 1] == " "):
             m = re.match(r"#[^\s,\]}]+", text[i:])
-            if m is None or before not in "[{,:":
+            if m is None:
                 return None  # a comment of its own, not a value
-            return i + 1, m.group(0)
+            item = m.group(0) if before in "[{,:" else text[start : i + m.end()].strip()
+            return i + 1, m.group(0), item
+        elif ch in ",:[{":
+            start = i + 1
         if not ch.isspace():
             before = ch
     return None
