@@ -84,6 +84,38 @@ def test_a_request_for_another_host_is_refused_on_http_and_websocket():
         assert closed.code == 1008 and "evil.example" in closed.reason
 
 
+def test_the_fully_qualified_form_of_an_allowed_host_is_that_host_and_nothing_else():
+    """``localhost.`` is ``localhost`` (the trailing dot of a fully qualified name: DNS and the browser take both),
+    so a page opened at ``http://localhost.:8000/`` may use the server its address names; two dots, or the dotted
+    form of a host not allowed, are still refused."""
+    from interpreter.web.guard import answers_for
+
+    for host, allowed in [
+        ("localhost.", True),
+        ("LocalHost.", True),
+        ("localhost..", False),
+        ("localhost.evil.", False),
+        ("evil.", False),
+        ("play.example.org.", True),  # (an allowed *.example.org)
+        ("example.org.evil.example.", False),
+    ]:
+        assert answers_for(host, ["localhost", "*.example.org"]) is allowed, host
+    assert answers_for("example.org", ["example.org."])  # (an --allowed-host given in the dotted form)
+    with _client() as client:
+        dotted = {"host": "testserver.", "origin": "http://testserver."}
+        assert client.get("/api/tables", headers={"host": "testserver.:80"}).status_code == 200
+        made = client.post("/api/tables", json={"seats": ["human", "random"], "seed": 3}, headers=dotted)
+        assert made.status_code == 200, made.text
+        with client.websocket_connect("/ws/t1", headers=dotted) as ws:
+            ws.send_json({"type": "join", "token": _key(made.json())})
+            assert ws.receive_json()["type"] == "state"
+        for refused in ("testserver..", "evil.example."):
+            r = client.get("/api/tables", headers={"host": refused})
+            assert r.status_code == 400 and refused in r.json()["error"]
+        r = client.post("/api/tables", json={"seats": ["human", "random"]}, headers={"origin": "http://testserver.."})
+        assert r.status_code == 403
+
+
 def test_a_page_of_another_origin_may_not_post_or_open_a_websocket():
     with _client() as client:
         r = client.post("/api/tables", json={"seats": ["human", "random"]}, headers=EVIL)

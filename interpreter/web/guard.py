@@ -115,13 +115,21 @@ def open_link(bind: str, port: int, hosts: Sequence[str], origins: Sequence[str]
     return (default_origins([host], port)[0]) + "/"
 
 
+def _absolute(host: str) -> str:
+    """A host name without the one trailing dot of its fully qualified form: ``example.org.`` is the host
+    ``example.org`` (DNS resolves both to the same name; a browser keeps the dot it was given in ``Host`` and
+    ``Origin``). Only one dot: ``example.org..`` is no name, and stays as it is (and is refused)."""
+    return host[:-1] if host.endswith(".") and not host.endswith("..") else host
+
+
 def answers_for(host: str | None, hosts: Iterable[str]) -> bool:
-    """Whether a server answering for `hosts` (names, addresses, ``*`` or ``*.example.org``) answers for `host`."""
+    """Whether a server answering for `hosts` (names, addresses, ``*`` or ``*.example.org``) answers for `host`;
+    the trailing-dot form of a name it answers for (``localhost.``) is that name."""
     if host is None:
         return False
-    host = host.lower()
+    host = _absolute(host.lower())
     for pattern in hosts:
-        pattern = pattern.lower()
+        pattern = _absolute(pattern.lower())
         if pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
             return True
     return False
@@ -147,6 +155,18 @@ def host_of(header: str | None) -> str | None:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
+def _origin(origin: str) -> str:
+    """An origin as compared: lower case, no trailing slash, its host without the trailing dot of its fully
+    qualified form (a page opened at ``http://localhost.:8000/`` sends ``Origin: http://localhost.:8000``, and is a
+    page of ``http://localhost:8000``)."""
+    origin = origin.lower().rstrip("/")
+    scheme, sep, rest = origin.partition("://")
+    if not sep:
+        return origin
+    host, colon, port = rest.rpartition(":") if not rest.endswith("]") and ":" in rest else (rest, "", "")
+    return f"{scheme}://{_absolute(host)}{colon}{port}"
+
+
 Scope = dict[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
@@ -160,7 +180,7 @@ class Guard:
     def __init__(self, app: ASGIApp, hosts: Sequence[str], origins: Sequence[str]) -> None:
         self.app = app
         self.hosts = [h.lower() for h in hosts]
-        self.origins = {o.lower().rstrip("/") for o in origins}
+        self.origins = {_origin(o) for o in origins}
 
     def host_allowed(self, host: str | None) -> bool:
         return answers_for(host, self.hosts)
@@ -176,7 +196,7 @@ class Guard:
             )
         origin = headers.get("origin")
         unsafe = scope["type"] == "websocket" or scope.get("method") not in ("GET", "HEAD", "OPTIONS")
-        if unsafe and origin is not None and origin.lower().rstrip("/") not in self.origins:
+        if unsafe and origin is not None and _origin(origin) not in self.origins:
             return Refused(
                 403,
                 f"a page of {origin[:60]!r} may not use this server (serve --allowed-origin names the origins of its "
