@@ -237,6 +237,16 @@ def serve(
     click.echo(f"fengsheng serve: open {link} (Ctrl-C stops {stops})")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=limits.frame_bytes * 4)
+        # (a websocket is pinged every 20 s and dropped if it has not answered 20 s later: a dead one goes then; a
+        # seat's new websocket closes its oldest at once, app.make_room)
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=limits.frame_bytes * 4,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+        )
     finally:
         store.close()  # (its lock goes: another server may open the database)

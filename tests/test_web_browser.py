@@ -327,6 +327,69 @@ def test_a_browser_rejoins_and_a_forged_action_is_refused():
         browser.close()
 
 
+def _dead_socket(port: int, tid: str, key: str) -> socket.socket:
+    """A websocket of a seat that joined and then went silent: it never reads, answers no ping and never closes (a
+    phone that lost its network; the server cannot tell it from a quiet one until a ping goes unanswered)."""
+    import base64
+
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(
+        (
+            f"GET /ws/{tid} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    assert s.recv(4096).startswith(b"HTTP/1.1 101")
+    data, mask = json.dumps({"type": "join", "token": key}).encode(), os.urandom(4)
+    assert len(data) < 126
+    s.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+    return s
+
+
+def test_a_player_whose_connections_died_gets_back_to_the_seat_and_the_oldest_window_gives_way():
+    """The seat's earlier connections died without a close (four of them: the limit), and its player opens the link
+    again and reloads a few times: the page gets the seat (it was refused, 4429, while the server still counted the
+    dead ones) and plays. A live window that is the seat's oldest gives way to a newer one: it says why and does not
+    reconnect by itself (two windows would otherwise take the seat from each other for ever)."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        (link,) = _make_table(lobby, ["human", "heuristic", "random"], seed=4)
+        key = link.split("token=")[1]
+        web = server.table("t1")
+        dead = [_dead_socket(server.port, "t1", key) for _ in range(4)]
+        deadline = time.monotonic() + 10
+        while web.seats[0].connected < 4:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        seat = SeatPage(browser, server.url + link)
+        page = seat.page
+        for _ in range(3):
+            page.wait_for_selector("#options button:not([disabled])")
+            page.reload()
+        page.wait_for_selector("#options button:not([disabled])")
+        assert "窗口" not in page.inner_text("#banner") and web.seats[0].connected == 4
+        page.locator("#options button").first.click()
+        page.wait_for_function("() => Number(document.body.dataset.seq) === 2")
+        # the page is now the seat's oldest live window: a window opened on each of four others' place takes it
+        sockets_of_page: list[object] = []
+        page.on("websocket", lambda ws: sockets_of_page.append(ws))
+        newer = [SeatPage(browser, server.url + link) for _ in range(4)]
+        for other in newer:
+            other.page.wait_for_selector("#options button:not([disabled])")
+        page.wait_for_function("() => document.querySelector('#banner').innerText.includes('刷新页面')")
+        time.sleep(2.5)  # (the page's reconnect comes after 1 s: none comes)
+        assert sockets_of_page == [] and web.seats[0].connected == 4
+        newer[-1].page.locator("#options button").first.click()
+        newer[0].page.wait_for_function("() => Number(document.body.dataset.seq) === 3")
+        for s in dead:
+            s.close()
+        browser.close()
+
+
 def test_a_page_reconnects_to_the_same_position_after_the_server_comes_back(tmp_path):
     """The server stops mid-game (its tables in a database file) and starts again on the same port: the page,
     left open, reconnects by itself to the same position with the same log, and the game plays on to its end."""

@@ -4,6 +4,7 @@ websockets, JSON-only POSTs, bounded bodies, numbers, frames, tables and sockets
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import socket
@@ -56,6 +57,15 @@ def _closed(ws) -> WebSocketDisconnect:
         for _ in range(10):
             ws.receive_text()
     return closed.value
+
+
+def _until(ws, kind: str) -> dict:
+    """The next message of type `kind` the websocket is sent (the people and state messages before it skipped)."""
+    for _ in range(20):
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
 
 
 def _finish(client, made: dict) -> None:
@@ -331,22 +341,49 @@ def test_one_client_makes_a_bounded_number_of_unfinished_tables():
 # ---------------------------------------------------------------------- websockets
 
 
-def test_a_seat_takes_a_bounded_number_of_websockets():
+def test_a_seat_takes_a_bounded_number_of_websockets_its_newest_closing_its_oldest():
+    """A seat holds at most Limits.sockets_per_seat websockets; one more closes the oldest (4409, the page told why)
+    instead of being refused: the server cannot tell a dead socket (a phone that lost its network: no close ever
+    comes) from a quiet one until a ping goes unanswered, and an honest player reconnecting must get in."""
     with _client(Limits(sockets_per_seat=2)) as client:
         key = _key(_table(client))
+        web = client.app.state.tables.get("t1")
         with client.websocket_connect("/ws/t1") as a, client.websocket_connect("/ws/t1") as b:
             for ws in (a, b):
-                ws.send_json({"type": "join", "token": key})
+                ws.send_json({"type": "join", "token": key, "people": True})
                 assert ws.receive_json()["type"] == "state"
             with client.websocket_connect("/ws/t1") as c:
-                c.send_json({"type": "join", "token": key})
-                error = c.receive_json()
-                assert error["type"] == "error" and error["fatal"] and "2 个窗口" in error["message"]
-                closed = _closed(c)
-            assert closed.code == 4429 and "2 windows" in closed.reason
-        with client.websocket_connect("/ws/t1") as again:  # the two closed: the seat takes a window again
-            again.send_json({"type": "join", "token": key})
-            assert again.receive_json()["type"] == "state"
+                c.send_json({"type": "join", "token": key, "people": True})
+                assert c.receive_json()["type"] == "state"  # (it was refused, 4429, while a and b were held)
+                assert web.seats[0].connected == 2
+                error = _until(a, "error")
+                assert error["type"] == "error" and error["fatal"] and "刷新页面" in error["message"]
+                closed = _closed(a)
+                assert closed.code == 4409 and "newer window" in closed.reason
+                for ws, text in ((b, "b is still here"), (c, "c too")):  # the newer two both work
+                    ws.send_json({"type": "chat", "text": text})
+                    assert [_until(x, "chat")["lines"][0]["text"] for x in (b, c)] == [text, text]
+
+
+def test_a_flood_of_websockets_on_one_seat_holds_no_more_than_the_limit():
+    """Sockets opened and never read or closed (dead peers, or a flood with the seat's key): each new one takes the
+    place of the oldest, so the seat never holds more than the limit, and the last one opened plays."""
+    with _client(Limits(sockets_per_seat=3)) as client:
+        key = _key(_table(client))
+        web = client.app.state.tables.get("t1")
+        with contextlib.ExitStack() as stack:
+            opened = []
+            for _ in range(8):
+                ws = stack.enter_context(client.websocket_connect("/ws/t1"))
+                ws.send_json({"type": "join", "token": key, "people": True})
+                assert ws.receive_json()["type"] == "state"
+                opened.append(ws)
+                assert web.seats[0].connected <= 3
+            assert web.seats[0].connected == 3
+            for old in opened[:5]:
+                assert _closed(old).code == 4409
+            opened[-1].send_json({"type": "chat", "text": "here"})
+            assert _until(opened[-1], "chat")["lines"] == [{"seat": 0, "name": "P0", "text": "here"}]
 
 
 def test_the_server_takes_a_bounded_number_of_websockets():

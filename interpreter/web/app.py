@@ -56,6 +56,7 @@ from .guard import (
     CLOSE_ERROR,
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
+    CLOSE_REPLACED,
     CLOSE_SLOW,
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
@@ -121,6 +122,7 @@ class _Seat:
     sent: int = 0
     last: str = ""
     people: bool = False  # it asked for the table's people and chat (the page does: join with "people": true)
+    gone: bool = False  # dropped (a send failed, or a newer websocket of its seat took its place): read no more
 
 
 MIN_TIMER, MAX_TIMER = 10, 3600  # the move timer a host may set, in seconds
@@ -213,6 +215,7 @@ def create_app(
                 await send(other, {"type": "chat", "lines": [line]})
 
     def _drop(conn: _Seat) -> None:
+        conn.gone = True
         conns = sockets.get(conn.table.id, [])
         if conn in conns:
             conns.remove(conn)
@@ -220,6 +223,42 @@ def create_app(
                 conn.table.watching -= 1
             else:
                 conn.table.seats[conn.seat].connected -= 1
+
+    closing: set[asyncio.Task[None]] = set()  # the replaced websockets being closed (a task holds no reference)
+
+    def make_room(web: WebTable, seat: int) -> None:
+        """Room for one more websocket of `seat`: its oldest ones beyond Limits.sockets_per_seat - 1 are dropped now
+        and closed (CLOSE_REPLACED, the page told why: it does not reconnect by itself) in the background.
+
+        Why the oldest, and not a refusal of the newest: a server cannot tell a dead connection from a quiet one
+        until a ping goes unanswered (uvicorn pings every 20 s and gives a pong 20 s), and a phone that lost its
+        network, a laptop that slept, a page reloaded a few times over a bad link all leave sockets the server
+        still counts. The person who joins now holds the seat's key and is the one surely there; refused, an honest
+        player could not come back to the seat for most of a minute. The limit still holds a flood: a seat never
+        has more than Limits.sockets_per_seat websockets, and only its key's holder can open one (who then churns
+        only the seat's own)."""
+        held = [c for c in sockets.get(web.id, ()) if c.seat == seat]
+        for old in held[: max(0, len(held) - limits.sockets_per_seat + 1)]:
+            _drop(old)
+            task = asyncio.ensure_future(
+                asyncio.wait_for(  # (a dead peer may not take the close: its ping times out meanwhile)
+                    close(
+                        old.ws,
+                        CLOSE_REPLACED,
+                        f"this seat was opened in a newer window (at most {limits.sockets_per_seat} at once)",
+                        f"这个座位在别的窗口又打开了（一个座位最多同时开 {limits.sockets_per_seat} 个窗口），"
+                        "这个最早的窗口让了出来：要在这里接着玩，请刷新页面。",
+                    ),
+                    30,
+                )
+            )
+            closing.add(task)
+            task.add_done_callback(closed)
+
+    def closed(task: asyncio.Task[None]) -> None:
+        closing.discard(task)
+        if not task.cancelled():
+            task.exception()  # (a close timed out: the ping drops that socket; nothing to tell anyone)
 
     async def tell(web: WebTable, message: dict[str, Any]) -> None:
         for conn in list(sockets.get(web.id, ())):
@@ -441,12 +480,6 @@ def create_app(
             token = hello.get("token") if isinstance(hello, dict) else None
             invite = hello.get("invite") if isinstance(hello, dict) else None
             seat = web.seat_of(token) if isinstance(token, str) else None
-            if seat is not None and web.seats[seat].connected >= limits.sockets_per_seat:
-                raise _Closed(
-                    CLOSE_TOO_MANY,
-                    f"this seat has {limits.sockets_per_seat} windows open already",
-                    f"这个座位已经在 {limits.sockets_per_seat} 个窗口里打开了：请先关掉一个。",
-                )
             # a spectator comes with no key and no invitation (a key that opens nothing is refused, not watched)
             watch = isinstance(hello, dict) and hello.get("watch") is True and token is None and invite is None
             if watch and web.watching >= limits.watchers_per_table:
@@ -480,6 +513,7 @@ def create_app(
             if seat is None:  # a spectator: the public view (what a seat with no hand sees)
                 web.watching += 1
             else:
+                make_room(web, seat)  # (its oldest websocket closed if it has Limits.sockets_per_seat already)
                 web.seats[seat].connected += 1
             sockets.setdefault(web.id, []).append(conn)
             await send_state(conn)
@@ -493,6 +527,8 @@ def create_app(
                 await advance(web)
             while True:
                 msg = await receive(ws)
+                if conn.gone:  # (replaced by a newer window of its seat, or its sends failed: it is being closed)
+                    break
                 if isinstance(msg, dict) and msg.get("type") in ("name", "chat"):
                     await chat_or_name(conn, msg)
                     continue

@@ -34,7 +34,8 @@ CLOSE_BAD_FRAME = 4400  # not a JSON object of text, or a number too long
 CLOSE_FORBIDDEN = 4403  # no seat of this table has that key (or the invitation was used)
 CLOSE_NOT_FOUND = 4404  # no such table
 CLOSE_SLOW = 4408  # no join message in time
-CLOSE_TOO_MANY = 4429  # the seat has Limits.sockets_per_seat websockets already
+CLOSE_REPLACED = 4409  # a seat's oldest websocket, closed to make room for its newest (Limits.sockets_per_seat)
+CLOSE_TOO_MANY = 4429  # the table has Limits.watchers_per_table spectators' websockets already
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Limits:
     tables: int = 100  # tables held; a finished table is forgotten to make room for a new one
     tables_per_client: int = 10  # unfinished tables made from one client address (0: no such limit)
     sockets: int = 1000  # websockets open in all
-    sockets_per_seat: int = 4  # websockets open on one seat (windows of one person)
+    sockets_per_seat: int = 4  # websockets open on one seat (windows of one person): a new one closes the oldest
     watchers_per_table: int = 100  # spectators' websockets open on one table
     frame_bytes: int = 4096  # one websocket message (an answer is a few dozen bytes)
     body_bytes: int = 16_384  # one JSON POST (the replay viewer's log has its own bound: app.MAX_UPLOAD)
