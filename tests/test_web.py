@@ -364,6 +364,32 @@ def test_the_host_is_blind_its_own_seat_invitations_used_once_no_seed(client):
     assert alone["seat"] is None and [i["seat"] for i in alone["invites"]] == [0, 1]
 
 
+def test_the_host_asks_which_invitations_are_unused_with_the_referee_token_alone(client):
+    """The host's browser keeps the links it was answered (the server keeps only digests: it cannot give them again)
+    and asks, with the table's referee token in the body, which invitations are still unused, to show them again
+    after a reload. Nobody else is answered: not a seat's key, not an invitation, not a token in the URL; a table
+    the server does not hold (or one of the same id on a server that lost its tables) is 404 or 403."""
+    made = _create(client, ["human", "human", "random", "human", "open"], seed=None)
+    referee = made["log"].split("token=")[1]
+    host = client.post("/api/tables/t1/host", json={"token": referee})
+    assert host.status_code == 200, host.text
+    assert host.json() == {"table": "t1", "over": False, "unused": [1, 3], "used": []}
+    person = _Seat(client, client.app, "t1", made["invites"][1]["url"])  # P3's person opens the invitation
+    assert client.post("/api/tables/t1/host", json={"token": referee}).json()["unused"] == [1]
+    assert client.post("/api/tables/t1/host", json={"token": referee}).json()["used"] == [3]
+    text = client.post("/api/tables/t1/host", json={"token": referee}).text
+    assert "invite" not in text and "token" not in text and "seed" not in text
+    for wrong in (_token(made["seat"]["url"]), person.token, made["invites"][0]["url"].split("invite=")[1], "", None):
+        refused = client.post("/api/tables/t1/host", json={"token": wrong})
+        assert refused.status_code == 403 and "referee" in refused.json()["error"]
+    assert client.post(f"/api/tables/t1/host?token={referee}", json={}).status_code == 403  # (the body's only)
+    assert client.post("/api/tables/t9/host", json={"token": referee}).status_code == 404
+    other = _create(client, ["human", "random"], seed=None)
+    assert client.post("/api/tables/t2/host", json={"token": referee}).status_code == 403  # another table's token
+    assert client.post("/api/tables/t2/host", json={"token": other["log"].split("token=")[1]}).json()["unused"] == []
+    person.close()
+
+
 def test_a_page_that_loses_its_invitations_answer_still_holds_the_seat(client):
     """The invitation is spent when the server writes it, before the page hears the seat's key: a connection lost in
     between (a phone on a bad network) would lose the key, and the seat for good (the invitation refused from then

@@ -241,9 +241,10 @@ def _make_table(page, seats: list[str], seed: int, host: str | None = None) -> l
         page.select_option("#host-seat", host)
     page.fill("#seed", str(seed))
     page.click("#create-button")
-    page.wait_for_selector(".my-seat")
-    links = [(int(a.get_attribute("data-seat")), a.get_attribute("href")) for a in page.locator(".join-link").all()]
-    invites = page.locator(".invite-link").all()
+    page.wait_for_selector("#created .my-seat")  # (the tables made before are listed under 你开的桌 too)
+    mine = page.locator("#created .join-link").all()
+    links = [(int(a.get_attribute("data-seat")), a.get_attribute("href")) for a in mine]
+    invites = page.locator("#created .invite-link").all()
     links += [(int(c.get_attribute("data-seat")), c.get_attribute("data-href")) for c in invites]
     return [link for _, link in sorted(links)]
 
@@ -387,6 +388,69 @@ def test_a_player_whose_connections_died_gets_back_to_the_seat_and_the_oldest_wi
         newer[0].page.wait_for_function("() => Number(document.body.dataset.seq) === 3")
         for s in dead:
             s.close()
+        browser.close()
+
+
+def test_the_host_sees_the_unused_invitations_again_after_a_reload_and_no_one_else_does():
+    """The lobby showed the host's links once, right after the table was made: a reload lost the invitations not yet
+    sent. The host's browser keeps them (the server keeps only their digests) and shows them again, under 你开的桌
+    in the lobby and on the table's own page, with those already used said so; a guest's browser shows none. A
+    server that lost its tables (restarted on a database in memory) may give the same id to another table: the
+    host's browser forgets the old one instead of showing its links for the new one."""
+    from playwright.sync_api import sync_playwright
+
+    def texts(page, selector: str) -> list[str]:
+        return [x.inner_text() for x in page.locator(selector).all()]
+
+    with sync_playwright() as p:
+        browser = _browser(p)
+        with Server() as server:
+            port = server.port
+            host = browser.new_context()
+            lobby = host.new_page()
+            lobby.goto(server.url + "/")
+            links = _make_table(lobby, ["human", "human", "heuristic", "human", "random"], seed=9)
+            own, p1, p3 = links
+            lobby.reload()
+            lobby.wait_for_selector("#hosted .hosted[data-table=t1] .invite-link")
+            assert lobby.inner_text("#created") == ""
+            shown = lobby.locator("#hosted .hosted[data-table=t1]")
+            assert shown.locator(".join-link").get_attribute("href") == own
+            assert [c.get_attribute("data-href") for c in shown.locator(".invite-link").all()] == [p1, p3]
+            assert shown.locator(".host-log").get_attribute("href").startswith("/api/tables/t1/log?token=")
+            # a guest opens P1's invitation: the host's lobby says it was used, P3's is still there to send
+            guest = browser.new_context()
+            guest_seat = guest.new_page()
+            guest_seat.goto(server.url + p1)
+            guest_seat.wait_for_selector("#log div")
+            lobby.wait_for_selector("#hosted li.used[data-seat='1']")
+            assert [c.get_attribute("data-seat") for c in lobby.locator("#hosted .invite-link").all()] == ["3"]
+            # the host's own seat page shows the unused invitation; the guest's page and lobby show none
+            mine = host.new_page()
+            mine.goto(server.url + own)
+            mine.wait_for_selector("#host-panel:not([hidden]) .invite-link")
+            assert [c.get_attribute("data-href") for c in mine.locator("#host-invites .invite-link").all()] == [p3]
+            guest_lobby = guest.new_page()
+            guest_lobby.goto(server.url + "/")
+            guest_lobby.wait_for_selector("tr[data-table=t1]")
+            assert guest_lobby.locator("#hosted-panel").is_hidden() and guest_seat.locator("#host-panel").is_hidden()
+            assert texts(guest_lobby, ".invite-link") == [] and texts(guest_seat, ".invite-link") == []
+            # the last guest comes: nothing is left to send, the host's seat page drops the panel
+            last = browser.new_context().new_page()
+            last.goto(server.url + p3)
+            last.wait_for_selector("#log div")
+            mine.wait_for_selector("#host-panel", state="hidden")
+            assert lobby.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('fengsheng:hosted:'))")
+        with Server(port=port) as again:  # (its tables in memory: the restart lost them)
+            other = browser.new_context().new_page()
+            other.goto(again.url + "/")
+            _make_table(other, ["human", "human", "random"], seed=2)  # another table t1, of another host
+            lobby.goto(again.url + "/")
+            lobby.wait_for_selector("tr[data-table=t1]")
+            lobby.wait_for_function(
+                "() => !Object.keys(localStorage).some((k) => k.startsWith('fengsheng:hosted:'))", timeout=10_000
+            )
+            assert lobby.locator("#hosted-panel").is_hidden() and texts(lobby, ".invite-link") == []
         browser.close()
 
 
@@ -639,7 +703,7 @@ def test_the_lobby_keeps_a_move_timer_out_of_range_in_the_form():
         assert lobby.inner_text("#created") == "" and server.app.state.tables.tables == {}  # nothing was sent
         lobby.fill("#timer", "30")
         lobby.click("#create-button")
-        lobby.wait_for_selector(".my-seat")
+        lobby.wait_for_selector("#created .my-seat")
         assert server.table("t1").timer == 30
         assert PAGE_ERRORS == []
         browser.close()

@@ -8,10 +8,12 @@ replay viewer.
 API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no key),
 ``POST /api/tables`` (make one: the host's own seat's link, an invitation for each other reserved seat, the
 referee's log link — never the seed), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
-yet; a reserved seat is never handed out), ``GET /api/tables/<id>/log?token=…`` (the log of a finished game:
-the referee's with the referee token, refused while the game is on; a seat's copy with a seat's key),
-``GET /api/tables/<id>/chat?token=…`` (the table's chat lines, with either: a file of its own, not in the log),
-``POST /api/replay`` (a JSONL log in, its steps in Chinese out).
+yet; a reserved seat is never handed out), ``POST /api/tables/<id>/host`` (``{"token": …}``, the referee token:
+which invitations are still unused, for the host's browser, which kept them), ``GET
+/api/tables/<id>/log?token=…`` (the log of a finished game: the referee's with the referee token, refused while
+the game is on; a seat's copy with a seat's key), ``GET /api/tables/<id>/chat?token=…`` (the table's chat
+lines, with either: a file of its own, not in the log), ``POST /api/replay`` (a JSONL log in, its steps in
+Chinese out).
 
 Websocket ``/ws/<id>``: a spectator's page (``/table/<id>#watch``, the lobby's 观战) sends ``{"type": "join",
 "watch": true}`` and is sent the public view (tables.WebTable.message with no seat) and nothing else of the
@@ -383,6 +385,24 @@ def create_app(
             {"error": "this table has no open seat left (a reserved seat is joined by its link)"}, status_code=409
         )
 
+    async def hosted(request: Request) -> Response:
+        """What the host's browser asks with the referee token it kept (``{"token": …}``, in the body: never in a
+        URL a proxy logs) to show a table's links again after a reload: whether the token is this table's (a table
+        of the same id on a server that lost its tables is another table: 403), which invitations are still unused,
+        whether the game is over. Nothing the host may not know: no seed, no key, no invitation."""
+        try:
+            body = read_json(await _body(request, limits.body_bytes) or b"{}", limits.number_digits)
+        except Refused as e:
+            return _refused(e)
+        try:
+            web = tables.get(request.path_params["tid"])
+        except TableError as e:
+            return JSONResponse({"error": str(e)}, status_code=404)
+        token = body.get("token") if isinstance(body, dict) else None
+        if not isinstance(token, str) or not web.is_host(token):
+            return JSONResponse({"error": "this needs the table's referee token (its host's)"}, status_code=403)
+        return JSONResponse({"table": web.id, "over": web.over(), **web.invitations()})
+
     async def table_log(request: Request) -> Response:
         try:
             web = tables.get(request.path_params["tid"])
@@ -574,6 +594,7 @@ def create_app(
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{tid}/claim", claim, methods=["POST"]),
+        Route("/api/tables/{tid}/host", hosted, methods=["POST"]),
         Route("/api/tables/{tid}/log", table_log),
         Route("/api/tables/{tid}/chat", table_log),
         Route("/api/replay", replay, methods=["POST"]),

@@ -237,6 +237,17 @@ class WebTable:
     def is_host(self, token: str) -> bool:
         return bool(token) and matches(self.referee, token)
 
+    def invitations(self) -> dict[str, list[int]]:
+        """For the host alone (app.py asks the referee token): the reserved seats whose invitation is still unused
+        and those whose invitation was used. The invitations themselves are not here: the server keeps only their
+        digests (a copy of the database opens no seat), so only the host's browser, which was answered them, holds
+        them."""
+        invited = [link for _, link in sorted(self.seats.items()) if link.invite is not None]
+        return {
+            "unused": [link.seat for link in invited if not link.claimed],
+            "used": [link.seat for link in invited if link.claimed],
+        }
+
     def over(self) -> bool:
         return self.state.is_terminal()
 

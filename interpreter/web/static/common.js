@@ -27,6 +27,52 @@ function newSeatKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+// The tables this browser made, each as its host was answered (POST /api/tables: its own seat's link, the
+// invitations, the referee's links), kept in this browser alone: the server keeps only digests of keys and
+// invitations (a copy of its database opens no seat), so it cannot give them again, and a host who reloads the
+// lobby or closes its tab would otherwise have lost the invitations not yet sent. Shown again by the lobby and by
+// the table's own pages in this browser; forgotten once the server no longer knows the table by its referee token.
+const HOSTED = "fengsheng:hosted:";
+const HOSTED_KEPT = 20; // the newest tables made in this browser are kept
+function keepHosted(made) {
+  try {
+    localStorage.setItem(HOSTED + made.table.id, JSON.stringify({ made, at: Date.now() }));
+    const old = hostedTables().slice(HOSTED_KEPT);
+    for (const h of old) forgetHosted(h.made.table.id);
+  } catch (e) { /* private mode: the lobby shows them until it is reloaded */ }
+}
+function hostedTables() {
+  // newest first
+  const found = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (!k || !k.startsWith(HOSTED)) continue;
+      try { found.push(JSON.parse(localStorage.getItem(k))); } catch (e) { localStorage.removeItem(k); }
+    }
+  } catch (e) { /* private mode */ }
+  return found.filter((h) => h && h.made && h.made.table).sort((a, b) => b.at - a.at);
+}
+function hostedTable(tid) {
+  try { const h = JSON.parse(localStorage.getItem(HOSTED + tid)); return h && h.made ? h.made : null; } catch (e) { return null; }
+}
+function forgetHosted(tid) {
+  try { localStorage.removeItem(HOSTED + tid); } catch (e) { /* private mode */ }
+}
+// which of a hosted table's invitations are still unused (POST /api/tables/<id>/host with its referee token, in the
+// body): {unused, used, over}; false if the server does not know the table by that token (gone, or a table of the
+// same id on a server that lost its tables: forgotten here); null if it did not answer
+async function hostStatus(made) {
+  const token = new URL(made.log, location.origin).searchParams.get("token") || "";
+  let res;
+  try {
+    res = await fetch(`/api/tables/${encodeURIComponent(made.table.id)}/host`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+  } catch (e) { return null; }
+  if (res.status === 403 || res.status === 404) { forgetHosted(made.table.id); return false; }
+  if (!res.ok) return null;
+  try { return await res.json(); } catch (e) { return null; }
+}
 async function api(path, options) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";

@@ -1,5 +1,6 @@
 // The lobby: make a table (players, who sits where, the host's seat, seed, expansions): the host's own seat link,
-// the invitations to hand out (each good once), the referee's log link; and the list of tables.
+// the invitations to hand out (each good once), the referee's log link, kept in this browser and shown again after a
+// reload (你开的桌); and the list of tables.
 "use strict";
 let KINDS = ["human"];
 const KIND_ZH = { human: "human（人：链接发给你）", open: "open（空座：大厅里谁都可以加入）", heuristic: "heuristic（机器人）", random: "random（随机机器人）", search: "search（搜索机器人，较慢）" };
@@ -30,6 +31,66 @@ function hostSeats() {
   pick.value = humans.includes(was) || (was === "" && pick.dataset.touched) ? was : (humans[0] ?? "");
 }
 
+// a table this browser made, as its host sees it: its own seat's link, the invitations (`status`, the server's
+// answer of which are still unused: hostStatus; null right after the table was made, when none is used), the open
+// seats and the referee's log link
+function drawMade(made, status) {
+  const base = location.origin;
+  const tid = made.table.id;
+  const used = new Set(status ? status.used : []);
+  const over = Boolean(status && status.over);
+  return [
+    el("p", {}, `桌 ${tid} ${status ? "是你开的" : "开好了"}。`, made.chosen_seed
+      ? "种子是你指定的：你能算出所有的牌，每个座位都会看到这张桌的种子是开桌的人指定的。"
+      : "种子是服务器随机抽的，谁都不知道（包括你）。", over ? "这局已经结束了。" : ""),
+    made.seat ? el("p", { class: "my-seat", "data-seat": made.seat.seat }, `你的座位是 P${made.seat.seat}：`,
+      el("a", { href: made.seat.url, target: "_blank", class: "join-link mine", "data-seat": made.seat.seat }, "入座"),
+      "（这个链接是你自己的，别发给别人）") : el("p", { class: "my-seat" }, "你不在这张桌上坐。"),
+    made.invites.length && !over ? el("div", { class: "invites" },
+      el("p", {}, "邀请链接：发给你请的人，每个座位一个，每个链接只能用一次——第一个打开它的浏览器坐下，之后这个链接就失效了。" +
+        "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
+      el("ul", { class: "links" }, made.invites.map((l) => used.has(l.seat)
+        ? el("li", { "data-seat": l.seat, class: "used" }, `P${l.seat} 的邀请已经用过了：有人入座了。`)
+        : el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
+          el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, base + l.url))))) : "",
+    made.open.length && !over ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
+      " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
+    el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",
+      el("a", { href: made.log, class: "host-log" }, "裁判日志"), "（fengsheng replay 能重放它；游戏进行中打开会被拒绝）"),
+  ];
+}
+
+// the tables this browser made earlier (kept in it: common.js keepHosted), shown again with their links, each
+// asked of the server (which invitations are still unused; a table it no longer knows is forgotten); redrawn only
+// when that changed, so a link being selected to copy is not lost to a redraw
+let shownMade = null; // the table just made, shown above the list
+let shownHosted = null;
+let hostedAsking = null; // the asking under way, and whether to ask again when it is done (one at a time)
+async function showHosted() {
+  if (hostedAsking) { hostedAsking.again = true; return; }
+  hostedAsking = { again: false };
+  try { await drawHosted(); } finally {
+    const again = hostedAsking.again;
+    hostedAsking = null;
+    if (again) showHosted();
+  }
+}
+async function drawHosted() {
+  const panel = document.getElementById("hosted-panel");
+  const kept = hostedTables().filter((h) => h.made.table.id !== shownMade);
+  const found = [];
+  for (const h of kept) {
+    const status = await hostStatus(h.made);
+    if (status) found.push([h.made, status]);
+  }
+  const seen = JSON.stringify(found);
+  if (seen === shownHosted) return;
+  shownHosted = seen;
+  panel.hidden = !found.length;
+  document.getElementById("hosted").replaceChildren(...found.map(([made, status]) =>
+    el("div", { class: "hosted", "data-table": made.table.id }, ...drawMade(made, status))));
+}
+
 async function create(event) {
   event.preventDefault();
   const n = Number(document.getElementById("players").value);
@@ -46,26 +107,9 @@ async function create(event) {
       body: JSON.stringify({ seats, seed: seed === "" ? null : seed, expansions: expansions || null,
         host_seat: host === "" ? null : Number(host), timer: timer === "" ? null : Number(timer) }),
     });
-    const base = location.origin;
-    const tid = made.table.id;
-    out.replaceChildren(
-      el("p", {}, `桌 ${tid} 开好了。`, made.chosen_seed
-        ? "种子是你指定的：你能算出所有的牌，每个座位都会看到这张桌的种子是开桌的人指定的。"
-        : "种子是服务器随机抽的，谁都不知道（包括你）。"),
-      made.seat ? el("p", { class: "my-seat", "data-seat": made.seat.seat }, `你的座位是 P${made.seat.seat}：`,
-        el("a", { href: made.seat.url, target: "_blank", class: "join-link mine", "data-seat": made.seat.seat }, "入座"),
-        "（这个链接是你自己的，别发给别人）") : el("p", { class: "my-seat" }, "你不在这张桌上坐。"),
-      made.invites.length ? el("div", { class: "invites" },
-        el("p", {}, "邀请链接：发给你请的人，每个座位一个，每个链接只能用一次——第一个打开它的浏览器坐下，之后这个链接就失效了。" +
-          "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
-        el("ul", { class: "links" }, made.invites.map((l) =>
-          el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
-            el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, base + l.url))))) : "",
-      made.open.length ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
-        " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
-      el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",
-        el("a", { href: made.log, class: "host-log" }, "裁判日志"), "（fengsheng replay 能重放它；游戏进行中打开会被拒绝）"),
-    );
+    keepHosted(made); // (before it is shown: a reload from now on shows it again)
+    shownMade = made.table.id;
+    out.replaceChildren(...drawMade(made, null));
     refresh();
   } catch (e) {
     out.replaceChildren(el("div", { class: "banner error" }, String(e.message || e)));
@@ -106,6 +150,7 @@ async function refresh() {
   const seen = JSON.stringify(data.tables);
   if (seen === shownTables) return;
   shownTables = seen;
+  showHosted(); // (a table's seats changed: an invitation may have been used)
   if (!data.tables.length) { box.replaceChildren("还没有桌子。"); box.className = "muted"; return; }
   box.className = "";
   box.replaceChildren(el("table", { class: "grid" },

@@ -150,6 +150,30 @@ function choose(action) {
   ws.send(JSON.stringify({ type: "act", seq: state.seq, action }));
 }
 
+// the invitations of this table not used yet, if this browser made it (common.js keepHosted): its host, back at the
+// table from a reload or another tab, sees them again (the server cannot give them again: it keeps their digests
+// only). Asked again whenever the table's people change (a guest who came used an invitation)
+let hostAsking = null; // the asking under way, and whether to ask again when it is done (one at a time)
+async function drawHosting() {
+  const made = hostedTable(tid);
+  if (!made) return;
+  if (hostAsking) { hostAsking.again = true; return; }
+  hostAsking = { again: false };
+  try {
+    const status = await hostStatus(made);
+    if (status === null) return; // (no answer: as it was)
+    const unused = status ? made.invites.filter((l) => status.unused.includes(l.seat)) : [];
+    document.getElementById("host-panel").hidden = !unused.length || status.over;
+    document.getElementById("host-invites").replaceChildren(...unused.map((l) =>
+      el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
+        el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, location.origin + l.url))));
+  } finally {
+    const again = hostAsking.again;
+    hostAsking = null;
+    if (again) drawHosting();
+  }
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/ws/" + tid);
@@ -173,6 +197,7 @@ function connect() {
       document.getElementById("chosen-seed").hidden = !msg.chosen_seed;
     } else if (msg.type === "people" || msg.type === "chat") {
       peopleMessage(msg); // people.js
+      if (msg.type === "people") drawHosting();
     } else if (msg.type === "error") {
       banner(msg.message, msg.until_moved ? "error until-moved" : "error");
       if (msg.until_moved) stalledAt = state ? state.seq : -1;
