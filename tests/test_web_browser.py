@@ -611,6 +611,52 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby():
         browser.close()
 
 
+def test_a_stranger_who_closed_the_seats_tab_finds_it_again_in_the_lobby():
+    """The lobby's 加入 sends its stranger to the seat's page, whose link (its key) was never shown anywhere else: a
+    closed tab was a seat lost, 加入 gone with the last open seat. The browser keeps the seat it sits at, and the
+    lobby offers it back (回到我的座位) in that browser alone; a key the server no longer knows is forgotten."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        host = browser.new_page()
+        host.goto(server.url + "/")
+        _make_table(host, ["human", "open", "random"], seed=6)
+        stranger = browser.new_context()
+        page = stranger.new_page()
+        page.goto(server.url + "/")
+        page.click("tr[data-table=t1] button")
+        page.wait_for_selector("#log div")
+        seat_url = page.url
+        page.close()
+        lobby = stranger.new_page()
+        lobby.goto(server.url + "/")
+        lobby.wait_for_selector("tr[data-table=t1] .my-seat-link")
+        assert lobby.locator("tr[data-table=t1] button").count() == 0  # (no open seat left: no 加入)
+        assert lobby.inner_text("tr[data-table=t1] .my-seat-link") == "回到我的座位 P1"
+        lobby.click("tr[data-table=t1] .my-seat-link")
+        lobby.wait_for_selector("#log div")
+        assert lobby.url == seat_url and int(lobby.evaluate("() => document.body.dataset.seat")) == 1
+        # the host's browser offers its own seat back; a third browser, none
+        host.reload()
+        host.wait_for_selector("tr[data-table=t1] .my-seat-link[data-seat='0']")
+        other = browser.new_context().new_page()
+        other.goto(server.url + "/")
+        other.wait_for_selector("tr[data-table=t1]")
+        assert other.locator(".my-seat-link").count() == 0
+        # a key the server does not know at this table (a table of the same id after a restart in memory): the page
+        # says so, and the lobby no longer offers it
+        stale = "() => localStorage.setItem('fengsheng:seat:t1', JSON.stringify({seat: 1, token: 'x'.repeat(22)}))"
+        lobby.evaluate(stale)
+        lobby.goto("about:blank")  # (from the seat's page: only the fragment would change, the page would stay)
+        lobby.goto(server.url + "/table/t1#seat=1&token=" + "x" * 22)
+        lobby.wait_for_selector(".banner.error")
+        lobby.goto(server.url + "/")
+        lobby.wait_for_selector("tr[data-table=t1]")
+        assert lobby.locator(".my-seat-link").count() == 0
+        browser.close()
+
+
 def test_the_replay_viewer_steps_through_a_finished_tables_log(tmp_path):
     from playwright.sync_api import sync_playwright
 

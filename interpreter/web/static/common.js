@@ -73,6 +73,31 @@ async function hostStatus(made) {
   if (!res.ok) return null;
   try { return await res.json(); } catch (e) { return null; }
 }
+// the seat this browser sits at, at each table (its key, whichever way it came: the host's own link, an invitation,
+// the lobby's 加入), kept when the server first showed the seat: the lobby offers it again (回到我的座位), so a closed
+// tab is not a seat lost for whoever took it from the lobby and never saw its link. Forgotten when the server says
+// the key opens no seat (a table gone, another under the same id)
+const SAT = "fengsheng:seat:";
+function keepSeat(tid, seat, token) {
+  try { localStorage.setItem(SAT + tid, JSON.stringify({ seat, token })); } catch (e) { /* private mode */ }
+}
+function seatAt(tid) {
+  try { const s = JSON.parse(localStorage.getItem(SAT + tid)); return s && s.token ? s : null; } catch (e) { return null; }
+}
+function forgetSeat(tid, token) {
+  const s = seatAt(tid);
+  if (s && s.token === token) try { localStorage.removeItem(SAT + tid); } catch (e) { /* private mode */ }
+}
+function seatsKept() {
+  const found = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith(SAT)) found.push(k.slice(SAT.length));
+    }
+  } catch (e) { /* private mode */ }
+  return found;
+}
 async function api(path, options) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";

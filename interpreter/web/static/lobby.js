@@ -141,13 +141,26 @@ async function join(tid) {
   }
 }
 
+// the seat this browser sits at, at table `t` (common.js keepSeat; or the host's own seat of a table it made, not
+// opened yet): a link back to it
+function mine(t) {
+  const s = seatAt(t.id);
+  const made = hostedTable(t.id);
+  const link = s ? { seat: s.seat, url: `/table/${t.id}#seat=${s.seat}&token=${s.token}` } : made && made.seat;
+  if (!link) return "";
+  return [el("a", { href: link.url, class: "my-seat-link", "data-seat": link.seat }, `回到我的座位 P${link.seat}`), " "];
+}
+
 let shownTables = null; // the list as last drawn: redrawn only when it changed, so a click is not lost to a redraw
 
 async function refresh() {
   const box = document.getElementById("tables");
   let data;
   try { data = await api("/api/tables"); } catch (e) { return; }
-  const seen = JSON.stringify(data.tables);
+  for (const tid of seatsKept()) { // (a table the server no longer holds: its seat is no more)
+    if (!data.tables.some((t) => t.id === tid)) forgetSeat(tid, (seatAt(tid) || {}).token);
+  }
+  const seen = JSON.stringify([data.tables, seatsKept(), hostedTables().map((h) => h.made.table.id)]);
   if (seen === shownTables) return;
   shownTables = seen;
   showHosted(); // (a table's seats changed: an invitation may have been used)
@@ -160,7 +173,8 @@ async function refresh() {
       el("td", {}, t.seats.map((s) => `P${s.seat} ${s.kind}${s.kind === "human" ? (s.connected ? "（在线）" : s.open ? "（空座）" : s.reserved ? "（留座：凭链接）" : "（已有人）") : ""}`).join("，")),
       el("td", {}, (t.expansions || "（服务器默认）") + (t.chosen_seed ? "；种子由开桌的人指定" : "")),
       el("td", {}, t.over ? "已结束" : `第 ${t.turn} 回合`),
-      el("td", {}, !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : "",
+      el("td", {}, mine(t),
+        !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : "",
         " ", el("a", { href: `/table/${t.id}#watch`, class: "watch-link" }, "观战")),
     )))));
 }

@@ -191,6 +191,7 @@ function connect() {
       // an info banner goes with the next state; a stall's ("until_moved") once the table has moved on
       const moved = stalledAt !== null && msg.seq !== stalledAt;
       if (moved) stalledAt = null;
+      if (msg.seat !== null && token && !state) keepSeat(tid, msg.seat, token); // (the lobby's 回到我的座位)
       state = msg;
       if (document.querySelector("#banner .info:not(.timed)") || (moved && document.querySelector("#banner .until-moved"))) banner("");
       draw(msg);
@@ -204,7 +205,8 @@ function connect() {
       if (msg.fatal) closedForGood = true;
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
+    if (event.code === 4403 && token) forgetSeat(tid, token); // (no seat of this table has this key)
     if (closedForGood) return;
     banner("与服务器的连接断开了，正在重新连接……", "info");
     setTimeout(connect, 1000);
