@@ -657,6 +657,29 @@ def test_a_stranger_who_closed_the_seats_tab_finds_it_again_in_the_lobby():
         browser.close()
 
 
+def test_another_link_of_the_table_opened_in_a_seats_tab_opens_that_seat():
+    """Another link of the same table pasted into a seat's tab (a second seat's, someone trying two seats on one
+    machine; the spectator's view): only the fragment changes, and the page stayed at the first seat, showing its
+    hand under the other link in the address bar. It now loads the link's seat, or the spectator's view."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        own, invite = _make_table(lobby, ["human", "human", "random"], seed=6)
+        page = browser.new_page()
+        page.goto(server.url + own)
+        page.wait_for_function("() => document.body.dataset.seat === '0'")
+        page.goto(server.url + invite)
+        page.wait_for_function("() => document.body.dataset.seat === '1'")
+        assert "你是 P1" in page.inner_text("#title") and "token=" in page.url
+        page.goto(server.url + "/table/t1#watch")
+        page.wait_for_function("() => document.body.dataset.seat === 'null'")
+        assert "观战" in page.inner_text("#title")
+        browser.close()
+
+
 def test_the_replay_viewer_steps_through_a_finished_tables_log(tmp_path):
     from playwright.sync_api import sync_playwright
 

@@ -212,6 +212,10 @@ function connect() {
     setTimeout(connect, 1000);
   };
 }
+// another link of this table opened in this tab (pasted into its address bar, clicked on a page of it) changes only
+// the fragment: the browser keeps the page, its websocket and its seat. The page is loaded again for the link's
+// (its own replaceState of the address fires no hashchange)
+window.addEventListener("hashchange", () => location.reload());
 if (!token && !invite && !watching) {
   banner("这个链接缺少座位的密钥（#token=… 或 #invite=…）：请用大厅或开桌的人给你的链接。", "error");
 } else {
