@@ -411,35 +411,38 @@ def test_the_host_sees_the_unused_invitations_again_after_a_reload_and_no_one_el
             lobby.goto(server.url + "/")
             links = _make_table(lobby, ["human", "human", "heuristic", "human", "random"], seed=9)
             own, p1, p3 = links
+            early = browser.new_context().new_page()  # (P3's guest, before the host's reload)
+            early.goto(server.url + p3)
+            early.wait_for_selector("#log div")
+            lobby.wait_for_selector("#created li.used[data-seat='3']")  # the lobby left open says so
+            assert [c.get_attribute("data-seat") for c in lobby.locator("#created .invite-link").all()] == ["1"]
+            early.context.close()
             lobby.reload()
             lobby.wait_for_selector("#hosted .hosted[data-table=t1] .invite-link")
             assert lobby.inner_text("#created") == ""
             shown = lobby.locator("#hosted .hosted[data-table=t1]")
             assert shown.locator(".join-link").get_attribute("href") == own
-            assert [c.get_attribute("data-href") for c in shown.locator(".invite-link").all()] == [p1, p3]
+            assert [c.get_attribute("data-href") for c in shown.locator(".invite-link").all()] == [p1]
+            assert shown.locator("li.used[data-seat='3']").count() == 1
             assert shown.locator(".host-log").get_attribute("href").startswith("/api/tables/t1/log?token=")
-            # a guest opens P1's invitation: the host's lobby says it was used, P3's is still there to send
+            # the host's own seat page shows the unused invitation; a guest's page and lobby show none
+            mine = host.new_page()
+            mine.goto(server.url + own)
+            mine.wait_for_selector("#host-panel:not([hidden]) .invite-link")
+            assert [c.get_attribute("data-href") for c in mine.locator("#host-invites .invite-link").all()] == [p1]
+            # the last guest opens P1's invitation: the host's lobby says it was used, the seat page drops its panel
             guest = browser.new_context()
             guest_seat = guest.new_page()
             guest_seat.goto(server.url + p1)
             guest_seat.wait_for_selector("#log div")
             lobby.wait_for_selector("#hosted li.used[data-seat='1']")
-            assert [c.get_attribute("data-seat") for c in lobby.locator("#hosted .invite-link").all()] == ["3"]
-            # the host's own seat page shows the unused invitation; the guest's page and lobby show none
-            mine = host.new_page()
-            mine.goto(server.url + own)
-            mine.wait_for_selector("#host-panel:not([hidden]) .invite-link")
-            assert [c.get_attribute("data-href") for c in mine.locator("#host-invites .invite-link").all()] == [p3]
+            assert texts(lobby, "#hosted .invite-link") == []
+            mine.wait_for_selector("#host-panel", state="hidden")
             guest_lobby = guest.new_page()
             guest_lobby.goto(server.url + "/")
             guest_lobby.wait_for_selector("tr[data-table=t1]")
             assert guest_lobby.locator("#hosted-panel").is_hidden() and guest_seat.locator("#host-panel").is_hidden()
             assert texts(guest_lobby, ".invite-link") == [] and texts(guest_seat, ".invite-link") == []
-            # the last guest comes: nothing is left to send, the host's seat page drops the panel
-            last = browser.new_context().new_page()
-            last.goto(server.url + p3)
-            last.wait_for_selector("#log div")
-            mine.wait_for_selector("#host-panel", state="hidden")
             assert lobby.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('fengsheng:hosted:'))")
         with Server(port=port) as again:  # (its tables in memory: the restart lost them)
             other = browser.new_context().new_page()

@@ -33,14 +33,14 @@ function hostSeats() {
 
 // a table this browser made, as its host sees it: its own seat's link, the invitations (`status`, the server's
 // answer of which are still unused: hostStatus; null right after the table was made, when none is used), the open
-// seats and the referee's log link
-function drawMade(made, status) {
+// seats and the referee's log link; `fresh`: the table just made on this page
+function drawMade(made, status, fresh) {
   const base = location.origin;
   const tid = made.table.id;
   const used = new Set(status ? status.used : []);
   const over = Boolean(status && status.over);
   return [
-    el("p", {}, `桌 ${tid} ${status ? "是你开的" : "开好了"}。`, made.chosen_seed
+    el("p", {}, `桌 ${tid} ${fresh ? "开好了" : "是你开的"}。`, made.chosen_seed
       ? "种子是你指定的：你能算出所有的牌，每个座位都会看到这张桌的种子是开桌的人指定的。"
       : "种子是服务器随机抽的，谁都不知道（包括你）。", over ? "这局已经结束了。" : ""),
     made.seat ? el("p", { class: "my-seat", "data-seat": made.seat.seat }, `你的座位是 P${made.seat.seat}：`,
@@ -63,7 +63,8 @@ function drawMade(made, status) {
 // the tables this browser made earlier (kept in it: common.js keepHosted), shown again with their links, each
 // asked of the server (which invitations are still unused; a table it no longer knows is forgotten); redrawn only
 // when that changed, so a link being selected to copy is not lost to a redraw
-let shownMade = null; // the table just made, shown above the list
+let shownMade = null; // the table just made, shown above the list (as it was last drawn: shownMadeStatus)
+let shownMadeStatus = "null";
 let shownHosted = null;
 let hostedAsking = null; // the asking under way, and whether to ask again when it is done (one at a time)
 async function showHosted() {
@@ -77,11 +78,14 @@ async function showHosted() {
 }
 async function drawHosted() {
   const panel = document.getElementById("hosted-panel");
-  const kept = hostedTables().filter((h) => h.made.table.id !== shownMade);
   const found = [];
-  for (const h of kept) {
+  for (const h of hostedTables()) {
     const status = await hostStatus(h.made);
-    if (status) found.push([h.made, status]);
+    if (!status) continue;
+    if (h.made.table.id !== shownMade) { found.push([h.made, status]); continue; }
+    if (JSON.stringify(status) === shownMadeStatus) continue; // (the table just made: above, redrawn if it changed)
+    shownMadeStatus = JSON.stringify(status);
+    document.getElementById("created").replaceChildren(...drawMade(h.made, status, true));
   }
   const seen = JSON.stringify(found);
   if (seen === shownHosted) return;
@@ -109,7 +113,8 @@ async function create(event) {
     });
     keepHosted(made); // (before it is shown: a reload from now on shows it again)
     shownMade = made.table.id;
-    out.replaceChildren(...drawMade(made, null));
+    shownMadeStatus = "null";
+    out.replaceChildren(...drawMade(made, null, true));
     refresh();
   } catch (e) {
     out.replaceChildren(el("div", { class: "banner error" }, String(e.message || e)));
