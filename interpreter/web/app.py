@@ -547,8 +547,8 @@ def create_app(
                 await advance(web)
             while True:
                 msg = await receive(ws)
-                if conn.gone:  # (replaced by a newer window of its seat, or its sends failed: it is being closed)
-                    break
+                if conn.gone:  # (replaced by a newer window of its seat: its close is on its way; read until it comes)
+                    continue
                 if isinstance(msg, dict) and msg.get("type") in ("name", "chat"):
                     await chat_or_name(conn, msg)
                     continue
