@@ -87,6 +87,16 @@ ROWS = [
     ("True for true", ACTIVE + "    effect: if True { draw(self, 1) }\n", [("E301", 12, 16, "write `true`")]),
     ("None for none", ACTIVE + "    effect: if self == None { draw(self, 1) }\n", [("E301", 12, 24, "write `none`")]),
     (
+        "yes for true in code",
+        ACTIVE + "    effect: |\n      put_on_deck(hand(self), bottom: yes)\n",
+        [("E301", 13, 39, "write `true`")],
+    ),
+    (
+        "a number in quotes",
+        ACTIVE + '    condition: count(hand(self)) >= "2"\n',
+        [("E302", 12, 37, "a number is written without quotes: 2")],
+    ),
+    (
         "a misspelt yes/no",
         ACTIVE + "    optional: flase\n    effect: draw(self, 1)\n",
         [("E113", 12, 15, "did you mean false?")],

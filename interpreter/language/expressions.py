@@ -49,6 +49,8 @@ _NAME_SLIPS = {
     "nil": "write `none`",
     "this": "the skill's owner is `self`",
     "me": "the skill's owner is `self`",
+    "yes": "a flag is `true` or `false`: write `true`",
+    "no": "a flag is `true` or `false`: write `false` (no value at all is `none`)",
     "len": "count(...) gives how many items a list has",
     "length": "count(...) gives how many items a list has",
 }
@@ -473,7 +475,9 @@ class ExpressionCompiler:
         for side in (node.left, node.right):
             t, code = self._expr(side, T.INT)
             if not T.accepts(T.INT, t):
-                self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side)
+                text = side.value.strip() if isinstance(side, ast.StrLit) else ""
+                hint = f"a number is written without quotes: {text}" if re.fullmatch(r"-?[0-9]+", text) else None
+                self._err("E302", f"`{op}` compares numbers, but this is {T.describe(t)}", side, hint)
             numbers = numbers and t == T.INT
             sides.append(code)
         if numbers:
