@@ -47,10 +47,12 @@ def scenario_run(paths, trace, allow_outside, fmt):
         try:
             result = run_scenario(f, allow_outside=allow_outside)
         except ContentErrors as e:
-            record["errors"] = [err.to_json() for err in e.errors]
+            # by file, line and column, as validate lists them (the schema's findings come in its own order)
+            errors = sorted(e.errors, key=lambda err: (str(err.path), err.line or 0, err.col or 0))
+            record["errors"] = [err.to_json() for err in errors]
             if fmt == "text":
                 click.echo(f"FAIL {f}: the file has errors")
-                for err in e.errors:
+                for err in errors:
                     click.echo(textwrap.indent(str(err), "  "))
             failed += 1
             continue

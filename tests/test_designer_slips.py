@@ -361,6 +361,25 @@ def test_a_deck_id_inside_an_answer_unquoted_is_named_with_the_whole_answer_to_q
     assert 'put the whole item in quotes, "use #41"' in error["hint"]
 
 
+def test_an_expectation_written_in_the_state_says_where_it_goes_and_errors_come_in_line_order(tmp_path, monkeypatch):
+    """`not_offered:` under a seat of `players:` (the state), `skills_fired:` at the top: expectations written
+    outside `expect:`. The hint listed the state's keys; it now says where the key goes, with the seat's number.
+    The file's errors are listed by line, as validate lists them (the schema gave them in its own order)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.scenario.yaml").write_text(
+        "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n  - identity: te_gong_ji_guan\n"
+        "    not_offered: [use 截获]\n    role_face_up: true\ncurrent: 0\nstart: play\nskills_fired: [视死]\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    errors = json.loads(r.stdout)["files"][0]["errors"]
+    assert [(e["code"], e["line"], e["col"]) for e in errors] == [("E111", 5, 5), ("E111", 6, 5), ("E111", 9, 1)]
+    assert "an expectation" in errors[0]["hint"] and "under `expect: players: 1:`" in errors[0]["hint"]
+    assert "the state's key is `face_up`" in errors[1]["hint"] and "`expect: players: 1:`" in errors[1]["hint"]
+    assert errors[2]["hint"] == "`skills_fired` is an expectation: write it under `expect:`"
+
+
 SCENE = (
     "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
     'deck_top: [36]\ncurrent: 0\nstart: play\nanswers:\n  0: [pass, "#27"]\n  1: [accept]\n'

@@ -155,6 +155,9 @@ def _report(sink: Diagnostics, path: Any, data: PosDict, e: Any, meant: set[tupl
             # a key that has no place here though a like mapping elsewhere takes it (a rule skill's `flips_up:`,
             # a role's skill's) says why, from the schema's `x-unknown-key-hints`
             h = e.schema.get("x-unknown-key-hints", {}).get(extra) if isinstance(extra, str) else None
+            index = next((k for k in reversed(list(e.absolute_path)) if isinstance(k, int)), None)
+            if h and index is not None:  # `{index}`: the list item's own place (a scenario's seat: expect: players: 0:)
+                h = h.replace("{index}", str(index))
             h = h or did_you_mean(extra, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
             sink.err(path, where, "E111", f"unknown key '{clip(str(extra))}'", h)
         return
