@@ -49,6 +49,7 @@ from .seat_text import (
     result_text,
     role_cell,
     role_line,
+    rule_skills_line,
     seat_name,
     task_line,
     transit_text,
@@ -112,6 +113,9 @@ def render(
         lines.append(Text(task_line(mine["task"], names)))
     if mine["role"]:
         lines.append(Text(role_line(mine["role"], names)))
+    rule_skills = rule_skills_line(names)
+    if rule_skills is not None:
+        lines.append(Text(rule_skills))
     lines.append(Text("手牌：").append_text(cards_text(mine["hand"])))
     for seat, ident in sorted(obs["known_identities"].items()):
         lines.append(Text(f"你看过 P{seat} 的身份：{names.identity(ident)}"))

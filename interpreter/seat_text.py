@@ -358,6 +358,16 @@ def role_line(role_id: str, names: Names) -> str:
     return f"角色：{names.role(role_id)}" + (f"　技能：{skills}" if skills else "")
 
 
+RULE_SKILLS_ZH = "规则技能（每名角色都有）"
+
+
+def rule_skills_line(names: Names) -> str | None:
+    """The skills the rules give every seat (a house rule: docs/modding.md, "Rule skills"), by name, or None for
+    rules without any: a seat's panel says them beside its role's, since no role card of the table prints them."""
+    skills = names.content.rules.skills
+    return f"{RULE_SKILLS_ZH}：" + "、".join(f"［{sk.name}］" for sk in skills) if skills else None
+
+
 # (a hand's seat spaced from 在 as from the 的 after it: known_place)
 KNOWN_WHERE = {"hand": " P{seat} 的手牌", "deck": "牌堆第 {depth} 张", "processing": "使用中"}
 
@@ -449,7 +459,8 @@ def ending_text(reason: str, names: Names) -> str:
 
 
 def rules_texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: Names) -> list[str]:
-    """The rules texts a seat may want at a decision: its role's skills, its cards', the offered roles'."""
+    """The rules texts a seat may want at a decision: its role's skills, the rules' skills, its cards', the offered
+    roles'."""
     content = names.content
     lines = []
     roles = [obs["me"]["role"]] + [d["value"] for d in actions if d["kind"] == "role"]
@@ -458,6 +469,9 @@ def rules_texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], na
         if role is not None:
             lines.append(f"{role.label()}：")
             lines += [f"  ［{sk.name}］{sk.text}" for sk in role.skills]
+    if content.rules.skills:  # every seat's, whatever its role: offered beside the role's, printed on no role card
+        lines.append(f"{RULE_SKILLS_ZH}：")
+        lines += [f"  ［{sk.name}］{sk.text}" for sk in content.rules.skills]
     types = [c["card"] for c in obs["me"]["hand"]] + [d["as"] for d in actions if d["kind"] == "use"]
     for type_id in dict.fromkeys(types):
         ct = content.card_types.get(type_id)

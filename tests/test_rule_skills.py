@@ -194,6 +194,30 @@ def _folder(content) -> str:
     return content.packs[-1].folder
 
 
+def test_a_person_at_the_table_is_told_the_rule_skills_and_offered_one_by_its_name(content):
+    """`play`: the seat's panel names the rules' skills from the first screen (no role card prints them), `h` gives
+    their texts, and the active one is offered as 发动技能 ［家规换牌］. Before, a person met a house rule only when
+    it was offered, and `h` there gave its text nowhere (the rules ask at an idle point, not the skill)."""
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+
+    args = ["play", "-p", "3", "-s", "4", "--max-turns", "6", "--expansions", "none", "--content", _folder(content)]
+    r = CliRunner().invoke(main, args, input="h\n1\n" * 400)
+    assert "Traceback" not in r.output and r.exit_code == 0, r.output[-2000:]
+    first = r.output[: r.output.index("选择角色")]
+    assert "规则技能（每名角色都有）：［家规摸牌］、［家规换牌］" in first, first
+    assert "发动技能 ［家规换牌］" in r.output
+    assert "  ［家规换牌］每回合限一次，你可以弃置两张手牌，然后摸一张牌。" in r.output  # (h, at a decision)
+    from interpreter.seat_text import Names
+    from interpreter.web.view import seat_view
+
+    g = make(content, [S("red"), S("blue"), S("blue")])  # the browser's panel says them too
+    assert seat_view(observe(g, 1), (), Names(content))["me"]["rule_skills"] == (
+        "规则技能（每名角色都有）：［家规摸牌］、［家规换牌］"
+    )
+
+
 # ---------------------------------------------------------------------- describe, pack diff, fingerprint
 
 

@@ -30,6 +30,7 @@ from ..seat_text import (
     result_text,
     role_cell,
     role_line,
+    rule_skills_line,
     rules_texts,
     seat_name,
     task_line,
@@ -79,6 +80,7 @@ def seat_view(
         "identity": f"身份：{names.identity(mine['identity'])}",
         "task": task_line(mine["task"], names) if mine["task"] else None,
         "role": role_line(mine["role"], names) if mine["role"] else None,
+        "rule_skills": rule_skills_line(names),  # the house rules' skills, every seat's (None: the rules have none)
         "hand": [card_chip(c) for c in mine["hand"]],
         "known": [f"你看过 P{s} 的身份：{names.identity(i)}" for s, i in sorted(obs["known_identities"].items())]
         + [f"你知道的牌：{card_text(k['card']).plain}{known_place(k)}" for k in obs["known_cards"]],

@@ -162,6 +162,7 @@ function drawMine(box, v) {
     el("div", {}, me.identity),
     me.task ? el("div", {}, me.task) : "",
     me.role ? el("div", {}, me.role) : "",
+    me.rule_skills ? el("div", {}, me.rule_skills) : "",
     el("div", { class: "hand" }, "手牌：", me.hand.length ? me.hand.map(cardChip) : "—"),
     me.known.map((k) => el("div", { class: "muted" }, k)),
     v.in_use.length ? el("div", {}, "使用中：" + v.in_use.join(" ")) : "",
