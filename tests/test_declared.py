@@ -251,6 +251,20 @@ def test_an_unknown_counter_gets_the_closest_declared_one(tmp_path):
     assert e.line == 13 and 'unknown counter "护田"' in e.message and "护甲" in (e.hint or "")
 
 
+def test_a_counter_declared_with_a_mistake_is_not_said_to_be_undeclared(tmp_path):
+    """`initial: "1"` leaves the counter out of the rules (its declaration is wrong): the code naming it was told
+    to declare it (or given another declared counter's name), though it is declared two lines up. Now the code
+    is sent to the declaration."""
+    role = ROLE_OK.replace("effect: draw(self, 1)", 'effect: add_counter(self, "护甲", 1)')
+    errs = errors(fork(tmp_path, 'counters:\n  护甲: {max: 2, initial: "1"}\n  护盾: {max: 1}\n', role))
+    assert one(errs, "E113").line == 6
+    e = one(errs, "E310")
+    assert e.line == 13 and e.hint == (
+        f"it is declared at {tmp_path / 'fork' / 'pack.yaml'}:6, with a mistake reported there: fix that, and this "
+        "name counts"
+    ), str(e)
+
+
 def test_describe_words_the_fields_of_a_counter_change(content):
     text = describe_role(content.roles["demo_shield"], content.declared)
     assert "【补甲】你的计数变化后，若该计数等于“护盾”且其新值小于其原值且其新值等于零，你摸一张牌。" in text

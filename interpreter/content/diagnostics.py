@@ -71,6 +71,9 @@ class Diagnostics:
         # (id of a mapping or list, key) of each value the schema check reported and took out: building from the
         # rest checks what it can of the object and says nothing more of the missing value
         self.dropped: set[tuple[int, object]] = set()
+        # (table, name) -> where: a declaration of a pack's `rules:` (`counters: {护甲: …}`) left out for a mistake in
+        # it, so that code naming it is told to fix it, not to declare it (layering._right_keys, Units._report)
+        self.wrong_declarations: dict[tuple[str, str], str] = {}
         self.sources: dict[str, list[str]] = {}  # path -> the lines of its text as read (for error snippets)
 
     def err(self, path: Any, pos: Any, code: str, message: str, hint: str | None = None, about: Any = None) -> None:

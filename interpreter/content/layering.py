@@ -26,7 +26,7 @@ from .schema_stage import check_schema
 from .skill_edits import edit_skills
 from .turn_edits import edit_turn
 from .units import Units
-from .yamlpos import Pos, PosDict, pos_of
+from .yamlpos import Pos, PosDict, key_pos_of, pos_of
 
 
 class Layers:
@@ -204,7 +204,9 @@ class Layers:
             before = len(self.sink.errors)
             check_schema(self.sink, m.path, check, "pack", {"type": "object", "properties": {"rules": rules_schema}})
             if len(self.sink.errors) != before:  # the mistakes are told; the keys right on their own still merge
-                fragment = _right_keys(fragment, rules_schema)  # (so a misspelt rule does not undeclare a counter)
+                # (so a misspelt rule does not undeclare a counter; a declaration left out is named for the code
+                # that names it: Units._report)
+                fragment = _right_keys(fragment, rules_schema, self.sink.wrong_declarations, m.path)
             fragment = self._edit_turn(data, fragment, m)
             fragment = self._edit_skills(data, fragment, m)
             self.changes += merge_rules(data, fragment, m.path, m.id)
@@ -356,10 +358,12 @@ def _word(v: Any) -> str:
     return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
 
 
-def _right_keys(fragment: PosDict, rules_schema: dict) -> PosDict:
+def _right_keys(fragment: PosDict, rules_schema: dict, left_out: dict[tuple[str, str], str], path: Path) -> PosDict:
     """The keys of a manifest's `rules:` that pass the schema each on its own. A fragment with a mistake (a
     misspelt key, a wrong type) was dropped whole, and the counters, zones and events it declared with it were
-    then reported as undeclared in every file that names them, each with a hint to declare what was declared."""
+    then reported as undeclared in every file that names them, each with a hint to declare what was declared.
+    An entry of a table of declarations that is wrong itself is left out, and put in `left_out` ((table, name) ->
+    where it is written), so that the code naming it is told it is declared with a mistake, not to declare it."""
     import jsonschema  # (as check_schema: only a load with a mistake gets here)
 
     validator = jsonschema.Draft202012Validator({"type": "object", "properties": {"rules": rules_schema}})
@@ -375,6 +379,9 @@ def _right_keys(fragment: PosDict, rules_schema: dict) -> PosDict:
             # a table of declarations by id (counters, zones, events, identities …): the entries right on their
             # own are kept, so one wrong value (`max: "3"`) does not undeclare the table's other entries
             entries = _same_positions(v, {e: x for e, x in v.items() if right(k, {e: x})}, fragment.pos)
+            for e in v.keys() - entries.keys():
+                at = key_pos_of(v, e)
+                left_out[str(k), str(e)] = f"{path}:{at.line}" if at is not None else str(path)
             if entries and right(k, entries):
                 kept[k] = entries
     kept.pos, kept.key_pos, kept.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos

@@ -10,6 +10,7 @@ the marks it sets and reads are recorded on the stage for the checks stage (W301
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,11 @@ from .precompiled import table as precompiled
 from .yamlpos import pos_of
 
 # Context variables each kind of code unit can read.
+# the error of a name the rules do not declare (language/calls.py's _undeclared), and the table of the rules its
+# declaration goes in
+_DECLARED_TABLES = {"E310": "counters", "E311": "zones", "E312": "events"}
+_UNDECLARED = re.compile(r'unknown \w+ "(.*)"\Z')
+
 CARD_VARS = ["self", "current", "this_card"]
 PENDING_VARS = ["pending", "holder", "sender"]
 
@@ -212,6 +218,11 @@ class Units:
                 unread = self._unread_rules()
                 if unread is not None:  # declared there, maybe: what it declares is not known until it reads
                     err.hint = f"{unread} did not load (its error is reported): fix it first; what it declares counts"
+            if err.code in _DECLARED_TABLES and (m := _UNDECLARED.match(err.message)):
+                where = self.sink.wrong_declarations.get((_DECLARED_TABLES[err.code], m[1]))
+                if where is not None:  # declared, with a mistake: "declare it" (or another name) would mislead
+                    err.hint = f"it is declared at {where}, with a mistake reported there: fix that, and this name "
+                    err.hint += "counts"
             if pos is None:
                 self.sink.errors.append(ContentError(str(path), err.line, err.col, err.code, err.message, err.hint))
             else:
