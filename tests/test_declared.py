@@ -265,6 +265,15 @@ def test_a_counter_declared_with_a_mistake_is_not_said_to_be_undeclared(tmp_path
     ), str(e)
 
 
+def test_a_number_in_quotes_is_told_to_lose_them(tmp_path):
+    """`initial: "1"` is a text to YAML: E113 said "should be integer" with what the key is for, not how to write
+    it."""
+    bad = one(errors(fork(tmp_path, 'counters:\n  护甲: {max: 2, initial: "1"}\n')), "E113")
+    assert bad.line == 6 and bad.hint == (
+        "a number is written without quotes: 1; each player's value when the game starts (the minimum if left out)"
+    ), str(bad)
+
+
 def test_describe_words_the_fields_of_a_counter_change(content):
     text = describe_role(content.roles["demo_shield"], content.declared)
     assert "【补甲】你的计数变化后，若该计数等于“护盾”且其新值小于其原值且其新值等于零，你摸一张牌。" in text

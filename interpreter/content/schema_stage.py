@@ -287,7 +287,14 @@ def _type_message(e: Any) -> tuple[str, str | None]:
         return msg, f'YAML reads {str(e.instance).lower()} as a yes/no value: put the code in quotes, "..."'
     if e.validator_value == "boolean":
         return msg, did_you_mean(str(e.instance).lower(), ["true", "false"]) or "write true or false"
+    if e.validator_value in ("integer", "number") and isinstance(e.instance, str) and _NUMBER.fullmatch(e.instance):
+        # `initial: "1"`: a number in quotes is a text to YAML (the description alone said what the key is for)
+        what = e.schema.get("description")
+        return msg, f"a number is written without quotes: {e.instance.strip()}" + (f"; {what}" if what else "")
     return msg, e.schema.get("description")  # what the value is for, as the schema says it
+
+
+_NUMBER = re.compile(r"\s*-?\d+(\.\d+)?\s*")
 
 
 def _drop(sink: Diagnostics, data: PosDict, wrong: set[tuple]) -> None:
