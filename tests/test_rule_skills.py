@@ -337,7 +337,8 @@ def test_two_rule_skills_or_a_rule_skill_and_a_roles_skill_with_one_id_are_e120(
         tmp_path, "- {id: lian_luo, name: 联络, kind: active, timing: play_phase, effect: 'draw(self, 1)'}\n", "b"
     )
     assert [(e.code, e.line, e.col) for e in errs] == [("E120", 6, 12)], errs
-    assert "role 老鳖" in errs[0].message and "jia_gui_" in (errs[0].hint or "")
+    # the prefix hinted is the pack's own id (it said jia_gui_… to every pack)
+    assert "role 老鳖" in errs[0].message and (errs[0].hint or "").endswith("e.g. b_lian_luo)"), errs[0].hint
 
 
 def test_a_rule_skills_code_names_rule_skills(tmp_path):

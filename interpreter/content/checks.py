@@ -117,10 +117,13 @@ def check_rule_decks(sink: Diagnostics, rules_file: Any, rules_data: Any, decks:
             )
 
 
-def check_rule_skill_ids(sink: Diagnostics, rules_file: Any, rules_data: Any, rule_skills: Any, roles: dict) -> None:
+def check_rule_skill_ids(
+    sink: Diagnostics, rules_file: Any, rules_data: Any, rule_skills: Any, roles: dict, origins: dict | None = None
+) -> None:
     """E120: a rule skill (the rules' `skills:`) with the id of a role's skill. A skill is named by its id alone in
     the log (skill_used), an action, a question and a sample's re-deal (the skills of a re-dealt role go with it): one
-    id for two skills a seat may hold at once would make them one."""
+    id for two skills a seat may hold at once would make them one. The hint's prefix is the id of the pack that
+    writes it (`origins`: ("rule_skill", id) -> Origin), so a modder reads his own."""
     entries = rules_data.get("skills") if isinstance(rules_data, dict) else None
     if not rule_skills or not isinstance(entries, list):
         return
@@ -131,6 +134,8 @@ def check_rule_skill_ids(sink: Diagnostics, rules_file: Any, rules_data: Any, ru
     for i, entry in enumerate(entries):
         sid = entry.get("id") if isinstance(entry, dict) else None
         if isinstance(sid, str) and sid in owners:
+            origin = (origins or {}).get(("rule_skill", sid))
+            prefix = f"{origin.pack}_{sid}" if origin is not None else f"jia_gui_{sid}"
             sink.err(
                 rules_file,
                 pos_of(entry, "id") or pos_of(entries, i),
@@ -138,5 +143,5 @@ def check_rule_skill_ids(sink: Diagnostics, rules_file: Any, rules_data: Any, ru
                 f"the rule skill '{sid}' has the id of a skill of the role {owners[sid]}",
                 "a skill is named by its id alone (the log, the actions, the questions), and every seat holds the "
                 "rule skills beside its role's: give the rule skill an id no role's skill has (a prefix of the "
-                "house rule's, e.g. jia_gui_…)",
+                f"house rule's, e.g. {prefix})",
             )

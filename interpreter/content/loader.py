@@ -171,8 +171,9 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
     if rules_read is not None:
         check_counter_roles(sink, rules_read[0], rules_read[1], u.declared, kinds.roles)
         if rules is not None and rules.skills:
-            check_rule_skill_ids(sink, rules_read[0], rules_read[1], rules.skills, kinds.roles)
-            kinds.origins.update(_rule_skill_origins(layers, dirs, rules_read))
+            origins = _rule_skill_origins(layers, dirs, rules_read)
+            check_rule_skill_ids(sink, rules_read[0], rules_read[1], rules.skills, kinds.roles, origins)
+            kinds.origins.update(origins)
         check_zone_cards(sink, rules_read[0], rules_read[1], u.declared, kinds.card_types)
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
     if rules is not None and rules_read is not None:
