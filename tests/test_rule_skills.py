@@ -218,6 +218,31 @@ def test_a_person_at_the_table_is_told_the_rule_skills_and_offered_one_by_its_na
     )
 
 
+def test_the_balance_report_knows_the_rule_skills_and_flags_one_never_used(tmp_path):
+    """The report's skills of a fork are its roles' and, now, its rules' (规则·名, as the records count them): a rule
+    skill never offered was not listed at all (the report knew only the roles' skills, and those seen used), the
+    kind of one used was blank, and 规则 would have been a new role. Flagged, it says the games, not "the games its
+    role was in play"."""
+    never = "    - {id: jia_gui_wu, name: 家规无, kind: active, timing: play_phase, condition: hand_count(self) > 99, "
+    never += "effect: 'draw(self, 1)'}\n"
+    folder = pack(tmp_path, SKILLS + never)
+    args = ["-p", 4, "-n", 20, "-j", 1, "-s", 1, "--agents", "random", "-o", tmp_path / "lab", "-q"]
+    assert fengsheng("balance", "--pack", f"fork={folder}", *args).exit_code == 0
+    r = fengsheng("balance", "report", tmp_path / "lab", "--format", "json", "--lang", "en")
+    report = json.loads(r.stdout)
+    rows = {sk["skill"]: sk for sk in report["groups"][0]["skills"] if sk["role"] == "规则"}
+    assert {k: (v["kind"], v["games_in_play"], v["flag"]) for k, v in rows.items()} == {
+        "家规摸牌": ("triggered", 20, None),
+        "家规换牌": ("active", 20, None),
+        "家规无": ("active", 20, "unused"),
+    }, rows
+    flag = next(f for f in report["flags"] if f["subject"] == "规则·家规无")
+    assert flag["text"] == "used in 0 of the 20 games (active skill); never offered", flag
+    assert "规则" not in str(report["new_roles"])
+    text = fengsheng("balance", "report", tmp_path / "lab", "--lang", "en").output
+    assert "规则·家规无" in text and "used in 0 of the 20 games (active skill); never offered" in text, text
+
+
 # ---------------------------------------------------------------------- describe, pack diff, fingerprint
 
 

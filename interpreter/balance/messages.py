@@ -145,6 +145,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "used in {used} of the {games} games its role was in play{kind}",
     ),
     "flag_skill_kind": ("（{kind}技能）", " ({kind} skill)"),
+    "flag_rule_skill_text": ("{games}局中只用了{used}局{kind}", "used in {used} of the {games} games{kind}"),
     # a skill's kind (catalogue.SKILL_KINDS) as a flag names it
     "skill_kind_active": ("主动", "active"),
     "skill_kind_triggered": ("触发", "triggered"),

@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..sim.summary import RULE_SKILL_OWNER
+
 
 def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
     """Per pack: the cards (by name) and secret tasks (by name) of its content that the bundled game with the same
@@ -175,7 +177,8 @@ def _load_error(folders: list[Path], expansions: Any) -> str | None:
 def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
     """Each pack's roles and their usable skills (active, triggered, victory), loaded from the packs the
     sweep names (``locate_packs`` finds them first); a pack that is not there (``missing``) or no longer loads
-    is left out (its skills are then known only from their uses)."""
+    is left out (its skills are then known only from their uses). The rules' skills are under RULE_SKILL_OWNER,
+    as the records name their uses (a rule skill never offered is flagged unused as a role's would be)."""
     from ..content.loader import load_cached
     from ..content.packs import parse_expansions, resolve_packs
 
@@ -192,6 +195,9 @@ def pack_skills(meta: dict) -> dict[str, dict[str, list[tuple[str, str]]]]:
             role.label(): [(s.name, kind) for s in role.skills if (kind := skill_kind(s))]
             for role in content.roles.values()
         }
+        rule_skills = [(s.name, kind) for s in content.rules.skills if (kind := skill_kind(s))]
+        if rule_skills:  # every seat's, in every game: counted as the records count them (规则·换牌)
+            out[str(pack.get("name"))][RULE_SKILL_OWNER] = rule_skills
     return out
 
 
@@ -254,7 +260,7 @@ def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -
             reference = load_cached(resolve_packs([], parse_expansions(pack.get("expansions"))))
         except Exception:  # an expansion no longer bundled: nothing to compare with
             continue
-        added = sorted(set(roles) - {r.label() for r in reference.roles.values()})
+        added = sorted(set(roles) - {r.label() for r in reference.roles.values()} - {RULE_SKILL_OWNER})
         if added and 2 * len(added) <= len(roles):
             out[name] = added
     return out

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from ..model.content import BASE_COUNTS
 from ..sim import reason_text
+from ..sim.summary import RULE_SKILL_OWNER
 from ..suggest import folder_hint
 from . import records
 from .pack_facts import rerun_command
@@ -302,6 +303,8 @@ def _skill_rows(recs: Sequence[dict], role_skills: dict[str, list[tuple[str, str
         # A record lists the roles in play at the end; a role offered or using a skill was in play too, though a
         # skill may have taken it out of play since (a skill that replaces its own role with another).
         in_play = set(r["roles"])
+        if RULE_SKILL_OWNER in (role_skills or {}):  # the rules' skills: every seat's, in every game
+            in_play.add(RULE_SKILL_OWNER)
         if "skill_offers" in r:
             counted = True
             for key, k in r["skill_offers"].items():
@@ -488,7 +491,9 @@ def _flags(group: dict, skills: bool) -> list[dict]:
                         "used": row["games_used"],
                         "skill_kind": row["kind"],
                         "offered": row["games_offered"],
-                        "text": f"used in {row['games_used']} of the {row['games_in_play']} games its role was in play"
+                        "rule_skill": row["role"] == RULE_SKILL_OWNER,  # every seat's: in play in every game
+                        "text": f"used in {row['games_used']} of the {row['games_in_play']} games"
+                        + ("" if row["role"] == RULE_SKILL_OWNER else " its role was in play")
                         + (f" ({row['kind']} skill)" if row["kind"] else "")
                         + (
                             ""

@@ -211,7 +211,8 @@ def flag_text(f: dict, lang: str) -> str:
             if offered
             else say("flag_skill_never_offered", lang)
         )
-        return say("flag_skill_text", lang, used=f["used"], games=f["n"], kind=skill_kind) + more
+        said = "flag_rule_skill_text" if f.get("rule_skill") else "flag_skill_text"  # (a rule skill has no role)
+        return say(said, lang, used=f["used"], games=f["n"], kind=skill_kind) + more
     return str(f["text"])
 
 

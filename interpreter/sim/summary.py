@@ -213,10 +213,14 @@ class Summary:
         }
 
 
+# whose a rule skill counted is, in place of a role's label ("规则·换牌"): the rules', every seat holds it
+RULE_SKILL_OWNER = "规则"
+
+
 def _owner_label(game: Game, rid: str) -> str:
     """Whose a skill counted is: its role's label, or 规则 for a rule skill (its key's role id is "": every seat
     holds it, engine/skills.py)."""
-    return game.content.roles[rid].label() if rid else "规则"
+    return game.content.roles[rid].label() if rid else RULE_SKILL_OWNER
 
 
 def game_record(game: Game, result) -> dict:
