@@ -218,5 +218,19 @@ def check_expectations(g, over, expect: dict, at=_plain) -> list[str]:
     names = expect.get("skills_fired", [])
     for j, name in enumerate(names):
         if name not in fired:
-            fails.append(at(pos_of(names, j), f"skill {name} did not fire (fired: {fired or 'none'})"))
+            said = f"skill {name} did not fire (fired: {fired or 'none'})" + _active_note(g, name)
+            fails.append(at(pos_of(names, j), said))
     return fails
+
+
+def _active_note(g, name: str) -> str:
+    """Why an active skill is never in skills_fired: it is an answer, used, not fired (`skill NAME`), and its use is
+    the record skill_used — what to expect instead, with its id ("" for a skill that is not active)."""
+    skills = [*(s for r in g.content.roles.values() for s in r.skills), *g.content.rules.skills]
+    active = next((s for s in skills if s.name == name and s.kind == "active"), None)
+    if active is None:
+        return ""
+    return (
+        f": {name} is an active skill, used by an answer (skill {name}), which skills_fired does not list; expect "
+        f"its use under events: {{e: skill_used, skill: {active.id}}}"
+    )

@@ -243,6 +243,36 @@ def test_the_balance_report_knows_the_rule_skills_and_flags_one_never_used(tmp_p
     assert "规则·家规无" in text and "used in 0 of the 20 games (active skill); never offered" in text, text
 
 
+def test_an_active_rule_skill_expected_to_fire_is_told_it_is_used_by_an_answer(tmp_path):
+    """skills_fired lists triggered skills; an active one (家规换牌, used by `skill 家规换牌`) "did not fire (fired:
+    none)" though it was used: the message now says why, and what to expect instead."""
+    pack(tmp_path)
+    scenario = tmp_path / "huan.scenario.yaml"
+    scenario.write_text(
+        textwrap.dedent("""\
+            name: 换牌
+            content: [fork]
+            players:
+              - {identity: qian_fu_zhan_xian, hand: [27, 28, 29]}
+              - {identity: te_gong_ji_guan}
+            deck_top: [30]
+            current: 0
+            start: play
+            answers:
+              0: [skill 家规换牌, "#28", "#29", pass, "#27", accept]
+              1: [decline]
+            expect:
+              skills_fired: [家规换牌]
+            """),
+        encoding="utf-8",
+    )
+    out = fengsheng("scenario", "run", scenario).output
+    assert (
+        "skill 家规换牌 did not fire (fired: none): 家规换牌 is an active skill, used by an answer (skill 家规换牌), "
+        "which skills_fired does not list; expect its use under events: {e: skill_used, skill: jia_gui_huan_pai}"
+    ) in out, out
+
+
 # ---------------------------------------------------------------------- describe, pack diff, fingerprint
 
 
