@@ -87,6 +87,11 @@ ROWS = [
     ("True for true", ACTIVE + "    effect: if True { draw(self, 1) }\n", [("E301", 12, 16, "write `true`")]),
     ("None for none", ACTIVE + "    effect: if self == None { draw(self, 1) }\n", [("E301", 12, 24, "write `none`")]),
     (
+        "a player has a colour",
+        ACTIVE + "    condition: self has red\n",
+        [("E302", 12, 16, "a player's identity colour is `identity_color(p) == red`")],
+    ),
+    (
         "yes for true in code",
         ACTIVE + "    effect: |\n      put_on_deck(hand(self), bottom: yes)\n",
         [("E301", 13, 39, "write `true`")],

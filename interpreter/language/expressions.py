@@ -57,6 +57,11 @@ _NAME_SLIPS = {
 
 
 _HAS_HINT = "`c has red` tests a card's colors; " + NAMED_CARD_HINT
+# `p has red` of a player: his identity's colour, or a colour among his intel (the two things 红色 says of a player)
+_HAS_PLAYER_HINT = (
+    "`c has red` tests a card's colors; a player's identity colour is `identity_color(p) == red`, a red intel in "
+    "front of him `any_of(intel(p) where it has red)`"
+)
 
 
 def _suggest(name: str, candidates: Iterable[object]) -> str | None:
@@ -428,7 +433,7 @@ class ExpressionCompiler:
                     "E302",
                     f"`has` tests a card's colors, but the left side is {T.describe(lt)}",
                     node.left,
-                    _HAS_HINT,
+                    _HAS_PLAYER_HINT if lt == T.PLAYER else _HAS_HINT,
                 )
             if isinstance(node.right, ast.CardNameLit):
                 self._err("E302", "`has` tests a card's colors, not its name", node.right, _HAS_HINT)
