@@ -71,22 +71,25 @@ class _SeatAgent(ScriptedAgent):
         self.never_asked = never_asked
         self.must_be_asked = False  # `asked: true`: the seat is asked at least once
         self.not_offered = not_offered or []
-        self.offered: list[tuple[Any, list[str]]] = []  # (forbidden answer, the options it was among)
+        # index in not_offered -> (the options of the first decision it was among, how many decisions offered it)
+        self.offered: dict[int, tuple[list[str], int]] = {}
 
     def act(self, observation: Observation | None, actions: Sequence[Descriptor]) -> int:
         labels = [d["label"] for d in actions]
         if self.never_asked:
             raise NeverAsked(f"P{self.seat} was asked a decision with options {labels}, but must never be asked")
-        for forbidden in self.not_offered:
+        for i, forbidden in enumerate(self.not_offered):
             if find(actions, forbidden) is not None:
-                self.offered.append((forbidden, labels))
+                first, times = self.offered.get(i, (labels, 0))
+                self.offered[i] = (first, times + 1)
         return super().act(observation, actions)
 
 
-def _script(seat: int, raw: list, where: Where, expect: dict) -> tuple[_SeatAgent, list]:
-    """One seat's scripted agent (answers from the file, failures pointed at their line) and the
-    position of each answer in the file."""
+def _script(seat: int, raw: list, where: Where, expect: dict) -> tuple[_SeatAgent, list, list]:
+    """One seat's scripted agent (answers from the file, failures pointed at their line), the
+    position of each answer in the file and that of each item of its `not_offered`."""
     positions = [pos_of(raw, i) for i in range(len(raw))]
+    forbidden = expect.get("not_offered") or []
     # YAML gives ints (positions), booleans (yes / no) and text; anything else is read as its text
     answers = [a if isinstance(a, int) else str(a) for a in raw]
     agent = _SeatAgent(
@@ -95,10 +98,10 @@ def _script(seat: int, raw: list, where: Where, expect: dict) -> tuple[_SeatAgen
         locate=lambda i, message: where(positions[i], message),
         unscripted_hint=f"add an answer to answers.{seat}",
         never_asked=expect.get("asked") is False,
-        not_offered=[a if isinstance(a, int) else str(a) for a in expect.get("not_offered", [])],
+        not_offered=[a if isinstance(a, int) else str(a) for a in forbidden],
     )
     agent.must_be_asked = expect.get("asked") is True
-    return agent, positions
+    return agent, positions, [pos_of(forbidden, i) for i in range(len(forbidden))]
 
 
 @dataclass
@@ -244,7 +247,7 @@ def _run(path: Path, allow_outside: bool) -> ScenarioResult:
         )
         for i in range(len(seats))
     ]
-    agents = [agent for agent, _ in scripts]
+    agents = [agent for agent, _, _ in scripts]
     result = ScenarioResult(name, str(path), True)
     wrong = setup_errors(data, content, where)
     if wrong:
@@ -361,14 +364,16 @@ def _run(path: Path, allow_outside: bool) -> ScenarioResult:
         result.passed = False
         result.failures.append(f"{INTERNAL}: {type(e).__name__}: {e}")
         return result
-    for a, _ in scripts:
+    for a, _, forbidden_at in scripts:
         if a.must_be_asked and not a.asked:
             result.failures.append(f"P{a.seat} was never asked a decision, but must be asked")
-        for forbidden, labels in a.offered:
-            result.failures.append(
-                f"P{a.seat} was offered {brief(forbidden)}, which must not be offered (options: {labels})"
+        for i, (labels, times) in sorted(a.offered.items()):  # once per item, at its place in the file
+            more = f"; offered at {times} decisions in all" if times > 1 else ""
+            said = (
+                f"P{a.seat} was offered {brief(a.not_offered[i])}, which must not be offered (options: {labels}{more})"
             )
-    for a, positions in scripts:
+            result.failures.append(where(forbidden_at[i], said))
+    for a, positions, _ in scripts:
         if a.pos < len(a.answers):
             result.failures.append(
                 where(
