@@ -59,9 +59,18 @@ version: 0.1.0
 description: 一个扩展包。 What this pack adds to the game or changes of it (see fengsheng docs modding).
 # what it builds on: bundled packs by id (base, tie_wu_zi, lao_yang_fang) or folders next to it
 extends: [base]
-# rule numbers merged into the base game's, e.g.
+# rule numbers merged into the base game's, and skills every seat holds whatever its role (house rules:
+# fengsheng docs modding, "Rule skills"), e.g.
 # rules:
 #   draw_count: 2
+#   skills:
+#     - id: {id}_bu_pai
+#       name: 补牌
+#       text: 你的回合结束时，你可以摸一张牌。
+#       kind: triggered
+#       trigger: turn_end
+#       condition: subject == self
+#       effect: draw(self, 1)
 # definitions of the base game it takes out (a card kind takes its deck copies with it), e.g.
 # remove:
 #   cards: [diao_hu_li_shan]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -33,6 +34,24 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
     assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
     sim = run("simulate", "-n", "30", "-j", "1", "-s", "1", "--content", "jia_gui")
     assert sim.exit_code == 0 and "packs: base, tie_wu_zi, lao_yang_fang, jia_gui" in sim.output
+
+
+def test_a_new_packs_commented_rules_show_a_rule_skill_that_validates_uncommented(tmp_path, monkeypatch):
+    """The manifest `new pack` writes shows, commented out, a house rule every seat holds (a rule skill, with the
+    pack's id as its prefix) beside a rule number; its `rules:` block uncommented validates and plays it. The
+    template said nothing of rule skills: a modder starting there met only draw_count."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "pack", "jia_fa").exit_code == 0
+    manifest = tmp_path / "jia_fa" / "pack.yaml"
+    lines = manifest.read_text(encoding="utf-8").splitlines()
+    start = lines.index("# rules:")
+    block = list(itertools.takewhile(lambda line: line.startswith(("# rules:", "#   ")), lines[start:]))
+    assert "#     - id: jia_fa_bu_pai" in block, lines
+    lines[start : start + len(block)] = [line[2:] for line in block]
+    manifest.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run("validate", "jia_fa").exit_code == 0
+    r = run("describe", "规则技能", "--content", "jia_fa")
+    assert "【补牌】你的回合结束时，你可以摸一张牌。" in r.output, r.output
 
 
 def test_new_writes_a_pack_that_works_in_another_folder_with_its_own_schemas(tmp_path, monkeypatch):
@@ -612,7 +631,8 @@ def test_a_pack_changes_one_key_of_an_identity_and_a_new_one_still_needs_its_nam
     new = "    hui_que: {color: black, victory: [{check: turn_end, condition: current == self}]}\n"
     (tmp_path / "q" / "pack.yaml").write_text(start.replace("id: p", "id: q") + rules + new, encoding="utf-8")
     errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "q"]).stdout)["errors"]
-    assert [(e["code"], e["message"], e["line"]) for e in errors] == [("E112", "missing key 'name'", 24)], errors
+    hui_que = len((start + rules).splitlines()) + 1  # (the line of `hui_que:`, after what `new pack` wrote)
+    assert [(e["code"], e["message"], e["line"]) for e in errors] == [("E112", "missing key 'name'", hui_que)], errors
     assert "an identity the base rules lack needs it" in errors[0]["hint"]  # (it had no hint)
 
 
