@@ -335,6 +335,8 @@ def test_a_pack_over_a_pack_adds_replaces_and_removes_rule_skills_by_id(tmp_path
         "top: rules skill jia_gui_bu_pai added",
     ]
     assert c.origins["rule_skill", "jia_gui_bu_pai"].pack == "top"
+    # the fork's list, where the base game has none, is added, not "replaced" (which read as something taken away)
+    assert "fork: rules skills added" in c.changes and "fork: rules skills replaced" not in c.changes, c.changes
     whole = pack(tmp_path, "rules:\n  skills: []\n", "none_left", "../fork")  # a list replaces them whole
     assert load(whole).rules.skills == ()
 

@@ -112,6 +112,7 @@ def _merge(into: PosDict, frag: PosDict, prefix: str, changes: list[str], pack: 
             if key in frag.val_pos:  # what is wrong with the merged mapping now is the pack's doing
                 into.val_pos[key] = frag.val_pos[key]
             continue
+        had = key in into
         old = into.get(key, "(unset)")
         into[key] = value
         if isinstance(into, PosDict):
@@ -119,8 +120,8 @@ def _merge(into: PosDict, frag: PosDict, prefix: str, changes: list[str], pack: 
             into.key_pos[key] = frag.key_pos.get(key) or into.key_pos.get(key)  # type: ignore[assignment]
         if not isinstance(value, dict | list):
             changes.append(f"{pack}: rules {name} {_plain(old)} → {_plain(value)}")
-        else:
-            changes.append(f"{pack}: rules {name} replaced")
+        else:  # (a table or list where the rules had none is added: "replaced" read as something taken away)
+            changes.append(f"{pack}: rules {name} {'replaced' if had else 'added'}")
 
 
 def _plain(v: Any) -> str:
