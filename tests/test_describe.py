@@ -270,7 +270,16 @@ def test_expressions(code, phrase):
         ("repeat 3 { draw(self, 1) }", "重复三次"),
         ("take_top(alive_count())", "（N为存活角色数）"),
         ("add_status(target, skills_disabled)", "令目标角色本回合角色技能无效"),
-        ("put_on_deck(hand(self), bottom: true)", "将你的手牌置于牌堆底"),  # not 放回牌堆顶: the other end
+        ("put_on_deck(hand(self), bottom: true)", "将你的手牌置于牌堆底"),
+        # after a condition about another player the subject is said again: not 若该角色……，摸一张牌 (who draws?)
+        (
+            "may { let p = choose(from: others(self))\ndraw(p, 1)\nif hand_count(p) > 2 { draw(self, 1) } }",
+            "该角色摸一张牌，若该角色拥有三张或更多手牌，你摸一张牌",
+        ),
+        (
+            "may { draw(self, 1)\nif hand_count(self) > 2 { draw(self, 1) } }",
+            "若你拥有三张或更多手牌，摸一张牌",
+        ),  # not 放回牌堆顶: the other end
         ("put_on_deck(hand(self))", "将你的手牌放回牌堆顶"),
     ],
 )

@@ -174,10 +174,12 @@ class Renderer(ValueRenderer):
                 return [Phrase(None, chooser + "可以" + text, hard=hard, complex=True)]
             return [Phrase(chooser, "可以" + text, hard=hard)]
         if isinstance(node, ast.If):
-            parts = [
-                f"{'否则若' if i else '若'}{self.cond(c).text()}，{self.program(b, ctx)}"
-                for i, (c, b) in enumerate(node.branches)
-            ]
+            parts = []
+            for i, (test, b) in enumerate(node.branches):
+                cond = self.cond(test).text()
+                # 若该角色……，你摸一张牌: the subject said again after a condition about another (若你……，摸一张牌)
+                said = ctx if ctx is None or cond.startswith(ctx) else None
+                parts.append(f"{'否则若' if i else '若'}{cond}，{self.program(b, said)}")
             parts += ["否则，" + self.program(node.orelse, ctx)] if node.orelse else []
             return [Phrase(None, "；".join(parts), hard=len(parts) > 1, complex=True)]
         if isinstance(node, ast.Repeat):
