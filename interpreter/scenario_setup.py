@@ -130,10 +130,13 @@ def _unknown_skill_answers(data: dict, content, where: Where) -> list[str]:
     """
     known = {k for role in content.roles.values() for sk in role.moments for k in (sk.name, sk.id)}
     known |= {k for sk in content.rules.skills for k in (sk.name, sk.id)}  # (every seat holds the rules' skills)
+    rules_own = list(dict.fromkeys(sk.name for sk in content.rules.skills))
+    anywhere = "of any role of the content" + (" (nor of its rules)" if rules_own else "")
     out = []
     for i, spec in enumerate(data["players"]):
         role = content.roles.get(spec.get("role")) if isinstance(spec.get("role"), str) else None
-        own = list(dict.fromkeys(sk.name for sk in role.skills)) if role is not None else []
+        # the seat's own skills: its role's, and the rules' (a misspelt 换牌 is not its role's only skill misspelt)
+        own = list(dict.fromkeys([*(sk.name for sk in role.skills), *rules_own])) if role is not None else rules_own
         wanted = (data.get("answers") or {}).get(i, (data.get("answers") or {}).get(str(i)))
         seat_expect = ((data.get("expect") or {}).get("players") or {}).get(i) or {}
         for section, answers in ((f"answers.{i}", wanted), (f"expect.players.{i}.not_offered", None)):
@@ -145,9 +148,11 @@ def _unknown_skill_answers(data: dict, content, where: Where) -> list[str]:
                 name = answer.strip()[len("skill ") :].strip()
                 if name in known:
                     continue
-                msg = f"{section}: {brief(answer)} names no skill of any role of the content"
+                msg = f"{section}: {brief(answer)} names no skill {anywhere}"
                 if role is not None:
-                    msg += f" (P{i}'s role {role.name} has: {', '.join(own) or 'no skill'})"
+                    mine = list(dict.fromkeys(sk.name for sk in role.skills))
+                    msg += f" (P{i}'s role {role.name} has: {', '.join(mine) or 'no skill'}"
+                    msg += f"; the rules: {', '.join(rules_own)})" if rules_own else ")"
                 # the closest of the seat's role's skills — its only one, however spelt — else of any role
                 close = did_you_mean(name, own) or (f"did you mean {own[0]}?" if len(own) == 1 else None)
                 close = close or did_you_mean(name, sorted(known))

@@ -48,3 +48,25 @@ def test_answers_written_under_expect_say_they_go_beside_it(tmp_path):
     f.write_text(text, encoding="utf-8")
     out = fengsheng("scenario", "run", f).output
     assert "`answers` is part of the scenario, not an expectation: write it at the top, beside `expect:`" in out, out
+
+
+def test_a_misspelt_rule_skill_answer_is_matched_among_the_rules_skills_too(tmp_path):
+    """`skill 换排` at a seat whose role has one skill (白昆山's 毒计) was hinted "did you mean skill 毒计?" — a role's
+    only skill is taken for any misspelling of it — though the rules give every seat 换牌; the message now lists the
+    rules' skills beside the role's."""
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    (fork / "pack.yaml").write_text(
+        "id: fork\nname: 分支\nextends: [base]\nrules:\n  skills:\n"
+        "    - {id: fork_huan_pai, name: 换牌, kind: active, timing: play_phase, effect: 'draw(self, 1)'}\n",
+        encoding="utf-8",
+    )
+    f = tmp_path / "x.scenario.yaml"
+    text = textwrap.dedent(SCENARIO % "hand: []").replace("name: 换牌\n", "name: 换牌\ncontent: [fork]\n")
+    text = text.replace("- {identity: qian_fu_zhan_xian,", "- {identity: qian_fu_zhan_xian, role: bai_kun_shan,")
+    f.write_text(text.replace('0: [pass, "#27"', '0: [skill 换排, pass, "#27"'), encoding="utf-8")
+    out = fengsheng("scenario", "run", f).output
+    assert (
+        "answers.0: 'skill 换排' names no skill of any role of the content (nor of its rules) (P0's role 白昆山 has: "
+        "毒计; the rules: 换牌); did you mean skill 换牌?"
+    ) in out, out
