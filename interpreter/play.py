@@ -282,6 +282,24 @@ def _unseal(path: str | Path, sealed: object) -> dict[str, Any]:
     return opened
 
 
+def _check_table(path: str | Path, data: dict[str, Any], table: object) -> None:
+    """A PlayError naming the fields of the table in the open (players, humans, bots, expansions, max_turns) that
+    differ from the copy sealed with the seed: an edit of them would resume another game than the one saved (its
+    bots of another kind, another turn limit, a seat changing hands). Saves written before 2026-12-01 seal no copy
+    and are not checked; `content` is not sealed: the save says to edit it when its pack has moved."""
+    if table is None:
+        return
+    if not isinstance(table, dict):
+        raise PlayError(f"{path}: the save's sealed part does not hold a seed and actions")
+    changed = [k for k, v in table.items() if data.get(k) != v]
+    if changed:
+        was = "; ".join(f"{k}: {_brief(table[k])}" for k in changed)
+        raise PlayError(
+            f"{path}: the save's {', '.join(changed)} {'was' if len(changed) == 1 else 'were'} changed after it was "
+            f"saved (it said {was}): put that back — a save resumes the game it was made at, with its table"
+        )
+
+
 def _save_pack(path: str | Path, ref: str) -> str:
     """The folder a save's `content` entry names (a bundled pack's id; a folder relative to the save's folder,
     else to the current directory; an absolute folder, as older saves name them); a PlayError naming the pack,
@@ -403,17 +421,23 @@ class Table:
         (JSON reads them as nothing), so its sealed length moves only every few hundred decisions."""
         s = self.setup
         pinned = {"role": s.role} if s.role is not None else {}
-        referee = json.dumps({"seed": s.seed, "actions": list(self.state.history()), **pinned}, separators=(",", ":"))
+        table = {
+            "players": s.players,
+            "humans": s.humans,
+            "bots": {str(k): v for k, v in sorted(s.bots.items())},
+            "expansions": s.expansions,
+            "max_turns": s.max_turns,
+        }
+        # the table is sealed too, as it is shown in the open: an edit of it (a bot made random, a turn limit, a seat
+        # given to a bot or a person) would change the game the seed and actions resume; read_save refuses one
+        sealed = {"seed": s.seed, "actions": list(self.state.history()), **pinned, "table": table}
+        referee = json.dumps(sealed, separators=(",", ":"))
         referee += " " * (-len(referee) % SEAL_PAD)
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
-            "players": s.players,
-            "humans": s.humans,
-            "bots": {str(k): v for k, v in sorted(s.bots.items())},
+            **table,
             "content": s.content,
-            "expansions": s.expansions,
-            "max_turns": s.max_turns,
             "sealed": seal(key, referee.encode("utf-8")),
         }
 
@@ -454,6 +478,7 @@ class Table:
         role = referee.get("role")
         if role is not None and not (isinstance(role, str) and 0 < len(role) <= 200):
             raise PlayError(f"{path}: the save's pinned role is a role's id")
+        _check_table(path, data, referee.get("table"))
         setup = Setup(
             players=data["players"],
             seed=seed,

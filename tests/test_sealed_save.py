@@ -109,3 +109,25 @@ def test_a_changed_save_a_missing_key_and_an_old_save(tmp_path, monkeypatch):
         assert "seed: -3 is less than the minimum of 0" in str(e)
     else:
         raise AssertionError("a negative seed was read")
+
+
+def test_an_edited_table_is_refused_and_the_save_still_resumes(tmp_path):
+    """The table is in the open (who sits where, the bots' kind, the turn limit), and an edit of it resumed
+    another game than the one saved: the bots made random, a turn limit of 1, a person's seat given to a bot.
+    The sealed part keeps a copy; an edit is refused, saying what it said, and the save put back resumes."""
+    save, data = _saved(tmp_path)
+    for field, value in (
+        ("bots", {k: "heuristic" for k in data["bots"]}),
+        ("max_turns", 1),
+        ("humans", [0, 1]),
+        ("expansions", "none"),
+    ):
+        edited = dict(data, **{field: value})
+        if field == "humans":
+            edited["bots"] = {k: v for k, v in data["bots"].items() if k != "1"}
+        (tmp_path / "e.json").write_text(json.dumps(edited), encoding="utf-8")
+        code, out = _play("--resume", tmp_path / "e.json", answers="")
+        assert code == 1 and "changed after it was saved" in out and field in out, (field, out[-400:])
+        assert save.read_text(encoding="utf-8") == json.dumps(data, ensure_ascii=False) + "\n"  # lost nothing
+    code, out = _play("--resume", save, answers="q\nn\n")
+    assert code == 0 and "resumed" in out
