@@ -79,3 +79,25 @@ def test_a_resampled_card_is_used_by_its_new_face_not_the_one_it_had():
                 for uid, use in by_card.items():
                     assert use in g.by_uid[uid].type.uses_by_timing.get(timing, ())
     assert moved > 0  # the samples did re-deal faces
+
+
+def test_a_sample_carries_no_count_of_the_questions_asked_before_it():
+    """Two games seat 0 cannot tell apart that asked the other seats a different number of questions (a seat is
+    asked at 争夺阶段 only when it holds something it may use there, so the count tells of its hand) deal the
+    same sample: its game counts its questions from the deal (decision_count, decision_log, the digest's
+    `decisions`), and the truth's count is nowhere in it."""
+    state = GameState(load_cached(), 5, 3, None)
+    while len(state.history()) < 25 and not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    seat = state.current_player()
+    a, b = state.clone(), state.clone()
+    g, h = a._game, b._game
+    h.decision_count += 3  # three more questions of the others, answered with their only sensible option
+    h.decision_log += [0, 0, 0]
+    assert a.observation(seat) == b.observation(seat)
+    _redeal(g, seat, random.Random(1))
+    _redeal(h, seat, random.Random(1))
+    assert g.digest() == h.digest() and g.decision_log == h.decision_log == []
+    assert g.decision_count == 0
+    sample = state.resample(seat, random.Random(2))  # and through the step API: counted from its deal
+    assert sample._game.decision_count == 0 < state._game.decision_count

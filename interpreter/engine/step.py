@@ -329,7 +329,8 @@ class GameState:
 
         What the sample carries: no true seed (its ``seed`` is the seed of its own
         chance, drawn in the re-deal), no action id from before it was dealt
-        (:meth:`history` is what was applied to it since), nothing only another
+        (:meth:`history` is what was applied to it since), no count of the questions
+        asked before it (they tell of the others' hands), nothing only another
         seat knew. The recipe that re-plays it (the true seed and the actions) stays
         with the referee, in this module's ledger, under a key the sample holds:
         :meth:`clone` re-plays it exactly.
@@ -455,7 +456,12 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
-    g.decision_log = [0] * len(g.decision_log)  # (its length counts the questions; the answers were the truth's)
+    # no count of the questions asked before the deal: a seat is asked at a window (争夺阶段) only when it holds
+    # something it may use there, and a 威逼 target only when it holds two copies, so the count — of every seat's
+    # questions — tells of the others' hands (what the browser table's seq leaves out: docs/observation.md). The
+    # sample's questions are counted from its deal (its decision limit, E503, too); the answers were the truth's.
+    g.decision_count = 0
+    g.decision_log = []
     g.actions_taken = []
     g._labels = {}  # (labels of the cards and card uses offered so far, by deck id: its own, not its deck's shared)
     g.pins = None  # (a referee's fact of the setup: which seat was dealt a role or task)
