@@ -974,6 +974,22 @@ def test_a_bad_log_gets_a_message(still_client, body, message):
     assert r.status_code == 400 and message in r.json()["error"], r.text
 
 
+def test_an_edited_log_whose_record_holds_a_field_of_another_type_gets_a_message(still_client, simulated_log):
+    """A record sound as the log reader checks it (its kind, `to`, `secret`) whose other fields were edited to
+    another type (a card_used's `uid` a number with a point, its `card` a list) made the viewer's sentence fail: a
+    500 and a traceback in the server's log. Now a 400 naming the line, for each view that reads the record."""
+    lines = simulated_log[1].splitlines()
+    at = next(i for i, ln in enumerate(lines) if '"e": "card_used"' in ln)
+    for field, value in (("uid", 1.5), ("card", ["wei_bi"])):
+        rec = json.loads(lines[at])
+        rec[field] = value
+        body = "\n".join([*lines[:at], json.dumps(rec), *lines[at + 1 :]]) + "\n"
+        for view in ("referee", "P0", "public"):
+            r = still_client.post(f"/api/replay?view={view}", content=body.encode("utf-8"), headers=_JSONL)
+            assert r.status_code == 400, (field, view, r.text[:300])
+            assert f"line {at + 1} of the log is no sound card_used record" in r.json()["error"]
+
+
 # ---------------------------------------------------------------------- the command
 
 

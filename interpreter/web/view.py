@@ -176,7 +176,18 @@ def replay_steps(logged: Mapping[str, Any], view: str, content: Content) -> list
         if rec is None:
             continue
         # the deal (setup) is in the referee's log only (no seat reads it)
-        text = setup_text(rec, names) if rec.get("e") == "setup" else event_text(rec, me, names, by_id)
+        try:
+            text = setup_text(rec, names) if rec.get("e") == "setup" else event_text(rec, me, names, by_id)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+            # (a field of another type than its kind holds — an edited log — read no sentence: the upload's error,
+            # a 400, not the server's; which record, not its fields, which the view may not read)
+            lines = logged.get("lines") or ()
+            where = f"line {lines[n]}" if n < len(lines) else f"record {n + 1} of the game"
+            kind = rec.get("e") or rec.get("d")
+            raise ValueError(
+                f"{where} of the log is no sound {kind if isinstance(kind, str) else ''} record: a field holds "
+                "what no such record holds (was the log edited?)"
+            ) from None
         if text:
             steps.append({"n": n, "seat": rec.get("seat"), "decision": "d" in rec, "text": text})
     return steps
