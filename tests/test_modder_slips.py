@@ -70,3 +70,24 @@ def test_a_misspelt_rule_skill_answer_is_matched_among_the_rules_skills_too(tmp_
         "answers.0: 'skill 换排' names no skill of any role of the content (nor of its rules) (P0's role 白昆山 has: "
         "毒计; the rules: 换牌); did you mean skill 换牌?"
     ) in out, out
+
+
+def test_a_rule_skills_wrong_value_is_told_once_not_also_as_missing(tmp_path):
+    """`limit: {per: turns}` in a pack's rule skill was E113 (unknown per, did you mean turn?) and E112 "missing key
+    'per'" at the same place: the wrong value, taken out, was then missing from the merged rules. A role's file said
+    the E113 alone."""
+    from interpreter.content.loader import ContentErrors, load_content
+    from interpreter.content.packs import resolve_packs
+
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    (fork / "pack.yaml").write_text(
+        "id: fork\nname: 分支\nextends: [base]\nrules:\n  skills:\n    - id: fork_a\n      name: 甲\n"
+        "      kind: active\n      timing: play_phase\n      limit: {per: turns}\n      effect: draw(self, 1)\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentErrors) as e:
+        load_content(resolve_packs([fork], ["none"]))
+    assert [(x.code, x.line, x.message) for x in e.value.errors] == [("E113", 10, "unknown per 'turns'")], [
+        str(x) for x in e.value.errors
+    ]
