@@ -85,6 +85,16 @@ class PackFolder(ExistingPath):
     def __init__(self) -> None:
         super().__init__(file_okay=False)
 
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """A folder that holds nothing a pack holds is refused too (an empty pack would load silently)."""
+        from .content.packs import not_a_pack
+
+        folder = super().convert(value, param, ctx)
+        problem = not_a_pack(folder)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return folder
+
 
 def content_option(
     help: str = "content pack directory: a pack without rules.yaml is layered over the bundled game "

@@ -21,7 +21,7 @@ from .agents.matching import find
 from .agents.scripted import ScriptedAgent, ScriptExhausted
 from .content.diagnostics import Diagnostics
 from .content.loader import BUNDLED_CONTENT, ContentErrors, load_cached
-from .content.packs import PackError, resolve_packs
+from .content.packs import PackError, not_a_pack, resolve_packs
 from .content.read import read
 from .content.yamlpos import key_pos_of, pos_of
 from .engine.game import EngineError
@@ -204,6 +204,9 @@ def content_packs(path: Path, data: dict, where: Where, allow_outside: bool = Fa
             hint = folder_hint(str(p), base=path.parent) if not os.path.exists(pack) else None
             not_folder = f"content pack {brief(p)} is not a folder ({clip(str(pack))})" + (f"; {hint}" if hint else "")
             raise ScenarioFailure(where(pos_of(data["content"], i), not_folder))
+        empty = not_a_pack(pack, base=path.parent)  # (`.` for `..`: an empty pack would load, and nothing be found)
+        if empty is not None:
+            raise ScenarioFailure(where(pos_of(data["content"], i), f"content pack {brief(p)}: {empty}"))
         packs.append(pack)
     return resolve_packs(packs)
 

@@ -32,6 +32,7 @@ def validate(paths, fmt, expansions):
     Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error.
     """
     from .content.loader import load_cached, validate_paths
+    from .content.packs import not_a_pack
 
     # (os.path's tests, not Path's: a name too long for the system is not there, where Path.exists raises OSError)
     for t in map(Path, paths):
@@ -40,6 +41,10 @@ def validate(paths, fmt, expansions):
             raise click.UsageError(f"{t} does not exist" + (f": {hint}" if hint else ""))
     singles = [Path(p) for p in paths if not os.path.isdir(p)]
     folders = [p for p in paths if os.path.isdir(p)]
+    for folder in folders:  # a folder with nothing a pack holds would validate as an empty pack: ok, nothing checked
+        problem = not_a_pack(folder)
+        if problem is not None:
+            raise click.UsageError(problem)
     targets = [*(content_paths(folders, expansions) if folders or not singles else []), *singles]
     # by file, then line and column (the loader finds them stage by stage: a file's schema errors before its code's)
     found = sorted(validate_paths(targets), key=lambda e: (str(e.path), e.line or 0, e.col or 0))

@@ -150,13 +150,15 @@ def test_the_command_sweeps_resumes_and_names_its_mistakes(tmp_path):
     r = fengsheng("balance", "-p", "5", "--agents", "random", "-n", 3, "-o", out, "-s", 2)
     assert r.exit_code == 1
     assert "error: " in r.output and "holds a sweep of another grid (players: [4, 5] in the directory" in r.output
+    pack = tmp_path / "pack"  # (a folder that holds a pack's part: --content refuses one that holds none)
+    (pack / "roles").mkdir(parents=True)
     for args, message in [
         (["-p", "12"], "'--players': the rules have no identity table for 12 players (they have one for 2-10 players)"),
         (["--agents", "clever"], "unknown agent 'clever'"),
         (["--pack", "x"], "'x': write LABEL=DIR"),
         (["--pack", f"a={tmp_path / 'nowhere'}"], "is not a directory"),
         (["--pack", "a=", "--pack", "a="], "two packs are labelled a"),
-        (["--pack", "a=", "--content", str(tmp_path)], "not both"),
+        (["--pack", "a=", "--content", str(pack)], "not both"),
         (["--backend", "local", "--address", "auto"], "--address is a Ray cluster's"),
         (["--address", "nonsense"], "give the Ray head's HOST:PORT"),
         (["--expansions", "nope"], "--expansions"),

@@ -385,6 +385,29 @@ def test_an_expectation_written_in_the_state_says_where_it_goes_and_errors_come_
     assert errors[2]["hint"] == "`skills_fired` is an expectation: write it under `expect:`"
 
 
+def test_a_folder_that_holds_no_pack_is_refused_where_it_is_named(tmp_path, monkeypatch):
+    """A scenario one folder below its pack's tests/ with `content: [..]`, an empty folder to validate or play with:
+    each loaded as an empty pack, silently, and the scenario then failed far from the cause ("no role of the content
+    has a skill …"), validate said ok. Each is now refused at the name, with the pack nearest to it."""
+    monkeypatch.chdir(tmp_path)
+    pack = tmp_path / "mine"
+    (pack / "roles").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("id: mine\nname: 我的\nextends: [base]\n", encoding="utf-8")
+    deep = pack / "tests" / "deeper"
+    deep.mkdir(parents=True)
+    (deep / "x.scenario.yaml").write_text(SCENE.replace("name: x\n", "name: x\ncontent: [..]\n"), encoding="utf-8")
+    r = CliRunner().invoke(main, ["scenario", "run", str(deep / "x.scenario.yaml"), "--format", "json"])
+    assert r.exit_code == 1
+    (failure,) = json.loads(r.stdout)["files"][0]["failures"]
+    assert (failure["line"], failure["col"]) == (2, 11)
+    assert "is not a content pack: it holds no pack.yaml" in failure["message"]
+    assert failure["message"].endswith("; a pack above it: '../..'")
+    for command in (["validate", "mine/tests"], ["simulate", "-n", "1", "--content", "mine/tests"]):
+        r = CliRunner().invoke(main, command)
+        assert r.exit_code == 2 and "'mine/tests' is not a content pack" in r.output, r.output
+        assert "a pack above it: 'mine'" in r.output and "Traceback" not in r.output
+
+
 SCENE = (
     "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
     'deck_top: [36]\ncurrent: 0\nstart: play\nanswers:\n  0: [pass, "#27"]\n  1: [accept]\n'

@@ -305,6 +305,34 @@ def missing_folder(path: Path | str) -> str | None:
     return f"Directory {text!r} does not exist" + (f": {hint}" if hint else ".")
 
 
+PACK_PARTS = ("pack.yaml", "rules.yaml", "deck.yaml", "cards", "roles", "secret_tasks")
+"""What a content pack's folder holds at least one of (the loader reads nothing else)."""
+
+
+def not_a_pack(path: Path | str, base: Path | str | None = None) -> str | None:
+    """What is wrong with a folder given as a content pack that holds nothing a pack holds (PACK_PARTS): it would
+    load as an empty pack, and what names its roles or cards fails far from the cause (a scenario's `content: [.]`
+    written one folder too deep: "no role has a skill 反诘"). The hint names the nearest folder above it that holds a
+    pack.yaml (or those inside it), as `base` names them (default: the current directory). None when it holds one
+    of PACK_PARTS."""
+    text = os.fspath(path)
+    if any(os.path.exists(os.path.join(text, part)) for part in PACK_PARTS):
+        return None
+    problem = f"{text!r} is not a content pack: it holds no pack.yaml, rules.yaml, cards/, roles/ or secret_tasks/"
+    here = Path(text).resolve()
+    start = Path(base).resolve() if base is not None else Path.cwd()
+    for above in list(here.parents)[:3]:
+        if (above / "pack.yaml").is_file():
+            return problem + f"; a pack above it: {os.path.relpath(above, start)!r}"
+    try:
+        inside = sorted(d for d in here.iterdir() if (d / "pack.yaml").is_file())[:3]
+    except OSError:
+        inside = []
+    if inside:
+        return problem + "; packs in it: " + ", ".join(repr(os.path.relpath(d, start)) for d in inside)
+    return problem
+
+
 def _with_what_it_extends(pack: Path, out: list[Path], placed: set[Path | None], visiting: frozenset[Path]) -> None:
     """Append `pack` to `out` after what it extends (depth first); `placed`: the folders in `out`, resolved. A cycle
     ends the walk, and so does a chain deeper than MAX_EXTENDS_DEPTH; the loader reports either."""
