@@ -91,3 +91,32 @@ def test_a_rule_skills_wrong_value_is_told_once_not_also_as_missing(tmp_path):
     assert [(x.code, x.line, x.message) for x in e.value.errors] == [("E113", 10, "unknown per 'turns'")], [
         str(x) for x in e.value.errors
     ]
+
+
+def test_a_rule_skill_added_or_replaced_without_its_id_is_told_not_left_out(tmp_path):
+    """A pack's `rules: skills: {replace: [...], add: [...]}` item written without `id:` was left out without a word
+    (a pack's rules are checked without their required keys, and the edit skipped what had no id): the house rule
+    was simply not there. E112 at the item now; an id of the wrong type is told once, as before (E113)."""
+    from interpreter.content.loader import ContentErrors, load_content
+    from interpreter.content.packs import resolve_packs
+
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    skill = "{name: 换牌, kind: active, timing: play_phase, effect: 'draw(self, 1)'}"
+    (fork / "pack.yaml").write_text(
+        f"id: fork\nname: 分支\nextends: [base]\nrules:\n  skills:\n    add:\n      - {skill}\n"
+        f"    replace:\n      - {skill.replace('{', '{id: 5, ')}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentErrors) as e:
+        load_content(resolve_packs([fork], ["none"]))
+    got = [(x.code, x.line, x.message, x.hint) for x in e.value.errors]
+    assert got == [
+        ("E113", 9, "5 should be string", "pinyin snake_case id, e.g. li_ning_yu"),
+        (
+            "E112",
+            7,
+            "missing key 'id': pack 'fork' adds the rule skill 换牌 without its id",
+            "give it an id no skill has, e.g. fork_…",
+        ),
+    ], got

@@ -231,7 +231,7 @@ class Layers:
         edits = fragment.get("skills")
         if not isinstance(edits, PosDict):
             return fragment
-        changes, found = edit_skills(data, mark_file(edits, m.path), m.path, m.id)
+        changes, found = edit_skills(data, mark_file(edits, m.path), m.path, m.id, self.sink.dropped)
         self.changes += changes
         for problem in found:
             self.sink.report(problem)

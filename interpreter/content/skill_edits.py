@@ -47,11 +47,15 @@ def skill_edits_schema(fragment_schema: dict) -> dict:
     return {**fragment_schema, "properties": properties}
 
 
-def edit_skills(rules: PosDict, edits: PosDict, path: Path, pack: str) -> tuple[list[str], list[Finding]]:
+def edit_skills(
+    rules: PosDict, edits: PosDict, path: Path, pack: str, dropped: set[tuple[int, object]] | None = None
+) -> tuple[list[str], list[Finding]]:
     """Apply a pack's edits to `rules["skills"]` (none when the rules have none).
 
     Returns the changes in words and what was wrong (an id to replace or remove that the rules do not have: E121
-    with the closest id; one to add that they have: E120). A wrong edit is left out; the others apply."""
+    with the closest id; one to add that they have: E120; a skill to add or replace without an id: E112, unless
+    its id was there and taken out for its shape, `dropped`: Diagnostics.dropped, told already). A wrong edit is
+    left out; the others apply."""
     old = rules.get("skills")
     skills = PosList(old) if isinstance(old, list) else PosList()
     skills.pos = getattr(old, "pos", None) or rules.val_pos.get("skills")  # type: ignore[assignment]
@@ -62,11 +66,30 @@ def edit_skills(rules: PosDict, edits: PosDict, path: Path, pack: str) -> tuple[
         value = edits.get(op)
         if isinstance(value, list):
             for n, item in enumerate(value):
+                if op != "remove" and isinstance(item, PosDict) and "id" not in item:
+                    if (id(item), "id") not in (dropped or set()):  # (a pack's rules: are checked without required)
+                        found.append(_no_id(op, item, pos_of(value, n), path, pack))
+                    continue
                 _apply(op, skills, item, pos_of(value, n), path, pack, changes, found)
     rules["skills"] = skills
     if "skills" not in rules.val_pos and edits.pos is not None:
         rules.val_pos["skills"] = edits.pos
     return changes, found
+
+
+def _no_id(op: str, item: PosDict, pos: Any, path: Path, pack: str) -> Finding:
+    """E112 for a rule skill to add or replace written without its id: it was left out without a word."""
+    name = item.get("name")
+    what = f"the rule skill {clip(name)}" if isinstance(name, str) else "a rule skill"
+    return Finding(
+        path,
+        pos,
+        "E112",
+        f"missing key 'id': pack '{pack}' {op}s {what} without its id",
+        "a rule skill is replaced by its id: the id of the one it takes the place of"
+        if op == "replace"
+        else f"give it an id no skill has, e.g. {pack}_…",
+    )
 
 
 def _ids(skills: PosList) -> list[str]:
