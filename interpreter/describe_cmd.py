@@ -231,18 +231,22 @@ def find(items, name: str) -> list:
     ]
 
 
-def suggest(items, name: str) -> list:
+def suggest(items, name: str) -> list[str]:
+    """The names closest to a name nothing has, as the hint writes them: 沈砚 (shen_yan); a skill's name too, with its
+    role (describe finds a role by one of its skills' names, so a misspelt one is the same slip)."""
     key = name.strip().strip("【】").strip()
-    words: dict[str, object] = {}
+    words: dict[str, str] = {}
     for i in items:
-        words.setdefault(i.name, i)
-        words.setdefault(i.id, i)
-    close = closest(key, words, n=3, loose=True)
-    out = []
-    for w in close:
-        i = words[w]
-        if i not in out:
-            out.append(i)
+        words.setdefault(i.name, f"{i.name} ({i.id})")
+        words.setdefault(i.id, f"{i.name} ({i.id})")
+    for i in items:
+        if isinstance(i.obj, Role):
+            for sk in i.obj.skills:
+                words.setdefault(sk.name, f"{sk.name} (a skill of {i.name}, {i.id})")
+    out: list[str] = []
+    for w in closest(key, words, n=3, loose=True):
+        if words[w] not in out:
+            out.append(words[w])
     return out
 
 
@@ -348,7 +352,7 @@ def describe(name, show_all, fmt, content_dirs, expansions):
         hints = suggest(items, name)
         msg = f"error: no card, secret task, role, skill or identity is named '{clip(name)}'"
         if hints:
-            msg += "; did you mean " + " or ".join(f"{i.name} ({i.id})" for i in hints) + "?"
+            msg += "; did you mean " + " or ".join(hints) + "?"
         else:
             msg += "; run `fengsheng describe --all` to list them"
         if not content_dirs:  # the slip of a designer describing his pack's card without naming the pack

@@ -382,6 +382,8 @@ def test_unknown_name_exits_2_with_a_suggestion():
     assert r.exit_code == 2 and "jie_huo" in r.output
     r = run("zzzz")
     assert r.exit_code == 2 and "zzzz" in r.output
+    r = run("视屎")  # a skill's name misspelt (describe finds a role by a skill's name): its role named with it
+    assert r.exit_code == 2 and "did you mean 视死 (a skill of 老汉, lao_han)?" in r.output, r.output
 
 
 def test_usage_errors_exit_2():
