@@ -25,6 +25,7 @@ from rich.console import Console
 from interpreter.balance import compare as cmp, pack_facts, report as rep
 from interpreter.balance.html import render_report
 from interpreter.balance.html_compare import render_compare
+from interpreter.balance.words import identity_rows
 from interpreter.sim import wilson
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -303,6 +304,30 @@ def test_a_seat_without_a_role_is_counted_and_drawn(played):
     assert rep.NO_ROLE in render_report(report)
 
 
+def test_a_seat_without_an_identity_card_is_named_in_the_reports_language(played):
+    """The records name a seat that ended without an identity card (承志 took it) 无身份牌, the engine's word; the
+    English report and page said it in Chinese beside 'identity', 'won/n'. The JSON keeps the records' name."""
+    from types import SimpleNamespace
+
+    from interpreter.balance.terminal import print_report
+    from interpreter.balance.words import NO_IDENTITY
+    from interpreter.sim.summary import identity_name
+
+    assert identity_name(SimpleNamespace(identity=None)) == NO_IDENTITY
+    _, records = played
+    records = copy.deepcopy(records[:20])
+    records[0]["seats"][1]["identity"] = NO_IDENTITY
+    report = rep.build_report({}, records)
+    assert any(r["name"] == NO_IDENTITY for r in group(report)["identities"])
+    page = render_report(report, lang="en")
+    assert "no identity card" in page and NO_IDENTITY not in page
+    assert NO_IDENTITY in render_report(report, lang="zh")
+    console = Console(record=True, width=200)
+    print_report(report, console, lang="en")
+    out = console.export_text()
+    assert "no identity card" in out and NO_IDENTITY not in out
+
+
 def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):
     """The grouping alone (4 games a player count: the check is of counts, which any number of games shows)."""
     records = make_sweep(tmp_path, content, players=(4, 5), agents=("random",), games=4, seed=3)
@@ -460,8 +485,8 @@ def test_html_report_is_self_contained_and_names_every_role(played):
     report = rep.build_report(rep.load_sweep(d).meta, records)
     html = render_report(report, lang="en")
     _self_contained(html)
-    for g in report["groups"]:
-        for row in g["roles"] + g["identities"] + g["tasks"]:
+    for g in report["groups"]:  # (a seat without an identity card in the page's language: no identity card)
+        for row in g["roles"] + identity_rows(g["identities"], "en") + g["tasks"]:
             assert row["name"] in html
     assert html.count("<svg") >= 4  # identities, tasks, roles, histogram, endings
     assert "STRONG" in html and ROLE in html and '<html lang="en">' in html

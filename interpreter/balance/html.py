@@ -21,6 +21,7 @@ from .words import (
     flag_subject,
     flag_text,
     group_title,
+    identity_rows,
     kind_name,
     note_texts,
     offered_prefix,
@@ -422,8 +423,8 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
     order = {r["name"]: -(r["rate"] or 0) for r in pooled["roles"]}
     roles.sort(key=lambda r: (order.get(r, 0), str(r)))
     body.append(f"<h3>{escape(say('by_identity', lang))}</h3>")
-    idents = sorted({r["name"] for g in groups for r in g["identities"]}, key=str)
-    pts = {(r["name"], _series(g, lang)): r for g in groups for r in g["identities"]}
+    idents = sorted({r["name"] for g in groups for r in identity_rows(g["identities"], lang)}, key=str)
+    pts = {(r["name"], _series(g, lang)): r for g in groups for r in identity_rows(g["identities"], lang)}
     svg = interval_chart(idents, series, pts, say("by_identity", lang), lang=lang)
     body.append(legend(series) + f'<div class="chart">{svg}</div>')
     tasks = sorted({r["name"] for g in groups for r in g["tasks"]}, key=str)
@@ -449,7 +450,7 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
     body.append(reason_bars(groups, lang))
     for g in groups:
         body.append(f"<details><summary>{escape(say('tables_of', lang, title=group_title(g, lang)))}</summary>")
-        body.append(simple_table(g["identities"], say("identity", lang), lang=lang))
+        body.append(simple_table(identity_rows(g["identities"], lang), say("identity", lang), lang=lang))
         if g["tasks"]:
             body.append(simple_table(g["tasks"], say("task", lang), _news(report, g["pack"], "tasks"), lang))
         body.append(role_table(g, _news(report, g["pack"], "roles"), lang))

@@ -26,6 +26,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "lead_suffix": ("（待确认）", " (lead)"),
     "lead": ("待确认", "lead"),
     "identity": ("身份", "identity"),
+    "no_identity": ("无身份牌", "no identity card"),
     "task": ("秘密任务", "secret task"),
     "role": ("角色", "role"),
     "card": ("卡牌", "card"),

@@ -18,6 +18,7 @@ from .words import (
     flag_subject,
     flag_text,
     group_title,
+    identity_rows,
     kind_name,
     note_texts,
     offered_prefix,
@@ -184,7 +185,8 @@ def _print_group(report: dict, g: dict, console: Any, roles: bool, lang: str) ->
 
     console.print()
     console.rule(escape(group_title(g, lang)))
-    console.print(_rate_table(say("identity_table", lang), say("identity", lang), g["identities"], lang))
+    identities = identity_rows(g["identities"], lang)
+    console.print(_rate_table(say("identity_table", lang), say("identity", lang), identities, lang))
     if g["tasks"]:
         new_tasks = _new_of(report, g["pack"], "tasks")
         console.print(_rate_table(say("task_table", lang), say("task", lang), g["tasks"], lang, new=new_tasks))

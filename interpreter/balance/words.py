@@ -10,6 +10,16 @@ from typing import Any
 from .messages import MESSAGES, say
 from .stats import ALL, pct
 
+NO_IDENTITY = "无身份牌"
+"""The identity the records give a seat that ends without an identity card (sim.summary.identity_name: 承志 took it)."""
+
+
+def identity_rows(rows: list[dict], lang: str) -> list[dict]:
+    """A table's identity rows with the seat without an identity card named in the report's language: the records
+    keep 无身份牌, which the other identities' names (the content's own, Chinese) sit beside in either language, but
+    it is the engine's word, not the content's."""
+    return [{**r, "name": say("no_identity", lang)} if r["name"] == NO_IDENTITY else r for r in rows]
+
 
 def players_text(players: object, lang: str) -> str:
     """A group's player count in words ("5 players"; "all counts" for the group pooling them)."""
