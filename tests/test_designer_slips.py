@@ -162,7 +162,7 @@ ROWS = [
     (
         "misspelt keyword argument",
         ACTIVE + '    effect: |\n      discard(choose(from: hand(self), promt: "弃"))\n',
-        [("E303", 13, 47, "did you mean prompt?")],
+        [("E303", 13, 40, "did you mean prompt?")],  # at the keyword, not its value
     ),
     ("len for count", ACTIVE + "    condition: len(hand(self)) > 0\n", [("E301", 12, 16, "count(...)")]),
     (

@@ -291,7 +291,7 @@ def test_e302_wrong_argument_type(tmp_path):
 
 def test_e303_wrong_arguments(tmp_path):
     """E303: an unknown keyword argument, with the signature in the hint."""
-    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(self, count: 2)"), "E303", 7, 25)
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(self, count: 2)"), "E303", 7, 18)  # at `count`
 
 
 def test_e304_wrong_context(tmp_path):

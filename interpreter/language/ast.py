@@ -57,6 +57,8 @@ class Call(Node):
     func: str
     args: list[Node]
     kwargs: dict[str, Node]  # name -> (Node, line, col) as Node
+    # name -> (line, col) of the keyword itself (`count` in draw(self, count: 1)): an error about the name points there
+    kwarg_at: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
 
 
 @dataclass

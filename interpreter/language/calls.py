@@ -91,10 +91,11 @@ class CallCompiler(ExpressionCompiler):
         names = {p.name for p in params}
         for k, a in node.kwargs.items():
             if k not in names:
+                at = node.kwarg_at.get(k)  # (at the name itself, not its value)
                 self._err(
                     "E303",
                     f"{node.func} has no parameter `{clip(k)}`",
-                    a,
+                    ast.Node(*at) if at is not None else a,
                     _suggest(k, names) or "signature: " + signature(b),
                 )
                 continue

@@ -97,7 +97,7 @@ Block = list[ast.Node]
 _Elif = tuple[Literal["elif"], ast.Node, Block]  # elif_clause: the condition and the body
 _Else = tuple[Literal["else"], Block]  # else_clause
 _Instead = tuple[ast.Node, Block]  # instead_clause: the condition and the body
-_Kwarg = tuple[Literal["kw"], str, ast.Node]  # kwarg and by_kwarg: name and value
+_Kwarg = tuple[Literal["kw"], str, ast.Node, tuple[int, int]]  # kwarg and by_kwarg: name, value, the name's place
 
 
 @v_args(meta=True)
@@ -187,20 +187,22 @@ class _ToAst(Transformer[Token, ast.Program | ast.Node]):
         args: list[ast.Node | _Kwarg | None] = rest
         pos_args: list[ast.Node] = []
         kwargs: dict[str, ast.Node] = {}
+        kwarg_at: dict[str, tuple[int, int]] = {}
         for a in args:
             if a is None:
                 continue
             if isinstance(a, tuple):  # the only tuples among a call's arguments are keyword arguments
                 kwargs[a[1]] = a[2]
+                kwarg_at[a[1]] = a[3]
             else:
                 pos_args.append(a)
-        return ast.Call(*_pos(meta), func=str(name), args=pos_args, kwargs=kwargs)
+        return ast.Call(*_pos(meta), func=str(name), args=pos_args, kwargs=kwargs, kwarg_at=kwarg_at)
 
     def kwarg(self, meta: Meta, items: Children) -> _Kwarg:
-        return ("kw", str(items[0]), items[1])
+        return ("kw", str(items[0]), items[1], _pos(meta))
 
     def by_kwarg(self, meta: Meta, items: Children) -> _Kwarg:
-        return ("kw", "by", items[0])
+        return ("kw", "by", items[0], _pos(meta))
 
     def var(self, meta: Meta, items: Children) -> ast.Var:
         return ast.Var(*_pos(meta), name=str(items[0]))
