@@ -638,6 +638,17 @@ declare(
 )
 
 declare(
+    "discard_top",
+    "query",
+    [("n", T.INT, 1)],
+    T.CARDS,
+    "弃牌堆顶的{n}张牌",
+    "The top n cards of the discard pile (the last discarded first; fewer if it holds fewer), without moving "
+    "them. The pile is face up, seen by all; a card taken from it (put_in_hand, collect …) leaves it.",
+    phrasing=Phrasing("弃牌堆顶的{n:张}牌"),
+)
+
+declare(
     "set_aside",
     "query",
     [],

@@ -203,6 +203,13 @@ def _top_card(ctx: Ctx):
     return top[0] if top else None
 
 
+@implements("discard_top")
+def _discard_top(ctx: Ctx, n) -> list:
+    zones: Zones = ctx.game.zones
+    pile = zones.discard_pile
+    return pile[-1 : -n - 1 : -1] if n > 0 else []
+
+
 @implements("set_aside")
 def _set_aside(ctx: Ctx) -> list:
     zones: Zones = ctx.game.zones
