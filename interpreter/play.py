@@ -503,8 +503,10 @@ class Table:
             try:
                 self.state.apply_action(action)
             except IllegalAction:
+                # (not the action's id: it names a card — a face-down send, a card given — and the terminal is
+                # the table's: a `content` edited to stop the replay where one likes would show it to everyone)
                 raise PlayError(
-                    f"action {n + 1} of the save ({action}) is not legal in this game: "
+                    f"action {n + 1} of the save is not legal in this game: "
                     "was it saved with other content packs or another version?"
                 ) from None
         for seat in self.setup.humans:  # a resumed seat is shown what happened since its last decision

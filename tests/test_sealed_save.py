@@ -4,6 +4,7 @@ resuming opens them, and a save that was changed, sealed with another key or rea
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -131,3 +132,18 @@ def test_an_edited_table_is_refused_and_the_save_still_resumes(tmp_path):
         assert save.read_text(encoding="utf-8") == json.dumps(data, ensure_ascii=False) + "\n"  # lost nothing
     code, out = _play("--resume", save, answers="q\nn\n")
     assert code == 0 and "resumed" in out
+
+
+def test_a_save_that_stops_replaying_names_no_sealed_action(tmp_path):
+    """A save whose `content` was edited (it may be: its pack moved) stops replaying where the packs differ, and
+    said which action id it stopped at: an id names a card (a face-down send), on the table's terminal."""
+    import re
+
+    save, data = _saved(tmp_path)
+    _, actions = Table.read_save(save)
+    data["content"] = [str(Path(__file__).parent.parent / "examples" / "rule_skills")]
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out = _play("--resume", save, answers="")
+    stopped = re.search(r"action (\d+) of the save", out)
+    assert code == 1 and stopped and "is not legal in this game" in out, out[-300:]
+    assert f"({actions[int(stopped.group(1)) - 1]})" not in out
