@@ -101,3 +101,39 @@ def test_a_sample_carries_no_count_of_the_questions_asked_before_it():
     assert g.decision_count == 0
     sample = state.resample(seat, random.Random(2))  # and through the step API: counted from its deal
     assert sample._game.decision_count == 0 < state._game.decision_count
+
+
+def _stamps(g: Game) -> list[int]:
+    z = g.zones
+    counts = [g.changes, z.moves, z.sightings, z.intel_changes, z.unremoved, z.decked, g.seats.standing]
+    return counts + [p.version for p in g.players]
+
+
+def test_a_sample_carries_no_count_of_what_only_another_seat_saw():
+    """The engine's change counters (the stamps of what it keeps) counted what only another seat was told of: a
+    hand card shown to one seat (Zones.sightings), a secret status (the player's version). Two games the acting
+    seat cannot tell apart, one with such things, deal samples with the same counters: they start again above
+    every value they had, from the number of re-deals alone. The sample plays on and clones alike (the stale
+    records kept under the old counters are made again)."""
+    state = GameState(load_cached(), 5, 3, None)
+    while len(state.history()) < 25 and not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    seat = state.current_player()
+    a, b = state.clone(), state.clone()
+    g, h = a._game, b._game
+    others = [p for p in h.players if p.seat != seat and p.hand]
+    looker = next(p for p in h.players if p.seat not in (seat, others[0].seat))
+    h.zones.show_to(others[0].hand[0], looker.seat)  # nobody is told
+    h.seats.add_status(others[1], "cannot_receive", secret=True)
+    assert a.observation(seat) == b.observation(seat) and _stamps(g) != _stamps(h)
+    _redeal(g, seat, random.Random(1))
+    _redeal(h, seat, random.Random(1))
+    assert _stamps(g) == _stamps(h)
+    sample = state.resample(seat, random.Random(2))
+    copy = sample.clone()
+    rng = random.Random(3)
+    while not sample.is_terminal():
+        action = rng.choice(sample.legal_actions())
+        sample.apply_action(action)
+        copy.apply_action(action)
+    assert copy._game.digest() == sample._game.digest() and copy.returns() == sample.returns()

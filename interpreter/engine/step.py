@@ -330,8 +330,9 @@ class GameState:
         What the sample carries: no true seed (its ``seed`` is the seed of its own
         chance, drawn in the re-deal), no action id from before it was dealt
         (:meth:`history` is what was applied to it since), no count of the questions
-        asked before it (they tell of the others' hands), nothing only another
-        seat knew. The recipe that re-plays it (the true seed and the actions) stays
+        asked before it (they tell of the others' hands), no count of the changes
+        only another seat saw (the engine's stamps start again above their old
+        values), nothing only another seat knew. The recipe that re-plays it (the true seed and the actions) stays
         with the referee, in this module's ledger, under a key the sample holds:
         :meth:`clone` re-plays it exactly.
         """
@@ -462,9 +463,34 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     # sample's questions are counted from its deal (its decision limit, E503, too); the answers were the truth's.
     g.decision_count = 0
     g.decision_log = []
+    _rebase_stamps(g)
     g.actions_taken = []
     g._labels = {}  # (labels of the cards and card uses offered so far, by deck id: its own, not its deck's shared)
     g.pins = None  # (a referee's fact of the setup: which seat was dealt a role or task)
+
+
+# A re-deal's stamps start above every value they had: a game's counters stay far below it (its step budget and
+# decision limit end it first), so no record kept under an old stamp is ever taken for a new one
+_STAMP_BASE = 2**40
+
+
+def _rebase_stamps(g: Game) -> None:
+    """Start the change counters that stamp what the engine keeps (Zones' moves, sightings, intel, deck and removed
+    counts, GameCore.changes, Seats.standing, each Player.version) again above every value they had. They counted
+    everything the truth did, what only another seat saw too — a 查看 of a hand card (sightings), a secret status
+    or mark (a player's version) — so a sample keeping them would tell how many such things happened. The new
+    values depend only on how many re-deals the game had; what was kept under an old stamp is found stale, as after
+    any change, and made again (the victory checks too). The step budget left is kept as it was."""
+    zones, seats = g.zones, g.seats
+    left = g.steps_left
+    counts = [g.changes, zones.moves, zones.sightings, zones.intel_changes, zones.unremoved, zones.decked]
+    counts += [seats.standing, *[p.version for p in g.players]]
+    base = (max(counts) // _STAMP_BASE + 1) * _STAMP_BASE
+    g.changes = zones.moves = zones.sightings = zones.intel_changes = zones.unremoved = zones.decked = base
+    seats.standing = base
+    for p in g.players:
+        p.version = base
+    g.steps_left = left
 
 
 _CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
