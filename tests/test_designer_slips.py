@@ -408,6 +408,21 @@ def test_a_folder_that_holds_no_pack_is_refused_where_it_is_named(tmp_path, monk
         assert "a pack above it: 'mine'" in r.output and "Traceback" not in r.output
 
 
+def test_flips_up_on_a_role_that_is_not_hidden_is_a_warning(tmp_path):
+    """`flips_up: true` (翻开此角色牌: usable only while the role is face down) on a role left `hidden: false`: the
+    role starts face up and the skill is never offered unless something turns it face down; validate said ok."""
+    skill = ACTIVE + "    flips_up: true\n    effect: draw(self, 1)\n"
+    for hidden, expected in (("false", [("W116", 12, 5)]), ("true", [])):
+        role = tmp_path / hidden / "roles" / "ce_shi.yaml"  # (a pack a process loaded is not read again: two packs)
+        role.parent.mkdir(parents=True)
+        role.write_text(HEAD.replace("hidden: true", f"hidden: {hidden}") + skill, encoding="utf-8")
+        r = CliRunner().invoke(main, ["validate", "--format", "json", "--expansions", "none", str(role.parent.parent)])
+        assert r.exit_code == 0, r.output  # (a warning: the content loads)
+        found = json.loads(r.stdout)
+        assert [(w["code"], w["line"], w["col"]) for w in found["warnings"]] == expected
+        assert not expected or "`hidden: true`" in found["warnings"][0]["hint"]
+
+
 SCENE = (
     "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
     'deck_top: [36]\ncurrent: 0\nstart: play\nanswers:\n  0: [pass, "#27"]\n  1: [accept]\n'

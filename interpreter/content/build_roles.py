@@ -32,7 +32,25 @@ def build_role(u: Units, path: Path, data: Any) -> Role:
     skill_refs: SkillRefs = []
     role.skills = build_skills(u, path, data, role, skill_refs)
     check_skill_refs(u.sink, role, skill_refs)
+    if not role.hidden:
+        _warn_flips_up_face_up(u, path, data)
     return role
+
+
+def _warn_flips_up_face_up(u: Units, path: Path, data: Any) -> None:
+    """W116: `flips_up: true` (usable only while its role is face down) on a role that is not hidden (it starts face
+    up): the skill is never offered unless a card or skill turns the role face down first — `hidden: true` forgot?"""
+    for sk in data.get("skills") or []:
+        if isinstance(sk, PosDict) and sk.get("flips_up") is True:
+            u.sink.warn(
+                path,
+                key_pos_of(sk, "flips_up"),
+                "W116",
+                f"the skill {sk.get('name', '?')} has `flips_up: true` (usable only while its role is face down), but "
+                "the role is not hidden: it starts face up, so the skill is offered only once something turns it "
+                "face down",
+                "a hidden role (the mask icon) is `hidden: true`; a skill of a face-up role needs no `flips_up`",
+            )
 
 
 def build_rule_skills(u: Units, path: Path, data: Any) -> tuple[Skill, ...]:
