@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import textwrap
 from pathlib import Path
 
@@ -241,6 +242,11 @@ def test_the_balance_report_knows_the_rule_skills_and_flags_one_never_used(tmp_p
     assert "规则" not in str(report["new_roles"])
     text = fengsheng("balance", "report", tmp_path / "lab", "--lang", "en").output
     assert "规则·家规无" in text and "used in 0 of the 20 games (active skill); never offered" in text, text
+    # the group's table of the rules' skills, as its cards have one (the roles' skills are told by the flags alone)
+    assert "Rule skills (every seat's): games offered, games used, uses per game" in text, text
+    assert re.search(r"家规无\s+active\s+0/20\s+0/20\s+0\.00", text) and re.search(
+        r"家规摸牌\s+triggered\s+20/20", text
+    )
 
 
 def test_an_active_rule_skill_expected_to_fire_is_told_it_is_used_by_an_answer(tmp_path):

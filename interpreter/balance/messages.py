@@ -183,6 +183,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Cards: uses per game; win rate of the seats that used it (Wilson 95%) against every seat's",
     ),
     "uses_per_game": ("每局次数", "uses/game"),
+    "rule_skill_table": (
+        "规则技能（每名角色都有）：可用的局数、使用的局数、每局使用次数",
+        "Rule skills (every seat's): games offered, games used, uses per game",
+    ),
     "users_won": ("使用者胜", "users won"),
     "every_seat": ("所有席位", "every seat"),
     "turns": ("回合", "turns"),

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..screen_table import Column, ScreenTable
+from ..sim.summary import RULE_SKILL_OWNER
 from .diff_words import fork_lines
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
@@ -25,6 +26,7 @@ from .words import (
     pins_text,
     players_short,
     reason_name,
+    skill_kind_name,
     verdict_text,
 )
 
@@ -94,6 +96,29 @@ def _card_table(g: dict, new: set[str], lang: str) -> Any:
             pct(r["rate"]),
             f"{pct(r['low'])}–{pct(r['high'])}",
             pct(r["expected"]),
+        )
+    return t
+
+
+def _rule_skill_table(g: dict, lang: str) -> Any | None:
+    """The rules' skills (a house rule every seat holds: 规则·名 in the records): the games each was offered and
+    used in and its uses per game, so a fork's house rules are seen in the terminal as its cards are (its roles'
+    skills are told by the flags alone); None for rules without skills."""
+    from rich.markup import escape
+
+    rows = [sk for sk in g.get("skills", []) if sk["role"] == RULE_SKILL_OWNER]
+    if not rows:
+        return None
+    heads = ("kind", "games_offered", "games_used", "uses_per_game")
+    t = report_table(say("rule_skill_table", lang), say("rule_skill", lang), [(say(k, lang), "right") for k in heads])
+    for sk in rows:
+        offered = sk["games_offered"]
+        t.add_row(
+            escape(sk["skill"]),
+            skill_kind_name(sk["kind"], lang) if sk["kind"] else "",
+            f"{offered}/{sk['games_in_play']}" if offered is not None else "",
+            f"{sk['games_used']}/{sk['games_in_play']}",
+            f"{sk['uses_per_game'] or 0:.2f}",
         )
     return t
 
@@ -192,6 +217,9 @@ def _print_group(report: dict, g: dict, console: Any, roles: bool, lang: str) ->
         console.print(_rate_table(say("task_table", lang), say("task", lang), g["tasks"], lang, new=new_tasks))
     if g.get("cards"):
         console.print(_card_table(g, _new_of(report, g["pack"], "cards"), lang))
+    rule_skills = _rule_skill_table(g, lang)
+    if rule_skills is not None:
+        console.print(rule_skills)
     if roles and g["roles"]:
         ordered = sorted(g["roles"], key=lambda r: -(r["rate"] or 0))
         new_roles = _new_of(report, g["pack"], "roles")
