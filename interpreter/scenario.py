@@ -278,6 +278,8 @@ def _run(path: Path, allow_outside: bool) -> ScenarioResult:
             if role_id not in content.roles:
                 result.passed = False
                 hint = did_you_mean(role_id, content.roles) if isinstance(role_id, str) else None
+                named = [r.id for r in content.roles.values() if role_id in (r.name, r.label())]
+                hint = f"a role is named by its id: {' or '.join(named)}" if named else hint  # (role: 老汉)
                 unknown = f"setup: seat {i}: unknown role {brief(role_id)}" + (f"; {hint}" if hint else "")
                 result.failures.append(where(pos_of(spec, "role"), unknown))
                 return result
@@ -296,7 +298,10 @@ def _run(path: Path, allow_outside: bool) -> ScenarioResult:
                 put_usage(g, i, str(skill_id), times, _START_PHASE.get(start, start))
             except TableError as e:
                 result.passed = False
-                result.failures.append(where(key_pos_of(spec["used"], skill_id), f"setup: {e}"))
+                role = g.players[i].role
+                by_name = [sk.id for sk in (role.skills if role is not None else ()) if sk.name == skill_id]
+                said = f"setup: {e}" + (f"; a skill is named by its id here: {by_name[0]}" if by_name else "")
+                result.failures.append(where(key_pos_of(spec["used"], skill_id), said))
                 return result
     if data.get("role_pile") is not None:
         try:

@@ -423,6 +423,34 @@ def test_flips_up_on_a_role_that_is_not_hidden_is_a_warning(tmp_path):
         assert not expected or "`hidden: true`" in found["warnings"][0]["hint"]
 
 
+@pytest.mark.parametrize(
+    ("slip", "fixed", "said"),
+    [
+        (
+            "    hand: [27]\n",
+            "    role: 老汉\n    hand: [27]\n",
+            "unknown role '老汉'; a role is named by its id: lao_han",
+        ),
+        (
+            "    hand: [27]\n",
+            "    role: lao_han\n    face_up: true\n    used: {视死: 1}\n    hand: [27]\n",
+            "has no skill '视死' (its skills: shi_si, ru_gui); a skill is named by its id here: shi_si",
+        ),
+    ],
+    ids=["a role by its name", "a skill's uses by its name"],
+)
+def test_a_role_or_skill_named_where_an_id_goes_says_the_id(tmp_path, monkeypatch, slip, fixed, said):
+    """A scenario's state names a role (`role:`) and a limited skill (`used:`) by id; a designer writes the Chinese
+    name he reads everywhere else (answers take `skill 视死`). The failure said only "unknown role"."""
+    monkeypatch.chdir(tmp_path)
+    assert slip in SCENE
+    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
+    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
+    assert r.exit_code == 1
+    (failure,) = json.loads(r.stdout)["files"][0]["failures"]
+    assert said in failure["message"], failure
+
+
 SCENE = (
     "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
     'deck_top: [36]\ncurrent: 0\nstart: play\nanswers:\n  0: [pass, "#27"]\n  1: [accept]\n'
