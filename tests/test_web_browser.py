@@ -430,6 +430,17 @@ def test_the_host_sees_the_unused_invitations_again_after_a_reload_and_no_one_el
             mine.goto(server.url + own)
             mine.wait_for_selector("#host-panel:not([hidden]) .invite-link")
             assert [c.get_attribute("data-href") for c in mine.locator("#host-invites .invite-link").all()] == [p1]
+            # not on the table's spectator view in the host's browser (a screen an audience may watch): whoever sees
+            # an unused invitation can take its seat
+            from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+            watch = host.new_page()
+            watch.goto(server.url + "/table/t1#watch")
+            watch.wait_for_selector("#people li")
+            with pytest.raises(PlaywrightTimeout):
+                watch.wait_for_selector("#host-panel:not([hidden])", timeout=3000)
+            assert watch.locator(".invite-link").count() == 0
+            watch.close()
             # the last guest opens P1's invitation: the host's lobby says it was used, the seat page drops its panel
             guest = browser.new_context()
             guest_seat = guest.new_page()

@@ -152,11 +152,14 @@ function choose(action) {
 
 // the invitations of this table not used yet, if this browser made it (common.js keepHosted): its host, back at the
 // table from a reload or another tab, sees them again (the server cannot give them again: it keeps their digests
-// only). Asked again whenever the table's people change (a guest who came used an invitation)
+// only). Asked again whenever the table's people change (a guest who came used an invitation). On the host's own
+// seat's page alone: not on the spectator's view (a screen an audience may watch) nor on another seat's page
+// opened in this browser, where whoever sees an unused invitation could take its seat
 let hostAsking = null; // the asking under way, and whether to ask again when it is done (one at a time)
 async function drawHosting() {
   const made = hostedTable(tid);
-  if (!made) return;
+  const own = made && made.seat ? new URLSearchParams(made.seat.url.split("#")[1] || "").get("token") : null;
+  if (!own || own !== token) return;
   if (hostAsking) { hostAsking.again = true; return; }
   hostAsking = { again: false };
   try {
