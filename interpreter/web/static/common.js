@@ -41,16 +41,23 @@ function keepHosted(made) {
     for (const h of old) forgetHosted(h.made.table.id);
   } catch (e) { /* private mode: the lobby shows them until it is reloaded */ }
 }
-function hostedTables() {
-  // newest first
+// the names of this browser's localStorage items that start with `prefix` ([] in private mode)
+function storedNames(prefix) {
   const found = [];
   try {
     for (let i = 0; i < localStorage.length; i++) {
       const k = localStorage.key(i);
-      if (!k || !k.startsWith(HOSTED)) continue;
-      try { found.push(JSON.parse(localStorage.getItem(k))); } catch (e) { localStorage.removeItem(k); }
+      if (k && k.startsWith(prefix)) found.push(k);
     }
   } catch (e) { /* private mode */ }
+  return found;
+}
+function hostedTables() {
+  // newest first
+  const found = [];
+  for (const k of storedNames(HOSTED)) {
+    try { found.push(JSON.parse(localStorage.getItem(k))); } catch (e) { forgetHosted(k.slice(HOSTED.length)); }
+  }
   return found.filter((h) => h && h.made && h.made.table).sort((a, b) => b.at - a.at);
 }
 function hostedTable(tid) {
@@ -89,14 +96,28 @@ function forgetSeat(tid, token) {
   if (s && s.token === token) try { localStorage.removeItem(SAT + tid); } catch (e) { /* private mode */ }
 }
 function seatsKept() {
-  const found = [];
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const k = localStorage.key(i);
-      if (k && k.startsWith(SAT)) found.push(k.slice(SAT.length));
+  return storedNames(SAT).map((k) => k.slice(SAT.length));
+}
+// an invitation as its host is shown it (the lobby's tables made here, the host's own seat page): the whole link to
+// copy, its path in data-href
+function inviteItem(l) {
+  return el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
+    el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, location.origin + l.url));
+}
+// `draw` run one at a time: a call while one runs makes it run once more when that one is done (a redraw asked
+// during a redraw is not lost, and two never interleave their awaits)
+function oneAtATime(draw) {
+  let running = null;
+  const run = async () => {
+    if (running) { running.again = true; return; }
+    running = { again: false };
+    try { await draw(); } finally {
+      const again = running.again;
+      running = null;
+      if (again) run();
     }
-  } catch (e) { /* private mode */ }
-  return found;
+  };
+  return run;
 }
 async function api(path, options) {
   const res = await fetch(path, options);

@@ -35,7 +35,6 @@ function hostSeats() {
 // answer of which are still unused: hostStatus; null right after the table was made, when none is used), the open
 // seats and the referee's log link; `fresh`: the table just made on this page
 function drawMade(made, status, fresh) {
-  const base = location.origin;
   const tid = made.table.id;
   const used = new Set(status ? status.used : []);
   const over = Boolean(status && status.over);
@@ -51,8 +50,7 @@ function drawMade(made, status, fresh) {
         "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
       el("ul", { class: "links" }, made.invites.map((l) => used.has(l.seat)
         ? el("li", { "data-seat": l.seat, class: "used" }, `P${l.seat} 的邀请已经用过了：有人入座了。`)
-        : el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
-          el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, base + l.url))))) : "",
+        : inviteItem(l)))) : "",
     made.open.length && !over ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
       " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
     el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",
@@ -66,23 +64,15 @@ function drawMade(made, status, fresh) {
 let shownMade = null; // the table just made, shown above the list (as it was last drawn: shownMadeStatus)
 let shownMadeStatus = "null";
 let shownHosted = null;
-let hostedAsking = null; // the asking under way, and whether to ask again when it is done (one at a time)
-async function showHosted() {
-  if (hostedAsking) { hostedAsking.again = true; return; }
-  hostedAsking = { again: false };
-  try { await drawHosted(); } finally {
-    const again = hostedAsking.again;
-    hostedAsking = null;
-    if (again) showHosted();
-  }
-}
+const showHosted = oneAtATime(drawHosted);
 async function drawHosted() {
   const panel = document.getElementById("hosted-panel");
   const found = [];
   for (const h of hostedTables()) {
+    const tid = h.made.table.id;
     const status = await hostStatus(h.made);
     if (!status) continue;
-    if (h.made.table.id !== shownMade) { found.push([h.made, status]); continue; }
+    if (tid !== shownMade) { found.push([h.made, status]); continue; }
     if (JSON.stringify(status) === shownMadeStatus) continue; // (the table just made: above, redrawn if it changed)
     shownMadeStatus = JSON.stringify(status);
     document.getElementById("created").replaceChildren(...drawMade(h.made, status, true));

@@ -155,27 +155,16 @@ function choose(action) {
 // only). Asked again whenever the table's people change (a guest who came used an invitation). On the host's own
 // seat's page alone: not on the spectator's view (a screen an audience may watch) nor on another seat's page
 // opened in this browser, where whoever sees an unused invitation could take its seat
-let hostAsking = null; // the asking under way, and whether to ask again when it is done (one at a time)
-async function drawHosting() {
+const drawHosting = oneAtATime(async () => {
   const made = hostedTable(tid);
   const own = made && made.seat ? new URLSearchParams(made.seat.url.split("#")[1] || "").get("token") : null;
   if (!own || own !== token) return;
-  if (hostAsking) { hostAsking.again = true; return; }
-  hostAsking = { again: false };
-  try {
-    const status = await hostStatus(made);
-    if (status === null) return; // (no answer: as it was)
-    const unused = status ? made.invites.filter((l) => status.unused.includes(l.seat)) : [];
-    document.getElementById("host-panel").hidden = !unused.length || status.over;
-    document.getElementById("host-invites").replaceChildren(...unused.map((l) =>
-      el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
-        el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, location.origin + l.url))));
-  } finally {
-    const again = hostAsking.again;
-    hostAsking = null;
-    if (again) drawHosting();
-  }
-}
+  const status = await hostStatus(made);
+  if (status === null) return; // (no answer: as it was)
+  const unused = status ? made.invites.filter((l) => status.unused.includes(l.seat)) : [];
+  document.getElementById("host-panel").hidden = !unused.length || status.over;
+  document.getElementById("host-invites").replaceChildren(...unused.map(inviteItem));
+});
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
