@@ -455,6 +455,20 @@ def test_the_host_sees_the_unused_invitations_again_after_a_reload_and_no_one_el
             assert guest_lobby.locator("#hosted-panel").is_hidden() and guest_seat.locator("#host-panel").is_hidden()
             assert texts(guest_lobby, ".invite-link") == [] and texts(guest_seat, ".invite-link") == []
             assert lobby.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('fengsheng:hosted:'))")
+            # the server not answering the host's question for a moment (a request lost on a bad link) while the lobby
+            # redraws (another table was made): the table made here stays shown as it was, not hidden until the next
+            # change of the tables
+            lost: list[str] = []
+            lobby.route("**/api/tables/t1/host", lambda route: (lost.append(route.request.url), route.abort()))
+            assert guest.request.post(server.url + "/api/tables", data={"seats": ["human", "random"]}).ok
+            lobby.wait_for_selector("tr[data-table=t2]")
+            deadline = time.monotonic() + 10
+            while not lost:
+                assert time.monotonic() < deadline
+                lobby.wait_for_timeout(100)
+            lobby.wait_for_timeout(500)
+            assert lobby.locator("#hosted .hosted[data-table=t1] li.used[data-seat='1']").count() == 1
+            lobby.unroute("**/api/tables/t1/host")
         with Server(port=port) as again:  # (its tables in memory: the restart lost them)
             other = browser.new_context().new_page()
             other.goto(again.url + "/")

@@ -64,14 +64,18 @@ function drawMade(made, status, fresh) {
 let shownMade = null; // the table just made, shown above the list (as it was last drawn: shownMadeStatus)
 let shownMadeStatus = "null";
 let shownHosted = null;
+// each table's last answer: one the server did not answer this time (a request lost on a bad link) is shown as it
+// was, not hidden until the tables change again (only then is the panel redrawn)
+const hostedAnswers = {};
 const showHosted = oneAtATime(drawHosted);
 async function drawHosted() {
   const panel = document.getElementById("hosted-panel");
   const found = [];
   for (const h of hostedTables()) {
     const tid = h.made.table.id;
-    const status = await hostStatus(h.made);
-    if (!status) continue;
+    const status = (await hostStatus(h.made)) ?? hostedAnswers[tid] ?? null;
+    if (!status) { delete hostedAnswers[tid]; continue; }
+    hostedAnswers[tid] = status;
     if (tid !== shownMade) { found.push([h.made, status]); continue; }
     if (JSON.stringify(status) === shownMadeStatus) continue; // (the table just made: above, redrawn if it changed)
     shownMadeStatus = JSON.stringify(status);
