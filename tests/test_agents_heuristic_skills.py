@@ -141,6 +141,27 @@ def test_a_send_skill_replaces_a_bad_send_and_not_a_good_one():
         assert (bad, good) == (7, 3), f"seed {seed}"
 
 
+def test_a_grab_skill_is_taken_where_a_grab_card_would_be_used():
+    """`bot: grab` (a skill that takes the intel in transit, as 截获 does): taken in the contest where the bot would
+    use 截获 — a red intel to a red seat — and not where it would not — a third black, a blue to a red seat. Without
+    the hint such a skill (a 限定技 among them) was taken now and then, at the first contest that offered it."""
+    hints = _hints(demo="grab")
+    grab = {"id": 9, "kind": "use", "label": "use 截获", "as": "jie_huo"}
+
+    def contest(colors: list[str], mine: dict) -> dict:
+        obs = _obs("play", intel=mine)
+        obs["phase"] = "contest"
+        card = {"colors": colors, "direction": "left"}
+        obs["transit"] = {"pending": True, "holder": 1, "sender": 2, "card": card, "face_up": True, "lock": None}
+        return obs
+
+    for colors, mine, taken in ((["red"], {"red": 2}, True), (["black"], {"black": 2}, False), (["blue"], {}, False)):
+        for seed in range(10):
+            skill = HeuristicAgent(seed, hints).act(contest(colors, mine), (SKILL, PASS)) == 7
+            card = HeuristicAgent(seed, hints).act(contest(colors, mine), (grab, PASS)) == 9
+            assert skill == card == taken, (colors, mine, seed)
+
+
 def test_an_unhinted_skill_is_taken_now_and_then_wherever_it_is_offered():
     """A skill with no hint, offered with the send (where the bot once looked only at hand cards): now and then."""
     card = {"id": 3, "kind": "card", "label": "card", "card": {"colors": ["blue"], "direction": "left"}}

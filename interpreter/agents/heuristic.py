@@ -43,6 +43,7 @@ from .hints import (
     CLEAR,
     GIVE_TO,
     GRAB,
+    GRAB_SKILL,
     HARMFUL,
     HARMFUL_SKILL,
     HELPFUL,
@@ -187,7 +188,7 @@ class HeuristicAgent(Valuation):
         me = obs["seat"]
         for d in actions:
             tactic = self.skill_tactics.get(d["skill"], "") if d["kind"] == "skill" else ""
-            if not tactic or tactic == SEND_SKILL:
+            if not tactic or tactic in (SEND_SKILL, GRAB_SKILL):  # (the send's own; a grab where a grab card goes)
                 continue
             if tactic == SAVE_SKILL:
                 take = bool(obs["players"][me]["dying"])
@@ -406,6 +407,8 @@ class HeuristicAgent(Valuation):
                 uses.setdefault(tactic, d)
                 if tactic == SWAP:
                     swaps.append(d)
+            elif kind == "skill" and self.skill_tactics.get(d["skill"]) == GRAB_SKILL:
+                uses.setdefault(GRAB, d)  # a skill that takes the intel: used where a grab card would be
             elif kind == "pass" and passing is None:
                 passing = d
         for tactic in (THREATEN, PROBE, BALANCE, LURE) if self.memory.used else ():  # a play-phase card at most once

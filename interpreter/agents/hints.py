@@ -43,6 +43,7 @@ HARMFUL_SKILL: Final = "harmful"
 HELPFUL_SKILL: Final = "helpful"
 SAVE_SKILL: Final = "save"
 SEND_SKILL: Final = "send"
+GRAB_SKILL: Final = "grab"  # taken as the card tactic GRAB is played (heuristic._play), not as a hint alone
 # The styles of catalogue.BOT_TASK_STYLES (a secret task's `bot:`; tasks.py plays them).
 COLLECT: Final = "collect"  # three intel of either colour wins
 SPREAD: Final = "spread"  # the others must hold two red or blue
