@@ -137,3 +137,19 @@ def test_a_sample_carries_no_count_of_what_only_another_seat_saw():
         sample.apply_action(action)
         copy.apply_action(action)
     assert copy._game.digest() == sample._game.digest() and copy.returns() == sample.returns()
+
+
+def test_a_sample_carries_no_statistics_of_the_truths_play():
+    """The statistics a game keeps for simulate (which role's skill was offered and used, how often; each seat's card
+    uses) name the roles of the seats they were offered to: a face-down role's skill offered at its idle points. A
+    sample re-deals that role, and counts them from its deal, as its questions."""
+    state = GameState(load_cached(), 5, 3, None)
+    while len(state.history()) < 60 and not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    seat = state.current_player()
+    g = state._game
+    hidden = {p.role.id for p in g.players if p.seat != seat and p.role is not None and not p.role_shown}
+    assert hidden & {role for role, _ in g.skill_offers}  # the truth's offers name a role the seat has not seen
+    sample = state.resample(seat, random.Random(2))._game
+    assert sample.skill_offers == sample.skill_uses == sample.card_uses == {}
+    assert g.skill_offers and g.card_uses  # (the truth's kept)
