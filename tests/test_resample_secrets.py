@@ -81,14 +81,20 @@ def test_a_resampled_card_is_used_by_its_new_face_not_the_one_it_had():
     assert moved > 0  # the samples did re-deal faces
 
 
+def _played(actions: int) -> GameState:
+    """A 5-player game (seed 3) after `actions` answers, each the last option offered."""
+    state = GameState(load_cached(), 5, 3, None)
+    while len(state.history()) < actions and not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    return state
+
+
 def test_a_sample_carries_no_count_of_the_questions_asked_before_it():
     """Two games seat 0 cannot tell apart that asked the other seats a different number of questions (a seat is
     asked at 争夺阶段 only when it holds something it may use there, so the count tells of its hand) deal the
     same sample: its game counts its questions from the deal (decision_count, decision_log, the digest's
     `decisions`), and the truth's count is nowhere in it."""
-    state = GameState(load_cached(), 5, 3, None)
-    while len(state.history()) < 25 and not state.is_terminal():
-        state.apply_action(state.legal_actions()[-1])
+    state = _played(25)
     seat = state.current_player()
     a, b = state.clone(), state.clone()
     g, h = a._game, b._game
@@ -115,9 +121,7 @@ def test_a_sample_carries_no_count_of_what_only_another_seat_saw():
     seat cannot tell apart, one with such things, deal samples with the same counters: they start again above
     every value they had, from the number of re-deals alone. The sample plays on and clones alike (the stale
     records kept under the old counters are made again)."""
-    state = GameState(load_cached(), 5, 3, None)
-    while len(state.history()) < 25 and not state.is_terminal():
-        state.apply_action(state.legal_actions()[-1])
+    state = _played(25)
     seat = state.current_player()
     a, b = state.clone(), state.clone()
     g, h = a._game, b._game
@@ -143,9 +147,7 @@ def test_a_sample_carries_no_statistics_of_the_truths_play():
     """The statistics a game keeps for simulate (which role's skill was offered and used, how often; each seat's card
     uses) name the roles of the seats they were offered to: a face-down role's skill offered at its idle points. A
     sample re-deals that role, and counts them from its deal, as its questions."""
-    state = GameState(load_cached(), 5, 3, None)
-    while len(state.history()) < 60 and not state.is_terminal():
-        state.apply_action(state.legal_actions()[-1])
+    state = _played(60)
     seat = state.current_player()
     g = state._game
     hidden = {p.role.id for p in g.players if p.seat != seat and p.role is not None and not p.role_shown}

@@ -9,7 +9,9 @@ or of the sink; its findings, and those of the layering itself, are reported her
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,10 @@ from .skill_edits import edit_skills
 from .turn_edits import edit_turn
 from .units import Units
 from .yamlpos import Pos, PosDict, key_pos_of, pos_of
+
+# a pack's edits of a part of the rules (turn_edits.edit_turn, skill_edits.edit_skills): (the merged rules, the
+# edits, the pack's file, its id) -> the changes in words and what was wrong
+Edit = Callable[[PosDict, PosDict, Path, str], tuple[list[str], list[Finding]]]
 
 
 class Layers:
@@ -207,35 +213,22 @@ class Layers:
                 # (so a misspelt rule does not undeclare a counter; a declaration left out is named for the code
                 # that names it: Units._report)
                 fragment = _right_keys(fragment, rules_schema, self.sink.wrong_declarations, m.path)
-            fragment = self._edit_turn(data, fragment, m)
-            fragment = self._edit_skills(data, fragment, m)
+            fragment = self._edit(data, fragment, "turn", m, edit_turn)
+            fragment = self._edit(data, fragment, "skills", m, partial(edit_skills, dropped=self.sink.dropped))
             self.changes += merge_rules(data, fragment, m.path, m.id)
 
-    def _edit_turn(self, data: PosDict, fragment: PosDict, m: Manifest) -> PosDict:
-        """`rules: turn:` written as a mapping edits the turn (turn_edits.py); the rest of the fragment, returned,
-        merges key by key."""
-        edits = fragment.get("turn")
+    def _edit(self, data: PosDict, fragment: PosDict, key: str, m: Manifest, edit: Edit) -> PosDict:
+        """`rules: KEY:` written as a mapping is a pack's edits of what it extends (`turn:`, turn_edits.py; `skills:`,
+        the rule skills by id, skill_edits.py): `edit` applies them, returning the changes in words and what was
+        wrong; the rest of the fragment, returned, merges key by key. A list or a value there merges as any rule."""
+        edits = fragment.get(key)
         if not isinstance(edits, PosDict):
             return fragment
-        changes, found = edit_turn(data, mark_file(edits, m.path), m.path, m.id)
+        changes, found = edit(data, mark_file(edits, m.path), m.path, m.id)
         self.changes += changes
         for problem in found:
             self.sink.report(problem)
-        rest = PosDict({k: v for k, v in fragment.items() if k != "turn"})
-        rest.pos, rest.key_pos, rest.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
-        return rest
-
-    def _edit_skills(self, data: PosDict, fragment: PosDict, m: Manifest) -> PosDict:
-        """`rules: skills:` written as a mapping edits the rule skills by id (skill_edits.py); the rest of the
-        fragment, returned, merges key by key."""
-        edits = fragment.get("skills")
-        if not isinstance(edits, PosDict):
-            return fragment
-        changes, found = edit_skills(data, mark_file(edits, m.path), m.path, m.id, self.sink.dropped)
-        self.changes += changes
-        for problem in found:
-            self.sink.report(problem)
-        rest = PosDict({k: v for k, v in fragment.items() if k != "skills"})
+        rest = PosDict({k: v for k, v in fragment.items() if k != key})
         rest.pos, rest.key_pos, rest.val_pos = fragment.pos, fragment.key_pos, fragment.val_pos
         return rest
 
