@@ -409,3 +409,12 @@ def test_a_rule_skills_code_names_rule_skills(tmp_path):
     entry = "- {id: a, name: 甲, kind: active, timing: play_phase, effect: 'lose_skill(self, \"乙\")'}\n"
     errs = _one(tmp_path, entry)
     assert [(e.code, e.line) for e in errs] == [("E121", 6)] and "the rules have no skill" in errs[0].message, errs
+
+
+def test_a_rule_skill_with_the_name_of_a_roles_skill_is_e120(tmp_path):
+    """Code names a skill by its name, and a seat's role's skills are looked in first: a rule skill named 视死 whose
+    code took itself away (lose_skill(self, "视死")) took 老汉's 视死 from a seat of that role, and kept its own."""
+    entry = "- {id: a, name: 视死, kind: active, timing: play_phase, effect: 'lose_skill(self, \"视死\")'}\n"
+    errs = _one(tmp_path, entry)
+    assert [(e.code, e.line, e.col) for e in errs] == [("E120", 6, 21)], errs
+    assert "the name of a skill of the role 老汉" in errs[0].message

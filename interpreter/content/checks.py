@@ -120,17 +120,21 @@ def check_rule_decks(sink: Diagnostics, rules_file: Any, rules_data: Any, decks:
 def check_rule_skill_ids(
     sink: Diagnostics, rules_file: Any, rules_data: Any, rule_skills: Any, roles: dict, origins: dict | None = None
 ) -> None:
-    """E120: a rule skill (the rules' `skills:`) with the id of a role's skill. A skill is named by its id alone in
-    the log (skill_used), an action, a question and a sample's re-deal (the skills of a re-dealt role go with it): one
-    id for two skills a seat may hold at once would make them one. The hint's prefix is the id of the pack that
-    writes it (`origins`: ("rule_skill", id) -> Origin), so a modder reads his own."""
+    """E120: a rule skill (the rules' `skills:`) with the id or the name of a role's skill. A skill is named by its id
+    alone in the log (skill_used), an action, a question and a sample's re-deal (the skills of a re-dealt role go with
+    it): one id for two skills a seat may hold at once would make them one. Code (gain_skill, lose_skill,
+    skill_yang), a scenario's answer and the table's choice name a skill by its name, and Skills.skill_named looks in
+    the role's first: a rule skill's code would change the role's skill of its name. The hint's prefix is the id of
+    the pack that writes it (`origins`: ("rule_skill", id) -> Origin), so a modder reads his own."""
     entries = rules_data.get("skills") if isinstance(rules_data, dict) else None
     if not rule_skills or not isinstance(entries, list):
         return
     owners: dict[str, str] = {}
+    named: dict[str, str] = {}  # a role's skill's name -> the role's
     for role in roles.values():
         for sk in role.skills:
             owners.setdefault(sk.id, role.name)
+            named.setdefault(sk.name, role.name)
     for i, entry in enumerate(entries):
         sid = entry.get("id") if isinstance(entry, dict) else None
         if isinstance(sid, str) and sid in owners:
@@ -144,4 +148,16 @@ def check_rule_skill_ids(
                 "a skill is named by its id alone (the log, the actions, the questions), and every seat holds the "
                 "rule skills beside its role's: give the rule skill an id no role's skill has (a prefix of the "
                 f"house rule's, e.g. {prefix})",
+            )
+            continue  # (one mistake told once: a rule skill with a role's skill's id mostly has its name too)
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(name, str) and name in named:  # its id its own, its name a role's skill's
+            sink.err(
+                rules_file,
+                pos_of(entry, "name") or pos_of(entries, i),
+                "E120",
+                f"the rule skill {clip(name)} has the name of a skill of the role {named[name]}",
+                "a seat of that role would hold two skills of one name: code names a skill by its name (gain_skill, "
+                "lose_skill, skill_yang: the role's would be taken), and so do a scenario's answer and the table's "
+                "choice; give the rule skill a name of its own",
             )
