@@ -111,6 +111,10 @@ def test_the_fully_qualified_form_of_an_allowed_host_is_that_host_and_nothing_el
     ]:
         assert answers_for(host, ["localhost", "*.example.org"]) is allowed, host
     assert answers_for("example.org", ["example.org."])  # (an --allowed-host given in the dotted form)
+    # a dot after no name is no fully qualified form: an --allowed-host '*.' (a wildcard half written) or '.' does not
+    # become '*', which answers for every host (a DNS-rebinding page's too)
+    for pattern in ("*.", "."):
+        assert not answers_for("evil.example", [pattern]) and not answers_for("localhost", [pattern]), pattern
     with _client() as client:
         dotted = {"host": "testserver.", "origin": "http://testserver."}
         assert client.get("/api/tables", headers={"host": "testserver.:80"}).status_code == 200

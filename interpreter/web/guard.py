@@ -119,8 +119,10 @@ def open_link(bind: str, port: int, hosts: Sequence[str], origins: Sequence[str]
 def _absolute(host: str) -> str:
     """A host name without the one trailing dot of its fully qualified form: ``example.org.`` is the host
     ``example.org`` (DNS resolves both to the same name; a browser keeps the dot it was given in ``Host`` and
-    ``Origin``). Only one dot: ``example.org..`` is no name, and stays as it is (and is refused)."""
-    return host[:-1] if host.endswith(".") and not host.endswith("..") else host
+    ``Origin``). Only one dot after a name: ``example.org..`` is no name, and stays as it is (and is refused); so do
+    ``*.`` and ``.`` (an --allowed-host ``*.``, a wildcard half written, made ``*`` would answer for every host)."""
+    name = host[:-1]
+    return name if host.endswith(".") and name and not name.endswith(".") and name != "*" else host
 
 
 def answers_for(host: str | None, hosts: Iterable[str]) -> bool:
