@@ -587,15 +587,20 @@ def test_a_misspelt_rule_does_not_undeclare_the_packs_counters(tmp_path, monkeyp
     block: besides the E111, every card and role naming the counter got E310 "unknown counter", with a hint to
     declare what the pack does declare. The keys that are right on their own are merged; only the mistake is told."""
     monkeypatch.chdir(tmp_path)
+    errors = _counting_card_errors(tmp_path, "rules:\n  colect_count: 4\n  counters:\n    线索: {max: 3}\n")
+    assert [(e["code"], e["message"]) for e in errors] == [("E111", "unknown key 'colect_count'")], errors
+
+
+def _counting_card_errors(tmp_path: Path, rules: str) -> list[dict]:
+    """validate's errors for a new pack whose pack.yaml ends with `rules` and whose one card adds to the counter
+    线索 (what a pack that declares it, or means to, names)."""
     run("new", "pack", "p")
     manifest = tmp_path / "p" / "pack.yaml"
-    rules = "rules:\n  colect_count: 4\n  counters:\n    线索: {max: 3}\n"
     manifest.write_text(manifest.read_text(encoding="utf-8") + rules, encoding="utf-8")
     run("new", "card", "c", "--in", "p")
     card = tmp_path / "p" / "cards" / "c.yaml"
     card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
-    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
-    assert [(e["code"], e["message"]) for e in errors] == [("E111", "unknown key 'colect_count'")], errors
+    return json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
 
 
 def test_a_deck_copy_of_a_card_whose_file_did_not_load_points_at_that_file(tmp_path, monkeypatch):
@@ -662,14 +667,7 @@ def test_a_pack_yaml_that_does_not_read_is_what_the_unknown_counters_hint_points
     """A pack.yaml with a bad indentation (E101) declares nothing, so every file naming its counter also got E310
     "unknown counter" with the hint to declare it, which it does. The hint now names the pack.yaml to fix first."""
     monkeypatch.chdir(tmp_path)
-    run("new", "pack", "p")
-    manifest = tmp_path / "p" / "pack.yaml"
-    start = manifest.read_text(encoding="utf-8")
-    manifest.write_text(start + "rules:\n  counters:\n    线索: {max: 3}\n   hand_limit: 5\n", encoding="utf-8")
-    run("new", "card", "c", "--in", "p")
-    card = tmp_path / "p" / "cards" / "c.yaml"
-    card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
-    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    errors = _counting_card_errors(tmp_path, "rules:\n  counters:\n    线索: {max: 3}\n   hand_limit: 5\n")
     assert [e["code"] for e in errors] == ["E310", "E101"] or [e["code"] for e in errors] == ["E101", "E310"], errors
     (e310,) = [e for e in errors if e["code"] == "E310"]
     assert e310["hint"].startswith(f"{Path('p') / 'pack.yaml'} did not load"), e310
@@ -680,12 +678,5 @@ def test_a_wrong_value_in_one_counter_does_not_undeclare_the_others(tmp_path, mo
     `counters:` table, so a card naming another counter, declared right beside it, got E310 "unknown counter". The
     entries right on their own are kept; only the mistake is told."""
     monkeypatch.chdir(tmp_path)
-    run("new", "pack", "p")
-    manifest = tmp_path / "p" / "pack.yaml"
-    rules = 'rules:\n  counters:\n    体力: {max: "3"}\n    线索: {max: 3}\n'
-    manifest.write_text(manifest.read_text(encoding="utf-8") + rules, encoding="utf-8")
-    run("new", "card", "c", "--in", "p")
-    card = tmp_path / "p" / "cards" / "c.yaml"
-    card.write_text(card.read_text(encoding="utf-8").replace("draw(target, 1)", 'add_counter(self, "线索", 1)'))
-    errors = json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "p"]).stdout)["errors"]
+    errors = _counting_card_errors(tmp_path, 'rules:\n  counters:\n    体力: {max: "3"}\n    线索: {max: 3}\n')
     assert [(e["code"], e["message"]) for e in errors] == [("E113", "'3' should be integer")], errors
