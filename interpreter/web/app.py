@@ -361,15 +361,24 @@ def create_app(
             }
         )
 
-    async def claim(request: Request) -> Response:
+    async def posted_to_table(request: Request) -> tuple[WebTable, Any] | Response:
+        """A POST to one table (its claim, its host's question): the table and the JSON body ({} for none), or the
+        answer that refuses it — the body's (too large, not JSON: Refused's status) before the table's (404), so
+        that nothing about the table is read for a request that is not one."""
         try:
             body = read_json(await _body(request, limits.body_bytes) or b"{}", limits.number_digits)
         except Refused as e:
             return _refused(e)
         try:
-            web = tables.get(request.path_params["tid"])
+            return tables.get(request.path_params["tid"]), body
         except TableError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
+
+    async def claim(request: Request) -> Response:
+        got = await posted_to_table(request)
+        if isinstance(got, Response):
+            return got
+        web, body = got
         # the key the lobby's page made and kept ({"key": …}): asked again with it, the seat it took is answered
         proposed = body.get("key") if isinstance(body, dict) and isinstance(body.get("key"), str) else None
         # (no await between the check and the claim: two joins at once cannot both get one seat)
@@ -390,14 +399,10 @@ def create_app(
         URL a proxy logs) to show a table's links again after a reload: whether the token is this table's (a table
         of the same id on a server that lost its tables is another table: 403), which invitations are still unused,
         whether the game is over. Nothing the host may not know: no seed, no key, no invitation."""
-        try:
-            body = read_json(await _body(request, limits.body_bytes) or b"{}", limits.number_digits)
-        except Refused as e:
-            return _refused(e)
-        try:
-            web = tables.get(request.path_params["tid"])
-        except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=404)
+        got = await posted_to_table(request)
+        if isinstance(got, Response):
+            return got
+        web, body = got
         token = body.get("token") if isinstance(body, dict) else None
         if not isinstance(token, str) or not web.is_host(token):
             return JSONResponse({"error": "this needs the table's referee token (its host's)"}, status_code=403)
