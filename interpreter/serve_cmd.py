@@ -71,6 +71,19 @@ def free_port(host: str) -> int | None:
     return None
 
 
+def host_problem(name: str) -> str | None:
+    """Why `name` is no --allowed-host, or None: a host is compared without its port and scheme (Host's name), so a
+    URL or a name:port answers for no request, and a wildcard is ``*`` alone or a leading ``*.`` before a name
+    (``*.`` is not ``*``, which answers for every host). An IPv6 address keeps its colons."""
+    what = "a host is a name or an address (play.example.org, *.example.org, 127.0.0.1, ::1), without scheme or port"
+    bare = name.strip("[]") if name.startswith("[") else name
+    if not bare or any(c.isspace() or c in "/@?#" for c in bare) or bare.count(":") == 1:
+        return what
+    if "*" in bare and not (bare == "*" or (bare.startswith("*.") and "*" not in bare[2:] and bare[2:].strip("."))):
+        return what
+    return None
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
 @click.option(
@@ -190,6 +203,10 @@ def serve(
     if port == 0:  # (before the hosts and origins it answers for, which name the port)
         port = free_port(host) or 0
     hosts = list(allowed_hosts) or default_hosts(host)
+    for name in allowed_hosts:
+        problem = host_problem(name)
+        if problem is not None:
+            raise click.BadParameter(f"{name!r}: {problem}", param_hint="--allowed-host")
     origins = list(allowed_origins) or default_origins(hosts, port)
     for origin in origins:
         if not origin.startswith(("http://", "https://")) or origin.rstrip("/").count("/") != 2:

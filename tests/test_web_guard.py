@@ -267,6 +267,19 @@ def test_serve_refuses_an_origin_that_is_not_one():
     assert result.exit_code == 2 and "scheme://host[:port]" in result.output, result.output
 
 
+def test_serve_refuses_a_host_that_is_not_one():
+    """An --allowed-host written as a URL (the origin's form) or with a port, empty, or a wildcard half written
+    answered for no request a browser sends (each one 400; the port is not compared) or, '*.', for every host: a
+    usage error says what a host is. An IPv6 address has colons, and stays allowed."""
+    for wrong in ("https://play.example.org", "play.example.org:8000", "", " ", "*.", "play.*.org"):
+        result = CliRunner().invoke(main, ["serve", "--allowed-host", wrong])
+        assert result.exit_code == 2 and "a host is a name or an address" in result.output, (wrong, result.output)
+    from interpreter.serve_cmd import host_problem
+
+    right = ("::1", "[::1]", "*", "*.example.org", "play.example.org.", "127.0.0.1", "localhost")
+    assert [host_problem(h) for h in right] == [None] * len(right)
+
+
 def test_allowed_hosts_and_origins_for_a_reverse_proxy():
     from interpreter.content.loader import load_cached
     from interpreter.content.packs import parse_expansions, resolve_packs
