@@ -318,7 +318,9 @@ def not_a_pack(path: Path | str, base: Path | str | None = None) -> str | None:
     text = os.fspath(path)
     if any(os.path.exists(os.path.join(text, part)) for part in PACK_PARTS):
         return None
-    problem = f"{text!r} is not a content pack: it holds no pack.yaml, rules.yaml, cards/, roles/ or secret_tasks/"
+    problem = (
+        f"{text!r} is not a content pack: it holds no pack.yaml, rules.yaml, deck.yaml, cards/, roles/ or secret_tasks/"
+    )
     here = Path(text).resolve()
     start = Path(base).resolve() if base is not None else Path.cwd()
     for above in list(here.parents)[:3]:

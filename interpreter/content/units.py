@@ -28,12 +28,12 @@ from .manifest import KIND_FOLDERS, FilePos
 from .precompiled import table as precompiled
 from .yamlpos import pos_of
 
-# Context variables each kind of code unit can read.
 # the error of a name the rules do not declare (language/calls.py's _undeclared), and the table of the rules its
 # declaration goes in
 _DECLARED_TABLES = {"E310": "counters", "E311": "zones", "E312": "events"}
 _UNDECLARED = re.compile(r'unknown \w+ "(.*)"\Z')
 
+# Context variables each kind of code unit can read.
 CARD_VARS = ["self", "current", "this_card"]
 PENDING_VARS = ["pending", "holder", "sender"]
 
