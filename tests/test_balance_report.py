@@ -326,6 +326,18 @@ def test_a_seat_without_an_identity_card_is_named_in_the_reports_language(played
     print_report(report, console, lang="en")
     out = console.export_text()
     assert "no identity card" in out and NO_IDENTITY not in out
+    # balance compare's tables and page too (they said 无身份牌 in English; a figure needs seats enough to be tested)
+    for r in records:
+        r["seats"][1]["identity"] = NO_IDENTITY
+    result = cmp.compare_reports(rep.build_report({}, records), rep.build_report({}, records))
+    assert any(x["kind"] == "identity" and x["name"] == NO_IDENTITY for x in result["figures"])
+    console = Console(record=True, width=200)
+    cmp.print_compare(result, console, lang="en")
+    out = console.export_text()
+    assert "no identity card" in out and NO_IDENTITY not in out
+    page = render_compare(result, lang="en")
+    assert "no identity card" in page and NO_IDENTITY not in page
+    assert NO_IDENTITY in render_compare(result, lang="zh")
 
 
 def test_player_counts_get_their_own_groups_and_a_pooled_one(content, tmp_path):

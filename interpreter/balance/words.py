@@ -21,6 +21,12 @@ def identity_rows(rows: list[dict], lang: str) -> list[dict]:
     return [{**r, "name": say("no_identity", lang)} if r["name"] == NO_IDENTITY else r for r in rows]
 
 
+def _named(kind: str, name: object, lang: str) -> str:
+    """A compared figure's subject as named in `lang`: the seat without an identity card in the report's language
+    (identity_rows), any other as the records name it."""
+    return say("no_identity", lang) if kind == "identity" and name == NO_IDENTITY else str(name)
+
+
 def players_text(players: object, lang: str) -> str:
     """A group's player count in words ("5 players"; "all counts" for the group pooling them)."""
     return say("all_counts", lang) if players == ALL else say("n_players", lang, n=players)
@@ -111,7 +117,7 @@ def paired_label(x: dict, lang: str, names: Any = None) -> str:
         return kind
     if x["kind"] == "pinned_seat" and isinstance(x.get("pins"), dict) and x["pins"]:
         return f"{kind}: {_pinned_what(x['pins'], lang, names if isinstance(names, dict) else None)}"
-    return f"{kind}: {x['name']}"
+    return f"{kind}: {_named(x['kind'], x['name'], lang)}"
 
 
 def group_title(g: dict, lang: str) -> str:
@@ -242,7 +248,7 @@ def figure_name(figure: dict, lang: str) -> str:
         return reason_name(name, lang)
     if kind in ("turns", "decisions"):
         return say(kind, lang)
-    return name
+    return _named(kind, name, lang)
 
 
 def skill_kind_name(kind: str, lang: str) -> str:
