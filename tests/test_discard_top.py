@@ -80,3 +80,26 @@ def test_a_misspelt_discard_top_gets_the_closest_name(tmp_path):
     pack.write_text(PACK.replace("put_in_hand(discard_top(1)", "put_in_hand(discard_tpo(1)"), encoding="utf-8")
     r = fengsheng("validate", tmp_path / "sy")
     assert r.exit_code == 1 and "hint: did you mean discard_top?" in r.output, textwrap.shorten(r.output, 500)
+
+
+def test_discard_top_reads_the_last_discarded_first_and_no_more_than_the_pile_holds():
+    """The pile's top is its last card: discard_top(2) is the last two discarded, the last first; a pile of three
+    gives three to discard_top(5), and discard_top(0) none. Nothing moves."""
+    import interpreter.engine.primitives  # noqa: F401  (what the primitives do)
+    from conftest import S, load_cached, make
+    from interpreter.language.compiler import Compiler, context_env
+    from interpreter.language.runtime import Ctx
+
+    g = make(load_cached(), [S("red", hand=[1, 2, 3]), S("blue")])
+    p0 = g.players[0]
+    for uid in (2, 1, 3):  # discarded in this order: 3 on top
+        g.zones.discard_cards([next(c for c in p0.hand if c.uid == uid)])
+
+    def top(n: int) -> list[int]:
+        comp = Compiler(context_env(["self"]), "play_phase", {})
+        fn = comp.expression(f"discard_top({n})")
+        assert not comp.errors, comp.errors
+        return [c.uid for c in fn(Ctx(g, p0))]
+
+    assert (top(1), top(2), top(5), top(0)) == ([3], [3, 1], [3, 1, 2], [])
+    assert [c.uid for c in g.zones.discard_pile] == [2, 1, 3] and p0.hand == []
