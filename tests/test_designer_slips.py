@@ -332,16 +332,13 @@ def test_schema_errors_never_stop_the_rest_of_the_file(tmp_path):
 def test_an_unquoted_deck_id_in_a_scenarios_answers_is_named_at_its_place(tmp_path, monkeypatch):
     """`[pass, #27]`: YAML reads `#27` as a comment, which hides the `]`; the error pointed at the next key
     (`expect:`) and spoke of the bracket only. It now points at the `#` and says to quote it (docs/scenarios.md)."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "x.scenario.yaml").write_text(
+    error = _one_error(
+        tmp_path,
+        monkeypatch,
         "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [27]\n  - identity: te_gong_ji_guan\n"
         "current: 0\nstart: play\nanswers:\n  0: [pass, #27]\n  1: [accept]\nexpect:\n  players:\n"
         "    1: {intel: [27]}\n",
-        encoding="utf-8",
     )
-    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
-    assert r.exit_code == 1
-    (error,) = json.loads(r.stdout)["files"][0]["errors"]
     assert (error["code"], error["line"], error["col"]) == ("E101", 9, 13)
     assert 'put it in quotes, "#27", or write the number alone, 27' in error["hint"]
     fixed = (tmp_path / "x.scenario.yaml").read_text(encoding="utf-8").replace("#27]", '"#27"]')
@@ -352,15 +349,12 @@ def test_an_unquoted_deck_id_in_a_scenarios_answers_is_named_at_its_place(tmp_pa
 def test_a_deck_id_inside_an_answer_unquoted_is_named_with_the_whole_answer_to_quote(tmp_path, monkeypatch):
     """`[use #41, P1, …]`: the space before `#` starts a comment there too, hiding the `]`; the hint spoke of the
     bracket only (the `#` was taken for a comment of its own). It now names the `#41` and the answer to quote."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "x.scenario.yaml").write_text(
+    error = _one_error(
+        tmp_path,
+        monkeypatch,
         "name: x\nplayers:\n  - identity: qian_fu_zhan_xian\n    hand: [41, 27]\n  - identity: te_gong_ji_guan\n"
         'current: 0\nstart: play\nanswers:\n  0: [use #41, P1, pass, "#27"]\n  1: [accept]\n',
-        encoding="utf-8",
     )
-    r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
-    assert r.exit_code == 1
-    (error,) = json.loads(r.stdout)["files"][0]["errors"]
     assert (error["code"], error["line"], error["col"]) == ("E101", 9, 11)
     assert "`#41` in `use #41` starts a comment" in error["hint"]
     assert 'put the whole item in quotes, "use #41"' in error["hint"]
@@ -457,15 +451,20 @@ SCENE = (
 )
 
 
-def _the_scene_error(tmp_path, monkeypatch, slip: str, fixed: str) -> dict:
-    """SCENE with `slip` written as `fixed`, run: its one error (scenario run fails with exactly one)."""
+def _one_error(tmp_path, monkeypatch, text: str) -> dict:
+    """A scenario file of `text` in tmp_path (as x.scenario.yaml), run: its one error (it fails with exactly one)."""
     monkeypatch.chdir(tmp_path)
-    assert slip in SCENE
-    (tmp_path / "x.scenario.yaml").write_text(SCENE.replace(slip, fixed, 1), encoding="utf-8")
+    (tmp_path / "x.scenario.yaml").write_text(text, encoding="utf-8")
     r = CliRunner().invoke(main, ["scenario", "run", "x.scenario.yaml", "--format", "json"])
     assert r.exit_code == 1
     (error,) = json.loads(r.stdout)["files"][0]["errors"]
     return error
+
+
+def _the_scene_error(tmp_path, monkeypatch, slip: str, fixed: str) -> dict:
+    """SCENE with `slip` written as `fixed`, run: its one error."""
+    assert slip in SCENE
+    return _one_error(tmp_path, monkeypatch, SCENE.replace(slip, fixed, 1))
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,14 @@ expect:
 """
 
 
+def _fork(tmp_path, rules: str):
+    """A pack `fork` over the base game in tmp_path whose pack.yaml has `rules` (YAML under `rules:`)."""
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    (fork / "pack.yaml").write_text(f"id: fork\nname: 分支\nextends: [base]\nrules:\n{rules}", encoding="utf-8")
+    return fork
+
+
 @pytest.mark.parametrize(
     ("key", "says"),
     [
@@ -54,13 +62,8 @@ def test_a_misspelt_rule_skill_answer_is_matched_among_the_rules_skills_too(tmp_
     """`skill 换排` at a seat whose role has one skill (白昆山's 毒计) was hinted "did you mean skill 毒计?" — a role's
     only skill is taken for any misspelling of it — though the rules give every seat 换牌; the message now lists the
     rules' skills beside the role's."""
-    fork = tmp_path / "fork"
-    fork.mkdir()
-    (fork / "pack.yaml").write_text(
-        "id: fork\nname: 分支\nextends: [base]\nrules:\n  skills:\n"
-        "    - {id: fork_huan_pai, name: 换牌, kind: active, timing: play_phase, effect: 'draw(self, 1)'}\n",
-        encoding="utf-8",
-    )
+    skill = "{id: fork_huan_pai, name: 换牌, kind: active, timing: play_phase, effect: 'draw(self, 1)'}"
+    _fork(tmp_path, f"  skills:\n    - {skill}\n")
     f = tmp_path / "x.scenario.yaml"
     text = textwrap.dedent(SCENARIO % "hand: []").replace("name: 换牌\n", "name: 换牌\ncontent: [fork]\n")
     text = text.replace("- {identity: qian_fu_zhan_xian,", "- {identity: qian_fu_zhan_xian, role: bai_kun_shan,")
@@ -79,12 +82,10 @@ def test_a_rule_skills_wrong_value_is_told_once_not_also_as_missing(tmp_path):
     from interpreter.content.loader import ContentErrors, load_content
     from interpreter.content.packs import resolve_packs
 
-    fork = tmp_path / "fork"
-    fork.mkdir()
-    (fork / "pack.yaml").write_text(
-        "id: fork\nname: 分支\nextends: [base]\nrules:\n  skills:\n    - id: fork_a\n      name: 甲\n"
+    fork = _fork(
+        tmp_path,
+        "  skills:\n    - id: fork_a\n      name: 甲\n"
         "      kind: active\n      timing: play_phase\n      limit: {per: turns}\n      effect: draw(self, 1)\n",
-        encoding="utf-8",
     )
     with pytest.raises(ContentErrors) as e:
         load_content(resolve_packs([fork], ["none"]))
@@ -100,14 +101,9 @@ def test_a_rule_skill_added_or_replaced_without_its_id_is_told_not_left_out(tmp_
     from interpreter.content.loader import ContentErrors, load_content
     from interpreter.content.packs import resolve_packs
 
-    fork = tmp_path / "fork"
-    fork.mkdir()
     skill = "{name: 换牌, kind: active, timing: play_phase, effect: 'draw(self, 1)'}"
-    (fork / "pack.yaml").write_text(
-        f"id: fork\nname: 分支\nextends: [base]\nrules:\n  skills:\n    add:\n      - {skill}\n"
-        f"    replace:\n      - {skill.replace('{', '{id: 5, ')}\n",
-        encoding="utf-8",
-    )
+    numbered = skill.replace("{", "{id: 5, ")
+    fork = _fork(tmp_path, f"  skills:\n    add:\n      - {skill}\n    replace:\n      - {numbered}\n")
     with pytest.raises(ContentErrors) as e:
         load_content(resolve_packs([fork], ["none"]))
     got = [(x.code, x.line, x.message, x.hint) for x in e.value.errors]
