@@ -75,6 +75,37 @@ def test_an_announced_use_tells_the_others_that_a_skill_was_used_not_which(conte
         assert rec["seat"] == 0 and rec["skill"] is None
 
 
+@pytest.mark.parametrize("heard", ["silent", "announced"])
+def test_a_face_down_roles_switch_skill_switches_in_its_owners_sight_alone(content, heard):
+    """A 转换技 of a face-down role used as `while_face_down` allows: its switch (skill_switched, naming the skill and
+    its state) was told to everyone whatever the use was, so a silent use showed that it happened and which skill
+    the face-down role has. It is told as the use was: to the owner alone; a sample for another seat drops it."""
+    import dataclasses
+
+    def played():
+        g = _table(content)
+        p0 = g.players[0]
+        skill = dataclasses.replace(next(s for s in p0.role.skills if s.while_face_down == heard), switch=True)
+        g.skills.use_skill(p0, skill)
+        return g, skill
+
+    def switched(g, seat: int) -> list:
+        return [dict(r) for r in observe(g, seat)["history"] if r.get("e") == "skill_switched"]
+
+    g, skill = played()
+    assert skill.id in g.players[0].yin
+    assert switched(g, 0) == [{"e": "skill_switched", "seat": 0, "skill": skill.id, "state": "yin"}]
+    assert switched(g, 1) == [] and switched(g, 2) == []
+    re_dealt = 0
+    for seed in range(12):  # a sample for P1 that deals P0 the other hidden role keeps no switch of the true one's
+        g, _ = played()
+        _redeal(g, 1, random.Random(seed))
+        if g.players[0].role.id != "zhe_fu_zhe":
+            re_dealt += 1
+            assert not [r for r in g.log if r.get("e") == "skill_switched"]
+    assert re_dealt > 0
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_a_sample_for_another_seat_names_no_skill_of_the_role_it_re_dealt(content, seed):
     g = _table(content)

@@ -432,14 +432,21 @@ class Skills:
             self.switch_skill(p, skill)
 
     def switch_skill(self, p: Player, skill: Skill) -> None:
-        """A 转换技 was used: its state turns 阳 -> 阴 or 阴 -> 阳 (public, like the skill's use)."""
+        """A 转换技 was used: its state turns 阳 -> 阴 or 阴 -> 阳, told as the skill's use was: to everyone, or, a
+        face-down role's skill used as its `while_face_down` says, to its owner alone (silent: no skill reacts)."""
         yin = skill.id not in p.yin
         if yin:
             p.yin.add(skill.id)
         else:
             p.yin.discard(skill.id)
         p.version += 1
-        emit_event(self.game, "skill_switched", seat=p.seat, skill=skill.id, state="yin" if yin else "yang")
+        state = "yin" if yin else "yang"
+        if p.role_face_up or skill.while_face_down is None:
+            emit_event(self.game, "skill_switched", seat=p.seat, skill=skill.id, state=state)
+        elif skill.while_face_down == "silent":
+            record_private(self.game, "skill_switched", p.seat, seat=p.seat, skill=skill.id, state=state)
+        else:  # announced: the others heard that a skill was used, not which, so not which one switched
+            emit_event(self.game, "skill_switched", to=[p.seat], seat=p.seat, skill=skill.id, state=state)
         self.game.note_change()
 
     def skill_named(self, p: Player, name: str) -> Skill | None:

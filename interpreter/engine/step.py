@@ -500,7 +500,7 @@ _CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
 # records told to one seat alone of what a sample for another seat forgets (secret statuses, marks, bindings)
 _FORGOTTEN = frozenset({"status", "mark", "receivers_set"})
 # records of another seat alone that name a skill of its role: they go when that role was re-dealt
-_OF_THE_ROLE = frozenset({"skill_changed", "skill_used"})
+_OF_THE_ROLE = frozenset({"skill_changed", "skill_used", "skill_switched"})
 
 
 def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skills: dict) -> None:
