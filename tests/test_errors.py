@@ -294,6 +294,17 @@ def test_e303_wrong_arguments(tmp_path):
     check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(self, count: 2)"), "E303", 7, 18)  # at `count`
 
 
+@pytest.mark.parametrize(
+    ("code", "col"),
+    [
+        ("draw(self, n: 1, n: 2)", 24),  # written twice by name: at the second `n` (it was taken without a word)
+        ("draw(self, 1, n: 2)", 21),  # by place and by name: at `n`, not its value
+    ],
+)
+def test_e303_an_argument_given_twice_is_told_at_its_name(tmp_path, code, col):
+    check_file(tmp_path, "cards", "c.yaml", card_with_effect(code), "E303", 7, col)
+
+
 def test_e304_wrong_context(tmp_path):
     """E304: `dying` used at a timing that has no dying player."""
     check_file(tmp_path, "cards", "c.yaml", card_with_effect("draw(dying, 1)", timing="play_phase"), "E304", 7, 12)

@@ -59,6 +59,8 @@ class Call(Node):
     kwargs: dict[str, Node]  # name -> (Node, line, col) as Node
     # name -> (line, col) of the keyword itself (`count` in draw(self, count: 1)): an error about the name points there
     kwarg_at: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    # a keyword written again in the same call (draw(self, n: 1, n: 2)), at its second place: kwargs keeps one value
+    kwarg_twice: list[tuple[str, tuple[int, int]]] = field(default_factory=list, compare=False)
 
 
 @dataclass

@@ -99,9 +99,12 @@ class CallCompiler(ExpressionCompiler):
                     _suggest(k, names) or "signature: " + signature(b),
                 )
                 continue
-            if k in bound:
-                self._err("E303", f"`{k}` is given twice", a)
+            if k in bound:  # (by place and by name: at the name)
+                at = node.kwarg_at.get(k)
+                self._err("E303", f"`{k}` is given twice", ast.Node(*at) if at is not None else a)
             bound[k] = a
+        for k, at in node.kwarg_twice:  # (by name twice: at the second)
+            self._err("E303", f"`{k}` is given twice", ast.Node(*at))
         args: list[str] = []
         argtypes: dict[str, str] = {}
         for p in params:

@@ -188,15 +188,19 @@ class _ToAst(Transformer[Token, ast.Program | ast.Node]):
         pos_args: list[ast.Node] = []
         kwargs: dict[str, ast.Node] = {}
         kwarg_at: dict[str, tuple[int, int]] = {}
+        twice: list[tuple[str, tuple[int, int]]] = []
         for a in args:
             if a is None:
                 continue
             if isinstance(a, tuple):  # the only tuples among a call's arguments are keyword arguments
+                if a[1] in kwargs:
+                    twice.append((a[1], a[3]))  # (told by the checker: calls.py)
+                    continue
                 kwargs[a[1]] = a[2]
                 kwarg_at[a[1]] = a[3]
             else:
                 pos_args.append(a)
-        return ast.Call(*_pos(meta), func=str(name), args=pos_args, kwargs=kwargs, kwarg_at=kwarg_at)
+        return ast.Call(*_pos(meta), func=str(name), args=pos_args, kwargs=kwargs, kwarg_at=kwarg_at, kwarg_twice=twice)
 
     def kwarg(self, meta: Meta, items: Children) -> _Kwarg:
         return ("kw", str(items[0]), items[1], _pos(meta))
