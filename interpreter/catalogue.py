@@ -940,7 +940,7 @@ BOT_SKILL_TACTICS: dict[str, str] = {
     "helpful": "helps someone: taken when a camp-mate is likely, once a turn; its seat choices at the friendliest seat",
     "save": "saves its owner from dying: taken when the owner is dying",
     "send": "sends an intel instead of a hand card: taken when no hand card is worth sending",
-    "grab": "takes the intel in transit (移至你面前, 截获's effect): taken where the bot would use a grab card",
+    "grab": "takes the intel in transit (移至你面前, a grab card's effect): taken where the bot would use a grab card",
 }
 BOT_TASK_STYLES: dict[str, str] = {
     "collect": "three intel of either colour is its own win: both colours are welcome",

@@ -279,7 +279,7 @@ def _run(path: Path, allow_outside: bool) -> ScenarioResult:
                 result.passed = False
                 hint = did_you_mean(role_id, content.roles) if isinstance(role_id, str) else None
                 named = [r.id for r in content.roles.values() if role_id in (r.name, r.label())]
-                hint = f"a role is named by its id: {' or '.join(named)}" if named else hint  # (role: 老汉)
+                hint = f"a role is named by its id: {' or '.join(named)}" if named else hint  # (a role by its name)
                 unknown = f"setup: seat {i}: unknown role {brief(role_id)}" + (f"; {hint}" if hint else "")
                 result.failures.append(where(pos_of(spec, "role"), unknown))
                 return result

@@ -11,7 +11,8 @@ from .messages import MESSAGES, say
 from .stats import ALL, pct
 
 NO_IDENTITY = "无身份牌"
-"""The identity the records give a seat that ends without an identity card (sim.summary.identity_name: 承志 took it)."""
+"""The identity the records give a seat that ends without an identity card (sim.summary.identity_name: a skill
+took it)."""
 
 
 def identity_rows(rows: list[dict], lang: str) -> list[dict]:

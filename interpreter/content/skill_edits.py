@@ -18,7 +18,7 @@ from typing import Any
 from ..snippet import clip
 from ..suggest import did_you_mean
 from .manifest import Finding
-from .yamlpos import PosDict, PosList, pos_of
+from .yamlpos import PosDict, PosList, list_in_place, pos_of
 
 EDITS = ("remove", "replace", "add")  # in the order they apply
 
@@ -56,10 +56,7 @@ def edit_skills(
     with the closest id; one to add that they have: E120; a skill to add or replace without an id: E112, unless
     its id was there and taken out for its shape, `dropped`: Diagnostics.dropped, told already). A wrong edit is
     left out; the others apply."""
-    old = rules.get("skills")
-    skills = PosList(old) if isinstance(old, list) else PosList()
-    skills.pos = getattr(old, "pos", None) or rules.val_pos.get("skills")  # type: ignore[assignment]
-    skills.item_pos = list(getattr(old, "item_pos", [])) or [None] * len(skills)  # type: ignore[list-item]
+    skills = list_in_place(rules, "skills")
     changes: list[str] = []
     found: list[Finding] = []
     for op in EDITS:

@@ -20,7 +20,7 @@ from ..model.content import phases_of
 from ..snippet import clip
 from ..suggest import did_you_mean
 from .manifest import Finding
-from .yamlpos import PosDict, PosList, key_pos_of, pos_of
+from .yamlpos import PosDict, PosList, key_pos_of, list_in_place, pos_of
 
 EDITS = ("set", "replace", "remove", "insert")  # in the order they apply
 
@@ -71,10 +71,7 @@ def edit_turn(rules: PosDict, edits: PosDict, path: Path, pack: str) -> tuple[li
 
     Returns the changes in words and what was wrong (an id the turn does not have: E121 with the closest id; an
     insert with neither or both of after/before: E113). A wrong edit is left out; the others apply."""
-    old = rules.get("turn")
-    turn = PosList(old) if isinstance(old, list) else PosList(BASE_TURN)
-    turn.pos = getattr(old, "pos", None) or rules.val_pos.get("turn")  # type: ignore[assignment]
-    turn.item_pos = list(getattr(old, "item_pos", [])) or [None] * len(turn)  # type: ignore[list-item]
+    turn = list_in_place(rules, "turn", BASE_TURN)
     changes: list[str] = []
     found: list[Finding] = []
     for op in EDITS:

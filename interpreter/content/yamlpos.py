@@ -10,6 +10,7 @@ line 3, column 7 of a ``|`` block maps to the exact YAML line and column.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
@@ -307,6 +308,17 @@ def pos_of(container, key) -> Pos | None:
     if isinstance(container, PosList) and isinstance(key, int) and key < len(container.item_pos):
         return container.item_pos[key]
     return None
+
+
+def list_in_place(rules: PosDict, key: str, default: Sequence[Any] = ()) -> PosList:
+    """A copy of the list `rules[key]` (or of `default` where there is none) that keeps the positions of it and its
+    items, for a pack's edits to change in place: the entries it writes carry the pack's positions (turn_edits.py,
+    skill_edits.py)."""
+    old = rules.get(key)
+    out = PosList(old) if isinstance(old, list) else PosList(default)
+    out.pos = getattr(old, "pos", None) or rules.val_pos.get(key)  # type: ignore[assignment]
+    out.item_pos = list(getattr(old, "item_pos", [])) or [None] * len(out)  # type: ignore[list-item]
+    return out
 
 
 def key_pos_of(container, key) -> Pos | None:

@@ -458,9 +458,10 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
     # no count of the questions asked before the deal: a seat is asked at a window (争夺阶段) only when it holds
-    # something it may use there, and a 威逼 target only when it holds two copies, so the count — of every seat's
-    # questions — tells of the others' hands (what the browser table's seq leaves out: docs/observation.md). The
-    # sample's questions are counted from its deal (its decision limit, E503, too); the answers were the truth's.
+    # something it may use there, and asked to pick among cards only when it holds more than one that fit, so the
+    # count — of every seat's questions — tells of the others' hands (what the browser table's seq leaves out:
+    # docs/observation.md). The sample's questions are counted from its deal (its decision limit, E503, too); the
+    # answers were the truth's.
     g.decision_count = 0
     g.decision_log = []
     # nor the statistics of the truth's play (counted from its deal, as its questions): the offers of a skill name the
