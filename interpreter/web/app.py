@@ -72,6 +72,7 @@ from .guard import (
 )
 from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
+from .seat_api import read_body, refused, seat_link, seat_routes
 from .store import Store, StoreError
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
 from .view import logged_expansions, replay_answer
@@ -93,24 +94,6 @@ class _Closed(Exception):
         self.code = code
         self.reason = reason
         self.message = message
-
-
-async def _body(request: Request, limit: int) -> bytes:
-    """A request's body, read up to `limit` bytes: a longer one is Refused (413) without being read to its end."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise Refused(413, f"the request's body is larger than {limit:,} bytes")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise Refused(413, f"the request's body is larger than {limit:,} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _refused(e: Refused) -> JSONResponse:
-    return JSONResponse({"error": e.message}, status_code=e.status)
 
 
 @dataclass(eq=False)
@@ -295,9 +278,9 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         try:
-            body = read_json(await _body(request, limits.body_bytes), limits.number_digits)
+            body = read_json(await read_body(request, limits.body_bytes), limits.number_digits)
         except Refused as e:
-            return _refused(e)
+            return refused(e)
         if not isinstance(body, dict) or not isinstance(body.get("seats"), list):
             return JSONResponse(
                 {"error": 'send {"seats": ["human", "open", "heuristic", …], "host_seat": 0, "seed": null}'},
@@ -346,7 +329,7 @@ def create_app(
                 # the host's own seat (its key), if the host plays; nobody else's key
                 "seat": None
                 if mine is None or handout.seat_key is None
-                else {"seat": mine, "url": _link(web.id, mine, handout.seat_key)},
+                else {"seat": mine, "url": seat_link(web.id, mine, handout.seat_key)},
                 # the other reserved seats: invitations for the host to hand out, each good for one browser
                 "invites": [
                     {"seat": s, "url": f"/table/{web.id}#seat={s}&invite={invite}"}
@@ -360,53 +343,6 @@ def create_app(
                 "chosen_seed": web.chosen_seed,
             }
         )
-
-    async def posted_to_table(request: Request) -> tuple[WebTable, Any] | Response:
-        """A POST to one table (its claim, its host's question): the table and the JSON body ({} for none), or the
-        answer that refuses it — the body's (too large, not JSON: Refused's status) before the table's (404), so
-        that nothing about the table is read for a request that is not one."""
-        try:
-            body = read_json(await _body(request, limits.body_bytes) or b"{}", limits.number_digits)
-        except Refused as e:
-            return _refused(e)
-        try:
-            return tables.get(request.path_params["tid"]), body
-        except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=404)
-
-    async def claim(request: Request) -> Response:
-        got = await posted_to_table(request)
-        if isinstance(got, Response):
-            return got
-        web, body = got
-        # the key the lobby's page made and kept ({"key": …}): asked again with it, the seat it took is answered
-        proposed = body.get("key") if isinstance(body, dict) and isinstance(body.get("key"), str) else None
-        # (no await between the check and the claim: two joins at once cannot both get one seat)
-        try:
-            claimed = web.claim_open(proposed)
-        except StoreError as e:
-            log.error("fengsheng serve: table %s: %s", web.id, e)
-            return JSONResponse({"error": "the server cannot keep the seat now (its database): try again later"}, 503)
-        if claimed is not None:
-            seat, key = claimed
-            return JSONResponse({"seat": seat, "url": _link(web.id, seat, key)})
-        return JSONResponse(
-            {"error": "this table has no open seat left (a reserved seat is joined by its link)"}, status_code=409
-        )
-
-    async def hosted(request: Request) -> Response:
-        """What the host's browser asks with the referee token it kept (``{"token": …}``, in the body: never in a
-        URL a proxy logs) to show a table's links again after a reload: whether the token is this table's (a table
-        of the same id on a server that lost its tables is another table: 403), which invitations are still unused,
-        whether the game is over. Nothing the host may not know: no seed, no key, no invitation."""
-        got = await posted_to_table(request)
-        if isinstance(got, Response):
-            return got
-        web, body = got
-        token = body.get("token") if isinstance(body, dict) else None
-        if not isinstance(token, str) or not web.is_host(token):
-            return JSONResponse({"error": "this needs the table's referee token (its host's)"}, status_code=403)
-        return JSONResponse({"table": web.id, "over": web.over(), **web.invitations()})
 
     async def table_log(request: Request) -> Response:
         try:
@@ -446,7 +382,7 @@ def create_app(
 
     async def replay(request: Request) -> Response:
         try:
-            body = await _body(request, MAX_UPLOAD)
+            body = await read_body(request, MAX_UPLOAD)
         except Refused:
             return JSONResponse({"error": f"the log is larger than {MAX_UPLOAD:,} bytes"}, status_code=413)
         # (in a worker thread: a long log's replay, and the first content load of an expansion combination, would
@@ -598,8 +534,7 @@ def create_app(
         Route("/api/options", options),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{tid}/claim", claim, methods=["POST"]),
-        Route("/api/tables/{tid}/host", hosted, methods=["POST"]),
+        *seat_routes(tables, limits),
         Route("/api/tables/{tid}/log", table_log),
         Route("/api/tables/{tid}/chat", table_log),
         Route("/api/replay", replay, methods=["POST"]),
@@ -632,8 +567,3 @@ def create_app(
     app.state.tables = tables
     app.state.restore_problems = []
     return app
-
-
-def _link(tid: str, seat: int, key: str) -> str:
-    """A seat's own link (path and fragment): its key stays in the browser."""
-    return f"/table/{tid}#seat={seat}&token={key}"
