@@ -59,9 +59,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(_missing() is not None, reaso
 
 class Server:
     """fengsheng serve's app under uvicorn, in a thread, on a free port (or `port`); its tables kept in the
-    database `db` (default: in memory)."""
+    database `db` (default: in memory); holding to `limits` (guard.Limits; default: serve's)."""
 
-    def __init__(self, bot_delay: float = 0.0, db: Path | None = None, port: int | None = None) -> None:
+    def __init__(self, bot_delay: float = 0.0, db: Path | None = None, port: int | None = None, limits=None) -> None:
         import uvicorn
 
         from interpreter.web.store import Store
@@ -72,7 +72,7 @@ class Server:
                 port = s.getsockname()[1]
         self.port = port
         self.store = Store(db)
-        self.app = make_app(bot_delay, port=self.port, store=self.store)
+        self.app = make_app(bot_delay, port=self.port, store=self.store, limits=limits)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -388,6 +388,84 @@ def test_a_player_whose_connections_died_gets_back_to_the_seat_and_the_oldest_wi
         newer[0].page.wait_for_function("() => Number(document.body.dataset.seq) === 3")
         for s in dead:
             s.close()
+        browser.close()
+
+
+RETRY_STATUS = """() => ({
+  tries: Number(document.body.dataset.retries || 0), wait: Number(document.body.dataset.retryWait),
+  banner: document.getElementById("banner").innerText, error: Boolean(document.querySelector("#banner .error"))})"""
+
+
+@pytest.mark.parametrize(
+    ("limits", "says"),
+    [
+        pytest.param({"sockets": 1}, "服务器现在的连接满了", id="1013-busy-server"),
+        pytest.param({"watchers_per_table": 1}, "观战的人满了（最多 1 人）", id="4429-full-gallery"),
+    ],
+)
+def test_a_page_refused_for_now_tries_again_later_and_later_says_so_and_gets_in(limits, says):
+    """A page the server turns away for now (it holds all the connections it takes, 1013; the table's spectators'
+    gallery is full, 4429) says why and when it tries again, tries again after 1 s, 2 s, 4 s … at most 30 s (each a
+    fifth shorter or longer at random), at once when asked (现在重连), and gets in once there is room. It gave up
+    until a reload at the first refusal, told the refusal was fatal. The page's clock is Playwright's, moved on by
+    the test: no test waits out the pauses."""
+    from playwright.sync_api import sync_playwright
+
+    from interpreter.web.guard import Limits
+
+    with Server(limits=Limits(**limits)) as server, sync_playwright() as p:
+        browser = _browser(p)
+        first = browser.new_context()
+        assert first.request.post(server.url + "/api/tables", data={"seats": ["human", "random"]}).ok
+        there = first.new_page()
+        there.goto(server.url + "/table/t1#watch")
+        there.wait_for_selector("#people li")
+        page = browser.new_page()
+        page.clock.install()
+        page.goto(server.url + "/table/t1#watch")
+        waits = []
+        for tries in range(1, 9):
+            page.wait_for_function(f"() => Number(document.body.dataset.retries) === {tries}")
+            status = page.evaluate(RETRY_STATUS)
+            assert says in status["banner"] and f"后重新连接（第 {tries} 次）" in status["banner"], status
+            assert not status["error"]
+            waits.append(status["wait"])
+            page.clock.run_for(status["wait"] + 50)
+        for tries, wait in enumerate(waits, 1):
+            pause = min(30, 2 ** (tries - 1)) * 1000
+            assert 0.8 * pause - 1 <= wait <= min(1.2 * pause, 30_000) + 1, waits
+        assert max(waits) <= 30_000 and waits[-1] > 20_000
+        page.wait_for_function("() => Number(document.body.dataset.retries) === 9")
+        page.click("#reconnect-now")  # (at once: no wait)
+        page.wait_for_function("() => Number(document.body.dataset.retries) === 10")
+        assert "服务器关闭了" not in page.inner_text("#banner")
+        there.close()
+        page.clock.run_for(page.evaluate(RETRY_STATUS)["wait"] + 50)
+        page.wait_for_selector("#people li")
+        page.wait_for_function("() => !document.querySelector('#banner .retry')")
+        assert page.inner_text("#banner") == ""
+        browser.close()
+
+
+def test_a_forged_key_or_a_table_gone_is_said_once_and_never_asked_again():
+    """A close that would be refused again (no seat has the key, no such table) stays final: the page says why and
+    opens no other websocket, however long it stays open (the page's clock moved on ten minutes)."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        assert browser.new_context().request.post(server.url + "/api/tables", data={"seats": ["human", "random"]}).ok
+        for link, says in (("/table/t1#seat=0&token=forged", "不对应"), ("/table/t9#watch", "没有这张桌")):
+            page = browser.new_page()
+            opened: list[object] = []
+            page.on("websocket", lambda ws, opened=opened: opened.append(ws))
+            page.clock.install()
+            page.goto(server.url + link)
+            page.wait_for_selector(".banner.error")
+            page.clock.run_for(600_000)
+            page.wait_for_timeout(300)
+            assert says in page.inner_text("#banner") and "重新连接" not in page.inner_text("#banner")
+            assert len(opened) == 1 and not page.evaluate("() => document.body.dataset.retries")
         browser.close()
 
 

@@ -9,6 +9,7 @@ import logging
 import re
 import socket
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -403,21 +404,70 @@ def test_a_flood_of_websockets_on_one_seat_holds_no_more_than_the_limit():
             assert _until(opened[-1], "chat")["lines"] == [{"seat": 0, "name": "P0", "text": "here"}]
 
 
+def _comes_back(ws) -> str:
+    """The message a closing socket's page is sent when it may come back by itself (table.js tries again, later and
+    later): not fatal, in Chinese."""
+    error = ws.receive_json()
+    assert error["type"] == "error" and error["retry"] is True and error["fatal"] is False, error
+    return error["message"]
+
+
 def test_the_server_takes_a_bounded_number_of_websockets():
+    """Beyond the limit a websocket is closed with 1013, try again later: its page is told so, and that it may
+    come back (it was told it was fatal, and gave up until a reload, though the server was only busy)."""
     with _client(Limits(sockets=1)) as client:
         key = _key(_table(client))
         with client.websocket_connect("/ws/t1") as a:
             a.send_json({"type": "join", "token": key})
             assert a.receive_json()["type"] == "state"
             with client.websocket_connect("/ws/t1") as b:
+                assert "连接满了" in _comes_back(b)
                 closed = _closed(b)
             assert closed.code == 1013 and "try again later" in closed.reason
 
 
+def test_a_table_takes_a_bounded_number_of_spectators_who_may_come_back():
+    """At Limits.watchers_per_table spectators one more is closed with 4429, told the gallery is full and that it
+    may come back (it was told to come back later, and its page gave up until a reload); one who left makes room.
+    A seat's person is never refused for the spectators."""
+    with _client(Limits(watchers_per_table=1)) as client:
+        key = _key(_table(client))
+        web = client.app.state.tables.get("t1")
+        with client.websocket_connect("/ws/t1") as first:
+            first.send_json({"type": "join", "watch": True})
+            assert first.receive_json()["type"] == "state"
+            with client.websocket_connect("/ws/t1") as second:
+                second.send_json({"type": "join", "watch": True})
+                assert "观战的人满了（最多 1 人）" in _comes_back(second)
+                closed = _closed(second)
+            assert closed.code == 4429 and "1 spectators" in closed.reason and web.watching == 1
+            with client.websocket_connect("/ws/t1") as seat:
+                seat.send_json({"type": "join", "token": key})
+                assert seat.receive_json()["seat"] == 0
+        with client.websocket_connect("/ws/t1") as again:
+            again.send_json({"type": "join", "watch": True})
+            assert again.receive_json()["type"] == "state" and web.watching == 1
+
+
 def test_a_websocket_that_never_joins_is_closed():
     with _client(Limits(join_seconds=0.05)) as client, client.websocket_connect("/ws/t1") as ws:
+        assert "秒内没有收到" in _comes_back(ws)  # (a join lost on a slow link: the page tries again)
         closed = _closed(ws)
     assert closed.code == 4408 and "no join message" in closed.reason
+
+
+def test_the_page_tries_again_after_exactly_the_closes_the_server_says_may_pass():
+    """table.js's FINAL_CLOSES (it gives up, its message says why) are the close codes of guard.py that are not
+    CLOSE_RETRY (it tries again, later and later): a code added to one side alone would leave a page giving up on a
+    busy server, or asking a forged key again for ever."""
+    from interpreter.web import guard
+
+    codes = {v for k, v in vars(guard).items() if k.startswith("CLOSE_") and isinstance(v, int)}
+    script = (Path(guard.__file__).parent / "static" / "table.js").read_text(encoding="utf-8")
+    final = re.search(r"FINAL_CLOSES = new Set\(\[([\d, ]+)\]\)", script)
+    assert final is not None
+    assert {int(c) for c in final.group(1).split(",")} == codes - guard.CLOSE_RETRY
+    assert codes >= guard.CLOSE_RETRY and guard.CLOSE_FORBIDDEN not in guard.CLOSE_RETRY
 
 
 @pytest.mark.parametrize(

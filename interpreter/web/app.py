@@ -59,6 +59,7 @@ from .guard import (
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
     CLOSE_REPLACED,
+    CLOSE_RETRY,
     CLOSE_SLOW,
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
@@ -398,7 +399,11 @@ def create_app(
         try:
             raw = await asyncio.wait_for(ws.receive(), timeout)
         except asyncio.TimeoutError:
-            raise _Closed(CLOSE_SLOW, f"no join message in {timeout:g} s") from None
+            raise _Closed(
+                CLOSE_SLOW,
+                f"no join message in {timeout:g} s",
+                f"连接太慢：打开后 {timeout:g} 秒内没有收到这个页面的入座消息。",
+            ) from None
         if raw["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(raw.get("code", 1000))
         text = raw.get("text")
@@ -412,9 +417,13 @@ def create_app(
             raise _Closed(CLOSE_BAD_FRAME, e.message) from None
 
     async def close(ws: WebSocket, code: int, reason: str, message: str | None = None) -> None:
-        """Tell the page why (an error it shows), then close with the code and the reason."""
+        """Tell the page why (an error it shows) and whether it may come back by itself (``retry``, a code of
+        guard.CLOSE_RETRY: the server was busy or the link slow; table.js tries again later and later) or not
+        (``fatal``: a key or a table that opens nothing, or another window took the seat's place), then close
+        with the code and the reason."""
+        retry = code in CLOSE_RETRY
         try:
-            await ws.send_json({"type": "error", "fatal": True, "message": message or reason})
+            await ws.send_json({"type": "error", "fatal": not retry, "retry": retry, "message": message or reason})
             await ws.close(code=code, reason=reason[:120])
         except Exception:  # the page left first
             pass
@@ -423,7 +432,12 @@ def create_app(
         nonlocal opened
         await ws.accept()
         if opened >= limits.sockets:
-            await close(ws, CLOSE_TRY_LATER, f"the server has {limits.sockets:,} connections open: try again later")
+            await close(
+                ws,
+                CLOSE_TRY_LATER,
+                f"the server has {limits.sockets:,} connections open: try again later",
+                "服务器现在的连接满了，暂时进不来。",
+            )
             return
         opened += 1
         conn: _Seat | None = None
@@ -447,7 +461,7 @@ def create_app(
                 raise _Closed(
                     CLOSE_TOO_MANY,
                     f"this table has {limits.watchers_per_table} spectators already",
-                    f"这张桌已经有 {limits.watchers_per_table} 人在观战了：请稍后再来。",
+                    f"这张桌观战的人满了（最多 {limits.watchers_per_table} 人）：有人离开后才能进来。",
                 )
             if seat is None and isinstance(invite, str):
                 try:

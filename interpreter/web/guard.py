@@ -36,6 +36,11 @@ CLOSE_NOT_FOUND = 4404  # no such table
 CLOSE_SLOW = 4408  # no join message in time
 CLOSE_REPLACED = 4409  # a seat's oldest websocket, closed to make room for its newest (Limits.sockets_per_seat)
 CLOSE_TOO_MANY = 4429  # the table has Limits.watchers_per_table spectators' websockets already
+# the closes after which a page tries again by itself (table.js, later and later): the server is busy or the link
+# was slow, nothing is wrong with the page's key or table, and a person on a flaky connection would otherwise be
+# stuck until a reload. The others are final (a forged or spent key, a table gone, another window took the seat's
+# place, a page that sent what no page of this server sends): trying again would be refused again
+CLOSE_RETRY = frozenset({CLOSE_ERROR, CLOSE_TRY_LATER, CLOSE_SLOW, CLOSE_TOO_MANY})
 
 
 @dataclass(frozen=True)

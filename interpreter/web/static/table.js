@@ -22,6 +22,17 @@ const watching = !token && !invite && params.has("watch"); // a spectator: the p
 let ws = null;
 let state = null; // the last state message
 let closedForGood = false;
+// coming back after a socket closed: later and later (RETRY_FIRST s, twice that, … never over RETRY_MOST s; each a
+// fifth shorter or longer at random, so that the pages of a restarted server do not all come back in one moment),
+// saying when; at once when the browser is online again or its person asks (现在重连). A person on a flaky link is
+// not stuck, a server that is busy (too many connections, a full spectators' gallery) is not asked every second.
+// A close the server says is final (a forged or spent key, a table gone, another window took the seat's place: its
+// message says which; guard.py CLOSE_RETRY are the others) stops it: asked again, it would only refuse again
+const FINAL_CLOSES = new Set([1008, 1009, 4400, 4403, 4404, 4409]);
+const RETRY_FIRST = 1, RETRY_MOST = 30; // seconds
+let retries = 0; // tries since a state last came (a socket that opens and is refused at once is no way back yet)
+let retry = null; // the try to come: {handle, tick}
+let closeWords = ""; // what the server said as it closed the socket (a busy server, a full gallery: why)
 // what changed since this seat's last decision: the players' rows as they were then (by seat), and the log lines
 // that came since stay highlighted until the seat answers again
 let rowsAtDecision = null;
@@ -123,7 +134,8 @@ function tick() {
   const first = state.view.decision && state.view.decision.options[0];
   countdown = null;
   // (said until the seat's next answer: the states that follow at once would clear a plain info banner unread)
-  if (first) { choose(first.id); banner(`时间到：替你选了第一项「${first.label}」。`, "info timed"); }
+  // (not sent while the connection is down: the state that comes back starts the count again)
+  if (first && choose(first.id)) banner(`时间到：替你选了第一项「${first.label}」。`, "info timed");
 }
 
 function rowKey(p) {
@@ -141,13 +153,14 @@ function drawTurn(v, msg) {
 }
 
 function choose(action) {
-  if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+  if (!ws || ws.readyState !== WebSocket.OPEN || !state) return false;
   if (document.querySelector("#banner .timed")) banner(""); // the timer's word, read by now
   // from now on, what changes is new since this decision
   rowsAtDecision = Object.fromEntries(state.view.players.map((p) => [p.seat, rowKey(p)]));
   for (const old of document.querySelectorAll("#log .new")) old.classList.remove("new");
   for (const b of document.querySelectorAll("#options button")) b.disabled = true;
   ws.send(JSON.stringify({ type: "act", seq: state.seq, action }));
+  return true;
 }
 
 // the invitations of this table not used yet, if this browser made it (common.js keepHosted): its host, back at the
@@ -168,16 +181,20 @@ const drawHosting = oneAtATime(async () => {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(scheme + location.host + "/ws/" + tid);
+  const sock = new WebSocket(scheme + location.host + "/ws/" + tid);
+  ws = sock;
   // (with an invitation, both: the key this page made opens the seat once the invitation was taken with it)
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "join", ...(token ? { token } : { watch: true }), ...(invite ? { invite } : {}), ...joining() })); };
-  ws.onmessage = (event) => {
+  sock.onopen = () => { sock.send(JSON.stringify({ type: "join", ...(token ? { token } : { watch: true }), ...(invite ? { invite } : {}), ...joining() })); };
+  sock.onmessage = (event) => {
+    if (sock !== ws) return; // (a socket this page left: nothing it says is news)
     const msg = JSON.parse(event.data);
     if (msg.type === "key") { // the invitation was ours: from now on this seat's key is
       token = msg.token;
       try { localStorage.setItem(inviteKey, token); } catch (e) { /* private mode: the link below still works */ }
       history.replaceState(null, "", `#seat=${msg.seat}&token=${token}`);
     } else if (msg.type === "state") {
+      retries = 0; // (back: the next loss starts again from the shortest wait)
+      closeWords = "";
       // the invitation opened again in this browser: the address bar shows the seat's own link, once it is one
       if (invite && msg.seat !== null && location.hash.includes("invite=")) history.replaceState(null, "", `#seat=${msg.seat}&token=${token}`);
       // an info banner goes with the next state; a stall's ("until_moved") once the table has moved on
@@ -191,19 +208,54 @@ function connect() {
     } else if (msg.type === "people" || msg.type === "chat") {
       peopleMessage(msg); // people.js
       if (msg.type === "people") drawHosting();
+    } else if (msg.type === "error" && msg.retry) {
+      closeWords = msg.message; // (said with the wait before the next try, once the socket is closed)
     } else if (msg.type === "error") {
       banner(msg.message, msg.until_moved ? "error until-moved" : "error");
       if (msg.until_moved) stalledAt = state ? state.seq : -1;
       if (msg.fatal) closedForGood = true;
     }
   };
-  ws.onclose = (event) => {
+  sock.onclose = (event) => {
+    if (sock !== ws) return;
+    for (const b of document.querySelectorAll("#options button")) b.disabled = true; // (an answer now goes nowhere)
     if (event.code === 4403 && token) forgetSeat(tid, token); // (no seat of this table has this key)
+    if (!closedForGood && FINAL_CLOSES.has(event.code)) { // (its message lost on the way: said here)
+      banner(`服务器关闭了这个连接（${event.code}）：${event.reason || "请回大厅看看"}。`, "error");
+      closedForGood = true;
+    }
     if (closedForGood) return;
-    banner("与服务器的连接断开了，正在重新连接……", "info");
-    setTimeout(connect, 1000);
+    reconnectLater(closeWords || "与服务器的连接断开了。");
+    closeWords = "";
   };
 }
+
+function reconnectLater(words) {
+  retries += 1;
+  const wait = Math.min(RETRY_MOST, RETRY_FIRST * 2 ** Math.min(retries - 1, 10) * (0.8 + 0.4 * Math.random()));
+  const at = Date.now() + wait * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+    const box = document.getElementById("banner");
+    box.replaceChildren(el("div", { class: "banner info retry" }, words, " ",
+      `${left} 秒后重新连接（第 ${retries} 次）……`, " ",
+      el("button", { class: "action", id: "reconnect-now", onclick: reconnectNow }, "现在重连")));
+  };
+  retry = { handle: setTimeout(reconnectNow, wait * 1000), tick: setInterval(tick, 1000) };
+  document.body.dataset.retries = retries; // (what the page waits, for its tests and for curious eyes)
+  document.body.dataset.retryWait = Math.round(wait * 1000);
+  tick();
+}
+
+function reconnectNow() {
+  if (!retry) return;
+  clearTimeout(retry.handle);
+  clearInterval(retry.tick);
+  retry = null;
+  connect();
+}
+// the browser back on a network: no reason to wait out the rest of the pause
+window.addEventListener("online", reconnectNow);
 // another link of this table opened in this tab (pasted into its address bar, clicked on a page of it) changes only
 // the fragment: the browser keeps the page, its websocket and its seat. The page is loaded again for the link's
 // (its own replaceState of the address fires no hashchange)
