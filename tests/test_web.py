@@ -390,6 +390,60 @@ def test_the_host_asks_which_invitations_are_unused_with_the_referee_token_alone
     person.close()
 
 
+def _join(client, tid: str, hello: dict) -> dict:
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_json({"type": "join", **hello})
+        return ws.receive_json()
+
+
+def test_the_host_replaces_a_lost_invitation_of_a_seat_nobody_took_and_the_old_one_opens_nothing(client):
+    """A host whose invitation for a seat was lost (or sent to the wrong person) asks, with the referee token in the
+    body, for a fresh one: the old one then opens nothing (a page that opens it is told the host may have replaced
+    it), the new one works once. Nobody else may ask (403, the same answer whatever seat is named: it tells nothing
+    of any seat), a used invitation's seat is its person's (409: no key is ever given again), and the answer holds
+    that seat's invitation alone."""
+    made = _create(client, ["human", "human", "random", "human", "open"], seed=None)
+    referee = made["log"].split("token=")[1]
+    old = made["invites"][0]["url"].split("invite=")[1]
+    person = _join(client, "t1", {"invite": made["invites"][1]["url"].split("invite=")[1]})  # P3's person came
+    wrongs = [(w, 1) for w in (_token(made["seat"]["url"]), person["token"], old, "Pk3v9x_-QmZ0aLr7Ty2Wbw", "", None)]
+    refusals = set()
+    for wrong, seat in (*wrongs, *((person["token"], seat) for seat in (3, 4, 9, "x"))):
+        refused = client.post("/api/tables/t1/invite", json={"token": wrong, "seat": seat})
+        assert refused.status_code == 403 and "referee token" in refused.json()["error"]
+        refusals.add(refused.text)
+    assert len(refusals) == 1
+    assert client.post(f"/api/tables/t1/invite?token={referee}", json={"seat": 1}).status_code == 403  # (body only)
+    assert client.post("/api/tables/t9/invite", json={"token": referee, "seat": 1}).status_code == 404
+
+    r = client.post("/api/tables/t1/invite", json={"token": referee, "seat": 1})
+    assert r.status_code == 200, r.text
+    assert set(r.json()) == {"seat", "url"} and r.json()["seat"] == 1
+    assert r.json()["url"].startswith("/table/t1#seat=1&invite=")
+    fresh = r.json()["url"].split("invite=")[1]
+    assert fresh != old and str(client.app.state.tables.get("t1").table.setup.seed) not in r.text
+    assert client.post("/api/tables/t1/host", json={"token": referee}).json()["unused"] == [1]  # (still unused)
+    refused = _join(client, "t1", {"invite": old})
+    assert refused["fatal"] and not refused["retry"] and "换了新的邀请链接" in refused["message"]
+    key = _join(client, "t1", {"invite": fresh})
+    assert key["type"] == "key" and key["seat"] == 1
+    assert _join(client, "t1", {"token": key["token"]})["seat"] == 1
+    # a seat with no invitation to replace: taken (its key is its person's), the host's own, a bot's, an open one
+    for seat, says in (
+        (1, "was used"),
+        (3, "was used"),
+        (0, "no invitation"),
+        (2, "no invitation"),
+        (4, "no invitation"),
+    ):
+        r = client.post("/api/tables/t1/invite", json={"token": referee, "seat": seat})
+        assert r.status_code == 409 and says in r.json()["error"] and "invite=" not in r.text, (seat, r.text)
+    for seat in (5, -1, "1", True, None):
+        r = client.post("/api/tables/t1/invite", json={"token": referee, "seat": seat})
+        assert r.status_code == 400 and "0 to 4" in r.json()["error"]
+    assert _join(client, "t1", {"token": person["token"]})["seat"] == 3  # P3's person kept the seat
+
+
 def test_a_page_that_loses_its_invitations_answer_still_holds_the_seat(client):
     """The invitation is spent when the server writes it, before the page hears the seat's key: a connection lost in
     between (a phone on a bad network) would lose the key, and the seat for good (the invitation refused from then

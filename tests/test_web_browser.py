@@ -469,6 +469,41 @@ def test_a_forged_key_or_a_table_gone_is_said_once_and_never_asked_again():
         browser.close()
 
 
+def test_the_host_replaces_an_invitation_that_was_lost_and_the_old_link_opens_nothing():
+    """The host's own seat page offers, for each invitation nobody used yet, a new link (换一个新链接): the new one
+    is shown in place and kept in the host's browser (the lobby shows it after a reload); the old one, opened, says
+    the host may have replaced it; the new one opens the seat."""
+    from playwright.sync_api import sync_playwright
+
+    with Server() as server, sync_playwright() as p:
+        browser = _browser(p)
+        host = browser.new_context()
+        lobby = host.new_page()
+        lobby.goto(server.url + "/")
+        own, old = _make_table(lobby, ["human", "human", "random"], seed=4)
+        mine = host.new_page()
+        mine.goto(server.url + own)
+        mine.wait_for_selector("#host-panel:not([hidden]) .renew-invite")
+        mine.click("#host-invites .renew-invite[data-seat='1']")
+        mine.wait_for_selector("#host-invites .renewed")
+        new = mine.locator("#host-invites .invite-link").get_attribute("data-href")
+        assert new != old and new.startswith("/table/t1#seat=1&invite=")
+        lobby.reload()
+        lobby.wait_for_selector("#hosted .hosted[data-table=t1] .invite-link")
+        assert lobby.locator("#hosted .invite-link").get_attribute("data-href") == new
+        guest = browser.new_context()
+        stale = guest.new_page()
+        stale.goto(server.url + old)
+        stale.wait_for_selector(".banner.error")
+        assert "开桌的人可能换了新的邀请链接" in stale.inner_text("#banner")
+        seat = guest.new_page()
+        seat.goto(server.url + new)
+        seat.wait_for_selector("#log div")
+        assert seat.evaluate("() => document.body.dataset.seat") == "1"
+        mine.wait_for_selector("#host-panel", state="hidden")  # (used now: nothing left to hand out)
+        browser.close()
+
+
 def test_the_host_sees_the_unused_invitations_again_after_a_reload_and_no_one_else_does():
     """The lobby showed the host's links once, right after the table was made: a reload lost the invitations not yet
     sent. The host's browser keeps them (the server keeps only their digests) and shows them again, under 你开的桌

@@ -197,3 +197,19 @@ def test_a_write_that_fails_moves_no_game_and_the_table_plays_on_once_the_file_t
     with TestClient(make_app(store=Store(folder / "tables.sqlite3"))) as c:  # and the file holds it
         assert c.portal.call(c.app.state.tables.get(web.id).state.history) == history
         c.app.state.tables.store.close()
+
+
+def test_a_new_invitation_the_database_cannot_take_is_not_handed_out_and_the_old_one_still_works(folder):
+    """The host's new invitation (POST /api/tables/<id>/invite) is written before it is answered: a database that
+    refuses the write answers 503 with why, and nothing changed (the old invitation opens the seat)."""
+    store = _FailingStore(folder / "tables.sqlite3", "readonly")
+    with TestClient(make_app(store=store)) as c:
+        made = c.post("/api/tables", json={"seats": ["human", "human", "random"]}).json()
+        store.allow = 0
+        r = c.post("/api/tables/t1/invite", json={"token": made["log"].split("token=", 1)[1], "seat": 1})
+        assert r.status_code == 503 and "the old one still works" in r.json()["error"] and "invite=" not in r.text
+        store.allow = None
+        with c.websocket_connect("/ws/t1") as ws:
+            ws.send_json({"type": "join", "invite": made["invites"][0]["url"].split("invite=", 1)[1]})
+            assert ws.receive_json()["type"] == "key"
+    store.close()

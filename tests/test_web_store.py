@@ -181,6 +181,27 @@ def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(fol
         assert oct(db.stat().st_mode & 0o777) == "0o600"  # ... so only its owner reads it
 
 
+def test_a_replaced_invitation_is_written_before_it_is_answered_and_stays_replaced_after_a_restart(folder):
+    """The host's new invitation for a seat nobody took (POST /api/tables/<id>/invite) is in the database (its
+    digest, never itself) by the time the host has it: a server restarted then opens the seat with the new one and
+    refuses the old one, as the server that answered did."""
+    db = folder / "tables.sqlite3"
+    with TestClient(make_app(store=Store(db))) as c:
+        made = c.post("/api/tables", json={"seats": ["human", "human", "random"]}).json()
+        r = c.post("/api/tables/t1/invite", json={"token": _token(made["log"]), "seat": 1})
+        fresh = _invite(r.json()["url"])
+        kept = next(t for t in c.app.state.tables.store.tables() if t.id == "t1").seats[1]
+        assert kept.invite == digest(fresh) and not kept.claimed
+        c.app.state.tables.store.close()  # (the server stops: its lock on the database goes)
+    assert fresh.encode() not in db.read_bytes()
+    with TestClient(make_app(store=Store(db))) as c:
+        for invite, answer in ((_invite(made["invites"][0]["url"]), "error"), (fresh, "key")):
+            with c.websocket_connect("/ws/t1") as ws:
+                ws.send_json({"type": "join", "invite": invite})
+                assert ws.receive_json()["type"] == answer
+        c.app.state.tables.store.close()
+
+
 def test_finished_tables_are_kept_for_the_time_given_then_deleted(folder):
     db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:

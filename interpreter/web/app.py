@@ -9,7 +9,8 @@ API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open ta
 ``POST /api/tables`` (make one: the host's own seat's link, an invitation for each other reserved seat, the
 referee's log link — never the seed), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
 yet; a reserved seat is never handed out), ``POST /api/tables/<id>/host`` (``{"token": …}``, the referee token:
-which invitations are still unused, for the host's browser, which kept them), ``GET
+which invitations are still unused, for the host's browser, which kept them), ``POST /api/tables/<id>/invite``
+(``{"token": …, "seat": n}``: a fresh invitation for a reserved seat nobody took, the old one then refused), ``GET
 /api/tables/<id>/log?token=…`` (the log of a finished game: the referee's with the referee token, refused while
 the game is on; a seat's copy with a seat's key), ``GET /api/tables/<id>/chat?token=…`` (the table's chat
 lines, with either: a file of its own, not in the log), ``POST /api/replay`` (a JSONL log in, its steps in
@@ -483,7 +484,14 @@ def create_app(
                 if seat is not None:  # the seat's key, for this browser alone from now on
                     await ws.send_json({"type": "key", "seat": seat, "token": key})
             if seat is None and not watch:
-                raise _Closed(CLOSE_FORBIDDEN, "no seat of this table has this key", "这个链接不对应这张桌的任何座位。")
+                raise _Closed(
+                    CLOSE_FORBIDDEN,
+                    "no seat of this table has this key",
+                    # (a forged invitation and one its host replaced are one thing to the server: it keeps neither)
+                    "这个邀请链接不对应这张桌的任何座位：开桌的人可能换了新的邀请链接，请向他要新的。"
+                    if isinstance(invite, str)
+                    else "这个链接不对应这张桌的任何座位。",
+                )
             conn = _Seat(ws, web, seat, people=isinstance(hello, dict) and hello.get("people") is True)
             if seat is None:  # a spectator: the public view (what a seat with no hand sees)
                 web.watching += 1

@@ -1,9 +1,9 @@
 """The JSON API of a table's seats apart from its websocket (app.py mounts its routes): the lobby's join of an open
-seat (``POST /api/tables/<id>/claim``) and the host's request with the table's referee token in the body, never
-in a URL a proxy logs: which invitations are still unused (``/host``). With them, what every POST of the app
-goes through: its body read within a bound (``read_body``) and a refusal answered as JSON (``refused``); and a
-seat's own link. (Apart from app.py, which holds the pages, the websocket and the rest of the API: one job a
-module, tests/test_module_size.py.)
+seat (``POST /api/tables/<id>/claim``) and the host's two requests with the table's referee token in the body,
+never in a URL a proxy logs: which invitations are still unused (``/host``) and a fresh invitation for a reserved
+seat nobody took (``/invite``). With them, what every POST of the app goes through: its body read within a bound
+(``read_body``) and a refusal answered as JSON (``refused``); and a seat's own link. (Apart from app.py, which
+holds the pages, the websocket and the rest of the API: one job a module, tests/test_module_size.py.)
 
 Each route says who may ask and what it answers; what each carries and never does: docs/observation.md, "The
 browser table: what each channel carries".
@@ -49,7 +49,7 @@ def seat_link(tid: str, seat: int, key: str) -> str:
 
 
 def seat_routes(tables: Tables, limits: Limits) -> list[Route]:
-    """The routes of the claim and the host's question, over the server's `tables`."""
+    """The routes of the claim, the host's question and a new invitation, over the server's `tables`."""
 
     async def posted_to_table(request: Request) -> tuple[WebTable, Any] | Response:
         """A POST to one table (its claim, its host's question): the table and the JSON body ({} for none), or the
@@ -98,7 +98,36 @@ def seat_routes(tables: Tables, limits: Limits) -> list[Route]:
             return JSONResponse({"error": "this needs the table's referee token (its host's)"}, status_code=403)
         return JSONResponse({"table": web.id, "over": web.over(), **web.invitations()})
 
+    async def reinvite(request: Request) -> Response:
+        """A fresh invitation for a reserved seat nobody took yet, for its host (``{"token": …, "seat": n}``, the
+        referee token in the body): its invitation was lost (a browser cleared, a table made from a script whose
+        answer was not kept) or sent to the wrong person. The old one opens nothing from then on. The token is
+        checked before the seat is read (a 403 tells nothing of any seat), the new invitation written before it is
+        answered (a database that cannot take it: 503, and the old one still works), and the answer holds that
+        seat's invitation alone."""
+        got = await posted_to_table(request)
+        if isinstance(got, Response):
+            return got
+        web, body = got
+        token = body.get("token") if isinstance(body, dict) else None
+        if not isinstance(token, str) or not web.is_host(token):
+            return JSONResponse(
+                {"error": "a new invitation needs the table's referee token (its host's), in the body"}, status_code=403
+            )
+        seat = body.get("seat")
+        try:
+            invite = web.reissue(seat)  # (no await between the check and the write: a guest's join cannot interleave)
+        except TableError as e:
+            return JSONResponse({"error": str(e)}, status_code=e.status)
+        except StoreError as e:
+            log.error("fengsheng serve: table %s: %s", web.id, e)
+            return JSONResponse(
+                {"error": "the server cannot keep a new invitation now (its database): the old one still works"}, 503
+            )
+        return JSONResponse({"seat": seat, "url": f"/table/{web.id}#seat={seat}&invite={invite}"})
+
     return [
         Route("/api/tables/{tid}/claim", claim, methods=["POST"]),
         Route("/api/tables/{tid}/host", hosted, methods=["POST"]),
+        Route("/api/tables/{tid}/invite", reinvite, methods=["POST"]),
     ]

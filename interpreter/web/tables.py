@@ -157,6 +157,32 @@ class WebTable:
                 return link.seat, self.hand_out(link.seat, _well_formed(proposed))
         return None, None
 
+    def reissue(self, seat: Any) -> str:
+        """A fresh invitation for `seat`, a reserved seat whose invitation nobody used yet (for its host alone: app.py
+        asks the referee token first): its digest takes the old one's place, written before it is handed out
+        (StoreError: nothing changed, the old invitation still works), so the old invitation opens nothing from
+        then on. A TableError for a seat with no invitation to replace (400: no seat of the table; 409: the host's
+        own, an open or a bot's seat, a used invitation — its key is its person's —, or a game over). The host
+        knows each of these (the table's seats are public, which invitations are used is answered to it): the
+        refusal tells it nothing it did not know."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise TableError(f"seat is a seat's number, 0 to {self.players - 1} (got {str(seat)[:20]!r})")
+        link = self.seats.get(seat)
+        if link is None or link.invite is None:
+            raise TableError(f"P{seat} has no invitation (the host's own seat, an open seat or a bot's)", 409)
+        if link.claimed:
+            raise TableError(
+                f"P{seat}'s invitation was used: the seat is its person's (a key is never given again)", 409
+            )
+        if self.over():
+            raise TableError("the game is over: nobody can take a seat any more", 409)
+        invite = secrets.token_urlsafe(16)
+        kept = link.kept()
+        kept.invite = digest(invite)
+        self.keep_seat(kept)  # (StoreError: not written, so not changed)
+        link.invite = kept.invite
+        return invite
+
     def claim_open(self, proposed: str | None = None) -> tuple[int, str] | None:
         """The lobby's join: the first open seat nobody took, and its key; None if there is none left.
 

@@ -99,10 +99,44 @@ function seatsKept() {
   return storedNames(SAT).map((k) => k.slice(SAT.length));
 }
 // an invitation as its host is shown it (the lobby's tables made here, the host's own seat page): the whole link to
-// copy, its path in data-href
-function inviteItem(l) {
-  return el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
+// copy, its path in data-href; with `made` (the hosted table, common.js keepHosted), a button that replaces it
+function inviteItem(l, made) {
+  const item = el("li", { "data-seat": l.seat }, `P${l.seat} 的邀请：`,
     el("code", { class: "invite-link", "data-seat": l.seat, "data-href": l.url }, location.origin + l.url));
+  if (made) {
+    item.append(" ", el("button", { class: "action renew-invite", "data-seat": l.seat, type: "button",
+      title: "链接丢了、发错了人：换一个新的，旧的从此打不开", onclick: (e) => renewInvite(made, l.seat, item, e.target) },
+    "换一个新链接"));
+  }
+  return item;
+}
+// a new invitation for a seat nobody took yet (POST /api/tables/<id>/invite with the referee token, in the body): the
+// one lost or sent to the wrong person opens nothing from then on. Kept in this browser before it is shown (a reload
+// shows it again), and shown in place of the old one
+async function renewInvite(made, seat, item, button) {
+  const token = new URL(made.log, location.origin).searchParams.get("token") || "";
+  button.disabled = true;
+  for (const old of item.querySelectorAll(".renewed, .renew-error")) old.remove();
+  try {
+    const got = await api(`/api/tables/${encodeURIComponent(made.table.id)}/invite`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, seat }) });
+    for (const l of made.invites) if (l.seat === seat) l.url = got.url;
+    try {
+      const h = JSON.parse(localStorage.getItem(HOSTED + made.table.id));
+      if (h && h.made) {
+        for (const l of h.made.invites) if (l.seat === seat) l.url = got.url;
+        localStorage.setItem(HOSTED + made.table.id, JSON.stringify(h));
+      }
+    } catch (e) { /* private mode: this page shows it until it is reloaded */ }
+    const code = item.querySelector(".invite-link");
+    code.dataset.href = got.url;
+    code.textContent = location.origin + got.url;
+    item.append(el("span", { class: "renewed muted" }, "（新链接：旧的已经作废了）"));
+  } catch (e) {
+    item.append(el("span", { class: "renew-error" }, `（没换成：${e.message || e}）`));
+  } finally {
+    button.disabled = false;
+  }
 }
 // `draw` run one at a time: a call while one runs makes it run once more when that one is done (a redraw asked
 // during a redraw is not lost, and two never interleave their awaits)

@@ -50,7 +50,7 @@ function drawMade(made, status, fresh) {
         "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
       el("ul", { class: "links" }, made.invites.map((l) => used.has(l.seat)
         ? el("li", { "data-seat": l.seat, class: "used" }, `P${l.seat} 的邀请已经用过了：有人入座了。`)
-        : inviteItem(l)))) : "",
+        : inviteItem(l, made)))) : "",
     made.open.length && !over ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
       " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
     el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",

@@ -176,7 +176,7 @@ const drawHosting = oneAtATime(async () => {
   if (status === null) return; // (no answer: as it was)
   const unused = status ? made.invites.filter((l) => status.unused.includes(l.seat)) : [];
   document.getElementById("host-panel").hidden = !unused.length || status.over;
-  document.getElementById("host-invites").replaceChildren(...unused.map(inviteItem));
+  document.getElementById("host-invites").replaceChildren(...unused.map((l) => inviteItem(l, made)));
 });
 
 function connect() {
