@@ -205,6 +205,18 @@ def test_a_second_definition_needs_replace(tmp_path):
     assert "p: role lao_bie replaced" in content.changes
 
 
+def test_a_folder_beside_the_pack_named_bare_is_hinted_with_its_relative_name(tmp_path):
+    """`extends: [lib]` names tmp/p/lib (a folder is relative to the pack's own), not the pack lib beside it: the
+    hint says to write ../lib, not a bundled pack's name."""
+    write(tmp_path / "lib", {"pack.yaml": "id: lib\nname: L\nextends: [base]\n"})
+    pack = write(tmp_path / "p", {"pack.yaml": "id: p\nname: P\nextends: [base, lib]\n"})
+    [err] = errors_of(pack)
+    assert (err.code, err.line) == ("E121", 3) and "relative to the pack's own folder" in err.message
+    assert "'../lib'" in (err.hint or ""), err.hint
+    (pack / "pack.yaml").write_text("id: p\nname: P\nextends: [base, ../lib]\n", encoding="utf-8")
+    assert load(pack).packs[-1].id == "p"  # (the same name as the hint writes it: loaded)
+
+
 def test_packs_that_extend_each_other(tmp_path):
     write(tmp_path / "a", {"pack.yaml": "id: a\nname: A\nextends: [../b]\n"})
     write(tmp_path / "b", {"pack.yaml": "id: b\nname: B\nextends: [../a]\n"})

@@ -83,8 +83,9 @@ class Layers:
                             m.path,
                             pos_of(refs, i),
                             "E121",
-                            f"pack '{m.id}' extends '{ref}', which is neither a bundled pack nor a folder next to it",
-                            did_you_mean(ref, bundled_packs()) or "bundled packs: " + ", ".join(bundled_packs()),
+                            f"pack '{m.id}' extends '{ref}', which is neither a bundled pack nor a folder (a folder is "
+                            "named relative to the pack's own folder)",
+                            _extends_hint(ref, m.folder),
                         )
                     )
                 elif target.resolve() not in here[: m.layer]:
@@ -387,3 +388,13 @@ def _same_positions(like: Any, items: dict, where: Pos) -> PosDict:
     out.pos = getattr(like, "pos", where)
     out.key_pos, out.val_pos = getattr(like, "key_pos", {}), getattr(like, "val_pos", {})
     return out
+
+
+def _extends_hint(ref: object, folder: Path) -> str:
+    """What an `extends:` name that is no pack may have meant: a folder beside the pack named as if from its parent
+    (`rule_skills` for `../rule_skills`: a folder is relative to the pack's own), else the closest bundled pack."""
+    if isinstance(ref, str) and ref and not ref.startswith(("/", "..")):
+        beside = pack_ref("../" + ref, folder)
+        if beside is not None and (beside / MANIFEST).is_file():
+            return f"did you mean '../{ref}'? the folder beside this pack (folders are relative to the pack's own)"
+    return did_you_mean(ref, bundled_packs()) or "bundled packs: " + ", ".join(bundled_packs())
