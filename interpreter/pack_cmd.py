@@ -16,6 +16,7 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any, Final
 
 import click
 
@@ -24,7 +25,7 @@ from .cli_options import expansions_help, expansions_option, format_option
 from .content.loader import ContentErrors, load_content
 from .content.packs import PackError, bundled_packs, parse_expansions, resolve_packs
 from .model.colors import COLOR_BITS
-from .model.content import Content
+from .model.content import Content, Skill
 from .suggest import did_you_mean, folder_hint
 
 
@@ -118,8 +119,16 @@ def summary(content: Content) -> dict:
             }
             for e in content.deck
         },
+        # each game object's name, text, rules (`code`: every field that changes how it plays, so that `diff` tells
+        # a fork that changes one of them from the same game; SKILL_RULES below) and bot hints, compared field by field
         "cards": {
-            c.id: {"name": c.name, "pack": _pack(origin, "card", c.id), "text": c.text, "code": _card_code(c)}
+            c.id: {
+                "name": c.name,
+                "pack": _pack(origin, "card", c.id),
+                "text": c.text,
+                "code": _card_code(c),
+                "bot": c.bot,
+            }
             for c in content.card_types.values()
         },
         "roles": {
@@ -127,17 +136,20 @@ def summary(content: Content) -> dict:
                 "name": x.label(),
                 "pack": _pack(origin, "role", x.id),
                 "skills": [s.name for s in x.skills],
-                "code": [[s.kind, s.text, s.condition_text, s.effect_text] for s in x.moments],
+                "text": [s.text for s in x.skills],
+                "code": {"hidden": x.hidden, "gender": x.gender, "skills": [_skill_rules(m) for m in x.moments]},
+                "bot": [s.bot for s in x.skills],
             }
             for x in content.roles.values()
         },
-        # the rules' skills, every seat's whatever its role: code as a role's, so that `diff` sees a changed effect
+        # the rules' skills, every seat's whatever its role: summed up as a role's skills are
         "rule_skills": {
             s.id: {
                 "name": s.name,
                 "pack": _pack(origin, "rule_skill", s.id),
                 "text": s.text,
-                "code": [[m.kind, m.text, m.condition_text, m.effect_text] for m in s.moments or (s,)],
+                "code": [_skill_rules(m) for m in s.moments or (s,)],
+                "bot": s.bot,
             }
             for s in r.skills
         },
@@ -146,7 +158,8 @@ def summary(content: Content) -> dict:
                 "name": t.name,
                 "pack": _pack(origin, "secret_task", t.id),
                 "text": t.text,
-                "code": [[v.check, v.source] for v in t.victories],
+                "code": [[v.check, v.source, v.dead_may_win] for v in t.victories],
+                "bot": t.bot,
             }
             for t in content.tasks.values()
         },
@@ -172,8 +185,41 @@ def _phase_text(ph) -> str:
 
 
 def _card_code(c) -> list:
-    """A card kind's rules as data: each use's timing and code, so that `diff` sees a changed effect."""
-    return [c.effect_source, *([u.timing, u.target_source, u.condition_source, u.effect_source] for u in c.uses)]
+    """A card kind's rules as data: how it is played (face down, where it goes after), its per-copy data and each
+    use's timing and code, so that `diff` sees any of them changed."""
+    uses = ([u.timing, u.target_source, u.condition_source, u.effect_source] for u in c.uses)
+    return [c.effect_source, c.face_down, c.after_use, dict(c.data_keys), *uses]
+
+
+SKILL_RULES: Final = (
+    "kind",
+    "timing",
+    "on",
+    "limit_scope",
+    "limit_times",
+    "optional",
+    "flips_up",
+    "check",
+    "switch",
+    "persistent",
+    "dormant",
+    "while_face_down",
+    "condition_text",
+    "effect_text",
+)
+"""A skill's (or one moment's) fields that change how it plays: what `pack diff` compares as its `code`. The other
+fields of model.content.Skill are its name and text and bot hint (compared on their own), what is built from these
+(the compiled condition, effect and guard), and where it belongs (its role, its moments, of_rules):
+tests/test_pack_commands.py checks that every field is one or the other."""
+
+
+def _skill_rules(m: Skill) -> dict[str, Any]:
+    """One skill's or moment's rules as JSON data (tuples as lists)."""
+    out: dict[str, Any] = {}
+    for k in SKILL_RULES:
+        v = getattr(m, k)
+        out[k] = list(v) if isinstance(v, tuple) else v
+    return out
 
 
 def _pack(origins: dict, kind: str, ident: str) -> str:

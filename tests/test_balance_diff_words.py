@@ -32,7 +32,7 @@ def test_each_kind_of_change_in_english_as_pack_diff_prints_it():
         "deck small (2-4 players): 88 → 89 cards (密电 0 → 2; 截获 3 → 2)",
         "1 copy: lockable false → true",
         "2 copies: colors red → blue, black",
-        "~ role 画眉（歌女） (hua_mei, pack mine)",
+        "~ role 画眉（歌女） (hua_mei, pack mine): code, skills changed",
         "- secret task 收藏家 (shou_cang_jia)",
     ]
 
@@ -44,7 +44,7 @@ def test_each_kind_of_change_in_chinese():
         "牌堆 small（2-4人）：88 → 89张（密电 0 → 2；截获 3 → 2）",
         "1张牌：lockable false → true",
         "2张牌：colors red → blue, black",
-        "~ 角色 画眉（歌女）（hua_mei，扩展包 mine）",
+        "~ 角色 画眉（歌女）（hua_mei，扩展包 mine）：改了效果代码、技能",
         "- 秘密任务 收藏家（shou_cang_jia）",
     ]
 

@@ -272,7 +272,7 @@ def test_pack_diff_json_is_a_record_per_change(tmp_path, monkeypatch):
             "new": "出牌阶段，对一名其他角色使用。其摸两张牌。",
         }
     ]
-    assert run("pack", "diff", "a", "b").output.splitlines()[1:] == ["  ~ card mi_dian (mi_dian, pack a)"]
+    assert run("pack", "diff", "a", "b").output.splitlines()[1:] == ["  ~ card mi_dian (mi_dian, pack a): text changed"]
     same = run("pack", "diff", "base", "base", "--format", "json")
     assert same.exit_code == 0 and json.loads(same.stdout) == {
         "base": "base",
@@ -680,3 +680,15 @@ def test_a_wrong_value_in_one_counter_does_not_undeclare_the_others(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     errors = _counting_card_errors(tmp_path, 'rules:\n  counters:\n    体力: {max: "3"}\n    线索: {max: 3}\n')
     assert [(e["code"], e["message"]) for e in errors] == [("E113", "'3' should be integer")], errors
+
+
+def test_every_field_of_a_skill_is_compared_by_pack_diff_or_said_apart():
+    """A field added to a skill that changes how it plays must be in pack_cmd.SKILL_RULES, or a fork changing only
+    it reads as the same game (as a changed limit, `optional` or `timing` did: only the texts and code were read)."""
+    from dataclasses import fields
+
+    from interpreter.model.content import Skill
+    from interpreter.pack_cmd import SKILL_RULES
+
+    apart = {"id", "name", "text", "bot", "condition", "effect", "guard", "role", "moments", "of_rules"}
+    assert {f.name for f in fields(Skill)} == set(SKILL_RULES) | apart

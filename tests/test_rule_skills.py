@@ -7,6 +7,7 @@ them by id, and each mistake is reported at its line of the pack.yaml that wrote
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -295,7 +296,17 @@ def test_describe_and_pack_diff_show_the_rule_skills(content, tmp_path):
     assert "+ rule skill 家规换牌 (jia_gui_huan_pai, pack fork)" in r.output
     changed = pack(tmp_path, SKILLS.replace("effect: draw(self, 1)", "effect: draw(self, 2)"), "other")
     r = fengsheng("pack", "diff", _folder(content), changed)
-    assert [ln.strip() for ln in r.output.splitlines()[1:]] == ["~ rule skill 家规摸牌 (jia_gui_mo_pai, pack other)"]
+    assert [ln.strip() for ln in r.output.splitlines()[1:]] == [
+        "~ rule skill 家规摸牌 (jia_gui_mo_pai, pack other): code changed"
+    ]
+    # a limit, `optional` or a bot hint changed alone is a change too: they read as the same game, texts and code alike
+    edits = {"limit: {per: turn}": "limit: {per: turn, times: 2}", "optional: false": "optional: true", "bot: gain": ""}
+    changed = pack(tmp_path, functools.reduce(lambda body, e: body.replace(*e), edits.items(), SKILLS), "third")
+    r = fengsheng("pack", "diff", _folder(content), changed)
+    assert r.exit_code == 1 and [ln.strip() for ln in r.output.splitlines()[1:]] == [
+        "~ rule skill 家规换牌 (jia_gui_huan_pai, pack third): code, bot hint changed",
+        "~ rule skill 家规摸牌 (jia_gui_mo_pai, pack third): code changed",
+    ]
 
 
 def test_the_fingerprint_counts_the_rule_skills(content, tmp_path):

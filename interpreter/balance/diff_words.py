@@ -47,9 +47,25 @@ def diff_lines(changes: Sequence[dict], deck_sizes: Mapping[str, Sequence[int]],
         else:
             pack = "" if c["change"] == "removed" else say("diff_pack", lang, pack=c["pack"])
             word = say(_KIND_WORDS[kind], lang)
-            out.append(say("diff_object", lang, sign=_SIGNS[c["change"]], kind=word, name=c["name"], id=obj, pack=pack))
+            line = say("diff_object", lang, sign=_SIGNS[c["change"]], kind=word, name=c["name"], id=obj, pack=pack)
+            if c["change"] == "changed":  # what of it changed (a record per field): its text, its code, …
+                line += _fields(changes, kind, obj, lang)
+            out.append(line)
         done.add((kind, obj))
     return out
+
+
+def _fields(changes: Sequence[dict], kind: str, obj: object, lang: str) -> str:
+    """The fields of one changed game object, in words (": text, code"): a designer reading `~ role X` should not
+    have to ask for the JSON to learn whether its text or its code changed. A field with no word is named as is."""
+    fields = [c["field"] for c in changes if c["kind"] == kind and c["object"] == obj and c["change"] == "changed"]
+    if not fields:
+        return ""
+    words = [say("diff_field_" + f, lang) if ("diff_field_" + f) in _FIELD_KEYS else str(f) for f in fields]
+    return say("diff_fields", lang, fields=say("diff_field_sep", lang).join(dict.fromkeys(words)))
+
+
+_FIELD_KEYS = frozenset(f"diff_field_{f}" for f in ("name", "text", "code", "skills", "bot"))
 
 
 def _deck_name(obj: str, lang: str) -> str:

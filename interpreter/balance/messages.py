@@ -250,6 +250,13 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "diff_sep": ("；", "; "),
     "diff_object": ("{sign} {kind} {name}（{id}{pack}）", "{sign} {kind} {name} ({id}{pack})"),
     "diff_pack": ("，扩展包 {pack}", ", pack {pack}"),
+    "diff_fields": ("：改了{fields}", ": {fields} changed"),
+    "diff_field_sep": ("、", ", "),
+    "diff_field_name": ("名称", "name"),
+    "diff_field_text": ("文字", "text"),
+    "diff_field_code": ("效果代码", "code"),
+    "diff_field_skills": ("技能", "skills"),
+    "diff_field_bot": ("机器人提示", "bot hint"),
     "diff_none": ("无", "none"),
     "how_to_read": (
         "每个胜率都是获胜席数/参与席数，附Wilson 95%区间（横线）及所依据的席数（n）。"
