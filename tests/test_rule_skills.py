@@ -12,6 +12,7 @@ import json
 import random
 import re
 import textwrap
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,8 @@ def test_the_triggered_rule_skill_fires_for_every_seat(content):
         assert fired == starts  # (a dead seat starts no turn)
         seats |= set(fired)
         assert g.skill_uses[("", "家规摸牌")] == len(fired)  # counted as the rules' (simulate: 规则·家规摸牌)
+        # and by seat (the balance report's users of a rule skill, as a card's)
+        assert {s: k for (s, name), k in g.rule_skill_uses.items() if name == "家规摸牌"} == Counter(fired)
     assert seats == set(range(5))
 
 
@@ -141,7 +144,9 @@ def test_a_sample_keeps_the_rule_skills_with_the_seats(content, seed):
     g.skills.index_triggers()
     huan_pai = _rule(content, "jia_gui_huan_pai")
     g.skills.use_skill(g.players[0], huan_pai)
+    assert g.rule_skill_uses == {(0, "家规换牌"): 1}
     _redeal(g, 2, random.Random(seed))
+    assert g.rule_skill_uses == {}  # statistics of the truth's play: a sample counts its own from its deal
     mo_pai = _rule(content, "jia_gui_mo_pai")
     assert all(mo_pai in g.skills.triggers_by_seat[p.seat] for p in g.players)
     assert "jia_gui_huan_pai" not in _skill_ids(g.card_use.card_options(g.players[0], "contest"))  # still counted

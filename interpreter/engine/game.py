@@ -264,6 +264,11 @@ class Game(GameCore):
         return self.skills.skill_uses
 
     @property
+    def rule_skill_uses(self) -> dict[tuple[int, str], int]:
+        """(seat, rule skill name) -> times that seat used it (Skills.use_skill; balance statistics)."""
+        return self.skills.rule_skill_uses
+
+    @property
     def skill_offers(self) -> dict[tuple[str, str], int]:
         """(role id, skill name) -> the questions at which it was offered (Skills.note_offer; balance statistics)."""
         return self.skills.skill_offers

@@ -137,6 +137,9 @@ class Skills:
         # (role id, skill name) -> questions at which its owner could use it (an idle point offering it, the ask
         # whether to use a ready triggered or victory skill; a forced one: each time it fires), for statistics
         self.skill_offers: dict[tuple[str, str], int] = {}
+        # (seat, skill name) -> times that seat used a rule skill, for statistics: every seat holds the rules' skills,
+        # so the balance report rates the seats that used one (as a card's users) from this count
+        self.rule_skill_uses: dict[tuple[int, str], int] = {}
         # the rules' skills, which every seat holds whatever its role (Rules.skills; none in the base game): their
         # triggered and victory moments (added to each seat's in index_triggers), their active moments by idle point
         # (CardUse.card_options offers them to each seat) and their ids (a seat keeps their states as roles change)
@@ -413,6 +416,9 @@ class Skills:
                 self.flip_role(p, True)
         uses = (_owner_key(p, skill), skill.name)
         self.skill_uses[uses] = self.skill_uses.get(uses, 0) + 1
+        if skill.of_rules:
+            by_seat = (p.seat, skill.name)
+            self.rule_skill_uses[by_seat] = self.rule_skill_uses.get(by_seat, 0) + 1
         if p.role_face_up or skill.while_face_down is None:
             if not unheard(self.game, "skill_used"):
                 emit_event(self.game, "skill_used", seat=p.seat, skill=skill.id)

@@ -467,6 +467,7 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     # nor the statistics of the truth's play (counted from its deal, as its questions): the offers of a skill name the
     # role of the seat it was offered to (a face-down one's skill asked at its idle points), the re-deal dealt anew
     g.skills.skill_uses, g.skills.skill_offers, g.card_use.card_uses = {}, {}, {}
+    g.skills.rule_skill_uses = {}
     _rebase_stamps(g)
     g.actions_taken = []
     g._labels = {}  # (labels of the cards and card uses offered so far, by deck id: its own, not its deck's shared)
