@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from conftest import fengsheng
 from interpreter.balance import report as rep, stats
-from interpreter.balance.records import GameRecord, SeatRecord, read_records
+from interpreter.balance.records import Cell, GameRecord, SeatRecord, read_records
 
 REPO = Path(__file__).resolve().parents[1]
 JIA_GUI = REPO / "examples" / "jia_gui"
@@ -248,3 +249,185 @@ def test_the_charts_put_the_new_items_first_and_mark_them(fork_sweep: Path) -> N
         assert labels(jia, by_role)[0] == role and labels(jia, by_task)[0] == task
         assert sum(label.endswith(("（新）", " (new)")) for label in labels(jia, by_role)) == 1
         assert not any(label.endswith(("（新）", " (new)")) for label in labels(base, by_role) + labels(base, by_task))
+
+
+# ---------------------------------------------------------------------- a fork's rule skills (house rules)
+
+RULE = "规则"  # (sim.summary.RULE_SKILL_OWNER: whose the records say a rule skill is)
+
+
+def _rule_records(games: int = 40, counted: bool = True) -> list[dict]:
+    """Games of a fork whose rules have skills, built so the figures are known: seat 0 uses 换牌 in every game and
+    wins every game; seat 1 uses 黑报 and plays the new card 密电 and wins 12 games of 40; 无用 is never used. Every
+    seat: 52 of 200 won. `counted=False`: the seats' counts left out, as an older sweep's records have them."""
+    out = []
+    for i in range(games):
+        wins = {0} | ({1} if i < 12 else set())
+        seats = [
+            SeatRecord(
+                seat=s, identity="潜伏战线", task=None, role=f"角色{s}", agent="random", won=s in wins,
+                cards={"密电": 1} if s == 1 else {},
+                rule_skills=({"换牌": 2} if s == 0 else {"黑报": 1} if s == 1 else {}) if counted else None,
+            )
+            for s in range(5)
+        ]  # fmt: skip
+        rec = GameRecord(
+            cell=Cell(5, "random", "house"), index=i, seed=i, roles=[s.role for s in seats],
+            skill_uses={f"{RULE}·换牌": 2, f"{RULE}·黑报": 1}, skill_offers={f"{RULE}·换牌": 9, f"{RULE}·黑报": 1},
+            reason="collect", turns=9,
+            identities=["潜伏战线"] * 5, winner_seats=sorted(wins), seats=seats,
+        )  # fmt: skip
+        out.append(rec.to_dict())
+    return out
+
+
+_META = {"packs": [{"name": "house"}], "players": [5], "agents": ["random"], "games": 40}
+_SKILLS = {"house": {RULE: [("换牌", "active"), ("黑报", "triggered"), ("无用", "active")]}}
+_NEW = {"house": {"cards": ["密电"], "tasks": [], "rule_skills": ["换牌", "无用", "黑报"]}}
+
+
+def _rule_report(counted: bool = True) -> dict:
+    return rep.build_report(_META, _rule_records(counted=counted), _SKILLS, new_other=_NEW)
+
+
+def _terminal(report: dict, lang: str) -> str:
+    from rich.console import Console
+
+    from interpreter.balance.terminal import print_report
+
+    console = Console(record=True, width=200)
+    print_report(report, console, lang=lang)
+    return console.export_text()
+
+
+def test_a_seats_rule_skill_uses_are_kept_in_its_record_and_left_out_without_them() -> None:
+    """A seat of rules with skills has its counts (empty when it used none, so an older sweep's record, without the
+    key, is told apart); a seat of rules without them writes no key: such a sweep's lines are as they were."""
+    seat = SeatRecord(seat=0, identity="潜伏战线", task=None, role="x", agent="random", won=True)
+    assert "rule_skills" not in seat.to_dict()
+    assert SeatRecord.from_dict(seat.to_dict()).rule_skills is None  # (an older record reads so too)
+    for counts in ({}, {"换牌": 2}):
+        kept = SeatRecord(**{**seat.__dict__, "rule_skills": counts})
+        assert kept.to_dict()["rule_skills"] == counts and SeatRecord.from_dict(kept.to_dict()).rule_skills == counts
+
+
+def test_a_seats_rule_skill_counts_that_are_not_counts_are_told_at_their_line(tmp_path: Path) -> None:
+    from interpreter.balance.records import GAMES_FILE, RecordError, record_line
+
+    line = json.loads(record_line(GameRecord.from_dict(_rule_records(1)[0])))
+    line["seats"][0]["rule_skills"] = {"换牌": "two"}
+    (tmp_path / GAMES_FILE).write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"games.jsonl:1: a seat's `rule_skills` should map rule skills to counts"):
+        read_records(tmp_path)
+
+
+def test_a_new_rule_skill_is_figured_as_a_card_with_its_verdict_first() -> None:
+    """Its uses per game and the win rate of the seats that used it against every seat's; a verdict in words as a
+    new card's, a rule skill's first among the verdicts of a status (a house rule: every seat's, every game's)."""
+    report = _rule_report()
+    (g,) = report["groups"]
+    rows = {r["name"]: r for r in g["rule_skills"]}
+    assert [r["name"] for r in g["rule_skills"]] == ["换牌", "黑报", "无用"]  # the most used first
+    assert {k: rows["换牌"][k] for k in ("kind", "games_used", "uses", "uses_per_game", "won", "n")} == {
+        "kind": "active", "games_used": 40, "uses": 80, "uses_per_game": 2.0, "won": 40, "n": 40
+    }  # fmt: skip
+    assert (rows["黑报"]["won"], rows["黑报"]["n"], rows["换牌"]["expected"]) == (12, 40, 52 / 200)
+    assert rows["无用"]["n"] == 0 and rows["无用"]["uses_per_game"] == 0.0
+    said = [(v["kind"], v["name"], v["status"]) for v in report["verdicts"]]
+    assert said == [
+        ("rule_skill", "换牌", "strong"),
+        ("rule_skill", "黑报", "open"),  # (before the card: same status)
+        ("card", "密电", "open"),
+        ("rule_skill", "无用", "unseen"),
+    ]
+    strong, open_, _, unseen = report["verdicts"]
+    assert strong["text"].startswith("2.00 uses per game; strong: 100.0% of 40 (95% 91.2%–100.0%")
+    assert " against 26.0%" in strong["text"] and strong["row"] == rows["换牌"]
+    assert open_["text"].startswith("1.00 uses per game; not shown strong or weak: 30.0% of 40")
+    assert f"about {open_['games_more']:,} more games for ±5 points" in open_["text"] and open_["games_more"] > 0
+    assert unseen["text"] == "never used: no figure"
+    zh, en = _terminal(report, "zh"), _terminal(report, "en")
+    assert "新规则技能「换牌」 [house · random · 5人]：每局使用2.00次；偏强：40席中胜率100.0%" in zh
+    assert "new rule skill 黑报 [house · random · 5p]: 1.00 uses per game; not shown strong or weak" in en
+    assert zh.index("新规则技能「黑报」") < zh.index("新卡牌「密电」") < zh.index("新规则技能「无用」")
+    # the table: new ones marked, the users' figures against every seat's
+    assert re.search(r"换牌（新）\s+主动\s+40/40\s+40/40\s+2\.00\s+40/40\s+100\.0%\s+91\.2%–100\.0%\s+26\.0%", zh)
+    assert re.search(r"黑报 \(new\)\s+triggered\s+40/40\s+40/40\s+1\.00\s+12/40\s+30\.0%", en)
+    assert "Rule skills (every seat's): games offered, games used, uses per game; win rate of the seats" in en
+    from interpreter.balance.html import render_report
+
+    page = render_report(report, lang="en")
+    table = page[page.index('<table class="rule-skills">') :]
+    assert table.index('换牌 <span class="tag new">new</span>') < table.index("黑报")
+    assert "<td>40/40</td><td>100.0%</td><td>91.2%–100.0%</td><td>26.0%</td>" in table
+    verdicts = page[page.index('<div class="verdicts">') : page.index("</ul></div>")]
+    assert '<span class="tag strong">strong</span>new rule skill <b>换牌</b>' in verdicts
+    assert "新规则技能 <b>黑报</b>" in render_report(report)  # (Chinese by default)
+
+
+def test_an_older_sweeps_rule_skills_say_their_uses_and_that_their_users_were_not_counted() -> None:
+    """Records made before the seats' counts: the rule skills' uses still read (from the game's counts), their users'
+    figures are null (not 0 of 0: "never used" would be false), and the verdict says to sweep again."""
+    report = _rule_report(counted=False)
+    row = next(r for r in report["groups"][0]["rule_skills"] if r["name"] == "换牌")
+    assert row["uses_per_game"] == 2.0 and row["n"] is None and row["rate"] is None and row["expected"] is None
+    v = next(v for v in report["verdicts"] if v["name"] == "换牌")
+    assert v["status"] == "open" and v["uncounted"] and v["games_more"] is None
+    assert v["text"] == (
+        "2.00 uses per game; the seats that used it were not recorded by this sweep (an older fengsheng's): sweep "
+        "again for their win rate"
+    )
+    zh = _terminal(report, "zh")
+    assert "新规则技能「换牌」 [house · random · 5人]：每局使用2.00次；这次扫描没有按座位记录它的使用" in zh
+    assert re.search(r"换牌（新）\s+主动\s+40/40\s+40/40\s+2\.00\s*\n", zh)
+    from interpreter.balance.html import render_report
+
+    assert "<td>2.00</td><td></td><td></td><td></td><td></td></tr>" in render_report(report)
+
+
+def test_rules_without_skills_add_nothing_to_the_report() -> None:
+    """A pack without rule skills: no rule_skills key in its groups or its new items (its report as before)."""
+    records = _rule_records(4)
+    for r in records:
+        r["skill_uses"] = r["skill_offers"] = {}
+        for s in r["seats"]:
+            del s["rule_skills"]
+    new = {"house": {"cards": ["密电"], "tasks": []}}
+    report = rep.build_report(_META, records, {"house": {}}, new_other=new)
+    assert "rule_skills" not in report["groups"][0] and report["new_items"]["house"] == {"roles": [], **new["house"]}
+    assert "规则技能" not in _terminal(report, "zh")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("lang", "verdict", "kind"), [("zh", "新规则技能 换牌", "主动"), ("en", "new rule skill 换牌", "active")]
+)
+def test_the_rule_skills_on_the_page_in_chromium(tmp_path: Path, lang, verdict, kind) -> None:
+    """The rendered page of a fork with rule skills: the new rule skill's verdict first, in the verdicts' box; its
+    table, unfolded, shows each rule skill with its users' figures, the new ones marked, within the window."""
+    pytest.importorskip("playwright.sync_api")
+    chromium = os.environ.get("FENGSHENG_CHROMIUM", "/usr/bin/chromium")
+    if not (Path(chromium).exists() or shutil.which(chromium)):
+        pytest.skip(f"no Chromium at {chromium}")
+    from playwright.sync_api import sync_playwright
+
+    from interpreter.balance.html import render_report
+
+    html = tmp_path / "report.html"
+    html.write_text(render_report(_rule_report(), lang=lang), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], headless=True)
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(html.as_uri())
+        first = page.locator(".verdicts li").first
+        assert first.is_visible() and first.inner_text().replace("\n", " ").find(verdict) >= 0, first.inner_text()
+        table = page.locator("table.rule-skills")
+        assert not table.is_visible()  # (folded with the group's other tables)
+        page.locator("details summary").last.click()
+        assert table.is_visible() and table.locator(".tag.new").count() == 3
+        cells = table.locator("tr").nth(1).locator("td").all_inner_texts()
+        assert cells[1:] == [kind, "40/40", "40/40", "2.00", "40/40", "100.0%", "91.2%–100.0%", "26.0%"], cells
+        box = table.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 1100
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+        browser.close()

@@ -232,20 +232,32 @@ def test_a_directory_that_is_no_sweep_is_named(tmp_path):
 
 def test_a_record_as_plain_data_is_what_asdict_makes_and_shares_nothing():
     """to_dict builds the dict itself (asdict was most of a report's reading): the same keys in the same order, the
-    same values, the cell as a dict, and copies: changing the dict changes no record."""
+    same values, the cell as a dict, and copies: changing the dict changes no record. A seat's rule skill counts are
+    left out where there are none to count (rules without skills: their lines as they were)."""
     from dataclasses import asdict
+
+    def plain(r: GameRecord) -> dict:
+        d = {**asdict(r), "cell": r.cell.to_dict()}
+        for s in d["seats"]:
+            if s["rule_skills"] is None:
+                del s["rule_skills"]
+        return d
 
     rec = _rec(5, "fork", 2, won=1)
     rec.seats[0].cards["截获"] = 2
     failed = GameRecord(cell=Cell(5, "heuristic", "base"), index=1, seed=5, failed="EngineError: stuck", turns=4)
-    for r in (rec, failed):
+    house = _rec(5, "fork", 3)
+    for s in house.seats:
+        s.rule_skills = {"换牌": 1} if s.seat == 0 else {}
+    for r in (rec, failed, house):
         d = r.to_dict()
-        assert d == {**asdict(r), "cell": r.cell.to_dict()} and list(d) == list(asdict(r))
-        assert json.dumps(d, ensure_ascii=False) == json.dumps(
-            {**asdict(r), "cell": r.cell.to_dict()}, ensure_ascii=False
-        )
+        assert d == plain(r) and list(d) == list(asdict(r))
+        assert json.dumps(d, ensure_ascii=False) == json.dumps(plain(r), ensure_ascii=False)
+    assert "rule_skills" not in rec.to_dict()["seats"][0] and house.to_dict()["seats"][1]["rule_skills"] == {}
     d = rec.to_dict()
     d["roles"].append("x")
     d["skill_uses"]["x"] = 1
     d["seats"][0]["cards"]["x"] = 1
     assert rec.roles == ["老鬼"] * 5 and "x" not in rec.skill_uses and "x" not in rec.seats[0].cards
+    house.to_dict()["seats"][0]["rule_skills"]["x"] = 1
+    assert house.seats[0].rule_skills == {"换牌": 1}

@@ -248,11 +248,23 @@ def test_the_balance_report_knows_the_rule_skills_and_flags_one_never_used(tmp_p
     assert "规则" not in str(report["new_roles"])
     text = fengsheng("balance", "report", tmp_path / "lab", "--lang", "en").output
     assert "规则·家规无" in text and "used in 0 of the 20 games (active skill); never offered" in text, text
-    # the group's table of the rules' skills, as its cards have one (the roles' skills are told by the flags alone)
-    assert "Rule skills (every seat's): games offered, games used, uses per game" in text, text
-    assert re.search(r"家规无\s+active\s+0/20\s+0/20\s+0\.00", text) and re.search(
-        r"家规摸牌\s+triggered\s+20/20", text
-    )
+    # the group's table of the rules' skills, as its cards have one (the roles' skills are told by the flags alone):
+    # new ones marked, each with the win rate of the seats that used it against every seat's
+    assert "Rule skills (every seat's): games offered, games used, uses per game; win rate of the seats" in text, text
+    assert re.search(r"家规无 \(new\)\s+active\s+0/20\s+0/20\s+0\.00\s+0/0\s+—\s+\d+\.\d% *\n", text), text
+    mo_pai = next(r for r in report["groups"][0]["rule_skills"] if r["name"] == "家规摸牌")
+    assert re.search(rf"家规摸牌 \(new\)\s+triggered\s+20/20\s+20/20\s+[\d.]+\s+{mo_pai['won']}/{mo_pai['n']}\s", text)
+    # counted per seat as the game played (each seat's uses add up to the game's), so a new rule skill has a verdict
+    from interpreter.balance.records import read_records
+
+    for rec in read_records(tmp_path / "lab"):
+        assert all(s.rule_skills is not None for s in rec.seats)  # (kept even by a seat that used none)
+        for name in rows:
+            assert sum(s.rule_skills.get(name, 0) for s in rec.seats) == rec.skill_uses.get(f"规则·{name}", 0)
+    assert report["new_items"]["fork"]["rule_skills"] == ["家规换牌", "家规摸牌", "家规无"]
+    said = {v["name"]: v for v in report["verdicts"] if v["kind"] == "rule_skill"}
+    assert 0 < mo_pai["n"] <= 80 and said["家规摸牌"]["row"] == mo_pai and said["家规无"]["status"] == "unseen"
+    assert said["家规摸牌"]["text"].startswith(f"{mo_pai['uses_per_game']:.2f} uses per game; ")
 
 
 def test_an_active_rule_skill_expected_to_fire_is_told_it_is_used_by_an_answer(tmp_path):

@@ -351,6 +351,12 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
     for (seat, card), k in sorted(game.card_uses.items()):
         name = game.content.card_types[card].name
         cards.setdefault(seat, {})[name] = cards.get(seat, {}).get(name, 0) + k
+    # the rules' skills each seat used, as its cards (what the engine counted as it played: no pass over a log); a seat
+    # of rules with skills has them even when it used none, so a record without them is an older sweep's
+    counted = bool(game.content.rules.skills)
+    rule_skills: dict[int, dict[str, int]] = {p.seat: {} for p in game.players} if counted else {}
+    for (seat, name), k in sorted(game.rule_skill_uses.items()):
+        rule_skills[seat][name] = k
     rec.seats = [
         SeatRecord(
             seat=p.seat,
@@ -360,6 +366,7 @@ def record_of(cell: Cell, index: int, gseed: int, game: Any, failure: str | None
             agent=kinds[p.seat],
             won=p in winners,
             cards=cards.get(p.seat, {}),
+            rule_skills=rule_skills.get(p.seat),
         )
         for p in game.players
     ]

@@ -341,7 +341,9 @@ def verdict_section(report: dict, lang: str = DEFAULT_LANG) -> str:
             kind=escape(kind_name(v["kind"], lang)),
             name=escape(str(v["name"])),
             where=_where(v, lang),
-            text=escape(verdict_text(v, lang) if "n" in v or v["status"] == "unseen" else v["text"]),
+            text=escape(
+                verdict_text(v, lang) if "n" in v or v["status"] == "unseen" or v.get("uncounted") else v["text"]
+            ),
         )
         + "</li>"
         for v in verdicts
@@ -361,6 +363,37 @@ def card_table(g: dict, new: set[str], lang: str = DEFAULT_LANG) -> str:
         _th(k, lang) for k in ("card", "uses_per_game_card", "users_won_long", "rate", "interval95_short", "every_seat")
     )
     return f'<table class="cards"><tr>{head}</tr>{rows}</table>'
+
+
+def rule_skill_table(g: dict, new: set[str], lang: str = DEFAULT_LANG) -> str:
+    """The rules' skills (house rules every seat holds), figured as the cards are: the games each was offered and
+    used in, its uses per game and the win rate of the seats that used it against every seat's, new ones marked and
+    first ("" for rules without skills; a sweep that did not count the users leaves their cells blank)."""
+    games = g["games"] - g["failed"]
+    rows = []
+    for r in _new_first(g.get("rule_skills") or [], new):
+        offered = "" if r["games_offered"] is None else f"{r['games_offered']}/{games}"
+        users = ["", "", "", ""]
+        if r["n"] is not None:
+            interval = f"{pct(r['low'])}–{pct(r['high'])}" if r["n"] else ""  # (no interval of no seats)
+            users = [f"{r['won']}/{r['n']}", pct(r["rate"]), interval, pct(r["expected"])]
+        rows.append(
+            f'<tr><td class="name">{escape(r["name"])}{new_tag(lang) if r["name"] in new else ""}</td>'
+            f'<td class="name">{escape(skill_kind_name(r["kind"], lang) if r["kind"] else "")}</td>'
+            f"<td>{offered}</td><td>{r['games_used']}/{games}</td><td>{r['uses_per_game']:.2f}</td>"
+            + "".join(f"<td>{cell}</td>" for cell in users)
+            + "</tr>"
+        )
+    if not rows:
+        return ""
+    head = _th("rule_skill", lang, True) + _th("kind", lang, True)
+    head += "".join(
+        _th(k, lang)
+        for k in ("games_offered", "games_used", "uses_per_game_card", "users_won_long", "rate", "interval95_short")
+    )
+    head += _th("every_seat", lang)
+    title = f"<p>{escape(say('rule_skill_table', lang))}</p>"
+    return f'{title}<table class="rule-skills"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
 def _news(report: dict, pack: str, kind: str) -> set[str]:
@@ -458,6 +491,8 @@ def _pack_section(report: dict, pack: str, agents: str, groups: list[dict], lang
             body.append(skill_table(g, lang))
         if g.get("cards"):
             body.append(card_table(g, _news(report, g["pack"], "cards"), lang))
+        if g.get("rule_skills"):
+            body.append(rule_skill_table(g, _news(report, g["pack"], "rule_skills"), lang))
         if g["players"] != ALL:  # (a group pooling every player count: theirs again)
             body += _game_list(g["failures"], "failed_games_html", "failed_game", "failed", lang)
             body += _game_list(

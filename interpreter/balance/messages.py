@@ -113,6 +113,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "verdict_unseen": ("从未出场：没有数据", "never in play: no figure"),
     "verdict_unused": ("从未被使用：没有数据", "never used: no figure"),
     "verdict_uses": ("每局使用{uses}次；", "{uses} uses per game; "),
+    "verdict_uncounted": (
+        "这次扫描没有按座位记录它的使用（较早的fengsheng所做）：重新扫描才有用过它的座位的胜率",
+        "the seats that used it were not recorded by this sweep (an older fengsheng's): sweep again for their win rate",
+    ),
     "verdict_where": (
         "{n}席中胜率{rate}（95% {low}–{high}，±{half}个百分点）",
         "{rate} of {n} (95% {low}–{high}, ±{half} points)",
@@ -184,8 +188,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     "uses_per_game": ("每局次数", "uses/game"),
     "rule_skill_table": (
-        "规则技能（每名角色都有）：可用的局数、使用的局数、每局使用次数",
-        "Rule skills (every seat's): games offered, games used, uses per game",
+        "规则技能（每名角色都有）：可用的局数、使用的局数、每局使用次数；"
+        "用过该技能的席位的胜率（Wilson 95%）与所有席位的胜率对比",
+        "Rule skills (every seat's): games offered, games used, uses per game; win rate of the seats that used it "
+        "(Wilson 95%) against every seat's",
     ),
     "users_won": ("使用者胜", "users won"),
     "every_seat": ("所有席位", "every seat"),

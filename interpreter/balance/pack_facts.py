@@ -17,7 +17,9 @@ from ..sim.summary import RULE_SKILL_OWNER
 
 def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
     """Per pack: the cards (by name) and secret tasks (by name) of its content that the bundled game with the same
-    expansions lacks, when its content loads (the report marks them new and gives each a verdict)."""
+    expansions lacks, and its rule skills (by name: ``rule_skills``, only when it has some) that the bundled game's
+    rules lack, when its content loads (the report marks them new and gives each a verdict). A passive rule skill is
+    left out: it is every seat's alike, and never used, so no seats of it can be held against the others."""
     from ..content.loader import load_cached
     from ..content.packs import parse_expansions, resolve_packs
 
@@ -33,8 +35,10 @@ def new_other_items(meta: dict) -> dict[str, dict[str, list[str]]]:
             continue
         cards = sorted({t.name for t in content.card_types.values()} - {t.name for t in reference.card_types.values()})
         tasks = sorted({t.name for t in content.tasks.values()} - {t.name for t in reference.tasks.values()})
-        if cards or tasks:
-            out[str(pack.get("name"))] = {"cards": cards, "tasks": tasks}
+        known = {s.name for s in reference.rules.skills}
+        rules = sorted({s.name for s in content.rules.skills if skill_kind(s)} - known)
+        if cards or tasks or rules:
+            out[str(pack.get("name"))] = {"cards": cards, "tasks": tasks, **({"rule_skills": rules} if rules else {})}
     return out
 
 

@@ -322,9 +322,14 @@ class SeatRecord:
     # card name -> the cards this seat used as that card (a use of a converted or virtual card counts as what it
     # was used as); empty in a record of an older sweep, which did not count them
     cards: dict[str, int] = field(default_factory=dict)
+    # rule skill name -> the times this seat used it, in a game whose rules have skills (empty when it used none);
+    # None, and left out of the line, for rules without skills (their records stay as they were) and in a record of an
+    # older sweep, which did not count them per seat
+    rule_skills: dict[str, int] | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SeatRecord:
+        rule_skills = d.get("rule_skills")
         return cls(
             seat=d["seat"],
             identity=d["identity"],
@@ -333,7 +338,15 @@ class SeatRecord:
             agent=d["agent"],
             won=d["won"],
             cards=dict(d.get("cards") or {}),
+            rule_skills=dict(rule_skills) if rule_skills is not None else None,
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seat as plain data, in field order; ``rule_skills`` only where counted (see above)."""
+        d = {name: _plain(getattr(self, name)) for name in _SEAT_FIELDS}
+        if self.rule_skills is None:
+            del d["rule_skills"]
+        return d
 
 
 @dataclass
@@ -372,7 +385,7 @@ class GameRecord:
         times faster, and a report converts every record of a sweep)."""
         d = {name: _plain(getattr(self, name)) for name in _GAME_FIELDS}
         d["cell"] = self.cell.to_dict()
-        d["seats"] = [{name: _plain(getattr(s, name)) for name in _SEAT_FIELDS} for s in self.seats]
+        d["seats"] = [s.to_dict() for s in self.seats]
         return d
 
     @classmethod
@@ -467,6 +480,8 @@ def _record_problem(d: object) -> str | None:
             and _card_counts_ok(s.get("cards", {}))
         ):
             return f"a seat should be {{seat, identity, task, role, agent, won, cards}} (got {_brief(s)})"
+        if s.get("rule_skills") is not None and not _card_counts_ok(s["rule_skills"]):
+            return f"a seat's `rule_skills` should map rule skills to counts (got {_brief(s['rule_skills'])})"
     return None
 
 

@@ -210,6 +210,12 @@ def _verdicts(groups: Sequence[dict], news: dict[str, dict[str, list[str]]]) -> 
             v = verdict(row, row["expected"] if row else None, games, uses=row["uses_per_game"] if row else 0.0)
             out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "card", "name": name,
                         **v, "row": row})  # fmt: skip
+        for name in items.get("rule_skills", []):
+            row = next((r for r in g.get("rule_skills", []) if r["name"] == name), None)
+            # (as a card's: how often the seats use it, then how the seats that used it fare against every seat)
+            v = verdict(row, row["expected"] if row else None, games, uses=row["uses_per_game"] if row else 0.0)
+            out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "rule_skill", "name": name,
+                        **v, "row": row})  # fmt: skip
         for name in items.get("tasks", []):
             row = next((r for r in g["tasks"] if r["name"] == name), None)
             others = [r for r in g["tasks"] if r["name"] != name]
@@ -219,7 +225,8 @@ def _verdicts(groups: Sequence[dict], news: dict[str, dict[str, list[str]]]) -> 
             out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "task", "name": name,
                         **v, "row": row})  # fmt: skip
     order = {"strong": 0, "weak": 1, "open": 2, "unseen": 3}
-    out.sort(key=lambda v: (order[v["status"]], v["pack"], v["kind"], str(v["name"])))
+    # a house rule's first among its pack's verdicts of a status: every seat holds it in every game
+    out.sort(key=lambda v: (order[v["status"]], v["pack"], v["kind"] != "rule_skill", v["kind"], str(v["name"])))
     return out
 
 
@@ -427,11 +434,16 @@ def verdict(
     """A verdict on one figure of a new item: strong or weak when its 95% interval lies wholly above or below
     `expected`, else not shown either way (``open``); and the games still needed for a ±5-point interval at the
     rate seen, with the seats per game seen (``games_more``). `uses`: a card's uses per game (``uses_per_game``,
-    said first: a card never used has no users to rate). ``text`` says it in English (words.verdict_text says it in
-    either language from the same fields)."""
+    said first: a card never used has no users to rate; a rule skill's too). A row used by seats that were not counted
+    (``n`` null: a rule skill of a sweep made before they were counted per seat) is ``open`` and ``uncounted``, with
+    its uses alone. ``text`` says it in English (words.verdict_text says it in either language from the same fields)."""
     used = {} if uses is None else {"uses_per_game": uses}
+    v: dict
+    if row is not None and "n" in row and row["n"] is None and uses:  # used, by seats not counted (an older sweep)
+        v = {"status": "open", "games_more": None, "uncounted": True, **used}
+        return {**v, "text": verdict_text(v, "en")}
     if row is None or not row.get("n"):
-        v: dict = {"status": "unseen", "games_more": None, **used}
+        v = {"status": "unseen", "games_more": None, **used}
         return {**v, "text": verdict_text(v, "en")}
     n, p = row["n"], row["rate"]
     per_game = n / games if games else 0
@@ -512,7 +524,7 @@ def _group(pack: str, agents: str, players: int, recs: Sequence[dict], role_skil
     seats = _seat_list(recs)
     g["roles"] = _role_rows(seats, _expected_wins(seats))
     g["skills"] = _skill_rows(recs, role_skills)
-    return g
+    return _with_rule_skills(g, recs)
 
 
 def _pooled(pack: str, agents: str, per_count: list[tuple[int, list[dict]]], role_skills, counts) -> dict:
@@ -524,7 +536,52 @@ def _pooled(pack: str, agents: str, per_count: list[tuple[int, list[dict]]], rol
             expected[role] += e
     g["roles"] = _role_rows(_seat_list(recs), expected)
     g["skills"] = _skill_rows(recs, role_skills)
+    return _with_rule_skills(g, recs)
+
+
+def _with_rule_skills(g: dict, recs: Sequence[dict]) -> dict:
+    """The group with its rule skills' figures (``rule_skills``), when its rules have skills (a pack without them:
+    no key, its report as before)."""
+    rows = _rule_skill_rows([r for r in recs if r.get("failed") is None], g["skills"])
+    if rows:
+        g["rule_skills"] = rows
     return g
+
+
+def _rule_skill_rows(ok: Sequence[dict], skills: Sequence[dict]) -> list[dict]:
+    """Per rule skill (a house rule every seat holds, the skill rows of RULE_SKILL_OWNER), figured as a card is: its
+    uses per game, and the win rate of the seats that used it at least once (Wilson 95%), beside every seat's rate
+    (``expected``), from the seats' counts (``rule_skills``); the most used first. A sweep whose records did not count
+    them per seat (an older one) has its uses alone: its rate figures are null."""
+    mine = [sk for sk in skills if sk["role"] == RULE_SKILL_OWNER]
+    if not mine:
+        return []
+    users: Counter = Counter()
+    won: Counter = Counter()
+    seats = seats_won = 0
+    for r in ok:
+        for s in r["seats"]:
+            used = s.get("rule_skills")
+            if used is None:  # (a seat of an older sweep: not counted)
+                continue
+            seats += 1
+            seats_won += bool(s["won"])
+            for name, k in used.items():
+                if k:
+                    users[name] += 1
+                    won[name] += bool(s["won"])
+    games = len(ok)
+    everyone = seats_won / seats if seats else None
+    rows = []
+    for sk in sorted(mine, key=lambda sk: (-sk["uses"], sk["skill"])):
+        name = sk["skill"]
+        figures = rate(won[name], users[name]) if seats else {k: None for k in rate(0, 0)}
+        rows.append(
+            {"name": name, "kind": sk["kind"], "games_offered": sk["games_offered"], "games_used": sk["games_used"],
+             "uses": sk["uses"], "uses_per_game": sk["uses"] / games if games else 0.0, **figures,
+             "expected": everyone}
+        )  # fmt: skip
+    return rows
 
 
 # ---------------------------------------------------------------------- the content's skills

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..screen_table import Column, ScreenTable
-from ..sim.summary import RULE_SKILL_OWNER
 from .diff_words import fork_lines
 from .messages import DEFAULT_LANG, say
 from .stats import ALL, pct
@@ -100,25 +99,42 @@ def _card_table(g: dict, new: set[str], lang: str) -> Any:
     return t
 
 
-def _rule_skill_table(g: dict, lang: str) -> Any | None:
-    """The rules' skills (a house rule every seat holds: 规则·名 in the records): the games each was offered and
-    used in and its uses per game, so a fork's house rules are seen in the terminal as its cards are (its roles'
-    skills are told by the flags alone); None for rules without skills."""
+def _rule_skill_table(g: dict, new: set[str], lang: str) -> Any | None:
+    """The rules' skills (house rules every seat holds: the report's ``rule_skills``), figured as the cards are: the
+    games each was offered and used in, its uses per game and the win rate of the seats that used it against every
+    seat's (new ones marked, first), so a fork's house rules are seen in the terminal as its cards are (its roles'
+    skills are told by the flags alone); None for rules without skills. A sweep that did not count the users leaves
+    their columns blank."""
     from rich.markup import escape
 
-    rows = [sk for sk in g.get("skills", []) if sk["role"] == RULE_SKILL_OWNER]
+    rows = g.get("rule_skills") or []
     if not rows:
         return None
-    heads = ("kind", "games_offered", "games_used", "uses_per_game")
+    heads = (
+        "kind",
+        "games_offered",
+        "games_used",
+        "uses_per_game",
+        "users_won",
+        "rate",
+        "interval95_short",
+        "every_seat",
+    )
     t = report_table(say("rule_skill_table", lang), say("rule_skill", lang), [(say(k, lang), "right") for k in heads])
-    for sk in rows:
-        offered = sk["games_offered"]
+    games = g["games"] - g["failed"]
+    for r in sorted(rows, key=lambda r: r["name"] not in new):
+        offered = r["games_offered"]
+        counted = r["n"] is not None
         t.add_row(
-            escape(sk["skill"]),
-            skill_kind_name(sk["kind"], lang) if sk["kind"] else "",
-            f"{offered}/{sk['games_in_play']}" if offered is not None else "",
-            f"{sk['games_used']}/{sk['games_in_play']}",
-            f"{sk['uses_per_game'] or 0:.2f}",
+            escape(r["name"] + (say("new_suffix", lang) if r["name"] in new else "")),
+            skill_kind_name(r["kind"], lang) if r["kind"] else "",
+            f"{offered}/{games}" if offered is not None else "",
+            f"{r['games_used']}/{games}",
+            f"{r['uses_per_game']:.2f}",
+            f"{r['won']}/{r['n']}" if counted else "",
+            pct(r["rate"]) if counted else "",
+            f"{pct(r['low'])}–{pct(r['high'])}" if counted and r["n"] else "",  # (no interval of no seats)
+            pct(r["expected"]) if counted else "",
         )
     return t
 
@@ -217,7 +233,7 @@ def _print_group(report: dict, g: dict, console: Any, roles: bool, lang: str) ->
         console.print(_rate_table(say("task_table", lang), say("task", lang), g["tasks"], lang, new=new_tasks))
     if g.get("cards"):
         console.print(_card_table(g, _new_of(report, g["pack"], "cards"), lang))
-    rule_skills = _rule_skill_table(g, lang)
+    rule_skills = _rule_skill_table(g, _new_of(report, g["pack"], "rule_skills"), lang)
     if rule_skills is not None:
         console.print(rule_skills)
     if roles and g["roles"]:
