@@ -251,7 +251,8 @@ def _pins(
     """The batch's pins (engine/pins.py) from --role, --task, --card and --pin-seat, checked against the content (a
     usage error with a did-you-mean hint), or None. With --game-seed, a pin the content lacks is a note, not an
     error: the command that replays one game of a pinned sweep names the grid's pins, and a pack of the grid without
-    the role, task or card played its games with them all the same (that seat dealt last, the decks unchanged)."""
+    the role, task or card played its games with them all the same (that seat dealt from the bottom of the role
+    pile, the decks unchanged)."""
     from .engine.pins import Pins, card_pin_problems, pin_problems
 
     if seat is not None and (game_seed is None or not (role or task)):

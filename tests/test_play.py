@@ -262,15 +262,17 @@ def test_mistakes_on_the_command_line_and_in_saves(tmp_path):
 
 
 def test_role_deals_that_role_to_the_persons_seat_and_a_save_keeps_it(tmp_path):
-    """`play --role ID` (a designer playtesting a new role at the table) deals that role to the person's seat, with
-    no choice of roles; a save resumes with it (it is in the sealed part, as the seed: at a hot-seat table one
-    seat's secret); an id the content lacks is a usage error with a did-you-mean."""
+    """`play --role ID` (a designer playtesting a new role at the table) deals that role to the person's seat, who
+    is asked to keep it, its one option (every seat is asked in its turn of the deal: a seat skipped would tell the
+    others it was the pinned one); a save resumes with it (it is in the sealed part, as the seed: at a hot-seat table
+    one seat's secret); an id the content lacks is a usage error with a did-you-mean."""
     args = ["-p", "4", "-s", "8", "--bots", "random", "--max-turns", "40", "--seat", "2"]
     code, out = _play(args, ANSWERS)
     assert code == 0 and "规则：选择角色" in out and "角色：老汉（" not in out  # (the seed does not deal it)
     whole = _play([*args, "--role", "lao_han"], ANSWERS)[1]
     first = whole[: whole.index("选择 [")]
-    assert "角色：老汉（裘家二太太）" in first and "规则：选择角色" not in whole
+    assert "规则：选择角色（这个角色是指定给你的）" in first and "老汉（裘家二太太）" in first
+    assert "P2 选择 [1-1]" in whole
     save = tmp_path / "g.json"
     code, out = _play([*args, "--role", "lao_han", "--save", str(save)], "1\n" * 6 + "s\n\n")
     assert code == 1 and "已保存到" in out and "lao_han" not in save.read_text(encoding="utf-8")

@@ -690,11 +690,11 @@ def test_a_resample_for_another_seat_deals_the_chooser_its_roles_again(content):
 
 
 def test_a_resample_while_the_roles_are_chosen_deals_the_pinned_role_with_the_rest(content):
-    """A role pinned to a seat (a balance sweep's --role) is dealt to that seat last, without a choice; while the
-    others choose, no seat has seen it, nor knows of a pin. A resample then kept it for that seat in every sample
-    (40 of 40): now it is dealt with the other unseen roles, and the sample goes on as a game without a pin (the
-    seat it was pinned to is dealt from the pile and chooses, as every seat does). The real game still deals the
-    pin."""
+    """A role pinned to a seat (a balance sweep's --role) waits at the bottom of the pile for that seat's turn of
+    the deal, which asks it to keep that role, its one option; while the others choose, no seat has seen it, nor
+    knows of a pin. A resample then kept it for that seat in every sample (40 of 40): now it is dealt with the other
+    unseen roles, and the sample goes on as a game without a pin (the seat it was pinned to is dealt from the pile
+    and chooses, as every seat does). The real game still deals the pin."""
     from interpreter.engine.pins import Pins
 
     state = GameState(content, 5, 3, None, Pins(role="lao_han", seat=4))
@@ -713,8 +713,39 @@ def test_a_resample_while_the_roles_are_chosen_deals_the_pinned_role_with_the_re
         assert sorted(every) == sorted(content.roles), i
         sample.close()
     assert kept.count("lao_han") < 5 and len(set(kept)) > 20, kept
-    asked = set()
+    asked = {}
     while state.decision_kind == "role":
-        asked.add(state.current_player())
+        asked[state.current_player()] = len(state.legal_actions())
         state.apply_action(state.legal_actions()[0])
-    assert 4 not in asked and state._game.players[4].role.id == "lao_han"
+    assert asked[4] == 1 and state._game.players[4].role.id == "lao_han"
+
+
+def _deal_seen(state) -> list:
+    """What a spectator sees at each stop of the deal (its public observation, the public history's length), and the
+    seat each stop waits for; then the count of roles left in the pile once they are dealt (which roles were turned
+    up then is the deal's: it differs from game to game)."""
+    seen = []
+    while state.decision_kind == "role":
+        public = state.public_observation()
+        rest = {k: v for k, v in public.items() if k != "history"}
+        seen.append((state.current_player(), len(public["history"]), rest))
+        state.apply_action(state.legal_actions()[0])
+    seen.append(state.public_observation()["role_pile_count"])
+    return seen
+
+
+def test_a_pinned_face_down_role_deals_as_a_game_without_a_pin_in_every_seats_sight(content):
+    """Which seat a face-down role was pinned to (fengsheng serve's lobby, play --role, a sweep's --role) is that
+    seat's secret: the deal stops at every seat in turn, the pinned one too (asked to keep its role), with the same
+    count of roles in the pile at each stop as a game without a pin, and ends with the same count. Dealt last without
+    a question, as it was, the pinned seat made no stop (a browser table's seats were sent none for it) and the
+    count a seat chose at told whether it was dealt before it (every seat from the first player to the pinned one saw
+    one role fewer than in a game without a pin)."""
+    from interpreter.engine.pins import Pins
+
+    hidden = next(r for r in sorted(content.roles) if content.roles[r].hidden)
+    for players, seed in ((5, 1), (7, 2)):
+        for seat in range(players):
+            plain = _deal_seen(GameState(content, players, seed, None, Pins(keyed=True)))
+            pinned = _deal_seen(GameState(content, players, seed, None, Pins(role=hidden, seat=seat)))
+            assert pinned == plain, (players, seat)

@@ -376,17 +376,20 @@ def ask_seat(
     prompt: str = "",
     source: str = "",
     by: tuple[int, str] | None = None,
+    alone: bool = False,
 ) -> Any:
     """The decision channel: ask `player` to pick one of `options` (which the engine has made legal); returns
     the option. `by`: who asks (the seat whose card or skill asks, and that skill's id or ""), None when the
-    rules ask. The one spelling the engine's components use (``game.ask(...)`` is its alias); a function, not a
-    method of the game (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
+    rules ask. One option is taken without asking, unless `alone`: a question the seat is asked even so, where
+    another seat in its place would be asked one that the others wait for (a pinned role's seat in the deal). The
+    one spelling the engine's components use (``game.ask(...)`` is its alias); a function, not a method of the game
+    (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
     if not options:
         raise EngineError(f"decision {kind} for P{player.seat} has no options")
     game.decision_count += 1
     if game.decision_count > game.decision_limit:
         game._watch_stuck(player, kind, options, prompt, source)
-    if len(options) == 1 and kind not in (D.PLAY, D.RECEIVE, D.SEND):
+    if len(options) == 1 and not alone and kind not in (D.PLAY, D.RECEIVE, D.SEND):
         picked = options[0]  # a forced choice is not a decision
     else:
         game.budget_line = game.changes + game.zones.moves + STEP_BUDGET

@@ -7,8 +7,11 @@ game's setup honours it (Game.setup, Skills.deal_roles): everything else is deal
 chance is still drawn from the game's seeded generator in the same order — seed + pins replay the
 game. The pins are written into the game's ``setup`` record, so a log replays with them.
 
-* **role**: the pinned seat is dealt that role alone and keeps it (no choice); the others are dealt
-  from the rest of the shuffled role pile as usual.
+* **role**: the pinned seat is dealt that role and keeps it, its one option; the others are dealt from the rest
+  of the shuffled role pile as usual. The pinned role waits at the bottom of the pile for the pinned seat's turn of
+  the deal, which also puts the role under it out of the game unseen where each seat is dealt two, and asks the seat
+  to keep the pinned role (Skills.deal_roles): the deal stops at every seat with the same count of roles left as
+  without a pin, so nothing the other seats see tells them which seat a face-down role was pinned to.
 * **task**: the pinned seat gets an identity that draws a secret task (if its own does not, it swaps
   identities with the next seat round the table whose identity does) and that task; the other tasks are
   drawn as usual. A player count whose identity table has no task-drawing identity cannot pin a task.

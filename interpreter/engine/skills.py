@@ -118,10 +118,11 @@ class Skills:
         # while the seats choose their roles (deal_roles): a chosen role is face down, hidden or not, and the pile is
         # the roles still to deal (what a re-deal of the others' roles draws from, redeal)
         self.dealing_roles = False
-        # ... and the role pinned to a seat (engine/pins.py) until that seat, dealt last, keeps it. A re-deal while the
-        # others choose (a sample, which knows of no pin) puts it back in the pile and drops it: that seat is then
-        # dealt from the pile and chooses, as in a game without a pin
+        # ... and the role pinned to a seat (engine/pins.py), at the pile's bottom until that seat's turn takes it. A
+        # re-deal while the seats choose (a sample, which knows of no pin) deals it with the rest of the pile and drops
+        # the pin: that seat is then dealt from the pile and chooses, as in a game without a pin
         self.pinned_role: Role | None = None
+        self.pinned_seat = -1
         self.removed_roles: list[Role] = []  # role cards removed from the game
         self.unchosen_roles: list[Role] = []  # roles dealt at setup and not kept (out of the game, seen by their seat)
         # (identity, task, seat it came from): identity cards removed from the game face down
@@ -167,11 +168,17 @@ class Skills:
         (a later seat does not see the earlier choices); then the roles that are not hidden are turned up together
         (rulings R4), the log's roles_shown.
 
-        A role pinned to `pinned_seat` (engine/pins.py) is taken out of the pile before it is shuffled and
-        dealt alone to that seat, who keeps it. The other seats are dealt first, in order, from the shuffled
-        rest; with `pinned` None (a pack of a grid that lacks the pinned role) the pinned seat is dealt as
-        usual, after them. So two packs that share their other roles deal the other seats the same roles from
-        the same seed (paired games). `order` (a pinned game's PairedDeal) orders the pile instead of a shuffle."""
+        A role pinned to `pinned_seat` (engine/pins.py) is taken out of the pile before it is shuffled (or
+        ordered: `order`, a pinned game's PairedDeal) and laid at its bottom; the other seats are dealt from its
+        top, so two packs that share their other roles deal the other seats the same roles from the same seed
+        (paired games). The pinned seat is dealt at its own place in the round, as every seat: the pinned role and,
+        where a seat is dealt two, the role at the bottom (which leaves the game unseen, as an unchosen role does),
+        and is asked to keep the pinned role, its one option. So every other seat and a spectator see the deal
+        stop where a game without a pin stops, with the same count of roles in the pile at each stop: which seat
+        holds the pinned role is the pinned seat's secret when its role is face down. (Dealt last without a
+        question, as it was, the pile's count when a seat chose told whether the pinned seat was dealt before it,
+        and a browser table's seats were sent no stop for it.) With `pinned` None (a pack of a grid that lacks the
+        pinned role) the pinned seat is dealt its roles from the bottom and chooses as usual."""
         game = self.game
         pool = game.index.roles_in_order(game.content)  # (a new list)
         if pinned is not None:
@@ -184,35 +191,54 @@ class Skills:
             shuffle(game.rng, pool)
         else:
             pool = order(pool)
+        if pinned is not None:
+            pool.insert(0, pinned)  # (the bottom: held there for its seat, whose turn takes it out)
         self.role_pile, self.dealing_roles = pool, True  # (the pile as it is dealt: redeal draws from what is left)
-        seats = self.seats.order_from(first)
-        if pinned_seat >= 0:  # the pinned seat last: the others' deals do not depend on the pin
-            seats = tuple([p for p in seats if p.seat != pinned_seat] + [self.players[pinned_seat]])
-            per = 2 if len(pool) >= 2 * (game.n - 1) else 1
-        else:
-            per = 2 if len(pool) >= 2 * game.n else 1
-        self.pinned_role = pinned
-        for p in seats:
-            kept = self.pinned_role if p.seat == pinned_seat else None  # (None after a re-deal: redeal)
-            if kept is not None:
-                self.pinned_role = None
-                p.dealt_roles = [kept]
-                p.new_role(kept, False)
+        per = 2 if len(pool) >= 2 * game.n else 1
+        self.pinned_role, self.pinned_seat = pinned, pinned_seat
+        for p in self.seats.order_from(first):
+            if p.seat == self.pinned_seat:  # (-1 after a re-deal: a sample knows of no pin)
+                self._deal_pinned(p, per)
                 continue
-            dealt = [pool.pop() for _ in range(min(per, len(pool)))]
+            held = 1 if self.pinned_role is not None else 0  # (the pinned role is no other seat's to draw)
+            dealt = [pool.pop() for _ in range(min(per, len(pool) - held))]
             if not dealt:
-                break
-            p.dealt_roles = dealt  # (the options asked: a re-deal for another seat deals them again, in place)
-            p.version += 1  # (its `me` shows them while it chooses)
-            chosen = ask_seat(game, p, D.ROLE, dealt, "选择角色") if len(dealt) > 1 else dealt[0]
-            p.new_role(chosen, False)  # (face down while the others choose: turned up together, below)
-            self.unchosen_roles += [r for r in dealt if r is not p.role]
-        for p in seats:  # every role chosen: those that are not hidden are turned face up at once (roles_shown)
+                continue
+            self._choose_role(p, dealt)
+        for p in self.seats.order_from(first):  # every role chosen: those not hidden turned up at once (roles_shown)
             if p.role is not None and not p.role.hidden:
                 p.role_face_up = True
                 p.version += 1
         self.role_pile, self.dealing_roles = pool, False
         self.index_triggers()
+
+    def _choose_role(self, p: Player, dealt: list[Role], prompt: str = "选择角色") -> None:
+        """p, dealt these roles, keeps the one it chooses (face down while the others choose: turned up together)."""
+        p.dealt_roles = dealt  # (the options asked: a re-deal for another seat deals them again, in place)
+        p.version += 1  # (its `me` shows them while it chooses)
+        chosen = ask_seat(self.game, p, D.ROLE, dealt, prompt) if len(dealt) > 1 else dealt[0]
+        p.new_role(chosen, False)
+        self.unchosen_roles += [r for r in dealt if r is not p.role]
+
+    def _deal_pinned(self, p: Player, per: int) -> None:
+        """The pinned seat's turn of the deal (deal_roles): the pinned role out of the pile and, when each seat is
+        dealt `per` 2, the role at the pile's bottom out of the game, unseen; the seat asked to keep the pinned role,
+        its one option, as a seat dealt two is asked (its question is its own: nobody else is told of it). Without a
+        pinned role (a pack that lacks it), the seat is dealt from the bottom and chooses."""
+        pool, kept = self.role_pile, self.pinned_role
+        self.pinned_role, self.pinned_seat = None, -1
+        if kept is None:
+            dealt = [pool.pop(0) for _ in range(min(per, len(pool)))]
+            if dealt:
+                self._choose_role(p, dealt)
+            return
+        pool.remove(kept)
+        self.unchosen_roles += [pool.pop(0) for _ in range(min(per - 1, len(pool)))]
+        p.dealt_roles = [kept]  # (the options asked, as _choose_role's: a sample's re-deal deals them again, in place)
+        p.version += 1
+        prompt = "选择角色（这个角色是指定给你的）"
+        chosen = ask_seat(self.game, p, D.ROLE, p.dealt_roles, prompt, alone=True) if per > 1 else kept
+        p.new_role(chosen, False)
 
     def set_role_pile(self, roles: list[Role]) -> None:
         """The role pile is exactly these roles, its top the END of the list (a table built mid-game)."""
@@ -555,13 +581,10 @@ class Skills:
         face_down = [p for p in players if p.seat != seat and p.role is not None and not p.role_shown]
         # while the seats choose: the other seat choosing now, whose dealt roles `seat` has not seen
         choosing = [p for p in players if p.seat != seat and p.role is None and p.dealt_roles and self.dealing_roles]
-        pinned = self.pinned_role  # (while the seats choose: the role a seat dealt last would keep, unseen)
-        if face_down or self.role_pile or choosing or pinned is not None:
+        if face_down or self.role_pile or choosing:
             mine = {r_.id for r_ in me.dealt_roles}
             pool = [p.role for p in face_down if p.role is not None] + list(self.role_pile)  # (all have one)
             pool += [r_ for p in choosing for r_ in p.dealt_roles]
-            if pinned is not None:
-                pool.append(pinned)
             pool += [r_ for r_ in self.unchosen_roles if r_.id not in mine]
             pool.sort(key=_id_of)  # (as the identities above: the order they lie in is hidden)
             r.shuffle(pool)
@@ -576,10 +599,10 @@ class Skills:
                 p.reset_skills(self.rule_ids)  # (the rules' skills' states stay with the seat)
             for p in choosing:  # (in place: the list is the options its question offers, deal_roles)
                 p.dealt_roles[:] = [pool.pop() for _ in p.dealt_roles]
-            # (in place: while the seats choose, deal_roles goes on dealing from this list; the pinned role, if any, in
-            # it now: the seat it was pinned to is dealt from the pile and chooses)
-            self.role_pile[:] = [pool.pop() for _ in range(len(self.role_pile) + (pinned is not None))]
-            self.pinned_role = None
+            # (in place: while the seats choose, deal_roles goes on dealing from this list; a pinned role still in it is
+            # one of the pile's now: the seat it was pinned to is dealt from the pile and chooses)
+            self.role_pile[:] = [pool.pop() for _ in range(len(self.role_pile))]
+            self.pinned_role, self.pinned_seat = None, -1
             self.unchosen_roles = [r_ for r_ in self.unchosen_roles if r_.id in mine] + pool
             self.index_triggers()
             spare = list(self.unchosen_roles)
