@@ -174,6 +174,9 @@ class Setup:
     # --role: a role id dealt to the first person's seat (engine/pins.py), for a designer playtesting a new role;
     # kept in the save's sealed part, as the seed is (at a hot-seat table it is one seat's secret)
     role: str | None = None
+    # the seat `role` is dealt to, where it is not the first person's (fengsheng serve: the host's seat, or the one
+    # the host named); None: the first person's, as play deals it (a save does not keep it: play never sets it)
+    role_seat: int | None = None
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -344,7 +347,9 @@ class Table:
             except ValueError as e:
                 raise PlayError(str(e)) from None
             self.agents[seat] = factory(bot_seed(setup.seed, seat), content)
-        pins = Pins(role=setup.role, seat=setup.humans[0]) if setup.role is not None else None
+        pins = None
+        if setup.role is not None:
+            pins = Pins(role=setup.role, seat=setup.humans[0] if setup.role_seat is None else setup.role_seat)
         self.state = GameState(content, setup.players, setup.seed, max_turns=setup.max_turns, pins=pins)
         self.seen: dict[int, int] = {s: 0 for s in setup.humans}  # history length a human seat last saw
         self.notify: Callable[[str], None] = _to_stderr  # where a failed external bot's message goes

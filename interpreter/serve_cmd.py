@@ -146,6 +146,14 @@ def host_problem(name: str) -> str | None:
     metavar="DAYS",
     help="days a finished table (its logs for the replay viewer) is kept; 0: for ever",
 )
+@click.option(
+    "--role",
+    "role",
+    default=None,
+    metavar="ID",
+    help="pin this role (its id) to the host's seat of every table made in the lobby, unless its form says another or "
+    "none: to playtest a new role of your pack (--content) at the table, as play --role does",
+)
 @bot_options()
 def serve(
     host,
@@ -159,6 +167,7 @@ def serve(
     max_tables_per_client,
     db_path,
     keep_finished,
+    role,
     bot_defs,
     bot_timeout,
 ):
@@ -186,7 +195,12 @@ def serve(
 
     define_bots(bot_defs, bot_timeout)  # the lobby offers them as ext:NAME; a page names one, never a command
     default_packs = content_paths(content_dirs, expansions)
-    load_or_exit(default_packs)  # the content is checked before the server starts
+    content = load_or_exit(default_packs)  # the content is checked before the server starts
+    if role is not None:  # (as play --role: an id the content lacks is a usage error with a did-you-mean)
+        from .engine.pins import pin_problems
+
+        for wrong in pin_problems(content, role, None, []):
+            raise click.BadParameter(wrong, param_hint="'--role'")
 
     def packs_for(text):
         try:
@@ -238,6 +252,7 @@ def serve(
             limits,
             store,
             restored,
+            default_role=role,
         )
     except StoreError as e:
         raise click.ClickException(str(e)) from None
@@ -253,6 +268,8 @@ def serve(
     stops = "the server and its tables" if where is None else "the server; its tables are kept for its next start"
     click.echo(f"fengsheng serve: open {link} (Ctrl-C stops {stops})")
     click.echo(f"  answers for {', '.join(hosts)}; pages of {', '.join(origins)}")
+    if role is not None:  # (said here alone: the lobby tells whoever opens it only that a role is pinned)
+        click.echo(f"  a new table pins the role {role} to its host's seat unless its form says otherwise")
     try:
         # (a websocket is pinged every 20 s and dropped if it has not answered 20 s later: a dead one goes then; a
         # seat's new websocket closes its oldest at once, app.make_room)

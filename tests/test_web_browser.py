@@ -61,7 +61,14 @@ class Server:
     """fengsheng serve's app under uvicorn, in a thread, on a free port (or `port`); its tables kept in the
     database `db` (default: in memory); holding to `limits` (guard.Limits; default: serve's)."""
 
-    def __init__(self, bot_delay: float = 0.0, db: Path | None = None, port: int | None = None, limits=None) -> None:
+    def __init__(
+        self,
+        bot_delay: float = 0.0,
+        db: Path | None = None,
+        port: int | None = None,
+        limits=None,
+        default_role: str | None = None,
+    ) -> None:
         import uvicorn
 
         from interpreter.web.store import Store
@@ -72,7 +79,7 @@ class Server:
                 port = s.getsockname()[1]
         self.port = port
         self.store = Store(db)
-        self.app = make_app(bot_delay, port=self.port, store=self.store, limits=limits)
+        self.app = make_app(bot_delay, port=self.port, store=self.store, limits=limits, default_role=default_role)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -944,3 +951,33 @@ def test_the_replay_viewer_says_in_chinese_why_a_tables_log_does_not_open():
 
 if __name__ == "__main__":
     screenshot(sys.argv[1] if len(sys.argv) > 1 else "table.png")
+
+
+def test_the_lobbys_pinned_role_shows_a_wrong_id_and_tells_only_the_host_where_it_went():
+    """serve --role's default in the lobby's form (its id not on the page), a mistyped id shown as the server's
+    error with its did-you-mean, then a role pinned to a seat the host chose: the host's page says where it went,
+    a guest's lobby lists the table with nothing of it."""
+    from playwright.sync_api import sync_playwright
+
+    with Server(default_role="qian_min") as server, sync_playwright() as p:
+        browser = _browser(p)
+        lobby = browser.new_page()
+        lobby.goto(server.url + "/")
+        lobby.wait_for_selector("#no-role-label:not([hidden])")  # (the server pins a role by default)
+        assert "qian_min" not in lobby.content()
+        lobby.fill("#role", "lao_hn")
+        lobby.click("#create-button")
+        error = lobby.wait_for_selector("#created .banner.error")
+        assert "no role 'lao_hn' in this table's content: did you mean lao_han?" in error.text_content()
+        lobby.fill("#role", "lao_han")
+        lobby.select_option("#role-seat", "2")
+        lobby.click("#create-button")
+        pin = lobby.wait_for_selector("#created .pin")
+        assert pin.get_attribute("data-seat") == "2" and "lao_han" in pin.text_content()
+        tid = lobby.locator("#created").text_content().split("桌 ", 1)[1].split(" ", 1)[0]
+        assert server.table(tid).table.setup.role_seat == 2
+        guest = browser.new_context().new_page()  # (another browser: nothing of the host's kept)
+        guest.goto(server.url + "/")
+        row = guest.wait_for_selector(f"#tables tr[data-table='{tid}']")
+        assert "lao_han" not in guest.content() and "老汉" not in row.text_content()
+        browser.close()

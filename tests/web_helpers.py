@@ -18,7 +18,13 @@ from interpreter.seat_text import Names
 
 
 def make_app(
-    bot_delay: float = 0.0, port: int | None = None, limits=None, store=None, retry_seconds: float = 5.0, restored=None
+    bot_delay: float = 0.0,
+    port: int | None = None,
+    limits=None,
+    store=None,
+    retry_seconds: float = 5.0,
+    restored=None,
+    default_role: str | None = None,
 ):
     """The app on the bundled content, answering for Starlette's test client (``testserver``) or, given a `port`,
     for a browser at http://127.0.0.1:PORT; its tables kept in `store` (default: an in-memory database, so every
@@ -39,6 +45,7 @@ def make_app(
         store=Store(None) if store is None else store,
         restored=restored,
         retry_seconds=retry_seconds,
+        default_role=default_role,
     )
 
 

@@ -7,7 +7,8 @@ replay viewer.
 
 API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no key),
 ``POST /api/tables`` (make one: the host's own seat's link, an invitation for each other reserved seat, the
-referee's log link — never the seed), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
+referee's log link — never the seed; ``"role"``, a role's id pinned to ``"role_seat"``, the host's own seat by
+default, which only the host is answered), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
 yet; a reserved seat is never handed out), ``POST /api/tables/<id>/host`` (``{"token": …}``, the referee token:
 which invitations are still unused, for the host's browser, which kept them), ``POST /api/tables/<id>/invite``
 (``{"token": …, "seat": n}``: a fresh invitation for a reserved seat nobody took, the old one then refused), ``GET
@@ -74,6 +75,7 @@ from .guard import (
 )
 from .keeping import restore
 from .people import Refused as PeopleRefused, line_data
+from .pinning import PinError, pin_of, requested_pin
 from .seat_api import read_body, refused, seat_link, seat_routes
 from .store import Store, StoreError
 from .tables import HUMAN, OPEN, TableError, Tables, WebTable
@@ -127,6 +129,7 @@ def create_app(
     store: Store | None = None,
     restored: Callable[[Tables, list[str]], None] | None = None,
     retry_seconds: float = 5.0,
+    default_role: str | None = None,
 ) -> Starlette:
     """The app. `load` reads content packs, `packs_for` turns an ``--expansions`` text into the packs,
     `expansions` are the ids the lobby offers; bots wait `bot_delay` seconds between moves (only so that
@@ -140,7 +143,8 @@ def create_app(
     The server drives its bots itself (``drive``): a table restored at a bot's decision plays on to the next
     person's decision with nobody connected. A write of the database that fails (a full disk, a read-only file)
     moves no game: a person's answer is refused with why (the page may send it again), a bot's answer is kept and
-    written again every `retry_seconds` (doubling, at most a minute) until the file takes it."""
+    written again every `retry_seconds` (doubling, at most a minute) until the file takes it. `default_role` (serve
+    --role): the role a new table pins to its host's seat unless its request says otherwise (pinning.py)."""
     limits = limits or Limits()
     tables = Tables(load, packs_for, default_expansions, limits, store)
     sockets: dict[str, list[_Seat]] = {}
@@ -272,6 +276,7 @@ def create_app(
                 "expansions": expansions,
                 "default_expansions": default_expansions,
                 "players": counts,  # the counts the default expansions' identity table plays: the lobby's choices
+                "role_by_default": default_role is not None,  # (not which: anyone may open the lobby)
             }
         )
 
@@ -310,6 +315,8 @@ def create_app(
                 status_code=400,
             )
         try:
+            # a role pinned to a seat (pinning.py, as play --role), by default the server's (serve --role)
+            pin = requested_pin(body, default_role)
             web = tables.create(
                 [str(s)[:40] for s in body["seats"][: MAX_SEATS + 1]],  # (one more: "too many" is said)
                 seed,
@@ -318,8 +325,9 @@ def create_app(
                 client=request.client.host if request.client else "",
                 chat=chat,
                 timer=timer,
+                pin=pin,
             )
-        except TableError as e:
+        except (TableError, PinError) as e:
             return JSONResponse({"error": str(e)}, status_code=e.status)
         handout, web.handout = web.handout, None  # (kept nowhere once the host has them)
         assert handout is not None
@@ -343,6 +351,7 @@ def create_app(
                 "log": f"/api/tables/{web.id}/log?token={handout.referee}",
                 "chat": f"/api/tables/{web.id}/chat?token={handout.referee}",
                 "chosen_seed": web.chosen_seed,
+                "pin": pin_of(web.table.setup),  # the role the host pinned and its seat: the host's alone
             }
         )
 

@@ -31,7 +31,15 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
     humans = [i for i, k in enumerate(seats) if k in (HUMAN, OPEN)]
     bots = {i: k for i, k in enumerate(seats) if k not in (HUMAN, OPEN)}
     setup = Setup(players=len(seats), seed=int(s["seed"]), humans=humans, bots=bots, expansions=s["expansions"])
-    table = Table(content(packs), setup)
+    kept_content = content(packs)
+    role, seat = s.get("pin") or (None, None)  # (a table kept before roles were pinned in the lobby has none)
+    if role is not None:  # the role its host pinned, dealt again to its seat: the same game, the same links
+        if not isinstance(role, str) or type(seat) is not int or not 0 <= seat < len(seats):
+            raise TableError(f"its pinned role is not a role's id and a seat of the table ({str(role)[:40]!r})")
+        if role not in kept_content.roles:
+            raise TableError(f"it was dealt the role {role!r} (pinned by its host), which its content no longer has")
+        setup.role, setup.role_seat = role, seat
+    table = Table(kept_content, setup)
     links = {
         k.seat: SeatLink(k.seat, key=k.key, reserved=k.reserved, invite=k.invite, claimed=k.claimed, name=k.name)
         for k in kept.seats

@@ -258,6 +258,7 @@ class WebTable:
             "referee": self.referee,
             "chat": self.chat_on,
             "timer": self.timer,  # the host's move timer (the page's: docs/play.md), or None
+            "pin": [self.table.setup.role, self.table.setup.role_seat],  # the host's alone, as the seed (pinning.py)
         }
 
     def is_host(self, token: str) -> bool:
@@ -503,6 +504,7 @@ class Tables:
         client: str = "",
         chat: bool = True,
         timer: int | None = None,
+        pin: Callable[[Content, int | None, int], dict[str, Any]] | None = None,
     ) -> WebTable:
         """A new table: one entry per seat, ``human`` (a reserved seat: the host's own, or one it hands out by an
         invitation), ``open`` (an open seat: the lobby's join hands its key out) or a bot kind (agents/kinds.py).
@@ -511,7 +513,7 @@ class Tables:
         play, ``"first"`` the first ``human`` seat if there is one. `seed` None draws a fresh one nobody knows;
         a seed given is the host's: the table says so to every seat. `client` is the address it is made from: the
         server holds at most Limits.tables tables (the oldest finished one is forgotten to make room) and at most
-        Limits.tables_per_client unfinished ones made from one address."""
+        Limits.tables_per_client unfinished ones made from one address. `pin`: a role dealt to a seat (pinning.py)."""
         players = len(seats)
         if not MIN_PLAYERS <= players <= MAX_SEATS:  # (a bound on the request; the content's counts: below)
             raise TableError(f"a table has {MIN_PLAYERS} to {MAX_SEATS} seats (got {players})")
@@ -552,9 +554,9 @@ class Tables:
             raise TableError(problem)
         humans = [s for s, k in enumerate(seats) if k in (HUMAN, OPEN)]
         bots = {s: k for s, k in enumerate(seats) if k not in (HUMAN, OPEN)}
+        setup = Setup(players, seed, humans, bots, [], expansions, **(pin(content, host_seat, players) if pin else {}))
         self._made += 1
         tid = f"t{self._made}"
-        setup = Setup(players=players, seed=seed, humans=humans, bots=bots, expansions=expansions)
         try:
             table = Table(content, setup)
         except ValueError as e:

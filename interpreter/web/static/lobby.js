@@ -1,6 +1,6 @@
-// The lobby: make a table (players, who sits where, the host's seat, seed, expansions): the host's own seat link,
-// the invitations to hand out (each good once), the referee's log link, kept in this browser and shown again after a
-// reload (你开的桌); and the list of tables.
+// The lobby: make a table (players, who sits where, the host's seat, seed, expansions, a role pinned to a seat): the
+// host's own seat link, the invitations to hand out (each good once), the referee's log link, kept in this browser
+// and shown again after a reload (你开的桌); and the list of tables.
 "use strict";
 let KINDS = ["human"];
 const KIND_ZH = { human: "human（人：链接发给你）", open: "open（空座：大厅里谁都可以加入）", heuristic: "heuristic（机器人）", random: "random（随机机器人）", search: "search（搜索机器人，较慢）" };
@@ -29,6 +29,17 @@ function hostSeats() {
     .map((s) => s.dataset.seat);
   pick.replaceChildren(...humans.map((s) => el("option", { value: s }, "P" + s)), el("option", { value: "" }, "我不坐"));
   pick.value = humans.includes(was) || (was === "" && pick.dataset.touched) ? was : (humans[0] ?? "");
+  roleSeats();
+}
+
+// the seat a pinned role is dealt to: the host's own (the server's default), or any seat of the table
+function roleSeats() {
+  const pick = document.getElementById("role-seat");
+  const was = pick.value;
+  const n = Number(document.getElementById("players").value);
+  const seats = Array.from({ length: n }, (_, s) => String(s));
+  pick.replaceChildren(el("option", { value: "" }, "我坐的座位"), ...seats.map((s) => el("option", { value: s }, "P" + s)));
+  pick.value = seats.includes(was) ? was : "";
 }
 
 // a table this browser made, as its host sees it: its own seat's link, the invitations (`status`, the server's
@@ -53,6 +64,8 @@ function drawMade(made, status, fresh) {
         : inviteItem(l, made)))) : "",
     made.open.length && !over ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
       " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
+    made.pin ? el("p", { class: "pin", "data-seat": made.pin.seat }, `角色 ${made.pin.role} 固定发给 P${made.pin.seat}` +
+      "（只有你知道：大厅、其他座位和观战的人都看不到它发到了哪个座位）。") : "",
     el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",
       el("a", { href: made.log, class: "host-log" }, "裁判日志"), "（fengsheng replay 能重放它；游戏进行中打开会被拒绝）"),
   ];
@@ -98,12 +111,17 @@ async function create(event) {
   const expansions = document.getElementById("expansions").value;
   const host = document.getElementById("host-seat").value;
   const timer = document.getElementById("timer").value.trim(); // the optional move timer, in seconds
+  // the pinned role: an id typed; else none, or (left out) the server's default, serve --role
+  const role = document.getElementById("role").value.trim();
+  const roleSeat = document.getElementById("role-seat").value;
+  const pin = role ? { role } : document.getElementById("no-role").checked ? { role: null } : {};
   const out = document.getElementById("created");
   try {
     const made = await api("/api/tables", {
       method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ seats, seed: seed === "" ? null : seed, expansions: expansions || null,
-        host_seat: host === "" ? null : Number(host), timer: timer === "" ? null : Number(timer) }),
+        host_seat: host === "" ? null : Number(host), timer: timer === "" ? null : Number(timer),
+        ...pin, role_seat: roleSeat === "" ? null : Number(roleSeat) }),
     });
     keepHosted(made); // (before it is shown: a reload from now on shows it again)
     shownMade = made.table.id;
@@ -191,6 +209,10 @@ async function start() {
   exp.append(el("option", { value: "all" }, "全部"), el("option", { value: "none" }, "无（基础游戏）"));
   for (const id of opts.expansions) exp.append(el("option", { value: id }, id));
   document.getElementById("host-seat").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
+  if (opts.role_by_default) { // (the server pins a role by default: which, it does not tell a page anyone may open)
+    document.getElementById("role").placeholder = "服务器默认的角色";
+    document.getElementById("no-role-label").hidden = false;
+  }
   seatRows();
   document.getElementById("create").addEventListener("submit", create);
   refresh();
