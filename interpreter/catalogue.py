@@ -1075,6 +1075,7 @@ ERROR_CODES: dict[str, str] = {
     "E503": "a game is stuck: it asked more decisions than a game can take",
     "E504": "triggered skills keep triggering each other at one timing node",
     "W116": "a skill with `flips_up: true` on a role that is not hidden (it starts face up)",
+    "W117": "a skill without `text:` (players at the table read only its name)",
     "W129": "an identity table row for more players than the commands, logs, saves and web tables seat (MAX_SEATS)",
     "W301": "a mark read as another kind of value than it is set to, or never set in the pack",
     "W501": "loops inside loops that could run past the step budget",

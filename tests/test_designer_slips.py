@@ -417,6 +417,26 @@ def test_flips_up_on_a_role_that_is_not_hidden_is_a_warning(tmp_path):
         assert not expected or "`hidden: true`" in found["warnings"][0]["hint"]
 
 
+def test_a_skill_without_text_is_a_warning(tmp_path):
+    """A skill with no `text:` (or a blank one) played, but a person at the table read only 【一】 with nothing after
+    it, and validate said ok. A warning at the skill (or at its blank text), with the way to a text to start from."""
+    body = "    kind: active\n    timing: play_phase\n    effect: draw(self, 1)\n"
+    cases = (
+        ("none", "", [("W117", 7, 5)]),
+        ("blank", '    text: " "\n', [("W117", 9, 5)]),
+        ("set", "    text: 摸牌。\n", []),
+    )
+    for name, text, expected in cases:
+        role = tmp_path / name / "roles" / "ce_shi.yaml"  # (a pack a process loaded is not read again: a pack each)
+        role.parent.mkdir(parents=True)
+        role.write_text(HEAD + "  - id: yi\n    name: 一\n" + text + body, encoding="utf-8")
+        r = CliRunner().invoke(main, ["validate", "--format", "json", "--expansions", "none", str(role.parent.parent)])
+        assert r.exit_code == 0, r.output  # (a warning: the content loads)
+        found = json.loads(r.stdout)
+        assert [(w["code"], w["line"], w["col"]) for w in found["warnings"]] == expected, name
+        assert not expected or "describe" in found["warnings"][0]["hint"]
+
+
 @pytest.mark.parametrize(
     ("slip", "fixed", "said"),
     [

@@ -62,7 +62,8 @@ def _role(folder, name: str, effect: str) -> None:
     (folder / "roles").mkdir(parents=True, exist_ok=True)
     (folder / "roles" / f"{name}.yaml").write_text(
         f"id: {name}\nname: 测{name}\ngender: male\nhidden: false\nskills:\n"
-        f"  - id: s\n    name: 技\n    kind: active\n    timing: play_phase\n    effect: |\n      {effect}\n",
+        f"  - id: s\n    name: 技\n    text: 技。\n    kind: active\n    timing: play_phase\n"
+        f"    effect: |\n      {effect}\n",
         encoding="utf-8",
     )
 
@@ -77,7 +78,7 @@ def test_a_clean_role_is_built_once_and_its_marks_still_count_in_every_load(tmp_
     assert loads[0].roles["reads"] is loads[1].roles["reads"] is loads[2].roles["reads"]
     for content, folder in zip(loads, ("a", "a", "b"), strict=True):
         (w,) = [w for w in content.warnings if w.code == "W301"]
-        assert (w.path, w.line, w.col) == (str(tmp_path / folder / "roles" / "reads.yaml"), 11, 44)
+        assert (w.path, w.line, w.col) == (str(tmp_path / folder / "roles" / "reads.yaml"), 12, 44)
     # a role naming a card of its pack: built again when the card names differ
     _role(tmp_path / "c", "uses", "if usable(none, as: 【新牌】) { draw(self, 1) }")
     with pytest.raises(ContentErrors) as e:

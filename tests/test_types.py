@@ -133,6 +133,7 @@ def test_validate_points_at_the_line_with_the_typed_reads_as_hint(tmp_path):
             skills:
               - id: s
                 name: 技
+                text: 技。
                 kind: active
                 timing: play_phase
                 effect: |
@@ -143,7 +144,7 @@ def test_validate_points_at_the_line_with_the_typed_reads_as_hint(tmp_path):
         encoding="utf-8",
     )
     errors = validate_paths([f])
-    assert [(e.code, e.line, e.col) for e in errors] == [("E302", 12, 15)]
+    assert [(e.code, e.line, e.col) for e in errors] == [("E302", 13, 15)]
     assert "mark_number(...)" in (errors[0].hint or "") and "has_mark(...)" in (errors[0].hint or "")
 
 
@@ -378,7 +379,8 @@ def _role_file(tmp_path, name: str, effects: list[str]):
     f = tmp_path / "roles" / f"{name}.yaml"
     f.parent.mkdir(exist_ok=True)
     skills = "".join(
-        f"  - id: s{i}\n    name: 技{i}\n    kind: active\n    timing: play_phase\n    effect: |\n      {e}\n"
+        f"  - id: s{i}\n    name: 技{i}\n    text: 技。\n    kind: active\n    timing: play_phase\n"
+        f"    effect: |\n      {e}\n"
         for i, e in enumerate(effects)
     )
     f.write_text(f"id: {name}\nname: 测{name}\ngender: male\nhidden: false\nskills:\n{skills}", encoding="utf-8")
@@ -388,9 +390,9 @@ def _role_file(tmp_path, name: str, effects: list[str]):
 def test_a_mark_read_as_another_kind_than_it_is_set_is_a_warning(tmp_path):
     f = _role_file(tmp_path, "m", ['set_mark(self, "色", red)', 'draw(self, mark(self, "色"))'])
     (w,) = validate_paths([f])
-    assert (w.level, w.code, w.line, w.col) == ("warning", "W301", 17, 18)
+    assert (w.level, w.code, w.line, w.col) == ("warning", "W301", 19, 18)
     assert w.message.startswith('the mark "色" is read here as a number, but set_mark gives it a color')
-    assert f"({f}:11)" in w.message and w.hint == "read it with mark_color(...)"
+    assert f"({f}:12)" in w.message and w.hint == "read it with mark_color(...)"
     # read as what it is set as: nothing to say
     ok = _role_file(tmp_path, "n", ['set_mark(self, "色", red)', 'discard(hand(self) where it has mark(self, "色"))'])
     assert validate_paths([ok]) == []
@@ -402,7 +404,7 @@ def test_a_mark_no_effect_of_the_pack_sets_is_a_warning(tmp_path):
     _role_file(pack, "a", ['set_mark(self, "计数", 1)'])
     _role_file(pack, "b", ['draw(self, mark_number(self, "计数") + mark(self, "记数"))'])
     warnings = [w for w in validate_paths([BUNDLED_CONTENT, pack]) if w.code == "W301"]
-    assert [(Path(w.path).name, w.line, w.col) for w in warnings] == [("b.yaml", 11, 44)]
+    assert [(Path(w.path).name, w.line, w.col) for w in warnings] == [("b.yaml", 12, 44)]
     assert warnings[0].message == 'no effect sets the mark "记数": this read is always 0'
     assert warnings[0].hint == "did you mean 计数?"
     # a file alone may read a mark another file sets

@@ -78,6 +78,7 @@ def build_skills(u: Units, path: Path, data: Any, role: Role | None, skill_refs:
             continue
         pos = pos_of(entries, i)
         _check_id(u, path, sk, skill_ids, role is None)
+        _warn_no_text(u, path, sk)
         if "moments" not in sk:
             if "kind" not in sk and (id(sk), "kind") not in u.sink.dropped:
                 u.sink.err(
@@ -97,6 +98,23 @@ def build_skills(u: Units, path: Path, data: Any, role: Role | None, skill_refs:
                 m.moments = moments
             built_skills.append(moments[0])
     return built_skills
+
+
+def _warn_no_text(u: Units, path: Path, sk: PosDict) -> None:
+    """W117: a skill without `text:` (or an empty one). It plays, but a person at the table reads only its name
+    (【name】 with nothing after it) in the role's panel and in `h`, and `describe`'s 原文 is empty: the text is
+    what players read, and what a designer checks the code against."""
+    text = sk.get("text")
+    if isinstance(text, str) and text.strip():
+        return
+    u.sink.warn(
+        path,
+        key_pos_of(sk, "text") if "text" in sk else sk.pos,
+        "W117",
+        f"the skill {sk.get('name', '?')} has no text: players at the table read only its name",
+        "write what it does as the role card prints it (`text:`); `fengsheng describe` prints a text generated "
+        "from its code to start from",
+    )
 
 
 def _check_id(u: Units, path: Path, sk: PosDict, skill_ids: set[str], of_rules: bool = False) -> None:
