@@ -161,13 +161,15 @@ class Seats:
         emit_event(self.game, "status", seat=p.seat, status=name, to=[p.seat] if secret else None)
 
     def forget_secrets(self, seat: int) -> None:
-        """Drop what only another player was told of — his secret statuses and his secret marks kept for the game
-        (the step API's resample for `seat`: a sample must not carry facts `seat` cannot know; absent is one
-        world consistent with what it saw)."""
+        """Drop what only another player was told of — his secret statuses, his secret marks kept for the game and
+        the identity cards he looked at (Skills.look_identity: its record goes to him alone) — (the step API's
+        resample for `seat`: a sample must not carry facts `seat` cannot know; absent is one world consistent with
+        what it saw)."""
         for p in self.players:
             if p.seat == seat:
                 continue
             p.version += 1
+            p.known_identities.clear()
             for name in p.secret_statuses:
                 p.statuses.pop(name, None)
             p.secret_statuses.clear()

@@ -572,11 +572,8 @@ class Skills:
                 task = tasks.pop() if ident.takes_task and tasks else None
                 gone[i] = (ident, task, gone[i][2])
             self.seats.standing += 1
-        for q in players:  # what the others looked at follows the identity card it was
-            for s in list(q.known_identities):
-                seen = players[s].identity
-                if seen is not None:
-                    q.known_identities[s] = seen
+        # (the identity cards `seat` looked at are not dealt again; those the others looked at, they alone were told
+        # of: the sample forgets them, Seats.forget_secrets)
 
         face_down = [p for p in players if p.seat != seat and p.role is not None and not p.role_shown]
         # while the seats choose: the other seat choosing now, whose dealt roles `seat` has not seen

@@ -105,6 +105,7 @@ class Card:
         "zone",
         "owner",
         "knowers",
+        "told",
         "chosen",
         "shown",
         "face_down",
@@ -136,6 +137,10 @@ class Card:
         self.zone = DECK
         self.owner: Player | None = None
         self.knowers = 0  # bit mask of the seats that can tell where this card is (see Zones.move)
+        # the part of `knowers` the whole table was told of (its owner's hand, a card given or shown to all, the target
+        # of a card used face down): what a sample keeps of the others' knowledge, the rest being what only a seat
+        # that looked knows it saw (Zones.move, Zones.reveal, Zones.forget_looks)
+        self.told = 0
         self.chosen = 0  # seats that picked this card in a decision since it last moved
         self.shown = 0  # seats it is on show to (展示/查看) while the effect that showed it resolves (Zones.reveal)
         self.face_down = False  # in use (PROCESSING) as a card that is played face down

@@ -321,11 +321,13 @@ class GameState:
         (and secret tasks) of the other seats whose identity `seat` has not looked at;
         the face-down roles of the others, with the role pile; and the generator of
         all future chance. Dropped: what only another seat was told of (its secret
-        statuses, marks and receiver binding, and their records), and the referee's
-        records (the deal). Kept: everything in `seat`'s observation, which is
-        identical before and after. What is not inferred: facts another seat's past
-        behaviour implies (the state is consistent with what `seat` saw, not
-        conditioned on how likely the others' moves were).
+        statuses, marks and receiver binding, the cards and identity cards it looked at
+        alone: Zones.forget_looks, and their records), and the referee's records (the
+        deal); of who follows each card, only what the whole table was told is kept
+        (and the looks of an effect still resolving). Kept: everything in `seat`'s
+        observation, which is identical before and after. What is not inferred: facts
+        another seat's past behaviour implies (the state is consistent with what `seat`
+        saw, not conditioned on how likely the others' moves were).
 
         What the sample carries: no true seed (its ``seed`` is the seed of its own
         chance, drawn in the re-deal), no action id from before it was dealt
@@ -447,6 +449,7 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     )
     g.skills.redeal(seat, r, weigh, IDENTITY_TRIES)
     g.seats.forget_secrets(seat)
+    g.zones.forget_looks(seat)
     g.flow.forget_secret_bindings(seat)
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
     role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
@@ -499,8 +502,9 @@ def _rebase_stamps(g: Game) -> None:
 
 
 _CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
-# records told to one seat alone of what a sample for another seat forgets (secret statuses, marks, bindings)
-_FORGOTTEN = frozenset({"status", "mark", "receivers_set"})
+# records told to one seat alone of what a sample for another seat forgets (secret statuses, marks, bindings; its
+# looks at cards and identity cards: Zones.forget_looks, Seats.forget_secrets)
+_FORGOTTEN = frozenset({"status", "mark", "receivers_set", "reveal", "identity_seen"})
 # records of another seat alone that name a skill of its role: they go when that role was re-dealt
 _OF_THE_ROLE = frozenset({"skill_changed", "skill_used", "skill_switched"})
 

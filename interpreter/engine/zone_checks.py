@@ -1,7 +1,7 @@
 """The zones' invariant, checked by tests and by batches that ask for it (``Game.check_invariants``; a rule set's
 ``CHECK_EACH_TURN`` at every turn start): every card in exactly one zone, and the zones, the cards' own idea of
-where they are and the players' intel counters agreeing. Apart from zones.py, which moves the cards: a check
-reads, it never plays."""
+where they are, the players' intel counters and who is told to follow a card (among who does) agreeing. Apart
+from zones.py, which moves the cards: a check reads, it never plays."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ def check_zones(zones: Any) -> None:
             seen[c.uid] = zone
             if c.zone != zone or c.owner is not owner:
                 raise AssertionError(f"{c} thinks it is in {name(c.zone)}, found in {name(zone)}")
+            if c.told & ~c.knowers:  # (what everyone was told of who follows it is part of who does)
+                raise AssertionError(f"{c}: seats told to follow it ({c.told:b}) do not ({c.knowers:b})")
     if len(seen) != len(zones.cards):
         raise AssertionError(f"{len(zones.cards) - len(seen)} cards are in no zone")
     for p in zones.players:

@@ -177,6 +177,24 @@ class Zones(MoveCount):
         self.intel_changes += 1  # faces moved: let the next node scan the intel areas again
         self.sightings += 1
 
+    def forget_looks(self, seat: int) -> None:
+        """Keep of who follows each card only what `seat` may know (a sample dealt for it: step._redeal): what the
+        whole table was told (``Card.told``) and `seat`'s own sight and picks. Another seat's 查看 (its record went
+        to the seats that looked) and its picks (its answers) are its own: without this, the sample — and that seat's
+        known cards in it — would tell `seat` that it looked, and at which cards. In the sample it did not look: a
+        world `seat` cannot tell from what it saw (though the rules may let it infer a look whose record it did not
+        read: a card whose text has the target show its hand to the user).
+
+        Kept all the same: what is on show (``Card.shown``) while the effect that showed it resolves. The sample
+        plays that effect on from where it is, and it may ask the seat that looked to pick among what it saw; that
+        effect is one `seat` heard of, being asked in the middle of it."""
+        me = 1 << seat
+        for c in self.cards:
+            shown = c.shown
+            c.knowers &= c.told | shown | me
+            c.chosen &= shown | me
+        self.sightings += 1
+
     def _places(self) -> list[list[Card]]:
         """Every zone's cards, in an order everyone knows (deck bottom to top, hands by seat, pending, in use,
         removed, the public zones, and the zones the rules declare by number and seat: their hidden cards are
@@ -237,8 +255,10 @@ class Zones(MoveCount):
                 o.shown &= seers
 
     def show_to(self, card: Card, seat: int) -> None:
-        """`seat` sees the card where it is, and nobody is told (a face-down card used on its target)."""
+        """`seat` sees the card where it is, and no record says so; everyone knows it does (``Card.told``): the
+        target of a card used face down, named where the use is recorded; the sender of an intel face down."""
         card.knowers |= 1 << seat
+        card.told |= 1 << seat
         self.sightings += 1
 
     def reveal(self, cards: Iterable[Card], seats: Iterable[Player] | None = None) -> None:
@@ -248,12 +268,17 @@ class Zones(MoveCount):
         on show to them (``Card.shown``): a move that effect makes of it is one they see, out of a hand too (the
         text names the shown card, as in "put the card you showed into your hand"). Once that effect has
         resolved (end_shows), or after a pick among it and other cards they do not see (hide_pick), a face-down
-        move out of a hand is followed as any other (see move). docs/rulings.md R47."""
+        move out of a hand is followed as any other (see move). docs/rulings.md R47.
+
+        A 展示 is heard of by all (``Card.told``); a 查看's record goes to the seats that look alone, so that they
+        looked is theirs to know: a sample dealt for another seat forgets it (forget_looks)."""
         bits = self.all_mask if seats is None else sum({1 << p.seat for p in seats})
         showing = self.showing
         self.sightings += 1
         for c in cards:
             c.knowers |= bits
+            if seats is None:
+                c.told |= bits
             if bits and not c.shown:  # (an audience that is none or empty at run time: shown to nobody)
                 showing.append(c)
             c.shown |= bits
@@ -297,6 +322,10 @@ class Zones(MoveCount):
         which card left is not seen by the others; a card moving from the deck
         or the pending place by whoever followed it there; and a card entering
         a hand by its new owner.
+
+        And what of that everyone was told (``card.told``): who follows a face-up card, a hand's owner, the new
+        owner of a hand it enters; a card taken from a hand stays told to the others who followed it only while it
+        is on show to all (a pick, and a look told to some seats alone, are theirs: Zones.forget_looks).
         """
         if zone == DISCARD and self.homes and card.uid in self.homes:
             self._go_home(card)
@@ -307,13 +336,15 @@ class Zones(MoveCount):
         if z == HAND:
             old = card.owner
             assert old is not None
-            k = card.knowers & ((1 << old.seat) | card.chosen | card.shown)
+            bit = 1 << old.seat
+            k = card.knowers & (bit | card.chosen | card.shown)
+            t = card.told if card.shown == self.all_mask else card.told & bit
             old.hand.remove(card)
             old.version += 1  # (what its row shows changed: Player.version)
         elif z == INTEL:
             o = card.owner
             assert o is not None
-            k = self.all_mask
+            k = t = self.all_mask
             self.intel_changes += 1
             o.intel.remove(card)
             o.version += 1
@@ -326,35 +357,40 @@ class Zones(MoveCount):
             if m & BLACK_BIT:
                 c[BLACK_BIT] -= 1
         elif z == DECK:
-            k = card.knowers
+            k, t = card.knowers, card.told
             deck = self.deck
             if deck[-1] is card:  # drawn from the top (the end): list.remove would compare every card below it
                 deck.pop()
             else:
                 deck.remove(card)
         elif z == DISCARD:
-            k = self.all_mask
+            k = t = self.all_mask
             self.discard_pile.remove(card)
         elif z == PENDING:
-            k = self.all_mask if self.pending_face_up else card.knowers
+            k, t = (self.all_mask, self.all_mask) if self.pending_face_up else (card.knowers, card.told)
             self.pending = None
         elif z == PROCESSING:
-            k = card.knowers if card.face_down else self.all_mask
+            k, t = (card.knowers, card.told) if card.face_down else (self.all_mask, self.all_mask)
             self.processing.remove(card)
         elif z == STAGING:
-            k = self.all_mask
+            k = t = self.all_mask
             self.staging.remove(card)
         elif z == REMOVED:
-            k = card.knowers if card.face_down else self.all_mask
+            k, t = (card.knowers, card.told) if card.face_down else (self.all_mask, self.all_mask)
             self.removed.remove(card)
             self.unremoved += 1
         else:  # a declared zone: a face-up one was seen by all, a face-down one by those following its cards
-            k = self.all_mask if self.zone_decls[z - DECLARED_ZONE].look == "everyone" else card.knowers
+            if self.zone_decls[z - DECLARED_ZONE].look == "everyone":
+                k = t = self.all_mask
+            else:
+                k, t = card.knowers, card.told
             self.piles[z, card.owner.seat if card.owner is not None else -1].remove(card)
         if zone == HAND:
             assert owner is not None  # a hand or an intel area is someone's
             k |= 1 << owner.seat
+            t |= 1 << owner.seat
         card.knowers = k
+        card.told = t
         card.chosen = 0
         if card.face_down:
             card.face_down = False
@@ -414,6 +450,7 @@ class Zones(MoveCount):
             raise EngineError(f"zone {decl.name} is each player's: a card put there needs a player")
         if owner is not None and decl.look == "owner":
             card.knowers |= 1 << owner.seat
+            card.told |= 1 << owner.seat
         key = (zone, owner.seat if owner is not None else -1)
         pile = self.piles.get(key)
         if pile is None:
@@ -448,7 +485,7 @@ class Zones(MoveCount):
         self.sightings += 1
         if self.zone_decls[zone - DECLARED_ZONE].look != "everyone":
             for c in pile:
-                c.knowers = 0
+                c.knowers = c.told = 0
                 c.shown = 0
 
     def refill(self) -> bool:
@@ -462,7 +499,7 @@ class Zones(MoveCount):
         self.sightings += 1
         for c in pile:
             c.zone = DECK
-            c.knowers = 0  # shuffled: nobody can follow a card any more
+            c.knowers = c.told = 0  # shuffled: nobody can follow a card any more
             c.shown = 0
         shuffle(self.game.rng, pile)
         self.deck = pile
