@@ -179,3 +179,29 @@ def test_a_skill_that_flips_its_role_up_and_works_face_down_is_an_error_at_its_k
     (err,) = [x for x in e.value.errors if x.code == "E115"]
     assert err.path.endswith("zhe_fu_zhe.yaml") and (err.line, err.col) == (line, 5)
     assert "破茧" in err.message and "flips_up" in (err.hint or "") and "while_face_down" in (err.hint or "")
+
+
+def test_a_sample_for_another_seat_keeps_no_trace_of_a_silent_use(content):
+    """A silent use of a face-down role's skill (蓄力: its owner-only counter goes up) left in a sample for another
+    seat neither the counter's record (counter_changed, told to the owner alone) nor, for a skill with a limit, its
+    count of uses (Player.usage names the skill), nor the use's own record where the sample dealt her true role
+    again: two tables P1 cannot tell apart deal it the same sample."""
+    import dataclasses
+
+    def table(used: bool):
+        g = _table(content)
+        p0 = g.players[0]
+        xu_li = dataclasses.replace(next(s for s in p0.role.skills if s.id == "xu_li"), limit_scope="game")
+        if used:
+            g.skills.use_skill(p0, xu_li)
+        return g
+
+    plain, used = table(False), table(True)
+    assert used.players[0].usage and any(r.get("e") == "counter_changed" for r in used.log)
+    assert observe(plain, 1) == observe(used, 1)
+    for seed in range(4):
+        a, b = table(False), table(True)
+        _redeal(a, 1, random.Random(seed))
+        _redeal(b, 1, random.Random(seed))
+        assert b.players[0].usage == a.players[0].usage == {}
+        assert all(observe(a, s)["history"] == observe(b, s)["history"] for s in (0, 2))

@@ -117,3 +117,20 @@ def test_a_look_of_an_effect_still_resolving_stays_in_the_sample():
     g.zones.reveal([seen], [g.players[b]])  # (not ended: its effect is resolving)
     _redeal(g, a, random.Random(1))
     assert seen.knowers >> b & 1 and seen.shown >> b & 1 and not seen.told >> b & 1
+
+
+def test_a_sample_carries_no_record_another_seat_alone_was_told_of():
+    """Two games A cannot tell apart, in one of which B was asked one more question (its record, to B alone, as
+    ask_seat logs it: how many options it had tells of its hand), deal the same sample, every seat's observation
+    included: the sample's log is the records A reads."""
+    state = _played(25)
+    a, b, _c = _seats(state)
+    plain, asked = state.clone(), state.clone()
+    g = asked._game
+    question = next(r for r in g.log if "d" in r and r.get("to") == [b])
+    g.log.append(dict(question))
+    assert plain.observation(a) == asked.observation(a)
+    _redeal(plain._game, a, random.Random(1))
+    _redeal(asked._game, a, random.Random(1))
+    assert _knowledge(plain) == _knowledge(asked)
+    assert not [r for r in asked._game.log if r.get("to") is not None and a not in r["to"]]

@@ -594,6 +594,9 @@ class Skills:
                     pick = next(i for i in range(len(pool) - 1, -1, -1) if pool[i].hidden == hidden)
                     p.role = pool.pop(pick)
                 p.reset_skills(self.rule_ids)  # (the rules' skills' states stay with the seat)
+                # its uses of its role's limited skills were made face down, heard of by it alone (or that a skill was
+                # used, not which): they go, the rules' skills' stay
+                p.usage = {k: n for k, n in p.usage.items() if k[0] in self.rule_ids}
             for p in choosing:  # (in place: the list is the options its question offers, deal_roles)
                 p.dealt_roles[:] = [pool.pop() for _ in p.dealt_roles]
             # (in place: while the seats choose, deal_roles goes on dealing from this list; a pinned role still in it is

@@ -38,7 +38,6 @@ holds, and its clone re-plays from there (see :meth:`GameState.resample`).
 from __future__ import annotations
 
 import random
-import re
 import threading
 import weakref
 from collections.abc import Callable
@@ -322,9 +321,10 @@ class GameState:
         the face-down roles of the others, with the role pile; and the generator of
         all future chance. Dropped: what only another seat was told of (its secret
         statuses, marks and receiver binding, the cards and identity cards it looked at
-        alone: Zones.forget_looks, and their records), and the referee's records (the
-        deal); of who follows each card, only what the whole table was told is kept
-        (and the looks of an effect still resolving). Kept: everything in `seat`'s
+        alone: Zones.forget_looks, its face-down role's skill uses) and every record
+        `seat` does not read (another seat's questions, looks and secrets; the
+        referee's: the deal); of who follows each card, only what the whole table was
+        told is kept (and the looks of an effect still resolving). Kept: everything in `seat`'s
         observation, which is identical before and after. What is not inferred: facts
         another seat's past behaviour implies (the state is consistent with what `seat`
         saw, not conditioned on how likely the others' moves were).
@@ -441,7 +441,6 @@ def _not_dealt_for(g: Game, decision: Any, seat: int) -> str:
 def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample; `weigh`: World.sample)."""
     before = {id(c): c.uid for c in g.cards}
-    roles_before = {p.seat: p.role for p in g.players}
     t, pending = g.flow.transit, g.zones.pending
     sent = t is not None and pending is not None and t.card is pending  # sent as it is: its arrow was announced
     g.zones.redeal(
@@ -452,11 +451,7 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     g.zones.forget_looks(seat)
     g.flow.forget_secret_bindings(seat)
     uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
-    role_map = {s: p.role for s, p in enumerate(g.players) if p.role is not roles_before[s]}
-    old_skills = {
-        s: {sk.id for sk in old.skills} for s, old in roles_before.items() if s in role_map and old is not None
-    }
-    _rewrite_history(g, seat, uid_map, role_map, old_skills)
+    _rewrite_history(g, seat, uid_map)
     # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
@@ -501,41 +496,21 @@ def _rebase_stamps(g: Game) -> None:
     g.steps_left = left
 
 
-_CARD_LABEL = re.compile(r"\S+#(\d+)\([^)]*\)")
-# records told to one seat alone of what a sample for another seat forgets (secret statuses, marks, bindings; its
-# looks at cards and identity cards: Zones.forget_looks, Seats.forget_secrets)
-_FORGOTTEN = frozenset({"status", "mark", "receivers_set", "reveal", "identity_seen"})
-# records of another seat alone that name a skill of its role: they go when that role was re-dealt
-_OF_THE_ROLE = frozenset({"skill_changed", "skill_used", "skill_switched"})
+def _rewrite_history(g: Game, seat: int, uid_map: dict[int, int]) -> None:
+    """Make the log what a sample for `seat` may carry: the records `seat` reads, and no other.
 
-
-def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skills: dict) -> None:
-    """Make the other seats' records agree with the re-deal (what `seat` reads stays as it was).
-
-    Without this a sample would keep the truth in the others' histories (the cards
-    they really drew, the role they really chose, the skills of a face-down role they
-    used or were asked about), and a search that plays the others from their
-    observations inside the sample would read it. `old_skills`: per re-dealt seat, the
-    skill ids of the role it held before.
+    A record another seat alone was told of (its questions and answers, its looks at cards and identity cards, its
+    secret statuses, marks, counters and binding, the uses of its face-down role's skills) and the referee's (the
+    deal) go: their very being there tells `seat` something it may not know (how many questions another seat was
+    asked tells of its hand; a look, what it looked at), and a search that plays the others from their observations
+    inside the sample would read them. Of a record everyone heard of, a field `seat` may not read keeps its readers
+    (who could see a card is named when it is recorded) but names what the re-deal put in that place (the cards the
+    others drew are the cards they hold in the sample), and the skill of a face-down role's announced use is named to
+    nobody (the sample may have dealt another role).
     """
     if not g.record:
         return
-    # the referee's records (the deal: to nobody) and the records of what the sample forgets (Seats.forget_secrets,
-    # TurnFlow.forget_secret_bindings: told to another seat alone) go
-    kept = []
-    last_replaced = {}  # seat -> its last role_replaced record: the one whose new role is still face down
-    for rec in g.log:
-        to = rec.get("to")
-        if to is not None and seat not in to and (not to or rec.get("e") in _FORGOTTEN):
-            continue
-        kept.append(rec)
-        if rec.get("e") == "role_replaced":
-            last_replaced[rec["seat"]] = rec
-    g.log[:] = kept
-    for owner, rec in last_replaced.items():
-        secret = rec.get("secret")
-        if owner in role_map and secret and seat not in secret.get("new", (seat,)):
-            rec["new"] = role_map[owner].id
+    g.log[:] = [rec for rec in g.log if (to := rec.get("to")) is None or seat in to]
 
     def new_uid(v):
         if type(v) is int:
@@ -544,45 +519,16 @@ def _rewrite_history(g: Game, seat: int, uid_map: dict, role_map: dict, old_skil
             return [uid_map.get(x, x) if type(x) is int else x for x in v]
         return v
 
-    def relabel(m):
-        uid = uid_map.get(int(m.group(1)))
-        return g.by_uid[uid].label() if uid is not None else m.group(0)
-
-    to_drop: list = []
     for rec in g.log:
-        to = rec.get("to")
-        if to is None:  # heard of by all: only its secret fields may be another seat's
-            secret = rec.get("secret")
-            if not secret:
-                continue  # (most records)
-            if "skill" in secret and seat not in secret["skill"] and rec["seat"] in role_map:
-                rec["skill"] = None  # a face-down role's skill used where all heard of it (announced): not which one
-            if uid_map:
-                for f, seats in secret.items():
-                    if f in CARD_FIELDS and seat not in seats:
-                        rec[f] = new_uid(rec[f])
-            continue
-        if seat in to:
-            continue
-        if rec.get("e") in _OF_THE_ROLE and rec["seat"] in role_map:
-            to_drop.append(rec)  # a skill of the role it held before the re-deal
-            continue
-        if "d" in rec and rec.get("source") in old_skills.get(rec["seat"], ()):
-            to_drop.append(rec)  # a question about a skill of that role (发动…吗, its choices)
-            continue
-        # the whole record is hidden from `seat`
-        if "d" in rec:
-            owner = rec["seat"]
-            if rec["d"] == "role" and owner in role_map:
-                rec["label"] = role_map[owner].label()
-            elif uid_map:
-                rec["label"] = _CARD_LABEL.sub(relabel, rec["label"])
-        for f in CARD_FIELDS:
-            if f in rec:
-                rec[f] = new_uid(rec[f])
-    if to_drop:
-        dropped = {id(rec) for rec in to_drop}
-        g.log[:] = [rec for rec in g.log if id(rec) not in dropped]
+        secret = rec.get("secret")
+        if not secret:
+            continue  # (most records)
+        if "skill" in secret and seat not in secret["skill"]:
+            rec["skill"] = None
+        if uid_map:
+            for f, seats in secret.items():
+                if f in CARD_FIELDS and seat not in seats:
+                    rec[f] = new_uid(rec[f])
     g.forget_views()  # what observations kept is stale now (records went, cards may have other ids)
 
 
