@@ -134,3 +134,23 @@ def test_a_sample_carries_no_record_another_seat_alone_was_told_of():
     _redeal(asked._game, a, random.Random(1))
     assert _knowledge(plain) == _knowledge(asked)
     assert not [r for r in asked._game.log if r.get("to") is not None and a not in r["to"]]
+
+
+def test_a_sample_names_no_reader_of_a_record_that_only_a_look_made_one():
+    """B looked at the top of the deck alone, then C drew that card: the draw's record names its cards to the seats
+    that could see them (C, and B), so B's copy named C's card. Two games A cannot tell apart, with and without
+    B's look, deal the same sample: a field of a record A may not read is read by nobody in the sample."""
+    state = _played(25)
+    a, b, c = _seats(state)
+    plain, looked = state.clone(), state.clone()
+    g = looked._game
+    mark = len(g.zones.showing)
+    g.zones.reveal([g.zones.deck[-1]], [g.players[b]])
+    g.zones.end_shows(mark)
+    for s in (plain, looked):
+        s._game.zones.draw(s._game.players[c], 1)
+    assert [r.get("secret") for r in g.log[-1:]] == [{"cards": sorted([b, c])}]
+    assert plain.observation(a) == looked.observation(a)
+    _redeal(plain._game, a, random.Random(1))
+    _redeal(looked._game, a, random.Random(1))
+    assert _knowledge(plain) == _knowledge(looked)

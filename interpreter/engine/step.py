@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING, Any
 
 from greenlet import getcurrent, greenlet
 
-from ..catalogue import CARD_FIELDS
 from ..seeds import SEED_RANGE, as_seed, as_whole
 from . import decisions as D
 from .errors import EngineError, IllegalAction
@@ -440,7 +439,6 @@ def _not_dealt_for(g: Game, decision: Any, seat: int) -> str:
 
 def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample; `weigh`: World.sample)."""
-    before = {id(c): c.uid for c in g.cards}
     t, pending = g.flow.transit, g.zones.pending
     sent = t is not None and pending is not None and t.card is pending  # sent as it is: its arrow was announced
     g.zones.redeal(
@@ -450,8 +448,7 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     g.seats.forget_secrets(seat)
     g.zones.forget_looks(seat)
     g.flow.forget_secret_bindings(seat)
-    uid_map = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
-    _rewrite_history(g, seat, uid_map)
+    _rewrite_history(g, seat)
     # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
@@ -496,40 +493,33 @@ def _rebase_stamps(g: Game) -> None:
     g.steps_left = left
 
 
-def _rewrite_history(g: Game, seat: int, uid_map: dict[int, int]) -> None:
-    """Make the log what a sample for `seat` may carry: the records `seat` reads, and no other.
+def _rewrite_history(g: Game, seat: int) -> None:
+    """Make the log what a sample for `seat` may carry: the records `seat` reads, as it reads them, and no other.
 
     A record another seat alone was told of (its questions and answers, its looks at cards and identity cards, its
     secret statuses, marks, counters and binding, the uses of its face-down role's skills) and the referee's (the
     deal) go: their very being there tells `seat` something it may not know (how many questions another seat was
     asked tells of its hand; a look, what it looked at), and a search that plays the others from their observations
-    inside the sample would read them. Of a record everyone heard of, a field `seat` may not read keeps its readers
-    (who could see a card is named when it is recorded) but names what the re-deal put in that place (the cards the
-    others drew are the cards they hold in the sample), and the skill of a face-down role's announced use is named to
-    nobody (the sample may have dealt another role).
+    inside the sample would read them. A field of a public record that `seat` may not read (the cards another seat
+    drew, the skill of a face-down role's announced use) is read by nobody in the sample, and one it reads by it
+    alone: who else could read it was named from who could see a card when it was recorded, which counts the seats
+    that had looked at it alone (a look at the top of the deck makes its looker a reader of the draw that takes it).
+    The others' hands are in their observations all the same (the faces the re-deal gave them).
     """
     if not g.record:
         return
     g.log[:] = [rec for rec in g.log if (to := rec.get("to")) is None or seat in to]
-
-    def new_uid(v):
-        if type(v) is int:
-            return uid_map.get(v, v)
-        if type(v) is list:
-            return [uid_map.get(x, x) if type(x) is int else x for x in v]
-        return v
-
     for rec in g.log:
         secret = rec.get("secret")
         if not secret:
             continue  # (most records)
-        if "skill" in secret and seat not in secret["skill"]:
-            rec["skill"] = None
-        if uid_map:
-            for f, seats in secret.items():
-                if f in CARD_FIELDS and seat not in seats:
-                    rec[f] = new_uid(rec[f])
-    g.forget_views()  # what observations kept is stale now (records went, cards may have other ids)
+        for f, readers in secret.items():
+            if seat in readers:
+                secret[f] = [seat]
+            else:
+                secret[f] = []
+                rec[f] = None
+    g.forget_views()  # what observations kept is stale now (records went, fields were blanked)
 
 
 def drive(content, n_players: int, seed: int, agents, max_turns: int | None = None, record: bool = False) -> Game:
