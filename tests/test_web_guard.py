@@ -340,6 +340,21 @@ def test_the_server_holds_a_bounded_number_of_tables_forgetting_finished_ones_fi
         assert client.get("/api/tables/t1/log?token=x").status_code == 404
 
 
+def test_a_table_refused_on_the_way_forgets_no_finished_table():
+    """The room for a new table was made (the oldest finished table forgotten, its logs with it) before the request's
+    expansions, player count or pin were checked: a refused request cost a finished game its logs."""
+    with _client(Limits(tables=2, tables_per_client=0)) as client:
+        first = _table(client)
+        _table(client)
+        _finish(client, first)
+        for wrong in ({"expansions": "nope"}, {"role": "nope"}):
+            refused = client.post("/api/tables", json={"seats": ["human", "random"], **wrong})
+            assert refused.status_code == 400, refused.json()
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["t1", "t2"]  # t1 kept
+        assert client.post("/api/tables", json={"seats": ["human", "random"]}).status_code == 200
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == ["t2", "t3"]  # t1 made room now
+
+
 def test_one_client_makes_a_bounded_number_of_unfinished_tables():
     app = make_app(limits=Limits(tables_per_client=2))
     with TestClient(app, client=("10.0.0.1", 1)) as one, TestClient(app, client=("10.0.0.2", 1)) as two:

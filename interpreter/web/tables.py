@@ -524,7 +524,7 @@ class Tables:
         if HUMAN not in seats and OPEN not in seats:
             raise TableError(f"a table needs at least one human seat ({HUMAN} or {OPEN})")
         self.expire()
-        self._room_for(client)
+        forget = self._room_for(client)
         if host_seat == "first":
             host_seat = next((s for s, k in enumerate(seats) if k == HUMAN), None)
         if host_seat is not None and (
@@ -555,12 +555,12 @@ class Tables:
         humans = [s for s, k in enumerate(seats) if k in (HUMAN, OPEN)]
         bots = {s: k for s, k in enumerate(seats) if k not in (HUMAN, OPEN)}
         setup = Setup(players, seed, humans, bots, [], expansions, **(pin(content, host_seat, players) if pin else {}))
-        self._made += 1
-        tid = f"t{self._made}"
         try:
             table = Table(content, setup)
         except ValueError as e:
             raise TableError(f"cannot set up the game: {e}") from None
+        self._made += 1  # (a table refused before here takes no id)
+        tid = f"t{self._made}"
         links = {}
         invites: dict[int, str] = {}
         seat_key = secrets.token_urlsafe(16) if host_seat is not None else None
@@ -598,6 +598,11 @@ class Tables:
             except StoreError as e:
                 self._made -= 1
                 raise TableError(f"the table cannot be kept: {e}", 503) from None
+        for done in forget:  # (room made once the new table is kept: its logs go with it)
+            del self.tables[done]
+        if forget and self.store is not None:
+            with contextlib.suppress(StoreError):  # (they come back at a restart, and are expired in time)
+                self.store.forget(forget)
         self.tables[tid] = web
         return web
 
@@ -615,10 +620,10 @@ class Tables:
         for tid in gone:
             self.tables.pop(tid, None)
 
-    def _room_for(self, client: str) -> None:
-        """Room for one more table made from `client`, or a TableError (429: that address's share of unfinished
-        tables is made; 503: the server is full of unfinished tables). A finished table is forgotten to make room
-        (the oldest first): its logs go with it."""
+    def _room_for(self, client: str) -> list[str]:
+        """The finished tables (oldest first) to forget for one more table from `client`, or a TableError (429: that
+        address's share of unfinished tables is made; 503: the server is full of unfinished ones). Named only: create
+        forgets them once the new table is kept (a request refused on the way costs no finished table its logs)."""
         per_client = self.limits.tables_per_client
         if per_client and sum(1 for t in self.tables.values() if t.client == client and not t.over()) >= per_client:
             raise TableError(
@@ -626,17 +631,12 @@ class Tables:
                 "owner (serve --max-tables-per-client)",
                 429,
             )
-        while len(self.tables) >= self.limits.tables:
-            done = next((tid for tid, t in self.tables.items() if t.over()), None)
-            if done is None:
-                raise TableError(
-                    f"the server holds {_tables(self.limits.tables)}: try again later (serve --max-tables)",
-                    503,
-                )
-            del self.tables[done]
-            if self.store is not None:
-                with contextlib.suppress(StoreError):  # (it comes back at a restart, and is expired in time)
-                    self.store.forget([done])
+        done = [tid for tid, t in self.tables.items() if t.over()][: max(0, len(self.tables) - self.limits.tables + 1)]
+        if len(self.tables) - len(done) >= self.limits.tables:
+            raise TableError(
+                f"the server holds {_tables(self.limits.tables)}: try again later (serve --max-tables)", 503
+            )
+        return done
 
     def get(self, tid: str) -> WebTable:
         table = self.tables.get(tid)
