@@ -209,18 +209,15 @@ def _play_input(args: list[str], answers: str = "1\n" * 3000):
 
 
 def test_a_servers_lobby_offers_the_bots_it_was_given_and_its_tables_play_them():
+    from web_helpers import finish_table
+
     from interpreter.web.tables import Tables
 
     external.define([example()])
     assert "ext:mine" in agent_kinds()
     tables = Tables(lambda packs: load_cached(), lambda text: [])
     web = tables.create(["human", "ext:mine", "ext:mine", "random"], seed=3)
-    while not web.over():
-        if web.bot_to_move():
-            web.bot_answered(web.bot_question()())
-        else:
-            seat = web.waiting_for()
-            assert web.act(seat, web.seq(seat), web.state.legal_actions()[0]) is None
+    finish_table(web)
     assert web.table.ended  # its bots were told, their processes kept for another table
     assert external.running() == 2
 

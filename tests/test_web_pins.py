@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from web_helpers import database_folder, make_app
+from web_helpers import database_folder, finish_table, make_app
 
 from conftest import fengsheng
 from interpreter.content.loader import load_cached
@@ -60,15 +60,6 @@ def folder(tmp_path):
         yield where
 
 
-def _finish(web) -> None:
-    while not web.over():
-        if web.bot_to_move():
-            web.bot_answered(web.bot_question()())
-        else:
-            seat = web.waiting_for()
-            assert web.act(seat, web.seq(seat), web.state.legal_actions()[0]) is None
-
-
 def test_a_table_pins_a_role_to_its_hosts_seat_and_a_restart_keeps_it(folder):
     role = _face_down_role()
     db = folder / "tables.sqlite3"
@@ -96,7 +87,7 @@ def test_a_finished_pinned_tables_referee_log_replays_with_its_pin():
     role = _face_down_role()
     with TestClient(make_app()) as c:
         made = c.post("/api/tables", json={"seats": ["random", "human", "random"], "seed": 5, "role": role}).json()
-        c.portal.call(_finish, c.app.state.tables.get(made["table"]["id"]))
+        c.portal.call(finish_table, c.app.state.tables.get(made["table"]["id"]))
         logged = read_log_text(c.get(made["log"]).text)[0]
         assert logged["records"][0]["pins"] == {"seat": 1, "role": role}
         assert replay_game(load_cached(), logged)[0]

@@ -255,3 +255,14 @@ def spectator_hidden(state: GameState, names: Names) -> dict[str, Any]:
         ):
             cards.append(t["card"]["id"])
     return {"cards": cards, "roles": roles, "tasks": tasks, "identities": identities, "allowed": set()}
+
+
+def finish_table(web) -> None:
+    """Play a web table to its end: each person answering its first legal action, each bot its own (on the thread
+    the game was dealt on: a test client's portal, for a table of an app)."""
+    while not web.over():
+        if web.bot_to_move():
+            web.bot_answered(web.bot_question()())
+        else:
+            seat = web.waiting_for()
+            assert web.act(seat, web.seq(seat), web.state.legal_actions()[0]) is None

@@ -84,18 +84,28 @@ def seat_routes(tables: Tables, limits: Limits) -> list[Route]:
             {"error": "this table has no open seat left (a reserved seat is joined by its link)"}, status_code=409
         )
 
-    async def hosted(request: Request) -> Response:
-        """What the host's browser asks with the referee token it kept (``{"token": …}``, in the body: never in a
-        URL a proxy logs) to show a table's links again after a reload: whether the token is this table's (a table
-        of the same id on a server that lost its tables is another table: 403), which invitations are still unused,
-        whether the game is over. Nothing the host may not know: no seed, no key, no invitation."""
+    async def posted_by_host(request: Request, refused: str) -> tuple[WebTable, dict] | Response:
+        """A POST of the host's (its table's referee token in the body as ``token``): the table and the body, or the
+        answer to give instead (the table's refusal; 403 with `refused` for a body without the token, before
+        anything else in it is read)."""
         got = await posted_to_table(request)
         if isinstance(got, Response):
             return got
         web, body = got
         token = body.get("token") if isinstance(body, dict) else None
         if not isinstance(token, str) or not web.is_host(token):
-            return JSONResponse({"error": "this needs the table's referee token (its host's)"}, status_code=403)
+            return JSONResponse({"error": refused}, status_code=403)
+        return web, body
+
+    async def hosted(request: Request) -> Response:
+        """What the host's browser asks with the referee token it kept (``{"token": …}``, in the body: never in a
+        URL a proxy logs) to show a table's links again after a reload: whether the token is this table's (a table
+        of the same id on a server that lost its tables is another table: 403), which invitations are still unused,
+        whether the game is over. Nothing the host may not know: no seed, no key, no invitation."""
+        got = await posted_by_host(request, "this needs the table's referee token (its host's)")
+        if isinstance(got, Response):
+            return got
+        web, _body = got
         return JSONResponse({"table": web.id, "over": web.over(), **web.invitations()})
 
     async def reinvite(request: Request) -> Response:
@@ -105,15 +115,12 @@ def seat_routes(tables: Tables, limits: Limits) -> list[Route]:
         checked before the seat is read (a 403 tells nothing of any seat), the new invitation written before it is
         answered (a database that cannot take it: 503, and the old one still works), and the answer holds that
         seat's invitation alone."""
-        got = await posted_to_table(request)
+        got = await posted_by_host(
+            request, "a new invitation needs the table's referee token (its host's), in the body"
+        )
         if isinstance(got, Response):
             return got
         web, body = got
-        token = body.get("token") if isinstance(body, dict) else None
-        if not isinstance(token, str) or not web.is_host(token):
-            return JSONResponse(
-                {"error": "a new invitation needs the table's referee token (its host's), in the body"}, status_code=403
-            )
         seat = body.get("seat")
         try:
             invite = web.reissue(seat)  # (no await between the check and the write: a guest's join cannot interleave)
