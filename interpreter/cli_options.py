@@ -116,8 +116,8 @@ def pin_options() -> Callable[[Any], Any]:
         callback=_one_pin,
         metavar="ID",
         help="deal this role (its id) to a seat in every game, the seat rotating so each is covered evenly; the "
-        "others are dealt as usual (a pack that lacks the role deals that seat last, as usual, so the other seats "
-        "get the same roles in every pack)",
+        "others are dealt as usual (a pack that lacks the role deals that seat from the bottom of the role pile, so "
+        "the other seats get the same roles in every pack)",
     )
     task = click.option(
         "--task",

@@ -68,8 +68,9 @@ def test_an_unpinned_game_deals_as_before(base) -> None:
 
 
 def test_paired_deals_share_what_both_packs_have(base, fork) -> None:
-    """The base lacks the pinned role: its seat is dealt last; the identities, tasks, first player and deck of
-    both packs are the same, and so are the other seats' roles (the packs differ in that one role only)."""
+    """The base lacks the pinned role: its seat is dealt from the bottom of the pile; the identities, tasks, first
+    player and deck of both packs are the same, and so are the other seats' roles (the packs differ in that one role
+    only)."""
     for i in range(6):  # each game stops after its first turn: the deal is all it reads
         pins = Pins(ROLE, None, i % 5)
         a, _ = play_game(base, 5, 100 + i, max_turns=1, record=True, agents=("random",) * 5, pins=pins)

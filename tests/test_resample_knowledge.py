@@ -154,3 +154,26 @@ def test_a_sample_names_no_reader_of_a_record_that_only_a_look_made_one():
     _redeal(plain._game, a, random.Random(1))
     _redeal(looked._game, a, random.Random(1))
     assert _knowledge(plain) == _knowledge(looked)
+
+
+def test_an_event_still_to_be_heard_names_the_card_now_in_its_place_and_the_log_blanks_it():
+    """A public record whose card field the sampling seat may not read (a card used face down: its id secret to the
+    user and the target) may also be an event a trigger has still to hear (Game.events, a batch of run_triggers: the
+    same dict). The sample blanked it in place, so a trigger heard a use of no card (ctx.card None: a world the seat
+    could not tell from what it saw); the event now names the card the re-deal put in that place, and the log's copy
+    reads as the seat reads it (no card, read by nobody)."""
+    from interpreter.engine.core import emit_event
+
+    state = _played(25)
+    g = state._game
+    a, b, c = _seats(state)
+    card = g.players[b].hand[0]
+    g.zones.show_to(card, c)  # (a face-down use's target sees the card; its user holds it)
+    g.watched = set(g.watched) | {"card_used"}
+    emit_event(g, "card_used", seat=b, card="shi_tan", uid=card.uid, timing="play_phase", target=c)
+    _kind, event = g.events[-1]
+    assert event["secret"] == {"uid": sorted((b, c))}
+    _redeal(g, a, random.Random(1))
+    assert event["uid"] == card.uid and g.by_uid[event["uid"]] is card  # the card in that place, re-dealt or not
+    logged = next(r for r in reversed(g.log) if r.get("e") == "card_used")
+    assert logged is not event and logged["uid"] is None and logged["secret"] == {"uid": []}

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from greenlet import getcurrent, greenlet
 
+from ..catalogue import CARD_FIELDS
 from ..seeds import SEED_RANGE, as_seed, as_whole
 from . import decisions as D
 from .errors import EngineError, IllegalAction
@@ -439,6 +440,7 @@ def _not_dealt_for(g: Game, decision: Any, seat: int) -> str:
 
 def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) -> None:
     """Re-deal in place everything `seat` cannot see (see GameState.resample; `weigh`: World.sample)."""
+    before = {id(c): c.uid for c in g.cards}  # (each place's card before the re-deal: for the events still pending)
     t, pending = g.flow.transit, g.zones.pending
     sent = t is not None and pending is not None and t.card is pending  # sent as it is: its arrow was announced
     g.zones.redeal(
@@ -448,7 +450,7 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     g.seats.forget_secrets(seat)
     g.zones.forget_looks(seat)
     g.flow.forget_secret_bindings(seat)
-    _rewrite_history(g, seat)
+    _rewrite_history(g, seat, {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid})
     # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
@@ -493,7 +495,7 @@ def _rebase_stamps(g: Game) -> None:
     g.steps_left = left
 
 
-def _rewrite_history(g: Game, seat: int) -> None:
+def _rewrite_history(g: Game, seat: int, uid_map: dict[int, int]) -> None:
     """Make the log what a sample for `seat` may carry: the records `seat` reads, as it reads them, and no other.
 
     A record another seat alone was told of (its questions and answers, its looks at cards and identity cards, its
@@ -505,20 +507,32 @@ def _rewrite_history(g: Game, seat: int) -> None:
     alone: who else could read it was named from who could see a card when it was recorded, which counts the seats
     that had looked at it alone (a look at the top of the deck makes its looker a reader of the draw that takes it).
     The others' hands are in their observations all the same (the faces the re-deal gave them).
+
+    Such a record is replaced in the log by its copy, not blanked in place: the same dict may be an event a trigger
+    has still to hear (Game.events, a batch of Resolution.run_triggers), which names by `uid_map` (old id -> the id of
+    the card the re-deal put in that place) the card now in the place it named, as the sample's cards are, and no
+    skill a face-down role may not have (a trigger reading a blank card would resolve on no card: a world `seat`
+    could not tell from what it saw).
     """
     if not g.record:
         return
     g.log[:] = [rec for rec in g.log if (to := rec.get("to")) is None or seat in to]
-    for rec in g.log:
+    for i, rec in enumerate(g.log):
         secret = rec.get("secret")
         if not secret:
             continue  # (most records)
+        seen = {**rec, "secret": {f: [seat] if seat in readers else [] for f, readers in secret.items()}}
         for f, readers in secret.items():
-            if seat in readers:
-                secret[f] = [seat]
-            else:
-                secret[f] = []
-                rec[f] = None
+            if seat not in readers:
+                seen[f] = None
+                v = rec.get(f)
+                if f == "skill":
+                    rec[f] = None
+                elif f in CARD_FIELDS and type(v) is int:
+                    rec[f] = uid_map.get(v, v)
+                elif f in CARD_FIELDS and type(v) is list:
+                    rec[f] = [uid_map.get(x, x) if type(x) is int else x for x in v]
+        g.log[i] = seen
     g.forget_views()  # what observations kept is stale now (records went, fields were blanked)
 
 
