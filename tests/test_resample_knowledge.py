@@ -169,7 +169,7 @@ def test_an_event_still_to_be_heard_names_the_card_now_in_its_place_and_the_log_
     a, b, c = _seats(state)
     card = g.players[b].hand[0]
     g.zones.show_to(card, c)  # (a face-down use's target sees the card; its user holds it)
-    g.watched = set(g.watched) | {"card_used"}
+    g.watched = frozenset((*g.watched, "card_used"))  # (a frozenset: the compiled engine types it so)
     emit_event(g, "card_used", seat=b, card="shi_tan", uid=card.uid, timing="play_phase", target=c)
     _kind, event = g.events[-1]
     assert event["secret"] == {"uid": sorted((b, c))}
