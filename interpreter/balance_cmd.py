@@ -7,6 +7,7 @@ compare.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -71,6 +72,25 @@ def default_out(players: Sequence[int], agents: Sequence[str], packs: Sequence[s
 
         name = "balance-" + hashlib.sha256(name.encode()).hexdigest()[:12]
     return name
+
+
+def sweep_seed(agents: Sequence[str], out: str, resume: bool) -> int:
+    """The seed of a sweep given no --seed. 0 for fengsheng's own bots: trusted code in the game's process, which
+    could read the game itself. A grid that seats an external bot (ext:NAME) gets a fresh seed (seeds.fresh_seed),
+    or, resumed, the one its directory keeps: the bot is handed its own seed, a hash of its game's, and a sweep
+    played from 0 let it find its game's seed, which deals every hidden card, by hashing the sweep's games as the
+    sweep does (docs/bots-protocol.md, section 5) — even in a container with none of the sweep's files to read."""
+    from .agents.external import KIND_PREFIX
+    from .balance.records import SWEEP_FILE, RecordError, read_spec
+
+    if not any(kind.strip().startswith(KIND_PREFIX) for spec in agents for kind in spec.split(",")):
+        return 0
+    if resume and (Path(out) / SWEEP_FILE).exists():
+        with contextlib.suppress(RecordError):  # (a sweep.json that cannot be read: the sweep's own error says why)
+            return read_spec(out).seed
+    from .seeds import fresh_seed
+
+    return fresh_seed()
 
 
 def _short_agents(spec: str) -> str:
@@ -166,7 +186,14 @@ class _Progress:
 @click.option("--expansions", default=None, metavar="all|none|ID,…", help=EXPANSIONS_HELP + "; for every pack")
 @pin_options()
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(1, MAX_GAMES), help="games per cell")
-@click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(0, 2**62), help="seed of the sweep")
+@click.option(
+    "--seed",
+    "-s",
+    default=None,
+    type=click.IntRange(0, 2**62),
+    help="seed of the sweep [default: 0; a grid with an external bot (ext:NAME), a fresh one nobody can guess, "
+    "kept in the sweep's directory]",
+)
 @click.option("--max-turns", type=click.IntRange(1), default=None, help="override the rules' turn limit")
 @click.option(
     "--jobs",
@@ -218,7 +245,7 @@ def balance(
     pin_task: str | None,
     pin_cards: tuple[str, ...],
     games: int,
-    seed: int,
+    seed: int | None,
     max_turns: int | None,
     jobs: int | None,
     backend: str | None,
@@ -301,10 +328,12 @@ def balance(
     try:
         # (several packs: their games dealt in the keyed order even with nothing pinned, so that they pair)
         pins = pins_of(pin_role, pin_task, cards, keyed=len(sources) > 1)
+        out = out or default_out(players, agents, labels, seed or 0)
+        if seed is None:
+            seed = sweep_seed(agents, out, resume)
         spec = make_spec(seed, players, agents, sources, games, max_turns, pins)
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="'--agents'") from None
-    out = out or default_out(players, agents, labels, seed)
     cells = spec.cells()
     if not quiet:
         click.echo(

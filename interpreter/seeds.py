@@ -3,7 +3,8 @@
 A game's seed fixes everything chance decides — identities, tasks, roles dealt, hands, every shuffle
 and blind pick — so whoever knows it knows every hidden card. Two rules follow:
 
-- A game people play (``serve``, ``play``, a batch or sweep with no ``--seed``) gets a fresh seed of
+- A game people or an untrusted bot play (``serve``, ``play``, a batch with no ``--seed``, a sweep with no
+  ``--seed`` that seats an external bot; fengsheng's own bots are trusted code and sweep from 0) gets a fresh seed of
   ``SEED_BITS`` bits from the operating system (``secrets``); the engine's generator takes it whole
   (``random.Random`` seeds from every bit of an int). A seed a user types (``--seed 7``) is kept as it is:
   reproducible batches and tests need it, and whoever typed it is the referee.

@@ -240,26 +240,45 @@ def test_serve_offers_its_bots_in_the_lobby_and_refuses_a_bad_one_before_it_star
     assert r.exit_code == 2 and "give a name and the command, NAME=COMMAND" in r.output and len(started) == 1
 
 
-def test_balance_sweeps_an_external_bot(tmp_path):
-    r = fengsheng(
-        "balance",
-        "-p",
-        "4",
-        "-n",
-        "3",
-        "--agents",
-        "ext:mine",
-        "--bot",
-        example(),
-        "-o",
-        tmp_path / "lab",
-        "-q",
-        "-j",
-        "1",
-    )
-    assert r.exit_code == 0, r.output[-3000:]
-    records = [json.loads(x) for x in (tmp_path / "lab" / "games.jsonl").read_text().splitlines()]
-    assert len(records) == 3 and all(s["agent"] == "ext:mine" for rec in records for s in rec["seats"])
+# A bot that writes down the seed `hello` hands it (its seat's, a hash of its game's) and answers the first action.
+SEED_SPY = """
+    import json, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            with open(sys.argv[1], "a", encoding="utf-8") as out:
+                out.write(json.dumps([message["seat"], message["seed"]]) + "\\n")
+        elif message["type"] == "decide":
+            print(message["actions"][0]["id"], flush=True)
+"""
+
+
+def test_balance_sweeps_an_external_bot_from_a_seed_it_cannot_guess(tmp_path):
+    """A sweep given no --seed played from seed 0, so a bot found its game's seed, which deals every hidden card, by
+    hashing the sweep's games as the sweep does (agent_seed(game_seed(0, i), seat) equal to its own: a few thousand
+    hashes, in a container with no file of the sweep's to read), though docs/bots-protocol.md says to leave --seed
+    out for a bot one does not trust. A grid that seats an external bot gets a fresh seed, kept in sweep.json, and
+    the same command resumes it (a larger --games extends it from that seed)."""
+    hellos = tmp_path / "hellos.jsonl"
+    bot = f"spy={_script(tmp_path, 'spy', SEED_SPY)} {shlex.quote(str(hellos))}"
+    lab = tmp_path / "lab"
+
+    def sweep(games: int) -> list[dict]:
+        r = fengsheng("balance", "-p", "4", "-n", str(games), "--agents", "ext:spy", "--bot", bot, "-o", lab, "-q")
+        assert r.exit_code == 0, r.output[-3000:]
+        return [json.loads(x) for x in (lab / "games.jsonl").read_text().splitlines()]
+
+    records = sweep(2)
+    assert len(records) == 2 and all(s["agent"] == "ext:spy" for rec in records for s in rec["seats"])
+    told = {tuple(json.loads(x)) for x in hellos.read_text().splitlines()}
+    assert len(told) == 8  # (4 seats, 2 games)
+    guessed = {(s, agent_seed(sim.game_seed(0, i), s)) for i in range(500) for s in range(4)}
+    assert not told & guessed
+    seed = json.loads((lab / "sweep.json").read_text())["seed"]
+    assert seed.bit_length() > 64
+    records = sweep(3)  # resumed: the two games kept, a third from the same seed
+    assert len(records) == 3 and json.loads((lab / "sweep.json").read_text())["seed"] == seed
+    assert all(rec["seed"] == sim.game_seed(seed, rec["index"]) for rec in records)
 
 
 # ---------------------------------------------------------------------- a bot that misbehaves
