@@ -445,7 +445,8 @@ _TRIGGERS = (
         "game_start",
         ("seat",),
         "游戏开始时: once, after the roles and the starting hands are dealt, before the first turn (subject: "
-        "the first player); 蓄力技's initial charge. Recorded only when a skill reacts to it",
+        "the first player); 蓄力技's initial charge. Recorded only when a skill of the content reacts to it, dealt "
+        "or not",
         zh="游戏开始时",
     ),
     _trigger("turn_start", ("seat", "turn"), "a turn begins (subject: the current player)", zh="{s}的回合开始时"),
@@ -551,7 +552,8 @@ _TRIGGERS = (
         ("seat",),
         "轮结束时: the last turn of a round ended — the next turn is the round's first player's or one before "
         "it, counter-clockwise from the game's first player (subject: the current player, whose turn it still "
-        "is); after turn_end and its victory check; recorded only when a skill reacts to it",
+        "is); after turn_end and its victory check; recorded only when a skill of the content reacts to it, dealt or "
+        "not (a face-down role's would be told by its record)",
         zh="每轮结束时",
     ),
     _trigger(
@@ -559,7 +561,7 @@ _TRIGGERS = (
         ("seat",),
         "游戏结束时: once, when the game is decided, before the zones declared `at_end: reveal` are shown (subject: "
         "the current player); skills reveal or settle what they kept. No victory check, dying or death follows. "
-        "Recorded only when a skill reacts to it",
+        "Recorded only when a skill of the content reacts to it, dealt or not",
         zh="游戏结束时",
     ),
     # the rules' own vocabulary (counters:, events: — model/declared.py)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Seat
-from interpreter.content.loader import ContentErrors, load_content
+from interpreter.content.loader import ContentErrors, load_cached, load_content
 from interpreter.content.packs import resolve_packs
 from interpreter.engine.observation import history
 from interpreter.engine.state import DISCARD, HAND, STAGING
@@ -291,7 +291,11 @@ def test_the_game_end_moment_fires_its_skills(content):
     assert [c.uid for c in g.players[0].hand] == [OTHER]
     assert any(r.get("e") == "game_end" for r in g.log)
     g = table(content, [None, None], [[], []], [OTHER])
-    g.game_end_moment()  # nobody reacts: nothing recorded (the base game's logs do not change)
+    g.game_end_moment()  # nobody dealt a skill hearing it: recorded all the same (a face-down role's is not told)
+    assert any(r.get("e") == "game_end" for r in g.log)
+    base = load_cached(resolve_packs([], ["none"]))
+    g = table(base, [None, None], [[], []], [OTHER])
+    g.game_end_moment()  # a content with no skill hearing it: nothing recorded (the base game's logs do not change)
     assert not any(r.get("e") == "game_end" for r in g.log)
 
 

@@ -1,5 +1,6 @@
-"""游戏开始时 (trigger `game_start`): once, after the deal and before the first turn, recorded only where a skill
-reacts to it. 徐静·蓄爆 of examples/san_guo_mechanics (蓄力技（1/3）) takes its initial charge there."""
+"""游戏开始时 (trigger `game_start`): once, after the deal and before the first turn, recorded in every game of a
+content with a skill reacting to it, dealt or not (a face-down role's would be told by the record). 徐静·蓄爆 of
+examples/san_guo_mechanics (蓄力技（1/3）) takes its initial charge there."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def test_game_start_comes_once_before_the_first_turn_and_charges_xu_jing():
         g = _game(content, seed)
         kinds = [r.get("e") for r in g.log]
         owner = next((p for p in g.players if p.role is not None and p.role.id == "xu_jing"), None)
-        assert kinds.count("game_start") == (owner is not None)  # only where a dealt skill reacts to it
+        assert kinds.count("game_start") == 1  # whoever was dealt 徐静: the content has a skill reacting to it
         if owner is None or not owner.role_face_up:
             continue
         assert kinds.index("game_start") < kinds.index("turn_start")

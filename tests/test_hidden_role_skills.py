@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from conftest import S, make
+from interpreter.agents.base import Agent
 from interpreter.content.loader import BUNDLED_CONTENT, ContentErrors, load_cached, load_content
 from interpreter.engine.observation import observe
 from interpreter.engine.step import _redeal
+from interpreter.engine.table import build
 
 PACK = Path(__file__).parents[1] / "examples" / "hidden_roles"
 SKILL_IDS = ("xu_li", "an_shao", "po_jian")
@@ -205,3 +207,63 @@ def test_a_sample_for_another_seat_keeps_no_trace_of_a_silent_use(content):
         _redeal(b, 1, random.Random(seed))
         assert b.players[0].usage == a.players[0].usage == {}
         assert all(observe(a, s)["history"] == observe(b, s)["history"] for s in (0, 2))
+
+
+# Two face-down roles a seat cannot tell apart but by what they hear: 夜守 gathers 蓄力 silently at the end of each
+# round (轮结束时), 昼守 at its own draw phase (for a test, neither does anything the others are told of).
+WATCH = """\
+id: {id}
+name: {name}
+title: 守夜的人
+gender: female
+hidden: true
+skills:
+  - id: {id}_xu
+    name: {name}蓄力
+    text: 锁定技，你的角色牌面朝下时，{when}，你获得一点蓄力（其他角色不知道）。
+    kind: triggered
+    trigger: {trigger}
+    optional: false
+    while_face_down: silent
+    condition: {mine}not role_face_up(self)
+    effect: add_counter(self, "蓄力", 1)
+"""
+
+
+class _First(Agent):
+    def act(self, observation, actions):
+        return actions[0]["id"]
+
+
+def test_a_moment_a_face_down_role_hears_is_recorded_whoever_was_dealt_it(tmp_path):
+    """轮结束时 (`round_end`; so 游戏开始时, 游戏结束时) was recorded only in a game where a dealt role reacted to it,
+    so a face-down role's silent skill at the end of a round put a public `round_end` record in every seat's history:
+    the table learnt that a role hearing it was dealt. It is recorded in every game of a content one of whose
+    skills hears it, and the two tables below — P0's face-down role one or the other — look alike to P1 and P2."""
+    fork = tmp_path / "night"
+    (fork / "roles").mkdir(parents=True)
+    (fork / "pack.yaml").write_text(
+        (PACK / "pack.yaml").read_text(encoding="utf-8").replace("id: hidden_roles", "id: night"), encoding="utf-8"
+    )
+    for rid, name, trigger, when, mine in (
+        ("ye_shou", "夜守", "round_end", "每轮结束时", ""),
+        ("zhou_shou", "昼守", "draw_phase", "你的摸牌阶段开始时", "subject == self and "),
+    ):
+        (fork / "roles" / f"{rid}.yaml").write_text(
+            WATCH.format(id=rid, name=name, trigger=trigger, when=when, mine=mine), encoding="utf-8"
+        )
+    night = load_content([BUNDLED_CONTENT, fork])
+
+    def ended_round(role: str):  # P2's turn, the last of the round, played to its end
+        g = build(night, [S("red"), S("blue"), S("blue")], [_First(), _First(), _First()], current=2)
+        g.players[0].new_role(night.roles[role], False)
+        g.skills.index_triggers()
+        g.play_turn()
+        return g
+
+    heard, unheard = ended_round("ye_shou"), ended_round("zhou_shou")
+    assert any(r.get("e") == "counter_changed" for r in heard.log)  # (夜守 gathered, face down)
+    assert not heard.players[0].role_face_up and not unheard.players[0].role_face_up
+    for seat in (1, 2):
+        assert observe(heard, seat)["history"] == observe(unheard, seat)["history"]
+    assert any(r.get("e") == "round_end" for r in observe(unheard, 1)["history"])

@@ -280,7 +280,9 @@ class TurnFlow:
             emit_event(game, "turn_end", seat=p.seat)
         self.resolution.settle("回合结束时")
         self.victory.check_turn_end_victory()
-        if "round_end" in game.watched:  # (costs nothing in a game without 轮结束时 skills)
+        # (costs nothing in a game without 轮结束时 skills; recorded where the content has one, dealt or not: a
+        # face-down role's would otherwise be told to every seat by the record, Skills.heard)
+        if "round_end" in self.skills.heard:
             nxt = self.seats.neighbor(p, RIGHT)
             first, n = game.first_seat, game.n
             if nxt is not None and (nxt.seat - first) % n <= (p.seat - first) % n:

@@ -485,16 +485,18 @@ class Game(GameCore):
 
     def start_game(self) -> None:
         """游戏开始时, once before the first turn: skills reacting to `game_start` (蓄力技's initial charge).
-        Recorded only in a game where a skill reacts to it, so other games' logs do not change."""
+        Recorded only in a game whose content has a skill reacting to it, so other games' logs do not change (dealt
+        or not: the record tells no seat that a face-down role reacting to it was dealt; Skills.heard)."""
         assert self.current is not None  # set up
-        if "game_start" in self.watched:
+        if "game_start" in self.skills.heard:
             emit_event(self, "game_start", seat=self.current.seat)
             self.settle("游戏开始时")
 
     def game_end_moment(self) -> None:
         """游戏结束时, once the game is decided: skills reacting to `game_end` fire (Resolution.game_end). Recorded
-        only in a game where a skill reacts to it, so other games' logs do not change."""
-        if "game_end" in self.watched:
+        only in a game whose content has a skill reacting to it, dealt or not (Skills.heard), so other games' logs do
+        not change."""
+        if "game_end" in self.skills.heard:
             self.resolution.game_end()
 
     def run(self) -> GameOver:

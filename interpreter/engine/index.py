@@ -90,6 +90,7 @@ class ContentIndex:
         self.role_entries: dict[int, RoleEntry] = {}  # id(role) -> its entry
         self.collect_exact: tuple[Any, Any, bool] | None = None  # (identities, tasks it was found for, the answer)
         self.rule_skills: tuple[Any, RuleSkills] | None = None  # (content.rules as found for, skills.py's rule_skills)
+        self.heard: frozenset[str] | None = None  # the event kinds a skill of the content reacts to (skills.heard_in)
 
     def indexes(self, content: Content) -> bool:
         """Is this the index of that content set (still alive)?"""

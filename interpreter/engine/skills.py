@@ -25,7 +25,7 @@ from .decisions import PlayOption
 from .state import Player, shuffle
 
 if TYPE_CHECKING:
-    from ..model.content import Identity, Role, Rules, SecretTask, Skill
+    from ..model.content import Content, Identity, Role, Rules, SecretTask, Skill
     from .core import GameCore
     from .index import ContentIndex, RoleActives, RoleEntry, RuleSkills
     from .seats import Seats
@@ -105,6 +105,19 @@ def rule_skills(index: ContentIndex, rules: Rules) -> RuleSkills:
     return made
 
 
+def heard_in(index: ContentIndex, content: Content) -> frozenset[str]:
+    """The event kinds some triggered skill of the content reacts to — any role's, dealt or not, and the rules' —,
+    kept in its index. A moment the rules record only where a skill hears it (轮结束时 `round_end`, 游戏开始时
+    `game_start`, 游戏结束时 `game_end`: other games' logs stay as they were) is recorded by this, which every seat
+    knows (the content), and not by the roles dealt (Game.watched): a face-down role reacting to it would otherwise
+    put its record in every seat's history, telling the table it was dealt."""
+    got = index.heard
+    if got is None:
+        moments = [m for role in content.roles.values() for m in role.moments] + rule_moments(content.rules)
+        got = index.heard = frozenset(k for m in moments if m.kind == "triggered" for k in m.on or ())
+    return got
+
+
 class Skills:
     """Role cards, skills and identity cards (see the module docstring)."""
 
@@ -147,6 +160,9 @@ class Skills:
         rule_triggers, rule_victories, self.rule_actives, self.rule_ids = rule_skills(game.index, game.content.rules)
         self.rule_triggers = rule_triggers
         self.rule_victories = rule_victories
+        # the event kinds a skill of the content reacts to (dealt or not): the moments recorded only where one is
+        # heard (round_end, game_start, game_end) are recorded by this, public, not by the roles dealt (heard_in)
+        self.heard: frozenset[str] = heard_in(game.index, game.content)
 
     # ------------------------------------------------------------------ dealing
 
