@@ -44,10 +44,12 @@ def test_records_count_card_uses_per_seat(fork_sweep: Path) -> None:
 
 
 def test_an_old_record_without_card_counts_reads() -> None:
+    """It reads, told apart from a seat that played no card (None, not empty) and written back as it was."""
     old = {"seat": 0, "identity": "潜伏战线", "task": None, "role": "x", "agent": "random", "won": True}
-    assert SeatRecord.from_dict(old).cards == {}
+    assert SeatRecord.from_dict(old).cards is None and "cards" not in SeatRecord.from_dict(old).to_dict()
+    assert SeatRecord.from_dict({**old, "cards": {}}).cards == {}
     line = {"cell": {"players": 5, "agents": "random", "pack": "base"}, "index": 0, "seed": 1, "seats": [old]}
-    assert GameRecord.from_dict(line).seats[0].cards == {}
+    assert GameRecord.from_dict(line).seats[0].cards is None
 
 
 def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> None:
@@ -383,6 +385,46 @@ def test_an_older_sweeps_rule_skills_say_their_uses_and_that_their_users_were_no
     from interpreter.balance.html import render_report
 
     assert "<td>2.00</td><td></td><td></td><td></td><td></td></tr>" in render_report(report)
+
+
+def test_an_older_sweeps_new_card_is_not_said_never_used() -> None:
+    """Records made before the seats' card counts (no ``cards``, read as a sweep's lines are read): a new card that
+    was played is not "never used" (nothing says it was not), its uses are unknown and the verdict says to sweep
+    again, in both languages; a sweep resumed by a newer fengsheng figures its cards from the games that counted."""
+
+    def older(records: list[dict]) -> list[dict]:
+        for r in records:
+            for s in r["seats"]:
+                del s["cards"]
+        return [GameRecord.from_dict(r).to_dict() for r in records]
+
+    report = rep.build_report(_META, older(_rule_records()), _SKILLS, new_other=_NEW)
+    (g,) = report["groups"]
+    assert g["cards"] == [] and g["cards_uncounted"] == 40
+    v = next(v for v in report["verdicts"] if v["name"] == "密电")
+    assert (v["status"], v["uncounted"], v["uses_per_game"], v["games_more"]) == ("open", True, None, None)
+    assert "never used" not in v["text"] and "sweep again" in v["text"]
+    zh, en = _terminal(report, "zh"), _terminal(report, "en")
+    assert "新卡牌「密电」 [house · random · 5人]：这次扫描（或其中一部分）没有记录各座位用了哪些牌" in zh
+    card_zh = next(line for line in zh.splitlines() if "新卡牌「密电」" in line)
+    card_en = next(line for line in en.splitlines() if "new card 密电" in line)
+    assert "从未被使用" not in card_zh and "重新扫描" in card_zh and "never used" not in card_en
+    assert "new card 密电 [house · random · 5p]: this sweep (or part of it) did not record the cards" in card_en
+    from interpreter.balance.html import render_report
+
+    assert "不知道它用了几次" in render_report(report) and "how often it was played is not known" in render_report(
+        report, lang="en"
+    )
+    # half the games counted (a sweep resumed): the figures are theirs (20 games, seat 1 played it in each)
+    mixed = _rule_records()
+    report = rep.build_report(_META, older(mixed[:20]) + mixed[20:], _SKILLS, new_other=_NEW)
+    (g,) = report["groups"]
+    (card,) = g["cards"]
+    assert g["cards_uncounted"] == 20 and (card["uses_per_game"], card["n"], card["expected"]) == (1.0, 20, 0.2)
+    v = next(v for v in report["verdicts"] if v["name"] == "密电")
+    assert v["text"].startswith("1.00 uses per game; weak: 0.0% of 20 ")  # (its 12 wins were in the older 20)
+    # every record counted: no note (a sweep's report as before)
+    assert "cards_uncounted" not in _rule_report()["groups"][0]
 
 
 def test_rules_without_skills_add_nothing_to_the_report() -> None:

@@ -117,6 +117,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "这次扫描没有按座位记录它的使用（较早的fengsheng所做）：重新扫描才有用过它的座位的胜率",
         "the seats that used it were not recorded by this sweep (an older fengsheng's): sweep again for their win rate",
     ),
+    "verdict_uses_uncounted": (
+        "这次扫描（或其中一部分）没有记录各座位用了哪些牌（较早的fengsheng所做）：不知道它用了几次，重新扫描才有它的使用次数和用过它的座位的胜率",
+        "this sweep (or part of it) did not record the cards each seat played (an older fengsheng's): how often it was "
+        "played is not known; sweep again for its uses and its users' win rate",
+    ),
     "verdict_where": (
         "{n}席中胜率{rate}（95% {low}–{high}，±{half}个百分点）",
         "{rate} of {n} (95% {low}–{high}, ±{half} points)",

@@ -320,8 +320,9 @@ class SeatRecord:
     agent: str  # the kind of agent that played it
     won: bool
     # card name -> the cards this seat used as that card (a use of a converted or virtual card counts as what it
-    # was used as); empty in a record of an older sweep, which did not count them
-    cards: dict[str, int] = field(default_factory=dict)
+    # was used as; empty when it used none); None, and left out of the line, in a record of an older sweep, which did
+    # not count them (so the report does not take its cards for never used)
+    cards: dict[str, int] | None = field(default_factory=dict)
     # rule skill name -> the times this seat used it, in a game whose rules have skills (empty when it used none);
     # None, and left out of the line, for rules without skills (their records stay as they were) and in a record of an
     # older sweep, which did not count them per seat
@@ -337,13 +338,15 @@ class SeatRecord:
             role=d["role"],
             agent=d["agent"],
             won=d["won"],
-            cards=dict(d.get("cards") or {}),
+            cards=dict(d["cards"]) if d.get("cards") is not None else None,
             rule_skills=dict(rule_skills) if rule_skills is not None else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The seat as plain data, in field order; ``rule_skills`` only where counted (see above)."""
+        """The seat as plain data, in field order; ``cards`` and ``rule_skills`` only where counted (see above)."""
         d = {name: _plain(getattr(self, name)) for name in _SEAT_FIELDS}
+        if self.cards is None:
+            del d["cards"]
         if self.rule_skills is None:
             del d["rule_skills"]
         return d

@@ -206,8 +206,15 @@ def _verdicts(groups: Sequence[dict], news: dict[str, dict[str, list[str]]]) -> 
                         **v, "row": row})  # fmt: skip
         for name in items.get("cards", []):
             row = next((r for r in g.get("cards", []) if r["name"] == name), None)
-            # (how often it is used comes with its users' rate: a card nobody plays is a verdict of its own)
-            v = verdict(row, row["expected"] if row else None, games, uses=row["uses_per_game"] if row else 0.0)
+            # (how often it is used comes with its users' rate: a card nobody plays is a verdict of its own; one not
+            # seen in a sweep whose records did not all count card uses may have been played in those that did not)
+            v = verdict(
+                row,
+                row["expected"] if row else None,
+                games,
+                uses=row["uses_per_game"] if row else 0.0,
+                counted=row is not None or not g.get("cards_uncounted"),
+            )
             out.append({"pack": pack, "agents": agents, "players": g["players"], "kind": "card", "name": name,
                         **v, "row": row})  # fmt: skip
         for name in items.get("rule_skills", []):
@@ -374,8 +381,11 @@ def _common(
             tn[s["task"]] += 1
             tw[s["task"]] += bool(s["won"])
     reasons = Counter(r["reason"] for r in ok)
+    # the finished games whose records did not count card uses (an older sweep's): said only when there are some
+    uncounted = sum(not _counts_cards(r) for r in ok)
     return {
         "cards": _card_rows(ok),
+        **({"cards_uncounted": uncounted} if uncounted else {}),
         "pack": pack,
         "agents": agents,
         "players": players,
@@ -403,23 +413,29 @@ def _common(
     }
 
 
+def _counts_cards(rec: dict) -> bool:
+    """Whether a game's record counted its seats' card uses (an older sweep's seats have no ``cards``)."""
+    return all(s.get("cards") is not None for s in rec["seats"])
+
+
 def _card_rows(ok: Sequence[dict]) -> list[dict]:
     """Per card (by the name it was used as): its uses per game, and the win rate of the seats that used it at
-    least once (Wilson 95%), beside every seat's rate (``expected``). Records of a sweep that did not count card
-    uses (older ones) give none."""
+    least once (Wilson 95%), beside every seat's rate (``expected``), in the games whose records counted card uses:
+    those of an older sweep, which did not, give none (the group's ``cards_uncounted`` says how many they are)."""
     uses: Counter = Counter()
     users: Counter = Counter()
     won: Counter = Counter()
     seats = seats_won = 0
-    for r in ok:
+    counted = [r for r in ok if _counts_cards(r)]
+    for r in counted:
         for s in r["seats"]:
             seats += 1
             seats_won += bool(s["won"])
-            for name, k in (s.get("cards") or {}).items():
+            for name, k in s["cards"].items():
                 uses[name] += k
                 users[name] += 1
                 won[name] += bool(s["won"])
-    games = len(ok)
+    games = len(counted)
     everyone = seats_won / seats if seats else None
     return [
         {"name": name, "uses": uses[name], "uses_per_game": uses[name] / games, **rate(won[name], users[name]),
@@ -429,16 +445,26 @@ def _card_rows(ok: Sequence[dict]) -> list[dict]:
 
 
 def verdict(
-    row: dict | None, expected: float | None, games: int, holm_ok: bool = True, uses: float | None = None
+    row: dict | None,
+    expected: float | None,
+    games: int,
+    holm_ok: bool = True,
+    uses: float | None = None,
+    counted: bool = True,
 ) -> dict:
     """A verdict on one figure of a new item: strong or weak when its 95% interval lies wholly above or below
     `expected`, else not shown either way (``open``); and the games still needed for a ±5-point interval at the
     rate seen, with the seats per game seen (``games_more``). `uses`: a card's uses per game (``uses_per_game``,
     said first: a card never used has no users to rate; a rule skill's too). A row used by seats that were not counted
     (``n`` null: a rule skill of a sweep made before they were counted per seat) is ``open`` and ``uncounted``, with
-    its uses alone. ``text`` says it in English (words.verdict_text says it in either language from the same fields)."""
+    its uses alone. ``counted`` False: a card not seen in games whose records did not count card uses (an older
+    sweep's): its uses are not known either (``uses_per_game`` null), ``open`` and ``uncounted``, not "never used".
+    ``text`` says it in English (words.verdict_text says it in either language from the same fields)."""
     used = {} if uses is None else {"uses_per_game": uses}
     v: dict
+    if not counted:  # (an older sweep's records: a card's uses were not counted, so "never used" would be a guess)
+        v = {"status": "open", "games_more": None, "uncounted": True, "uses_per_game": None}
+        return {**v, "text": verdict_text(v, "en")}
     if row is not None and "n" in row and row["n"] is None and uses:  # used, by seats not counted (an older sweep)
         v = {"status": "open", "games_more": None, "uncounted": True, **used}
         return {**v, "text": verdict_text(v, "en")}

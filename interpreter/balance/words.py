@@ -164,6 +164,8 @@ def verdict_text(v: dict, lang: str) -> str:
     """A verdict's sentence (report.verdict's fields): strong or weak, or not shown either way, with its figure,
     the rate it is held against, and the games still needed for ±5 points."""
     uses = v.get("uses_per_game")  # (a card's, a rule skill's: how often it is played, before how its users fare)
+    if v.get("uncounted") and uses is None:  # a card of a sweep that did not count card uses: not even how often
+        return say("verdict_uses_uncounted", lang)
     if v.get("uncounted"):  # a rule skill of a sweep that did not count its users per seat
         return say("verdict_uses", lang, uses=f"{uses or 0:.2f}") + say("verdict_uncounted", lang)
     if v["status"] == "unseen":
