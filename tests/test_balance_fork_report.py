@@ -106,6 +106,12 @@ def test_the_report_has_cards_new_items_and_verdicts_first(fork_sweep: Path) -> 
         assert f'{name} <span class="tag new">新</span>' in render_report(report)
     assert "<li>规则 draw_count：3 → 2</li>" in render_report(report)
     assert "<li>rules draw_count: 3 → 2</li>" in html
+    # the card table under its title, as the rule skills' table is, in each language
+    for page, title in (
+        (html, "Cards: uses per game; win rate of the seats that used it (Wilson 95%) against every seat&#x27;s"),
+        (render_report(report), "卡牌：每局使用次数；用过该牌的席位的胜率（Wilson 95%）与所有席位的胜率对比"),
+    ):
+        assert page.count('<table class="cards">') == 2 == page.count(f'<p>{title}</p><table class="cards">')
 
 
 def test_verdict_words() -> None:
@@ -208,6 +214,14 @@ def test_the_report_page_in_chromium(fork_sweep: Path, tmp_path: Path, lang, ver
         for a, b in itertools.pairwise(rows):  # a chart's row labels, one under the other: none overlaps
             if a["svgLeft"] == b["svgLeft"] and abs(a["right"] - b["right"]) < 1 and b["top"] > a["top"]:
                 assert b["top"] >= a["bottom"] - 1, (a, b)
+        # each card table has its title line just above it, as the rule skills' table has (the tables are folded)
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        titles = page.evaluate(
+            "[...document.querySelectorAll('table.cards')].map(t => t.previousElementSibling.tagName + ' '"
+            " + t.previousElementSibling.innerText)"
+        )
+        card_title = "P 卡牌：每局使用次数；" if lang == "zh" else "P Cards: uses per game; "
+        assert len(titles) == 2 and all(t.startswith(card_title) for t in titles), titles
         browser.close()
 
 

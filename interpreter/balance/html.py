@@ -352,7 +352,8 @@ def verdict_section(report: dict, lang: str = DEFAULT_LANG) -> str:
 
 
 def card_table(g: dict, new: set[str], lang: str = DEFAULT_LANG) -> str:
-    """Each card's uses per game and the win rate of the seats that used it, new cards marked and first."""
+    """Each card's uses per game and the win rate of the seats that used it, new cards marked and first, under its
+    title (as the rule skills' table: what the columns say)."""
     rows = "".join(
         f"<tr><td>{escape(r['name'])}{new_tag(lang) if r['name'] in new else ''}</td>"
         f"<td>{r['uses_per_game']:.2f}</td><td>{r['won']}/{r['n']}</td><td>{pct(r['rate'])}</td>"
@@ -362,7 +363,8 @@ def card_table(g: dict, new: set[str], lang: str = DEFAULT_LANG) -> str:
     head = "".join(
         _th(k, lang) for k in ("card", "uses_per_game_card", "users_won_long", "rate", "interval95_short", "every_seat")
     )
-    return f'<table class="cards"><tr>{head}</tr>{rows}</table>'
+    title = f"<p>{escape(say('card_table', lang))}</p>"
+    return f'{title}<table class="cards"><tr>{head}</tr>{rows}</table>'
 
 
 def rule_skill_table(g: dict, new: set[str], lang: str = DEFAULT_LANG) -> str:
