@@ -441,6 +441,45 @@ def test_an_older_sweeps_new_card_is_not_said_never_used() -> None:
     assert "cards_uncounted" not in _rule_report()["groups"][0]
 
 
+def _rule_fork(tmp: Path, keep: int, new: int) -> dict:
+    """A sweep's packs entry for a fork of examples/rule_skills (two rule skills) with `keep` of the bundled game's
+    roles (no expansions) and `new` roles of its own: a pack whose rules' skills are held under a pseudo-role."""
+    import yaml
+
+    from interpreter.paths import BUNDLED_CONTENT
+
+    shutil.copytree(REPO / "examples" / "rule_skills", tmp / "rule_skills", ignore=shutil.ignore_patterns("tests"))
+    fork = tmp / "fork"
+    (fork / "roles").mkdir(parents=True)
+    files = (BUNDLED_CONTENT / "roles").glob("*.yaml")
+    ids = sorted(yaml.safe_load(f.read_text(encoding="utf-8"))["id"] for f in files)
+    gone = "".join(f"\n    - {i}" for i in ids[keep:])
+    (fork / "pack.yaml").write_text(f"id: fork\nname: 分支\nextends: [../rule_skills]\nremove:\n  roles:{gone}\n")
+    role = (JIA_GUI / "roles" / "hua_mei.yaml").read_text(encoding="utf-8")
+    for n in range(new):
+        text = role.replace("id: hua_mei", f"id: hua_mei_{n}").replace("name: 画眉", f"name: 画眉{n}")
+        (fork / "roles" / f"hua_mei_{n}.yaml").write_text(text, encoding="utf-8")
+    return {"name": "fork", "content": [str(fork)], "expansions": "none"}
+
+
+@pytest.mark.parametrize(("keep", "new", "singled_out"), [(2, 2, True), (1, 2, False)])
+def test_a_forks_new_roles_are_counted_against_its_real_roles_not_its_rule_skills_holder(
+    tmp_path: Path, keep: int, new: int, singled_out: bool
+) -> None:
+    """A pack's new roles are singled out (marked new, a verdict each, first in the report) when they are at most half
+    of its roles: its real roles, not the holder of its rule skills (规则), which the skill lists carry as one more.
+    Two new of four: half, singled out; two new of three: more than half (a game of its own), not, though with the
+    holder counted they were half of four."""
+    from interpreter.balance.pack_facts import new_roles, pack_skills
+    from interpreter.sim.summary import RULE_SKILL_OWNER
+
+    meta = {"packs": [_rule_fork(tmp_path, keep, new)]}
+    skills = pack_skills(meta)
+    assert RULE_SKILL_OWNER in skills["fork"] and len(skills["fork"]) == keep + new + 1
+    added = ["画眉0（歌女）", "画眉1（歌女）"]
+    assert new_roles(meta, skills) == ({"fork": added} if singled_out else {})
+
+
 def test_rules_without_skills_add_nothing_to_the_report() -> None:
     """A pack without rule skills: no rule_skills key in its groups or its new items (its report as before)."""
     records = _rule_records(4)

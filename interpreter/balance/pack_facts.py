@@ -250,7 +250,8 @@ def skill_kind(skill: Any) -> str:
 def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -> dict[str, list[str]]:
     """Per pack: the roles of its content that the bundled game played with the same expansions has not
     (the roles a designer wrote), when they are at most half of its roles (more: a game of its own,
-    nothing is singled out)."""
+    nothing is singled out). Its roles are its real ones: the holder of the rules' skills (RULE_SKILL_OWNER, which
+    `skills` lists beside them) is neither new nor one of them."""
     from ..content.loader import load_cached
     from ..content.packs import parse_expansions, resolve_packs
 
@@ -264,7 +265,8 @@ def new_roles(meta: dict, skills: dict[str, dict[str, list[tuple[str, str]]]]) -
             reference = load_cached(resolve_packs([], parse_expansions(pack.get("expansions"))))
         except Exception:  # an expansion no longer bundled: nothing to compare with
             continue
-        added = sorted(set(roles) - {r.label() for r in reference.roles.values()} - {RULE_SKILL_OWNER})
-        if added and 2 * len(added) <= len(roles):
+        real = set(roles) - {RULE_SKILL_OWNER}
+        added = sorted(real - {r.label() for r in reference.roles.values()})
+        if added and 2 * len(added) <= len(real):
             out[name] = added
     return out
