@@ -166,3 +166,70 @@ def test_serve_role_is_checked_when_the_server_starts_and_is_the_lobbys_default(
     r = fengsheng("serve", "--db", ":memory:", "--role", "lao_han")
     assert r.exit_code == 0 and "pins the role lao_han to its host's seat" in r.output, r.output
     assert made[0]["pin"] == {"role": "lao_han", "seat": 0}, made
+
+
+def test_a_kept_table_whose_pinned_role_is_gone_after_a_restart_is_said_and_kept_and_the_others_play_on(
+    monkeypatch, tmp_path
+):
+    """A designer's pack loses the role pinned at a kept table (its file moved away while it is worked on) and the
+    server is started again: `serve` says which table was not restored and why, starts, and restores the others (a
+    table of the bundled game, made by a start without the pack); the table's link says it is kept but could not be
+    restored (not that it may be gone, nor which role is pinned); nothing of it is lost: with the role back, the
+    next start restores it where it stood."""
+    pytest.importorskip("uvicorn")
+    import shutil
+    from pathlib import Path
+
+    monkeypatch.setattr("interpreter.serve_cmd.cannot_listen", lambda host, port: None)
+    pack = tmp_path / "jia_gui"
+    shutil.copytree(Path(__file__).parents[1] / "examples" / "jia_gui", pack)
+    db = tmp_path / "tables.sqlite3"
+    seen: dict = {}
+
+    def make(label: str, **pin):  # a table made and played through the deal
+        def run(app, **kw):
+            with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+                made = c.post("/api/tables", json={"seats": ["random", "human", "random"], "seed": 5, **pin}).json()
+                web = c.app.state.tables.get(made["table"]["id"])
+                c.portal.call(_through_the_deal, web)
+                seen[label] = (made, web.state.history())
+
+        return run
+
+    def again(app, **kw):  # what a restart restored, and what the pinned table's link is told
+        with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+            tables = c.app.state.tables
+            seen["restored"] = {tid: web.state.history() for tid, web in tables.tables.items()}
+            made = seen["pinned"][0]
+            with c.websocket_connect(
+                f"ws://127.0.0.1:8000/ws/{made['table']['id']}", headers={"origin": "http://127.0.0.1:8000"}
+            ) as ws:
+                ws.send_json({"type": "join", "token": made["seat"]["url"].split("token=", 1)[1]})
+                seen["page"] = ws.receive_json()
+
+    for run, args in ((make("pinned", role="hua_mei"), ["--content", pack]), (make("other"), [])):
+        monkeypatch.setattr("uvicorn.run", run)
+        assert fengsheng("serve", "--db", db, *args).exit_code == 0
+    (pinned, pinned_history), (other, other_history) = seen["pinned"], seen["other"]
+    assert pinned["pin"] == {"role": "hua_mei", "seat": 1}
+    role_file = pack / "roles" / "hua_mei.yaml"
+    role_file.rename(tmp_path / "hua_mei.yaml")  # (the role taken out of the pack while the server is down)
+
+    monkeypatch.setattr("uvicorn.run", again)
+    r = fengsheng("serve", "--db", db, "--content", pack)
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    pid = pinned["table"]["id"]
+    assert (
+        f"table {pid} was not restored: it was dealt the role 'hua_mei' (pinned by its host), which its content no "
+        "longer has" in r.output
+    ), r.output
+    assert "restored 1 unfinished and 0 finished table(s)" in r.output, r.output
+    assert seen["restored"] == {other["table"]["id"]: other_history}
+    page = json.dumps(seen["page"], ensure_ascii=False)
+    assert seen["page"]["type"] == "error" and seen["page"]["fatal"] and "hua_mei" not in page and "画眉" not in page
+    assert "这张桌还保存在服务器上，但服务器这次启动时没能恢复它" in page, page
+
+    (tmp_path / "hua_mei.yaml").rename(role_file)  # the role back: the table is restored where it stood
+    r = fengsheng("serve", "--db", db, "--content", pack)
+    assert r.exit_code == 0 and "restored 2 unfinished and 0 finished table(s)" in r.output, r.output
+    assert seen["restored"] == {pid: pinned_history, other["table"]["id"]: other_history}

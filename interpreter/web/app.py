@@ -459,7 +459,10 @@ def create_app(
                 raise _Closed(
                     CLOSE_NOT_FOUND,
                     str(e),
-                    "这台服务器上没有这张桌：链接可能不完整，或者这张桌已经不在了"
+                    "这张桌还保存在服务器上，但服务器这次启动时没能恢复它（它的内容或者fengsheng的版本变了，"
+                    "服务器的输出写了原因）。请告诉服务器的主人：内容改回原样后重启服务器，就能从原处接着打。"
+                    if e.status == 410  # (kept, not restored: Tables.unrestored)
+                    else "这台服务器上没有这张桌：链接可能不完整，或者这张桌已经不在了"
                     "（结束的桌只保留一段时间；服务器换了数据库或者用 --db :memory: 重启过）。请回大厅看看现有的桌。",
                 ) from None
             token = hello.get("token") if isinstance(hello, dict) else None

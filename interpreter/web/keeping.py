@@ -85,8 +85,10 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
 def restore(tables: Tables, now: float | None = None) -> list[str]:
     """Every table the database keeps, replayed from its seed and actions (an unfinished one with its bots
     asked each of their decisions again, so their generators stand where they stood); expired finished ones
-    are deleted first. Returns a line for each table that could not be restored (its content is gone, an
-    action is no longer legal): it stays in the database, unplayed."""
+    are deleted first. Returns a line for each table that could not be restored (its content is gone, a role its
+    host pinned is no longer in it, an action is no longer legal): it stays in the database, unplayed, and its links
+    are told it is kept but not restored (Tables.unrestored; the line, which may name its pin, is the server's
+    output's alone), so a start with its content as it was restores it."""
     if tables.store is None:
         return []
     tables.expire(now)
@@ -100,4 +102,5 @@ def restore(tables: Tables, now: float | None = None) -> list[str]:
             tables.tables[kept.id] = restored(kept, tables.content, tables.store)
         except (TableError, PlayError, ValueError, OSError, KeyError, TypeError) as e:
             problems.append(f"table {kept.id} was not restored: {e}")
+            tables.unrestored.add(kept.id)
     return problems

@@ -31,7 +31,7 @@ seat), and each action. Everything is written first and changed in memory after:
 applied; a key, a name or a chat line is written, then taken. A write that fails (``StoreError``: a full disk, a
 read-only file) therefore changes nothing anyone can see: the table stands where the file says it stands, and
 the same answer can be sent again. ``keeping.restore`` replays each kept table from its seed and actions when the
-server starts: the same links open the same seats.
+server starts: the same links open the same seats; one it cannot replay stays kept and its links say so.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from ..engine.step import IllegalAction
 from ..model.content import MAX_SEATS, MIN_PLAYERS, Content
 from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
-from ..sim import seat_header, seat_records, state_log_text
+from ..sim import read_log_text, seat_header, seat_records, state_log_text
 from .guard import Limits
 from .links import Handout, SeatLink, digest, matches
 from .people import Chat, Refused, clean_line, clean_name, line_data
@@ -401,8 +401,7 @@ class WebTable:
     # ------------------------------------------------------------------ logs and the lobby
 
     def agents_text(self) -> str:
-        bots = self.table.setup.bots
-        return ",".join(bots.get(s, HUMAN) for s in range(self.players))
+        return ",".join(self.table.setup.bots.get(s, HUMAN) for s in range(self.players))
 
     def referee_log(self) -> str:
         """The referee's log of the finished game (JSONL, as ``simulate --log`` writes one game). Once the game
@@ -413,8 +412,6 @@ class WebTable:
 
     def seat_log(self, seat: int) -> str:
         """One seat's copy of the finished game's log (as ``fengsheng replay --as P<seat>`` writes it)."""
-        from ..sim import read_log_text
-
         logged = read_log_text(self.referee_log())[0]
         lines = [json.dumps({"type": "game", **seat_header(logged, seat)}, ensure_ascii=False)]
         lines += [
@@ -472,6 +469,7 @@ class Tables:
         self._packs_for = packs_for  # --expansions text -> the packs to load
         self.default_expansions = default_expansions
         self.tables: dict[str, WebTable] = {}
+        self.unrestored: set[str] = set()  # kept in the database but not replayed at the start (keeping.restore)
         self._content: dict[tuple[str, ...], Content] = {}
         # one load at a time: the replay viewer loads a log's content in a worker thread while the event loop may
         # load another (a table of other expansions), and the loader is not thread-safe (cache.py's store)
@@ -640,6 +638,8 @@ class Tables:
 
     def get(self, tid: str) -> WebTable:
         table = self.tables.get(tid)
+        if table is None and tid in self.unrestored:  # (why is the server's output's to say: it may name a pin)
+            raise TableError(f"table {tid} is kept, but the server could not restore it when it started", 410)
         if table is None:
             raise TableError(f"no table {tid[:20]!r} on this server")
         return table
