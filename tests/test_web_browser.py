@@ -358,7 +358,8 @@ def test_a_player_whose_connections_died_gets_back_to_the_seat_and_the_oldest_wi
     """The seat's earlier connections died without a close (four of them: the limit), and its player opens the link
     again and reloads a few times: the page gets the seat (it was refused, 4429, while the server still counted the
     dead ones) and plays. A live window that is the seat's oldest gives way to a newer one: it says why and does not
-    reconnect by itself (two windows would otherwise take the seat from each other for ever)."""
+    reconnect by itself (two windows would otherwise take the seat from each other for ever), but its 在这里继续
+    takes the seat back there and then, and the oldest of the others gives way in its turn."""
     from playwright.sync_api import sync_playwright
 
     with Server() as server, sync_playwright() as p:
@@ -388,11 +389,18 @@ def test_a_player_whose_connections_died_gets_back_to_the_seat_and_the_oldest_wi
         newer = [SeatPage(browser, server.url + link) for _ in range(4)]
         for other in newer:
             other.page.wait_for_selector("#options button:not([disabled])")
-        page.wait_for_function("() => document.querySelector('#banner').innerText.includes('刷新页面')")
+        page.wait_for_selector("#banner .error #continue-here")
+        assert "让了出来" in page.inner_text("#banner")
         time.sleep(2.5)  # (the page's reconnect comes after 1 s: none comes)
         assert sockets_of_page == [] and web.seats[0].connected == 4
-        newer[-1].page.locator("#options button").first.click()
-        newer[0].page.wait_for_function("() => Number(document.body.dataset.seq) === 3")
+        # 在这里继续: the window takes the seat back at once (no reload); the oldest of the others gives way, told so
+        page.click("#continue-here")
+        page.wait_for_selector("#options button:not([disabled])")
+        assert len(sockets_of_page) == 1 and "让了出来" not in page.inner_text("#banner")
+        newer[0].page.wait_for_selector("#banner .error #continue-here")
+        assert "让了出来" in newer[0].page.inner_text("#banner") and web.seats[0].connected == 4
+        page.locator("#options button").first.click()
+        newer[1].page.wait_for_function("() => Number(document.body.dataset.seq) === 3")
         for s in dead:
             s.close()
         browser.close()

@@ -390,7 +390,7 @@ def test_a_seat_takes_a_bounded_number_of_websockets_its_newest_closing_its_olde
                 assert c.receive_json()["type"] == "state"  # (it was refused, 4429, while a and b were held)
                 assert web.seats[0].connected == 2
                 error = _until(a, "error")
-                assert error["type"] == "error" and error["fatal"] and "刷新页面" in error["message"]
+                assert error["type"] == "error" and error["fatal"] and "在这里继续" in error["message"]
                 closed = _closed(a)
                 assert closed.code == 4409 and "newer window" in closed.reason
                 for ws, text in ((b, "b is still here"), (c, "c too")):  # the newer two both work

@@ -238,7 +238,7 @@ def create_app(
                         CLOSE_REPLACED,
                         f"this seat was opened in a newer window (at most {limits.sockets_per_seat} at once)",
                         f"这个座位在别的窗口又打开了（一个座位最多同时开 {limits.sockets_per_seat} 个窗口），"
-                        "这个最早的窗口让了出来：要在这里接着玩，请刷新页面。",
+                        "这个最早的窗口让了出来：要在这里接着玩，请点「在这里继续」（或刷新页面）。",
                     ),
                     30,
                 )

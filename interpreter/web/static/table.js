@@ -29,6 +29,10 @@ let closedForGood = false;
 // A close the server says is final (a forged or spent key, a table gone, another window took the seat's place: its
 // message says which; guard.py CLOSE_RETRY are the others) stops it: asked again, it would only refuse again
 const FINAL_CLOSES = new Set([1008, 1009, 4400, 4403, 4404, 4409]);
+// of those, the one its person may undo: a newer window of this seat took this one's place. Never tried again by
+// itself (two windows would take the seat from each other for ever), but 在这里继续 connects again at once, and this
+// window takes the seat back (the server then closes the oldest of the others, which is told so in turn)
+const CLOSE_REPLACED = 4409;
 const RETRY_FIRST = 1, RETRY_MOST = 30; // seconds
 let retries = 0; // tries since a state last came (a socket that opens and is refused at once is no way back yet)
 let retry = null; // the try to come: {handle, tick}
@@ -224,6 +228,7 @@ function connect() {
       banner(`服务器关闭了这个连接（${event.code}）：${event.reason || "请回大厅看看"}。`, "error");
       closedForGood = true;
     }
+    if (event.code === CLOSE_REPLACED && token) offerContinue();
     if (closedForGood) return;
     reconnectLater(closeWords || "与服务器的连接断开了。");
     closeWords = "";
@@ -245,6 +250,23 @@ function reconnectLater(words) {
   document.body.dataset.retries = retries; // (what the page waits, for its tests and for curious eyes)
   document.body.dataset.retryWait = Math.round(wait * 1000);
   tick();
+}
+
+// the button on the message of a window that gave way to a newer one of its seat (CLOSE_REPLACED)
+function offerContinue() {
+  const box = document.querySelector("#banner .banner");
+  const button = el("button", { class: "action", id: "continue-here", onclick: continueHere }, "在这里继续");
+  if (box) box.append(" ", button);
+  else document.getElementById("banner").replaceChildren(el("div", { class: "banner error" }, button));
+}
+
+function continueHere() {
+  if (ws && ws.readyState !== WebSocket.CLOSED) return; // (one socket at a time)
+  closedForGood = false;
+  retries = 0;
+  closeWords = "";
+  banner("");
+  connect();
 }
 
 function reconnectNow() {
