@@ -128,6 +128,21 @@ TIMINGS: dict[str, Timing] = {
             "一名角色濒死时",
             speed="fast",
         ),
+        Timing(
+            "respond",
+            "一张牌生效前 (whoever is being asked; `answered` is the card answered)",
+            "一张牌生效前: a card was used and its target chosen (its 指定目标后 node settled), before it takes "
+            "effect (before its `card_resolving` node); under stack timing, whenever a card use is on top of the "
+            "stack. A card or skill used here answers that card: `answered`, `answered_user` and "
+            "`answered_target` name it, and `nullify()` in its effect makes the card answered void (无效). A use "
+            "made here is a card use like any: it may be answered in turn",
+            "everyone, asked in turn from the current player counter-clockwise. After a use the asking starts "
+            "again from the current player; it ends when everyone has passed in a row, or once the card answered "
+            "is void. Not offered at all when no card or skill of the game is written for it",
+            "一张牌生效前",
+            "一张牌生效前",
+            speed="fast",
+        ),
     )
 }
 
@@ -822,6 +837,30 @@ CONTEXT_VARS: dict[str, ContextVar] = {
             "触发此技能的时机",
         ),
         ContextVar(
+            "answered",
+            "cardname",
+            "the card name the card answered was used as (its own name, a conversion's, or a virtual card's)",
+            "the `respond` timing",
+            "该牌的牌名",
+            reads=(),
+        ),
+        ContextVar(
+            "answered_user",
+            "player",
+            "the player who used the card answered",
+            "the `respond` timing",
+            "该牌的使用者",
+            reads=(),
+        ),
+        ContextVar(
+            "answered_target",
+            "player",
+            "the target of the card answered (none if it has none)",
+            "the `respond` timing",
+            "该牌的目标",
+            reads=(),
+        ),
+        ContextVar(
             "subject",
             "player",
             "`collect_unclaimed`: the player who has `collect_count` red or blue intel (3 in the base game) but does "
@@ -1053,7 +1092,8 @@ ERROR_CODES: dict[str, str] = {
     "without a send phase before it (or twice after one), or an intel sent and never received",
     "E126": "an identity table deals more secret tasks (神秘人) at a player count than the content has",
     "E127": "a deck too small for the player counts it is played at",
-    "E128": "stack timing with a fast send (send_start or need_send): two intels could be in transit at once",
+    "E128": "stack timing with an idle point at a speed it cannot have: a fast send (send_start or need_send), "
+    "two intels could be in transit at once; a slow respond, never offered",
     "E201": "syntax error in effect code (also a number of more than 9 digits, code nested too deeply)",
     "E301": "unknown name or function",
     "E302": "wrong type, or a mark or data read whose type nothing says",

@@ -129,7 +129,7 @@ def test_schema_error_under_a_chinese_value(tmp_path):
         "c.yaml:5:13: error E113: unknown timing '争夺阶段'\n"
         "      - timing: 争夺阶段\n"
         "                ^\n"
-        "    hint: allowed values: play_phase, send_start, need_send, send_idle, contest, dying"
+        "    hint: allowed values: play_phase, send_start, need_send, send_idle, contest, dying, respond"
     ]
 
 

@@ -78,9 +78,20 @@ def test_a_fast_send_under_queued_timing_means_nothing(tmp_path):
     assert fengsheng("validate", p).exit_code == 0
 
 
+def test_a_slow_respond_is_refused(tmp_path):
+    """`respond` answers a card use on the stack: slow (made only with the stack empty), it would never be
+    offered."""
+    p = pack(tmp_path, "rules: {resolution: stack, speeds: {respond: slow}}")
+    r = fengsheng("validate", p)
+    assert r.exit_code == 1
+    assert "pack.yaml:4:46: error E128: respond cannot be slow" in r.output, r.output
+
+
 OTHER_POINTS = [t for t in TIMINGS if t not in SENDING_IDLE_POINTS]
+# the idle points whose speed may be either (respond is fast or refused, above: left at its default)
+VARIED = [t for t in TIMINGS if t != "respond"]
 ASSIGNMENTS = [
-    dict(zip(TIMINGS, speeds, strict=True)) for speeds in itertools.product(("slow", "fast"), repeat=len(TIMINGS))
+    dict(zip(VARIED, speeds, strict=True)) for speeds in itertools.product(("slow", "fast"), repeat=len(VARIED))
 ]
 
 
@@ -98,7 +109,7 @@ def check_speeds(tmp: Path, speeds: dict[str, str], games: int) -> None:
 
 @pytest.mark.parametrize(
     "speeds",
-    [ASSIGNMENTS[0], ASSIGNMENTS[-1], dict.fromkeys(TIMINGS, "fast") | dict.fromkeys(SENDING_IDLE_POINTS, "slow")],
+    [ASSIGNMENTS[0], ASSIGNMENTS[-1], dict.fromkeys(VARIED, "fast") | dict.fromkeys(SENDING_IDLE_POINTS, "slow")],
     ids=["all-slow", "all-fast", "fast-but-the-sends"],
 )
 def test_speeds_refused_or_played(tmp_path, speeds):
@@ -107,7 +118,7 @@ def test_speeds_refused_or_played(tmp_path, speeds):
 
 @pytest.mark.slow
 def test_every_speed_assignment_is_refused_or_played(tmp_path):
-    """All 2**6 assignments of the six idle points: the 48 with a fast send refused, the 16 others play 40
-    ten-player games each without an engine error (before: send_start fast failed 6 games in 30)."""
+    """All 2**6 assignments of the six idle points (respond left fast): the 48 with a fast send refused, the 16
+    others play 40 ten-player games each without an engine error (before: send_start fast failed 6 games in 30)."""
     for n, speeds in enumerate(ASSIGNMENTS):
         check_speeds(tmp_path / str(n), speeds, games=40)

@@ -128,5 +128,14 @@ def _check_speeds(sink: Diagnostics, rules_file: Path, rules_data: Any, rules: R
                 f"{point} cannot be fast: its uses send an intel instead of the normal send, and one answered "
                 "while another is on the stack would send a second intel while the first is in transit",
                 f"leave {point} slow (the default); make the uses that answer fast by their own idle points "
-                "(send_idle, contest, dying)",
+                "(send_idle, contest, dying, respond)",
             )
+    if rules.speeds.get("respond") == "slow":
+        sink.err(
+            rules_file,
+            pos_of(speeds, "respond"),
+            "E128",
+            "respond cannot be slow: its uses answer a card use on the stack, and a slow use is made only with the "
+            "stack empty, so they would never be offered",
+            "leave respond fast (the default), or give those cards and skills another idle point",
+        )

@@ -36,6 +36,7 @@ _UNDECLARED = re.compile(r'unknown \w+ "(.*)"\Z')
 # Context variables each kind of code unit can read.
 CARD_VARS = ["self", "current", "this_card"]
 PENDING_VARS = ["pending", "holder", "sender"]
+ANSWERED_VARS = ["answered", "answered_user", "answered_target"]  # the `respond` idle point: the card answered
 
 # A mark set or read with its key written out: (key, kind, "set" or "read", path, line, col) (W301)
 Mark = tuple[str, Any, str, Any, int, int]
@@ -49,6 +50,8 @@ def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> di
         names.append("dying")
     if timing in ("send_idle", "contest"):
         names += PENDING_VARS
+    if timing == "respond":  # (the intel may be pending: a card used in the contest is answered there)
+        names += ANSWERED_VARS + PENDING_VARS
     return context_env(names)
 
 
@@ -83,6 +86,8 @@ def _skill_names(skill: dict) -> dict:
         names.append("dying")
     if "send_idle" in timings or "contest" in timings or skill.get("kind") == "triggered":
         names += PENDING_VARS
+    if "respond" in timings:
+        names += ANSWERED_VARS + [v for v in PENDING_VARS if v not in names]
     return context_env(names)
 
 

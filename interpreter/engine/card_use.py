@@ -17,7 +17,7 @@ from . import decisions as D
 from .core import ask_seat, emit_event, unheard
 from .decisions import PASS, PlayOption
 from .stack import UseFrame
-from .state import DECLARED_ZONE, DISCARD, HAND, PROCESSING, Card, Player
+from .state import DECLARED_ZONE, DISCARD, HAND, PROCESSING, RIGHT, Card, Player
 
 if TYPE_CHECKING:
     from ..model.content import CardType, CardUse as Use
@@ -51,6 +51,7 @@ class CardUse:
         # what the content set's index (engine/index.py) holds of the cards' uses and the idle points' numbers
         self.index = game.index
         self.timings = game.index.timings
+        self.responds = game.index.responds(game.content)  # a use at the `respond` idle point exists: it is offered
         self.rule_actives = skills.rule_actives  # the rules' active skills by idle point (Skills: every seat's)
         # what the idle loop calls, bound once
         self._has_status = seats.has_status
@@ -323,8 +324,11 @@ class CardUse:
                 zones.start_use(card, ctype, known)
             else:
                 zones.start_use(card, ctype)
-        frame = UseFrame(card, ctype)
-        self.stack.push(frame)
+        frame = UseFrame(card, ctype, user)
+        stack = self.stack
+        if use.timing == "respond":  # it answers the card use being answered (its effect's nullify() voids that)
+            frame.answers = stack.answered()
+        stack.push(frame)
         uid = card.uid if card is not None else None
         ctx = Ctx(game, user, card=card, dying=self.seats.dying_player)
         if card is None or ctype is not card.type:  # virtual or converted: questions name what it is used as
@@ -338,6 +342,7 @@ class CardUse:
                 prompt = self._target_prompts[ctype.id] = f"{ctype.label()}的目标"
             target = ask_seat(self.game, chooser or user, D.TARGET, use.target(ctx), prompt, ctype.id, (user.seat, ""))
             ctx.target = target
+        frame.target = target
         tseat = target.seat if target is not None else None
         if card is not None and target is not None and ctype.face_down:
             zones.show_to(card, target.seat)  # a face-down card is shown to its target only
@@ -350,7 +355,39 @@ class CardUse:
             self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
         resolution.settle("指定目标后")
+        if self.responds and (target is None or target.alive or use.timing == "dying") and self.stack.answer_chain():
+            self.offer_respond(frame)
         self._resolve_use(user, card, use, ctx, frame, target, False, None)
+
+    def offer_respond(self, frame: UseFrame) -> None:
+        """一张牌生效前 (the `respond` idle point, queued): everyone, asked in turn from the current player, may
+        answer the card use `frame` with a card or skill written for it; after a use the asking starts again from
+        the current player, until everyone has passed in a row or the card is void. What an answer makes happen
+        waits for the next node, as at any idle point; the card answered has not begun to take effect. Offered
+        only for a use made at an idle point or answering one (EffectStack.answer_chain): a card an effect uses is
+        not answered, for nothing is inserted into an effect that is resolving (seed 004)."""
+        game = self.game
+        stack = self.stack
+        outer, outer_timing = stack.answering, self.timing
+        seats = self.seats
+        user = frame.user
+        prompt = f"一张牌生效前：P{user.seat if user is not None else '?'}的{frame.used_as.label()}"
+        try:
+            asker = game.current
+            passes = 0
+            while asker is not None and not frame.nullified and passes < seats.alive_count():
+                if not asker.alive:
+                    asker = seats.neighbor(asker, RIGHT)
+                    continue
+                stack.answering = frame
+                if self.offer_idle(asker, "respond", prompt):
+                    passes = 0
+                    asker = game.current if game.current is not None and game.current.alive else asker
+                else:
+                    passes += 1
+                    asker = seats.neighbor(asker, RIGHT)
+        finally:
+            stack.answering, self.timing = outer, outer_timing
 
     def _resolve_later(
         self, user: Player, card: Card | None, use: Any, ctx: Ctx, frame: UseFrame, target: Player | None

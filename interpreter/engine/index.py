@@ -40,6 +40,8 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..model.content import rule_moments
+
 if TYPE_CHECKING:
     from ..model.content import CardType, Content, DeckEntry, Role, Skill
 
@@ -77,6 +79,7 @@ class ContentIndex:
         self._content: Callable[[], Content | None] = weakref.ref(content)
         self._lock = threading.Lock()
         self.timings: dict[str, int] = {}
+        self._responds: bool | None = None  # any use at the `respond` idle point (responds)
         self._use_bits: dict[tuple[str, str, int], int] = {}
         self._plans: dict[int, tuple[CardType, TypePlans]] = {}  # id(card type) -> (it, its plans)
         self._actives: dict[int, tuple[Role, RoleActives]] = {}  # id(role) -> (it, its actives)
@@ -91,6 +94,17 @@ class ContentIndex:
         self.collect_exact: tuple[Any, Any, bool] | None = None  # (identities, tasks it was found for, the answer)
         self.rule_skills: tuple[Any, RuleSkills] | None = None  # (content.rules as found for, skills.py's rule_skills)
         self.heard: frozenset[str] | None = None  # the event kinds a skill of the content reacts to (skills.heard_in)
+
+    def responds(self, content: Content) -> bool:
+        """Does any card, role skill or rule skill of the content have a use at the `respond` idle point (一张牌生效前)?
+        If none does, the point is never offered (found once per content set)."""
+        got = self._responds
+        if got is None:
+            skills = [m for role in content.roles.values() for m in role.moments] + rule_moments(content.rules)
+            got = self._responds = any("respond" in ct.uses_by_timing for ct in content.card_types.values()) or any(
+                "respond" in (sk.timing or ()) for sk in skills
+            )
+        return got
 
     def indexes(self, content: Content) -> bool:
         """Is this the index of that content set (still alive)?"""

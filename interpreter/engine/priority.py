@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .resolution import Resolution
     from .seats import Seats
     from .skills import Skills
+    from .stack import UseFrame
     from .state import Player
 
 MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
@@ -56,12 +57,13 @@ MAX_TRIGGER_ROUNDS: Final[int] = LIMITS["max_trigger_rounds"].value
 class StackItem:
     """One thing waiting on the stack: who put it there, what it is (for traces and messages), how it resolves."""
 
-    __slots__ = ("owner", "label", "resolve")
+    __slots__ = ("owner", "label", "resolve", "use")
 
-    def __init__(self, owner: Player, label: str, resolve: Callable[[], None]) -> None:
+    def __init__(self, owner: Player, label: str, resolve: Callable[[], None], use: UseFrame | None = None) -> None:
         self.owner = owner
         self.label = label
         self.resolve = resolve
+        self.use = use  # a card use: its frame (the `respond` idle point answers it while it is on top)
 
 
 class StackTiming:
@@ -90,6 +92,8 @@ class StackTiming:
         speeds = {name: t.speed for name, t in catalogue.TIMINGS.items()}
         speeds.update(game.rules.speeds)
         self.fast = tuple(t for t, speed in speeds.items() if speed == "fast")
+        # uses at the `respond` idle point exist and are fast (the rules may not make it slow: E128)
+        self.respond_fast = card_use.responds and "respond" in self.fast
 
     # ------------------------------------------------------------------ putting things on the stack
 
@@ -97,7 +101,7 @@ class StackTiming:
         """A card use, its target chosen (CardUse.use_card): onto the stack."""
         frame = self.card_use.stack.current_use()
         label = frame.used_as.label() if frame is not None and frame.used_as is not None else "a card"
-        self.push(StackItem(user, label, resolve))
+        self.push(StackItem(user, label, resolve, frame))
 
     def perform(self, p: Player, choice: PlayOption) -> None:
         """An idle point's or a priority round's answer: a card use, or an active skill paid for now."""
@@ -232,27 +236,42 @@ class StackTiming:
         game = self.game
         start = self.first if self.first is not None and self.first.alive else game.current
         assert start is not None
-        card_options = self.card_use.card_options
-        for p in self.seats.alive_from(start):
-            if not p.alive:
-                continue
-            options: list[Any] = []
-            for timing in self.flow.open_idle_points(p):
-                if timing in self.fast:
-                    options += card_options(p, timing)
-            if not options:
-                continue  # nothing to answer with: a pass without a question
-            options.append(PASS)
-            choice = ask_seat(game, p, D.PLAY, options, "响应")
-            if choice is PASS:
-                continue
-            self.responding = True
-            try:
-                self.perform(p, choice)
-            finally:
-                self.responding = False
-            return True
-        return False
+        card_use = self.card_use
+        card_options = card_use.card_options
+        stack = card_use.stack
+        # a card use on top, not void: the `respond` idle point (一张牌生效前) is open for everyone, answering it
+        top = self.items[-1].use if self.items and self.respond_fast else None
+        if top is not None and (top.nullified or (top.target is not None and not top.target.alive)):
+            top = None
+        outer = stack.answering
+        try:
+            for p in self.seats.alive_from(start):
+                if not p.alive:
+                    continue
+                options: list[Any] = []
+                for timing in self.flow.open_idle_points(p):
+                    if timing in self.fast:
+                        options += card_options(p, timing)
+                if top is not None:
+                    stack.answering = top
+                    options += card_options(p, "respond")
+                if not options:
+                    continue  # nothing to answer with: a pass without a question
+                options.append(PASS)
+                choice = ask_seat(game, p, D.PLAY, options, "响应")
+                if choice is PASS:
+                    continue
+                if choice.card is not None:  # the idle point its use is written for (several are offered at once)
+                    card_use.timing = choice.use.timing
+                self.responding = True
+                try:
+                    self.perform(p, choice)
+                finally:
+                    self.responding = False
+                return True
+            return False
+        finally:
+            stack.answering = outer
 
     def _resolve_trigger(self, p: Player, skill: Skill, ctx: Ctx) -> None:
         """A triggered skill at the top: it resolves if its owner may still use it and its condition still holds."""

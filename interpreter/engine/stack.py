@@ -26,13 +26,17 @@ MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "used_as", "nullified", "claimed_by")
+    __slots__ = ("card", "used_as", "nullified", "claimed_by", "user", "target", "answers")
 
-    def __init__(self, card: Card | None, used_as: Any = None) -> None:
+    def __init__(self, card: Card | None, used_as: Any = None, user: Player | None = None) -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
         self.used_as = used_as  # the card type it is used as (its label names it in messages)
         self.nullified = False  # 无效: the effect does not happen; the card still counts as used
         self.claimed_by: Player | None = None  # a player who takes the card into his hand once it has resolved
+        self.user = user  # who uses it
+        self.target: Player | None = None  # its target, once chosen
+        # a use made at the `respond` idle point: the use it answers (its effect's nullify() makes that one void)
+        self.answers: UseFrame | None = None
 
 
 class EffectStack:
@@ -45,6 +49,9 @@ class EffectStack:
         # per item resolving, how many cards were on show when it began (Zones.showing): its end ends the shows
         # made since (a shown card is on show while the effect that showed it resolves: Zones.reveal)
         self.shows_before: list[int] = []
+        # the card use being answered while the `respond` idle point is offered (CardUse.offer_respond; under stack
+        # timing the top of the stack while priority is given, StackTiming): what `answered` reads then
+        self.answering: UseFrame | None = None
 
     def push(self, item: Any) -> None:
         """A card use (its UseFrame) or a skill starts resolving: one step of the game's budget (E501), and
@@ -99,9 +106,34 @@ class EffectStack:
         """Is a role skill (not a card) the innermost effect resolving now?"""
         return bool(self.resolving) and not isinstance(self.resolving[-1], UseFrame)
 
-    def nullify(self) -> bool:
-        """无效: the innermost card in use will not take effect. False if there is none or it already is."""
+    def answered(self) -> UseFrame | None:
+        """The card use a `respond` use answers: the one being answered while the idle point is offered, else the
+        one the innermost card in use answers (its effect resolving, under stack timing after the offer)."""
+        if self.answering is not None:
+            return self.answering
         frame = self.current_use()
+        return frame.answers if frame is not None else None
+
+    def answer_chain(self) -> bool:
+        """Is what resolves now one card use made at an idle point and the answers to it, each answering the one
+        before, none of them taking effect yet? (Not a card used inside an effect or a skill: the queued rules
+        offer `respond` only then.)"""
+        resolving = self.resolving
+        if not resolving or not isinstance(resolving[0], UseFrame):
+            return False
+        for i in range(1, len(resolving)):
+            item = resolving[i]
+            if not isinstance(item, UseFrame) or item.answers is not resolving[i - 1]:
+                return False
+        return True
+
+    def nullify(self) -> bool:
+        """无效: the innermost card in use will not take effect — or, run by the effect of a card used at the
+        `respond` idle point itself (not by a skill it triggered), the card it answers. False if there is none or
+        it already is."""
+        frame = self.current_use()
+        if frame is not None and frame.answers is not None and self.resolving[-1] is frame:
+            frame = frame.answers
         if frame is None or frame.nullified:
             return False
         frame.nullified = True

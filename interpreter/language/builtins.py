@@ -1188,7 +1188,8 @@ declare(
     "令该牌无效",
     "The card being used (the innermost one) becomes invalid (无效): its effect does not happen, but it "
     "still counts as used and resolved, and goes where it would have gone. Use it in card_used or "
-    "card_resolving triggers.",
+    "card_resolving triggers, or at the `respond` idle point (一张牌生效前): there, in the effect of the card "
+    "or skill used, it makes the card answered void (`answered`).",
 )
 
 declare(

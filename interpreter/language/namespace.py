@@ -20,7 +20,7 @@ from typing import Any
 from .. import catalogue
 from . import types as T
 from .builtins import as_list
-from .runtime import Card, Ctx, Player, StopEffect, asked_by, loop_over, source_of
+from .runtime import Card, CardName, Ctx, Player, StopEffect, asked_by, loop_over, source_of
 
 # A value of the language at run time (a player, a card, a number, a list of them, none …). Like the
 # engine's objects in runtime.py it is Any by design: the static types of the language are the strings
@@ -50,6 +50,27 @@ def _sender(ctx: Ctx) -> Player | None:
     return t.sender if t is not None else None
 
 
+def _answered(ctx: Ctx) -> Any:
+    """The card use a `respond` use answers (engine/stack.py's UseFrame), if any."""
+    return ctx.game.stack.answered()
+
+
+def _answered_name(ctx: Ctx) -> Value:
+    frame = _answered(ctx)
+    ctype = frame.used_as if frame is not None else None
+    return CardName(ctype.id, ctype.name) if ctype is not None else None
+
+
+def _answered_user(ctx: Ctx) -> Player | None:
+    frame = _answered(ctx)
+    return frame.user if frame is not None else None
+
+
+def _answered_target(ctx: Ctx) -> Player | None:
+    frame = _answered(ctx)
+    return frame.target if frame is not None else None
+
+
 # How each context variable of the catalogue is read from a Ctx.
 _GETTERS: dict[str, Getter] = {
     "self": operator.attrgetter("me"),
@@ -63,6 +84,9 @@ _GETTERS: dict[str, Getter] = {
     "used_as": operator.attrgetter("used_as"),
     "event": operator.attrgetter("event"),
     "subject": operator.attrgetter("subject"),
+    "answered": _answered_name,
+    "answered_user": _answered_user,
+    "answered_target": _answered_target,
 }
 
 # Context variables: name -> (type, getter, where it exists (human wording)), from the catalogue.
