@@ -107,6 +107,90 @@ SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
 )
 
 
+# Every mechanic of seed 002 (a trading-card game's timing: speeds, priority, the stack, play permissions), in the
+# seed's order: the example file that shows it, how it is written, and the scenario files (or tests, file::name)
+# that check it. generate() fails on a file or test that is missing.
+SEED_002: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    (
+        "慢速 (slow uses)",
+        "examples/stack_timing/pack.yaml",
+        "`resolution: stack`; an idle point's speed (the catalogue's defaults, rules `speeds:`): a slow use is made "
+        "only at its phase's own question, the stack empty",
+        ("tests/test_stack_timing.py::test_a_fork_that_makes_contest_uses_slow_has_no_answers_in_the_contest",),
+    ),
+    (
+        "快速 (fast uses)",
+        "examples/stack_timing/pack.yaml",
+        "uses of a fast idle point (`contest`, `send_idle`, `dying`, `respond`) answer whatever is on the stack "
+        "while that idle point's moment is open",
+        ("examples/stack_timing/tests/stack_response_to_a_response.scenario.yaml",),
+    ),
+    (
+        "时机 (priority, passed in turn order)",
+        "examples/stack_timing/pack.yaml",
+        "who put something on the stack first, then each in turn; after the top resolves, the current player "
+        "first; when all pass in a row the top resolves",
+        ("examples/stack_timing/tests/stack_response_to_a_response.scenario.yaml",),
+    ),
+    (
+        "效果堆叠 (the stack, last in first out)",
+        "examples/stack_timing/pack.yaml",
+        "card uses, paid active skills and triggered skills go on it; triggers in seat order, so the last seat's "
+        "resolves first",
+        (
+            "examples/stack_timing/tests/stack_two_triggers.scenario.yaml",
+            "tests/test_stack_timing.py::test_one_players_several_triggers_resolve_in_the_order_he_chooses",
+        ),
+    ),
+    (
+        "响应 (a fast card answering a card use, in any phase)",
+        "examples/respond/cards/kan_po.yaml",
+        "`timing: respond` (一张牌生效前): `answered`, `answered_user`, `answered_target`; `nullify()` voids the "
+        "card answered; an answer may be answered",
+        (
+            "examples/respond/tests/card_kan_po.scenario.yaml",
+            "examples/respond/tests/card_kan_po_answered.scenario.yaml",
+            "examples/respond/tests/stack_kan_po_answered.scenario.yaml",
+            "examples/respond/tests/role_shen_ting_jie_ting.scenario.yaml",
+        ),
+    ),
+    (
+        "效果给予的许可 (an effect has a card used)",
+        "content/roles/fei_yuan_long_chuan.yaml",
+        "`use_card` in an effect: under stack timing the use goes on the stack and resolves with its answers "
+        "before the effect goes on; queued, it is not answered (nothing is inserted into an effect)",
+        (
+            "examples/respond/tests/stack_kan_po_inside_an_effect.scenario.yaml",
+            "examples/respond/tests/card_kan_po_not_inside_an_effect.scenario.yaml",
+        ),
+    ),
+    (
+        "持续的许可 (using cards from another zone)",
+        "examples/zones/roles/mou_shi.yaml",
+        "a skill's `use_card(c)` of a card in a zone the rules declare (here 蓄谋区, at the draw phase; `usable(c)` "
+        "first); an active skill that does it at an idle point gives the use that idle point's speed",
+        ("examples/zones/tests/role_mou_shi_mou_cheng.scenario.yaml",),
+    ),
+)
+
+
+def seed_002_rows() -> list[str]:
+    """The table of seed 002's terms: each with its example file and what checks it."""
+    rows = ["| term | example | how | checked by |", "|---|---|---|---|"]
+    for term, path, how, checks in SEED_002:
+        if not (REPO / path).is_file():
+            raise FileNotFoundError(f"seed 002's {term}: no example {path}")
+        for check in checks:
+            file, _, test = check.partition("::")
+            if not (REPO / file).is_file() or (
+                test and f"def {test}(" not in (REPO / file).read_text(encoding="utf-8")
+            ):
+                raise FileNotFoundError(f"seed 002's {term}: no {check}")
+        names = ", ".join(f"`{c.rpartition('/')[2]}`" for c in checks)
+        rows.append(f"| {term} | [`{path}`](../{path}) | {how} | {names} |")
+    return rows
+
+
 def seed_rows() -> list[str]:
     """The table of seed 001's terms: each with its example role file, skill and scenario files."""
     rows = ["| term | example (role file) | skill | how | scenarios |", "|---|---|---|---|---|"]
@@ -344,6 +428,14 @@ def generate(old_text: str | None = None) -> str:
         "A term without an example says what is missing.",
         "",
         *seed_rows(),
+        "",
+        "## Seed 002: a trading-card game's timing",
+        "",
+        f"Every term of seed 002 ({len(SEED_002)}), the resolution model that 风声 itself does not use, with the "
+        "file that shows it and the scenarios or tests that check it. A fork takes it with one rule "
+        '(`resolution: stack`, docs/modding.md "Stack timing"); the queued base game keeps seed 004\'s model.',
+        "",
+        *seed_002_rows(),
     ]
     for heading in KEPT:
         kept = kept_section(old_text, heading)
