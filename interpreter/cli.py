@@ -16,6 +16,20 @@ from .snippet import clip
 from .validate_cmd import validate
 
 
+def _pack_hint(e: click.UsageError) -> str | None:
+    """`--pack` given to a command that takes its packs by `--content` (simulate, play, describe …): `balance
+    --pack LABEL=DIR` made it a natural guess, and click's own did-you-mean offered unrelated options
+    (`--task`, `--trace`)."""
+    if not isinstance(e, click.NoSuchOption) or e.option_name not in ("--pack", "--packs") or e.ctx is None:
+        return None
+    if not any("--content" in getattr(p, "opts", ()) for p in e.ctx.command.params):
+        return None
+    return (
+        f"No such option '{e.option_name}': a pack folder is given with --content DIRECTORY (repeat it to layer "
+        "packs); --pack LABEL=DIR is balance's, to compare packs in one sweep"
+    )
+
+
 class _Mistake(click.ClickException):
     """A mistake in the command line, shown on one line: what is wrong and where the help is (exit status 2)."""
 
@@ -23,7 +37,7 @@ class _Mistake(click.ClickException):
 
     def __init__(self, e: click.UsageError) -> None:
         # one line, and a value given on the command line (5,000 digits …) is not echoed whole
-        super().__init__(clip(" ".join(e.format_message().split()), 300))
+        super().__init__(clip(" ".join((_pack_hint(e) or e.format_message()).split()), 300))
         self.command = e.ctx.command_path if e.ctx is not None else "fengsheng"
 
     def show(self, file: Any = None) -> None:

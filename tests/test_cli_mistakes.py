@@ -70,6 +70,21 @@ def test_unknown_flag_or_command(args, says):
     assert line.startswith("error: ") and says in line and line.endswith("--help)")
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["describe", "看破"], ["replay", "g.jsonl"]])
+def test_pack_where_the_command_takes_content_says_content(command):
+    """`balance --pack LABEL=DIR` makes `simulate --pack DIR` a natural guess: the mistake names --content (click
+    offered '--task', '--trace')."""
+    line = one_line(fengsheng(*command, "--pack", "my_pack"))
+    assert "No such option '--pack': a pack folder is given with --content DIRECTORY" in line, line
+    assert "--task" not in line and line.endswith("--help)")
+
+
+def test_pack_where_the_command_takes_no_content_is_the_usual_mistake():
+    """A scenario names its packs in the file (`content:`): no --content to point to."""
+    line = one_line(fengsheng("scenario", "run", "--pack", "x", "."))
+    assert "No such option '--pack'" in line and "--content" not in line
+
+
 @pytest.mark.parametrize(
     ("args", "option"),
     [
