@@ -84,7 +84,13 @@ SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
         "布施",
         "a shared zone, `capacity: 6`, overflow to the discard pile",
     ),
-    ("蓄力技", "examples/san_guo_mechanics/roles/xu_jing.yaml", "蓄爆", "`add_mark(..., max:)`, `trigger: game_start`"),
+    (
+        "蓄力技",
+        "examples/san_guo_mechanics/roles/xu_jing.yaml",
+        "蓄爆",
+        "`add_mark(..., max:)`, `trigger: game_start`; several 蓄力技 adding their caps: `has_skill` "
+        "(examples/san_guo_more/roles/xu_feng.yaml)",
+    ),
     ("持恒技", "examples/san_guo_mechanics/roles/shi_jian.yaml", "铁壁", "`persistent: true`"),
     (
         "延时拼点",

@@ -140,3 +140,39 @@ def test_mentions_reads_the_texts_of_the_skills_a_face_up_role_has():
     thief.lost_skills.clear()
     thief.role_face_up = False
     assert mentions(Ctx(g, p0), thief, ping_heng) is False
+
+
+def test_has_skill_reads_the_skills_a_player_has_now():
+    """has_skill(p, "名"): p's role's skill (by name or id) he has not lost; another player's face-down role shows
+    none, one's own does; a lost skill (or a dormant one not gained) is not had; none is false."""
+    from interpreter.language.builtins import BUILTINS
+    from interpreter.language.runtime import Ctx
+
+    g, _, _ = _table([], [])
+    p0, thief = g.players
+    has_skill = BUILTINS["has_skill"].impl
+    assert has_skill(Ctx(g, p0), thief, "顺手") is True
+    assert has_skill(Ctx(g, p0), thief, "demo_snatch") is True  # its id
+    assert has_skill(Ctx(g, p0), thief, "妙手空空") is False  # no such skill
+    assert has_skill(Ctx(g, p0), p0, "顺手") is False  # no role
+    assert has_skill(Ctx(g, p0), None, "顺手") is False and has_skill(Ctx(g, p0), thief, None) is False
+    thief.role_face_up = False
+    assert has_skill(Ctx(g, p0), thief, "顺手") is False  # another's face-down role: its skills are hidden
+    assert has_skill(Ctx(g, thief), thief, "顺手") is True  # his own he knows
+    thief.lost_skills.add("demo_snatch")
+    assert has_skill(Ctx(g, thief), thief, "顺手") is False
+    assert _eval('has_skill(self, "顺手")', g, 1) is False
+
+
+def test_has_skill_of_a_rule_skill_is_every_seats():
+    """A rule skill (the rules' `skills:`) is had by every seat, whatever its role, until it loses it."""
+    from interpreter.language.builtins import BUILTINS
+    from interpreter.language.runtime import Ctx
+
+    content = load_cached([BUNDLED_CONTENT, Path(__file__).parents[1] / "examples" / "rule_skills"])
+    g = build(content, [dict(identity="qian_fu_zhan_xian"), dict(identity="te_gong_ji_guan")], [Seat(), Seat()])
+    p0, p1 = g.players
+    has_skill = BUILTINS["has_skill"].impl
+    assert has_skill(Ctx(g, p0), p1, "黑报") is True
+    p1.lost_skills.add("jia_gui_hei_bao")
+    assert has_skill(Ctx(g, p0), p1, "黑报") is False and has_skill(Ctx(g, p0), p0, "黑报") is True

@@ -97,7 +97,7 @@ def check_skill_refs(
                 or (
                     "its skills: " + "、".join(sk.name for sk in skills)
                     if role is not None
-                    else "a rule skill's code names rule skills (gain_skill, lose_skill, skill_yang): "
+                    else "a rule skill's code names rule skills (gain_skill, lose_skill, skill_yang, has_skill): "
                     + ("、".join(sk.name for sk in skills) or "the rules have none")
                 ),
             )

@@ -531,6 +531,14 @@ class Skills:
         self.game.note_change()
         return True
 
+    def has_skill(self, p: Player, name: str, own: bool) -> bool:
+        """Does p have the skill `name` now (has_skill): his role's or a rule skill, not lost nor dormant. A role's
+        skill only while the role is face up, unless `own` (p asks of himself: he knows his role)."""
+        sk = self.skill_named(p, name)
+        if sk is None or sk.id in p.lost_skills:
+            return False
+        return sk.of_rules or own or p.role_face_up
+
     def skill_yang(self, p: Player, name: str) -> bool:
         """Is p's 转换技 `name` in its 阳 state (its first state)? False if p has no such skill."""
         sk = self.skill_named(p, name)

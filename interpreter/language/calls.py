@@ -240,7 +240,7 @@ _INLINE = {
 }
 
 # What names a skill of a role by its name (the loader checks those of one's own role).
-_SKILL_REFS = ("gain_skill", "lose_skill", "skill_yang")
+_SKILL_REFS = ("gain_skill", "lose_skill", "skill_yang", "has_skill")
 # What sets a mark (for W301): for a turn, for the game, a counter for the game.
 _MARK_SETS = ("set_mark", "keep_mark", "add_mark")
 # The typed reads of a mark and the kind each reads (has_mark reads a flag of any kind: not here).

@@ -34,6 +34,11 @@ def _skill_yang(ctx: Ctx, p, skill):
     return p is not None and skill is not None and skills_of(ctx).skill_yang(p, skill)
 
 
+@implements("has_skill")
+def _has_skill(ctx: Ctx, p, skill):
+    return p is not None and skill is not None and skills_of(ctx).has_skill(p, skill, p is ctx.me)
+
+
 @implements("replace_role")
 def _replace_role(ctx: Ctx, p, look):
     p = p if p is not None else ctx.me
