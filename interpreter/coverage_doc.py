@@ -158,6 +158,7 @@ SEED_002: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
             "examples/respond/tests/card_kan_po_answered.scenario.yaml",
             "examples/respond/tests/stack_kan_po_answered.scenario.yaml",
             "examples/respond/tests/role_shen_ting_jie_ting.scenario.yaml",
+            "examples/respond/tests/stack_role_lin_ting_feng_ting_feng_answer.scenario.yaml",
         ),
     ),
     (

@@ -109,8 +109,13 @@ class StackTiming:
             self.card_use.use_card(p, choice.card, choice.use)
             return
         skill = choice.use
+        card_use = self.card_use
         self.skills.pay_skill(p, skill)
-        self.push(StackItem(p, skill.name, lambda: self._resolve_active(p, skill)))
+        # what the skill is used at, for its effect, which resolves later (when both have moved on): the idle point
+        # offered, and for a skill used at `respond` the card it answers (the one on top now) and `respond` itself
+        answering = card_use.stack.answering if "respond" in (skill.timing or ()) else None
+        timing = "respond" if answering is not None else card_use.timing
+        self.push(StackItem(p, skill.name, self._active_resolver(p, skill, answering, timing)))
 
     def push(self, item: StackItem) -> None:
         """Put an item on top. An answer from a priority round waits there; anything else is resolved now, with
@@ -289,7 +294,22 @@ class StackTiming:
             game.trace.append(("fired", p.seat, skill.name))
         self.skills.use_skill(p, skill, ctx)
 
-    def _resolve_active(self, p: Player, skill: Skill) -> None:
-        """An active skill at the top (paid for when it went on): its effect."""
+    def _active_resolver(
+        self, p: Player, skill: Skill, answering: UseFrame | None, timing: str | None
+    ) -> Callable[[], None]:
+        return lambda: self._resolve_active(p, skill, answering, timing)
+
+    def _resolve_active(self, p: Player, skill: Skill, answering: UseFrame | None, timing: str | None) -> None:
+        """An active skill at the top (paid for when it went on): its effect, which reads the idle point it was used
+        at (a card its effect uses is used there) and, used at `respond`, the card it answered (`answered`): by now
+        the priority round that offered it has ended."""
         if p.alive:
-            self.skills.use_skill(p, skill, paid=True)
+            card_use = self.card_use
+            stack = card_use.stack
+            outer, outer_timing = stack.answering, card_use.timing
+            stack.answering = answering
+            card_use.timing = timing
+            try:
+                self.skills.use_skill(p, skill, paid=True)
+            finally:
+                stack.answering, card_use.timing = outer, outer_timing
