@@ -439,6 +439,39 @@ def test_a_rule_skills_code_names_rule_skills(tmp_path):
     assert [(e.code, e.line) for e in errs] == [("E121", 6)] and "the rules have no skill" in errs[0].message, errs
 
 
+def test_code_names_a_rule_skill_from_a_role_and_a_roles_skill_from_a_rule_skill(tmp_path):
+    """At run time a name is looked up among the seat's role's skills, then the rule skills (Skills.skill_named), so
+    a role's code may name a rule skill (has_skill, lose_skill …) and a rule skill's code any role's skill
+    (has_skill): that was a false E121 (the role, or the rules, checked against its own skills alone). A name no
+    skill of the content has is still E121, with the closest."""
+    entry = (
+        "- {id: a, name: 家规, kind: active, timing: play_phase, condition: 'has_skill(self, \"视死\")', "
+        "effect: 'lose_skill(self, \"视死\")'}\n"
+    )
+    folder = pack(tmp_path, "rules:\n  skills:\n" + textwrap.indent(entry, "    "))
+    (folder / "roles").mkdir()
+    role = (
+        "id: fork_shi_ji\nname: 试技\ntitle: 测试\ngender: male\nhidden: false\nskills:\n"
+        "  - id: fork_mian\n    name: 免\n    text: 出牌阶段，若你拥有技能【家规】，你可以失去之。\n    kind: active\n"
+        "    timing: play_phase\n    condition: 'has_skill(self, \"家规\")'\n    effect: 'lose_skill(self, \"家规\")'\n"
+    )
+    (folder / "roles" / "fork_shi_ji.yaml").write_text(role, encoding="utf-8")
+    load(folder)  # 视死 is 老汉's, 家规 the rules'
+    (folder / "roles" / "fork_shi_ji.yaml").write_text(
+        role.replace('has_skill(self, "家规")', 'has_skill(self, "家归")'), encoding="utf-8"
+    )
+    (e,) = errors(folder)
+    assert (e.code, e.line, e.hint) == ("E121", 12, "did you mean 家规?"), e
+    assert e.message.startswith('no skill of the content is called "家归"'), e.message
+    # lose_skill in a role's code: its own or a rule skill, not another role's (the seat holds its own role)
+    (folder / "roles" / "fork_shi_ji.yaml").write_text(
+        role.replace('lose_skill(self, "家规")', 'lose_skill(self, "视死")'), encoding="utf-8"
+    )
+    (e,) = errors(folder)
+    assert (e.code, e.line, e.hint) == ("E121", 13, "skills it may name: 免、家规"), e
+    assert e.message == 'the role 试技 has no skill "视死", nor is it a rule skill', e
+
+
 def test_a_rule_skill_with_the_name_of_a_roles_skill_is_e120(tmp_path):
     """Code names a skill by its name, and a seat's role's skills are looked in first: a rule skill named 视死 whose
     code took itself away (lose_skill(self, "视死")) took 老汉's 视死 from a seat of that role, and kept its own."""

@@ -13,11 +13,11 @@ from ..catalogue import FACE_DOWN_USES
 from ..model.content import TIMINGS, TRIGGER_EVENTS, Role, Skill
 from ..suggest import did_you_mean
 from .build_cards import SEND_REPLACING
-from .checks import check_skill_refs, warn_never_sends
+from .checks import defer_skill_refs, warn_never_sends
 from .units import Units, skill_env
 from .yamlpos import PosDict, key_pos_of, pos_of
 
-SkillRefs = list[tuple[str, Any, int, int]]  # (name, path, line, col): skills named by gain_skill(self, "名") ...
+SkillRefs = list[tuple[str, str, Any, int, int]]  # (name, primitive, path, line, col): gain_skill(self, "名") ...
 
 
 def build_role(u: Units, path: Path, data: Any) -> Role:
@@ -31,7 +31,7 @@ def build_role(u: Units, path: Path, data: Any) -> Role:
     )
     skill_refs: SkillRefs = []
     role.skills = build_skills(u, path, data, role, skill_refs)
-    check_skill_refs(u.sink, role, skill_refs)
+    defer_skill_refs(u, role, skill_refs, role.skills)
     if not role.hidden:
         _warn_flips_up_face_up(u, path, data)
     return role
@@ -55,14 +55,15 @@ def _warn_flips_up_face_up(u: Units, path: Path, data: Any) -> None:
 
 def build_rule_skills(u: Units, path: Path, data: Any) -> tuple[Skill, ...]:
     """The rules' `skills:` (rule skills: every seat holds them, whatever its role), built as a role's skills are,
-    with the same checks; each marked `of_rules`, with no role. What their code names by gain_skill, lose_skill or
-    skill_yang is a rule skill (E121 if the rules have none of that name)."""
+    with the same checks; each marked `of_rules`, with no role. What their code names by gain_skill, lose_skill,
+    skill_yang or has_skill is a rule skill or a role's (E121 if no skill of the content is so named, once the
+    content is built: checks.check_skill_refs)."""
     skill_refs: SkillRefs = []
     skills = build_skills(u, path, data, None, skill_refs)
     for sk in skills:
         for m in sk.moments or (sk,):
             m.of_rules = True
-    check_skill_refs(u.sink, None, skill_refs, skills)
+    defer_skill_refs(u, None, skill_refs, skills)
     return tuple(skills)
 
 

@@ -77,30 +77,62 @@ def warn_never_sends(
     )
 
 
-def check_skill_refs(
-    sink: Diagnostics, role: Role | None, refs: list[tuple[str, Any, int, int]], rule_skills: Any = ()
-) -> None:
-    """E121: a skill the role's code names (gain_skill(self, "名") ...) that the role does not have; with `role`
-    None, one the rules' skills' code names that is no rule skill (rule_skills)."""
-    skills = role.skills if role is not None else list(rule_skills)
-    own = {n for sk in skills for n in (sk.name, sk.id)}
+def defer_skill_refs(u: Any, role: Role | None, refs: list[tuple[str, str, Any, int, int]], own: Any) -> None:
+    """The skills a role's code (`role`; None: the rules' skills' code) names by gain_skill(self, "名") … that are
+    not its own (`own`: the role's skills, or the rules'): kept in u.skill_refs for check_skill_refs, once the whole
+    content is known (a role's code may name a rule skill, a rule skill's a role's: Skills.skill_named finds both)."""
+    names = {n for sk in own for n in (sk.name, sk.id)}
     whose = f"the role {role.name} has" if role is not None else "the rules have"
-    for name, rpath, line, col in refs:
-        if name not in own:
-            sink.error_at(
-                rpath,
-                line,
-                col,
-                "E121",
-                f'{whose} no skill "{clip(name)}"',
-                did_you_mean(name, [sk.name for sk in skills])
-                or (
-                    "its skills: " + "、".join(sk.name for sk in skills)
-                    if role is not None
-                    else "a rule skill's code names rule skills (gain_skill, lose_skill, skill_yang, has_skill): "
-                    + ("、".join(sk.name for sk in skills) or "the rules have none")
-                ),
-            )
+    rid = role.id if role is not None else None
+    for name, func, rpath, line, col in refs:
+        if name not in names:
+            u.skill_refs.append((rid, whose, func, name, rpath, line, col))
+
+
+def check_skill_refs(sink: Diagnostics, refs: list, roles: dict, rule_skills: Any) -> None:
+    """E121: a skill code names (units.Units.skill_refs: not its own) that it can never name in play. At run time a
+    name is looked up among the seat's role's skills, then the rule skills (Skills.skill_named). So has_skill(self,
+    "名") may name any role's skill or rule skill of the content (a rule skill's code runs for every seat, whatever
+    its role); gain_skill, lose_skill and skill_yang of one's own a rule skill in a role's code (its seat holds that
+    role), any role's skill or rule skill in a rule skill's code. Refs of a role no longer in the content (removed
+    by a pack) are not checked."""
+    role_skills = [sk for r in roles.values() for sk in r.skills]
+    rules = list(rule_skills)
+    every = role_skills + rules
+    every_names = {n for sk in every for n in (sk.name, sk.id)}
+    rule_names = {n for sk in rules for n in (sk.name, sk.id)}
+    for rid, whose, func, name, rpath, line, col in refs:
+        if rid is not None and rid not in roles:
+            continue
+        if func == "has_skill" or rid is None:
+            if name in every_names:
+                continue
+            names = [sk.name for sk in every]
+            said = f'no skill of the content is called "{clip(name)}" (has_skill names a role\'s skill or a rule skill)'
+            if func != "has_skill":
+                said = (
+                    f'{whose} no skill "{clip(name)}", nor does any role ({func} in a rule skill\'s code names a rule '
+                    "skill or a role's)"
+                )
+        else:
+            if name in rule_names:
+                continue
+            own = roles[rid].skills
+            names = [sk.name for sk in [*own, *rules]]
+            said = f'{whose} no skill "{clip(name)}"' + (", nor is it a rule skill" if rules else "")
+        sink.error_at(
+            rpath,
+            line,
+            col,
+            "E121",
+            said,
+            did_you_mean(name, names)
+            or (
+                "a skill is named by its name or its id"
+                if func == "has_skill" or rid is None
+                else "skills it may name: " + "、".join(dict.fromkeys(names))
+            ),
+        )
 
 
 def check_rule_decks(sink: Diagnostics, rules_file: Any, rules_data: Any, decks: dict) -> None:

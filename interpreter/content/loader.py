@@ -31,7 +31,7 @@ from .build_cards import build_card, build_task
 from .build_declared import build_declared, check_counter_roles, check_zone_cards
 from .build_roles import build_role
 from .build_rules import apply_lock_rule, apply_target_rule, build_deck, build_rules, most_players
-from .checks import check_marks, check_rule_decks, check_rule_skill_ids
+from .checks import check_marks, check_rule_decks, check_rule_skill_ids, check_skill_refs
 from .diagnostics import ContentError, ContentErrors, Diagnostics
 from .layering import Layers
 from .manifest import FOLDER_KINDS, FilePos, rules_fragment_schema
@@ -62,9 +62,10 @@ BUILDERS = {"card": build_card, "role": build_role, "secret_task": build_task}
 # Cards, roles and secret tasks built from a file that read clean, with nothing to report, by kind, file name, text,
 # the card names its text names (【...】, with the card each stands for in this load, or None), the rules'
 # declarations it names and, for code with a `for`, the rules' largest table (W501): the object (never changed once
-# built, like load_cached's) and the marks its code set and read (without the file: a mark's place is (key, kind,
-# how, line, col) here). Built again for any file with a finding.
-BUILDS: Kept[tuple[Any, list[tuple]]] = Kept("build")
+# built, like load_cached's), the marks its code set and read (without the file: a mark's place is (key, kind,
+# how, line, col) here) and the skills it names that are not its own (Units.skill_refs, without the file too).
+# Built again for any file with a finding.
+BUILDS: Kept[tuple[Any, list[tuple], list[tuple]]] = Kept("build")
 NAMED: Kept[tuple[tuple[str, ...], str]] = Kept("named in a file")  # a file's text -> its 【】 names, its texts
 _CARD_NAME = re.compile(r"【([^】\n]+)】")  # as the effect grammar reads one (language/effect.lark, CARD_NAME)
 
@@ -88,8 +89,9 @@ def build(u: Units, path: Path, data: PosDict, kind: str, layer: int | None = No
         table,
     )
     first = len(u.marks)
+    first_ref = len(u.skill_refs)
 
-    def make() -> tuple[tuple[Any, list[tuple]], bool]:
+    def make() -> tuple[tuple[Any, list[tuple], list[tuple]], bool]:
         findings = u.sink.count()
         u.owner, u.owner_layer = (kind, data.get("id")), layer  # what its errors are about (E305 names it)
         try:
@@ -98,10 +100,13 @@ def build(u: Units, path: Path, data: PosDict, kind: str, layer: int | None = No
             u.owner, u.owner_layer = None, None
         marks = [(*m[:3], *m[4:]) for m in u.marks[first:]]
         del u.marks[first:]  # added back below, as for an object built before
-        return (obj, marks), u.sink.count() == findings and str(path) in u.sink.sources
+        refs = [(*r[:4], *r[5:]) for r in u.skill_refs[first_ref:]]
+        del u.skill_refs[first_ref:]
+        return (obj, marks, refs), u.sink.count() == findings and str(path) in u.sink.sources
 
-    obj, marks = remember(BUILDS, key, make)
+    obj, marks, refs = remember(BUILDS, key, make)
     u.marks += [(*m[:3], path, *m[3:]) for m in marks]
+    u.skill_refs += [(*r[:4], path, *r[4:]) for r in refs]
     return obj
 
 
@@ -175,6 +180,8 @@ def load_content(paths=None, errors: list[ContentError] | None = None) -> Conten
             check_rule_skill_ids(sink, rules_read[0], rules_read[1], rules.skills, kinds.roles, origins)
             kinds.origins.update(origins)
         check_zone_cards(sink, rules_read[0], rules_read[1], u.declared, kinds.card_types)
+    # the skills code names that are not its own: a rule skill, another role's (has_skill), known now
+    check_skill_refs(sink, u.skill_refs, kinds.roles, rules.skills if rules is not None else ())
     deck, decks = _build_deck_file(u, layers, dirs, kinds.card_types, rules_read)
     if rules is not None and rules_read is not None:
         check_playable(sink, layers, *rules_read, rules, identities, kinds.tasks, decks)
@@ -417,6 +424,7 @@ def _validate_file(f: Path) -> list[ContentError]:
                 types = {}
             build_deck(u, f, data, types)
     check_marks(sink, u.marks, whole_pack=False)  # one file: its marks may be set in other files
+    # (and the skills its code names that are not its own may be its pack's rule skills or other roles': unchecked)
     return sink.errors + sink.warnings
 
 

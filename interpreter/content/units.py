@@ -40,6 +40,9 @@ ANSWERED_VARS = ["answered", "answered_user", "answered_target"]  # the `respond
 
 # A mark set or read with its key written out: (key, kind, "set" or "read", path, line, col) (W301)
 Mark = tuple[str, Any, str, Any, int, int]
+# a skill named by code and not found among its own (units.Units.skill_refs): (the role's id, or None for a rule
+# skill's code; who names it, for the message; the primitive; the name; path, line, col)
+SkillRef = tuple[str | None, str, str, str, Any, int, int]
 
 
 def card_env(timing: str, has_target: bool, for_target_rule: bool = False) -> dict:
@@ -107,7 +110,7 @@ class UnitResult:
     calls: set[str] = field(default_factory=set)  # the primitives it calls (W502: send or use_card)
     state_reads: Any = None  # the parts of the game state it reads (Compiler.state_reads)
     guard: Any = None  # an expression's seat guard (language/guard.py), if asked for and it compiled clean
-    skill_refs: list[tuple[str, Any, int, int]] = field(default_factory=list)  # (name, path, line, col)
+    skill_refs: list[tuple[str, str, Any, int, int]] = field(default_factory=list)  # (name, primitive, path, line, col)
 
 
 class Units:
@@ -120,6 +123,9 @@ class Units:
         # card name -> the pack that removed that card kind, and that pack's layer
         self.removed_names: dict[str, tuple[str, int]] = {}
         self.marks: list[Mark] = []
+        # skills named by code (has_skill(self, "名") …) that are not of its own role, or not rule skills in a rule
+        # skill's code: checked against the whole content once it is built (checks.check_skill_refs)
+        self.skill_refs: list[SkillRef] = []
         self.declared: Declared = NOTHING_DECLARED  # the rules' counters and events (build_declared.py)
         # the largest table the rules play (build_rules.most_players): a loop over players counts as it (W501); None:
         # no rules known (one file on its own), the catalogue's estimate
@@ -177,7 +183,7 @@ class Units:
         def at(line: int, col: int) -> tuple[int, int]:
             return pos.map(line, col) if pos is not None else (line, col)
 
-        refs = [(name, path, *at(line, col)) for name, line, col in comp.skill_refs]
+        refs = [(name, func, path, *at(line, col)) for name, func, line, col in comp.skill_refs]
         self.marks += [(mkey, mtype, how, path, *at(line, col)) for mkey, mtype, how, line, col in comp.marks]
         return UnitResult(fn if clean else None, comp.names_read, comp.calls, comp.state_reads(), guard, refs)
 

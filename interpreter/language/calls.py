@@ -163,7 +163,7 @@ class CallCompiler(ExpressionCompiler):
         if node.func in _SKILL_REFS and isinstance(named, ast.StrLit):
             who = bound.get("p")
             if isinstance(who, ast.Var) and who.name == "self":
-                self.skill_refs.append((named.value, named.line, named.col))
+                self.skill_refs.append((named.value, node.func, named.line, named.col))
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
         if rt == T.BY_PLACE:
             rt = T.ANY  # a read of any value, where any value will do (exists, == none): _typed_read
@@ -239,7 +239,7 @@ _INLINE = {
     "count": "len({})",
 }
 
-# What names a skill of a role by its name (the loader checks those of one's own role).
+# What names a skill by its name (the loader checks those of one's own: content/checks.py, check_skill_refs).
 _SKILL_REFS = ("gain_skill", "lose_skill", "skill_yang", "has_skill")
 # What sets a mark (for W301): for a turn, for the game, a counter for the game.
 _MARK_SETS = ("set_mark", "keep_mark", "add_mark")

@@ -119,8 +119,8 @@ class ExpressionCompiler:
         self.calls: set[str] = set()  # the primitives the code calls (W502: a use instead of sending that never sends)
         # marks set and read with a key written out: (key, kind of value, "set" or "read", line, col) (W301)
         self.marks: list[tuple[str, str, str, int, int]] = []
-        # skills of one's own role named in the code (gain_skill(self, "名") …): (name, line, col), for the loader
-        self.skill_refs: list[tuple[str, int, int]] = []
+        # skills named in the code of one's own (gain_skill(self, "名") …): (name, primitive, line, col), for the loader
+        self.skill_refs: list[tuple[str, str, int, int]] = []
         self.loop_steps = 1  # the most iterations the loops around the code being compiled can make (W501)
         self.in_loop = False  # inside a loop or a `where` predicate: a `where` there spends the step budget
         self.nslots = 0  # variables (let, for, it) so far: v0, v1 …
