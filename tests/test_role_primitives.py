@@ -144,7 +144,8 @@ def test_mentions_reads_the_texts_of_the_skills_a_face_up_role_has():
 
 def test_has_skill_reads_the_skills_a_player_has_now():
     """has_skill(p, "名"): p's role's skill (by name or id) he has not lost; another player's face-down role shows
-    none, one's own does; a lost skill (or a dormant one not gained) is not had; none is false."""
+    none, one's own does; a lost skill (or a dormant one not gained) is not had, nor any skill of a dead player;
+    none is false."""
     from interpreter.language.builtins import BUILTINS
     from interpreter.language.runtime import Ctx
 
@@ -159,6 +160,10 @@ def test_has_skill_reads_the_skills_a_player_has_now():
     thief.role_face_up = False
     assert has_skill(Ctx(g, p0), thief, "顺手") is False  # another's face-down role: its skills are hidden
     assert has_skill(Ctx(g, thief), thief, "顺手") is True  # his own he knows
+    thief.role_face_up = True
+    thief.alive = False  # a dead player's skills are void (seed 004), his role face up or not
+    assert has_skill(Ctx(g, p0), thief, "顺手") is False and has_skill(Ctx(g, thief), thief, "顺手") is False
+    thief.alive = True
     thief.lost_skills.add("demo_snatch")
     assert has_skill(Ctx(g, thief), thief, "顺手") is False
     assert _eval('has_skill(self, "顺手")', g, 1) is False

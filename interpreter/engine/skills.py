@@ -533,7 +533,10 @@ class Skills:
 
     def has_skill(self, p: Player, name: str, own: bool) -> bool:
         """Does p have the skill `name` now (has_skill): his role's or a rule skill, not lost nor dormant. A role's
-        skill only while the role is face up, unless `own` (p asks of himself: he knows his role)."""
+        skill only while the role is face up, unless `own` (p asks of himself: he knows his role). A dead player
+        has none (seed 004: his skills are void; 弃权 too: out of the game)."""
+        if not p.alive:
+            return False
         sk = self.skill_named(p, name)
         if sk is None or sk.id in p.lost_skills:
             return False
