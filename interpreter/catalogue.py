@@ -137,8 +137,9 @@ TIMINGS: dict[str, Timing] = {
             "`answered_target` name it, and `nullify()` in its effect makes the card answered void (无效). A use "
             "made here is a card use like any: it may be answered in turn",
             "everyone, asked in turn from the current player counter-clockwise. After a use the asking starts "
-            "again from the current player; it ends when everyone has passed in a row, or once the card answered "
-            "is void. Not offered at all when no card or skill of the game is written for it",
+            "again from the current player (he dead, from the first living seat after him); it ends when everyone "
+            "has passed in a row, or once the card answered is void or its target dead (unless it was used at "
+            "`dying`). Not offered at all when no card or skill of the game is written for it",
             "一张牌生效前",
             "一张牌生效前",
             speed="fast",

@@ -325,6 +325,7 @@ class CardUse:
             else:
                 zones.start_use(card, ctype)
         frame = UseFrame(card, ctype, user)
+        frame.timing = use.timing
         stack = self.stack
         if use.timing == "respond":  # it answers the card use being answered (its effect's nullify() voids that)
             frame.answers = stack.answered()
@@ -355,14 +356,15 @@ class CardUse:
             self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
         resolution.settle("指定目标后")
-        if self.responds and (target is None or target.alive or use.timing == "dying") and self.stack.answer_chain():
+        if self.responds and frame.answerable() and self.stack.answer_chain():
             self.offer_respond(frame)
         self._resolve_use(user, card, use, ctx, frame, target, False, None)
 
     def offer_respond(self, frame: UseFrame) -> None:
         """一张牌生效前 (the `respond` idle point, queued): everyone, asked in turn from the current player, may
         answer the card use `frame` with a card or skill written for it; after a use the asking starts again from
-        the current player, until everyone has passed in a row or the card is void. What an answer makes happen
+        the current player (he dead, from the first living seat after him), until everyone has passed in a row, the
+        card is void or its target dead (UseFrame.answerable; docs/rulings.md R171). What an answer makes happen
         waits for the next node, as at any idle point; the card answered has not begun to take effect. Offered
         only for a use made at an idle point or answering one (EffectStack.answer_chain): a card an effect uses is
         not answered, for nothing is inserted into an effect that is resolving (seed 004)."""
@@ -375,14 +377,14 @@ class CardUse:
         try:
             asker = game.current
             passes = 0
-            while asker is not None and not frame.nullified and passes < seats.alive_count():
+            while asker is not None and frame.answerable() and passes < seats.alive_count():
                 if not asker.alive:
                     asker = seats.neighbor(asker, RIGHT)
                     continue
                 stack.answering = frame
                 if self.offer_idle(asker, "respond", prompt):
                     passes = 0
-                    asker = game.current if game.current is not None and game.current.alive else asker
+                    asker = game.current  # (dead: the loop goes on to the first living seat after him)
                 else:
                     passes += 1
                     asker = seats.neighbor(asker, RIGHT)

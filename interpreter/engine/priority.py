@@ -11,7 +11,8 @@ priority:
    the current player (the owner is asked first when a skill is optional; a player with several chooses
    which of his resolves first), so the last one put on — the latest seat — resolves first.
 2. Then players get priority in turn order: after a player put something on the stack, that player
-   first; after the top resolved, the current player first. A player holding priority may answer with a
+   first (but after an answer at the `respond` idle point, the current player: docs/rulings.md R171); after
+   the top resolved, the current player first. A player holding priority may answer with a
    **fast** use (a card or active skill whose timing is fast: ``rules.speeds`` over the catalogue's
    defaults) of an idle point whose moment it is for them (TurnFlow.open_idle_points): it goes on top,
    and priority starts again from them. Slow uses are never answers: they are offered only by a
@@ -246,7 +247,7 @@ class StackTiming:
         stack = card_use.stack
         # a card use on top, not void: the `respond` idle point (一张牌生效前) is open for everyone, answering it
         top = self.items[-1].use if self.items and self.respond_fast else None
-        if top is not None and (top.nullified or (top.target is not None and not top.target.alive)):
+        if top is not None and not top.answerable():  # void, or its target dead (unless used at dying): R171
             top = None
         outer = stack.answering
         try:
@@ -268,11 +269,17 @@ class StackTiming:
                     continue
                 if choice.card is not None:  # the idle point its use is written for (several are offered at once)
                     card_use.timing = choice.use.timing
+                # an answer to the card use on top (at `respond`): then priority goes to the current player first,
+                # not to the answerer, as the queued rules ask again from him (docs/rulings.md R171)
+                timings = (choice.use.timing,) if choice.card is not None else (choice.use.timing or ())
+                answer = top is not None and "respond" in timings
                 self.responding = True
                 try:
                     self.perform(p, choice)
                 finally:
                     self.responding = False
+                if answer:
+                    self.first = None
                 return True
             return False
         finally:

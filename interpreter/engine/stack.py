@@ -26,7 +26,7 @@ MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "used_as", "nullified", "claimed_by", "user", "target", "answers")
+    __slots__ = ("card", "used_as", "nullified", "claimed_by", "user", "target", "answers", "timing")
 
     def __init__(self, card: Card | None, used_as: Any = None, user: Player | None = None) -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
@@ -37,6 +37,14 @@ class UseFrame:
         self.target: Player | None = None  # its target, once chosen
         # a use made at the `respond` idle point: the use it answers (its effect's nullify() makes that one void)
         self.answers: UseFrame | None = None
+        self.timing: str | None = None  # the idle point its use is written for (a use at `dying` has effect regardless)
+
+    def answerable(self) -> bool:
+        """May it still be answered at the `respond` idle point (一张牌生效前)? Not once it is void, nor once its
+        target is dead (it would do nothing: CardUse._resolve_use) unless it was used at `dying` (docs/rulings.md
+        R171; the queued and the stack rules both ask this)."""
+        target = self.target
+        return not self.nullified and (target is None or target.alive or self.timing == "dying")
 
 
 class EffectStack:
