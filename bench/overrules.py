@@ -26,7 +26,14 @@ a game (with its standard error over the games) and that less the first variant'
 colours a seat accepted in the samples' identities), ``kinds`` (the decisions searched, joined by ``+``), ``rank``
 (how the candidates beyond the guide's answer are chosen: ``random``, or ``guide``, its next-best answers first) and
 ``confirm`` (fresh samples an overrule must also win on before it is made; 0, none).
-docs/bots.md has what it found.
+
+A diagnosis, never a bot: ``truth`` hands the variant's search, instead of the seat's World, one that deals the
+real game — ``truth=game`` (each sample a copy of it: the other hands, the deck's order, the identities, tasks and
+roles, what every seat knows, the generator) or the real game with part of it dealt again uniformly:
+``truth=game-cards`` (the deck and the other seats' hands, the faces the seat cannot see, shuffled among those
+places), ``truth=game-ids`` (the identities and their tasks of the seats whose identity the seat has not seen,
+shuffled among them) or ``truth=game-cards+ids`` (both). It tells how much of what the search misses is which
+hidden fact. docs/bots.md has what it found.
 """
 
 from __future__ import annotations
@@ -60,7 +67,9 @@ KEYS = {
     "kinds": str,
     "rank": str,
     "confirm": int,
+    "truth": str,
 }
+TRUTHS = ("game", "game-cards", "game-ids", "game-cards+ids")  # the diagnosis `truth`: what stays true
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
@@ -73,6 +82,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
         key, _, value = item.partition("=")
         if key not in KEYS or not value:
             raise ValueError(f"variant {name}: {item!r} is not KEY=VALUE with a key of {', '.join(KEYS)}")
+        if key == "truth" and value not in TRUTHS:
+            raise ValueError(f"variant {name}: truth={value} is not one of {', '.join(TRUTHS)}")
         params[key] = frozenset(value.split("+")) if key == "kinds" else KEYS[key](value)
     return name, params
 
@@ -124,6 +135,42 @@ def value(state: GameState, seat: int, action: int, rollouts: int, seed: int, hi
     return total / rollouts
 
 
+class Truth:
+    """Diagnosis only (the bench is the referee): a World for the search of a variant with ``truth``, whose samples
+    are copies of the real game, with the deck and the other hands (`cards`) and/or the identities the seat has not
+    seen (`ids`) dealt again uniformly from the sample's generator. Not a seat's view: never handed to a bot."""
+
+    def __init__(self, state: GameState, seat: int, truth: str) -> None:
+        self.state, self.seat = state, seat
+        self.cards, self.ids = "cards" in truth, "ids" in truth
+
+    def sample(self, rng: random.Random, weigh: Any = None) -> GameState:
+        copy = self.state.clone()
+        game = copy._game
+        seat = self.seat
+        if self.cards:
+            zones = game.zones
+            places = list(zones.deck) + [c for p in game.players if p.seat != seat for c in p.hand]
+            hidden = [c for c in places if not zones.card_visible(c, seat)]
+            faces = [c.face() for c in hidden]
+            rng.shuffle(faces)
+            for card, face in zip(hidden, faces, strict=True):
+                card.set_face(face)
+            zones.by_uid = {c.uid: c for c in zones.cards}
+            zones.sightings += 1  # (faces moved: what observations keep by these is made again)
+            zones.intel_changes += 1
+        if self.ids:
+            known = game.players[seat].known_identities
+            slots = [p for p in game.players if p.seat != seat and p.seat not in known and p.identity is not None]
+            dealt = [(p.identity, p.task) for p in slots]
+            rng.shuffle(dealt)
+            for p, (identity, task) in zip(slots, dealt, strict=True):
+                p.identity, p.task = identity, task
+                p.version += 1
+            game.seats.standing += 1  # (as Skills.redeal: the victory checks follow it)
+        return copy
+
+
 class Tally:
     """One variant's overrules: their gains, by decision kind and by the seat's identity, and its CPU time."""
 
@@ -173,9 +220,10 @@ def watch(content, n: int, g: int, seed: int, rollouts: int, variants: list, tal
             continue
         world = state.world(seat)
         answers = []
-        for search, tally in zip(searches, tallies, strict=True):
+        for search, tally, (_name, params) in zip(searches, tallies, variants, strict=True):
+            seen: Any = Truth(state, seat, params["truth"]) if "truth" in params else world
             start = time.process_time()
-            answers.append(search.search(state.observation(seat), state.action_descriptors(), world))
+            answers.append(search.search(state.observation(seat), state.action_descriptors(), seen))
             tally.seconds += time.process_time() - start
         played = agents[seat].act(state.observation(seat), state.action_descriptors())  # the guide's answer
         differ = {a for a in answers if a != played}

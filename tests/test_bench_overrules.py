@@ -39,6 +39,39 @@ def test_a_variant_is_read_into_the_search_it_names() -> None:
     assert (kept.lean_weight, kept.kinds) == (LEAN_WEIGHT, PAIRED_KINDS)
 
 
+def test_truth_deals_the_real_game_with_what_it_names_dealt_again() -> None:
+    # (the diagnosis: the search of a variant with `truth` is handed copies of the real game, part of it dealt again)
+    import random
+
+    from interpreter.content.loader import load_cached
+    from interpreter.engine.step import GameState
+
+    bench = _overrules()
+    assert bench.parse_variant("t=truth=game-cards+ids") == ("t", {"truth": "game-cards+ids"})
+    with pytest.raises(ValueError, match="truth=cards is not one of game, game-cards"):
+        bench.parse_variant("t=truth=cards")
+    state = GameState(load_cached(), 8, 3)
+    while state.current_player() != 0 or len(state.history()) < 60:  # (a decision of seat 0 well into the game)
+        state.apply_action(state.legal_actions()[0])
+
+    def faces(s: GameState) -> list[int]:  # (the deck's, then the other seats' hands', by place)
+        return [c.face()[0] for c in s._game.zones.deck] + [c.face()[0] for p in s._game.players[1:] for c in p.hand]
+
+    def ids(s: GameState) -> list[str]:
+        return [p.identity.id for p in s._game.players]
+
+    same = bench.Truth(state, 0, "game").sample(random.Random(1))
+    assert faces(same) == faces(state) and ids(same) == ids(state)
+    cards = bench.Truth(state, 0, "game-cards").sample(random.Random(1))
+    assert faces(cards) != faces(state) and sorted(faces(cards)) == sorted(faces(state)) and ids(cards) == ids(state)
+    assert [c.face()[0] for c in cards._game.players[0].hand] == [c.face()[0] for c in state._game.players[0].hand]
+    both = [bench.Truth(state, 0, "game-ids").sample(random.Random(r)) for r in range(4)]
+    assert all(faces(s) == faces(state) and ids(s)[0] == ids(state)[0] for s in both)
+    assert any(ids(s) != ids(state) for s in both)
+    for s in [same, cards, *both]:
+        s.close()
+
+
 @pytest.mark.parametrize("text", ["=samples=2", "a=foo=1", "a=samples=", "a=samples"])
 def test_a_variant_not_of_the_form_is_refused_with_what_it_takes(text: str) -> None:
     with pytest.raises(ValueError, match=r"NAME=KEY=VALUE|is not KEY=VALUE with a key of samples"):
