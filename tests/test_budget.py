@@ -231,3 +231,23 @@ def test_w501_counts_a_loop_over_players_as_the_rules_largest_table(tmp_path):
         comp = Compiler(context_env(["self"]), "play_phase", {}, most_players=most)
         comp.program(effect)
         assert not comp.errors and [w.code for w in comp.warnings] == (["W501"] if warned else []), comp.warnings
+
+
+def test_a_stack_that_never_stops_growing_ends_with_E505_naming_the_stack_limit(runaway):
+    """再动 (no limit, no cost, fast at the contest under stack timing): its user answers his own use with it, again
+    and again. It ends at the stack limit, told from the nesting limit (E502 at 20 cut legal stacks short: a
+    10-player contest of random seats puts 21 cards and skills on it)."""
+    content = load_cached([BUNDLED_CONTENT, Path(__file__).parents[1] / "examples" / "stack_timing", RUNAWAY])
+    g, _ = _table(content, "demo_fidget")
+    put_pending(g, 27, sender=1, holder=1)
+    with pytest.raises(EngineError) as e:
+        g.play_turn("contest")
+    msg = str(e.value)
+    limit = catalogue.LIMITS["max_stack"].value
+    assert limit > 2 * catalogue.LIMITS["max_nesting"].value
+    assert msg.startswith(
+        f"E505 the stack is too deep: more than {limit} cards and skills waiting on it at once "
+        "(the stack limit, max_stack;"
+    ), msg
+    assert msg.endswith(f"P0 再动 → P0 再动 → P0 再动 (P0 再动 ×{limit + 1})"), msg
+    assert len(g.stack_timing.items) == limit + 1

@@ -109,7 +109,7 @@ def role_yaml(progs: list[tuple[str, list[str]] | None]) -> str:
         condition = f"    condition: {cond}\n" if cond and kind == "triggered" else ""
         key = "timing" if kind == "active" else "trigger"
         # an idle point asks again after each use, and a trigger on a card used fires at each response (under
-        # stack timing, each on the stack): without a limit, a random table keeps going until E502 ends the game
+        # stack timing, each on the stack): without a limit, a random table keeps going until E505 ends the game
         limit = "    limit: {per: turn}\n" if kind == "active" else "    limit: {per: turn, times: 2}\n"
         body = textwrap.indent("\n".join(prog), "      ")
         skills.append(
@@ -166,9 +166,9 @@ def play(progs, players: int, meddlers: int, seed: int, stack: bool, turns: int,
     try:
         g.run()
     except EngineError as e:
-        if e.code is None:  # not a safety limit content ran into (docs/errors.md E501-E504): a bug
+        if e.code is None:  # not a safety limit content ran into (docs/errors.md E501-E505): a bug
             raise
-        # random seats answering every use under stack timing may pile more than max_nesting uses (E502): the
+        # random seats answering every use under stack timing may pile more than max_stack uses (E505): the
         # game ends there, cleanly, and the table must still be consistent
         reached[f"ended by {e.code}"] += 1
     check_table(g)

@@ -145,3 +145,47 @@ def test_one_players_several_triggers_resolve_in_the_order_he_chooses(tmp_path):
     r = run_scenario(f, allow_outside=True)
     assert r.passed, r.report()
     assert any(t[0] == "node" and t[1].startswith("堆叠结算") for t in r.trace)  # (played on the stack)
+
+
+class _Answers:
+    """Answers every question with its first option: a card or skill before passing."""
+
+    referee = True
+    observes = False
+
+    def decide(self, decision, game) -> int:
+        return 0
+
+
+def test_a_contest_of_ten_seats_may_stack_more_than_the_nesting_limit():
+    """All twelve 截获 and twelve 调包 answer one another at a 10-player contest: 24 cards wait on the stack, each
+    keeping its use's frame, and resolve last in first out. Stack and nesting shared one limit of 20 (E502), so a
+    random 10-player game of examples/stack_timing ended with it (simulate -p 10 -n 1000 -s 5, game 3)."""
+    from interpreter import catalogue
+    from interpreter.engine.table import build, put_pending
+
+    example = Path(__file__).parents[1] / "examples" / "stack_timing"
+    content = load_content(resolve_packs([example], ["none"]))
+    cards = list(range(67, 91))  # 调包 67-78, 截获 79-90
+    seats = [
+        dict(identity="qian_fu_zhan_xian" if s % 2 else "te_gong_ji_guan", hand=cards[s * 3 - 3 : s * 3] if s else [])
+        for s in range(10)
+    ]
+    g = build(content, seats, [_Answers() for _ in range(10)])
+    g.trace = []
+    put_pending(g, 27, sender=0, holder=0)
+    g.play_turn("contest")
+    deepest = max(int(t[1].rsplit("(", 1)[1][:-1]) for t in g.trace if t[0] == "node" and t[1].startswith("堆叠 +"))
+    assert deepest == 24 > catalogue.LIMITS["max_nesting"].value
+    assert not g.stack_timing.items and not g.stack.resolving
+    assert all(not p.hand for p in g.players[1:9])
+
+
+def test_the_ten_player_game_the_shared_limit_ended_plays_to_its_end():
+    """Game 3 of simulate --content examples/stack_timing -p 10 -n 1000 -s 5: 21 deep at its contest."""
+    from interpreter.content.loader import load_packs
+    from interpreter.sim import play_game
+
+    content = load_packs([Path(__file__).parents[1] / "examples" / "stack_timing"])
+    g, failure = play_game(content, 10, 91085151223078221533797676431269169492)
+    assert failure is None and g.result is not None

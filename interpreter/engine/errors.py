@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 class EngineError(RuntimeError):
     """The engine reached a state it must not reach (a bug or a runaway content loop).
 
-    A safety limit that content ran into has a `code` (E501 … E504, docs/errors.md), shown first.
+    A safety limit that content ran into has a `code` (E501 … E505, docs/errors.md), shown first.
     """
 
     def __init__(self, message: str, code: str | None = None) -> None:

@@ -30,7 +30,7 @@ effect). ``card_resolving`` triggers (卡牌生效前) still resolve as the card
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from .. import catalogue
 from ..catalogue import LIMITS
@@ -38,6 +38,7 @@ from . import decisions as D
 from .core import ask_seat
 from .decisions import PASS, PlayOption
 from .errors import EngineError
+from .stack import chain_text
 
 if TYPE_CHECKING:
     from ..language.runtime import Ctx
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from .stack import UseFrame
     from .state import Player
 
-MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
+MAX_STACK: Final[int] = LIMITS["max_stack"].value
 MAX_TRIGGER_ROUNDS: Final[int] = LIMITS["max_trigger_rounds"].value
 
 
@@ -122,14 +123,9 @@ class StackTiming:
         """Put an item on top. An answer from a priority round waits there; anything else is resolved now, with
         what answers it (the stack is drained down to where it was)."""
         items = self.items
-        if len(items) >= MAX_NESTING:
-            raise EngineError(
-                f"the stack is more than {MAX_NESTING} deep: "
-                + " → ".join(i.label for i in [*items, item])
-                + " (a use that keeps answering itself?)",
-                "E502",
-            )
         items.append(item)
+        if len(items) > MAX_STACK:
+            self.too_deep()
         self.first = item.owner
         game = self.game
         if game.trace is not None:
@@ -191,11 +187,20 @@ class StackTiming:
             for skill, ctx in reversed(ordered):
                 self.items.append(StackItem(p, skill.name, self._trigger_resolver(p, skill, ctx)))
                 self.first = None
-                if len(self.items) > MAX_NESTING:
-                    raise EngineError(
-                        f"the stack is more than {MAX_NESTING} deep: " + " → ".join(i.label for i in self.items),
-                        "E502",
-                    )
+                if len(self.items) > MAX_STACK:
+                    self.too_deep()
+
+    def too_deep(self) -> NoReturn:
+        """E505: more items wait on the stack than MAX_STACK (the stack limit, not max_nesting's: they wait, they do
+        not resolve inside one another). The rules set no depth, and what players answer with runs out (cards in
+        hand, skills' limits) long before it: what keeps going on is something that does not."""
+        raise EngineError(
+            f"the stack is too deep: more than {MAX_STACK} cards and skills waiting on it at once (the stack limit, "
+            "max_stack; no game reaches it with what players can answer with): something is put on it again and "
+            "again without running out (a fast skill with no limit?): "
+            + chain_text([f"P{i.owner.seat} {i.label}" for i in self.items]),
+            "E505",
+        )
 
     def _trigger_resolver(self, p: Player, skill: Skill, ctx: Ctx) -> Callable[[], None]:
         return lambda: self._resolve_trigger(p, skill, ctx)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .zones import Zones
 
 MAX_NESTING: Final[int] = LIMITS["max_nesting"].value
+MAX_STACK: Final[int] = LIMITS["max_stack"].value
 
 
 class UseFrame:
@@ -53,6 +54,9 @@ class EffectStack:
     def __init__(self, game: GameCore, zones: Zones) -> None:
         self.game = game
         self.zones = zones
+        # E502's limit: under stack timing a card waiting on the stack (priority.py) keeps its frame here, so the
+        # cards waiting (at most MAX_STACK: E505) come on top of those resolving inside one another
+        self.limit = MAX_NESTING + (MAX_STACK if game.rules.resolution == "stack" else 0)
         self.resolving: list[Any] = []  # UseFrames and Skills
         # per item resolving, how many cards were on show when it began (Zones.showing): its end ends the shows
         # made since (a shown card is on show while the effect that showed it resolves: Zones.reveal)
@@ -63,12 +67,14 @@ class EffectStack:
 
     def push(self, item: Any) -> None:
         """A card use (its UseFrame) or a skill starts resolving: one step of the game's budget (E501), and
-        at most MAX_NESTING inside one another (E502: a use that keeps re-triggering itself)."""
+        at most MAX_NESTING inside one another (E502: a use that keeps re-triggering itself; `limit`)."""
         resolving = self.resolving
-        if len(resolving) >= MAX_NESTING:
+        if len(resolving) >= self.limit:
+            waiting = f" + max_stack {MAX_STACK}, the cards waiting on the stack" if self.limit > MAX_NESTING else ""
             raise EngineError(
-                f"nesting too deep: more than {MAX_NESTING} cards and skills resolving inside one another "
-                f"(a use that triggers itself again?): {self.chain([*resolving, item])}",
+                f"nesting too deep: more than {self.limit} cards and skills resolving inside one another (the nesting "
+                f"limit, max_nesting {MAX_NESTING}{waiting}): a use that triggers itself again? "
+                + self.chain([*resolving, item]),
                 "E502",
             )
         resolving.append(item)
@@ -93,13 +99,7 @@ class EffectStack:
         items = self.resolving if items is None else items
         if not items:
             return "no card or skill resolving"
-        names = [_label(i) for i in items]
-        shown = names if len(names) <= 8 else [*names[:4], "…", *names[-3:]]
-        text = " → ".join(shown)
-        counts = Counter(names)
-        if len(names) > len(counts):
-            text += " (" + ", ".join(f"{n} ×{k}" for n, k in counts.most_common()) + ")"
-        return text
+        return chain_text([_label(i) for i in items])
 
     def current_use(self) -> UseFrame | None:
         """The innermost card in use, if any."""
@@ -154,6 +154,16 @@ class EffectStack:
             return False
         frame.claimed_by = p
         return True
+
+
+def chain_text(names: list[str]) -> str:
+    """Names outermost first, `a → b → …`, a long chain cut in the middle, and how often each name occurs in it."""
+    shown = names if len(names) <= 8 else [*names[:4], "…", *names[-3:]]
+    text = " → ".join(shown)
+    counts = Counter(names)
+    if len(names) > len(counts):
+        text += " (" + ", ".join(f"{n} ×{k}" for n, k in counts.most_common()) + ")"
+    return text
 
 
 def _label(item: Any) -> str:
