@@ -30,7 +30,7 @@ from .agents import Agent
 from .agents.external import BotError
 from .agents.kinds import default_kind, factory_of
 from .engine.pins import Pins
-from .engine.step import GameState, IllegalAction
+from .engine.step import EngineError, GameState, IllegalAction
 from .messages import event_text, prompt_text
 from .model.content import Content
 from .screen_table import FittedTable, Folded, ScreenTable
@@ -354,6 +354,9 @@ class Table:
         self.seen: dict[int, int] = {s: 0 for s in setup.humans}  # history length a human seat last saw
         self.notify: Callable[[str], None] = _to_stderr  # where a failed external bot's message goes
         self.ended = False  # the bots that hear it were told the game is over (finish)
+        # the engine stopped the game (apply): its message is the referee's (it may name a hand card, and a seat asked
+        # at a window holds something usable there); the people at the table are shown its `public` words only
+        self.stopped: EngineError | None = None
 
     def referee_records(self) -> list[dict[str, Any]]:
         """The referee's records of the finished game (every hidden card and secret); nothing while it goes on."""
@@ -366,10 +369,18 @@ class Table:
         players = self.state.observation(0)["players"] if self.state.is_terminal() else None
         return game_summary(self.referee_records(), self.names, players)
 
+    def apply(self, action: int) -> None:
+        """Answer the current decision (IllegalAction if `action` is not legal). A safety limit the engine runs into
+        (E501–E505: a stuck game, a runaway loop) ends the game where it stands: `stopped` keeps the error."""
+        try:
+            self.state.apply_action(action)
+        except EngineError as e:
+            self.stopped = e
+
     def bot_move(self) -> None:
         """Let the bot whose turn it is answer (one action)."""
         seat = self.state.current_player()
-        self.state.apply_action(self.bot_answer(seat, self.agents[seat]))
+        self.apply(self.bot_answer(seat, self.agents[seat]))
 
     def bot_answer(self, seat: int, agent: Agent) -> int:
         """The bot's answer to the current decision: a search bot is handed its seat's World to sample from."""
@@ -506,7 +517,7 @@ class Table:
             if agent is not None:
                 self.bot_answer(seat, agent)
             try:
-                self.state.apply_action(action)
+                self.apply(action)
             except IllegalAction:
                 # (not the action's id: it names a card — a face-down send, a card given — and the terminal is
                 # the table's: a `content` edited to stop the replay where one likes would show it to everyone)

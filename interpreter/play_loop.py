@@ -39,7 +39,7 @@ def texts(obs: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], names: N
 
 # `fengsheng play`'s exit status (docs/play.md)
 EXIT_OK = 0  # the game ended, or the player quit with q (and a save asked for then succeeded)
-EXIT_FAILED = 1  # a save asked for on quitting failed, or the input ended before the game did
+EXIT_FAILED = 1  # a save asked for on quitting failed, the input ended before the game did, or the engine stopped it
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports an interrupted program (128 + SIGINT)
 
 
@@ -169,13 +169,14 @@ class Terminal:
                         f"没有第 {choice} 项：请输入 1 到 {n} 之间的编号。", markup=False, soft_wrap=True
                     )
                     continue
-                table.state.apply_action(actions[choice - 1]["id"])  # checked by the step API
+                table.apply(actions[choice - 1]["id"])  # checked by the step API
                 return True
 
     def play(self) -> int:
         """Play to the end, or until the player quits; the exit status (docs/play.md): 0 for the game's end or a
-        quit with q (saved or not), 1 when a save asked for on quitting failed or the input ended mid-game,
-        130 after Ctrl-C (as a shell reports an interrupted program), whether or not the game was then saved."""
+        quit with q (saved or not), 1 when a save asked for on quitting failed, the input ended mid-game or the
+        engine stopped the game (show_stop), 130 after Ctrl-C (as a shell reports an interrupted program), whether
+        or not the game was then saved."""
         table = self.table
         table.notify = self._bot_failed
         try:
@@ -202,8 +203,22 @@ class Terminal:
         except _EOF:
             self.console.print("\n输入已结束，退出（没有保存；下次可以先输入 s 保存）。", markup=False, soft_wrap=True)
             return EXIT_FAILED
+        if table.stopped is not None:
+            self.show_stop()
+            return EXIT_FAILED
         self.show_end()
         return EXIT_OK
+
+    def show_stop(self) -> None:
+        """The engine stopped the game (a safety limit: Table.stopped): everyone at the terminal reads its public words;
+        its whole message, which may name a hand card, is the referee's, the last line of the referee's log."""
+        stopped = self.table.stopped
+        assert stopped is not None
+        self.console.print(f"引擎中止了这局游戏：{stopped.public}", markup=False, soft_wrap=True)
+        self.console.print(
+            f"本局种子：{self.table.setup.seed}（用 -s 指定它可以重玩这一局）", markup=False, soft_wrap=True
+        )
+        self.show_logs()
 
     def show_end(self) -> None:
         """The final screen for every human seat (each sees its own)."""
@@ -242,4 +257,6 @@ class Terminal:
             return
         title = "裁判的完整记录" if seat is None else f"P{seat} 的记录"
         lines = log_lines(table.referee_records(), table.names, seat)
+        if seat is None and table.stopped is not None:  # (the referee's alone: it may name a hand card)
+            lines.append(f"引擎中止：{table.stopped}")
         self.console.print(Panel(Folded(Text("\n".join(lines))), title=title, title_align="left"))

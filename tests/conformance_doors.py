@@ -474,6 +474,7 @@ WEB_OTHER_FIELDS = {
     "chosen_seed",
     "timer",  # the host's move timer: a public setting of the table
     "summary",  # None until the game is over, then the end's reveal (every card turned up)
+    "stopped",  # None unless the engine stopped the game: its public words (EngineError.public, no hidden card)
 }
 
 

@@ -251,3 +251,23 @@ def test_a_stack_that_never_stops_growing_ends_with_E505_naming_the_stack_limit(
     ), msg
     assert msg.endswith(f"P0 再动 → P0 再动 → P0 再动 (P0 再动 ×{limit + 1})"), msg
     assert len(g.stack_timing.items) == limit + 1
+
+
+def test_a_stuck_games_public_words_name_no_card_nor_seat(runaway):
+    """回旋: each card he uses comes back to his hand, so at the contest he answers 截获 for ever. The message (the
+    referee's) names that answer, a card in his hand; the words a table is shown (play, serve) name neither it nor
+    the seat asked (being asked at a window tells that one holds something usable there)."""
+    g, _ = _table(runaway, "demo_boomerang", hand=[79])  # 截获
+    g.MAX_DECISIONS = 200
+    put_pending(g, 27, sender=1, holder=1)
+    with pytest.raises(EngineError) as e:
+        g.play_turn("contest")
+    assert "answered 'use 截获#79(红↑)'" in str(e.value) and "for P0" in str(e.value)
+    assert e.value.public == (
+        "E503 the game is stuck: more than 200 decisions, the same question asked again and again without moving "
+        "the game on (the referee's log says which)"
+    )
+    # another limit's public words are its code's line of the catalogue: they name nothing of the game
+    assert EngineError("step budget exceeded: resolving: 某人（身份）·技能", "E501").public == (
+        "E501 " + catalogue.ERROR_CODES["E501"]
+    )

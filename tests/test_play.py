@@ -17,7 +17,7 @@ from rich.console import Console
 
 from interpreter.agents.kinds import agent_kinds
 from interpreter.cli import main
-from interpreter.content.loader import load_cached
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached
 from interpreter.play import Setup, Table
 from interpreter.play_loop import Terminal
 
@@ -583,3 +583,29 @@ def test_the_opening_line_folds_between_its_parts_to_the_terminal(monkeypatch, w
     assert all(cell_len(line) <= width and line.endswith((";", ",")) for line in banner[:-1]), banner
     assert cell_len(banner[-1]) <= width
     assert len(banner) == {60: 2, 80: 2, 120: 1}[width]
+
+
+def test_an_engine_stop_shows_the_table_its_public_words_and_the_referee_its_whole_message():
+    """A stuck game (E503) of a made-up role whose cards come back to his hand (tests/fixtures/runaway_pack): its
+    message names the answer given again and again, here a card in P0's hand (截获#80); a traceback printed it to
+    everyone at the terminal. The table reads the error's public words; the referee's log (r) ends with it whole."""
+    runaway = Path(__file__).parent / "fixtures" / "runaway_pack"
+    content = load_cached([BUNDLED_CONTENT, runaway])
+    setup = Setup(players=3, seed=5, humans=[0], bots={1: "random", 2: "random"}, max_turns=40, role="demo_boomerang")
+    table = Table(content, setup)
+    table.state._game.MAX_DECISIONS = 100  # (then 300 questions watched: what repeats)
+    out = io.StringIO()
+    terminal = Terminal(
+        table,
+        Console(file=out, width=1000, no_color=True),
+        lambda: "r\n" if table.stopped else "1\n",
+        "unused.json",
+        False,
+    )
+    assert terminal.play() == 1
+    whole = str(table.stopped)
+    assert whole.startswith("E503 ") and "'use 截获#80(红↑)'" in whole
+    shown, referee = out.getvalue().split("─ 裁判的完整记录 ─", 1)
+    said = next(line for line in shown.splitlines() if "引擎中止了这局游戏" in line)
+    assert said.endswith(f"：{table.stopped.public}") and "#" not in said and "截获" not in said
+    assert whole not in shown and f"引擎中止：{whole}" in referee

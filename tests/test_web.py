@@ -236,6 +236,7 @@ STATE_FIELDS = {
     "chosen_seed",
     "timer",  # the host's move timer (public: a setting of the table)
     "summary",  # null until the game is over; then every card turned up (the end reveals all)
+    "stopped",  # null unless the engine stopped the game: its public words (no hidden card; the referee log: all)
 }  # every field of a state message: each is the seat's own, or public (docs/observation.md, 'The browser table')
 
 

@@ -505,3 +505,52 @@ def test_a_server_killed_mid_game_comes_back_and_its_games_end_as_if_never_stopp
     kept = _run(tmp_path, (), "kept")
     assert [len(log.splitlines()) > 10 for log in killed] == [True] * 3
     assert killed == kept
+
+
+def test_a_game_the_engine_stops_shows_its_seats_public_words_and_its_referee_log_the_whole(folder, monkeypatch):
+    """A stuck game (E503: a made-up role whose cards come back to his hand, tests/fixtures/runaway_pack) names the
+    answer given again and again, a card in P0's hand. Its seats and the server's output were shown it (a websocket's
+    failure, logged whole), and a restart replayed into the error. Now the game is over where it stopped: each seat's
+    state says the error's public words, the referee's log ends with it whole, and a restart restores it so."""
+    from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+    from interpreter.engine.step import GameState
+    from interpreter.web.keeping import restore
+    from interpreter.web.tables import Tables
+
+    def stuck_sooner(*args, **kwargs) -> GameState:
+        state = GameState(*args, **kwargs)
+        state._game.MAX_DECISIONS = 100  # (then 300 questions watched: what repeats)
+        return state
+
+    monkeypatch.setattr("interpreter.play.GameState", stuck_sooner)  # (a table's game, restored ones' too)
+
+    runaway = ROOT / "tests" / "fixtures" / "runaway_pack"
+
+    def tables() -> Tables:
+        return Tables(
+            lambda packs: load_cached([BUNDLED_CONTENT, runaway]), lambda text: [], store=Store(folder / "t.db")
+        )
+
+    made = tables()
+    pin = lambda content, host, players: {"role": "demo_boomerang", "role_seat": 0}  # noqa: E731
+    web = made.create(["human", "random", "random"], seed=5, pin=pin)
+    while not web.over():
+        if web.bot_to_move():
+            web.bot_answered(web.bot_question()())
+        else:
+            assert web.act(0, web.seq(0), web.state.legal_actions()[0]) is None
+    whole = str(web.table.stopped)
+    assert whole.startswith("E503 ") and "截获#80" in whole
+    public = web.table.stopped.public
+    assert public.startswith("E503 the game is stuck") and "#" not in public and "P0" not in public
+    for seat in (0, None):
+        message = json.dumps(web.message(seat, 0)[0], ensure_ascii=False)
+        assert message.count(public) == 1 and whole not in message
+    end = json.loads(web.referee_log().splitlines()[-1])
+    assert end == {"type": "end", "failed": f"EngineError: {whole}"}
+    assert whole not in web.seat_log(0)
+    made.store.close()  # (the server stops: its lock on the database goes)
+    again = tables()
+    assert restore(again) == []
+    back = again.get(web.id)
+    assert back.over() and str(back.table.stopped) == whole and back.referee_log() == web.referee_log()

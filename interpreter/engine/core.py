@@ -259,6 +259,10 @@ class GameCore:
             f"{times} were `{k}`{about} for P{seat}, answered {answer!r} — something offered again and again "
             "that does not move the game on (e.g. a use instead of sending an intel whose effect sends none)",
             "E503",
+            # (the answer names an option of the seat's, a hand card maybe, and that a seat is asked at a window at all
+            # tells that it holds something usable there: the people at the table are told neither)
+            public=f"the game is stuck: more than {self.MAX_DECISIONS} decisions, the same question asked again and "
+            "again without moving the game on (the referee's log says which)",
         )
 
     def _label(self, opt) -> str:

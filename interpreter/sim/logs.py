@@ -135,14 +135,22 @@ class LogWriter:
                 self.error = self.error or e
 
 
-def state_log_text(state: GameState, content_paths, agents: str, index: int = 0, base: Path | None = None) -> str:
+def state_log_text(
+    state: GameState,
+    content_paths,
+    agents: str,
+    index: int = 0,
+    base: Path | None = None,
+    failed: BaseException | None = None,
+) -> str:
     """The referee's log of a game played on the step API with the packs `content_paths` (a table of ``fengsheng
     serve``), as ``simulate --log`` writes a game: ``fengsheng replay`` re-runs it from its seed and decisions.
 
     Its header names the packs as ``simulate --log`` does (``content.packs.log_pack_ref``: a bundled pack by id)
     but a pack of one's own relative to `base` — by default the current directory, the folder the server was
     started in, since the folder the log will be saved in is not known — never by an absolute path of the
-    machine that played it: saved in that folder, or replayed from it, the log finds its pack."""
+    machine that played it: saved in that folder, or replayed from it, the log finds its pack. `failed`: what stopped
+    the game before its end (the engine's error), written as a failed game's end record (``simulate``'s words)."""
     from ..content.packs import log_pack_ref
 
     where = Path.cwd() if base is None else Path(base)
@@ -156,7 +164,9 @@ def state_log_text(state: GameState, content_paths, agents: str, index: int = 0,
         packs=packs,
         content=state._game.content,
     )
-    return writer.game_text(index, state.seed, state._game)
+    # (as batch.failure_text words an engine's error; not imported: batch imports this module)
+    failure = f"{type(failed).__name__}: {' '.join(str(failed).split())}" if failed is not None else None
+    return writer.game_text(index, state.seed, state._game, failure)
 
 
 # ---------------------------------------------------------------------- reading

@@ -544,6 +544,8 @@ def create_app(
                     await send(conn, {"type": "error", "message": refused})
                     await send_state(conn, again=True)
                     continue
+                if web.table.stopped is not None:  # (this answer ended it: the output is read at the table too)
+                    log.error("fengsheng serve: table %s: %s", web.id, web.table.stopped.public)
                 await advance(web)  # the bots that follow, then every seat is sent the new state
         except (WebSocketDisconnect, RuntimeError):
             pass

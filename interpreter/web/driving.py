@@ -65,6 +65,8 @@ class Driver:
                 except StoreError as e:
                     failed = e
                     break
+                if web.table.stopped is not None:  # the engine stopped the game: its public words (Table.apply)
+                    log.error("fengsheng serve: table %s: %s", web.id, web.table.stopped.public)
                 if self.bot_delay > 0 and await self.broadcast(web):  # (no pause after a move nobody is shown)
                     await asyncio.sleep(self.bot_delay)
         finally:

@@ -53,7 +53,7 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
         if agent is not None and not finished:  # its bot answers again: its generator stays in step
             table.bot_answer(seat, agent)
         try:
-            state.apply_action(action)
+            table.apply(action)  # (a game the engine stopped stops again: Table.stopped)
         except IllegalAction:
             raise TableError(
                 f"its action {n + 1} ({action}) is not legal in this game (other content, or another version?)"

@@ -94,7 +94,6 @@ class WebTable:
     busy: bool = False  # bots are moving
     label: str = ""
     client: str = ""  # the address the table was made from (Limits.tables_per_client)
-    errors: list[str] = field(default_factory=list)
     store: Store | None = None  # where its actions and seats are written (None: kept in memory only)
     played: int = 0  # the actions applied (the next one written is number `played`)
     handout: Handout | None = None  # the secrets made with it, until its host was answered
@@ -331,6 +330,7 @@ class WebTable:
             # once the game is over, every card turned up, for the seats and the spectators alike (at a real table
             # the end's reveal is shown to everyone in the room): identities, tasks, roles, how and why it ended
             "summary": self.table.final_summary() if state.is_terminal() else None,
+            "stopped": self.table.stopped.public if self.table.stopped is not None else None,  # (no hidden card)
         }
         fingerprint = json.dumps(
             [{k: v for k, v in obs.items() if k != "history"}, len(history), seq, [a["id"] for a in actions]],
@@ -368,7 +368,7 @@ class WebTable:
 
     def _apply(self, action: int) -> None:
         """The committed action applied; if it ended the game, its end written and the bots that hear it told."""
-        self.state.apply_action(action)
+        self.table.apply(action)  # (the engine may stop the game: Table.stopped, the referee's words; `public` said)
         if not self.state.is_terminal():
             return
         if self.store is not None:
@@ -408,7 +408,7 @@ class WebTable:
         is over any seat may read it too (the end turns every card up; app.py's log route)."""
         if not self.over():
             raise TableError("the game is not over: its log is kept until it ends (it holds every hidden card)")
-        return state_log_text(self.state, self.packs, self.agents_text())
+        return state_log_text(self.state, self.packs, self.agents_text(), failed=self.table.stopped)
 
     def seat_log(self, seat: int) -> str:
         """One seat's copy of the finished game's log (as ``fengsheng replay --as P<seat>`` writes it)."""

@@ -97,7 +97,9 @@ function draw(msg) {
   }
   const decision = document.getElementById("decision");
   decision.hidden = !v.decision;
-  document.getElementById("waiting").hidden = Boolean(v.decision || v.result);
+  document.getElementById("waiting").hidden = Boolean(v.decision || v.result || msg.stopped);
+  // the engine stopped the game (a safety limit): its public words (the referee's log holds the whole message)
+  if (msg.stopped) banner(`引擎中止了这局游戏：${msg.stopped}`, "error");
   if (v.decision) {
     document.getElementById("decision-title").textContent = v.decision.title;
     document.getElementById("prompt").textContent = v.decision.prompt;
@@ -150,7 +152,7 @@ function drawTurn(v, msg) {
   // whose turn it is (public), and whether this seat is to answer now
   const bar = document.getElementById("turn");
   const current = v.players.find((p) => p.current);
-  if (msg.over) bar.replaceChildren(el("strong", {}, "游戏结束"));
+  if (msg.over) bar.replaceChildren(el("strong", {}, msg.stopped ? "游戏被中止" : "游戏结束"));
   else if (v.decision) bar.replaceChildren(el("strong", { class: "you" }, "轮到你决定"), " · ", v.decision.prompt);
   else bar.replaceChildren(current ? `${current.name} 的回合` : "", " · 等待其他玩家……");
   bar.className = "turn-bar" + (v.decision ? " yours" : "");
