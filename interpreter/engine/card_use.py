@@ -124,17 +124,23 @@ class CardUse:
 
     # ------------------------------------------------------------------ what a player may use
 
-    def offer_idle(self, p: Player, timing: str, prompt: str) -> bool:
+    def offer_idle(
+        self,
+        p: Player,
+        timing: str,
+        prompt: str,
+        answering: tuple[tuple[int | None, str, int | None], ...] | None = None,
+    ) -> bool:
         """One question at an idle point: p's legal card uses and skills, or pass. True if p used one.
 
         Every idle point asks through here (出牌阶段, 争夺阶段, 濒死求救); what differs is only
-        who is asked next, which each procedure says itself.
+        who is asked next, which each procedure says itself. `answering`: at `respond`, the use answered (its chain).
         """
         options = self.card_options(p, timing)
         if not options:
             return False  # nothing to use: a pass without a question
         options.append(PASS)
-        choice = ask_seat(self.game, p, D.PLAY, options, prompt)
+        choice = ask_seat(self.game, p, D.PLAY, options, prompt, answering=answering)
         if choice is PASS:
             return False
         self.perform(p, choice)
@@ -374,6 +380,7 @@ class CardUse:
         seats = self.seats
         user = frame.user
         prompt = f"一张牌生效前：P{user.seat if user is not None else '?'}的{frame.used_as.label()}"
+        chain = frame.chain()  # (what the question shows of the use answered: fixed while it is offered)
         try:
             asker = game.current
             passes = 0
@@ -382,7 +389,7 @@ class CardUse:
                     asker = seats.neighbor(asker, RIGHT)
                     continue
                 stack.answering = frame
-                if self.offer_idle(asker, "respond", prompt):
+                if self.offer_idle(asker, "respond", prompt, chain):
                     passes = 0
                     asker = game.current  # (dead: the loop goes on to the first living seat after him)
                 else:

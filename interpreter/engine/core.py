@@ -381,11 +381,13 @@ def ask_seat(
     source: str = "",
     by: tuple[int, str] | None = None,
     alone: bool = False,
+    answering: tuple[tuple[int | None, str, int | None], ...] | None = None,
 ) -> Any:
     """The decision channel: ask `player` to pick one of `options` (which the engine has made legal); returns
     the option. `by`: who asks (the seat whose card or skill asks, and that skill's id or ""), None when the
     rules ask. One option is taken without asking, unless `alone`: a question the seat is asked even so, where
-    another seat in its place would be asked one that the others wait for (a pinned role's seat in the deal). The
+    another seat in its place would be asked one that the others wait for (a pinned role's seat in the deal).
+    `answering`: at the `respond` idle point, the card use it would answer (UseFrame.chain), shown in the decision. The
     one spelling the engine's components use (``game.ask(...)`` is its alias); a function, not a method of the game
     (compiled, such a call goes through Python's attribute lookup: see emit_event)."""
     if not options:
@@ -397,7 +399,7 @@ def ask_seat(
         picked = options[0]  # a forced choice is not a decision
     else:
         game.budget_line = game.changes + game.zones.moves + STEP_BUDGET
-        decision = Decision(kind, player.seat, options, prompt, source, by)
+        decision = Decision(kind, player.seat, options, prompt, source, by, answering)
         if game.trace is not None:
             game.trace.append(("ask", player.seat, kind, prompt or source, decision.labels()))
         index = game.decide(decision)

@@ -119,7 +119,7 @@ def option_matches(opt: Option, answer: object) -> bool:
 class Decision:
     """A question to one seat with its legal options."""
 
-    __slots__ = ("kind", "seat", "options", "prompt", "source", "asker", "skill")
+    __slots__ = ("kind", "seat", "options", "prompt", "source", "asker", "skill", "answering")
 
     def __init__(
         self,
@@ -129,6 +129,7 @@ class Decision:
         prompt: str = "",
         source: str = "",
         by: tuple[int, str] | None = None,
+        answering: tuple[tuple[int | None, str, int | None], ...] | None = None,
     ) -> None:
         self.kind = kind
         self.seat = seat
@@ -140,6 +141,9 @@ class Decision:
         # announced to every seat (card_used, skill_used) before their effects ask anything.
         self.asker: int | None = by[0] if by is not None else None
         self.skill: str = by[1] if by is not None else ""
+        # at the `respond` idle point, the card use it would answer and those that one answers in turn (UseFrame.chain:
+        # user, card used as, target — each public, a `card_used` record); None at any other question
+        self.answering = answering
 
     def labels(self) -> list[str]:
         return [option_label(o) for o in self.options]

@@ -338,13 +338,24 @@ def observe(
     if "decision" in want:
         if decision is not None and decision.seat == seat:
             # made once per game for what it shows, shared (read-only) by every observation of a decision alike:
-            # most decisions are alike (a play window, a send), and a key of five fields costs less than the dict
-            asked = (decision.kind, decision.prompt, decision.source, decision.asker, decision.skill)
+            # most decisions are alike (a play window, a send), and a key of six fields costs less than the dict
+            d = decision
+            asked = (d.kind, d.prompt, d.source, d.asker, d.skill, d.answering)
             shown = views.decisions.get(asked)
             if shown is None:
-                kind, prompt, source, asker, skill = asked
+                kind, prompt, source, asker, skill, answering = asked
                 shown = views.decisions[asked] = FrozenDict(
-                    {"kind": kind, "prompt": prompt, "source": source, "asker": asker, "skill": skill}
+                    {
+                        "kind": kind,
+                        "prompt": prompt,
+                        "source": source,
+                        "asker": asker,
+                        "skill": skill,
+                        # (at `respond`: the use answered, then what it answers; each public, its card_used record's)
+                        "answering": tuple([FrozenDict({"seat": u, "card": c, "target": t}) for u, c, t in answering])
+                        if answering is not None
+                        else None,
+                    }
                 )
             obs["decision"] = shown
         else:

@@ -254,6 +254,7 @@ class StackTiming:
         top = self.items[-1].use if self.items and self.respond_fast else None
         if top is not None and not top.answerable():  # void, or its target dead (unless used at dying): R171
             top = None
+        chain = None  # (what a question that offers an answer to it shows of it: UseFrame.chain)
         outer = stack.answering
         try:
             for p in self.seats.alive_from(start):
@@ -263,13 +264,18 @@ class StackTiming:
                 for timing in self.flow.open_idle_points(p):
                     if timing in self.fast:
                         options += card_options(p, timing)
+                answers = False
                 if top is not None:
                     stack.answering = top
+                    n = len(options)
                     options += card_options(p, "respond")
+                    answers = len(options) > n
                 if not options:
                     continue  # nothing to answer with: a pass without a question
                 options.append(PASS)
-                choice = ask_seat(game, p, D.PLAY, options, "响应")
+                if answers and chain is None:
+                    chain = top.chain() if top is not None else None
+                choice = ask_seat(game, p, D.PLAY, options, "响应", answering=chain if answers else None)
                 if choice is PASS:
                     continue
                 if choice.card is not None:  # the idle point its use is written for (several are offered at once)

@@ -40,6 +40,20 @@ class UseFrame:
         self.answers: UseFrame | None = None
         self.timing: str | None = None  # the idle point its use is written for (a use at `dying` has effect regardless)
 
+    def chain(self) -> tuple[tuple[int | None, str, int | None], ...]:
+        """What everyone knows of this use and of those it answers in turn (each a `card_used` record's user, card
+        used as and target), this one first: the decision of a seat asked at the `respond` idle point carries it
+        (observation.md, the decision's `answering`)."""
+        got: list[tuple[int | None, str, int | None]] = []
+        f: UseFrame | None = self
+        while f is not None:
+            user, target = f.user, f.target
+            got.append(
+                (user.seat if user is not None else None, f.used_as.id, target.seat if target is not None else None)
+            )
+            f = f.answers
+        return tuple(got)
+
     def answerable(self) -> bool:
         """May it still be answered at the `respond` idle point (一张牌生效前)? Not once it is void, nor once its
         target is dead (it would do nothing: CardUse._resolve_use) unless it was used at `dying` (docs/rulings.md
