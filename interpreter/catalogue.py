@@ -973,6 +973,10 @@ BOT_CARD_TACTICS: dict[str, str] = {
         "when it asks you to pick a card for yourself, take the one best for you: as intel where the effect offers that"
         " (a card sharing no colour with your intel) and it is good there, else in hand"
     ),
+    "counter": (
+        "answers a card before it takes effect (respond, nullify()): used against a card that hurts you or a likely"
+        " camp-mate or helps a likely enemy, else kept"
+    ),
 }
 # A skill's optional `bot:` (a role's skill): when a sensible player takes it, whatever it does. A skill without
 # one is taken now and then wherever it is offered (docs/bots.md).
@@ -983,6 +987,7 @@ BOT_SKILL_TACTICS: dict[str, str] = {
     "save": "saves its owner from dying: taken when the owner is dying",
     "send": "sends an intel instead of a hand card: taken when no hand card is worth sending",
     "grab": "takes the intel in transit (移至你面前, a grab card's effect): taken where the bot would use a grab card",
+    "counter": "answers a card before it takes effect (respond): taken where the bot would use a `counter` card",
 }
 BOT_TASK_STYLES: dict[str, str] = {
     "collect": "three intel of either colour is its own win: both colours are welcome",

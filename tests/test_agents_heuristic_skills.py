@@ -226,3 +226,86 @@ def test_a_harmful_skill_is_aimed_at_the_enemy_it_knows():
             assert bot.act(obs, (SKILL, PASS)) == 7
             obs["decision"] = {"kind": "choose", "prompt": "令谁弃置手牌", "source": ""}
             assert bot.act(obs, seats) == 20 + aim, (tactic, seed)
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Watched(HeuristicAgent):
+    """A heuristic bot that notes its answer to the first question at `respond` (its decision names the card use it
+    would answer), then stops the game."""
+
+    def act(self, observation, actions):
+        choice = super().act(observation, actions)
+        answering = observation["decision"]["answering"] if observation["decision"] is not None else None
+        if answering:
+            self.seen = (answering, next(d["label"] for d in actions if d["id"] == choice))
+            raise _Stop
+        return choice
+
+
+def _respond_answer(
+    user_hand: list[int], identities: tuple[str, str], intel: list[int], script: list[str], seed: int, stack=False
+):
+    """P0 (scripted) uses a card on P1, a heuristic bot holding 看破 (#401) and a blue 威逼 (examples/respond; `stack`:
+    under stack timing, its tests' rules): the use P1's question at `respond` names, and what P1 answers."""
+    from interpreter.agents.scripted import ScriptedAgent
+
+    pack = Path(__file__).resolve().parents[1] / "examples" / "respond"
+    content = load_content(resolve_packs([pack, *([pack / "tests" / "stack"] if stack else [])], ["none"]))
+    seats = [
+        {"identity": identities[0], "hand": user_hand},
+        {"identity": identities[1], "hand": [401, 31], "intel": intel},
+        {"identity": "shen_mi_ren"},
+    ]
+    hints = hints_of(content)
+    bot = _Watched(seed, hints)
+    g = build(content, seats, [ScriptedAgent(script), bot, HeuristicAgent(seed + 1, hints)], seed=seed)
+    with pytest.raises(_Stop):
+        g.play_turn("play")
+    return bot.seen
+
+
+def test_a_counter_card_answers_an_enemys_harmful_card_at_itself_and_not_a_friends_helpful_one():
+    """`bot: counter` (看破 in examples/respond): the bot answers a 试探 an enemy aims at it (a `probe`, harmful to its
+    target), every time, and lets a camp-mate's 澄清 of its black intel take effect, every time. Without the rule
+    看破 is used now and then (15%) whatever the card answered: these seeds answer the 试探 in 1 game of 8, the 澄清
+    in 3 of 30 (the agents of main before the rule)."""
+    for seed in range(8):
+        answering, label = _respond_answer([1], ("te_gong_ji_guan", "qian_fu_zhan_xian"), [], ["use 试探", "P1"], seed)
+        assert answering == ({"seat": 0, "card": "shi_tan", "target": 1},)
+        assert label.startswith("use") and "看破" in label, (seed, label)
+    for seed in range(30):
+        answering, label = _respond_answer(
+            [51], ("qian_fu_zhan_xian", "qian_fu_zhan_xian"), [35], ["use 澄清", "P1"], seed
+        )
+        assert answering == ({"seat": 0, "card": "cheng_qing", "target": 1},)
+        assert label == "pass", (seed, label)
+    # under stack timing (the question is the priority round's, while the card use is on top): the same
+    for seed in range(3):
+        answering, label = _respond_answer(
+            [1], ("te_gong_ji_guan", "qian_fu_zhan_xian"), [], ["use 试探", "P1"], seed, stack=True
+        )
+        assert answering == ({"seat": 0, "card": "shi_tan", "target": 1},) and "看破" in label, (seed, label)
+        answering, label = _respond_answer(
+            [51], ("qian_fu_zhan_xian", "qian_fu_zhan_xian"), [35], ["use 澄清", "P1"], seed, stack=True
+        )
+        assert answering == ({"seat": 0, "card": "cheng_qing", "target": 1},) and label == "pass", (seed, label)
+
+
+def test_a_counter_card_answers_a_counter_by_what_that_one_voids():
+    """A 看破 answering a card (the decision's `answering`: the 看破, then the card it answers) is worth minus that
+    card: the bot answers a 看破 of a 澄清 aimed at itself (it wants the 澄清) and lets one of a 试探 at it through."""
+    base = hints_of()
+    hints = type(base)({**base.tactics, "kan_po": "counter"}, base.camps, base.styles, base.table, {})
+    use = {"id": 5, "kind": "use", "label": "use 看破", "as": "kan_po", "card": {"colors": ["black"]}}
+
+    def answer(card: str, seed: int) -> int:
+        obs = _obs("play")
+        chain = ({"seat": 2, "card": "kan_po", "target": None}, {"seat": 1, "card": card, "target": 0})
+        obs["decision"] = {**obs["decision"], "answering": chain}
+        return HeuristicAgent(seed, hints).act(obs, (use, PASS))
+
+    assert all(answer("cheng_qing", seed) == 5 for seed in range(20))
+    assert all(answer("shi_tan", seed) == 8 for seed in range(20))

@@ -41,6 +41,7 @@ from .choices import (
 from .hints import (
     BALANCE,
     CLEAR,
+    COUNTER,
     GIVE_TO,
     GRAB,
     GRAB_SKILL,
@@ -78,6 +79,9 @@ GRAB_GAIN: Final = 0.3
 # than its plan (2-10 players, seeds 20-29: its seats won more at each size measured; docs/bots.md)
 KEEP_CONTEST: Final = 0.5
 CONTEST: Final = (GRAB, MISLEAD, SWAP)
+# a `counter` card or skill answers a card use (its nullify() voids it) when the use's taking effect is worth less than
+# minus this to the bot's side (its worth: _use_worth); else it passes, keeping the card
+COUNTER_MARGIN: Final = 0.3
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (as Agent, base.py)
@@ -144,7 +148,11 @@ class HeuristicAgent(Valuation):
         choice: Descriptor | None = None
         if kind in ("play", "send", "receive"):  # a new idle point: whatever skill it was using has resolved
             self._skill = ""
-        if "skill" in kinds and kind != "send":
+        # (a question at `respond` names the card use it would answer: answered by a `counter` card or skill or not)
+        answering = decision.get("answering") if kind == "play" else None
+        if answering:
+            choice = self._answer(obs, actions, answering)
+        if choice is None and "skill" in kinds and kind != "send":
             choice = self._hinted_skill(obs, actions)
         if choice is not None:
             pass
@@ -188,7 +196,8 @@ class HeuristicAgent(Valuation):
         me = obs["seat"]
         for d in actions:
             tactic = self.skill_tactics.get(d["skill"], "") if d["kind"] == "skill" else ""
-            if not tactic or tactic in (SEND_SKILL, GRAB_SKILL):  # (the send's own; a grab where a grab card goes)
+            if not tactic or tactic in (SEND_SKILL, GRAB_SKILL, COUNTER):  # (the send's own; a grab where a grab card
+                # goes; a counter where a counter card goes: _answer)
                 continue
             if tactic == SAVE_SKILL:
                 take = bool(obs["players"][me]["dying"])
@@ -208,6 +217,53 @@ class HeuristicAgent(Valuation):
                 self._skill = tactic
                 return d
         return None
+
+    def _answer(
+        self, obs: Observation, actions: Sequence[Descriptor], answering: Sequence[Mapping[str, Any]]
+    ) -> Descriptor | None:
+        """At `respond`: a `counter` card or skill offered (the first) when the card use it would answer (the
+        decision's `answering`) is worth less than -COUNTER_MARGIN to the bot's side taking effect; else None (it
+        passes, unless another rule takes something else offered)."""
+        counter = None
+        for d in actions:
+            kind = d["kind"]
+            if (kind == "use" and self.tactics.get(d["as"]) == COUNTER) or (
+                kind == "skill" and self.skill_tactics.get(d["skill"]) == COUNTER
+            ):
+                counter = d
+                break
+        if counter is None or self._use_worth(obs, answering, 0) >= -COUNTER_MARGIN:
+            return None
+        return counter
+
+    def _use_worth(self, obs: Observation, chain: Sequence[Mapping[str, Any]], i: int) -> float:
+        """What the card use chain[i] taking effect is worth to the bot's side, by its kind's tactic: a card that hurts
+        its target (HARMFUL), minus how friendly the target is (1: itself); one that helps it (HELPFUL), plus that; a
+        `lure`, a face-down intel into the target's intel area (its average worth there); a `grab` or a `mislead`, the
+        pending intel moved to its user or its target from its holder; a `counter`, minus the worth of the use it
+        answers (chain[i + 1]: voided); any other, nothing known (0)."""
+        use = chain[i]
+        tactic = self.tactics.get(use["card"], "")
+        target: int | None = use["target"]
+        if tactic == COUNTER:
+            return -self._use_worth(obs, chain, i + 1) if i + 1 < len(chain) else 0.0
+        if tactic in HARMFUL:
+            return -self.memory.friend(obs, target) if target is not None else 0.0
+        if tactic in HELPFUL:
+            return self.memory.friend(obs, target) if target is not None else 0.0
+        if tactic == LURE:
+            return self._hidden_benefit(obs, target) if target is not None else 0.0
+        if tactic in (GRAB, MISLEAD):
+            t = obs["transit"]
+            holder: int | None = t["holder"] if t is not None else None
+            to: int | None = use["seat"] if tactic == GRAB else target
+            if holder is None or to is None or to == holder:
+                return 0.0
+            colors = pending_colors(obs)
+            if colors is None:
+                return self._hidden_benefit(obs, to) - self._hidden_benefit(obs, holder)
+            return self._benefit(obs, to, colors) - self._benefit(obs, holder, colors)
+        return 0.0
 
     def _choice_for(
         self, obs: Observation, actions: Sequence[Descriptor], use: str, chosen: tuple[str, ...] | None

@@ -33,9 +33,10 @@ PROBE: Final = "probe"
 BALANCE: Final = "balance"
 LURE: Final = "lure"
 PICK_BEST: Final = "pick_best"
+COUNTER: Final = "counter"  # answers a card use at `respond` (nullify): heuristic._answer (a skill's tactic too)
 HELPFUL: Final = frozenset({CLEAR, "helpful"})  # aimed at a camp-mate (or itself)
 HARMFUL: Final = frozenset({THREATEN, BALANCE, PROBE, "harmful"})  # aimed at an enemy
-KNOWN: Final = frozenset({GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE})  # with a play rule
+KNOWN: Final = frozenset({GRAB, MISLEAD, SWAP, DECODE, CLEAR, THREATEN, PROBE, BALANCE, LURE, COUNTER})  # a rule
 # The tactics of catalogue.BOT_SKILL_TACTICS (a skill's `bot:`): when it takes a skill, and how it aims the skill's
 # seat choices (those of HELPFUL_SKILL and HARMFUL_SKILL, as the cards' `helpful` and `harmful`).
 GAIN_SKILL: Final = "gain"
