@@ -32,6 +32,7 @@ from .cli_options import (
     pin_options,
     pins_of,
 )
+from .seeds import MAX_SEED
 from .suggest import folder_hint
 
 MAX_GAMES = 1_000_000  # per cell
@@ -190,7 +191,7 @@ class _Progress:
     "--seed",
     "-s",
     default=None,
-    type=click.IntRange(0, 2**62),
+    type=click.IntRange(0, MAX_SEED),
     help="seed of the sweep [default: 0; a grid with an external bot (ext:NAME), a fresh one nobody can guess, "
     "kept in the sweep's directory]",
 )

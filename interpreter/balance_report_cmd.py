@@ -25,6 +25,7 @@ from .cli_options import (
     pin_options,
     pins_of,
 )
+from .seeds import MAX_SEED
 from .suggest import folder_hint
 
 
@@ -259,7 +260,7 @@ def _is_sweep(path: str) -> bool:
     "--games", "-n", type=click.IntRange(1, 1_000_000), default=200, show_default=True, help="packs: games per cell"
 )
 @click.option(
-    "--seed", "-s", type=click.IntRange(0, 2**62), default=0, show_default=True, help="packs: seed of the sweep"
+    "--seed", "-s", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="packs: seed of the sweep"
 )
 @click.option("--expansions", default=None, metavar="all|none|ID,…", help="packs: " + EXPANSIONS_HELP)
 @click.option(

@@ -603,3 +603,21 @@ def test_a_pack_whose_content_changed_is_named_not_called_another_grid(tmp_path,
         assert "another grid" not in said and "--restart" in said, said
     with pytest.raises(SweepError, match=r"another grid \(seed: 1 in the directory, 2 now; packs"):
         prepare(tmp_path, make_spec(2, [5], ["random"], [now], 3))  # more than the content: the grid's differences
+
+
+def test_a_kept_fresh_seed_can_be_typed_back_and_deals_the_same_games(tmp_path: Path) -> None:
+    # (a sweep seating an external bot keeps a fresh 128-bit seed in sweep.json; --seed was limited to 2**62, so the
+    # same deals could not be swept again into another directory, nor paired with `balance compare`)
+    from click.testing import CliRunner
+
+    from interpreter.cli import main as cli_main
+
+    seed = 2**120 + 7
+    games = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        got = CliRunner().invoke(cli_main, ["balance", "-p", "5", "-n", "2", "-s", str(seed), "--out", str(out), "-q"])
+        assert got.exit_code == 0, got.output
+        assert json.loads((out / "sweep.json").read_text())["seed"] == seed
+        games.append([json.loads(line)["identities"] for line in (out / "games.jsonl").read_text().splitlines()])
+    assert games[0] == games[1]
