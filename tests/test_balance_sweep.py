@@ -619,5 +619,7 @@ def test_a_kept_fresh_seed_can_be_typed_back_and_deals_the_same_games(tmp_path: 
         got = CliRunner().invoke(cli_main, ["balance", "-p", "5", "-n", "2", "-s", str(seed), "--out", str(out), "-q"])
         assert got.exit_code == 0, got.output
         assert json.loads((out / "sweep.json").read_text())["seed"] == seed
-        games.append([json.loads(line)["identities"] for line in (out / "games.jsonl").read_text().splitlines()])
-    assert games[0] == games[1]
+        # (games.jsonl is in the order the workers finished, so the games are compared by their index)
+        played = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+        games.append({game["index"]: game["identities"] for game in played})
+    assert len(games[0]) == 2 and games[0] == games[1]
