@@ -623,3 +623,8 @@ def test_a_kept_fresh_seed_can_be_typed_back_and_deals_the_same_games(tmp_path: 
         played = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
         games.append({game["index"]: game["identities"] for game in played})
     assert len(games[0]) == 2 and games[0] == games[1]
+    # the terminal report says it, as the page does (docs/bots-protocol.md: `balance report` shows it): where an
+    # external bot was seated, sweep.json is the only other place it is kept
+    for lang, said in (("zh", f"种子 {seed} · 人数 5"), ("en", f"seed {seed} · players 5")):
+        shown = CliRunner().invoke(cli_main, ["balance", "report", str(tmp_path / "a"), "--lang", lang])
+        assert shown.exit_code == 0 and said in shown.output, shown.output

@@ -23,6 +23,7 @@ from .words import (
     group_title,
     identity_rows,
     kind_name,
+    meta_line,
     note_texts,
     offered_prefix,
     pins_text,
@@ -406,17 +407,7 @@ def render_report(report: dict, title: str = "fengsheng balance report", lang: s
     """The whole report as one HTML document, in `lang`."""
     sw = report["sweep"]
     body = [f"<h1>{escape(title)}</h1>"]
-    meta = say(
-        "meta_line",
-        lang,
-        version=sw["version"],
-        seed=sw["seed"],
-        players=sw["players"],
-        agents=", ".join(map(str, sw["agents"] or [])),
-        packs=", ".join(map(str, sw["packs"])),
-        games=sw["games_per_cell"],
-        records=sw["records"],
-    )
+    meta = meta_line(sw, lang)
     body.append(f'<p class="meta">{escape(meta)}</p>')
     note = escape(say("note_html", lang))
     body += [f'<p class="note"><b>{note}</b> {escape(t)}</p>' for t in note_texts(report, lang)]

@@ -20,6 +20,7 @@ from .words import (
     group_title,
     identity_rows,
     kind_name,
+    meta_line,
     note_texts,
     offered_prefix,
     pins_text,
@@ -154,9 +155,12 @@ def print_report(report: dict, console: Any, roles: bool = True, lang: str = DEF
     """The report as rich tables: the verdicts and flags first, then each group's figures."""
     from rich.markup import escape
 
+    sweep = report["sweep"]
+    # what was swept, the HTML page's first line: its seed above all, which replays it (or extends, or pairs it) —
+    # a fresh one, when the grid seats an external bot, is nowhere else but in sweep.json
+    console.print(meta_line(sweep, lang), markup=False, soft_wrap=True)
     for text in note_texts(report, lang):
         console.print(say("note", lang, text=text), markup=False, soft_wrap=True)
-    sweep = report["sweep"]
     pinned = pins_text(sweep.get("pins"), lang, sweep.get("pinned_cards"), sweep.get("pinned_names"))
     if pinned:
         console.print(say("pinned", lang, what=pinned), markup=False)

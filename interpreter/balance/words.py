@@ -38,6 +38,22 @@ def players_short(players: object, lang: str) -> str:
     return say("all_short", lang) if players == ALL else say("n_players_short", lang, n=players)
 
 
+def meta_line(sweep: dict, lang: str) -> str:
+    """What was swept, in one line (the report's sweep part): fengsheng's version, the seed (which replays the
+    sweep), players, agents, packs and games — the HTML page's first line and the terminal report's."""
+    return say(
+        "meta_line",
+        lang,
+        version=sweep["version"],
+        seed=sweep["seed"],
+        players=", ".join(map(str, sweep["players"])) if isinstance(sweep["players"], list) else sweep["players"],
+        agents=", ".join(map(str, sweep["agents"] or [])),
+        packs=", ".join(map(str, sweep["packs"])),
+        games=sweep["games_per_cell"],
+        records=sweep["records"],
+    )
+
+
 def pins_text(pins: Any, lang: str, cards: Any = None, names: Any = None) -> str:
     """What a sweep pinned, in words ("" when nothing): the role and task dealt to a seat (by name where `names`,
     the report's ``pinned_names``, has one), the card kinds kept at a count in every deck (`cards`: the report's
