@@ -7,10 +7,16 @@ tables.py makes and checks them; store.py writes what :meth:`SeatLink.kept` give
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 
 from .store import KeptSeat
+
+# a key a page proposes for the seat of its invitation or the open seat it joins (WebTable.redeem, claim_open): URL-safe
+# base64 of at least 16 random bytes, as the server's own keys (secrets.token_urlsafe(16)); anything else is not
+# taken, and the server makes the key
+PROPOSED_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 @dataclass
@@ -43,6 +49,11 @@ class SeatLink:
 def digest(token: str) -> str:
     """What is kept of a key, an invitation or a referee token: enough to recognise it, nothing to open with."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def well_formed(proposed: str | None) -> str | None:
+    """A key a page proposed, if it is one the server would make (PROPOSED_KEY); None: the server makes the key."""
+    return proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
 
 
 def matches(kept: str | None, token: str) -> bool:

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import secrets
 import threading
 import time
@@ -54,21 +53,14 @@ from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import read_log_text, seat_header, seat_records, state_log_text
 from .guard import Limits
-from .links import Handout, SeatLink, digest, matches
+from .links import Handout, SeatLink, digest, matches, well_formed
 from .people import Chat, Refused, clean_line, clean_name, line_data
 from .store import KeptSeat, Store, StoreError
+from .unrestored import GONE, Unrestored, not_restored
 from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
 OPEN = "open"  # an open human seat: nothing goes to the host; the lobby's join hands it to the first who asks
-# a key a page proposes for the seat of its invitation (WebTable.redeem): URL-safe base64 of at least 16 random bytes,
-# as the server's own keys (secrets.token_urlsafe(16)); anything else is not taken, and the server makes the key
-PROPOSED_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
-
-
-def _well_formed(proposed: str | None) -> str | None:
-    """A key a page proposed, if it is one the server would make (PROPOSED_KEY); None: the server makes the key."""
-    return proposed if proposed is not None and PROPOSED_KEY.fullmatch(proposed) else None
 
 
 class TableError(Exception):
@@ -153,7 +145,7 @@ class WebTable:
             if matches(link.invite, invite):
                 if link.claimed:
                     return link.seat, None
-                return link.seat, self.hand_out(link.seat, _well_formed(proposed))
+                return link.seat, self.hand_out(link.seat, well_formed(proposed))
         return None, None
 
     def reissue(self, seat: Any) -> str:
@@ -188,7 +180,7 @@ class WebTable:
         `proposed`: the key the lobby's page made and kept before it asked, as for `redeem`: a well-formed one
         becomes the seat's key, and asked again with it (the answer was lost on its way: the seat was taken and
         written, its link never reached the page) the seat it opens is answered again, not a second seat."""
-        own = _well_formed(proposed)
+        own = well_formed(proposed)
         if own is not None:
             held = self.seat_of(own)
             if held is not None:
@@ -469,7 +461,7 @@ class Tables:
         self._packs_for = packs_for  # --expansions text -> the packs to load
         self.default_expansions = default_expansions
         self.tables: dict[str, WebTable] = {}
-        self.unrestored: set[str] = set()  # kept in the database but not replayed at the start (keeping.restore)
+        self.unrestored = Unrestored(store, self.expire)  # kept in the database, not replayed at the start
         self._content: dict[tuple[str, ...], Content] = {}
         # one load at a time: the replay viewer loads a log's content in a worker thread while the event loop may
         # load another (a table of other expansions), and the loader is not thread-safe (cache.py's store)
@@ -617,6 +609,7 @@ class Tables:
             return  # (they stay, in memory and in the file; the next expiry deletes them)
         for tid in gone:
             self.tables.pop(tid, None)
+        self.unrestored.forget(gone)
 
     def _room_for(self, client: str) -> list[str]:
         """The finished tables (oldest first) to forget for one more table from `client`, or a TableError (429: that
@@ -638,10 +631,10 @@ class Tables:
 
     def get(self, tid: str) -> WebTable:
         table = self.tables.get(tid)
-        if table is None and tid in self.unrestored:  # (why is the server's output's to say: it may name a pin)
-            raise TableError(f"table {tid} is kept, but the server could not restore it when it started", 410)
+        if table is None and tid in self.unrestored.ids():  # (why is the server's output's to say: it may name a pin)
+            raise TableError(not_restored(tid), GONE)
         if table is None:
-            raise TableError(f"no table {tid[:20]!r} on this server")
+            raise TableError(f"no table {tid[:20]!r} on this server", 404)
         return table
 
 

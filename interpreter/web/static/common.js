@@ -22,7 +22,7 @@ function cardChip(c) {
     c.text, "(", c.colors.map((x) => el("span", { class: "c-" + x }, COLOR_ZH[x] || x)), c.arrow, c.lock ? "锁" : "", ")");
 }
 function newSeatKey() {
-  // a seat's key made by the page that will hold it (the server takes it: tables.py PROPOSED_KEY): 16 random bytes,
+  // a seat's key made by the page that will hold it (the server takes it: links.py PROPOSED_KEY): 16 random bytes,
   // URL-safe base64 without padding, as the server's own keys (secrets.token_urlsafe(16))
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
