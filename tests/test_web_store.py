@@ -160,6 +160,65 @@ def test_a_table_that_cannot_be_restored_is_named_once_and_kept(folder, caplog):
     kept.close()
 
 
+def _kept_not_restored(db: Path, finished: float | None = None) -> dict:
+    """A table made in the database `db`, whose first action is then made one no game has (and its game said to have
+    ended at `finished`, if given): the next start keeps it but cannot restore it. The answer that made it."""
+    with TestClient(make_app(store=Store(db))) as c:
+        made = c.post("/api/tables", json={"seats": ["human", "human", "random"], "seed": 3}).json()
+        c.app.state.tables.store.close()
+    with contextlib.closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("UPDATE actions SET action = 999999 WHERE n = 0")
+        if finished is not None:
+            raw.execute("UPDATE tables SET finished = ?", (finished,))
+    return made
+
+
+def _table_routes(c, tid: str, token: str) -> list[int]:
+    """The status of every HTTP route of table `tid`, asked with its referee token."""
+    return [
+        c.post(f"/api/tables/{tid}/host", json={"token": token}).status_code,
+        c.post(f"/api/tables/{tid}/invite", json={"token": token, "seat": 1}).status_code,
+        c.post(f"/api/tables/{tid}/claim", json={}).status_code,
+        c.get(f"/api/tables/{tid}/log", params={"token": token}).status_code,
+        c.get(f"/api/tables/{tid}/chat", params={"token": token}).status_code,
+    ]
+
+
+def test_a_table_kept_but_not_restored_is_gone_410_and_named_in_the_lobby_and_no_table_is_404(folder):
+    """A table the database keeps but this start could not restore is not a table that does not exist: every HTTP
+    route of it answers 410 (Gone) with what the server's owner can do, and the lobby's list names it (the lobby's
+    page forgets the links it keeps of a table on a 404 alone: common.js hostStatus, lobby.js refresh); a table that
+    was never made is 404."""
+    db = folder / "tables.sqlite3"
+    made = _kept_not_restored(db)
+    tid, token = made["table"]["id"], _token(made["log"])
+    with TestClient(make_app(store=Store(db), restored=lambda tables, problems: None)) as c:
+        assert c.app.state.tables.tables == {}
+        assert c.get("/api/tables").json() == {"tables": [], "unrestored": [tid]}
+        assert _table_routes(c, tid, token) == [410] * 5
+        said = c.post(f"/api/tables/{tid}/host", json={"token": token}).json()["error"]
+        assert f"table {tid} is kept" in said and "restart the server" in said, said
+        assert _table_routes(c, "t9", token) == [404] * 5
+        c.app.state.tables.store.close()
+
+
+def test_a_finished_table_kept_but_not_restored_is_gone_404_once_its_time_is_up(folder):
+    """A finished table is kept for the time the database keeps finished tables (serve --keep-finished), restored
+    or not: past it, a table that was not restored is deleted and said to be gone (404, and no longer in the
+    lobby's list), not still kept."""
+    db = folder / "tables.sqlite3"
+    made = _kept_not_restored(db, finished=time.time())
+    tid, token = made["table"]["id"], _token(made["log"])
+    store = Store(db, keep=3600)
+    with TestClient(make_app(store=store, restored=lambda tables, problems: None)) as c:
+        assert _table_routes(c, tid, token) == [410] * 5
+        store.keep = 0  # (an hour later)
+        assert _table_routes(c, tid, token) == [404] * 5
+        assert c.get("/api/tables").json() == {"tables": [], "unrestored": []}
+        assert store.tables() == []
+        store.close()
+
+
 def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(folder):
     db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:

@@ -5,7 +5,8 @@ Pages (``static/``, plain HTML, CSS and JavaScript): ``/`` the lobby, ``/table/<
 browsers do not send to the server: the page hands it over in its first websocket message), ``/replay`` the
 replay viewer.
 
-API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no key),
+API: ``GET /api/options`` (seat kinds, expansions), ``GET /api/tables`` (open tables: no seed, no key; and
+``unrestored``, the ids of the tables kept but not restored at the start: unrestored.py),
 ``POST /api/tables`` (make one: the host's own seat's link, an invitation for each other reserved seat, the
 referee's log link — never the seed; ``"role"``, a role's id pinned to ``"role_seat"``, the host's own seat by
 default, which only the host is answered), ``POST /api/tables/<id>/claim`` (the link of an open seat nobody took
@@ -15,7 +16,7 @@ which invitations are still unused, for the host's browser, which kept them), ``
 /api/tables/<id>/log?token=…`` (the log of a finished game: the referee's with the referee token, refused while
 the game is on; a seat's copy with a seat's key), ``GET /api/tables/<id>/chat?token=…`` (the table's chat
 lines, with either: a file of its own, not in the log), ``POST /api/replay`` (a JSONL log in, its steps in
-Chinese out).
+Chinese out). A route of a table that is kept but was not restored answers 410, one of no table 404.
 
 Websocket ``/ws/<id>``: a spectator's page (``/table/<id>#watch``, the lobby's 观战) sends ``{"type": "join",
 "watch": true}`` and is sent the public view (tables.WebTable.message with no seat) and nothing else of the
@@ -281,7 +282,10 @@ def create_app(
         )
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"tables": [t.summary() for t in tables.tables.values()]})
+        # and the ids of the tables kept but not restored (public: unrestored.py), whose links the lobby keeps
+        return JSONResponse(
+            {"tables": [t.summary() for t in tables.tables.values()], "unrestored": tables.unrestored.ids()}
+        )
 
     async def create_table(request: Request) -> Response:
         try:
@@ -358,8 +362,8 @@ def create_app(
     async def table_log(request: Request) -> Response:
         try:
             web = tables.get(request.path_params["tid"])
-        except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=404)
+        except TableError as e:  # (404: no such table; 410: kept, not restored: unrestored.py)
+            return JSONResponse({"error": str(e)}, status_code=e.status)
         token = request.query_params.get("token", "")
         seat = web.seat_of(token)
         host = web.is_host(token)

@@ -87,7 +87,7 @@ def restore(tables: Tables, now: float | None = None) -> list[str]:
     asked each of their decisions again, so their generators stand where they stood); expired finished ones
     are deleted first. Returns a line for each table that could not be restored (its content is gone, a role its
     host pinned is no longer in it, an action is no longer legal): it stays in the database, unplayed, and its links
-    are told it is kept but not restored (Tables.unrestored; the line, which may name its pin, is the server's
+    are told it is kept but not restored (unrestored.py; the line, which may name its pin, is the server's
     output's alone), so a start with its content as it was restores it."""
     if tables.store is None:
         return []
@@ -102,5 +102,5 @@ def restore(tables: Tables, now: float | None = None) -> list[str]:
             tables.tables[kept.id] = restored(kept, tables.content, tables.store)
         except (TableError, PlayError, ValueError, OSError, KeyError, TypeError) as e:
             problems.append(f"table {kept.id} was not restored: {e}")
-            tables.unrestored.add(kept.id)
+            tables.unrestored.add(kept.id, kept.finished)  # (a finished one until its time is up)
     return problems

@@ -53,16 +53,16 @@ def seat_routes(tables: Tables, limits: Limits) -> list[Route]:
 
     async def posted_to_table(request: Request) -> tuple[WebTable, Any] | Response:
         """A POST to one table (its claim, its host's question): the table and the JSON body ({} for none), or the
-        answer that refuses it — the body's (too large, not JSON: Refused's status) before the table's (404), so
-        that nothing about the table is read for a request that is not one."""
+        answer that refuses it — the body's (too large, not JSON: Refused's status) before the table's (404; 410: kept
+        but not restored, unrestored.py), so that nothing about the table is read for a request that is not one."""
         try:
             body = read_json(await read_body(request, limits.body_bytes) or b"{}", limits.number_digits)
         except Refused as e:
             return refused(e)
         try:
             return tables.get(request.path_params["tid"]), body
-        except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=404)
+        except TableError as e:  # (404: no such table; 410: kept, not restored, whose links its browsers keep)
+            return JSONResponse({"error": str(e)}, status_code=e.status)
 
     async def claim(request: Request) -> Response:
         got = await posted_to_table(request)
