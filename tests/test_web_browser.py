@@ -813,6 +813,55 @@ def test_a_stranger_who_closed_the_seats_tab_finds_it_again_in_the_lobby():
         browser.close()
 
 
+def test_a_table_kept_but_not_restored_keeps_its_links_in_the_lobby_and_a_table_gone_loses_them(tmp_path):
+    """A restart that cannot restore a table (the role its host pinned is gone from its content) keeps it in the
+    database, unplayed, until its owner puts the content back: the browsers that hold its links — its host's (你开的桌)
+    and a stranger's seat taken from the lobby (回到我的座位) — keep them and say the table is kept but not restored
+    (the server answers 410), where a table the server does not have (a 404) is forgotten."""
+    import sqlite3
+
+    from playwright.sync_api import sync_playwright
+
+    db = tmp_path / "tables.sqlite3"
+    hosted = "localStorage.getItem('fengsheng:hosted:t1') !== null"
+    sat = "localStorage.getItem('fengsheng:seat:t1') !== null"
+    with sync_playwright() as p:
+        browser = _browser(p)
+        host, stranger = browser.new_context().new_page(), browser.new_context().new_page()
+        with Server(db=db) as server:
+            port = server.port
+            host.goto(server.url + "/")
+            _make_table(host, ["human", "open", "random"], seed=6)
+            stranger.goto(server.url + "/")
+            stranger.click("tr[data-table=t1] button")
+            stranger.wait_for_selector("#log div")
+            assert host.evaluate(hosted) and stranger.evaluate(sat)
+        raw = sqlite3.connect(db)
+        with raw:
+            (settings,) = raw.execute("SELECT settings FROM tables WHERE id = 't1'").fetchone()
+            pinned = {**json.loads(settings), "pin": ["no_such_role", 0]}
+            raw.execute("UPDATE tables SET settings = ? WHERE id = 't1'", (json.dumps(pinned),))
+        raw.close()
+        with Server(db=db, port=port) as again:
+            assert again.app.state.tables.tables == {} and "no_such_role" in again.app.state.restore_problems[0]
+            host.goto(again.url + "/")
+            host.wait_for_selector("#hosted .hosted[data-table=t1] .unrestored")
+            assert "没能恢复" in host.inner_text("#hosted .hosted[data-table=t1]")
+            host.wait_for_selector("tr.unrestored[data-table=t1] .my-seat-link[data-seat='0']")
+            stranger.goto(again.url + "/")
+            stranger.wait_for_selector("tr.unrestored[data-table=t1] .my-seat-link[data-seat='1']")
+            stranger.click("tr[data-table=t1] .my-seat-link")  # the seat's page says why it does not open
+            stranger.wait_for_selector(".banner.error")
+            assert "没能恢复" in stranger.inner_text("#banner")
+            assert host.evaluate(hosted) and stranger.evaluate(sat)
+        with Server(port=port) as other:  # (its database in memory: no table t1)
+            for page, kept in ((host, hosted), (stranger, sat)):
+                page.goto(other.url + "/")
+                page.wait_for_function(f"() => !({kept})", timeout=10_000)
+            assert host.locator("#hosted-panel").is_hidden() and host.locator(".my-seat-link").count() == 0
+        browser.close()
+
+
 def test_another_link_of_the_table_opened_in_a_seats_tab_opens_that_seat():
     """Another link of the same table pasted into a seat's tab (a second seat's, someone trying two seats on one
     machine; the spectator's view): only the fragment changes, and the page stayed at the first seat, showing its

@@ -32,6 +32,10 @@ function newSeatKey() {
 // invitations (a copy of its database opens no seat), so it cannot give them again, and a host who reloads the
 // lobby or closes its tab would otherwise have lost the invitations not yet sent. Shown again by the lobby and by
 // the table's own pages in this browser; forgotten once the server no longer knows the table by its referee token.
+// A table the server keeps but could not restore when it started (410; its list's `unrestored`) is not one it no
+// longer knows: its links are kept here, and work again once its owner has put its content back and restarted it
+const NOT_RESTORED = "这张桌还保存在服务器上，但服务器这次启动时没能恢复它，现在打不开。请告诉服务器的主人" +
+  "（服务器的输出写了原因）：内容改回原样后重启服务器，这张桌就从原处接着打，原来的链接照旧能用。";
 const HOSTED = "fengsheng:hosted:";
 const HOSTED_KEPT = 20; // the newest tables made in this browser are kept
 function keepHosted(made) {
@@ -67,8 +71,9 @@ function forgetHosted(tid) {
   try { localStorage.removeItem(HOSTED + tid); } catch (e) { /* private mode */ }
 }
 // which of a hosted table's invitations are still unused (POST /api/tables/<id>/host with its referee token, in the
-// body): {unused, used, over}; false if the server does not know the table by that token (gone, or a table of the
-// same id on a server that lost its tables: forgotten here); null if it did not answer
+// body): {unused, used, over}; {unrestored: true} if the server keeps the table but could not restore it (410: kept
+// here); false if the server does not know the table by that token (404: gone; 403: a table of the same id on a
+// server that lost its tables: forgotten here); null if it did not answer
 async function hostStatus(made) {
   const token = new URL(made.log, location.origin).searchParams.get("token") || "";
   let res;
@@ -77,13 +82,14 @@ async function hostStatus(made) {
       method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
   } catch (e) { return null; }
   if (res.status === 403 || res.status === 404) { forgetHosted(made.table.id); return false; }
+  if (res.status === 410) return { unrestored: true };
   if (!res.ok) return null;
   try { return await res.json(); } catch (e) { return null; }
 }
 // the seat this browser sits at, at each table (its key, whichever way it came: the host's own link, an invitation,
 // the lobby's 加入), kept when the server first showed the seat: the lobby offers it again (回到我的座位), so a closed
 // tab is not a seat lost for whoever took it from the lobby and never saw its link. Forgotten when the server says
-// the key opens no seat (a table gone, another under the same id)
+// the key opens no seat (a table gone, another under the same id); kept while the table is kept but not restored
 const SAT = "fengsheng:seat:";
 function keepSeat(tid, seat, token) {
   try { localStorage.setItem(SAT + tid, JSON.stringify({ seat, token })); } catch (e) { /* private mode */ }

@@ -44,15 +44,18 @@ function roleSeats() {
 
 // a table this browser made, as its host sees it: its own seat's link, the invitations (`status`, the server's
 // answer of which are still unused: hostStatus; null right after the table was made, when none is used), the open
-// seats and the referee's log link; `fresh`: the table just made on this page
+// seats and the referee's log link; `fresh`: the table just made on this page. A table the server keeps but could
+// not restore (status.unrestored) is said so, its links shown as they were kept (none can be replaced meanwhile)
 function drawMade(made, status, fresh) {
   const tid = made.table.id;
-  const used = new Set(status ? status.used : []);
+  const unrestored = Boolean(status && status.unrestored);
+  const used = new Set(status && status.used ? status.used : []);
   const over = Boolean(status && status.over);
   return [
     el("p", {}, `桌 ${tid} ${fresh ? "开好了" : "是你开的"}。`, made.chosen_seed
       ? "种子是你指定的：你能算出所有的牌，每个座位都会看到这张桌的种子是开桌的人指定的。"
       : "种子是服务器随机抽的，谁都不知道（包括你）。", over ? "这局已经结束了。" : ""),
+    unrestored ? el("p", { class: "unrestored banner error" }, NOT_RESTORED) : "",
     made.seat ? el("p", { class: "my-seat", "data-seat": made.seat.seat }, `你的座位是 P${made.seat.seat}：`,
       el("a", { href: made.seat.url, target: "_blank", class: "join-link mine", "data-seat": made.seat.seat }, "入座"),
       "（这个链接是你自己的，别发给别人）") : el("p", { class: "my-seat" }, "你不在这张桌上坐。"),
@@ -61,7 +64,7 @@ function drawMade(made, status, fresh) {
         "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
       el("ul", { class: "links" }, made.invites.map((l) => used.has(l.seat)
         ? el("li", { "data-seat": l.seat, class: "used" }, `P${l.seat} 的邀请已经用过了：有人入座了。`)
-        : inviteItem(l, made)))) : "",
+        : inviteItem(l, unrestored ? null : made)))) : "",
     made.open.length && !over ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
       " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
     made.pin ? el("p", { class: "pin", "data-seat": made.pin.seat }, `角色 ${made.pin.role} 固定发给 P${made.pin.seat}` +
@@ -72,7 +75,8 @@ function drawMade(made, status, fresh) {
 }
 
 // the tables this browser made earlier (kept in it: common.js keepHosted), shown again with their links, each
-// asked of the server (which invitations are still unused; a table it no longer knows is forgotten); redrawn only
+// asked of the server (which invitations are still unused; a table it no longer knows is forgotten, one it keeps
+// but could not restore is said so); redrawn only
 // when that changed, so a link being selected to copy is not lost to a redraw
 let shownMade = null; // the table just made, shown above the list (as it was last drawn: shownMadeStatus)
 let shownMadeStatus = "null";
@@ -174,14 +178,17 @@ async function refresh() {
   const box = document.getElementById("tables");
   let data;
   try { data = await api("/api/tables"); } catch (e) { return; }
+  const unrestored = data.unrestored || []; // kept by the server, not restored at its start: their seats stay kept
   for (const tid of seatsKept()) { // (a table the server no longer holds: its seat is no more)
-    if (!data.tables.some((t) => t.id === tid)) forgetSeat(tid, (seatAt(tid) || {}).token);
+    if (!data.tables.some((t) => t.id === tid) && !unrestored.includes(tid)) forgetSeat(tid, (seatAt(tid) || {}).token);
   }
-  const seen = JSON.stringify([data.tables, seatsKept(), hostedTables().map((h) => h.made.table.id)]);
+  const seen = JSON.stringify([data.tables, unrestored, seatsKept(), hostedTables().map((h) => h.made.table.id)]);
   if (seen === shownTables) return;
   shownTables = seen;
   showHosted(); // (a table's seats changed: an invitation may have been used)
-  if (!data.tables.length) { box.replaceChildren("还没有桌子。"); box.className = "muted"; return; }
+  // of the tables kept but not restored, those this browser sits at or made: said so, with the way back to its seat
+  const mineKept = unrestored.filter((tid) => seatAt(tid) || hostedTable(tid));
+  if (!data.tables.length && !mineKept.length) { box.replaceChildren("还没有桌子。"); box.className = "muted"; return; }
   box.className = "";
   box.replaceChildren(el("table", { class: "grid" },
     el("thead", {}, el("tr", {}, el("th", {}, "桌"), el("th", {}, "座位"), el("th", {}, "扩展"), el("th", {}, "进度"), el("th", {}, ""))),
@@ -193,7 +200,10 @@ async function refresh() {
       el("td", {}, mine(t),
         !t.over && t.seats.some((s) => s.open) ? el("button", { class: "action", onclick: () => join(t.id) }, "加入") : "",
         " ", el("a", { href: `/table/${t.id}#watch`, class: "watch-link" }, "观战")),
-    )))));
+    )), mineKept.map((tid) => el("tr", { "data-table": tid, class: "unrestored" },
+      el("td", {}, tid),
+      el("td", { colspan: 3 }, "还保存在服务器上，但服务器这次启动时没能恢复它，现在打不开：服务器的主人修好后重启，就从原处接着打。"),
+      el("td", {}, mine({ id: tid })))))));
 }
 
 async function start() {

@@ -80,6 +80,7 @@ document.getElementById("file").addEventListener("change", async (event) => {
 });
 const LOG_REFUSED = {
   404: "这台服务器上没有这张桌：链接可能不完整，或者这张桌已经不在了（结束的桌只保留一段时间）。",
+  410: NOT_RESTORED, // (common.js: kept by the server, not restored at its start)
   403: "这个链接打不开这张桌的记录：要用你座位自己的链接（邀请链接不行），或者开桌的人的裁判日志链接。",
   409: "这局还没有结束：记录里有所有暗牌，终局后才能看。",
 };

@@ -180,7 +180,7 @@ const drawHosting = oneAtATime(async () => {
   if (!own || own !== token) return;
   const status = await hostStatus(made);
   if (status === null) return; // (no answer: as it was)
-  const unused = status ? made.invites.filter((l) => status.unused.includes(l.seat)) : [];
+  const unused = status && status.unused ? made.invites.filter((l) => status.unused.includes(l.seat)) : [];
   document.getElementById("host-panel").hidden = !unused.length || status.over;
   document.getElementById("host-invites").replaceChildren(...unused.map((l) => inviteItem(l, made)));
 });
