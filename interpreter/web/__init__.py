@@ -10,6 +10,7 @@
 * ``store.py`` — where the tables are kept: an SQLite database (settings, key digests, every action), so a
   restarted server replays each table to where it was.
 * ``keeping.py`` — a table to and from the database: what is kept of it, and the table replayed from it.
+* ``unrestored.py`` — the tables kept but not restored at the start: still kept, answered 410 (never 404).
 * ``people.py`` — the people at a table: names, who is online, the chat (each checked; shown as text only).
 * ``app.py`` — the ASGI app: the lobby, the table and replay pages (``static/``), the JSON API and the
   websocket of each seat.
