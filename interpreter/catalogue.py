@@ -1114,7 +1114,8 @@ ERROR_CODES: dict[str, str] = {
     "E301": "unknown name or function",
     "E302": "wrong type, or a mark or data read whose type nothing says",
     "E303": "wrong arguments",
-    "E304": "a name or primitive that does not exist at this timing",
+    "E304": "a name or primitive that does not exist at this timing, or one that draws at random (shuffled) in a "
+    "condition or a target rule",
     "E305": "unknown card name in 【…】",
     "E306": "unknown status name",
     "E307": "a statement that does nothing, or not an expression where one is needed",

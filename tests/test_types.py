@@ -70,6 +70,8 @@ HOSTILE = [
     ("if 3 in hand(self) { draw(self) }", 4, "is never in a list of cards"),
     ("flip_role(self, none)", 17, "must be a condition"),
     ("add_status(self, role_name(self))", 18, "must be a status name, but this is a text computed in play"),
+    ("put_on_deck(shuffled(3))", 22, "`xs` of shuffled must be a list, but this is a number"),
+    ("discard(shuffled(red))", 9, "`xs` of discard must be a list of cards, but this is a list of colors"),
 ]
 
 
@@ -108,6 +110,31 @@ WELL_TYPED = [
 @pytest.mark.parametrize("code", WELL_TYPED)
 def test_the_old_spelling_and_the_typed_reads_compile(code):
     assert _errors(code, unit="intel_sent") == []
+
+
+def test_shuffled_gives_a_list_of_the_kind_it_is_given():
+    """shuffled(xs) is a list of xs's kind (one value: a one-item list), where such a list is wanted."""
+    assert _errors("put_on_deck(shuffled(hand(self)))\nput_on_deck(shuffled(this_card))") == []
+    assert _errors("for p in shuffled(alive()) { draw(p) }\nlet xs = shuffled([])") == []
+    wrong = _errors("for p in shuffled(hand(self)) { draw(p) }")
+    assert [(e.code, e.col) for e in wrong] == [("E302", 38)] and "a card" in wrong[0].message
+
+
+def _condition_errors(text: str) -> list[LanguageError]:
+    names = {c.name: c.id for c in load_cached().card_types.values()}
+    comp = Compiler(context_env(["self", "current", "target", "this_card"]), "play_phase", names)
+    comp.expression(text, T.BOOL)
+    return comp.errors
+
+
+def test_shuffled_draws_only_in_an_effect_never_in_a_condition():
+    """A condition or a target rule may be tested any number of times (offering a skill, listing targets): a draw
+    there would move the game's generator by how often it is tested. E304 at the call, with where to draw."""
+    (e,) = _condition_errors("count(shuffled(hand(self))) > 1")
+    assert (e.code, e.line, e.col) == ("E304", 1, 7)
+    assert e.message.startswith("shuffled(...) draws at random: it cannot be used in a condition or a target rule")
+    assert "let xs = shuffled(...)" in (e.hint or "")
+    assert _condition_errors("count(hand(self)) > 1") == []
 
 
 def test_a_cards_own_data_has_its_declared_type():

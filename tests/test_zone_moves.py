@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does)
-from conftest import S, Seat
+from conftest import S, Seat, fengsheng
 from interpreter.content.loader import BUNDLED_CONTENT, load_cached
-from interpreter.engine.state import DISCARD
+from interpreter.engine.state import DISCARD, shuffle
 from interpreter.engine.table import build, card
 from interpreter.language.builtins import BUILTINS
 from interpreter.language.runtime import Ctx
@@ -79,3 +79,73 @@ def test_in_zone_tells_where_a_card_is():
     assert _call(g, "in_zone", card(g, 28), "仁区", None) is True
     assert _call(g, "in_zone", card(g, 29), "私藏", p0) is False  # a hand card
     assert _call(g, "in_zone", None, "仁区", None) is False
+
+
+# ---------------------------------------------------------------- shuffled: several cards in an order drawn at random
+
+SHUFFLE_PACK = Path(__file__).parent / "fixtures" / "shuffle_pack"
+HAND = [27, 35, 40, 41]
+
+
+def _shuffler(seed: int):
+    """A table at `seed` whose P0 (the made-up 洗牌手) holds HAND."""
+    content = load_cached([BUNDLED_CONTENT, SHUFFLE_PACK])
+    g = build(content, [S("red", hand=HAND), S("blue")], [Seat(()), Seat(())], seed=seed)
+    p0 = g.players[0]
+    p0.role, p0.role_face_up = content.roles["demo_shuffler"], True
+    return g, p0, content.roles["demo_shuffler"].skills
+
+
+def _onto_deck(seed: int) -> tuple[list[int], object]:
+    """乱序 at `seed`: the deck's top four cards, top first, and the game's generator after it."""
+    g, p0, (luan_xu, _) = _shuffler(seed)
+    g.skills.use_skill(p0, luan_xu)
+    return [c.uid for c in reversed(g.zones.deck[-len(HAND) :])], g.rng.getstate()
+
+
+def test_shuffled_draws_an_order_of_the_same_cards_from_the_games_generator():
+    """put_on_deck(shuffled(hand(self))): the same four cards, in an order drawn by the engine's shuffle from the
+    game's own generator (nothing else draws in between), so a seed gives one order, and the seeds give many."""
+    orders = []
+    for seed in range(24):
+        order, state = _onto_deck(seed)
+        assert sorted(order) == HAND  # a permutation of the hand, nothing lost nor added
+        assert _onto_deck(seed) == (order, state)  # the same seed: the same order, the generator left the same
+        g, _, _ = _shuffler(seed)
+        drawn = list(HAND)
+        shuffle(g.rng, drawn)  # what the game's generator draws at that point
+        assert order == drawn  # (put_on_deck: the list's first card ends on top)
+        orders.append(tuple(order))
+    assert len(set(orders)) > 10  # 24 seeds, 24 orders of four cards: not one order for all
+
+
+def test_a_card_shuffled_alone_or_not_moved_keeps_who_follows_it():
+    """One card has no order to hide: shuffled of it marks nothing; cards shuffled and then put in a hand are
+    followed as any card put there, and the mark ends with the effect."""
+    g, p0, _ = _shuffler(0)
+    ctx = Ctx(g, p0)
+    one = BUILTINS["shuffled"].impl(ctx, [card(g, 27)])
+    assert [c.uid for c in one] == [27] and not g.zones.drawn
+    BUILTINS["put_on_deck"].impl(ctx, one, False)
+    assert g.zones.knows(0, 27)  # on top of the deck, and P0 knows it is there
+    g.stack.push(object())  # an effect resolving
+    two = BUILTINS["shuffled"].impl(ctx, _cards(g, 35, 40))
+    assert g.zones.drawn == {35, 40}
+    BUILTINS["put_in_hand"].impl(ctx, two, g.players[1])
+    assert g.zones.knows(1, 35) and not g.zones.drawn  # moved: marked no more
+    BUILTINS["shuffled"].impl(ctx, _cards(g, 41, 35))
+    g.stack.pop()
+    assert not g.zones.drawn  # the effect is over
+
+
+def test_games_whose_effects_draw_an_order_replay_identically(tmp_path):
+    """Seed and answers replay a game: the orders shuffled draws come from the game's generator, so replay draws
+    them again (4 games of 3 seats, the made-up role dealt to a seat in each: it uses both its skills)."""
+    log = tmp_path / "g.jsonl"
+    args = ("--content", SHUFFLE_PACK, "--role", "demo_shuffler", "-p", 3, "-n", 4, "-s", 4, "-j", 1, "--log", log)
+    r = fengsheng("simulate", *args)
+    assert r.exit_code == 0, r.output
+    text = log.read_text(encoding="utf-8")
+    assert '"skill": "demo_luan_xu"' in text and '"skill": "demo_an_cang"' in text
+    r = fengsheng("replay", log)
+    assert r.exit_code == 0 and r.output.count("OK — identical") == 4, r.output

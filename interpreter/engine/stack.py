@@ -106,6 +106,8 @@ class EffectStack:
         zones = self.zones
         if len(zones.showing) > mark or (zones.showing and not self.resolving):
             zones.end_shows(mark if self.resolving else 0)
+        if zones.drawn and not self.resolving:  # an order drawn at random (shuffled) lasts while effects resolve
+            zones.drawn.clear()
 
     def chain(self, items: list[Any] | None = None) -> str:
         """What is resolving, outermost first, for messages (`【卡名】 → 角色（称号）·技能 → …`), a long

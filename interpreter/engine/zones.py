@@ -92,6 +92,10 @@ class Zones(MoveCount):
         # the cards on show (Card.shown set) since the effects resolving now began, in the order shown: an effect's
         # end (EffectStack.pop) ends the shows made since it began (end_shows)
         self.showing: list[Card] = []
+        # deck ids of cards an effect put in an order drawn at random (shuffled), which no seat saw: the next move
+        # of each into the deck or a zone not face up leaves it followed by nobody (ordered), which ends it, as the
+        # end of the outermost effect does (EffectStack.pop)
+        self.drawn: set[int] = set()
         # the zones the rules declare, numbered DECLARED_ZONE + their place here (their names: DeclaredZones); each
         # one's cards by (zone, the owner's seat, -1 for a shared zone), oldest first (the top of a stack is the END
         # of the list)
@@ -293,6 +297,15 @@ class Zones(MoveCount):
             else:
                 emit_event(self.game, "reveal", seat=subject, cards=[c.uid for c in cards], to=to, **private)
 
+    def ordered(self, items: list[Any]) -> None:
+        """The cards among `items` are in an order drawn at random that no seat saw (shuffled): until each next
+        moves, or the effect resolving ends, a move of it face down into the deck or a zone not face up is followed
+        by no seat (a seat that followed it knows which cards went there, not which is where)."""
+        drawn = self.drawn
+        for o in items:
+            if type(o) is Card:
+                drawn.add(o.uid)
+
     def end_shows(self, mark: int) -> None:
         """The effect that began when `mark` cards had been shown has resolved: the cards shown since are no
         longer on show (FAQ 展示: the shown card goes back to how it was). Who knows them stays as it is."""
@@ -385,6 +398,12 @@ class Zones(MoveCount):
             else:
                 k, t = card.knowers, card.told
             self.piles[z, card.owner.seat if card.owner is not None else -1].remove(card)
+        if self.drawn and card.uid in self.drawn:  # (seldom: a card of an order drawn at random, shuffled)
+            self.drawn.discard(card.uid)
+            if zone == DECK or (zone >= DECLARED_ZONE and self.zone_decls[zone - DECLARED_ZONE].look != "everyone"):
+                k = t = 0  # nobody saw the order: where each card is, among those so put, nobody can tell
+                card.shown = 0
+                self.sightings += 1
         if zone == HAND:
             assert owner is not None  # a hand or an intel area is someone's
             k |= 1 << owner.seat

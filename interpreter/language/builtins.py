@@ -208,6 +208,9 @@ class Builtin:
     # a query's reads: the parts of the game state (catalogue.STATE_PARTS) its value depends on besides its
     # arguments; None: not declared (it may read anything: code calling it is checked again after any change)
     reads: frozenset[str] | None = None
+    # it draws from the game's seeded generator (shuffled): only in an effect, never in a condition or a target
+    # rule, which the engine may test any number of times (E304)
+    draws: bool = False
 
     def implementation(self) -> Callable[..., Any]:
         """What the compiler binds into generated code; MissingImplementation if nothing was registered."""
@@ -246,11 +249,12 @@ def declare(
     contexts: tuple[str, ...] | None = None,
     phrasing: Phrasing | None = None,
     reads: tuple[str, ...] | None = None,
+    draws: bool = False,
 ) -> None:
     """Declare a primitive: its signature and its words. What it does is registered with `implements`.
 
     `reads` (queries): the parts of the game state (catalogue.STATE_PARTS) its value depends on besides its
-    arguments, () for none; left out, it may read anything."""
+    arguments, () for none; left out, it may read anything. `draws`: it draws from the game's generator."""
     if name in BUILTINS:
         raise ValueError(f"the primitive `{name}` is declared twice")
     if reads is not None and (kind != "query" or not set(reads) <= set(catalogue.STATE_PARTS)):
@@ -268,6 +272,7 @@ def declare(
         frozenset(contexts) if contexts else None,
         phrasing=ph,
         reads=frozenset(reads) if reads is not None else None,
+        draws=draws,
     )
 
 
@@ -433,6 +438,27 @@ declare(
     "How many items a list has.",
     phrasing=Phrasing(counts="xs"),
     reads=(),
+)
+
+
+def _same_list(argtypes: dict[str, str]) -> str:
+    return T.list_of(argtypes.get("xs", T.ANY))
+
+
+declare(
+    "shuffled",
+    "query",
+    [("xs", T.LIST)],
+    _same_list,
+    "{xs}（以随机顺序）",
+    "The items of the list in a random order (以随机顺序: 仁区's several cards put at once), drawn from the game's "
+    "seeded generator, as its shuffles are: the same seed and answers give the same order. Only in an effect (E304 "
+    "in a condition or a target rule, which may be tested any number of times). Nobody sees the order drawn: "
+    "cards of two or more so ordered that next go, face down, into the deck or a zone not face up are followed "
+    "by no seat there any more (a seat knows which cards went, not which is where); put face up, the order is "
+    "seen by all.",
+    phrasing=Phrasing("{xs}（以随机顺序）"),
+    draws=True,
 )
 
 declare(

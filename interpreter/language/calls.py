@@ -77,6 +77,14 @@ class CallCompiler(ExpressionCompiler):
                 f"{node.func}(...) cannot be used at {', '.join(units)}; only at " + ", ".join(sorted(b.contexts)),
                 node,
             )
+        if b.draws and self.pure:
+            self._err(
+                "E304",
+                f"{node.func}(...) draws at random: it cannot be used in a condition or a target rule, which may be "
+                "tested any number of times, only in an effect",
+                node,
+                "draw in the effect: `let xs = shuffled(...)` there",
+            )
         params = b.params
         if len(node.args) > len(params):
             self._err(

@@ -131,6 +131,7 @@ class Compiler(EventCallCompiler):
 
     def expression(self, text: str, expect: str | None = None) -> CompiledUnit:
         """Compile one expression; returns f(ctx) -> value."""
+        self.pure = True
         try:
             node = parse(text, start="expression")
             t, code = self._expr(node, expect)

@@ -48,20 +48,21 @@ def _cell(text: str) -> str:
 
 
 def _returns(b: Builtin) -> str:
-    """The result type in words; choices derive theirs from the type of `from`."""
+    """The result type in words; choices derive theirs from the type of `from` (shuffled from its list's)."""
     if not callable(b.returns):
         return b.returns
-    probes = {t: b.returns({"from": t}) for t in (T.CARDS, T.PLAYERS)}
+    first = b.params[0].name if b.params else "from"
+    probes = {t: b.returns({first: t}) for t in (T.CARDS, T.PLAYERS)}
     if all(r == T.element_of(t) for t, r in probes.items()):
-        return "one item of `from`"
+        return f"one item of `{first}`"
     if all(r == t for t, r in probes.items()):
-        return "a list like `from`"
+        return f"a list like `{first}`"
     return "depends on the arguments"
 
 
 def _where(b: Builtin) -> str:
     if b.contexts is None:
-        return "anywhere"
+        return "in an effect (not in a condition nor a target rule: it draws)" if b.draws else "anywhere"
     return "only " + ", ".join(f"`{c}`" for c in sorted(b.contexts))
 
 

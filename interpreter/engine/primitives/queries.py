@@ -1,5 +1,5 @@
 """The query primitives: what they read of players, cards, marks, data slots, the deck and the pending intel.
-A query changes nothing.
+A query changes nothing (but shuffled, which draws an order from the game's generator, as its shuffles do).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ...language.builtins import implements
 from ...language.runtime import CardName, Ctx
-from ..state import BLACK, BLUE, RED
+from ..state import BLACK, BLUE, RED, shuffle
 from .common import (
     as_list,
     is_card,
@@ -188,6 +188,19 @@ def _data_color(ctx: Ctx, c, key):
 @implements("data_text")
 def _data_text(ctx: Ctx, c, key):
     return typed(c.data.get(key), is_text) if c is not None else None
+
+
+@implements("shuffled")
+def _shuffled(ctx: Ctx, xs) -> list:
+    """The items in an order drawn from the game's generator (a query that draws: effects only, E304); cards of
+    two or more so ordered are followed by no seat once they go face down into the deck or a hidden zone."""
+    items = list(as_list(xs))
+    if len(items) > 1:
+        g = ctx.game
+        shuffle(g.rng, items)
+        zones: Zones = g.zones
+        zones.ordered(items)
+    return items
 
 
 @implements("top_cards")
