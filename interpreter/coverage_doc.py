@@ -82,7 +82,8 @@ SEED_001: tuple[tuple[str, str | None, str, str], ...] = (
         "仁区",
         "examples/san_guo_more/roles/ren_jun.yaml",
         "布施",
-        "a shared zone, `capacity: 6`, overflow to the discard pile",
+        "a shared zone, `capacity: 6`, overflow to the discard pile; several cards at once in a random order: "
+        "`shuffled`",
     ),
     (
         "蓄力技",

@@ -30,10 +30,10 @@ def test_the_zones_set_up_and_expected_pass():
     ("old", "new", "said"),
     [
         # the end state differs: the expectation fails, naming the zone and both lists
-        ("仁区: [2, 3, 4, 5, 35, 40]", "仁区: [1, 2, 3, 4, 5, 35]", "zone 仁区: expected [1, 2, 3, 4, 5, 35]"),
+        ("仁区: [2, 3, 4, 5, 40, 35]", "仁区: [1, 2, 3, 4, 5, 35]", "zone 仁区: expected [1, 2, 3, 4, 5, 35]"),
         # a zone the rules do not declare, at setup and at the end, with the closest name
         ("  仁区: [1, 2, 3, 4, 5]", "  仁曲: [1, 2, 3, 4, 5]", "no zone '仁曲'"),
-        ("    仁区: [2, 3, 4, 5, 35, 40]", "    仁曲: [2]", "the rules declare no such zone"),
+        ("    仁区: [2, 3, 4, 5, 40, 35]", "    仁曲: [2]", "the rules declare no such zone"),
         # a card that is already somewhere else (a hand)
         ("  仁区: [1, 2, 3, 4, 5]", "  仁区: [1, 27]", "card #27 is already placed"),
         # more cards than the zone holds
