@@ -1114,8 +1114,7 @@ ERROR_CODES: dict[str, str] = {
     "E301": "unknown name or function",
     "E302": "wrong type, or a mark or data read whose type nothing says",
     "E303": "wrong arguments",
-    "E304": "a name or primitive that does not exist at this timing, or one that draws at random (shuffled) in a "
-    "condition or a target rule",
+    "E304": "a name or primitive that does not exist at this timing",
     "E305": "unknown card name in 【…】",
     "E306": "unknown status name",
     "E307": "a statement that does nothing, or not an expression where one is needed",
@@ -1129,6 +1128,7 @@ ERROR_CODES: dict[str, str] = {
     "E314": "replace_field outside a skill reacting to declared events, or on a field not `replaceable`",
     "E315": "code that may send two intels on one run (two sends in a row, a send in a loop)",
     "E316": "an idle point that is not one (use_card's or usable's `at:`), or one named by a text computed in play",
+    "E317": "an action, a choice or a random draw (shuffled) in a condition, a target rule or a victory check",
     "E501": "a game ran out of its step budget between two decisions (a runaway loop or chain of uses)",
     "E502": "cards and skills resolving inside one another too deeply (a use that re-triggers itself)",
     "E503": "a game is stuck: it asked more decisions than a game can take",

@@ -129,12 +129,33 @@ def _condition_errors(text: str) -> list[LanguageError]:
 
 def test_shuffled_draws_only_in_an_effect_never_in_a_condition():
     """A condition or a target rule may be tested any number of times (offering a skill, listing targets): a draw
-    there would move the game's generator by how often it is tested. E304 at the call, with where to draw."""
+    there would move the game's generator by how often it is tested. E317 at the call, with where to draw."""
     (e,) = _condition_errors("count(shuffled(hand(self))) > 1")
-    assert (e.code, e.line, e.col) == ("E304", 1, 7)
-    assert e.message.startswith("shuffled(...) draws at random: it cannot be used in a condition or a target rule")
+    assert (e.code, e.line, e.col) == ("E317", 1, 7)
+    assert e.message.startswith("shuffled(...) draws at random: it cannot be used in a condition, a target rule")
     assert "let xs = shuffled(...)" in (e.hint or "")
     assert _condition_errors("count(hand(self)) > 1") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "col", "what"),
+    [
+        ("count(hand(self) where discard(it)) > 0", 24, "discard(...) changes the game"),
+        ("draw(self, 1) and true", 1, "draw(...) changes the game"),
+        ('count([choose(from: hand(self), prompt: "x")]) > 0', 8, "choose(...) asks a seat to choose"),
+        ('any_of(alive() where set_mark(it, "k", 1))', 22, "set_mark(...) changes the game"),
+    ],
+)
+def test_code_that_only_tests_changes_nothing(text: str, col: int, what: str) -> None:
+    """A condition, a target rule or a victory check is tested any number of times (to offer a skill or a card, to
+    list targets, at every step): an action or a choice there compiled, and would draw, discard or ask a seat at each
+    test. E317 at the call, naming what it does; the same call in an effect is fine."""
+    errors = _condition_errors(text)
+    assert [(e.code, e.line, e.col) for e in errors] == [("E317", 1, col)], errors
+    assert errors[0].message.startswith(what + ": it cannot be used in a condition, a target rule or a victory check")
+    comp = Compiler(context_env(["self", "current", "target", "this_card"]), "play_phase", {})
+    comp.program("draw(self, 1)\ndiscard(hand(self))")
+    assert comp.errors == []
 
 
 def test_a_cards_own_data_has_its_declared_type():

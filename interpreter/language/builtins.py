@@ -209,7 +209,7 @@ class Builtin:
     # arguments; None: not declared (it may read anything: code calling it is checked again after any change)
     reads: frozenset[str] | None = None
     # it draws from the game's seeded generator (shuffled): only in an effect, never in a condition or a target
-    # rule, which the engine may test any number of times (E304)
+    # rule, which the engine may test any number of times (E317, as an action or a choice there)
     draws: bool = False
 
     def implementation(self) -> Callable[..., Any]:
@@ -452,7 +452,7 @@ declare(
     _same_list,
     "{xs}（以随机顺序）",
     "The items of the list in a random order (以随机顺序: 仁区's several cards put at once), drawn from the game's "
-    "seeded generator, as its shuffles are: the same seed and answers give the same order. Only in an effect (E304 "
+    "seeded generator, as its shuffles are: the same seed and answers give the same order. Only in an effect (E317 "
     "in a condition or a target rule, which may be tested any number of times). Nobody sees the order drawn: "
     "cards of two or more so ordered that next go, face down, into the deck or a zone not face up are followed "
     "by no seat there any more (a seat knows which cards went, not which is where); put face up, the order is "

@@ -77,13 +77,22 @@ class CallCompiler(ExpressionCompiler):
                 f"{node.func}(...) cannot be used at {', '.join(units)}; only at " + ", ".join(sorted(b.contexts)),
                 node,
             )
-        if b.draws and self.pure:
+        if self.pure and (b.draws or b.kind != "query"):  # (E317: code that only tests changes nothing)
             self._err(
-                "E304",
-                f"{node.func}(...) draws at random: it cannot be used in a condition or a target rule, which may be "
-                "tested any number of times, only in an effect",
+                "E317",
+                f"{node.func}(...) "
+                + (
+                    "draws at random"
+                    if b.draws
+                    else "asks a seat to choose"
+                    if b.kind == "choice"
+                    else "changes the game"
+                )
+                + ": it cannot be used in a condition, a target rule or a victory check, which the engine tests any "
+                "number of times (to offer a skill, a card or a target, at every step), only in an effect",
                 node,
-                "draw in the effect: `let xs = shuffled(...)` there",
+                "test with queries here (hand(self), intel(p), has_mark(...) …) and do it in the `effect:`"
+                + (": `let xs = shuffled(...)` there" if b.draws else ""),
             )
         params = b.params
         if len(node.args) > len(params):
