@@ -366,6 +366,21 @@ def test_the_balance_walkthrough_role_and_its_scenario_pass_as_docs_balance_md_s
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.output, r.output
 
 
+def test_the_misspelt_rule_key_of_docs_modding_md_is_reported_where_the_doc_says(tmp_path, monkeypatch):
+    """docs/modding.md §3 shows `validate`'s error for `draw_cont:` added at the end of the pack.yaml `new pack`
+    writes. It said line 19, from a shorter template; the file has grown since and a newcomer got line 28."""
+    doc = (Path(__file__).parents[1] / "docs" / "modding.md").read_text(encoding="utf-8")
+    shown = re.search(r"```\n(jia_gui/pack\.yaml:\d+:\d+: error E111: unknown key 'draw_cont'\n.*?)```", doc, re.S)
+    assert shown, "docs/modding.md lost its E111 example"
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "pack", "jia_gui").exit_code == 0
+    manifest = tmp_path / "jia_gui" / "pack.yaml"
+    text = manifest.read_text(encoding="utf-8").replace("name: jia_gui\n", "name: 家规\n")  # §2: its Chinese name
+    manifest.write_text(text + "rules:\n  draw_cont: 2\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", "jia_gui"])
+    assert r.exit_code == 1 and r.output.startswith(shown.group(1)), r.output
+
+
 def test_a_second_new_card_adds_its_own_copies_and_a_scenario_that_passes(tmp_path, monkeypatch):
     """Before, the second card got no deck copies and a scenario using the first card's copy: it failed."""
     monkeypatch.chdir(tmp_path)
