@@ -45,7 +45,7 @@ def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
     if not eq or not re.fullmatch(r"[\w.+-]{1,40}", label):
         raise ValueError(
             f"{text!r}: write LABEL=DIR[,DIR…] (a label of letters, digits, ., _, +, -; LABEL= alone is the "
-            "bundled game)"
+            "bundled game)" + ("" if eq else _label_hint(text.strip()))
         )
     folders = tuple(d.strip() for d in dirs.split(",") if d.strip())
     for d in folders:
@@ -53,6 +53,17 @@ def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
             hint = folder_hint(d)
             raise ValueError(f"{text!r}: {d} is not a directory" + (f": {hint}" if hint else ""))
     return label, folders
+
+
+def _label_hint(text: str) -> str:
+    """What a --pack without ``=`` most likely meant: a folder, labelled by its name; else a label of the bundled
+    game (``--pack base``, the README's ``--pack base=`` without its ``=``)."""
+    if text and os.path.isdir(text):
+        label = re.sub(r"[^\w.+-]", "_", Path(text).resolve().name)[:40] or "mine"
+        return f": did you mean --pack {label}={text}?"
+    if re.fullmatch(r"[\w.+-]{1,40}", text):
+        return f": did you mean --pack {text}= (the bundled game labelled {text})?"
+    return ""
 
 
 def default_out(players: Sequence[int], agents: Sequence[str], packs: Sequence[str], seed: int) -> str:

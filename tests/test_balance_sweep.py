@@ -169,6 +169,24 @@ def test_the_command_sweeps_resumes_and_names_its_mistakes(tmp_path):
         assert len(r.output.strip().splitlines()) == 1, r.output
 
 
+def test_a_pack_without_its_label_is_answered_with_the_spelling_it_meant(tmp_path, monkeypatch):
+    """`--pack my_pack` (a folder) and `--pack base` (the README's `--pack base=` without its `=`) said only "write
+    LABEL=DIR[,DIR…]"; a newcomer had to work out the label. The error now gives the option as it should read."""
+    (tmp_path / "my_pack").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for given, meant in [
+        ("my_pack", "--pack my_pack=my_pack?"),
+        ("my_pack/", "--pack my_pack=my_pack/?"),
+        ("base", "--pack base= (the bundled game labelled base)?"),
+    ]:
+        r = fengsheng("balance", "--pack", given, "-p", 5, "-n", 1, "-o", tmp_path / "x")
+        assert r.exit_code == 2 and f"did you mean {meant}" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+    r = fengsheng("balance", "--pack", "a b", "-p", 5, "-n", 1, "-o", tmp_path / "x")  # nothing it could mean
+    assert r.exit_code == 2 and "write LABEL=DIR" in r.output and "did you mean" not in r.output, r.output
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_misspelt_folder_is_named_with_the_folder_beside_it(tmp_path):
     """A pack or sweep folder that is not there (a slip: jia_gu for jia_gui) is a one-line error naming the folder
     beside it closest in spelling; nothing close, no hint."""
