@@ -28,6 +28,7 @@ from .cli_options import (
     content_paths,
     define_bots,
     format_option,
+    pack_of_file,
     parse_players,
     pin_options,
     pins_of,
@@ -50,7 +51,7 @@ def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
     folders = tuple(d.strip() for d in dirs.split(",") if d.strip())
     for d in folders:
         if not os.path.isdir(d):  # (not Path.is_dir: a name too long for the system raises OSError there)
-            hint = folder_hint(d)
+            hint = pack_of_file(d) or folder_hint(d)
             raise ValueError(f"{text!r}: {d} is not a directory" + (f": {hint}" if hint else ""))
     return label, folders
 

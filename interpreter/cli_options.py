@@ -78,6 +78,22 @@ class ExistingPath(click.Path):
             self.fail(f"{e.message.rstrip('.')}: {hint}", param, ctx)
 
 
+def pack_of_file(path: Any) -> str | None:
+    """For a file given where a pack's folder goes (``--content my_pack/pack.yaml``, a role's file): the words
+    naming the pack's folder it is in (the nearest of three folders above it that holds a pack's part), or None."""
+    from .content.packs import not_a_pack
+
+    try:
+        if not os.path.isfile(path):
+            return None
+        for above in list(Path(path).resolve().parents)[:3]:
+            if not_a_pack(above) is None:
+                return f"a pack is given by its folder: {os.path.relpath(above)}"
+    except (OSError, ValueError):  # (relpath: another drive)
+        return None
+    return None
+
+
 class PackFolder(ExistingPath):
     """A content pack's folder, which must exist: one that is not there is refused with the folder beside it
     closest in spelling (examples/jia_gu -> did you mean examples/jia_gui?)."""
@@ -89,7 +105,13 @@ class PackFolder(ExistingPath):
         """A folder that holds nothing a pack holds is refused too (an empty pack would load silently)."""
         from .content.packs import not_a_pack
 
-        folder = super().convert(value, param, ctx)
+        try:
+            folder = super().convert(value, param, ctx)
+        except click.BadParameter as e:
+            pack = pack_of_file(value)
+            if pack is None:
+                raise
+            self.fail(f"{e.message.rstrip('.')}: {pack}", param, ctx)
         problem = not_a_pack(folder)
         if problem is not None:
             self.fail(problem, param, ctx)

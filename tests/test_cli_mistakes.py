@@ -170,6 +170,30 @@ def test_missing_path(tmp_path, log, args, says):
 @pytest.mark.parametrize(
     "args",
     [
+        ["simulate", "-n", "1", "--content", "{file}"],
+        ["describe", "利诱", "--content", "{file}"],
+        ["replay", "--content", "{file}", "{file}"],
+        ["balance", "-n", "1", "--pack", "b=", "--pack", "m={file}"],
+    ],
+)
+@pytest.mark.parametrize("inside", ["pack.yaml", "roles/r.yaml"])
+def test_a_file_of_a_pack_given_as_the_pack_names_the_packs_folder(tmp_path, monkeypatch, args, inside):
+    """`--content my_pack/pack.yaml` (or a role's file) said only "Directory 'my_pack/pack.yaml' is a file."; a
+    newcomer who pointed at the manifest is now told the folder to give. A file in no pack: as before."""
+    (tmp_path / "my_pack" / "roles").mkdir(parents=True)
+    (tmp_path / "my_pack" / "pack.yaml").write_text("id: my_pack\nname: 我的\nextends: [base]\n", encoding="utf-8")
+    (tmp_path / "my_pack" / "roles" / "r.yaml").write_text("id: r\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    line = one_line(fengsheng(*(a.format(file=f"my_pack/{inside}") for a in args)))
+    assert line.startswith("error: ") and "a pack is given by its folder: my_pack (see" in line, line
+    line = one_line(fengsheng(*(a.format(file="notes.txt") for a in args)))
+    assert "notes.txt" in line and "a pack is given by its folder" not in line, line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
         ["validate", "{d}/jia_gu"],
         ["pack", "show", "{d}/jia_gu"],
         ["pack", "diff", "base", "{d}/jia_gu"],
