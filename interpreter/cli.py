@@ -30,6 +30,17 @@ def _pack_hint(e: click.UsageError) -> str | None:
     )
 
 
+def _prefer_prefixed(e: click.UsageError) -> None:
+    """An unknown option that begins a command's option names (`--game`: --games, --game-seed) is offered those
+    only: click's close matches by spelling added unrelated ones (`--trace`)."""
+    if not isinstance(e, click.NoSuchOption) or e.ctx is None or not e.option_name.startswith("--"):
+        return
+    names = {o for p in e.ctx.command.params if not getattr(p, "hidden", False) for o in (*p.opts, *p.secondary_opts)}
+    prefixed = sorted(o for o in names if o.startswith(e.option_name) and o != e.option_name)
+    if prefixed:
+        e.possibilities = prefixed
+
+
 class _Mistake(click.ClickException):
     """A mistake in the command line, shown on one line: what is wrong and where the help is (exit status 2)."""
 
@@ -37,6 +48,7 @@ class _Mistake(click.ClickException):
 
     def __init__(self, e: click.UsageError) -> None:
         # one line, and a value given on the command line (5,000 digits …) is not echoed whole
+        _prefer_prefixed(e)
         super().__init__(clip(" ".join((_pack_hint(e) or e.format_message()).split()), 300))
         self.command = e.ctx.command_path if e.ctx is not None else "fengsheng"
 

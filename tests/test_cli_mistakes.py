@@ -70,6 +70,21 @@ def test_unknown_flag_or_command(args, says):
     assert line.startswith("error: ") and says in line and line.endswith("--help)")
 
 
+@pytest.mark.parametrize(
+    ("args", "offered"),
+    [
+        (["simulate", "--game", "3"], "(Did you mean one of: '--game-seed', '--games'?)"),
+        (["simulate", "--max", "3"], "Did you mean '--max-turns'?"),
+        (["balance", "--pa", "x"], "Did you mean '--pack'?"),
+    ],
+)
+def test_an_unknown_option_that_begins_some_is_offered_those_only(args, offered):
+    """`simulate --game 3` offered '--game-seed', '--games' and '--trace' (click's close matches by spelling): an
+    unknown option that begins some of the command's options is offered those."""
+    line = one_line(fengsheng(*args))
+    assert offered in line and "--trace" not in line, line
+
+
 @pytest.mark.parametrize("command", [["simulate"], ["describe", "看破"], ["replay", "g.jsonl"]])
 def test_pack_where_the_command_takes_content_says_content(command):
     """`balance --pack LABEL=DIR` makes `simulate --pack DIR` a natural guess: the mistake names --content (click
