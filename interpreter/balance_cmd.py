@@ -220,7 +220,7 @@ class _Progress:
     "--backend",
     type=click.Choice(["local", "ray"]),
     default=None,
-    help="local processes (default) or Ray (the extra balance: pip install 'fengsheng[balance]')",
+    help="local processes (default) or Ray (the extra balance: pip install -e '.[balance]' in a checkout)",
 )
 @click.option(
     "--address",

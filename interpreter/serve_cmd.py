@@ -184,9 +184,10 @@ def serve(
 
         from .web.app import create_app
     except ImportError as e:
+        from .extras import install_command
+
         raise click.ClickException(
-            f"fengsheng serve needs the optional extra `web` ({e.name} is missing): "
-            "python3 -m pip install 'fengsheng[web]' (in a checkout of fengsheng: python3 -m pip install -e '.[web]')"
+            f"fengsheng serve needs the optional extra `web` ({e.name} is missing): {install_command('web')}"
         ) from None
     from .cli_options import content_paths, define_bots, load_or_exit
     from .content.loader import ContentErrors, load_content

@@ -70,10 +70,10 @@ def run_ray(
     try:
         import ray
     except ImportError:
-        raise SweepError(
-            "--backend ray needs Ray, the optional extra `balance`: python3 -m pip install 'fengsheng[balance]' "
-            "(in a checkout of fengsheng: python3 -m pip install -e '.[balance]')"
-        ) from None
+        from ..extras import install_command
+
+        needs = install_command("balance")
+        raise SweepError(f"--backend ray needs Ray, the optional extra `balance`: {needs}") from None
     started = False
     if not ray.is_initialized():
         if address:

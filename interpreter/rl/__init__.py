@@ -12,9 +12,11 @@ extra; each adapter module needs its own library, and says how to install it
 when one is missing (:func:`need_extra`). See docs/rl.md.
 """
 
-INSTALL = "python3 -m pip install 'fengsheng[rl]' (in a checkout of fengsheng: python3 -m pip install -e '.[rl]')"
-
 
 def need_extra(module: str, e: ImportError) -> ImportError:
     """The error an adapter raises when a library of the extra is missing: which one, and how to install it."""
-    return ImportError(f"{module} needs the optional extra `rl` ({e.name} is missing): {INSTALL}", name=e.name)
+    from ..extras import install_command
+
+    return ImportError(
+        f"{module} needs the optional extra `rl` ({e.name} is missing): {install_command('rl')}", name=e.name
+    )
