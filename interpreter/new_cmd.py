@@ -354,9 +354,10 @@ def new(kind: str, name: str, where: str) -> None:
         click.echo("the guide: fengsheng docs modding")
         return
     if not (base / "pack.yaml").is_file():
-        raise click.ClickException(
+        raise click.BadParameter(  # (a mistake in the command line, as a misspelt NAME: exit status 2)
             f"{base} is not a pack: it has no pack.yaml; nothing was written. Make one with "
-            f"`fengsheng new pack NAME`, then `fengsheng new {kind} {name} --in NAME`"
+            f"`fengsheng new pack NAME`, then `fengsheng new {kind} {name} --in NAME`",
+            param_hint="'--in'",
         )
     _not_taken(kind, name)
 
