@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .cli_options import content_paths, expansions_option, format_option
+from .model.content import Content
 from .suggest import folder_hint
 
 
@@ -74,10 +75,24 @@ def validate(paths, fmt, expansions):
             click.echo(f"{len(errors)} error(s) in {files} file(s){warned}")
         elif content is not None:
             click.echo(
-                f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards, "
+                f"ok: {len(content.card_types)} cards, {len(content.deck)} deck cards{_decks_text(content)}, "
                 f"{len(content.tasks)} secret tasks, {len(content.identities)} identities, "
                 f"{len(content.roles)} roles{warned}"
             )
         else:
             click.echo(f"ok: {len(targets)} file(s){warned}")
     sys.exit(1 if errors else 0)
+
+
+def _decks_text(content: Content) -> str:
+    """Each deck the rules deal by player count, beside the whole deck's size: ` (88 at 2–4 players, 110 at 5–8, 118
+    at 9–10)` — the deck a game plays (simulate's "110-card deck") is one of them, not the whole (empty: one deck)."""
+    decks = content.rules.decks
+    if len(decks) < 2:
+        return ""
+    parts = []
+    for i, (lo, hi, _name) in enumerate(decks):
+        size = len(content.deck_for(lo))
+        span = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        parts.append(f"{size} at {span}" + (" players" if i == 0 else ""))
+    return " (" + ", ".join(parts) + ")"

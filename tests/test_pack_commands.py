@@ -29,7 +29,8 @@ def test_new_writes_files_that_validate_and_scenarios_that_pass(tmp_path, monkey
         first = (tmp_path / "jia_gui" / f).read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# yaml-language-server: $schema=") and first.endswith(".schema.json")
     r = run("validate", "jia_gui")
-    assert r.exit_code == 0 and "14 cards, 120 deck cards, 8 secret tasks" in r.output, r.output
+    decks = "120 deck cards (90 at 2–4 players, 112 at 5–8, 120 at 9–10)"  # (the new card's copies in every deck)
+    assert r.exit_code == 0 and f"14 cards, {decks}, 8 secret tasks" in r.output, r.output
     r = run("scenario", "run", "jia_gui/tests")
     assert r.exit_code == 0 and "2 passed, 0 failed" in r.output, r.output
     sim = run("simulate", "-n", "30", "-j", "1", "-s", "1", "--content", "jia_gui")
