@@ -309,3 +309,22 @@ def test_a_counter_card_answers_a_counter_by_what_that_one_voids():
 
     assert all(answer("cheng_qing", seed) == 5 for seed in range(20))
     assert all(answer("shi_tan", seed) == 8 for seed in range(20))
+
+
+def test_a_counter_cards_use_outside_respond_is_used_now_and_then():
+    """A `counter` card's rule answers a card use at `respond` (_answer); a use of the same card elsewhere (a fork's
+    card that also draws at the play phase) is no rule's, so it is used now and then as any such use (PLAY_OTHER).
+    It counted as covered by a rule everywhere, so outside `respond` it was never used (0 of 200 here); at `respond`
+    the counter rule's pass still stands (no use picked at random there)."""
+    base = hints_of()
+    hints = type(base)({**base.tactics, "kan_po": "counter"}, base.camps, base.styles, base.table, {})
+    use = {"id": 5, "kind": "use", "label": "use 看破", "as": "kan_po", "card": {"colors": ["black"]}}
+    idle = [HeuristicAgent(seed, hints).act(_obs("play"), (use, PASS)) for seed in range(200)]
+    assert 10 <= idle.count(5) <= 60, idle.count(5)  # (PLAY_OTHER: 15%)
+
+    def answering(seed: int) -> int:  # a camp-mate's 澄清 of its own intel: worth letting through
+        obs = _obs("play")
+        obs["decision"] = {**obs["decision"], "answering": ({"seat": 1, "card": "cheng_qing", "target": 0},)}
+        return HeuristicAgent(seed, hints).act(obs, (use, PASS))
+
+    assert [answering(seed) for seed in range(200)].count(5) == 0

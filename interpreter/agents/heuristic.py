@@ -101,6 +101,10 @@ class HeuristicAgent(Valuation):
         self.tactics, self.skill_tactics = h.tactics, h.skills
         self.intel_options, self.choices = h.intel_options, h.choices
         self._played = frozenset(k for k, t in self.tactics.items() if t in KNOWN)  # card kinds with a play rule
+        # ... outside `respond`, where a `counter` card's rule (_answer) has nothing to answer: its other uses (one
+        # at the play phase …) are no rule's, and are used now and then as any such use is
+        self._played_idle = frozenset(k for k in self._played if self.tactics[k] != COUNTER)
+        self._answering = False  # the question now names a card use it would answer (`respond`)
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
@@ -150,6 +154,7 @@ class HeuristicAgent(Valuation):
             self._skill = ""
         # (a question at `respond` names the card use it would answer: answered by a `counter` card or skill or not)
         answering = decision.get("answering") if kind == "play" else None
+        self._answering = bool(answering)
         if answering:
             choice = self._answer(obs, actions, answering)
         if choice is None and "skill" in kinds and kind != "send":
@@ -280,7 +285,8 @@ class HeuristicAgent(Valuation):
         return None
 
     def _now_and_then(self, actions: Sequence[Descriptor]) -> Descriptor | None:
-        return now_and_then(actions, self._played, self.skill_tactics, self.rng)
+        played = self._played if self._answering else self._played_idle
+        return now_and_then(actions, played, self.skill_tactics, self.rng)
 
     def _receive(self, obs: Observation, actions: Sequence[Descriptor]) -> Descriptor | None:
         by_kind = {d["kind"]: d for d in actions}
