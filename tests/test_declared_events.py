@@ -334,6 +334,24 @@ def test_a_wrong_use_is_reported_at_its_place(tmp_path, kind, when, effect, code
         assert hint in (e.hint or ""), str(e)
 
 
+@pytest.mark.parametrize(
+    ("when", "condition", "func"),
+    [
+        ("timing: play_phase", 'emit("测令", who: self, n: 2) > 0', "emit"),
+        ("trigger: 测令", 'replace_field("n", 0)', "replace_field"),
+    ],
+)
+def test_a_declared_events_call_is_refused_in_a_condition(tmp_path, when, condition, func):
+    """emit (a timing node: skills act and ask there) and replace_field change the game: in a condition, which the
+    engine tests any number of times, E317 at the call, as any action's (they are compiled apart from the others)."""
+    kind = "active" if when.startswith("timing") else "triggered"
+    skill = SKILL.replace("{kind}", kind).replace("{when}", f"{when}\n    condition: |\n      {condition}")
+    skill = skill.replace("{effect}", "draw(self, 1)")
+    e = one(errors(fork(tmp_path, RULES, {"demo_bad": skill})), "E317")
+    assert e.path.endswith("demo_bad.yaml") and (e.line, e.col) == (13, 5), str(e)
+    assert e.message.startswith(f"{func}(...) changes the game: it cannot be used in a condition"), str(e)
+
+
 def test_a_resample_while_picks_are_hidden_deals_the_first_pick_like_any_hidden_card(content):
     """While P1 picks, P0's pick is a hand card P1 cannot see like any other: a re-deal for P1 gives P0 that card
     about as often as any hidden card (before the reveal nothing pins it), and P1's own hand is kept."""

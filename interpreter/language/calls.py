@@ -53,6 +53,27 @@ class CallCompiler(ExpressionCompiler):
         types = set(self.data_types.values())
         return types.pop() if len(types) == 1 else None
 
+    def _only_tests(self, node: ast.Call, b: Builtin) -> None:
+        """E317 for an action, a choice or a draw in code that only tests (`pure`: a condition, a target rule, a
+        victory check); the generic path's calls and the declared events' (emit, replace_field: event_calls.py)."""
+        if self.pure and (b.draws or b.kind != "query"):  # (E317: code that only tests changes nothing)
+            self._err(
+                "E317",
+                f"{node.func}(...) "
+                + (
+                    "draws at random"
+                    if b.draws
+                    else "asks a seat to choose"
+                    if b.kind == "choice"
+                    else "changes the game"
+                )
+                + ": it cannot be used in a condition, a target rule or a victory check, which the engine tests any "
+                "number of times (to offer a skill, a card or a target, at every step), only in an effect",
+                node,
+                "test with queries here (hand(self), intel(p), has_mark(...) …) and do it in the `effect:`"
+                + (": `let xs = shuffled(...)` there" if b.draws else ""),
+            )
+
     def _expr_Call(self, node: ast.Call, expect: str | None = None) -> Typed:
         if node.func in TYPED_READS:
             typed = self._typed_read(node, expect)
@@ -77,23 +98,7 @@ class CallCompiler(ExpressionCompiler):
                 f"{node.func}(...) cannot be used at {', '.join(units)}; only at " + ", ".join(sorted(b.contexts)),
                 node,
             )
-        if self.pure and (b.draws or b.kind != "query"):  # (E317: code that only tests changes nothing)
-            self._err(
-                "E317",
-                f"{node.func}(...) "
-                + (
-                    "draws at random"
-                    if b.draws
-                    else "asks a seat to choose"
-                    if b.kind == "choice"
-                    else "changes the game"
-                )
-                + ": it cannot be used in a condition, a target rule or a victory check, which the engine tests any "
-                "number of times (to offer a skill, a card or a target, at every step), only in an effect",
-                node,
-                "test with queries here (hand(self), intel(p), has_mark(...) …) and do it in the `effect:`"
-                + (": `let xs = shuffled(...)` there" if b.draws else ""),
-            )
+        self._only_tests(node, b)
         params = b.params
         if len(node.args) > len(params):
             self._err(

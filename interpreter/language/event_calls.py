@@ -73,6 +73,7 @@ class EventCallCompiler(CallCompiler):
     def _emit(self, node: ast.Call) -> Typed:
         """emit("事件", field: value, ...): every declared field given by name, of its type."""
         usage = 'emit("事件", field: value, ...): the event\'s name, then each of its fields by name'
+        self._only_tests(node, BUILTINS["emit"])  # (E317: it triggers skills, which act and ask)
         event = node.args[0] if node.args else node.kwargs.get("event")
         if event is None or len(node.args) > 1:
             self._err("E303", "emit takes the event's name and then its fields by name", node, usage)
@@ -120,6 +121,7 @@ class EventCallCompiler(CallCompiler):
 
     def _replace_field(self, node: ast.Call) -> Typed:
         """replace_field("field", value): in a skill reacting only to declared events that let it be replaced."""
+        self._only_tests(node, BUILTINS["replace_field"])  # (E317)
         params = ("field", "value")
         bound = dict(zip(params, node.args, strict=False)) | {k: a for k, a in node.kwargs.items() if k in params}
         field, value = bound.get("field"), bound.get("value")
