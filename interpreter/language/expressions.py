@@ -104,8 +104,8 @@ class ExpressionCompiler:
     ) -> None:
         self.env = env  # context variables available: name -> (type, getter, where)
         self.unit = unit  # the timing or check this code runs at (for context checks)
-        # compiling a condition or a target rule (Compiler.expression), which the engine may test any number of
-        # times: nothing in it may draw from the game's generator (Builtin.draws: E304)
+        # compiling a condition, a target rule or a victory check (Compiler.expression), which the engine may test any
+        # number of times: nothing in it may act, ask a seat or draw from the game's generator (E317: calls.py)
         self.pure = False
         self.card_names = card_names  # Chinese card name -> card id
         self.data_types = data_types or {}  # the card's own per-copy data (`data:`): key -> type

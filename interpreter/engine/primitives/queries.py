@@ -192,7 +192,7 @@ def _data_text(ctx: Ctx, c, key):
 
 @implements("shuffled")
 def _shuffled(ctx: Ctx, xs) -> list:
-    """The items in an order drawn from the game's generator (a query that draws: effects only, E304); cards of
+    """The items in an order drawn from the game's generator (a query that draws: effects only, E317); cards of
     two or more so ordered are followed by no seat once they go face down into the deck or a hidden zone."""
     items = list(as_list(xs))
     if len(items) > 1:
