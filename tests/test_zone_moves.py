@@ -4,12 +4,16 @@ cards back, overflow from the bottom, and the in_zone condition."""
 
 from __future__ import annotations
 
+import random
+import textwrap
 from pathlib import Path
 
 import interpreter.engine.primitives  # noqa: F401  (registers what each primitive does)
 from conftest import S, Seat, fengsheng
-from interpreter.content.loader import BUNDLED_CONTENT, load_cached
+from interpreter.content.loader import BUNDLED_CONTENT, load_cached, load_content
+from interpreter.content.packs import resolve_packs
 from interpreter.engine.state import DISCARD, shuffle
+from interpreter.engine.step import _redeal
 from interpreter.engine.table import build, card
 from interpreter.language.builtins import BUILTINS
 from interpreter.language.runtime import Ctx
@@ -149,3 +153,53 @@ def test_games_whose_effects_draw_an_order_replay_identically(tmp_path):
     assert '"skill": "demo_luan_xu"' in text and '"skill": "demo_an_cang"' in text
     r = fengsheng("replay", log)
     assert r.exit_code == 0 and r.output.count("OK — identical") == 4, r.output
+
+
+class _ReDealing(Seat):
+    """P0 of the test below: before its first answer, the game is re-dealt in place for P1 (what a sample for P1,
+    GameState.resample, does at that decision: step._redeal), then it answers as scripted."""
+
+    def decide(self, decision, game):
+        if not self.asked:
+            self.faces_before = [c.uid for c in game.players[0].hand]
+            _redeal(game, 1, random.Random(3))
+            self.faces_after = [c.uid for c in game.players[0].hand]
+        return super().decide(decision, game)
+
+
+def test_an_order_drawn_before_a_re_deal_is_followed_by_nobody_after_it(tmp_path):
+    """A re-deal in the middle of an effect (a sample taken at a question the effect asks) gives the cards new deck
+    ids: the cards shuffled before it are still those whose order nobody saw, so once on the deck nobody follows
+    them there (P0 held them: in the sample he still knew the order, his observation's known_cards gave it)."""
+    pack = tmp_path / "fork"
+    (pack / "roles").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("id: fork\nname: 分支\nextends: [base]\n", encoding="utf-8")
+    role = """\
+        id: demo_asker
+        name: 问序
+        title: 测试
+        gender: male
+        hidden: false
+        skills:
+          - id: s
+            name: 问序
+            text: 出牌阶段，你可以选择一名其他角色，然后将所有手牌以随机顺序置于牌堆顶。
+            kind: active
+            timing: play_phase
+            effect: |
+              let xs = shuffled(hand(self))
+              let p = choose(from: others(self), prompt: "选择一名其他角色")
+              put_on_deck(xs)
+        """
+    (pack / "roles" / "demo_asker.yaml").write_text(textwrap.dedent(role), encoding="utf-8")
+    content = load_content(resolve_packs([pack], ["none"]))
+    p0_seat = _ReDealing([0])
+    g = build(content, [S("red", hand=(27, 35, 40)), S("blue"), S("blue")], [p0_seat, Seat(()), Seat(())], seed=0)
+    p0 = g.players[0]
+    p0.new_role(content.roles["demo_asker"], True)
+    g.skills.use_skill(p0, p0.role.skills[0], Ctx(g, p0))
+    assert p0_seat.faces_before != p0_seat.faces_after  # the re-deal gave his hand cards other deck ids
+    top = [c.uid for c in g.zones.deck[-3:]]
+    assert sorted(top) == sorted(p0_seat.faces_after)
+    assert not any(g.zones.knows(seat, uid) for seat in (0, 1, 2) for uid in top)
+    assert not g.zones.drawn

@@ -450,7 +450,11 @@ def _redeal(g: Game, seat: int, r: random.Random, weigh: Weigh | None = None) ->
     g.seats.forget_secrets(seat)
     g.zones.forget_looks(seat)
     g.flow.forget_secret_bindings(seat)
-    _rewrite_history(g, seat, {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid})
+    moved = {old: c.uid for c in g.cards if (old := before[id(c)]) != c.uid}
+    _rewrite_history(g, seat, moved)
+    zones = g.zones
+    if zones.drawn:  # (an order drawn at random in the effect resolving: its cards, now under their new ids)
+        zones.drawn = {moved.get(uid, uid) for uid in zones.drawn}
     # the sample's own seed: its future chance is drawn from it, and it names nothing of the game it came from
     g.seed = r.getrandbits(64)
     g.reseed(g.seed)
