@@ -1,4 +1,4 @@
-"""Adapters for game-AI libraries (the optional ``rl`` extra: ``pip install 'fengsheng[rl]'``).
+"""Adapters for game-AI libraries (the optional ``rl`` extra: in a checkout, ``pip install -e '.[rl]'``).
 
 * :mod:`interpreter.rl.pettingzoo_env` — a PettingZoo AEC environment
   (``FengshengAECEnv``, and the wrapped factory ``env(**kwargs)``);
