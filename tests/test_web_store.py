@@ -219,6 +219,34 @@ def test_a_finished_table_kept_but_not_restored_is_gone_404_once_its_time_is_up(
         store.close()
 
 
+def test_a_database_that_cannot_be_read_at_expiry_breaks_neither_the_lobby_nor_a_table(folder):
+    """Expiry runs as a side job of the lobby's list and of a table's routes once a finished table that was not
+    restored is due: a database that fails to read then (an I/O error) answered 500 there. Now the table is said to
+    be gone (its time is up) and stays in the file until the next expiry deletes it."""
+    db = folder / "tables.sqlite3"
+    made = _kept_not_restored(db, finished=time.time())
+    tid, token = made["table"]["id"], _token(made["log"])
+    store = Store(db, keep=3600)
+
+    class _Broken:
+        def execute(self, *args):
+            raise sqlite3.OperationalError("disk I/O error")
+
+    with TestClient(make_app(store=store, restored=lambda tables, problems: None)) as c:
+        store.keep = 0  # (due)
+        real, store._db = store._db, _Broken()
+        try:  # (its time is up: gone, said so, though the file could not be read to delete it now)
+            listed = c.get("/api/tables")
+            assert listed.status_code == 200 and listed.json() == {"tables": [], "unrestored": []}, listed.text
+            assert _table_routes(c, tid, token) == [404] * 5
+        finally:
+            store._db = real
+        assert [t.id for t in store.tables()] == [tid]  # (still in the file: the next expiry deletes it)
+        c.app.state.tables.expire()
+        assert store.tables() == []
+        store.close()
+
+
 def test_the_database_holds_digests_never_a_key_and_the_seed_reaches_no_seat(folder):
     db = folder / "tables.sqlite3"
     with TestClient(make_app(store=Store(db))) as c:

@@ -314,13 +314,19 @@ class Store:
             db.executemany("DELETE FROM tables WHERE id = ?", [(t,) for t in tids])
 
     def expired(self, now: float) -> list[str]:
-        """The finished tables older than the time they are kept."""
+        """The finished tables older than the time they are kept; a read that fails is a one-line StoreError, as a
+        write's (expiry runs as a side job of the lobby's list and of a table's routes, which it must not break)."""
         if self.keep is None:
             return []
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id FROM tables WHERE finished IS NOT NULL AND finished < ? ORDER BY made", (now - self.keep,)
-            ).fetchall()
+        try:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT id FROM tables WHERE finished IS NOT NULL AND finished < ? ORDER BY made",
+                    (now - self.keep,),
+                ).fetchall()
+        except sqlite3.Error as e:
+            where = self.path or "the in-memory database"
+            raise StoreError(f"{where}: cannot read the tables' database ({e})") from None
         return [r[0] for r in rows]
 
     # ------------------------------------------------------------------ reading

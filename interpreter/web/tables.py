@@ -602,8 +602,8 @@ class Tables:
         """The finished tables older than the database keeps them, deleted (from memory too)."""
         if self.store is None:
             return
-        gone = self.store.expired(time.time() if now is None else now)
         try:
+            gone = self.store.expired(time.time() if now is None else now)
             self.store.forget(gone)
         except StoreError:
             return  # (they stay, in memory and in the file; the next expiry deletes them)
