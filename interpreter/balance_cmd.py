@@ -28,6 +28,7 @@ from .cli_options import (
     content_paths,
     define_bots,
     format_option,
+    pack_folder_of_file,
     pack_of_file,
     parse_players,
     pin_options,
@@ -59,9 +60,10 @@ def parse_pack(text: str) -> tuple[str, tuple[str, ...]]:
 def _label_hint(text: str) -> str:
     """What a --pack without ``=`` most likely meant: a folder, labelled by its name; else a label of the bundled
     game (``--pack base``, the README's ``--pack base=`` without its ``=``)."""
-    if text and os.path.isdir(text):
-        label = re.sub(r"[^\w.+-]", "_", Path(text).resolve().name)[:40] or "mine"
-        return f": did you mean --pack {label}={text}?"
+    folder = text if text and os.path.isdir(text) else pack_folder_of_file(text) if text else None
+    if folder is not None:  # (a folder, or a file of one: its pack.yaml, a role's file)
+        label = re.sub(r"[^\w.+-]", "_", Path(folder).resolve().name)[:40] or "mine"
+        return f": did you mean --pack {label}={folder}?"
     if re.fullmatch(r"[\w.+-]{1,40}", text):
         return f": did you mean --pack {text}= (the bundled game labelled {text})?"
     return ""

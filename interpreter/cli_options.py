@@ -78,9 +78,9 @@ class ExistingPath(click.Path):
             self.fail(f"{e.message.rstrip('.')}: {hint}", param, ctx)
 
 
-def pack_of_file(path: Any) -> str | None:
-    """For a file given where a pack's folder goes (``--content my_pack/pack.yaml``, a role's file): the words
-    naming the pack's folder it is in (the nearest of three folders above it that holds a pack's part), or None."""
+def pack_folder_of_file(path: Any) -> str | None:
+    """For a file given where a pack's folder goes (``--content my_pack/pack.yaml``, a role's file): the pack's
+    folder it is in (the nearest of three folders above it that holds a pack's part, as a relative path), or None."""
     from .content.packs import not_a_pack
 
     try:
@@ -88,10 +88,16 @@ def pack_of_file(path: Any) -> str | None:
             return None
         for above in list(Path(path).resolve().parents)[:3]:
             if not_a_pack(above) is None:
-                return f"a pack is given by its folder: {os.path.relpath(above)}"
+                return str(above) if os.path.isabs(path) else os.path.relpath(above)
     except (OSError, ValueError):  # (relpath: another drive)
         return None
     return None
+
+
+def pack_of_file(path: Any) -> str | None:
+    """The words naming the pack's folder a file given for a pack is in (pack_folder_of_file), or None."""
+    folder = pack_folder_of_file(path)
+    return f"a pack is given by its folder: {folder}" if folder is not None else None
 
 
 class PackFolder(ExistingPath):

@@ -172,12 +172,18 @@ def test_the_command_sweeps_resumes_and_names_its_mistakes(tmp_path):
 def test_a_pack_without_its_label_is_answered_with_the_spelling_it_meant(tmp_path, monkeypatch):
     """`--pack my_pack` (a folder) and `--pack base` (the README's `--pack base=` without its `=`) said only "write
     LABEL=DIR[,DIR…]"; a newcomer had to work out the label. The error now gives the option as it should read."""
-    (tmp_path / "my_pack").mkdir()
+    (tmp_path / "my_pack" / "roles").mkdir(parents=True)
+    (tmp_path / "my_pack" / "pack.yaml").write_text("id: my_pack\n", encoding="utf-8")
+    (tmp_path / "my_pack" / "roles" / "r.yaml").write_text("id: r\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     for given, meant in [
         ("my_pack", "--pack my_pack=my_pack?"),
         ("my_pack/", "--pack my_pack=my_pack/?"),
         ("base", "--pack base= (the bundled game labelled base)?"),
+        # a file of the pack (its pack.yaml, a role's file): its folder, as the other commands' --content says
+        ("my_pack/pack.yaml", "--pack my_pack=my_pack?"),
+        ("my_pack/roles/r.yaml", "--pack my_pack=my_pack?"),
+        (str(tmp_path / "my_pack" / "pack.yaml"), f"--pack my_pack={tmp_path / 'my_pack'}?"),
     ]:
         r = fengsheng("balance", "--pack", given, "-p", 5, "-n", 1, "-o", tmp_path / "x")
         assert r.exit_code == 2 and f"did you mean {meant}" in r.output, r.output
