@@ -846,7 +846,10 @@ def test_a_table_kept_but_not_restored_keeps_its_links_in_the_lobby_and_a_table_
             assert again.app.state.tables.tables == {} and "no_such_role" in again.app.state.restore_problems[0]
             host.goto(again.url + "/")
             host.wait_for_selector("#hosted .hosted[data-table=t1] .unrestored")
-            assert "没能恢复" in host.inner_text("#hosted .hosted[data-table=t1]")
+            panel = host.inner_text("#hosted .hosted[data-table=t1]")
+            assert "没能恢复" in panel
+            # (its open seat cannot be taken from the lobby until it is restored: said so, not 点「加入」就能坐下)
+            assert "这张桌恢复之后，大厅里的人点「加入」" in panel and "没有链接，大厅里的人" not in panel, panel
             host.wait_for_selector("tr.unrestored[data-table=t1] .my-seat-link[data-seat='0']")
             stranger.goto(again.url + "/")
             stranger.wait_for_selector("tr.unrestored[data-table=t1] .my-seat-link[data-seat='1']")

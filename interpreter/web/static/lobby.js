@@ -61,12 +61,14 @@ function drawMade(made, status, fresh) {
       "（这个链接是你自己的，别发给别人）") : el("p", { class: "my-seat" }, "你不在这张桌上坐。"),
     made.invites.length && !over ? el("div", { class: "invites" },
       el("p", {}, "邀请链接：发给你请的人，每个座位一个，每个链接只能用一次——第一个打开它的浏览器坐下，之后这个链接就失效了。" +
-        "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。"),
+        "所以你自己别打开；如果有人说链接已经用过了，那就是别人先打开了它。" +
+        (unrestored ? "这张桌恢复之前，看不出哪些邀请已经用过。" : "")),
       el("ul", { class: "links" }, made.invites.map((l) => used.has(l.seat)
         ? el("li", { "data-seat": l.seat, class: "used" }, `P${l.seat} 的邀请已经用过了：有人入座了。`)
         : inviteItem(l, unrestored ? null : made)))) : "",
     made.open.length && !over ? el("p", { class: "open-seats" }, made.open.map((s) => "P" + s).join("、") +
-      " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。") : "",
+      (unrestored ? " 是空座：这张桌恢复之后，大厅里的人点「加入」就能坐下（先到先得）。"
+        : " 是空座：没有链接，大厅里的人点「加入」就能坐下（先到先得）。")) : "",
     made.pin ? el("p", { class: "pin", "data-seat": made.pin.seat }, `角色 ${made.pin.role} 固定发给 P${made.pin.seat}` +
       "（只有你知道：大厅、其他座位和观战的人都看不到它发到了哪个座位）。") : "",
     el("p", { class: "muted" }, "整局的日志（裁判视角，含种子和每个人的每一步）游戏结束后才能下载：",
