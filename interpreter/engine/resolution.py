@@ -115,8 +115,11 @@ class Resolution:
                 return
             if collect:
                 self.victory.check_collect_victory()
-            self.seats.forget_deaths()  # they could still win at this first check after their death
             if not dying:
+                # the players who died in this settling could still win at its checks until here: the deaths
+                # their deaths set off (a 死亡前 skill's black intel, a dying player's 死亡前 skill) belong to
+                # the same resolution (secret_tasks.md 诱变者, the 遗信 → 如归 example; docs/rulings.md R26)
+                self.seats.forget_deaths()
                 return
             if game.trace is not None:
                 game.trace.append(
