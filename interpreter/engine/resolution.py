@@ -354,14 +354,19 @@ class Resolution:
     # ------------------------------------------------------------------ 濒死
 
     def resolve_dying(self) -> None:
-        """Dying players, from the current player on, each ask the table for help; the unsaved die together."""
+        """Dying players, from the current player on, each ask the table for help; the unsaved die together.
+
+        The dying are those with three black now (此时, detail_rules.md): one who reaches three black while
+        another asks for help waits for the node after these deaths (victory checks and dying are paused
+        meanwhile), wherever he sits; one who no longer has three when his turn to ask comes is not dying."""
         self.suspend_checks += 1
         doomed: list[Player] = []
         current = self.game.current
         assert current is not None  # dying happens from setup on
+        dying_at = self.dying_at
         try:
-            for p in self.seats.alive_from(current):
-                if p.alive and p.counts[BLACK_BIT] >= self.dying_at and p not in doomed and not self._ask_for_rescue(p):
+            for p in [q for q in self.seats.alive_order(current) if q.counts[BLACK_BIT] >= dying_at]:
+                if p.alive and p.counts[BLACK_BIT] >= dying_at and not self._ask_for_rescue(p):
                     doomed.append(p)
         finally:
             self.suspend_checks -= 1
