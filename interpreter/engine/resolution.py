@@ -77,6 +77,8 @@ class Resolution:
         self.announced = 0  # the events the rules declare announced so far: each one's number, `ev` in its record
         self.open: dict[int, dict[str, Any]] = {}  # number -> the fields of an announced event still resolving
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
+        # someone died in the settling in progress: the last player alive is looked at once it is over (settle)
+        self.deaths_to_count = False
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
         # the ports (ports.py): one question at an idle point (CardUse.offer_idle), asked of each player while one
         # is dying; under stack timing (rules `resolution: stack`, priority.py) the triggered skills go onto the
@@ -96,8 +98,7 @@ class Resolution:
             if self.suspend_checks:
                 return
             if self.quiet_at == zones.intel_changes:  # no intel moved since a scan found nothing
-                if self.seats.just_died:
-                    self.seats.forget_deaths()
+                self._settled()
                 return
             collect = self.victory.received is not None  # the node of a receive: its "receive" check
             dying = False
@@ -110,16 +111,12 @@ class Resolution:
                     dying = True
             if not (collect or dying):
                 self.quiet_at = zones.intel_changes
-                if self.seats.just_died:
-                    self.seats.forget_deaths()
+                self._settled()
                 return
             if collect:
                 self.victory.check_collect_victory()
             if not dying:
-                # the players who died in this settling could still win at its checks until here: the deaths
-                # their deaths set off (a 死亡前 skill's black intel, a dying player's 死亡前 skill) belong to
-                # the same resolution (secret_tasks.md 诱变者, the 遗信 → 如归 example; docs/rulings.md R26)
-                self.seats.forget_deaths()
+                self._settled()
                 return
             if game.trace is not None:
                 game.trace.append(
@@ -127,6 +124,18 @@ class Resolution:
                 )
             self.resolve_dying()
             # deaths may have made new events (死亡前 skills and what they do): go round again
+
+    def _settled(self) -> None:
+        """The node is settled (nothing left to trigger, no winner, nobody dying). The players who died in this
+        settling could still win at its checks until here: the deaths their deaths set off (a 死亡前 skill's black
+        intel …) belong to the same resolution (secret_tasks.md 诱变者, the 遗信 → 如归 example; docs/rulings.md R26).
+        Then, if anyone died, the last player alive wins: after what the deaths' 死亡前 skills did has been dealt
+        with as a receive is, its victory check and dying included (faq.md 接收情报 12, then 注意; R27)."""
+        if self.seats.just_died:
+            self.seats.forget_deaths()
+        if self.deaths_to_count:
+            self.deaths_to_count = False
+            self.victory.check_last_alive()
 
     def run_triggers(self) -> None:
         """Offer the triggered skills the recorded events call for, round after round until none fires."""
@@ -427,7 +436,7 @@ class Resolution:
             for p in dead:
                 seats.death_resolved(p)
             self.suspend_checks -= 1
-        self.victory.check_last_alive()
+        self.deaths_to_count = True  # the last player alive: once the node is settled (_settled)
 
     def _last_gift(self, p: Player) -> None:
         """A dying player may give up to N (rules: give_on_death) hand cards to one living player."""
