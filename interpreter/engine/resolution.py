@@ -97,14 +97,10 @@ class Resolution:
                 self.run_triggers()
             if self.suspend_checks:
                 return
-            # a skill that declares victory (step 2 of the collect check) may hold on anything, not only on
-            # three red or blue intel: then the collect check runs at every node (it skips itself when nothing
-            # at all happened since the last one)
-            declaring = "declare" in self.skills.victory_skills
-            if self.quiet_at == zones.intel_changes and not declaring:  # no intel moved since a scan found nothing
+            if self.quiet_at == zones.intel_changes:  # no intel moved since a scan found nothing
                 self._settled()
                 return
-            collect = declaring or self.victory.received is not None  # a receive's node: its "receive" check
+            collect = self.victory.received is not None  # the node of a receive: its "receive" check
             dying = False
             collect_at, dying_at = self.collect_at, self.dying_at
             for p in self.players:  # cheap scan first: most nodes have nothing to check
