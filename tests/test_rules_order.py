@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import S, asked, card_of, done, events, hand, index, intel, make, opt_players, opt_uses
+from conftest import S, asked, card_of, done, events, hand, index, intel, make, opt_cards, opt_players, opt_uses
 from interpreter.engine.state import DISCARD, REMOVED
 from interpreter.engine.table import put_pending
 from interpreter.engine.victory import GameOver
@@ -412,6 +412,25 @@ def test_li_you_with_empty_deck_reshuffles(content):
     g.zones.move(card_of(g, 31), DISCARD)
     g.flow.idle_loop(g.players[0], "play_phase")
     assert events(g, "reshuffle") and intel(g, 1) == {31}
+    done(g)
+
+
+def test_looking_at_more_cards_than_the_deck_holds_puts_the_discard_pile_under_it(content):
+    """查看牌堆顶的五张牌 with three left (运筹帷幄): the discard pile is shuffled and put under those three, which stay
+    on top; he looks at the three and two of the pile (docs/rulings.md R30). He looked at the three alone before."""
+    g = make(content, five(), deck_top=[31, 32, 33], script={0: ["skill 运筹帷幄", 0, 0, 0, 0, "pass"]})
+    g.players[0].new_role(content.roles["lao_hu"], False)  # hidden, face down: 运筹帷幄 turns it up
+    g.skills.index_triggers()
+    for c in list(g.deck):
+        if c.uid not in (31, 32, 33):
+            g.zones.move(c, DISCARD)
+    pile = len(g.discard_pile)
+    g.flow.idle_loop(g.players[0], "play_phase")
+    looked = opt_cards(asked(g, 0, "choose")[0])
+    assert len(looked) == 5 and looked[:3] == [31, 32, 33]  # top first: the three left, then two of the pile
+    (r,) = events(g, "reshuffle")
+    assert r["n"] == pile and g.discard_pile == []
+    assert hand(g, 0) == {31, 32, 33} and len(g.deck) == pile  # three taken, two put back on top
     done(g)
 
 

@@ -507,12 +507,16 @@ class Zones(MoveCount):
                 c.knowers = c.told = 0
                 c.shown = 0
 
-    def refill(self) -> bool:
-        """When the deck runs out, the discard pile is shuffled into a new deck. False: both are empty."""
-        if self.deck:
+    def refill(self, short: bool = False) -> bool:
+        """When the deck runs out, the discard pile is shuffled into a new deck. False: both are empty.
+
+        `short`: the deck is not empty but holds fewer cards than an effect must look at (查看牌堆顶的五张牌 with
+        three left): the discard pile is shuffled and put under the cards left, which stay on top as they were
+        (docs/rulings.md R30)."""
+        if self.deck and not short:
             return True
         if not self.discard_pile:
-            return False
+            return bool(self.deck)
         pile = self.discard_pile
         self.discard_pile = []
         self.sightings += 1
@@ -521,7 +525,7 @@ class Zones(MoveCount):
             c.knowers = c.told = 0  # shuffled: nobody can follow a card any more
             c.shown = 0
         shuffle(self.game.rng, pile)
-        self.deck = pile
+        self.deck = pile + self.deck  # under what is left (the end of the list is the top)
         emit_event(self.game, "reshuffle", n=len(pile))
         return True
 
@@ -540,9 +544,10 @@ class Zones(MoveCount):
         return len(got) == n
 
     def top_cards(self, n: int) -> list[Card]:
-        """The top n cards (top first), refilling the deck if needed; they stay where they are."""
+        """The top n cards (top first), the discard pile shuffled under the deck first if it holds fewer (R30); they
+        stay where they are."""
         if len(self.deck) < n:
-            self.refill()
+            self.refill(short=True)
         return self.deck[-1 : -n - 1 : -1] if n > 0 else []
 
     def take_top(self, n: int) -> list[Card]:
