@@ -362,7 +362,7 @@ class CardUse:
             self.push_use(user, self._resolve_later(user, card, use, ctx, frame, target))
             return
         resolution.settle("指定目标后")
-        if self.responds and frame.answerable() and self.stack.answer_chain():
+        if self.responds and frame.answerable(self.seats.in_death) and self.stack.answer_chain():
             self.offer_respond(frame)
         self._resolve_use(user, card, use, ctx, frame, target, False, None)
 
@@ -384,7 +384,7 @@ class CardUse:
         try:
             asker = game.current
             passes = 0
-            while asker is not None and frame.answerable() and passes < seats.alive_count():
+            while asker is not None and frame.answerable(seats.in_death) and passes < seats.alive_count():
                 if not asker.alive:
                     asker = seats.neighbor(asker, RIGHT)
                     continue

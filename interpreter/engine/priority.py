@@ -252,7 +252,7 @@ class StackTiming:
         stack = card_use.stack
         # a card use on top, not void: the `respond` idle point (一张牌生效前) is open for everyone, answering it
         top = self.items[-1].use if self.items and self.respond_fast else None
-        if top is not None and not top.answerable():  # void, or its target dead (unless used at dying): R171
+        if top is not None and not top.answerable(self.seats.in_death):  # void, its target or user dead: R171, R174
             top = None
         chain = None  # (what a question that offers an answer to it shows of it: UseFrame.chain)
         outer = stack.answering

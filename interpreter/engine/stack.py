@@ -10,6 +10,7 @@ operations (:meth:`EffectStack.nullify`, :meth:`EffectStack.claim_used_card`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Final
 
 from ..catalogue import LIMITS
@@ -54,12 +55,17 @@ class UseFrame:
             f = f.answers
         return tuple(got)
 
-    def answerable(self) -> bool:
+    def answerable(self, in_death: AbstractSet[Player]) -> bool:
         """May it still be answered at the `respond` idle point (一张牌生效前)? Not once it is void, nor once its
-        target is dead (it would do nothing: CardUse._resolve_use) unless it was used at `dying` (docs/rulings.md
-        R171; the queued and the stack rules both ask this)."""
-        target = self.target
-        return not self.nullified and (target is None or target.alive or self.timing == "dying")
+        target is dead unless it was used at `dying`, nor once its user is dead and his death has resolved
+        (`in_death`: those whose death is resolving): it would do nothing (CardUse._resolve_use; docs/rulings.md
+        R171, R174; the queued and the stack rules both ask this)."""
+        target, user = self.target, self.user
+        return (
+            not self.nullified
+            and (target is None or target.alive or self.timing == "dying")
+            and (user is None or user.alive or user in in_death)
+        )
 
 
 class EffectStack:
