@@ -308,6 +308,31 @@ def test_finished_tables_are_kept_for_the_time_given_then_deleted(folder):
         store.close()
 
 
+def test_a_finished_table_is_gone_at_its_next_request_once_its_time_is_up_restored_or_not(folder):
+    """A finished table is kept for the time given (serve --keep-finished), then gone: at its next request and from
+    the lobby's list, whether it finished at this server or was restored finished. Expiry ran only at the start and
+    when a table was made, so a table nobody made room for stayed readable, logs and all, past its time."""
+    db = folder / "tables.sqlite3"
+    with TestClient(make_app(store=Store(db))) as c:
+        made = [c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": s}).json() for s in (8, 9)]
+        _play(c, c.app.state.tables.get("t1"), 10_000)
+        c.app.state.tables.store.close()
+    for finish_here in (False, True):  # restored finished, then finished while this server runs
+        store = Store(db, keep=3600)
+        with TestClient(make_app(store=store)) as c:
+            tables = c.app.state.tables
+            if finish_here:
+                _play(c, tables.get("t2"), 10_000)
+            tid, token = ("t2", _token(made[1]["log"])) if finish_here else ("t1", _token(made[0]["log"]))
+            assert c.get(f"/api/tables/{tid}/log", params={"token": token}).status_code == 200
+            assert tid in [t["id"] for t in c.get("/api/tables").json()["tables"]]
+            store.keep = 0  # (its time is up)
+            assert c.get(f"/api/tables/{tid}/log", params={"token": token}).status_code == 404
+            assert tid not in [t["id"] for t in c.get("/api/tables").json()["tables"]]
+            assert tid not in [t.id for t in store.tables()]  # (deleted, logs and all)
+            store.close()
+
+
 def test_a_foreign_damaged_or_busy_database_or_a_folder_is_refused_in_one_line(folder):
     foreign = folder / "other.db"
     with sqlite3.connect(foreign) as db:

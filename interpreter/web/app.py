@@ -283,9 +283,7 @@ def create_app(
 
     async def list_tables(request: Request) -> Response:
         # and the ids of the tables kept but not restored (public: unrestored.py), whose links the lobby keeps
-        return JSONResponse(
-            {"tables": [t.summary() for t in tables.tables.values()], "unrestored": tables.unrestored.ids()}
-        )
+        return JSONResponse({"tables": [t.summary() for t in tables.listed()], "unrestored": tables.unrestored.ids()})
 
     async def create_table(request: Request) -> Response:
         try:

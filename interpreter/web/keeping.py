@@ -60,9 +60,11 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
             ) from None
         if seat in links:
             links[seat].answered += 1
+    finished_at = kept.finished
     if state.is_terminal() and not finished:  # its end was not written (the disk was full then): written now
+        finished_at = time.time()
         with contextlib.suppress(StoreError):
-            store.finished(kept.id, time.time())
+            store.finished(kept.id, finished_at)
     return WebTable(
         kept.id,
         table,
@@ -79,6 +81,7 @@ def restored(kept: KeptTable, content: Callable[[Sequence[Path]], Content], stor
         chat_on=bool(s.get("chat", True)),
         timer=s.get("timer"),
         chat=Chat(list(kept.chat)),
+        finished_at=finished_at,
     )
 
 

@@ -97,6 +97,9 @@ class WebTable:
     timer: int | None = None
     pending: int | None = None  # a bot's answer to the current decision that could not be written yet
     stalled: bool = False  # a bot's answer could not be written: the table waits (its people were told, once)
+    # when its game ended, by the server's clock (the database's `finished`): a finished table is gone once the
+    # database's time for it is up (Tables.get, Tables.listed); None while it is being played
+    finished_at: float | None = None
 
     # ------------------------------------------------------------------ who is who
 
@@ -363,10 +366,11 @@ class WebTable:
         self.table.apply(action)  # (the engine may stop the game: Table.stopped, the referee's words; `public` said)
         if not self.state.is_terminal():
             return
+        self.finished_at = time.time()
         if self.store is not None:
             # (a failed write here is repaired when the table is restored: keeping.restored stamps it then)
             with contextlib.suppress(StoreError):
-                self.store.finished(self.id, time.time())
+                self.store.finished(self.id, self.finished_at)
         self.table.finish()
 
     def bot_question(self) -> Callable[[], int]:
@@ -629,8 +633,26 @@ class Tables:
             )
         return done
 
-    def get(self, tid: str) -> WebTable:
+    def _due(self, table: WebTable, now: float) -> bool:
+        """Is `table` finished longer ago than the database keeps a finished table (serve --keep-finished)?"""
+        keep = self.store.keep if self.store is not None else None
+        return keep is not None and table.finished_at is not None and table.finished_at < now - keep
+
+    def listed(self, now: float | None = None) -> list[WebTable]:
+        """The tables the lobby lists: those whose time is up are deleted first (expire), and left out even when
+        the database could not be written then (its next expiry deletes them)."""
+        now = time.time() if now is None else now
+        if any(self._due(t, now) for t in self.tables.values()):
+            self.expire(now)
+        return [t for t in self.tables.values() if not self._due(t, now)]
+
+    def get(self, tid: str, now: float | None = None) -> WebTable:
         table = self.tables.get(tid)
+        if table is not None and table.finished_at is not None:  # (its time up: gone, as the database says at expiry)
+            now = time.time() if now is None else now
+            if self._due(table, now):
+                self.expire(now)
+                raise TableError(f"no table {tid[:20]!r} on this server", 404)
         if table is None and tid in self.unrestored.ids():  # (why is the server's output's to say: it may name a pin)
             raise TableError(not_restored(tid), GONE)
         if table is None:
