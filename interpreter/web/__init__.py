@@ -11,6 +11,7 @@
   restarted server replays each table to where it was.
 * ``keeping.py`` — a table to and from the database: what is kept of it, and the table replayed from it.
 * ``unrestored.py`` — the tables kept but not restored at the start: still kept, answered 410 (never 404).
+* ``expiry.py`` — how long a finished table is kept (``serve --keep-finished``): then gone at its next request.
 * ``people.py`` — the people at a table: names, who is online, the chat (each checked; shown as text only).
 * ``app.py`` — the ASGI app: the lobby, the table and replay pages (``static/``), the JSON API and the
   websocket of each seat.

@@ -52,11 +52,12 @@ from ..model.content import MAX_SEATS, MIN_PLAYERS, Content
 from ..play import Setup, Table
 from ..seeds import SEED_RANGE, fresh_seed, is_seed
 from ..sim import read_log_text, seat_header, seat_records, state_log_text
+from .expiry import Expiry
 from .guard import Limits
 from .links import Handout, SeatLink, digest, matches, well_formed
 from .people import Chat, Refused, clean_line, clean_name, line_data
 from .store import KeptSeat, Store, StoreError
-from .unrestored import GONE, Unrestored, not_restored
+from .unrestored import GONE, not_restored
 from .view import seat_view
 
 HUMAN = "human"  # a reserved human seat: the host's own, or its invitation goes to the host to hand to one person
@@ -465,7 +466,8 @@ class Tables:
         self._packs_for = packs_for  # --expansions text -> the packs to load
         self.default_expansions = default_expansions
         self.tables: dict[str, WebTable] = {}
-        self.unrestored = Unrestored(store, self.expire)  # kept in the database, not replayed at the start
+        self.expiry = Expiry(store, self.tables)  # when a finished table is gone
+        self.unrestored = self.expiry.unrestored  # kept in the database, not replayed at the start
         self._content: dict[tuple[str, ...], Content] = {}
         # one load at a time: the replay viewer loads a log's content in a worker thread while the event loop may
         # load another (a table of other expansions), and the loader is not thread-safe (cache.py's store)
@@ -603,17 +605,8 @@ class Tables:
     # ------------------------------------------------------------------ the database
 
     def expire(self, now: float | None = None) -> None:
-        """The finished tables older than the database keeps them, deleted (from memory too)."""
-        if self.store is None:
-            return
-        try:
-            gone = self.store.expired(time.time() if now is None else now)
-            self.store.forget(gone)
-        except StoreError:
-            return  # (they stay, in memory and in the file; the next expiry deletes them)
-        for tid in gone:
-            self.tables.pop(tid, None)
-        self.unrestored.forget(gone)
+        """The finished tables older than the database keeps them, deleted (expiry.py)."""
+        self.expiry.expire(now)
 
     def _room_for(self, client: str) -> list[str]:
         """The finished tables (oldest first) to forget for one more table from `client`, or a TableError (429: that
@@ -633,26 +626,12 @@ class Tables:
             )
         return done
 
-    def _due(self, table: WebTable, now: float) -> bool:
-        """Is `table` finished longer ago than the database keeps a finished table (serve --keep-finished)?"""
-        keep = self.store.keep if self.store is not None else None
-        return keep is not None and table.finished_at is not None and table.finished_at < now - keep
-
-    def listed(self, now: float | None = None) -> list[WebTable]:
-        """The tables the lobby lists: those whose time is up are deleted first (expire), and left out even when
-        the database could not be written then (its next expiry deletes them)."""
-        now = time.time() if now is None else now
-        if any(self._due(t, now) for t in self.tables.values()):
-            self.expire(now)
-        return [t for t in self.tables.values() if not self._due(t, now)]
+    def listed(self) -> list[WebTable]:
+        """The tables the lobby lists (expiry.py: none past its time)."""
+        return [self.tables[tid] for tid in self.expiry.listed()]
 
     def get(self, tid: str, now: float | None = None) -> WebTable:
-        table = self.tables.get(tid)
-        if table is not None and table.finished_at is not None:  # (its time up: gone, as the database says at expiry)
-            now = time.time() if now is None else now
-            if self._due(table, now):
-                self.expire(now)
-                raise TableError(f"no table {tid[:20]!r} on this server", 404)
+        table = None if self.expiry.gone(tid, now) else self.tables.get(tid)  # (past its time: gone, expiry.py)
         if table is None and tid in self.unrestored.ids():  # (why is the server's output's to say: it may name a pin)
             raise TableError(not_restored(tid), GONE)
         if table is None:
