@@ -132,7 +132,7 @@ def test_bundled_guards_never_rule_out_a_condition_that_holds():
 
 @pytest.mark.parametrize("players", [2, 5, 10])
 def test_a_traced_game_asks_every_condition_and_plays_the_same(players):
-    """With a trace the guards are not used (the trace says why each skill did not fire); same game either way."""
+    """With a trace too the guards rule conditions out (the trace says why each skill did not fire); the same game."""
     content = load_cached()
     for seed in range(1, 9):
         plain = drive(content, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
@@ -141,3 +141,51 @@ def test_a_traced_game_asks_every_condition_and_plays_the_same(players):
         traced.run()
         assert traced.decision_log == plain.decision_log
         assert traced.digest() == plain.digest()
+
+
+_PEEKER = """\
+id: demo_peeker
+name: 窥顶
+gender: male
+hidden: false
+skills:
+  - id: demo_peeker
+    name: 窥顶
+    text: 你接收情报后，若牌堆有二百张牌，你可以摸一张牌。
+    kind: triggered
+    trigger: received
+    condition: count(top_cards(200)) >= 200 and subject == self
+    effect: |
+      draw(self, 1)
+"""
+
+
+def test_a_trace_tests_no_condition_its_guard_rules_out(tmp_path):
+    """A condition that reads the top of a short deck forms the new deck (rulings R30), so a condition tested with a
+    trace and not without one moved the game's generator: the traced game went another way. With a trace too, a
+    skill whose seat guard is false is not tested (the trace says its condition is false)."""
+    from interpreter.content.loader import load_content
+    from interpreter.engine.pins import Pins
+    from interpreter.paths import BUNDLED_CONTENT
+
+    (tmp_path / "pack.yaml").write_text(
+        "id: peek_pack\nname: 测试\nversion: 0.1.0\ndescription: 测试\nextends:\n  - base\n", encoding="utf-8"
+    )
+    (tmp_path / "roles").mkdir()
+    (tmp_path / "roles" / "demo_peeker.yaml").write_text(_PEEKER, encoding="utf-8")
+    errors: list = []
+    content = load_content([BUNDLED_CONTENT, tmp_path], errors)
+    assert not errors, errors
+    traced_at_all = False
+    for seed in range(1, 5):
+        games = []
+        for trace in (None, []):
+            g = Game(content, 5, seed, [RandomAgent(seed * 100 + i) for i in range(5)], pins=Pins("demo_peeker"))
+            g.trace = trace
+            g.run()
+            games.append(g)
+        plain, traced = games
+        traced_at_all |= any(t[0] == "skill" and t[2] == "窥顶" and "condition false" in t[4] for t in traced.trace)
+        assert traced.decision_log == plain.decision_log, seed
+        assert traced.digest() == plain.digest(), seed
+    assert traced_at_all  # the trace still says why the skill did not fire

@@ -159,8 +159,10 @@ class Resolution:
             index = skills.trigger_index
             # the seat guards (language/guard.py): the seats a condition compares, read from the event's
             # payload; when one is false the condition is false, and neither the blocker nor the condition
-            # needs to run (both are pure). A trace, which records why each skill did not fire, asks them all.
-            guarded = game.trace is None
+            # runs. With a trace too: a condition may change the game when tested (top_cards of a short deck forms
+            # the new deck, rulings R30), so testing more of them would make a traced game another game; the
+            # trace says the condition is false
+            trace = game.trace
             current = game.current
             assert current is not None  # triggers run from setup on
             for p in self.seats.order_from(current):
@@ -172,7 +174,7 @@ class Resolution:
                     for kind, data in batch:
                         if kind not in on:
                             continue
-                        if guarded and test != NO_GUARD:
+                        if test != NO_GUARD:
                             if test == SUBJECT_IS_SELF:
                                 ok = data.get("seat") == seat
                             elif test == SUBJECT_IS_NOT_SELF:
@@ -184,6 +186,9 @@ class Resolution:
                             else:
                                 ok = bool(guard(seat, data.get("seat"), data.get("target")))
                             if not ok:
+                                if trace is not None:
+                                    why = "condition false: " + skill.condition_text
+                                    trace.append(("skill", seat, skill.name, kind, why + " (its seat guard)"))
                                 continue
                         offers.append((skill, kind, data))
                 if not offers:
