@@ -34,6 +34,7 @@ from .cli_options import (
     pin_options,
     pins_of,
 )
+from .content.packs import not_a_pack
 from .seeds import MAX_SEED
 from .suggest import folder_hint
 
@@ -61,6 +62,8 @@ def _label_hint(text: str) -> str:
     """What a --pack without ``=`` most likely meant: a folder, labelled by its name; else a label of the bundled
     game (``--pack base``, the README's ``--pack base=`` without its ``=``)."""
     folder = text if text and os.path.isdir(text) else pack_folder_of_file(text) if text else None
+    if folder is not None and not_a_pack(folder) is not None:  # (a folder, but no pack: `/`, `.` …)
+        return ": " + str(not_a_pack(folder))
     if folder is not None:  # (a folder, or a file of one: its pack.yaml, a role's file)
         label = re.sub(r"[^\w.+-]", "_", Path(folder).resolve().name)[:40] or "mine"
         return f": did you mean --pack {label}={folder}?"

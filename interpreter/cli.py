@@ -35,6 +35,9 @@ def _prefer_prefixed(e: click.UsageError) -> None:
     only: click's close matches by spelling added unrelated ones (`--trace`)."""
     if not isinstance(e, click.NoSuchOption) or e.ctx is None or not e.option_name.startswith("--"):
         return
+    if not e.option_name.strip("-"):  # (`--=`: no name to match; every option began with it)
+        e.possibilities = []
+        return
     names = {o for p in e.ctx.command.params if not getattr(p, "hidden", False) for o in (*p.opts, *p.secondary_opts)}
     prefixed = sorted(o for o in names if o.startswith(e.option_name) and o != e.option_name)
     if prefixed:
@@ -46,11 +49,18 @@ class _Mistake(click.ClickException):
 
     exit_code = 2
 
-    def __init__(self, e: click.UsageError) -> None:
+    def __init__(self, e: click.UsageError, within: click.Context | None = None) -> None:
         # one line, and a value given on the command line (5,000 digits …) is not echoed whole
         _prefer_prefixed(e)
         super().__init__(clip(" ".join((_pack_hint(e) or e.format_message()).split()), 300))
-        self.command = e.ctx.command_path if e.ctx is not None else "fengsheng"
+        # whose help: the command that raised it; else (an option's missing value: click names no command) the
+        # subcommand `within` was invoking
+        if e.ctx is not None:
+            self.command = e.ctx.command_path
+        elif within is not None and within.invoked_subcommand:
+            self.command = f"{within.command_path} {within.invoked_subcommand}"
+        else:
+            self.command = within.command_path if within is not None else "fengsheng"
 
     def show(self, file: Any = None) -> None:
         click.echo(f"error: {self.message} (see {self.command} --help)", file=file, err=file is None)
@@ -101,7 +111,7 @@ class _LazyGroup(click.Group):
         except click.UsageError as e:
             if isinstance(e, _SHOWS_HELP):
                 raise
-            raise _Mistake(e) from None
+            raise _Mistake(e, ctx) from None
         except click.ClickException as e:
             if isinstance(e, (_Mistake, _Failure)):
                 raise

@@ -85,6 +85,29 @@ def test_an_unknown_option_that_begins_some_is_offered_those_only(args, offered)
     assert offered in line and "--trace" not in line, line
 
 
+def test_a_bare_double_dash_option_is_offered_nothing():
+    """`simulate --=` (an option with no name) was offered every option of the command: each begins with `--`."""
+    line = one_line(fengsheng("simulate", "--="))
+    assert "No such option '--'" in line and "Did you mean" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("args", "help_of"),
+    [(["simulate", "--games"], "fengsheng simulate"), (["balance", "--out"], "fengsheng balance")],
+)
+def test_an_option_without_its_value_points_to_its_commands_help(args, help_of):
+    """An option given without its value (click names no command for it) pointed to `fengsheng --help`."""
+    line = one_line(fengsheng(*args))
+    assert "requires an argument" in line and line.endswith(f"(see {help_of} --help)"), line
+
+
+def test_a_pack_without_a_label_that_is_no_pack_is_not_offered_a_label(tmp_path):
+    """`balance --pack DIR` is offered `--pack NAME=DIR` when DIR is a pack; a folder that is none (`/`, an empty
+    one) was offered it too, and the sweep would then fail on it: it is told it is no pack."""
+    line = one_line(fengsheng("balance", "--pack", str(tmp_path)))
+    assert "is not a content pack" in line and "did you mean" not in line, line
+
+
 @pytest.mark.parametrize("command", [["simulate"], ["describe", "看破"], ["replay", "g.jsonl"]])
 def test_pack_where_the_command_takes_content_says_content(command):
     """`balance --pack LABEL=DIR` makes `simulate --pack DIR` a natural guess: the mistake names --content (click
