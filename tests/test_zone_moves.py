@@ -142,6 +142,30 @@ def test_a_card_shuffled_alone_or_not_moved_keeps_who_follows_it():
     assert not g.zones.drawn  # the effect is over
 
 
+def test_a_question_over_cards_of_an_order_drawn_shows_the_cards_not_the_order():
+    """`let xs = shuffled(hand(self))` then a question over xs, then xs put on the deck in that order: the question
+    listed the cards in the order drawn, which the seat then knew to be the deck's (docs/language.md: nobody sees the
+    order drawn). Its options are the cards in deck-id order whatever the seed; the deck still gets the drawn order,
+    and an option not among the shuffled cards keeps its place (here the pass, last)."""
+    asked, tops = set(), set()
+    for seed in range(12):
+        g, p0, _ = _shuffler(seed)
+        g.agents[0] = Seat([0, 0])  # the first option, twice
+        ctx = Ctx(g, p0)
+        g.stack.push(object())  # an effect resolving
+        xs = BUILTINS["shuffled"].impl(ctx, list(p0.hand))
+        picked = BUILTINS["choose"].impl(ctx, xs, None, "一张", True, False)
+        many = BUILTINS["choose_many"].impl(ctx, xs, None, 0, 1, "几张")
+        BUILTINS["put_on_deck"].impl(ctx, xs, False)
+        g.stack.pop()
+        first, second = (d.options for d in g.agents[0].asked)
+        asked.update(tuple(o.uid if o is not None else None for o in opts) for opts in (first, second))
+        assert picked is first[0] and many == [second[0]]
+        tops.add(tuple(c.uid for c in reversed(g.zones.deck[-len(HAND) :])))
+    assert asked == {(*sorted(HAND), None)}  # one order of options for every seed
+    assert len(tops) > 6  # the deck's order is still the one drawn
+
+
 def test_games_whose_effects_draw_an_order_replay_identically(tmp_path):
     """Seed and answers replay a game: the orders shuffled draws come from the game's generator, so replay draws
     them again (4 games of 3 seats, the made-up role dealt to a seat in each: it uses both its skills)."""

@@ -8,14 +8,32 @@ from ...language.builtins import implements
 from ...language.runtime import Ctx, asked_by, source_of
 from .. import decisions as D
 from ..core import ask_seat, emit_event, unheard
+from ..state import Card
 from .common import as_list
 
 if TYPE_CHECKING:
     pass
 
 
+def unordered(ctx: Ctx, items: list[Any]) -> list[Any]:
+    """The options of a question with the cards of an order drawn at random (`shuffled`, Zones.ordered) put back in
+    deck-id order, in the places they hold among the options: the seat asked sees which cards, not the order drawn
+    (docs/language.md, "Several cards in a random order"). Most questions have none: the list as it is."""
+    drawn = ctx.game.zones.drawn
+    if not drawn:
+        return items
+    places = [i for i, o in enumerate(items) if type(o) is Card and o.uid in drawn]
+    if len(places) < 2:
+        return items
+    out = list(items)
+    for i, card in zip(places, sorted((items[i] for i in places), key=lambda c: c.uid), strict=True):
+        out[i] = card
+    return out
+
+
 def _ask(ctx: Ctx, by, options, prompt, optional, kind=D.CHOOSE):
     g = ctx.game
+    options = unordered(ctx, options)
     chooser = by if by is not None else ctx.chooser
     if not options:
         ctx.incomplete = True
@@ -69,7 +87,7 @@ def _declare(ctx: Ctx, options, by, prompt):
 def _choose_many(ctx: Ctx, options, by, lo, hi, prompt):
     g = ctx.game
     chooser = by if by is not None else ctx.chooser
-    left = list(as_list(options))
+    left = unordered(ctx, list(as_list(options)))
     picked: list[Any] = []
     while left and len(picked) < hi:
         opts = left + ([None] if len(picked) >= lo else [])
