@@ -114,9 +114,9 @@ class StackTiming:
         card_use = self.card_use
         self.skills.pay_skill(p, skill)
         # what the skill is used at, for its effect, which resolves later (when both have moved on): the idle point
-        # offered, and for a skill used at `respond` the card it answers (the one on top now) and `respond` itself
-        answering = card_use.stack.answering if "respond" in (skill.timing or ()) else None
-        timing = "respond" if answering is not None else card_use.timing
+        # it was offered at, and used at `respond` the card it answers (the one on top now)
+        timing = card_use.timing
+        answering = card_use.stack.answering if timing == "respond" else None
         self.push(StackItem(p, skill.name, self._active_resolver(p, skill, answering, timing)))
 
     def push(self, item: StackItem) -> None:
@@ -261,15 +261,18 @@ class StackTiming:
                 if not p.alive:
                     continue
                 options: list[Any] = []
+                offered: list[str] = []  # the idle point each option is offered at (several are offered at once)
                 for timing in self.flow.open_idle_points(p):
                     if timing in self.fast:
                         options += card_options(p, timing)
+                        offered += [timing] * (len(options) - len(offered))
                 answers = False
                 if top is not None:
                     stack.answering = top
                     n = len(options)
                     options += card_options(p, "respond")
                     answers = len(options) > n
+                    offered += ["respond"] * (len(options) - n)
                 if not options:
                     continue  # nothing to answer with: a pass without a question
                 options.append(PASS)
@@ -278,12 +281,13 @@ class StackTiming:
                 choice = ask_seat(game, p, D.PLAY, options, "响应", answering=chain if answers else None)
                 if choice is PASS:
                     continue
-                if choice.card is not None:  # the idle point its use is written for (several are offered at once)
-                    card_use.timing = choice.use.timing
+                # the idle point the option chosen was offered at, which its use (a card's, or a skill's effect that
+                # uses a card) is made at: card_options left the last one asked about
+                at = offered[next(i for i, o in enumerate(options) if o is choice)]
+                card_use.timing = at
                 # an answer to the card use on top (at `respond`): then priority goes to the current player first,
                 # not to the answerer, as the queued rules ask again from him (docs/rulings.md R171)
-                timings = (choice.use.timing,) if choice.card is not None else (choice.use.timing or ())
-                answer = top is not None and "respond" in timings
+                answer = at == "respond"
                 self.responding = True
                 try:
                     self.perform(p, choice)
