@@ -289,7 +289,7 @@ class CardUse:
             self.skills.use_skill(p, choice.use)
             self.resolution.settle("发动技能后")
         else:
-            self.use_card(p, choice.card, choice.use)
+            self.use_card(p, choice.card, choice.use, at_idle=True)
 
     def use_card_at(
         self, user: Player, card: Card | None, use: Any, at: str, chooser: Player | None = None, converted: bool = False
@@ -305,7 +305,13 @@ class CardUse:
             self.timing = outer
 
     def use_card(
-        self, user: Player, card: Card | None, use: Any, chooser: Player | None = None, converted: bool = False
+        self,
+        user: Player,
+        card: Card | None,
+        use: Any,
+        chooser: Player | None = None,
+        converted: bool = False,
+        at_idle: bool = False,
     ) -> None:
         """Use a card: pick its target, let triggers react, resolve its effect, dispose of it.
 
@@ -313,7 +319,8 @@ class CardUse:
         conversion's). `card` None is a virtual use (视为使用): the same events
         and effect, without a physical card. `chooser` makes the user's choices
         when another player made him use the card. `converted`: an effect named
-        what the card is used as (将…当作…使用), so its printed type may be any.
+        what the card is used as (将…当作…使用), so its printed type may be any. `at_idle`: used as an idle
+        point's answer (perform), not by an effect: the queued rules offer `respond` for it.
         """
         game = self.game
         resolution = self.resolution
@@ -332,6 +339,7 @@ class CardUse:
                 zones.start_use(card, ctype)
         frame = UseFrame(card, ctype, user)
         frame.timing = use.timing
+        frame.at_idle = at_idle
         stack = self.stack
         if use.timing == "respond":  # it answers the card use being answered (its effect's nullify() voids that)
             frame.answers = stack.answered()

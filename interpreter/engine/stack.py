@@ -28,7 +28,7 @@ MAX_STACK: Final[int] = LIMITS["max_stack"].value
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "used_as", "nullified", "claimed_by", "user", "target", "answers", "timing")
+    __slots__ = ("card", "used_as", "nullified", "claimed_by", "user", "target", "answers", "timing", "at_idle")
 
     def __init__(self, card: Card | None, used_as: Any = None, user: Player | None = None) -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
@@ -40,6 +40,9 @@ class UseFrame:
         # a use made at the `respond` idle point: the use it answers (its effect's nullify() makes that one void)
         self.answers: UseFrame | None = None
         self.timing: str | None = None  # the idle point its use is written for (a use at `dying` has effect regardless)
+        # used as an idle point's answer (CardUse.perform: the play phase, the contest, dying, respond ...), not by an
+        # effect: the queued rules offer `respond` for it (EffectStack.answer_chain)
+        self.at_idle = False
 
     def chain(self) -> tuple[tuple[int | None, str, int | None], ...]:
         """What everyone knows of this use and of those it answers in turn (each a `card_used` record's user, card
@@ -145,17 +148,17 @@ class EffectStack:
         return frame.answers if frame is not None else None
 
     def answer_chain(self) -> bool:
-        """Is what resolves now one card use made at an idle point and the answers to it, each answering the one
-        before, none of them taking effect yet? (Not a card used inside an effect or a skill: the queued rules
-        offer `respond` only then.)"""
+        """May the innermost card use be answered under the queued rules: was it used at an idle point (an answer at
+        `respond` included: a 看破 of a 看破), not by an effect, with no skill's effect resolving around it? The card
+        uses below it have not begun to take effect, or it would be inside one's effect: one waits at `respond` for
+        its answers, or at a node before its effect (指定目标后, 卡牌生效前) where a dying round is asked."""
         resolving = self.resolving
-        if not resolving or not isinstance(resolving[0], UseFrame):
+        if not resolving:
             return False
-        for i in range(1, len(resolving)):
-            item = resolving[i]
-            if not isinstance(item, UseFrame) or item.answers is not resolving[i - 1]:
-                return False
-        return True
+        top = resolving[-1]
+        if not isinstance(top, UseFrame) or not top.at_idle:
+            return False
+        return all(isinstance(item, UseFrame) for item in resolving)
 
     def nullify(self) -> bool:
         """无效: the innermost card in use will not take effect — or, run by the effect of a card used at the
