@@ -190,3 +190,24 @@ def test_has_skill_of_a_rule_skill_is_every_seats():
     assert has_skill(Ctx(g, p0), p1, "黑报") is True
     p1.lost_skills.add("jia_gui_hei_bao")
     assert has_skill(Ctx(g, p0), p1, "黑报") is False and has_skill(Ctx(g, p0), p0, "黑报") is True
+
+
+def test_has_skill_of_a_dead_player_whose_death_resolves_reads_his_death_skills():
+    """Seed 004: at his death all a player's skills are void but his 死亡前 ones, which he uses while his death
+    resolves: has_skill reads them had then (a 死亡前 skill's 若你拥有技能X), his other skills not, and none once
+    his death has resolved."""
+    from interpreter.language.builtins import BUILTINS
+    from interpreter.language.runtime import Ctx
+
+    g, _, _ = _table([], [])
+    p0, old = g.players
+    old.role = g.content.roles["lao_han"]  # 视死 (received), 如归 (死亡前)
+    g.skills.index_triggers()
+    has_skill = BUILTINS["has_skill"].impl
+    old.alive = False
+    g.seats.in_death.add(old)
+    assert has_skill(Ctx(g, old), old, "如归") is True and has_skill(Ctx(g, p0), old, "如归") is True
+    assert has_skill(Ctx(g, old), old, "视死") is False
+    assert g.skills.skill_blocker(old, g.skills.skill_named(old, "如归")) is None  # (what the engine lets him use)
+    g.seats.in_death.discard(old)
+    assert has_skill(Ctx(g, old), old, "如归") is False

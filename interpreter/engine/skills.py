@@ -534,11 +534,12 @@ class Skills:
     def has_skill(self, p: Player, name: str, own: bool) -> bool:
         """Does p have the skill `name` now (has_skill): his role's or a rule skill, not lost nor dormant. A role's
         skill only while the role is face up, unless `own` (p asks of himself: he knows his role). A dead player
-        has none (seed 004: his skills are void; 弃权 too: out of the game)."""
-        if not p.alive:
-            return False
+        has none (seed 004: his skills are void; 弃权 too: out of the game), but for his 死亡前 skills while his
+        death resolves (void are all but those: they are used then, as skill_blocker says)."""
         sk = self.skill_named(p, name)
         if sk is None or sk.id in p.lost_skills:
+            return False
+        if not p.alive and not (sk.on is not None and "died" in sk.on and p in self.seats.in_death):
             return False
         return sk.of_rules or own or p.role_face_up
 

@@ -848,8 +848,8 @@ declare(
     "{p}有技能{skill}",
     "True if p has the skill named `skill` (its name or id) now: a skill of p's role that p has not lost and is "
     "not dormant (not yet gained), or a rule skill (every seat's) p has not lost. Another player's face-down role "
-    "shows no skills (false); one's own does. A dead player has none (his skills are void). A skill made void for "
-    "the turn (skills_disabled) is still had. "
+    "shows no skills (false); one's own does. A dead player has none (his skills are void), but his 死亡前 skills "
+    "while his death resolves. A skill made void for the turn (skills_disabled) is still had. "
     "Newer rule sets' 若你拥有技能X, 视为没有此技能 (势力技), the skills a 蓄力技's cap adds up.",
     phrasing=Phrasing("{p}|有技能{skill}", negated="{p}|没有技能{skill}"),
 )
