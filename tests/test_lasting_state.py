@@ -214,3 +214,31 @@ def test_has_skill_names_a_skill_of_the_content(tmp_path):
     (e,) = validate_paths([BUNDLED_CONTENT, tmp_path])
     assert (e.code, e.line, e.col) == ("E121", 36, 26)
     assert e.message.startswith('no skill of the content is called "阴养"') and e.hint == "did you mean 阴阳?"
+
+
+def test_has_skill_of_anyone_and_a_cards_code_name_a_skill_of_the_content(tmp_path):
+    """has_skill(p, "名") of any player, and the skill primitives in a card's code (its user may hold any role) or a
+    victory's, name a skill of the content too: a name no skill has would always be false (or do nothing): E121 with
+    the closest. Only a role's and a rule skill's code, of self, were checked."""
+    (tmp_path / "pack.yaml").write_text(
+        "id: e121_pack\nname: e121\nversion: 0.1.0\ndescription: x\nextends: [base]\n"
+        "deck:\n  add:\n    - {id: 601, card: demo_probe, colors: [black], direction: left}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "demo_probe.yaml").write_text(
+        "id: demo_probe\nname: 探针\ntext: x\n"
+        'effect: |\n  draw(self, 1)\n  lose_skill(self, "遗心")\n'  # a shared effect: reported once
+        "uses:\n"
+        "  - timing: play_phase\n"
+        '    condition: has_skill(self, "遗信") and has_skill(current, "遗言")\n'
+        "  - timing: contest\n",
+        encoding="utf-8",
+    )
+    errs = sorted(validate_paths([BUNDLED_CONTENT, tmp_path]), key=lambda e: e.line)
+    assert [(e.code, e.line, e.hint) for e in errs] == [
+        ("E121", 6, "did you mean 遗信?"),
+        ("E121", 9, "did you mean 遗信?"),
+    ], errs
+    assert errs[0].message.startswith('the rules have no skill "遗心", nor does any role')
+    assert errs[1].message.startswith('no skill of the content is called "遗言"')

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..catalogue import VICTORY_WINS
 from ..model.content import TIMINGS, VICTORY_CHECKS, CardType, CardUse, SecretTask, Victory
-from .checks import warn_never_sends
+from .checks import defer_skill_refs, warn_never_sends
 from .units import Units, card_env, victory_env
 from .yamlpos import PosDict
 
@@ -27,18 +27,25 @@ def build_card(u: Units, path: Path, data: Any) -> CardType:
         effect_source=data.get("effect"),
         bot=data.get("bot"),
     )
+    refs: list[tuple[str, str, Any, int, int]] = []
     for i, use in enumerate(data.get("uses") or []):
         if not isinstance(use, PosDict) or use.get("timing") not in TIMINGS:
             continue
-        cu = _card_use(u, path, data, ctype, use, i)
+        cu = _card_use(u, path, data, ctype, use, i, refs)
         if cu is not None:
             ctype.uses.append(cu)
             ctype.uses_by_timing.setdefault(cu.timing, []).append(cu)
+    # the skills its code names (its user may hold any role): checked once the whole content is built, as a rule
+    # skill's (a shared `effect` is compiled with each use: once)
+    defer_skill_refs(u, None, list(dict.fromkeys(refs)), ())
     return ctype
 
 
-def _card_use(u: Units, path: Path, data: Any, ctype: CardType, use: PosDict, i: int) -> CardUse | None:
-    """The card's i-th use; None if it has no effect, or its effect does not compile (reported)."""
+def _card_use(
+    u: Units, path: Path, data: Any, ctype: CardType, use: PosDict, i: int, refs: list[tuple[str, str, Any, int, int]]
+) -> CardUse | None:
+    """The card's i-th use; None if it has no effect, or its effect does not compile (reported). The skills its code
+    names go to `refs`."""
     timing = use["timing"]
     eff_container = use if "effect" in use else data
     if "effect" not in eff_container:
@@ -48,6 +55,7 @@ def _card_use(u: Units, path: Path, data: Any, ctype: CardType, use: PosDict, i:
     target = u.compile(path, use, "target", card_env(timing, False, True), timing, "players", data_types=dt)
     cond = u.compile(path, use, "condition", card_env(timing, False), timing, "bool", data_types=dt)
     effect = u.compile(path, eff_container, "effect", card_env(timing, "target" in use), timing, data_types=dt)
+    refs += target.skill_refs + cond.skill_refs + effect.skill_refs
     if effect.fn is None:
         return None
     if timing in SEND_REPLACING:
@@ -65,6 +73,7 @@ def build_victories(u: Units, path: Path, container: Any, key: str) -> list[Vict
         if not isinstance(v, PosDict) or v.get("check") not in VICTORY_CHECKS:
             continue
         r = u.compile(path, v, "condition", victory_env(v["check"]), v["check"], "bool")
+        defer_skill_refs(u, None, r.skill_refs, ())  # (has_skill: checked once the whole content is built)
         if r.fn is not None:
             out.append(
                 Victory(

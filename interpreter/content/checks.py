@@ -78,9 +78,10 @@ def warn_never_sends(
 
 
 def defer_skill_refs(u: Any, role: Role | None, refs: list[tuple[str, str, Any, int, int]], own: Any) -> None:
-    """The skills a role's code (`role`; None: the rules' skills' code) names by gain_skill(self, "名") … that are
-    not its own (`own`: the role's skills, or the rules'): kept in u.skill_refs for check_skill_refs, once the whole
-    content is known (a role's code may name a rule skill, a rule skill's a role's: Skills.skill_named finds both)."""
+    """The skills a role's code (`role`; None: the rules' skills' code, a card's or a victory's) names by
+    gain_skill(self, "名") … or has_skill(anyone, "名") that are not its own (`own`: the role's skills, or the rules';
+    none for a card): kept in u.skill_refs for check_skill_refs, once the whole content is known (a role's code may
+    name a rule skill, a rule skill's a role's: Skills.skill_named finds both)."""
     names = {n for sk in own for n in (sk.name, sk.id)}
     whose = f"the role {role.name} has" if role is not None else "the rules have"
     rid = role.id if role is not None else None
@@ -111,8 +112,8 @@ def check_skill_refs(sink: Diagnostics, refs: list, roles: dict, rule_skills: An
             said = f'no skill of the content is called "{clip(name)}" (has_skill names a role\'s skill or a rule skill)'
             if func != "has_skill":
                 said = (
-                    f'{whose} no skill "{clip(name)}", nor does any role ({func} in a rule skill\'s code names a rule '
-                    "skill or a role's)"
+                    f"{whose} no skill \"{clip(name)}\", nor does any role ({func} in a rule skill's or a card's code "
+                    "names a rule skill or a role's)"
                 )
         else:
             if name in rule_names:

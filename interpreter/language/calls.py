@@ -184,7 +184,8 @@ class CallCompiler(ExpressionCompiler):
         named = bound.get("skill")
         if node.func in _SKILL_REFS and isinstance(named, ast.StrLit):
             who = bound.get("p")
-            if isinstance(who, ast.Var) and who.name == "self":
+            # (has_skill of anyone names some skill of the content; the others, of self, one its seat can hold)
+            if node.func == "has_skill" or (isinstance(who, ast.Var) and who.name == "self"):
                 self.skill_refs.append((named.value, node.func, named.line, named.col))
         rt = b.returns(argtypes) if callable(b.returns) else b.returns
         if rt == T.BY_PLACE:
