@@ -264,15 +264,24 @@ class StackTiming:
                 offered: list[str] = []  # the idle point each option is offered at (several are offered at once)
                 for timing in self.flow.open_idle_points(p):
                     if timing in self.fast:
-                        options += card_options(p, timing)
-                        offered += [timing] * (len(options) - len(offered))
+                        for option in card_options(p, timing):
+                            # a skill of several idle points open at once is offered once (an action names a skill,
+                            # not its idle point), at the first (濒死 before the contest, as the queued rules ask)
+                            if option.card is None and _skill_at(options, option.use) >= 0:
+                                continue
+                            options.append(option)
+                            offered.append(timing)
                 answers = False
                 if top is not None:
                     stack.answering = top
-                    n = len(options)
-                    options += card_options(p, "respond")
-                    answers = len(options) > n
-                    offered += ["respond"] * (len(options) - n)
+                    for option in card_options(p, "respond"):
+                        if option.card is None:  # at `respond` it answers the card on top, as the queued rules ask
+                            k = _skill_at(options, option.use)
+                            if k >= 0:
+                                del options[k], offered[k]
+                        options.append(option)
+                        offered.append("respond")
+                        answers = True
                 if not options:
                     continue  # nothing to answer with: a pass without a question
                 options.append(PASS)
@@ -335,3 +344,11 @@ class StackTiming:
                 self.skills.use_skill(p, skill, paid=True)
             finally:
                 stack.answering, card_use.timing = outer, outer_timing
+
+
+def _skill_at(options: list[Any], skill: Any) -> int:
+    """Where the skill is among the options (a skill's option: no card), or -1."""
+    for k, option in enumerate(options):
+        if option.card is None and option.use is skill:
+            return k
+    return -1
