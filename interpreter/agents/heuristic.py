@@ -105,6 +105,9 @@ class HeuristicAgent(Valuation):
         # at the play phase …) are no rule's, and are used now and then as any such use is
         self._played_idle = frozenset(k for k in self._played if self.tactics[k] != COUNTER)
         self._answering = False  # the question now names a card use it would answer (`respond`)
+        # (the card use answered, a `counter` skill) it answered so since the idle point began: a skill is used once a
+        # use, for one that leaves the use standing (no limit, no nullify) would be offered and taken for ever
+        self._countered: set[tuple[Any, str]] = set()
         self._plan: tuple[float, int | None, int | None] | None = None  # its send: (value, ↑ target, lock)
         self._plans: list[tuple[float, int | None, int | None] | None] = []  # the plan of each send option
         self._skill = ""  # the tactic of the skill it is using: its seat choices (asked with no source) follow it
@@ -157,6 +160,8 @@ class HeuristicAgent(Valuation):
         self._answering = bool(answering)
         if answering:
             choice = self._answer(obs, actions, answering)
+        elif kind in ("play", "send", "receive") and self._countered:
+            self._countered.clear()
         if choice is None and "skill" in kinds and kind != "send":
             choice = self._hinted_skill(obs, actions)
         if choice is not None:
@@ -230,15 +235,20 @@ class HeuristicAgent(Valuation):
         decision's `answering`) is worth less than -COUNTER_MARGIN to the bot's side taking effect; else None (it
         passes, unless another rule takes something else offered)."""
         counter = None
+        use = tuple((u["seat"], u["card"], u["target"]) for u in answering)
         for d in actions:
             kind = d["kind"]
             if (kind == "use" and self.tactics.get(d["as"]) == COUNTER) or (
-                kind == "skill" and self.skill_tactics.get(d["skill"]) == COUNTER
+                kind == "skill"
+                and self.skill_tactics.get(d["skill"]) == COUNTER
+                and (use, d["skill"]) not in self._countered
             ):
                 counter = d
                 break
         if counter is None or self._use_worth(obs, answering, 0) >= -COUNTER_MARGIN:
             return None
+        if counter["kind"] == "skill":
+            self._countered.add((use, counter["skill"]))
         return counter
 
     def _use_worth(self, obs: Observation, chain: Sequence[Mapping[str, Any]], i: int) -> float:
