@@ -243,7 +243,10 @@ class StackTiming:
             self.depth -= 1
 
     def _priority_round(self) -> bool:
-        """Priority in turn order from who has it first; True if someone answered (their use is on the stack)."""
+        """Priority in turn order from who has it first; True if someone answered (their use is on the stack). Nobody
+        has it once the game is decided: its 游戏结束时 skills resolve unanswered (docs/rulings.md R175)."""
+        if self.resolution.ended:
+            return False
         game = self.game
         start = self.first if self.first is not None and self.first.alive else game.current
         assert start is not None

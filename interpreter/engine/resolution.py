@@ -77,6 +77,7 @@ class Resolution:
         self.announced = 0  # the events the rules declare announced so far: each one's number, `ev` in its record
         self.open: dict[int, dict[str, Any]] = {}  # number -> the fields of an announced event still resolving
         self.suspend_checks = 0  # >0 while dying/death resolve (victory checks deferred)
+        self.ended = False  # the game is decided: its game-end moment (game_end) resolves, nothing is answered
         # someone died in the settling in progress: the last player alive is looked at once it is over (settle)
         self.deaths_to_count = False
         self.quiet_at = -1  # Zones.intel_changes when settle last found no 3-intel: nothing to scan until then
@@ -352,11 +353,15 @@ class Resolution:
 
     def game_end(self) -> None:
         """游戏结束时 (`game_end`), once the game is decided: the skills reacting to it fire (to show what they
-        kept …); no victory check, dying or death follows, and nothing they do changes the result."""
+        kept …); no victory check, dying or death follows, and nothing they do changes the result. They alone: what
+        was recorded before the game was decided and not yet reacted to (a death whose node the victory check ended)
+        is dropped, so a skill reacting to it does not fire after the end (docs/rulings.md R175)."""
         game = self.game
         current = game.current
         assert current is not None  # the game was set up
         self.suspend_checks += 1
+        self.ended = True
+        game.events = []  # (GameCore.take_events, the batch dropped)
         try:
             emit_event(game, "game_end", seat=current.seat)
             self.settle("游戏结束时")
