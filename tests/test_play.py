@@ -585,6 +585,7 @@ def test_the_opening_line_folds_between_its_parts_to_the_terminal(monkeypatch, w
     assert len(banner) == {60: 2, 80: 2, 120: 1}[width]
 
 
+@pytest.mark.slow  # (1.5 s: 400 decisions drawn at the terminal; the web table's twin in test_web_store is everyday)
 def test_an_engine_stop_shows_the_table_its_public_words_and_the_referee_its_whole_message():
     """A stuck game (E503) of a made-up role whose cards come back to his hand (tests/fixtures/runaway_pack): its
     message names the answer given again and again, here a card in P0's hand (截获#80); a traceback printed it to
