@@ -1136,6 +1136,7 @@ ERROR_CODES: dict[str, str] = {
     "E505": "more cards and skills waiting on the stack at once than the stack limit (stack timing)",
     "W116": "a skill with `flips_up: true` on a role that is not hidden (it starts face up)",
     "W117": "a skill without `text:` (players at the table read only its name)",
+    "W118": "a pack replaces a rule that another pack it does not extend changed (that pack's change is lost)",
     "W129": "an identity table row for more players than the commands, logs, saves and web tables seat (MAX_SEATS)",
     "W301": "a mark read as another kind of value than it is set to, or never set in the pack",
     "W501": "loops inside loops that could run past the step budget",

@@ -245,3 +245,29 @@ def test_extends_loads_what_a_pack_needs(tmp_path):
     assert [p.name for p in packs[1:]] == ["tie_wu_zi", "lib", "top"]
     content = load_content(packs)
     assert "mi_dian" in content.card_types and "qian_min" in content.roles
+
+
+def test_a_pack_replacing_a_rule_another_pack_changed_is_warned_once_per_pack(tmp_path):
+    """Packs layered side by side (neither extends the other) that set the same rule: the later one's list or value
+    replaces the earlier one's change without a word (house rules' second contest round dropped by a pack listing the
+    turn's phases again). W118 at the later pack's rule, once per pack it undoes; none for the same value again, for
+    an edit of the turn by phase id (it builds on what is there), or for a pack that extends the other."""
+
+    def pack(name: str, extends: str, rules: str) -> Path:
+        return write(tmp_path / name, {"pack.yaml": f"id: {name}\nname: {name}\nextends: [{extends}]\nrules:\n{rules}"})
+
+    a = pack("a", "base", "  hand_limit: 4\n  draw_count: 3\n  turn:\n    set: {contest: {rounds: 2}}\n")
+    b = pack("b", "base", "  hand_limit: 5\n  draw_count: 1\n  turn: [draw, play, send, contest, receive]\n")
+    same = pack("same", "base", "  hand_limit: 4\n")
+    edits = pack("edits", "base", "  turn:\n    set: {draw: {count: 3}}\n")
+    heir = pack("heir", "base, ../a", "  hand_limit: 6\n")
+
+    def warned(*packs: Path) -> list[tuple[str, int, str]]:
+        found = load(*packs, expansions=["none"]).warnings
+        return [(w.code, w.line, w.message) for w in found if w.code == "W118"]
+
+    [(_, line, message)] = warned(a, b)
+    assert line == 5 and "replaces the rules' hand_limit (and 2 more of its rules), which pack 'a' changed" in message
+    [(_, _, message)] = warned(b, a)  # (a's turn edit builds on b's turn: two rules lost, not three)
+    assert "replaces the rules' hand_limit (and 1 more of its rules), which pack 'b' changed" in message
+    assert warned(a, same) == [] and warned(a, edits) == [] and warned(a, heir) == []

@@ -202,10 +202,12 @@ class Layers:
         return frozenset(ids)
 
     def merge_rules(self, rules_layer: int, data: PosDict, rules_schema: dict) -> None:
+        setters: dict[tuple[str, ...], Manifest] = {}  # a rule's key path -> the pack that last set it
         for m in sorted(self.manifests.values(), key=lambda m: m.layer):
             fragment = m.data.get("rules")
             if m.layer < rules_layer or not isinstance(fragment, PosDict):
                 continue
+            self._warn_replaced(m, data, fragment, setters)
             check = PosDict(rules=without_nulls(fragment))
             check.pos, check.key_pos, check.val_pos = m.data.pos, m.data.key_pos, m.data.val_pos
             before = len(self.sink.errors)
@@ -217,6 +219,65 @@ class Layers:
             fragment = self._edit(data, fragment, "turn", m, edit_turn)
             fragment = self._edit(data, fragment, "skills", m, partial(edit_skills, dropped=self.sink.dropped))
             self.changes += merge_rules(data, fragment, m.path, m.id)
+
+    def _warn_replaced(
+        self, m: Manifest, data: PosDict, fragment: PosDict, setters: dict[tuple[str, ...], Manifest]
+    ) -> None:
+        """W118: `m`'s rules replace a value (a list, a number, a table row: not a mapping, which merges) that an
+        earlier pack it does not extend set: that pack's change is lost without a word (the merge is by layer order).
+        Records what `m` sets (an edit of `turn:` or `skills:` by id counts as setting them: a list after it drops
+        the edit)."""
+        extended = self._extended(m)
+        lost: dict[str, list[tuple[str, PosDict, Any]]] = {}  # an earlier pack -> the rules of its that m replaces
+
+        def walk(into: Any, frag: PosDict, path: tuple[str, ...]) -> None:
+            for key, value in frag.items():
+                here = (*path, str(key))
+                if not path and key in ("turn", "skills") and isinstance(value, PosDict):
+                    setters[here] = m  # (an edit by id builds on what is there: it loses nothing)
+                    continue
+                if isinstance(value, PosDict) and isinstance(into, PosDict) and isinstance(into.get(key), PosDict):
+                    walk(into[key], value, here)
+                    continue
+                if not isinstance(into, PosDict) or into.get(key) != value:  # (the same value again loses nothing)
+                    for was_path, was in setters.items():  # (set before: this rule, a part of it, a whole it is in)
+                        if was is m or was.folder.resolve() in extended:
+                            continue
+                        if was_path[: len(here)] == here or here[: len(was_path)] == was_path:
+                            lost.setdefault(was.id, []).append((".".join(here), frag, key))
+                            break
+                for was_path in [q for q in setters if q[: len(here)] == here]:
+                    del setters[was_path]
+                setters[here] = m
+
+        walk(data, fragment, ())
+        for was_id, rules in lost.items():
+            name, frag, key = rules[0]
+            more = f" (and {len(rules) - 1} more of its rules)" if len(rules) > 1 else ""
+            self.sink.warn(
+                m.path,
+                pos_of(frag, key),
+                "W118",
+                f"pack '{m.id}' replaces the rules' {name}{more}, which pack '{was_id}' changed and '{m.id}' does not "
+                f"extend: '{was_id}''s change is lost",
+                f"let '{m.id}' extend '{was_id}' and edit what it changed, or layer them the other way",
+            )
+
+    def _extended(self, m: Manifest) -> set[Path]:
+        """The folders `m` extends, directly or through the packs it extends."""
+        out: set[Path] = set()
+        todo = [m]
+        by_folder = {x.folder.resolve(): x for x in self.manifests.values()}
+        while todo:
+            x = todo.pop()
+            for ref in x.data.get("extends") or []:
+                target = pack_ref(ref, x.folder) if isinstance(ref, str) else None
+                if target is None or target.resolve() in out:
+                    continue
+                out.add(target.resolve())
+                if target.resolve() in by_folder:
+                    todo.append(by_folder[target.resolve()])
+        return out
 
     def _edit(self, data: PosDict, fragment: PosDict, key: str, m: Manifest, edit: Edit) -> PosDict:
         """`rules: KEY:` written as a mapping is a pack's edits of what it extends (`turn:`, turn_edits.py; `skills:`,
