@@ -27,10 +27,12 @@ pytest.importorskip("httpx", reason="starlette's test client needs httpx")
 with warnings.catch_warnings():  # starlette 1.x prefers httpx2 for its test client; httpx works the same here
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
 
 from web_helpers import database_folder, make_app
 
 from conftest import fengsheng
+from interpreter.web.guard import CLOSE_NOT_FOUND
 from interpreter.web.links import digest
 from interpreter.web.store import APPLICATION_ID, Store, StoreError
 
@@ -331,6 +333,34 @@ def test_a_finished_table_is_gone_at_its_next_request_once_its_time_is_up_restor
             assert tid not in [t["id"] for t in c.get("/api/tables").json()["tables"]]
             assert tid not in [t.id for t in store.tables()]  # (deleted, logs and all)
             store.close()
+
+
+def test_a_page_open_on_a_finished_table_past_its_time_is_closed_and_its_chat_kept_no_more(folder):
+    """A finished table's page may stay open past --keep-finished (its people chatting after the game): once the
+    table is gone (deleted at the lobby's list here), the next message of its websocket finds it gone, as a request
+    would. A chat line was taken and written under the id of a table deleted already: rows no expiry deletes."""
+    db = folder / "tables.sqlite3"
+    store = Store(db, keep=3600)
+    with TestClient(make_app(store=store)) as c:
+        made = c.post("/api/tables", json={"seats": ["human", "random", "random"], "seed": 8}).json()
+        _play(c, c.app.state.tables.get("t1"), 10_000)
+        with c.websocket_connect("/ws/t1") as ws:
+            ws.send_json({"type": "join", "token": _token(made["seat"]["url"]), "people": True})
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "chat", "text": "gg"})
+            while ws.receive_json()["type"] != "chat":
+                pass
+            store.keep = 0  # (its time is up)
+            assert "t1" not in [t["id"] for t in c.get("/api/tables").json()["tables"]]  # (deleted now)
+            ws.send_json({"type": "chat", "text": "still here?"})
+            told = ws.receive_json()  # (not the line said to the table)
+            assert told["type"] == "error" and told["fatal"] and "不在了" in told["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == CLOSE_NOT_FOUND
+        store.close()
+    with sqlite3.connect(db) as kept:
+        assert kept.execute("SELECT count(*) FROM chat").fetchone() == (0,)
 
 
 def test_a_foreign_damaged_or_busy_database_or_a_folder_is_refused_in_one_line(folder):

@@ -526,6 +526,15 @@ def create_app(
                 msg = await receive(ws)
                 if conn.gone:  # (replaced by a newer window of its seat: its close is on its way; read until it comes)
                     continue
+                try:  # (a finished table past its time is gone at its next message too, its page open or not)
+                    if tables.get(web.id) is not web:
+                        raise TableError(f"no table {web.id[:20]!r} on this server", 404)
+                except TableError as e:
+                    raise _Closed(
+                        CLOSE_NOT_FOUND,
+                        str(e),
+                        "这张桌已经不在了（结束的桌只保留一段时间）。请回大厅看看现有的桌。",
+                    ) from None
                 if isinstance(msg, dict) and msg.get("type") in ("name", "chat"):
                     await chat_or_name(conn, msg)
                     continue
