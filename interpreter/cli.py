@@ -44,6 +44,19 @@ def _prefer_prefixed(e: click.UsageError) -> None:
         e.possibilities = prefixed
 
 
+def _reading(e: BaseException) -> click.Context | None:
+    """The context of the command whose arguments were being read when `e` was raised (the innermost one a frame of
+    its traceback holds as `ctx`: Command.parse_args'), or None."""
+    found = None
+    tb = e.__traceback__
+    while tb is not None:
+        ctx = tb.tb_frame.f_locals.get("ctx")
+        if isinstance(ctx, click.Context):
+            found = ctx
+        tb = tb.tb_next
+    return found
+
+
 class _Mistake(click.ClickException):
     """A mistake in the command line, shown on one line: what is wrong and where the help is (exit status 2)."""
 
@@ -53,10 +66,12 @@ class _Mistake(click.ClickException):
         # one line, and a value given on the command line (5,000 digits …) is not echoed whole
         _prefer_prefixed(e)
         super().__init__(clip(" ".join((_pack_hint(e) or e.format_message()).split()), 300))
-        # whose help: the command that raised it; else (an option's missing value: click names no command) the
-        # subcommand `within` was invoking
-        if e.ctx is not None:
-            self.command = e.ctx.command_path
+        # whose help: the command that raised it; else (an option's missing value: click names no command) the one
+        # whose arguments were being read (a group's subcommand: `scenario run`), else the subcommand `within` was
+        # invoking
+        reading = e.ctx if e.ctx is not None else _reading(e)
+        if reading is not None:
+            self.command = reading.command_path
         elif within is not None and within.invoked_subcommand:
             self.command = f"{within.command_path} {within.invoked_subcommand}"
         else:

@@ -93,10 +93,17 @@ def test_a_bare_double_dash_option_is_offered_nothing():
 
 @pytest.mark.parametrize(
     ("args", "help_of"),
-    [(["simulate", "--games"], "fengsheng simulate"), (["balance", "--out"], "fengsheng balance")],
+    [
+        (["simulate", "--games"], "fengsheng simulate"),
+        (["balance", "--out"], "fengsheng balance"),
+        (["scenario", "run", "--format"], "fengsheng scenario run"),
+        (["balance", "compare", "--detect"], "fengsheng balance compare"),
+        (["pack", "show", "--format"], "fengsheng pack show"),
+    ],
 )
 def test_an_option_without_its_value_points_to_its_commands_help(args, help_of):
-    """An option given without its value (click names no command for it) pointed to `fengsheng --help`."""
+    """An option given without its value (click names no command for it) pointed to `fengsheng --help`; a group's
+    subcommand's (`scenario run --format`) to the group's help."""
     line = one_line(fengsheng(*args))
     assert "requires an argument" in line and line.endswith(f"(see {help_of} --help)"), line
 
