@@ -345,3 +345,25 @@ def test_a_counter_skill_that_leaves_the_card_standing_is_used_once_a_use(tmp_pa
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["failures"] == [], r.stdout[:500]
     assert log.read_text(encoding="utf-8").count('"skill": "demo_kui_tan"') >= 3
+
+
+def test_a_counter_skill_answers_each_card_use_even_one_like_the_last():
+    """Once a use (a `counter` skill that leaves the card standing): a second use of the same card by the same seat at
+    the same target (two 试探 in one play phase, the bot asked nothing else between) is another use, answered too. The
+    bot told them apart by (user, card, target) alone, so it let the second through (the first's answer kept until
+    its own next idle point); its card_used record, the latest like it in the history, names the use."""
+    hints = _hints(demo="counter")
+    used = {"e": "card_used", "seat": 1, "card": "shi_tan", "uid": 3, "timing": "play_phase", "target": 0}
+
+    def obs(uses: int) -> dict:
+        o = _obs("play")
+        o["history"] = [{**used, "uid": 3 + k} for k in range(uses)]
+        o["decision"] = {**o["decision"], "answering": ({"seat": 1, "card": "shi_tan", "target": 0},)}
+        return o
+
+    for seed in range(5):
+        bot = HeuristicAgent(seed, hints)
+        assert bot.act(obs(1), (SKILL, PASS)) == 7  # (a 试探 at itself: answered)
+        assert bot.act(obs(1), (SKILL, PASS)) == 8  # (the same use, offered again: once a use)
+        assert bot.act(obs(2), (SKILL, PASS)) == 7, seed  # another use like it
+        assert bot.act(obs(2), (SKILL, PASS)) == 8

@@ -235,7 +235,10 @@ class HeuristicAgent(Valuation):
         decision's `answering`) is worth less than -COUNTER_MARGIN to the bot's side taking effect; else None (it
         passes, unless another rule takes something else offered)."""
         counter = None
-        use = tuple((u["seat"], u["card"], u["target"]) for u in answering)
+        # (which use: its chain, and where its card_used record is, the latest like it, in the history: a second use
+        # of the same card by the same seat at the same target, the bot asked nothing else between, is another)
+        chain = tuple((u["seat"], u["card"], u["target"]) for u in answering)
+        use = (chain, _latest_use(obs["history"], chain[0]) if chain else -1)
         for d in actions:
             kind = d["kind"]
             if (kind == "use" and self.tactics.get(d["as"]) == COUNTER) or (
@@ -558,3 +561,14 @@ class HeuristicAgent(Valuation):
             if LURE in uses and lures and alive > 2:
                 return uses[LURE]
         return self._now_and_then(actions) or passing
+
+
+def _latest_use(history: Sequence[Mapping[str, Any]], use: tuple[Any, Any, Any]) -> int:
+    """Where the latest card_used record of `use` (its user's seat, the card, the target) is in `history`; -1 if
+    none is (the use was not heard)."""
+    seat, card, target = use
+    for i in range(len(history) - 1, -1, -1):
+        r = history[i]
+        if r.get("e") == "card_used" and r.get("seat") == seat and r.get("card") == card and r.get("target") == target:
+            return i
+    return -1
