@@ -447,6 +447,7 @@ class CardUse:
             if frame.nullified:
                 emit_event(game, "nullified", seat=user.seat, card=ctype.id, uid=uid)
             else:
+                frame.in_effect = True
                 try:  # noqa: SIM105  (contextlib.suppress would make a context manager object per card used)
                     use.effect(ctx)
                 except StopEffect:

@@ -28,7 +28,18 @@ MAX_STACK: Final[int] = LIMITS["max_stack"].value
 class UseFrame:
     """A card in use (使用中), from its target to its disposal: effects and triggers may change the use."""
 
-    __slots__ = ("card", "used_as", "nullified", "claimed_by", "user", "target", "answers", "timing", "at_idle")
+    __slots__ = (
+        "card",
+        "used_as",
+        "nullified",
+        "claimed_by",
+        "user",
+        "target",
+        "answers",
+        "timing",
+        "at_idle",
+        "in_effect",
+    )
 
     def __init__(self, card: Card | None, used_as: Any = None, user: Player | None = None) -> None:
         self.card = card  # the physical card, or None for a virtual use (视为使用)
@@ -43,6 +54,7 @@ class UseFrame:
         # used as an idle point's answer (CardUse.perform: the play phase, the contest, dying, respond ...), not by an
         # effect: the queued rules offer `respond` for it (EffectStack.answer_chain)
         self.at_idle = False
+        self.in_effect = False  # its effect has begun (CardUse._resolve_use): a card used inside it is not answered
 
     def chain(self) -> tuple[tuple[int | None, str, int | None], ...]:
         """What everyone knows of this use and of those it answers in turn (each a `card_used` record's user, card
@@ -158,7 +170,9 @@ class EffectStack:
         top = resolving[-1]
         if not isinstance(top, UseFrame) or not top.at_idle:
             return False
-        return all(isinstance(item, UseFrame) for item in resolving)
+        # (none below it has begun its effect: a dying round inside a card's effect inserts nothing into it, as
+        # inside a skill's: seed 004)
+        return all(isinstance(item, UseFrame) and not item.in_effect for item in resolving)
 
     def nullify(self) -> bool:
         """无效: the innermost card in use will not take effect — or, run by the effect of a card used at the
