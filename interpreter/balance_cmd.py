@@ -62,8 +62,9 @@ def _label_hint(text: str) -> str:
     """What a --pack without ``=`` most likely meant: a folder, labelled by its name; else a label of the bundled
     game (``--pack base``, the README's ``--pack base=`` without its ``=``)."""
     folder = text if text and os.path.isdir(text) else pack_folder_of_file(text) if text else None
-    if folder is not None and not_a_pack(folder) is not None:  # (a folder, but no pack: `/`, `.` …)
-        return ": " + str(not_a_pack(folder))
+    problem = not_a_pack(folder) if folder is not None else None
+    if problem is not None:  # (a folder, but no pack: `/`, `.` …)
+        return ": " + problem
     if folder is not None:  # (a folder, or a file of one: its pack.yaml, a role's file)
         label = re.sub(r"[^\w.+-]", "_", Path(folder).resolve().name)[:40] or "mine"
         return f": did you mean --pack {label}={folder}?"

@@ -437,9 +437,8 @@ class CardUse:
         tseat = target.seat if target is not None else None
         if stacked:
             self.timing = timing
-        # a dead target (unless used at 濒死) or a dead user: the card is spent and does nothing (R16, R174); a user
-        # whose death is resolving (a 死亡前 skill's use) still counts
-        if (target is None or target.alive or use.timing == "dying") and (user.alive or user in self.seats.in_death):
+        # a dead target (unless used at 濒死) or a dead user: the card is spent and does nothing (R16, R174)
+        if frame.takes_effect(self.seats.in_death):
             if not unheard(game, "card_resolving"):
                 emit_event(game, "card_resolving", seat=user.seat, card=ctype.id, uid=uid, target=tseat)
             if "card_resolving" in game.watched:

@@ -129,7 +129,7 @@ class Resolution:
     def _settled(self) -> None:
         """The node is settled (nothing left to trigger, no winner, nobody dying). The players who died in this
         settling could still win at its checks until here: the deaths their deaths set off (a 死亡前 skill's black
-        intel …) belong to the same resolution (secret_tasks.md 诱变者, the 遗信 → 如归 example; docs/rulings.md R26).
+        intel …) belong to the same resolution (a death set off by a death: docs/rulings.md R26).
         Then, if anyone died, the last player alive wins: after what the deaths' 死亡前 skills did has been dealt
         with as a receive is, its victory check and dying included (faq.md 接收情报 12, then 注意; R27)."""
         if self.seats.just_died:

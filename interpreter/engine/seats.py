@@ -119,6 +119,11 @@ class Seats:
         self.in_death.add(p)
         self.standing += 1
 
+    def dead_skill_works(self, p: Player, on: Any) -> bool:
+        """Does a skill of dead p triggered `on` these events work: one of his 死亡前 skills (`died`) while his death
+        resolves, the only skills a dead player has (seed 004: all but those are void)?"""
+        return on is not None and "died" in on and p in self.in_death
+
     def death_resolved(self, p: Player) -> None:
         """p's death has resolved; he counts as just died until the next node's victory check."""
         self.in_death.discard(p)

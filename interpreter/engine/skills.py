@@ -375,7 +375,7 @@ class Skills:
 
     def skill_blocker(self, p: Player, skill: Skill) -> str | None:
         """Why p cannot use this skill now (None: it can). The one place these rules live."""
-        if not (p.alive or (skill.on is not None and "died" in skill.on and p in self.seats.in_death)):
+        if not p.alive and not self.seats.dead_skill_works(p, skill.on):
             return "owner is dead"
         if skill.flips_up:
             if p.role_face_up:  # 翻开此角色牌 is part of the cost: only a face-down role can pay it
@@ -539,7 +539,7 @@ class Skills:
         sk = self.skill_named(p, name)
         if sk is None or sk.id in p.lost_skills:
             return False
-        if not p.alive and not (sk.on is not None and "died" in sk.on and p in self.seats.in_death):
+        if not p.alive and not self.seats.dead_skill_works(p, sk.on):
             return False
         return sk.of_rules or own or p.role_face_up
 

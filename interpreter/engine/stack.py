@@ -75,11 +75,15 @@ class UseFrame:
         target is dead unless it was used at `dying`, nor once its user is dead and his death has resolved
         (`in_death`: those whose death is resolving): it would do nothing (CardUse._resolve_use; docs/rulings.md
         R171, R174; the queued and the stack rules both ask this)."""
+        return not self.nullified and self.takes_effect(in_death)
+
+    def takes_effect(self, in_death: AbstractSet[Player]) -> bool:
+        """Would it take effect, if not void: its target alive (or it is used at `dying`, whatever its target) and its
+        user alive or his death resolving (`in_death`: a 死亡前 skill's use)? Else the card is spent and does nothing
+        (docs/rulings.md R16, R174)."""
         target, user = self.target, self.user
-        return (
-            not self.nullified
-            and (target is None or target.alive or self.timing == "dying")
-            and (user is None or user.alive or user in in_death)
+        return (target is None or target.alive or self.timing == "dying") and (
+            user is None or user.alive or user in in_death
         )
 
 
@@ -161,9 +165,9 @@ class EffectStack:
 
     def answer_chain(self) -> bool:
         """May the innermost card use be answered under the queued rules: was it used at an idle point (an answer at
-        `respond` included: a 看破 of a 看破), not by an effect, with no skill's effect resolving around it? The card
-        uses below it have not begun to take effect, or it would be inside one's effect: one waits at `respond` for
-        its answers, or at a node before its effect (指定目标后, 卡牌生效前) where a dying round is asked."""
+        `respond` included: an answer to an answer), not by an effect, with no skill's effect resolving around it,
+        nor a card's? The card uses below it wait at `respond` for their answers, or at a node before their effect
+        (指定目标后, 卡牌生效前) where a dying round is asked."""
         resolving = self.resolving
         if not resolving:
             return False
